@@ -1,0 +1,105 @@
+# schedperf — see README.md. GNU make.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+VERSION = 0.1.0
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS = sqlite3 jansson libRmath yaml-0.1
+
+# $(BUILD) holds every object; sanitizer builds use their own directory so
+# that `make asan` never mixes objects with the normal build.
+BUILD ?= build
+
+OPT ?= -O2
+CFLAGS ?= $(OPT) -g
+WARN = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-truncation
+ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc $(WARN) $(CFLAGS) $(SANITIZE) \
+	-DSCHEDPERF_VERSION='"$(VERSION)"' -MMD -MP \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -lm
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+LIB_SRC = $(sort $(wildcard src/cmd/*.c src/workload/*.c src/runner/*.c \
+	src/monitor/*.c src/stats/*.c src/store/*.c src/report/*.c src/util/*.c))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/src/main.o
+HELPER_SRC = $(wildcard src/helper/*.c)
+HELPER_BIN = $(HELPER_SRC:src/helper/%.c=$(BUILD)/%)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+SCHEDPERF = $(BUILD)/schedperf
+
+.PHONY: all run check test asan ubsan install uninstall clean deps
+
+all: $(SCHEDPERF) $(HELPER_BIN)
+
+$(SCHEDPERF): $(MAIN_OBJ) $(BUILD)/libschedperf.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(BUILD)" != build ] || ln -sf $(BUILD)/schedperf schedperf
+
+$(BUILD)/libschedperf.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(BUILD)/libschedperf.a $(LIBS) $(TEST_LIBS)
+
+$(BUILD)/%: src/helper/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+deps:
+	@scripts/install-deps.sh
+
+# The main job: set up, build, run the quick suite on this kernel and show it.
+run: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/run-quick.sh $(SCHEDPERF)
+
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@tests/run.sh $(SCHEDPERF) $(UNIT_BIN)
+
+.PHONY: tests
+tests: $(UNIT_BIN)
+
+asan:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		all tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run.sh build-asan/schedperf $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
+
+ubsan:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-ubsan OPT=-O1 \
+		SANITIZE="-fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		all tests
+	@UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run.sh build-ubsan/schedperf $(UNIT_SRC:tests/unit/%.c=build-ubsan/tests/%)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PREFIX)/libexec/schedperf
+	install -m 755 $(SCHEDPERF) $(DESTDIR)$(BINDIR)/schedperf
+	install -m 644 doc/*.1 $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedperf
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard doc/*.1)))
+
+clean:
+	rm -rf build build-asan build-ubsan schedperf
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

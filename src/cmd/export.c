@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedperf export: runs as schedperf-results/1 JSON. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "store/interchange.h"
+#include "store/store.h"
+
+const char export_usage[] =
+"usage: schedperf export RUN... [-o FILE]\n"
+"\n"
+"Write every batch of each RUN as schedperf-results/1 JSON, to standard\n"
+"output or to FILE (written whole or not at all). 'schedperf import' reads\n"
+"it back; export -> import -> export is byte-identical.\n"
+"\n"
+"  -o, --output FILE   write to FILE instead of standard output\n";
+
+static const struct option export_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	COMMON_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Write to FILE.tmp and rename, so a failed export never leaves half a file. */
+static int write_file(const char *path, const struct result_set *set, struct error *err)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp))
+		return error_set(err, EXIT_USAGE, "output path too long");
+	f = fopen(tmp, "we");
+	if (!f)
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the directory "
+				 "and its permissions)", path, strerror(errno));
+	if (interchange_write(f, set, err)) {
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		int saved = errno;
+
+		unlink(tmp);
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check free space)",
+				 path, strerror(saved));
+	}
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const struct command *cmd = command_find("export");
+	struct result_set set = { NULL, 0 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	const char *output = NULL;
+	int opt, code = EXIT_OK;
+
+	while ((opt = command_getopt(cmd, argc, argv, "o:qh", export_options, &code)) != -1) {
+		if (opt == CMD_OPT_EXIT)
+			return code;
+		if (opt == 'o')
+			output = optarg;
+	}
+	if (optind >= argc)
+		return command_usage_error("export", "give the name of at least one run "
+					   "(see 'schedperf runs')");
+	if (store_open(global.db, &st, &err))
+		goto fail;
+	for (int i = optind; i < argc; i++)
+		if (store_load(st, argv[i], true, &set, &err))
+			goto fail;
+	if (output ? write_file(output, &set, &err) : interchange_write(stdout, &set, &err))
+		goto fail;
+	goto out;
+fail:
+	code = error_report(&err);
+out:
+	result_set_release(&set);
+	store_close(st);
+	return code;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedperf runs: the runs in the store, with their batches. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "store/store.h"
+
+const char runs_usage[] =
+"usage: schedperf runs [--format text|json]\n"
+"\n"
+"List the runs in the store: each name with its batches (start time and\n"
+"whether every planned iteration completed), its benchmarks and samples.\n"
+"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\"}], \"samples\"}].\n";
+
+enum { OPT_FORMAT = OPT_COMMAND_BASE };
+
+static const struct option runs_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	COMMON_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static size_t batch_samples(const struct result_batch *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nr_benchmarks; i++)
+		for (size_t m = 0; m < b->benchmarks[i].nr_metrics; m++)
+			if (!strcmp(b->benchmarks[i].metrics[m].source, "workload"))
+				n += b->benchmarks[i].metrics[m].nr_samples;
+	return n;
+}
+
+/* Batches come sorted by start time; a run's batches are gathered by name. */
+static bool name_seen(const struct result_set *set, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (!strcmp(set->batches[i].name, name))
+			return true;
+	return false;
+}
+
+static void print_json(const struct result_set *set)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *name = set->batches[i].name;
+		json_t *run, *batches;
+		size_t samples = 0;
+
+		if (name_seen(set, i, name))
+			continue;
+		run = json_object();
+		batches = json_array();
+		for (size_t j = i; j < set->nr_batches; j++) {
+			const struct result_batch *b = &set->batches[j];
+			json_t *bo;
+
+			if (strcmp(b->name, name))
+				continue;
+			bo = json_object();
+			json_object_set_new(bo, "id", json_integer(b->id));
+			json_object_set_new(bo, "started", json_string(b->started));
+			json_object_set_new(bo, "complete", json_boolean(b->complete));
+			json_array_append_new(batches, bo);
+			samples += batch_samples(b);
+		}
+		json_object_set_new(run, "name", json_string(name));
+		json_object_set_new(run, "batches", batches);
+		json_object_set_new(run, "samples", json_integer((json_int_t)samples));
+		json_array_append_new(list, run);
+	}
+	json_dumpf(list, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(list);
+}
+
+static void print_text(const struct result_set *set)
+{
+	if (!set->nr_batches) {
+		printf("no runs in the store yet (start one with 'schedperf run --suite quick')\n");
+		return;
+	}
+	printf("%-32s %8s %10s %8s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES");
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *name = set->batches[i].name;
+		size_t batches = 0, benchmarks = 0, samples = 0;
+
+		if (name_seen(set, i, name))
+			continue;
+		for (size_t j = i; j < set->nr_batches; j++) {
+			if (strcmp(set->batches[j].name, name))
+				continue;
+			batches++;
+			benchmarks += set->batches[j].nr_benchmarks;
+			samples += batch_samples(&set->batches[j]);
+		}
+		printf("%-32s %8zu %10zu %8zu\n", name, batches, benchmarks, samples);
+		for (size_t j = i; j < set->nr_batches; j++) {
+			const struct result_batch *b = &set->batches[j];
+
+			if (strcmp(b->name, name))
+				continue;
+			printf("    batch %-6lld %s  %s\n", (long long)b->id, b->started,
+			       b->complete ? "complete" : "incomplete");
+		}
+	}
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	const struct command *cmd = command_find("runs");
+	struct result_set set = { NULL, 0 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	const char *format = "text";
+	int opt, code = EXIT_OK;
+
+	while ((opt = command_getopt(cmd, argc, argv, "qh", runs_options, &code)) != -1) {
+		if (opt == CMD_OPT_EXIT)
+			return code;
+		if (opt == OPT_FORMAT)
+			format = optarg;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return command_usage_error("runs", "unknown format '%.32s': give text or json",
+					   format);
+	if (optind < argc)
+		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
+	if (store_open(global.db, &st, &err) || store_load(st, NULL, true, &set, &err)) {
+		code = error_report(&err);
+		goto out;
+	}
+	if (!strcmp(format, "json"))
+		print_json(&set);
+	else
+		print_text(&set);
+out:
+	result_set_release(&set);
+	store_close(st);
+	return code;
+}

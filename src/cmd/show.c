@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedperf show: one run's batches, environment, benchmarks and samples. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "report/report.h"
+#include "store/store.h"
+
+const char show_usage[] =
+"usage: schedperf show RUN [--samples] [--env]\n"
+"\n"
+"Show every batch of RUN: when it started, whether it completed, each\n"
+"benchmark with the headline statistic of each metric.\n"
+"\n"
+"      --samples   also print every sample of every metric (warm-ups marked)\n"
+"      --env       also print the environment recorded with each batch\n";
+
+enum {
+	OPT_SAMPLES = OPT_COMMAND_BASE,
+	OPT_ENV,
+};
+
+static const struct option show_options[] = {
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "env", no_argument, NULL, OPT_ENV },
+	COMMON_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static void print_samples(const struct result_batch *batch)
+{
+	for (size_t i = 0; i < batch->nr_benchmarks; i++) {
+		const struct result_benchmark *b = &batch->benchmarks[i];
+		char *params = params_display(b->params);
+
+		printf("  samples of %s %s\n", b->workload, params);
+		free(params);
+		for (size_t m = 0; m < b->nr_metrics; m++) {
+			const struct result_metric *metric = &b->metrics[m];
+
+			printf("    %-20s", metric->name);
+			for (size_t k = 0; k < metric->nr_warmup; k++)
+				printf(" (%.9g)", metric->warmup[k]);
+			for (size_t k = 0; k < metric->nr_samples; k++)
+				printf(" %.9g", metric->samples[k]);
+			printf("  [%s]\n", metric->unit);
+		}
+	}
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const struct command *cmd = command_find("show");
+	struct result_set set = { NULL, 0 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	bool samples = false, env = false;
+	int opt, code = EXIT_OK;
+
+	while ((opt = command_getopt(cmd, argc, argv, "qh", show_options, &code)) != -1) {
+		if (opt == CMD_OPT_EXIT)
+			return code;
+		if (opt == OPT_SAMPLES)
+			samples = true;
+		else if (opt == OPT_ENV)
+			env = true;
+	}
+	if (optind >= argc)
+		return command_usage_error("show", "give the name of a run (see 'schedperf runs')");
+	if (optind + 1 < argc)
+		return command_usage_error("show", "one run at a time: unexpected '%.64s'",
+					   argv[optind + 1]);
+	if (store_open(global.db, &st, &err) ||
+	    store_load(st, argv[optind], true, &set, &err)) {
+		code = error_report(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < set.nr_batches; i++) {
+		const struct result_batch *batch = &set.batches[i];
+
+		if (i)
+			putchar('\n');
+		report_batch_summary(stdout, batch);
+		if (samples)
+			print_samples(batch);
+		if (env) {
+			printf("  environment:\n");
+			for (size_t k = 0; k < batch->nr_env; k++)
+				printf("    %-40s %s\n", batch->env[k].key, batch->env[k].value);
+		}
+	}
+out:
+	result_set_release(&set);
+	store_close(st);
+	return code;
+}

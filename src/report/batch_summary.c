@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/strbuf.h"
+
+char *params_display(const char *params_json)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *obj = json_loads(params_json, 0, NULL);
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(obj)) {
+		json_decref(obj);
+		return strbuf_detach(&sb);
+	}
+	json_object_foreach(obj, key, v) {
+		strbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", key,
+			    json_is_string(v) ? json_string_value(v) : "?");
+	}
+	json_decref(obj);
+	return strbuf_detach(&sb);
+}
+
+void report_batch_summary(FILE *out, const struct result_batch *batch)
+{
+	fprintf(out, "run %s, batch %lld (%s)%s\n", batch->name, (long long)batch->id,
+		batch->started, batch->complete ? "" : ", incomplete");
+	for (size_t i = 0; i < batch->nr_benchmarks; i++) {
+		const struct result_benchmark *b = &batch->benchmarks[i];
+		char *params = params_display(b->params);
+
+		fprintf(out, "  %s %s", b->workload, params);
+		if (b->nr_failed)
+			fprintf(out, "  (%zu failed iterations)", b->nr_failed);
+		fputc('\n', out);
+		free(params);
+		for (size_t m = 0; m < b->nr_metrics; m++) {
+			const struct result_metric *metric = &b->metrics[m];
+			bool higher = metric->better == BETTER_HIGHER;
+			struct summary s;
+
+			if (metric->source && strcmp(metric->source, "workload"))
+				continue;
+			summary_compute(metric->samples, metric->nr_samples, higher, &s);
+			fprintf(out, "    %-20s %s %14.6g %-8s", metric->name,
+				higher ? "Hmean" : "Amean", compare_headline(&s, metric->better),
+				metric->unit);
+			if (isnan(s.coeffvar))
+				fprintf(out, "  CoeffVar      -");
+			else
+				fprintf(out, "  CoeffVar %6.2f%%", s.coeffvar);
+			fprintf(out, "  n=%zu\n", s.n);
+		}
+	}
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison model: rows keyed by (workload, params, metric), one cell
+ * per run with that run's samples pooled over its batches. Built by one
+ * sort rather than nested searches, so a thousand benchmarks stay fast.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/xalloc.h"
+
+struct occurrence {
+	const char *workload;
+	const char *params;
+	const struct result_metric *metric;
+	size_t run;
+	size_t seq;		/* order of appearance, for stable output */
+};
+
+static int occurrence_cmp(const void *pa, const void *pb)
+{
+	const struct occurrence *a = pa, *b = pb;
+	int c;
+
+	if ((c = strcmp(a->workload, b->workload)) ||
+	    (c = strcmp(a->params, b->params)) ||
+	    (c = strcmp(a->metric->name, b->metric->name)))
+		return c;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static bool same_key(const struct occurrence *a, const struct occurrence *b)
+{
+	return !strcmp(a->workload, b->workload) && !strcmp(a->params, b->params) &&
+	       !strcmp(a->metric->name, b->metric->name);
+}
+
+struct row_order {
+	size_t first_seq;
+	struct compare_row row;
+};
+
+static int row_order_cmp(const void *pa, const void *pb)
+{
+	const struct row_order *a = pa, *b = pb;
+
+	return a->first_seq < b->first_seq ? -1 : a->first_seq > b->first_seq;
+}
+
+static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs,
+				  bool all_metrics, size_t *nr)
+{
+	struct occurrence *occ = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t r = 0; r < nr_runs; r++) {
+		const struct result_set *set = &runs[r].set;
+
+		for (size_t b = 0; b < set->nr_batches; b++) {
+			const struct result_batch *batch = &set->batches[b];
+
+			for (size_t k = 0; k < batch->nr_benchmarks; k++) {
+				const struct result_benchmark *bench = &batch->benchmarks[k];
+
+				for (size_t m = 0; m < bench->nr_metrics; m++) {
+					const struct result_metric *metric = &bench->metrics[m];
+
+					if (!all_metrics && metric->source &&
+					    strcmp(metric->source, "workload"))
+						continue;
+					if (n == alloc) {
+						alloc = alloc ? alloc * 2 : 256;
+						occ = xreallocarray(occ, alloc, sizeof(*occ));
+					}
+					occ[n].workload = bench->workload;
+					occ[n].params = bench->params;
+					occ[n].metric = metric;
+					occ[n].run = r;
+					occ[n].seq = n;
+					n++;
+				}
+			}
+		}
+	}
+	*nr = n;
+	return occ;
+}
+
+static void add_samples(struct compare_cell *cell, const struct result_metric *m)
+{
+	if (!m->nr_samples)
+		return;
+	cell->samples = xreallocarray(cell->samples, cell->nr_samples + m->nr_samples,
+				      sizeof(double));
+	memcpy(cell->samples + cell->nr_samples, m->samples, m->nr_samples * sizeof(double));
+	cell->nr_samples += m->nr_samples;
+}
+
+void comparison_build(struct comparison *cmp, const struct compare_run *runs,
+		      size_t nr_runs, bool all_metrics)
+{
+	struct row_order *rows = NULL;
+	struct occurrence *occ;
+	size_t nr_occ, nr_rows = 0;
+
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->runs = runs;
+	cmp->nr_runs = nr_runs;
+	occ = collect(runs, nr_runs, all_metrics, &nr_occ);
+	if (nr_occ)
+		qsort(occ, nr_occ, sizeof(*occ), occurrence_cmp);
+
+	for (size_t i = 0; i < nr_occ;) {
+		struct row_order *ro;
+		size_t j;
+
+		rows = xreallocarray(rows, nr_rows + 1, sizeof(*rows));
+		ro = &rows[nr_rows++];
+		ro->first_seq = occ[i].seq;
+		ro->row.workload = occ[i].workload;
+		ro->row.params = occ[i].params;
+		ro->row.metric = occ[i].metric;
+		ro->row.cells = xcalloc(nr_runs, sizeof(struct compare_cell));
+		for (j = i; j < nr_occ && same_key(&occ[i], &occ[j]); j++) {
+			if (occ[j].seq < ro->first_seq)
+				ro->first_seq = occ[j].seq;
+			add_samples(&ro->row.cells[occ[j].run], occ[j].metric);
+		}
+		i = j;
+	}
+	free(occ);
+	if (nr_rows)
+		qsort(rows, nr_rows, sizeof(*rows), row_order_cmp);
+
+	cmp->rows = xcalloc(nr_rows ? nr_rows : 1, sizeof(*cmp->rows));
+	cmp->nr_rows = nr_rows;
+	for (size_t i = 0; i < nr_rows; i++) {
+		struct compare_row *row = &cmp->rows[i];
+
+		*row = rows[i].row;
+		for (size_t r = 0; r < nr_runs; r++)
+			summary_compute(row->cells[r].samples, row->cells[r].nr_samples,
+					row->metric->better == BETTER_HIGHER,
+					&row->cells[r].summary);
+	}
+	free(rows);
+}
+
+void comparison_release(struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			free(cmp->rows[i].cells[r].samples);
+		free(cmp->rows[i].cells);
+	}
+	free(cmp->rows);
+	memset(cmp, 0, sizeof(*cmp));
+}
+
+double compare_headline(const struct summary *s, enum better better)
+{
+	return better == BETTER_HIGHER ? s->hmean : s->amean;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_RUNNER_ITERATION_H
+#define SCHEDPERF_RUNNER_ITERATION_H
+
+#include <stdbool.h>
+
+#include "monitor/rusage.h"
+#include "util/error.h"
+#include "workload/workload.h"
+
+/*
+ * One iteration runs in a forked child in its own process group, so that a
+ * crash or a hang costs one iteration, never the store, and so that wait4()
+ * gives the iteration's own resource usage.
+ */
+
+struct iteration_outcome {
+	double *metrics;			/* w->nr_metrics values, NAN = absent */
+	double rusage[NR_RUSAGE_METRICS];
+	bool failed;				/* crashed or killed: a failed iteration */
+	char failure[256];			/* why, when failed */
+};
+
+/*
+ * Run one iteration of @w. Returns 0 with @out filled (possibly failed),
+ * or -1 with @err when the workload reported an error that stops the run
+ * (a refused resource, say), or when we were interrupted (EXIT_ENV
+ * with "interrupted").
+ */
+int iteration_run(const struct workload *w, const struct param_value *values,
+		  struct iteration_outcome *out, struct error *err);
+
+/* Install SIGINT/SIGTERM handlers that kill the running iteration's group. */
+void iteration_install_signal_handlers(void);
+/* The signal that interrupted us, or 0. */
+int iteration_interrupted(void);
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "runner/limits.h"
+
+/* Descriptors schedperf itself holds (store, stdio, pipes) beside a workload's. */
+#define FD_MARGIN 32
+/* Tasks the rest of the system needs while a workload runs. */
+#define TASK_MARGIN 64
+
+static int raise_limit(int resource, rlim_t want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(resource, &rl))
+		return -1;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+		rl.rlim_max = want;	/* only root (CAP_SYS_RESOURCE) may do this */
+	rl.rlim_cur = want;
+	return setrlimit(resource, &rl);
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int limits_ensure(const char *workload, const struct workload_needs *needs,
+		  struct error *err)
+{
+	long threads_max;
+
+	if (needs->fds > 0 && raise_limit(RLIMIT_NOFILE, (rlim_t)(needs->fds + FD_MARGIN)))
+		return error_set(err, EXIT_ENV,
+			"%s needs %ld open files but the limit cannot be raised: %s "
+			"(run 'ulimit -n %ld' as root first, or use fewer groups/fds)",
+			workload, needs->fds, strerror(errno), needs->fds + FD_MARGIN);
+	if (needs->tasks <= 0)
+		return 0;
+	threads_max = read_long_file("/proc/sys/kernel/threads-max");
+	if (threads_max > 0 && needs->tasks + TASK_MARGIN > threads_max)
+		return error_set(err, EXIT_ENV,
+			"%s needs %ld tasks but kernel.threads-max is %ld "
+			"(raise it with 'sysctl kernel.threads-max=%ld', or use fewer tasks)",
+			workload, needs->tasks, threads_max, needs->tasks + TASK_MARGIN);
+	/*
+	 * RLIMIT_NPROC counts every task of this user, not only ours; only a
+	 * limit below what the workload alone needs is certain to fail, so
+	 * only then raise it. Anything tighter shows up as a refused fork,
+	 * which the workload reports with the same advice.
+	 */
+	if (raise_limit(RLIMIT_NPROC, (rlim_t)(needs->tasks + TASK_MARGIN)))
+		return error_set(err, EXIT_ENV,
+			"%s needs %ld tasks but the process limit cannot be raised: %s "
+			"(run 'ulimit -u %ld' first, or use fewer tasks)",
+			workload, needs->tasks, strerror(errno), needs->tasks + TASK_MARGIN);
+	return 0;
+}

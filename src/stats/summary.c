@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Summary statistics of one metric's samples, with the names and
+ * definitions of MMTests' compare-kernels (DESIGN §5). Pure math: nothing
+ * here prints or reads, so the reports can trust these as plain values.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/summary.h"
+#include "util/xalloc.h"
+
+const int summary_bmean_percents[SUMMARY_NR_BMEANS] = { 50, 95, 99 };
+
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+/* Undefined unless every sample is positive: 1/0 and sign changes mislead. */
+double stats_hmean(const double *x, size_t n)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0.0))	/* also catches NAN */
+			return NAN;
+		sum += 1.0 / x[i];
+	}
+	return (double)n / sum;
+}
+
+/*
+ * Through the mean of the logs: the running product of a few hundred
+ * throughput samples of ~1e6 would overflow a double.
+ */
+double stats_gmean(const double *x, size_t n)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0.0))
+			return NAN;
+		sum += log(x[i]);
+	}
+	return exp(sum / (double)n);
+}
+
+/*
+ * Corrected two-pass algorithm (Chan, Golub and LeVeque): the second term
+ * cancels the rounding error left in the mean. The textbook sum of squares
+ * minus the squared sum loses every digit on samples like 5e5 +- 10.
+ */
+double stats_stddev(const double *x, size_t n)
+{
+	double mean, sq = 0.0, dev = 0.0;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	mean = stats_mean(x, n);
+	for (i = 0; i < n; i++) {
+		double d = x[i] - mean;
+
+		sq += d * d;
+		dev += d;
+	}
+	sq -= dev * dev / (double)n;
+	/* Rounding can leave a tiny negative for equal samples. */
+	if (sq < 0.0)
+		sq = 0.0;
+	return sqrt(sq / (double)(n - 1));
+}
+
+double stats_median_sorted(const double *sorted, size_t n)
+{
+	if (!n)
+		return NAN;
+	if (n % 2)
+		return sorted[n / 2];
+	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+double summary_pct_change(double base, double value, bool higher_is_better)
+{
+	double ratio;
+
+	if (isnan(base) || isnan(value) || base == 0.0)
+		return NAN;
+	ratio = value / base * 100.0;
+	return higher_is_better ? ratio - 100.0 : 100.0 - ratio;
+}
+
+/*
+ * A total order with NAN last: qsort needs a consistent comparison, and
+ * plain < on a NAN is false both ways.
+ */
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+/*
+ * k = max(1, floor(n * percent / 100)) in integers, so that the floor is
+ * exact by construction rather than by the luck of rounding 0.95 or 0.99.
+ * n is split so that n * percent cannot overflow either.
+ */
+static size_t bmean_count(size_t n, int percent)
+{
+	size_t p = (size_t)percent;
+	size_t k = n / 100 * p + n % 100 * p / 100;
+
+	return k ? k : 1;
+}
+
+/*
+ * The mean of the k best samples of @sorted (ascending): the smallest when
+ * lower is better, averaged arithmetically; the largest when higher is
+ * better, averaged harmonically, as rates are (MMTests' BAmean/BHmean).
+ */
+static double bmean(const double *sorted, size_t n, int percent,
+		    bool higher_is_better)
+{
+	size_t k = bmean_count(n, percent);
+
+	if (higher_is_better)
+		return stats_hmean(sorted + n - k, k);
+	return stats_mean(sorted, k);
+}
+
+static void summary_set_nan(struct summary *s)
+{
+	int i;
+
+	s->n = 0;
+	s->min = s->max = NAN;
+	s->amean = s->hmean = s->gmean = NAN;
+	s->median = s->stddev = s->coeffvar = NAN;
+	for (i = 0; i < SUMMARY_NR_BMEANS; i++)
+		s->bmean[i] = NAN;
+}
+
+void summary_compute(const double *samples, size_t n, bool higher_is_better,
+		     struct summary *s)
+{
+	double *sorted;
+	int i;
+
+	summary_set_nan(s);
+	if (!n)
+		return;
+
+	/* The caller's samples stay in run order: sort a copy. */
+	sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, samples, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_double);
+
+	s->n = n;
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->amean = stats_mean(samples, n);
+	s->hmean = stats_hmean(samples, n);
+	s->gmean = stats_gmean(samples, n);
+	s->median = stats_median_sorted(sorted, n);
+	s->stddev = stats_stddev(samples, n);
+	if (!isnan(s->stddev) && s->amean != 0.0)
+		s->coeffvar = s->stddev / s->amean * 100.0;
+	for (i = 0; i < SUMMARY_NR_BMEANS; i++)
+		s->bmean[i] = bmean(sorted, n, summary_bmean_percents[i],
+				    higher_is_better);
+	free(sorted);
+}

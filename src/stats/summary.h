@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STATS_SUMMARY_H
+#define SCHEDPERF_STATS_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Summary statistics of one metric's samples, as MMTests' compare-kernels
+ * names them (DESIGN §5). Pure functions: no I/O, no allocation visible to
+ * the caller. A statistic that is undefined for the data (Hmean or Gmean of
+ * non-positive values, Stddev of one sample, CoeffVar of a zero mean) is
+ * NAN; reports print it as "-".
+ */
+
+#define SUMMARY_NR_BMEANS 3
+extern const int summary_bmean_percents[SUMMARY_NR_BMEANS];	/* 50, 95, 99 */
+
+struct summary {
+	size_t n;
+	double min, max;
+	double amean;		/* arithmetic mean */
+	double hmean;		/* harmonic mean; NAN unless every sample > 0 */
+	double gmean;		/* geometric mean; NAN unless every sample > 0 */
+	double median;
+	double stddev;		/* sample standard deviation (n - 1); NAN for n < 2 */
+	double coeffvar;	/* stddev / amean * 100; NAN when undefined */
+	/*
+	 * B-means: the mean of the best P % of samples, k = max(1, floor(n*P/100))
+	 * samples in the preferred order (largest first when higher is
+	 * better). Arithmetic (BAmean) when lower is better, harmonic
+	 * (BHmean) when higher is better, as MMTests does.
+	 */
+	double bmean[SUMMARY_NR_BMEANS];
+};
+
+/*
+ * Summarise @n samples (n >= 1; n == 0 gives all NAN and n = 0).
+ * @higher_is_better chooses the B-mean order and kind.
+ */
+void summary_compute(const double *samples, size_t n, bool higher_is_better,
+		     struct summary *s);
+
+/*
+ * Percent change of @value against @base, positive = better (DESIGN §5):
+ * higher is better: value/base*100 - 100; lower is better: 100 - value/base*100.
+ * NAN when either is NAN or base is 0.
+ */
+double summary_pct_change(double base, double value, bool higher_is_better);
+
+double stats_mean(const double *x, size_t n);
+double stats_hmean(const double *x, size_t n);
+double stats_gmean(const double *x, size_t n);
+double stats_stddev(const double *x, size_t n);
+/* Median of @n values; @sorted must be in ascending order. */
+double stats_median_sorted(const double *sorted, size_t n);
+
+#endif

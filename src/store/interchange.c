@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/interchange.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* ---- writing ---- */
+
+static json_t *samples_json(const double *values, size_t n)
+{
+	json_t *array = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(array, json_real(values[i]));
+	return array;
+}
+
+static json_t *metric_json(const struct result_metric *m)
+{
+	json_t *obj = json_object();
+
+	json_object_set_new(obj, "name", json_string(m->name));
+	json_object_set_new(obj, "unit", json_string(m->unit));
+	json_object_set_new(obj, "better", json_string(better_name(m->better)));
+	json_object_set_new(obj, "source", json_string(m->source ? m->source : "workload"));
+	json_object_set_new(obj, "samples", samples_json(m->samples, m->nr_samples));
+	if (m->nr_warmup)
+		json_object_set_new(obj, "warmup", samples_json(m->warmup, m->nr_warmup));
+	return obj;
+}
+
+static json_t *benchmark_json(const struct result_benchmark *b)
+{
+	json_t *obj = json_object(), *metrics = json_array();
+	json_t *params = json_loads(b->params, 0, NULL);
+
+	json_object_set_new(obj, "workload", json_string(b->workload));
+	json_object_set_new(obj, "params", params ? params : json_object());
+	if (b->nr_failed)
+		json_object_set_new(obj, "failed_iterations",
+				    json_integer((json_int_t)b->nr_failed));
+	/* A metric never measured (all iterations failed) has nothing to carry. */
+	for (size_t i = 0; i < b->nr_metrics; i++)
+		if (b->metrics[i].nr_samples)
+			json_array_append_new(metrics, metric_json(&b->metrics[i]));
+	json_object_set_new(obj, "metrics", metrics);
+	return obj;
+}
+
+static json_t *batch_json(const struct result_batch *batch)
+{
+	json_t *obj = json_object(), *env = json_object(), *benchmarks = json_array();
+
+	json_object_set_new(obj, "name", json_string(batch->name));
+	json_object_set_new(obj, "started", json_string(batch->started));
+	json_object_set_new(obj, "complete", json_boolean(batch->complete));
+	for (size_t i = 0; i < batch->nr_env; i++)
+		json_object_set_new(env, batch->env[i].key, json_string(batch->env[i].value));
+	json_object_set_new(obj, "environment", env);
+	for (size_t i = 0; i < batch->nr_benchmarks; i++)
+		json_array_append_new(benchmarks, benchmark_json(&batch->benchmarks[i]));
+	json_object_set_new(obj, "benchmarks", benchmarks);
+	return obj;
+}
+
+int interchange_write(FILE *out, const struct result_set *set, struct error *err)
+{
+	json_t *doc = json_object(), *runs = json_array();
+	int rc;
+
+	json_object_set_new(doc, "schema", json_string(RESULTS_SCHEMA));
+	for (size_t i = 0; i < set->nr_batches; i++)
+		json_array_append_new(runs, batch_json(&set->batches[i]));
+	json_object_set_new(doc, "runs", runs);
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_decref(doc);
+	if (rc || fputc('\n', out) == EOF || fflush(out))
+		return error_set(err, EXIT_ENV, "cannot write the export: write failed "
+				 "(check free space on the output's file system)");
+	return 0;
+}
+
+/* ---- reading ---- */
+
+struct where {
+	char path[160];		/* e.g. runs[0].benchmarks[2] */
+};
+
+static void where_child(struct where *child, const struct where *parent,
+			const char *key, long index)
+{
+	if (index >= 0)
+		snprintf(child->path, sizeof(child->path), "%s%s%s[%ld]", parent->path,
+			 parent->path[0] ? "." : "", key, index);
+	else
+		snprintf(child->path, sizeof(child->path), "%s%s%s", parent->path,
+			 parent->path[0] ? "." : "", key);
+}
+
+static int bad(struct error *err, const char *file, const struct where *w, const char *why)
+{
+	return error_set(err, EXIT_USAGE, "cannot import '%s': %s: %s (fix the file; "
+			 "nothing was imported)", file, w->path[0] ? w->path : "document", why);
+}
+
+static bool printable_text(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* A required non-empty string of printable characters, at most @max bytes. */
+static const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
+			    const char *file, const struct where *parent, struct error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	struct where w;
+	const char *s;
+
+	where_child(&w, parent, key, -1);
+	if (!v) {
+		bad(err, file, &w, "missing");
+		return NULL;
+	}
+	if (!json_is_string(v)) {
+		bad(err, file, &w, "not a string");
+		return NULL;
+	}
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v) || !printable_text(s)) {
+		bad(err, file, &w, "contains control characters");
+		return NULL;
+	}
+	if ((!allow_empty && !*s) || strlen(s) > max) {
+		bad(err, file, &w, allow_empty ? "too long" : "empty or too long");
+		return NULL;
+	}
+	return s;
+}
+
+static bool iso8601(const char *s)
+{
+	/* YYYY-MM-DDTHH:MM:SS, then optional fraction and zone. */
+	static const char pattern[] = "dddd-dd-ddTdd:dd:dd";
+
+	for (size_t i = 0; pattern[i]; i++) {
+		if (pattern[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pattern[i])
+			return false;
+	}
+	return true;
+}
+
+static int check_keys(json_t *obj, const char *const *allowed, const char *file,
+		      const struct where *w, struct error *err)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		const char *const *a;
+
+		for (a = allowed; *a && strcmp(*a, key); a++)
+			;
+		if (!*a) {
+			struct where k;
+			char why[160];
+
+			where_child(&k, w, key, -1);
+			snprintf(why, sizeof(why), "unknown key");
+			return bad(err, file, &k, why);
+		}
+	}
+	return 0;
+}
+
+static int read_samples(json_t *array, bool required, struct result_metric *m, bool warmup,
+			const char *file, const struct where *w, struct error *err)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(array))
+		return bad(err, file, w, "not an array of numbers");
+	if (required && !json_array_size(array))
+		return bad(err, file, w, "no samples (a metric needs at least one)");
+	json_array_foreach(array, i, v) {
+		struct where s;
+		double x;
+
+		where_child(&s, w, "", (long)i);
+		if (!json_is_number(v))
+			return bad(err, file, &s, "not a number");
+		x = json_number_value(v);
+		if (!isfinite(x))
+			return bad(err, file, &s, "not a finite number");
+		result_metric_add_sample(m, x, warmup);
+	}
+	return 0;
+}
+
+static int read_metric(json_t *obj, struct result_benchmark *bench, const char *file,
+		       const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "name", "unit", "better", "source", "samples",
+					    "warmup", NULL };
+	const char *name, *unit, *better, *source = "workload";
+	struct result_metric *m;
+	struct where sw;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err))
+		return -1;
+	if (!(name = get_text(obj, "name", 128, false, file, w, err)) ||
+	    !(unit = get_text(obj, "unit", 64, true, file, w, err)) ||
+	    !(better = get_text(obj, "better", 16, false, file, w, err)))
+		return -1;
+	if (json_object_get(obj, "source") &&
+	    !(source = get_text(obj, "source", 64, false, file, w, err)))
+		return -1;
+	for (size_t i = 0; i < bench->nr_metrics; i++)
+		if (!strcmp(bench->metrics[i].name, name))
+			return bad(err, file, w, "a metric of that name comes twice in the benchmark");
+
+	m = result_benchmark_add_metric(bench);
+	m->name = xstrdup(name);
+	m->unit = xstrdup(unit);
+	m->source = xstrdup(source);
+	if (better_parse(better, &m->better)) {
+		where_child(&sw, w, "better", -1);
+		return bad(err, file, &sw, "must be \"higher\" or \"lower\"");
+	}
+	where_child(&sw, w, "samples", -1);
+	if (!json_object_get(obj, "samples"))
+		return bad(err, file, &sw, "missing");
+	if (read_samples(json_object_get(obj, "samples"), true, m, false, file, &sw, err))
+		return -1;
+	if (json_object_get(obj, "warmup")) {
+		where_child(&sw, w, "warmup", -1);
+		if (read_samples(json_object_get(obj, "warmup"), false, m, true, file, &sw, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_string_map(json_t *obj, const char *file, const struct where *w,
+			   struct error *err, void (*add)(void *ctx, const char *k, const char *v),
+			   void *ctx)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object of strings");
+	json_object_foreach(obj, key, v) {
+		struct where kw;
+
+		where_child(&kw, w, key, -1);
+		if (!*key || strlen(key) > 128 || !printable_text(key))
+			return bad(err, file, &kw, "key empty, too long or not printable");
+		if (!json_is_string(v))
+			return bad(err, file, &kw, "not a string");
+		if (strlen(json_string_value(v)) != json_string_length(v) ||
+		    json_string_length(v) > 65536)
+			return bad(err, file, &kw, "contains NUL or is too long");
+		add(ctx, key, json_string_value(v));
+	}
+	return 0;
+}
+
+static void add_param(void *ctx, const char *key, const char *value)
+{
+	json_object_set_new(ctx, key, json_string(value));
+}
+
+static int read_benchmark(json_t *obj, struct result_batch *batch, const char *file,
+			  const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "workload", "params", "metrics",
+					    "failed_iterations", NULL };
+	struct result_benchmark *bench;
+	json_t *metrics, *params, *failed;
+	const char *workload;
+	struct where mw;
+	size_t i;
+	json_t *v;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err))
+		return -1;
+	if (!(workload = get_text(obj, "workload", 128, false, file, w, err)))
+		return -1;
+	bench = result_batch_add_benchmark(batch);
+	bench->workload = xstrdup(workload);
+
+	where_child(&mw, w, "params", -1);
+	params = json_object();
+	if (!json_object_get(obj, "params") ||
+	    read_string_map(json_object_get(obj, "params"), file, &mw, err, add_param, params)) {
+		json_decref(params);
+		return json_object_get(obj, "params") ? -1 : bad(err, file, &mw, "missing");
+	}
+	bench->params = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(params);
+
+	failed = json_object_get(obj, "failed_iterations");
+	if (failed) {
+		where_child(&mw, w, "failed_iterations", -1);
+		if (!json_is_integer(failed) || json_integer_value(failed) < 0 ||
+		    json_integer_value(failed) > 1000000)
+			return bad(err, file, &mw, "not a whole number from 0 to 1000000");
+		bench->nr_failed = (size_t)json_integer_value(failed);
+	}
+
+	metrics = json_object_get(obj, "metrics");
+	where_child(&mw, w, "metrics", -1);
+	if (!json_is_array(metrics))
+		return bad(err, file, &mw, metrics ? "not an array" : "missing");
+	json_array_foreach(metrics, i, v) {
+		struct where one;
+
+		where_child(&one, w, "metrics", (long)i);
+		if (read_metric(v, bench, file, &one, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void add_env(void *ctx, const char *key, const char *value)
+{
+	result_batch_add_env(ctx, key, value);
+}
+
+static int read_batch(json_t *obj, struct result_set *set, const char *file,
+		      const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "name", "started", "complete", "environment",
+					    "benchmarks", NULL };
+	struct result_batch *batch;
+	const char *name, *started;
+	json_t *complete, *benchmarks, *env, *v;
+	struct where sub;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err))
+		return -1;
+	if (!(name = get_text(obj, "name", 200, false, file, w, err)) ||
+	    !(started = get_text(obj, "started", 64, false, file, w, err)))
+		return -1;
+	where_child(&sub, w, "started", -1);
+	if (!iso8601(started))
+		return bad(err, file, &sub, "not an ISO 8601 time (YYYY-MM-DDTHH:MM:SS...)");
+	complete = json_object_get(obj, "complete");
+	where_child(&sub, w, "complete", -1);
+	if (!json_is_boolean(complete))
+		return bad(err, file, &sub, complete ? "not true or false" : "missing");
+
+	batch = result_set_add_batch(set);
+	batch->name = xstrdup(name);
+	batch->started = xstrdup(started);
+	batch->complete = json_is_true(complete);
+	env = json_object_get(obj, "environment");
+	where_child(&sub, w, "environment", -1);
+	if (env && read_string_map(env, file, &sub, err, add_env, batch))
+		return -1;
+	result_batch_sort_env(batch);
+
+	benchmarks = json_object_get(obj, "benchmarks");
+	where_child(&sub, w, "benchmarks", -1);
+	if (!json_is_array(benchmarks))
+		return bad(err, file, &sub, benchmarks ? "not an array" : "missing");
+	json_array_foreach(benchmarks, i, v) {
+		struct where one;
+
+		where_child(&one, w, "benchmarks", (long)i);
+		if (read_benchmark(v, batch, file, &one, err))
+			return -1;
+	}
+	return 0;
+}
+
+int interchange_read(const char *path, struct result_set *set, struct error *err)
+{
+	json_error_t jerr;
+	json_t *doc, *schema, *runs, *v;
+	struct where top = { "" };
+	struct result_set parsed = { NULL, 0 };
+	size_t i;
+	int rc = -1;
+
+	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		if (jerr.line < 0 || jerr.position == 0)
+			return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a readable "
+					 "schedperf-results/1 JSON file)", path, jerr.text);
+		return error_set(err, EXIT_USAGE, "cannot import '%s': invalid JSON at line %d "
+				 "column %d: %s (fix the file; nothing was imported)",
+				 path, jerr.line, jerr.column, jerr.text);
+	}
+	if (!json_is_object(doc)) {
+		bad(err, path, &top, "not a JSON object");
+		goto out;
+	}
+	schema = json_object_get(doc, "schema");
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), RESULTS_SCHEMA)) {
+		error_set(err, EXIT_USAGE, "cannot import '%s': \"schema\" is not \"%s\" "
+			  "(only schedperf-results/1 files can be imported)", path, RESULTS_SCHEMA);
+		goto out;
+	}
+	runs = json_object_get(doc, "runs");
+	if (!json_is_array(runs) || !json_array_size(runs)) {
+		bad(err, path, &top, "\"runs\" must be a non-empty array");
+		goto out;
+	}
+	json_array_foreach(runs, i, v) {
+		struct where w;
+
+		where_child(&w, &top, "runs", (long)i);
+		if (read_batch(v, &parsed, path, &w, err))
+			goto out;
+	}
+	for (i = 0; i < parsed.nr_batches; i++)
+		*result_set_add_batch(set) = parsed.batches[i];
+	free(parsed.batches);
+	parsed.batches = NULL;
+	parsed.nr_batches = 0;
+	rc = 0;
+out:
+	result_set_release(&parsed);
+	json_decref(doc);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_INTERCHANGE_H
+#define SCHEDPERF_STORE_INTERCHANGE_H
+
+#include <stdio.h>
+
+#include "store/results.h"
+#include "util/error.h"
+
+/*
+ * schedperf-results/1: the JSON that `export` writes and `import` reads.
+ *
+ *   {"schema": "schedperf-results/1", "runs": [{"name", "started",
+ *    "complete", "environment": {KEY: "value"}, "benchmarks": [{"workload",
+ *    "params": {KEY: "value"}, "failed_iterations"?, "metrics": [{"name",
+ *    "unit", "better", "source", "samples": [...], "warmup"?: [...]}]}]}]}
+ *
+ * One element of "runs" per batch. Output is deterministic, so export ->
+ * import -> export is byte-identical.
+ */
+
+#define RESULTS_SCHEMA "schedperf-results/1"
+
+int interchange_write(FILE *out, const struct result_set *set, struct error *err);
+
+/*
+ * Parse and validate a whole document; on any problem nothing is returned
+ * and @err (EXIT_USAGE) says where, e.g. "runs[0].benchmarks[2].metrics[1]".
+ */
+int interchange_read(const char *path, struct result_set *set, struct error *err);
+
+#endif

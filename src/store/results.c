@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/results.h"
+#include "util/xalloc.h"
+
+/* Append one zeroed element to an array that grows one at a time. */
+static void *grow_one(void *array, size_t *nr, size_t size)
+{
+	char *p = xreallocarray(array, *nr + 1, size);
+
+	memset(p + *nr * size, 0, size);
+	(*nr)++;
+	return p;
+}
+
+struct result_batch *result_set_add_batch(struct result_set *set)
+{
+	set->batches = grow_one(set->batches, &set->nr_batches, sizeof(*set->batches));
+	return &set->batches[set->nr_batches - 1];
+}
+
+struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch)
+{
+	batch->benchmarks = grow_one(batch->benchmarks, &batch->nr_benchmarks,
+				     sizeof(*batch->benchmarks));
+	return &batch->benchmarks[batch->nr_benchmarks - 1];
+}
+
+struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench)
+{
+	bench->metrics = grow_one(bench->metrics, &bench->nr_metrics, sizeof(*bench->metrics));
+	return &bench->metrics[bench->nr_metrics - 1];
+}
+
+void result_batch_add_env(struct result_batch *batch, const char *key, const char *value)
+{
+	struct env_entry *e;
+
+	batch->env = grow_one(batch->env, &batch->nr_env, sizeof(*batch->env));
+	e = &batch->env[batch->nr_env - 1];
+	e->key = xstrdup(key);
+	e->value = xstrdup(value);
+}
+
+void result_metric_add_sample(struct result_metric *m, double value, bool warmup)
+{
+	if (warmup) {
+		m->warmup = xreallocarray(m->warmup, m->nr_warmup + 1, sizeof(double));
+		m->warmup[m->nr_warmup++] = value;
+	} else {
+		m->samples = xreallocarray(m->samples, m->nr_samples + 1, sizeof(double));
+		m->samples[m->nr_samples++] = value;
+	}
+}
+
+static int env_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct env_entry *)a)->key, ((const struct env_entry *)b)->key);
+}
+
+void result_batch_sort_env(struct result_batch *batch)
+{
+	if (batch->nr_env)
+		qsort(batch->env, batch->nr_env, sizeof(*batch->env), env_cmp);
+}
+
+const char *result_batch_env(const struct result_batch *batch, const char *key)
+{
+	for (size_t i = 0; i < batch->nr_env; i++)
+		if (!strcmp(batch->env[i].key, key))
+			return batch->env[i].value;
+	return NULL;
+}
+
+static void metric_release(struct result_metric *m)
+{
+	free(m->name);
+	free(m->unit);
+	free(m->source);
+	free(m->samples);
+	free(m->warmup);
+}
+
+static void benchmark_release(struct result_benchmark *b)
+{
+	for (size_t i = 0; i < b->nr_metrics; i++)
+		metric_release(&b->metrics[i]);
+	free(b->metrics);
+	free(b->workload);
+	free(b->params);
+}
+
+static void batch_release(struct result_batch *batch)
+{
+	for (size_t i = 0; i < batch->nr_benchmarks; i++)
+		benchmark_release(&batch->benchmarks[i]);
+	for (size_t i = 0; i < batch->nr_env; i++) {
+		free(batch->env[i].key);
+		free(batch->env[i].value);
+	}
+	free(batch->benchmarks);
+	free(batch->env);
+	free(batch->name);
+	free(batch->started);
+}
+
+void result_set_release(struct result_set *set)
+{
+	for (size_t i = 0; i < set->nr_batches; i++)
+		batch_release(&set->batches[i]);
+	free(set->batches);
+	set->batches = NULL;
+	set->nr_batches = 0;
+}

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SQLite store: one file, WAL journal, one transaction per write.
+ *
+ * Schema version 1. A run is a name; each `schedperf run` under that name
+ * adds a batch (after a reboot, say). A batch records its environment and
+ * benchmarks (a workload with its full parameter set); a benchmark has its
+ * metrics and iterations; a sample is one metric's value in one iteration.
+ * Absent values have no row: an unsupported counter is never a zero.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "store/store.h"
+#include "util/xalloc.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+static const char schema_v1[] =
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE batches ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  started TEXT NOT NULL,"
+	"  finished TEXT,"
+	"  complete INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (run_id, started));"
+	"CREATE TABLE environment ("
+	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (batch_id, key)) WITHOUT ROWID;"
+	"CREATE TABLE benchmarks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  position INTEGER NOT NULL,"
+	"  workload TEXT NOT NULL,"
+	"  params TEXT NOT NULL);"
+	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+	"CREATE TABLE metrics ("
+	"  id INTEGER PRIMARY KEY,"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  position INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),"
+	"  source TEXT NOT NULL,"
+	"  UNIQUE (benchmark_id, name));"
+	"CREATE TABLE iterations ("
+	"  id INTEGER PRIMARY KEY,"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  warmup INTEGER NOT NULL,"
+	"  failure TEXT,"
+	"  UNIQUE (benchmark_id, seq));"
+	"CREATE TABLE samples ("
+	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (iteration_id, metric_id)) WITHOUT ROWID;"
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	"PRAGMA user_version = 1;";
+
+static int db_error(struct store *st, struct error *err, const char *what)
+{
+	int code = sqlite3_errcode(st->db);
+
+	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
+	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, st->path,
+			 sqlite3_errmsg(st->db),
+			 code == SQLITE_FULL ? "free disk space and run again" :
+			 code == SQLITE_BUSY ? "another schedperf holds the store; wait for it" :
+			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
+			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
+}
+
+static int exec(struct store *st, const char *sql, struct error *err, const char *what)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(st, err, what);
+	return 0;
+}
+
+static sqlite3_stmt *prepare(struct store *st, const char *sql, struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		db_error(st, err, "prepare a query");
+		return NULL;
+	}
+	return stmt;
+}
+
+static void rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int begin(struct store *st, struct error *err)
+{
+	/* IMMEDIATE takes the write lock now, so a busy store waits here, not mid-way. */
+	return exec(st, "BEGIN IMMEDIATE", err, "start a transaction");
+}
+
+static int commit(struct store *st, struct error *err)
+{
+	if (exec(st, "COMMIT", err, "commit")) {
+		rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_schema(struct store *st, struct error *err)
+{
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA user_version", err);
+	int version;
+
+	if (!stmt)
+		return -1;
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return db_error(st, err, "read the schema version");
+	}
+	version = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+
+	if (version > STORE_SCHEMA_VERSION)
+		return error_set(err, EXIT_ENV,
+			"cannot open store '%s': its schema version %d is newer than this "
+			"schedperf knows (%d) (use a newer schedperf or another --db)",
+			st->path, version, STORE_SCHEMA_VERSION);
+	if (version == STORE_SCHEMA_VERSION)
+		return 0;
+	if (version != 0)
+		return error_set(err, EXIT_ENV, "cannot open store '%s': unknown schema "
+				 "version %d (give another --db)", st->path, version);
+
+	if (begin(st, err))
+		return -1;
+	/* Someone may have created it between our read and our lock. */
+	stmt = prepare(st, "PRAGMA user_version", err);
+	if (!stmt) {
+		rollback(st);
+		return -1;
+	}
+	version = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+	sqlite3_finalize(stmt);
+	if (version == 0 && exec(st, schema_v1, err, "create the schema")) {
+		rollback(st);
+		return -1;
+	}
+	return commit(st, err);
+}
+
+int store_open(const char *location, struct store **out, struct error *err)
+{
+	struct store *st;
+	int rc;
+
+	if (!location || !*location)
+		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
+				 "(give --db FILE)");
+	if (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11))
+		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is built "
+				 "with the SQLite store only (give --db FILE)", location);
+
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(location);
+	rc = sqlite3_open_v2(location, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		error_set(err, EXIT_ENV, "cannot open store '%s': %s (check the path and its "
+			  "permissions, or give another --db)", location,
+			  st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		store_close(st);
+		return -1;
+	}
+	sqlite3_extended_result_codes(st->db, 0);
+	sqlite3_busy_timeout(st->db, 10000);
+	if (exec(st, "PRAGMA foreign_keys = ON", err, "enable foreign keys"))
+		goto fail;
+	/* A file that is not a database fails here, with SQLITE_NOTADB. */
+	if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
+		error_set(err, EXIT_ENV, "cannot open store '%s': %s (give a schedperf store or "
+			  "a new file name with --db)", location, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (exec(st, "PRAGMA synchronous = NORMAL", err, "set synchronous mode"))
+		goto fail;
+	if (check_schema(st, err))
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+static int step_done(struct store *st, sqlite3_stmt *stmt, struct error *err,
+		     const char *what)
+{
+	int rc = sqlite3_step(stmt);
+
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, what);
+	return 0;
+}
+
+static int64_t run_id_for(struct store *st, const char *name, bool create,
+			  struct error *err)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT id FROM runs WHERE name = ?", err);
+	int64_t id = 0;
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		id = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (id || !create)
+		return id;
+
+	stmt = prepare(st, "INSERT INTO runs (name) VALUES (?)", err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (step_done(st, stmt, err, "add a run")) {
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+/* Insert a batch and its environment; inside the caller's transaction. */
+static int insert_batch(struct store *st, struct result_batch *batch, int64_t run_id,
+			struct error *err)
+{
+	sqlite3_stmt *stmt;
+
+	stmt = prepare(st, "INSERT INTO batches (run_id, started, complete) VALUES (?, ?, ?)",
+		       err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, batch->started, -1, SQLITE_STATIC);
+	sqlite3_bind_int(stmt, 3, batch->complete);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
+			error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
+				  "(it was imported before; nothing was changed)",
+				  batch->name, batch->started);
+		else
+			db_error(st, err, "add a batch");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	batch->id = sqlite3_last_insert_rowid(st->db);
+
+	stmt = prepare(st, "INSERT INTO environment (batch_id, key, value) VALUES (?, ?, ?)",
+		       err);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < batch->nr_env; i++) {
+		sqlite3_bind_int64(stmt, 1, batch->id);
+		sqlite3_bind_text(stmt, 2, batch->env[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, batch->env[i].value, -1, SQLITE_STATIC);
+		if (step_done(st, stmt, err, "record the environment")) {
+			sqlite3_finalize(stmt);
+			return -1;
+		}
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
+		      struct error *err)
+{
+	int64_t run_id;
+
+	if (begin(st, err))
+		return -1;
+	run_id = run_id_for(st, batch->name, true, err);
+	if (run_id < 0)
+		goto fail;
+	if (replace) {
+		sqlite3_stmt *stmt = prepare(st, "DELETE FROM batches WHERE run_id = ?", err);
+
+		if (!stmt)
+			goto fail;
+		sqlite3_bind_int64(stmt, 1, run_id);
+		if (step_done(st, stmt, err, "discard earlier batches")) {
+			sqlite3_finalize(stmt);
+			goto fail;
+		}
+		sqlite3_finalize(stmt);
+	}
+	if (insert_batch(st, batch, run_id, err))
+		goto fail;
+	return commit(st, err);
+fail:
+	rollback(st);
+	return -1;
+}
+
+int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	stmt = prepare(st, "UPDATE batches SET complete = ?, "
+		       "finished = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?", err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int(stmt, 1, complete);
+	sqlite3_bind_int64(stmt, 2, batch_id);
+	rc = step_done(st, stmt, err, "finish the batch");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* Insert a benchmark and its metrics; inside the caller's transaction. */
+static int insert_benchmark(struct store *st, int64_t batch_id,
+			    const struct result_benchmark *bench, int64_t *bench_id,
+			    int64_t *metric_ids, struct error *err)
+{
+	sqlite3_stmt *stmt;
+
+	stmt = prepare(st, "INSERT INTO benchmarks (batch_id, position, workload, params) "
+		       "VALUES (?, (SELECT count(*) FROM benchmarks WHERE batch_id = ?1), ?, ?)",
+		       err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, batch_id);
+	sqlite3_bind_text(stmt, 2, bench->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, bench->params, -1, SQLITE_STATIC);
+	if (step_done(st, stmt, err, "add a benchmark")) {
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	*bench_id = sqlite3_last_insert_rowid(st->db);
+
+	stmt = prepare(st, "INSERT INTO metrics (benchmark_id, position, name, unit, better, "
+		       "source) VALUES (?, ?, ?, ?, ?, ?)", err);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+
+		sqlite3_bind_int64(stmt, 1, *bench_id);
+		sqlite3_bind_int64(stmt, 2, (int64_t)i);
+		sqlite3_bind_text(stmt, 3, m->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 4, m->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 5, better_name(m->better), -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 6, m->source ? m->source : "workload", -1,
+				  SQLITE_STATIC);
+		if (sqlite3_step(stmt) != SQLITE_DONE) {
+			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
+				error_set(err, EXIT_USAGE, "benchmark %s has metric '%s' twice "
+					  "(give each metric once)", bench->workload, m->name);
+			else
+				db_error(st, err, "add a metric");
+			sqlite3_finalize(stmt);
+			return -1;
+		}
+		sqlite3_reset(stmt);
+		metric_ids[i] = sqlite3_last_insert_rowid(st->db);
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+int store_benchmark_add(struct store *st, int64_t batch_id,
+			const struct result_benchmark *bench, int64_t *bench_id,
+			int64_t *metric_ids, struct error *err)
+{
+	if (begin(st, err))
+		return -1;
+	if (insert_benchmark(st, batch_id, bench, bench_id, metric_ids, err)) {
+		rollback(st);
+		return -1;
+	}
+	return commit(st, err);
+}
+
+/* Insert one iteration and its samples; inside the caller's transaction. */
+static int insert_iteration(struct store *st, int64_t bench_id, int seq, bool warmup,
+			    const char *failure, const int64_t *metric_ids,
+			    const double *values, size_t nr_values, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int64_t iteration_id;
+
+	stmt = prepare(st, "INSERT INTO iterations (benchmark_id, seq, warmup, failure) "
+		       "VALUES (?, ?, ?, ?)", err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, bench_id);
+	sqlite3_bind_int(stmt, 2, seq);
+	sqlite3_bind_int(stmt, 3, warmup);
+	if (failure)
+		sqlite3_bind_text(stmt, 4, failure, -1, SQLITE_STATIC);
+	if (step_done(st, stmt, err, "add an iteration")) {
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	iteration_id = sqlite3_last_insert_rowid(st->db);
+
+	stmt = prepare(st, "INSERT INTO samples (iteration_id, metric_id, value) "
+		       "VALUES (?, ?, ?)", err);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < nr_values; i++) {
+		if (isnan(values[i]))
+			continue;
+		sqlite3_bind_int64(stmt, 1, iteration_id);
+		sqlite3_bind_int64(stmt, 2, metric_ids[i]);
+		sqlite3_bind_double(stmt, 3, values[i]);
+		if (step_done(st, stmt, err, "add a sample")) {
+			sqlite3_finalize(stmt);
+			return -1;
+		}
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
+			const char *failure, const int64_t *metric_ids,
+			const double *values, size_t nr_values, struct error *err)
+{
+	if (begin(st, err))
+		return -1;
+	if (insert_iteration(st, bench_id, seq, warmup, failure, metric_ids, values,
+			     nr_values, err)) {
+		rollback(st);
+		return -1;
+	}
+	return commit(st, err);
+}
+
+static char *column_strdup(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+static int load_env(struct store *st, struct result_batch *batch, struct error *err)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT key, value FROM environment "
+				     "WHERE batch_id = ? ORDER BY key", err);
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, batch->id);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+		result_batch_add_env(batch, (const char *)sqlite3_column_text(stmt, 0),
+				     (const char *)sqlite3_column_text(stmt, 1));
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+static int load_samples(struct store *st, struct result_benchmark *bench, int64_t bench_id,
+			sqlite3_stmt *stmt)
+{
+	sqlite3_bind_int64(stmt, 1, bench_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		int64_t pos = sqlite3_column_int64(stmt, 0);
+		bool warmup = sqlite3_column_int(stmt, 1);
+
+		if (pos >= 0 && (size_t)pos < bench->nr_metrics)
+			result_metric_add_sample(&bench->metrics[pos],
+						 sqlite3_column_double(stmt, 2), warmup);
+	}
+	sqlite3_reset(stmt);
+	return 0;
+}
+
+static int load_benchmarks(struct store *st, struct result_batch *batch, bool with_samples,
+			   struct error *err)
+{
+	sqlite3_stmt *bstmt, *mstmt, *sstmt, *fstmt;
+	int rc = -1;
+
+	bstmt = prepare(st, "SELECT id, workload, params FROM benchmarks "
+			"WHERE batch_id = ? ORDER BY position", err);
+	mstmt = prepare(st, "SELECT name, unit, better, source FROM metrics "
+			"WHERE benchmark_id = ? ORDER BY position", err);
+	sstmt = prepare(st, "SELECT m.position, i.warmup, s.value FROM iterations i "
+			"JOIN samples s ON s.iteration_id = i.id "
+			"JOIN metrics m ON m.id = s.metric_id "
+			"WHERE i.benchmark_id = ? ORDER BY i.seq, m.position", err);
+	fstmt = prepare(st, "SELECT count(*) FROM iterations "
+			"WHERE benchmark_id = ? AND failure IS NOT NULL", err);
+	if (!bstmt || !mstmt || !sstmt || !fstmt)
+		goto out;
+
+	sqlite3_bind_int64(bstmt, 1, batch->id);
+	while (sqlite3_step(bstmt) == SQLITE_ROW) {
+		struct result_benchmark *bench = result_batch_add_benchmark(batch);
+		int64_t bench_id = sqlite3_column_int64(bstmt, 0);
+
+		bench->workload = column_strdup(bstmt, 1);
+		bench->params = column_strdup(bstmt, 2);
+		sqlite3_bind_int64(mstmt, 1, bench_id);
+		while (sqlite3_step(mstmt) == SQLITE_ROW) {
+			struct result_metric *m = result_benchmark_add_metric(bench);
+
+			m->name = column_strdup(mstmt, 0);
+			m->unit = column_strdup(mstmt, 1);
+			better_parse((const char *)sqlite3_column_text(mstmt, 2), &m->better);
+			m->source = column_strdup(mstmt, 3);
+		}
+		sqlite3_reset(mstmt);
+		sqlite3_bind_int64(fstmt, 1, bench_id);
+		if (sqlite3_step(fstmt) == SQLITE_ROW)
+			bench->nr_failed = (size_t)sqlite3_column_int64(fstmt, 0);
+		sqlite3_reset(fstmt);
+		if (with_samples)
+			load_samples(st, bench, bench_id, sstmt);
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(bstmt);
+	sqlite3_finalize(mstmt);
+	sqlite3_finalize(sstmt);
+	sqlite3_finalize(fstmt);
+	return rc;
+}
+
+int store_load(struct store *st, const char *name, bool with_samples,
+	       struct result_set *set, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	size_t first = set->nr_batches;
+	int rc = 0;
+
+	/* One read transaction: a run being written concurrently is seen whole-iteration. */
+	if (exec(st, "BEGIN", err, "start reading"))
+		return -1;
+	stmt = prepare(st, "SELECT b.id, r.name, b.started, b.complete FROM batches b "
+		       "JOIN runs r ON r.id = b.run_id WHERE ?1 IS NULL OR r.name = ?1 "
+		       "ORDER BY b.started, b.id", err);
+	if (!stmt) {
+		rollback(st);
+		return -1;
+	}
+	if (name)
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		struct result_batch *batch = result_set_add_batch(set);
+
+		batch->id = sqlite3_column_int64(stmt, 0);
+		batch->name = column_strdup(stmt, 1);
+		batch->started = column_strdup(stmt, 2);
+		batch->complete = sqlite3_column_int(stmt, 3);
+	}
+	sqlite3_finalize(stmt);
+
+	for (size_t i = first; i < set->nr_batches && !rc; i++) {
+		rc = load_env(st, &set->batches[i], err);
+		if (!rc)
+			rc = load_benchmarks(st, &set->batches[i], with_samples, err);
+	}
+	rollback(st);
+	if (rc)
+		return -1;
+	if (name && set->nr_batches == first)
+		return error_set(err, EXIT_USAGE, "no run named '%.128s' in store '%s' "
+				 "(see 'schedperf runs' for the runs it holds)", name, st->path);
+	return 0;
+}
+
+static int import_benchmark(struct store *st, int64_t batch_id,
+			    const struct result_benchmark *bench, struct error *err)
+{
+	int64_t bench_id, *metric_ids = xcalloc(bench->nr_metrics, sizeof(int64_t));
+	double *values = xcalloc(bench->nr_metrics, sizeof(double));
+	size_t nr_warmup = 0, nr_samples = 0;
+	int seq = 0, rc = -1;
+
+	if (insert_benchmark(st, batch_id, bench, &bench_id, metric_ids, err))
+		goto out;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		if (bench->metrics[i].nr_warmup > nr_warmup)
+			nr_warmup = bench->metrics[i].nr_warmup;
+		if (bench->metrics[i].nr_samples > nr_samples)
+			nr_samples = bench->metrics[i].nr_samples;
+	}
+	/* Iteration k holds the k-th value of each metric; warm-ups come first. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t nr = pass ? nr_samples : nr_warmup;
+
+		for (size_t k = 0; k < nr; k++) {
+			for (size_t i = 0; i < bench->nr_metrics; i++) {
+				const struct result_metric *m = &bench->metrics[i];
+				size_t have = pass ? m->nr_samples : m->nr_warmup;
+				const double *v = pass ? m->samples : m->warmup;
+
+				values[i] = k < have ? v[k] : NAN;
+			}
+			if (insert_iteration(st, bench_id, seq++, !pass, NULL, metric_ids,
+					     values, bench->nr_metrics, err))
+				goto out;
+		}
+	}
+	for (size_t k = 0; k < bench->nr_failed; k++)
+		if (insert_iteration(st, bench_id, seq++, false, "imported failure", metric_ids,
+				     NULL, 0, err))
+			goto out;
+	rc = 0;
+out:
+	free(metric_ids);
+	free(values);
+	return rc;
+}
+
+int store_import(struct store *st, const struct result_set *set, struct error *err)
+{
+	if (begin(st, err))
+		return -1;
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		struct result_batch batch = set->batches[i];
+		int64_t run_id = run_id_for(st, batch.name, true, err);
+
+		if (run_id < 0 || insert_batch(st, &batch, run_id, err))
+			goto fail;
+		for (size_t j = 0; j < batch.nr_benchmarks; j++)
+			if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))
+				goto fail;
+	}
+	return commit(st, err);
+fail:
+	rollback(st);
+	return -1;
+}

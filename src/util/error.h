@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_ERROR_H
+#define SCHEDPERF_UTIL_ERROR_H
+
+/*
+ * Errors travel up as values: a library fills a struct error and returns -1;
+ * only the command that called it prints, once, in the one-line form of
+ * DESIGN §7: "schedperf: <what went wrong>: <why> (<how to fix>)".
+ */
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FOUND = 1,		/* a check ran and found a regression or failure */
+	EXIT_USAGE = 2,		/* bad command line or input */
+	EXIT_ENV = 3,		/* missing resource or privilege */
+	EXIT_INTERNAL = 4,
+};
+
+struct error {
+	int code;		/* an enum exit_code, 0 when nothing failed */
+	char msg[512];
+};
+
+/* Fill @err (may be NULL) with @code and a message; always returns -1. */
+int error_set(struct error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Print @err to stderr with the "schedperf: " prefix; returns its exit code. */
+int error_report(const struct error *err);
+
+/* Print a message with the prefix and return @code: for commands. */
+int die_code(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

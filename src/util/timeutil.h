@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_TIMEUTIL_H
+#define SCHEDPERF_UTIL_TIMEUTIL_H
+
+#include <stddef.h>
+#include <time.h>
+
+/* CLOCK_MONOTONIC now, in seconds. */
+double time_now(void);
+/* Seconds between two timespecs (b - a). */
+double timespec_diff(const struct timespec *a, const struct timespec *b);
+/* Wall-clock time now as ISO 8601 UTC with microseconds: 2026-11-30T04:41:40.123456Z */
+void time_iso8601(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "schedperf: out of memory: could not allocate %zu bytes "
+		"(free memory or lower the workload's parameters)\n", size);
+	exit(EXIT_ENV);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return xrealloc(ptr, nmemb * size);
+}
+
+char *xstrdup(const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	return memcpy(xmalloc(len), s, len);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_XALLOC_H
+#define SCHEDPERF_UTIL_XALLOC_H
+
+#include <stddef.h>
+
+/*
+ * Allocation that cannot fail: on a machine out of memory a benchmark tool
+ * has nothing sensible left to do, so these print one line and exit 3.
+ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grow an array of @nmemb elements of @size bytes, checking for overflow. */
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+
+#endif

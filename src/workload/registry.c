@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload registry and the parameter validation every workload shares:
+ * one line per workload below, and one schema-driven parser, so that every
+ * workload rejects bad input the same way before anything starts.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/parse.h"
+#include "workload/workload.h"
+
+extern const struct workload workload_messaging;
+extern const struct workload workload_pipe;
+
+const struct workload *const workloads[] = {
+	&workload_messaging,
+	&workload_pipe,
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	for (const struct workload *const *w = workloads; *w; w++)
+		if (!strcmp((*w)->name, name))
+			return *w;
+	return NULL;
+}
+
+const char *better_name(enum better better)
+{
+	return better == BETTER_HIGHER ? "higher" : "lower";
+}
+
+int better_parse(const char *s, enum better *out)
+{
+	if (!strcmp(s, "higher"))
+		*out = BETTER_HIGHER;
+	else if (!strcmp(s, "lower"))
+		*out = BETTER_LOWER;
+	else
+		return -1;
+	return 0;
+}
+
+void param_describe_range(const struct param_spec *p, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (p->type == PARAM_INT) {
+		snprintf(buf, len, "%ld..%ld", p->min, p->max);
+		return;
+	}
+	buf[0] = '\0';
+	for (const char *const *c = p->choices; *c && used < len; c++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 c == p->choices ? "" : "|", *c);
+}
+
+static int parse_one(const struct param_spec *p, const char *text,
+		     struct param_value *v, struct error *err)
+{
+	char range[128];
+
+	param_describe_range(p, range, sizeof(range));
+	if (p->type == PARAM_INT) {
+		long num;
+
+		if (parse_long(text, &num) || num < p->min || num > p->max)
+			return error_set(err, EXIT_USAGE,
+				"bad value for parameter '%s': '%.64s' is not a whole number in %s "
+				"(give -p %s=N with N in %s)", p->name, text, range, p->name, range);
+		v->num = num;
+		snprintf(v->text, sizeof(v->text), "%ld", num);
+		return 0;
+	}
+	for (long i = 0; p->choices[i]; i++) {
+		if (!strcmp(p->choices[i], text)) {
+			v->num = i;
+			snprintf(v->text, sizeof(v->text), "%s", text);
+			return 0;
+		}
+	}
+	return error_set(err, EXIT_USAGE,
+		"bad value for parameter '%s': '%.64s' is not one of %s (give -p %s=%s)",
+		p->name, text, range, p->name, p->choices[0]);
+}
+
+static const struct param_spec *find_param(const struct workload *w,
+					   const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < w->nr_params; i++)
+		if (strlen(w->params[i].name) == keylen &&
+		    !strncmp(w->params[i].name, key, keylen))
+			return &w->params[i];
+	return NULL;
+}
+
+static void list_param_names(const struct workload *w, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->nr_params && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", w->params[i].name);
+}
+
+int workload_parse_params(const struct workload *w, char *const *assignments,
+			  size_t nr_assignments, struct param_value *values,
+			  struct workload_needs *needs, struct error *err)
+{
+	unsigned char given[64] = { 0 };
+	struct workload_needs scratch = { 0, 0 };
+
+	if (w->nr_params > sizeof(given))
+		return error_set(err, EXIT_INTERNAL, "workload %s has too many parameters", w->name);
+
+	for (size_t i = 0; i < w->nr_params; i++)
+		if (parse_one(&w->params[i], w->params[i].def, &values[i], err))
+			return -1;
+
+	for (size_t i = 0; i < nr_assignments; i++) {
+		const char *a = assignments[i];
+		const char *eq = strchr(a, '=');
+		const struct param_spec *p;
+		char names[256];
+		size_t idx;
+
+		if (!eq || eq == a)
+			return error_set(err, EXIT_USAGE,
+				"bad parameter '%.64s': not KEY=VALUE (write it as -p KEY=VALUE)", a);
+		p = find_param(w, a, (size_t)(eq - a));
+		if (!p) {
+			list_param_names(w, names, sizeof(names));
+			return error_set(err, EXIT_USAGE,
+				"unknown parameter '%.*s' for workload %s: it takes %s "
+				"(see 'schedperf list')", (int)(eq - a > 64 ? 64 : eq - a), a,
+				w->name, names[0] ? names : "no parameters");
+		}
+		idx = (size_t)(p - w->params);
+		if (given[idx])
+			return error_set(err, EXIT_USAGE,
+				"parameter '%s' given twice (give it once; a comma list sweeps values)",
+				p->name);
+		given[idx] = 1;
+		if (parse_one(p, eq + 1, &values[idx], err))
+			return -1;
+	}
+	if (w->check && w->check(values, needs ? needs : &scratch, err))
+		return -1;
+	return 0;
+}
+
+int workload_cpus_allowed(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? n : 1;
+}

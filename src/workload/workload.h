@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_WORKLOAD_H
+#define SCHEDPERF_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "util/error.h"
+
+/*
+ * A workload is a value: its name, a one-line summary, a parameter schema,
+ * the metrics it produces and a function that runs one iteration. The
+ * runner never knows which workload it runs; adding one means one file in
+ * this directory and one line in registry.c.
+ */
+
+/* Which direction of a metric is an improvement. */
+enum better {
+	BETTER_LOWER,
+	BETTER_HIGHER,
+};
+
+const char *better_name(enum better better);	/* "lower" or "higher" */
+int better_parse(const char *s, enum better *out);
+
+enum param_type {
+	PARAM_INT,		/* a whole number within [min, max] */
+	PARAM_CHOICE,		/* one of a NULL-terminated list of words */
+};
+
+struct param_spec {
+	const char *name;
+	enum param_type type;
+	const char *def;		/* the default, as it would be typed */
+	long min, max;			/* PARAM_INT: inclusive range */
+	const char *const *choices;	/* PARAM_CHOICE */
+	const char *help;
+};
+
+struct metric_spec {
+	const char *name;
+	const char *unit;
+	enum better better;
+	const char *help;
+};
+
+/*
+ * A parameter's value after validation, in the order of the workload's
+ * params[]: the canonical text (what is stored), and for PARAM_INT the
+ * number, for PARAM_CHOICE the index into choices[].
+ */
+struct param_value {
+	char text[32];
+	long num;
+};
+
+/* What one iteration needs from the machine, computed before it starts. */
+struct workload_needs {
+	long tasks;		/* processes + threads alive at once */
+	long fds;		/* file descriptors open at once in one process */
+};
+
+struct workload {
+	const char *name;
+	const char *summary;
+	const struct param_spec *params;
+	size_t nr_params;
+	const struct metric_spec *metrics;
+	size_t nr_metrics;
+
+	/*
+	 * Optional: checks that need more than one parameter, and the
+	 * resources one iteration needs. Called before anything starts;
+	 * fills @err (code EXIT_USAGE) and returns -1 when the combination
+	 * is invalid.
+	 */
+	int (*check)(const struct param_value *values,
+		     struct workload_needs *needs, struct error *err);
+
+	/*
+	 * Run one iteration and store one value per metric in
+	 * @metrics[0 .. nr_metrics-1] (NAN where a metric was not measured).
+	 * Runs in a child process of the runner, in its own process group:
+	 * it may fork, create threads and exit uncleanly without harming the
+	 * store, but must not leave tasks, fds or files behind when it
+	 * returns. Returns 0, or -1 with @err filled.
+	 */
+	int (*run)(const struct param_value *values, double *metrics,
+		   struct error *err);
+};
+
+/* The registry, in the order `schedperf list` shows it; NULL-terminated. */
+extern const struct workload *const workloads[];
+
+const struct workload *workload_find(const char *name);
+
+/*
+ * Validate "key=value" assignments against @w's schema and fill
+ * @values[w->nr_params] with every parameter (defaults where not given).
+ * Unknown keys, duplicates, out-of-range and malformed values fail with
+ * EXIT_USAGE and a message naming the parameter, its range and the value.
+ * Then calls w->check() when present; @needs may be NULL.
+ */
+int workload_parse_params(const struct workload *w, char *const *assignments,
+			  size_t nr_assignments, struct param_value *values,
+			  struct workload_needs *needs, struct error *err);
+
+/* Describe a parameter's accepted values: "1..1000000" or "pipe|socket". */
+void param_describe_range(const struct param_spec *p, char *buf, size_t len);
+
+/* Number of CPUs this process may run on (sched_getaffinity), at least 1. */
+int workload_cpus_allowed(void);
+
+#endif
