@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# run, runs, show, compare: the first end-to-end slice.
+
+load helpers
+
+@test "run stores every iteration with its rusage; name defaults to uname -r" {
+	run sp run pipe -p loops=2000 -i 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usec_per_op"* ]]
+	release=$(uname -r)
+	n=$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations i JOIN benchmarks b ON b.id = i.benchmark_id JOIN batches t ON t.id = b.batch_id JOIN runs r ON r.id = t.run_id WHERE r.name = '$release' AND i.failure IS NULL")
+	[ "$n" -eq 3 ]
+	for m in usec_per_op ops_per_sec wall user system voluntary_csw involuntary_csw minor_faults major_faults; do
+		c=$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = '$m'")
+		[ "$c" -eq 3 ] || { echo "metric $m has $c samples"; return 1; }
+	done
+	# a pipe round trip is two context switches at least: rusage must show them
+	v=$(sqlite3 "$SCHEDPERF_DB" "SELECT min(value) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'voluntary_csw'")
+	python3 -c "import sys; sys.exit(0 if float('$v') >= 2000 else 1)"
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA journal_mode')" = wal ]
+}
+
+@test "warm-up iterations are stored, marked and left out of statistics" {
+	sp run pipe -p loops=2000 -i 2 --warmup 2 --name w --quiet
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE warmup = 1')" -eq 2 ]
+	sp compare w w2 2>/dev/null || true
+	sp export w > "$TMP/w.json"
+	[ "$(json 'len(d["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])' "$TMP/w.json")" -eq 2 ]
+	[ "$(json 'len(d["runs"][0]["benchmarks"][0]["metrics"][0]["warmup"])' "$TMP/w.json")" -eq 2 ]
+}
+
+@test "a comma list runs one benchmark per value" {
+	sp run pipe -p loops=1000,2000 -p mode=process,thread -i 1 --name sweep --quiet
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM benchmarks')" -eq 4 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM benchmarks WHERE params = '{\"cpus\":\"any\",\"loops\":\"2000\",\"mode\":\"thread\"}'")" -eq 1 ]
+}
+
+@test "messaging runs in every mode and ipc" {
+	run sp run messaging -p groups=1 -p fds=2 -p loops=10 -p ipc=socket,pipe -p mode=process,thread -i 1 --name m
+	[ "$status" -eq 0 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'seconds' AND s.value > 0")" -eq 4 ]
+}
+
+@test "same name adds a batch; runs lists batches; --replace discards them" {
+	sp run pipe -p loops=1000 -i 2 --name k --quiet
+	sp run pipe -p loops=1000 -i 2 --name k --quiet
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json 'len(d)' "$TMP/runs.json")" -eq 1 ]
+	[ "$(json 'len(d[0]["batches"])' "$TMP/runs.json")" -eq 2 ]
+	[ "$(json 'd[0]["batches"][0]["complete"]' "$TMP/runs.json")" = True ]
+	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'id', 'started']" ]
+	[ "$(json 'd[0]["samples"]' "$TMP/runs.json")" -eq 8 ]
+	run sp runs
+	[[ "$output" == *"k "*"2"* ]]
+	sp run pipe -p loops=1000 -i 1 --name k --replace --quiet
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json 'len(d[0]["batches"])' "$TMP/runs.json")" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')" -eq 1 ]
+}
+
+@test "show prints each batch, its samples and environment" {
+	sp run pipe -p loops=1000 -i 2 --name s --quiet
+	run sp show s --samples --env
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"run s, batch"* ]]
+	[[ "$output" == *"kernel.release"*"$(uname -r)"* ]]
+	[[ "$output" == *"usec_per_op"* ]]
+}
+
+@test "compare: MMTests table with percent changes, positive = better" {
+	sp run pipe -p loops=2000 -i 3 --name a --quiet
+	sp run pipe -p loops=2000 -i 3 --name b --quiet
+	run sp compare a b
+	[ "$status" -eq 0 ]
+	for row in Min Amean Stddev CoeffVar Max BAmean-50 BAmean-95 BAmean-99 Hmean BHmean-50; do
+		[[ "$output" == *"$row "* ]] || { echo "no $row"; return 1; }
+	done
+	[[ "$output" == *"(   0.00%)"* ]]
+}
+
+@test "compare --format json: the keys, and numbers that match the store" {
+	sp run pipe -p loops=2000 -i 4 --name a --quiet
+	sp run pipe -p loops=2000 -i 4 --name b --quiet
+	sp run pipe -p loops=2000 -i 2 --name b --quiet
+	sp compare a b --format json > "$TMP/c.json"
+	sqlite3 -json "$SCHEDPERF_DB" "SELECT r.name AS run, m.name AS metric, s.value AS value FROM samples s JOIN metrics m ON m.id = s.metric_id JOIN benchmarks b ON b.id = m.benchmark_id JOIN batches t ON t.id = b.batch_id JOIN runs r ON r.id = t.run_id JOIN iterations i ON i.id = s.iteration_id WHERE m.source = 'workload' AND i.warmup = 0" > "$TMP/samples.json"
+	/usr/bin/python3 - "$TMP/c.json" "$TMP/samples.json" <<'PY'
+import json, sys, statistics
+import numpy as np
+from scipy import stats
+c = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[2]))
+assert c["schema"] == "schedperf-compare/1" and c["baseline"] == "a"
+assert len(c["rows"]) == 2
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1.0, abs(b)), (a, b)
+for row in c["rows"]:
+    assert set(row) == {"workload", "params", "metric", "unit", "better", "runs"}, row.keys()
+    assert row["workload"] == "pipe" and row["params"]["loops"] == "2000"
+    assert all(isinstance(v, str) for v in row["params"].values())
+    higher = row["better"] == "higher"
+    heads = []
+    for r in row["runs"]:
+        x = sorted(v["value"] for v in rows if v["run"] == r["name"] and v["metric"] == row["metric"])
+        assert r["n"] == len(x), (r["n"], len(x))
+        close(r["min"], min(x)); close(r["max"], max(x))
+        close(r["amean"], np.mean(x)); close(r["hmean"], stats.hmean(x))
+        close(r["gmean"], stats.gmean(x)); close(r["median"], np.median(x))
+        close(r["stddev"], np.std(x, ddof=1))
+        close(r["coeffvar"], np.std(x, ddof=1) / np.mean(x) * 100)
+        for p in (50, 95, 99):
+            k = max(1, len(x) * p // 100)
+            best = x[::-1][:k] if higher else x[:k]
+            close(r["bmean_%d" % p], stats.hmean(best) if higher else np.mean(best))
+        heads.append(stats.hmean(x) if higher else np.mean(x))
+        keys = {"name", "n", "min", "max", "amean", "hmean", "gmean", "median", "stddev",
+                "coeffvar", "bmean_50", "bmean_95", "bmean_99"}
+        assert set(r) - {"pct_change"} == keys, r.keys()
+    assert "pct_change" not in row["runs"][0]
+    pct = heads[1] / heads[0] * 100 - 100 if higher else 100 - heads[1] / heads[0] * 100
+    close(row["runs"][1]["pct_change"], pct)
+assert [r["n"] for r in c["rows"][0]["runs"]] == [4, 6]
+PY
+}
+
+@test "compare needs two runs and knows its formats" {
+	run sp compare a
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp compare a b --format yaml
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "Ctrl-C keeps completed iterations and marks the batch incomplete" {
+	"$SP" run pipe -p loops=200000 -i 1000 --name int --quiet &
+	pid=$!
+	for _ in $(seq 100); do
+		n=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations' 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	wait $pid || status=$?
+	[ "$status" -eq 130 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
+	n=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')
+	[ "$n" -ge 2 ]
+	# every stored iteration is whole: all nine metrics present
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM samples')" -eq $((n * 9)) ]
+	# and no task of the run is left behind
+	! pgrep -f "schedperf run pipe -p loops=200000" >/dev/null
+}
