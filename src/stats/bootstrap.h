@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STATS_BOOTSTRAP_H
+#define SCHEDPERF_STATS_BOOTSTRAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BOOTSTRAP_RESAMPLES	10000
+#define BOOTSTRAP_SEED		UINT64_C(0x5c4edbe7f)	/* default when no --seed */
+
+/*
+ * Percentile bootstrap confidence interval of mean(new) / mean(base):
+ * @resamples times, draw each side's samples with replacement (same sizes,
+ * the two sides independently) and take the ratio of the means; the
+ * interval is the (1 - level)/2 and (1 + level)/2 quantiles of those ratios
+ * (R's quantile type 7, linear interpolation).
+ *
+ * Which samples each resample draws depends only on the sizes, @resamples
+ * and @seed, never on the values: the same seed gives the same interval,
+ * and a plan of drawn indices can serve every row with the same sizes (a
+ * comparison of 1000 benchmarks usually has one or two pairs of sizes).
+ *
+ * Returns 0 and fills @low and @high, or -1 with both NAN when the interval
+ * is undefined: an empty side, @resamples < 2, @level outside (0, 1), or a
+ * resample whose base mean is 0 (a ratio 0/0).
+ */
+int bootstrap_ratio_ci(const double *base, size_t n_base,
+		       const double *new, size_t n_new,
+		       size_t resamples, double level, uint64_t seed,
+		       double *low, double *high);
+
+/*
+ * The same, with the indices drawn once. A plan is read-only once made, so
+ * threads may share it. bootstrap_plan_new() returns NULL for an empty side
+ * or @resamples < 2.
+ */
+struct bootstrap_plan;
+
+struct bootstrap_plan *bootstrap_plan_new(size_t n_base, size_t n_new,
+					  size_t resamples, uint64_t seed);
+int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
+			    const double *base, const double *new, double level,
+			    double *low, double *high);
+void bootstrap_plan_free(struct bootstrap_plan *plan);
+
+#endif

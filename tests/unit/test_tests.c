@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistical tests of src/stats/ (issue 5) against independent reference
+ * values. Every expected number below is printed by
+ * tests/reference/tests_reference.py (SciPy 1.10 and definitions written
+ * there independently of this C code; R itself is not available); the
+ * comment on each block names the line of that script's output. The
+ * values are compared to 1e-6 relative unless a comment says why not.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats/adjust.h"
+#include "stats/bootstrap.h"
+#include "stats/hodges_lehmann.h"
+#include "stats/mannwhitney.h"
+#include "stats/power.h"
+#include "stats/rng.h"
+#include "stats/welch.h"
+
+#define REL 1e-6
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void assert_close_rel_at(double actual, double expected, double rel,
+				const char *file, int line)
+{
+	double scale = fabs(expected) > 1 ? fabs(expected) : 1;
+
+	/* relative, except near 0 where it is absolute at the same size */
+	if (isnan(expected) ? isnan(actual) : fabs(actual - expected) <= rel * scale)
+		return;
+	/* print first: _fail() does not return */
+	print_error("expected %.17g, got %.17g (rel %g)\n", expected, actual, rel);
+	_fail(file, line);
+}
+#define assert_close_rel(actual, expected, rel) \
+	assert_close_rel_at((actual), (expected), (rel), __FILE__, __LINE__)
+#define assert_nan(x) assert_true(isnan(x))
+
+/* ------------------------------------------------------------ data sets */
+
+/* R's ?wilcox.test two-sample example (Hollander & Wolfe 1973, p. 69) */
+static const double r_x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+static const double r_y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+
+static const double small_base[] = { 1.0, 2.0, 3.0, 4.0, 5.0 };
+static const double small_new[] = { 2.5, 3.1, 4.7, 5.2, 6.8, 7.0 };
+static const double lat_base[] = { 1012.3, 998.7, 1005.1, 1020.4, 1001.9, 995.2, 1010.0, 1003.3 };
+static const double lat_new[] = { 1030.1, 1025.4, 1018.9, 1041.2, 1022.7, 1035.5, 1028.0 };
+static const double const_base[] = { 5.0, 5.0, 5.0, 5.0 };
+static const double var_new[] = { 4.0, 6.0, 5.0, 7.0 };
+static const double two_base[] = { 1.0, 2.0 };
+static const double two_new[] = { 3.0, 5.0 };
+static const double offset_base[] = { 1e9 + 1.0, 1e9 + 2.0, 1e9 + 4.0, 1e9 + 3.0 };
+static const double offset_new[] = { 1e9 + 2.5, 1e9 + 3.5, 1e9 + 5.0, 1e9 + 6.0 };
+static const double tie_base[] = { 1.0, 2.0, 2.0, 3.0, 4.0 };
+static const double tie_new[] = { 2.0, 3.0, 3.0, 5.0, 6.0, 6.0 };
+static const double three_base[] = { 1.1, 2.2, 0.7 };
+static const double two_new_b[] = { 2.0, 3.3 };
+
+/* n >= 50, no ties: integers against half-integers, as the script builds */
+#define BIG_BASE_N 60
+#define BIG_NEW_N 55
+static double big_base[BIG_BASE_N], big_new[BIG_NEW_N];
+
+static int setup_big(void **state)
+{
+	for (int i = 1; i <= BIG_BASE_N; i++)
+		big_base[i - 1] = (double)((i * 7919) % 1009);
+	for (int j = 1; j <= BIG_NEW_N; j++)
+		big_new[j - 1] = (double)((j * 7907) % 1013) + 0.5 + 40;
+	return 0;
+}
+
+#define SAMPLE(a) a, ARRAY_SIZE(a)
+
+/* ------------------------------------------------------------ welch */
+
+struct welch_case {
+	const double *base, *new;
+	size_t n_base, n_new;
+	double t, df, p;
+};
+
+/* "welch <base>/<new> t|df|p": scipy.stats.ttest_ind(new, base, equal_var=False) */
+static void test_welch_reference(void **state)
+{
+	static const struct welch_case cases[] = {
+		{ small_base, small_new, 5, 6, 1.8193178858020538, 8.982163965046011, 0.10227978648019587 },
+		{ lat_base, lat_new, 8, 7, 5.661793135595888, 12.909751524334952, 7.982692455038425e-05 },
+		/* one side without variance: df = n_new - 1 */
+		{ const_base, var_new, 4, 4, 0.7745966692414834, 3.0, 0.495025346059711 },
+		{ two_base, two_new, 2, 2, 2.23606797749979, 1.4705882352941178, 0.19872738893452604 },
+		/* a large common offset must not cancel the variance */
+		{ offset_base, offset_new, 4, 4, 1.7320508075688772, 5.804190169218371, 0.13564300887566283 },
+		{ tie_base, tie_new, 5, 6, 2.0339533246013413, 8.650898787856045, 0.07373344727239495 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct welch_case *c = &cases[i];
+		struct welch_result r;
+
+		welch_test(c->base, c->n_base, c->new, c->n_new, &r);
+		assert_close_rel(r.t, c->t, REL);
+		assert_close_rel(r.df, c->df, REL);
+		assert_close_rel(r.p, c->p, REL);
+	}
+}
+
+static void test_welch_degenerate(void **state)
+{
+	static const double one[] = { 3.0 }, six[] = { 6.0, 6.0, 6.0 };
+	struct welch_result r;
+
+	/* n = 1 on either side: no variance estimate, no test */
+	welch_test(SAMPLE(one), SAMPLE(small_new), &r);
+	assert_nan(r.t);
+	assert_nan(r.df);
+	assert_nan(r.p);
+	welch_test(SAMPLE(small_base), SAMPLE(one), &r);
+	assert_nan(r.p);
+	welch_test(small_base, 0, SAMPLE(small_new), &r);
+	assert_nan(r.p);
+
+	/* both constant and equal: nothing to distinguish (documented p = 1) */
+	welch_test(SAMPLE(const_base), SAMPLE(const_base), &r);
+	assert_close_rel(r.t, 0, REL);
+	assert_close_rel(r.p, 1, REL);
+	assert_nan(r.df);
+
+	/* both constant, different means: undefined, p NAN, t signed infinity */
+	welch_test(SAMPLE(const_base), SAMPLE(six), &r);
+	assert_true(isinf(r.t) && r.t > 0);
+	assert_nan(r.p);
+}
+
+/* identical samples: t = 0, p = 1, never significant */
+static void test_welch_identical(void **state)
+{
+	struct welch_result r;
+
+	welch_test(SAMPLE(lat_base), SAMPLE(lat_base), &r);
+	assert_close_rel(r.t, 0, REL);
+	assert_close_rel(r.df, 14, REL);
+	assert_close_rel(r.p, 1, REL);
+}
+
+/* ------------------------------------------------------------ mann-whitney */
+
+struct mwu_case {
+	const double *base, *new;
+	size_t n_base, n_new;
+	double u, p;
+	bool exact;
+};
+
+/*
+ * "mwu <base>/<new> exact|asymptotic U|p": scipy.stats.mannwhitneyu(new,
+ * base, method=..., use_continuity=True), the same formulas as R's
+ * wilcox.test(new, base, correct = TRUE).
+ */
+static void test_mwu_reference(void **state)
+{
+	const struct mwu_case cases[] = {
+		/* R documents W = 35 and a one-sided p of 0.1272 for this data */
+		{ r_y, r_x, 5, 10, 35.0, 0.2544122544122544, true },
+		{ small_base, small_new, 5, 6, 24.0, 0.12554112554112554, true },
+		{ two_base, two_new, 2, 2, 4.0, 0.3333333333333333, true },
+		{ three_base, two_new_b, 3, 2, 5.0, 0.4, true },
+		/* ties: normal approximation with tie and continuity correction */
+		{ tie_base, tie_new, 5, 6, 24.0, 0.1130499788563229, false },
+		/* 50 or more values, no ties: also approximate */
+		{ big_base, big_new, BIG_BASE_N, BIG_NEW_N, 1761.0, 0.5361263811518484, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct mwu_case *c = &cases[i];
+		struct mwu_result r;
+
+		mwu_test(c->base, c->n_base, c->new, c->n_new, &r);
+		assert_close_rel(r.u, c->u, REL);
+		assert_close_rel(r.p, c->p, REL);
+		assert_int_equal(r.exact, c->exact);
+	}
+
+	/*
+	 * "mwu R doc one-sided": R prints p-value = 0.1272 for
+	 * wilcox.test(x, y, alternative = "g"); W = 35 lies above mn/2 = 25,
+	 * so that is half the two-sided p.
+	 */
+	{
+		struct mwu_result r;
+
+		mwu_test(SAMPLE(r_y), SAMPLE(r_x), &r);
+		assert_close_rel(r.p / 2, 0.1272061272061272, REL);
+		assert_close_rel(r.p / 2, 0.1272, 1e-4);
+	}
+}
+
+/* the exact path is used right up to 49 values per side */
+static void test_mwu_exact_limit(void **state)
+{
+	struct mwu_result r;
+
+	mwu_test(big_base, 49, big_new, 49, &r);
+	assert_true(r.exact);
+	mwu_test(big_base, 50, big_new, 49, &r);
+	assert_false(r.exact);
+}
+
+static void test_mwu_degenerate(void **state)
+{
+	static const double one[] = { 1.0 }, two[] = { 2.0 };
+	struct mwu_result r;
+
+	/* "mwu n=1": [2] against [1], U = 1 (new is larger), p = 1 */
+	mwu_test(SAMPLE(one), SAMPLE(two), &r);
+	assert_close_rel(r.u, 1, REL);
+	assert_close_rel(r.p, 1, REL);
+	assert_true(r.exact);
+	mwu_test(SAMPLE(two), SAMPLE(one), &r);
+	assert_close_rel(r.u, 0, REL);
+	assert_close_rel(r.p, 1, REL);
+
+	/* every value tied: R gives NaN, we document p = 1 */
+	mwu_test(SAMPLE(const_base), SAMPLE(const_base), &r);
+	assert_close_rel(r.u, 8, REL);
+	assert_close_rel(r.p, 1, REL);
+	assert_false(r.exact);
+
+	mwu_test(small_base, 0, SAMPLE(small_new), &r);
+	assert_nan(r.u);
+	assert_nan(r.p);
+}
+
+/* identical samples tie pairwise: approximate path, z = 0, p = 1 */
+static void test_mwu_identical(void **state)
+{
+	struct mwu_result r;
+
+	mwu_test(SAMPLE(lat_base), SAMPLE(lat_base), &r);
+	assert_close_rel(r.u, 32, REL);
+	assert_close_rel(r.p, 1, REL);
+	assert_false(r.exact);
+}
+
+/* ------------------------------------------------------------ hodges-lehmann */
+
+struct hl_case {
+	const double *base, *new;
+	size_t n_base, n_new;
+	double level, shift, low, high;
+	bool exact;
+};
+
+/*
+ * "hl exact ...": median of pairwise differences and the qwilcox order
+ * statistics, with the exact distribution counted in the script.
+ * "hl approx ...": R's wdiff() transcribed and solved by brentq to 1e-13;
+ * the roots lie within 3e-13 of the differences printed (and compared here).
+ */
+static void test_hl_reference(void **state)
+{
+	const struct hl_case cases[] = {
+		{ r_y, r_x, 5, 10, 0.95, 0.30500000000000005, -0.15000000000000002, 0.7599999999999999, true },
+		{ r_y, r_x, 5, 10, 0.90, 0.30500000000000005, -0.07999999999999996, 0.72, true },
+		{ small_base, small_new, 5, 6, 0.95, 1.9, -0.8999999999999999, 4.8, true },
+		{ two_base, two_new, 2, 2, 0.95, 2.5, 1.0, 4.0, true },
+		{ lat_base, lat_new, 8, 7, 0.95, 23.35000000000008, 13.799999999999955, 32.200000000000045, true },
+		{ tie_base, tie_new, 5, 6, 0.95, 2.0, -1.0, 4.0, false },
+		{ big_base, big_new, BIG_BASE_N, BIG_NEW_N, 0.95, 33.5, -79.5, 146.5, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct hl_case *c = &cases[i];
+		struct hl_result r;
+
+		hl_estimate(c->base, c->n_base, c->new, c->n_new, c->level, &r);
+		assert_close_rel(r.shift, c->shift, REL);
+		assert_close_rel(r.low, c->low, REL);
+		assert_close_rel(r.high, c->high, REL);
+		assert_int_equal(r.exact, c->exact);
+	}
+}
+
+static void test_hl_degenerate(void **state)
+{
+	static const double one[] = { 1.0 }, three[] = { 3.0 };
+	struct hl_result r;
+
+	/* n = 1 each: one difference, exact interval collapses onto it */
+	hl_estimate(SAMPLE(one), SAMPLE(three), 0.95, &r);
+	assert_close_rel(r.shift, 2, REL);
+	assert_close_rel(r.low, 2, REL);
+	assert_close_rel(r.high, 2, REL);
+
+	/* every value tied: shift 0, interval undefined (R stops) */
+	hl_estimate(SAMPLE(const_base), SAMPLE(const_base), 0.95, &r);
+	assert_close_rel(r.shift, 0, REL);
+	assert_nan(r.low);
+	assert_nan(r.high);
+
+	hl_estimate(small_base, 0, SAMPLE(small_new), 0.95, &r);
+	assert_nan(r.shift);
+}
+
+/* identical samples: shift 0 and an interval around it */
+static void test_hl_identical(void **state)
+{
+	struct hl_result r;
+
+	hl_estimate(SAMPLE(lat_base), SAMPLE(lat_base), 0.95, &r);
+	assert_close_rel(r.shift, 0, REL);
+	assert_true(r.low < 0 && r.high > 0);
+}
+
+/* ------------------------------------------------------------ adjust */
+
+static const double p_family[] = { 0.01, 0.04, 0.03, 0.005, 0.20, 0.04, 0.5, 0.012 };
+
+/* "holm P_FAMILY", "bh P_FAMILY": the definitions, computed in the script */
+static void test_adjust_reference(void **state)
+{
+	static const double holm[] = { 0.07, 0.16, 0.15, 0.04, 0.4, 0.16, 0.5, 0.07200000000000001 };
+	static const double bh[] = { 0.032, 0.05333333333333333, 0.05333333333333333, 0.032,
+				     0.22857142857142856, 0.05333333333333333, 0.5, 0.032 };
+	double adjusted[ARRAY_SIZE(p_family)];
+
+	p_adjust(p_family, adjusted, ARRAY_SIZE(p_family), P_ADJUST_HOLM);
+	for (size_t i = 0; i < ARRAY_SIZE(p_family); i++)
+		assert_close_rel(adjusted[i], holm[i], REL);
+	p_adjust(p_family, adjusted, ARRAY_SIZE(p_family), P_ADJUST_BH);
+	for (size_t i = 0; i < ARRAY_SIZE(p_family); i++)
+		assert_close_rel(adjusted[i], bh[i], REL);
+	p_adjust(p_family, adjusted, ARRAY_SIZE(p_family), P_ADJUST_NONE);
+	for (size_t i = 0; i < ARRAY_SIZE(p_family); i++)
+		assert_close_rel(adjusted[i], p_family[i], REL);
+}
+
+/* "holm P_NAN", "bh P_NAN": a NAN stays NAN and is not counted in m */
+static void test_adjust_nan_and_small(void **state)
+{
+	double p[] = { 0.02, NAN, 0.01, 0.04 };
+	static const double holm[] = { 0.04, NAN, 0.03, 0.04 };
+	static const double bh[] = { 0.03, NAN, 0.03, 0.04 };
+	double adjusted[4], single = 0.03;
+
+	p_adjust(p, adjusted, 4, P_ADJUST_HOLM);
+	for (int i = 0; i < 4; i++)
+		assert_close_rel(adjusted[i], holm[i], REL);
+	/* in place */
+	p_adjust(p, p, 4, P_ADJUST_BH);
+	for (int i = 0; i < 4; i++)
+		assert_close_rel(p[i], bh[i], REL);
+
+	/* a family of one is returned unchanged, as R does */
+	p_adjust(&single, &single, 1, P_ADJUST_BH);
+	assert_close_rel(single, 0.03, REL);
+	p_adjust(NULL, NULL, 0, P_ADJUST_HOLM);
+}
+
+static void test_adjust_parse(void **state)
+{
+	enum p_adjust_method m;
+
+	assert_int_equal(p_adjust_method_parse("holm", &m), 0);
+	assert_int_equal(m, P_ADJUST_HOLM);
+	assert_int_equal(p_adjust_method_parse("BH", &m), 0);
+	assert_int_equal(m, P_ADJUST_BH);
+	assert_int_equal(p_adjust_method_parse("none", &m), 0);
+	assert_int_equal(m, P_ADJUST_NONE);
+	assert_int_equal(p_adjust_method_parse("bonferroni", &m), -1);
+}
+
+/* ------------------------------------------------------------ power */
+
+/* "mde ...": scipy.stats.nct + brentq on R's power.t.test formula */
+static void test_power_reference(void **state)
+{
+	static const struct {
+		size_t n1, n2;
+		double sd, alpha, power, delta;
+	} cases[] = {
+		{ 10, 10, 1.0, 0.05, 0.8, 1.3249488954669448 },
+		{ 5, 8, 2.5, 0.05, 0.8, 4.417490210819145 },
+		{ 30, 30, 4.0, 0.01, 0.8, 3.634025828312009 },
+		{ 2, 2, 1.0, 0.05, 0.8, 5.65348926660411 },
+		{ 50, 50, 3.0, 0.05, 0.9, 1.964257537467455 },
+		/* R's ?power.t.test: power.t.test(n = 20, delta = 1) = 0.8689528 */
+		{ 20, 20, 1.0, 0.05, 0.8689528, 0.9999999976311589 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct mde m;
+
+		power_mde(cases[i].n1, cases[i].n2, cases[i].sd, 200.0,
+			  cases[i].alpha, cases[i].power, &m);
+		assert_close_rel(m.delta, cases[i].delta, REL);
+		assert_close_rel(m.pct, cases[i].delta / 200.0 * 100, REL);
+	}
+}
+
+static void test_power_degenerate(void **state)
+{
+	struct mde m;
+
+	power_mde(1, 10, 1.0, 10.0, 0.05, 0.8, &m);
+	assert_nan(m.delta);
+	assert_nan(m.pct);
+	power_mde(10, 10, NAN, 10.0, 0.05, 0.8, &m);
+	assert_nan(m.delta);
+	/* zero variance: any difference is detectable */
+	power_mde(10, 10, 0.0, 10.0, 0.05, 0.8, &m);
+	assert_close_rel(m.delta, 0, REL);
+	assert_close_rel(m.pct, 0, REL);
+	/* zero baseline mean: no percent */
+	power_mde(10, 10, 1.0, 0.0, 0.05, 0.8, &m);
+	assert_close_rel(m.delta, 1.3249488954669448, REL);
+	assert_nan(m.pct);
+	/* negative baseline mean: percent of its magnitude */
+	power_mde(10, 10, 1.0, -50.0, 0.05, 0.8, &m);
+	assert_close_rel(m.pct, 1.3249488954669448 / 50 * 100, REL);
+}
+
+/* ------------------------------------------------------------ rng */
+
+/* "xoshiro seed 0|42", "below(10) seed 7": the reference code in Python */
+static void test_rng_reference(void **state)
+{
+	static const uint64_t seed0[] = { 0x99ec5f36cb75f2b4ULL, 0xbf6e1f784956452aULL,
+					  0x1a5f849d4933e6e0ULL, 0x6aa594f1262d2d2cULL };
+	static const uint64_t seed42[] = { 0x15780b2e0c2ec716ULL, 0x6104d9866d113a7eULL,
+					   0xae17533239e499a1ULL, 0xecb8ad4703b360a1ULL };
+	static const uint64_t below[] = { 7, 2, 8, 9, 9, 8, 0, 1, 4, 1 };
+	struct rng rng;
+
+	rng_seed(&rng, 0);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(rng_next(&rng), seed0[i]);
+	rng_seed(&rng, 42);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(rng_next(&rng), seed42[i]);
+	rng_seed(&rng, 7);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(rng_below(&rng, 10), below[i]);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(rng_below(&rng, 1), 0);
+}
+
+/* ------------------------------------------------------------ bootstrap */
+
+/* "boot ...": the same algorithm on the same generator, in Python */
+static void test_bootstrap_reference(void **state)
+{
+	double low, high;
+
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(lat_base), SAMPLE(lat_new),
+					    BOOTSTRAP_RESAMPLES, 0.95, 1, &low, &high), 0);
+	assert_close_rel(low, 1.0153730741859015, REL);
+	assert_close_rel(high, 1.0301732938273118, REL);
+	/*
+	 * "scipy.bootstrap lat (sanity only)": another generator, so only
+	 * close: (1.0154478216682385, 1.030519652249334)
+	 */
+	assert_close_rel(low, 1.0154478216682385, 1e-3);
+	assert_close_rel(high, 1.030519652249334, 1e-3);
+
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(small_base), SAMPLE(small_new),
+					    2000, 0.90, BOOTSTRAP_SEED, &low, &high), 0);
+	assert_close_rel(low, 1.0833333333333335, REL);
+	assert_close_rel(high, 2.56060606060606, REL);
+}
+
+static void test_bootstrap_reproducible(void **state)
+{
+	double low1, high1, low2, high2, low3, high3;
+
+	bootstrap_ratio_ci(SAMPLE(lat_base), SAMPLE(lat_new), 1000, 0.95, 99, &low1, &high1);
+	bootstrap_ratio_ci(SAMPLE(lat_base), SAMPLE(lat_new), 1000, 0.95, 99, &low2, &high2);
+	assert_true(low1 == low2 && high1 == high2);
+	bootstrap_ratio_ci(SAMPLE(lat_base), SAMPLE(lat_new), 1000, 0.95, 100, &low3, &high3);
+	assert_true(low1 != low3 || high1 != high3);
+}
+
+/* a plan of drawn indices gives exactly the one-shot interval, row after row */
+static void test_bootstrap_plan(void **state)
+{
+	struct bootstrap_plan *plan = bootstrap_plan_new(8, 7, BOOTSTRAP_RESAMPLES, 1);
+	double low, high;
+
+	assert_non_null(plan);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(bootstrap_plan_ratio_ci(plan, lat_base, lat_new, 0.95,
+							 &low, &high), 0);
+		assert_close_rel(low, 1.0153730741859015, REL);
+		assert_close_rel(high, 1.0301732938273118, REL);
+	}
+	assert_int_equal(bootstrap_plan_ratio_ci(plan, lat_base, lat_new, 0,
+						 &low, &high), -1);
+	bootstrap_plan_free(plan);
+
+	assert_null(bootstrap_plan_new(0, 7, BOOTSTRAP_RESAMPLES, 1));
+	assert_null(bootstrap_plan_new(8, 7, 1, 1));
+	assert_int_equal(bootstrap_plan_ratio_ci(NULL, lat_base, lat_new, 0.95,
+						 &low, &high), -1);
+	assert_nan(low);
+	bootstrap_plan_free(NULL);
+}
+
+/* samples of @n values around @mean with a spread of about 5 % */
+static void make_samples(double *x, size_t n, double mean, uint64_t seed)
+{
+	struct rng rng;
+
+	rng_seed(&rng, seed);
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean * (0.95 + 0.1 * (double)rng_below(&rng, 1000001) / 1e6);
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+/* plans, kept or too large to keep, agree with the one-shot function */
+static void test_bootstrap_plan_sizes(void **state)
+{
+	static double base[500], new[500];
+	size_t sizes[] = { 40, 300, 500 };	/* byte, word and no kept indices */
+
+	make_samples(base, 500, 100, 3);
+	make_samples(new, 500, 99, 4);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct bootstrap_plan *plan = bootstrap_plan_new(sizes[i], sizes[i] - 1,
+								 BOOTSTRAP_RESAMPLES, 5);
+		double low1, high1, low2, high2;
+
+		bootstrap_plan_ratio_ci(plan, base, new, 0.95, &low1, &high1);
+		bootstrap_ratio_ci(base, sizes[i], new, sizes[i] - 1,
+				   BOOTSTRAP_RESAMPLES, 0.95, 5, &low2, &high2);
+		assert_true(low1 == low2 && high1 == high2);
+		bootstrap_plan_free(plan);
+	}
+}
+
+/* the interval holds the point ratio and narrows as n grows */
+static void test_bootstrap_contains_and_shrinks(void **state)
+{
+	static double base[400], new[400];
+	double previous_width = INFINITY;
+	size_t sizes[] = { 10, 40, 400 };
+
+	make_samples(base, 400, 100, 1);
+	make_samples(new, 400, 103, 2);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t n = sizes[i];
+		double low, high, ratio = mean_of(new, n) / mean_of(base, n);
+
+		assert_int_equal(bootstrap_ratio_ci(base, n, new, n, BOOTSTRAP_RESAMPLES,
+						    0.95, BOOTSTRAP_SEED, &low, &high), 0);
+		assert_true(low < ratio && ratio < high);
+		assert_true(high - low < previous_width);
+		previous_width = high - low;
+	}
+	/* identical samples: the interval holds 1 */
+	{
+		double low, high;
+
+		bootstrap_ratio_ci(base, 40, base, 40, BOOTSTRAP_RESAMPLES, 0.95,
+				   BOOTSTRAP_SEED, &low, &high);
+		assert_true(low < 1 && 1 < high);
+	}
+}
+
+static void test_bootstrap_degenerate(void **state)
+{
+	static const double zeros[] = { 0.0, 0.0, 0.0 }, one[] = { 2.0 };
+	double low, high;
+
+	assert_int_equal(bootstrap_ratio_ci(small_base, 0, SAMPLE(small_new), 100,
+					    0.95, 1, &low, &high), -1);
+	assert_nan(low);
+	assert_nan(high);
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(zeros), SAMPLE(zeros), 100,
+					    0.95, 1, &low, &high), -1);
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(small_base), SAMPLE(small_new), 100,
+					    1.0, 1, &low, &high), -1);
+	/* n = 1 each: every resample is the same ratio */
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(one), SAMPLE(one), 100,
+					    0.95, 1, &low, &high), 0);
+	assert_close_rel(low, 1, REL);
+	assert_close_rel(high, 1, REL);
+	/* constant, equal: ratio exactly 1 */
+	assert_int_equal(bootstrap_ratio_ci(SAMPLE(const_base), SAMPLE(const_base), 100,
+					    0.95, 1, &low, &high), 0);
+	assert_close_rel(low, 1, REL);
+	assert_close_rel(high, 1, REL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_welch_reference),
+		cmocka_unit_test(test_welch_degenerate),
+		cmocka_unit_test(test_welch_identical),
+		cmocka_unit_test(test_mwu_reference),
+		cmocka_unit_test(test_mwu_exact_limit),
+		cmocka_unit_test(test_mwu_degenerate),
+		cmocka_unit_test(test_mwu_identical),
+		cmocka_unit_test(test_hl_reference),
+		cmocka_unit_test(test_hl_degenerate),
+		cmocka_unit_test(test_hl_identical),
+		cmocka_unit_test(test_adjust_reference),
+		cmocka_unit_test(test_adjust_nan_and_small),
+		cmocka_unit_test(test_adjust_parse),
+		cmocka_unit_test(test_power_reference),
+		cmocka_unit_test(test_power_degenerate),
+		cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_bootstrap_reference),
+		cmocka_unit_test(test_bootstrap_reproducible),
+		cmocka_unit_test(test_bootstrap_plan),
+		cmocka_unit_test(test_bootstrap_contains_and_shrinks),
+		cmocka_unit_test(test_bootstrap_plan_sizes),
+		cmocka_unit_test(test_bootstrap_degenerate),
+	};
+
+	return cmocka_run_group_tests(tests, setup_big, NULL);
+}
