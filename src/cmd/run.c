@@ -4,6 +4,9 @@
  * running kernel and store every sample under a run name.
  */
 #include <getopt.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "report/report.h"
+#include "runner/cpulist.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "runner/suite.h"
@@ -21,6 +25,7 @@
 const char run_usage[] =
 "usage: schedperf run WORKLOAD [-p KEY=VALUE]... [options]\n"
 "   or: schedperf run --suite NAME [options]\n"
+"   or: schedperf run --resume [--name NAME]\n"
 "\n"
 "Run WORKLOAD for N iterations on the running kernel and store each sample,\n"
 "with the iteration's resource usage and the machine's environment, under a\n"
@@ -28,36 +33,72 @@ const char run_usage[] =
 "say); compare pools all batches of a name.\n"
 "\n"
 "  -p, --param KEY=VALUE  set a workload parameter; a comma list (KEY=A,B)\n"
-"                         runs one benchmark per value (see 'schedperf list')\n"
+"                         runs one benchmark per value, several lists their\n"
+"                         product (see 'schedperf list')\n"
 "  -i, --iterations N     measured iterations per benchmark (default 5)\n"
 "      --warmup N         warm-up iterations first: stored, marked, never\n"
 "                         summarised (default 0)\n"
+"      --timeout SEC      kill an iteration's whole process group after SEC\n"
+"                         seconds and record it as failed (default: none)\n"
+"      --retries N        run a failed iteration again, up to N times\n"
+"      --cpus LIST        run the workload's tasks on these CPUs (0-3,8)\n"
+"      --shuffle          run the benchmarks in a random order\n"
 "      --name NAME        run name (default: the kernel release, uname -r)\n"
 "      --replace          discard the earlier batches of NAME first\n"
 "      --suite NAME       run a built-in suite instead of one workload: quick\n"
+"      --resume           continue the latest incomplete batch of NAME with\n"
+"                         exactly the iterations it is missing\n"
+"      --dry-run          print the plan (one benchmark a line) and stop\n"
+"      --assume-cpus N    with --dry-run: plan for a machine with N CPUs\n"
 "      --db FILE          results store (default $SCHEDPERF_DB or ./schedperf.db)\n"
 "  -q, --quiet            no progress line and no summary\n"
 "\n"
 "Each iteration runs in its own process group and is committed as soon as it\n"
-"ends; Ctrl-C keeps every completed iteration and marks the batch incomplete\n"
-"(exit 130). A crashed iteration is recorded as failed and the run goes on.\n";
+"ends; Ctrl-C or SIGTERM keeps every completed iteration and marks the batch\n"
+"incomplete (exit 130 or 143); --resume finishes it. A crashed or hung\n"
+"iteration is recorded as failed and the run goes on.\n";
 
 enum {
 	OPT_WARMUP = OPT_COMMAND_BASE,
 	OPT_NAME,
 	OPT_REPLACE,
 	OPT_SUITE,
+	OPT_TIMEOUT,
+	OPT_RETRIES,
+	OPT_CPUS,
+	OPT_SHUFFLE,
+	OPT_RESUME,
+	OPT_DRY_RUN,
+	OPT_ASSUME_CPUS,
 };
 
 static const struct option run_options[] = {
 	{ "param", required_argument, NULL, 'p' },
 	{ "iterations", required_argument, NULL, 'i' },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "suite", required_argument, NULL, OPT_SUITE },
+	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "assume-cpus", required_argument, NULL, OPT_ASSUME_CPUS },
 	COMMON_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
+};
+
+struct run_request {
+	struct runner_options opt;
+	const char *suite;
+	const char *workload;
+	char **params;
+	size_t nr_params;
+	cpu_set_t cpus;
+	bool shuffle, resume, dry_run;
+	int assume_cpus;
 };
 
 static int parse_count(const char *opt, const char *arg, long min, long max, int *out)
@@ -90,12 +131,141 @@ static int check_run_name(const char *name)
 	return 0;
 }
 
-static void print_outcome(const struct runner_result *res, const struct runner_options *opt)
+static int parse_options(int argc, char **argv, struct run_request *req)
+{
+	const struct command *cmd = command_find("run");
+	struct error err = { 0 };
+	int opt, code = EXIT_OK;
+	double timeout;
+
+	while ((opt = command_getopt(cmd, argc, argv, "p:i:qh", run_options, &code)) != -1) {
+		switch (opt) {
+		case CMD_OPT_EXIT:
+			return code ? code : -1;
+		case 'p':
+			req->params[req->nr_params++] = optarg;
+			break;
+		case 'i':
+			code = parse_count("--iterations", optarg, 1, 1000000, &req->opt.iterations);
+			break;
+		case OPT_WARMUP:
+			code = parse_count("--warmup", optarg, 0, 1000000, &req->opt.warmup);
+			break;
+		case OPT_RETRIES:
+			code = parse_count("--retries", optarg, 0, 100, &req->opt.retries);
+			break;
+		case OPT_ASSUME_CPUS:
+			code = parse_count("--assume-cpus", optarg, 1, CPU_SETSIZE, &req->assume_cpus);
+			break;
+		case OPT_TIMEOUT:
+			if (parse_double(optarg, &timeout) || timeout <= 0 || timeout > 86400 * 7)
+				code = command_usage_error("run", "--timeout '%.32s' is not a number "
+							   "of seconds above 0", optarg);
+			req->opt.timeout = timeout;
+			break;
+		case OPT_CPUS:
+			if (cpulist_parse(optarg, &req->cpus, &err))
+				return error_report(&err);
+			req->opt.cpus = &req->cpus;
+			break;
+		case OPT_SHUFFLE:
+			req->shuffle = true;
+			break;
+		case OPT_NAME:
+			req->opt.name = optarg;
+			break;
+		case OPT_REPLACE:
+			req->opt.replace = true;
+			break;
+		case OPT_SUITE:
+			req->suite = optarg;
+			break;
+		case OPT_RESUME:
+			req->resume = true;
+			break;
+		case OPT_DRY_RUN:
+			req->dry_run = true;
+			break;
+		}
+		if (code)
+			return code;
+	}
+	if (optind < argc)
+		req->workload = argv[optind];
+	if (optind + 1 < argc)
+		return command_usage_error("run", "one workload at a time: unexpected '%.64s'",
+					   argv[optind + 1]);
+	return 0;
+}
+
+static int check_combinations(const struct run_request *req)
+{
+	if (req->assume_cpus && !req->dry_run)
+		return command_usage_error("run", "--assume-cpus plans for another machine; "
+					   "give it with --dry-run");
+	if (req->resume && (req->suite || req->workload || req->nr_params || req->opt.replace))
+		return command_usage_error("run", "--resume continues the stored plan; give no "
+					   "WORKLOAD, -p, --suite or --replace with it");
+	if (req->suite && (req->workload || req->nr_params))
+		return command_usage_error("run", "--suite runs its own workloads and "
+					   "parameters; give no WORKLOAD or -p with it");
+	if (!req->suite && !req->resume && !req->workload)
+		return command_usage_error("run", "no workload given: name one "
+					   "(see 'schedperf list') or give --suite quick");
+	return 0;
+}
+
+static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
+{
+	const struct workload *w;
+
+	if (req->suite)
+		return suite_plan(req->suite, plan, err);
+	w = workload_find(req->workload);
+	if (!w)
+		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
+				 "schedperf's workloads (see 'schedperf list')", req->workload);
+	return plan_add(plan, w, req->params, req->nr_params, err);
+}
+
+/* Fix every benchmark's iterations and warm-ups so that the stored plan says all. */
+static void resolve_plan(struct plan *plan, const struct runner_options *opt)
+{
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		struct plan_item *item = &plan->items[i];
+
+		item->iterations = runner_item_iterations(item, opt);
+		item->warmup = runner_item_warmup(item, opt);
+		if (item->timeout < 0 && opt->timeout > 0)
+			item->timeout = opt->timeout;
+	}
+}
+
+static void print_dry_run(const struct plan *plan)
+{
+	long iterations = 0, tasks = 0;
+
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		const struct plan_item *item = &plan->items[i];
+		char params[1024];
+
+		plan_item_describe(item, params, sizeof(params));
+		printf("%s %s\n", item->workload->name, params);
+		iterations += item->iterations + item->warmup;
+		if (item->needs.tasks > tasks)
+			tasks = item->needs.tasks;
+	}
+	printf("%zu benchmark%s, %ld iterations in all (warm-ups included); at most %ld "
+	       "tasks at once; planned for %d CPUs\n", plan->nr_items,
+	       plan->nr_items == 1 ? "" : "s", iterations, tasks, workload_cpus_allowed());
+}
+
+static void print_outcome(const struct runner_result *res, const char *name)
 {
 	if (res->iterations_failed)
 		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
 			"stored as failures; see 'schedperf show %s')\n",
-			res->iterations_failed, res->iterations_done, opt->name);
+			res->iterations_failed, res->iterations_done, name);
 }
 
 static int show_batch(struct store *st, const char *name, int64_t batch_id)
@@ -112,104 +282,98 @@ static int show_batch(struct store *st, const char *name, int64_t batch_id)
 	return 0;
 }
 
+/* Load the plan of the batch to resume, refusing one that is still running. */
+static int prepare_resume(struct store *st, struct run_request *req, struct plan *plan,
+			  struct error *err)
+{
+	char *plan_json = NULL;
+	long pid = 0;
+	int rc;
+
+	if (store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json, &pid, err))
+		return -1;
+	if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0) {
+		char path[64], comm[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		if ((f = fopen(path, "re"))) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = '\0';
+			fclose(f);
+		}
+		if (!strncmp(comm, "schedperf", 9)) {
+			free(plan_json);
+			return error_set(err, EXIT_ENV, "batch %lld of run '%s' is still being run "
+					 "by process %ld (wait for it, or stop it first)",
+					 (long long)req->opt.resume_batch, req->opt.name, pid);
+		}
+	}
+	rc = plan_from_json(plan_json, plan, err);
+	free(plan_json);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	const struct command *cmd = command_find("run");
-	struct runner_options opt = { NULL, 5, 0, false, false };
+	struct run_request req;
 	struct runner_result res;
 	struct plan plan = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
-	const char *suite = NULL;
-	char **params = xcalloc((size_t)argc, sizeof(char *));
-	size_t nr_params = 0;
-	int opt_code, code = EXIT_OK;
+	int code;
 
-	while ((opt_code = command_getopt(cmd, argc, argv, "p:i:qh", run_options, &code)) != -1) {
-		switch (opt_code) {
-		case CMD_OPT_EXIT:
-			goto out;
-		case 'p':
-			params[nr_params++] = optarg;
-			break;
-		case 'i':
-			if ((code = parse_count("--iterations", optarg, 1, 1000000, &opt.iterations)))
-				goto out;
-			break;
-		case OPT_WARMUP:
-			if ((code = parse_count("--warmup", optarg, 0, 1000000, &opt.warmup)))
-				goto out;
-			break;
-		case OPT_NAME:
-			opt.name = optarg;
-			break;
-		case OPT_REPLACE:
-			opt.replace = true;
-			break;
-		case OPT_SUITE:
-			suite = optarg;
-			break;
-		}
-	}
-	opt.quiet = global.quiet;
-	if (!opt.name)
-		opt.name = default_run_name();
-	if ((code = check_run_name(opt.name)))
+	memset(&req, 0, sizeof(req));
+	req.opt.iterations = 5;
+	req.params = xcalloc((size_t)argc, sizeof(char *));
+	code = parse_options(argc, argv, &req);
+	if (code)
 		goto out;
+	req.opt.quiet = global.quiet;
+	if (!req.opt.name)
+		req.opt.name = default_run_name();
+	if ((code = check_run_name(req.opt.name)) || (code = check_combinations(&req)))
+		goto out;
+	if (req.assume_cpus)
+		workload_assume_cpus(req.assume_cpus);
 
-	if (suite) {
-		if (optind < argc || nr_params) {
-			code = command_usage_error("run", "--suite runs its own workloads and "
-						   "parameters; give no WORKLOAD or -p with it");
-			goto out;
-		}
-		if (suite_plan(suite, &plan, &err))
+	if (req.resume) {
+		if (store_open(global.db, &st, &err) || prepare_resume(st, &req, &plan, &err))
 			goto fail;
 	} else {
-		const struct workload *w;
-
-		if (optind >= argc) {
-			code = command_usage_error("run", "no workload given: name one "
-						   "(see 'schedperf list') or give --suite quick");
-			goto out;
-		}
-		if (optind + 1 < argc) {
-			code = command_usage_error("run", "one workload at a time: unexpected "
-						   "'%.64s'", argv[optind + 1]);
-			goto out;
-		}
-		w = workload_find(argv[optind]);
-		if (!w) {
-			code = die_code(EXIT_USAGE, "unknown workload '%.64s': not one of schedperf's "
-					"workloads (see 'schedperf list')", argv[optind]);
-			goto out;
-		}
-		if (plan_add(&plan, w, params, nr_params, &err))
+		if (build_plan(&req, &plan, &err))
 			goto fail;
+		resolve_plan(&plan, &req.opt);
+		if (req.shuffle)
+			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}
-
-	if (store_open(global.db, &st, &err))
+	if (req.dry_run) {
+		print_dry_run(&plan);
+		goto out;
+	}
+	if (!st && store_open(global.db, &st, &err))
 		goto fail;
-	if (runner_execute(st, &plan, &opt, &res, &err)) {
-		print_outcome(&res, &opt);
+	if (runner_execute(st, &plan, &req.opt, &res, &err)) {
+		print_outcome(&res, req.opt.name);
 		if (res.signal) {
 			fprintf(stderr, "schedperf: interrupted: %zu completed iterations are kept; "
-				"batch %lld of run '%s' is marked incomplete\n", res.iterations_done,
-				(long long)res.batch_id, opt.name);
+				"batch %lld of run '%s' is marked incomplete (finish it with "
+				"'schedperf run --resume --name %s')\n", res.iterations_done,
+				(long long)res.batch_id, req.opt.name, req.opt.name);
 			code = 128 + res.signal;
 			goto out;
 		}
 		goto fail;
 	}
-	print_outcome(&res, &opt);
-	if (!opt.quiet)
-		code = show_batch(st, opt.name, res.batch_id);
+	print_outcome(&res, req.opt.name);
+	if (!req.opt.quiet)
+		code = show_batch(st, req.opt.name, res.batch_id);
 	goto out;
 fail:
 	code = error_report(&err);
 out:
 	store_close(st);
 	plan_release(&plan);
-	free(params);
-	return code;
+	free(req.params);
+	return code < 0 ? EXIT_OK : code;
 }

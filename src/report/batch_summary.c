@@ -47,9 +47,12 @@ void report_batch_summary(FILE *out, const struct result_batch *batch)
 			if (metric->source && strcmp(metric->source, "workload"))
 				continue;
 			summary_compute(metric->samples, metric->nr_samples, higher, &s);
-			fprintf(out, "    %-20s %s %14.6g %-8s", metric->name,
-				higher ? "Hmean" : "Amean", compare_headline(&s, metric->better),
-				metric->unit);
+			fprintf(out, "    %-20s %s ", metric->name, higher ? "Hmean" : "Amean");
+			if (isnan(compare_headline(&s, metric->better)))
+				fprintf(out, "%14s %-8s", "-", metric->unit);
+			else
+				fprintf(out, "%14.6g %-8s", compare_headline(&s, metric->better),
+					metric->unit);
 			if (isnan(s.coeffvar))
 				fprintf(out, "  CoeffVar      -");
 			else

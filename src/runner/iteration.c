@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,28 +67,13 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static ssize_t read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, p + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
-
 static void __attribute__((noreturn))
-child_main(const struct workload *w, const struct param_value *values, int fd)
+child_main(const struct workload *w, const struct param_value *values,
+	   const struct iteration_config *cfg, int report_fd, int go_fd)
 {
 	struct child_report report;
 	double *metrics = xcalloc(w->nr_metrics, sizeof(double));
+	char go;
 
 	/* The parent's handlers must not run here; default actions apply. */
 	signal(SIGINT, SIG_DFL);
@@ -95,9 +82,20 @@ child_main(const struct workload *w, const struct param_value *values, int fd)
 	memset(&report, 0, sizeof(report));
 	for (size_t i = 0; i < w->nr_metrics; i++)
 		metrics[i] = NAN;
+	if (cfg->cpus && sched_setaffinity(0, sizeof(*cfg->cpus), cfg->cpus)) {
+		report.status = error_set(&report.error, EXIT_ENV, "cannot run on the CPUs of "
+					  "--cpus: %s (give CPUs this process may use)",
+					  strerror(errno));
+		goto send;
+	}
+	/* Wait until the monitors are attached; EOF means the runner gave up. */
+	if (read(go_fd, &go, 1) != 1)
+		_exit(EXIT_INTERNAL);
+	close(go_fd);
 	report.status = w->run(values, metrics, &report.error);
-	if (write_all(fd, &report, sizeof(report)) ||
-	    write_all(fd, metrics, w->nr_metrics * sizeof(double)))
+send:
+	if (write_all(report_fd, &report, sizeof(report)) ||
+	    write_all(report_fd, metrics, w->nr_metrics * sizeof(double)))
 		_exit(EXIT_INTERNAL);
 	_exit(0);
 }
@@ -114,12 +112,61 @@ static void describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "ended with wait status %#x", status);
 }
 
-int iteration_run(const struct workload *w, const struct param_value *values,
-		  struct iteration_outcome *out, struct error *err)
+/*
+ * Read the child's report, giving up at @deadline (0 = never): returns the
+ * bytes read, or -1 when the deadline passed.
+ */
+static ssize_t read_report(int fd, void *buf, size_t len, double deadline)
 {
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int wait_ms = -1;
+		ssize_t n;
+
+		if (deadline > 0) {
+			double left = deadline - time_now();
+
+			if (left <= 0)
+				return -1;
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		n = poll(&pfd, 1, wait_ms);
+		if (n < 0 && errno == EINTR) {
+			if (interrupted)
+				break;
+			continue;
+		}
+		if (n == 0)
+			return -1;
+		n = read(fd, p + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static void fail_outcome(const struct workload *w, struct iteration_outcome *out)
+{
+	out->failed = true;
+	for (size_t i = 0; i < w->nr_metrics; i++)
+		out->metrics[i] = NAN;
+}
+
+int iteration_run(const struct workload *w, const struct param_value *values,
+		  const struct iteration_config *cfg, struct iteration_outcome *out,
+		  struct error *err)
+{
+	size_t metrics_len = w->nr_metrics * sizeof(double);
 	struct child_report report;
 	struct rusage ru;
-	int fds[2], status = 0;
+	int report_fds[2], go_fds[2], status = 0;
+	bool timed_out = false;
 	double start, wall;
 	ssize_t got;
 	pid_t pid;
@@ -128,34 +175,55 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	out->failure[0] = '\0';
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
-	if (pipe2(fds, O_CLOEXEC))
+	if (pipe2(report_fds, O_CLOEXEC))
 		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
+	if (pipe2(go_fds, O_CLOEXEC)) {
+		close(report_fds[0]);
+		close(report_fds[1]);
+		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
+				 "(raise 'ulimit -n')", strerror(errno));
+	}
 	fflush(NULL);
-	start = time_now();
 	pid = fork();
 	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+		close(report_fds[0]);
+		close(report_fds[1]);
+		close(go_fds[0]);
+		close(go_fds[1]);
 		return error_set(err, EXIT_ENV, "cannot fork an iteration: %s "
 				 "(raise 'ulimit -u' or free memory)", strerror(errno));
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
-		close(fds[0]);
-		child_main(w, values, fds[1]);
+		close(report_fds[0]);
+		close(go_fds[1]);
+		child_main(w, values, cfg, report_fds[1], go_fds[0]);
 	}
 	/* Both sides set the group, so a signal right after fork finds it. */
 	setpgid(pid, pid);
 	running_group = pid;
-	close(fds[1]);
+	close(report_fds[1]);
+	close(go_fds[0]);
 
-	got = read_all(fds[0], &report, sizeof(report));
+	/* MONITORS_BEFORE */
+	start = time_now();
+	if (write(go_fds[1], "g", 1) != 1)
+		kill(-pid, SIGKILL);
+	close(go_fds[1]);
+
+	got = read_report(report_fds[0], &report, sizeof(report),
+			  cfg->timeout > 0 ? start + cfg->timeout : 0);
 	if (got == (ssize_t)sizeof(report))
-		got = read_all(fds[0], out->metrics, w->nr_metrics * sizeof(double));
-	else
-		got = -1;
-	close(fds[0]);
+		got = read_report(report_fds[0], out->metrics, metrics_len,
+				  cfg->timeout > 0 ? start + cfg->timeout : 0);
+	else if (got >= 0)
+		got = -2;
+	if (got == -1 && !interrupted) {
+		timed_out = true;
+		kill(-pid, SIGKILL);
+	}
+	close(report_fds[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = time_now() - start;
@@ -163,14 +231,19 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	kill(-pid, SIGKILL);
 	running_group = 0;
 	rusage_values(&ru, wall, out->rusage);
+	/* MONITORS_AFTER */
 
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
-	if (got != (ssize_t)(w->nr_metrics * sizeof(double))) {
-		out->failed = true;
+	if (timed_out) {
+		fail_outcome(w, out);
+		snprintf(out->failure, sizeof(out->failure),
+			 "timed out after %g s; its process group was killed", cfg->timeout);
+		return 0;
+	}
+	if (got != (ssize_t)metrics_len) {
+		fail_outcome(w, out);
 		describe_status(status, out->failure, sizeof(out->failure));
-		for (size_t i = 0; i < w->nr_metrics; i++)
-			out->metrics[i] = NAN;
 		return 0;
 	}
 	if (report.status) {

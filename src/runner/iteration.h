@@ -2,8 +2,10 @@
 #ifndef SCHEDPERF_RUNNER_ITERATION_H
 #define SCHEDPERF_RUNNER_ITERATION_H
 
+#include <sched.h>
 #include <stdbool.h>
 
+#include "monitor/monitor.h"
 #include "monitor/rusage.h"
 #include "util/error.h"
 #include "workload/workload.h"
@@ -11,26 +13,34 @@
 /*
  * One iteration runs in a forked child in its own process group, so that a
  * crash or a hang costs one iteration, never the store, and so that wait4()
- * gives the iteration's own resource usage.
+ * gives the iteration's own resource usage. The child waits for the
+ * runner's go, so that counters are attached before the workload starts.
  */
+
+struct iteration_config {
+	double timeout;			/* seconds; 0 = none */
+	const cpu_set_t *cpus;		/* affinity of the workload's tasks; NULL = inherit */
+	struct monitor_set *monitors;	/* NULL = none */
+};
 
 struct iteration_outcome {
 	double *metrics;			/* w->nr_metrics values, NAN = absent */
+	double *monitor_values;			/* monitors_nr_metrics() values */
 	double rusage[NR_RUSAGE_METRICS];
-	bool failed;				/* crashed or killed: a failed iteration */
+	bool failed;				/* crashed, killed or timed out */
 	char failure[256];			/* why, when failed */
 };
 
 /*
  * Run one iteration of @w. Returns 0 with @out filled (possibly failed),
  * or -1 with @err when the workload reported an error that stops the run
- * (a refused resource, say), or when we were interrupted (EXIT_ENV
- * with "interrupted").
+ * (a refused resource, say), or when a signal interrupted us.
  */
 int iteration_run(const struct workload *w, const struct param_value *values,
-		  struct iteration_outcome *out, struct error *err);
+		  const struct iteration_config *cfg, struct iteration_outcome *out,
+		  struct error *err);
 
-/* Install SIGINT/SIGTERM handlers that kill the running iteration's group. */
+/* Install SIGINT/SIGTERM/SIGHUP handlers that kill the running iteration's group. */
 void iteration_install_signal_handlers(void);
 /* The signal that interrupted us, or 0. */
 int iteration_interrupted(void);

@@ -78,6 +78,8 @@ static int add_item(struct plan *plan, const struct workload *w, char **assignme
 
 	memset(&item, 0, sizeof(item));
 	item.workload = w;
+	item.iterations = item.warmup = -1;
+	item.timeout = -1;
 	if (workload_parse_params(w, assignments, n, item.values, &item.needs, err))
 		return -1;
 	if (plan->nr_items >= PLAN_MAX_ITEMS)
@@ -152,4 +154,113 @@ void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
 	for (size_t i = 0; i < item->workload->nr_params && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
 					 item->workload->params[i].name, item->values[i].text);
+}
+
+void plan_set_overrides(struct plan *plan, size_t first, int iterations, int warmup,
+			double timeout)
+{
+	for (size_t i = first; i < plan->nr_items; i++) {
+		plan->items[i].iterations = iterations;
+		plan->items[i].warmup = warmup;
+		plan->items[i].timeout = timeout;
+	}
+}
+
+void plan_shuffle(struct plan *plan, unsigned long seed)
+{
+	/* A small LCG is plenty to pick an order; it only has to be repeatable. */
+	unsigned long long state = seed ? seed : 1;
+
+	for (size_t i = plan->nr_items; i > 1; i--) {
+		struct plan_item swap;
+		size_t j;
+
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		j = (size_t)((state >> 33) % i);
+		swap = plan->items[i - 1];
+		plan->items[i - 1] = plan->items[j];
+		plan->items[j] = swap;
+	}
+}
+
+char *plan_to_json(const struct plan *plan)
+{
+	json_t *doc = json_object(), *list = json_array();
+	char *s;
+
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		const struct plan_item *item = &plan->items[i];
+		json_t *obj = json_object();
+
+		json_object_set_new(obj, "workload", json_string(item->workload->name));
+		json_object_set_new(obj, "params", json_loads(item->params_json, 0, NULL));
+		if (item->iterations >= 0)
+			json_object_set_new(obj, "iterations", json_integer(item->iterations));
+		if (item->warmup >= 0)
+			json_object_set_new(obj, "warmup", json_integer(item->warmup));
+		if (item->timeout >= 0)
+			json_object_set_new(obj, "timeout", json_real(item->timeout));
+		json_array_append_new(list, obj);
+	}
+	json_object_set_new(doc, "benchmarks", list);
+	s = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	return s;
+}
+
+static int item_from_json(json_t *obj, struct plan *plan, struct error *err)
+{
+	json_t *params = json_object_get(obj, "params"), *v;
+	const struct workload *w;
+	char **assignments;
+	const char *key;
+	size_t n = 0;
+	int rc;
+
+	w = workload_find(json_string_value(json_object_get(obj, "workload")) ?: "");
+	if (!w || !json_is_object(params))
+		return error_set(err, EXIT_USAGE, "the stored plan names a workload this "
+				 "schedperf does not have (resume with the schedperf that started it)");
+	assignments = xcalloc(json_object_size(params) + 1, sizeof(char *));
+	json_object_foreach(params, key, v) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s=%s", key, json_string_value(v) ?: "");
+		assignments[n++] = strbuf_detach(&sb);
+	}
+	rc = plan_add(plan, w, assignments, n, err);
+	if (!rc) {
+		struct plan_item *item = &plan->items[plan->nr_items - 1];
+
+		if ((v = json_object_get(obj, "iterations")))
+			item->iterations = (int)json_integer_value(v);
+		if ((v = json_object_get(obj, "warmup")))
+			item->warmup = (int)json_integer_value(v);
+		if ((v = json_object_get(obj, "timeout")))
+			item->timeout = json_number_value(v);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(assignments[i]);
+	free(assignments);
+	return rc;
+}
+
+int plan_from_json(const char *text, struct plan *plan, struct error *err)
+{
+	json_t *doc = json_loads(text ? text : "", 0, NULL), *list, *obj;
+	size_t i;
+	int rc = 0;
+
+	list = json_object_get(doc, "benchmarks");
+	if (!json_is_array(list)) {
+		json_decref(doc);
+		return error_set(err, EXIT_USAGE, "the batch has no stored plan to resume "
+				 "(start a new run instead)");
+	}
+	json_array_foreach(list, i, obj) {
+		if ((rc = item_from_json(obj, plan, err)))
+			break;
+	}
+	json_decref(doc);
+	return rc;
 }

@@ -20,6 +20,10 @@ struct plan_item {
 	struct param_value values[PLAN_MAX_PARAMS];
 	struct workload_needs needs;
 	char *params_json;	/* canonical: keys sorted, values as strings */
+	/* Per-benchmark overrides from a suite file; -1 = the run's setting. */
+	int iterations;
+	int warmup;
+	double timeout;
 };
 
 struct plan {
@@ -34,6 +38,21 @@ struct plan {
 int plan_add(struct plan *plan, const struct workload *w, char *const *assignments,
 	     size_t nr_assignments, struct error *err);
 void plan_release(struct plan *plan);
+
+/* Set the overrides of the items from @first on (a suite entry's settings). */
+void plan_set_overrides(struct plan *plan, size_t first, int iterations, int warmup,
+			double timeout);
+
+/* Randomise the order of the benchmarks (Fisher-Yates with @seed). */
+void plan_shuffle(struct plan *plan, unsigned long seed);
+
+/*
+ * The plan as stored with a batch, so that --resume can rebuild it:
+ * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
+ * "timeout"?}]}.
+ */
+char *plan_to_json(const struct plan *plan);
+int plan_from_json(const char *text, struct plan *plan, struct error *err);
 
 /* "key=value key=value" in the workload's parameter order, for people. */
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len);

@@ -68,6 +68,76 @@ static void describe_benchmark(const struct plan_item *item, struct result_bench
 	}
 }
 
+int runner_item_iterations(const struct plan_item *item, const struct runner_options *opt)
+{
+	return item->iterations >= 0 ? item->iterations : opt->iterations;
+}
+
+int runner_item_warmup(const struct plan_item *item, const struct runner_options *opt)
+{
+	return item->warmup >= 0 ? item->warmup : opt->warmup;
+}
+
+/* Where a benchmark starts: from scratch, or where a resumed batch left it. */
+static int benchmark_start(struct store *st, const struct runner_options *opt,
+			   int64_t batch_id, size_t index, const struct result_benchmark *bench,
+			   int64_t *bench_id, int64_t *metric_ids,
+			   struct benchmark_progress *progress, struct error *err)
+{
+	if (opt->resume_batch) {
+		int found = store_benchmark_progress(st, batch_id, index, bench, bench_id,
+						     metric_ids, progress, err);
+
+		if (found <= 0)
+			return found;
+	}
+	memset(progress, 0, sizeof(*progress));
+	return store_benchmark_add(st, batch_id, bench, bench_id, metric_ids, err);
+}
+
+/*
+ * One planned iteration: up to 1 + retries attempts, each stored (a failed
+ * attempt with its reason). Returns 1 when it succeeded, 0 when every
+ * attempt failed, -1 on an error that stops the run.
+ */
+static int run_slot(struct store *st, const struct plan_item *item,
+		    const struct runner_options *opt, struct progress *progress,
+		    const struct iteration_config *cfg,
+		    int64_t bench_id, const int64_t *metric_ids, double *values,
+		    bool warmup, int *seq, struct runner_result *result, struct error *err)
+{
+	const struct workload *w = item->workload;
+	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS;
+	struct iteration_outcome outcome;
+
+	outcome.metrics = values;
+	outcome.monitor_values = values + nr_values;
+	for (int attempt = 0; attempt <= opt->retries; attempt++) {
+		if (iteration_run(w, item->values, cfg, &outcome, err))
+			return -1;
+		memcpy(values + w->nr_metrics, outcome.rusage, sizeof(outcome.rusage));
+		/* A workload that divided by zero measured nothing: absent, not infinite. */
+		for (size_t i = 0; i < w->nr_metrics; i++)
+			if (!isfinite(values[i]))
+				values[i] = NAN;
+		if (outcome.failed && !opt->quiet) {
+			progress_end(progress);
+			fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
+				w->name, *seq + 1, outcome.failure,
+				attempt < opt->retries ? "; retrying" : "");
+		}
+		if (store_iteration_add(st, bench_id, (*seq)++, warmup,
+					outcome.failed ? outcome.failure : NULL, metric_ids,
+					values, outcome.failed ? 0 : nr_values, err))
+			return -1;
+		result->iterations_done++;
+		result->iterations_failed += outcome.failed;
+		if (!outcome.failed)
+			return 1;
+	}
+	return 0;
+}
+
 static int run_benchmark(struct store *st, const struct plan *plan, size_t index,
 			 const struct runner_options *opt, struct progress *progress,
 			 struct runner_result *result, struct error *err)
@@ -75,36 +145,36 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	const struct plan_item *item = &plan->items[index];
 	const struct workload *w = item->workload;
 	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS;
+	struct iteration_config cfg = { 0, opt->cpus, NULL };
+	struct benchmark_progress done;
 	struct result_benchmark bench;
-	struct iteration_outcome outcome;
 	int64_t bench_id, *metric_ids = xcalloc(nr_values, sizeof(int64_t));
 	double *values = xcalloc(nr_values, sizeof(double));
-	int total = opt->warmup + opt->iterations, rc = -1;
+	int warmup = runner_item_warmup(item, opt);
+	int iterations = runner_item_iterations(item, opt);
+	int total = warmup + iterations, rc = -1, seq;
 
+	cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
 	describe_benchmark(item, &bench);
-	if (store_benchmark_add(st, result->batch_id, &bench, &bench_id, metric_ids, err))
+	if (benchmark_start(st, opt, result->batch_id, index, &bench, &bench_id, metric_ids,
+			    &done, err))
 		goto out;
+	seq = done.next_seq;
+	progress->done += (size_t)(done.warmup_done + done.measured_done);
 
-	outcome.metrics = values;
-	for (int seq = 0; seq < total; seq++) {
-		bool warmup = seq < opt->warmup;
+	for (int slot = 0; slot < total; slot++) {
+		bool is_warmup = slot < warmup;
+		int r;
 
-		progress_show(progress, plan, index, seq + 1, total);
-		if (iteration_run(w, item->values, &outcome, err))
-			goto out;
-		memcpy(values + w->nr_metrics, outcome.rusage, sizeof(outcome.rusage));
-		if (outcome.failed && !opt->quiet) {
-			progress_end(progress);
-			fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s\n",
-				w->name, seq + 1, outcome.failure);
-		}
-		if (store_iteration_add(st, bench_id, seq, warmup,
-					outcome.failed ? outcome.failure : NULL, metric_ids,
-					values, outcome.failed ? 0 : nr_values, err))
+		/* Resuming: the slots already filled are skipped, the rest run. */
+		if (is_warmup ? slot < done.warmup_done : slot - warmup < done.measured_done)
+			continue;
+		progress_show(progress, plan, index, slot + 1, total);
+		r = run_slot(st, item, opt, progress, &cfg, bench_id, metric_ids, values, is_warmup,
+			     &seq, result, err);
+		if (r < 0)
 			goto out;
 		progress->done++;
-		result->iterations_done++;
-		result->iterations_failed += outcome.failed;
 	}
 	rc = 0;
 out:
@@ -142,22 +212,32 @@ int runner_execute(struct store *st, const struct plan *plan,
 	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs, err))
 		return -1;
 
-	batch = result_set_add_batch(&set);
-	time_iso8601(started, sizeof(started));
-	batch->name = xstrdup(opt->name);
-	batch->started = xstrdup(started);
-	environment_collect(batch);
-	if (store_batch_begin(st, batch, opt->replace, err)) {
+	if (opt->resume_batch) {
+		result->batch_id = opt->resume_batch;
+		if (store_batch_claim(st, opt->resume_batch, err))
+			return -1;
+	} else {
+		char *plan_json = plan_to_json(plan);
+
+		batch = result_set_add_batch(&set);
+		time_iso8601(started, sizeof(started));
+		batch->name = xstrdup(opt->name);
+		batch->started = xstrdup(started);
+		environment_collect(batch);
+		rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
+		free(plan_json);
+		result->batch_id = batch->id;
 		result_set_release(&set);
-		return -1;
+		if (rc)
+			return -1;
 	}
-	result->batch_id = batch->id;
-	result_set_release(&set);
 
 	iteration_install_signal_handlers();
 	progress.enabled = !opt->quiet && isatty(STDERR_FILENO);
 	progress.start = time_now();
-	progress.total = plan->nr_items * (size_t)(opt->warmup + opt->iterations);
+	for (size_t i = 0; i < plan->nr_items; i++)
+		progress.total += (size_t)(runner_item_warmup(&plan->items[i], opt) +
+					   runner_item_iterations(&plan->items[i], opt));
 	for (size_t i = 0; i < plan->nr_items && !rc; i++)
 		rc = run_benchmark(st, plan, i, opt, &progress, result, err);
 	progress_end(&progress);

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_RUNNER_H
 #define SCHEDPERF_RUNNER_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,8 +14,12 @@ struct runner_options {
 	const char *name;	/* run name: a batch is added to it */
 	int iterations;		/* measured iterations per benchmark */
 	int warmup;		/* warm-up iterations before them, stored and marked */
+	int retries;		/* extra attempts for a failed iteration */
+	double timeout;		/* seconds per iteration; 0 = none */
+	const cpu_set_t *cpus;	/* affinity of the workload's tasks; NULL = inherit */
 	bool replace;		/* discard earlier batches of the name first */
 	bool quiet;		/* no progress line */
+	int64_t resume_batch;	/* continue this batch instead of starting one */
 };
 
 struct runner_result {
@@ -25,10 +30,16 @@ struct runner_result {
 	int signal;		/* the signal that stopped the run, or 0 */
 };
 
+/* Iterations and warm-ups of a plan item, its own or the run's. */
+int runner_item_iterations(const struct plan_item *item, const struct runner_options *opt);
+int runner_item_warmup(const struct plan_item *item, const struct runner_options *opt);
+
 /*
  * Execute @plan into @st as one batch of run opt->name: each iteration is
  * committed as soon as it ends. On an error or a signal the batch is marked
- * incomplete and everything completed stays. Returns 0 or -1 with @err.
+ * incomplete and everything completed stays. With opt->resume_batch, the
+ * plan must be the one stored with that batch: each benchmark continues
+ * with exactly the iterations it is missing. Returns 0 or -1 with @err.
  */
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,

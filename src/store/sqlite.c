@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "store/store.h"
 #include "util/xalloc.h"
@@ -33,6 +34,8 @@ static const char schema_v1[] =
 	"  started TEXT NOT NULL,"
 	"  finished TEXT,"
 	"  complete INTEGER NOT NULL DEFAULT 0,"
+	"  plan TEXT,"
+	"  pid INTEGER,"
 	"  UNIQUE (run_id, started));"
 	"CREATE TABLE environment ("
 	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
@@ -257,17 +260,21 @@ static int64_t run_id_for(struct store *st, const char *name, bool create,
 
 /* Insert a batch and its environment; inside the caller's transaction. */
 static int insert_batch(struct store *st, struct result_batch *batch, int64_t run_id,
-			struct error *err)
+			const char *plan, struct error *err)
 {
 	sqlite3_stmt *stmt;
 
-	stmt = prepare(st, "INSERT INTO batches (run_id, started, complete) VALUES (?, ?, ?)",
-		       err);
+	stmt = prepare(st, "INSERT INTO batches (run_id, started, complete, plan, pid) "
+		       "VALUES (?, ?, ?, ?, ?)", err);
 	if (!stmt)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run_id);
 	sqlite3_bind_text(stmt, 2, batch->started, -1, SQLITE_STATIC);
 	sqlite3_bind_int(stmt, 3, batch->complete);
+	if (plan) {
+		sqlite3_bind_text(stmt, 4, plan, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 5, (int64_t)getpid());
+	}
 	if (sqlite3_step(stmt) != SQLITE_DONE) {
 		if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
 			error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
@@ -299,7 +306,7 @@ static int insert_batch(struct store *st, struct result_batch *batch, int64_t ru
 }
 
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
-		      struct error *err)
+		      const char *plan, struct error *err)
 {
 	int64_t run_id;
 
@@ -320,7 +327,7 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 		}
 		sqlite3_finalize(stmt);
 	}
-	if (insert_batch(st, batch, run_id, err))
+	if (insert_batch(st, batch, run_id, plan, err))
 		goto fail;
 	return commit(st, err);
 fail:
@@ -438,7 +445,7 @@ static int insert_iteration(struct store *st, int64_t bench_id, int seq, bool wa
 	if (!stmt)
 		return -1;
 	for (size_t i = 0; i < nr_values; i++) {
-		if (isnan(values[i]))
+		if (isnan(values[i]) || !metric_ids[i])
 			continue;
 		sqlite3_bind_int64(stmt, 1, iteration_id);
 		sqlite3_bind_int64(stmt, 2, metric_ids[i]);
@@ -651,7 +658,7 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
 		struct result_batch batch = set->batches[i];
 		int64_t run_id = run_id_for(st, batch.name, true, err);
 
-		if (run_id < 0 || insert_batch(st, &batch, run_id, err))
+		if (run_id < 0 || insert_batch(st, &batch, run_id, NULL, err))
 			goto fail;
 		for (size_t j = 0; j < batch.nr_benchmarks; j++)
 			if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))
@@ -661,4 +668,112 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
 fail:
 	rollback(st);
 	return -1;
+}
+
+int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
+		      long *pid, struct error *err)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT b.id, b.plan, b.pid FROM batches b "
+				     "JOIN runs r ON r.id = b.run_id WHERE r.name = ? "
+				     "AND b.complete = 0 ORDER BY b.started DESC, b.id DESC LIMIT 1",
+				     err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		if (rc != SQLITE_DONE)
+			return db_error(st, err, "find a batch to resume");
+		return error_set(err, EXIT_USAGE, "run '%.128s' has no incomplete batch to "
+				 "resume (see 'schedperf runs')", name);
+	}
+	*batch_id = sqlite3_column_int64(stmt, 0);
+	*plan = sqlite3_column_type(stmt, 1) == SQLITE_NULL ? NULL : column_strdup(stmt, 1);
+	*pid = (long)sqlite3_column_int64(stmt, 2);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
+{
+	sqlite3_stmt *stmt = prepare(st, "UPDATE batches SET pid = ? WHERE id = ?", err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, (int64_t)getpid());
+	sqlite3_bind_int64(stmt, 2, batch_id);
+	rc = step_done(st, stmt, err, "claim the batch");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int count_iterations(struct store *st, int64_t bench_id, const char *where,
+			    int *out, struct error *err)
+{
+	char sql[256];
+	sqlite3_stmt *stmt;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(max(seq) + 1, 0) "
+		 "FROM iterations WHERE benchmark_id = ? AND %s", where);
+	stmt = prepare(st, sql, err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, bench_id);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return db_error(st, err, "count iterations");
+	}
+	out[0] = sqlite3_column_int(stmt, 0);
+	out[1] = sqlite3_column_int(stmt, 1);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
+			     const struct result_benchmark *bench, int64_t *bench_id,
+			     int64_t *metric_ids, struct benchmark_progress *progress,
+			     struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int counts[2];
+
+	memset(progress, 0, sizeof(*progress));
+	stmt = prepare(st, "SELECT id FROM benchmarks WHERE batch_id = ? AND position = ?", err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, batch_id);
+	sqlite3_bind_int64(stmt, 2, (int64_t)position);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return 1;
+	}
+	*bench_id = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+
+	stmt = prepare(st, "SELECT id FROM metrics WHERE benchmark_id = ? AND name = ?", err);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		sqlite3_bind_int64(stmt, 1, *bench_id);
+		sqlite3_bind_text(stmt, 2, bench->metrics[i].name, -1, SQLITE_STATIC);
+		/* A metric this machine did not have then stays unrecorded: 0 = skip. */
+		metric_ids[i] = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+		sqlite3_reset(stmt);
+	}
+	sqlite3_finalize(stmt);
+
+	if (count_iterations(st, *bench_id, "1", counts, err))
+		return -1;
+	progress->next_seq = counts[1];
+	if (count_iterations(st, *bench_id, "warmup = 1 AND failure IS NULL", counts, err))
+		return -1;
+	progress->warmup_done = counts[0];
+	if (count_iterations(st, *bench_id, "warmup = 0 AND failure IS NULL", counts, err))
+		return -1;
+	progress->measured_done = counts[0];
+	return 0;
 }

@@ -27,10 +27,11 @@ void store_close(struct store *st);
 /*
  * Start a batch of run @batch->name with @batch->started and environment.
  * With @replace, the earlier batches of that name are discarded first, in
- * the same transaction. Sets batch->id.
+ * the same transaction. @plan (JSON, may be NULL) is kept for --resume,
+ * with this process's pid. Sets batch->id.
  */
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
-		      struct error *err);
+		      const char *plan, struct error *err);
 /* Mark a batch finished; @complete says whether every planned iteration ran. */
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 		       struct error *err);
@@ -59,6 +60,31 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
  */
 int store_load(struct store *st, const char *name, bool with_samples,
 	       struct result_set *set, struct error *err);
+
+/*
+ * The latest incomplete batch of run @name, its stored plan (malloc'd, NULL
+ * when it has none) and the pid that was running it.
+ */
+int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
+		      long *pid, struct error *err);
+/* Record that this process now runs the batch. */
+int store_batch_claim(struct store *st, int64_t batch_id, struct error *err);
+
+struct benchmark_progress {
+	int next_seq;		/* the seq the next iteration gets */
+	int warmup_done;	/* successful warm-up iterations */
+	int measured_done;	/* successful measured iterations */
+};
+
+/*
+ * Find the benchmark at @position of a batch being resumed: its id, the ids
+ * of @bench's metrics by name (0 where it has no such metric) and how far
+ * it got. Returns 1 when the batch has no benchmark there yet.
+ */
+int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
+			     const struct result_benchmark *bench, int64_t *bench_id,
+			     int64_t *metric_ids, struct benchmark_progress *progress,
+			     struct error *err);
 
 /* Import whole batches (all or nothing, one transaction). */
 int store_import(struct store *st, const struct result_set *set, struct error *err);

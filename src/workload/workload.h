@@ -107,7 +107,12 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 /* Describe a parameter's accepted values: "1..1000000" or "pipe|socket". */
 void param_describe_range(const struct param_spec *p, char *buf, size_t len);
 
-/* Number of CPUs this process may run on (sched_getaffinity), at least 1. */
+/*
+ * Number of CPUs this process may run on (sched_getaffinity), at least 1;
+ * or the count given to workload_assume_cpus() when planning for another
+ * machine (`run --dry-run --assume-cpus N`).
+ */
 int workload_cpus_allowed(void);
+void workload_assume_cpus(int n);
 
 #endif
