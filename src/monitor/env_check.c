@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "monitor/env_check.h"
+
+struct checker {
+	const char *root;
+	struct env_finding *out;
+	size_t max, nr;
+};
+
+static void finding(struct checker *c, const char *what, const char *why, const char *fix, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void finding(struct checker *c, const char *what, const char *why, const char *fix, ...)
+{
+	struct env_finding *f;
+	va_list ap;
+
+	if (c->nr++ >= c->max)
+		return;
+	f = &c->out[c->nr - 1];
+	snprintf(f->what, sizeof(f->what), "%s", what);
+	snprintf(f->why, sizeof(f->why), "%s", why);
+	va_start(ap, fix);
+	vsnprintf(f->fix, sizeof(f->fix), fix, ap);
+	va_end(ap);
+}
+
+/* The first line of root/path, trimmed; "" when unreadable. */
+static const char *read_line(const struct checker *c, const char *path, char *buf, size_t len)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", c->root, path);
+	buf[0] = '\0';
+	f = fopen(full, "re");
+	if (!f)
+		return buf;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static bool exists(const struct checker *c, const char *path)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s/%s", c->root, path);
+	return access(full, F_OK) == 0;
+}
+
+/* Does root/path contain a line with @needle? */
+static bool file_has(const struct checker *c, const char *path, const char *needle)
+{
+	char full[512], line[4096];
+	bool found = false;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", c->root, path);
+	f = fopen(full, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
+static void check_cpufreq(struct checker *c)
+{
+	char gov[64], boost[16], no_turbo[16];
+
+	read_line(c, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof(gov));
+	if (gov[0] && strcmp(gov, "performance"))
+		finding(c, "cpufreq governor is not performance",
+			"the frequency follows the load, so the same work takes different time "
+			"from run to run and kernel to kernel (seed 004 changed its verdict)",
+			"cpupower frequency-set -g performance, or echo performance > "
+			"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; now '%s'", gov);
+	read_line(c, "sys/devices/system/cpu/cpufreq/boost", boost, sizeof(boost));
+	if (!strcmp(boost, "1"))
+		finding(c, "frequency boost is on",
+			"boost depends on temperature and how many cores are busy, which "
+			"adds noise", "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+	read_line(c, "sys/devices/system/cpu/intel_pstate/no_turbo", no_turbo, sizeof(no_turbo));
+	if (!strcmp(no_turbo, "0"))
+		finding(c, "turbo is on",
+			"turbo depends on temperature and how many cores are busy, which adds noise",
+			"echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+}
+
+static double load_average(const struct checker *c)
+{
+	char line[128];
+
+	read_line(c, "proc/loadavg", line, sizeof(line));
+	return line[0] ? atof(line) : 0;
+}
+
+static void check_load(struct checker *c)
+{
+	double load = load_average(c);
+	char smt[16];
+
+	if (load > 0.5)
+		finding(c, "the machine is busy",
+			"other load competes with the workload for CPUs and caches",
+			"wait until the 1-minute load average (now %.2f) is below 0.5", load);
+	read_line(c, "sys/devices/system/cpu/smt/active", smt, sizeof(smt));
+	if (!strcmp(smt, "1") && load > 0.1)
+		finding(c, "SMT siblings are shared with other load",
+			"a busy hyperthread sibling slows the workload's thread on the same core",
+			"stop other work, or run with --cpus on cores whose siblings are idle "
+			"(see thread_siblings_list in /sys/devices/system/cpu/cpu*/topology)");
+}
+
+static void check_thp(struct checker *c)
+{
+	char thp[128];
+
+	read_line(c, "sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp));
+	if (strstr(thp, "[always]"))
+		finding(c, "transparent huge pages are set to always",
+			"khugepaged collapses pages in the background, so memory layout and TLB "
+			"behaviour change between iterations and runs",
+			"echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (and keep it "
+			"the same on every kernel you compare)");
+}
+
+static bool kernel_config_has(struct checker *c, const char *option)
+{
+	char release[128], path[256];
+
+	read_line(c, "proc/sys/kernel/osrelease", release, sizeof(release));
+	snprintf(path, sizeof(path), "boot/config-%s", release);
+	return release[0] && file_has(c, path, option);
+}
+
+static void check_debugging(struct checker *c)
+{
+	char v[32];
+
+	read_line(c, "proc/sys/kernel/latencytop", v, sizeof(v));
+	if (!strcmp(v, "1"))
+		finding(c, "latencytop is collecting",
+			"its global lock serialises wakeups (seed 003: a 51 % hackbench drop "
+			"was latencytop, not the patch)", "sysctl kernel.latencytop=0");
+	read_line(c, "proc/sys/kernel/sched_schedstats", v, sizeof(v));
+	if (!strcmp(v, "1"))
+		finding(c, "schedstats are enabled",
+			"scheduler statistics add work to every enqueue and wakeup (seed 001)",
+			"sysctl kernel.sched_schedstats=0");
+	if (exists(c, "proc/lockdep") || kernel_config_has(c, "CONFIG_PROVE_LOCKING=y"))
+		finding(c, "lockdep is built in",
+			"lock validation adds work to every lock operation",
+			"test a kernel built without CONFIG_PROVE_LOCKING");
+	if (exists(c, "sys/kernel/debug/kasan") || kernel_config_has(c, "CONFIG_KASAN=y"))
+		finding(c, "KASAN is built in",
+			"address sanitising slows every memory access several times",
+			"test a kernel built without CONFIG_KASAN");
+}
+
+static void check_machine(struct checker *c)
+{
+	char hv[64];
+	long cpus = 0;
+	FILE *f;
+	char full[512], line[256];
+
+	read_line(c, "sys/hypervisor/type", hv, sizeof(hv));
+	if (hv[0] || file_has(c, "proc/cpuinfo", " hypervisor"))
+		finding(c, "running inside a virtual machine",
+			"steal time, vCPU scheduling by the host and emulated timers add "
+			"noise the guest cannot see",
+			"confirm results on bare metal, or pin the vCPUs on the host%s%s",
+			hv[0] ? "; hypervisor: " : "", hv);
+	snprintf(full, sizeof(full), "%s/proc/cpuinfo", c->root);
+	f = fopen(full, "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			cpus += !strncmp(line, "processor", 9) && isspace((unsigned char)line[9]);
+		fclose(f);
+	}
+	if (cpus == 1)
+		finding(c, "fewer than 2 CPUs",
+			"wakeup placement, migration and cross-CPU wakeups cannot happen, so "
+			"most scheduler changes cannot show", "run on a machine with 2 or more CPUs");
+}
+
+size_t env_check(const char *root, struct env_finding *out, size_t max)
+{
+	struct checker c = { root ? root : "", out, max, 0 };
+
+	check_cpufreq(&c);
+	check_load(&c);
+	check_thp(&c);
+	check_debugging(&c);
+	check_machine(&c);
+	return c.nr;
+}
