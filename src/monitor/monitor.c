@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The monitor set: which monitors --monitors chose, the metrics they
+ * offer on this machine (fixed once opened, so every iteration of a run
+ * stores the same columns), and the calls around each iteration.
+ *
+ * Monitors always run in the order of monitor_names[], whatever order the
+ * list gave, so that two runs with the same monitors have the same metric
+ * order.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/cpufreq.h"
+#include "monitor/monitor.h"
+#include "monitor/monitor_ops.h"
+#include "monitor/perf_counters.h"
+#include "monitor/procfs.h"
+#include "util/xalloc.h"
+
+static const struct monitor_ops *const all_monitors[] = {
+	&perf_monitor,
+	&vmstat_monitor,
+	&stat_monitor,
+	&softirqs_monitor,
+	&schedstat_monitor,
+	&cpufreq_monitor,
+};
+
+#define NR_MONITORS (sizeof(all_monitors) / sizeof(all_monitors[0]))
+
+const char *const monitor_names[] = {
+	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", NULL,
+};
+
+/* One opened monitor and the slice of the metric table it fills. */
+struct monitor_slot {
+	const struct monitor_ops *ops;
+	void *state;
+	size_t first, nr;
+};
+
+struct monitor_set {
+	struct metric_table table;
+	struct monitor_slot slots[NR_MONITORS];
+	size_t nr_slots;
+	bool started;		/* before() succeeded, after() not yet called */
+};
+
+void metric_table_add(struct metric_table *table, const char *name,
+		      const char *unit, enum better better, const char *help)
+{
+	struct metric_spec *spec;
+
+	if (table->nr == table->alloc) {
+		table->alloc = table->alloc ? 2 * table->alloc : 64;
+		table->specs = xreallocarray(table->specs, table->alloc,
+					     sizeof(*table->specs));
+		table->names = xreallocarray(table->names, table->alloc,
+					     sizeof(*table->names));
+	}
+	table->names[table->nr] = xstrdup(name);
+	spec = &table->specs[table->nr++];
+	spec->name = table->names[table->nr - 1];
+	spec->unit = unit;
+	spec->better = better;
+	spec->help = help;
+}
+
+static int monitor_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NR_MONITORS; i++)
+		if (strlen(monitor_names[i]) == len &&
+		    !strncmp(monitor_names[i], name, len))
+			return (int)i;
+	return -1;
+}
+
+static void known_names(char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_MONITORS && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s, ",
+					 monitor_names[i]);
+	if (used < size)
+		snprintf(buf + used, size - used, "all or none");
+}
+
+/* Mark in @chosen[] the monitors @list names; NULL or "all" means all. */
+static int parse_list(const char *list, bool *chosen, struct error *err)
+{
+	const char *p = list;
+
+	if (!list || !strcmp(list, "all")) {
+		for (size_t i = 0; i < NR_MONITORS; i++)
+			chosen[i] = true;
+		return 0;
+	}
+	if (!strcmp(list, "none"))
+		return 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int i = monitor_index(p, len);
+
+		if (i < 0 && len) {
+			char known[128];
+
+			known_names(known, sizeof(known));
+			return error_set(err, EXIT_USAGE,
+					 "--monitors: unknown monitor '%.*s' (known: %s)",
+					 (int)len, p, known);
+		}
+		if (i >= 0)
+			chosen[i] = true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
+		     struct error *err)
+{
+	struct monitor_slot *slot = &ms->slots[ms->nr_slots];
+	size_t first = ms->table.nr;
+
+	slot->ops = ops;
+	slot->state = NULL;
+	if (ops->open(&ms->table, &slot->state, err) < 0)
+		return -1;
+	if (!slot->state)
+		return 0;	/* nothing to measure here: no slot, no metric */
+	slot->first = first;
+	slot->nr = ms->table.nr - first;
+	ms->nr_slots++;
+	return 0;
+}
+
+int monitors_open(const char *list, struct monitor_set **out, struct error *err)
+{
+	bool chosen[NR_MONITORS] = { false };
+	struct monitor_set *ms;
+
+	*out = NULL;
+	if (parse_list(list, chosen, err) < 0)
+		return -1;
+	ms = xcalloc(1, sizeof(*ms));
+	for (size_t i = 0; i < NR_MONITORS; i++) {
+		if (chosen[i] && open_slot(ms, all_monitors[i], err) < 0) {
+			monitors_close(ms);
+			return -1;
+		}
+	}
+	*out = ms;
+	return 0;
+}
+
+void monitors_close(struct monitor_set *ms)
+{
+	if (!ms)
+		return;
+	for (size_t i = 0; i < ms->nr_slots; i++)
+		ms->slots[i].ops->close(ms->slots[i].state);
+	for (size_t i = 0; i < ms->table.nr; i++)
+		free(ms->table.names[i]);
+	free(ms->table.names);
+	free(ms->table.specs);
+	free(ms);
+}
+
+size_t monitors_nr_metrics(const struct monitor_set *ms)
+{
+	return ms ? ms->table.nr : 0;
+}
+
+const struct metric_spec *monitors_metric(const struct monitor_set *ms, size_t i)
+{
+	return i < monitors_nr_metrics(ms) ? &ms->table.specs[i] : NULL;
+}
+
+const char *monitors_metric_source(const struct monitor_set *ms, size_t i)
+{
+	for (size_t s = 0; ms && s < ms->nr_slots; s++)
+		if (i >= ms->slots[s].first &&
+		    i < ms->slots[s].first + ms->slots[s].nr)
+			return ms->slots[s].ops->name;
+	return NULL;
+}
+
+int monitors_before(struct monitor_set *ms, pid_t pid, struct error *err)
+{
+	size_t i;
+
+	if (!ms)
+		return 0;
+	for (i = 0; i < ms->nr_slots; i++) {
+		struct monitor_slot *slot = &ms->slots[i];
+
+		if (slot->ops->before(slot->state, pid, err) < 0)
+			goto undo;
+	}
+	/* Counters start last so that reading /proc above is not counted. */
+	for (i = 0; i < ms->nr_slots; i++)
+		if (ms->slots[i].ops->start)
+			ms->slots[i].ops->start(ms->slots[i].state);
+	ms->started = true;
+	return 0;
+undo:
+	/* Detach what was attached; the values are thrown away. */
+	for (size_t j = 0; j < i; j++) {
+		struct monitor_slot *slot = &ms->slots[j];
+		double *scratch = xcalloc(slot->nr ? slot->nr : 1, sizeof(double));
+
+		slot->ops->after(slot->state, scratch);
+		free(scratch);
+	}
+	return -1;
+}
+
+void monitors_after(struct monitor_set *ms, double *values)
+{
+	size_t n = monitors_nr_metrics(ms);
+
+	if (!ms)
+		return;
+	if (!ms->started) {
+		for (size_t i = 0; i < n; i++)
+			values[i] = NAN;
+		return;
+	}
+	for (size_t i = 0; i < ms->nr_slots; i++) {
+		struct monitor_slot *slot = &ms->slots[i];
+
+		slot->ops->after(slot->state, values + slot->first);
+	}
+	ms->started = false;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_MONITOR_H
+#define SCHEDPERF_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/error.h"
+#include "workload/workload.h"
+
+/*
+ * Per-iteration measurements beside the workload's own metrics, taken
+ * before and after the timed section, never inside it (DESIGN §4):
+ *
+ *   perf     perf_event_open counters on the iteration's tasks, inherited
+ *            by every task they create: software (task-clock,
+ *            context-switches, cpu-migrations, page-faults) and hardware
+ *            (cycles, instructions, cache-references, cache-misses,
+ *            LLC-loads, LLC-load-misses)
+ *   vmstat   deltas of /proc/vmstat
+ *   stat     deltas of /proc/stat: per-CPU user/system/idle/softirq, ctxt, intr
+ *   softirqs deltas of /proc/softirqs (summed over CPUs)
+ *   schedstat deltas of /proc/schedstat (only when the kernel has it)
+ *   cpufreq  average frequency per CPU over the iteration
+ *
+ * A counter or file the machine does not support is absent (NAN, never
+ * stored), never zero.
+ */
+
+struct monitor_set;
+
+/* Descriptors a monitor set holds open (the iteration's child inherits them). */
+#define MONITOR_MAX_FDS 14
+
+/*
+ * The names accepted by --monitors, comma-separated: "perf,vmstat,...";
+ * NULL-terminated. Besides them, "all" and "none" (or "") are accepted.
+ */
+extern const char *const monitor_names[];
+
+/*
+ * Open the monitors named in @list (comma-separated; NULL = all, "" or
+ * "none" = no metric at all). Decides which metrics exist on this machine:
+ * the metric list is fixed from here on, in the order of monitor_names[]
+ * whatever the order of @list. Unknown names fail with EXIT_USAGE. Holds a
+ * few fds (at most 14, close-on-exec) until monitors_close().
+ */
+int monitors_open(const char *list, struct monitor_set **out, struct error *err);
+void monitors_close(struct monitor_set *ms);
+
+size_t monitors_nr_metrics(const struct monitor_set *ms);
+const struct metric_spec *monitors_metric(const struct monitor_set *ms, size_t i);
+/* The monitor that measures metric @i: "perf", "vmstat", ... (stored as its source). */
+const char *monitors_metric_source(const struct monitor_set *ms, size_t i);
+
+/*
+ * Just before the iteration's child @pid starts its workload (it waits for
+ * the runner's go): attach counters to @pid and snapshot the /proc files.
+ */
+int monitors_before(struct monitor_set *ms, pid_t pid, struct error *err);
+
+/*
+ * After the child was reaped: fill @values[monitors_nr_metrics()] with
+ * the deltas (NAN for anything not measured this time) and detach.
+ */
+void monitors_after(struct monitor_set *ms, double *values);
+
+#endif
