@@ -3,15 +3,23 @@
 #define SCHEDPERF_RUNNER_SUITE_H
 
 #include "runner/plan.h"
+#include "runner/topology.h"
 #include "util/error.h"
 
 /*
- * Built-in suites: named lists of benchmarks, each a workload with
- * "KEY=VALUE" assignments (comma lists expand as on the command line).
+ * `run --suite NAME|FILE`: a built-in suite or a YAML suite file
+ * (schedperf-suite(5), runner/suite_file.h) turned into plan items, each
+ * entry's iterations, warmup and timeout set on its items.
  */
+
+/* Plan suite @name for this machine's topology, read from sysfs. */
 int suite_plan(const char *name, struct plan *plan, struct error *err);
 
-/* Names of the built-in suites, for help and errors: "quick". */
+/* Plan suite @name for @topo (topology_assume() for --assume-cpus). */
+int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,
+		  struct error *err);
+
+/* Names of the built-in suites, for help and errors: "quick, standard, ...". */
 const char *suite_names(void);
 
 #endif
