@@ -75,8 +75,6 @@ int command_getopt(const struct command *cmd, int argc, char **argv,
 	int opt;
 
 	for (;;) {
-		int prev = optind;
-
 		opt = getopt_long(argc, argv, shortopts, longopts, NULL);
 		switch (opt) {
 		case OPT_DB:
@@ -94,8 +92,8 @@ int command_getopt(const struct command *cmd, int argc, char **argv,
 					"option '-%c' is unknown or lacks its value", optopt);
 			else
 				*exit_code = command_usage_error(cmd->name,
-					"option '%s' is unknown or lacks its value",
-					argv[prev < argc ? prev : argc - 1]);
+					"option '%.64s' is unknown or lacks its value",
+					argv[optind - 1]);
 			return CMD_OPT_EXIT;
 		case ':':
 			*exit_code = command_usage_error(cmd->name,

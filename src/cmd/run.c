@@ -18,6 +18,8 @@
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "runner/suite.h"
+#include "runner/sweep.h"
+#include "runner/topology.h"
 #include "store/store.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -34,7 +36,13 @@ const char run_usage[] =
 "\n"
 "  -p, --param KEY=VALUE  set a workload parameter; a comma list (KEY=A,B)\n"
 "                         runs one benchmark per value, several lists their\n"
-"                         product (see 'schedperf list')\n"
+"                         product (see 'schedperf list'); a count may be a\n"
+"                         percent of the CPUs (threads=1600%%) or NxCPUs (2x)\n"
+"      --sweep KEY=GEN[:MIN..MAX]\n"
+"                         sweep KEY over generated values: pow2 (MIN,\n"
+"                         doubling, MAX), stride (MMTests' large stride),\n"
+"                         topology (SMT, LLC, node, machine, 2x, 4x CPUs);\n"
+"                         MIN..MAX default 1..4x, MAX may be Nx (x CPUs)\n"
 "  -i, --iterations N     measured iterations per benchmark (default 5)\n"
 "      --warmup N         warm-up iterations first: stored, marked, never\n"
 "                         summarised (default 0)\n"
@@ -45,9 +53,16 @@ const char run_usage[] =
 "      --shuffle          run the benchmarks in a random order\n"
 "      --name NAME        run name (default: the kernel release, uname -r)\n"
 "      --replace          discard the earlier batches of NAME first\n"
-"      --suite NAME       run a built-in suite instead of one workload: quick\n"
+"      --suite NAME|FILE  run a built-in suite or a YAML suite file (see\n"
+"                         schedperf-suite(5)): quick, standard, poundtime,\n"
+"                         hackbench, perfpipe, aim9, schbench, sysbench, futex\n"
 "      --resume           continue the latest incomplete batch of NAME with\n"
 "                         exactly the iterations it is missing\n"
+"      --monitors LIST    measure these beside the workload, before and after\n"
+"                         each iteration, never during it (default: all):\n"
+"                         perf (software and hardware counters), vmstat,\n"
+"                         stat, softirqs, schedstat, cpufreq; or none\n"
+"      --no-monitors      the same as --monitors none\n"
 "      --dry-run          print the plan (one benchmark a line) and stop\n"
 "      --assume-cpus N    with --dry-run: plan for a machine with N CPUs\n"
 "      --db FILE          results store (default $SCHEDPERF_DB or ./schedperf.db)\n"
@@ -70,6 +85,9 @@ enum {
 	OPT_RESUME,
 	OPT_DRY_RUN,
 	OPT_ASSUME_CPUS,
+	OPT_MONITORS,
+	OPT_NO_MONITORS,
+	OPT_SWEEP,
 };
 
 static const struct option run_options[] = {
@@ -86,6 +104,9 @@ static const struct option run_options[] = {
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "assume-cpus", required_argument, NULL, OPT_ASSUME_CPUS },
+	{ "monitors", required_argument, NULL, OPT_MONITORS },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "no-monitors", no_argument, NULL, OPT_NO_MONITORS },
 	COMMON_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -96,9 +117,12 @@ struct run_request {
 	const char *workload;
 	char **params;
 	size_t nr_params;
+	char **sweeps;
+	size_t nr_sweeps;
 	cpu_set_t cpus;
 	bool shuffle, resume, dry_run;
 	int assume_cpus;
+	const char *monitors;	/* NULL = all */
 };
 
 static int parse_count(const char *opt, const char *arg, long min, long max, int *out)
@@ -186,6 +210,15 @@ static int parse_options(int argc, char **argv, struct run_request *req)
 		case OPT_DRY_RUN:
 			req->dry_run = true;
 			break;
+		case OPT_SWEEP:
+			req->sweeps[req->nr_sweeps++] = optarg;
+			break;
+		case OPT_MONITORS:
+			req->monitors = optarg;
+			break;
+		case OPT_NO_MONITORS:
+			req->monitors = "none";
+			break;
 		}
 		if (code)
 			return code;
@@ -203,10 +236,13 @@ static int check_combinations(const struct run_request *req)
 	if (req->assume_cpus && !req->dry_run)
 		return command_usage_error("run", "--assume-cpus plans for another machine; "
 					   "give it with --dry-run");
-	if (req->resume && (req->suite || req->workload || req->nr_params || req->opt.replace))
+	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
+			    req->opt.replace ||
+			    req->monitors))
 		return command_usage_error("run", "--resume continues the stored plan; give no "
-					   "WORKLOAD, -p, --suite or --replace with it");
-	if (req->suite && (req->workload || req->nr_params))
+					   "WORKLOAD, -p, --suite, --monitors or --replace "
+					   "with it");
+	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
 	if (!req->suite && !req->resume && !req->workload)
@@ -215,9 +251,37 @@ static int check_combinations(const struct run_request *req)
 	return 0;
 }
 
+/*
+ * -p values may be percents of the CPUs or multiples (threads=1600%, 2x) and
+ * --sweep generates lists: both become plain "KEY=V1,V2" assignments here.
+ */
+static int expand_assignments(const struct run_request *req, char **out, size_t *nr,
+			      struct error *err)
+{
+	struct topology topo;
+
+	*nr = 0;
+	if (topology_for_workloads(&topo, err))
+		return -1;
+	for (size_t i = 0; i < req->nr_params; i++) {
+		if (!(out[*nr] = sweep_resolve_assignment(req->params[i], topo.cpus, err)))
+			return -1;
+		(*nr)++;
+	}
+	for (size_t i = 0; i < req->nr_sweeps; i++) {
+		if (!(out[*nr] = sweep_expand(req->sweeps[i], &topo, err)))
+			return -1;
+		(*nr)++;
+	}
+	return 0;
+}
+
 static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
 {
 	const struct workload *w;
+	char **assignments;
+	size_t nr = 0;
+	int rc;
 
 	if (req->suite)
 		return suite_plan(req->suite, plan, err);
@@ -225,7 +289,14 @@ static int build_plan(const struct run_request *req, struct plan *plan, struct e
 	if (!w)
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", req->workload);
-	return plan_add(plan, w, req->params, req->nr_params, err);
+	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
+	rc = expand_assignments(req, assignments, &nr, err);
+	if (!rc)
+		rc = plan_add(plan, w, assignments, nr, err);
+	for (size_t i = 0; i < nr; i++)
+		free(assignments[i]);
+	free(assignments);
+	return rc;
 }
 
 /* Fix every benchmark's iterations and warm-ups so that the stored plan says all. */
@@ -318,7 +389,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_request req;
 	struct runner_result res;
-	struct plan plan = { NULL, 0 };
+	struct plan plan = { NULL, 0, NULL };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	int code;
@@ -326,6 +397,7 @@ int cmd_run(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	req.opt.iterations = 5;
 	req.params = xcalloc((size_t)argc, sizeof(char *));
+	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
 	code = parse_options(argc, argv, &req);
 	if (code)
 		goto out;
@@ -344,6 +416,8 @@ int cmd_run(int argc, char **argv)
 		if (build_plan(&req, &plan, &err))
 			goto fail;
 		resolve_plan(&plan, &req.opt);
+		if (req.monitors)
+			plan.monitors = xstrdup(req.monitors);
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}
@@ -375,5 +449,6 @@ out:
 	store_close(st);
 	plan_release(&plan);
 	free(req.params);
+	free(req.sweeps);
 	return code < 0 ? EXIT_OK : code;
 }

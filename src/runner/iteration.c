@@ -206,7 +206,15 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	close(report_fds[1]);
 	close(go_fds[0]);
 
-	/* MONITORS_BEFORE */
+	if (cfg->monitors && monitors_before(cfg->monitors, pid, err)) {
+		kill(-pid, SIGKILL);
+		close(go_fds[1]);
+		close(report_fds[0]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		running_group = 0;
+		return -1;
+	}
 	start = time_now();
 	if (write(go_fds[1], "g", 1) != 1)
 		kill(-pid, SIGKILL);
@@ -231,7 +239,8 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	kill(-pid, SIGKILL);
 	running_group = 0;
 	rusage_values(&ru, wall, out->rusage);
-	/* MONITORS_AFTER */
+	if (cfg->monitors)
+		monitors_after(cfg->monitors, out->monitor_values);
 
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);

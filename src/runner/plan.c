@@ -142,8 +142,10 @@ void plan_release(struct plan *plan)
 	for (size_t i = 0; i < plan->nr_items; i++)
 		free(plan->items[i].params_json);
 	free(plan->items);
+	free(plan->monitors);
 	plan->items = NULL;
 	plan->nr_items = 0;
+	plan->monitors = NULL;
 }
 
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
@@ -203,6 +205,8 @@ char *plan_to_json(const struct plan *plan)
 		json_array_append_new(list, obj);
 	}
 	json_object_set_new(doc, "benchmarks", list);
+	if (plan->monitors)
+		json_object_set_new(doc, "monitors", json_string(plan->monitors));
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	return s;
@@ -261,6 +265,8 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		if ((rc = item_from_json(obj, plan, err)))
 			break;
 	}
+	if (json_is_string(json_object_get(doc, "monitors")))
+		plan->monitors = xstrdup(json_string_value(json_object_get(doc, "monitors")));
 	json_decref(doc);
 	return rc;
 }

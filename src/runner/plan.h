@@ -29,6 +29,7 @@ struct plan_item {
 struct plan {
 	struct plan_item *items;
 	size_t nr_items;
+	char *monitors;		/* --monitors list; NULL = all */
 };
 
 /*

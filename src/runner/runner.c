@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "monitor/environment.h"
+#include "monitor/monitor.h"
 #include "monitor/rusage.h"
 #include "runner/iteration.h"
 #include "runner/limits.h"
@@ -47,24 +48,39 @@ static void progress_end(struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
-/* The metric definitions one benchmark stores: the workload's, then rusage's. */
-static void describe_benchmark(const struct plan_item *item, struct result_benchmark *bench)
+/*
+ * The metrics one benchmark stores, in the order of an iteration's values:
+ * the workload's, then rusage's, then the monitors'.
+ */
+static void describe_benchmark(const struct plan_item *item, struct monitor_set *ms,
+			       struct result_benchmark *bench)
 {
 	const struct workload *w = item->workload;
+	size_t nr_own = w->nr_metrics + NR_RUSAGE_METRICS;
 
 	memset(bench, 0, sizeof(*bench));
 	bench->workload = (char *)w->name;
 	bench->params = item->params_json;
-	bench->nr_metrics = w->nr_metrics + NR_RUSAGE_METRICS;
+	bench->nr_metrics = nr_own + (ms ? monitors_nr_metrics(ms) : 0);
 	bench->metrics = xcalloc(bench->nr_metrics, sizeof(*bench->metrics));
 	for (size_t i = 0; i < bench->nr_metrics; i++) {
-		const struct metric_spec *spec = i < w->nr_metrics ? &w->metrics[i] :
-						 &rusage_metrics[i - w->nr_metrics];
+		const struct metric_spec *spec;
+		const char *source;
 
+		if (i < w->nr_metrics) {
+			spec = &w->metrics[i];
+			source = "workload";
+		} else if (i < nr_own) {
+			spec = &rusage_metrics[i - w->nr_metrics];
+			source = "rusage";
+		} else {
+			spec = monitors_metric(ms, i - nr_own);
+			source = monitors_metric_source(ms, i - nr_own);
+		}
 		bench->metrics[i].name = (char *)spec->name;
 		bench->metrics[i].unit = (char *)spec->unit;
 		bench->metrics[i].better = spec->better;
-		bench->metrics[i].source = i < w->nr_metrics ? "workload" : "rusage";
+		bench->metrics[i].source = (char *)source;
 	}
 }
 
@@ -107,11 +123,12 @@ static int run_slot(struct store *st, const struct plan_item *item,
 		    bool warmup, int *seq, struct runner_result *result, struct error *err)
 {
 	const struct workload *w = item->workload;
-	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS;
+	size_t nr_own = w->nr_metrics + NR_RUSAGE_METRICS;
+	size_t nr_values = nr_own + (cfg->monitors ? monitors_nr_metrics(cfg->monitors) : 0);
 	struct iteration_outcome outcome;
 
 	outcome.metrics = values;
-	outcome.monitor_values = values + nr_values;
+	outcome.monitor_values = values + nr_own;
 	for (int attempt = 0; attempt <= opt->retries; attempt++) {
 		if (iteration_run(w, item->values, cfg, &outcome, err))
 			return -1;
@@ -139,13 +156,14 @@ static int run_slot(struct store *st, const struct plan_item *item,
 }
 
 static int run_benchmark(struct store *st, const struct plan *plan, size_t index,
-			 const struct runner_options *opt, struct progress *progress,
-			 struct runner_result *result, struct error *err)
+			 const struct runner_options *opt, struct monitor_set *ms,
+			 struct progress *progress, struct runner_result *result,
+			 struct error *err)
 {
 	const struct plan_item *item = &plan->items[index];
 	const struct workload *w = item->workload;
-	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS;
-	struct iteration_config cfg = { 0, opt->cpus, NULL };
+	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
+	struct iteration_config cfg = { 0, opt->cpus, ms };
 	struct benchmark_progress done;
 	struct result_benchmark bench;
 	int64_t bench_id, *metric_ids = xcalloc(nr_values, sizeof(int64_t));
@@ -155,7 +173,7 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	int total = warmup + iterations, rc = -1, seq;
 
 	cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
-	describe_benchmark(item, &bench);
+	describe_benchmark(item, ms, &bench);
 	if (benchmark_start(st, opt, result->batch_id, index, &bench, &bench_id, metric_ids,
 			    &done, err))
 		goto out;
@@ -195,41 +213,53 @@ static void max_needs(const struct plan *plan, struct workload_needs *needs)
 	}
 }
 
+/* Start the batch, or take over the one being resumed. */
+static int open_batch(struct store *st, const struct plan *plan,
+		      const struct runner_options *opt, struct runner_result *result,
+		      struct error *err)
+{
+	struct result_set set = { NULL, 0 };
+	struct result_batch *batch;
+	char started[64], *plan_json;
+	int rc;
+
+	if (opt->resume_batch) {
+		result->batch_id = opt->resume_batch;
+		return store_batch_claim(st, opt->resume_batch, err);
+	}
+	plan_json = plan_to_json(plan);
+	batch = result_set_add_batch(&set);
+	time_iso8601(started, sizeof(started));
+	batch->name = xstrdup(opt->name);
+	batch->started = xstrdup(started);
+	environment_collect(batch);
+	rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
+	result->batch_id = batch->id;
+	free(plan_json);
+	result_set_release(&set);
+	return rc;
+}
+
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
 		   struct error *err)
 {
-	struct result_set set = { NULL, 0 };
-	struct result_batch *batch;
 	struct workload_needs needs;
 	struct progress progress = { 0 };
+	struct monitor_set *ms = NULL;
 	struct error finish_err;
-	char started[64];
 	int rc = 0;
 
 	memset(result, 0, sizeof(*result));
-	max_needs(plan, &needs);
-	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs, err))
+	/* Decided before the batch exists, so a bad --monitors stores nothing. */
+	if (monitors_open(plan->monitors, &ms, err))
 		return -1;
-
-	if (opt->resume_batch) {
-		result->batch_id = opt->resume_batch;
-		if (store_batch_claim(st, opt->resume_batch, err))
-			return -1;
-	} else {
-		char *plan_json = plan_to_json(plan);
-
-		batch = result_set_add_batch(&set);
-		time_iso8601(started, sizeof(started));
-		batch->name = xstrdup(opt->name);
-		batch->started = xstrdup(started);
-		environment_collect(batch);
-		rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
-		free(plan_json);
-		result->batch_id = batch->id;
-		result_set_release(&set);
-		if (rc)
-			return -1;
+	max_needs(plan, &needs);
+	needs.fds += MONITOR_MAX_FDS;
+	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs, err) ||
+	    open_batch(st, plan, opt, result, err)) {
+		monitors_close(ms);
+		return -1;
 	}
 
 	iteration_install_signal_handlers();
@@ -239,8 +269,9 @@ int runner_execute(struct store *st, const struct plan *plan,
 		progress.total += (size_t)(runner_item_warmup(&plan->items[i], opt) +
 					   runner_item_iterations(&plan->items[i], opt));
 	for (size_t i = 0; i < plan->nr_items && !rc; i++)
-		rc = run_benchmark(st, plan, i, opt, &progress, result, err);
+		rc = run_benchmark(st, plan, i, opt, ms, &progress, result, err);
 	progress_end(&progress);
+	monitors_close(ms);
 
 	result->signal = iteration_interrupted();
 	result->complete = !rc;

@@ -101,3 +101,91 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
+
+@test "monitors: counters of a pipe run match its loop count; absent is never zero" {
+	sp run pipe -p loops=20000 -i 2 --name mon --quiet
+	metric() { sqlite3 "$SCHEDPERF_DB" "SELECT min(s.value) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = '$1'"; }
+	# a round trip is two switches: one to each side
+	cs=$(metric context_switches)
+	python3 -c "import sys; v = float('$cs'); sys.exit(0 if 40000 <= v <= 44000 else 1)"
+	[ -n "$(metric task_clock_ms)" ]
+	[ -n "$(metric stat.ctxt)" ]
+	# every monitor metric is defined; unsupported ones have no samples, never zeros
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM metrics WHERE name = 'cycles'")" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'cycles' AND s.value = 0")" -eq 0 ]
+	if [ ! -e /proc/schedstat ]; then
+		[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM metrics WHERE source = 'schedstat'")" -eq 0 ]
+	fi
+	run sp compare mon mon2
+	sp run pipe -p loops=2000 -i 1 --name none --no-monitors --quiet
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(DISTINCT m.source) FROM metrics m JOIN benchmarks b ON b.id = m.benchmark_id JOIN batches t ON t.id = b.batch_id JOIN runs r ON r.id = t.run_id WHERE r.name = 'none'")" -eq 2 ]
+	run sp run pipe --monitors bogus
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "a crashed iteration is one failed iteration, not a failed run" {
+	"$SP" run pipe -p loops=3000000 -i 2 --name crash &
+	pid=$!
+	child=""
+	for _ in $(seq 100); do
+		child=$(pgrep -P $pid | head -1)
+		[ -n "$child" ] && break
+		sleep 0.05
+	done
+	sleep 0.2
+	kill -SEGV "$child"
+	wait $pid
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure LIKE 'killed by signal 11%'")" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
+}
+
+@test "--sweep generators and percent values plan the points MMTests and LKP would" {
+	points() { sp run poundtime "$@" --dry-run | grep '^poundtime' | sed 's/.*threads=\([0-9]*\).*/\1/' | tr '\n' ' '; }
+	[ "$(points --sweep threads=stride:2..4x --assume-cpus 32)" = "2 5 8 12 21 30 48 79 110 128 " ]
+	[ "$(points --sweep threads=pow2:1..4x --assume-cpus 4)" = "1 2 4 8 16 " ]
+	[ "$(points --sweep threads=topology:1..2x --assume-cpus 8)" = "1 8 16 " ]
+	[ "$(points -p threads=1600% --assume-cpus 8)" = "128 " ]
+	[ "$(points -p threads=50%,2x --assume-cpus 8)" = "4 16 " ]
+	run sp run poundtime --sweep threads=nosuch --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp run poundtime --sweep threads=stride:9..3 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "suite files: YAML with line numbers in errors; built-in suites plan" {
+	cat > "$TMP/suite.yaml" <<'YAML'
+- workload: pipe
+  params:
+    loops: [1000, 2000]
+  iterations: 2
+- workload: messaging
+  params: {fds: 2, loops: 5}
+  sweep:
+    groups: "pow2:1..2"
+YAML
+	run sp run --suite "$TMP/suite.yaml" --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"pipe loops=1000 mode=process cpus=any"* ]]
+	[[ "$output" == *"pipe loops=2000"* ]]
+	[[ "$output" == *"messaging groups=2 fds=2 loops=5"* ]]
+	[[ "${lines[4]}" == "4 benchmarks, 14 iterations"* ]]
+	cat > "$TMP/bad.yaml" <<'YAML'
+- workload: pipe
+  itrations: 2
+YAML
+	run sp run --suite "$TMP/bad.yaml" --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"bad.yaml:2"*"itrations"* ]]
+	for s in quick standard poundtime hackbench perfpipe aim9 schbench sysbench futex; do
+		run sp run --suite $s --dry-run
+		[ "$status" -eq 0 ] || { echo "suite $s: $output"; return 1; }
+	done
+	run sp run --suite nosuch --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
