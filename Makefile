@@ -3,6 +3,7 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/schedperf
 MANDIR = $(PREFIX)/share/man
 VERSION = 0.1.0
 
@@ -18,7 +19,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-truncation
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc $(WARN) $(CFLAGS) $(SANITIZE) \
-	-DSCHEDPERF_VERSION='"$(VERSION)"' -MMD -MP \
+	-DSCHEDPERF_VERSION='"$(VERSION)"' -DSCHEDPERF_LIBEXECDIR='"$(LIBEXECDIR)"' -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -91,12 +92,15 @@ ubsan:
 		tests/run.sh build-ubsan/schedperf $(UNIT_SRC:tests/unit/%.c=build-ubsan/tests/%)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PREFIX)/libexec/schedperf
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 $(SCHEDPERF) $(DESTDIR)$(BINDIR)/schedperf
+	install -m 755 $(HELPER_BIN) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 doc/*.1 $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedperf
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(HELPER_BIN)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard doc/*.1)))
 
 clean:

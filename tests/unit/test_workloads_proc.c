@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the process and latency workloads: schbench, aim9, spawn
+ * and forkspread. Bad parameters are refused before anything starts, the
+ * resource needs match what a run creates, and tiny runs measure what they
+ * claim: schbench's percentiles are ordered and its requests take at least
+ * their sleep; aim9 counts whole calls of AIM9's operation counts and
+ * leaves the program break where it was; forkspread never reports more
+ * CPUs than it may use; nothing (child, thread, fd) is left behind, also
+ * when a child fails or the helper is missing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "stats/histogram.h"
+#include "util/timeutil.h"
+#include "workload/aim9.h"
+#include "workload/workload.h"
+
+#define MAX_PARAMS 16
+
+static char build_dir[PATH_MAX];
+
+static int count_dir(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *entry;
+	int n = 0;
+
+	assert_non_null(dir);
+	while ((entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n;
+}
+
+static void assert_nothing_left(int fds_before)
+{
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(count_dir("/proc/self/task"), 1);
+	assert_int_equal(count_dir("/proc/self/fd"), fds_before);
+}
+
+static const struct workload *find(const char *name)
+{
+	const struct workload *w = workload_find(name);
+
+	assert_non_null(w);
+	return w;
+}
+
+static size_t collect(char **assignments, va_list ap)
+{
+	size_t n = 0;
+
+	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
+		assignments[n++] = a;
+	return n;
+}
+
+/* Parse a NULL-terminated list of "key=value" for @name. */
+static int parse(const char *name, struct param_value *values,
+		 struct workload_needs *needs, struct error *err, ...)
+{
+	char *assignments[MAX_PARAMS];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, err);
+	n = collect(assignments, ap);
+	va_end(ap);
+	memset(err, 0, sizeof(*err));
+	return workload_parse_params(find(name), assignments, n, values, needs, err);
+}
+
+#define assert_usage_error(param, name, ...) do {				\
+	struct param_value v_[MAX_PARAMS];					\
+	struct error e_;							\
+										\
+	assert_int_equal(parse(name, v_, NULL, &e_, __VA_ARGS__, NULL), -1);	\
+	assert_int_equal(e_.code, EXIT_USAGE);					\
+	assert_non_null(strstr(e_.msg, param));					\
+} while (0)
+
+/*
+ * Run @name; returns what run() returns, with @err filled, after checking
+ * that nothing is left behind either way.
+ */
+static int run(const char *name, double *metrics, struct error *err, ...)
+{
+	const struct workload *w = find(name);
+	struct param_value values[MAX_PARAMS];
+	char *assignments[MAX_PARAMS];
+	int fds_before = count_dir("/proc/self/fd"), ret;
+	size_t n;
+	va_list ap;
+
+	va_start(ap, err);
+	n = collect(assignments, ap);
+	va_end(ap);
+	memset(err, 0, sizeof(*err));
+	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, err), 0);
+	for (size_t i = 0; i < w->nr_metrics; i++)
+		metrics[i] = NAN;
+	ret = w->run(values, metrics, err);
+	assert_nothing_left(fds_before);
+	return ret;
+}
+
+/* A run that must succeed and fill every metric with a finite value >= 0. */
+#define run_ok(name, metrics, ...) do {						\
+	struct error e_;							\
+										\
+	if (run(name, metrics, &e_, __VA_ARGS__, NULL))				\
+		fail_msg("%s failed: %s", name, e_.msg);			\
+	for (size_t i_ = 0; i_ < find(name)->nr_metrics; i_++)			\
+		assert_true(isfinite(metrics[i_]) && metrics[i_] >= 0);		\
+} while (0)
+
+static void assert_metrics(const char *name, const char *const *names,
+			   const enum better *better, size_t n)
+{
+	const struct workload *w = find(name);
+
+	assert_int_equal(w->nr_metrics, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(w->metrics[i].name, names[i]);
+		assert_int_equal(w->metrics[i].better, better[i]);
+	}
+}
+
+static void test_registry(void **state)
+{
+	static const char *const sb[] = {
+		"wakeup_p50", "wakeup_p90", "wakeup_p99", "wakeup_p999",
+		"request_p50", "request_p90", "request_p99", "request_p999", "rps",
+	};
+	static const enum better sb_better[] = {
+		BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_LOWER,
+		BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_HIGHER,
+	};
+	static const char *const fs[] = {
+		"wake_to_all_running_us", "wake_to_all_done_us", "cpus_first_run",
+		"cpus_after_wake", "max_first_run_per_cpu",
+	};
+	static const enum better fs_better[] = {
+		BETTER_LOWER, BETTER_LOWER, BETTER_HIGHER, BETTER_HIGHER, BETTER_LOWER,
+	};
+	static const char *const aim9[] = { "ops_per_sec" };
+	static const enum better higher[] = { BETTER_HIGHER };
+	static const char *const spawn[] = { "seconds" };
+	static const enum better lower[] = { BETTER_LOWER };
+
+	assert_metrics("schbench", sb, sb_better, 9);
+	assert_metrics("forkspread", fs, fs_better, 5);
+	assert_metrics("aim9", aim9, higher, 1);
+	assert_metrics("spawn", spawn, lower, 1);
+}
+
+static void test_defaults(void **state)
+{
+	struct param_value v[MAX_PARAMS];
+	struct workload_needs needs;
+	struct error err;
+	long cpus = workload_cpus_allowed();
+
+	assert_int_equal(parse("schbench", v, &needs, &err, NULL), 0);
+	assert_string_equal(v[0].text, "1");		/* message_threads */
+	assert_string_equal(v[2].text, "10");		/* runtime */
+	assert_string_equal(v[3].text, "2");		/* warmup */
+	assert_string_equal(v[4].text, "100");		/* sleep_us */
+	assert_string_equal(v[5].text, "256");		/* cache_kb */
+	assert_string_equal(v[6].text, "5");		/* work */
+	assert_int_equal(needs.tasks, 1 + cpus + 1);
+	assert_int_equal(parse("aim9", v, &needs, &err, NULL), 0);
+	assert_string_equal(v[1].text, "5");
+	assert_int_equal(parse("spawn", v, &needs, &err, NULL), 0);
+	assert_string_equal(v[0].text, "1000");
+	assert_string_equal(v[1].text, "1");
+	assert_string_equal(v[2].text, "spawn");
+	assert_int_equal(needs.tasks, 2);
+	assert_int_equal(parse("forkspread", v, &needs, &err, NULL), 0);
+	assert_int_equal(needs.tasks, 2 * cpus + 1);
+	assert_int_equal(parse("schbench", v, &needs, &err, "message_threads=2",
+			       "workers=3", NULL), 0);
+	assert_int_equal(needs.tasks, 2 * (3 + 1) + 1);
+	assert_int_equal(parse("spawn", v, &needs, &err, "parallel=4", NULL), 0);
+	assert_int_equal(needs.tasks, 5);
+	assert_int_equal(parse("aim9", v, &needs, &err, "test=exec", NULL), 0);
+	assert_int_equal(needs.tasks, 2);
+	assert_int_equal(aim9_ops_per_call(AIM9_PAGE), 1700);
+	assert_int_equal(aim9_ops_per_call(AIM9_BRK), 17000);
+	assert_int_equal(aim9_ops_per_call(AIM9_EXEC), 5);
+	assert_int_equal(aim9_ops_per_call(AIM9_FORK), 100);
+}
+
+static void test_bad_params(void **state)
+{
+	assert_usage_error("message_threads", "schbench", "message_threads=0");
+	assert_usage_error("workers", "schbench", "workers=8193");
+	assert_usage_error("workers", "schbench", "message_threads=1000", "workers=1000");
+	assert_usage_error("runtime", "schbench", "runtime=0");
+	assert_usage_error("warmup", "schbench", "warmup=-1");
+	assert_usage_error("cache_kb", "schbench", "cache_kb=0");
+	assert_usage_error("sleep_us", "schbench", "sleep_us=1000001");
+	assert_usage_error("work", "schbench", "work=x");
+	assert_usage_error("test", "aim9", "test=disk");
+	assert_usage_error("duration", "aim9", "duration=0");
+	assert_usage_error("duration", "aim9", "duration=3601");
+	assert_usage_error("count", "spawn", "count=0");
+	assert_usage_error("parallel", "spawn", "parallel=0");
+	assert_usage_error("parallel", "spawn", "count=3", "parallel=4");
+	assert_usage_error("via", "spawn", "via=system");
+	assert_usage_error("tasks", "forkspread", "tasks=-1");
+	assert_usage_error("tasks", "forkspread", "tasks=32769");
+	assert_usage_error("mode", "forkspread", "mode=fiber");
+	assert_usage_error("burn_us", "forkspread", "burn_us=-5");
+}
+
+/*
+ * Each test for one second: a whole number of calls, each with AIM9's
+ * operation count; the run stops with the first call that ends after the
+ * duration, so every call before the last started and ended within it;
+ * brk is left as found.
+ */
+static void test_aim9_counts(void **state)
+{
+	for (int t = AIM9_PAGE; t <= AIM9_FORK; t++) {
+		long per_call = aim9_ops_per_call((enum aim9_test)t);
+		void *brk_before = sbrk(0);
+		struct aim9_result r = { 0, 0, 0 };
+		struct error err = { 0 };
+
+		if (aim9_measure((enum aim9_test)t, 1.0, &r, &err))
+			fail_msg("aim9 test %d: %s", t, err.msg);
+		assert_true(sbrk(0) == brk_before);
+		assert_int_equal(r.operations % per_call, 0);
+		assert_true(r.operations >= per_call);
+		assert_true(r.elapsed >= 1.0);
+		assert_true(r.last_start >= 0 && r.last_start < 1.0);
+		assert_true(r.last_start < r.elapsed);
+		/* One call alone: it started at 0. Several: the last one was not first. */
+		assert_true((r.operations == per_call) == (r.last_start == 0));
+		assert_nothing_left(count_dir("/proc/self/fd"));
+	}
+}
+
+static void test_aim9_run(void **state)
+{
+	double m[1], start = time_now(), wall;
+
+	run_ok("aim9", m, "test=fork", "duration=1");
+	wall = time_now() - start;
+	assert_true(m[0] > 0);
+	/* At least one call of 100 forks in no more than the wall time. */
+	assert_true(m[0] * wall >= 100 * 0.999);
+}
+
+/* A helper directory whose helper fails, and one without a helper. */
+static void test_helper_failures(void **state)
+{
+	char dir[] = "/tmp/schedperf-test-XXXXXX", path[PATH_MAX];
+	struct error err;
+	double m[1];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	setenv("SCHEDPERF_LIBEXEC", dir, 1);
+	assert_int_equal(run("aim9", m, &err, "test=exec", "duration=1", NULL), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, dir));
+	assert_non_null(strstr(err.msg, "run make"));
+	assert_int_equal(run("spawn", m, &err, "count=5", NULL), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+
+	snprintf(path, sizeof(path), "%s/schedperf-exec-helper", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexit 3\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	assert_int_equal(run("spawn", m, &err, "count=6", "parallel=3", NULL), -1);
+	assert_int_equal(err.code, EXIT_INTERNAL);
+	assert_non_null(strstr(err.msg, "6 of 6"));
+	assert_int_equal(run("aim9", m, &err, "test=exec", "duration=1", NULL), -1);
+	assert_int_equal(err.code, EXIT_INTERNAL);
+	unlink(path);
+	rmdir(dir);
+	setenv("SCHEDPERF_LIBEXEC", build_dir, 1);
+}
+
+static void test_spawn(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "via=spawn", "parallel=1" }, { "via=shell", "parallel=1" },
+		{ "via=spawn", "parallel=4" }, { "via=shell", "parallel=20" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double m[1], start = time_now();
+
+		run_ok("spawn", m, "count=20", cases[i][0], cases[i][1]);
+		assert_true(m[0] > 0);
+		assert_true(m[0] <= time_now() - start);
+	}
+}
+
+static void check_spread(const double *m, int tasks, int cpus, double burn_us)
+{
+	/* Metrics: running, done, cpus first, cpus after, most per CPU. */
+	assert_true(m[0] >= 0);
+	assert_true(m[0] <= m[1]);
+	assert_true(m[1] >= burn_us);
+	assert_true(m[2] >= 1 && m[2] <= cpus && m[2] <= tasks);
+	assert_true(m[3] >= 1 && m[3] <= cpus && m[3] <= tasks);
+	/* The busiest CPU took at least its share and at most all. */
+	assert_true(m[4] >= ceil((double)tasks / m[2]) && m[4] <= tasks);
+}
+
+static void test_forkspread(void **state)
+{
+	int cpus = workload_cpus_allowed();
+	cpu_set_t saved, one;
+	double m[5];
+
+	run_ok("forkspread", m, "tasks=20", "mode=thread");
+	check_spread(m, 20, cpus, 50);
+	run_ok("forkspread", m, "tasks=20", "mode=process", "burn_us=100");
+	check_spread(m, 20, cpus, 100);
+	run_ok("forkspread", m, "mode=thread", "burn_us=0");
+	check_spread(m, 2 * cpus, cpus, 0);
+
+	/* Allowed one CPU, every task must run there. */
+	assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	run_ok("forkspread", m, "tasks=8", "mode=process");
+	assert_int_equal(sched_setaffinity(0, sizeof(saved), &saved), 0);
+	assert_true(m[2] == 1 && m[3] == 1 && m[4] == 8);
+}
+
+static void test_schbench(void **state)
+{
+	double m[9], start = time_now();
+
+	run_ok("schbench", m, "runtime=1", "warmup=0", "workers=2", "cache_kb=64",
+	       "work=1");
+	assert_true(time_now() - start >= 1.0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(m[i] <= m[i + 1]);		/* wakeup p50 <= p90 <= ... */
+		assert_true(m[4 + i] <= m[4 + i + 1]);	/* request */
+	}
+	/* A request sleeps sleep_us=100 first: no percentile can be below it. */
+	assert_true(m[4] >= 100 * (1 - HISTOGRAM_REL_ERROR));
+	/* Two workers, each request >= 100 us: at most 20000 per second. */
+	assert_true(m[8] > 0 && m[8] <= 2 * 1e6 / 100);
+}
+
+/* The helper is $(BUILD)/schedperf-exec-helper; this test is $(BUILD)/tests/. */
+static int setup(void **state)
+{
+	ssize_t n = readlink("/proc/self/exe", build_dir, sizeof(build_dir) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	build_dir[n] = '\0';
+	for (int i = 0; i < 2; i++) {
+		slash = strrchr(build_dir, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+	return setenv("SCHEDPERF_LIBEXEC", build_dir, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_bad_params),
+		cmocka_unit_test(test_aim9_counts),
+		cmocka_unit_test(test_aim9_run),
+		cmocka_unit_test(test_helper_failures),
+		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_forkspread),
+		cmocka_unit_test(test_schbench),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
