@@ -30,6 +30,14 @@
 
 struct monitor_set;
 
+/*
+ * The monitors a run uses unless told otherwise: the ones that only read
+ * files before and after the iteration. perf counters count inside the timed
+ * section (a little work on every context switch, as under `perf stat`), so
+ * they run only when asked: --monitors perf or all.
+ */
+#define MONITORS_DEFAULT "vmstat,stat,softirqs,schedstat,cpufreq"
+
 /* Descriptors a monitor set holds open (the iteration's child inherits them). */
 #define MONITOR_MAX_FDS 14
 

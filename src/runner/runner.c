@@ -252,7 +252,7 @@ int runner_execute(struct store *st, const struct plan *plan,
 
 	memset(result, 0, sizeof(*result));
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
-	if (monitors_open(plan->monitors, &ms, err))
+	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &ms, err))
 		return -1;
 	max_needs(plan, &needs);
 	needs.fds += MONITOR_MAX_FDS;
