@@ -13,10 +13,28 @@
 
 extern const struct workload workload_messaging;
 extern const struct workload workload_pipe;
+extern const struct workload workload_poundtime;
+extern const struct workload workload_futex_wake;
+extern const struct workload workload_futex_hash;
+extern const struct workload workload_threads;
+extern const struct workload workload_mutex;
+extern const struct workload workload_schbench;
+extern const struct workload workload_aim9;
+extern const struct workload workload_spawn;
+extern const struct workload workload_forkspread;
 
 const struct workload *const workloads[] = {
 	&workload_messaging,
 	&workload_pipe,
+	&workload_poundtime,
+	&workload_futex_wake,
+	&workload_futex_hash,
+	&workload_threads,
+	&workload_mutex,
+	&workload_schbench,
+	&workload_aim9,
+	&workload_spawn,
+	&workload_forkspread,
 	NULL,
 };
 
@@ -153,11 +171,20 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 	return 0;
 }
 
+static int assumed_cpus;
+
+void workload_assume_cpus(int n)
+{
+	assumed_cpus = n;
+}
+
 int workload_cpus_allowed(void)
 {
 	cpu_set_t set;
 	int n;
 
+	if (assumed_cpus > 0)
+		return assumed_cpus;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
 	n = CPU_COUNT(&set);
