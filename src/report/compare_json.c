@@ -5,12 +5,63 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 
 #include "report/report.h"
 
 static json_t *number(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *pair(double low, double high)
+{
+	json_t *a = json_array();
+
+	json_array_append_new(a, number(low));
+	json_array_append_new(a, number(high));
+	return a;
+}
+
+/* The keys a non-baseline run adds: tests, intervals, verdict, caveats. */
+static void against_baseline(json_t *obj, const struct comparison *cmp,
+			     const struct cell_stats *st, size_t r)
+{
+	const char *keys[16];
+	size_t n = comparison_caveats(cmp, r, keys, 16);
+	json_t *caveats = json_array();
+
+	json_object_set_new(obj, "p_welch", number(st->p_welch));
+	json_object_set_new(obj, "p_mwu", number(st->p_mwu));
+	json_object_set_new(obj, "p_adjusted", number(st->p_adjusted));
+	json_object_set_new(obj, "ratio_ci", pair(st->ratio_low, st->ratio_high));
+	json_object_set_new(obj, "hl_shift", number(st->hl_shift));
+	json_object_set_new(obj, "hl_ci", pair(st->hl_low, st->hl_high));
+	json_object_set_new(obj, "mde_pct", number(st->mde_pct));
+	json_object_set_new(obj, "verdict", st->verdict == VERDICT_NONE ? json_null() :
+			    json_string(verdict_name(st->verdict)));
+	for (size_t i = 0; i < n && i < 16; i++)
+		json_array_append_new(caveats, json_string(keys[i]));
+	json_object_set_new(obj, "env_caveats", caveats);
+}
+
+static json_t *env_json(const struct comparison *cmp)
+{
+	json_t *diffs = json_array();
+
+	for (size_t i = 0; i < cmp->nr_env_diffs; i++) {
+		const struct env_difference *d = &cmp->env_diffs[i];
+		json_t *obj = json_object(), *values = json_object();
+
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			json_object_set_new(values, cmp->runs[r].name, d->values[r] ?
+					    json_string(d->values[r]) : json_null());
+		json_object_set_new(obj, "key", json_string(d->key));
+		json_object_set_new(obj, "values", values);
+		json_object_set_new(obj, "moves_results", json_boolean(d->moves_results));
+		json_array_append_new(diffs, obj);
+	}
+	return diffs;
 }
 
 static json_t *cell_json(const struct comparison *cmp, const struct compare_row *row, size_t r)
@@ -35,13 +86,35 @@ static json_t *cell_json(const struct comparison *cmp, const struct compare_row 
 		snprintf(key, sizeof(key), "bmean_%d", summary_bmean_percents[i]);
 		json_object_set_new(obj, key, number(s->bmean[i]));
 	}
+	json_object_set_new(obj, "median_ci", pair(row->cells[r].stats.median_low,
+						   row->cells[r].stats.median_high));
 	if (r > 0) {
 		const struct summary *base = &row->cells[0].summary;
 
 		json_object_set_new(obj, "pct_change", number(summary_pct_change(
 			compare_headline(base, row->metric->better),
 			compare_headline(s, row->metric->better), higher)));
+		against_baseline(obj, cmp, &row->cells[r].stats, r);
 	}
+	return obj;
+}
+
+/* What decided the verdicts, so that a CI log can be reproduced. */
+static json_t *settings_json(const struct comparison *cmp)
+{
+	static const char *const adjust[] = { "none", "holm", "bh" };
+	const struct compare_options *o = &cmp->opts;
+	json_t *obj = json_object();
+
+	json_object_set_new(obj, "alpha", number(o->alpha));
+	json_object_set_new(obj, "confidence", number(cmp->level));
+	json_object_set_new(obj, "margin_pct", number(o->margin * 100));
+	json_object_set_new(obj, "adjust", json_string(adjust[o->adjust]));
+	json_object_set_new(obj, "test", json_string("welch"));
+	json_object_set_new(obj, "resamples", json_integer((json_int_t)o->resamples));
+	/* JSON integers are signed 64-bit here: larger seeds as text */
+	json_object_set_new(obj, "seed", o->seed <= INT64_MAX ? json_integer((json_int_t)o->seed) :
+			    json_sprintf("%llu", (unsigned long long)o->seed));
 	return obj;
 }
 
@@ -51,6 +124,8 @@ void report_compare_json(FILE *out, const struct comparison *cmp)
 
 	json_object_set_new(doc, "schema", json_string("schedperf-compare/1"));
 	json_object_set_new(doc, "baseline", json_string(cmp->runs[0].name));
+	json_object_set_new(doc, "settings", settings_json(cmp));
+	json_object_set_new(doc, "environment_differences", env_json(cmp));
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct compare_row *row = &cmp->rows[i];
 		json_t *obj = json_object(), *runs = json_array();

@@ -4,6 +4,7 @@
  * per run with that run's samples pooled over its batches. Built by one
  * sort rather than nested searches, so a thousand benchmarks stay fast.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,23 +142,102 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		struct compare_row *row = &cmp->rows[i];
 
 		*row = rows[i].row;
-		for (size_t r = 0; r < nr_runs; r++)
+		for (size_t r = 0; r < nr_runs; r++) {
 			summary_compute(row->cells[r].samples, row->cells[r].nr_samples,
 					row->metric->better == BETTER_HIGHER,
 					&row->cells[r].summary);
+			/* analysed later, if at all: undefined until then */
+			row->cells[r].stats = (struct cell_stats){
+				.median_low = NAN, .median_high = NAN, .p_welch = NAN,
+				.p_mwu = NAN, .p_test = NAN, .p_adjusted = NAN,
+				.ratio_low = NAN, .ratio_high = NAN, .hl_shift = NAN,
+				.hl_low = NAN, .hl_high = NAN, .mde_pct = NAN,
+			};
+		}
 	}
 	free(rows);
 }
 
+static void row_release(struct compare_row *row, size_t nr_runs)
+{
+	for (size_t r = 0; r < nr_runs; r++)
+		free(row->cells[r].samples);
+	free(row->cells);
+}
+
 void comparison_release(struct comparison *cmp)
 {
-	for (size_t i = 0; i < cmp->nr_rows; i++) {
-		for (size_t r = 0; r < cmp->nr_runs; r++)
-			free(cmp->rows[i].cells[r].samples);
-		free(cmp->rows[i].cells);
-	}
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		row_release(&cmp->rows[i], cmp->nr_runs);
 	free(cmp->rows);
+	for (size_t i = 0; i < cmp->nr_env_diffs; i++) {
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			free(cmp->env_diffs[i].values[r]);
+		free(cmp->env_diffs[i].values);
+	}
+	free(cmp->env_diffs);
 	memset(cmp, 0, sizeof(*cmp));
+}
+
+static bool listed(const char *const *names, const char *name)
+{
+	if (!names || !names[0])
+		return true;
+	for (; *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
+/* Keep the rows @keep says yes to, in order; free the others. */
+static void keep_rows(struct comparison *cmp, bool (*keep)(const struct comparison *,
+		      const struct compare_row *, const void *), const void *arg)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		if (keep(cmp, &cmp->rows[i], arg))
+			cmp->rows[out++] = cmp->rows[i];
+		else
+			row_release(&cmp->rows[i], cmp->nr_runs);
+	}
+	cmp->nr_rows = out;
+}
+
+struct row_filter {
+	const char *const *workload_names, *const *metric_names;
+};
+
+static bool row_selected(const struct comparison *cmp, const struct compare_row *row,
+			 const void *arg)
+{
+	const struct row_filter *f = arg;
+
+	return listed(f->workload_names, row->workload) &&
+	       listed(f->metric_names, row->metric->name);
+}
+
+void comparison_filter(struct comparison *cmp, const char *const *workload_names,
+		       const char *const *metric_names)
+{
+	struct row_filter f = { workload_names, metric_names };
+
+	keep_rows(cmp, row_selected, &f);
+}
+
+static bool row_changed(const struct comparison *cmp, const struct compare_row *row,
+			const void *arg)
+{
+	for (size_t r = 1; r < cmp->nr_runs; r++)
+		if (row->cells[r].stats.verdict == VERDICT_BETTER ||
+		    row->cells[r].stats.verdict == VERDICT_WORSE)
+			return true;
+	return false;
+}
+
+void comparison_keep_changed(struct comparison *cmp)
+{
+	keep_rows(cmp, row_changed, NULL);
 }
 
 double compare_headline(const struct summary *s, enum better better)

@@ -113,16 +113,52 @@ static void format_value(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.*f", decimals, v);
 }
 
-static void format_pct(char *buf, size_t len, double pct)
+/* MMTests' marks: (x.xx%) as it is, *x.xx%* where the change is significant. */
+static void format_pct(char *buf, size_t len, double pct, bool significant)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "(      -)");
+	else if (significant)
+		snprintf(buf, len, "*%7.2f%%*", pct);
 	else
 		snprintf(buf, len, "(%7.2f%%)", pct);
 }
 
+static bool changed(enum verdict v)
+{
+	return v == VERDICT_BETTER || v == VERDICT_WORSE;
+}
+
+const char *verdict_color(enum verdict v, bool color)
+{
+	if (!color)
+		return "";
+	return v == VERDICT_BETTER ? "\033[32m" : v == VERDICT_WORSE ? "\033[31m" : "";
+}
+
+const char *color_reset(enum verdict v, bool color)
+{
+	return color && changed(v) ? "\033[0m" : "";
+}
+
+/* The verdict of each run under the table: "worse (!governor differs)". */
+static void print_verdicts(FILE *out, const struct comparison *cmp,
+			   const struct compare_row *row, int width, bool color)
+{
+	fprintf(out, "%-10s %-16.16s", "Verdict", row->metric->name);
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		enum verdict v = row->cells[r].stats.verdict;
+		char buf[96];
+
+		format_verdict(buf, sizeof(buf), cmp, r, v);
+		fprintf(out, " %s%*s%s", verdict_color(v, color), width + 10, buf,
+			color_reset(v, color));
+	}
+	fputc('\n', out);
+}
+
 static void print_row(FILE *out, const struct comparison *cmp, const struct compare_row *row,
-		      int width)
+		      int width, bool color)
 {
 	enum better better = row->metric->better;
 	int decimals = row_decimals(row, cmp->nr_runs);
@@ -146,15 +182,21 @@ static void print_row(FILE *out, const struct comparison *cmp, const struct comp
 		fprintf(out, "%-10s %-16.16s", label, row->metric->name);
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			double v = stat_value(&row->cells[r].summary, line, better);
+			enum verdict verdict = row->cells[r].stats.verdict;
+			bool mark = line->kind == STAT_HEADLINE && changed(verdict);
 			char value[64], pct[32];
 
 			format_value(value, sizeof(value), v, decimals);
 			format_pct(pct, sizeof(pct), r == 0 ? (isnan(v) ? NAN : 0.0) :
-				   summary_pct_change(base, v, higher));
-			fprintf(out, " %*s %s", width, value, pct);
+				   summary_pct_change(base, v, higher), mark);
+			fprintf(out, " %*s %s%s%s", width, value,
+				verdict_color(verdict, mark && color), pct,
+				color_reset(verdict, mark && color));
 		}
 		fputc('\n', out);
 	}
+	if (cmp->nr_runs > 1 && row->cells[1].stats.verdict != VERDICT_NONE)
+		print_verdicts(out, cmp, row, width, color);
 }
 
 /* The widest value in the table, so that every column lines up. */
@@ -187,6 +229,11 @@ static int value_width(const struct comparison *cmp)
 
 void report_compare_text(FILE *out, const struct comparison *cmp)
 {
+	report_compare_mmtests(out, cmp, false);
+}
+
+void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color)
+{
 	int width = value_width(cmp);
 
 	if (!cmp->nr_rows) {
@@ -196,6 +243,6 @@ void report_compare_text(FILE *out, const struct comparison *cmp)
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		if (i)
 			fputc('\n', out);
-		print_row(out, cmp, &cmp->rows[i], width);
+		print_row(out, cmp, &cmp->rows[i], width, color);
 	}
 }

@@ -115,7 +115,9 @@ for row in c["rows"]:
         heads.append(stats.hmean(x) if higher else np.mean(x))
         keys = {"name", "n", "min", "max", "amean", "hmean", "gmean", "median", "stddev",
                 "coeffvar", "bmean_50", "bmean_95", "bmean_99"}
-        assert set(r) - {"pct_change"} == keys, r.keys()
+        # issue 5 adds the median's interval, and tests and a verdict against the baseline
+        assert set(r) - {"pct_change", "median_ci", "p_welch", "p_mwu", "p_adjusted", "ratio_ci",
+                         "hl_shift", "hl_ci", "mde_pct", "verdict", "env_caveats"} == keys, r.keys()
     assert "pct_change" not in row["runs"][0]
     pct = heads[1] / heads[0] * 100 - 100 if higher else 100 - heads[1] / heads[0] * 100
     close(row["runs"][1]["pct_change"], pct)
@@ -133,7 +135,7 @@ PY
 }
 
 @test "Ctrl-C keeps completed iterations and marks the batch incomplete" {
-	"$SP" run pipe -p loops=200000 -i 1000 --name int --quiet &
+	"$SP" run pipe -p loops=200000 -i 1000 --name int --no-monitors --quiet &
 	pid=$!
 	for _ in $(seq 100); do
 		n=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations' 2>/dev/null || echo 0)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# How fast is `schedperf compare` on a large comparison? Imports a generated
+# schedperf-results/1 file of BENCHMARKS benchmarks x RUNS runs x SAMPLES
+# samples (default 1000 x 3 x 50, the figure issue 5 asks for: under a
+# second) into a scratch store and times `compare --format json` of the
+# baseline against the other runs: the median of 5 with hyperfine when it is
+# installed, else of 5 runs timed by bash.
+# usage: bench/compare-speed.sh [SCHEDPERF] [BENCHMARKS] [RUNS] [SAMPLES]
+set -euo pipefail
+sp=${1:-./schedperf}
+benchmarks=${2:-1000}
+runs=${3:-3}
+samples=${4:-50}
+sp=$(cd "$(dirname "$sp")" && pwd)/$(basename "$sp")
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export SCHEDPERF_DB="$dir/store.db"
+
+python3 - "$benchmarks" "$runs" "$samples" > "$dir/results.json" <<'PY'
+import json, random, sys
+benchmarks, runs, samples = map(int, sys.argv[1:4])
+rng = random.Random(42)
+out = {"schema": "schedperf-results/1", "runs": []}
+for r in range(runs):
+    bench = []
+    for b in range(benchmarks):
+        mean = 1 + b % 97
+        shift = 1.05 if r and b % 10 == 0 else 1.0	# a tenth of the rows move 5 %
+        bench.append({"workload": "w%d" % (b // 10), "params": {"n": str(b % 10)},
+                      "metrics": [{"name": "seconds", "unit": "s", "better": "lower",
+                                   "samples": [rng.gauss(mean * shift, mean * 0.02)
+                                               for _ in range(samples)]}]})
+    out["runs"].append({"name": "run%d" % r, "started": "2026-01-01T00:00:%02dZ" % r,
+                        "complete": True, "environment": {"kernel.release": "k%d" % r},
+                        "benchmarks": bench})
+json.dump(out, sys.stdout)
+PY
+"$sp" import "$dir/results.json" >/dev/null
+names=$(seq -f 'run%g' 0 $((runs - 1)) | tr '\n' ' ')
+echo "compare --format json: $benchmarks benchmarks x $runs runs x $samples samples"
+if command -v hyperfine >/dev/null; then
+	hyperfine --warmup 1 --runs 5 --style basic --export-json "$dir/h.json" \
+		"$sp compare $names --format json > /dev/null"
+	python3 -c 'import json,sys,statistics; t=json.load(open(sys.argv[1]))["results"][0]["times"]; print("median of %d: %.3f s" % (len(t), statistics.median(t)))' "$dir/h.json"
+else
+	times=()
+	for _ in 1 2 3 4 5; do
+		start=$(date +%s.%N)
+		"$sp" compare $names --format json > /dev/null
+		times+=("$(echo "$(date +%s.%N) - $start" | bc)")
+	done
+	printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | sed 's/^/median of 5: /; s/$/ s/'
+fi

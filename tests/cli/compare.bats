@@ -1,0 +1,285 @@
+#!/usr/bin/env bats
+# compare (issue 5): tests, intervals, verdicts, styles, formats, filters and
+# environment differences, on data imported with `schedperf import` and
+# checked against an independent SciPy computation (/usr/bin/python3).
+
+load helpers
+
+# results FILE RUN:SHIFT:NOISE:GOVERNOR:SEED...: a schedperf-results/1 file,
+# one run per argument; each run has workload "wx" (seconds, lower is
+# better, 12 samples around 10 * (1 + SHIFT)) and "wy" (ops, higher is
+# better, 10 samples around 500). Samples are random floats: no ties.
+results() {
+	local file=$1
+	shift
+	python3 - "$@" > "$file" <<'PY'
+import json, random, sys
+runs = []
+for spec in sys.argv[1:]:
+    name, shift, noise, governor, seed = spec.split(":")
+    rng = random.Random(int(seed))
+    shift, noise = float(shift), float(noise)
+    def samples(mean, n):
+        return [rng.gauss(mean, mean * noise) for _ in range(n)]
+    runs.append({"name": name, "started": "2026-01-01T00:00:00Z", "complete": True,
+                 "environment": {"cpufreq.governor": governor, "kernel.release": name,
+                                 "loadavg": str(rng.random())},
+                 "benchmarks": [
+                     {"workload": "wx", "params": {"threads": "4"}, "metrics": [
+                         {"name": "seconds", "unit": "s", "better": "lower",
+                          "samples": samples(10 * (1 + shift), 12)}]},
+                     {"workload": "wy", "params": {}, "metrics": [
+                         {"name": "ops", "unit": "ops/s", "better": "higher",
+                          "samples": samples(500, 10)}]}]})
+print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))
+PY
+}
+
+@test "compare --format json: every statistic matches SciPy" {
+	results "$TMP/r.json" base:0:0.01:performance:1 slow:0.1:0.01:powersave:2 \
+		twin:0:0.01:performance:3
+	sp import "$TMP/r.json"
+	sp export base slow twin > "$TMP/samples.json"
+	sp compare base slow twin --format json > "$TMP/c.json"
+	/usr/bin/python3 - "$TMP/c.json" "$TMP/samples.json" <<'PY'
+import json, sys
+import numpy as np
+from scipy import stats, optimize
+c = json.load(open(sys.argv[1]))
+exp = json.load(open(sys.argv[2]))
+alpha, margin, level = 0.05, 0.01, 0.95
+def close(a, b, rel=1e-6):
+    assert a is not None and abs(a - b) <= rel * max(1.0, abs(b)), (a, b)
+def samples(run, workload):
+    for r in exp["runs"]:
+        if r["name"] == run:
+            for b in r["benchmarks"]:
+                if b["workload"] == workload:
+                    return np.array(b["metrics"][0]["samples"])
+def wilcox_counts(m, n):
+    # number of arrangements with W = k: the exact null distribution
+    f = {(0, 0): [1]}
+    def count(m, n):
+        if (m, n) in f: return f[(m, n)]
+        if m == 0 or n == 0:
+            f[(m, n)] = [1]; return f[(m, n)]
+        a, b = count(m - 1, n), count(m, n - 1)
+        out = [0] * (m * n + 1)
+        for k, v in enumerate(a): out[k + n] += v
+        for k, v in enumerate(b): out[k] += v
+        f[(m, n)] = out; return out
+    return count(m, n)
+def qwilcox(p, m, n):
+    counts = np.array(wilcox_counts(m, n), dtype=float)
+    cdf = np.cumsum(counts) / counts.sum()
+    return int(np.argmax(cdf >= p - 1e-12))
+def mde_pct(nb, nn, sd, base_mean):
+    ne = 2 * nb * nn / (nb + nn); df = 2 * (ne - 1)
+    tc = stats.t.ppf(1 - alpha / 2, df)
+    f = lambda d: stats.nct.sf(tc, df, np.sqrt(ne / 2) * d / sd) - 0.8
+    return optimize.brentq(f, 1e-12 * sd, 100 * sd, xtol=1e-14, rtol=1e-14) / abs(base_mean) * 100
+assert c["schema"] == "schedperf-compare/1" and c["baseline"] == "base"
+# every Welch p of the comparison, rows x runs in order, adjusted together
+cells, ps = [], []
+for row in c["rows"]:
+    for r in row["runs"][1:]:
+        cells.append((row, r))
+        ps.append(stats.ttest_ind(samples(r["name"], row["workload"]),
+                                  samples("base", row["workload"]), equal_var=False).pvalue)
+p = np.array(ps); n = len(p); o = np.argsort(p)[::-1]
+bh = np.empty(n); bh[o] = np.minimum(1, np.minimum.accumulate(p[o] * n / np.arange(n, 0, -1)))
+for i, (row, r) in enumerate(cells):
+    x = samples("base", row["workload"]); y = samples(r["name"], row["workload"])
+    close(r["p_welch"], ps[i])
+    close(r["p_mwu"], stats.mannwhitneyu(y, x, alternative="two-sided", method="exact").pvalue)
+    close(r["p_adjusted"], bh[i])
+    diffs = np.sort(np.subtract.outer(y, x).ravel())
+    close(r["hl_shift"], np.median(diffs))
+    qu = qwilcox((1 - level) / 2, len(y), len(x)); qu = max(qu, 1)
+    close(r["hl_ci"][0], diffs[qu - 1]); close(r["hl_ci"][1], diffs[len(x) * len(y) - qu])
+    lo, hi = r["ratio_ci"]; ratio = y.mean() / x.mean()
+    assert lo <= ratio <= hi and hi - lo < 0.05, (lo, ratio, hi)
+    sig = r["p_adjusted"] < alpha and (lo > 1 or hi < 1)
+    higher = row["better"] == "higher"
+    if sig:
+        verdict = "better" if (lo > 1) == higher else "worse"
+    elif lo >= 1 - margin and hi <= 1 + margin:
+        verdict = "same"
+    else:
+        verdict = "unknown"
+    assert r["verdict"] == verdict, (r["verdict"], verdict)
+    if verdict in ("better", "worse"):
+        assert r["mde_pct"] is None
+    else:
+        sd = np.sqrt(((len(x) - 1) * x.var(ddof=1) + (len(y) - 1) * y.var(ddof=1)) / (len(x) + len(y) - 2))
+        close(r["mde_pct"], mde_pct(len(x), len(y), sd, x.mean()))
+    assert r["env_caveats"] == (["cpufreq.governor"] if r["name"] == "slow" else [])
+for row in c["rows"]:
+    for r in row["runs"]:
+        s = np.sort(samples(r["name"], row["workload"]))
+        k = int(stats.binom.ppf((1 - level) / 2, len(s), 0.5))
+        close(r["median_ci"][0], s[k - 1]); close(r["median_ci"][1], s[len(s) - k])
+    assert "p_welch" not in row["runs"][0] and "verdict" not in row["runs"][0]
+# the 10 % slower run is worse in seconds; its twin is not
+verdicts = {(row["workload"], r["name"]): r["verdict"] for row in c["rows"] for r in row["runs"][1:]}
+assert verdicts[("wx", "slow")] == "worse", verdicts
+assert verdicts[("wx", "twin")] not in ("better", "worse"), verdicts
+assert [d["key"] for d in c["environment_differences"]] == ["cpufreq.governor", "kernel.release"]
+assert c["environment_differences"][0]["moves_results"] is True
+assert c["environment_differences"][0]["values"] == {"base": "performance", "slow": "powersave", "twin": "performance"}
+PY
+}
+
+@test "compare: the bootstrap interval is reproducible and follows --seed" {
+	results "$TMP/r.json" a:0:0.02:performance:11 b:0.01:0.02:performance:12
+	sp import "$TMP/r.json"
+	sp compare a b --format json > "$TMP/1.json"
+	sp compare a b --format json > "$TMP/2.json"
+	cmp "$TMP/1.json" "$TMP/2.json"
+	sp compare a b --format json --seed 7 > "$TMP/3.json"
+	/usr/bin/python3 - "$TMP/1.json" "$TMP/3.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for ra, rb in zip(a["rows"], b["rows"]):
+    ca, cb = ra["runs"][1], rb["runs"][1]
+    assert ca["ratio_ci"] != cb["ratio_ci"]
+    # another seed moves the interval ends only a little
+    for x, y in zip(ca["ratio_ci"], cb["ratio_ci"]):
+        assert abs(x - y) < 0.005, (x, y)
+    assert ca["p_welch"] == cb["p_welch"]
+PY
+}
+
+@test "compare: two runs of identical data have no significant row" {
+	results "$TMP/a.json" same1:0:0.03:performance:5
+	results "$TMP/b.json" same2:0:0.03:performance:5
+	sp import "$TMP/a.json"
+	sp import "$TMP/b.json"
+	run sp compare same1 same2 --format json --fail-on-regression
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/c.json"
+	# 3 % noise over 12 samples cannot show "same within 1 %": unknown
+	[ "$(json '[r["runs"][1]["verdict"] for r in d["rows"]]' "$TMP/c.json")" = "['unknown', 'unknown']" ]
+	[ "$(json 'all(r["runs"][1]["ratio_ci"][0] < 1 < r["runs"][1]["ratio_ci"][1] for r in d["rows"])' "$TMP/c.json")" = True ]
+	[ "$(json 'all(r["runs"][1]["p_adjusted"] == 1 for r in d["rows"])' "$TMP/c.json")" = True ]
+	run sp compare same1 same2 --only-changed --format json
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')" -eq 0 ]
+}
+
+@test "compare: a clear 10% regression is worse and fails the check" {
+	results "$TMP/r.json" good:0:0.005:performance:21 bad:0.1:0.005:performance:22
+	sp import "$TMP/r.json"
+	run sp compare good bad
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Verdict"*"worse"* ]]
+	# MMTests' significance mark on the headline row
+	[[ "$output" =~ Amean\ +seconds\ .*\*\ *-10\.[0-9]+%\* ]]
+	run sp compare good bad --fail-on-regression
+	[ "$status" -eq 1 ]
+	run sp compare good bad --fail-on-regression --metric ops
+	[ "$status" -eq 0 ]
+	run sp compare good bad --only-changed --format csv
+	[ "${#lines[@]}" -eq 3 ]	# header, baseline, bad: only wx changed
+	[[ "${lines[2]}" == wx,threads=4,seconds,*,worse,* ]]
+	run sp compare good bad --workload wy,nosuch --format json
+	[ "$(echo "$output" | python3 -c 'import json,sys; print([r["workload"] for r in json.load(sys.stdin)["rows"]])')" = "['wy']" ]
+	run sp compare good bad --adjust holm --alpha 0.01 --margin 2 --format json
+	[ "$status" -eq 0 ]
+}
+
+@test "compare --style lkp: value ± %stddev  %change  value ± %stddev  metric" {
+	results "$TMP/r.json" good:0:0.005:performance:21 bad:0.1:0.005:performance:22
+	sp import "$TMP/r.json"
+	run sp compare good bad --style lkp
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"%stddev"*"%change"*"%stddev"* ]]
+	line=$(echo "$output" | grep 'wx\.seconds$')
+	[[ "$line" =~ ^\ +[0-9.]+\ ±\ +[0-9]+%\ +\+[0-9]+\.[0-9]%\ +[0-9.]+\ ±\ +[0-9]+%\ +wx\.seconds$ ]]
+	# ops did not move beyond LKP's 1 % floor: hidden, and said so
+	! echo "$output" | grep -q 'wy\.ops'
+	[[ "$output" == *"1 of 2 rows hidden"* ]]
+}
+
+@test "compare --style benchstat: median ± CI, delta, (p= n=) or ~" {
+	results "$TMP/r.json" good:0:0.005:performance:21 bad:0.1:0.005:performance:22
+	sp import "$TMP/r.json"
+	run sp compare good bad --style benchstat
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"vs base"* ]]
+	echo "$output" | grep -E '^wx threads=4 +[0-9.]+ ± [0-9]+% +[0-9.]+ ± [0-9]+% +\+[0-9.]+% \(p=0\.000 n=12\)'
+	echo "$output" | grep -E '^wy +[0-9.]+ ± [0-9]+% +[0-9.]+ ± [0-9]+% +~ \(p=[0-9.]+ n=10\)'
+}
+
+@test "compare --format markdown and csv parse; text lists the environment" {
+	results "$TMP/r.json" base:0:0.01:performance:1 slow:0.1:0.01:powersave:2 \
+		twin:0:0.01:performance:3
+	sp import "$TMP/r.json"
+	run sp compare base slow twin
+	[[ "$output" == *"!cpufreq.governor: base=performance, slow=powersave, twin=performance"* ]]
+	[[ "$output" == *"worse (!governor differs)"* ]]
+	[[ "$output" != *loadavg* ]]
+	sp compare base slow twin --format markdown > "$TMP/c.md"
+	sp compare base slow twin --format csv > "$TMP/c.csv"
+	/usr/bin/python3 - "$TMP/c.md" "$TMP/c.csv" <<'PY'
+import csv, sys
+table = [l for l in open(sys.argv[1]) if l.startswith("|")]
+cols = [len(l.replace("\\|", "").strip().strip("|").split("|")) for l in table]
+assert len(table) == 4 and len(set(cols)) == 1, cols     # header, rule, two rows
+assert set(table[1].strip()) <= set("|-:")
+assert "**worse (!governor differs)**" in table[2]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == 6                                   # 2 rows x 3 runs
+assert [r["run"] for r in rows[:3]] == ["base", "slow", "twin"]
+assert rows[1]["verdict"] == "worse" and rows[1]["env_caveats"] == "cpufreq.governor"
+assert rows[0]["p_welch"] == "" and float(rows[1]["p_welch"]) < 1e-6
+for r in rows[1:3]:
+    assert float(r["ratio_ci_low"]) <= float(r["ratio_ci_high"])
+PY
+}
+
+@test "compare: undefined statistics are null and -, never NaN" {
+	cat > "$TMP/one.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "x", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]}]},
+ {"name": "y", "started": "2026-01-01T00:00:01Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [2]}]}]},
+ {"name": "z", "started": "2026-01-01T00:00:02Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m2", "unit": "s", "better": "higher", "samples": [0, -1, 3]}]}]}]}
+JSON
+	sp import "$TMP/one.json"
+	# n = 1; a metric only one run has; Hmean of non-positive values
+	for style in mmtests lkp benchstat; do
+		for format in text markdown csv json; do
+			run sp compare x y z --style $style --format $format
+			[ "$status" -eq 0 ] || { echo "$style $format: $output"; return 1; }
+			[[ "$output" != *nan* && "$output" != *NaN* ]] || { echo "$style $format: $output"; return 1; }
+		done
+	done
+	sp compare x y z --format json > "$TMP/c.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["p_welch"]' "$TMP/c.json")" = None ]
+	[ "$(json 'd["rows"][0]["runs"][2]["verdict"]' "$TMP/c.json")" = unknown ]
+	[ "$(json 'd["rows"][1]["runs"][2]["hmean"]' "$TMP/c.json")" = None ]
+	[ "$(json 'd["rows"][0]["runs"][1]["median_ci"]' "$TMP/c.json")" = "[None, None]" ]
+}
+
+@test "compare colours verdicts on a terminal only, and never with NO_COLOR" {
+	command -v script >/dev/null || skip "no script(1)"
+	results "$TMP/r.json" good:0:0.005:performance:21 bad:0.1:0.005:performance:22
+	sp import "$TMP/r.json"
+	out=$(SCHEDPERF_DB="$SCHEDPERF_DB" script -qec "$SP compare good bad" /dev/null)
+	[[ "$out" == *$'\033[31m'* ]]
+	out=$(NO_COLOR=1 SCHEDPERF_DB="$SCHEDPERF_DB" script -qec "$SP compare good bad" /dev/null)
+	[[ "$out" != *$'\033['* ]]
+	run sp compare good bad
+	[[ "$output" != *$'\033['* ]]
+}
+
+@test "compare refuses bad options with one line" {
+	for args in "--style nosuch" "--format yaml" "--alpha 0" "--alpha x" "--adjust bonferroni" \
+		    "--margin -1" "--seed -3"; do
+		run sp compare a b $args
+		[ "$status" -eq 2 ] || { echo "$args: $status"; return 1; }
+		assert_one_line_error
+	done
+}

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison model's statistics (issue 5): the order-statistic
+ * interval of the median, the verdict rules, and comparison_analyze() on
+ * fixed data. Expected numbers are printed by tests/reference/
+ * compare_reference.py (SciPy 1.10, /usr/bin/python3):
+ *   median CI orders: k = scipy.stats.binom.ppf((1 - level)/2, n, 0.5),
+ *     the interval [x(k), x(n+1-k)];
+ *   p_welch: scipy.stats.ttest_ind(new, base, equal_var=False).pvalue;
+ *   p_mwu: scipy.stats.mannwhitneyu(new, base, method='exact') (no ties,
+ *     n < 50, as R's wilcox.test);
+ *   hl_shift: numpy.median(numpy.subtract.outer(new, base));
+ *   p_adjusted: Benjamini–Hochberg and Holm written out in NumPy over the
+ *     four Welch p-values of the comparison.
+ * Compared to 1e-6 relative.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "stats/median_ci.h"
+
+#define REL 1e-6
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void assert_close_at(double actual, double expected, const char *file, int line)
+{
+	double scale = fabs(expected) > 1 ? fabs(expected) : 1;
+
+	if (isnan(expected) ? isnan(actual) : fabs(actual - expected) <= REL * scale)
+		return;
+	print_error("expected %.17g, got %.17g\n", expected, actual);
+	_fail(file, line);
+}
+#define assert_close(a, e) assert_close_at((a), (e), __FILE__, __LINE__)
+
+/* ------------------------------------------------------------ median CI */
+
+struct orders_case {
+	size_t n;
+	double level;
+	size_t lo, hi;		/* 0, 0: too few samples */
+};
+
+static void test_median_ci_orders(void **state)
+{
+	/* k = binom.ppf((1 - level)/2, n, 0.5), hi = n + 1 - k */
+	static const struct orders_case cases[] = {
+		{ 1, 0.95, 0, 0 }, { 2, 0.95, 0, 0 }, { 5, 0.95, 0, 0 }, { 5, 0.9, 1, 5 },
+		{ 6, 0.95, 1, 6 }, { 6, 0.99, 0, 0 }, { 7, 0.95, 1, 7 }, { 10, 0.95, 2, 9 },
+		{ 10, 0.99, 1, 10 }, { 11, 0.9, 3, 9 }, { 30, 0.95, 10, 21 },
+		{ 31, 0.95, 10, 22 }, { 50, 0.95, 18, 33 }, { 50, 0.9, 19, 32 },
+		{ 101, 0.95, 41, 61 }, { 101, 0.99, 38, 64 }, { 1000, 0.95, 469, 532 },
+		{ 1000, 0.9, 474, 527 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t lo, hi;
+		int rc = median_ci_orders(cases[i].n, cases[i].level, &lo, &hi);
+
+		assert_int_equal(rc, cases[i].lo ? 0 : -1);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+	}
+}
+
+static void test_median_ci_values(void **state)
+{
+	/* sorted([3.1,1.2,5.5,2.2,9.9,4.4,0.5,7.7,6.6,8.8,2.9]): k = 2 */
+	static const double sorted[] = { 0.5, 1.2, 2.2, 2.9, 3.1, 4.4, 5.5, 6.6, 7.7, 8.8, 9.9 };
+	double lo, hi;
+
+	assert_int_equal(median_ci(sorted, ARRAY_SIZE(sorted), 0.95, &lo, &hi), 0);
+	assert_close(lo, 1.2);
+	assert_close(hi, 8.8);
+	/* too few samples, and a level outside (0, 1) */
+	assert_int_equal(median_ci(sorted, 5, 0.95, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(median_ci(sorted, 11, 1.0, &lo, &hi), -1);
+	assert_int_equal(median_ci(sorted, 0, 0.95, &lo, &hi), -1);
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+static struct cell_stats stats_with(double p, double low, double high)
+{
+	struct cell_stats st = { .p_adjusted = p, .ratio_low = low, .ratio_high = high };
+
+	return st;
+}
+
+static void test_verdict_rules(void **state)
+{
+	struct cell_stats st;
+
+	/* significant and the interval above 1: worse when lower is better */
+	st = stats_with(0.001, 1.08, 1.12);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_WORSE);
+	assert_int_equal(cell_verdict(&st, BETTER_HIGHER, 0.05, 0.01), VERDICT_BETTER);
+	st = stats_with(0.001, 0.90, 0.95);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_BETTER);
+	assert_int_equal(cell_verdict(&st, BETTER_HIGHER, 0.05, 0.01), VERDICT_WORSE);
+	/* significant p but the interval straddles 1: not a change */
+	st = stats_with(0.001, 0.98, 1.03);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_UNKNOWN);
+	/* not significant, interval inside 1 +/- 1 %: same; edges count */
+	st = stats_with(0.5, 0.99, 1.01);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_SAME);
+	st = stats_with(0.5, 0.989, 1.005);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_UNKNOWN);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.02), VERDICT_SAME);
+	/* p exactly alpha is not significant */
+	st = stats_with(0.05, 1.08, 1.12);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_UNKNOWN);
+	/* no interval: unknown */
+	st = stats_with(0.001, NAN, NAN);
+	assert_int_equal(cell_verdict(&st, BETTER_LOWER, 0.05, 0.01), VERDICT_UNKNOWN);
+	assert_string_equal(verdict_name(VERDICT_WORSE), "worse");
+	assert_string_equal(verdict_name(VERDICT_SAME), "same");
+}
+
+/* ------------------------------------------------------------ the model */
+
+static const double base_a[] = { 10.1, 10.3, 9.9, 10.0, 10.2, 10.4, 9.8, 10.15 };
+static const double new1_a[] = { 11.0, 11.3, 10.9, 11.2, 11.1, 11.4, 10.8, 11.05 };
+static const double new2_a[] = { 10.05, 10.22, 10.12, 9.93, 10.31, 10.02, 10.18, 10.11 };
+static const double base_b[] = { 500, 510, 505, 495, 502, 498, 507, 503 };
+static const double new1_b[] = { 450, 455, 452, 449, 451, 447, 454, 450.5 };
+static const double new2_b[] = { 501, 509, 504, 497, 503, 499, 506, 502.5 };
+
+static void add_metric(struct result_batch *batch, const char *workload, const char *name,
+		       enum better better, const double *x, size_t n)
+{
+	struct result_benchmark *bench = result_batch_add_benchmark(batch);
+	struct result_metric *m = result_benchmark_add_metric(bench);
+
+	bench->workload = strdup(workload);
+	bench->params = strdup("{}");
+	m->name = strdup(name);
+	m->unit = strdup("u");
+	m->better = better;
+	m->source = strdup("workload");
+	for (size_t i = 0; i < n; i++)
+		result_metric_add_sample(m, x[i], false);
+}
+
+static void make_run(struct compare_run *run, const char *name, const char *governor,
+		     const double *a, const double *b)
+{
+	struct result_batch *batch;
+
+	memset(run, 0, sizeof(*run));
+	run->name = name;
+	batch = result_set_add_batch(&run->set);
+	memset(batch, 0, sizeof(*batch));
+	batch->name = strdup(name);
+	result_batch_add_env(batch, "cpufreq.governor", governor);
+	result_batch_add_env(batch, "loadavg", name);	/* always differs: ignored */
+	result_batch_add_env(batch, "kernel.release", name);
+	result_batch_sort_env(batch);
+	add_metric(batch, "wa", "seconds", BETTER_LOWER, a, 8);
+	add_metric(batch, "wb", "ops", BETTER_HIGHER, b, 8);
+}
+
+static void build(struct compare_run runs[3], struct comparison *cmp, enum p_adjust_method m)
+{
+	struct compare_options opts;
+
+	make_run(&runs[0], "base", "performance", base_a, base_b);
+	make_run(&runs[1], "new1", "powersave", new1_a, new1_b);
+	make_run(&runs[2], "new2", "performance", new2_a, new2_b);
+	comparison_build(cmp, runs, 3, false);
+	compare_options_init(&opts);
+	opts.adjust = m;
+	comparison_analyze(cmp, &opts);
+}
+
+static void release(struct compare_run runs[3], struct comparison *cmp)
+{
+	comparison_release(cmp);
+	for (int i = 0; i < 3; i++)
+		result_set_release(&runs[i].set);
+}
+
+static void test_model_tests_and_bh(void **state)
+{
+	struct compare_run runs[3];
+	struct comparison cmp;
+	const struct cell_stats *a1, *a2, *b1, *b2;
+
+	build(runs, &cmp, P_ADJUST_BH);
+	assert_int_equal(cmp.nr_rows, 2);
+	a1 = &cmp.rows[0].cells[1].stats;
+	a2 = &cmp.rows[0].cells[2].stats;
+	b1 = &cmp.rows[1].cells[1].stats;
+	b2 = &cmp.rows[1].cells[2].stats;
+	assert_close(a1->p_welch, 1.145096686066899e-07);
+	assert_close(a1->p_mwu, 0.0001554001554001554);
+	assert_close(a1->hl_shift, 1.0);
+	assert_close(a2->p_welch, 0.89415161900605744);
+	assert_close(a2->p_mwu, 0.87847707847707834);
+	assert_close(a2->hl_shift, 0.01499999999999968);
+	assert_close(b1->p_welch, 4.5563184933357715e-11);
+	assert_close(b1->p_mwu, 0.0001554001554001554);
+	assert_close(b1->hl_shift, -51.25);
+	assert_close(b2->hl_shift, 0.25);
+	assert_close(b2->p_welch, 0.93291471953378702);
+	assert_close(b2->p_mwu, 1.0);
+	/* BH over all four cells of the comparison */
+	assert_close(a1->p_adjusted, 2.290193372133798e-07);
+	assert_close(a2->p_adjusted, 0.93291471953378702);
+	assert_close(b1->p_adjusted, 1.8225273973343086e-10);
+	assert_close(b2->p_adjusted, 0.93291471953378702);
+	/* the baseline cell compares with nothing */
+	assert_true(isnan(cmp.rows[0].cells[0].stats.p_welch));
+	assert_int_equal(cmp.rows[0].cells[0].stats.verdict, VERDICT_NONE);
+	/* sorted base_a: 9.8 9.9 10 10.1 10.15 10.2 10.3 10.4; n = 8: k = 1 */
+	assert_close(cmp.rows[0].cells[0].stats.median_low, 9.8);
+	assert_close(cmp.rows[0].cells[0].stats.median_high, 10.4);
+	release(runs, &cmp);
+}
+
+static void test_model_holm(void **state)
+{
+	struct compare_run runs[3];
+	struct comparison cmp;
+
+	build(runs, &cmp, P_ADJUST_HOLM);
+	assert_close(cmp.rows[0].cells[1].stats.p_adjusted, 3.4352900582006971e-07);
+	assert_close(cmp.rows[0].cells[2].stats.p_adjusted, 1.0);
+	assert_close(cmp.rows[1].cells[1].stats.p_adjusted, 1.8225273973343086e-10);
+	assert_close(cmp.rows[1].cells[2].stats.p_adjusted, 1.0);
+	release(runs, &cmp);
+}
+
+static void test_model_verdicts_and_env(void **state)
+{
+	struct compare_run runs[3];
+	struct comparison cmp;
+	const char *keys[4];
+	const struct cell_stats *a1, *a2, *b1;
+
+	build(runs, &cmp, P_ADJUST_BH);
+	a1 = &cmp.rows[0].cells[1].stats;
+	a2 = &cmp.rows[0].cells[2].stats;
+	b1 = &cmp.rows[1].cells[1].stats;
+	/* seconds up 10 %: worse; ops down 10 %: worse; new2 unchanged */
+	assert_int_equal(a1->verdict, VERDICT_WORSE);
+	assert_int_equal(b1->verdict, VERDICT_WORSE);
+	/* the interval holds mean(new1)/mean(base) = 11.09375/10.10625 */
+	assert_true(a1->ratio_low < 11.09375 / 10.10625 && a1->ratio_high > 11.09375 / 10.10625);
+	assert_true(a1->ratio_low > 1.07 && a1->ratio_high < 1.13);
+	assert_true(a1->ratio_low <= a1->ratio_high);
+	assert_true(isnan(a1->mde_pct));	/* only for rows without a change */
+	assert_int_equal(a2->verdict, VERDICT_UNKNOWN);	/* 1.5 % noise, 8 samples */
+	assert_true(a2->mde_pct > 0 && a2->mde_pct < 5);
+	assert_true(comparison_has_regression(&cmp));
+
+	/* loadavg ignored; governor and release differ, governor moves results */
+	assert_int_equal(cmp.nr_env_diffs, 2);
+	assert_string_equal(cmp.env_diffs[0].key, "cpufreq.governor");
+	assert_true(cmp.env_diffs[0].moves_results);
+	assert_string_equal(cmp.env_diffs[1].key, "kernel.release");
+	assert_false(cmp.env_diffs[1].moves_results);
+	assert_int_equal(comparison_caveats(&cmp, 1, keys, 4), 1);
+	assert_string_equal(keys[0], "cpufreq.governor");
+	assert_int_equal(comparison_caveats(&cmp, 2, keys, 4), 0);
+
+	char buf[96];
+
+	format_verdict(buf, sizeof(buf), &cmp, 1, VERDICT_WORSE);
+	assert_string_equal(buf, "worse (!governor differs)");
+
+	/* --only-changed keeps both rows (new1 changed in each) */
+	comparison_keep_changed(&cmp);
+	assert_int_equal(cmp.nr_rows, 2);
+	release(runs, &cmp);
+}
+
+static void test_model_filter(void **state)
+{
+	static const char *const wb[] = { "wb", NULL };
+	static const char *const none[] = { "nosuch", NULL };
+	struct compare_run runs[3];
+	struct comparison cmp;
+
+	make_run(&runs[0], "base", "performance", base_a, base_b);
+	make_run(&runs[1], "new1", "powersave", new1_a, new1_b);
+	make_run(&runs[2], "new2", "performance", new2_a, new2_b);
+	comparison_build(&cmp, runs, 3, false);
+	comparison_filter(&cmp, wb, NULL);
+	assert_int_equal(cmp.nr_rows, 1);
+	assert_string_equal(cmp.rows[0].workload, "wb");
+	comparison_filter(&cmp, NULL, none);
+	assert_int_equal(cmp.nr_rows, 0);
+	release(runs, &cmp);
+}
+
+/*
+ * Identical runs: nothing significant. Eight samples of 1.5 % noise cannot
+ * show "same within 1 %" (the ratio interval is wider): unknown; 0.7 %
+ * noise can: same.
+ */
+static void test_model_identical(void **state)
+{
+	struct compare_run runs[2];
+	struct compare_options opts;
+	struct comparison cmp;
+
+	make_run(&runs[0], "x", "performance", base_a, base_b);
+	make_run(&runs[1], "y", "performance", base_a, base_b);
+	comparison_build(&cmp, runs, 2, false);
+	compare_options_init(&opts);
+	comparison_analyze(&cmp, &opts);
+	for (size_t i = 0; i < cmp.nr_rows; i++) {
+		const struct cell_stats *st = &cmp.rows[i].cells[1].stats;
+
+		assert_close(st->p_welch, 1.0);
+		assert_close(st->p_adjusted, 1.0);
+		assert_close(st->hl_shift, 0.0);
+		assert_int_equal(st->verdict, i == 0 ? VERDICT_UNKNOWN : VERDICT_SAME);
+		assert_true(st->ratio_low < 1 && st->ratio_high > 1);
+	}
+	assert_false(comparison_has_regression(&cmp));
+	comparison_release(&cmp);
+	result_set_release(&runs[0].set);
+	result_set_release(&runs[1].set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_ci_orders),
+		cmocka_unit_test(test_median_ci_values),
+		cmocka_unit_test(test_verdict_rules),
+		cmocka_unit_test(test_model_tests_and_bh),
+		cmocka_unit_test(test_model_holm),
+		cmocka_unit_test(test_model_verdicts_and_env),
+		cmocka_unit_test(test_model_filter),
+		cmocka_unit_test(test_model_identical),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
