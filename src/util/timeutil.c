@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
 #include <sys/time.h>
 #include <time.h>
@@ -28,4 +29,14 @@ void time_iso8601(char *buf, size_t len)
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%06ldZ", sec, ts.tv_nsec / 1000);
+}
+
+void time_sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }

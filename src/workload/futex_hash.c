@@ -38,6 +38,7 @@
 
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/start_gate.h"
 #include "workload/workload.h"
 
 enum {
@@ -75,11 +76,7 @@ struct futex_hash {
 	int flag;			/* FUTEX_PRIVATE_FLAG or 0 */
 	long nr_futexes;
 	atomic_bool done;
-	pthread_mutex_t lock;		/* the start barrier */
-	pthread_cond_t cond;
-	long arrived;
-	bool open;
-	bool abort;
+	struct start_gate gate;
 };
 
 struct fh_worker {
@@ -113,36 +110,6 @@ static int fh_check(const struct param_value *values,
 	return 0;
 }
 
-/* Arrive at the barrier and wait for it to open; false when sent home. */
-static bool fh_start(struct futex_hash *fh)
-{
-	bool go;
-
-	pthread_mutex_lock(&fh->lock);
-	fh->arrived++;
-	pthread_cond_broadcast(&fh->cond);
-	while (!fh->open)
-		pthread_cond_wait(&fh->cond, &fh->lock);
-	go = !fh->abort;
-	pthread_mutex_unlock(&fh->lock);
-	return go;
-}
-
-/* Open the barrier once @wait_for have arrived; @opened_at: the time just before. */
-static void fh_open(struct futex_hash *fh, long wait_for,
-			bool abort, double *opened_at)
-{
-	pthread_mutex_lock(&fh->lock);
-	while (!abort && fh->arrived < wait_for)
-		pthread_cond_wait(&fh->cond, &fh->lock);
-	if (opened_at)
-		*opened_at = time_now();
-	fh->open = true;
-	fh->abort = abort;
-	pthread_cond_broadcast(&fh->cond);
-	pthread_mutex_unlock(&fh->lock);
-}
-
 static void *fh_worker_fn(void *arg)
 {
 	struct fh_worker *w = arg;
@@ -150,7 +117,7 @@ static void *fh_worker_fn(void *arg)
 	int op = FUTEX_WAIT | fh->flag;
 	unsigned long ops = 0;		/* local: no cache line bouncing */
 
-	if (!fh_start(fh))
+	if (!start_gate_arrive(&fh->gate))
 		return NULL;
 	do {
 		for (long i = 0; i < fh->nr_futexes; i++, ops++) {
@@ -195,25 +162,13 @@ static int fh_create(struct fh_worker *workers, long threads, struct error *err)
 	pthread_attr_destroy(&attr);
 	if (!ret)
 		return 0;
-	fh_open(workers[0].fh, 0, true, NULL);
+	start_gate_open(&workers[0].fh->gate, 0, true, NULL);
 	for (long i = 0; i < created; i++)
 		pthread_join(workers[i].thread, NULL);
 	return error_set(err, EXIT_ENV,
 		"futex-hash: cannot create thread %ld of %ld: %s (raise the task "
 		"limit: ulimit -u, or sysctl kernel.threads-max)",
 		created + 1, threads, strerror(ret));
-}
-
-/* Sleep until @seconds after @start (CLOCK_MONOTONIC), whatever signals come. */
-static void sleep_until(double start, long seconds)
-{
-	struct timespec deadline;
-	double end = start + (double)seconds;
-
-	deadline.tv_sec = (time_t)end;
-	deadline.tv_nsec = (long)((end - (double)deadline.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
-		;
 }
 
 static int fh_measure(struct futex_hash *fh, struct fh_worker *workers,
@@ -225,8 +180,8 @@ static int fh_measure(struct futex_hash *fh, struct fh_worker *workers,
 
 	if (fh_create(workers, threads, err))
 		return -1;
-	fh_open(fh, threads, false, &start);
-	sleep_until(start, runtime);
+	start_gate_open(&fh->gate, threads, false, &start);
+	time_sleep_until(start + (double)runtime);
 	atomic_store(&fh->done, true);
 	elapsed = time_now() - start;
 	for (long i = 0; i < threads; i++) {
@@ -255,8 +210,7 @@ static int fh_run(const struct param_value *values, double *metrics,
 	int ret;
 
 	atomic_init(&fh.done, false);
-	pthread_mutex_init(&fh.lock, NULL);
-	pthread_cond_init(&fh.cond, NULL);
+	start_gate_init(&fh.gate);
 	for (long i = 0; i < threads; i++) {
 		workers[i].fh = &fh;
 		workers[i].futexes = xcalloc((size_t)fh.nr_futexes, sizeof(uint32_t));
@@ -266,8 +220,7 @@ static int fh_run(const struct param_value *values, double *metrics,
 	for (long i = 0; i < threads; i++)
 		free(workers[i].futexes);
 	free(workers);
-	pthread_cond_destroy(&fh.cond);
-	pthread_mutex_destroy(&fh.lock);
+	start_gate_destroy(&fh.gate);
 	return ret;
 }
 

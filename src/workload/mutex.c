@@ -39,6 +39,7 @@
 
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/start_gate.h"
 #include "workload/workload.h"
 
 enum {
@@ -82,11 +83,7 @@ struct mutex_test {
 	long nr_loops;
 	struct padded_mutex *mutexes;
 	_Atomic unsigned int global;	/* incremented with plain load + store */
-	pthread_mutex_t gate_lock;	/* the start barrier */
-	pthread_cond_t gate_cond;
-	long arrived;
-	bool open;
-	bool abort;
+	struct start_gate gate;
 };
 
 struct mtx_worker {
@@ -123,35 +120,6 @@ static uint64_t xorshift64(uint64_t *state)
 	return *state = x;
 }
 
-static bool mtx_start(struct mutex_test *t)
-{
-	bool go;
-
-	pthread_mutex_lock(&t->gate_lock);
-	t->arrived++;
-	pthread_cond_broadcast(&t->gate_cond);
-	while (!t->open)
-		pthread_cond_wait(&t->gate_cond, &t->gate_lock);
-	go = !t->abort;
-	pthread_mutex_unlock(&t->gate_lock);
-	return go;
-}
-
-/* Open the barrier once @wait_for have arrived; @opened_at: the time just before. */
-static void mtx_open(struct mutex_test *t, long wait_for,
-			bool abort, double *opened_at)
-{
-	pthread_mutex_lock(&t->gate_lock);
-	while (!abort && t->arrived < wait_for)
-		pthread_cond_wait(&t->gate_cond, &t->gate_lock);
-	if (opened_at)
-		*opened_at = time_now();
-	t->open = true;
-	t->abort = abort;
-	pthread_cond_broadcast(&t->gate_cond);
-	pthread_mutex_unlock(&t->gate_lock);
-}
-
 /* State kept in locals: neighbouring workers share cache lines. */
 static void mtx_event(struct mtx_worker *w)
 {
@@ -181,7 +149,7 @@ static void *mtx_worker_fn(void *arg)
 	struct mtx_worker *w = arg;
 	double start;
 
-	if (!mtx_start(w->test))
+	if (!start_gate_arrive(&w->test->gate))
 		return NULL;
 	start = time_now();
 	mtx_event(w);
@@ -206,7 +174,7 @@ static int mtx_create(struct mtx_worker *workers, long threads, struct error *er
 	pthread_attr_destroy(&attr);
 	if (!ret)
 		return 0;
-	mtx_open(workers[0].test, 0, true, NULL);
+	start_gate_open(&workers[0].test->gate, 0, true, NULL);
 	for (long i = 0; i < created; i++)
 		pthread_join(workers[i].thread, NULL);
 	return error_set(err, EXIT_ENV,
@@ -247,7 +215,7 @@ static int mtx_measure(struct mutex_test *t, struct mtx_worker *workers,
 		free(latencies);
 		return -1;
 	}
-	mtx_open(t, threads, false, &start);
+	start_gate_open(&t->gate, threads, false, &start);
 	for (long i = 0; i < threads; i++) {
 		pthread_join(workers[i].thread, NULL);
 		latencies[i] = workers[i].seconds;
@@ -278,8 +246,7 @@ static int mtx_run(const struct param_value *values, double *metrics,
 	for (long i = 0; i < t.nr_mutexes; i++)
 		pthread_mutex_init(&t.mutexes[i].mutex, NULL);
 	atomic_init(&t.global, 0);
-	pthread_mutex_init(&t.gate_lock, NULL);
-	pthread_cond_init(&t.gate_cond, NULL);
+	start_gate_init(&t.gate);
 	for (long i = 0; i < threads; i++) {
 		workers[i].test = &t;
 		/* Distinct non-zero seeds, different every run as sysbench's. */
@@ -289,8 +256,7 @@ static int mtx_run(const struct param_value *values, double *metrics,
 
 	ret = mtx_measure(&t, workers, threads, metrics, err);
 
-	pthread_cond_destroy(&t.gate_cond);
-	pthread_mutex_destroy(&t.gate_lock);
+	start_gate_destroy(&t.gate);
 	for (long i = 0; i < t.nr_mutexes; i++)
 		pthread_mutex_destroy(&t.mutexes[i].mutex);
 	free(t.mutexes);

@@ -33,6 +33,7 @@
 
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/start_gate.h"
 #include "workload/workload.h"
 
 enum {
@@ -68,11 +69,7 @@ struct threads_test {
 	pthread_mutex_t *locks;
 	atomic_ulong next_lock;		/* sysbench's req_performed */
 	atomic_bool stop;
-	pthread_mutex_t gate_lock;	/* the start barrier */
-	pthread_cond_t gate_cond;
-	long arrived;
-	bool open;
-	bool abort;
+	struct start_gate gate;
 };
 
 struct thr_worker {
@@ -97,35 +94,6 @@ static int thr_check(const struct param_value *values,
 	return 0;
 }
 
-static bool thr_start(struct threads_test *t)
-{
-	bool go;
-
-	pthread_mutex_lock(&t->gate_lock);
-	t->arrived++;
-	pthread_cond_broadcast(&t->gate_cond);
-	while (!t->open)
-		pthread_cond_wait(&t->gate_cond, &t->gate_lock);
-	go = !t->abort;
-	pthread_mutex_unlock(&t->gate_lock);
-	return go;
-}
-
-/* Open the barrier once @wait_for have arrived; @opened_at: the time just before. */
-static void thr_open(struct threads_test *t, long wait_for,
-			bool abort, double *opened_at)
-{
-	pthread_mutex_lock(&t->gate_lock);
-	while (!abort && t->arrived < wait_for)
-		pthread_cond_wait(&t->gate_cond, &t->gate_lock);
-	if (opened_at)
-		*opened_at = time_now();
-	t->open = true;
-	t->abort = abort;
-	pthread_cond_broadcast(&t->gate_cond);
-	pthread_mutex_unlock(&t->gate_lock);
-}
-
 static void thr_event(struct threads_test *t)
 {
 	pthread_mutex_t *lock = &t->locks[atomic_fetch_add(&t->next_lock, 1) %
@@ -142,7 +110,7 @@ static void *thr_worker_fn(void *arg)
 {
 	struct thr_worker *w = arg;
 
-	if (!thr_start(w->test))
+	if (!start_gate_arrive(&w->test->gate))
 		return NULL;
 	while (!atomic_load_explicit(&w->test->stop, memory_order_relaxed)) {
 		thr_event(w->test);
@@ -168,24 +136,13 @@ static int thr_create(struct thr_worker *workers, long threads, struct error *er
 	pthread_attr_destroy(&attr);
 	if (!ret)
 		return 0;
-	thr_open(workers[0].test, 0, true, NULL);
+	start_gate_open(&workers[0].test->gate, 0, true, NULL);
 	for (long i = 0; i < created; i++)
 		pthread_join(workers[i].thread, NULL);
 	return error_set(err, EXIT_ENV,
 		"threads: cannot create thread %ld of %ld: %s (raise the task "
 		"limit: ulimit -u, or sysctl kernel.threads-max)",
 		created + 1, threads, strerror(ret));
-}
-
-static void sleep_until(double start, long seconds)
-{
-	struct timespec deadline;
-	double end = start + (double)seconds;
-
-	deadline.tv_sec = (time_t)end;
-	deadline.tv_nsec = (long)((end - (double)deadline.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
-		;
 }
 
 static int thr_measure(struct threads_test *t, struct thr_worker *workers,
@@ -196,8 +153,8 @@ static int thr_measure(struct threads_test *t, struct thr_worker *workers,
 
 	if (thr_create(workers, threads, err))
 		return -1;
-	thr_open(t, threads, false, &start);
-	sleep_until(start, runtime);
+	start_gate_open(&t->gate, threads, false, &start);
+	time_sleep_until(start + (double)runtime);
 	atomic_store(&t->stop, true);
 	for (long i = 0; i < threads; i++) {
 		pthread_join(workers[i].thread, NULL);
@@ -225,8 +182,7 @@ static int thr_run(const struct param_value *values, double *metrics,
 		pthread_mutex_init(&t.locks[i], NULL);
 	atomic_init(&t.next_lock, 0);
 	atomic_init(&t.stop, false);
-	pthread_mutex_init(&t.gate_lock, NULL);
-	pthread_cond_init(&t.gate_cond, NULL);
+	start_gate_init(&t.gate);
 	for (long i = 0; i < threads; i++)
 		workers[i].test = &t;
 	thr_last_events = 0;
@@ -234,8 +190,7 @@ static int thr_run(const struct param_value *values, double *metrics,
 	ret = thr_measure(&t, workers, threads, values[THR_PARAM_RUNTIME].num,
 			  metrics, err);
 
-	pthread_cond_destroy(&t.gate_cond);
-	pthread_mutex_destroy(&t.gate_lock);
+	start_gate_destroy(&t.gate);
 	for (long i = 0; i < t.nr_locks; i++)
 		pthread_mutex_destroy(&t.locks[i]);
 	free(t.locks);
