@@ -9,6 +9,11 @@
 # median of the per-pair ratios ours/perf. A ratio near 1 means our numbers
 # can be read like perf's.
 #
+# Then, unless ONLY_PERF_SCHED=1, the other workloads that have a reference
+# installable from Debian: futex-wake and futex-hash against perf bench
+# futex, threads and mutex against sysbench (bench/fidelity-sync.sh), and
+# messaging against rt-tests' hackbench (bench/fidelity-proc.sh).
+#
 # Usage: bench/fidelity.sh [SCHEDPERF]   (default ./build/schedperf)
 # Environment: PAIRS (default 10); RUN_OPTS, extra options for 'schedperf
 # run' (e.g. RUN_OPTS=--no-monitors to leave out the runner's perf counters,
@@ -116,3 +121,11 @@ compare "messaging g=10 l=100 socket process" \
 compare "messaging g=10 l=100 pipe thread" \
 	"messaging groups=10 loops=100 ipc=pipe mode=thread" \
 	"messaging -g 10 -l 100 -p -t"
+
+if [[ ${ONLY_PERF_SCHED:-0} != 1 ]]; then
+	here=$(dirname "$0")
+	echo
+	"$here/fidelity-sync.sh" "$SP" "$(nproc)" "$PAIRS"
+	echo
+	"$here/fidelity-proc.sh" "$SP" 10 100 "$PAIRS"
+fi
