@@ -190,3 +190,15 @@ YAML
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
+
+@test "ulimit -n 64: messaging needing more either raises the limit or names it, exit 3" {
+	run bash -c "ulimit -n 64; '$SP' run messaging -p groups=10 -p loops=5 -p mode=thread -i 1 --name fds --quiet"
+	if [ "$status" -ne 0 ]; then
+		[ "$status" -eq 3 ]
+		assert_one_line_error
+		[[ "$output" == *"open files"*"ulimit -n"* ]]
+		[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches' 2>/dev/null || echo 0)" -eq 0 ]
+	else
+		[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
+	fi
+}
