@@ -6,7 +6,6 @@
  * follow the workload into the tasks it creates, and that the /proc and
  * cpufreq parsers compute the right deltas from files with known contents.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -24,6 +23,7 @@
 #include "monitor/monitor.h"
 #include "monitor/monitor_ops.h"
 #include "monitor/procfs.h"
+#include "test_helpers.h"
 
 #define ROUND_TRIPS 1000
 
@@ -47,20 +47,6 @@ static double metric_value(const struct monitor_set *ms, const double *values,
 
 	assert_true(i >= 0);
 	return values[i];
-}
-
-static int open_fds(void)
-{
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *entry;
-	int n = 0;
-
-	assert_non_null(dir);
-	while ((entry = readdir(dir)))
-		if (entry->d_name[0] != '.')
-			n++;
-	closedir(dir);
-	return n;
 }
 
 static void write_file(const char *path, const char *fmt, ...)

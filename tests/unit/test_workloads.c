@@ -6,7 +6,6 @@
  * longer than the call itself, growing with the work), and that a run
  * leaves no fd, child process or thread behind, on success and on failure.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -23,27 +22,7 @@
 
 #include "util/timeutil.h"
 #include "workload/workload.h"
-
-#define MAX_PARAMS 16
-
-static int count_dir(const char *path)
-{
-	DIR *dir = opendir(path);
-	struct dirent *entry;
-	int n = 0;
-
-	assert_non_null(dir);
-	while ((entry = readdir(dir)))
-		if (entry->d_name[0] != '.')
-			n++;
-	closedir(dir);
-	return n;
-}
-
-static int open_fds(void)
-{
-	return count_dir("/proc/self/fd");
-}
+#include "test_helpers.h"
 
 /*
  * The open-file limit that leaves room for exactly @room more fds: fds are
@@ -59,48 +38,6 @@ static rlim_t limit_for(long room)
 	return (rlim_t)fd;
 }
 
-static void assert_no_children(void)
-{
-	errno = 0;
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-	assert_int_equal(errno, ECHILD);
-	assert_int_equal(count_dir("/proc/self/task"), 1);
-}
-
-static const struct workload *find(const char *name)
-{
-	const struct workload *w = workload_find(name);
-
-	assert_non_null(w);
-	return w;
-}
-
-/* Parse a NULL-terminated list of "key=value" for @name; returns what parse returns. */
-static int parse(const char *name, struct param_value *values,
-		 struct workload_needs *needs, struct error *err, ...)
-{
-	char *assignments[MAX_PARAMS];
-	size_t n = 0;
-	va_list ap;
-
-	va_start(ap, err);
-	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
-		assignments[n++] = a;
-	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	return workload_parse_params(find(name), assignments, n, values, needs, err);
-}
-
-/* A parse that must fail with EXIT_USAGE and name @param in its message. */
-#define assert_usage_error(param, name, ...) do {				\
-	struct param_value v_[MAX_PARAMS];					\
-	struct error e_;							\
-										\
-	assert_int_equal(parse(name, v_, NULL, &e_, __VA_ARGS__, NULL), -1);	\
-	assert_int_equal(e_.code, EXIT_USAGE);					\
-	assert_non_null(strstr(e_.msg, param));					\
-} while (0)
-
 /*
  * Run @name with the given parameters, checking that it succeeds, fills
  * every metric with a finite positive value, takes no longer than the call
@@ -114,12 +51,11 @@ static double run_ok(const char *name, double *metrics, ...)
 	struct error err = { 0 };
 	int fds_before = open_fds();
 	double start, wall;
-	size_t n = 0;
+	size_t n;
 	va_list ap;
 
 	va_start(ap, metrics);
-	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
-		assignments[n++] = a;
+	n = collect(assignments, ap);
 	va_end(ap);
 	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, &err), 0);
 	for (size_t i = 0; i < w->nr_metrics; i++)
@@ -134,8 +70,7 @@ static double run_ok(const char *name, double *metrics, ...)
 		assert_true(isfinite(metrics[i]));
 		assert_true(metrics[i] > 0);
 	}
-	assert_int_equal(open_fds(), fds_before);
-	assert_no_children();
+	assert_nothing_left(fds_before);
 	return wall;
 }
 
@@ -340,8 +275,7 @@ static void messaging_setup_fails(const char *mode)
 	assert_int_equal(ret, -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "ulimit -n"));
-	assert_int_equal(open_fds(), fds_before);
-	assert_no_children();
+	assert_nothing_left(fds_before);
 }
 
 static void test_messaging_setup_failure_cleans_up(void **state)
@@ -451,8 +385,7 @@ static void test_pipe_setup_failure(void **state)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
 	assert_int_equal(ret, -1);
 	assert_int_equal(err.code, EXIT_ENV);
-	assert_int_equal(open_fds(), fds_before);
-	assert_no_children();
+	assert_nothing_left(fds_before);
 }
 
 int main(void)

@@ -9,7 +9,6 @@
  * CPUs than it may use; nothing (child, thread, fd) is left behind, also
  * when a child fails or the helper is missing.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -29,74 +28,9 @@
 #include "util/timeutil.h"
 #include "workload/aim9.h"
 #include "workload/workload.h"
-
-#define MAX_PARAMS 16
+#include "test_helpers.h"
 
 static char build_dir[PATH_MAX];
-
-static int count_dir(const char *path)
-{
-	DIR *dir = opendir(path);
-	struct dirent *entry;
-	int n = 0;
-
-	assert_non_null(dir);
-	while ((entry = readdir(dir)))
-		if (entry->d_name[0] != '.')
-			n++;
-	closedir(dir);
-	return n;
-}
-
-static void assert_nothing_left(int fds_before)
-{
-	errno = 0;
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-	assert_int_equal(errno, ECHILD);
-	assert_int_equal(count_dir("/proc/self/task"), 1);
-	assert_int_equal(count_dir("/proc/self/fd"), fds_before);
-}
-
-static const struct workload *find(const char *name)
-{
-	const struct workload *w = workload_find(name);
-
-	assert_non_null(w);
-	return w;
-}
-
-static size_t collect(char **assignments, va_list ap)
-{
-	size_t n = 0;
-
-	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
-		assignments[n++] = a;
-	return n;
-}
-
-/* Parse a NULL-terminated list of "key=value" for @name. */
-static int parse(const char *name, struct param_value *values,
-		 struct workload_needs *needs, struct error *err, ...)
-{
-	char *assignments[MAX_PARAMS];
-	size_t n;
-	va_list ap;
-
-	va_start(ap, err);
-	n = collect(assignments, ap);
-	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	return workload_parse_params(find(name), assignments, n, values, needs, err);
-}
-
-#define assert_usage_error(param, name, ...) do {				\
-	struct param_value v_[MAX_PARAMS];					\
-	struct error e_;							\
-										\
-	assert_int_equal(parse(name, v_, NULL, &e_, __VA_ARGS__, NULL), -1);	\
-	assert_int_equal(e_.code, EXIT_USAGE);					\
-	assert_non_null(strstr(e_.msg, param));					\
-} while (0)
 
 /*
  * Run @name; returns what run() returns, with @err filled, after checking

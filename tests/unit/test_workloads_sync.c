@@ -9,7 +9,6 @@
  * that no run leaves a thread or fd behind, also when creating a thread
  * fails. The whole file runs in a few seconds.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -25,6 +24,7 @@
 
 #include "util/timeutil.h"
 #include "workload/workload.h"
+#include "test_helpers.h"
 
 /* Test-only views into the workloads (defined in their files). */
 long poundtime_test_last_calls(void);
@@ -33,73 +33,6 @@ void futex_wake_test_last_counts(long *woken, long *wake_returns);
 unsigned long threads_test_last_events(void);
 long mutex_test_last_locks(void);
 double mutex_percentile(double *values, long n, double p);
-
-#define MAX_PARAMS 16
-
-static int count_dir(const char *path)
-{
-	DIR *dir = opendir(path);
-	struct dirent *entry;
-	int n = 0;
-
-	assert_non_null(dir);
-	while ((entry = readdir(dir)))
-		if (entry->d_name[0] != '.')
-			n++;
-	closedir(dir);
-	return n;
-}
-
-static void assert_nothing_left(int fds_before)
-{
-	assert_int_equal(count_dir("/proc/self/fd"), fds_before);
-	assert_int_equal(count_dir("/proc/self/task"), 1);
-	errno = 0;
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-	assert_int_equal(errno, ECHILD);
-}
-
-static const struct workload *find(const char *name)
-{
-	const struct workload *w = workload_find(name);
-
-	assert_non_null(w);
-	return w;
-}
-
-static size_t collect(char **assignments, va_list ap)
-{
-	size_t n = 0;
-
-	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
-		assignments[n++] = a;
-	return n;
-}
-
-/* Parse a NULL-terminated list of "key=value" for @name. */
-static int parse(const char *name, struct param_value *values,
-		 struct workload_needs *needs, struct error *err, ...)
-{
-	char *assignments[MAX_PARAMS];
-	size_t n;
-	va_list ap;
-
-	va_start(ap, err);
-	n = collect(assignments, ap);
-	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	return workload_parse_params(find(name), assignments, n, values, needs, err);
-}
-
-#define assert_usage_error(param, name, ...) do {				\
-	struct param_value v_[MAX_PARAMS];					\
-	struct error e_;							\
-										\
-	assert_int_equal(parse(name, v_, NULL, &e_, __VA_ARGS__, NULL), -1);	\
-	assert_int_equal(e_.code, EXIT_USAGE);					\
-	if (!strstr(e_.msg, param))						\
-		fail_msg("'%s' not named in: %s", param, e_.msg);		\
-} while (0)
 
 /*
  * Run @name with the parameters, checking it succeeds, fills every metric

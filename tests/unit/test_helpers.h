@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the unit tests: counting a process's fds and tasks,
+ * checking that a run left nothing behind (fd, thread, child), finding a
+ * workload by name, and parsing a NULL-terminated list of "key=value"
+ * assignments through workload_parse_params.
+ */
+#ifndef SCHEDPERF_TEST_HELPERS_H
+#define SCHEDPERF_TEST_HELPERS_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "workload/workload.h"
+
+#define MAX_PARAMS 16
+
+/* Entries of directory @path, not counting "." and "..". */
+static inline int count_dir(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *entry;
+	int n = 0;
+
+	assert_non_null(dir);
+	while ((entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n;
+}
+
+static inline int open_fds(void)
+{
+	return count_dir("/proc/self/fd");
+}
+
+/* No child process (not even a zombie) and no thread but this one. */
+static inline void assert_no_children(void)
+{
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(count_dir("/proc/self/task"), 1);
+}
+
+/* The fds are back to @fds_before, and no child or extra thread is left. */
+static inline void assert_nothing_left(int fds_before)
+{
+	assert_int_equal(open_fds(), fds_before);
+	assert_no_children();
+}
+
+static inline const struct workload *find(const char *name)
+{
+	const struct workload *w = workload_find(name);
+
+	assert_non_null(w);
+	return w;
+}
+
+/* Gather the NULL-terminated char * arguments of @ap, at most MAX_PARAMS. */
+static inline size_t collect(char **assignments, va_list ap)
+{
+	size_t n = 0;
+
+	for (char *a; (a = va_arg(ap, char *)) && n < MAX_PARAMS; )
+		assignments[n++] = a;
+	return n;
+}
+
+/* Parse a NULL-terminated list of "key=value" for @name; returns what parse returns. */
+static inline int parse(const char *name, struct param_value *values,
+			struct workload_needs *needs, struct error *err, ...)
+{
+	char *assignments[MAX_PARAMS];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, err);
+	n = collect(assignments, ap);
+	va_end(ap);
+	memset(err, 0, sizeof(*err));
+	return workload_parse_params(find(name), assignments, n, values, needs, err);
+}
+
+/* A parse that must fail with EXIT_USAGE and name @param in its message. */
+#define assert_usage_error(param, name, ...) do {				\
+	struct param_value v_[MAX_PARAMS];					\
+	struct error e_;							\
+										\
+	assert_int_equal(parse(name, v_, NULL, &e_, __VA_ARGS__, NULL), -1);	\
+	assert_int_equal(e_.code, EXIT_USAGE);					\
+	if (!strstr(e_.msg, param))						\
+		fail_msg("'%s' not named in: %s", param, e_.msg);		\
+} while (0)
+
+#endif /* SCHEDPERF_TEST_HELPERS_H */
