@@ -22,8 +22,14 @@ measure() {	# measure LABEL METRIC WORKLOAD PARAMS...
 	local label=$1 metric=$2 ratios=()
 	shift 2
 	for i in $(seq "$pairs"); do
-		"$sp" run "$@" -i 1 --name "$label-on" --quiet
-		"$sp" run "$@" -i 1 --name "$label-off" --no-monitors --quiet
+		# alternate which side goes first, so neither always runs warmer
+		if (( i % 2 )); then
+			"$sp" run "$@" -i 1 --name "$label-on" --quiet
+			"$sp" run "$@" -i 1 --name "$label-off" --no-monitors --quiet
+		else
+			"$sp" run "$@" -i 1 --name "$label-off" --no-monitors --quiet
+			"$sp" run "$@" -i 1 --name "$label-on" --quiet
+		fi
 		on=$(last_sample "$label-on" "$metric")
 		off=$(last_sample "$label-off" "$metric")
 		ratios+=("$(python3 -c "print($on / $off)")")
