@@ -55,5 +55,5 @@ else
 fi
 
 echo "schbench: no Debian package of schbench exists (build it from"
-echo "  https://github.com/masoncl/schbench to compare): not compared"
+echo "  Chris Mason's schbench sources to compare): not compared"
 echo "aim9, spawn, forkspread: no installable reference: not compared"
