@@ -117,17 +117,47 @@ static double mean_drawn(struct rng *rng, const double *x, size_t n)
 	return ((sum[0] + sum[1]) + (sum[2] + sum[3])) / (double)n;
 }
 
-/* R's quantile(type = 7) of @n >= 2 values at @prob; reorders @x */
-static double quantile(double *x, size_t n, double prob)
+/* The smallest of @n >= 1 values. */
+static double min_of(const double *x, size_t n)
+{
+	double m = x[0];
+
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < m)
+			m = x[i];
+	return m;
+}
+
+/*
+ * R's quantile(type = 7) at @prob once its lower order statistic x[lo] is in
+ * place: everything after it is at least as large, so the upper one is
+ * their minimum.
+ */
+static double interpolate(const double *x, size_t n, size_t lo, double prob)
 {
 	double h = (double)(n - 1) * prob;
-	size_t lo = (size_t)floor(h);
-	double below;
 
 	if (lo + 1 >= n)
-		return select_kth(x, n, n - 1);
-	below = select_kth(x, n, lo);
-	return below + (h - (double)lo) * (select_kth(x, n, lo + 1) - below);
+		return x[lo];
+	return x[lo] + (h - (double)lo) * (min_of(x + lo + 1, n - lo - 1) - x[lo]);
+}
+
+/*
+ * Both ends of the interval (R's quantile(type = 7) at @p_low <= @p_high of
+ * @n >= 2 values; reorders @x) with one partial selection each: the upper
+ * order statistic is searched only among the values above the lower one.
+ */
+static void quantile_pair(double *x, size_t n, double p_low, double p_high,
+			  double *low, double *high)
+{
+	size_t lo1 = (size_t)floor((double)(n - 1) * p_low);
+	size_t lo2 = (size_t)floor((double)(n - 1) * p_high);
+
+	select_kth(x, n, lo1);
+	*low = interpolate(x, n, lo1, p_low);
+	if (lo2 > lo1)
+		select_kth(x + lo1 + 1, n - lo1 - 1, lo2 - lo1 - 1);
+	*high = interpolate(x, n, lo2, p_high);
 }
 
 int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
@@ -169,8 +199,7 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 			return -1;
 		}
 	}
-	*low = quantile(ratios, plan->resamples, (1 - level) / 2);
-	*high = quantile(ratios, plan->resamples, (1 + level) / 2);
+	quantile_pair(ratios, plan->resamples, (1 - level) / 2, (1 + level) / 2, low, high);
 	free(ratios);
 	/* infinite ratios (a zero base mean) can interpolate to inf - inf */
 	if (isnan(*low) || isnan(*high)) {
