@@ -19,7 +19,7 @@
 #include "runner/runner.h"
 #include "runner/suite.h"
 #include "runner/sweep.h"
-#include "runner/topology.h"
+#include "monitor/topology.h"
 #include "store/store.h"
 #include "util/parse.h"
 #include "util/xalloc.h"

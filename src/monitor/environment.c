@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "monitor/environment.h"
+#include "monitor/topology.h"
 #include "util/strbuf.h"
 
 /* Files whose whole (trimmed) contents are one environment value. */
@@ -124,6 +125,39 @@ static void add_preempt_from_version(struct result_batch *batch, const char *ver
 	result_batch_add_env(batch, "kernel.preempt_build", mode);
 }
 
+/* "POLL C1 C1E C6": the idle states a CPU may enter, as cpuidle names them. */
+static void add_cpuidle_states(struct result_batch *batch)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < 32; i++) {
+		char path[128], *name;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+		name = read_value(path);
+		if (!name)
+			break;
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", name);
+		free(name);
+	}
+	if (sb.len)
+		result_batch_add_env(batch, "cpuidle.states", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void add_topology(struct result_batch *batch)
+{
+	struct topology topo;
+	char buf[160];
+
+	if (topology_read(&topo, NULL, NULL))
+		return;
+	snprintf(buf, sizeof(buf), "%d CPUs, %d per core, %d per LLC, %d per node; "
+		 "%d cores, %d LLCs, %d nodes", topo.cpus, topo.smt, topo.llc, topo.node,
+		 topo.nr_cores, topo.nr_llcs, topo.nr_nodes);
+	result_batch_add_env(batch, "cpu.topology", buf);
+}
+
 void environment_collect(struct result_batch *batch)
 {
 	struct utsname uts;
@@ -143,6 +177,8 @@ void environment_collect(struct result_batch *batch)
 	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	result_batch_add_env(batch, "cpus.count", buf);
 	add_mitigations(batch);
+	add_cpuidle_states(batch);
+	add_topology(batch);
 	result_batch_add_env(batch, "schedperf.version", SCHEDPERF_VERSION);
 	result_batch_sort_env(batch);
 }

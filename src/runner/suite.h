@@ -3,7 +3,7 @@
 #define SCHEDPERF_RUNNER_SUITE_H
 
 #include "runner/plan.h"
-#include "runner/topology.h"
+#include "monitor/topology.h"
 #include "util/error.h"
 
 /*

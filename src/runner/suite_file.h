@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "runner/plan.h"
-#include "runner/topology.h"
+#include "monitor/topology.h"
 #include "util/error.h"
 
 /*

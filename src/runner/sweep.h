@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "runner/topology.h"
+#include "monitor/topology.h"
 #include "util/error.h"
 
 /*

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "runner/sweep.h"
-#include "runner/topology.h"
+#include "monitor/topology.h"
 
 /* tests/data, found beside this source file or from the test binary's place. */
 static const char *data_dir(void)

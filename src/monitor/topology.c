@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/topology.h"
+#include "monitor/topology.h"
 #include "workload/workload.h"
 
 #define SYSFS_SYSTEM "/sys/devices/system"

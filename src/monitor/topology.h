@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_RUNNER_TOPOLOGY_H
-#define SCHEDPERF_RUNNER_TOPOLOGY_H
+#ifndef SCHEDPERF_MONITOR_TOPOLOGY_H
+#define SCHEDPERF_MONITOR_TOPOLOGY_H
 
 #include "util/error.h"
 
