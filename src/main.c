@@ -4,6 +4,7 @@
  * refute them. This file is the command table and the dispatch, git style:
  * global options first, then one command, each in src/cmd/NAME.c.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,14 +59,13 @@ int command_usage(const struct command *cmd)
 
 int command_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[768];
 	va_list ap;
 
-	fprintf(stderr, "schedperf: %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'schedperf %s --help')\n", cmd);
-	return EXIT_USAGE;
+	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
 }
 
 int command_getopt(const struct command *cmd, int argc, char **argv,
@@ -138,6 +138,18 @@ const char help_usage[] =
 "Without COMMAND, list the commands; with it, show that command's options\n"
 "(the same as 'schedperf COMMAND --help').\n";
 
+/*
+ * A command that printed its result into a full disk or a closed pipe has
+ * not succeeded: check stdout once, as git does, rather than every printf.
+ */
+static int finish_output(int code)
+{
+	if (code == EXIT_OK && (fflush(stdout) || ferror(stdout)))
+		return die_code(EXIT_ENV, "cannot write the output: %s (check free space on "
+				"the output's file system)", strerror(errno ? errno : EIO));
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -170,15 +182,14 @@ int main(int argc, char **argv)
 					arg);
 		}
 	}
-	if (i >= argc) {
-		print_main_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (i >= argc)
+		return die_code(EXIT_USAGE, "no command given: schedperf needs one, such as "
+				"run or compare (see 'schedperf help')");
 	cmd = command_find(argv[i]);
 	if (!cmd)
 		return die_code(EXIT_USAGE, "unknown command '%.64s': not one of schedperf's "
 				"commands (see 'schedperf help')", argv[i]);
 	optind = 1;
 	opterr = 0;
-	return cmd->fn(argc - i, argv + i);
+	return finish_output(cmd->fn(argc - i, argv + i));
 }

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -25,12 +26,38 @@ static const struct option export_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * Write to something that is not a plain file (a device such as /dev/stdout,
+ * a fifo, a symbolic link) in place: renaming over it would replace the
+ * device node or the link itself, and we run as root.
+ */
+static int write_in_place(const char *path, const struct result_set *set,
+			  struct error *err)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the path and "
+				 "its permissions)", path, strerror(errno));
+	if (interchange_write(f, set, err)) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f))
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check free space)",
+				 path, strerror(errno));
+	return 0;
+}
+
 /* Write to FILE.tmp and rename, so a failed export never leaves half a file. */
 static int write_file(const char *path, const struct result_set *set, struct error *err)
 {
 	char tmp[4096];
+	struct stat sb;
 	FILE *f;
 
+	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+		return write_in_place(path, set, err);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp))
 		return error_set(err, EXIT_USAGE, "output path too long");
 	f = fopen(tmp, "we");
@@ -42,12 +69,19 @@ static int write_file(const char *path, const struct result_set *set, struct err
 		unlink(tmp);
 		return -1;
 	}
-	if (fclose(f) || rename(tmp, path)) {
+	if (fclose(f)) {
 		int saved = errno;
 
 		unlink(tmp);
 		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check free space)",
 				 path, strerror(saved));
+	}
+	if (rename(tmp, path)) {
+		int saved = errno;
+
+		unlink(tmp);
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (give -o the name of a "
+				 "file, not a directory)", path, strerror(saved));
 	}
 	return 0;
 }
@@ -70,7 +104,9 @@ int cmd_export(int argc, char **argv)
 	if (optind >= argc)
 		return command_usage_error("export", "give the name of at least one run "
 					   "(see 'schedperf runs')");
-	if (store_open(global.db, &st, &err))
+	if (output && !*output)
+		return command_usage_error("export", "-o needs a file name");
+	if (store_open_existing(global.db, &st, &err))
 		goto fail;
 	for (int i = optind; i < argc; i++)
 		if (store_load(st, argv[i], true, &set, &err))

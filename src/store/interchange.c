@@ -145,16 +145,40 @@ static const char *get_text(json_t *obj, const char *key, size_t max, bool allow
 	return s;
 }
 
+static int two_digits(const char *s)
+{
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
 static bool iso8601(const char *s)
 {
-	/* YYYY-MM-DDTHH:MM:SS, then optional fraction and zone. */
+	/* YYYY-MM-DDTHH:MM:SS, then optional fraction and zone (Z or +HH:MM). */
 	static const char pattern[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i;
 
-	for (size_t i = 0; pattern[i]; i++) {
+	for (i = 0; pattern[i]; i++) {
 		if (pattern[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pattern[i])
 			return false;
 	}
-	return true;
+	/* Fields in range, so that times sort and print as what they claim to be. */
+	if (two_digits(s + 5) < 1 || two_digits(s + 5) > 12 ||
+	    two_digits(s + 8) < 1 || two_digits(s + 8) > 31 ||
+	    two_digits(s + 11) > 23 || two_digits(s + 14) > 59 || two_digits(s + 17) > 60)
+		return false;
+	s += i;
+	if (*s == '.') {
+		if (!isdigit((unsigned char)*++s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	if (*s == 'Z')
+		return s[1] == '\0';
+	if (*s == '+' || *s == '-')
+		return isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) &&
+		       s[3] == ':' && isdigit((unsigned char)s[4]) &&
+		       isdigit((unsigned char)s[5]) && s[6] == '\0';
+	return *s == '\0';
 }
 
 static int check_keys(json_t *obj, const char *const *allowed, const char *file,
@@ -389,24 +413,26 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	return 0;
 }
 
-int interchange_read(const char *path, struct result_set *set, struct error *err)
+static int load_error(const char *path, const json_error_t *jerr, struct error *err)
 {
-	json_error_t jerr;
-	json_t *doc, *schema, *runs, *v;
+	if (jerr->line < 0 || jerr->position == 0)
+		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a readable "
+				 "schedperf-results/1 JSON file)", path, jerr->text);
+	return error_set(err, EXIT_USAGE, "cannot import '%s': invalid JSON at line %d "
+			 "column %d: %s (fix the file; nothing was imported)",
+			 path, jerr->line, jerr->column, jerr->text);
+}
+
+/* Validate the parsed document @doc (consumed) and append its batches to @set. */
+static int read_document(json_t *doc, const char *path, struct result_set *set,
+			 struct error *err)
+{
+	json_t *schema, *runs, *v;
 	struct where top = { "" };
 	struct result_set parsed = { NULL, 0 };
 	size_t i;
 	int rc = -1;
 
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc) {
-		if (jerr.line < 0 || jerr.position == 0)
-			return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a readable "
-					 "schedperf-results/1 JSON file)", path, jerr.text);
-		return error_set(err, EXIT_USAGE, "cannot import '%s': invalid JSON at line %d "
-				 "column %d: %s (fix the file; nothing was imported)",
-				 path, jerr.line, jerr.column, jerr.text);
-	}
 	if (!json_is_object(doc)) {
 		bad(err, path, &top, "not a JSON object");
 		goto out;
@@ -439,4 +465,25 @@ out:
 	result_set_release(&parsed);
 	json_decref(doc);
 	return rc;
+}
+
+int interchange_read(const char *path, struct result_set *set, struct error *err)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+
+	if (!doc)
+		return load_error(path, &jerr, err);
+	return read_document(doc, path, set, err);
+}
+
+int interchange_read_buffer(const char *name, const char *buf, size_t len,
+			    struct result_set *set, struct error *err)
+{
+	json_error_t jerr;
+	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+
+	if (!doc)
+		return load_error(name, &jerr, err);
+	return read_document(doc, name, set, err);
 }

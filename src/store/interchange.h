@@ -29,4 +29,8 @@ int interchange_write(FILE *out, const struct result_set *set, struct error *err
  */
 int interchange_read(const char *path, struct result_set *set, struct error *err);
 
+/* The same for a document in memory (@len bytes, no NUL needed); @name is for errors. */
+int interchange_read_buffer(const char *name, const char *buf, size_t len,
+			    struct result_set *set, struct error *err);
+
 #endif

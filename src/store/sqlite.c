@@ -81,7 +81,8 @@ static int db_error(struct store *st, struct error *err, const char *what)
 	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, st->path,
 			 sqlite3_errmsg(st->db),
 			 code == SQLITE_FULL ? "free disk space and run again" :
-			 code == SQLITE_BUSY ? "another schedperf holds the store; wait for it" :
+			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
+					       "run again when it is done" :
 			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
 			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
 }
@@ -167,6 +168,69 @@ static int check_schema(struct store *st, struct error *err)
 	return commit(st, err);
 }
 
+/*
+ * How long a write waits for another writer (a second `schedperf run` on
+ * the same store commits one iteration at a time, so waits are short) before
+ * giving up with an error: 10 s, or $SCHEDPERF_BUSY_TIMEOUT_MS (tests).
+ */
+#define BUSY_TIMEOUT_MS 10000
+
+static int busy_timeout_ms(void)
+{
+	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
+	char *end;
+	long ms;
+
+	if (!env || !*env)
+		return BUSY_TIMEOUT_MS;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	if (errno || *end || ms < 0 || ms > 3600 * 1000)
+		return BUSY_TIMEOUT_MS;
+	return (int)ms;
+}
+
+/*
+ * SQLite says "unable to open database file" whether the path is wrong or
+ * the file system is read-only (a WAL store needs its -shm file even to be
+ * read); ask the file system which, for a message that says what to fix.
+ */
+static const char *read_only_reason(const char *location)
+{
+	const char *slash = strrchr(location, '/');
+	char dir[4096];
+
+	if (!access(location, W_OK))
+		return NULL;
+	if (errno == EROFS)
+		return "it is on a read-only file system";
+	if (errno == EACCES)
+		return "it is not writable by this user";
+	if (errno != ENOENT)
+		return NULL;
+	/* A new store: its directory must be writable. */
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == location ? 1 : (int)(slash - location),
+			 location);
+	if (!access(dir, W_OK) || (errno != EROFS && errno != EACCES))
+		return NULL;
+	return errno == EROFS ? "its directory is on a read-only file system" :
+				"its directory is not writable by this user";
+}
+
+static int open_error(const char *location, const char *why, const char *fix,
+		      struct error *err)
+{
+	const char *read_only = read_only_reason(location);
+
+	if (read_only)
+		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (make it writable "
+				 "or give another --db)", location, read_only);
+	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (%s)", location, why, fix);
+}
+
 int store_open(const char *location, struct store **out, struct error *err)
 {
 	struct store *st;
@@ -184,20 +248,19 @@ int store_open(const char *location, struct store **out, struct error *err)
 	rc = sqlite3_open_v2(location, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			     NULL);
 	if (rc != SQLITE_OK) {
-		error_set(err, EXIT_ENV, "cannot open store '%s': %s (check the path and its "
-			  "permissions, or give another --db)", location,
-			  st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		open_error(location, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc),
+			   "check the path and its permissions, or give another --db", err);
 		store_close(st);
 		return -1;
 	}
 	sqlite3_extended_result_codes(st->db, 0);
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->db, busy_timeout_ms());
 	if (exec(st, "PRAGMA foreign_keys = ON", err, "enable foreign keys"))
 		goto fail;
 	/* A file that is not a database fails here, with SQLITE_NOTADB. */
 	if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
-		error_set(err, EXIT_ENV, "cannot open store '%s': %s (give a schedperf store or "
-			  "a new file name with --db)", location, sqlite3_errmsg(st->db));
+		open_error(location, sqlite3_errmsg(st->db),
+			   "give a schedperf store or a new file name with --db", err);
 		goto fail;
 	}
 	if (exec(st, "PRAGMA synchronous = NORMAL", err, "set synchronous mode"))
@@ -209,6 +272,16 @@ int store_open(const char *location, struct store **out, struct error *err)
 fail:
 	store_close(st);
 	return -1;
+}
+
+int store_open_existing(const char *location, struct store **out, struct error *err)
+{
+	if (location && *location && strncmp(location, "postgres", 8) &&
+	    access(location, F_OK) && errno == ENOENT)
+		return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored there "
+				 "yet (give the --db of an existing store, or run 'schedperf run' "
+				 "first)", location);
+	return store_open(location, out, err);
 }
 
 void store_close(struct store *st)
@@ -480,26 +553,51 @@ static char *column_strdup(sqlite3_stmt *stmt, int col)
 	return xstrdup(s ? (const char *)s : "");
 }
 
+/*
+ * sqlite3_step() for a query: 1 for a row, 0 at the end, -1 with @err on a
+ * fault. A damaged file shows up here (SQLITE_CORRUPT), part-way through a
+ * read, and must not pass for the end of the rows.
+ */
+static int step_row(struct store *st, sqlite3_stmt *stmt, struct error *err)
+{
+	int rc = sqlite3_step(stmt);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_error(st, err, "read the results");
+}
+
+static const char *column_text(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	return s ? (const char *)s : "";
+}
+
 static int load_env(struct store *st, struct result_batch *batch, struct error *err)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT key, value FROM environment "
 				     "WHERE batch_id = ? ORDER BY key", err);
+	int rc;
 
 	if (!stmt)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, batch->id);
-	while (sqlite3_step(stmt) == SQLITE_ROW)
-		result_batch_add_env(batch, (const char *)sqlite3_column_text(stmt, 0),
-				     (const char *)sqlite3_column_text(stmt, 1));
+	while ((rc = step_row(st, stmt, err)) > 0)
+		result_batch_add_env(batch, column_text(stmt, 0), column_text(stmt, 1));
 	sqlite3_finalize(stmt);
-	return 0;
+	return rc;
 }
 
 static int load_samples(struct store *st, struct result_benchmark *bench, int64_t bench_id,
-			sqlite3_stmt *stmt)
+			sqlite3_stmt *stmt, struct error *err)
 {
+	int rc;
+
 	sqlite3_bind_int64(stmt, 1, bench_id);
-	while (sqlite3_step(stmt) == SQLITE_ROW) {
+	while ((rc = step_row(st, stmt, err)) > 0) {
 		int64_t pos = sqlite3_column_int64(stmt, 0);
 		bool warmup = sqlite3_column_int(stmt, 1);
 
@@ -508,14 +606,14 @@ static int load_samples(struct store *st, struct result_benchmark *bench, int64_
 						 sqlite3_column_double(stmt, 2), warmup);
 	}
 	sqlite3_reset(stmt);
-	return 0;
+	return rc;
 }
 
 static int load_benchmarks(struct store *st, struct result_batch *batch, bool with_samples,
 			   struct error *err)
 {
 	sqlite3_stmt *bstmt, *mstmt, *sstmt, *fstmt;
-	int rc = -1;
+	int rc = -1, row;
 
 	bstmt = prepare(st, "SELECT id, workload, params FROM benchmarks "
 			"WHERE batch_id = ? ORDER BY position", err);
@@ -531,29 +629,34 @@ static int load_benchmarks(struct store *st, struct result_batch *batch, bool wi
 		goto out;
 
 	sqlite3_bind_int64(bstmt, 1, batch->id);
-	while (sqlite3_step(bstmt) == SQLITE_ROW) {
+	while ((row = step_row(st, bstmt, err)) > 0) {
 		struct result_benchmark *bench = result_batch_add_benchmark(batch);
 		int64_t bench_id = sqlite3_column_int64(bstmt, 0);
 
 		bench->workload = column_strdup(bstmt, 1);
 		bench->params = column_strdup(bstmt, 2);
 		sqlite3_bind_int64(mstmt, 1, bench_id);
-		while (sqlite3_step(mstmt) == SQLITE_ROW) {
+		while ((row = step_row(st, mstmt, err)) > 0) {
 			struct result_metric *m = result_benchmark_add_metric(bench);
 
 			m->name = column_strdup(mstmt, 0);
 			m->unit = column_strdup(mstmt, 1);
-			better_parse((const char *)sqlite3_column_text(mstmt, 2), &m->better);
+			better_parse(column_text(mstmt, 2), &m->better);
 			m->source = column_strdup(mstmt, 3);
 		}
 		sqlite3_reset(mstmt);
+		if (row < 0)
+			goto out;
 		sqlite3_bind_int64(fstmt, 1, bench_id);
-		if (sqlite3_step(fstmt) == SQLITE_ROW)
+		row = step_row(st, fstmt, err);
+		if (row > 0)
 			bench->nr_failed = (size_t)sqlite3_column_int64(fstmt, 0);
 		sqlite3_reset(fstmt);
-		if (with_samples)
-			load_samples(st, bench, bench_id, sstmt);
+		if (row < 0 || (with_samples && load_samples(st, bench, bench_id, sstmt, err)))
+			goto out;
 	}
+	if (row < 0)
+		goto out;
 	rc = 0;
 out:
 	sqlite3_finalize(bstmt);
@@ -582,7 +685,7 @@ int store_load(struct store *st, const char *name, bool with_samples,
 	}
 	if (name)
 		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	while (sqlite3_step(stmt) == SQLITE_ROW) {
+	while ((rc = step_row(st, stmt, err)) > 0) {
 		struct result_batch *batch = result_set_add_batch(set);
 
 		batch->id = sqlite3_column_int64(stmt, 0);
@@ -591,6 +694,7 @@ int store_load(struct store *st, const char *name, bool with_samples,
 		batch->complete = sqlite3_column_int(stmt, 3);
 	}
 	sqlite3_finalize(stmt);
+	rc = rc < 0 ? -1 : 0;
 
 	for (size_t i = first; i < set->nr_batches && !rc; i++) {
 		rc = load_env(st, &set->batches[i], err);

@@ -22,6 +22,11 @@ struct store;
 
 /* Open (creating if needed) the store at @location: a file path. */
 int store_open(const char *location, struct store **out, struct error *err);
+/*
+ * Open a store that must exist already, for commands that only read a run
+ * from it: a mistyped --db is an error (EXIT_USAGE), not a new empty file.
+ */
+int store_open_existing(const char *location, struct store **out, struct error *err);
 void store_close(struct store *st);
 
 /*

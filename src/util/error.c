@@ -4,6 +4,17 @@
 
 #include "util/error.h"
 
+/*
+ * Messages quote what the user gave (a value, a file name, a run name), and
+ * that may hold a newline or a terminal escape: an error stays one line.
+ */
+static void make_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int error_set(struct error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -14,6 +25,7 @@ int error_set(struct error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	make_printable(err->msg);
 	return -1;
 }
 
@@ -26,14 +38,24 @@ int error_report(const struct error *err)
 	return code;
 }
 
+static int __attribute__((format(printf, 2, 0)))
+error_vreport(int code, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	make_printable(msg);
+	fprintf(stderr, "schedperf: %s\n", msg);
+	return code;
+}
+
+/* Control characters in a message are shown as '?', as in error_set(). */
 int die_code(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedperf: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_vreport(code, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
 }
