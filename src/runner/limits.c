@@ -10,6 +10,8 @@
 #define FD_MARGIN 32
 /* Tasks the rest of the system needs while a workload runs. */
 #define TASK_MARGIN 64
+/* Kernel memory each task costs at least (kernel stack, task_struct), KiB. */
+#define TASK_KB 24
 
 static int raise_limit(int resource, rlim_t want)
 {
@@ -40,11 +42,46 @@ static long read_long_file(const char *path)
 	return v;
 }
 
-int limits_ensure(const char *workload, const struct workload_needs *needs,
-		  struct error *err)
+/* The kernel's estimate of memory available without swapping, KiB; -1 unknown. */
+static long mem_available_kb(void)
 {
-	long threads_max;
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long kb = -1;
 
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+int limits_ensure(const char *workload, const struct workload_needs *needs,
+		  long memory_kb, struct error *err)
+{
+	long threads_max, avail_kb, need_kb;
+
+	/* What no limit can fix comes first: the machine's size. */
+	threads_max = needs->tasks > 0 ? read_long_file("/proc/sys/kernel/threads-max") : -1;
+	if (threads_max > 0 && needs->tasks + TASK_MARGIN > threads_max)
+		return error_set(err, EXIT_ENV,
+			"%s needs %ld tasks but kernel.threads-max is %ld "
+			"(raise it with 'sysctl kernel.threads-max=%ld', or use fewer tasks)",
+			workload, needs->tasks, threads_max, needs->tasks + TASK_MARGIN);
+	/*
+	 * Refuse only what is certain to fail: the workload's own buffers and
+	 * the kernel's share of each task, against MemAvailable. Swapping or
+	 * the OOM killer in the middle of a run would cost more than a refusal.
+	 */
+	need_kb = memory_kb + (needs->tasks > 0 ? needs->tasks : 0) * TASK_KB;
+	avail_kb = need_kb > 0 ? mem_available_kb() : -1;
+	if (avail_kb > 0 && need_kb > avail_kb)
+		return error_set(err, EXIT_ENV,
+			"%s needs about %ld MiB of memory but only %ld MiB is available "
+			"(MemAvailable in /proc/meminfo; use smaller parameters or free memory)",
+			workload, need_kb / 1024, avail_kb / 1024);
 	if (needs->fds > 0 && raise_limit(RLIMIT_NOFILE, (rlim_t)(needs->fds + FD_MARGIN)))
 		return error_set(err, EXIT_ENV,
 			"%s needs %ld open files but the limit cannot be raised: %s "
@@ -52,12 +89,6 @@ int limits_ensure(const char *workload, const struct workload_needs *needs,
 			workload, needs->fds, strerror(errno), needs->fds + FD_MARGIN);
 	if (needs->tasks <= 0)
 		return 0;
-	threads_max = read_long_file("/proc/sys/kernel/threads-max");
-	if (threads_max > 0 && needs->tasks + TASK_MARGIN > threads_max)
-		return error_set(err, EXIT_ENV,
-			"%s needs %ld tasks but kernel.threads-max is %ld "
-			"(raise it with 'sysctl kernel.threads-max=%ld', or use fewer tasks)",
-			workload, needs->tasks, threads_max, needs->tasks + TASK_MARGIN);
 	/*
 	 * RLIMIT_NPROC counts every task of this user, not only ours; only a
 	 * limit below what the workload alone needs is certain to fail, so

@@ -6,11 +6,13 @@
 #include "workload/workload.h"
 
 /*
- * Make sure one iteration's needs fit the machine before it starts: raise
- * RLIMIT_NOFILE (and RLIMIT_NPROC) when allowed, otherwise fail with
- * EXIT_ENV naming the limit and how to raise it.
+ * Make sure one iteration's needs fit the machine before it starts: tasks
+ * within kernel.threads-max, @memory_kb (the workload's own allocations)
+ * plus the tasks' kernel memory within MemAvailable; raise RLIMIT_NOFILE
+ * (and RLIMIT_NPROC) when allowed. Otherwise fail with EXIT_ENV naming the
+ * limit and how to raise it.
  */
 int limits_ensure(const char *workload, const struct workload_needs *needs,
-		  struct error *err);
+		  long memory_kb, struct error *err);
 
 #endif

@@ -202,14 +202,21 @@ out:
 	return rc;
 }
 
-static void max_needs(const struct plan *plan, struct workload_needs *needs)
+static void max_needs(const struct plan *plan, struct workload_needs *needs,
+		      long *memory_kb)
 {
 	needs->fds = needs->tasks = 0;
+	*memory_kb = 0;
 	for (size_t i = 0; i < plan->nr_items; i++) {
-		if (plan->items[i].needs.fds > needs->fds)
-			needs->fds = plan->items[i].needs.fds;
-		if (plan->items[i].needs.tasks > needs->tasks)
-			needs->tasks = plan->items[i].needs.tasks;
+		const struct plan_item *item = &plan->items[i];
+		long kb = item->workload->memory_kb ? item->workload->memory_kb(item->values) : 0;
+
+		if (item->needs.fds > needs->fds)
+			needs->fds = item->needs.fds;
+		if (item->needs.tasks > needs->tasks)
+			needs->tasks = item->needs.tasks;
+		if (kb > *memory_kb)
+			*memory_kb = kb;
 	}
 }
 
@@ -245,6 +252,7 @@ int runner_execute(struct store *st, const struct plan *plan,
 		   struct error *err)
 {
 	struct workload_needs needs;
+	long memory_kb;
 	struct progress progress = { 0 };
 	struct monitor_set *ms = NULL;
 	struct error finish_err;
@@ -254,9 +262,10 @@ int runner_execute(struct store *st, const struct plan *plan,
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
 	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &ms, err))
 		return -1;
-	max_needs(plan, &needs);
+	max_needs(plan, &needs, &memory_kb);
 	needs.fds += MONITOR_MAX_FDS;
-	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs, err) ||
+	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
+			  memory_kb, err) ||
 	    open_batch(st, plan, opt, result, err)) {
 		monitors_close(ms);
 		return -1;

@@ -16,12 +16,11 @@ const char *suite_names(void)
 int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,
 		  struct error *err)
 {
-	struct suite suite;
+	struct suite suite = { 0 };
 	int rc;
 
-	if (suite_load(&suite, name, topo, err))
-		return -1;
-	rc = 0;
+	/* A suite that fails to parse keeps its name for errors: release it too. */
+	rc = suite_load(&suite, name, topo, err);
 	for (size_t i = 0; i < suite.nr_entries && !rc; i++)
 		rc = suite_entry_plan(&suite, &suite.entries[i], plan, err);
 	suite_release(&suite);

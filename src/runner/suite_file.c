@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,54 @@ static int syntax_error(const yaml_parser_t *parser, const char *name, struct er
 			 parser->context ? " " : "", parser->context ? parser->context : "");
 }
 
+/*
+ * A suite is at most four levels deep (list, benchmark, params, values).
+ * libyaml's scanner takes time quadratic in the nesting depth, so a file of
+ * a million '[' would hang yaml_parser_load(); walk the events first and
+ * stop at the first node nested deeper than any suite can be.
+ */
+#define SUITE_MAX_DEPTH 16
+
+static int check_depth(const char *name, const char *text, size_t len, struct error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t event;
+	int depth = 0, rc = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return error_set(err, EXIT_INTERNAL, "cannot start the YAML parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&parser, &event)) {
+			rc = syntax_error(&parser, name, err);
+			break;
+		}
+		switch (event.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > SUITE_MAX_DEPTH)
+				rc = error_set(err, EXIT_USAGE, "%s:%d: nested more than %d levels "
+					       "deep (a suite is a list of benchmarks; see "
+					       "schedperf-suite(5))", name,
+					       (int)event.start_mark.line + 1, SUITE_MAX_DEPTH);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&event);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int suite_parse(struct suite *suite, const char *name, const char *text, size_t len,
 		const struct topology *topo, struct error *err)
 {
@@ -326,6 +375,8 @@ int suite_parse(struct suite *suite, const char *name, const char *text, size_t 
 
 	memset(suite, 0, sizeof(*suite));
 	suite->name = xstrdup(name);
+	if (check_depth(name, text, len, p.err))
+		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return error_set(err, EXIT_INTERNAL, "cannot start the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

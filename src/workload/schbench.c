@@ -175,6 +175,13 @@ static int sb_check(const struct param_value *values,
 	return 0;
 }
 
+/* Every worker multiplies its own cache_kb of matrices. */
+static long sb_memory_kb(const struct param_value *values)
+{
+	return values[SB_PARAM_MESSAGE_THREADS].num * sb_workers(values) *
+	       values[SB_PARAM_CACHE_KB].num;
+}
+
 static void futex_wake_one(int *uaddr)
 {
 	syscall(SYS_futex, uaddr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -539,5 +546,6 @@ const struct workload workload_schbench = {
 	.metrics = sb_metrics,
 	.nr_metrics = NR_SB_METRICS,
 	.check = sb_check,
+	.memory_kb = sb_memory_kb,
 	.run = sb_run,
 };

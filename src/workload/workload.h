@@ -77,6 +77,13 @@ struct workload {
 		     struct workload_needs *needs, struct error *err);
 
 	/*
+	 * Optional: the memory one iteration allocates, in KiB, for workloads
+	 * whose parameters can ask for more than the machine has; such a run
+	 * is refused before it starts. NULL: little.
+	 */
+	long (*memory_kb)(const struct param_value *values);
+
+	/*
 	 * Run one iteration and store one value per metric in
 	 * @metrics[0 .. nr_metrics-1] (NAN where a metric was not measured).
 	 * Runs in a child process of the runner, in its own process group:

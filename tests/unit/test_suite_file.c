@@ -18,7 +18,7 @@
 #include "runner/plan.h"
 #include "runner/suite.h"
 #include "runner/suite_file.h"
-#include "runner/topology.h"
+#include "monitor/topology.h"
 
 static struct topology flat(int cpus)
 {
