@@ -36,7 +36,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 SCHEDPERF = $(BUILD)/schedperf
 
-.PHONY: all run check test asan ubsan install uninstall clean deps
+.PHONY: all run check test asan ubsan fuzz fuzz-ci valgrind install uninstall clean deps
 
 all: $(SCHEDPERF) $(HELPER_BIN)
 
@@ -75,12 +75,14 @@ check: deps
 .PHONY: tests
 tests: $(UNIT_BIN)
 
+# handle_segv=0: tests kill workload children with SIGSEGV on purpose and
+# expect them to die of it; a real wild access is still caught by ASan's checks.
 asan:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		all tests
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build-asan/schedperf $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
 
 ubsan:
@@ -91,19 +93,51 @@ ubsan:
 	@UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build-ubsan/schedperf $(UNIT_SRC:tests/unit/%.c=build-ubsan/tests/%)
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang, ASan and UBSan,
+# each run for FUZZ_SECONDS from its seed corpus in tests/fuzz/corpus/.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_SANITIZE = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+
+fuzz:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT=-O1 \
+		WARN="$(WARN) -Wno-unknown-warning-option" SANITIZE="$(FUZZ_SANITIZE)" fuzz-targets
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) build-fuzz $(FUZZ_NAMES)
+
+# What CI runs: every target for 30 seconds.
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+.PHONY: fuzz-targets
+fuzz-targets: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libschedperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libschedperf.a $(LIBS)
+
+# valgrind memcheck over a representative set of commands.
+valgrind: all
+	@tests/valgrind.sh $(SCHEDPERF)
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBEXECDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(LIBEXECDIR)
 	install -m 755 $(SCHEDPERF) $(DESTDIR)$(BINDIR)/schedperf
 	install -m 755 $(HELPER_BIN) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 doc/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 doc/*.5 $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedperf
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(HELPER_BIN)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard doc/*.1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard doc/*.5)))
 
 clean:
-	rm -rf build build-asan build-ubsan schedperf
+	rm -rf build build-asan build-ubsan build-fuzz schedperf
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -21,9 +21,10 @@ load helpers
 	[[ "$a" == *"usage: schedperf compare"* ]]
 }
 
-@test "no command: usage on stderr, exit 2" {
+@test "no command: one line, exit 2" {
 	run sp
 	[ "$status" -eq 2 ]
+	assert_one_line_error
 }
 
 @test "unknown command: one line, exit 2" {

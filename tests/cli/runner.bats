@@ -105,9 +105,10 @@ iterations() {	# iterations [WHERE]: iterations in the store
 @test "monitors: counters of a pipe run match its loop count; absent is never zero" {
 	sp run pipe -p loops=20000 -i 2 --name mon --monitors all --quiet
 	metric() { sqlite3 "$SCHEDPERF_DB" "SELECT min(s.value) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = '$1'"; }
-	# a round trip is two switches: one to each side
+	# a round trip is two switches: one to each side (on 2 CPUs a wake-up may find
+	# its reader not yet asleep and save a switch: 39800 was seen, so allow 3 %)
 	cs=$(metric context_switches)
-	python3 -c "import sys; v = float('$cs'); sys.exit(0 if 40000 <= v <= 44000 else 1)"
+	python3 -c "import sys; v = float('$cs'); sys.exit(0 if 38800 <= v <= 44000 else 1)"
 	[ -n "$(metric task_clock_ms)" ]
 	[ -n "$(metric stat.ctxt)" ]
 	# every monitor metric is defined; unsupported ones have no samples, never zeros

@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# Concurrency (issue 6): writers share one SQLite store (WAL, one short
+# transaction per iteration), and readers see whole iterations only.
+
+load helpers
+
+iterations_of() {	# iterations_of RUN: its successful iterations
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations i
+		JOIN benchmarks be ON be.id = i.benchmark_id JOIN batches b ON b.id = be.batch_id
+		JOIN runs r ON r.id = b.run_id WHERE r.name = '$1' AND i.failure IS NULL"
+}
+
+# whole_export FILE: every benchmark of an export has the same number of
+# samples in each of its metrics (an iteration is all its metrics or none).
+whole_export() {
+	python3 - "$1" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for r in d["runs"]:
+	    for b in r["benchmarks"]:
+	        counts = {m["name"]: len(m["samples"]) for m in b["metrics"]}
+	        if len(set(counts.values())) > 1:
+	            sys.exit("partial iteration in %s: %s" % (r["name"], counts))
+	EOF
+}
+
+@test "concurrency: two runs writing one store at once both complete" {
+	local rc1=0 rc2=0
+	sp run pipe -p loops=10 -i 1 --name first -q	# the store exists before the race
+	"$SP" run pipe -p loops=2000 -p mode=process,thread -i 15 --name c1 -q 2>"$TMP/err1" &
+	local p1=$!
+	"$SP" run pipe -p loops=2000 -i 30 --warmup 2 --name c2 -q 2>"$TMP/err2" &
+	local p2=$!
+	wait "$p1" || rc1=$?
+	wait "$p2" || rc2=$?
+	[ "$rc1" -eq 0 ] || { echo "c1: exit $rc1: $(cat "$TMP/err1")"; return 1; }
+	[ "$rc2" -eq 0 ] || { echo "c2: exit $rc2: $(cat "$TMP/err2")"; return 1; }
+	[ "$(iterations_of c1)" -eq 30 ]
+	[ "$(iterations_of c2)" -eq 32 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches WHERE complete = 1')" -eq 3 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+}
+
+@test "concurrency: two runs on a new store (both create the schema) both complete" {
+	local rc1=0 rc2=0
+	"$SP" run pipe -p loops=500 -i 10 --name n1 -q 2>"$TMP/err1" &
+	local p1=$!
+	"$SP" run pipe -p loops=500 -i 10 --name n2 -q 2>"$TMP/err2" &
+	local p2=$!
+	wait "$p1" || rc1=$?
+	wait "$p2" || rc2=$?
+	[ "$rc1" -eq 0 ] || { echo "n1: exit $rc1: $(cat "$TMP/err1")"; return 1; }
+	[ "$rc2" -eq 0 ] || { echo "n2: exit $rc2: $(cat "$TMP/err2")"; return 1; }
+	[ "$(iterations_of n1)" -eq 10 ]
+	[ "$(iterations_of n2)" -eq 10 ]
+}
+
+@test "concurrency: export and compare while a run writes see whole iterations" {
+	sp run pipe -p loops=200 -i 3 --name base -q
+	"$SP" run pipe -p loops=200 -i 150 --name live -q 2>"$TMP/err" &
+	local runner=$! reads=0 n rc=0
+	while kill -0 "$runner" 2>/dev/null; do
+		if "$SP" export live -o "$TMP/live.json" 2>"$TMP/rerr"; then
+			whole_export "$TMP/live.json"
+			reads=$((reads + 1))
+		else
+			# Only before its first batch exists may the run be missing.
+			grep -q "no run named 'live'" "$TMP/rerr" || { cat "$TMP/rerr"; return 1; }
+		fi
+		if "$SP" compare base live --format json >"$TMP/cmp.json" 2>"$TMP/rerr"; then
+			# Both metrics of the workload counted the same iterations.
+			n=$(json "sorted(set(r['runs'][1]['n'] for r in d['rows']))" "$TMP/cmp.json")
+			[[ "$n" == \[[0-9]*\] ]] || { echo "compare saw n = $n"; return 1; }
+		else
+			grep -q "no run named 'live'\|no samples\|no benchmark" "$TMP/rerr" ||
+				{ cat "$TMP/rerr"; return 1; }
+		fi
+	done
+	wait "$runner" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "run: exit $rc: $(cat "$TMP/err")"; return 1; }
+	[ "$reads" -ge 2 ]
+	[ "$(iterations_of live)" -eq 150 ]
+	sp export live -o "$TMP/live.json"
+	whole_export "$TMP/live.json"
+	[ "$(json "len(d['runs'][0]['benchmarks'][0]['metrics'][0]['samples'])" "$TMP/live.json")" -eq 150 ]
+}

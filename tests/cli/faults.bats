@@ -1,0 +1,283 @@
+#!/usr/bin/env bats
+# Faults of the machine (issue 6): a full and a read-only file system under
+# the store, a damaged store, a store locked by another writer, process
+# creation refused, parameters the machine cannot hold. Each must end with
+# one clear line and exit 3, and leave a store that PRAGMA integrity_check
+# accepts, holding whole iterations only. Most need root; they skip without.
+
+load helpers
+
+teardown() {
+	if [ -n "${LOCKER:-}" ]; then
+		exec 5>&-
+		kill "$LOCKER" 2>/dev/null
+	fi
+	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
+		umount "$MNT" || umount -l "$MNT"
+	fi
+	[ -n "${CGROUP:-}" ] && rmdir "$CGROUP" 2>/dev/null
+	rm -rf "$TMP"
+}
+
+# fault WANT ARGS...: run schedperf with a time limit; expect exit WANT and
+# exactly one "schedperf: " line on stderr (left in $TMP/err).
+fault() {
+	local want=$1 rc=0 nr
+	shift
+	timeout 60 "$SP" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || rc=$?
+	nr=$(wc -l <"$TMP/err")
+	if [ "$rc" -ne "$want" ] || [ "$nr" -ne 1 ] || ! grep -q '^schedperf: ' "$TMP/err"; then
+		echo "schedperf $*: exit $rc (expected $want), stderr ($nr lines):"
+		head -c 1000 "$TMP/err"
+		return 1
+	fi
+}
+
+err_has() {
+	grep -q -- "$1" "$TMP/err" || { echo "stderr lacks '$1': $(cat "$TMP/err")"; return 1; }
+}
+
+integrity_ok() {	# integrity_ok DB
+	[ "$(sqlite3 "$1" 'PRAGMA integrity_check')" = ok ]
+}
+
+# Every stored iteration is whole: a successful one has a value for each
+# metric of its benchmark that any iteration of the benchmark has.
+whole_iterations() {	# whole_iterations DB
+	local partial
+	partial=$(sqlite3 "$1" "
+		WITH per_iteration AS (
+			SELECT i.id, i.benchmark_id, count(s.metric_id) AS n
+			FROM iterations i LEFT JOIN samples s ON s.iteration_id = i.id
+			WHERE i.failure IS NULL GROUP BY i.id)
+		SELECT count(*) FROM per_iteration p
+		WHERE p.n < (SELECT max(n) FROM per_iteration q
+			     WHERE q.benchmark_id = p.benchmark_id) OR p.n = 0")
+	[ "$partial" -eq 0 ] || { echo "$partial partial iterations"; return 1; }
+}
+
+iterations_of() {	# iterations_of DB RUN
+	sqlite3 "$1" "SELECT count(*) FROM iterations i JOIN benchmarks be ON be.id = i.benchmark_id
+		JOIN batches b ON b.id = be.batch_id JOIN runs r ON r.id = b.run_id
+		WHERE r.name = '$2' AND i.failure IS NULL"
+}
+
+# lock_store [SQL]: a sqlite3 process takes the store's write lock (BEGIN
+# EXCLUSIVE), runs SQL, and holds the lock until unlock_store.
+lock_store() {
+	local n=0
+	mkfifo "$TMP/lock.fifo"
+	sqlite3 "$SCHEDPERF_DB" <"$TMP/lock.fifo" >"$TMP/locker.out" 2>&1 3>&- &
+	LOCKER=$!
+	exec 5>"$TMP/lock.fifo"
+	printf '.timeout 20000\nBEGIN EXCLUSIVE;\n%s\n' "${1:-}" >&5
+	# Locked when another writer cannot begin (no busy wait: fails at once).
+	while sqlite3 "$SCHEDPERF_DB" 'BEGIN IMMEDIATE; ROLLBACK;' 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 400 ] || { echo "could not take the lock"; return 1; }
+		sleep 0.05
+	done
+}
+
+unlock_store() {	# end of input: the sqlite3 process rolls back and exits
+	exec 5>&-
+	wait "$LOCKER" || true
+	LOCKER=
+}
+
+mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
+	MNT="$TMP/mnt"
+	mkdir -p "$MNT"
+	mount -t tmpfs -o "size=$1" tmpfs "$MNT" 2>/dev/null ||
+		skip "cannot mount a tmpfs here (needs root): $(id -un)"
+}
+
+@test "faults: a full file system: exit 3, the iterations before it kept whole" {
+	mount_tmpfs 400k
+	local db="$MNT/store.db" avail
+	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name before -q
+	# Leave room for the batch and a few iterations, then let it fill up.
+	avail=$(df -k --output=avail "$MNT" | tail -1)
+	dd if=/dev/zero of="$MNT/fill" bs=1k count=$((avail - 160)) 2>/dev/null || true
+	fault 3 --db "$db" run pipe -p loops=10 -i 500 --name full -q
+	err_has "disk is full"
+	err_has "free disk space"
+	integrity_ok "$db"
+	whole_iterations "$db"
+	[ "$(iterations_of "$db" before)" -eq 2 ]
+	[ "$(iterations_of "$db" full)" -ge 1 ]
+	[ "$(iterations_of "$db" full)" -lt 500 ]
+	[ "$(sqlite3 "$db" "SELECT complete FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name = 'full'")" -eq 0 ]
+	# With room again, the store is usable and the batch can be finished.
+	rm -f "$MNT/fill"
+	run sp --db "$db" runs
+	[ "$status" -eq 0 ]
+	# Opening a store on a full file system is refused cleanly too.
+	avail=$(df -k --output=avail "$MNT" | tail -1)
+	dd if=/dev/zero of="$MNT/fill" bs=1k count="$avail" 2>/dev/null || true
+	fault 3 --db "$MNT/other.db" run pipe -p loops=10 -i 1 --name x -q
+	rm -f "$MNT/fill"
+	integrity_ok "$db"
+}
+
+@test "faults: a read-only file system: exit 3 naming it, the store intact" {
+	mount_tmpfs 4m
+	local db="$MNT/store.db" before
+	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name a -q
+	before=$(sqlite3 "$db" .dump | sha256sum)
+	mount -o remount,ro "$MNT" || skip "cannot remount read-only"
+	fault 3 --db "$db" run pipe -p loops=10 -i 2 --name b -q
+	err_has "read-only file system"
+	err_has "writable"
+	fault 3 --db "$db" import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	err_has "read-only file system"
+	fault 3 --db "$MNT/new.db" runs
+	err_has "directory is on a read-only file system"
+	# A WAL store cannot be read without writing its -shm file: refused too.
+	fault 3 --db "$db" export a
+	mount -o remount,rw "$MNT"
+	integrity_ok "$db"
+	[ "$(sqlite3 "$db" .dump | sha256sum)" = "$before" ]
+}
+
+@test "faults: a damaged store: every command fails with exit 3, naming the damage" {
+	sp run pipe -p loops=10 -i 3 --name a -q
+	sp run pipe -p loops=10 -i 3 --name b -q
+	local good="$TMP/good.db" c
+	cp "$SCHEDPERF_DB" "$good"
+	# Page 2 holds the runs table: overwrite it with 0xff bytes.
+	head -c 4096 /dev/zero | tr '\0' '\377' |
+		dd of="$SCHEDPERF_DB" bs=1 seek=4096 conv=notrunc 2>/dev/null
+	for c in "runs" "show a" "export a" "compare a b" \
+		 "run pipe -p loops=10 -i 1 --name a -q" \
+		 "import $BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"; do
+		# shellcheck disable=SC2086
+		fault 3 $c || { echo "command: $c"; return 1; }
+		err_has "malformed" || { echo "command: $c"; return 1; }
+	done
+	# A damaged header: not a database at all.
+	cp "$good" "$SCHEDPERF_DB"
+	head -c 100 /dev/zero | tr '\0' 'x' | dd of="$SCHEDPERF_DB" bs=1 conv=notrunc 2>/dev/null
+	fault 3 runs
+	err_has "not a database"
+	fault 3 run pipe -p loops=10 -i 1 --name a -q
+	# A file truncated in the middle.
+	cp "$good" "$SCHEDPERF_DB"
+	truncate -s 10000 "$SCHEDPERF_DB"
+	fault 3 export a
+}
+
+@test "faults: a store locked by another writer: bounded wait, then exit 3" {
+	sp run pipe -p loops=10 -i 2 --name a -q
+	local before start
+	before=$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)
+	lock_store "INSERT INTO runs (name) VALUES ('locker');"
+	export SCHEDPERF_BUSY_TIMEOUT_MS=300
+	start=$(date +%s)
+	fault 3 run pipe -p loops=10 -i 2 --name b -q
+	err_has "locked"
+	err_has "write lock"
+	fault 3 import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	[ $(($(date +%s) - start)) -lt 10 ]
+	# Readers are not blocked by a writer (WAL).
+	run sp runs
+	[ "$status" -eq 0 ]
+	unlock_store
+	integrity_ok "$SCHEDPERF_DB"
+	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ]
+}
+
+@test "faults: a lock held across a run: the iterations before it stay, whole" {
+	local n=0
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run pipe -p loops=10 -i 3000 --name long -q \
+		2>"$TMP/err" &
+	local runner=$!
+	while [ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations' 2>/dev/null || echo 0)" \
+		-lt 3 ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	lock_store
+	local rc=0
+	wait "$runner" || rc=$?
+	unlock_store
+	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	err_has "locked"
+	integrity_ok "$SCHEDPERF_DB"
+	whole_iterations "$SCHEDPERF_DB"
+	[ "$(iterations_of "$SCHEDPERF_DB" long)" -ge 3 ]
+}
+
+@test "faults: process creation refused by a process limit: refused before it starts" {
+	command -v setpriv >/dev/null && command -v prlimit >/dev/null ||
+		skip "setpriv or prlimit missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	local dir
+	dir=$(mktemp -d)
+	chmod 1777 "$dir"
+	# root ignores RLIMIT_NPROC: run as nobody, whose limit is then enforced.
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$SP" --db "$dir/store.db" run pipe -p loops=10 -i 1 --name ok -q ||
+		{ rm -rf "$dir"; skip "cannot run as nobody here"; }
+	local rc=0
+	setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=3:3 \
+		"$SP" --db "$dir/store.db" run messaging -p groups=2 -p fds=4 -p loops=10 \
+		-i 2 --name refused -q 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; rm -rf "$dir"; return 1; }
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	err_has "process limit"
+	err_has "ulimit -u"
+	integrity_ok "$dir/store.db"
+	[ "$(iterations_of "$dir/store.db" refused)" -eq 0 ]
+	[ "$(iterations_of "$dir/store.db" ok)" -eq 1 ]
+	rm -rf "$dir"
+}
+
+@test "faults: process creation refused while running (cgroup pids.max): exit 3" {
+	local root=
+	if [ -w /sys/fs/cgroup/pids ]; then
+		root=/sys/fs/cgroup/pids
+	elif grep -qw pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+	     [ -w /sys/fs/cgroup ]; then
+		root=/sys/fs/cgroup
+	fi
+	[ -n "$root" ] || skip "no writable cgroup pids controller"
+	CGROUP="$root/schedperf-test-$$"
+	mkdir "$CGROUP" 2>/dev/null || skip "cannot create a cgroup under $root"
+	echo 6 >"$CGROUP/pids.max" || skip "cannot set pids.max"
+	sp run pipe -p loops=10 -i 2 --name before -q
+	local rc=0
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CGROUP" \
+		"$SP" run messaging -p groups=1 -p fds=4 -p loops=10 -i 2 --name refused -q \
+		>/dev/null 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	err_has "cannot fork"
+	integrity_ok "$SCHEDPERF_DB"
+	whole_iterations "$SCHEDPERF_DB"
+	[ "$(iterations_of "$SCHEDPERF_DB" before)" -eq 2 ]
+	[ "$(iterations_of "$SCHEDPERF_DB" refused)" -eq 0 ]
+}
+
+@test "faults: needs beyond the machine are refused before anything starts" {
+	sp run pipe -p loops=10 -i 1 --name a -q
+	local before
+	before=$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)
+	# 20 million tasks.
+	fault 3 run messaging -p groups=10000 -p fds=1000 -p loops=1
+	err_has "kernel.threads-max"
+	fault 3 run messaging -p groups=10000 -p fds=1000 -p mode=thread -p loops=1
+	err_has "kernel.threads-max"
+	# 8192 workers with 256 MiB of matrices each: 2 TiB.
+	fault 3 run schbench -p message_threads=1 -p workers=8192 -p cache_kb=262144 -p runtime=1
+	err_has "MiB of memory"
+	err_has "MemAvailable"
+	# One benchmark of a sweep beyond the machine refuses the whole plan.
+	fault 3 run messaging -p groups=1,10000 -p fds=1000 -p loops=1
+	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ]
+	# Planning for another machine is still allowed.
+	run sp run messaging -p groups=10000 -p fds=1000 --dry-run
+	[ "$status" -eq 0 ]
+}
