@@ -272,6 +272,14 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	comparison_filter(&cmp, (const char *const *)a->workloads,
 			  (const char *const *)a->metrics);
+	if (!cmp.nr_rows && (a->nr_workloads || a->nr_metrics)) {
+		/* A misspelt name must not read as "nothing changed". */
+		code = die_code(EXIT_USAGE, "compare: no row matches --workload or --metric "
+				"(see 'schedperf show %.64s' for the workloads and metrics)",
+				names[0]);
+		comparison_release(&cmp);
+		goto out;
+	}
 	comparison_analyze(&cmp, &a->opts);
 	if (a->fail_on_regression && comparison_has_regression(&cmp))
 		code = EXIT_FOUND;

@@ -283,3 +283,15 @@ JSON
 		assert_one_line_error
 	done
 }
+
+@test "compare: a --workload or --metric that matches no row is an error, not 'no change'" {
+	sp run pipe -p loops=1000 -i 2 --name fa --quiet
+	sp run pipe -p loops=1000 -i 2 --name fb --quiet
+	run sp compare fa fb --metric bogus
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp compare fa fb --workload nosuch --format json
+	[ "$status" -eq 2 ]
+	run sp compare fa fb --metric usec_per_op --format json
+	[ "$status" -eq 0 ]
+}
