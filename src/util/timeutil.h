@@ -3,10 +3,13 @@
 #define SCHEDPERF_UTIL_TIMEUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 /* CLOCK_MONOTONIC now, in seconds. */
 double time_now(void);
+/* CLOCK_MONOTONIC now, in nanoseconds: for workloads that keep integer times. */
+uint64_t time_now_ns(void);
 /* Seconds between two timespecs (b - a). */
 double timespec_diff(const struct timespec *a, const struct timespec *b);
 /* Sleep until CLOCK_MONOTONIC reaches @deadline seconds, whatever signals come. */

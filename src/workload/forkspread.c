@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/timeutil.h"
 #include "workload/workload.h"
 
 enum {
@@ -107,14 +108,6 @@ struct fs_task {
 	int index;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static long futex_op(int *uaddr, int op, int val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
@@ -137,9 +130,9 @@ static int fs_check(const struct param_value *values,
 
 static void burn(long ns)
 {
-	uint64_t end = now_ns() + (uint64_t)ns;
+	uint64_t end = time_now_ns() + (uint64_t)ns;
 
-	while (now_ns() < end)
+	while (time_now_ns() < end)
 		;
 }
 
@@ -149,17 +142,17 @@ static void task_body(struct fs_shared *shared, int index)
 	int pflag = shared->futex_private;
 
 	r->first_cpu = sched_getcpu();
-	r->first_ns = now_ns();
+	r->first_ns = time_now_ns();
 	if (__atomic_add_fetch(&shared->ready, 1, __ATOMIC_SEQ_CST) == shared->nr_tasks)
 		futex_op(&shared->ready, FUTEX_WAKE | pflag, 1);
 	while (!__atomic_load_n(&shared->go, __ATOMIC_ACQUIRE))
 		futex_op(&shared->go, FUTEX_WAIT | pflag, 0);
 	if (__atomic_load_n(&shared->abort, __ATOMIC_ACQUIRE))
 		return;
-	r->running_ns = now_ns();
+	r->running_ns = time_now_ns();
 	r->wake_cpu = sched_getcpu();
 	burn(shared->burn_ns);
-	r->done_ns = now_ns();
+	r->done_ns = time_now_ns();
 }
 
 static void *task_thread(void *arg)
@@ -182,7 +175,7 @@ static void wait_ready(struct fs_shared *shared)
 static void wake_all(struct fs_shared *shared, int abort)
 {
 	__atomic_store_n(&shared->abort, abort, __ATOMIC_RELEASE);
-	shared->wake_ns = now_ns();
+	shared->wake_ns = time_now_ns();
 	__atomic_store_n(&shared->go, 1, __ATOMIC_RELEASE);
 	futex_op(&shared->go, FUTEX_WAKE | shared->futex_private, INT_MAX);
 }

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "stats/histogram.h"
+#include "util/timeutil.h"
 #include "workload/workload.h"
 
 enum {
@@ -142,14 +143,6 @@ struct sb_run {
 	int nr_msgs;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static long sb_workers(const struct param_value *values)
 {
 	long workers = values[SB_PARAM_WORKERS].num;
@@ -224,7 +217,7 @@ static void list_push(struct sb_msg *msg, struct sb_worker *w)
 static void wake_waiting(struct sb_msg *msg)
 {
 	struct sb_worker *w = __atomic_exchange_n(&msg->list, NULL, __ATOMIC_SEQ_CST);
-	uint64_t stamp = now_ns();
+	uint64_t stamp = time_now_ns();
 
 	while (w) {
 		struct sb_worker *next = w->next;
@@ -325,7 +318,7 @@ static void *worker_thread(void *arg)
 		/* After STOP the message thread may be gone: do not sleep. */
 		if (phase_of(run) != SB_PHASE_STOP)
 			sb_wait(&w->futex);
-		start = now_ns();
+		start = time_now_ns();
 		phase = phase_of(run);
 		if (phase == SB_PHASE_STOP)
 			break;
@@ -333,7 +326,7 @@ static void *worker_thread(void *arg)
 			histogram_add(&w->wakeup, start - w->wake_ns);
 		/* The warm-up serves requests too: it warms caches and cpufreq. */
 		serve_request(w, run);
-		end = now_ns();
+		end = time_now_ns();
 		if (phase != SB_PHASE_MEASURE || phase_of(run) != SB_PHASE_MEASURE)
 			continue;
 		histogram_add(&w->request, end - start);
@@ -526,11 +519,11 @@ static int sb_run(const struct param_value *values, double *metrics,
 		return -1;
 	}
 	sleep_seconds((double)values[SB_PARAM_WARMUP].num);
-	start = now_ns() / 1e9;
+	start = time_now_ns() / 1e9;
 	__atomic_store_n(&run.phase, SB_PHASE_MEASURE, __ATOMIC_SEQ_CST);
 	sleep_seconds((double)values[SB_PARAM_RUNTIME].num);
 	/* Workers record nothing once STOP is set: the clock stops here. */
-	measured = now_ns() / 1e9 - start;
+	measured = time_now_ns() / 1e9 - start;
 	stop_messages(&run, run.nr_msgs);
 	fill_metrics(&run, measured, metrics);
 	free_run(&run);
