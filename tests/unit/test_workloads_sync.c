@@ -364,7 +364,7 @@ static int thread_failure_child(const char *name, char *const *assignments, size
 	if (ret != -1 || err.code != EXIT_ENV || !strstr(err.msg, "ulimit -u") ||
 	    !strstr(err.msg, "cannot create"))
 		return 1;
-	if (count_dir("/proc/self/fd") != fds_before || count_dir("/proc/self/task") != 1)
+	if (count_dir("/proc/self/fd") != fds_before || other_threads() != 0)
 		return 2;
 	return 0;
 }
