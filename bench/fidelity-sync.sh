@@ -28,7 +28,8 @@ for tool in perf sysbench python3; do
 		{ echo "fidelity-sync: $tool not found (apt-get install linux-perf sysbench)" >&2; exit 3; }
 done
 
-# Run one schedperf iteration and print the last sample of metric $2.
+# Run one schedperf iteration and print metric $2: the mean of its samples,
+# which for futex-wake are its repetitions (perf prints their mean too).
 ours() {
 	local workload=$1 metric=$2 run
 	shift 2
@@ -39,7 +40,8 @@ ours() {
 	"$sp" export "$run" --db "$tmp/db" | python3 -c '
 import json, sys
 bench = json.load(sys.stdin)["runs"][0]["benchmarks"][-1]
-print([m for m in bench["metrics"] if m["name"] == sys.argv[1]][0]["samples"][-1])
+samples = [m for m in bench["metrics"] if m["name"] == sys.argv[1]][0]["samples"]
+print(sum(samples) / len(samples))
 ' "$metric"
 }
 

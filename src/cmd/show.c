@@ -47,7 +47,11 @@ static void print_samples(const struct result_batch *batch)
 				printf(" (%.9g)", metric->warmup[k]);
 			for (size_t k = 0; k < metric->nr_samples; k++)
 				printf(" %.9g", metric->samples[k]);
-			printf("  [%s]\n", metric->unit);
+			if (result_metric_repetitions(metric) > 1)
+				printf("  [%s, %zu per iteration]\n", metric->unit,
+				       result_metric_repetitions(metric));
+			else
+				printf("  [%s]\n", metric->unit);
 		}
 	}
 }

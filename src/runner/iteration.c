@@ -71,8 +71,9 @@ static void __attribute__((noreturn))
 child_main(const struct workload *w, const struct param_value *values,
 	   const struct iteration_config *cfg, int report_fd, int go_fd)
 {
+	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
+	double *metrics = xcalloc(nr_values, sizeof(double));
 	struct child_report report;
-	double *metrics = xcalloc(w->nr_metrics, sizeof(double));
 	char go;
 
 	/* The parent's handlers must not run here; default actions apply. */
@@ -80,7 +81,7 @@ child_main(const struct workload *w, const struct param_value *values,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	memset(&report, 0, sizeof(report));
-	for (size_t i = 0; i < w->nr_metrics; i++)
+	for (size_t i = 0; i < nr_values; i++)
 		metrics[i] = NAN;
 	if (cfg->cpus && sched_setaffinity(0, sizeof(*cfg->cpus), cfg->cpus)) {
 		report.status = error_set(&report.error, EXIT_ENV, "cannot run on the CPUs of "
@@ -95,7 +96,7 @@ child_main(const struct workload *w, const struct param_value *values,
 	report.status = w->run(values, metrics, &report.error);
 send:
 	if (write_all(report_fd, &report, sizeof(report)) ||
-	    write_all(report_fd, metrics, w->nr_metrics * sizeof(double)))
+	    write_all(report_fd, metrics, nr_values * sizeof(double)))
 		_exit(EXIT_INTERNAL);
 	_exit(0);
 }
@@ -151,10 +152,10 @@ static ssize_t read_report(int fd, void *buf, size_t len, double deadline)
 	return (ssize_t)done;
 }
 
-static void fail_outcome(const struct workload *w, struct iteration_outcome *out)
+static void fail_outcome(struct iteration_outcome *out, size_t nr_values)
 {
 	out->failed = true;
-	for (size_t i = 0; i < w->nr_metrics; i++)
+	for (size_t i = 0; i < nr_values; i++)
 		out->metrics[i] = NAN;
 }
 
@@ -162,7 +163,8 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		  const struct iteration_config *cfg, struct iteration_outcome *out,
 		  struct error *err)
 {
-	size_t metrics_len = w->nr_metrics * sizeof(double);
+	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
+	size_t metrics_len = nr_values * sizeof(double);
 	struct child_report report;
 	struct rusage ru;
 	int report_fds[2], go_fds[2], status = 0;
@@ -245,13 +247,13 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
 	if (timed_out) {
-		fail_outcome(w, out);
+		fail_outcome(out, nr_values);
 		snprintf(out->failure, sizeof(out->failure),
 			 "timed out after %g s; its process group was killed", cfg->timeout);
 		return 0;
 	}
 	if (got != (ssize_t)metrics_len) {
-		fail_outcome(w, out);
+		fail_outcome(out, nr_values);
 		describe_status(status, out->failure, sizeof(out->failure));
 		return 0;
 	}

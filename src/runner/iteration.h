@@ -24,7 +24,8 @@ struct iteration_config {
 };
 
 struct iteration_outcome {
-	double *metrics;			/* w->nr_metrics values, NAN = absent */
+	double *metrics;			/* w->nr_metrics values per repetition
+						   (workload_repetitions()), NAN = absent */
 	double *monitor_values;			/* monitors_nr_metrics() values */
 	double rusage[NR_RUSAGE_METRICS];
 	bool failed;				/* crashed, killed or timed out */

@@ -49,12 +49,13 @@ static void progress_end(struct progress *p)
 }
 
 /*
- * The metrics one benchmark stores, in the order of an iteration's values:
- * the workload's, then rusage's, then the monitors'.
+ * The metrics one benchmark stores: the workload's (each measured once per
+ * repetition), then rusage's, then the monitors' (once per iteration).
  */
 static void describe_benchmark(const struct plan_item *item, struct monitor_set *ms,
 			       struct result_benchmark *bench)
 {
+	int reps = workload_repetitions(item->workload, item->values);
 	const struct workload *w = item->workload;
 	size_t nr_own = w->nr_metrics + NR_RUSAGE_METRICS;
 
@@ -81,7 +82,42 @@ static void describe_benchmark(const struct plan_item *item, struct monitor_set 
 		bench->metrics[i].unit = (char *)spec->unit;
 		bench->metrics[i].better = spec->better;
 		bench->metrics[i].source = (char *)source;
+		bench->metrics[i].repetitions = i < w->nr_metrics ? (size_t)reps : 1;
 	}
+}
+
+/*
+ * An iteration's values, laid out as iteration_run() fills them (the
+ * workload's per repetition, then rusage, then the monitors), as the
+ * store's samples: which metric and repetition each one is.
+ */
+struct iteration_values {
+	size_t nr_workload;		/* workload metrics x repetitions */
+	size_t nr;			/* every value */
+	double *values;
+	struct store_sample *samples;
+};
+
+static void iteration_values_init(struct iteration_values *iv, const struct workload *w,
+				  int reps, size_t nr_others, const int64_t *metric_ids)
+{
+	iv->nr_workload = w->nr_metrics * (size_t)reps;
+	iv->nr = iv->nr_workload + nr_others;
+	iv->values = xcalloc(iv->nr, sizeof(double));
+	iv->samples = xcalloc(iv->nr, sizeof(*iv->samples));
+	for (size_t v = 0; v < iv->nr; v++) {
+		bool own = v < iv->nr_workload;
+		size_t metric = own ? v % w->nr_metrics : w->nr_metrics + v - iv->nr_workload;
+
+		iv->samples[v].metric_id = metric_ids[metric];
+		iv->samples[v].rep = own ? (int)(v / w->nr_metrics) : 0;
+	}
+}
+
+static void iteration_values_release(struct iteration_values *iv)
+{
+	free(iv->values);
+	free(iv->samples);
 }
 
 int runner_item_iterations(const struct plan_item *item, const struct runner_options *opt)
@@ -118,25 +154,26 @@ static int benchmark_start(struct store *st, const struct runner_options *opt,
  */
 static int run_slot(struct store *st, const struct plan_item *item,
 		    const struct runner_options *opt, struct progress *progress,
-		    const struct iteration_config *cfg,
-		    int64_t bench_id, const int64_t *metric_ids, double *values,
-		    bool warmup, int *seq, struct runner_result *result, struct error *err)
+		    const struct iteration_config *cfg, int64_t bench_id,
+		    struct iteration_values *iv, bool warmup, int *seq,
+		    struct runner_result *result, struct error *err)
 {
 	const struct workload *w = item->workload;
-	size_t nr_own = w->nr_metrics + NR_RUSAGE_METRICS;
-	size_t nr_values = nr_own + (cfg->monitors ? monitors_nr_metrics(cfg->monitors) : 0);
+	double *values = iv->values;
 	struct iteration_outcome outcome;
 
 	outcome.metrics = values;
-	outcome.monitor_values = values + nr_own;
+	outcome.monitor_values = values + iv->nr_workload + NR_RUSAGE_METRICS;
 	for (int attempt = 0; attempt <= opt->retries; attempt++) {
 		if (iteration_run(w, item->values, cfg, &outcome, err))
 			return -1;
-		memcpy(values + w->nr_metrics, outcome.rusage, sizeof(outcome.rusage));
+		memcpy(values + iv->nr_workload, outcome.rusage, sizeof(outcome.rusage));
 		/* A workload that divided by zero measured nothing: absent, not infinite. */
-		for (size_t i = 0; i < w->nr_metrics; i++)
+		for (size_t i = 0; i < iv->nr_workload; i++)
 			if (!isfinite(values[i]))
 				values[i] = NAN;
+		for (size_t i = 0; i < iv->nr; i++)
+			iv->samples[i].value = values[i];
 		if (outcome.failed && !opt->quiet) {
 			progress_end(progress);
 			fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
@@ -144,8 +181,8 @@ static int run_slot(struct store *st, const struct plan_item *item,
 				attempt < opt->retries ? "; retrying" : "");
 		}
 		if (store_iteration_add(st, bench_id, (*seq)++, warmup,
-					outcome.failed ? outcome.failure : NULL, metric_ids,
-					values, outcome.failed ? 0 : nr_values, err))
+					outcome.failed ? outcome.failure : NULL, iv->samples,
+					outcome.failed ? 0 : iv->nr, err))
 			return -1;
 		result->iterations_done++;
 		result->iterations_failed += outcome.failed;
@@ -162,12 +199,12 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 {
 	const struct plan_item *item = &plan->items[index];
 	const struct workload *w = item->workload;
-	size_t nr_values = w->nr_metrics + NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
+	size_t nr_others = NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
 	struct iteration_config cfg = { 0, opt->cpus, ms };
+	struct iteration_values iv = { 0 };
 	struct benchmark_progress done;
 	struct result_benchmark bench;
-	int64_t bench_id, *metric_ids = xcalloc(nr_values, sizeof(int64_t));
-	double *values = xcalloc(nr_values, sizeof(double));
+	int64_t bench_id, *metric_ids = xcalloc(w->nr_metrics + nr_others, sizeof(int64_t));
 	int warmup = runner_item_warmup(item, opt);
 	int iterations = runner_item_iterations(item, opt);
 	int total = warmup + iterations, rc = -1, seq;
@@ -177,6 +214,8 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	if (benchmark_start(st, opt, result->batch_id, index, &bench, &bench_id, metric_ids,
 			    &done, err))
 		goto out;
+	iteration_values_init(&iv, w, workload_repetitions(w, item->values), nr_others,
+			      metric_ids);
 	seq = done.next_seq;
 	progress->done += (size_t)(done.warmup_done + done.measured_done);
 
@@ -188,8 +227,8 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 		if (is_warmup ? slot < done.warmup_done : slot - warmup < done.measured_done)
 			continue;
 		progress_show(progress, plan, index, slot + 1, total);
-		r = run_slot(st, item, opt, progress, &cfg, bench_id, metric_ids, values, is_warmup,
-			     &seq, result, err);
+		r = run_slot(st, item, opt, progress, &cfg, bench_id, &iv, is_warmup, &seq,
+			     result, err);
 		if (r < 0)
 			goto out;
 		progress->done++;
@@ -198,7 +237,7 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 out:
 	free(bench.metrics);
 	free(metric_ids);
-	free(values);
+	iteration_values_release(&iv);
 	return rc;
 }
 

@@ -9,6 +9,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* The most values of one metric that one iteration may carry. */
+#define MAX_REPETITIONS 1000000
+
 /* ---- writing ---- */
 
 static json_t *samples_json(const double *values, size_t n)
@@ -28,6 +31,9 @@ static json_t *metric_json(const struct result_metric *m)
 	json_object_set_new(obj, "unit", json_string(m->unit));
 	json_object_set_new(obj, "better", json_string(better_name(m->better)));
 	json_object_set_new(obj, "source", json_string(m->source ? m->source : "workload"));
+	if (result_metric_repetitions(m) > 1)
+		json_object_set_new(obj, "repetitions",
+				    json_integer((json_int_t)result_metric_repetitions(m)));
 	json_object_set_new(obj, "samples", samples_json(m->samples, m->nr_samples));
 	if (m->nr_warmup)
 		json_object_set_new(obj, "warmup", samples_json(m->warmup, m->nr_warmup));
@@ -229,11 +235,36 @@ static int read_samples(json_t *array, bool required, struct result_metric *m, b
 	return 0;
 }
 
+/*
+ * "repetitions": R values per iteration (omitted: 1). The samples and
+ * warm-ups then hold whole iterations, R values each, so that an import
+ * stores each value in the iteration it came from.
+ */
+static int read_repetitions(json_t *obj, struct result_metric *m, const char *file,
+			    const struct where *w, struct error *err)
+{
+	json_t *v = json_object_get(obj, "repetitions");
+	struct where rw;
+	json_int_t reps;
+
+	if (!v)
+		return 0;
+	where_child(&rw, w, "repetitions", -1);
+	if (!json_is_integer(v) || (reps = json_integer_value(v)) < 1 ||
+	    reps > MAX_REPETITIONS)
+		return bad(err, file, &rw, "must be a whole number from 1 to 1000000");
+	m->repetitions = (size_t)reps;
+	if (m->nr_samples % m->repetitions || m->nr_warmup % m->repetitions)
+		return bad(err, file, &rw, "the samples and warm-ups must hold whole "
+			   "iterations: their counts must be multiples of it");
+	return 0;
+}
+
 static int read_metric(json_t *obj, struct result_benchmark *bench, const char *file,
 		       const struct where *w, struct error *err)
 {
-	static const char *const keys[] = { "name", "unit", "better", "source", "samples",
-					    "warmup", NULL };
+	static const char *const keys[] = { "name", "unit", "better", "source",
+					    "repetitions", "samples", "warmup", NULL };
 	const char *name, *unit, *better, *source = "workload";
 	struct result_metric *m;
 	struct where sw;
@@ -271,7 +302,7 @@ static int read_metric(json_t *obj, struct result_benchmark *bench, const char *
 		if (read_samples(json_object_get(obj, "warmup"), false, m, true, file, &sw, err))
 			return -1;
 	}
-	return 0;
+	return read_repetitions(obj, m, file, w, err);
 }
 
 static int read_string_map(json_t *obj, const char *file, const struct where *w,

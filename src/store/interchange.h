@@ -13,7 +13,12 @@
  *   {"schema": "schedperf-results/1", "runs": [{"name", "started",
  *    "complete", "environment": {KEY: "value"}, "benchmarks": [{"workload",
  *    "params": {KEY: "value"}, "failed_iterations"?, "metrics": [{"name",
- *    "unit", "better", "source", "samples": [...], "warmup"?: [...]}]}]}]}
+ *    "unit", "better", "source", "repetitions"?, "samples": [...],
+ *    "warmup"?: [...]}]}]}]}
+ *
+ * "repetitions" (default 1) is the number of values each iteration holds
+ * of a metric that a workload measures several times per iteration; the
+ * samples then come R per iteration, in order.
  *
  * One element of "runs" per batch. Output is deterministic, so export ->
  * import -> export is byte-identical.

@@ -55,6 +55,11 @@ void result_metric_add_sample(struct result_metric *m, double value, bool warmup
 	}
 }
 
+size_t result_metric_repetitions(const struct result_metric *m)
+{
+	return m->repetitions ? m->repetitions : 1;
+}
+
 static int env_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct env_entry *)a)->key, ((const struct env_entry *)b)->key);

@@ -20,7 +20,12 @@ struct result_metric {
 	char *unit;
 	enum better better;
 	char *source;		/* "workload", or the monitor that measured it ("rusage") */
-	double *samples;	/* measured iterations, in order */
+	/*
+	 * Values per iteration: 1, or a workload's repetitions inside one
+	 * iteration (futex-wake's `repeat`), each its own sample. 0 reads as 1.
+	 */
+	size_t repetitions;
+	double *samples;	/* measured iterations (and repetitions), in order */
 	size_t nr_samples;
 	double *warmup;		/* warm-up iterations: stored, never summarised */
 	size_t nr_warmup;
@@ -61,6 +66,8 @@ struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value);
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup);
+/* @m's values per iteration, at least 1. */
+size_t result_metric_repetitions(const struct result_metric *m);
 /* Sort the environment by key (for stable output and lookups). */
 void result_batch_sort_env(struct result_batch *batch);
 const char *result_batch_env(const struct result_batch *batch, const char *key);

@@ -2,11 +2,16 @@
 /*
  * The SQLite store: one file, WAL journal, one transaction per write.
  *
- * Schema version 1. A run is a name; each `schedperf run` under that name
+ * Schema version 2. A run is a name; each `schedperf run` under that name
  * adds a batch (after a reboot, say). A batch records its environment and
  * benchmarks (a workload with its full parameter set); a benchmark has its
- * metrics and iterations; a sample is one metric's value in one iteration.
- * Absent values have no row: an unsupported counter is never a zero.
+ * metrics and iterations; a sample is one metric's value in one iteration,
+ * or in one repetition of it for a metric that a workload measures several
+ * times per iteration (futex-wake's `repeat`). Absent values have no row:
+ * an unsupported counter is never a zero.
+ *
+ * Version 1 had no repetitions; a version 1 store is upgraded on open, in
+ * one transaction, its samples becoming repetition 0.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +29,15 @@ struct store {
 	char *path;
 };
 
-static const char schema_v1[] =
+#define SAMPLES_TABLE(name)							\
+	"CREATE TABLE " name " ("						\
+	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
+	"  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"	\
+	"  rep INTEGER NOT NULL DEFAULT 0 CHECK (rep >= 0),"			\
+	"  value REAL NOT NULL,"						\
+	"  PRIMARY KEY (iteration_id, metric_id, rep)) WITHOUT ROWID;"
+
+static const char schema_v2[] =
 	"CREATE TABLE runs ("
 	"  id INTEGER PRIMARY KEY,"
 	"  name TEXT NOT NULL UNIQUE);"
@@ -57,6 +70,7 @@ static const char schema_v1[] =
 	"  unit TEXT NOT NULL,"
 	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),"
 	"  source TEXT NOT NULL,"
+	"  repetitions INTEGER NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"
 	"  UNIQUE (benchmark_id, name));"
 	"CREATE TABLE iterations ("
 	"  id INTEGER PRIMARY KEY,"
@@ -65,13 +79,20 @@ static const char schema_v1[] =
 	"  warmup INTEGER NOT NULL,"
 	"  failure TEXT,"
 	"  UNIQUE (benchmark_id, seq));"
-	"CREATE TABLE samples ("
-	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
-	"  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"
-	"  value REAL NOT NULL,"
-	"  PRIMARY KEY (iteration_id, metric_id)) WITHOUT ROWID;"
+	SAMPLES_TABLE("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
-	"PRAGMA user_version = 1;";
+	"PRAGMA user_version = 2;";
+
+static const char upgrade_v1_to_v2[] =
+	"ALTER TABLE metrics ADD COLUMN repetitions INTEGER NOT NULL DEFAULT 1 "
+	"  CHECK (repetitions >= 1);"
+	SAMPLES_TABLE("samples_v2")
+	"INSERT INTO samples_v2 (iteration_id, metric_id, rep, value) "
+	"  SELECT iteration_id, metric_id, 0, value FROM samples;"
+	"DROP TABLE samples;"
+	"ALTER TABLE samples_v2 RENAME TO samples;"
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	"PRAGMA user_version = 2;";
 
 static int db_error(struct store *st, struct error *err, const char *what)
 {
@@ -147,13 +168,13 @@ static int check_schema(struct store *st, struct error *err)
 			st->path, version, STORE_SCHEMA_VERSION);
 	if (version == STORE_SCHEMA_VERSION)
 		return 0;
-	if (version != 0)
+	if (version != 0 && version != 1)
 		return error_set(err, EXIT_ENV, "cannot open store '%s': unknown schema "
 				 "version %d (give another --db)", st->path, version);
 
 	if (begin(st, err))
 		return -1;
-	/* Someone may have created it between our read and our lock. */
+	/* Someone may have created or upgraded it between our read and our lock. */
 	stmt = prepare(st, "PRAGMA user_version", err);
 	if (!stmt) {
 		rollback(st);
@@ -161,7 +182,9 @@ static int check_schema(struct store *st, struct error *err)
 	}
 	version = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
 	sqlite3_finalize(stmt);
-	if (version == 0 && exec(st, schema_v1, err, "create the schema")) {
+	if ((version == 0 && exec(st, schema_v2, err, "create the schema")) ||
+	    (version == 1 && exec(st, upgrade_v1_to_v2, err,
+				  "upgrade the schema from version 1 to 2"))) {
 		rollback(st);
 		return -1;
 	}
@@ -447,7 +470,7 @@ static int insert_benchmark(struct store *st, int64_t batch_id,
 	*bench_id = sqlite3_last_insert_rowid(st->db);
 
 	stmt = prepare(st, "INSERT INTO metrics (benchmark_id, position, name, unit, better, "
-		       "source) VALUES (?, ?, ?, ?, ?, ?)", err);
+		       "source, repetitions) VALUES (?, ?, ?, ?, ?, ?, ?)", err);
 	if (!stmt)
 		return -1;
 	for (size_t i = 0; i < bench->nr_metrics; i++) {
@@ -460,6 +483,7 @@ static int insert_benchmark(struct store *st, int64_t batch_id,
 		sqlite3_bind_text(stmt, 5, better_name(m->better), -1, SQLITE_STATIC);
 		sqlite3_bind_text(stmt, 6, m->source ? m->source : "workload", -1,
 				  SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 7, (int64_t)result_metric_repetitions(m));
 		if (sqlite3_step(stmt) != SQLITE_DONE) {
 			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
 				error_set(err, EXIT_USAGE, "benchmark %s has metric '%s' twice "
@@ -491,8 +515,8 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 
 /* Insert one iteration and its samples; inside the caller's transaction. */
 static int insert_iteration(struct store *st, int64_t bench_id, int seq, bool warmup,
-			    const char *failure, const int64_t *metric_ids,
-			    const double *values, size_t nr_values, struct error *err)
+			    const char *failure, const struct store_sample *samples,
+			    size_t nr_samples, struct error *err)
 {
 	sqlite3_stmt *stmt;
 	int64_t iteration_id;
@@ -513,16 +537,17 @@ static int insert_iteration(struct store *st, int64_t bench_id, int seq, bool wa
 	sqlite3_finalize(stmt);
 	iteration_id = sqlite3_last_insert_rowid(st->db);
 
-	stmt = prepare(st, "INSERT INTO samples (iteration_id, metric_id, value) "
-		       "VALUES (?, ?, ?)", err);
+	stmt = prepare(st, "INSERT INTO samples (iteration_id, metric_id, rep, value) "
+		       "VALUES (?, ?, ?, ?)", err);
 	if (!stmt)
 		return -1;
-	for (size_t i = 0; i < nr_values; i++) {
-		if (isnan(values[i]) || !metric_ids[i])
+	for (size_t i = 0; i < nr_samples; i++) {
+		if (isnan(samples[i].value) || !samples[i].metric_id)
 			continue;
 		sqlite3_bind_int64(stmt, 1, iteration_id);
-		sqlite3_bind_int64(stmt, 2, metric_ids[i]);
-		sqlite3_bind_double(stmt, 3, values[i]);
+		sqlite3_bind_int64(stmt, 2, samples[i].metric_id);
+		sqlite3_bind_int(stmt, 3, samples[i].rep);
+		sqlite3_bind_double(stmt, 4, samples[i].value);
 		if (step_done(st, stmt, err, "add a sample")) {
 			sqlite3_finalize(stmt);
 			return -1;
@@ -533,13 +558,12 @@ static int insert_iteration(struct store *st, int64_t bench_id, int seq, bool wa
 }
 
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
-			const char *failure, const int64_t *metric_ids,
-			const double *values, size_t nr_values, struct error *err)
+			const char *failure, const struct store_sample *samples,
+			size_t nr_samples, struct error *err)
 {
 	if (begin(st, err))
 		return -1;
-	if (insert_iteration(st, bench_id, seq, warmup, failure, metric_ids, values,
-			     nr_values, err)) {
+	if (insert_iteration(st, bench_id, seq, warmup, failure, samples, nr_samples, err)) {
 		rollback(st);
 		return -1;
 	}
@@ -617,12 +641,12 @@ static int load_benchmarks(struct store *st, struct result_batch *batch, bool wi
 
 	bstmt = prepare(st, "SELECT id, workload, params FROM benchmarks "
 			"WHERE batch_id = ? ORDER BY position", err);
-	mstmt = prepare(st, "SELECT name, unit, better, source FROM metrics "
+	mstmt = prepare(st, "SELECT name, unit, better, source, repetitions FROM metrics "
 			"WHERE benchmark_id = ? ORDER BY position", err);
 	sstmt = prepare(st, "SELECT m.position, i.warmup, s.value FROM iterations i "
 			"JOIN samples s ON s.iteration_id = i.id "
 			"JOIN metrics m ON m.id = s.metric_id "
-			"WHERE i.benchmark_id = ? ORDER BY i.seq, m.position", err);
+			"WHERE i.benchmark_id = ? ORDER BY i.seq, m.position, s.rep", err);
 	fstmt = prepare(st, "SELECT count(*) FROM iterations "
 			"WHERE benchmark_id = ? AND failure IS NOT NULL", err);
 	if (!bstmt || !mstmt || !sstmt || !fstmt)
@@ -643,6 +667,7 @@ static int load_benchmarks(struct store *st, struct result_batch *batch, bool wi
 			m->unit = column_strdup(mstmt, 1);
 			better_parse(column_text(mstmt, 2), &m->better);
 			m->source = column_strdup(mstmt, 3);
+			m->repetitions = (size_t)sqlite3_column_int64(mstmt, 4);
 		}
 		sqlite3_reset(mstmt);
 		if (row < 0)
@@ -714,43 +739,62 @@ static int import_benchmark(struct store *st, int64_t batch_id,
 			    const struct result_benchmark *bench, struct error *err)
 {
 	int64_t bench_id, *metric_ids = xcalloc(bench->nr_metrics, sizeof(int64_t));
-	double *values = xcalloc(bench->nr_metrics, sizeof(double));
-	size_t nr_warmup = 0, nr_samples = 0;
+	size_t nr_warmup = 0, nr_measured = 0, width = 0;
+	struct store_sample *samples;
 	int seq = 0, rc = -1;
 
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+		size_t reps = result_metric_repetitions(m);
+
+		size_t warmup = (m->nr_warmup + reps - 1) / reps;
+		size_t measured = (m->nr_samples + reps - 1) / reps;
+
+		if (warmup > nr_warmup)
+			nr_warmup = warmup;
+		if (measured > nr_measured)
+			nr_measured = measured;
+		width += reps;
+	}
+	samples = xcalloc(width, sizeof(*samples));
 	if (insert_benchmark(st, batch_id, bench, &bench_id, metric_ids, err))
 		goto out;
-	for (size_t i = 0; i < bench->nr_metrics; i++) {
-		if (bench->metrics[i].nr_warmup > nr_warmup)
-			nr_warmup = bench->metrics[i].nr_warmup;
-		if (bench->metrics[i].nr_samples > nr_samples)
-			nr_samples = bench->metrics[i].nr_samples;
-	}
-	/* Iteration k holds the k-th value of each metric; warm-ups come first. */
+	/*
+	 * Iteration k holds the k-th group of each metric's values, one per
+	 * repetition; warm-ups come first.
+	 */
 	for (int pass = 0; pass < 2; pass++) {
-		size_t nr = pass ? nr_samples : nr_warmup;
+		size_t nr = pass ? nr_measured : nr_warmup;
 
 		for (size_t k = 0; k < nr; k++) {
+			size_t n = 0;
+
 			for (size_t i = 0; i < bench->nr_metrics; i++) {
 				const struct result_metric *m = &bench->metrics[i];
 				size_t have = pass ? m->nr_samples : m->nr_warmup;
 				const double *v = pass ? m->samples : m->warmup;
+				size_t reps = result_metric_repetitions(m);
 
-				values[i] = k < have ? v[k] : NAN;
+				for (size_t r = 0; r < reps; r++, n++) {
+					size_t at = k * reps + r;
+
+					samples[n].metric_id = metric_ids[i];
+					samples[n].rep = (int)r;
+					samples[n].value = at < have ? v[at] : NAN;
+				}
 			}
-			if (insert_iteration(st, bench_id, seq++, !pass, NULL, metric_ids,
-					     values, bench->nr_metrics, err))
+			if (insert_iteration(st, bench_id, seq++, !pass, NULL, samples, n, err))
 				goto out;
 		}
 	}
 	for (size_t k = 0; k < bench->nr_failed; k++)
-		if (insert_iteration(st, bench_id, seq++, false, "imported failure", metric_ids,
-				     NULL, 0, err))
+		if (insert_iteration(st, bench_id, seq++, false, "imported failure", NULL, 0,
+				     err))
 			goto out;
 	rc = 0;
 out:
 	free(metric_ids);
-	free(values);
+	free(samples);
 	return rc;
 }
 

@@ -16,7 +16,7 @@
  * full disk — the store holds whole iterations only.
  */
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -49,13 +49,20 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 			const struct result_benchmark *bench, int64_t *bench_id,
 			int64_t *metric_ids, struct error *err);
 
+/* One value of an iteration: a metric's, in one of its repetitions. */
+struct store_sample {
+	int64_t metric_id;	/* from store_benchmark_add(); 0 = not stored */
+	int rep;		/* 0 .. the metric's repetitions - 1 */
+	double value;		/* NAN = absent, not stored */
+};
+
 /*
- * Commit one iteration: @values[i] for @metric_ids[i] (NAN = absent, not
- * stored). A failed iteration has @failure set and usually no values.
+ * Commit one iteration and its @samples. A failed iteration has @failure
+ * set and usually no samples.
  */
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
-			const char *failure, const int64_t *metric_ids,
-			const double *values, size_t nr_values, struct error *err);
+			const char *failure, const struct store_sample *samples,
+			size_t nr_samples, struct error *err);
 
 /*
  * Load every batch of run @name (all runs when @name is NULL) with its

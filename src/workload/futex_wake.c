@@ -24,9 +24,10 @@
  *    next repetition.
  * Where we differ: perf keeps only the microseconds field of its timeval
  * (a wake slower than one second wraps); we keep the whole time. One
- * iteration runs `repeat` repetitions, and because the runner records one
- * value per metric per iteration, `wake_ms` is their mean (what perf
- * prints) and `wake_ms_max` their maximum. Should a parallel waker find
+ * iteration runs `repeat` repetitions and records each as its own sample
+ * of `wake_ms`, so that compare sees every wake, not only the mean perf
+ * prints (the mean, and the slowest as Max, are in its table). Should a
+ * parallel waker find
  * fewer queued threads than its share (perf only warns and then hangs in
  * join), the rest are woken untimed so that the run ends.
  */
@@ -73,9 +74,7 @@ static const struct param_spec fw_params[NR_FW_PARAMS] = {
 
 static const struct metric_spec fw_metrics[] = {
 	{ "wake_ms", "ms", BETTER_LOWER,
-	  "time to wake all threads, mean over the repetitions" },
-	{ "wake_ms_max", "ms", BETTER_LOWER,
-	  "time to wake all threads, slowest repetition" },
+	  "time to wake all threads; one sample per repetition" },
 };
 
 
@@ -391,7 +390,6 @@ static int fw_run(const struct param_value *values, double *metrics,
 {
 	long repeat = values[FW_PARAM_REPEAT].num;
 	struct futex_wake *fw = xcalloc(1, sizeof(*fw));
-	double sum = 0, max = 0;
 	int ret = 0;
 
 	fw->nr_threads = fw_threads(values);
@@ -407,20 +405,19 @@ static int fw_run(const struct param_value *values, double *metrics,
 		double seconds = 0;
 
 		ret = fw_repetition(fw, &seconds, err);
-		sum += seconds;
-		if (seconds > max)
-			max = seconds;
+		metrics[rep] = seconds * 1e3;
 	}
 	fw_last_woken = fw->total_woken;
 	fw_last_wake_returns = fw->total_wake_returns;
 	free(fw->cpus);
 	free(fw->blocked);
 	free(fw);
-	if (ret)
-		return -1;
-	metrics[0] = sum / (double)repeat * 1e3;
-	metrics[1] = max * 1e3;
-	return 0;
+	return ret ? -1 : 0;
+}
+
+static int fw_repetitions(const struct param_value *values)
+{
+	return (int)values[FW_PARAM_REPEAT].num;
 }
 
 const struct workload workload_futex_wake = {
@@ -432,5 +429,6 @@ const struct workload workload_futex_wake = {
 	.metrics = fw_metrics,
 	.nr_metrics = sizeof(fw_metrics) / sizeof(fw_metrics[0]),
 	.check = fw_check,
+	.repetitions = fw_repetitions,
 	.run = fw_run,
 };

@@ -171,6 +171,13 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 	return 0;
 }
 
+int workload_repetitions(const struct workload *w, const struct param_value *values)
+{
+	int n = w->repetitions ? w->repetitions(values) : 1;
+
+	return n > 0 ? n : 1;
+}
+
 static int assumed_cpus;
 
 void workload_assume_cpus(int n)

@@ -84,8 +84,16 @@ struct workload {
 	long (*memory_kb)(const struct param_value *values);
 
 	/*
-	 * Run one iteration and store one value per metric in
-	 * @metrics[0 .. nr_metrics-1] (NAN where a metric was not measured).
+	 * Optional: how many times one iteration measures its metrics, for a
+	 * workload that repeats its timed section inside one iteration as
+	 * perf bench's -r does. Each repetition is stored as its own sample.
+	 * NULL: once.
+	 */
+	int (*repetitions)(const struct param_value *values);
+
+	/*
+	 * Run one iteration and store one value per metric and repetition in
+	 * @metrics[rep * nr_metrics + i] (NAN where a metric was not measured).
 	 * Runs in a child process of the runner, in its own process group:
 	 * it may fork, create threads and exit uncleanly without harming the
 	 * store, but must not leave tasks, fds or files behind when it
@@ -110,6 +118,9 @@ const struct workload *workload_find(const char *name);
 int workload_parse_params(const struct workload *w, char *const *assignments,
 			  size_t nr_assignments, struct param_value *values,
 			  struct workload_needs *needs, struct error *err);
+
+/* How many values of each metric one iteration of @w yields: at least 1. */
+int workload_repetitions(const struct workload *w, const struct param_value *values);
 
 /* Describe a parameter's accepted values: "1..1000000" or "pipe|socket". */
 void param_describe_range(const struct param_spec *p, char *buf, size_t len);

@@ -67,6 +67,12 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	bad_import "$(run_with '{"name": "", "unit": "s", "better": "lower", "samples": [1]}')"
 	bad_import "$(run_with '{"unit": "s", "better": "lower", "samples": [1]}')"
 	bad_import "$(run_with "$m, $m")"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": 0, "samples": [1]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": "2", "samples": [1, 2]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": 1.5, "samples": [1, 2]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": 2, "samples": [1, 2, 3]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": 2, "samples": [1, 2], "warmup": [1]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "repetitions": 1000001, "samples": [1]}')"
 	bad_import "{\"schema\": \"schedperf-results/1\", \"runs\": [{\"name\": \"x\", \"started\": \"yesterday\", \"complete\": true, \"environment\": {}, \"benchmarks\": []}]}"
 	bad_import "{\"schema\": \"schedperf-results/1\", \"runs\": [{\"name\": \"x\", \"started\": \"2020-01-01T00:00:00Z\", \"complete\": \"yes\", \"environment\": {}, \"benchmarks\": []}]}"
 	bad_import "{\"schema\": \"schedperf-results/1\", \"runs\": [{\"name\": \"x\", \"started\": \"2020-01-01T00:00:00Z\", \"complete\": true, \"environment\": {\"k\": 1}, \"benchmarks\": []}]}"
@@ -85,4 +91,41 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[ ! -e "$TMP/no/such/dir/out.json" ]
+}
+
+@test "every repetition of futex-wake is a sample, kept by its iteration" {
+	sp run futex-wake -p threads=2 -p repeat=3 -i 2 --warmup 1 --name fw --quiet --no-monitors
+	sp export fw -o "$TMP/fw.json"
+	m='[m for m in d["runs"][0]["benchmarks"][0]["metrics"] if m["name"] == "wake_ms"][0]'
+	[ "$(json "$m[\"repetitions\"]" "$TMP/fw.json")" -eq 3 ]
+	[ "$(json "len($m[\"samples\"])" "$TMP/fw.json")" -eq 6 ]
+	[ "$(json "len($m[\"warmup\"])" "$TMP/fw.json")" -eq 3 ]
+	# once per iteration: rusage has no repetitions key and one value each
+	[ "$(json '[m for m in d["runs"][0]["benchmarks"][0]["metrics"] if m["name"] == "wall"][0].get("repetitions", 1)' "$TMP/fw.json")" -eq 1 ]
+	[ "$(json 'len([m for m in d["runs"][0]["benchmarks"][0]["metrics"] if m["name"] == "wall"][0]["samples"])' "$TMP/fw.json")" -eq 2 ]
+	# stored as repetitions 0..2 of three iterations (warm-up first)
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(k, ' ') FROM (SELECT i.seq || ':' || s.rep AS k FROM samples s JOIN iterations i ON i.id = s.iteration_id JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'wake_ms' ORDER BY i.seq, s.rep)")" = "0:0 0:1 0:2 1:0 1:1 1:2 2:0 2:1 2:2" ]
+	# compare summarises every repetition: 6 against 3
+	sp run futex-wake -p threads=2 -p repeat=3 -i 1 --name fw2 --quiet --no-monitors
+	sp compare fw fw2 --format json > "$TMP/c.json" || true
+	[ "$(json '[[c["n"] for c in r["runs"]] for r in d["rows"] if r["metric"] == "wake_ms"][0]' "$TMP/c.json")" = "[6, 3]" ]
+	# lossless through import
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/fw.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export fw | cmp - "$TMP/fw.json"
+}
+
+@test "a schema version 1 store is upgraded on open, its samples unchanged" {
+	data="$BATS_TEST_DIRNAME/../data"
+	sqlite3 "$SCHEDPERF_DB" < "$data/store-v1.sql"
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 1 ]
+	run sp runs
+	[ "$status" -eq 0 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 2 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA foreign_key_check')" ]
+	# what the version 1 schedperf exported, byte for byte
+	sp export v1-pipe v1-fw | cmp - "$data/store-v1.json"
+	# and the upgraded store takes new batches
+	sp run pipe -p loops=1000 -i 1 --name v1-pipe --quiet --no-monitors
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'v1-pipe'")" -eq 2 ]
 }

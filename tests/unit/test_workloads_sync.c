@@ -47,20 +47,22 @@ static double run_ok(const char *name, double *metrics, ...)
 	struct error err = { 0 };
 	int fds_before = count_dir("/proc/self/fd");
 	double start, wall;
-	size_t n;
+	size_t n, nr_values;
 	va_list ap;
 
 	va_start(ap, metrics);
 	n = collect(assignments, ap);
 	va_end(ap);
 	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, &err), 0);
-	for (size_t i = 0; i < w->nr_metrics; i++)
+	/* One value per metric and repetition: the caller's array holds them all. */
+	nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
+	for (size_t i = 0; i < nr_values; i++)
 		metrics[i] = NAN;
 	start = time_now();
 	if (w->run(values, metrics, &err))
 		fail_msg("%s run failed: %s", name, err.msg);
 	wall = time_now() - start;
-	for (size_t i = 0; i < w->nr_metrics; i++) {
+	for (size_t i = 0; i < nr_values; i++) {
 		assert_true(isfinite(metrics[i]));
 		assert_true(metrics[i] >= 0);
 	}
@@ -85,8 +87,8 @@ static void test_registry(void **state)
 {
 	static const char *const pound[] = { "real", "sys", "failures" };
 	static const enum better pound_b[] = { BETTER_LOWER, BETTER_LOWER, BETTER_LOWER };
-	static const char *const wake[] = { "wake_ms", "wake_ms_max" };
-	static const enum better wake_b[] = { BETTER_LOWER, BETTER_LOWER };
+	static const char *const wake[] = { "wake_ms" };
+	static const enum better wake_b[] = { BETTER_LOWER };
 	static const char *const hash[] = { "ops_per_sec", "total_ops_per_sec" };
 	static const enum better hash_b[] = { BETTER_HIGHER, BETTER_HIGHER };
 	static const char *const thr[] = { "events_per_sec" };
@@ -95,7 +97,7 @@ static void test_registry(void **state)
 	static const enum better mtx_b[] = { BETTER_LOWER, BETTER_LOWER };
 
 	assert_metrics("poundtime", pound, pound_b, 3);
-	assert_metrics("futex-wake", wake, wake_b, 2);
+	assert_metrics("futex-wake", wake, wake_b, 1);
 	assert_metrics("futex-hash", hash, hash_b, 2);
 	assert_metrics("threads", thr, thr_b, 1);
 	assert_metrics("mutex", mtx, mtx_b, 2);
@@ -234,19 +236,29 @@ static void assert_all_woken(long threads, long repeat)
 	assert_int_equal(returns, threads * repeat);
 }
 
+/*
+ * One sample per repetition (the issue asks for each, where perf prints
+ * only their mean): @m[0 .. repeat-1] all measured, and the wakes together
+ * take less than the whole run, which also sleeps 100 ms per repetition.
+ */
 static void test_futex_wake_wakes_all(void **state)
 {
-	double m[2], wall;
+	const struct workload *w = find("futex-wake");
+	struct param_value v[MAX_PARAMS];
+	struct error err;
+	double m[3], wall;
 
-	wall = run_ok("futex-wake", m, "threads=5", "repeat=2", NULL);
-	assert_all_woken(5, 2);
-	assert_true(m[0] > 0 && m[1] >= m[0]);
-	assert_true(m[1] / 1e3 < wall);
+	assert_int_equal(parse("futex-wake", v, NULL, &err, "repeat=3", NULL), 0);
+	assert_int_equal(workload_repetitions(w, v), 3);
+	wall = run_ok("futex-wake", m, "threads=5", "repeat=3", NULL);
+	assert_all_woken(5, 3);
+	assert_true(m[0] > 0 && m[1] > 0 && m[2] > 0);
+	assert_true((m[0] + m[1] + m[2]) / 1e3 < wall - 3 * 0.1);
 	run_ok("futex-wake", m, "threads=5", "nwakes=2", "shared=1", "repeat=1", NULL);
 	assert_all_woken(5, 1);
 	run_ok("futex-wake", m, "threads=6", "wakers=3", "repeat=2", NULL);
 	assert_all_woken(6, 2);
-	assert_true(m[0] > 0 && m[1] >= m[0]);
+	assert_true(m[0] > 0 && m[1] > 0);
 	run_ok("futex-wake", m, "threads=1", "wakers=1", "shared=1", "repeat=1", NULL);
 	assert_all_woken(1, 1);
 }
