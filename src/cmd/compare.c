@@ -258,7 +258,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	struct comparison cmp;
 	int code = EXIT_OK;
 
-	if (store_open(global.db, &st, &err)) {
+	if (store_open_existing(global.db, &st, &err)) {
 		free(runs);
 		return error_report(&err);
 	}

@@ -132,7 +132,7 @@ int cmd_runs(int argc, char **argv)
 					   format);
 	if (optind < argc)
 		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
-	if (store_open(global.db, &st, &err) || store_load(st, NULL, true, &set, &err)) {
+	if (store_open_existing(global.db, &st, &err) || store_load(st, NULL, true, &set, &err)) {
 		code = error_report(&err);
 		goto out;
 	}

@@ -14,11 +14,14 @@
  * one transaction, its samples becoming repetition 0.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/store.h"
@@ -27,6 +30,7 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	bool read_only;		/* on a read-only file system: opened immutable */
 };
 
 #define SAMPLES_TABLE(name)							\
@@ -168,6 +172,13 @@ static int check_schema(struct store *st, struct error *err)
 			st->path, version, STORE_SCHEMA_VERSION);
 	if (version == STORE_SCHEMA_VERSION)
 		return 0;
+	if (st->read_only && version == 1)
+		return error_set(err, EXIT_ENV, "cannot read store '%s': its schema version 1 "
+				 "must be upgraded, and it is on a read-only file system (open it "
+				 "once with this schedperf where it is writable)", st->path);
+	if (st->read_only)
+		return error_set(err, EXIT_ENV, "cannot read store '%s': it is not a schedperf "
+				 "store (give the --db of one)", st->path);
 	if (version != 0 && version != 1)
 		return error_set(err, EXIT_ENV, "cannot open store '%s': unknown schema "
 				 "version %d (give another --db)", st->path, version);
@@ -254,6 +265,78 @@ static int open_error(const char *location, const char *why, const char *fix,
 	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (%s)", location, why, fix);
 }
 
+/*
+ * Whether a store can be read without writing anything: it is on a
+ * read-only file system (where nobody can change it, so SQLite may skip
+ * the -shm file and its locks: immutable=1), and no -wal file holds
+ * commits that are not yet in the database file, which immutable would
+ * not read.
+ */
+static bool readable_immutable(const char *location)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	if (!access(location, W_OK) || errno != EROFS)
+		return false;
+	if (snprintf(wal, sizeof(wal), "%s-wal", location) >= (int)sizeof(wal))
+		return false;
+	if (stat(wal, &sb))
+		return errno == ENOENT;
+	return sb.st_size == 0;
+}
+
+/* "file:PATH?immutable=1", PATH escaped as RFC 3986 asks of an SQLite URI. */
+static char *immutable_uri(const char *location)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = strlen(location);
+	char *uri = xmalloc(5 + 3 * len + sizeof("?immutable=1")), *p = uri;
+
+	p += sprintf(p, "file:");
+	for (const unsigned char *c = (const unsigned char *)location; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/-._~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* Open a store on a read-only file system for reading; see readable_immutable(). */
+static int open_immutable(const char *location, struct store **out, struct error *err)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	char *uri = immutable_uri(location);
+	int rc;
+
+	st->path = xstrdup(location);
+	st->read_only = true;
+	rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		error_set(err, EXIT_ENV, "cannot open store '%s': %s (check the path, or "
+			  "give another --db)", location,
+			  st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(st->db, 0);
+	/* A file that is not a database fails here, with SQLITE_NOTADB. */
+	if (exec(st, "PRAGMA foreign_keys = ON", err, "enable foreign keys") ||
+	    check_schema(st, err))
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return -1;
+}
+
 int store_open(const char *location, struct store **out, struct error *err)
 {
 	struct store *st;
@@ -304,6 +387,8 @@ int store_open_existing(const char *location, struct store **out, struct error *
 		return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored there "
 				 "yet (give the --db of an existing store, or run 'schedperf run' "
 				 "first)", location);
+	if (location && readable_immutable(location))
+		return open_immutable(location, out, err);
 	return store_open(location, out, err);
 }
 

@@ -25,6 +25,8 @@ int store_open(const char *location, struct store **out, struct error *err);
 /*
  * Open a store that must exist already, for commands that only read a run
  * from it: a mistyped --db is an error (EXIT_USAGE), not a new empty file.
+ * A store on a read-only file system (an archive, a snapshot) is opened
+ * read-only, unless its -wal file holds commits it alone would show.
  */
 int store_open_existing(const char *location, struct store **out, struct error *err);
 void store_close(struct store *st);

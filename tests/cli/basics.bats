@@ -117,7 +117,7 @@ load helpers
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	run sp --db "$TMP/no/such/dir/x.db" runs
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
 

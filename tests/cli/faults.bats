@@ -121,10 +121,28 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 	integrity_ok "$db"
 }
 
-@test "faults: a read-only file system: exit 3 naming it, the store intact" {
+@test "faults: a read-only file system: writes exit 3 naming it, reads work" {
 	mount_tmpfs 4m
 	local db="$MNT/store.db" before
 	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name a -q
+	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name b -q
+	"$SP" --db "$db" export a b -o "$TMP/rw.json"
+	# a store whose -wal file still holds commits (copied while a
+	# writer had it open): immutable reading would miss them
+	cp "$db" "$MNT/src.db"
+	/usr/bin/python3 - "$MNT/src.db" "$MNT/late.db" <<-'PY'
+	import shutil, sqlite3, sys
+	src, dst = sys.argv[1], sys.argv[2]
+	c = sqlite3.connect(src)
+	c.execute("PRAGMA wal_autocheckpoint = 0")
+	c.execute("INSERT INTO runs (name) VALUES ('late')")
+	c.commit()
+	shutil.copy(src, dst)
+	shutil.copy(src + "-wal", dst + "-wal")
+	c.close()
+	PY
+	[ -s "$MNT/late.db-wal" ]
+	rm -f "$MNT"/src.db*
 	before=$(sqlite3 "$db" .dump | sha256sum)
 	mount -o remount,ro "$MNT" || skip "cannot remount read-only"
 	fault 3 --db "$db" run pipe -p loops=10 -i 2 --name b -q
@@ -132,10 +150,19 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 	err_has "writable"
 	fault 3 --db "$db" import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
 	err_has "read-only file system"
-	fault 3 --db "$MNT/new.db" runs
-	err_has "directory is on a read-only file system"
-	# A WAL store cannot be read without writing its -shm file: refused too.
-	fault 3 --db "$db" export a
+	fault 2 --db "$MNT/new.db" runs
+	err_has "no store at"
+	# Nobody can change it, so it is read without its -shm file.
+	"$SP" --db "$db" export a b | cmp - "$TMP/rw.json"
+	run "$SP" --db "$db" runs
+	[ "$status" -eq 0 ]
+	[[ "$output" == *b* ]]
+	run "$SP" --db "$db" compare a b --format json
+	[ "$status" -eq 0 ]
+	"$SP" --db "$db" show a >/dev/null
+	fault 3 --db "$MNT/late.db" runs
+	err_has "read-only file system"
+	[ ! -e "$MNT/store.db-shm" ]
 	mount -o remount,rw "$MNT"
 	integrity_ok "$db"
 	[ "$(sqlite3 "$db" .dump | sha256sum)" = "$before" ]
