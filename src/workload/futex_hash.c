@@ -81,7 +81,6 @@ struct futex_hash {
 
 struct fh_worker {
 	struct futex_hash *fh;
-	pthread_t thread;
 	uint32_t *futexes;
 	unsigned long ops;
 	bool unexpected;		/* a FUTEX_WAIT did not return EAGAIN */
@@ -132,60 +131,23 @@ static void *fh_worker_fn(void *arg)
 	return NULL;
 }
 
-static int fh_create(struct fh_worker *workers, long threads, struct error *err)
-{
-	cpu_set_t allowed, set;
-	pthread_attr_t attr;
-	long created = 0;
-	int ret = 0, cpu = -1;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		CPU_ZERO(&allowed);
-	pthread_attr_init(&attr);
-	for (; created < threads; created++) {
-		/* The next allowed CPU, wrapping: perf's i % nr_cpus. */
-		for (int n = 0; CPU_COUNT(&allowed) && n < CPU_SETSIZE; n++) {
-			cpu = (cpu + 1) % CPU_SETSIZE;
-			if (CPU_ISSET(cpu, &allowed))
-				break;
-		}
-		if (cpu >= 0 && CPU_ISSET(cpu, &allowed)) {
-			CPU_ZERO(&set);
-			CPU_SET(cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		ret = pthread_create(&workers[created].thread, &attr, fh_worker_fn,
-				     &workers[created]);
-		if (ret)
-			break;
-	}
-	pthread_attr_destroy(&attr);
-	if (!ret)
-		return 0;
-	start_gate_open(&workers[0].fh->gate, 0, true, NULL);
-	for (long i = 0; i < created; i++)
-		pthread_join(workers[i].thread, NULL);
-	return error_set(err, EXIT_ENV,
-		"futex-hash: cannot create thread %ld of %ld: %s (raise the task "
-		"limit: ulimit -u, or sysctl kernel.threads-max)",
-		created + 1, threads, strerror(ret));
-}
-
-static int fh_measure(struct futex_hash *fh, struct fh_worker *workers,
+static int fh_measure(struct futex_hash *fh, struct fh_worker *workers, pthread_t *tids,
 		      long threads, long runtime, double *metrics, struct error *err)
 {
 	unsigned long total = 0;
 	bool unexpected = false;
 	double start, elapsed;
 
-	if (fh_create(workers, threads, err))
+	/* Each thread pinned round-robin over the allowed CPUs, as perf does. */
+	if (start_gate_spawn(&fh->gate, "futex-hash", threads, fh_worker_fn, workers,
+			     sizeof(*workers), 0, true, tids, err))
 		return -1;
 	start_gate_open(&fh->gate, threads, false, &start);
 	time_sleep_until(start + (double)runtime);
 	atomic_store(&fh->done, true);
 	elapsed = time_now() - start;
 	for (long i = 0; i < threads; i++) {
-		pthread_join(workers[i].thread, NULL);
+		pthread_join(tids[i], NULL);
 		total += workers[i].ops;
 		unexpected |= workers[i].unexpected;
 	}
@@ -207,6 +169,7 @@ static int fh_run(const struct param_value *values, double *metrics,
 		.nr_futexes = values[FH_PARAM_FUTEXES].num,
 	};
 	struct fh_worker *workers = xcalloc((size_t)threads, sizeof(*workers));
+	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
 	int ret;
 
 	atomic_init(&fh.done, false);
@@ -215,11 +178,12 @@ static int fh_run(const struct param_value *values, double *metrics,
 		workers[i].fh = &fh;
 		workers[i].futexes = xcalloc((size_t)fh.nr_futexes, sizeof(uint32_t));
 	}
-	ret = fh_measure(&fh, workers, threads, values[FH_PARAM_RUNTIME].num,
+	ret = fh_measure(&fh, workers, tids, threads, values[FH_PARAM_RUNTIME].num,
 			 metrics, err);
 	for (long i = 0; i < threads; i++)
 		free(workers[i].futexes);
 	free(workers);
+	free(tids);
 	start_gate_destroy(&fh.gate);
 	return ret;
 }

@@ -88,7 +88,6 @@ struct mutex_test {
 
 struct mtx_worker {
 	struct mutex_test *test;
-	pthread_t thread;
 	uint64_t random;		/* xorshift64 state, never 0 */
 	long locks_done;
 	double seconds;			/* the thread's one event */
@@ -157,32 +156,6 @@ static void *mtx_worker_fn(void *arg)
 	return NULL;
 }
 
-static int mtx_create(struct mtx_worker *workers, long threads, struct error *err)
-{
-	pthread_attr_t attr;
-	long created = 0;
-	int ret = 0;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, MTX_STACK_SIZE);
-	for (; created < threads; created++) {
-		ret = pthread_create(&workers[created].thread, &attr, mtx_worker_fn,
-				     &workers[created]);
-		if (ret)
-			break;
-	}
-	pthread_attr_destroy(&attr);
-	if (!ret)
-		return 0;
-	start_gate_open(&workers[0].test->gate, 0, true, NULL);
-	for (long i = 0; i < created; i++)
-		pthread_join(workers[i].thread, NULL);
-	return error_set(err, EXIT_ENV,
-		"mutex: cannot create thread %ld of %ld: %s (raise the task "
-		"limit: ulimit -u, or sysctl kernel.threads-max)",
-		created + 1, threads, strerror(ret));
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -204,20 +177,20 @@ double mutex_percentile(double *values, long n, double p)
 	return values[rank - 1];
 }
 
-static int mtx_measure(struct mutex_test *t, struct mtx_worker *workers,
+static int mtx_measure(struct mutex_test *t, struct mtx_worker *workers, pthread_t *tids,
 		       long threads, double *metrics, struct error *err)
 {
-	double *latencies = xcalloc((size_t)threads, sizeof(*latencies));
+	double *latencies;
 	double start, elapsed;
 	long locks = 0;
 
-	if (mtx_create(workers, threads, err)) {
-		free(latencies);
+	if (start_gate_spawn(&t->gate, "mutex", threads, mtx_worker_fn, workers,
+			     sizeof(*workers), MTX_STACK_SIZE, false, tids, err))
 		return -1;
-	}
+	latencies = xcalloc((size_t)threads, sizeof(*latencies));
 	start_gate_open(&t->gate, threads, false, &start);
 	for (long i = 0; i < threads; i++) {
-		pthread_join(workers[i].thread, NULL);
+		pthread_join(tids[i], NULL);
 		latencies[i] = workers[i].seconds;
 		locks += workers[i].locks_done;
 	}
@@ -239,6 +212,7 @@ static int mtx_run(const struct param_value *values, double *metrics,
 		.nr_loops = values[MTX_PARAM_LOOPS].num,
 	};
 	struct mtx_worker *workers = xcalloc((size_t)threads, sizeof(*workers));
+	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
 	uint64_t seed = (uint64_t)(time_now() * 1e9);
 	int ret;
 
@@ -254,13 +228,14 @@ static int mtx_run(const struct param_value *values, double *metrics,
 	}
 	mtx_last_locks = 0;
 
-	ret = mtx_measure(&t, workers, threads, metrics, err);
+	ret = mtx_measure(&t, workers, tids, threads, metrics, err);
 
 	start_gate_destroy(&t.gate);
 	for (long i = 0; i < t.nr_mutexes; i++)
 		pthread_mutex_destroy(&t.mutexes[i].mutex);
 	free(t.mutexes);
 	free(workers);
+	free(tids);
 	return ret;
 }
 

@@ -74,7 +74,6 @@ struct threads_test {
 
 struct thr_worker {
 	struct threads_test *test;
-	pthread_t thread;
 	unsigned long events;
 };
 
@@ -119,45 +118,20 @@ static void *thr_worker_fn(void *arg)
 	return NULL;
 }
 
-static int thr_create(struct thr_worker *workers, long threads, struct error *err)
-{
-	pthread_attr_t attr;
-	long created = 0;
-	int ret = 0;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THR_STACK_SIZE);
-	for (; created < threads; created++) {
-		ret = pthread_create(&workers[created].thread, &attr, thr_worker_fn,
-				     &workers[created]);
-		if (ret)
-			break;
-	}
-	pthread_attr_destroy(&attr);
-	if (!ret)
-		return 0;
-	start_gate_open(&workers[0].test->gate, 0, true, NULL);
-	for (long i = 0; i < created; i++)
-		pthread_join(workers[i].thread, NULL);
-	return error_set(err, EXIT_ENV,
-		"threads: cannot create thread %ld of %ld: %s (raise the task "
-		"limit: ulimit -u, or sysctl kernel.threads-max)",
-		created + 1, threads, strerror(ret));
-}
-
-static int thr_measure(struct threads_test *t, struct thr_worker *workers,
+static int thr_measure(struct threads_test *t, struct thr_worker *workers, pthread_t *tids,
 		       long threads, long runtime, double *metrics, struct error *err)
 {
 	unsigned long events = 0;
 	double start, elapsed;
 
-	if (thr_create(workers, threads, err))
+	if (start_gate_spawn(&t->gate, "threads", threads, thr_worker_fn, workers,
+			     sizeof(*workers), THR_STACK_SIZE, false, tids, err))
 		return -1;
 	start_gate_open(&t->gate, threads, false, &start);
 	time_sleep_until(start + (double)runtime);
 	atomic_store(&t->stop, true);
 	for (long i = 0; i < threads; i++) {
-		pthread_join(workers[i].thread, NULL);
+		pthread_join(tids[i], NULL);
 		events += workers[i].events;
 	}
 	elapsed = time_now() - start;
@@ -175,6 +149,7 @@ static int thr_run(const struct param_value *values, double *metrics,
 		.nr_locks = values[THR_PARAM_LOCKS].num,
 	};
 	struct thr_worker *workers = xcalloc((size_t)threads, sizeof(*workers));
+	pthread_t *tids = xcalloc((size_t)threads, sizeof(*tids));
 	int ret;
 
 	t.locks = xcalloc((size_t)t.nr_locks, sizeof(*t.locks));
@@ -187,7 +162,7 @@ static int thr_run(const struct param_value *values, double *metrics,
 		workers[i].test = &t;
 	thr_last_events = 0;
 
-	ret = thr_measure(&t, workers, threads, values[THR_PARAM_RUNTIME].num,
+	ret = thr_measure(&t, workers, tids, threads, values[THR_PARAM_RUNTIME].num,
 			  metrics, err);
 
 	start_gate_destroy(&t.gate);
@@ -195,6 +170,7 @@ static int thr_run(const struct param_value *values, double *metrics,
 		pthread_mutex_destroy(&t.locks[i]);
 	free(t.locks);
 	free(workers);
+	free(tids);
 	return ret;
 }
 
