@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runner/iteration.h"
+#include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -50,23 +51,6 @@ int iteration_interrupted(void)
 	return interrupted;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void __attribute__((noreturn))
 child_main(const struct workload *w, const struct param_value *values,
 	   const struct iteration_config *cfg, int report_fd, int go_fd)
@@ -95,8 +79,8 @@ child_main(const struct workload *w, const struct param_value *values,
 	close(go_fd);
 	report.status = w->run(values, metrics, &report.error);
 send:
-	if (write_all(report_fd, &report, sizeof(report)) ||
-	    write_all(report_fd, metrics, nr_values * sizeof(double)))
+	if (write_full(report_fd, &report, sizeof(report)) ||
+	    write_full(report_fd, metrics, nr_values * sizeof(double)))
 		_exit(EXIT_INTERNAL);
 	_exit(0);
 }

@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
@@ -164,38 +165,6 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-static int read_full(int fd, char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t ret = read(fd, buf + done, len - done);
-
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret <= 0)
-			return -1;
-		done += (size_t)ret;
-	}
-	return 0;
-}
-
-static int write_full(int fd, const char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t ret = write(fd, buf + done, len - done);
-
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret <= 0)
-			return -1;
-		done += (size_t)ret;
-	}
-	return 0;
 }
 
 /* Tell the parent we are ready, then block until it wakes everyone. */
