@@ -58,6 +58,7 @@ child_main(const struct workload *w, const struct param_value *values,
 	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
 	double *metrics = xcalloc(nr_values, sizeof(double));
 	struct child_report report;
+	int status;
 	char go;
 
 	/* The parent's handlers must not run here; default actions apply. */
@@ -74,15 +75,17 @@ child_main(const struct workload *w, const struct param_value *values,
 		goto send;
 	}
 	/* Wait until the monitors are attached; EOF means the runner gave up. */
-	if (read(go_fd, &go, 1) != 1)
+	if (read(go_fd, &go, 1) != 1) {
+		free(metrics);
 		_exit(EXIT_INTERNAL);
+	}
 	close(go_fd);
 	report.status = w->run(values, metrics, &report.error);
 send:
-	if (write_full(report_fd, &report, sizeof(report)) ||
-	    write_full(report_fd, metrics, nr_values * sizeof(double)))
-		_exit(EXIT_INTERNAL);
-	_exit(0);
+	status = write_full(report_fd, &report, sizeof(report)) ||
+		 write_full(report_fd, metrics, nr_values * sizeof(double)) ? EXIT_INTERNAL : 0;
+	free(metrics);
+	_exit(status);
 }
 
 static void describe_status(int status, char *buf, size_t len)
