@@ -160,46 +160,31 @@ static void quantile_pair(double *x, size_t n, double p_low, double p_high,
 	*high = interpolate(x, n, lo2, p_high);
 }
 
-int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
-			    const double *base, const double *new, double level,
-			    double *low, double *high)
+/*
+ * The mean of @x over the @n indices that resample @i of a plan that keeps
+ * its indices draws from @offset on (0 for the base, n_base for the new).
+ */
+static double kept_mean(const struct bootstrap_plan *plan, const double *x, size_t i,
+			size_t offset, size_t n)
 {
-	size_t per_resample, i;
-	double *ratios;
-	struct rng rng;
+	size_t at = i * (plan->n_base + plan->n_new) + offset;
 
-	*low = *high = NAN;
-	if (!plan || !(level > 0 && level < 1))
-		return -1;
+	if (plan->byte_indices)
+		return mean_at_bytes(x, plan->byte_indices + at, n);
+	return mean_at(x, plan->indices + at, n);
+}
 
-	per_resample = plan->n_base + plan->n_new;
-	ratios = xreallocarray(NULL, plan->resamples, sizeof(*ratios));
-	rng_seed(&rng, plan->seed);
-	for (i = 0; i < plan->resamples; i++) {
-		double mean_base, mean_new;
-
-		/* base first, then new: the order is part of reproducibility */
-		if (plan->byte_indices) {
-			const uint8_t *index = plan->byte_indices + i * per_resample;
-
-			mean_base = mean_at_bytes(base, index, plan->n_base);
-			mean_new = mean_at_bytes(new, index + plan->n_base, plan->n_new);
-		} else if (plan->indices) {
-			const uint32_t *index = plan->indices + i * per_resample;
-
-			mean_base = mean_at(base, index, plan->n_base);
-			mean_new = mean_at(new, index + plan->n_base, plan->n_new);
-		} else {
-			mean_base = mean_drawn(&rng, base, plan->n_base);
-			mean_new = mean_drawn(&rng, new, plan->n_new);
-		}
-		ratios[i] = mean_new / mean_base;
+/* The interval from @ratios (reordered, then freed); -1 when a ratio is NaN. */
+static int ratio_interval(double *ratios, size_t resamples, double level,
+			  double *low, double *high)
+{
+	for (size_t i = 0; i < resamples; i++) {
 		if (isnan(ratios[i])) {
 			free(ratios);
 			return -1;
 		}
 	}
-	quantile_pair(ratios, plan->resamples, (1 - level) / 2, (1 + level) / 2, low, high);
+	quantile_pair(ratios, resamples, (1 - level) / 2, (1 + level) / 2, low, high);
 	free(ratios);
 	/* infinite ratios (a zero base mean) can interpolate to inf - inf */
 	if (isnan(*low) || isnan(*high)) {
@@ -207,6 +192,60 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 		return -1;
 	}
 	return 0;
+}
+
+int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *base,
+			      double *means)
+{
+	if (!plan || (!plan->byte_indices && !plan->indices))
+		return -1;
+	for (size_t i = 0; i < plan->resamples; i++)
+		means[i] = kept_mean(plan, base, i, 0, plan->n_base);
+	return 0;
+}
+
+int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const double *base_means,
+				  const double *new, double level, double *low, double *high)
+{
+	double *ratios;
+
+	*low = *high = NAN;
+	if (!plan || (!plan->byte_indices && !plan->indices) || !(level > 0 && level < 1))
+		return -1;
+	ratios = xreallocarray(NULL, plan->resamples, sizeof(*ratios));
+	for (size_t i = 0; i < plan->resamples; i++)
+		ratios[i] = kept_mean(plan, new, i, plan->n_base, plan->n_new) / base_means[i];
+	return ratio_interval(ratios, plan->resamples, level, low, high);
+}
+
+int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
+			    const double *base, const double *new, double level,
+			    double *low, double *high)
+{
+	double *ratios;
+	struct rng rng;
+	int rc;
+
+	*low = *high = NAN;
+	if (!plan || !(level > 0 && level < 1))
+		return -1;
+	if (plan->byte_indices || plan->indices) {
+		double *means = xreallocarray(NULL, plan->resamples, sizeof(*means));
+
+		bootstrap_plan_base_means(plan, base, means);
+		rc = bootstrap_plan_ratio_ci_means(plan, means, new, level, low, high);
+		free(means);
+		return rc;
+	}
+	/* base first, then new: the order of the draws is part of reproducibility */
+	ratios = xreallocarray(NULL, plan->resamples, sizeof(*ratios));
+	rng_seed(&rng, plan->seed);
+	for (size_t i = 0; i < plan->resamples; i++) {
+		double mean_base = mean_drawn(&rng, base, plan->n_base);
+
+		ratios[i] = mean_drawn(&rng, new, plan->n_new) / mean_base;
+	}
+	return ratio_interval(ratios, plan->resamples, level, low, high);
 }
 
 int bootstrap_ratio_ci(const double *base, size_t n_base,

@@ -43,4 +43,17 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 			    double *low, double *high);
 void bootstrap_plan_free(struct bootstrap_plan *plan);
 
+/*
+ * The same in two steps, for one base compared with several new sides
+ * under one plan (a row of a comparison of three or more runs): the base's
+ * resample means once, into @means (the plan's resamples of them), then
+ * the interval for each new side. Identical results to
+ * bootstrap_plan_ratio_ci(). -1 when the plan keeps no indices (it draws as
+ * it goes: use bootstrap_plan_ratio_ci()) or, for the second, as above.
+ */
+int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *base,
+			      double *means);
+int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const double *base_means,
+				  const double *new, double level, double *low, double *high);
+
 #endif

@@ -11,7 +11,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "stats/adjust.h"
@@ -530,6 +532,28 @@ static double mean_of(const double *x, size_t n)
 	return sum / (double)n;
 }
 
+/*
+ * The baseline's resample means computed once and shared by the runs
+ * compared with it give exactly the interval of the one-step function;
+ * a plan that keeps no indices says so (-1) instead.
+ */
+static void assert_shared_base_agrees(const struct bootstrap_plan *plan, const double *base,
+				      const double *new, bool kept, double low, double high)
+{
+	double *means = calloc(BOOTSTRAP_RESAMPLES, sizeof(double));
+	double low2, high2;
+
+	assert_non_null(means);
+	assert_int_equal(bootstrap_plan_base_means(plan, base, means), kept ? 0 : -1);
+	assert_int_equal(bootstrap_plan_ratio_ci_means(plan, means, new, 0.95, &low2, &high2),
+			 kept ? 0 : -1);
+	if (kept)
+		assert_true(low2 == low && high2 == high);
+	else
+		assert_true(isnan(low2) && isnan(high2));
+	free(means);
+}
+
 /* plans, kept or too large to keep, agree with the one-shot function */
 static void test_bootstrap_plan_sizes(void **state)
 {
@@ -547,6 +571,7 @@ static void test_bootstrap_plan_sizes(void **state)
 		bootstrap_ratio_ci(base, sizes[i], new, sizes[i] - 1,
 				   BOOTSTRAP_RESAMPLES, 0.95, 5, &low2, &high2);
 		assert_true(low1 == low2 && high1 == high2);
+		assert_shared_base_agrees(plan, base, new, sizes[i] < 500, low1, high1);
 		bootstrap_plan_free(plan);
 	}
 }
