@@ -7,7 +7,9 @@
 # costs ours/reference: 1.00 = same, above 1 = schedperf measures more cost
 # (more time, or less throughput). The target is 0.9-1.1.
 #
-#   futex-wake  vs  perf bench futex wake -t N -w 1     ms to wake all (mean of 10)
+#   futex-wake  vs  perf bench futex wake -t N -w 1     ms to wake all (median of
+#                   the 10 repetitions on both sides: perf's first repetition is
+#                   cold, 2-3x the others, and would decide a mean by itself)
 #   futex-hash  vs  perf bench futex hash -t N -r 5     per-thread ops/s (inverted)
 #   threads     vs  sysbench threads --threads=N --time=5   events/s (inverted)
 #   mutex       vs  sysbench mutex --threads=N          total time, s
@@ -28,8 +30,8 @@ for tool in perf sysbench python3; do
 		{ echo "fidelity-sync: $tool not found (apt-get install linux-perf sysbench)" >&2; exit 3; }
 done
 
-# Run one schedperf iteration and print metric $2: the mean of its samples,
-# which for futex-wake are its repetitions (perf prints their mean too).
+# Run one schedperf iteration and print metric $2: the median of its samples,
+# which for futex-wake are its repetitions (one sample for the others).
 ours() {
 	local workload=$1 metric=$2 run
 	shift 2
@@ -40,14 +42,16 @@ ours() {
 	"$sp" export "$run" --db "$tmp/db" | python3 -c '
 import json, sys
 bench = json.load(sys.stdin)["runs"][0]["benchmarks"][-1]
+import statistics
 samples = [m for m in bench["metrics"] if m["name"] == sys.argv[1]][0]["samples"]
-print(sum(samples) / len(samples))
+print(statistics.median(samples))
 ' "$metric"
 }
 
 ref_futex_wake() {
 	perf bench futex wake -t "$threads" -w 1 |
-		awk '/^Wokeup/ { for (i = 1; i <= NF; i++) if ($i == "ms") print $(i - 1) }'
+		awk '/^\[Run [0-9]+\]: Wokeup/ { for (i = 1; i <= NF; i++) if ($i == "ms") print $(i - 1) }' |
+		python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.stdin))'
 }
 
 ref_futex_hash() {
