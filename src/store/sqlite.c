@@ -363,10 +363,16 @@ int store_open(const char *location, struct store **out, struct error *err)
 	sqlite3_busy_timeout(st->db, busy_timeout_ms());
 	if (exec(st, "PRAGMA foreign_keys = ON", err, "enable foreign keys"))
 		goto fail;
-	/* A file that is not a database fails here, with SQLITE_NOTADB. */
+	/*
+	 * A file that is not a database fails here, with SQLITE_NOTADB; a
+	 * store whose writer stopped inside a commit, with SQLITE_BUSY.
+	 */
 	if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
-		open_error(location, sqlite3_errmsg(st->db),
-			   "give a schedperf store or a new file name with --db", err);
+		if (sqlite3_errcode(st->db) == SQLITE_BUSY)
+			db_error(st, err, "open the store");
+		else
+			open_error(location, sqlite3_errmsg(st->db),
+				   "give a schedperf store or a new file name with --db", err);
 		goto fail;
 	}
 	if (exec(st, "PRAGMA synchronous = NORMAL", err, "set synchronous mode"))

@@ -12,7 +12,7 @@ load helpers
 results() {
 	local file=$1
 	shift
-	python3 - "$@" > "$file" <<'PY'
+	"$PYTHON" - "$@" > "$file" <<'PY'
 import json, random, sys
 runs = []
 for spec in sys.argv[1:]:
@@ -163,7 +163,7 @@ PY
 	[ "$(json 'all(r["runs"][1]["ratio_ci"][0] < 1 < r["runs"][1]["ratio_ci"][1] for r in d["rows"])' "$TMP/c.json")" = True ]
 	[ "$(json 'all(r["runs"][1]["p_adjusted"] == 1 for r in d["rows"])' "$TMP/c.json")" = True ]
 	run sp compare same1 same2 --only-changed --format json
-	[ "$(echo "$output" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')" -eq 0 ]
+	[ "$(echo "$output" | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')" -eq 0 ]
 }
 
 @test "compare: a clear 10% regression is worse and fails the check" {
@@ -182,7 +182,7 @@ PY
 	[ "${#lines[@]}" -eq 3 ]	# header, baseline, bad: only wx changed
 	[[ "${lines[2]}" == wx,threads=4,seconds,*,worse,* ]]
 	run sp compare good bad --workload wy,nosuch --format json
-	[ "$(echo "$output" | python3 -c 'import json,sys; print([r["workload"] for r in json.load(sys.stdin)["rows"]])')" = "['wy']" ]
+	[ "$(echo "$output" | "$PYTHON" -c 'import json,sys; print([r["workload"] for r in json.load(sys.stdin)["rows"]])')" = "['wy']" ]
 	run sp compare good bad --adjust holm --alpha 0.01 --margin 2 --format json
 	[ "$status" -eq 0 ]
 }

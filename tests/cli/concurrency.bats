@@ -13,7 +13,7 @@ iterations_of() {	# iterations_of RUN: its successful iterations
 # whole_export FILE: every benchmark of an export has the same number of
 # samples in each of its metrics (an iteration is all its metrics or none).
 whole_export() {
-	python3 - "$1" <<-'EOF'
+	"$PYTHON" - "$1" <<-'EOF'
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	for r in d["runs"]:
@@ -55,29 +55,54 @@ whole_export() {
 	[ "$(iterations_of n2)" -eq 10 ]
 }
 
+# One read of the live run by export and by compare, each seeing whole
+# iterations only; 0 with reads incremented, 0 when the run has no batch
+# yet, 1 on anything else. Explicit returns: a function called in an ||
+# list runs without errexit.
+read_live() {
+	local n
+	if "$SP" export live -o "$TMP/live.json" 2>"$TMP/rerr"; then
+		whole_export "$TMP/live.json" || return 1
+		reads=$((reads + 1))
+	else
+		# Only before its first batch exists may the run be missing.
+		grep -q "no run named 'live'" "$TMP/rerr" || { cat "$TMP/rerr"; return 1; }
+	fi
+	if "$SP" compare base live --format json >"$TMP/cmp.json" 2>"$TMP/rerr"; then
+		# Both metrics of the workload counted the same iterations.
+		n=$(json "sorted(set(r['runs'][1]['n'] for r in d['rows']))" "$TMP/cmp.json")
+		[[ "$n" == \[[0-9]*\] ]] || { echo "compare saw n = $n"; return 1; }
+	else
+		grep -q "no run named 'live'\|no samples\|no benchmark" "$TMP/rerr" ||
+			{ cat "$TMP/rerr"; return 1; }
+	fi
+	return 0
+}
+
+# Between reads the run goes on for 50 ms. A read that finds an iteration
+# running holds it (SIGSTOP to its process group) while the run waits for
+# it outside any transaction, so that a fast machine cannot end the run
+# before the reads; the commits between go on as usual. (Stopping the
+# runner itself could freeze it inside SQLite's commit, which no real run
+# stays in for more than microseconds.)
 @test "concurrency: export and compare while a run writes see whole iterations" {
 	sp run pipe -p loops=200 -i 3 --name base -q
 	"$SP" run pipe -p loops=200 -i 150 --name live -q 2>"$TMP/err" &
-	local runner=$! reads=0 n rc=0
+	local runner=$! rc=0 read_rc iteration
+	reads=0
 	while kill -0 "$runner" 2>/dev/null; do
-		if "$SP" export live -o "$TMP/live.json" 2>"$TMP/rerr"; then
-			whole_export "$TMP/live.json"
-			reads=$((reads + 1))
-		else
-			# Only before its first batch exists may the run be missing.
-			grep -q "no run named 'live'" "$TMP/rerr" || { cat "$TMP/rerr"; return 1; }
-		fi
-		if "$SP" compare base live --format json >"$TMP/cmp.json" 2>"$TMP/rerr"; then
-			# Both metrics of the workload counted the same iterations.
-			n=$(json "sorted(set(r['runs'][1]['n'] for r in d['rows']))" "$TMP/cmp.json")
-			[[ "$n" == \[[0-9]*\] ]] || { echo "compare saw n = $n"; return 1; }
-		else
-			grep -q "no run named 'live'\|no samples\|no benchmark" "$TMP/rerr" ||
-				{ cat "$TMP/rerr"; return 1; }
-		fi
+		sleep 0.05
+		# the iteration's child leads its own process group
+		iteration=$(pgrep -P "$runner" | head -n 1 || true)
+		[ -z "$iteration" ] || kill -STOP -- "-$iteration" 2>/dev/null || true
+		read_rc=0
+		read_live || read_rc=$?
+		[ -z "$iteration" ] || kill -CONT -- "-$iteration" 2>/dev/null || true
+		[ "$read_rc" -eq 0 ]
 	done
 	wait "$runner" || rc=$?
 	[ "$rc" -eq 0 ] || { echo "run: exit $rc: $(cat "$TMP/err")"; return 1; }
+	echo "# reads during the run: $reads" >&3
 	[ "$reads" -ge 2 ]
 	[ "$(iterations_of live)" -eq 150 ]
 	sp export live -o "$TMP/live.json"

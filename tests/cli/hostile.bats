@@ -61,7 +61,7 @@ hostile() {
 # spoil DIR < STATEMENTS: for each line, write DIR/badN.json: GOOD with d
 # changed by that Python statement (one interpreter for all: python starts slowly).
 spoil() {
-	python3 -c "import json, sys
+	"$PYTHON" -c "import json, sys
 good = open(sys.argv[1]).read()
 for n, line in enumerate(sys.stdin, 1):
     d = json.loads(good)
@@ -203,9 +203,9 @@ big() {		# big N: a string of N letters
 	hostile 2 run pipe --suite quick
 	head -c 50000 /dev/urandom >"$TMP/garbage.yaml"
 	hostile 2 run --suite "$TMP/garbage.yaml"
-	python3 -c "print('[' * 1000000)" >"$TMP/deep.yaml"
+	"$PYTHON" -c "print('[' * 1000000)" >"$TMP/deep.yaml"
 	hostile 2 run --suite "$TMP/deep.yaml"
-	python3 -c "print('- ' * 100000 + 'x')" >"$TMP/deep2.yaml"
+	"$PYTHON" -c "print('- ' * 100000 + 'x')" >"$TMP/deep2.yaml"
 	hostile 2 run --suite "$TMP/deep2.yaml"
 	local y
 	while IFS= read -r y; do
@@ -331,9 +331,9 @@ big() {		# big N: a string of N letters
 	hostile 2 import "$TMP/nul.json"
 	printf '\xef\xbb\xbf{}' >"$TMP/bom.json"
 	hostile 2 import "$TMP/bom.json"
-	python3 -c "print('[' * 100000 + ']' * 100000)" >"$TMP/deep.json"
+	"$PYTHON" -c "print('[' * 100000 + ']' * 100000)" >"$TMP/deep.json"
 	hostile 2 import "$TMP/deep.json"
-	python3 -c "print('{\"schema\": \"schedperf-results/1\", \"runs\": ' + '[' * 3000 + ']' * 3000 + '}')" >"$TMP/deep2.json"
+	"$PYTHON" -c "print('{\"schema\": \"schedperf-results/1\", \"runs\": ' + '[' * 3000 + ']' * 3000 + '}')" >"$TMP/deep2.json"
 	hostile 2 import "$TMP/deep2.json"
 	head -c 300 "$GOOD" >"$TMP/truncated.json"
 	hostile 2 import "$TMP/truncated.json"

@@ -16,7 +16,7 @@ load helpers
 	done
 	# a pipe round trip is two context switches at least: rusage must show them
 	v=$(sqlite3 "$SCHEDPERF_DB" "SELECT min(value) FROM samples s JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'voluntary_csw'")
-	python3 -c "import sys; sys.exit(0 if float('$v') >= 2000 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if float('$v') >= 2000 else 1)"
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA journal_mode')" = wal ]
 }
 

@@ -108,7 +108,7 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	# a round trip is two switches: one to each side (on 2 CPUs a wake-up may find
 	# its reader not yet asleep and save a switch: 39800 was seen, so allow 3 %)
 	cs=$(metric context_switches)
-	python3 -c "import sys; v = float('$cs'); sys.exit(0 if 38800 <= v <= 44000 else 1)"
+	"$PYTHON" -c "import sys; v = float('$cs'); sys.exit(0 if 38800 <= v <= 44000 else 1)"
 	[ -n "$(metric task_clock_ms)" ]
 	[ -n "$(metric stat.ctxt)" ]
 	# every monitor metric is defined; unsupported ones have no samples, never zeros
