@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +92,54 @@ static int add_item(struct plan *plan, const struct workload *w, char **assignme
 	return 0;
 }
 
+/* Order indices into @items by parameters, then position (qsort_r). */
+static int item_index_cmp(const void *a, const void *b, void *items)
+{
+	const struct plan_item *item = items;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(item[i].params_json, item[j].params_json);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * Drop the repeats among items[first..]: one workload, so the same
+ * parameters are the same benchmark. A value listed twice, or percent
+ * values that truncate to the same count on a small machine (50%,100% of
+ * one CPU), would otherwise run it twice. The first of each stays, in order.
+ */
+static void drop_repeats(struct plan *plan, size_t first)
+{
+	size_t n = plan->nr_items - first, kept = first;
+	size_t *order;
+	bool *repeat;
+
+	if (n < 2)
+		return;
+	order = xcalloc(n, sizeof(*order));
+	repeat = xcalloc(n, sizeof(*repeat));
+	for (size_t i = 0; i < n; i++)
+		order[i] = first + i;
+	qsort_r(order, n, sizeof(*order), item_index_cmp, plan->items);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(plan->items[order[i]].params_json,
+			    plan->items[order[i - 1]].params_json))
+			repeat[order[i] - first] = true;
+	for (size_t i = first; i < plan->nr_items; i++) {
+		if (repeat[i - first])
+			free(plan->items[i].params_json);
+		else
+			plan->items[kept++] = plan->items[i];
+	}
+	plan->nr_items = kept;
+	free(order);
+	free(repeat);
+}
+
 int plan_add(struct plan *plan, const struct workload *w, char *const *assignments,
 	     size_t nr_assignments, struct error *err)
 {
+	size_t first = plan->nr_items;
 	struct expansion *ex = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(*ex));
 	char **current = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(char *));
 	size_t *index = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(size_t));
@@ -130,6 +176,8 @@ int plan_add(struct plan *plan, const struct workload *w, char *const *assignmen
 		if (k == 0)
 			break;
 	}
+	if (!rc)
+		drop_repeats(plan, first);
 out:
 	expansions_release(ex, nr_assignments);
 	free(current);

@@ -19,6 +19,12 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	run sp run pipe --assume-cpus 64
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	# a benchmark listed twice (here 100 and its spelling +100) is planned once
+	run sp run pipe -p loops=100,200,+100 -p cpus=same,same --dry-run
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "pipe loops=100 mode=process cpus=same" ]
+	[ "${lines[1]}" = "pipe loops=200 mode=process cpus=same" ]
+	[[ "${lines[2]}" == "2 benchmarks, "* ]]
 }
 
 @test "--timeout: a hung iteration is killed with its group and recorded as failed" {
