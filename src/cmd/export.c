@@ -62,8 +62,9 @@ static int write_file(const char *path, const struct result_set *set, struct err
 		return error_set(err, EXIT_USAGE, "output path too long");
 	f = fopen(tmp, "we");
 	if (!f)
-		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the directory "
-				 "and its permissions)", path, strerror(errno));
+		return error_set(err, EXIT_ENV, "cannot write '%s': cannot create '%s' beside "
+				 "it: %s (check the directory and its permissions)", path, tmp,
+				 strerror(errno));
 	if (interchange_write(f, set, err)) {
 		fclose(f);
 		unlink(tmp);
