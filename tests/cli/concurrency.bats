@@ -24,17 +24,21 @@ whole_export() {
 	EOF
 }
 
+# wait_ok PID NAME: the background run NAME (stderr in $TMP/err-NAME) exits 0.
+wait_ok() {
+	local rc=0
+	wait "$1" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$2: exit $rc: $(cat "$TMP/err-$2")"; return 1; }
+}
+
 @test "concurrency: two runs writing one store at once both complete" {
-	local rc1=0 rc2=0
 	sp run pipe -p loops=10 -i 1 --name first -q	# the store exists before the race
-	"$SP" run pipe -p loops=2000 -p mode=process,thread -i 15 --name c1 -q 2>"$TMP/err1" &
+	"$SP" run pipe -p loops=2000 -p mode=process,thread -i 15 --name c1 -q 2>"$TMP/err-c1" &
 	local p1=$!
-	"$SP" run pipe -p loops=2000 -i 30 --warmup 2 --name c2 -q 2>"$TMP/err2" &
+	"$SP" run pipe -p loops=2000 -i 30 --warmup 2 --name c2 -q 2>"$TMP/err-c2" &
 	local p2=$!
-	wait "$p1" || rc1=$?
-	wait "$p2" || rc2=$?
-	[ "$rc1" -eq 0 ] || { echo "c1: exit $rc1: $(cat "$TMP/err1")"; return 1; }
-	[ "$rc2" -eq 0 ] || { echo "c2: exit $rc2: $(cat "$TMP/err2")"; return 1; }
+	wait_ok "$p1" c1
+	wait_ok "$p2" c2
 	[ "$(iterations_of c1)" -eq 30 ]
 	[ "$(iterations_of c2)" -eq 32 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches WHERE complete = 1')" -eq 3 ]
@@ -42,15 +46,12 @@ whole_export() {
 }
 
 @test "concurrency: two runs on a new store (both create the schema) both complete" {
-	local rc1=0 rc2=0
-	"$SP" run pipe -p loops=500 -i 10 --name n1 -q 2>"$TMP/err1" &
+	"$SP" run pipe -p loops=500 -i 10 --name n1 -q 2>"$TMP/err-n1" &
 	local p1=$!
-	"$SP" run pipe -p loops=500 -i 10 --name n2 -q 2>"$TMP/err2" &
+	"$SP" run pipe -p loops=500 -i 10 --name n2 -q 2>"$TMP/err-n2" &
 	local p2=$!
-	wait "$p1" || rc1=$?
-	wait "$p2" || rc2=$?
-	[ "$rc1" -eq 0 ] || { echo "n1: exit $rc1: $(cat "$TMP/err1")"; return 1; }
-	[ "$rc2" -eq 0 ] || { echo "n2: exit $rc2: $(cat "$TMP/err2")"; return 1; }
+	wait_ok "$p1" n1
+	wait_ok "$p2" n2
 	[ "$(iterations_of n1)" -eq 10 ]
 	[ "$(iterations_of n2)" -eq 10 ]
 }
@@ -87,8 +88,8 @@ read_live() {
 # stays in for more than microseconds.)
 @test "concurrency: export and compare while a run writes see whole iterations" {
 	sp run pipe -p loops=200 -i 3 --name base -q
-	"$SP" run pipe -p loops=200 -i 150 --name live -q 2>"$TMP/err" &
-	local runner=$! rc=0 read_rc iteration
+	"$SP" run pipe -p loops=200 -i 150 --name live -q 2>"$TMP/err-live" &
+	local runner=$! read_rc iteration
 	reads=0
 	while kill -0 "$runner" 2>/dev/null; do
 		sleep 0.05
@@ -100,8 +101,7 @@ read_live() {
 		[ -z "$iteration" ] || kill -CONT -- "-$iteration" 2>/dev/null || true
 		[ "$read_rc" -eq 0 ]
 	done
-	wait "$runner" || rc=$?
-	[ "$rc" -eq 0 ] || { echo "run: exit $rc: $(cat "$TMP/err")"; return 1; }
+	wait_ok "$runner" live
 	echo "# reads during the run: $reads" >&3
 	[ "$reads" -ge 2 ]
 	[ "$(iterations_of live)" -eq 150 ]
