@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "store/store.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 struct store {
@@ -337,6 +338,29 @@ fail:
 	return -1;
 }
 
+/*
+ * Switch the journal to WAL. Two processes opening a new store both try;
+ * SQLite answers SQLITE_BUSY at once, without calling the busy handler,
+ * when waiting could deadlock (each holds a shared lock and wants the
+ * exclusive one), so the busy timeout is applied here by hand: retry,
+ * with short sleeps, until it has passed.
+ */
+static int switch_to_wal(struct store *st)
+{
+	double deadline = time_now() + busy_timeout_ms() / 1000.0;
+	double pause = 0.001;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY || time_now() + pause > deadline)
+			return rc;
+		time_sleep_until(time_now() + pause);
+		if (pause < 0.05)
+			pause *= 2;
+	}
+}
+
 int store_open(const char *location, struct store **out, struct error *err)
 {
 	struct store *st;
@@ -367,7 +391,7 @@ int store_open(const char *location, struct store **out, struct error *err)
 	 * A file that is not a database fails here, with SQLITE_NOTADB; a
 	 * store whose writer stopped inside a commit, with SQLITE_BUSY.
 	 */
-	if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
+	if (switch_to_wal(st) != SQLITE_OK) {
 		if (sqlite3_errcode(st->db) == SQLITE_BUSY)
 			db_error(st, err, "open the store");
 		else
