@@ -17,73 +17,25 @@
 #include "store/store.h"
 #include "util/xalloc.h"
 
-const char compare_usage[] =
-"usage: schedperf compare BASE NEW... [--style mmtests|lkp|benchstat]\n"
-"                         [--format text|markdown|csv|json] [options]\n"
-"\n"
-"Put runs side by side, the first run the baseline: per benchmark and metric\n"
-"the summary statistics, the change against BASE, significance and a verdict.\n"
-"Every batch of a run name is pooled. Environment keys that differ between\n"
-"the runs are listed above the tables; a verdict whose runs differ in a key\n"
-"known to move results (governor, boost, no_turbo, SMT, preempt mode, CPU\n"
-"model, machine) is marked, e.g. \"worse (!governor differs)\".\n"
-"\n"
-"Per run against BASE: Welch's t-test (its p-value is the one adjusted over\n"
-"every row and run, and decides significance), Mann-Whitney U, a bootstrap\n"
-"interval of mean(NEW)/mean(BASE), the Hodges-Lehmann shift with its\n"
-"interval, and for rows without a change the minimum detectable effect (80 %\n"
-"power). Verdict: better/worse when significant after adjustment and the\n"
-"ratio interval excludes 1; same when that interval lies inside 1 +/- margin;\n"
-"otherwise unknown. Intervals are at 1 - alpha.\n"
-"\n"
-"      --style STYLE    mmtests (default): MMTests' table, *x.xx%* on rows with\n"
-"                       a verdict of change; lkp: value +- %stddev  %change\n"
-"                       lines, tiny changes hidden; benchstat: median +- CI,\n"
-"                       delta or ~, (p=... n=...)\n"
-"      --format FORMAT  text (default), markdown, csv or json\n"
-"                       (schedperf-compare/1); styles shape text and markdown\n"
-"      --alpha A        significance level (default 0.05)\n"
-"      --adjust METHOD  bh (default), holm or none\n"
-"      --margin PCT     \"same\" within +-PCT percent (default 1)\n"
-"      --seed N         bootstrap seed (default fixed: reproducible)\n"
-"      --workload NAME  only these workloads (repeat, or a comma list); the\n"
-"                       rows chosen are the family adjusted together\n"
-"      --metric NAME    only these metrics (repeat, or a comma list)\n"
-"      --only-changed   only rows with a better or worse verdict\n"
-"      --fail-on-regression\n"
-"                       exit 1 when any row is worse\n"
-"      --all-metrics    also compare what monitors measured (rusage: wall,\n"
-"                       user, system, context switches, faults)\n"
-"      --db FILE        results store\n";
-
-enum {
-	OPT_FORMAT = OPT_COMMAND_BASE,
-	OPT_ALL_METRICS,
-	OPT_STYLE,
-	OPT_ALPHA,
-	OPT_ADJUST,
-	OPT_MARGIN,
-	OPT_SEED,
-	OPT_WORKLOAD,
-	OPT_METRIC,
-	OPT_ONLY_CHANGED,
-	OPT_FAIL_ON_REGRESSION,
-};
-
-static const struct option compare_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "all-metrics", no_argument, NULL, OPT_ALL_METRICS },
-	{ "style", required_argument, NULL, OPT_STYLE },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "adjust", required_argument, NULL, OPT_ADJUST },
-	{ "margin", required_argument, NULL, OPT_MARGIN },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "workload", required_argument, NULL, OPT_WORKLOAD },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "only-changed", no_argument, NULL, OPT_ONLY_CHANGED },
-	{ "fail-on-regression", no_argument, NULL, OPT_FAIL_ON_REGRESSION },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage compare_usage = {
+	"usage: schedperf compare BASE NEW... [--style mmtests|lkp|benchstat]\n"
+	"                         [--format text|markdown|csv|json] [options]\n"
+	"\n"
+	"Put runs side by side, the first run the baseline: per benchmark and metric\n"
+	"the summary statistics, the change against BASE, significance and a verdict.\n"
+	"Every batch of a run name is pooled. Environment keys that differ between\n"
+	"the runs are listed above the tables; a verdict whose runs differ in a key\n"
+	"known to move results (governor, boost, no_turbo, SMT, preempt mode, CPU\n"
+	"model, machine) is marked, e.g. \"worse (!governor differs)\".\n"
+	"\n"
+	"Per run against BASE: Welch's t-test (its p-value is the one adjusted over\n"
+	"every row and run, and decides significance), Mann-Whitney U, a bootstrap\n"
+	"interval of mean(NEW)/mean(BASE), the Hodges-Lehmann shift with its\n"
+	"interval, and for rows without a change the minimum detectable effect (80 %\n"
+	"power). Verdict: better/worse when significant after adjustment and the\n"
+	"ratio interval excludes 1; same when that interval lies inside 1 +/- margin;\n"
+	"otherwise unknown. Intervals are at 1 - alpha.\n",
+	NULL,
 };
 
 enum compare_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
@@ -150,62 +102,74 @@ static int parse_style(const char *arg, enum compare_style *style)
 	return -1;
 }
 
-/* One option; returns 0, or the exit code of a usage error. */
-static int compare_option(int opt, const char *arg, struct compare_args *a)
+static int set_format(const struct cmd_option *opt, const char *arg)
+{
+	if (parse_format(arg, opt->value))
+		return command_usage_error("compare", "unknown format '%.32s': give "
+					   "text, markdown, csv or json", arg);
+	return 0;
+}
+
+static int set_style(const struct cmd_option *opt, const char *arg)
+{
+	if (parse_style(arg, opt->value))
+		return command_usage_error("compare", "unknown style '%.32s': give "
+					   "mmtests, lkp or benchstat", arg);
+	return 0;
+}
+
+static int set_alpha(const struct cmd_option *opt, const char *arg)
+{
+	if (parse_number(arg, 0, 0.5, opt->value))
+		return command_usage_error("compare", "--alpha '%.32s': give a number "
+					   "between 0 and 0.5, e.g. 0.05", arg);
+	return 0;
+}
+
+static int set_adjust(const struct cmd_option *opt, const char *arg)
+{
+	if (p_adjust_method_parse(arg, opt->value))
+		return command_usage_error("compare", "--adjust '%.32s': give bh, "
+					   "holm or none", arg);
+	return 0;
+}
+
+static int set_margin(const struct cmd_option *opt, const char *arg)
 {
 	double v;
+
+	if (parse_number(arg, 0, 100, &v))
+		return command_usage_error("compare", "--margin '%.32s': give a percent "
+					   "between 0 and 100, e.g. 1", arg);
+	*(double *)opt->value = v / 100;
+	return 0;
+}
+
+static int set_seed(const struct cmd_option *opt, const char *arg)
+{
 	char *end;
 
-	switch (opt) {
-	case OPT_FORMAT:
-		if (parse_format(arg, &a->format))
-			return command_usage_error("compare", "unknown format '%.32s': give "
-						   "text, markdown, csv or json", arg);
-		break;
-	case OPT_STYLE:
-		if (parse_style(arg, &a->style))
-			return command_usage_error("compare", "unknown style '%.32s': give "
-						   "mmtests, lkp or benchstat", arg);
-		break;
-	case OPT_ALPHA:
-		if (parse_number(arg, 0, 0.5, &a->opts.alpha))
-			return command_usage_error("compare", "--alpha '%.32s': give a number "
-						   "between 0 and 0.5, e.g. 0.05", arg);
-		break;
-	case OPT_ADJUST:
-		if (p_adjust_method_parse(arg, &a->opts.adjust))
-			return command_usage_error("compare", "--adjust '%.32s': give bh, "
-						   "holm or none", arg);
-		break;
-	case OPT_MARGIN:
-		if (parse_number(arg, 0, 100, &v))
-			return command_usage_error("compare", "--margin '%.32s': give a percent "
-						   "between 0 and 100, e.g. 1", arg);
-		a->opts.margin = v / 100;
-		break;
-	case OPT_SEED:
-		errno = 0;
-		a->opts.seed = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end || *arg == '-')
-			return command_usage_error("compare", "--seed '%.32s': give a "
-						   "non-negative integer", arg);
-		break;
-	case OPT_WORKLOAD:
-		add_names(&a->workloads, &a->nr_workloads, arg);
-		break;
-	case OPT_METRIC:
-		add_names(&a->metrics, &a->nr_metrics, arg);
-		break;
-	case OPT_ONLY_CHANGED:
-		a->only_changed = true;
-		break;
-	case OPT_FAIL_ON_REGRESSION:
-		a->fail_on_regression = true;
-		break;
-	case OPT_ALL_METRICS:
-		a->all_metrics = true;
-		break;
-	}
+	errno = 0;
+	*(uint64_t *)opt->value = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-')
+		return command_usage_error("compare", "--seed '%.32s': give a "
+					   "non-negative integer", arg);
+	return 0;
+}
+
+static int add_workloads(const struct cmd_option *opt, const char *arg)
+{
+	struct compare_args *a = opt->value;
+
+	add_names(&a->workloads, &a->nr_workloads, arg);
+	return 0;
+}
+
+static int add_metrics(const struct cmd_option *opt, const char *arg)
+{
+	struct compare_args *a = opt->value;
+
+	add_names(&a->metrics, &a->nr_metrics, arg);
 	return 0;
 }
 
@@ -297,17 +261,41 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	const struct command *cmd = command_find("compare");
 	struct compare_args a = { .format = FORMAT_TEXT, .style = STYLE_MMTESTS };
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = {
+		OPT_CALLBACK(0, "style", &a.style, "STYLE", "mmtests (default): MMTests' "
+			     "table, *x.xx%* on rows with a verdict of change; lkp: value +- "
+			     "%stddev  %change lines, tiny changes hidden; benchstat: median +- "
+			     "CI, delta or ~, (p=... n=...)", set_style),
+		OPT_CALLBACK(0, "format", &a.format, "FORMAT", "text (default), markdown, csv "
+			     "or json (schedperf-compare/1); styles shape text and markdown",
+			     set_format),
+		OPT_CALLBACK(0, "alpha", &a.opts.alpha, "A", "significance level (default 0.05)",
+			     set_alpha),
+		OPT_CALLBACK(0, "adjust", &a.opts.adjust, "METHOD", "bh (default), holm or none",
+			     set_adjust),
+		OPT_CALLBACK(0, "margin", &a.opts.margin, "PCT",
+			     "\"same\" within +-PCT percent (default 1)", set_margin),
+		OPT_CALLBACK(0, "seed", &a.opts.seed, "N",
+			     "bootstrap seed (default fixed: reproducible)", set_seed),
+		OPT_CALLBACK(0, "workload", &a, "NAME", "only these workloads (repeat, or a "
+			     "comma list); the rows chosen are the family adjusted together",
+			     add_workloads),
+		OPT_CALLBACK(0, "metric", &a, "NAME",
+			     "only these metrics (repeat, or a comma list)", add_metrics),
+		OPT_BOOL(0, "only-changed", &a.only_changed,
+			 "only rows with a better or worse verdict"),
+		OPT_BOOL(0, "fail-on-regression", &a.fail_on_regression,
+			 "exit 1 when any row is worse"),
+		OPT_BOOL(0, "all-metrics", &a.all_metrics, "also compare what monitors measured "
+			 "(rusage: wall, user, system, context switches, faults)"),
+		OPT_END(),
+	};
+	int code = EXIT_OK;
 
 	compare_options_init(&a.opts);
-	while ((opt = command_getopt(cmd, argc, argv, "qh", compare_options, &code)) != -1) {
-		if (opt == CMD_OPT_EXIT)
-			goto out;
-		if ((code = compare_option(opt, optarg, &a)))
-			goto out;
-	}
+	if (parse_options(argc, argv, options, &compare_usage, &code))
+		goto out;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
 	code = compare_runs(argv + optind, (size_t)(argc - optind), &a);

@@ -9,27 +9,14 @@
 #include "monitor/env_check.h"
 #include "monitor/environment.h"
 
-const char env_usage[] =
-"usage: schedperf env [--check]\n"
-"\n"
-"Print the environment that 'schedperf run' records with each batch: kernel\n"
-"release and command line, preempt mode, CPU model and count, SMT, cpufreq\n"
-"driver and governor, boost, cpuidle driver, THP, ASLR, scheduler sysctls,\n"
-"mitigations, memory and load. Keys this machine does not have are absent.\n"
-"\n"
-"      --check   instead, warn about setups that make numbers noisy or\n"
-"                misleading, each with the reason and the fix: a governor\n"
-"                other than performance, boost or turbo on, a busy machine\n"
-"                or busy SMT siblings, THP always, latencytop, schedstats,\n"
-"                lockdep or KASAN, a virtual machine, fewer than 2 CPUs.\n"
-"                Exit 1 when there is any warning, 0 when there is none.\n";
-
-enum { OPT_CHECK = OPT_COMMAND_BASE };
-
-static const struct option env_options[] = {
-	{ "check", no_argument, NULL, OPT_CHECK },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage env_usage = {
+	"usage: schedperf env [--check]\n"
+	"\n"
+	"Print the environment that 'schedperf run' records with each batch: kernel\n"
+	"release and command line, preempt mode, CPU model and count, SMT, cpufreq\n"
+	"driver and governor, boost, cpuidle driver, THP, ASLR, scheduler sysctls,\n"
+	"mitigations, memory and load. Keys this machine does not have are absent.\n",
+	NULL,
 };
 
 static int print_check(void)
@@ -49,18 +36,22 @@ static int print_check(void)
 
 int cmd_env(int argc, char **argv)
 {
-	const struct command *cmd = command_find("env");
 	struct result_set set = { NULL, 0 };
 	struct result_batch *batch;
 	bool check = false;
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = {
+		OPT_BOOL(0, "check", &check, "instead, warn about setups that make numbers "
+			 "noisy or misleading, each with the reason and the fix: a governor "
+			 "other than performance, boost or turbo on, a busy machine or busy "
+			 "SMT siblings, THP always, latencytop, schedstats, lockdep or KASAN, "
+			 "a virtual machine, fewer than 2 CPUs. Exit 1 when there is any "
+			 "warning, 0 when there is none."),
+		OPT_END(),
+	};
+	int code;
 
-	while ((opt = command_getopt(cmd, argc, argv, "qh", env_options, &code)) != -1) {
-		if (opt == CMD_OPT_EXIT)
-			return code;
-		if (opt == OPT_CHECK)
-			check = true;
-	}
+	if (parse_options(argc, argv, options, &env_usage, &code))
+		return code;
 	if (optind < argc)
 		return command_usage_error("env", "unexpected argument '%.64s'", argv[optind]);
 	if (check)

@@ -11,19 +11,13 @@
 #include "store/interchange.h"
 #include "store/store.h"
 
-const char export_usage[] =
-"usage: schedperf export RUN... [-o FILE]\n"
-"\n"
-"Write every batch of each RUN as schedperf-results/1 JSON, to standard\n"
-"output or to FILE (written whole or not at all). 'schedperf import' reads\n"
-"it back; export -> import -> export is byte-identical.\n"
-"\n"
-"  -o, --output FILE   write to FILE instead of standard output\n";
-
-static const struct option export_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage export_usage = {
+	"usage: schedperf export RUN... [-o FILE]\n"
+	"\n"
+	"Write every batch of each RUN as schedperf-results/1 JSON, to standard\n"
+	"output or to FILE (written whole or not at all). 'schedperf import' reads\n"
+	"it back; export -> import -> export is byte-identical.\n",
+	NULL,
 };
 
 /*
@@ -89,19 +83,19 @@ static int write_file(const char *path, const struct result_set *set, struct err
 
 int cmd_export(int argc, char **argv)
 {
-	const struct command *cmd = command_find("export");
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const char *output = NULL;
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = {
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write to FILE instead of standard output"),
+		OPT_END(),
+	};
+	int code = EXIT_OK;
 
-	while ((opt = command_getopt(cmd, argc, argv, "o:qh", export_options, &code)) != -1) {
-		if (opt == CMD_OPT_EXIT)
-			return code;
-		if (opt == 'o')
-			output = optarg;
-	}
+	if (parse_options(argc, argv, options, &export_usage, &code))
+		return code;
 	if (optind >= argc)
 		return command_usage_error("export", "give the name of at least one run "
 					   "(see 'schedperf runs')");

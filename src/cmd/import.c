@@ -7,31 +7,27 @@
 #include "store/interchange.h"
 #include "store/store.h"
 
-const char import_usage[] =
-"usage: schedperf import FILE...\n"
-"\n"
-"Read schedperf-results/1 JSON (as 'schedperf export' writes it, or\n"
-"converted from another tool: any workload name is accepted) into the store.\n"
-"Everything is validated first (types, finite numbers, non-empty samples,\n"
-"better = higher|lower); one bad value and nothing is imported. A batch\n"
-"already in the store (same run name and start time) is refused.\n";
-
-static const struct option import_options[] = {
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage import_usage = {
+	"usage: schedperf import FILE...\n"
+	"\n"
+	"Read schedperf-results/1 JSON (as 'schedperf export' writes it, or\n"
+	"converted from another tool: any workload name is accepted) into the store.\n"
+	"Everything is validated first (types, finite numbers, non-empty samples,\n"
+	"better = higher|lower); one bad value and nothing is imported. A batch\n"
+	"already in the store (same run name and start time) is refused.\n",
+	NULL,
 };
 
 int cmd_import(int argc, char **argv)
 {
-	const struct command *cmd = command_find("import");
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = { OPT_END() };
+	int code = EXIT_OK;
 
-	while ((opt = command_getopt(cmd, argc, argv, "qh", import_options, &code)) != -1)
-		if (opt == CMD_OPT_EXIT)
-			return code;
+	if (parse_options(argc, argv, options, &import_usage, &code))
+		return code;
 	if (optind >= argc)
 		return command_usage_error("import", "give a schedperf-results/1 JSON file");
 	for (int i = optind; i < argc; i++)

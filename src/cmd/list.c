@@ -8,15 +8,12 @@
 #include "cmd/cmd.h"
 #include "workload/workload.h"
 
-const char list_usage[] =
-"usage: schedperf list [WORKLOAD...]\n"
-"\n"
-"List the workloads with their summary, parameters (type, default, range)\n"
-"and metrics (unit, and whether higher or lower is better).\n";
-
-static const struct option list_options[] = {
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage list_usage = {
+	"usage: schedperf list [WORKLOAD...]\n"
+	"\n"
+	"List the workloads with their summary, parameters (type, default, range)\n"
+	"and metrics (unit, and whether higher or lower is better).\n",
+	NULL,
 };
 
 static void print_workload(const struct workload *w)
@@ -43,12 +40,11 @@ static void print_workload(const struct workload *w)
 
 int cmd_list(int argc, char **argv)
 {
-	const struct command *cmd = command_find("list");
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = { OPT_END() };
+	int code;
 
-	while ((opt = command_getopt(cmd, argc, argv, "qh", list_options, &code)) != -1)
-		if (opt == CMD_OPT_EXIT)
-			return code;
+	if (parse_options(argc, argv, options, &list_usage, &code))
+		return code;
 
 	for (int i = optind; i < argc; i++)
 		if (!workload_find(argv[i]))

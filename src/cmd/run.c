@@ -24,118 +24,35 @@
 #include "util/parse.h"
 #include "util/xalloc.h"
 
-const char run_usage[] =
-"usage: schedperf run WORKLOAD [-p KEY=VALUE]... [options]\n"
-"   or: schedperf run --suite NAME [options]\n"
-"   or: schedperf run --resume [--name NAME]\n"
-"\n"
-"Run WORKLOAD for N iterations on the running kernel and store each sample,\n"
-"with the iteration's resource usage and the machine's environment, under a\n"
-"run name. Running again under the same name adds a batch (after a reboot,\n"
-"say); compare pools all batches of a name.\n"
-"\n"
-"  -p, --param KEY=VALUE  set a workload parameter; a comma list (KEY=A,B)\n"
-"                         runs one benchmark per value, several lists their\n"
-"                         product (see 'schedperf list'); a count may be a\n"
-"                         percent of the CPUs (threads=1600%%) or NxCPUs (2x)\n"
-"      --sweep KEY=GEN[:MIN..MAX]\n"
-"                         sweep KEY over generated values: pow2 (MIN,\n"
-"                         doubling, MAX), stride (MMTests' large stride),\n"
-"                         topology (SMT, LLC, node, machine, 2x, 4x CPUs);\n"
-"                         MIN..MAX default 1..4x, MAX may be Nx (x CPUs)\n"
-"  -i, --iterations N     measured iterations per benchmark (default 5)\n"
-"      --warmup N         warm-up iterations first: stored, marked, never\n"
-"                         summarised (default 0)\n"
-"      --timeout SEC      kill an iteration's whole process group after SEC\n"
-"                         seconds and record it as failed (default: none)\n"
-"      --retries N        run a failed iteration again, up to N times\n"
-"      --cpus LIST        run the workload's tasks on these CPUs (0-3,8)\n"
-"      --shuffle          run the benchmarks in a random order\n"
-"      --name NAME        run name (default: the kernel release, uname -r)\n"
-"      --replace          discard the earlier batches of NAME first\n"
-"      --suite NAME|FILE  run a built-in suite or a YAML suite file (see\n"
-"                         schedperf-suite(5)): quick, standard, poundtime,\n"
-"                         hackbench, perfpipe, aim9, schbench, sysbench, futex\n"
-"      --resume           continue the latest incomplete batch of NAME with\n"
-"                         exactly the iterations it is missing\n"
-"      --monitors LIST    measure these beside the workload: vmstat, stat,\n"
-"                         softirqs, schedstat, cpufreq (read before and after\n"
-"                         each iteration; the default), perf (software and\n"
-"                         hardware counters on the workload's tasks: they\n"
-"                         count during it, so only when asked), all or none\n"
-"      --no-monitors      the same as --monitors none\n"
-"      --dry-run          print the plan (one benchmark a line) and stop\n"
-"      --assume-cpus N    with --dry-run: plan for a machine with N CPUs\n"
-"      --db FILE          results store (default $SCHEDPERF_DB or ./schedperf.db)\n"
-"  -q, --quiet            no progress line and no summary\n"
-"\n"
-"Each iteration runs in its own process group and is committed as soon as it\n"
-"ends; Ctrl-C or SIGTERM keeps every completed iteration and marks the batch\n"
-"incomplete (exit 130 or 143); --resume finishes it. A crashed or hung\n"
-"iteration is recorded as failed and the run goes on.\n";
+static const struct cmd_usage run_usage = {
+	"usage: schedperf run WORKLOAD [-p KEY=VALUE]... [options]\n"
+	"   or: schedperf run --suite NAME [options]\n"
+	"   or: schedperf run --resume [--name NAME]\n"
+	"\n"
+	"Run WORKLOAD for N iterations on the running kernel and store each sample,\n"
+	"with the iteration's resource usage and the machine's environment, under a\n"
+	"run name. Running again under the same name adds a batch (after a reboot,\n"
+	"say); compare pools all batches of a name.\n",
 
-enum {
-	OPT_WARMUP = OPT_COMMAND_BASE,
-	OPT_NAME,
-	OPT_REPLACE,
-	OPT_SUITE,
-	OPT_TIMEOUT,
-	OPT_RETRIES,
-	OPT_CPUS,
-	OPT_SHUFFLE,
-	OPT_RESUME,
-	OPT_DRY_RUN,
-	OPT_ASSUME_CPUS,
-	OPT_MONITORS,
-	OPT_NO_MONITORS,
-	OPT_SWEEP,
-};
-
-static const struct option run_options[] = {
-	{ "param", required_argument, NULL, 'p' },
-	{ "iterations", required_argument, NULL, 'i' },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "replace", no_argument, NULL, OPT_REPLACE },
-	{ "suite", required_argument, NULL, OPT_SUITE },
-	{ "resume", no_argument, NULL, OPT_RESUME },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "assume-cpus", required_argument, NULL, OPT_ASSUME_CPUS },
-	{ "monitors", required_argument, NULL, OPT_MONITORS },
-	{ "sweep", required_argument, NULL, OPT_SWEEP },
-	{ "no-monitors", no_argument, NULL, OPT_NO_MONITORS },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+	"Each iteration runs in its own process group and is committed as soon as it\n"
+	"ends; Ctrl-C or SIGTERM keeps every completed iteration and marks the batch\n"
+	"incomplete (exit 130 or 143); --resume finishes it. A crashed or hung\n"
+	"iteration is recorded as failed and the run goes on.\n",
 };
 
 struct run_request {
 	struct runner_options opt;
 	const char *suite;
 	const char *workload;
-	char **params;
+	const char **params;
 	size_t nr_params;
-	char **sweeps;
+	const char **sweeps;
 	size_t nr_sweeps;
 	cpu_set_t cpus;
 	bool shuffle, resume, dry_run;
 	int assume_cpus;
 	const char *monitors;	/* NULL = all */
 };
-
-static int parse_count(const char *opt, const char *arg, long min, long max, int *out)
-{
-	long v;
-
-	if (parse_long(arg, &v) || v < min || v > max)
-		return command_usage_error("run", "%s '%.32s' is not a whole number in %ld..%ld",
-					   opt, arg, min, max);
-	*out = (int)v;
-	return 0;
-}
 
 static const char *default_run_name(void)
 {
@@ -156,74 +73,103 @@ static int check_run_name(const char *name)
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct run_request *req)
+/* The request an option fills: every callback's opt->value. */
+static int add_param(const struct cmd_option *opt, const char *arg)
 {
-	const struct command *cmd = command_find("run");
-	struct error err = { 0 };
-	int opt, code = EXIT_OK;
+	struct run_request *req = opt->value;
+
+	req->params[req->nr_params++] = arg;
+	return 0;
+}
+
+static int add_sweep(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+
+	req->sweeps[req->nr_sweeps++] = arg;
+	return 0;
+}
+
+static int set_timeout(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
 	double timeout;
 
-	while ((opt = command_getopt(cmd, argc, argv, "p:i:qh", run_options, &code)) != -1) {
-		switch (opt) {
-		case CMD_OPT_EXIT:
-			return code ? code : -1;
-		case 'p':
-			req->params[req->nr_params++] = optarg;
-			break;
-		case 'i':
-			code = parse_count("--iterations", optarg, 1, 1000000, &req->opt.iterations);
-			break;
-		case OPT_WARMUP:
-			code = parse_count("--warmup", optarg, 0, 1000000, &req->opt.warmup);
-			break;
-		case OPT_RETRIES:
-			code = parse_count("--retries", optarg, 0, 100, &req->opt.retries);
-			break;
-		case OPT_ASSUME_CPUS:
-			code = parse_count("--assume-cpus", optarg, 1, CPU_SETSIZE, &req->assume_cpus);
-			break;
-		case OPT_TIMEOUT:
-			if (parse_double(optarg, &timeout) || timeout <= 0 || timeout > 86400 * 7)
-				code = command_usage_error("run", "--timeout '%.32s' is not a number "
-							   "of seconds above 0", optarg);
-			req->opt.timeout = timeout;
-			break;
-		case OPT_CPUS:
-			if (cpulist_parse(optarg, &req->cpus, &err))
-				return error_report(&err);
-			req->opt.cpus = &req->cpus;
-			break;
-		case OPT_SHUFFLE:
-			req->shuffle = true;
-			break;
-		case OPT_NAME:
-			req->opt.name = optarg;
-			break;
-		case OPT_REPLACE:
-			req->opt.replace = true;
-			break;
-		case OPT_SUITE:
-			req->suite = optarg;
-			break;
-		case OPT_RESUME:
-			req->resume = true;
-			break;
-		case OPT_DRY_RUN:
-			req->dry_run = true;
-			break;
-		case OPT_SWEEP:
-			req->sweeps[req->nr_sweeps++] = optarg;
-			break;
-		case OPT_MONITORS:
-			req->monitors = optarg;
-			break;
-		case OPT_NO_MONITORS:
-			req->monitors = "none";
-			break;
-		}
-		if (code)
-			return code;
-	}
+	if (parse_double(arg, &timeout) || timeout <= 0 || timeout > 86400 * 7)
+		return command_usage_error("run", "--timeout '%.32s' is not a number "
+					   "of seconds above 0", arg);
+	req->opt.timeout = timeout;
+	return 0;
+}
+
+static int set_cpus(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+	struct error err = { 0 };
+
+	if (cpulist_parse(arg, &req->cpus, &err))
+		return error_report(&err);
+	req->opt.cpus = &req->cpus;
+	return 0;
+}
+
+static int no_monitors(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+
+	req->monitors = "none";
+	return 0;
+}
+
+static int parse_arguments(int argc, char **argv, struct run_request *req)
+{
+	struct cmd_option options[] = {
+		OPT_CALLBACK('p', "param", req, "KEY=VALUE", "set a workload parameter; a "
+			     "comma list (KEY=A,B) runs one benchmark per value, several lists "
+			     "their product (see 'schedperf list'); a count may be a percent of "
+			     "the CPUs (threads=1600%) or NxCPUs (2x)", add_param),
+		OPT_CALLBACK(0, "sweep", req, "KEY=GEN[:MIN..MAX]", "sweep KEY over generated "
+			     "values: pow2 (MIN, doubling, MAX), stride (MMTests' large stride), "
+			     "topology (SMT, LLC, node, machine, 2x, 4x CPUs); MIN..MAX default "
+			     "1..4x, MAX may be Nx (x CPUs)", add_sweep),
+		OPT_INTEGER('i', "iterations", &req->opt.iterations, "N", 1, 1000000,
+			    "measured iterations per benchmark (default 5)"),
+		OPT_INTEGER(0, "warmup", &req->opt.warmup, "N", 0, 1000000,
+			    "warm-up iterations first: stored, marked, never summarised "
+			    "(default 0)"),
+		OPT_CALLBACK(0, "timeout", req, "SEC", "kill an iteration's whole process "
+			     "group after SEC seconds and record it as failed (default: none)",
+			     set_timeout),
+		OPT_INTEGER(0, "retries", &req->opt.retries, "N", 0, 100,
+			    "run a failed iteration again, up to N times"),
+		OPT_CALLBACK(0, "cpus", req, "LIST",
+			     "run the workload's tasks on these CPUs (0-3,8)", set_cpus),
+		OPT_BOOL(0, "shuffle", &req->shuffle, "run the benchmarks in a random order"),
+		OPT_STRING(0, "name", &req->opt.name, "NAME",
+			   "run name (default: the kernel release, uname -r)"),
+		OPT_BOOL(0, "replace", &req->opt.replace, "discard the earlier batches of NAME first"),
+		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", "run a built-in suite or a YAML "
+			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
+			   "hackbench, perfpipe, aim9, schbench, sysbench, futex"),
+		OPT_BOOL(0, "resume", &req->resume, "continue the latest incomplete batch of NAME "
+			 "with exactly the iterations it is missing"),
+		OPT_STRING(0, "monitors", &req->monitors, "LIST", "measure these beside the "
+			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
+			   "after each iteration; the default), perf (software and hardware "
+			   "counters on the workload's tasks: they count during it, so only when "
+			   "asked), all or none"),
+		OPT_CALLBACK(0, "no-monitors", req, NULL, "the same as --monitors none",
+			     no_monitors),
+		OPT_BOOL(0, "dry-run", &req->dry_run,
+			 "print the plan (one benchmark a line) and stop"),
+		OPT_INTEGER(0, "assume-cpus", &req->assume_cpus, "N", 1, CPU_SETSIZE,
+			    "with --dry-run: plan for a machine with N CPUs"),
+		OPT_END(),
+	};
+	int code;
+
+	if (parse_options(argc, argv, options, &run_usage, &code))
+		return code ? code : -1;
 	if (optind < argc)
 		req->workload = argv[optind];
 	if (optind + 1 < argc)
@@ -399,7 +345,7 @@ int cmd_run(int argc, char **argv)
 	req.opt.iterations = 5;
 	req.params = xcalloc((size_t)argc, sizeof(char *));
 	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
-	code = parse_options(argc, argv, &req);
+	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
 	req.opt.quiet = global.quiet;

@@ -9,19 +9,13 @@
 #include "cmd/cmd.h"
 #include "store/store.h"
 
-const char runs_usage[] =
-"usage: schedperf runs [--format text|json]\n"
-"\n"
-"List the runs in the store: each name with its batches (start time and\n"
-"whether every planned iteration completed), its benchmarks and samples.\n"
-"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\"}], \"samples\"}].\n";
-
-enum { OPT_FORMAT = OPT_COMMAND_BASE };
-
-static const struct option runs_options[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage runs_usage = {
+	"usage: schedperf runs [--format text|json]\n"
+	"\n"
+	"List the runs in the store: each name with its batches (start time and\n"
+	"whether every planned iteration completed), its benchmarks and samples.\n"
+	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\"}], \"samples\"}].\n",
+	NULL,
 };
 
 static size_t batch_samples(const struct result_batch *b)
@@ -114,19 +108,18 @@ static void print_text(const struct result_set *set)
 
 int cmd_runs(int argc, char **argv)
 {
-	const struct command *cmd = command_find("runs");
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const char *format = "text";
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = {
+		OPT_STRING(0, "format", &format, "FORMAT", "text (default) or json"),
+		OPT_END(),
+	};
+	int code = EXIT_OK;
 
-	while ((opt = command_getopt(cmd, argc, argv, "qh", runs_options, &code)) != -1) {
-		if (opt == CMD_OPT_EXIT)
-			return code;
-		if (opt == OPT_FORMAT)
-			format = optarg;
-	}
+	if (parse_options(argc, argv, options, &runs_usage, &code))
+		return code;
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return command_usage_error("runs", "unknown format '%.32s': give text or json",
 					   format);

@@ -10,25 +10,12 @@
 #include "report/report.h"
 #include "store/store.h"
 
-const char show_usage[] =
-"usage: schedperf show RUN [--samples] [--env]\n"
-"\n"
-"Show every batch of RUN: when it started, whether it completed, each\n"
-"benchmark with the headline statistic of each metric.\n"
-"\n"
-"      --samples   also print every sample of every metric (warm-ups marked)\n"
-"      --env       also print the environment recorded with each batch\n";
-
-enum {
-	OPT_SAMPLES = OPT_COMMAND_BASE,
-	OPT_ENV,
-};
-
-static const struct option show_options[] = {
-	{ "samples", no_argument, NULL, OPT_SAMPLES },
-	{ "env", no_argument, NULL, OPT_ENV },
-	COMMON_LONG_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const struct cmd_usage show_usage = {
+	"usage: schedperf show RUN [--samples] [--env]\n"
+	"\n"
+	"Show every batch of RUN: when it started, whether it completed, each\n"
+	"benchmark with the headline statistic of each metric.\n",
+	NULL,
 };
 
 static void print_samples(const struct result_batch *batch)
@@ -58,21 +45,20 @@ static void print_samples(const struct result_batch *batch)
 
 int cmd_show(int argc, char **argv)
 {
-	const struct command *cmd = command_find("show");
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	bool samples = false, env = false;
-	int opt, code = EXIT_OK;
+	const struct cmd_option options[] = {
+		OPT_BOOL(0, "samples", &samples,
+			 "also print every sample of every metric (warm-ups marked)"),
+		OPT_BOOL(0, "env", &env, "also print the environment recorded with each batch"),
+		OPT_END(),
+	};
+	int code = EXIT_OK;
 
-	while ((opt = command_getopt(cmd, argc, argv, "qh", show_options, &code)) != -1) {
-		if (opt == CMD_OPT_EXIT)
-			return code;
-		if (opt == OPT_SAMPLES)
-			samples = true;
-		else if (opt == OPT_ENV)
-			env = true;
-	}
+	if (parse_options(argc, argv, options, &show_usage, &code))
+		return code;
 	if (optind >= argc)
 		return command_usage_error("show", "give the name of a run (see 'schedperf runs')");
 	if (optind + 1 < argc)

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command table: every subcommand's name, function and one-line
+ * summary, and what all of them share (the global options, the usage
+ * error).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+struct global_options global = { NULL, false, false };
+
+const struct command commands[] = {
+	{ "run", cmd_run, "run workloads and store every sample" },
+	{ "compare", cmd_compare, "put runs side by side with percent changes" },
+	{ "list", cmd_list, "list workloads, their parameters and metrics" },
+	{ "runs", cmd_runs, "list the runs in the store and their batches" },
+	{ "show", cmd_show, "show one run's benchmarks, samples and environment" },
+	{ "env", cmd_env, "print the environment a run would record" },
+	{ "export", cmd_export, "write runs as schedperf-results/1 JSON" },
+	{ "import", cmd_import, "read schedperf-results/1 JSON into the store" },
+	{ "help", cmd_help, "show help for schedperf or one command" },
+	{ NULL, NULL, NULL },
+};
+
+const struct command *command_find(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int command_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
+}

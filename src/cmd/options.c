@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option tables of the commands: getopt_long's arrays and the option
+ * lines of --help are both made from them, so an option is declared once.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+/* Accepted by every command, after its own options in --help. */
+static const struct cmd_option common_options[] = {
+	OPT_STRING(0, "db", &global.db, "FILE",
+		   "results store (default $SCHEDPERF_DB or ./schedperf.db)"),
+	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),
+	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL },
+	OPT_END(),
+};
+
+/* getopt_long's code for an option without a short form: past every char. */
+#define LONG_ONLY_BASE 256
+
+/* Help layout: options indented, help text in a column, wrapped. */
+#define USAGE_INDENT 2
+#define USAGE_GAP 2
+#define USAGE_SPEC_MAX 22	/* a longer "-x, --name ARG" gets its help below it */
+#define USAGE_WIDTH 79
+
+static size_t count_options(const struct cmd_option *options)
+{
+	size_t n = 0;
+
+	while (options[n].kind != CMD_OPTION_END)
+		n++;
+	return n;
+}
+
+/* The command's options then the common ones, as one array ended by OPT_END(). */
+static struct cmd_option *all_options(const struct cmd_option *options, size_t *nr)
+{
+	size_t own = count_options(options), common = count_options(common_options);
+	struct cmd_option *all = xcalloc(own + common + 1, sizeof(*all));
+
+	memcpy(all, options, own * sizeof(*all));
+	memcpy(all + own, common_options, (common + 1) * sizeof(*all));
+	*nr = own + common;
+	return all;
+}
+
+static int option_code(const struct cmd_option *all, size_t i)
+{
+	return all[i].short_name ? all[i].short_name : LONG_ONLY_BASE + (int)i;
+}
+
+static void build_getopt(const struct cmd_option *all, size_t nr, struct option *longopts,
+			 char *shortopts)
+{
+	char *s = shortopts;
+
+	for (size_t i = 0; i < nr; i++) {
+		longopts[i].name = all[i].long_name;
+		longopts[i].has_arg = all[i].argh ? required_argument : no_argument;
+		longopts[i].flag = NULL;
+		longopts[i].val = option_code(all, i);
+		if (all[i].short_name) {
+			*s++ = (char)all[i].short_name;
+			if (all[i].argh)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	memset(&longopts[nr], 0, sizeof(longopts[nr]));
+}
+
+/* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
+static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
+{
+	long v;
+
+	switch (opt->kind) {
+	case CMD_OPTION_BOOL:
+		*(bool *)opt->value = true;
+		return 0;
+	case CMD_OPTION_STRING:
+		*(const char **)opt->value = arg;
+		return 0;
+	case CMD_OPTION_INTEGER:
+		if (parse_long(arg, &v) || v < opt->min || v > opt->max)
+			return command_usage_error(cmd, "--%s '%.32s' is not a whole number "
+						   "in %ld..%ld", opt->long_name, arg,
+						   opt->min, opt->max);
+		*(int *)opt->value = (int)v;
+		return 0;
+	case CMD_OPTION_CALLBACK:
+		return opt->callback(opt, arg);
+	case CMD_OPTION_HELP:
+	case CMD_OPTION_END:
+		break;
+	}
+	return 0;
+}
+
+static int unknown_option(const char *cmd, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	/* getopt's optopt names a short option the user typed as such */
+	if (optopt > 0 && optopt < LONG_ONLY_BASE && isalnum(optopt) && strncmp(arg, "--", 2))
+		return command_usage_error(cmd, "option '-%c' is unknown or lacks its value",
+					   optopt);
+	return command_usage_error(cmd, "option '%.64s' is unknown or lacks its value", arg);
+}
+
+bool parse_options(int argc, char **argv, const struct cmd_option *options,
+		   const struct cmd_usage *usage, int *exit_code)
+{
+	size_t nr;
+	struct cmd_option *all = all_options(options, &nr);
+	struct option *longopts = xcalloc(nr + 1, sizeof(*longopts));
+	char *shortopts = xcalloc(2 * nr + 1, 1);
+	int opt, code = 0;
+
+	build_getopt(all, nr, longopts, shortopts);
+	while (!code && (opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct cmd_option *o = NULL;
+
+		for (size_t i = 0; i < nr && !o; i++)
+			if (option_code(all, i) == opt)
+				o = &all[i];
+		if (!o) {
+			code = unknown_option(argv[0], argv);
+		} else if (o->kind == CMD_OPTION_HELP) {
+			print_options_usage(stdout, options, usage);
+			code = -1;
+		} else {
+			code = apply_option(argv[0], o, optarg);
+		}
+	}
+	free(shortopts);
+	free(longopts);
+	free(all);
+	*exit_code = code < 0 ? EXIT_OK : code;
+	return code != 0;
+}
+
+static int option_spec(char *buf, size_t len, const struct cmd_option *opt)
+{
+	char s[8] = "    ";
+
+	if (opt->short_name)
+		snprintf(s, sizeof(s), "-%c, ", opt->short_name);
+	return snprintf(buf, len, "%s--%s%s%s", s, opt->long_name, opt->argh ? " " : "",
+			opt->argh ? opt->argh : "");
+}
+
+/*
+ * @text from column @col, wrapped at USAGE_WIDTH at its spaces; the cursor
+ * is at @col now. Spaces inside a line are kept as written ("%stddev  %change").
+ */
+static void print_wrapped(FILE *out, const char *text, int col)
+{
+	int at = col;
+
+	text += strspn(text, " ");
+	while (*text) {
+		size_t word = strcspn(text, " "), gap;
+
+		fprintf(out, "%.*s", (int)word, text);
+		at += (int)word;
+		text += word;
+		gap = strspn(text, " ");
+		text += gap;
+		if (!*text)
+			break;
+		if (at + (int)gap + (int)strcspn(text, " ") > USAGE_WIDTH) {
+			fprintf(out, "\n%*s", col, "");
+			at = col;
+		} else {
+			fprintf(out, "%*s", (int)gap, "");
+			at += (int)gap;
+		}
+	}
+	fputc('\n', out);
+}
+
+static void print_option_lines(FILE *out, const struct cmd_option *all, size_t nr)
+{
+	char spec[128];
+	int width = 0, len;
+
+	for (size_t i = 0; i < nr; i++) {
+		len = option_spec(spec, sizeof(spec), &all[i]);
+		if (all[i].help && len <= USAGE_SPEC_MAX && len > width)
+			width = len;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		int col = USAGE_INDENT + width + USAGE_GAP;
+
+		if (!all[i].help)
+			continue;	/* --help itself */
+		len = option_spec(spec, sizeof(spec), &all[i]);
+		fprintf(out, "%*s%s", USAGE_INDENT, "", spec);
+		if (len > width)
+			fprintf(out, "\n%*s", col, "");
+		else
+			fprintf(out, "%*s", width - len + USAGE_GAP, "");
+		print_wrapped(out, all[i].help, col);
+	}
+}
+
+void print_options_usage(FILE *out, const struct cmd_option *options,
+			 const struct cmd_usage *usage)
+{
+	size_t nr;
+	struct cmd_option *all = all_options(options, &nr);
+
+	fputs(usage->synopsis, out);
+	fputc('\n', out);
+	print_option_lines(out, all, nr);
+	if (usage->epilogue) {
+		fputc('\n', out);
+		fputs(usage->epilogue, out);
+	}
+	free(all);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CMD_OPTIONS_H
+#define SCHEDPERF_CMD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * One declaration per option, as git's parse-options: a command lists its
+ * options in one table, built on its stack so that each row points at the
+ * variable it fills, and that table feeds both getopt_long and the option
+ * lines of --help. The options every command accepts (--db, --quiet,
+ * --help) are declared once, in options.c. doc/design.md shows a command.
+ *
+ *	bool shuffle = false;
+ *	int iterations = 5;
+ *	const struct cmd_option options[] = {
+ *		OPT_INTEGER('i', "iterations", &iterations, "N", 1, 1000000,
+ *			    "measured iterations per benchmark (default 5)"),
+ *		OPT_BOOL(0, "shuffle", &shuffle, "run the benchmarks in a random order"),
+ *		OPT_END(),
+ *	};
+ *	if (parse_options(argc, argv, options, &usage, &code))
+ *		return code;
+ *	... the operands are argv[optind..argc-1] ...
+ */
+
+struct cmd_option;
+
+/*
+ * Handles one occurrence of an OPT_CALLBACK option; @arg is NULL for an
+ * option that takes no argument. Returns 0, or the exit code with which
+ * the command stops (after printing why, e.g. with command_usage_error()).
+ */
+typedef int cmd_option_fn(const struct cmd_option *opt, const char *arg);
+
+enum cmd_option_kind {
+	CMD_OPTION_END,
+	CMD_OPTION_BOOL,	/* no argument; sets *(bool *)value */
+	CMD_OPTION_STRING,	/* sets *(const char **)value to the argument */
+	CMD_OPTION_INTEGER,	/* a whole number in min..max into *(int *)value */
+	CMD_OPTION_CALLBACK,	/* calls callback(opt, arg) */
+	CMD_OPTION_HELP,	/* prints the help and stops the command with 0 */
+};
+
+struct cmd_option {
+	enum cmd_option_kind kind;
+	int short_name;		/* 'p' for -p, 0 when there is no short form */
+	const char *long_name;	/* "param" for --param */
+	void *value;		/* what the option fills */
+	const char *argh;	/* the argument's name in --help; NULL: takes none */
+	const char *help;	/* one sentence, wrapped to the terminal's width */
+	long min, max;		/* CMD_OPTION_INTEGER's range */
+	cmd_option_fn *callback;
+};
+
+#define OPT_BOOL(s, l, v, h) \
+	{ CMD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL }
+#define OPT_STRING(s, l, v, a, h) \
+	{ CMD_OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, NULL }
+#define OPT_INTEGER(s, l, v, a, lo, hi, h) \
+	{ CMD_OPTION_INTEGER, (s), (l), (v), (a), (h), (lo), (hi), NULL }
+/* @a NULL: the option takes no argument and @f gets NULL. */
+#define OPT_CALLBACK(s, l, v, a, h, f) \
+	{ CMD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f) }
+#define OPT_END() \
+	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+
+/*
+ * What --help prints around the option lines: @synopsis ("usage: ..." and
+ * the description, ending in a newline) before them, @epilogue (or NULL)
+ * after them, each as written.
+ */
+struct cmd_usage {
+	const char *synopsis;
+	const char *epilogue;
+};
+
+/*
+ * Parse argv's options (argv[0] is the command's name) with @options and
+ * the common ones, in order, leaving optind at the first operand. Returns
+ * false to go on, or true when the command must return *@exit_code now:
+ * 0 after --help, 2 after a usage error (already printed), or what a
+ * callback returned.
+ */
+bool parse_options(int argc, char **argv, const struct cmd_option *options,
+		   const struct cmd_usage *usage, int *exit_code);
+
+/* Print the command's help on @out, as --help does on stdout. */
+void print_options_usage(FILE *out, const struct cmd_option *options,
+			 const struct cmd_usage *usage);
+
+#endif

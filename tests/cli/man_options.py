@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# Every option that a command's --help lists is in that command's entry of
+# doc/schedperf.1 (or, for the options every command takes, in its OPTIONS
+# section), and every option the man page names is one that --help lists.
+# usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
+import re
+import subprocess
+import sys
+
+sp, man_path = sys.argv[1], sys.argv[2]
+LONG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+SHORT = re.compile(r"(?<![\w-])-([a-zA-Z])(?![\w-])")
+OPTION_LINE = re.compile(r"^  (?:-([a-zA-Z]), |    )--([a-z][a-z0-9-]*)")
+
+
+def options_in(text):
+    return {"--" + o for o in LONG.findall(text)} | {"-" + o for o in SHORT.findall(text)}
+
+
+def help_options(cmd):
+    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    found = set()
+    for line in out.splitlines():
+        m = OPTION_LINE.match(line)
+        if m:
+            found.add("--" + m.group(2))
+            if m.group(1):
+                found.add("-" + m.group(1))
+    return found
+
+
+def commands():
+    out = subprocess.run([sp, "help"], capture_output=True, text=True, check=True).stdout
+    listed = out.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in listed.splitlines() if line.strip()]
+
+
+# The man page as plain text, split by section and, under COMMANDS, by entry.
+man = open(man_path).read().replace("\\-", "-").replace("\\(en", "-")
+man = re.sub(r"\\f[BIRP]", "", man)
+sections = dict(re.findall(r"^\.SH (\S+)\n(.*?)(?=^\.SH |\Z)", man, re.M | re.S))
+entries = {}
+for name, body in re.findall(r"^\.TP\n\.B (\S+)(.*?)(?=^\.TP\n\.B [a-z]+\b|\Z)",
+                             sections["COMMANDS"], re.M | re.S):
+    entries[name] = entries.get(name, "") + body
+common = options_in(sections["OPTIONS"])
+everywhere = options_in(man)
+
+problems = []
+main_help = subprocess.run([sp, "--help"], capture_output=True, text=True, check=True).stdout
+known = options_in(main_help)
+for cmd in commands():
+    in_help = help_options(cmd)
+    known |= in_help
+    if cmd not in entries:
+        problems.append(f"{cmd}: no entry under COMMANDS in the man page")
+        continue
+    in_man = options_in(entries[cmd]) | common
+    for o in sorted(in_help - in_man):
+        problems.append(f"{cmd}: {o} is in --help but not in its man page entry")
+    for o in sorted(in_man - in_help):
+        problems.append(f"{cmd}: {o} is in its man page entry but not in --help")
+for o in sorted(everywhere - known):
+    problems.append(f"the man page names {o}, which no --help lists")
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
