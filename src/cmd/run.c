@@ -278,6 +278,47 @@ static void print_dry_run(const struct plan *plan)
 	       plan->nr_items == 1 ? "" : "s", iterations, tasks, workload_cpus_allowed());
 }
 
+/*
+ * The runner's reports, shown on stderr: a progress line redrawn in place
+ * on a terminal, and a warning for each failed iteration.
+ */
+struct run_display {
+	bool progress;		/* draw the progress line */
+	bool line_shown;	/* one is on the screen now */
+};
+
+static void clear_progress(struct run_display *d)
+{
+	if (d->line_shown)
+		fputs("\r\033[K", stderr);
+	d->line_shown = false;
+}
+
+static void show_progress(void *ctx, const struct runner_progress *p)
+{
+	struct run_display *d = ctx;
+	const struct plan_item *item = &p->plan->items[p->item];
+	double remaining = p->done ? p->elapsed / (double)p->done *
+				     (double)(p->total - p->done) : 0;
+	char params[256];
+
+	if (!d->progress)
+		return;
+	plan_item_describe(item, params, sizeof(params));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %.60s  iteration %d/%d  %.0fs elapsed, ~%.0fs left",
+		p->item + 1, p->plan->nr_items, item->workload->name, params,
+		p->iteration, p->nr_iterations, p->elapsed, remaining);
+	d->line_shown = true;
+}
+
+static void warn_failed(void *ctx, const struct plan_item *item, int seq, const char *why,
+			bool retrying)
+{
+	clear_progress(ctx);
+	fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
+		item->workload->name, seq, why, retrying ? "; retrying" : "");
+}
+
 static void print_outcome(const struct runner_result *res, const char *name)
 {
 	if (res->iterations_failed)
@@ -339,6 +380,8 @@ int cmd_run(int argc, char **argv)
 	struct plan plan = { NULL, 0, NULL };
 	struct store *st = NULL;
 	struct error err = { 0 };
+	struct run_display display = { false, false };
+	const struct runner_events events = { show_progress, warn_failed, &display };
 	int code;
 
 	memset(&req, 0, sizeof(req));
@@ -348,7 +391,10 @@ int cmd_run(int argc, char **argv)
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
-	req.opt.quiet = global.quiet;
+	if (!global.quiet) {
+		display.progress = isatty(STDERR_FILENO);
+		req.opt.events = &events;
+	}
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
 	if ((code = check_run_name(req.opt.name)) || (code = check_combinations(&req)))
@@ -374,7 +420,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
-	if (runner_execute(st, &plan, &req.opt, &res, &err)) {
+	code = runner_execute(st, &plan, &req.opt, &res, &err);
+	clear_progress(&display);
+	if (code) {
 		print_outcome(&res, req.opt.name);
 		if (res.signal) {
 			fprintf(stderr, "schedperf: interrupted: %zu completed iterations are kept; "
@@ -387,7 +435,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	print_outcome(&res, req.opt.name);
-	if (!req.opt.quiet)
+	if (!global.quiet)
 		code = show_batch(st, req.opt.name, res.batch_id);
 	goto out;
 fail:

@@ -6,10 +6,8 @@
  * workload runs: the child times itself, rusage comes from wait4().
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "monitor/environment.h"
 #include "monitor/monitor.h"
@@ -21,31 +19,22 @@
 #include "util/xalloc.h"
 
 struct progress {
-	bool enabled;
+	const struct runner_events *events;
 	double start;
 	size_t done, total;
 };
 
-static void progress_show(struct progress *p, const struct plan *plan, size_t item,
-			  int iteration, int nr_iterations)
+static void progress_report(struct progress *p, const struct plan *plan, size_t item,
+			    int iteration, int nr_iterations)
 {
-	char params[256];
-	double elapsed, remaining;
+	struct runner_progress now = {
+		plan, item, iteration, nr_iterations, p->done, p->total, 0,
+	};
 
-	if (!p->enabled)
+	if (!p->events || !p->events->progress)
 		return;
-	elapsed = time_now() - p->start;
-	remaining = p->done ? elapsed / (double)p->done * (double)(p->total - p->done) : 0;
-	plan_item_describe(&plan->items[item], params, sizeof(params));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %.60s  iteration %d/%d  %.0fs elapsed, ~%.0fs left",
-		item + 1, plan->nr_items, plan->items[item].workload->name, params,
-		iteration, nr_iterations, elapsed, remaining);
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->enabled)
-		fputs("\r\033[K", stderr);
+	now.elapsed = time_now() - p->start;
+	p->events->progress(p->events->ctx, &now);
 }
 
 /*
@@ -153,8 +142,7 @@ static int benchmark_start(struct store *st, const struct runner_options *opt,
  * attempt failed, -1 on an error that stops the run.
  */
 static int run_slot(struct store *st, const struct plan_item *item,
-		    const struct runner_options *opt, struct progress *progress,
-		    const struct iteration_config *cfg, int64_t bench_id,
+		    const struct runner_options *opt, const struct iteration_config *cfg, int64_t bench_id,
 		    struct iteration_values *iv, bool warmup, int *seq,
 		    struct runner_result *result, struct error *err)
 {
@@ -174,12 +162,9 @@ static int run_slot(struct store *st, const struct plan_item *item,
 				values[i] = NAN;
 		for (size_t i = 0; i < iv->nr; i++)
 			iv->samples[i].value = values[i];
-		if (outcome.failed && !opt->quiet) {
-			progress_end(progress);
-			fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
-				w->name, *seq + 1, outcome.failure,
-				attempt < opt->retries ? "; retrying" : "");
-		}
+		if (outcome.failed && opt->events && opt->events->iteration_failed)
+			opt->events->iteration_failed(opt->events->ctx, item, *seq + 1,
+						      outcome.failure, attempt < opt->retries);
 		if (store_iteration_add(st, bench_id, (*seq)++, warmup,
 					outcome.failed ? outcome.failure : NULL, iv->samples,
 					outcome.failed ? 0 : iv->nr, err))
@@ -226,9 +211,8 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 		/* Resuming: the slots already filled are skipped, the rest run. */
 		if (is_warmup ? slot < done.warmup_done : slot - warmup < done.measured_done)
 			continue;
-		progress_show(progress, plan, index, slot + 1, total);
-		r = run_slot(st, item, opt, progress, &cfg, bench_id, &iv, is_warmup, &seq,
-			     result, err);
+		progress_report(progress, plan, index, slot + 1, total);
+		r = run_slot(st, item, opt, &cfg, bench_id, &iv, is_warmup, &seq, result, err);
 		if (r < 0)
 			goto out;
 		progress->done++;
@@ -311,14 +295,13 @@ int runner_execute(struct store *st, const struct plan *plan,
 	}
 
 	iteration_install_signal_handlers();
-	progress.enabled = !opt->quiet && isatty(STDERR_FILENO);
+	progress.events = opt->events;
 	progress.start = time_now();
 	for (size_t i = 0; i < plan->nr_items; i++)
 		progress.total += (size_t)(runner_item_warmup(&plan->items[i], opt) +
 					   runner_item_iterations(&plan->items[i], opt));
 	for (size_t i = 0; i < plan->nr_items && !rc; i++)
 		rc = run_benchmark(st, plan, i, opt, ms, &progress, result, err);
-	progress_end(&progress);
 	monitors_close(ms);
 
 	result->signal = iteration_interrupted();

@@ -10,6 +10,27 @@
 #include "store/store.h"
 #include "util/error.h"
 
+/* Where the run is, for a progress line: before each iteration starts. */
+struct runner_progress {
+	const struct plan *plan;
+	size_t item;		/* plan->items[item] is running */
+	int iteration, nr_iterations;	/* this benchmark's slot, warm-ups included */
+	size_t done, total;	/* iterations of the whole batch */
+	double elapsed;		/* seconds since the batch started */
+};
+
+/*
+ * What the runner reports as it goes. It prints nothing itself: the
+ * command decides what to show, and where. Either function may be NULL.
+ */
+struct runner_events {
+	void (*progress)(void *ctx, const struct runner_progress *p);
+	/* One attempt of @item failed (it is stored as failed); @retrying if another follows. */
+	void (*iteration_failed)(void *ctx, const struct plan_item *item, int seq,
+				 const char *why, bool retrying);
+	void *ctx;
+};
+
 struct runner_options {
 	const char *name;	/* run name: a batch is added to it */
 	int iterations;		/* measured iterations per benchmark */
@@ -18,7 +39,7 @@ struct runner_options {
 	double timeout;		/* seconds per iteration; 0 = none */
 	const cpu_set_t *cpus;	/* affinity of the workload's tasks; NULL = inherit */
 	bool replace;		/* discard earlier batches of the name first */
-	bool quiet;		/* no progress line */
+	const struct runner_events *events;	/* NULL: report nothing */
 	int64_t resume_batch;	/* continue this batch instead of starting one */
 };
 
