@@ -38,11 +38,9 @@ static const struct cmd_usage compare_usage = {
 	NULL,
 };
 
-enum compare_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
-
 struct compare_args {
-	enum compare_format format;
-	enum compare_style style;
+	const struct compare_format *format;
+	const struct compare_style *style;
 	struct compare_options opts;
 	bool all_metrics, only_changed, fail_on_regression;
 	char **workloads, **metrics;	/* NULL-terminated, or NULL */
@@ -78,43 +76,48 @@ static int parse_number(const char *arg, double lo, double hi, double *out)
 	return errno || end == arg || *end || !(*out > lo && *out < hi) ? -1 : 0;
 }
 
-static int parse_format(const char *arg, enum compare_format *format)
+/*
+ * "a, b or c": the names of a table of styles or formats, each row a struct
+ * whose first member is its name, for the message that refuses another.
+ */
+static const char *table_names(char *buf, size_t len, const void *table, size_t row_size)
 {
-	static const char *const names[] = { "text", "markdown", "csv", "json" };
+	const char *row = table, *next;
+	size_t used = 0;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(arg, names[i])) {
-			*format = (enum compare_format)i;
-			return 0;
-		}
-	return -1;
-}
+	buf[0] = '\0';
+	for (; (next = *(const char *const *)row); row += row_size) {
+		const char *sep = !used ? "" : *(const char *const *)(row + row_size) ?
+				  ", " : " or ";
 
-static int parse_style(const char *arg, enum compare_style *style)
-{
-	static const char *const names[] = { "mmtests", "lkp", "benchstat" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(arg, names[i])) {
-			*style = (enum compare_style)i;
-			return 0;
-		}
-	return -1;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, next);
+		if (used >= len)
+			break;
+	}
+	return buf;
 }
 
 static int set_format(const struct cmd_option *opt, const char *arg)
 {
-	if (parse_format(arg, opt->value))
-		return command_usage_error("compare", "unknown format '%.32s': give "
-					   "text, markdown, csv or json", arg);
+	const struct compare_format **format = opt->value;
+	char names[256];
+
+	if (!(*format = compare_format_find(arg)))
+		return command_usage_error("compare", "unknown format '%.32s': give %s", arg,
+					   table_names(names, sizeof(names), compare_formats,
+						       sizeof(compare_formats[0])));
 	return 0;
 }
 
 static int set_style(const struct cmd_option *opt, const char *arg)
 {
-	if (parse_style(arg, opt->value))
-		return command_usage_error("compare", "unknown style '%.32s': give "
-					   "mmtests, lkp or benchstat", arg);
+	const struct compare_style **style = opt->value;
+	char names[256];
+
+	if (!(*style = compare_style_find(arg)))
+		return command_usage_error("compare", "unknown style '%.32s': give %s", arg,
+					   table_names(names, sizeof(names), compare_styles,
+						       sizeof(compare_styles[0])));
 	return 0;
 }
 
@@ -173,32 +176,6 @@ static int add_metrics(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
-static void render(const struct comparison *cmp, const struct compare_args *a)
-{
-	switch (a->format) {
-	case FORMAT_JSON:
-		report_compare_json(stdout, cmp);
-		return;
-	case FORMAT_CSV:
-		report_compare_csv(stdout, cmp);
-		return;
-	case FORMAT_MARKDOWN:
-		report_compare_markdown(stdout, cmp, a->style);
-		return;
-	case FORMAT_TEXT:
-		break;
-	}
-	report_env_differences(stdout, cmp, false);
-	if (a->only_changed && !cmp->nr_rows)
-		printf("no changes: no row is better or worse\n");
-	else if (a->style == STYLE_LKP)
-		report_compare_lkp(stdout, cmp, global.color);
-	else if (a->style == STYLE_BENCHSTAT)
-		report_compare_benchstat(stdout, cmp, global.color);
-	else
-		report_compare_mmtests(stdout, cmp, global.color);
-}
-
 static int check_run_names(int argc, char **argv)
 {
 	size_t nr_runs = (size_t)(argc - optind);
@@ -249,7 +226,8 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		code = EXIT_FOUND;
 	if (a->only_changed)
 		comparison_keep_changed(&cmp);
-	render(&cmp, a);
+	a->format->render(stdout, &cmp, &(struct compare_render){
+		a->style, global.color, a->only_changed });
 	comparison_release(&cmp);
 out:
 	for (size_t i = 0; i < nr_runs; i++)
@@ -261,7 +239,7 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .format = FORMAT_TEXT, .style = STYLE_MMTESTS };
+	struct compare_args a = { .format = &compare_formats[0], .style = &compare_styles[0] };
 	const struct cmd_option options[] = {
 		OPT_CALLBACK(0, "style", &a.style, "STYLE", "mmtests (default): MMTests' "
 			     "table, *x.xx%* on rows with a verdict of change; lkp: value +- "

@@ -167,3 +167,14 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool colo
 	}
 	free(done);
 }
+
+/* Markdown's value: the median and its confidence interval. */
+void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+{
+	md_number(out, cell->summary.median, MD_G4);
+	fputs(" [", out);
+	md_number(out, cell->stats.median_low, MD_G4);
+	fputs(", ", out);
+	md_number(out, cell->stats.median_high, MD_G4);
+	fputs("]", out);
+}

@@ -147,3 +147,11 @@ void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color)
 		fprintf(out, "\n(%zu of %zu rows hidden: change of means within LKP's "
 			"thresholds)\n", cmp->nr_rows - shown, cmp->nr_rows);
 }
+
+/* Markdown's value: the mean ± the coefficient of variation, as lkp shows it. */
+void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+{
+	md_number(out, cell->summary.amean, MD_G6);
+	fputs(" ± ", out);
+	md_number(out, cell->summary.coeffvar, MD_PCT);
+}

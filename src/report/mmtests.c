@@ -129,18 +129,6 @@ static bool changed(enum verdict v)
 	return v == VERDICT_BETTER || v == VERDICT_WORSE;
 }
 
-const char *verdict_color(enum verdict v, bool color)
-{
-	if (!color)
-		return "";
-	return v == VERDICT_BETTER ? "\033[32m" : v == VERDICT_WORSE ? "\033[31m" : "";
-}
-
-const char *color_reset(enum verdict v, bool color)
-{
-	return color && changed(v) ? "\033[0m" : "";
-}
-
 /* The verdict of each run under the table: "worse (!governor differs)". */
 static void print_verdicts(FILE *out, const struct comparison *cmp,
 			   const struct compare_row *row, int width, bool color)
@@ -227,11 +215,6 @@ static int value_width(const struct comparison *cmp)
 	return width > 24 ? 24 : width;
 }
 
-void report_compare_text(FILE *out, const struct comparison *cmp)
-{
-	report_compare_mmtests(out, cmp, false);
-}
-
 void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color)
 {
 	int width = value_width(cmp);
@@ -245,4 +228,12 @@ void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color)
 			fputc('\n', out);
 		print_row(out, cmp, &cmp->rows[i], width, color);
 	}
+}
+
+/* Markdown's value: the headline ± the standard deviation. */
+void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+{
+	md_number(out, compare_headline(&cell->summary, better), MD_G6);
+	fputs(" ± ", out);
+	md_number(out, cell->summary.stddev, MD_G4);
 }

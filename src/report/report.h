@@ -3,16 +3,15 @@
 #define SCHEDPERF_REPORT_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 
-#include "stats/adjust.h"
-#include "stats/summary.h"
+#include "analysis/comparison.h"
 #include "store/results.h"
 
 /*
- * Reports turn stored results into text for people and JSON for machines.
- * The comparison model is built once and rendered by every format.
+ * Reports turn stored results and the analysed comparison model
+ * (analysis/comparison.h) into text for people and JSON for machines.
+ * They only render: every number comes from the model.
  */
 
 /* "key=value key=value" from a benchmark's canonical params JSON. */
@@ -21,139 +20,71 @@ char *params_display(const char *params_json);
 /* One line per workload metric of a batch: mean, spread, n. */
 void report_batch_summary(FILE *out, const struct result_batch *batch);
 
-/* One run (a name) as compare sees it: every batch of that name pooled. */
-struct compare_run {
+/*
+ * A style shapes the table for people (text and markdown): mmtests, lkp,
+ * benchstat. A format is what compare writes: text, markdown, csv, json.
+ * Each is one row of a table in formats.c, so that a new one is a file
+ * that renders and a row that names it (doc/design.md).
+ */
+struct compare_style {
 	const char *name;
-	struct result_set set;
+	/* The whole comparison as aligned text; ANSI colours when @color. */
+	void (*text)(FILE *out, const struct comparison *cmp, bool color);
+	/* In markdown: what the value columns hold, and one run's value. */
+	const char *md_heading;
+	void (*md_value)(FILE *out, const struct compare_cell *cell, enum better better);
 };
 
-enum verdict {
-	VERDICT_NONE,		/* the baseline, or not analysed */
-	VERDICT_BETTER,		/* significant after adjustment, ratio CI excludes 1 */
-	VERDICT_WORSE,
-	VERDICT_SAME,		/* ratio CI inside 1 +/- margin */
-	VERDICT_UNKNOWN,	/* neither: the data cannot tell */
+/* How a comparison is to be rendered. */
+struct compare_render {
+	const struct compare_style *style;
+	bool color;		/* colour verdicts (text on a terminal) */
+	bool only_changed;	/* rows were cut to changes: say so when none is left */
 };
 
-const char *verdict_name(enum verdict v);
-
-/*
- * A cell's statistics beyond its summary, computed once by
- * comparison_analyze() so that every style and format shows the same
- * numbers. NAN where undefined. The fields after median_high compare the
- * cell with the baseline's cell and stay NAN / VERDICT_NONE in cell 0.
- */
-struct cell_stats {
-	double median_low, median_high;	/* order-statistic CI of the median */
-	double p_welch, p_mwu;
-	double p_test;		/* p_welch, or p_mwu where Welch is undefined */
-	double p_adjusted;	/* p_test adjusted over every row and run */
-	double ratio_low, ratio_high;	/* bootstrap CI of mean(new) / mean(base) */
-	double hl_shift, hl_low, hl_high;	/* Hodges–Lehmann new - base */
-	double mde_pct;		/* non-significant cells: minimum detectable effect */
-	enum verdict verdict;
+struct compare_format {
+	const char *name;
+	void (*render)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
 };
 
-/* One benchmark and metric across the runs; cells[i] belongs to runs[i]. */
-struct compare_cell {
-	double *samples;	/* pooled over the run's batches */
-	size_t nr_samples;
-	struct summary summary;
-	struct cell_stats stats;
-};
+/* The tables, ended by a NULL name; the first row of each is the default. */
+extern const struct compare_style compare_styles[];
+extern const struct compare_format compare_formats[];
 
-struct compare_row {
-	const char *workload;
-	const char *params;	/* canonical JSON */
-	const struct result_metric *metric;	/* name, unit, better, source */
-	struct compare_cell *cells;
-};
+const struct compare_style *compare_style_find(const char *name);
+const struct compare_format *compare_format_find(const char *name);
 
-/* An environment key whose value is not the same in every batch compared. */
-struct env_difference {
-	const char *key;
-	char **values;		/* per run; NULL when unset; " | "-joined when batches differ */
-	bool moves_results;	/* a key known to move results (governor, SMT, ...) */
-};
-
-struct comparison {
-	const struct compare_run *runs;	/* runs[0] is the baseline */
-	size_t nr_runs;
-	struct compare_row *rows;
-	size_t nr_rows;
-	struct env_difference *env_diffs;
-	size_t nr_env_diffs;
-	double level;		/* confidence level of every interval: 1 - alpha */
-	struct compare_options {
-		double alpha;	/* significance level, default 0.05 */
-		double margin;	/* "same" when the ratio CI lies in 1 +/- margin (0.01) */
-		enum p_adjust_method adjust;
-		uint64_t seed;	/* bootstrap */
-		size_t resamples;
-		int threads;	/* for the bootstrap; 1 = none */
-	} opts;			/* as comparison_analyze() was given them */
-};
-
-void compare_options_init(struct compare_options *opts);
-
-/*
- * Pair up the metrics of @runs by (workload, params, metric), pooling the
- * samples of every batch of a run; rows keep the order in which they first
- * appear. Metrics whose source is not "workload" are left out unless
- * @all_metrics.
- */
-void comparison_build(struct comparison *cmp, const struct compare_run *runs,
-		      size_t nr_runs, bool all_metrics);
-void comparison_release(struct comparison *cmp);
-
-/*
- * Keep only rows whose workload is in @workload_names and metric in @metric_names
- * (NULL-terminated lists; NULL or empty keeps all).
- */
-void comparison_filter(struct comparison *cmp, const char *const *workload_names,
-		       const char *const *metric_names);
-/* Tests, intervals, adjustment, verdicts and environment differences. */
-void comparison_analyze(struct comparison *cmp, const struct compare_options *opts);
-/* The verdict of one cell from its adjusted p and ratio interval. */
-enum verdict cell_verdict(const struct cell_stats *st, enum better better,
-			  double alpha, double margin);
-/* Fill cmp->env_diffs (comparison_analyze() calls it). */
-void comparison_env_differences(struct comparison *cmp);
-/* Drop rows where no run is better or worse (--only-changed). */
-void comparison_keep_changed(struct comparison *cmp);
-/* True when some cell is worse (--fail-on-regression). */
-bool comparison_has_regression(const struct comparison *cmp);
-/*
- * The keys known to move results that differ between the baseline and run
- * @r: fills at most @max of @keys, returns how many there are.
- */
-size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **keys,
-			  size_t max);
-/* The short name of such a key for a verdict: "governor" for cpufreq.governor. */
-const char *env_key_short(const char *key);
-
-/* The headline statistic of a row: Hmean when higher is better, else Amean. */
-double compare_headline(const struct summary *s, enum better better);
-
-enum compare_style { STYLE_MMTESTS, STYLE_LKP, STYLE_BENCHSTAT };
-
-/* Styles, in text (aligned; colour when @color) */
-void report_compare_text(FILE *out, const struct comparison *cmp);
+/* The renderers the tables name. */
 void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color);
 void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color);
 void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool color);
+void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better);
+void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better);
+void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better);
+
+void report_compare_text(FILE *out, const struct comparison *cmp,
+			 const struct compare_render *how);
+void report_compare_markdown(FILE *out, const struct comparison *cmp,
+			     const struct compare_render *how);
+void report_compare_csv(FILE *out, const struct comparison *cmp,
+			const struct compare_render *how);
+void report_compare_json(FILE *out, const struct comparison *cmp,
+			 const struct compare_render *how);
+
+/* What the renderers share. */
+
 /* The environment differences, above every text or markdown table. */
 void report_env_differences(FILE *out, const struct comparison *cmp, bool markdown);
 /* "worse (!governor differs)" into @buf */
 void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
 		    enum verdict v);
-
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);
-
-void report_compare_markdown(FILE *out, const struct comparison *cmp, enum compare_style style);
-void report_compare_csv(FILE *out, const struct comparison *cmp);
-void report_compare_json(FILE *out, const struct comparison *cmp);
+/* A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed change; "-" when not finite. */
+enum md_kind { MD_G3, MD_G4, MD_G6, MD_PCT, MD_CHANGE };
+void md_number(FILE *out, double v, enum md_kind kind);
+/* The change of run @r's headline against the baseline's, positive = better. */
+double headline_change(const struct compare_row *row, size_t r);
 
 #endif

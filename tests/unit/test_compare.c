@@ -22,6 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/comparison.h"
 #include "report/report.h"
 #include "stats/median_ci.h"
 

@@ -118,7 +118,8 @@ static json_t *settings_json(const struct comparison *cmp)
 	return obj;
 }
 
-void report_compare_json(FILE *out, const struct comparison *cmp)
+void report_compare_json(FILE *out, const struct comparison *cmp,
+			 const struct compare_render *how)
 {
 	json_t *doc = json_object(), *rows = json_array();
 

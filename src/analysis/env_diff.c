@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "analysis/comparison.h"
 #include "util/xalloc.h"
 
 /* Keys that differ from one run to the next whatever was changed. */
@@ -172,40 +172,4 @@ size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **k
 		n++;
 	}
 	return n;
-}
-
-void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
-		    enum verdict v)
-{
-	const char *keys[8];
-	size_t n = comparison_caveats(cmp, r, keys, 8), used;
-
-	used = (size_t)snprintf(buf, len, "%s", verdict_name(v));
-	if (!n || v == VERDICT_NONE || used >= len)
-		return;
-	used += (size_t)snprintf(buf + used, len - used, " (!");
-	for (size_t i = 0; i < n && i < 8 && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-					 env_key_short(keys[i]));
-	if (used < len)
-		snprintf(buf + used, len - used, " differ%s)", n > 1 ? "" : "s");
-}
-
-void report_env_differences(FILE *out, const struct comparison *cmp, bool markdown)
-{
-	if (!cmp->nr_env_diffs)
-		return;
-	fprintf(out, markdown ? "**Environment differences** (! = known to move results)\n\n"
-			      : "Environment differences (! = known to move results)\n");
-	for (size_t i = 0; i < cmp->nr_env_diffs; i++) {
-		const struct env_difference *d = &cmp->env_diffs[i];
-
-		fprintf(out, "%s%s%s:", markdown ? "- " : "  ", d->moves_results ? "!" : " ",
-			d->key);
-		for (size_t r = 0; r < cmp->nr_runs; r++)
-			fprintf(out, "%s %s=%s", r ? "," : "", cmp->runs[r].name,
-				d->values[r] ? d->values[r] : "(unset)");
-		fputc('\n', out);
-	}
-	fputc('\n', out);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "analysis/comparison.h"
 #include "util/xalloc.h"
 
 struct occurrence {

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_ANALYSIS_COMPARISON_H
+#define SCHEDPERF_ANALYSIS_COMPARISON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/adjust.h"
+#include "stats/summary.h"
+#include "store/results.h"
+
+/*
+ * The comparison model and its analysis: runs paired up row by row, every
+ * test, interval and verdict computed once, so that every style and format
+ * of src/report/ shows the same numbers. Nothing here prints.
+ */
+
+/* One run (a name) as compare sees it: every batch of that name pooled. */
+struct compare_run {
+	const char *name;
+	struct result_set set;
+};
+
+enum verdict {
+	VERDICT_NONE,		/* the baseline, or not analysed */
+	VERDICT_BETTER,		/* significant after adjustment, ratio CI excludes 1 */
+	VERDICT_WORSE,
+	VERDICT_SAME,		/* ratio CI inside 1 +/- margin */
+	VERDICT_UNKNOWN,	/* neither: the data cannot tell */
+};
+
+const char *verdict_name(enum verdict v);
+
+/*
+ * A cell's statistics beyond its summary, computed once by
+ * comparison_analyze(). NAN where undefined. The fields after median_high
+ * compare the cell with the baseline's cell and stay NAN / VERDICT_NONE in
+ * cell 0.
+ */
+struct cell_stats {
+	double median_low, median_high;	/* order-statistic CI of the median */
+	double p_welch, p_mwu;
+	double p_test;		/* p_welch, or p_mwu where Welch is undefined */
+	double p_adjusted;	/* p_test adjusted over every row and run */
+	double ratio_low, ratio_high;	/* bootstrap CI of mean(new) / mean(base) */
+	double hl_shift, hl_low, hl_high;	/* Hodges–Lehmann new - base */
+	double mde_pct;		/* non-significant cells: minimum detectable effect */
+	enum verdict verdict;
+};
+
+/* One benchmark and metric across the runs; cells[i] belongs to runs[i]. */
+struct compare_cell {
+	double *samples;	/* pooled over the run's batches */
+	size_t nr_samples;
+	struct summary summary;
+	struct cell_stats stats;
+};
+
+struct compare_row {
+	const char *workload;
+	const char *params;	/* canonical JSON */
+	const struct result_metric *metric;	/* name, unit, better, source */
+	struct compare_cell *cells;
+};
+
+/* An environment key whose value is not the same in every batch compared. */
+struct env_difference {
+	const char *key;
+	char **values;		/* per run; NULL when unset; " | "-joined when batches differ */
+	bool moves_results;	/* a key known to move results (governor, SMT, ...) */
+};
+
+struct comparison {
+	const struct compare_run *runs;	/* runs[0] is the baseline */
+	size_t nr_runs;
+	struct compare_row *rows;
+	size_t nr_rows;
+	struct env_difference *env_diffs;
+	size_t nr_env_diffs;
+	double level;		/* confidence level of every interval: 1 - alpha */
+	struct compare_options {
+		double alpha;	/* significance level, default 0.05 */
+		double margin;	/* "same" when the ratio CI lies in 1 +/- margin (0.01) */
+		enum p_adjust_method adjust;
+		uint64_t seed;	/* bootstrap */
+		size_t resamples;
+		int threads;	/* for the bootstrap; 1 = none */
+	} opts;			/* as comparison_analyze() was given them */
+};
+
+void compare_options_init(struct compare_options *opts);
+
+/*
+ * Pair up the metrics of @runs by (workload, params, metric), pooling the
+ * samples of every batch of a run; rows keep the order in which they first
+ * appear. Metrics whose source is not "workload" are left out unless
+ * @all_metrics.
+ */
+void comparison_build(struct comparison *cmp, const struct compare_run *runs,
+		      size_t nr_runs, bool all_metrics);
+void comparison_release(struct comparison *cmp);
+
+/*
+ * Keep only rows whose workload is in @workload_names and metric in @metric_names
+ * (NULL-terminated lists; NULL or empty keeps all).
+ */
+void comparison_filter(struct comparison *cmp, const char *const *workload_names,
+		       const char *const *metric_names);
+/* Tests, intervals, adjustment, verdicts and environment differences. */
+void comparison_analyze(struct comparison *cmp, const struct compare_options *opts);
+/* The verdict of one cell from its adjusted p and ratio interval. */
+enum verdict cell_verdict(const struct cell_stats *st, enum better better,
+			  double alpha, double margin);
+/* Fill cmp->env_diffs (comparison_analyze() calls it). */
+void comparison_env_differences(struct comparison *cmp);
+/* Drop rows where no run is better or worse (--only-changed). */
+void comparison_keep_changed(struct comparison *cmp);
+/* True when some cell is worse (--fail-on-regression). */
+bool comparison_has_regression(const struct comparison *cmp);
+/*
+ * The keys known to move results that differ between the baseline and run
+ * @r: fills at most @max of @keys, returns how many there are.
+ */
+size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **keys,
+			  size_t max);
+/* The short name of such a key for a verdict: "governor" for cpufreq.governor. */
+const char *env_key_short(const char *key);
+
+/* The headline statistic of a row: Hmean when higher is better, else Amean. */
+double compare_headline(const struct summary *s, enum better better);
+
+#endif

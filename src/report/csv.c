@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison as CSV, for spreadsheets: one line per row and run with
+ * every statistic of the model. Undefined numbers are empty, never NaN.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static void csv_text(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v)
+{
+	fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.17g", v);
+}
+
+static const char csv_header[] =
+	"workload,params,metric,unit,better,run,n,min,max,amean,hmean,gmean,median,"
+	"median_ci_low,median_ci_high,stddev,coeffvar,bmean_50,bmean_95,bmean_99,"
+	"pct_change,p_welch,p_mwu,p_adjusted,ratio_ci_low,ratio_ci_high,hl_shift,"
+	"hl_ci_low,hl_ci_high,mde_pct,verdict,env_caveats\n";
+
+static void csv_caveats(FILE *out, const struct comparison *cmp, size_t r)
+{
+	const char *keys[16];
+	size_t n = comparison_caveats(cmp, r, keys, 16);
+
+	/* a space-separated list: one field, no quoting needed */
+	for (size_t i = 0; i < n && i < 16; i++)
+		fprintf(out, "%s%s", i ? " " : "", keys[i]);
+}
+
+static void csv_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		     size_t r, const char *params)
+{
+	const struct compare_cell *cell = &row->cells[r];
+	const struct summary *s = &cell->summary;
+	const struct cell_stats *st = &cell->stats;
+	double stats[] = {
+		s->min, s->max, s->amean, s->hmean, s->gmean, s->median, st->median_low,
+		st->median_high, s->stddev, s->coeffvar, s->bmean[0], s->bmean[1], s->bmean[2],
+		r ? headline_change(row, r) : NAN, st->p_welch, st->p_mwu, st->p_adjusted,
+		st->ratio_low, st->ratio_high, st->hl_shift, st->hl_low, st->hl_high,
+		st->mde_pct,
+	};
+
+	csv_text(out, row->workload);
+	fputc(',', out);
+	csv_text(out, params);
+	fputc(',', out);
+	csv_text(out, row->metric->name);
+	fputc(',', out);
+	csv_text(out, row->metric->unit);
+	fprintf(out, ",%s,", better_name(row->metric->better));
+	csv_text(out, cmp->runs[r].name);
+	fprintf(out, ",%zu", s->n);
+	for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
+		csv_number(out, stats[k]);
+	fprintf(out, ",%s,", r ? verdict_name(st->verdict) : "");
+	if (r)
+		csv_caveats(out, cmp, r);
+	fputc('\n', out);
+}
+
+void report_compare_csv(FILE *out, const struct comparison *cmp,
+			const struct compare_render *how)
+{
+	fputs(csv_header, out);
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		char *params = params_display(cmp->rows[i].params);
+
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			csv_line(out, cmp, &cmp->rows[i], r, params);
+		free(params);
+	}
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison as markdown, for mail and reviews: the environment
+ * differences, then one table whose value columns the style chooses.
+ * Undefined numbers are "-", never NaN.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* Markdown cells must not carry '|' or newlines. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+void md_number(FILE *out, double v, enum md_kind kind)
+{
+	if (!isfinite(v)) {
+		fputs("-", out);
+		return;
+	}
+	switch (kind) {
+	case MD_G3:
+		fprintf(out, "%.3g", v);
+		break;
+	case MD_G4:
+		fprintf(out, "%.4g", v);
+		break;
+	case MD_G6:
+		fprintf(out, "%.6g", v);
+		break;
+	case MD_PCT:
+		fprintf(out, "%.0f%%", v);
+		break;
+	case MD_CHANGE:
+		fprintf(out, "%+.2f%%", v);
+		break;
+	}
+}
+
+static void md_header(FILE *out, const struct comparison *cmp,
+		      const struct compare_style *style)
+{
+	fprintf(out, "| benchmark | metric | ");
+	md_text(out, cmp->runs[0].name);
+	fprintf(out, " (%s) |", style->md_heading);
+	for (size_t r = 1; r < cmp->nr_runs; r++) {
+		fputc(' ', out);
+		md_text(out, cmp->runs[r].name);
+		fprintf(out, " | change | p (adj.) | verdict |");
+	}
+	fprintf(out, "\n|---|---|---:|");
+	for (size_t r = 1; r < cmp->nr_runs; r++)
+		fprintf(out, "---:|---:|---:|---|");
+	fputc('\n', out);
+}
+
+void report_compare_markdown(FILE *out, const struct comparison *cmp,
+			     const struct compare_render *how)
+{
+	const struct compare_style *style = how->style;
+
+	report_env_differences(out, cmp, true);
+	if (!cmp->nr_rows) {
+		fprintf(out, "no metrics to compare\n");
+		return;
+	}
+	md_header(out, cmp, style);
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		char *params = params_display(row->params);
+
+		fputs("| ", out);
+		md_text(out, row->workload);
+		if (*params) {
+			fputc(' ', out);
+			md_text(out, params);
+		}
+		fputs(" | ", out);
+		md_text(out, row->metric->name);
+		fprintf(out, " (%s, %s is better) | ", row->metric->unit,
+			better_name(row->metric->better));
+		style->md_value(out, &row->cells[0], row->metric->better);
+		fputs(" |", out);
+		for (size_t r = 1; r < cmp->nr_runs; r++) {
+			const struct cell_stats *st = &row->cells[r].stats;
+			char verdict[96];
+
+			fputc(' ', out);
+			style->md_value(out, &row->cells[r], row->metric->better);
+			fputs(" | ", out);
+			md_number(out, headline_change(row, r), MD_CHANGE);
+			fputs(" | ", out);
+			md_number(out, st->p_adjusted, MD_G3);
+			format_verdict(verdict, sizeof(verdict), cmp, r, st->verdict);
+			fprintf(out, " | %s%s%s |", st->verdict == VERDICT_WORSE ||
+				st->verdict == VERDICT_BETTER ? "**" : "", verdict,
+				st->verdict == VERDICT_WORSE || st->verdict == VERDICT_BETTER ?
+				"**" : "");
+		}
+		fputc('\n', out);
+		free(params);
+	}
+	fprintf(out, "\nchange: positive = better; p: Welch, adjusted over every row and run\n");
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison as text for a terminal: the environment differences, then
+ * the tables of the chosen style.
+ */
+#include <stdio.h>
+
+#include "report/report.h"
+
+void report_compare_text(FILE *out, const struct comparison *cmp,
+			 const struct compare_render *how)
+{
+	report_env_differences(out, cmp, false);
+	if (how->only_changed && !cmp->nr_rows)
+		fprintf(out, "no changes: no row is better or worse\n");
+	else
+		how->style->text(out, cmp, how->color);
+}
