@@ -23,6 +23,7 @@
 #include "stats/mannwhitney.h"
 #include "stats/median_ci.h"
 #include "stats/power.h"
+#include "stats/sort.h"
 #include "stats/welch.h"
 #include "util/xalloc.h"
 
@@ -70,22 +71,13 @@ static void cell_stats_clear(struct cell_stats *st)
 	};
 }
 
-static int double_cmp(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 static void median_interval(struct compare_cell *cell, double level)
 {
 	double *sorted;
 
 	if (!cell->nr_samples)
 		return;
-	sorted = xreallocarray(NULL, cell->nr_samples, sizeof(double));
-	memcpy(sorted, cell->samples, cell->nr_samples * sizeof(double));
-	qsort(sorted, cell->nr_samples, sizeof(double), double_cmp);
+	sorted = sorted_doubles(cell->samples, cell->nr_samples);
 	median_ci(sorted, cell->nr_samples, level, &cell->stats.median_low,
 		  &cell->stats.median_high);
 	free(sorted);

@@ -1,62 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Wilcoxon rank sums with mid-ranks for ties. The values of both samples
- * are sorted together once; W is then the sum of x's ranks less its
- * minimum possible value, which equals the number of pairs x > y plus half
- * the tied pairs (the Mann–Whitney U of x).
+ * Wilcoxon rank sums with mid-ranks for ties. W is the sum of x's ranks
+ * less its minimum possible value, which equals the number of pairs x > y
+ * plus half the tied pairs (the Mann–Whitney U of x).
+ *
+ * The ranks come from merging the two samples in ascending order, so that
+ * the Hodges–Lehmann interval, which ranks one pair of samples under
+ * several shifts, sorts them once and merges in O(n) per shift.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/ranksum.h"
+#include "stats/sort.h"
 #include "util/xalloc.h"
 
-struct ranked {
-	double value;
-	bool from_x;
-};
-
-static int cmp_ranked(const void *a, const void *b)
+/* The number of values from @x[@at] on equal to @value (after @shift). */
+static size_t run_of(const double *x, size_t n, size_t at, double shift,
+		     double value)
 {
-	double va = ((const struct ranked *)a)->value;
-	double vb = ((const struct ranked *)b)->value;
+	size_t end = at;
 
-	return (va > vb) - (va < vb);
+	while (end < n && x[end] - shift == value)
+		end++;
+	return end - at;
+}
+
+void rank_sum_sorted(const double *x, size_t nx, double shift,
+		     const double *y, size_t ny, struct rank_sum *r)
+{
+	size_t i = 0, j = 0, placed = 0;
+	double rank_sum_x = 0;
+
+	r->tie_sum = 0;
+	r->ties = false;
+	while (i < nx || j < ny) {
+		double value, t, mid_rank;
+		size_t tx, ty;
+
+		if (j == ny || (i < nx && x[i] - shift <= y[j]))
+			value = x[i] - shift;
+		else
+			value = y[j];
+		tx = run_of(x, nx, i, shift, value);
+		ty = run_of(y, ny, j, 0, value);
+		/* positions placed .. placed+t-1 hold ranks placed+1 .. placed+t */
+		t = (double)(tx + ty);
+		mid_rank = (double)placed + (t + 1) / 2;
+		rank_sum_x += (double)tx * mid_rank;
+		if (tx + ty > 1) {
+			r->ties = true;
+			r->tie_sum += t * t * t - t;
+		}
+		i += tx;
+		j += ty;
+		placed += tx + ty;
+	}
+	r->w = rank_sum_x - (double)nx * (double)(nx + 1) / 2;
 }
 
 void rank_sum(const double *x, size_t nx, double shift,
 	      const double *y, size_t ny, struct rank_sum *r)
 {
-	size_t n = nx + ny, i, j, k;
-	struct ranked *all = xreallocarray(NULL, n ? n : 1, sizeof(*all));
-	double rank_sum_x = 0;
+	double *sorted = xreallocarray(NULL, nx + ny ? nx + ny : 1, sizeof(*sorted));
 
-	for (i = 0; i < nx; i++)
-		all[i] = (struct ranked){ x[i] - shift, true };
-	for (i = 0; i < ny; i++)
-		all[nx + i] = (struct ranked){ y[i], false };
-	qsort(all, n, sizeof(*all), cmp_ranked);
-
-	r->tie_sum = 0;
-	r->ties = false;
-	for (i = 0; i < n; i = j) {
-		double t, mid_rank;
-
-		for (j = i + 1; j < n && all[j].value == all[i].value; j++)
-			;
-		/* positions i..j-1 hold ranks i+1..j; each gets their mean */
-		t = (double)(j - i);
-		mid_rank = (double)(i + 1 + j) / 2;
-		for (k = i; k < j; k++)
-			if (all[k].from_x)
-				rank_sum_x += mid_rank;
-		if (j - i > 1) {
-			r->ties = true;
-			r->tie_sum += t * t * t - t;
-		}
-	}
-	r->w = rank_sum_x - (double)nx * (double)(nx + 1) / 2;
-	free(all);
+	if (nx)
+		memcpy(sorted, x, nx * sizeof(*sorted));
+	if (ny)
+		memcpy(sorted + nx, y, ny * sizeof(*sorted));
+	sort_doubles(sorted, nx);
+	sort_doubles(sorted + nx, ny);
+	rank_sum_sorted(sorted, nx, shift, sorted + nx, ny, r);
+	free(sorted);
 }
 
 double rank_sum_sigma(size_t nx, size_t ny, double tie_sum)

@@ -22,6 +22,10 @@ struct rank_sum {
 void rank_sum(const double *x, size_t nx, double shift,
 	      const double *y, size_t ny, struct rank_sum *r);
 
+/* The same for @x and @y already in ascending order: O(nx + ny). */
+void rank_sum_sorted(const double *x, size_t nx, double shift,
+		     const double *y, size_t ny, struct rank_sum *r);
+
 /*
  * Standard deviation of W under the null hypothesis, corrected for ties
  * (R's SIGMA in wilcox.test). 0 when every value is tied.

@@ -8,10 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/sort.h"
 #include "stats/summary.h"
 #include "util/xalloc.h"
 
 const int summary_bmean_percents[SUMMARY_NR_BMEANS] = { 50, 95, 99 };
+
+/*
+ * Samples near the largest double overflow a plain sum although their mean
+ * is finite: then the sum is taken again on the samples scaled by a power
+ * of two, which is exact, so the result is the same wherever both work.
+ */
+#define OVERFLOW_SCALE_EXP	64
 
 double stats_mean(const double *x, size_t n)
 {
@@ -22,6 +30,12 @@ double stats_mean(const double *x, size_t n)
 		return NAN;
 	for (i = 0; i < n; i++)
 		sum += x[i];
+	if (isinf(sum) && !isnan(sum)) {
+		sum = 0.0;
+		for (i = 0; i < n; i++)
+			sum += ldexp(x[i], -OVERFLOW_SCALE_EXP);
+		return ldexp(sum / (double)n, OVERFLOW_SCALE_EXP);
+	}
 	return sum / (double)n;
 }
 
@@ -106,19 +120,6 @@ double summary_pct_change(double base, double value, bool higher_is_better)
 }
 
 /*
- * A total order with NAN last: qsort needs a consistent comparison, and
- * plain < on a NAN is false both ways.
- */
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	if (isnan(x) || isnan(y))
-		return isnan(x) - isnan(y);
-	return (x > y) - (x < y);
-}
-
-/*
  * k = max(1, floor(n * percent / 100)) in integers, so that the floor is
  * exact by construction rather than by the luck of rounding 0.95 or 0.99.
  * n is split so that n * percent cannot overflow either.
@@ -169,9 +170,7 @@ void summary_compute(const double *samples, size_t n, bool higher_is_better,
 		return;
 
 	/* The caller's samples stay in run order: sort a copy. */
-	sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, samples, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), compare_double);
+	sorted = sorted_doubles(samples, n);
 
 	s->n = n;
 	s->min = sorted[0];
