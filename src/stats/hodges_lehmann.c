@@ -4,8 +4,17 @@
  * statistics of the n_base * n_new pairwise differences: the estimate is
  * their median, the exact interval two of them picked by qwilcox, and the
  * approximate interval's end points are where R's wdiff() changes sign,
- * which can only be at a difference (see approximate_rank). Selecting
- * them costs O(n_base * n_new); nothing is sorted.
+ * which can only be at a difference (see approximate_rank).
+ *
+ * The differences are never formed: with both samples sorted they are an
+ * implicit matrix, new[j] - base[i], sorted along every row and column, and
+ * an order statistic of it is selected as Johnson and Mitchell (1978) and
+ * Monahan (1984) do: keep per row the columns still in play, bracket the
+ * wanted rank between two pivots drawn from them, count the differences
+ * below each pivot in one monotone sweep, and drop what falls outside.
+ * That costs O((n_base + n_new) log(n_base + n_new)) time and O(n_base +
+ * n_new) memory, where sorting or selecting the differences themselves
+ * took n_base * n_new of both (3 GB for 20,000 samples a side).
  */
 #ifndef MATHLIB_STANDALONE
 #define MATHLIB_STANDALONE	/* Rmath without R itself */
@@ -16,20 +25,208 @@
 
 #include "stats/hodges_lehmann.h"
 #include "stats/ranksum.h"
+#include "stats/rng.h"
 #include "stats/select.h"
+#include "stats/sort.h"
 #include "util/xalloc.h"
 
 #define HL_EXACT_LIMIT 50	/* as R's wilcox.test, like the test itself */
 
+/*
+ * Random candidates drawn per round to place the two pivots, and how many
+ * of them the pivots stand off the wanted rank: about three standard
+ * deviations of the rank's place in the sample, so that a round keeps a
+ * sixteenth of the candidates and rarely misses the answer.
+ */
+#define PIVOT_SAMPLE	2048
+#define PIVOT_MARGIN	64
+#define PIVOT_SEED	UINT64_C(0x48cd1e3a)
+
+/* ------------------------------------------------------------ selection */
+
+/*
+ * The differences new[j] - base[i] of two ascending samples. As
+ * floating-point subtraction rounds monotonically, the computed
+ * differences are themselves non-decreasing in j and non-increasing in i:
+ * the selection works on exactly the values the naive code would sort.
+ */
+struct diff_matrix {
+	const double *base, *new;	/* ascending */
+	size_t n_base, n_new;
+	/* per row i, the columns [lo[i], hi[i]) still in play */
+	size_t *lo, *hi;
+	/* per row, the columns below and up to each pivot (scratch) */
+	size_t *below_low, *upto_low, *below_high, *upto_high;
+	double *sample;		/* PIVOT_SAMPLE candidates (scratch) */
+	struct rng rng;
+};
+
+static double diff_at(const struct diff_matrix *m, size_t i, size_t j)
+{
+	return m->new[j] - m->base[i];
+}
+
+/*
+ * Per row, the number of differences < @pivot (@below) and <= @pivot
+ * (@upto), returning their totals. The counts only grow from one row to
+ * the next, so one sweep of a column pointer finds them all.
+ */
+static void count_pivot(const struct diff_matrix *m, double pivot,
+			size_t *below, size_t *upto,
+			unsigned long long *n_below, unsigned long long *n_upto)
+{
+	size_t lt = 0, le = 0;
+
+	*n_below = *n_upto = 0;
+	for (size_t i = 0; i < m->n_base; i++) {
+		while (le < m->n_new && diff_at(m, i, le) <= pivot)
+			le++;
+		/* ties with the pivot are rare: only then sweep for < too */
+		if (le > 0 && diff_at(m, i, le - 1) == pivot) {
+			while (lt < le && diff_at(m, i, lt) < pivot)
+				lt++;
+		} else {
+			lt = le;
+		}
+		below[i] = lt;
+		upto[i] = le;
+		*n_below += lt;
+		*n_upto += le;
+	}
+}
+
+/* The differences in play, in no order, into @out; returns their number. */
+static size_t gather(const struct diff_matrix *m, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_base; i++)
+		for (size_t j = m->lo[i]; j < m->hi[i]; j++)
+			out[n++] = diff_at(m, i, j);
+	return n;
+}
+
+/*
+ * Two pivots that likely bracket the @rank-th smallest (0-based) of the
+ * @in_play differences still in play: order statistics of a random
+ * sample of them, a margin either side of where the rank falls.
+ * @cumulative is scratch for the per-row running counts.
+ */
+static void draw_pivots(struct diff_matrix *m, unsigned long long in_play,
+			unsigned long long rank, unsigned long long *cumulative,
+			double *low, double *high)
+{
+	double *sample = m->sample;
+	unsigned long long total = 0;
+	long at;
+
+	for (size_t i = 0; i < m->n_base; i++) {
+		total += m->hi[i] - m->lo[i];
+		cumulative[i] = total;
+	}
+	for (int s = 0; s < PIVOT_SAMPLE; s++) {
+		unsigned long long r = rng_below(&m->rng, in_play);
+		size_t a = 0, b = m->n_base - 1;
+
+		/* the row holding the r-th candidate: first cumulative > r */
+		while (a < b) {
+			size_t mid = a + (b - a) / 2;
+
+			if (cumulative[mid] > r)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		r -= a ? cumulative[a - 1] : 0;
+		sample[s] = diff_at(m, a, m->lo[a] + (size_t)r);
+	}
+	sort_doubles(sample, PIVOT_SAMPLE);
+	at = (long)((double)rank / (double)in_play * PIVOT_SAMPLE);
+	*low = sample[at - PIVOT_MARGIN < 0 ? 0 : at - PIVOT_MARGIN];
+	*high = sample[at + PIVOT_MARGIN >= PIVOT_SAMPLE ? PIVOT_SAMPLE - 1 :
+		       at + PIVOT_MARGIN];
+}
+
+/* Narrow every row's columns in play to [@from[i], @to[i]). */
+static void narrow(struct diff_matrix *m, const size_t *from, const size_t *to)
+{
+	for (size_t i = 0; i < m->n_base; i++) {
+		if (from && from[i] > m->lo[i])
+			m->lo[i] = from[i];
+		if (to && to[i] < m->hi[i])
+			m->hi[i] = to[i];
+		if (m->hi[i] < m->lo[i])
+			m->hi[i] = m->lo[i];
+	}
+}
+
+/*
+ * The @k-th smallest (0-based) difference. Every round keeps in play
+ * exactly the differences strictly between the last pivots found below and
+ * above the answer, so the answer stays in play and its rank among them
+ * is k less the differences dropped below. Once few enough remain that
+ * copying them costs no more than a sweep, quickselect finishes.
+ */
+static double select_difference(struct diff_matrix *m, unsigned long long k,
+				double *scratch, unsigned long long *cumulative)
+{
+	size_t finish_at = m->n_base + m->n_new + PIVOT_SAMPLE;
+
+	for (size_t i = 0; i < m->n_base; i++) {
+		m->lo[i] = 0;
+		m->hi[i] = m->n_new;
+	}
+	for (;;) {
+		unsigned long long in_play = 0, dropped = 0;
+		unsigned long long lt_low, le_low, lt_high, le_high;
+		double low, high;
+
+		for (size_t i = 0; i < m->n_base; i++) {
+			in_play += m->hi[i] - m->lo[i];
+			dropped += m->lo[i];
+		}
+		if (in_play <= finish_at) {
+			size_t n = gather(m, scratch);
+
+			return select_kth(scratch, n, (size_t)(k - dropped));
+		}
+		draw_pivots(m, in_play, k - dropped, cumulative, &low, &high);
+		count_pivot(m, low, m->below_low, m->upto_low, &lt_low, &le_low);
+		if (k >= lt_low && k < le_low)
+			return low;
+		if (k < lt_low) {
+			narrow(m, NULL, m->below_low);
+			continue;
+		}
+		count_pivot(m, high, m->below_high, m->upto_high, &lt_high, &le_high);
+		if (k >= lt_high && k < le_high)
+			return high;
+		if (k >= le_high)
+			narrow(m, m->upto_high, NULL);
+		else
+			narrow(m, m->upto_low, m->below_high);
+	}
+}
+
+/* ------------------------------------------------------------ the interval */
+
+/*
+ * R's wdiff() at one shift: the rank statistic and its null sd, so that
+ * it can be scored against both quantiles.
+ */
+struct shifted_rank {
+	double w, sigma;
+};
+
 struct shifted_test {
-	const double *base, *new;
+	const double *base, *new;	/* ascending */
 	size_t n_base, n_new;
 	double sigma_between;	/* null sd of W for a shift between differences */
 };
 
 /*
- * R's wdiff() as a function of the rank statistic @w and its @sigma: the
- * continuity-corrected normal score of the rank-sum test, less @zq.
+ * The continuity-corrected normal score of the rank-sum test at the rank
+ * statistic @w with null sd @sigma, less @zq: R's wdiff().
  */
 static double score(const struct shifted_test *st, double w, double sigma,
 		    double zq)
@@ -40,21 +237,21 @@ static double score(const struct shifted_test *st, double w, double sigma,
 	return (dz - correction) / sigma - zq;
 }
 
-/* R's wdiff(@shift, @zq) evaluated at @shift itself; NAN if all tie */
-static double wdiff(const struct shifted_test *st, double shift, double zq)
+static struct shifted_rank shifted_rank(const struct shifted_test *st, double shift)
 {
 	struct rank_sum rs;
-	double sigma;
 
-	rank_sum(st->new, st->n_new, shift, st->base, st->n_base, &rs);
-	sigma = rank_sum_sigma(st->n_new, st->n_base, rs.tie_sum);
-	return sigma == 0 ? NAN : score(st, rs.w, sigma, zq);
+	rank_sum_sorted(st->new, st->n_new, shift, st->base, st->n_base, &rs);
+	return (struct shifted_rank){
+		rs.w, rank_sum_sigma(st->n_new, st->n_base, rs.tie_sum),
+	};
 }
 
 /*
  * 0-based rank among the sorted differences of the end point R's root()
- * finds for @zq, or -1 for the smallest difference mumin, n - 1 for the
- * largest, mumax, which R checks first.
+ * finds for @zq, given R's wdiff at the smallest difference mumin (@at_min)
+ * and the largest, mumax (@at_max), which R checks first: 0 when wdiff is
+ * already <= 0 at mumin, n - 1 when it is still >= 0 at mumax.
  *
  * For a shift d strictly between two adjacent distinct differences, no
  * shifted new value ties a base value, so W(d) is the integer number of
@@ -65,115 +262,187 @@ static double wdiff(const struct shifted_test *st, double shift, double zq)
  * difference is where the sign changes, and where R's uniroot converges
  * (to within its tolerance).
  */
-static long approximate_rank(const struct shifted_test *st, size_t n,
-			     double zq, double f_lower, double f_upper)
+static long long approximate_rank(const struct shifted_test *st, long long n,
+				  double zq, struct shifted_rank at_min,
+				  struct shifted_rank at_max)
 {
 	double sigma = st->sigma_between;
-	long u;
+	long long u;
 
-	if (f_lower <= 0)
+	if (score(st, at_min.w, at_min.sigma, zq) <= 0)
 		return 0;
-	if (f_upper >= 0)
-		return (long)n - 1;
+	if (score(st, at_max.w, at_max.sigma, zq) >= 0)
+		return n - 1;
 	/* solve roughly, then step to the exact boundary of the integer W */
-	u = lround((double)n / 2 + zq * sigma);
+	u = llround((double)n / 2 + zq * sigma);
 	if (u < 0)
 		u = 0;
-	if (u > (long)n)
-		u = (long)n;
-	while (u < (long)n && score(st, (double)(u + 1), sigma, zq) <= 0)
+	if (u > n)
+		u = n;
+	while (u < n && score(st, (double)(u + 1), sigma, zq) <= 0)
 		u++;
 	while (u >= 0 && score(st, (double)u, sigma, zq) > 0)
 		u--;
 	/* u == -1: positive on every gap, the change is at the largest */
 	if (u < 0)
-		return (long)n - 1;
-	if (u >= (long)n)
+		return n - 1;
+	if (u >= n)
 		return 0;
-	return (long)n - u - 1;
+	return n - u - 1;
 }
 
-static void approximate_ci(struct shifted_test *st, double *diffs, size_t n,
-			   double alpha, double mumin, double mumax,
-			   struct hl_result *r)
+static void approximate_ci(struct shifted_test *st, struct diff_matrix *m,
+			   double *scratch, unsigned long long *cumulative,
+			   double alpha, struct hl_result *r)
 {
+	long long n = (long long)st->n_base * (long long)st->n_new;
 	double zq = qnorm(alpha / 2, 0, 1, 0, 0);
+	double mumin = diff_at(m, st->n_base - 1, 0);
+	double mumax = diff_at(m, 0, st->n_new - 1);
 	struct rank_sum base_ties, new_ties;
-	double f_lower, f_upper;
+	struct shifted_rank at_min, at_max;
 
-	rank_sum(st->base, st->n_base, 0, NULL, 0, &base_ties);
-	rank_sum(st->new, st->n_new, 0, NULL, 0, &new_ties);
+	rank_sum_sorted(st->base, st->n_base, 0, NULL, 0, &base_ties);
+	rank_sum_sorted(st->new, st->n_new, 0, NULL, 0, &new_ties);
 	st->sigma_between = rank_sum_sigma(st->n_new, st->n_base,
 					   base_ties.tie_sum + new_ties.tie_sum);
 
 	/* R stops when every value ties at an end point (then sigma is 0) */
-	f_lower = wdiff(st, mumin, zq);
-	f_upper = wdiff(st, mumax, zq);
-	if (isnan(f_lower) || isnan(f_upper))
+	at_min = shifted_rank(st, mumin);
+	at_max = shifted_rank(st, mumax);
+	if (at_min.sigma == 0 || at_max.sigma == 0)
 		return;
-	r->low = select_kth(diffs, n, approximate_rank(st, n, zq, f_lower, f_upper));
-
-	f_lower = wdiff(st, mumin, -zq);
-	f_upper = wdiff(st, mumax, -zq);
-	r->high = select_kth(diffs, n, approximate_rank(st, n, -zq, f_lower, f_upper));
+	r->low = select_difference(m, approximate_rank(st, n, zq, at_min, at_max),
+				   scratch, cumulative);
+	r->high = select_difference(m, approximate_rank(st, n, -zq, at_min, at_max),
+				    scratch, cumulative);
 }
 
-static void exact_ci(double *diffs, size_t n_base, size_t n_new,
-		     double alpha, struct hl_result *r)
+static void exact_ci(struct diff_matrix *m, double *scratch,
+		     unsigned long long *cumulative, double alpha,
+		     struct hl_result *r)
 {
-	size_t n = n_base * n_new;
-	double qu = qwilcox(alpha / 2, (double)n_new, (double)n_base, 1, 0);
-	size_t upper;
+	unsigned long long n = (unsigned long long)m->n_base * m->n_new;
+	double qu = qwilcox(alpha / 2, (double)m->n_new, (double)m->n_base, 1, 0);
+	unsigned long long upper;
 
 	/* R's indices are 1-based: c(diffs[qu], diffs[n - qu + 1]) */
 	if (qu < 1)
 		qu = 1;
-	upper = (size_t)qu;
-	r->low = select_kth(diffs, n, upper - 1);
-	r->high = select_kth(diffs, n, n - upper);
+	upper = (unsigned long long)qu;
+	r->low = select_difference(m, upper - 1, scratch, cumulative);
+	r->high = select_difference(m, n - upper, scratch, cumulative);
 }
 
-static double median(double *x, size_t n)
+/* Halves first when the sum of two huge differences would overflow. */
+static double midpoint(double a, double b)
 {
-	double upper = select_kth(x, n, n / 2);
+	double sum = a + b;
+
+	return isfinite(sum) ? sum / 2 : a / 2 + b / 2;
+}
+
+/*
+ * The difference ranked just below @d, the @k-th (0-based, k >= 1): @d
+ * again when it fills rank k - 1 too, else the largest difference below
+ * it, which is in one sweep the largest of each row's last one below.
+ */
+static double difference_before(struct diff_matrix *m, double d,
+				unsigned long long k)
+{
+	unsigned long long n_below, n_upto;
+	double before = -INFINITY;
+
+	count_pivot(m, d, m->below_low, m->upto_low, &n_below, &n_upto);
+	if (n_below < k)
+		return d;
+	for (size_t i = 0; i < m->n_base; i++)
+		if (m->below_low[i])
+			before = fmax(before, diff_at(m, i, m->below_low[i] - 1));
+	return before;
+}
+
+static double median_difference(struct diff_matrix *m, double *scratch,
+				unsigned long long *cumulative)
+{
+	unsigned long long n = (unsigned long long)m->n_base * m->n_new;
+	double upper = select_difference(m, n / 2, scratch, cumulative);
 
 	if (n % 2)
 		return upper;
-	return (select_kth(x, n, n / 2 - 1) + upper) / 2;
+	return midpoint(difference_before(m, upper, n / 2), upper);
+}
+
+/* Sorted copies of both samples and the selection's working memory. */
+struct hl_work {
+	struct diff_matrix m;
+	unsigned long long *cumulative;
+	double *scratch;
+};
+
+static void hl_work_init(struct hl_work *w, const double *base, size_t n_base,
+			 const double *new, size_t n_new)
+{
+	size_t rows = n_base;
+
+	w->m = (struct diff_matrix){ .n_base = n_base, .n_new = n_new };
+	w->m.base = sorted_doubles(base, n_base);
+	w->m.new = sorted_doubles(new, n_new);
+	w->m.lo = xreallocarray(NULL, 6 * rows, sizeof(size_t));
+	w->m.hi = w->m.lo + rows;
+	w->m.below_low = w->m.hi + rows;
+	w->m.upto_low = w->m.below_low + rows;
+	w->m.below_high = w->m.upto_low + rows;
+	w->m.upto_high = w->m.below_high + rows;
+	w->cumulative = xreallocarray(NULL, rows, sizeof(*w->cumulative));
+	w->scratch = xreallocarray(NULL, n_base + n_new + 2 * PIVOT_SAMPLE,
+				   sizeof(*w->scratch));
+	w->m.sample = w->scratch + n_base + n_new + PIVOT_SAMPLE;
+	rng_seed(&w->m.rng, PIVOT_SEED);
+}
+
+static void hl_work_free(struct hl_work *w)
+{
+	free(w->scratch);
+	free(w->cumulative);
+	free(w->m.lo);
+	free((double *)w->m.base);
+	free((double *)w->m.new);
+}
+
+double hl_difference_kth(const double *base, size_t n_base,
+			 const double *new, size_t n_new, unsigned long long k)
+{
+	struct hl_work w;
+	double d;
+
+	hl_work_init(&w, base, n_base, new, n_new);
+	d = select_difference(&w.m, k, w.scratch, w.cumulative);
+	hl_work_free(&w);
+	return d;
 }
 
 void hl_estimate(const double *base, size_t n_base,
 		 const double *new, size_t n_new, double level,
 		 struct hl_result *r)
 {
-	struct shifted_test st = { base, new, n_base, n_new, 0 };
-	double mumin = INFINITY, mumax = -INFINITY;
+	struct hl_work w;
+	struct shifted_test st;
 	struct rank_sum rs;
-	size_t n = n_base * n_new, i, j;
-	double *diffs;
 
 	r->shift = r->low = r->high = NAN;
 	r->exact = false;
-	if (n == 0 || !(level > 0 && level < 1))
+	if (n_base == 0 || n_new == 0 || !(level > 0 && level < 1))
 		return;
 
-	diffs = xreallocarray(NULL, n, sizeof(*diffs));
-	for (i = 0; i < n_base; i++) {
-		for (j = 0; j < n_new; j++) {
-			double d = new[j] - base[i];
-
-			diffs[i * n_new + j] = d;
-			mumin = fmin(mumin, d);
-			mumax = fmax(mumax, d);
-		}
-	}
-	r->shift = median(diffs, n);
-
-	rank_sum(new, n_new, 0, base, n_base, &rs);
+	hl_work_init(&w, base, n_base, new, n_new);
+	st = (struct shifted_test){ w.m.base, w.m.new, n_base, n_new, 0 };
+	r->shift = median_difference(&w.m, w.scratch, w.cumulative);
+	rank_sum_sorted(st.new, n_new, 0, st.base, n_base, &rs);
 	r->exact = n_new < HL_EXACT_LIMIT && n_base < HL_EXACT_LIMIT && !rs.ties;
 	if (r->exact)
-		exact_ci(diffs, n_base, n_new, 1 - level, r);
+		exact_ci(&w.m, w.scratch, w.cumulative, 1 - level, r);
 	else
-		approximate_ci(&st, diffs, n, 1 - level, mumin, mumax, r);
-	free(diffs);
+		approximate_ci(&st, &w.m, w.scratch, w.cumulative, 1 - level, r);
+	hl_work_free(&w);
 }

@@ -34,7 +34,8 @@ struct hl_result {
  * within that tolerance of the middle difference, or between the two
  * middle differences when their number is even.
  *
- * Memory and expected time grow with n_base * n_new.
+ * Time O(n log n) and memory O(n) in n = n_base + n_new: the differences
+ * are selected from, never stored.
  *
  * Not thread-safe: Rmath's qwilcox keeps a static table. Samples must be
  * finite.
@@ -42,5 +43,13 @@ struct hl_result {
 void hl_estimate(const double *base, size_t n_base,
 		 const double *new, size_t n_new, double level,
 		 struct hl_result *r);
+
+/*
+ * The @k-th smallest (0-based, k < n_base * n_new) of the differences
+ * new[j] - base[i], as the estimate selects them, in the same time and
+ * memory.
+ */
+double hl_difference_kth(const double *base, size_t n_base,
+			 const double *new, size_t n_new, unsigned long long k);
 
 #endif
