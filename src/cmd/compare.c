@@ -30,10 +30,11 @@ static const struct cmd_usage compare_usage = {
 	"\n"
 	"Per run against BASE: Welch's t-test (its p-value is the one adjusted over\n"
 	"every row and run, and decides significance), Mann-Whitney U, a bootstrap\n"
-	"interval of mean(NEW)/mean(BASE), the Hodges-Lehmann shift with its\n"
-	"interval, and for rows without a change the minimum detectable effect (80 %\n"
-	"power). Verdict: better/worse when significant after adjustment and the\n"
-	"ratio interval excludes 1; same when that interval lies inside 1 +/- margin;\n"
+	"interval of mean(NEW)/mean(BASE) (its large-sample limit beyond about\n"
+	"27,000 samples a side), the Hodges-Lehmann shift with its interval, and for\n"
+	"rows without a change the minimum detectable effect (80 % power).\n"
+	"Verdict: better/worse when significant after adjustment and the ratio\n"
+	"interval excludes 1; same when that interval lies inside 1 +/- margin;\n"
 	"otherwise unknown. Intervals are at 1 - alpha.\n",
 	NULL,
 };

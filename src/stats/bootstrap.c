@@ -9,13 +9,25 @@
  * 50 samples a side, which dominates a large comparison. So the indices are
  * drawn once into a plan and reused for every row of the same sizes, and
  * the two quantiles are selected, not sorted for.
+ *
+ * Beyond BOOTSTRAP_MAX_DRAWS indices a row (about 27,000 samples a side at
+ * the default resamples), resampling would take minutes for a million
+ * samples, and nothing is left for it to show: the interval is then read
+ * from the bootstrap distribution's own large-sample expansion (see
+ * bootstrap_ratio_limit), which is closer to the infinitely resampled
+ * interval than 10,000 resamples are.
  */
+#ifndef MATHLIB_STANDALONE
+#define MATHLIB_STANDALONE	/* Rmath without R itself */
+#endif
+#include <Rmath.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "stats/bootstrap.h"
 #include "stats/rng.h"
 #include "stats/select.h"
+#include "stats/summary.h"
 #include "util/xalloc.h"
 
 /* keep at most this many indices; beyond, draw as we go */
@@ -229,6 +241,9 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 	*low = *high = NAN;
 	if (!plan || !(level > 0 && level < 1))
 		return -1;
+	if ((uint64_t)plan->resamples * (plan->n_base + plan->n_new) > BOOTSTRAP_MAX_DRAWS)
+		return bootstrap_ratio_limit(base, plan->n_base, new, plan->n_new, level,
+					     low, high);
 	if (plan->byte_indices || plan->indices) {
 		double *means = xreallocarray(NULL, plan->resamples, sizeof(*means));
 
@@ -246,6 +261,73 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 		ratios[i] = mean_drawn(&rng, new, plan->n_new) / mean_base;
 	}
 	return ratio_interval(ratios, plan->resamples, level, low, high);
+}
+
+/* ------------------------------------------------------------ the limit */
+
+/*
+ * The first three cumulants of log(mean(x*) / mean(x)) over resamples x*
+ * of @x, to order 1/n^2. With d = mean(x*)/mean(x) - 1, whose variance is
+ * v = m2 / (n mean^2) and third cumulant m3 / (n^2 mean^3) (m2, m3 the
+ * plug-in central moments), log(1 + d) = d - d^2/2 + ... has mean -v/2,
+ * variance v and third cumulant k3(d) - 3 v^2. Deviations are taken
+ * relative to the mean first, so that samples near the largest double do
+ * not overflow their squares.
+ */
+struct log_mean_cumulants {
+	double mean, k1, k2, k3;
+};
+
+static int log_mean_cumulants(const double *x, size_t n, struct log_mean_cumulants *c)
+{
+	double m2 = 0, m3 = 0, nd = (double)n;
+
+	c->mean = stats_mean(x, n);
+	if (!(c->mean != 0) || !isfinite(c->mean))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] / c->mean - 1;
+
+		m2 += d * d;
+		m3 += d * d * d;
+	}
+	m2 /= nd;
+	m3 /= nd;
+	c->k2 = m2 / nd;
+	c->k1 = -c->k2 / 2;
+	c->k3 = m3 / (nd * nd) - 3 * c->k2 * c->k2;
+	return isfinite(c->k2) && isfinite(c->k3) ? 0 : -1;
+}
+
+int bootstrap_ratio_limit(const double *base, size_t n_base,
+			  const double *new, size_t n_new, double level,
+			  double *low, double *high)
+{
+	struct log_mean_cumulants b, n;
+	double ratio, k1, k2, k3, sd, end[2];
+	const double p[2] = { (1 - level) / 2, (1 + level) / 2 };
+
+	*low = *high = NAN;
+	if (n_base == 0 || n_new == 0 || !(level > 0 && level < 1))
+		return -1;
+	if (log_mean_cumulants(base, n_base, &b) || log_mean_cumulants(new, n_new, &n))
+		return -1;
+	ratio = n.mean / b.mean;
+	/* log of the ratio: new's cumulants less base's (odd ones change sign) */
+	k1 = n.k1 - b.k1;
+	k2 = n.k2 + b.k2;
+	k3 = n.k3 - b.k3;
+	sd = sqrt(k2);
+	for (int i = 0; i < 2; i++) {
+		double z = qnorm(p[i], 0, 1, 1, 0);
+		double q = sd > 0 ? k1 + sd * (z + (z * z - 1) * k3 / (6 * k2 * sd)) : 0;
+
+		end[i] = ratio * exp(q);
+	}
+	/* a negative ratio reverses the order of its quantiles */
+	*low = fmin(end[0], end[1]);
+	*high = fmax(end[0], end[1]);
+	return isfinite(*low) && isfinite(*high) ? 0 : -1;
 }
 
 int bootstrap_ratio_ci(const double *base, size_t n_base,

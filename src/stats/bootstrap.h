@@ -7,6 +7,8 @@
 
 #define BOOTSTRAP_RESAMPLES	10000
 #define BOOTSTRAP_SEED		UINT64_C(0x5c4edbe7f)	/* default when no --seed */
+/* beyond this many drawn indices per interval, the large-sample limit */
+#define BOOTSTRAP_MAX_DRAWS	(UINT64_C(1) << 29)
 
 /*
  * Percentile bootstrap confidence interval of mean(new) / mean(base):
@@ -20,6 +22,9 @@
  * and a plan of drawn indices can serve every row with the same sizes (a
  * comparison of 1000 benchmarks usually has one or two pairs of sizes).
  *
+ * When @resamples * (n_base + n_new) exceeds BOOTSTRAP_MAX_DRAWS, the
+ * interval is bootstrap_ratio_limit() instead, in O(n_base + n_new).
+ *
  * Returns 0 and fills @low and @high, or -1 with both NAN when the interval
  * is undefined: an empty side, @resamples < 2, @level outside (0, 1), or a
  * resample whose base mean is 0 (a ratio 0/0).
@@ -28,6 +33,19 @@ int bootstrap_ratio_ci(const double *base, size_t n_base,
 		       const double *new, size_t n_new,
 		       size_t resamples, double level, uint64_t seed,
 		       double *low, double *high);
+
+/*
+ * The interval the percentile bootstrap tends to as its resamples grow:
+ * the Cornish–Fisher quantiles of log(mean(new*) / mean(base*)) from its
+ * first three cumulants under resampling, to order 1/n (the skew of the
+ * samples and the curvature of the log both enter). Its distance to the
+ * resampled interval is O(n^-3/2) in the log ratio, far below the
+ * resampling's own scatter once the samples number thousands. -1 and NAN
+ * when a mean is 0 or not finite, or as above.
+ */
+int bootstrap_ratio_limit(const double *base, size_t n_base,
+			  const double *new, size_t n_new, double level,
+			  double *low, double *high);
 
 /*
  * The same, with the indices drawn once. A plan is read-only once made, so
