@@ -6,7 +6,7 @@ set -eu
 
 packages="build-essential pkg-config libsqlite3-dev libpq-dev libjansson-dev
 r-mathlib libyaml-dev libcmocka-dev bats sqlite3 python3 python3-scipy
-gnuplot-nox linux-perf rt-tests sysbench clang libclang-rt-dev valgrind"
+gnuplot-nox linux-perf rt-tests sysbench clang libclang-rt-dev valgrind strace"
 
 missing=""
 for p in $packages; do

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "util/error.h"
+#include "util/signals.h"
 
 /*
  * A command that printed its result into a full disk or a closed pipe has
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
 	const char *env_db = getenv("SCHEDPERF_DB");
 	int i;
 
+	/* a file-size limit then fails a write with EFBIG, which is reported */
+	signals_ignore_file_size();
 	global.db = env_db && *env_db ? env_db : "schedperf.db";
 	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 

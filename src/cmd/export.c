@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedperf export: runs as schedperf-results/1 JSON. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "store/interchange.h"
 #include "store/store.h"
+#include "util/output_file.h"
 
 static const struct cmd_usage export_usage = {
 	"usage: schedperf export RUN... [-o FILE]\n"
@@ -20,65 +17,18 @@ static const struct cmd_usage export_usage = {
 	NULL,
 };
 
-/*
- * Write to something that is not a plain file (a device such as /dev/stdout,
- * a fifo, a symbolic link) in place: renaming over it would replace the
- * device node or the link itself, and we run as root.
- */
-static int write_in_place(const char *path, const struct result_set *set,
-			  struct error *err)
-{
-	FILE *f = fopen(path, "we");
-
-	if (!f)
-		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the path and "
-				 "its permissions)", path, strerror(errno));
-	if (interchange_write(f, set, err)) {
-		fclose(f);
-		return -1;
-	}
-	if (fclose(f))
-		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check free space)",
-				 path, strerror(errno));
-	return 0;
-}
-
-/* Write to FILE.tmp and rename, so a failed export never leaves half a file. */
+/* Write FILE whole or not at all (util/output_file.h). */
 static int write_file(const char *path, const struct result_set *set, struct error *err)
 {
-	char tmp[4096];
-	struct stat sb;
-	FILE *f;
+	struct output_file of;
 
-	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
-		return write_in_place(path, set, err);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp))
-		return error_set(err, EXIT_USAGE, "output path too long");
-	f = fopen(tmp, "we");
-	if (!f)
-		return error_set(err, EXIT_ENV, "cannot write '%s': cannot create '%s' beside "
-				 "it: %s (check the directory and its permissions)", path, tmp,
-				 strerror(errno));
-	if (interchange_write(f, set, err)) {
-		fclose(f);
-		unlink(tmp);
+	if (output_file_open(&of, path, "export", err))
+		return -1;
+	if (interchange_write(of.f, set, err)) {
+		output_file_abort(&of);
 		return -1;
 	}
-	if (fclose(f)) {
-		int saved = errno;
-
-		unlink(tmp);
-		return error_set(err, EXIT_ENV, "cannot write '%s': %s (check free space)",
-				 path, strerror(saved));
-	}
-	if (rename(tmp, path)) {
-		int saved = errno;
-
-		unlink(tmp);
-		return error_set(err, EXIT_ENV, "cannot write '%s': %s (give -o the name of a "
-				 "file, not a directory)", path, strerror(saved));
-	}
-	return 0;
+	return output_file_commit(&of, err);
 }
 
 int cmd_export(int argc, char **argv)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "store/interchange.h"
+#include "util/output_file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -85,9 +87,12 @@ int interchange_write(FILE *out, const struct result_set *set, struct error *err
 	json_object_set_new(doc, "runs", runs);
 	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	json_decref(doc);
-	if (rc || fputc('\n', out) == EOF || fflush(out))
-		return error_set(err, EXIT_ENV, "cannot write the export: write failed "
-				 "(check free space on the output's file system)");
+	if (rc || fputc('\n', out) == EOF || fflush(out)) {
+		int saved = errno ? errno : EIO;
+
+		return error_set(err, EXIT_ENV, "cannot write the export: %s (%s)",
+				 strerror(saved), output_file_hint(saved));
+	}
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,13 +100,44 @@ static const char upgrade_v1_to_v2[] =
 	"CREATE INDEX samples_metric ON samples(metric_id);"
 	"PRAGMA user_version = 2;";
 
+/*
+ * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
+ * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
+ * errno: the limit is to blame when the store or its log has reached it.
+ */
+#define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
+
+static bool reached_size(const char *path, const char *suffix, rlim_t limit)
+{
+	char name[PATH_MAX];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return !stat(name, &sb) && (rlim_t)sb.st_size + 65536 >= limit;
+}
+
+static bool over_file_size_limit(struct store *st)
+{
+	struct rlimit rl;
+
+	if (!st->db || (sqlite3_errcode(st->db) != SQLITE_IOERR &&
+			sqlite3_errcode(st->db) != SQLITE_CANTOPEN))
+		return false;
+	if (sqlite3_system_errno(st->db) == EFBIG)
+		return true;
+	return !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	       (reached_size(st->path, "", rl.rlim_cur) ||
+		reached_size(st->path, "-wal", rl.rlim_cur) ||
+		reached_size(st->path, "-shm", rl.rlim_cur));
+}
+
 static int db_error(struct store *st, struct error *err, const char *what)
 {
 	int code = sqlite3_errcode(st->db);
-
 	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
 	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, st->path,
 			 sqlite3_errmsg(st->db),
+			 over_file_size_limit(st) ? FILE_SIZE_LIMIT_HINT :
 			 code == SQLITE_FULL ? "free disk space and run again" :
 			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
 					       "run again when it is done" :
@@ -396,6 +428,7 @@ int store_open(const char *location, struct store **out, struct error *err)
 			db_error(st, err, "open the store");
 		else
 			open_error(location, sqlite3_errmsg(st->db),
+				   over_file_size_limit(st) ? FILE_SIZE_LIMIT_HINT :
 				   "give a schedperf store or a new file name with --db", err);
 		goto fail;
 	}

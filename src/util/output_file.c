@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whole-or-nothing output files (see output_file.h). The signal handler
+ * may only use async-signal-safe calls, so its message and the name to
+ * remove are prepared before any signal can need them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/output_file.h"
+#include "util/signals.h"
+
+/* What a terminating signal must clean up: one output file at a time. */
+static char pending_tmp[PATH_MAX];
+static char pending_msg[PATH_MAX + 128];
+static volatile sig_atomic_t pending_named;
+
+static void on_terminating_signal(int sig)
+{
+	if (pending_named)
+		unlink(pending_tmp);
+	/* nothing is left to report a failed write with */
+	(void)!write(STDERR_FILENO, pending_msg, strlen(pending_msg));
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+const char *output_file_hint(int errnum)
+{
+	switch (errnum) {
+	case ENOSPC:
+	case EDQUOT:
+		return "free space on its file system";
+	case EFBIG:
+		return "the file-size limit is too small for it: raise 'ulimit -f'";
+	default:
+		return "check the path and its permissions";
+	}
+}
+
+static int write_error(const char *path, int errnum, struct error *err)
+{
+	return error_set(err, EXIT_ENV, "cannot write '%s': %s (%s)", path,
+			 strerror(errnum), output_file_hint(errnum));
+}
+
+/* An unnamed file in @path's directory, or -1 where there are none. */
+static int open_unnamed(const char *path)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	return open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+}
+
+int output_file_open(struct output_file *of, const char *path, const char *what,
+		     struct error *err)
+{
+	struct stat sb;
+	int fd;
+
+	*of = (struct output_file){ .path = path };
+	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		of->in_place = true;
+		of->f = fopen(path, "we");
+		if (!of->f)
+			return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the path "
+					 "and its permissions)", path, strerror(errno));
+		return 0;
+	}
+	if ((size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.tmp.%d", path, (int)getpid()) >=
+	    sizeof(of->tmp))
+		return error_set(err, EXIT_USAGE, "output path too long: '%.64s...'", path);
+	snprintf(pending_tmp, sizeof(pending_tmp), "%s", of->tmp);
+	snprintf(pending_msg, sizeof(pending_msg), "schedperf: %s: interrupted by a signal: "
+		 "'%s' was not written\n", what, path);
+	signals_catch_terminating(on_terminating_signal);
+
+	fd = open_unnamed(path);
+	if (fd < 0) {
+		/* named from the start: the handler must know it first */
+		pending_named = 1;
+		of->named = true;
+		fd = open(of->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	}
+	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		output_file_abort(of);
+		return error_set(err, EXIT_ENV, "cannot write '%s': cannot create '%s' beside "
+				 "it: %s (check the directory and its permissions)", path,
+				 of->tmp, strerror(saved));
+	}
+	return 0;
+}
+
+/* Give the finished unnamed file its temporary name. */
+static int link_unnamed(struct output_file *of)
+{
+	char proc[64];
+	int fd = fileno(of->f);
+
+	pending_named = 1;
+	of->named = true;
+	if (!linkat(fd, "", AT_FDCWD, of->tmp, AT_EMPTY_PATH))
+		return 0;
+	/* without CAP_DAC_READ_SEARCH, through /proc */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, of->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	pending_named = 0;
+	of->named = false;
+	return -1;
+}
+
+int output_file_commit(struct output_file *of, struct error *err)
+{
+	int saved;
+
+	if (of->in_place) {
+		saved = fclose(of->f) ? errno : 0;
+		of->f = NULL;
+		return saved ? write_error(of->path, saved, err) : 0;
+	}
+	if (fflush(of->f) || ferror(of->f) || fsync(fileno(of->f))) {
+		saved = errno ? errno : EIO;
+		output_file_abort(of);
+		return write_error(of->path, saved, err);
+	}
+	if (!of->named && link_unnamed(of)) {
+		saved = errno;
+		output_file_abort(of);
+		return error_set(err, EXIT_ENV, "cannot write '%s': cannot name '%s': %s "
+				 "(check the directory and its permissions)", of->path, of->tmp,
+				 strerror(saved));
+	}
+	if (rename(of->tmp, of->path)) {
+		saved = errno;
+		output_file_abort(of);
+		return error_set(err, EXIT_ENV, "cannot write '%s': %s (give -o the name of a "
+				 "file, not a directory)", of->path, strerror(saved));
+	}
+	pending_named = 0;
+	of->named = false;
+	saved = fclose(of->f) ? errno : 0;
+	of->f = NULL;
+	signals_catch_terminating(SIG_DFL);
+	return saved ? write_error(of->path, saved, err) : 0;
+}
+
+void output_file_abort(struct output_file *of)
+{
+	if (of->f)
+		fclose(of->f);
+	of->f = NULL;
+	if (of->named)
+		unlink(of->tmp);
+	pending_named = 0;
+	of->named = false;
+	if (!of->in_place)
+		signals_catch_terminating(SIG_DFL);
+}

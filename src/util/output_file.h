@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_OUTPUT_FILE_H
+#define SCHEDPERF_UTIL_OUTPUT_FILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+/*
+ * A file written whole or not at all, leaving nothing behind however the
+ * writing ends. It is written as an unnamed file (O_TMPFILE) in the
+ * target's directory, which the kernel frees if the process dies, even by
+ * SIGKILL; only when complete is it named FILE.tmp.PID and at once renamed
+ * over FILE. Where the file system has no unnamed files, the temporary is
+ * named from the start. While a temporary has a name, every terminating
+ * signal (util/signals.h) removes it, says in one line that FILE was not
+ * written, and then ends the process as the signal would.
+ *
+ * A path that exists and is not a regular file or a directory (a device
+ * such as /dev/stdout, a FIFO, a symbolic link) is written in place:
+ * renaming over it would replace the node or the link itself.
+ *
+ * Write errors name their cause and fix: ENOSPC a full file system, EFBIG
+ * a file-size limit (ulimit -f), both exit 3.
+ */
+struct output_file {
+	FILE *f;
+	const char *path;
+	char tmp[PATH_MAX];	/* FILE.tmp.PID */
+	bool named;		/* the temporary has its name */
+	bool in_place;
+};
+
+/* @what names the command in the interruption message ("export"). */
+int output_file_open(struct output_file *of, const char *path, const char *what,
+		     struct error *err);
+/* Name the finished file @path; on failure nothing is left. */
+int output_file_commit(struct output_file *of, struct error *err);
+/* Drop what was written. */
+void output_file_abort(struct output_file *of);
+
+/* The hint for a failed write: what to do about @errnum. */
+const char *output_file_hint(int errnum);
+
+#endif
