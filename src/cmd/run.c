@@ -35,9 +35,11 @@ static const struct cmd_usage run_usage = {
 	"say); compare pools all batches of a name.\n",
 
 	"Each iteration runs in its own process group and is committed as soon as it\n"
-	"ends; Ctrl-C or SIGTERM keeps every completed iteration and marks the batch\n"
-	"incomplete (exit 130 or 143); --resume finishes it. A crashed or hung\n"
-	"iteration is recorded as failed and the run goes on.\n",
+	"ends; Ctrl-C, SIGTERM or any other signal that ends the run keeps every\n"
+	"completed iteration and marks the batch incomplete (exit 128 + the signal);\n"
+	"--resume finishes it. However the run ends, kill -9 included, the tasks of\n"
+	"the iteration it was running die with it. A crashed or hung iteration is\n"
+	"recorded as failed and the run goes on.\n",
 };
 
 struct run_request {

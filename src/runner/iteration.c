@@ -13,8 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/guardian.h"
 #include "runner/iteration.h"
 #include "util/io.h"
+#include "util/signals.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -36,14 +38,7 @@ static void on_signal(int sig)
 
 void iteration_install_signal_handlers(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	signals_catch_terminating(on_signal);
 }
 
 int iteration_interrupted(void)
@@ -61,10 +56,6 @@ child_main(const struct workload *w, const struct param_value *values,
 	int status;
 	char go;
 
-	/* The parent's handlers must not run here; default actions apply. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
 	memset(&report, 0, sizeof(report));
 	for (size_t i = 0; i < nr_values; i++)
 		metrics[i] = NAN;
@@ -153,6 +144,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
 	size_t metrics_len = nr_values * sizeof(double);
 	struct child_report report;
+	struct guardian guardian;
 	struct rusage ru;
 	int report_fds[2], go_fds[2], status = 0;
 	bool timed_out = false;
@@ -164,12 +156,18 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	out->failure[0] = '\0';
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
-	if (pipe2(report_fds, O_CLOEXEC))
+	if (guardian_start(&guardian, err))
+		return -1;
+	running_group = guardian.pgid;
+	if (pipe2(report_fds, O_CLOEXEC)) {
+		guardian_stop(&guardian);
 		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
+	}
 	if (pipe2(go_fds, O_CLOEXEC)) {
 		close(report_fds[0]);
 		close(report_fds[1]);
+		guardian_stop(&guardian);
 		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
 	}
@@ -180,25 +178,28 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		close(report_fds[1]);
 		close(go_fds[0]);
 		close(go_fds[1]);
+		guardian_stop(&guardian);
 		return error_set(err, EXIT_ENV, "cannot fork an iteration: %s "
 				 "(raise 'ulimit -u' or free memory)", strerror(errno));
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
+		/* The runner's handlers must not run here; default actions apply. */
+		signals_restore_defaults();
+		/* no group means the runner is gone: the go below never comes */
+		guardian_join(&guardian);
 		close(report_fds[0]);
 		close(go_fds[1]);
 		child_main(w, values, cfg, report_fds[1], go_fds[0]);
 	}
 	/* Both sides set the group, so a signal right after fork finds it. */
-	setpgid(pid, pid);
-	running_group = pid;
+	setpgid(pid, guardian.pgid);
 	close(report_fds[1]);
 	close(go_fds[0]);
 
 	if (cfg->monitors && monitors_before(cfg->monitors, pid, err)) {
-		kill(-pid, SIGKILL);
 		close(go_fds[1]);
 		close(report_fds[0]);
+		guardian_stop(&guardian);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		running_group = 0;
@@ -206,7 +207,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	}
 	start = time_now();
 	if (write(go_fds[1], "g", 1) != 1)
-		kill(-pid, SIGKILL);
+		kill(-guardian.pgid, SIGKILL);
 	close(go_fds[1]);
 
 	got = read_report(report_fds[0], &report, sizeof(report),
@@ -218,14 +219,14 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		got = -2;
 	if (got == -1 && !interrupted) {
 		timed_out = true;
-		kill(-pid, SIGKILL);
+		kill(-guardian.pgid, SIGKILL);
 	}
 	close(report_fds[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = time_now() - start;
 	/* Whatever the workload left behind in its group goes with it. */
-	kill(-pid, SIGKILL);
+	guardian_stop(&guardian);
 	running_group = 0;
 	rusage_values(&ru, wall, out->rusage);
 	if (cfg->monitors)

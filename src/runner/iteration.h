@@ -11,10 +11,12 @@
 #include "workload/workload.h"
 
 /*
- * One iteration runs in a forked child in its own process group, so that a
- * crash or a hang costs one iteration, never the store, and so that wait4()
- * gives the iteration's own resource usage. The child waits for the
- * runner's go, so that counters are attached before the workload starts.
+ * One iteration runs in a forked child in a process group of its own, so
+ * that a crash or a hang costs one iteration, never the store, and so that
+ * wait4() gives the iteration's own resource usage. A guardian leads the
+ * group and kills it if the runner dies, by any signal (runner/guardian.h).
+ * The child waits for the runner's go, so that counters are attached
+ * before the workload starts.
  */
 
 struct iteration_config {
@@ -41,7 +43,10 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		  const struct iteration_config *cfg, struct iteration_outcome *out,
 		  struct error *err);
 
-/* Install SIGINT/SIGTERM/SIGHUP handlers that kill the running iteration's group. */
+/*
+ * Catch every terminating signal (util/signals.h): the running iteration's
+ * group is killed and the run stops after it, as for Ctrl-C.
+ */
 void iteration_install_signal_handlers(void);
 /* The signal that interrupted us, or 0. */
 int iteration_interrupted(void);

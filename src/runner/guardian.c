@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guardian of an iteration's process group (see guardian.h). A
+ * process, not PR_SET_PDEATHSIG: the death signal reaches only the direct
+ * children of the runner, and is cleared in every child they fork, so the
+ * 40 processes of a messaging group or a spawned helper would survive.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/guardian.h"
+
+static void __attribute__((noreturn)) guard(int fd)
+{
+	sigset_t all;
+	char byte;
+
+	/* Only the end of the pipe (or SIGKILL) may end the guardian. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	/* Hold nothing of the runner's but the pipe: no store, no terminal. */
+	if (fd > 0)
+		close_range(0, (unsigned int)fd - 1, 0);
+	close_range((unsigned int)fd + 1, ~0U, 0);
+	while (read(fd, &byte, 1) < 0 && errno == EINTR)
+		;
+	kill(0, SIGKILL);
+	_exit(0);
+}
+
+int guardian_start(struct guardian *g, struct error *err)
+{
+	int fds[2];
+	pid_t pid;
+
+	g->pgid = 0;
+	g->fd = -1;
+	if (pipe2(fds, O_CLOEXEC))
+		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
+				 "(raise 'ulimit -n')", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error_set(err, EXIT_ENV, "cannot fork an iteration: %s "
+				 "(raise 'ulimit -u' or free memory)", strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[1]);
+		guard(fds[0]);
+	}
+	/* Both sides set the group, so that it exists when fork returns here. */
+	setpgid(pid, pid);
+	close(fds[0]);
+	g->pgid = pid;
+	g->fd = fds[1];
+	return 0;
+}
+
+int guardian_join(const struct guardian *g)
+{
+	close(g->fd);
+	return setpgid(0, g->pgid);
+}
+
+void guardian_stop(struct guardian *g)
+{
+	if (!g->pgid)
+		return;
+	kill(-g->pgid, SIGKILL);
+	close(g->fd);
+	while (waitpid(g->pgid, NULL, 0) < 0 && errno == EINTR)
+		;
+	g->pgid = 0;
+	g->fd = -1;
+}
