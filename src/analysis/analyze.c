@@ -141,14 +141,19 @@ enum verdict cell_verdict(const struct cell_stats *st, enum better better,
 	return VERDICT_UNKNOWN;
 }
 
+/* In units of the larger deviation, whose square overflows near DBL_MAX. */
 static double pooled_sd(const struct summary *a, const struct summary *b)
 {
 	double df = (double)a->n + (double)b->n - 2;
+	double big = fmax(a->stddev, b->stddev), ra, rb;
 
 	if (a->n < 2 || b->n < 2)
 		return NAN;
-	return sqrt(((double)(a->n - 1) * a->stddev * a->stddev +
-		     (double)(b->n - 1) * b->stddev * b->stddev) / df);
+	if (!(big > 0))
+		return big;
+	ra = a->stddev / big;
+	rb = b->stddev / big;
+	return big * sqrt(((double)(a->n - 1) * ra * ra + (double)(b->n - 1) * rb * rb) / df);
 }
 
 static void cell_conclude(const struct compare_row *row, struct compare_cell *cell,

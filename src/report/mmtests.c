@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/numfmt.h"
 
 enum stat_kind {
 	STAT_MIN,
@@ -105,10 +106,15 @@ static int row_decimals(const struct compare_row *row, size_t nr_runs)
 	return d < 2 ? 2 : d > 9 ? 9 : d;
 }
 
+/* Beyond this, %f prints digits a double does not hold (309 near DBL_MAX). */
+#define FIXED_MAX	1e15
+
 static void format_value(char *buf, size_t len, double v, int decimals)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (fabs(v) >= FIXED_MAX)
+		format_shortest(buf, len, v);
 	else
 		snprintf(buf, len, "%.*f", decimals, v);
 }

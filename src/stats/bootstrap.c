@@ -206,27 +206,66 @@ static int ratio_interval(double *ratios, size_t resamples, double level,
 	return 0;
 }
 
+/*
+ * A resample's sum of samples near the largest double overflows although
+ * its mean is finite: such a side is resampled from a copy scaled by a
+ * power of two, exactly, and its means scaled back.
+ */
+#define HUGE_SAMPLE		0x1p960
+#define HUGE_SCALE_EXP		64
+
+struct side {
+	const double *x;
+	double *scaled;		/* the copy, or NULL */
+	int exp;		/* what its means are multiplied back by, in 2^exp */
+};
+
+static struct side side_of(const double *x, size_t n)
+{
+	struct side side = { x, NULL, 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		if (fabs(x[i]) > HUGE_SAMPLE) {
+			side.scaled = xreallocarray(NULL, n, sizeof(double));
+			for (size_t j = 0; j < n; j++)
+				side.scaled[j] = ldexp(x[j], -HUGE_SCALE_EXP);
+			side.x = side.scaled;
+			side.exp = HUGE_SCALE_EXP;
+			break;
+		}
+	}
+	return side;
+}
+
 int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *base,
 			      double *means)
 {
+	struct side b;
+
 	if (!plan || (!plan->byte_indices && !plan->indices))
 		return -1;
+	b = side_of(base, plan->n_base);
 	for (size_t i = 0; i < plan->resamples; i++)
-		means[i] = kept_mean(plan, base, i, 0, plan->n_base);
+		means[i] = ldexp(kept_mean(plan, b.x, i, 0, plan->n_base), b.exp);
+	free(b.scaled);
 	return 0;
 }
 
 int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const double *base_means,
 				  const double *new, double level, double *low, double *high)
 {
+	struct side n;
 	double *ratios;
 
 	*low = *high = NAN;
 	if (!plan || (!plan->byte_indices && !plan->indices) || !(level > 0 && level < 1))
 		return -1;
 	ratios = xreallocarray(NULL, plan->resamples, sizeof(*ratios));
+	n = side_of(new, plan->n_new);
 	for (size_t i = 0; i < plan->resamples; i++)
-		ratios[i] = kept_mean(plan, new, i, plan->n_base, plan->n_new) / base_means[i];
+		ratios[i] = ldexp(kept_mean(plan, n.x, i, plan->n_base, plan->n_new), n.exp) /
+			    base_means[i];
+	free(n.scaled);
 	return ratio_interval(ratios, plan->resamples, level, low, high);
 }
 
@@ -234,6 +273,7 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 			    const double *base, const double *new, double level,
 			    double *low, double *high)
 {
+	struct side b, n;
 	double *ratios;
 	struct rng rng;
 	int rc;
@@ -254,12 +294,16 @@ int bootstrap_plan_ratio_ci(const struct bootstrap_plan *plan,
 	}
 	/* base first, then new: the order of the draws is part of reproducibility */
 	ratios = xreallocarray(NULL, plan->resamples, sizeof(*ratios));
+	b = side_of(base, plan->n_base);
+	n = side_of(new, plan->n_new);
 	rng_seed(&rng, plan->seed);
 	for (size_t i = 0; i < plan->resamples; i++) {
-		double mean_base = mean_drawn(&rng, base, plan->n_base);
+		double mean_base = ldexp(mean_drawn(&rng, b.x, plan->n_base), b.exp);
 
-		ratios[i] = mean_drawn(&rng, new, plan->n_new) / mean_base;
+		ratios[i] = ldexp(mean_drawn(&rng, n.x, plan->n_new), n.exp) / mean_base;
 	}
+	free(b.scaled);
+	free(n.scaled);
 	return ratio_interval(ratios, plan->resamples, level, low, high);
 }
 

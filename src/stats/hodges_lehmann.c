@@ -28,6 +28,7 @@
 #include "stats/rng.h"
 #include "stats/select.h"
 #include "stats/sort.h"
+#include "stats/summary.h"
 #include "util/xalloc.h"
 
 #define HL_EXACT_LIMIT 50	/* as R's wilcox.test, like the test itself */
@@ -334,14 +335,6 @@ static void exact_ci(struct diff_matrix *m, double *scratch,
 	r->high = select_difference(m, n - upper, scratch, cumulative);
 }
 
-/* Halves first when the sum of two huge differences would overflow. */
-static double midpoint(double a, double b)
-{
-	double sum = a + b;
-
-	return isfinite(sum) ? sum / 2 : a / 2 + b / 2;
-}
-
 /*
  * The difference ranked just below @d, the @k-th (0-based, k >= 1): @d
  * again when it fills rank k - 1 too, else the largest difference below
@@ -370,7 +363,7 @@ static double median_difference(struct diff_matrix *m, double *scratch,
 
 	if (n % 2)
 		return upper;
-	return midpoint(difference_before(m, upper, n / 2), upper);
+	return stats_midpoint(difference_before(m, upper, n / 2), upper);
 }
 
 /* Sorted copies of both samples and the selection's working memory. */

@@ -18,6 +18,7 @@ const int summary_bmean_percents[SUMMARY_NR_BMEANS] = { 50, 95, 99 };
  * Samples near the largest double overflow a plain sum although their mean
  * is finite: then the sum is taken again on the samples scaled by a power
  * of two, which is exact, so the result is the same wherever both work.
+ * The standard deviation and the harmonic mean do the same.
  */
 #define OVERFLOW_SCALE_EXP	64
 
@@ -52,6 +53,13 @@ double stats_hmean(const double *x, size_t n)
 			return NAN;
 		sum += 1.0 / x[i];
 	}
+	/* reciprocals of samples near the smallest doubles overflow the same way */
+	if (isinf(sum)) {
+		sum = 0.0;
+		for (i = 0; i < n; i++)
+			sum += ldexp(1.0 / x[i], -OVERFLOW_SCALE_EXP);
+		return ldexp((double)n / sum, -OVERFLOW_SCALE_EXP);
+	}
 	return (double)n / sum;
 }
 
@@ -75,29 +83,55 @@ double stats_gmean(const double *x, size_t n)
 }
 
 /*
- * Corrected two-pass algorithm (Chan, Golub and LeVeque): the second term
+ * The sum of squared deviations of @x * @scale from their mean, by the
+ * corrected two-pass algorithm (Chan, Golub and LeVeque): the second term
  * cancels the rounding error left in the mean. The textbook sum of squares
  * minus the squared sum loses every digit on samples like 5e5 +- 10.
  */
-double stats_stddev(const double *x, size_t n)
+static double sum_squares(const double *x, size_t n, double scale)
 {
-	double mean, sq = 0.0, dev = 0.0;
+	double mean = 0.0, sq = 0.0, dev = 0.0;
 	size_t i;
 
-	if (n < 2)
-		return NAN;
-	mean = stats_mean(x, n);
+	for (i = 0; i < n; i++)
+		mean += x[i] * scale;
+	mean /= (double)n;
 	for (i = 0; i < n; i++) {
-		double d = x[i] - mean;
+		double d = x[i] * scale - mean;
 
 		sq += d * d;
 		dev += d;
 	}
 	sq -= dev * dev / (double)n;
 	/* Rounding can leave a tiny negative for equal samples. */
-	if (sq < 0.0)
-		sq = 0.0;
-	return sqrt(sq / (double)(n - 1));
+	return sq < 0.0 ? 0.0 : sq;
+}
+
+double stats_stddev(const double *x, size_t n)
+{
+	double sq, largest = 0.0;
+	size_t i;
+	int e;
+
+	if (n < 2)
+		return NAN;
+	sq = sum_squares(x, n, 1.0);
+	if (isfinite(sq))
+		return sqrt(sq / (double)(n - 1));
+	/* squares of samples near the largest double: scaled into (-1, 1) */
+	for (i = 0; i < n; i++)
+		largest = fmax(largest, fabs(x[i]));
+	if (!isfinite(largest))
+		return sq;
+	e = ilogb(largest) + 1;
+	return ldexp(sqrt(sum_squares(x, n, ldexp(1.0, -e)) / (double)(n - 1)), e);
+}
+
+double stats_midpoint(double a, double b)
+{
+	double sum = a + b;
+
+	return isfinite(sum) ? sum / 2.0 : a / 2.0 + b / 2.0;
 }
 
 double stats_median_sorted(const double *sorted, size_t n)
@@ -106,7 +140,7 @@ double stats_median_sorted(const double *sorted, size_t n)
 		return NAN;
 	if (n % 2)
 		return sorted[n / 2];
-	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+	return stats_midpoint(sorted[n / 2 - 1], sorted[n / 2]);
 }
 
 double summary_pct_change(double base, double value, bool higher_is_better)

@@ -52,6 +52,8 @@ double stats_mean(const double *x, size_t n);
 double stats_hmean(const double *x, size_t n);
 double stats_gmean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
+/* (a + b) / 2, without overflowing near the largest double. */
+double stats_midpoint(double a, double b);
 /* Median of @n values; @sorted must be in ascending order. */
 double stats_median_sorted(const double *sorted, size_t n);
 

@@ -4,7 +4,8 @@
  * radix sort, the Hodges–Lehmann selection from the implicit matrix of
  * pairwise differences (checked exactly against sorting every difference,
  * as the code did before), and the large-sample limit of the bootstrap
- * interval. Reference values are printed by
+ * interval, and every test on samples near the largest double. Reference
+ * values are printed by
  * tests/reference/large_sample_reference.R (R's wilcox.test and the limit's
  * formulas written in R); each block names the line it compares with.
  */
@@ -25,6 +26,7 @@
 #include "stats/hodges_lehmann.h"
 #include "stats/rng.h"
 #include "stats/sort.h"
+#include "stats/welch.h"
 
 #define REL 1e-6
 
@@ -237,6 +239,44 @@ static void test_bootstrap_limit_degenerate(void **state)
 	assert_int_equal(bootstrap_ratio_limit(one, 0, two, 2, 0.95, &low, &high), -1);
 }
 
+/*
+ * Samples near the largest double: each test must give what it gives on
+ * the same samples scaled down by 2^64 (every one is scale-invariant, the
+ * shift scales with them), where nothing overflows.
+ */
+static void test_near_dbl_max(void **state)
+{
+	double base[12], new[11], base_s[12], new_s[11];
+	double low, high, low_s, high_s;
+	struct welch_result w, w_s;
+	struct hl_result h, h_s;
+
+	for (int i = 0; i < 12; i++) {
+		base[i] = 1.6e308 + 1e306 * (i % 5);
+		base_s[i] = ldexp(base[i], -64);
+	}
+	for (int i = 0; i < 11; i++) {
+		new[i] = 1.7e308 + 1e306 * (i % 4);
+		new_s[i] = ldexp(new[i], -64);
+	}
+	welch_test(base, 12, new, 11, &w);
+	welch_test(base_s, 12, new_s, 11, &w_s);
+	assert_true(isfinite(w.t) && w.p < 1e-6);
+	assert_close(w.t, w_s.t, 1e-12);
+	assert_close(w.df, w_s.df, 1e-12);
+	assert_close(w.p, w_s.p, 1e-9);
+
+	assert_int_equal(bootstrap_ratio_ci(base, 12, new, 11, 2000, 0.95, 3, &low, &high), 0);
+	assert_int_equal(bootstrap_ratio_ci(base_s, 12, new_s, 11, 2000, 0.95, 3,
+					    &low_s, &high_s), 0);
+	assert_true(low == low_s && high == high_s);
+
+	hl_estimate(base, 12, new, 11, 0.95, &h);
+	hl_estimate(base_s, 12, new_s, 11, 0.95, &h_s);
+	assert_true(h.shift == ldexp(h_s.shift, 64));
+	assert_true(h.low == ldexp(h_s.low, 64) && h.high == ldexp(h_s.high, 64));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_limit),
 		cmocka_unit_test(test_bootstrap_switches_to_limit),
 		cmocka_unit_test(test_bootstrap_limit_degenerate),
+		cmocka_unit_test(test_near_dbl_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -772,6 +772,30 @@ static void test_median_sorted(void **state)
 	assert_close_rel(stats_median_sorted(even, 4), 3.0, "even median");
 }
 
+/*
+ * Samples near the largest double: sums and squares overflow, the summary
+ * must not. Expected values from exact rational arithmetic (Python's
+ * fractions: mean, sample variance, harmonic mean, middle pair).
+ */
+static void test_near_dbl_max(void **state)
+{
+	const double huge[] = { 1.7e308, 1.75e308, 1.79e308, 1.6e308 };
+	const double tiny[] = { 1e-308, 2e-308, 4e-308 };
+	struct summary s;
+
+	summary_compute(huge, 4, false, &s);
+	assert_close_rel(s.amean, 1.7099999999999999e+308, "mean near DBL_MAX");
+	assert_close_rel(s.stddev, 8.205689083394114e+306, "stddev near DBL_MAX");
+	assert_close_rel(s.hmean, 1.706977594466607e+308, "hmean near DBL_MAX");
+	assert_close_rel(s.median, 1.725e+308, "median near DBL_MAX");
+	assert_close_rel(s.coeffvar, 8.205689083394114e+306 / 1.71e308 * 100, "coeffvar");
+	for (int i = 0; i < SUMMARY_NR_BMEANS; i++)
+		assert_true(isfinite(s.bmean[i]));
+	/* reciprocals of the smallest normal doubles overflow too: 3/(1e308 * 1.75) */
+	assert_close_rel(stats_hmean(tiny, 3), 1.714285714285714e-308, "hmean near DBL_MIN");
+	assert_close_rel(stats_midpoint(1.7e308, 1.79e308), 1.745e308, "midpoint");
+}
+
 /* A NAN sample must not upset qsort or crash; it poisons the means. */
 static void test_nan_sample(void **state)
 {
@@ -863,6 +887,7 @@ int main(void)
 		cmocka_unit_test(test_stats_functions_undefined),
 		cmocka_unit_test(test_median_sorted),
 		cmocka_unit_test(test_nan_sample),
+		cmocka_unit_test(test_near_dbl_max),
 		cmocka_unit_test(test_pct_change_against_reference),
 		cmocka_unit_test(test_pct_change_direction),
 		cmocka_unit_test(test_pct_change_undefined),
