@@ -41,6 +41,15 @@ void print_main_usage(FILE *out);
 int command_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * 0 when @s is valid UTF-8 (util/utf8.h), else the usage error, naming
+ * @what ("run name") and showing @s escaped: for every name and value a
+ * command takes that is stored, exported or looked up.
+ */
+int command_check_utf8(const char *cmd, const char *what, const char *s);
+/* The same for each operand, argv[optind..argc-1]. */
+int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
+
 int cmd_compare(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -4,11 +4,13 @@
  * summary, and what all of them share (the global options, the usage
  * error).
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/utf8.h"
 
 struct global_options global = { NULL, false, false };
 
@@ -42,4 +44,24 @@ int command_usage_error(const char *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
+}
+
+int command_check_utf8(const char *cmd, const char *what, const char *s)
+{
+	char shown[128];
+
+	if (utf8_valid(s))
+		return 0;
+	utf8_escape(shown, sizeof(shown), s);
+	return command_usage_error(cmd, "%s '%s' is not valid UTF-8: names and values are "
+				   "stored and exported as UTF-8 text", what, shown);
+}
+
+int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv)
+{
+	int code = 0;
+
+	for (int i = optind; i < argc && !code; i++)
+		code = command_check_utf8(cmd, what, argv[i]);
+	return code;
 }

@@ -166,7 +166,7 @@ static int add_workloads(const struct cmd_option *opt, const char *arg)
 	struct compare_args *a = opt->value;
 
 	add_names(&a->workloads, &a->nr_workloads, arg);
-	return 0;
+	return command_check_utf8("compare", "workload name", arg);
 }
 
 static int add_metrics(const struct cmd_option *opt, const char *arg)
@@ -174,7 +174,7 @@ static int add_metrics(const struct cmd_option *opt, const char *arg)
 	struct compare_args *a = opt->value;
 
 	add_names(&a->metrics, &a->nr_metrics, arg);
-	return 0;
+	return command_check_utf8("compare", "metric name", arg);
 }
 
 static int check_run_names(int argc, char **argv)
@@ -184,6 +184,8 @@ static int check_run_names(int argc, char **argv)
 	if (argc - optind < 2)
 		return command_usage_error("compare", "give a baseline run and at least one "
 					   "run to compare with it");
+	if (command_check_utf8_operands("compare", "run name", argc, argv))
+		return EXIT_USAGE;
 	for (size_t i = 0; i < nr_runs; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(argv[optind + i], argv[optind + j]))

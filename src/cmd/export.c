@@ -51,6 +51,8 @@ int cmd_export(int argc, char **argv)
 					   "(see 'schedperf runs')");
 	if (output && !*output)
 		return command_usage_error("export", "-o needs a file name");
+	if (command_check_utf8_operands("export", "run name", argc, argv))
+		return EXIT_USAGE;
 	if (store_open_existing(global.db, &st, &err))
 		goto fail;
 	for (int i = optind; i < argc; i++)

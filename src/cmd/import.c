@@ -8,13 +8,14 @@
 #include "store/store.h"
 
 static const struct cmd_usage import_usage = {
-	"usage: schedperf import FILE...\n"
+	"usage: schedperf import FILE...|-\n"
 	"\n"
 	"Read schedperf-results/1 JSON (as 'schedperf export' writes it, or\n"
 	"converted from another tool: any workload name is accepted) into the store.\n"
 	"Everything is validated first (types, finite numbers, non-empty samples,\n"
 	"better = higher|lower); one bad value and nothing is imported. A batch\n"
-	"already in the store (same run name and start time) is refused.\n",
+	"already in the store (same run name and start time) is refused. FILE must\n"
+	"be a regular file; - reads standard input (to import from a pipe).\n",
 	NULL,
 };
 

@@ -46,6 +46,8 @@ int cmd_list(int argc, char **argv)
 	if (parse_options(argc, argv, options, &list_usage, &code))
 		return code;
 
+	if (command_check_utf8_operands("list", "workload name", argc, argv))
+		return EXIT_USAGE;
 	for (int i = optind; i < argc; i++)
 		if (!workload_find(argv[i]))
 			return die_code(EXIT_USAGE, "unknown workload '%.64s': not one of "

@@ -67,6 +67,8 @@ static const char *default_run_name(void)
 
 static int check_run_name(const char *name)
 {
+	if (command_check_utf8("run", "run name", name))
+		return EXIT_USAGE;
 	if (!*name || strlen(name) > 200)
 		return command_usage_error("run", "run name must have 1 to 200 characters");
 	for (const char *p = name; *p; p++)
@@ -81,7 +83,7 @@ static int add_param(const struct cmd_option *opt, const char *arg)
 	struct run_request *req = opt->value;
 
 	req->params[req->nr_params++] = arg;
-	return 0;
+	return command_check_utf8("run", "parameter", arg);
 }
 
 static int add_sweep(const struct cmd_option *opt, const char *arg)
@@ -89,7 +91,7 @@ static int add_sweep(const struct cmd_option *opt, const char *arg)
 	struct run_request *req = opt->value;
 
 	req->sweeps[req->nr_sweeps++] = arg;
-	return 0;
+	return command_check_utf8("run", "sweep", arg);
 }
 
 static int set_timeout(const struct cmd_option *opt, const char *arg)
@@ -172,6 +174,10 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 
 	if (parse_options(argc, argv, options, &run_usage, &code))
 		return code ? code : -1;
+	if (req->monitors && command_check_utf8("run", "monitor list", req->monitors))
+		return EXIT_USAGE;
+	if (command_check_utf8_operands("run", "workload name", argc, argv))
+		return EXIT_USAGE;
 	if (optind < argc)
 		req->workload = argv[optind];
 	if (optind + 1 < argc)

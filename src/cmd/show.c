@@ -64,6 +64,8 @@ int cmd_show(int argc, char **argv)
 	if (optind + 1 < argc)
 		return command_usage_error("show", "one run at a time: unexpected '%.64s'",
 					   argv[optind + 1]);
+	if (command_check_utf8_operands("show", "run name", argc, argv))
+		return EXIT_USAGE;
 	if (store_open_existing(global.db, &st, &err) ||
 	    store_load(st, argv[optind], true, &set, &err)) {
 		code = error_report(&err);

@@ -16,6 +16,7 @@
 
 #include "runner/suite_file.h"
 #include "runner/sweep.h"
+#include "util/input_file.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -317,18 +318,21 @@ static int syntax_error(const yaml_parser_t *parser, const char *name, struct er
 }
 
 /*
- * A suite is at most four levels deep (list, benchmark, params, values).
- * libyaml's scanner takes time quadratic in the nesting depth, so a file of
- * a million '[' would hang yaml_parser_load(); walk the events first and
- * stop at the first node nested deeper than any suite can be.
+ * A suite is one YAML document at most four levels deep (list, benchmark,
+ * params, values). libyaml's scanner takes time quadratic in the nesting
+ * depth, so a file of a million '[' would hang yaml_parser_load(); walk the
+ * events first and stop at the first node nested deeper than any suite
+ * can be. yaml_parser_load() reads only the first document, so a second
+ * one, which would be silently ignored, is refused here too, and so is a
+ * scalar with a NUL in it, which C strings would cut short.
  */
 #define SUITE_MAX_DEPTH 16
 
-static int check_depth(const char *name, const char *text, size_t len, struct error *err)
+static int check_shape(const char *name, const char *text, size_t len, struct error *err)
 {
 	yaml_parser_t parser;
 	yaml_event_t event;
-	int depth = 0, rc = 0;
+	int depth = 0, documents = 0, rc = 0;
 	bool done = false;
 
 	if (!yaml_parser_initialize(&parser))
@@ -351,6 +355,21 @@ static int check_depth(const char *name, const char *text, size_t len, struct er
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
 			depth--;
+			break;
+		case YAML_SCALAR_EVENT:
+			/* "\0" would cut a name or value short without a word */
+			if (strlen((const char *)event.data.scalar.value) !=
+			    event.data.scalar.length)
+				rc = error_set(err, EXIT_USAGE, "%s:%d: a value holds a NUL "
+					       "character (remove the \\0)", name,
+					       (int)event.start_mark.line + 1);
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++documents > 1)
+				rc = error_set(err, EXIT_USAGE, "%s:%d: a second YAML document "
+					       "(a suite is one document: one list of "
+					       "benchmarks; see schedperf-suite(5))", name,
+					       (int)event.start_mark.line + 1);
 			break;
 		case YAML_STREAM_END_EVENT:
 			done = true;
@@ -375,7 +394,7 @@ int suite_parse(struct suite *suite, const char *name, const char *text, size_t 
 
 	memset(suite, 0, sizeof(*suite));
 	suite->name = xstrdup(name);
-	if (check_depth(name, text, len, p.err))
+	if (check_shape(name, text, len, p.err))
 		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return error_set(err, EXIT_INTERNAL, "cannot start the YAML parser");
@@ -402,12 +421,13 @@ out:
 
 static char *read_file(const char *path, size_t *len, struct error *err)
 {
-	FILE *f = fopen(path, "r");
+	const char *why;
+	FILE *f = input_file_open(path, &why);
 	char *buf;
 
 	if (!f) {
 		error_set(err, EXIT_USAGE, "cannot read suite file '%.200s': %s (give a built-in "
-			  "suite name or the path of a YAML file)", path, strerror(errno));
+			  "suite name or the path of a YAML file)", path, why);
 		return NULL;
 	}
 	buf = xmalloc(SUITE_MAX_BYTES + 1);

@@ -4,9 +4,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/interchange.h"
+#include "util/input_file.h"
 #include "util/output_file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -449,8 +451,33 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	return 0;
 }
 
+/*
+ * jansson reports a failed allocation while parsing as an error with no
+ * text (not as json_error_out_of_memory): its allocations go through here,
+ * so that running out of memory is told as such.
+ */
+static bool json_out_of_memory;
+
+static void *json_malloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		json_out_of_memory = true;
+	return p;
+}
+
+static void watch_json_memory(void)
+{
+	json_out_of_memory = false;
+	json_set_alloc_funcs(json_malloc, free);
+}
+
 static int load_error(const char *path, const json_error_t *jerr, struct error *err)
 {
+	if (json_out_of_memory || json_error_code(jerr) == json_error_out_of_memory)
+		return error_set(err, EXIT_ENV, "cannot import '%s': out of memory (free "
+				 "memory or raise 'ulimit -v'; nothing was imported)", path);
 	if (jerr->line < 0 || jerr->position == 0)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a readable "
 				 "schedperf-results/1 JSON file)", path, jerr->text);
@@ -505,19 +532,35 @@ out:
 
 int interchange_read(const char *path, struct result_set *set, struct error *err)
 {
+	bool from_stdin = !strcmp(path, "-");
+	const char *name = from_stdin ? "standard input" : path;
+	const char *why;
 	json_error_t jerr;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *doc;
+	FILE *f;
 
+	watch_json_memory();
+	f = from_stdin ? stdin : input_file_open(path, &why);
+	if (!f)
+		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a "
+				 "schedperf-results/1 JSON file, or - for standard input)",
+				 path, why);
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	if (!from_stdin)
+		fclose(f);
 	if (!doc)
-		return load_error(path, &jerr, err);
-	return read_document(doc, path, set, err);
+		return load_error(name, &jerr, err);
+	return read_document(doc, name, set, err);
 }
 
 int interchange_read_buffer(const char *name, const char *buf, size_t len,
 			    struct result_set *set, struct error *err)
 {
 	json_error_t jerr;
-	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *doc;
+
+	watch_json_memory();
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 
 	if (!doc)
 		return load_error(name, &jerr, err);

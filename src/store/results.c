@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "store/results.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* Append one zeroed element to an array that grows one at a time. */
@@ -34,14 +35,31 @@ struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench
 	return &bench->metrics[bench->nr_metrics - 1];
 }
 
+/*
+ * What the machine says is not always UTF-8 (a kernel command line, a host
+ * name): such a value is kept with its stray bytes as \xHH, so that JSON,
+ * which can hold only UTF-8, does not lose it.
+ */
+static char *utf8_copy(const char *s)
+{
+	size_t len = 4 * strlen(s) + 4;
+	char *copy;
+
+	if (utf8_valid(s))
+		return xstrdup(s);
+	copy = xmalloc(len);
+	utf8_escape(copy, len, s);
+	return copy;
+}
+
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value)
 {
 	struct env_entry *e;
 
 	batch->env = grow_one(batch->env, &batch->nr_env, sizeof(*batch->env));
 	e = &batch->env[batch->nr_env - 1];
-	e->key = xstrdup(key);
-	e->value = xstrdup(value);
+	e->key = utf8_copy(key);
+	e->value = utf8_copy(value);
 }
 
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup)

@@ -10,7 +10,8 @@
 static void out_of_memory(size_t size)
 {
 	fprintf(stderr, "schedperf: out of memory: could not allocate %zu bytes "
-		"(free memory or lower the workload's parameters)\n", size);
+		"(free memory or raise 'ulimit -v'; a run can also lower the workload's "
+		"parameters)\n", size);
 	exit(EXIT_ENV);
 }
 

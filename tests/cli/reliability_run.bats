@@ -31,34 +31,33 @@ skip_under_asan() {
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "ulimit -v cannot bound an ASan build"
 }
 
-@test "compare: every statistic of 20,000 samples a side fits in 1 GB of address space" {
+# compare_big N KB: import two runs of N samples each, compare them under
+# ulimit -v KB in the default style and in JSON (into $TMP/cmp.json), and
+# check that the 2 % slowdown is found with both intervals computed.
+compare_big() {
+	local n=$1 kb=$2
 	skip_under_asan
-	big_runs 20000 "$TMP/big.json"
+	big_runs "$n" "$TMP/big.json"
 	sp import "$TMP/big.json" >/dev/null
-	# the pairwise differences alone took 3.2 GB; every style computes every
-	# statistic (Welch, Mann-Whitney, bootstrap, Hodges-Lehmann, medians)
-	run bash -c 'ulimit -v 1000000 && exec "$@"' - "$SP" compare r0 r1
+	run bash -c 'ulimit -v "$0" && exec "$@"' "$kb" "$SP" compare r0 r1
 	[ "$status" -eq 0 ] || { echo "compare: $status: $output"; return 1; }
-	run bash -c 'ulimit -v 1000000 && exec "$@" >"$0"' "$TMP/cmp.json" \
-		"$SP" compare r0 r1 --format json
+	run bash -c 'ulimit -v "$0" && out=$1 && shift && exec "$@" >"$out"' "$kb" \
+		"$TMP/cmp.json" "$SP" compare r0 r1 --format json
 	[ "$status" -eq 0 ] || { echo "compare --format json: $status: $output"; return 1; }
-	# the 2 % slowdown found, with both intervals computed
 	[ "$(json 'd["rows"][0]["runs"][1]["verdict"]' "$TMP/cmp.json")" = worse ]
-	json 'd["rows"][0]["runs"][1]["ratio_ci"][0] > 1 and d["rows"][0]["runs"][1]["hl_ci"][0] > 0' \
+	json '1 < d["rows"][0]["runs"][1]["ratio_ci"][0] < d["rows"][0]["runs"][1]["ratio_ci"][1] < 1.04 and d["rows"][0]["runs"][1]["hl_ci"][0] > 0' \
 		"$TMP/cmp.json" | grep -qx True
 }
 
+@test "compare: every statistic of 20,000 samples a side fits in 1 GB of address space" {
+	# the pairwise differences alone took 3.2 GB; every style computes every
+	# statistic (Welch, Mann-Whitney, bootstrap, Hodges-Lehmann, medians)
+	compare_big 20000 1000000
+}
+
 @test "compare: 60,000 samples a side (the bootstrap's large-sample limit) fit in 500 MB" {
-	skip_under_asan
-	big_runs 60000 "$TMP/big.json"
-	sp import "$TMP/big.json" >/dev/null
 	# the differences would take 29 GB; O(n) memory is a few megabytes
-	run bash -c 'ulimit -v 500000 && exec "$@" >"$0"' "$TMP/cmp.json" \
-		"$SP" compare r0 r1 --format json
-	[ "$status" -eq 0 ] || { echo "compare: $status: $output"; return 1; }
-	[ "$(json 'd["rows"][0]["runs"][1]["verdict"]' "$TMP/cmp.json")" = worse ]
-	json '1 < d["rows"][0]["runs"][1]["ratio_ci"][0] < d["rows"][0]["runs"][1]["ratio_ci"][1] < 1.04' \
-		"$TMP/cmp.json" | grep -qx True
+	compare_big 60000 500000
 }
 
 # live_in_group PGID: how many processes of the group are alive (zombies,
@@ -224,4 +223,171 @@ limited() {
 			[[ "$output" == *"'$TMP/out/x.json' was not written"* ]]
 		fi
 	done
+}
+
+# refused WANT ARGS...: schedperf ARGS exits WANT with one line, within 20 s
+# (a hang is a failure, not a wait), and leaves the store as it was.
+refused() {
+	local want=$1 before
+	shift
+	before=$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)
+	run timeout 20 "$SP" "$@"
+	[ "$status" -eq "$want" ] || { echo "schedperf $*: exit $status: $output"; return 1; }
+	assert_one_line_error
+	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ] ||
+		{ echo "schedperf $*: the store changed"; return 1; }
+}
+
+# one_run FILE NAME [FIELD=JSON]: a schedperf-results/1 file of one small run;
+# FIELD (name, workload, unit, env) replaced by raw JSON text, bytes and all.
+one_run() {
+	local name=\"$2\" workload='"w"' unit='"s"' env='{"k": "v"}'
+	case "${3:-}" in
+	name=*) name=${3#name=} ;;
+	workload=*) workload=${3#workload=} ;;
+	unit=*) unit=${3#unit=} ;;
+	env=*) env=${3#env=} ;;
+	esac
+	printf '{"schema": "schedperf-results/1", "runs": [{"name": %s,
+	 "started": "2026-01-01T00:00:00Z", "complete": true, "environment": %s,
+	 "benchmarks": [{"workload": %s, "params": {"a": "1"}, "metrics": [{"name": "t",
+	 "unit": %s, "better": "lower", "samples": [1.5, 2, 3]}]}]}]}\n' \
+		"$name" "$env" "$workload" "$unit" >"$1"
+}
+
+@test "UTF-8: every name and value that is not is refused where it enters, exit 2" {
+	sp run pipe -p loops=10 -i 1 --name a -q
+	sp run pipe -p loops=10 -i 1 --name b -q
+	local bad=$'\xff\xfe' overlong=$'\xc0\xaf' surrogate=$'\xed\xa0\x80' cut=$'caf\xc3'
+	for s in "$bad" "$overlong" "$surrogate" "$cut"; do
+		refused 2 run pipe -p loops=10 -i 1 --name "$s"
+		refused 2 run --resume --name "$s"
+		refused 2 run pipe -p "loops=1$s" -i 1
+		refused 2 run pipe --sweep "loops=pow2:1..4$s" -i 1
+		refused 2 run "pipe$s" -i 1
+		refused 2 run pipe --monitors "vmstat$s" -i 1
+		refused 2 compare a "b$s"
+		refused 2 compare a b --workload "pipe$s"
+		refused 2 compare a b --metric "usec$s"
+		refused 2 show "a$s"
+		refused 2 export "a$s"
+		refused 2 list "pipe$s"
+		# files: JSON and YAML must be UTF-8 themselves
+		one_run "$TMP/bad.json" x "name=\"x$s\""
+		refused 2 import "$TMP/bad.json"
+		printf -- '- workload: pipe\n  params: {loops: "1%s"}\n' "$s" >"$TMP/bad.yaml"
+		refused 2 run --suite "$TMP/bad.yaml" -i 1
+	done
+	# escapes that decode to no character, or to a NUL that would cut a name
+	one_run "$TMP/bad.json" x 'name="x\udcff"'
+	refused 2 import "$TMP/bad.json"
+	one_run "$TMP/bad.json" x 'unit="s\u0000x"'
+	refused 2 import "$TMP/bad.json"
+	printf -- '- workload: "pipe\\0"\n' >"$TMP/bad.yaml"
+	refused 2 run --suite "$TMP/bad.yaml" -i 1
+	printf -- '- workload: pipe\n  params: {loops: "\\ud800"}\n' >"$TMP/bad.yaml"
+	refused 2 run --suite "$TMP/bad.yaml" -i 1
+	# the message shows the bytes, escaped, and is itself UTF-8
+	run sp run pipe --name "$bad"
+	[[ "$output" == *"'\\xff\\xfe' is not valid UTF-8"* ]]
+	printf '%s' "$output" | iconv -f UTF-8 -t UTF-8 >/dev/null
+}
+
+@test "UTF-8: names beyond ASCII go through run, export, import, runs and compare" {
+	local name='Lauf ü 名前 😀'
+	sp run pipe -p loops=10 -i 2 --name "$name" -q
+	sp export "$name" -o "$TMP/x.json"
+	[ "$(json 'd["runs"][0]["name"]' "$TMP/x.json")" = "$name" ]
+	sp --db "$TMP/other.db" import "$TMP/x.json" >/dev/null
+	sp --db "$TMP/other.db" runs --format json >"$TMP/runs.json"
+	json '[r["name"] for r in d]' "$TMP/runs.json" | grep -qF "$name"
+	sp run pipe -p loops=10 -i 2 --name base -q
+	sp compare base "$name" --format json >"$TMP/cmp.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["name"]' "$TMP/cmp.json")" = "$name" ]
+	# and what the machine says, when it is not UTF-8, is kept escaped
+	one_run "$TMP/env.json" envrun 'env={"k": "caf\u00e9"}'
+	sp import "$TMP/env.json" >/dev/null
+	sp export envrun -o "$TMP/env-out.json"
+	[ "$(json 'd["runs"][0]["environment"]["k"]' "$TMP/env-out.json")" = "café" ]
+}
+
+@test "files that are not regular are refused wherever a path is read, without waiting" {
+	mkfifo "$TMP/fifo"
+	sp run pipe -p loops=10 -i 1 --name a -q
+	# a FIFO with no writer blocked these forever; devices and directories
+	# are no input files either
+	for f in "$TMP/fifo" /dev/zero /dev/null "$TMP"; do
+		refused 2 import "$f"
+		refused 2 run --suite "$f" -i 1
+	done
+	run sp import "$TMP/fifo"
+	[[ "$output" == *"a FIFO, not a regular file"* ]]
+	# standard input is the way to import from a pipe
+	one_run "$TMP/one.json" piped
+	run bash -c 'cat "$1" | "$2" import -' - "$TMP/one.json" "$SP"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	sp show piped >/dev/null
+}
+
+@test "a YAML suite of several documents is refused, not run as its first" {
+	printf -- '- workload: pipe\n  params: {loops: 10}\n---\n- workload: pipe\n  params: {loops: 20}\n' \
+		>"$TMP/two.yaml"
+	run sp run --suite "$TMP/two.yaml" -i 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"two.yaml:3: a second YAML document"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# one document with an explicit start and end is one document
+	printf -- '---\n- workload: pipe\n  params: {loops: 10}\n...\n' >"$TMP/one.yaml"
+	sp run --suite "$TMP/one.yaml" -i 1 -q
+}
+
+@test "out of memory while importing is exit 3 'out of memory', at every limit" {
+	skip_under_asan
+	big_runs 200000 "$TMP/big.json"
+	local kb
+	# wherever the limit cuts (parsing, validating, storing), the one line
+	# says so; a limit that is enough imports everything
+	for kb in 20000 30000 40000 50000 60000 80000 120000; do
+		rm -f "$TMP"/mem.db*
+		run bash -c 'ulimit -v "$0" && exec "$@"' "$kb" "$SP" --db "$TMP/mem.db" import \
+			"$TMP/big.json"
+		if [ "$status" -ne 0 ]; then
+			[ "$status" -eq 3 ] || { echo "ulimit -v $kb: exit $status: $output"; return 1; }
+			assert_one_line_error
+			[[ "$output" == *"out of memory"* ]] || { echo "ulimit -v $kb: $output"; return 1; }
+		fi
+	done
+	# the last limit is enough
+	[ "$status" -eq 0 ]
+}
+
+@test "samples near the largest double: finite statistics, numbers printed whole" {
+	"$PYTHON" - >"$TMP/huge.json" <<-'PY'
+	import json
+	runs = []
+	for r, top in enumerate((1.7e308, 1.75e308)):
+	    runs.append({"name": "h%d" % r, "started": "2026-01-01T00:00:0%dZ" % r,
+	                 "complete": True, "environment": {},
+	                 "benchmarks": [{"workload": "w", "params": {}, "metrics": [
+	                     {"name": "t", "unit": "s", "better": "lower",
+	                      "samples": [top * (1 - 0.01 * i) for i in range(10)]}]}]})
+	print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))
+	PY
+	sp import "$TMP/huge.json" >/dev/null
+	local args
+	for args in "" "--style lkp" "--style benchstat" "--format markdown" "--format csv" \
+		    "--format json"; do
+		run sp compare h0 h1 $args
+		[ "$status" -eq 0 ] || { echo "compare $args: $output"; return 1; }
+		# no infinity or NaN, and no number wider than a double's 17 digits
+		# (with %g's at most four leading zeros)
+		! grep -qiE 'inf|nan' <<<"$output" || { echo "compare $args: $output"; return 1; }
+		! grep -qE '[0-9]{22}' <<<"$output" || { echo "compare $args: $output"; return 1; }
+	done
+	sp compare h0 h1 --format json >"$TMP/cmp.json"
+	json 'd["rows"][0]["runs"][1]["amean"] > 1.6e308 and d["rows"][0]["runs"][1]["ratio_ci"][0] > 1' \
+		"$TMP/cmp.json" | grep -qx True
+	run sp show h0
+	! grep -qiE 'inf|nan|[0-9]{22}' <<<"$output"
 }

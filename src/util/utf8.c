@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "util/utf8.h"
+
+/* The length of the well-formed sequence at @s, or 0 if there is none. */
+static size_t sequence_length(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t len, i;
+	unsigned long cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;	/* a continuation byte, 0xc0/0xc1 or above 0xf4 */
+	}
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len = sequence_length(p);
+
+		if (!len)
+			return false;
+		p += len;
+	}
+	return true;
+}
+
+void utf8_escape(char *buf, size_t len, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = 0;
+
+	if (!len)
+		return;
+	while (*p) {
+		size_t seq = sequence_length(p);
+		char piece[8];
+		size_t n;
+
+		if (!seq || *p < 0x20 || *p == 0x7f) {
+			snprintf(piece, sizeof(piece), "\\x%02x", *p);
+			n = 4;
+			seq = 1;
+		} else {
+			memcpy(piece, p, seq);
+			n = seq;
+		}
+		if (at + n + 4 > len) {
+			snprintf(buf + at, len - at, "...");
+			return;
+		}
+		memcpy(buf + at, piece, n);
+		at += n;
+		p += seq;
+	}
+	buf[at] = '\0';
+}

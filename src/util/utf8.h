@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_UTF8_H
+#define SCHEDPERF_UTIL_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Whether @s is well-formed UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF). A name or value that is not cannot
+ * be written to JSON (export would drop it, import refuse it), so every
+ * such string is refused where it enters schedperf.
+ */
+bool utf8_valid(const char *s);
+
+/*
+ * @s for a message: the bytes that are not part of well-formed UTF-8, and
+ * control characters, as \xHH; cut to fit @len with "...".
+ */
+void utf8_escape(char *buf, size_t len, const char *s);
+
+#endif
