@@ -38,6 +38,11 @@ def commands():
 # The man page as plain text, split by section and, under COMMANDS, by entry.
 man = open(man_path).read().replace("\\-", "-").replace("\\(en", "-")
 man = re.sub(r"\\f[BIRP]", "", man)
+# Options of other programs the page quotes ('ulimit -f', 'perf bench sched
+# pipe -T') are not schedperf's: drop a quoted command that is not ours, and
+# ulimit's flags wherever they stand.
+man = re.sub(r"'(?!schedperf\b)[a-z][\w.+-]* [^'\n]*'", "''", man)
+man = re.sub(r"\bulimit -[a-zA-Z]\b", "ulimit", man)
 sections = dict(re.findall(r"^\.SH (\S+)\n(.*?)(?=^\.SH |\Z)", man, re.M | re.S))
 entries = {}
 for name, body in re.findall(r"^\.TP\n\.B (\S+)(.*?)(?=^\.TP\n\.B [a-z]+\b|\Z)",
