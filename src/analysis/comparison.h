@@ -120,8 +120,10 @@ void comparison_keep_changed(struct comparison *cmp);
 bool comparison_has_regression(const struct comparison *cmp);
 /*
  * The keys known to move results that differ between the baseline and run
- * @r: fills at most @max of @keys, returns how many there are.
+ * @r: fills at most @max of @keys, returns how many there are (never more
+ * than COMPARE_MAX_CAVEATS, the number of such keys and then some).
  */
+#define COMPARE_MAX_CAVEATS 16
 size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **keys,
 			  size_t max);
 /* The short name of such a key for a verdict: "governor" for cpufreq.governor. */

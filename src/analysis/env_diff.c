@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/comparison.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 /* Keys that differ from one run to the next whatever was changed. */
@@ -34,7 +35,7 @@ static const struct {
 
 static const char *moving_key(const char *key)
 {
-	for (size_t i = 0; i < sizeof(moving_keys) / sizeof(moving_keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(moving_keys); i++)
 		if (!strcmp(key, moving_keys[i].key))
 			return moving_keys[i].short_name;
 	return NULL;

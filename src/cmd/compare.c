@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "util/list.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage compare_usage = {
@@ -39,26 +40,31 @@ static const struct cmd_usage compare_usage = {
 	NULL,
 };
 
+/* A NULL-terminated list of names, as --workload and --metric gather them. */
+struct names {
+	char **list;
+	size_t nr;
+};
+
 struct compare_args {
 	const struct compare_format *format;
 	const struct compare_style *style;
 	struct compare_options opts;
 	bool all_metrics, only_changed, fail_on_regression;
-	char **workloads, **metrics;	/* NULL-terminated, or NULL */
-	size_t nr_workloads, nr_metrics;
+	struct names workloads, metrics;
 };
 
-/* Append every name of a comma list to a NULL-terminated list. */
-static void add_names(char ***list, size_t *nr, const char *arg)
+/* Append one name of a comma list; empty ones are skipped. */
+static int add_name(const char *name, size_t len, void *arg)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	struct names *names = arg;
 
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		*list = xreallocarray(*list, *nr + 2, sizeof(char *));
-		(*list)[(*nr)++] = xstrdup(tok);
-		(*list)[*nr] = NULL;
-	}
-	free(copy);
+	if (!len)
+		return 0;
+	names->list = xreallocarray(names->list, names->nr + 2, sizeof(char *));
+	names->list[names->nr++] = xstrndup(name, len);
+	names->list[names->nr] = NULL;
+	return 0;
 }
 
 static void free_names(char **list)
@@ -98,27 +104,31 @@ static const char *table_names(char *buf, size_t len, const void *table, size_t 
 	return buf;
 }
 
+/* Refuse @arg, naming the rows of @table, whose first member is the name. */
+static int unknown_name(const char *what, const char *arg, const void *table,
+			size_t row_size)
+{
+	char names[256];
+
+	return command_usage_error("compare", "unknown %s '%.32s': give %s", what, arg,
+				   table_names(names, sizeof(names), table, row_size));
+}
+
 static int set_format(const struct cmd_option *opt, const char *arg)
 {
 	const struct compare_format **format = opt->value;
-	char names[256];
 
 	if (!(*format = compare_format_find(arg)))
-		return command_usage_error("compare", "unknown format '%.32s': give %s", arg,
-					   table_names(names, sizeof(names), compare_formats,
-						       sizeof(compare_formats[0])));
+		return unknown_name("format", arg, compare_formats, sizeof(compare_formats[0]));
 	return 0;
 }
 
 static int set_style(const struct cmd_option *opt, const char *arg)
 {
 	const struct compare_style **style = opt->value;
-	char names[256];
 
 	if (!(*style = compare_style_find(arg)))
-		return command_usage_error("compare", "unknown style '%.32s': give %s", arg,
-					   table_names(names, sizeof(names), compare_styles,
-						       sizeof(compare_styles[0])));
+		return unknown_name("style", arg, compare_styles, sizeof(compare_styles[0]));
 	return 0;
 }
 
@@ -161,19 +171,16 @@ static int set_seed(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+/* The UTF-8 check after the names: an invalid name still goes to the message. */
 static int add_workloads(const struct cmd_option *opt, const char *arg)
 {
-	struct compare_args *a = opt->value;
-
-	add_names(&a->workloads, &a->nr_workloads, arg);
+	comma_list_each(arg, add_name, opt->value);
 	return command_check_utf8("compare", "workload name", arg);
 }
 
 static int add_metrics(const struct cmd_option *opt, const char *arg)
 {
-	struct compare_args *a = opt->value;
-
-	add_names(&a->metrics, &a->nr_metrics, arg);
+	comma_list_each(arg, add_name, opt->value);
 	return command_check_utf8("compare", "metric name", arg);
 }
 
@@ -214,9 +221,9 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		}
 	}
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
-	comparison_filter(&cmp, (const char *const *)a->workloads,
-			  (const char *const *)a->metrics);
-	if (!cmp.nr_rows && (a->nr_workloads || a->nr_metrics)) {
+	comparison_filter(&cmp, (const char *const *)a->workloads.list,
+			  (const char *const *)a->metrics.list);
+	if (!cmp.nr_rows && (a->workloads.nr || a->metrics.nr)) {
 		/* A misspelt name must not read as "nothing changed". */
 		code = die_code(EXIT_USAGE, "compare: no row matches --workload or --metric "
 				"(see 'schedperf show %.64s' for the workloads and metrics)",
@@ -259,10 +266,10 @@ int cmd_compare(int argc, char **argv)
 			     "\"same\" within +-PCT percent (default 1)", set_margin),
 		OPT_CALLBACK(0, "seed", &a.opts.seed, "N",
 			     "bootstrap seed (default fixed: reproducible)", set_seed),
-		OPT_CALLBACK(0, "workload", &a, "NAME", "only these workloads (repeat, or a "
+		OPT_CALLBACK(0, "workload", &a.workloads, "NAME", "only these workloads (repeat, or a "
 			     "comma list); the rows chosen are the family adjusted together",
 			     add_workloads),
-		OPT_CALLBACK(0, "metric", &a, "NAME",
+		OPT_CALLBACK(0, "metric", &a.metrics, "NAME",
 			     "only these metrics (repeat, or a comma list)", add_metrics),
 		OPT_BOOL(0, "only-changed", &a.only_changed,
 			 "only rows with a better or worse verdict"),
@@ -281,7 +288,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	code = compare_runs(argv + optind, (size_t)(argc - optind), &a);
 out:
-	free_names(a.workloads);
-	free_names(a.metrics);
+	free_names(a.workloads.list);
+	free_names(a.metrics.list);
 	return code;
 }

@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "monitor/env_check.h"
 #include "monitor/environment.h"
+#include "util/array.h"
 
 static const struct cmd_usage env_usage = {
 	"usage: schedperf env [--check]\n"
@@ -24,9 +25,9 @@ static int print_check(void)
 	struct env_finding findings[32];
 	/* Tests point this at a fake /proc and /sys; people never need it. */
 	const char *root = getenv("SCHEDPERF_SYSROOT");
-	size_t n = env_check(root, findings, 32);
+	size_t n = env_check(root, findings, ARRAY_SIZE(findings));
 
-	for (size_t i = 0; i < n && i < 32; i++)
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(findings); i++)
 		printf("warning: %s: %s (%s)\n", findings[i].what, findings[i].why,
 		       findings[i].fix);
 	if (!n)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * `schedperf env --check`: each setup that makes numbers noisy or
+ * misleading, with why it matters and how to fix it. Reads /proc and /sys
+ * under a root that tests can point at a fake tree.
+ */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -84,7 +89,7 @@ static void check_cpufreq(struct checker *c)
 	if (gov[0] && strcmp(gov, "performance"))
 		finding(c, "cpufreq governor is not performance",
 			"the frequency follows the load, so the same work takes different time "
-			"from run to run and kernel to kernel (seed 004 changed its verdict)",
+			"from run to run and kernel to kernel (it can turn a verdict around)",
 			"cpupower frequency-set -g performance, or echo performance > "
 			"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; now '%s'", gov);
 	read_line(c, "sys/devices/system/cpu/cpufreq/boost", boost, sizeof(boost));
@@ -153,12 +158,12 @@ static void check_debugging(struct checker *c)
 	read_line(c, "proc/sys/kernel/latencytop", v, sizeof(v));
 	if (!strcmp(v, "1"))
 		finding(c, "latencytop is collecting",
-			"its global lock serialises wakeups (seed 003: a 51 % hackbench drop "
-			"was latencytop, not the patch)", "sysctl kernel.latencytop=0");
+			"its global lock serialises wakeups (a 51 % hackbench drop has been "
+			"latencytop's, not the patch's)", "sysctl kernel.latencytop=0");
 	read_line(c, "proc/sys/kernel/sched_schedstats", v, sizeof(v));
 	if (!strcmp(v, "1"))
 		finding(c, "schedstats are enabled",
-			"scheduler statistics add work to every enqueue and wakeup (seed 001)",
+			"scheduler statistics add work to every enqueue and wakeup",
 			"sysctl kernel.sched_schedstats=0");
 	if (exists(c, "proc/lockdep") || kernel_config_has(c, "CONFIG_PROVE_LOCKING=y"))
 		finding(c, "lockdep is built in",

@@ -6,8 +6,8 @@
 
 /*
  * `schedperf env --check`: setups that make numbers noisy or misleading
- * (seed 004: the cpufreq governor changed the conclusion; seed 003: a
- * debugging facility caused a 51 % "regression"). Each finding says what,
+ * (the cpufreq governor has turned a scheduler regression's verdict around;
+ * latencytop's lock once made a 51 % "regression"). Each finding says what,
  * why it matters and how to fix it.
  */
 

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The environment recorded with each batch: kernel, CPU, frequency
+ * scaling, scheduler settings, mitigations, memory and load, each key
+ * absent when this machine does not have it.
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +13,7 @@
 
 #include "monitor/environment.h"
 #include "monitor/topology.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 
 /* Files whose whole (trimmed) contents are one environment value. */
@@ -170,7 +176,7 @@ void environment_collect(struct result_batch *batch)
 		result_batch_add_env(batch, "machine.hostname", uts.nodename);
 		add_preempt_from_version(batch, uts.version);
 	}
-	for (size_t i = 0; i < sizeof(env_files) / sizeof(env_files[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(env_files); i++)
 		add_owned(batch, env_files[i].key, read_value(env_files[i].path));
 	add_owned(batch, "cpu.model", proc_field("/proc/cpuinfo", "model name"));
 	add_owned(batch, "memory.total", proc_field("/proc/meminfo", "MemTotal"));

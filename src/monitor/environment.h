@@ -5,8 +5,8 @@
 #include "store/results.h"
 
 /*
- * The machine's state that can explain a result (seed 003: a debugging
- * facility; seed 004: the cpufreq governor), recorded once per batch.
+ * The machine's state that can explain a result (a debugging facility left
+ * on, the cpufreq governor), recorded once per batch.
  * A key whose source does not exist on this machine is left out: absent
  * means absent.
  */

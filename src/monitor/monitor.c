@@ -18,6 +18,8 @@
 #include "monitor/monitor_ops.h"
 #include "monitor/perf_counters.h"
 #include "monitor/procfs.h"
+#include "util/array.h"
+#include "util/list.h"
 #include "util/xalloc.h"
 
 static const struct monitor_ops *const all_monitors[] = {
@@ -29,7 +31,7 @@ static const struct monitor_ops *const all_monitors[] = {
 	&cpufreq_monitor,
 };
 
-#define NR_MONITORS (sizeof(all_monitors) / sizeof(all_monitors[0]))
+#define NR_MONITORS (ARRAY_SIZE(all_monitors))
 
 const char *const monitor_names[] = {
 	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", NULL,
@@ -90,10 +92,33 @@ static void known_names(char *buf, size_t size)
 		snprintf(buf + used, size - used, "all or none");
 }
 
+struct choosing {
+	bool *chosen;
+	struct error *err;
+};
+
+/* One name of --monitors; empty ones ("a,,b") are skipped. */
+static int choose_monitor(const char *name, size_t len, void *arg)
+{
+	struct choosing *c = arg;
+	int i = monitor_index(name, len);
+	char known[128];
+
+	if (i >= 0) {
+		c->chosen[i] = true;
+		return 0;
+	}
+	if (!len)
+		return 0;
+	known_names(known, sizeof(known));
+	return error_set(c->err, EXIT_USAGE, "--monitors: unknown monitor '%.*s' (known: %s)",
+			 (int)len, name, known);
+}
+
 /* Mark in @chosen[] the monitors @list names; NULL or "all" means all. */
 static int parse_list(const char *list, bool *chosen, struct error *err)
 {
-	const char *p = list;
+	struct choosing c = { chosen, err };
 
 	if (!list || !strcmp(list, "all")) {
 		for (size_t i = 0; i < NR_MONITORS; i++)
@@ -102,25 +127,7 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 	}
 	if (!strcmp(list, "none"))
 		return 0;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int i = monitor_index(p, len);
-
-		if (i < 0 && len) {
-			char known[128];
-
-			known_names(known, sizeof(known));
-			return error_set(err, EXIT_USAGE,
-					 "--monitors: unknown monitor '%.*s' (known: %s)",
-					 (int)len, p, known);
-		}
-		if (i >= 0)
-			chosen[i] = true;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	return comma_list_each(list, choose_monitor, &c);
 }
 
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,

@@ -11,7 +11,7 @@
 
 /*
  * Per-iteration measurements beside the workload's own metrics, taken
- * before and after the timed section, never inside it (DESIGN §4):
+ * before and after the timed section, never inside it (doc/design.md):
  *
  *   perf     perf_event_open counters on the iteration's tasks, inherited
  *            by every task they create: software (task-clock,

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "monitor/perf_counters.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 struct perf_counter_spec {
@@ -61,7 +62,7 @@ static const struct perf_counter_spec counters[] = {
 	  "last-level cache load misses (hardware counter)" },
 };
 
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+#define NR_COUNTERS (ARRAY_SIZE(counters))
 
 struct perf_monitor {
 	bool supported[NR_COUNTERS];

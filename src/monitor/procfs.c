@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "monitor/procfs.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 struct procfs_monitor;
@@ -481,7 +482,7 @@ int procfs_open_path(const struct monitor_ops *ops, const char *path,
 		     struct metric_table *table, void **state,
 		     struct error *err)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (!strcmp(formats[i].source, ops->name))
 			return open_format(&formats[i], path, table, state);
 	return error_set(err, EXIT_INTERNAL, "no /proc monitor named %s",

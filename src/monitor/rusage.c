@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * An iteration's resource usage from wait4() as metrics: wall, user and
+ * system time, context switches and page faults.
+ */
 #include "monitor/rusage.h"
 
 const struct metric_spec rusage_metrics[NR_RUSAGE_METRICS] = {

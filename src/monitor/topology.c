@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "monitor/topology.h"
+#include "util/list.h"
+#include "util/xalloc.h"
 #include "workload/workload.h"
 
 #define SYSFS_SYSTEM "/sys/devices/system"
@@ -33,48 +35,32 @@ static int read_sysfs(const char *root, const char *rel, char *buf, size_t len)
 	return 0;
 }
 
-/*
- * Walk a cpulist ("0-3,8,10-11"), calling @range for each a-b range;
- * returns -1 on a malformed list.
- */
-static int cpulist_walk(const char *list, void (*range)(long a, long b, void *arg), void *arg)
+static int count_range(long first, long last, void *arg)
 {
-	const char *p = list;
-
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-
-		if (end == p || a < 0)
-			return -1;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -1;
-			p = end;
-		}
-		range(a, b, arg);
-		if (*p == ',')
-			p++;
-		else if (*p && !isspace((unsigned char)*p))
-			return -1;
-		else
-			break;
-	}
+	if (last < first)
+		return -1;
+	*(long *)arg += last - first + 1;
 	return 0;
 }
 
-static void count_range(long a, long b, void *arg)
+/* sysfs ends its lists with a newline. */
+static char *trimmed(const char *list)
 {
-	*(long *)arg += b - a + 1;
+	size_t len = strlen(list);
+
+	while (len && isspace((unsigned char)list[len - 1]))
+		len--;
+	return xstrndup(list, len);
 }
 
 int topology_cpulist_count(const char *list)
 {
+	char *text = trimmed(list);
 	long n = 0;
+	int rc = *text ? cpulist_walk(text, count_range, &n) : 0;
 
-	if (cpulist_walk(list, count_range, &n) || n > 1L << 20)
+	free(text);
+	if (rc || n > 1L << 20)
 		return -1;
 	return (int)n;
 }
@@ -84,19 +70,25 @@ struct membership {
 	int found;
 };
 
-static void find_range(long a, long b, void *arg)
+static int find_range(long first, long last, void *arg)
 {
 	struct membership *m = arg;
 
-	if (m->cpu >= a && m->cpu <= b)
+	if (last < first)
+		return -1;
+	if (m->cpu >= first && m->cpu <= last)
 		m->found = 1;
+	return 0;
 }
 
 static int cpulist_contains(const char *list, long cpu)
 {
 	struct membership m = { cpu, 0 };
+	char *text = trimmed(list);
+	int rc = *text ? cpulist_walk(text, find_range, &m) : 0;
 
-	return !cpulist_walk(list, find_range, &m) && m.found;
+	free(text);
+	return !rc && m.found;
 }
 
 /* CPUs in the file @rel, or @fallback when it is absent or unreadable. */

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The short summary of one batch that 'run' and 'show' print: one line
+ * per workload metric with its headline statistic, spread and count.
+ */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>

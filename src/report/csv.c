@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/array.h"
 
 static void csv_text(FILE *out, const char *s)
 {
@@ -39,11 +40,11 @@ static const char csv_header[] =
 
 static void csv_caveats(FILE *out, const struct comparison *cmp, size_t r)
 {
-	const char *keys[16];
-	size_t n = comparison_caveats(cmp, r, keys, 16);
+	const char *keys[COMPARE_MAX_CAVEATS];
+	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys));
 
 	/* a space-separated list: one field, no quoting needed */
-	for (size_t i = 0; i < n && i < 16; i++)
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
 		fprintf(out, "%s%s", i ? " " : "", keys[i]);
 }
 
@@ -71,7 +72,7 @@ static void csv_line(FILE *out, const struct comparison *cmp, const struct compa
 	fprintf(out, ",%s,", better_name(row->metric->better));
 	csv_text(out, cmp->runs[r].name);
 	fprintf(out, ",%zu", s->n);
-	for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(stats); k++)
 		csv_number(out, stats[k]);
 	fprintf(out, ",%s,", r ? verdict_name(st->verdict) : "");
 	if (r)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "report/report.h"
+#include "util/array.h"
 
 static json_t *number(double v)
 {
@@ -27,8 +28,8 @@ static json_t *pair(double low, double high)
 static void against_baseline(json_t *obj, const struct comparison *cmp,
 			     const struct cell_stats *st, size_t r)
 {
-	const char *keys[16];
-	size_t n = comparison_caveats(cmp, r, keys, 16);
+	const char *keys[COMPARE_MAX_CAVEATS];
+	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys));
 	json_t *caveats = json_array();
 
 	json_object_set_new(obj, "p_welch", number(st->p_welch));
@@ -40,7 +41,7 @@ static void against_baseline(json_t *obj, const struct comparison *cmp,
 	json_object_set_new(obj, "mde_pct", number(st->mde_pct));
 	json_object_set_new(obj, "verdict", st->verdict == VERDICT_NONE ? json_null() :
 			    json_string(verdict_name(st->verdict)));
-	for (size_t i = 0; i < n && i < 16; i++)
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
 		json_array_append_new(caveats, json_string(keys[i]));
 	json_object_set_new(obj, "env_caveats", caveats);
 }

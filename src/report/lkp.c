@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The 0-day LKP compare table (seed 003): per metric one line
+ * The 0-day LKP compare table, as the kernel test robot mails it: per metric one line
  *
  *     219967 ±  4%     -51.5%     106583 ±  1%  hackbench.throughput
  *

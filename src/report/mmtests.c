@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/array.h"
 #include "util/numfmt.h"
 
 enum stat_kind {
@@ -167,7 +168,7 @@ static void print_row(FILE *out, const struct comparison *cmp, const struct comp
 		fprintf(out, " %*.*s", width + 11, width + 11, cmp->runs[r].name);
 	fputc('\n', out);
 
-	for (size_t l = 0; l < sizeof(stat_lines) / sizeof(stat_lines[0]); l++) {
+	for (size_t l = 0; l < ARRAY_SIZE(stat_lines); l++) {
 		const struct stat_line *line = &stat_lines[l];
 		bool higher = stat_higher_is_better(line, better);
 		double base = stat_value(&row->cells[0].summary, line, better);
@@ -206,7 +207,7 @@ static int value_width(const struct comparison *cmp)
 			const struct summary *s = &row->cells[r].summary;
 			double vals[] = { s->min, s->max, s->amean, s->hmean, s->stddev };
 
-			for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+			for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
 				char buf[64];
 				int n;
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "util/array.h"
 
 double headline_change(const struct compare_row *row, size_t r)
 {
@@ -32,14 +33,14 @@ const char *color_reset(enum verdict v, bool color)
 void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
 		    enum verdict v)
 {
-	const char *keys[8];
-	size_t n = comparison_caveats(cmp, r, keys, 8), used;
+	const char *keys[COMPARE_MAX_CAVEATS];
+	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), used;
 
 	used = (size_t)snprintf(buf, len, "%s", verdict_name(v));
 	if (!n || v == VERDICT_NONE || used >= len)
 		return;
 	used += (size_t)snprintf(buf + used, len - used, " (!");
-	for (size_t i = 0; i < n && i < 8 && used < len; i++)
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys) && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
 					 env_key_short(keys[i]));
 	if (used < len)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/* --cpus: a CPU list into a cpu_set_t, refused when it names CPUs we may not use. */
 #include <string.h>
 
 #include "runner/cpulist.h"
-#include "util/parse.h"
+#include "util/list.h"
 
 static int bad_list(struct error *err, const char *text, const char *why)
 {
@@ -10,44 +11,34 @@ static int bad_list(struct error *err, const char *text, const char *why)
 			 "(give CPUs like 0-3,8)", text, why);
 }
 
-static int parse_cpu(const char *s, size_t len, long *cpu)
-{
-	char buf[16];
+enum { RANGE_DOWNWARDS = 1 };
 
-	if (!len || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return parse_long(buf, cpu) || *cpu < 0 || *cpu >= CPU_SETSIZE ? -1 : 0;
+static int set_range(long first, long last, void *arg)
+{
+	cpu_set_t *set = arg;
+
+	if (last >= CPU_SETSIZE)
+		return -1;	/* no such CPU: as malformed */
+	if (last < first)
+		return RANGE_DOWNWARDS;
+	for (long cpu = first; cpu <= last; cpu++)
+		CPU_SET((int)cpu, set);
+	return 0;
 }
 
 int cpulist_parse(const char *text, cpu_set_t *set, struct error *err)
 {
 	cpu_set_t allowed;
-	const char *p = text;
+	int rc;
 
 	CPU_ZERO(set);
 	if (!*text)
 		return bad_list(err, text, "empty");
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		const char *dash = memchr(p, '-', len);
-		long first, last;
-
-		if (dash ? parse_cpu(p, (size_t)(dash - p), &first) ||
-			   parse_cpu(dash + 1, len - (size_t)(dash - p) - 1, &last)
-			 : parse_cpu(p, len, &first))
-			return bad_list(err, text, "not a CPU number or range");
-		if (!dash)
-			last = first;
-		if (last < first)
-			return bad_list(err, text, "a range goes downwards");
-		for (long cpu = first; cpu <= last; cpu++)
-			CPU_SET((int)cpu, set);
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
+	rc = cpulist_walk(text, set_range, set);
+	if (rc == RANGE_DOWNWARDS)
+		return bad_list(err, text, "a range goes downwards");
+	if (rc)
+		return bad_list(err, text, "not a CPU number or range");
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
 		cpu_set_t outside;
 

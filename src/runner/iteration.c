@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * One iteration in a forked child of its own process group: start it,
+ * wait for its report or its timeout, and turn how it ended (values, a
+ * crash, a hang, a signal to schedperf) into an iteration_outcome.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Resource limits checked and raised before a run starts: tasks, open
+ * files and memory, so that a workload too big for the machine is refused
+ * up front instead of failing halfway.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

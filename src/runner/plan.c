@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Plans: the benchmarks a run executes. -p lists expand to one benchmark
+ * per combination, repeats dropped; a plan is stored with its batch as
+ * JSON so that --resume runs exactly what is missing.
+ */
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,6 +12,7 @@
 
 #include "runner/plan.h"
 #include "util/strbuf.h"
+#include "util/list.h"
 #include "util/xalloc.h"
 
 /* Refuse plans that would take days before anything starts. */
@@ -30,10 +36,18 @@ static char *params_to_json(const struct workload *w, const struct param_value *
 	return s;
 }
 
+static int add_value(const char *item, size_t len, void *arg)
+{
+	struct expansion *e = arg;
+
+	e->values = xreallocarray(e->values, e->nr_values + 1, sizeof(char *));
+	e->values[e->nr_values++] = xstrndup(item, len);
+	return 0;
+}
+
 static void split_values(struct expansion *e, const char *assignment)
 {
 	const char *eq = strchr(assignment, '=');
-	const char *p;
 
 	if (!eq) {
 		/* Not KEY=VALUE: keep it whole so validation names it. */
@@ -46,19 +60,7 @@ static void split_values(struct expansion *e, const char *assignment)
 	e->key = xmalloc((size_t)(eq - assignment) + 2);
 	memcpy(e->key, assignment, (size_t)(eq - assignment) + 1);
 	e->key[eq - assignment + 1] = '\0';
-	p = eq + 1;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-
-		e->values = xreallocarray(e->values, e->nr_values + 1, sizeof(char *));
-		e->values[e->nr_values] = xmalloc(len + 1);
-		memcpy(e->values[e->nr_values], p, len);
-		e->values[e->nr_values][len] = '\0';
-		e->nr_values++;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
+	comma_list_each(eq + 1, add_value, e);
 }
 
 static void expansions_release(struct expansion *ex, size_t n)
@@ -145,7 +147,7 @@ int plan_add(struct plan *plan, const struct workload *w, char *const *assignmen
 	size_t *index = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(size_t));
 	int rc = 0;
 
-	if (w->nr_params > PLAN_MAX_PARAMS) {
+	if (w->nr_params > WORKLOAD_MAX_PARAMS) {
 		rc = error_set(err, EXIT_INTERNAL, "workload %s has too many parameters", w->name);
 		goto out;
 	}

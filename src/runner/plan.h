@@ -13,11 +13,9 @@
  * value; several lists expand to their product.
  */
 
-#define PLAN_MAX_PARAMS 32
-
 struct plan_item {
 	const struct workload *workload;
-	struct param_value values[PLAN_MAX_PARAMS];
+	struct param_value values[WORKLOAD_MAX_PARAMS];
 	struct workload_needs needs;
 	char *params_json;	/* canonical: keys sorted, values as strings */
 	/* Per-benchmark overrides from a suite file; -1 = the run's setting. */

@@ -442,8 +442,9 @@ static char *read_file(const char *path, size_t *len, struct error *err)
 	return buf;
 }
 
-int suite_load_file(struct suite *suite, const char *path, const struct topology *topo,
-		    struct error *err)
+/* Parse the file at @path. */
+static int suite_load_file(struct suite *suite, const char *path,
+			   const struct topology *topo, struct error *err)
 {
 	size_t len;
 	char *text;

@@ -48,10 +48,6 @@ struct suite {
 int suite_parse(struct suite *suite, const char *name, const char *text, size_t len,
 		const struct topology *topo, struct error *err);
 
-/* Parse the file at @path. */
-int suite_load_file(struct suite *suite, const char *path, const struct topology *topo,
-		    struct error *err);
-
 /*
  * A built-in suite by name, else a file: what `run --suite NAME|FILE`
  * means. A name that is neither fails with the list of built-in suites.

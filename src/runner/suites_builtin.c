@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "runner/suite_file.h"
+#include "util/array.h"
 
 struct builtin_suite {
 	const char *name;
@@ -19,7 +20,7 @@ struct builtin_suite {
 };
 
 /*
- * quick: the two workloads of seed 001 at sizes that finish in about a
+ * quick: perf bench's two scheduler workloads at sizes that finish in about a
  * minute on 2 CPUs with the default 5 iterations: pipe free and pinned to
  * one CPU (perf bench sched pipe; `taskset 1`), messaging over sockets and
  * pipes with processes and threads (perf bench sched messaging, hackbench).
@@ -81,7 +82,7 @@ static const char standard_yaml[] =
 	"  iterations: 3\n";
 
 /*
- * poundtime: seed 000 (MMTests config-global-dhp__workload_poundtime): both
+ * poundtime: MMTests' config-global-dhp__workload_poundtime: both
  * calls at 2 .. 4 x CPUs threads by MMTests' large stride, 10 runs each;
  * the thread count outermost and the call innermost, as the shellpack does.
  */
@@ -101,13 +102,13 @@ static const char hackbench_yaml[] =
 	"  params: {mode: [process, thread], ipc: [pipe, socket]}\n"
 	"  sweep: {groups: \"topology:1..2x\"}\n";
 
-/* perfpipe: seed 001's `taskset 1 perf bench sched pipe`, perf stat --repeat 30. */
+/* perfpipe: `taskset 1 perf bench sched pipe` under perf stat --repeat 30. */
 static const char perfpipe_yaml[] =
 	"- workload: pipe\n"
 	"  params: {cpus: same}\n"
 	"  iterations: 30\n";
 
-/* aim9: the four tests of seed 004's bisection (exec_test, fork_test, ...). */
+/* aim9: the four tests where fork and exec placement regressions show. */
 static const char aim9_yaml[] =
 	"- workload: aim9\n"
 	"  params: {test: [page, brk, exec, fork]}\n";
@@ -119,8 +120,8 @@ static const char schbench_yaml[] =
 	"  sweep: {workers: \"topology:1..2x\"}\n";
 
 /*
- * sysbench: seed 004's sysbench threads and mutex (there: --threads=8 and
- * --mutex-num=1), threads by MMTests' large stride.
+ * sysbench: sysbench threads and mutex as scheduler reports run them
+ * (--threads=8, --mutex-num=1), threads by MMTests' large stride.
  */
 static const char sysbench_yaml[] =
 	"- workload: threads\n"
@@ -129,7 +130,7 @@ static const char sysbench_yaml[] =
 	"  params: {num: 1}\n"
 	"  sweep: {threads: \"stride:2..4x\"}\n";
 
-/* futex: perf bench futex wake (seed 004) and hash, threads by topology. */
+/* futex: perf bench futex wake and hash, threads by topology. */
 static const char futex_yaml[] =
 	"- workload: futex-wake\n"
 	"  sweep: {threads: \"topology:1..4x\"}\n"
@@ -155,7 +156,7 @@ const char *const suite_builtin_names[] = {
 
 const char *suite_builtin_text(const char *name)
 {
-	for (size_t i = 0; i < sizeof(builtin_suites) / sizeof(builtin_suites[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_suites); i++)
 		if (!strcmp(builtin_suites[i].name, name))
 			return builtin_suites[i].yaml;
 	return NULL;

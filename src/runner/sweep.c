@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "runner/sweep.h"
+#include "util/array.h"
+#include "util/list.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -167,7 +169,7 @@ static int gen_topology(const struct range *r, const struct topology *topo,
 	long level[] = { topo->smt, topo->llc, topo->node, topo->cpus,
 			 2L * topo->cpus, 4L * topo->cpus };
 
-	for (size_t i = 0; i < sizeof(level) / sizeof(level[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(level); i++)
 		if (level[i] >= r->min && level[i] <= r->max)
 			p->value[p->nr++] = level[i];
 	sort_unique(p);
@@ -179,24 +181,41 @@ static int gen_topology(const struct range *r, const struct topology *topo,
 	return 0;
 }
 
+struct list_points {
+	int cpus;
+	struct sweep_points *points;
+	const char *gen;
+	struct error *err;
+};
+
+/* One value of a list: resolved, added unless already there; empty ones skipped. */
+static int list_point(const char *item, size_t len, void *arg)
+{
+	struct list_points *lp = arg;
+	char *value;
+	long n;
+	size_t i;
+	int rc;
+
+	if (!len)
+		return 0;
+	value = xstrndup(item, len);
+	rc = sweep_resolve_value(value, lp->cpus, &n, lp->err);
+	free(value);
+	for (i = 0; !rc && i < lp->points->nr && lp->points->value[i] != n; i++)
+		;
+	if (!rc && i == lp->points->nr)
+		rc = add_point(lp->points, n, lp->gen, lp->err);
+	return rc;
+}
+
 /* "P%,Q%,N,...": each resolved, the order kept, repeats dropped. */
 static int gen_list(const char *list, int cpus, struct sweep_points *p, const char *gen,
 		    struct error *err)
 {
-	char *copy = xstrdup(list), *save = NULL;
-	int rc = 0;
+	struct list_points lp = { cpus, p, gen, err };
+	int rc = comma_list_each(list, list_point, &lp);
 
-	for (char *v = strtok_r(copy, ",", &save); v && !rc; v = strtok_r(NULL, ",", &save)) {
-		long n;
-		size_t i;
-
-		rc = sweep_resolve_value(v, cpus, &n, err);
-		for (i = 0; !rc && i < p->nr && p->value[i] != n; i++)
-			;
-		if (!rc && i == p->nr)
-			rc = add_point(p, n, gen, err);
-	}
-	free(copy);
 	if (!rc && !p->nr)
 		rc = error_set(err, EXIT_USAGE, "bad sweep '%.64s': no values", gen);
 	return rc;
@@ -288,41 +307,52 @@ char *sweep_expand(const char *spec, const struct topology *topo, struct error *
 	return strbuf_detach(&sb);
 }
 
+/* An assignment being resolved: "KEY=" and the values so far. */
+struct resolving {
+	struct strbuf sb;
+	size_t nr_items;
+	int cpus;
+	struct error *err;
+};
+
 /* A value is machine-relative when it is a decimal followed by '%' or 'x'. */
 static int is_relative(const char *v, size_t len)
 {
 	return len > 1 && (v[len - 1] == '%' || v[len - 1] == 'x') && is_decimal(v, len - 1);
 }
 
+/* One value of an assignment, after a comma unless it is the first. */
+static int resolve_item(const char *item, size_t len, void *arg)
+{
+	struct resolving *r = arg;
+	char value[64];
+	long n;
+
+	if (r->nr_items++)
+		strbuf_addch(&r->sb, ',');
+	if (!is_relative(item, len) || len >= sizeof(value)) {
+		strbuf_add(&r->sb, item, len);
+		return 0;
+	}
+	memcpy(value, item, len);
+	value[len] = '\0';
+	if (sweep_resolve_value(value, r->cpus, &n, r->err))
+		return -1;
+	strbuf_addf(&r->sb, "%ld", n);
+	return 0;
+}
+
 char *sweep_resolve_assignment(const char *assignment, int cpus, struct error *err)
 {
 	const char *eq = strchr(assignment, '=');
-	struct strbuf sb = STRBUF_INIT;
-	const char *p;
+	struct resolving r = { STRBUF_INIT, 0, cpus, err };
 
 	if (!eq)
 		return xstrdup(assignment);	/* validation names it later */
-	strbuf_add(&sb, assignment, (size_t)(eq - assignment) + 1);
-	for (p = eq + 1;; p++) {
-		size_t len = strcspn(p, ",");
-		char value[64];
-		long n;
-
-		if (!is_relative(p, len) || len >= sizeof(value)) {
-			strbuf_add(&sb, p, len);
-		} else {
-			memcpy(value, p, len);
-			value[len] = '\0';
-			if (sweep_resolve_value(value, cpus, &n, err)) {
-				strbuf_release(&sb);
-				return NULL;
-			}
-			strbuf_addf(&sb, "%ld", n);
-		}
-		p += len;
-		if (!*p)
-			break;
-		strbuf_addch(&sb, ',');
+	strbuf_add(&r.sb, assignment, (size_t)(eq - assignment) + 1);
+	if (comma_list_each(eq + 1, resolve_item, &r)) {
+		strbuf_release(&r.sb);
+		return NULL;
 	}
-	return strbuf_detach(&sb);
+	return strbuf_detach(&r.sb);
 }

@@ -7,7 +7,7 @@
 
 /*
  * Summary statistics of one metric's samples, as MMTests' compare-kernels
- * names them (DESIGN §5). Pure functions: no I/O, no allocation visible to
+ * names them (doc/design.md). Pure functions: no I/O, no allocation visible to
  * the caller. A statistic that is undefined for the data (Hmean or Gmean of
  * non-positive values, Stddev of one sample, CoeffVar of a zero mean) is
  * NAN; reports print it as "-".
@@ -42,7 +42,7 @@ void summary_compute(const double *samples, size_t n, bool higher_is_better,
 		     struct summary *s);
 
 /*
- * Percent change of @value against @base, positive = better (DESIGN §5):
+ * Percent change of @value against @base, positive = better, whichever way the metric goes:
  * higher is better: value/base*100 - 100; lower is better: 100 - value/base*100.
  * NAN when either is NAN or base is 0.
  */

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf-results/1: writing a result set as JSON, and reading one back
+ * with every value validated before anything reaches the store.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>

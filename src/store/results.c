@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Result sets in memory: batches, benchmarks, metrics and samples, built
+ * by the store and the runner and released in one call.
+ */
 #include <stdlib.h>
 #include <string.h>
 

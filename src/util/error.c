@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Errors as values (struct error) and the one place that prints them, in
+ * the one-line form doc/design.md describes, with unprintable characters
+ * replaced so that a hostile name cannot break the line.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 

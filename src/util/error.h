@@ -5,7 +5,7 @@
 /*
  * Errors travel up as values: a library fills a struct error and returns -1;
  * only the command that called it prints, once, in the one-line form of
- * DESIGN §7: "schedperf: <what went wrong>: <why> (<how to fix>)".
+ * doc/design.md: "schedperf: <what went wrong>: <why> (<how to fix>)".
  */
 
 enum exit_code {

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Strict number parsing for options, parameters and files: the whole
+ * string or nothing.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

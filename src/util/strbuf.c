@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A growing string buffer, as git's strbuf: append, format, detach. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +55,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	vsnprintf(sb->buf + sb->len, (size_t)need + 1, fmt, ap);
 	va_end(ap);
 	sb->len += (size_t)need;
-}
-
-void strbuf_reset(struct strbuf *sb)
-{
-	sb->len = 0;
-	if (sb->buf)
-		sb->buf[0] = '\0';
 }
 
 char *strbuf_detach(struct strbuf *sb)

@@ -18,7 +18,6 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void strbuf_reset(struct strbuf *sb);
 /* Hand the buffer to the caller (never NULL) and reset @sb. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Clocks: monotonic seconds and nanoseconds, sleeping to a deadline
+ * through signals, and the wall-clock ISO 8601 time stamps the store keeps.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/time.h>
@@ -20,11 +24,6 @@ uint64_t time_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-double timespec_diff(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
 void time_iso8601(char *buf, size_t len)

@@ -10,8 +10,6 @@
 double time_now(void);
 /* CLOCK_MONOTONIC now, in nanoseconds: for workloads that keep integer times. */
 uint64_t time_now_ns(void);
-/* Seconds between two timespecs (b - a). */
-double timespec_diff(const struct timespec *a, const struct timespec *b);
 /* Sleep until CLOCK_MONOTONIC reaches @deadline seconds, whatever signals come. */
 void time_sleep_until(double deadline);
 /* Wall-clock time now as ISO 8601 UTC with microseconds: 2026-11-30T04:41:40.123456Z */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Allocation that cannot fail: out of memory, print one line and exit 3. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,4 +55,13 @@ char *xstrdup(const char *s)
 	size_t len = strlen(s) + 1;
 
 	return memcpy(xmalloc(len), s, len);
+}
+
+char *xstrndup(const char *s, size_t len)
+{
+	char *copy = xmalloc(len + 1);
+
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	return copy;
 }

@@ -14,5 +14,7 @@ void *xrealloc(void *ptr, size_t size);
 /* Grow an array of @nmemb elements of @size bytes, checking for overflow. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* The first @len characters of @s (which has at least that many), NUL-terminated. */
+char *xstrndup(const char *s, size_t len);
 
 #endif

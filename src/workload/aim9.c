@@ -2,7 +2,7 @@
 /*
  * aim9: our implementation of the four AIM Suite IX tests that MMTests'
  * pagealloc-performance-aim9 configuration runs and that scheduler
- * regressions show up in (seed 004: exec_test -67 %, fork_test -33 %).
+ * regressions show up in (exec_test -67 %, fork_test -33 % in one case).
  *
  * Each test is a function AIM9 calls over and over for a duration; it
  * reports operations per second, where one call counts a fixed number of
@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/aim9.h"
 #include "workload/exec_helper.h"
@@ -217,7 +218,7 @@ const struct workload workload_aim9 = {
 	.params = aim9_params,
 	.nr_params = NR_AIM9_PARAMS,
 	.metrics = aim9_metrics,
-	.nr_metrics = sizeof(aim9_metrics) / sizeof(aim9_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(aim9_metrics),
 	.check = aim9_check,
 	.run = aim9_run,
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * forkspread: where the scheduler puts tasks that are created in a tight
- * loop and block at once, the pattern of seed 004 (Peter Puhov's
- * update_pick_idlest() change and Mel Gorman's regressions) for which no
+ * loop and block at once: the fork-then-wait-then-wake pattern behind the
+ * regressions of sched/fair's update_pick_idlest() change, for which no
  * stock benchmark exists.
  *
  * The parent creates `tasks` threads or processes back to back. Each one,
@@ -323,7 +323,7 @@ static int fs_run(const struct param_value *values, double *metrics,
 
 const struct workload workload_forkspread = {
 	.name = "forkspread",
-	.summary = "create tasks that block at once, wake all: where do they run (seed 004)",
+	.summary = "create tasks that block at once, wake all: where do they run",
 	.params = fs_params,
 	.nr_params = NR_FS_PARAMS,
 	.metrics = fs_metrics,

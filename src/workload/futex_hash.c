@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
@@ -195,7 +196,7 @@ const struct workload workload_futex_hash = {
 	.params = fh_params,
 	.nr_params = NR_FH_PARAMS,
 	.metrics = fh_metrics,
-	.nr_metrics = sizeof(fh_metrics) / sizeof(fh_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(fh_metrics),
 	.check = fh_check,
 	.run = fh_run,
 };

@@ -44,6 +44,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
@@ -427,7 +428,7 @@ const struct workload workload_futex_wake = {
 	.params = fw_params,
 	.nr_params = NR_FW_PARAMS,
 	.metrics = fw_metrics,
-	.nr_metrics = sizeof(fw_metrics) / sizeof(fw_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(fw_metrics),
 	.check = fw_check,
 	.repetitions = fw_repetitions,
 	.run = fw_run,

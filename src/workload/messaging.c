@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -486,7 +487,7 @@ const struct workload workload_messaging = {
 	.params = messaging_params,
 	.nr_params = NR_MSG_PARAMS,
 	.metrics = messaging_metrics,
-	.nr_metrics = sizeof(messaging_metrics) / sizeof(messaging_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(messaging_metrics),
 	.check = messaging_check,
 	.run = messaging_run,
 };

@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/sort.h"
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
@@ -156,19 +158,12 @@ static void *mtx_worker_fn(void *arg)
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Nearest-rank percentile: the smallest value with at least @p % at or below it. */
 double mutex_percentile(double *values, long n, double p)
 {
 	long rank;
 
-	qsort(values, (size_t)n, sizeof(*values), cmp_double);
+	sort_doubles(values, (size_t)n);
 	rank = (long)((p / 100.0) * (double)n + 0.999999999);
 	if (rank < 1)
 		rank = 1;
@@ -246,7 +241,7 @@ const struct workload workload_mutex = {
 	.params = mtx_params,
 	.nr_params = NR_MTX_PARAMS,
 	.metrics = mtx_metrics,
-	.nr_metrics = sizeof(mtx_metrics) / sizeof(mtx_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(mtx_metrics),
 	.check = mtx_check,
 	.run = mtx_run,
 };

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/workload.h"
 
@@ -320,7 +321,7 @@ const struct workload workload_pipe = {
 	.params = pipe_params,
 	.nr_params = NR_PIPE_PARAMS,
 	.metrics = pipe_metrics,
-	.nr_metrics = sizeof(pipe_metrics) / sizeof(pipe_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(pipe_metrics),
 	.check = pipe_check,
 	.run = pipe_run,
 };

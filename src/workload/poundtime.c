@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
@@ -280,7 +281,7 @@ const struct workload workload_poundtime = {
 	.params = pound_params,
 	.nr_params = NR_POUND_PARAMS,
 	.metrics = pound_metrics,
-	.nr_metrics = sizeof(pound_metrics) / sizeof(pound_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(pound_metrics),
 	.check = pound_check,
 	.run = pound_run,
 };

@@ -5,9 +5,11 @@
  * workload rejects bad input the same way before anything starts.
  */
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/parse.h"
 #include "workload/workload.h"
 
@@ -129,10 +131,10 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 			  size_t nr_assignments, struct param_value *values,
 			  struct workload_needs *needs, struct error *err)
 {
-	unsigned char given[64] = { 0 };
+	bool given[WORKLOAD_MAX_PARAMS] = { false };
 	struct workload_needs scratch = { 0, 0 };
 
-	if (w->nr_params > sizeof(given))
+	if (w->nr_params > ARRAY_SIZE(given))
 		return error_set(err, EXIT_INTERNAL, "workload %s has too many parameters", w->name);
 
 	for (size_t i = 0; i < w->nr_params; i++)
@@ -162,7 +164,7 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 			return error_set(err, EXIT_USAGE,
 				"parameter '%s' given twice (give it once; a comma list sweeps values)",
 				p->name);
-		given[idx] = 1;
+		given[idx] = true;
 		if (parse_one(p, eq + 1, &values[idx], err))
 			return -1;
 	}

@@ -7,8 +7,8 @@
  * one more exec per run, as a test suite's commands are).
  *
  * What it measures is the cost of process creation, exec, exit and reaping
- * including where the scheduler places each new task (seed 004: fork and
- * exec placement changes regressed exactly these workloads). The clock
+ * including where the scheduler places each new task (fork and exec
+ * placement changes have regressed exactly these workloads). The clock
  * starts before the first spawn and stops when the last child is reaped.
  * The program is schedperf's own exec helper, never user input.
  */
@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/exec_helper.h"
 #include "workload/workload.h"
@@ -170,7 +171,7 @@ const struct workload workload_spawn = {
 	.params = spawn_params,
 	.nr_params = NR_SPAWN_PARAMS,
 	.metrics = spawn_metrics,
-	.nr_metrics = sizeof(spawn_metrics) / sizeof(spawn_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(spawn_metrics),
 	.check = spawn_check,
 	.run = spawn_run,
 };

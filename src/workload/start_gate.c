@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The start gate of the thread workloads, and the spawner that creates
+ * their workers (pinned round-robin over the allowed CPUs when asked).
+ */
 #include <sched.h>
 #include <string.h>
 

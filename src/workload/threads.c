@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
@@ -181,7 +182,7 @@ const struct workload workload_threads = {
 	.params = thr_params,
 	.nr_params = NR_THR_PARAMS,
 	.metrics = thr_metrics,
-	.nr_metrics = sizeof(thr_metrics) / sizeof(thr_metrics[0]),
+	.nr_metrics = ARRAY_SIZE(thr_metrics),
 	.check = thr_check,
 	.run = thr_run,
 };

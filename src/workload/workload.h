@@ -48,6 +48,9 @@ struct metric_spec {
  * params[]: the canonical text (what is stored), and for PARAM_INT the
  * number, for PARAM_CHOICE the index into choices[].
  */
+/* The most parameters a workload may have: callers size arrays of values by it. */
+#define WORKLOAD_MAX_PARAMS 32
+
 struct param_value {
 	char text[32];
 	long num;
@@ -63,7 +66,7 @@ struct workload {
 	const char *name;
 	const char *summary;
 	const struct param_spec *params;
-	size_t nr_params;
+	size_t nr_params;		/* at most WORKLOAD_MAX_PARAMS */
 	const struct metric_spec *metrics;
 	size_t nr_metrics;
 

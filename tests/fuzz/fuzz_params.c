@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	{
-		struct param_value values[PLAN_MAX_PARAMS];
+		struct param_value values[WORKLOAD_MAX_PARAMS];
 		struct workload_needs needs;
 
 		workload_parse_params(w, assignments, nr, values, &needs, &err);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The comparison model's statistics (issue 5): the order-statistic
+ * The comparison model's statistics: the order-statistic
  * interval of the median, the verdict rules, and comparison_analyze() on
  * fixed data. Expected numbers are printed by tests/reference/
  * compare_reference.py (SciPy 1.10, /usr/bin/python3):
@@ -25,10 +25,9 @@
 #include "analysis/comparison.h"
 #include "report/report.h"
 #include "stats/median_ci.h"
+#include "util/array.h"
 
 #define REL 1e-6
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 static void assert_close_at(double actual, double expected, const char *file, int line)
 {
 	double scale = fabs(expected) > 1 ? fabs(expected) : 1;

@@ -21,7 +21,7 @@
 
 #include "workload/workload.h"
 
-#define MAX_PARAMS 16
+#define MAX_PARAMS WORKLOAD_MAX_PARAMS	/* values and assignments of one workload */
 
 /* Entries of directory @path, not counting "." and "..". */
 static inline int count_dir(const char *path)

@@ -14,9 +14,10 @@
 #include <cmocka.h>
 
 #include "stats/histogram.h"
+#include "util/array.h"
 
 static const double percents[] = { 1, 10, 20, 50, 90, 99, 99.9, 99.99, 100 };
-#define NR_PERCENTS (sizeof(percents) / sizeof(percents[0]))
+#define NR_PERCENTS (ARRAY_SIZE(percents))
 
 static struct histogram *new_histogram(void)
 {

@@ -24,6 +24,7 @@
 #include "monitor/monitor_ops.h"
 #include "monitor/procfs.h"
 #include "test_helpers.h"
+#include "util/array.h"
 
 #define ROUND_TRIPS 1000
 
@@ -210,7 +211,7 @@ static void test_counts_whole_tree(void **state)
 	assert_true(metric_value(ms, values, "page_faults") > 0);
 	assert_false(isnan(metric_value(ms, values, "cpu_migrations")));
 	/* absent on machines without a PMU, never zero */
-	for (size_t i = 0; i < sizeof(perf_hardware) / sizeof(perf_hardware[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(perf_hardware); i++) {
 		double v = metric_value(ms, values, perf_hardware[i]);
 
 		assert_true(isnan(v) || v > 0);

@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "util/array.h"
 
 struct fixture {
 	bool flag;
@@ -183,11 +184,11 @@ static void test_help_lines(void **state)
 
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		assert_true(strlen(line) <= 79);
-		assert_true(i < sizeof(expect) / sizeof(expect[0]));
+		assert_true(i < ARRAY_SIZE(expect));
 		assert_string_equal(line, expect[i]);
 		i++;
 	}
-	assert_int_equal(i, sizeof(expect) / sizeof(expect[0]));
+	assert_int_equal(i, ARRAY_SIZE(expect));
 	free(text);
 }
 

@@ -19,6 +19,7 @@
 #include "runner/suite.h"
 #include "runner/suite_file.h"
 #include "monitor/topology.h"
+#include "util/array.h"
 
 static struct topology flat(int cpus)
 {
@@ -206,7 +207,7 @@ static void test_builtin_suites(void **state)
 	(void)state;
 	for (const char *const *name = suite_builtin_names; *name; name++) {
 		assert_non_null(strstr(suite_names(), *name));
-		for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(cpus); i++) {
 			struct topology topo = flat(cpus[i]);
 			struct suite suite;
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "stats/summary.h"
+#include "util/array.h"
 
 #define REL_TOLERANCE 1e-6
 /* An expected exact zero has no relative scale: allow rounding noise. */
@@ -675,7 +676,7 @@ static void test_summary_against_reference(void **state)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(summary_cases) / sizeof(summary_cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(summary_cases); i++)
 		check_summary(&summary_cases[i]);
 }
 
@@ -683,7 +684,7 @@ static const struct summary_case *find_case(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(summary_cases) / sizeof(summary_cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(summary_cases); i++)
 		if (!strcmp(summary_cases[i].name, name))
 			return &summary_cases[i];
 	fail_msg("no reference case %s", name);
@@ -708,7 +709,7 @@ static void test_reference_covers_bmean_counts(void **state)
 	const struct summary_case *c;
 	size_t i;
 
-	for (i = 0; i < sizeof(differ) / sizeof(differ[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(differ); i++) {
 		c = find_case(differ[i]);
 		assert_true(c->expect.bmean[1] != c->expect.bmean[2]);
 	}
@@ -721,7 +722,7 @@ static void test_reference_covers_bmean_counts(void **state)
 static void test_samples_left_in_order(void **state)
 {
 	double samples[] = { 5.0, 1.0, 4.0, 2.0, 3.0 };
-	double copy[sizeof(samples) / sizeof(samples[0])];
+	double copy[ARRAY_SIZE(samples)];
 	struct summary s;
 
 	memcpy(copy, samples, sizeof(samples));
@@ -813,7 +814,7 @@ static void test_pct_change_against_reference(void **state)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pct_cases) / sizeof(pct_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pct_cases); i++) {
 		const struct pct_case *c = &pct_cases[i];
 
 		assert_close_rel(summary_pct_change(c->base, c->value,
@@ -852,10 +853,10 @@ static void test_pct_change_undefined(void **state)
 }
 
 /*
- * The Hmean row of MMTests' table in shared/seeds/004_2803caeb1b62bc8f.txt
- * (exec_test and fork_test, higher is better), as printed to two decimals.
- * The raw samples are not in the seed, so only the percent change can be
- * reproduced, and only from the rounded means.
+ * The Hmean row of an MMTests compare-kernels table from a published aim9
+ * regression report (exec_test and fork_test, higher is better), as printed
+ * to two decimals. The raw samples were not published, so only the percent
+ * change can be reproduced, and only from the rounded means.
  */
 static void test_pct_change_mmtests_row(void **state)
 {
@@ -866,7 +867,7 @@ static void test_pct_change_mmtests_row(void **state)
 				   -68.08 };
 	size_t i;
 
-	for (i = 0; i < sizeof(exec_test) / sizeof(exec_test[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(exec_test); i++) {
 		double pct = summary_pct_change(base, exec_test[i], true);
 
 		assert_close_rel(round(pct * 100.0) / 100.0, printed[i],

@@ -2,7 +2,7 @@
 /*
  * Unit tests for the sweep generators and the topology reader: that each
  * generator gives the points MMTests or LKP would give for the same
- * machine (the seed 000 thread counts above all), that topology comes out
+ * machine (MMTests' poundtime thread counts above all), that topology comes out
  * right from fake sysfs trees (tests/data/topology-*), and that every bad
  * sweep fails with a usage error that says what is wrong.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistical tests of src/stats/ (issue 5) against independent reference
+ * Statistical tests of src/stats/ against independent reference
  * values. Every expected number below is printed by
  * tests/reference/tests_reference.py (SciPy 1.10 and definitions written
  * there independently of this C code; R itself is not available); the
@@ -23,10 +23,9 @@
 #include "stats/power.h"
 #include "stats/rng.h"
 #include "stats/welch.h"
+#include "util/array.h"
 
 #define REL 1e-6
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 static void assert_close_rel_at(double actual, double expected, double rel,
 				const char *file, int line)
 {

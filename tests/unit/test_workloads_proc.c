@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "stats/histogram.h"
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/aim9.h"
 #include "workload/workload.h"
@@ -246,7 +247,7 @@ static void test_spawn(void **state)
 		{ "via=spawn", "parallel=4" }, { "via=shell", "parallel=20" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		double m[1], start = time_now();
 
 		run_ok("spawn", m, "count=20", cases[i][0], cases[i][1]);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/workload.h"
 #include "test_helpers.h"
@@ -193,7 +194,7 @@ static void test_poundtime_split(void **state)
 	assert_int_equal(poundtime_share(1000, 3, 0), 334);
 	assert_int_equal(poundtime_share(1000, 3, 1), 333);
 	assert_int_equal(poundtime_share(1000, 3, 2), 333);
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		long sum = 0, lo = cases[c][0], hi = 0;
 
 		for (long i = 0; i < cases[c][1]; i++) {

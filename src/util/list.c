@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Comma-separated lists and the kernel's CPU lists built on them. */
+#include <string.h>
+
+#include "util/list.h"
+#include "util/parse.h"
+
+int comma_list_each(const char *list, list_item_fn *fn, void *arg)
+{
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		int rc = fn(p, len, arg);
+
+		if (rc)
+			return rc;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+/* A whole number >= 0 of @len characters at @s. */
+static int parse_cpu(const char *s, size_t len, long *cpu)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return parse_long(buf, cpu) || *cpu < 0 ? -1 : 0;
+}
+
+struct cpulist_walk {
+	cpu_range_fn *range;
+	void *arg;
+};
+
+static int cpulist_item(const char *item, size_t len, void *arg)
+{
+	const struct cpulist_walk *walk = arg;
+	const char *dash = memchr(item, '-', len);
+	long first, last;
+
+	if (dash ? parse_cpu(item, (size_t)(dash - item), &first) ||
+		   parse_cpu(dash + 1, len - (size_t)(dash - item) - 1, &last)
+		 : parse_cpu(item, len, &first))
+		return -1;
+	return walk->range(first, dash ? last : first, walk->arg);
+}
+
+int cpulist_walk(const char *list, cpu_range_fn *range, void *arg)
+{
+	struct cpulist_walk walk = { range, arg };
+
+	return comma_list_each(list, cpulist_item, &walk);
+}
