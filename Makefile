@@ -73,6 +73,9 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/run.sh $(SCHEDPERF) $(UNIT_BIN)
 
+# The same as check, under the name other projects use.
+test: check
+
 .PHONY: tests
 tests: $(UNIT_BIN)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How fast is `schedperf compare` on a large comparison? Imports a generated
 # schedperf-results/1 file of BENCHMARKS benchmarks x RUNS runs x SAMPLES
-# samples (default 1000 x 3 x 50, the figure issue 5 asks for: under a
+# samples (default 1000 x 3 x 50, the figure to hold: under a
 # second) into a scratch store and times `compare --format json` of the
 # baseline against the other runs: the median of 5 with hyperfine when it is
 # installed, else of 5 runs timed by bash.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fidelity of schedperf's process workloads against their reference tools,
-# run interleaved on this machine (DESIGN §3, §9): for each pair, one
+# run interleaved on this machine (doc/design.md): for each pair, one
 # reference run and one schedperf run with the same parameters; prints
 # every pair and the median ratio ours/reference (1.00 = same; the target
 # is 0.9-1.1).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fidelity of schedperf's synchronisation workloads against their reference
-# tools, run interleaved on this machine (DESIGN §3, §9). Each pair is one
+# tools, run interleaved on this machine (doc/design.md). Each pair is one
 # reference run and one schedperf run with the same parameters, the order
 # alternating from pair to pair so that neither side always runs on a
 # warmer machine. Prints every pair and, per workload, the median ratio of

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Does the runner add to what it times? Runs pipe and messaging with the
 # default monitors and with --no-monitors, interleaved, and prints the median
-# ratio of the workload's own metric (monitors / no monitors); DESIGN §9
+# ratio of the workload's own metric (monitors / no monitors); doc/design.md
 # wants it at most 1.02.
 # usage: bench/overhead.sh [SCHEDPERF] [PAIRS]
 set -euo pipefail

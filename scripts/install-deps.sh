@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages schedperf needs to build, test and compare.
 # Idempotent and quiet when nothing is missing; as non-root it prints the
-# exact command to run and exits 3 (DESIGN §7: a missing resource).
+# exact command to run and exits 3 (doc/design.md: a missing resource).
 set -eu
 
 packages="build-essential pkg-config libsqlite3-dev libpq-dev libjansson-dev

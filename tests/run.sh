@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every unit test binary and every command-line test, count TAP results
-# and end with one line "N passed, N failed" (DESIGN §9).
+# and end with one line "N passed, N failed" (doc/design.md).
 # usage: tests/run.sh SCHEDPERF_BINARY UNIT_TEST_BINARY...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# valgrind memcheck over a representative set of commands (issue 6): no
+# valgrind memcheck over a representative set of commands: no
 # memory error and no definite leak, in schedperf and in the workload
 # children it forks (they stay under valgrind). Ends with "N passed, N failed".
 # usage: tests/valgrind.sh SCHEDPERF_BINARY

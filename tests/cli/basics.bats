@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The command table, help, list and errors of DESIGN §7.
+# The command table, help, list and the errors of doc/design.md.
 
 load helpers
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# compare (issue 5): tests, intervals, verdicts, styles, formats, filters and
+# compare: tests, intervals, verdicts, styles, formats, filters and
 # environment differences, on data imported with `schedperf import` and
 # checked against an independent SciPy computation (/usr/bin/python3).
 

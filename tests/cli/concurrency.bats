@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Concurrency (issue 6): writers share one SQLite store (WAL, one short
+# Concurrency: writers share one SQLite store (WAL, one short
 # transaction per iteration), and readers see whole iterations only.
 
 load helpers

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Faults of the machine (issue 6): a full and a read-only file system under
+# Faults of the machine: a full and a read-only file system under
 # the store, a damaged store, a store locked by another writer, process
 # creation refused, parameters the machine cannot hold. Each must end with
 # one clear line and exit 3, and leave a store that PRAGMA integrity_check

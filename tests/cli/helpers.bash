@@ -19,7 +19,7 @@ sp() {
 	"$SP" "$@"
 }
 
-# An error is one line on stderr in DESIGN §7's form.
+# An error is one line on stderr in the form of doc/design.md.
 assert_one_line_error() {
 	[ "${#lines[@]}" -eq 1 ] || { echo "expected one line, got: $output"; return 1; }
 	[[ "${lines[0]}" == schedperf:* ]] || { echo "no prefix: $output"; return 1; }

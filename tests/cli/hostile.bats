@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Bad input for every command (issue 6): missing, extra and malformed
+# Bad input for every command: missing, extra and malformed
 # arguments, out-of-range and non-numeric values, unknown names, empty and
 # huge values, malformed JSON and YAML. Each must end with exit 2 (or 3
 # where the machine is at fault), exactly one line on stderr starting

@@ -115,7 +115,7 @@ for row in c["rows"]:
         heads.append(stats.hmean(x) if higher else np.mean(x))
         keys = {"name", "n", "min", "max", "amean", "hmean", "gmean", "median", "stddev",
                 "coeffvar", "bmean_50", "bmean_95", "bmean_99"}
-        # issue 5 adds the median's interval, and tests and a verdict against the baseline
+        # the median's interval, and tests and a verdict against the baseline
         assert set(r) - {"pct_change", "median_ci", "p_welch", "p_mwu", "p_adjusted", "ratio_ci",
                          "hl_shift", "hl_ci", "mde_pct", "verdict", "env_caveats"} == keys, r.keys()
     assert "pct_change" not in row["runs"][0]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference values for tests/unit/test_compare.c (issue 5), from SciPy.
+"""Reference values for tests/unit/test_compare.c, from SciPy.
 
 Run with the system Python that has SciPy: /usr/bin/python3
 tests/reference/compare_reference.py. Definitions are written here

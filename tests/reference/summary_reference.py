@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reference values for tests/unit/test_summary.c.
 
-Computes the summary statistics of DESIGN section 5 with numpy and scipy,
+Computes the summary statistics of doc/design.md with numpy and scipy,
 independently of src/stats/summary.c, and prints them as C initialisers.
 Paste the output between the GENERATED markers of test_summary.c:
 
@@ -106,8 +106,8 @@ DATASETS = [
     ("n100_higher", True, generated(101, 100, 545000.0, 4000.0)),
 ]
 
-# (what, base, value, higher_is_better): hand-picked, several from the
-# MMTests table in shared/seeds/004_2803caeb1b62bc8f.txt.
+# (what, base, value, higher_is_better): hand-picked, several from a
+# published MMTests compare-kernels table of an aim9 regression.
 PCT_CHANGES = [
     ("Hmean exec_test", 896.88, 284.71, True),
     ("Hmean fork_test", 3394.50, 4228.87, True),
