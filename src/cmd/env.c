@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "util/error.h"
 #include "monitor/env_check.h"
 #include "monitor/environment.h"
 #include "util/array.h"

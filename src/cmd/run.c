@@ -349,33 +349,15 @@ static int show_batch(struct store *st, const char *name, int64_t batch_id)
 	return 0;
 }
 
-/* Load the plan of the batch to resume, refusing one that is still running. */
+/* Claim the batch to resume (the store refuses one still being written) and load its plan. */
 static int prepare_resume(struct store *st, struct run_request *req, struct plan *plan,
 			  struct error *err)
 {
 	char *plan_json = NULL;
-	long pid = 0;
 	int rc;
 
-	if (store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json, &pid, err))
+	if (store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json, err))
 		return -1;
-	if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0) {
-		char path[64], comm[64] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		if ((f = fopen(path, "re"))) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = '\0';
-			fclose(f);
-		}
-		if (!strncmp(comm, "schedperf", 9)) {
-			free(plan_json);
-			return error_set(err, EXIT_ENV, "batch %lld of run '%s' is still being run "
-					 "by process %ld (wait for it, or stop it first)",
-					 (long long)req->opt.resume_batch, req->opt.name, pid);
-		}
-	}
 	rc = plan_from_json(plan_json, plan, err);
 	free(plan_json);
 	return rc;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/workload.h"
+#include "util/better.h"
 
 /*
  * Results in memory, as the store returns them and as schedperf-results/1

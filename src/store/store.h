@@ -5,41 +5,56 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store/results.h"
 #include "util/error.h"
 
 /*
- * The results store: one interface, with SQLite (the embedded default, a
- * file) behind it; PostgreSQL will sit behind the same calls. Every write
- * is its own transaction, so whatever stops schedperf — Ctrl-C, kill -9, a
- * full disk — the store holds whole iterations only.
+ * The results store: one interface, with backends behind it chosen by the
+ * location's scheme (store.c, backend.h): SQLite for a file path, the
+ * embedded default. Every write is its own transaction, so whatever stops
+ * schedperf — Ctrl-C, kill -9, a full disk — the store holds whole
+ * iterations only. Ids are never reused. A run being written by a live
+ * process can be neither replaced nor resumed by another (store.c,
+ * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
-/* Open (creating if needed) the store at @location: a file path. */
+/*
+ * Open the store at @location to write it: created when missing (never left
+ * half made), its schema upgraded. Another program's file is refused
+ * (EXIT_USAGE), a store of a newer schema too (EXIT_ENV), untouched.
+ */
 int store_open(const char *location, struct store **out, struct error *err);
 /*
- * Open a store that must exist already, for commands that only read a run
- * from it: a mistyped --db is an error (EXIT_USAGE), not a new empty file.
- * A store on a read-only file system (an archive, a snapshot) is opened
- * read-only, unless its -wal file holds commits it alone would show.
+ * Open a store that must exist already, for commands that only read: a
+ * mistyped --db is an error (EXIT_USAGE), not a new empty file. Nothing is
+ * created or changed, whatever the file: a store of an older schema is
+ * read as it would be upgraded; a store on a read-only file system or in a
+ * directory this user cannot write can be read.
  */
 int store_open_existing(const char *location, struct store **out, struct error *err);
 void store_close(struct store *st);
 
 /*
- * Start a batch of run @batch->name with @batch->started and environment.
- * With @replace, the earlier batches of that name are discarded first, in
- * the same transaction. @plan (JSON, may be NULL) is kept for --resume,
- * with this process's pid. Sets batch->id.
+ * Start a batch of run @batch->name with @batch->started and environment,
+ * this process its writer. With @replace, the earlier batches of that name
+ * are discarded when this one finishes complete (store_batch_finish());
+ * until then readers see them and not this one; refused (EXIT_ENV) while
+ * another live process writes the run. @plan (JSON, may be NULL) is kept
+ * for --resume. Sets batch->id.
  */
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
 		      const char *plan, struct error *err);
-/* Mark a batch finished; @complete says whether every planned iteration ran. */
+/*
+ * Mark a batch finished; @complete says whether every planned iteration ran.
+ * A complete replacing batch discards the run's earlier batches in the same
+ * transaction.
+ */
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 		       struct error *err);
 
@@ -76,13 +91,21 @@ int store_load(struct store *st, const char *name, bool with_samples,
 	       struct result_set *set, struct error *err);
 
 /*
- * The latest incomplete batch of run @name, its stored plan (malloc'd, NULL
- * when it has none) and the pid that was running it.
+ * Claim the latest incomplete batch of run @name for this process, with
+ * its stored plan (malloc'd, NULL when it has none). Refused (EXIT_ENV,
+ * naming the pid) while another live process or the tasks of its last
+ * iteration still write the run: of two resumes at once, one proceeds.
  */
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
-		      long *pid, struct error *err);
-/* Record that this process now runs the batch. */
+		      struct error *err);
+/* Claim the batch for this process, on the same terms. */
 int store_batch_claim(struct store *st, int64_t batch_id, struct error *err);
+/*
+ * Record the process group of the iteration this process is about to let
+ * run (0: none), so that a resume after this process is killed waits for
+ * its tasks to be gone.
+ */
+int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct error *err);
 
 struct benchmark_progress {
 	int next_seq;		/* the seq the next iteration gets */

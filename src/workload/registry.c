@@ -48,22 +48,6 @@ const struct workload *workload_find(const char *name)
 	return NULL;
 }
 
-const char *better_name(enum better better)
-{
-	return better == BETTER_HIGHER ? "higher" : "lower";
-}
-
-int better_parse(const char *s, enum better *out)
-{
-	if (!strcmp(s, "higher"))
-		*out = BETTER_HIGHER;
-	else if (!strcmp(s, "lower"))
-		*out = BETTER_LOWER;
-	else
-		return -1;
-	return 0;
-}
-
 void param_describe_range(const struct param_spec *p, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "util/better.h"
 #include "util/error.h"
 
 /*
@@ -12,15 +13,6 @@
  * runner never knows which workload it runs; adding one means one file in
  * this directory and one line in registry.c.
  */
-
-/* Which direction of a metric is an improvement. */
-enum better {
-	BETTER_LOWER,
-	BETTER_HIGHER,
-};
-
-const char *better_name(enum better better);	/* "lower" or "higher" */
-int better_parse(const char *s, enum better *out);
 
 enum param_type {
 	PARAM_INT,		/* a whole number within [min, max] */

@@ -108,25 +108,35 @@ load helpers
 	[ "$status" -eq 2 ]
 }
 
-@test "unreadable store: one line, exit 3" {
+@test "a file that is not a store: one line, exit 2, left as it was" {
 	echo "this is not a database, not even close to one......" > "$TMP/junk.db"
 	run sp --db "$TMP/junk.db" runs
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == *"not a schedperf store: it is not an SQLite database"* ]]
 	run sp --db "$TMP" runs
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == *"it is a directory"* ]]
 	run sp --db "$TMP/no/such/dir/x.db" runs
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
 
-@test "a store with a newer schema is refused, exit 3" {
-	sqlite3 "$TMP/new.db" "PRAGMA user_version = 99;"
+@test "a store with a newer schema is refused, exit 3, left untouched" {
+	sqlite3 "$TMP/new.db" "PRAGMA application_id = 1399023696; PRAGMA user_version = 99;
+		CREATE TABLE runs (id INTEGER PRIMARY KEY);" >/dev/null
+	local before
+	before=$(sha256sum <"$TMP/new.db")
 	run sp --db "$TMP/new.db" runs
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" == *"schema version 99 is newer"* ]]
+	run sp --db "$TMP/new.db" run pipe -p loops=10 -i 1 -q
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[ "$(sha256sum <"$TMP/new.db")" = "$before" ]
+	[ "$(sqlite3 "$TMP/new.db" 'PRAGMA journal_mode')" = delete ]
 }
 
 @test "--db, SCHEDPERF_DB and the default ./schedperf.db" {

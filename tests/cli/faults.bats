@@ -183,12 +183,19 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 		fault 3 $c || { echo "command: $c"; return 1; }
 		err_has "malformed" || { echo "command: $c"; return 1; }
 	done
-	# A damaged header: not a database at all.
+	# A damaged header behind SQLite's magic string.
 	cp "$good" "$SCHEDPERF_DB"
-	head -c 100 /dev/zero | tr '\0' 'x' | dd of="$SCHEDPERF_DB" bs=1 conv=notrunc 2>/dev/null
+	head -c 84 /dev/zero | tr '\0' 'x' | dd of="$SCHEDPERF_DB" bs=1 seek=16 conv=notrunc \
+		2>/dev/null
 	fault 3 runs
 	err_has "not a database"
+	err_has "integrity_check"
 	fault 3 run pipe -p loops=10 -i 1 --name a -q
+	# Without the magic string, it is no SQLite file at all: not a store.
+	head -c 16 /dev/zero | tr '\0' 'x' | dd of="$SCHEDPERF_DB" bs=1 conv=notrunc 2>/dev/null
+	fault 2 runs
+	err_has "not a schedperf store"
+	fault 2 run pipe -p loops=10 -i 1 --name a -q
 	# A file truncated in the middle.
 	cp "$good" "$SCHEDPERF_DB"
 	truncate -s 10000 "$SCHEDPERF_DB"

@@ -86,9 +86,9 @@ big() {		# big N: a string of N letters
 	hostile 2 --db= runs
 	hostile 2 help bogus
 	hostile 2 help run extra
-	hostile 3 --db "$TMP" runs
+	hostile 2 --db "$TMP" runs
 	hostile 2 --db "$TMP/no/such/dir/store.db" runs
-	hostile 3 --db /dev/null runs
+	hostile 2 --db /dev/null runs
 	hostile 3 --db "$(big 120000)" runs
 	hostile 3 --db postgresql://localhost/x runs
 }

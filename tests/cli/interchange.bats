@@ -114,18 +114,24 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	SCHEDPERF_DB="$TMP/second.db" sp export fw | cmp - "$TMP/fw.json"
 }
 
-@test "a schema version 1 store is upgraded on open, its samples unchanged" {
+@test "a schema version 1 store is read unchanged, upgraded by the first write" {
 	data="$BATS_TEST_DIRNAME/../data"
 	sqlite3 "$SCHEDPERF_DB" < "$data/store-v1.sql"
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 1 ]
+	local before
+	before=$(sha256sum <"$SCHEDPERF_DB")
 	run sp runs
 	[ "$status" -eq 0 ]
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 2 ]
+	# what the version 1 schedperf exported, byte for byte, read without a change
+	sp export v1-pipe v1-fw | cmp - "$data/store-v1.json"
+	sp export v1-fw >"$TMP/fw-before.json"
+	[ "$(sha256sum <"$SCHEDPERF_DB")" = "$before" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 1 ]
+	# the upgraded store takes new batches, and its old ones are unchanged
+	sp run pipe -p loops=1000 -i 1 --name v1-pipe --quiet --no-monitors
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 3 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA foreign_key_check')" ]
-	# what the version 1 schedperf exported, byte for byte
-	sp export v1-pipe v1-fw | cmp - "$data/store-v1.json"
-	# and the upgraded store takes new batches
-	sp run pipe -p loops=1000 -i 1 --name v1-pipe --quiet --no-monitors
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'v1-pipe'")" -eq 2 ]
+	sp export v1-fw | cmp - "$TMP/fw-before.json"
 }

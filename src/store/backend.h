@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_BACKEND_H
+#define SCHEDPERF_STORE_BACKEND_H
+
+/*
+ * The store's backends: what store.c asks of one. Only src/store/ includes
+ * this; callers use store.h. A backend is one file plus one row of
+ * store_backends[] in store.c, chosen by the location's scheme, as git
+ * chooses its ref storage backends.
+ *
+ * store.c holds everything that is not a matter of SQL dialect: which
+ * transaction a call is, the guards against a second writer of a run,
+ * resume bookkeeping, --replace, importing whole batches. A backend does
+ * single queries, always inside the transaction store.c opened, and says
+ * "no row" (0) apart from a fault (-1 with @err) in every lookup.
+ */
+
+#include "store/store.h"
+#include "util/process.h"
+
+/* What a command will do with the store it opens. */
+enum store_access {
+	STORE_READ,		/* never create or change anything */
+	STORE_WRITE,		/* create it if missing, upgrade its schema */
+};
+
+/* The part of every backend's handle that store.c reads. */
+struct store {
+	const struct store_backend *be;
+	char *location;		/* as given, for messages */
+};
+
+/*
+ * Who writes a batch: the process running it and the process group of the
+ * iteration it runs now. Both are checked before another process may
+ * resume or replace the run (store.c, guard_run()).
+ */
+struct batch_writer {
+	struct process_id runner;
+	struct process_id tasks;	/* pid = the group's id; 0 when none ran yet */
+};
+
+/* An incomplete batch, as resume and the guards need it. */
+struct batch_state {
+	int64_t id;
+	int64_t run_id;
+	char *run_name;
+	bool complete;
+	bool replacing;		/* once complete, the run's earlier batches go */
+	char *plan;		/* NULL when it has none */
+	struct batch_writer writer;
+};
+
+struct store_backend {
+	const char *name;
+	/* Location prefixes it takes ("postgresql://"); NULL: a file path. */
+	const char *const *schemes;
+	/*
+	 * How to get this backend into a schedperf that lacks it; with no
+	 * open() the row only names the backend, so that its locations are
+	 * refused as "not built with it" instead of being taken for files.
+	 */
+	const char *build_hint;
+	int (*open)(const char *location, enum store_access access, struct store **out,
+		    struct error *err);
+	void (*close)(struct store *st);
+
+	int (*begin)(struct store *st, bool write, struct error *err);
+	int (*commit)(struct store *st, struct error *err);
+	void (*rollback)(struct store *st);
+
+	/* 1 with *id set, 0 when the run does not exist (and !create). */
+	int (*run_find)(struct store *st, const char *name, bool create, int64_t *id,
+			struct error *err);
+	/* Insert @batch (environment too); sets batch->id. */
+	int (*batch_insert)(struct store *st, int64_t run_id, struct result_batch *batch,
+			    const struct batch_state *state, struct error *err);
+	/* 1 with *state filled (free with batch_state_release()), 0 when no such batch. */
+	int (*batch_get)(struct store *st, int64_t batch_id, struct batch_state *state,
+			 struct error *err);
+	/* The incomplete batches of a run, latest first. */
+	int (*batches_incomplete)(struct store *st, int64_t run_id, struct batch_state **out,
+				  size_t *nr, struct error *err);
+	int (*batch_set_writer)(struct store *st, int64_t batch_id,
+				const struct batch_writer *writer, struct error *err);
+	int (*batch_finish)(struct store *st, int64_t batch_id, bool complete,
+			    struct error *err);
+	/* Delete the batches of @run_id older than @batch_id (smaller ids). */
+	int (*batches_delete_before)(struct store *st, int64_t run_id, int64_t batch_id,
+				     struct error *err);
+
+	int (*benchmark_insert)(struct store *st, int64_t batch_id,
+				const struct result_benchmark *bench, int64_t *bench_id,
+				int64_t *metric_ids, struct error *err);
+	int (*iteration_insert)(struct store *st, int64_t bench_id, int seq, bool warmup,
+				const char *failure, const struct store_sample *samples,
+				size_t nr_samples, struct error *err);
+	/* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
+	int (*benchmark_find)(struct store *st, int64_t batch_id, size_t position,
+			      int64_t *bench_id, struct error *err);
+	/* 1 with *metric_id set, 0 when the benchmark has no such metric. */
+	int (*metric_find)(struct store *st, int64_t bench_id, const char *name,
+			   int64_t *metric_id, struct error *err);
+	int (*iterations_count)(struct store *st, int64_t bench_id,
+				struct benchmark_progress *progress, struct error *err);
+
+	/*
+	 * Append the visible batches of run @name (every run when NULL) to
+	 * @set in start order, without their contents: an incomplete
+	 * replacing batch is not visible (store.h, store_load()).
+	 */
+	int (*batches_load)(struct store *st, const char *name, struct result_set *set,
+			    struct error *err);
+	/* Fill @batch (its id set) with its environment and benchmarks. */
+	int (*batch_load)(struct store *st, struct result_batch *batch, bool with_samples,
+			  struct error *err);
+};
+
+void batch_state_release(struct batch_state *state);
+
+/*
+ * Shared by the backends, so that every backend says the same thing: a
+ * direction read back from the store, checked (a bad one means damage).
+ */
+int store_better_read(struct store *st, const char *text, enum better *out,
+		      struct error *err);
+
+/* "not a schedperf store" (EXIT_USAGE), with @why. */
+int store_not_ours(const char *location, const char *why, struct error *err);
+/* A schema newer than this schedperf knows: left untouched (EXIT_ENV). */
+int store_too_new(const char *location, int version, struct error *err);
+
+extern const struct store_backend store_sqlite;
+
+#endif

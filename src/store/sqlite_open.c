@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening an SQLite store: one file, WAL journal.
+ *
+ * A command that writes creates the store when it is missing, switches it
+ * to WAL and upgrades its schema. A command that reads changes nothing and
+ * creates nothing, not even SQLite's -wal, -shm or -journal files where
+ * they did not exist, nor a schema:
+ *
+ *  - only a regular file is opened (a directory, device or FIFO is refused
+ *    before SQLite sees it: opening a FIFO would block, /dev/null would
+ *    get a /dev/null-journal), and only one that starts as an SQLite file;
+ *  - a store whose -wal file exists (a writer has it open, or was killed)
+ *    is opened read-only and read through that -wal;
+ *  - otherwise, where the file and its directory are writable, it is
+ *    opened read-write with query_only set: SQLite then removes the -wal
+ *    and -shm it makes when it closes, where a read-only connection would
+ *    leave them behind;
+ *  - otherwise (a read-only file system, someone else's directory) it is
+ *    opened immutable: no -shm, no locks, which is safe because no -wal
+ *    exists, so no writer has it open;
+ *  - a store of an older schema is copied into memory and upgraded there.
+ *
+ * A new store is made under a temporary name and linked into place only
+ * once its schema is committed, so that a full disk or a kill leaves no
+ * empty file that later commands would take for a store.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/sqlite.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+/*
+ * How long a write waits for another writer (a second `schedperf run` on
+ * the same store commits one iteration at a time, so waits are short) before
+ * giving up with an error: 10 s, or $SCHEDPERF_BUSY_TIMEOUT_MS (tests).
+ */
+#define BUSY_TIMEOUT_MS 10000
+
+int sqlite_busy_timeout_ms(void)
+{
+	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
+	char *end;
+	long ms;
+
+	if (!env || !*env)
+		return BUSY_TIMEOUT_MS;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	if (errno || *end || ms < 0 || ms > 3600 * 1000)
+		return BUSY_TIMEOUT_MS;
+	return (int)ms;
+}
+
+static void directory_of(const char *location, char *dir, size_t len)
+{
+	const char *slash = strrchr(location, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		snprintf(dir, len, "%.*s", slash == location ? 1 : (int)(slash - location),
+			 location);
+}
+
+/*
+ * SQLite says "unable to open database file" whether the path is wrong or
+ * the file system is read-only (a WAL store needs its -shm file even to be
+ * read); ask the file system which, for a message that says what to fix.
+ */
+static const char *read_only_reason(const char *location)
+{
+	char dir[PATH_MAX];
+
+	if (access(location, W_OK)) {
+		if (errno == EROFS)
+			return "it is on a read-only file system";
+		if (errno == EACCES)
+			return "it is not writable by this user";
+		if (errno != ENOENT)
+			return NULL;
+	}
+	/* Its directory holds the -wal and -shm files, and a new store. */
+	directory_of(location, dir, sizeof(dir));
+	if (!access(dir, W_OK) || (errno != EROFS && errno != EACCES))
+		return NULL;
+	return errno == EROFS ? "its directory is on a read-only file system" :
+				"its directory is not writable by this user";
+}
+
+static int open_error(const char *location, const char *why, const char *fix,
+		      struct error *err)
+{
+	const char *read_only = read_only_reason(location);
+
+	if (read_only)
+		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (make it writable "
+				 "or give another --db)", location, read_only);
+	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (%s)", location, why, fix);
+}
+
+/*
+ * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
+ * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
+ * errno: the limit is to blame when the store or its log has reached it.
+ */
+#define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
+
+static bool reached_size(const char *path, const char *suffix, rlim_t limit)
+{
+	char name[PATH_MAX];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return !stat(name, &sb) && (rlim_t)sb.st_size + 65536 >= limit;
+}
+
+static bool over_file_size_limit(sqlite3 *db, const char *path)
+{
+	struct rlimit rl;
+
+	if (!db || (sqlite3_errcode(db) != SQLITE_IOERR &&
+		    sqlite3_errcode(db) != SQLITE_CANTOPEN))
+		return false;
+	if (sqlite3_system_errno(db) == EFBIG)
+		return true;
+	return !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	       (reached_size(path, "", rl.rlim_cur) || reached_size(path, "-wal", rl.rlim_cur) ||
+		reached_size(path, "-shm", rl.rlim_cur));
+}
+
+static bool out_of_space(sqlite3 *db)
+{
+	int code = sqlite3_errcode(db), sys = sqlite3_system_errno(db);
+
+	return code == SQLITE_FULL ||
+	       ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) &&
+		(sys == ENOSPC || sys == EDQUOT));
+}
+
+int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
+{
+	const char *path = ss->base.location;
+	int code = sqlite3_errcode(ss->db);
+
+	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
+	if (out_of_space(ss->db))
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': no space left on "
+				 "device, the disk is full (free disk space and run again)",
+				 what, path);
+	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) {
+		const char *read_only = read_only_reason(path);
+
+		if (read_only)
+			return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (make it "
+					 "writable or give another --db)", what, path, read_only);
+	}
+	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,
+			 sqlite3_errmsg(ss->db),
+			 over_file_size_limit(ss->db, path) ? FILE_SIZE_LIMIT_HINT :
+			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
+					       "run again when it is done" :
+			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
+			 code == SQLITE_CANTOPEN ? "check the path and its permissions" :
+			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
+}
+
+int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
+		const char *what)
+{
+	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_error(ss, err, what);
+	return 0;
+}
+
+/* "file:PATH?OPTION", PATH escaped as RFC 3986 asks of an SQLite URI. */
+static char *file_uri(const char *path, const char *option)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = strlen(path);
+	char *uri = xmalloc(5 + 3 * len + 2 + strlen(option)), *p = uri;
+
+	p += sprintf(p, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/-._~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	sprintf(p, "?%s", option);
+	return uri;
+}
+
+/* A connection to @path for the store shown as @location. */
+static struct sqlite_store *connect(const char *location, const char *path, int flags,
+				    struct error *err)
+{
+	struct sqlite_store *ss = xcalloc(1, sizeof(*ss));
+	int rc;
+
+	ss->base.be = &store_sqlite;
+	ss->base.location = xstrdup(location);
+	rc = sqlite3_open_v2(path, &ss->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		open_error(location, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc),
+			   "check the path and its permissions, or give another --db", err);
+		sqlite_close(&ss->base);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(ss->db, 0);
+	sqlite3_busy_timeout(ss->db, sqlite_busy_timeout_ms());
+	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
+		sqlite_close(&ss->base);
+		return NULL;
+	}
+	return ss;
+}
+
+void sqlite_close(struct store *st)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+
+	sqlite3_close(ss->db);
+	free(ss->base.location);
+	free(ss);
+}
+
+/*
+ * Switch the journal to WAL. Two processes opening a new store both try;
+ * SQLite answers SQLITE_BUSY at once, without calling the busy handler,
+ * when waiting could deadlock (each holds a shared lock and wants the
+ * exclusive one), so the busy timeout is applied here by hand: retry,
+ * with short sleeps, until it has passed.
+ */
+static int switch_to_wal(struct sqlite_store *ss, struct error *err)
+{
+	double deadline = time_now() + sqlite_busy_timeout_ms() / 1000.0;
+	double pause = 0.001;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY || time_now() + pause > deadline)
+			break;
+		time_sleep_until(time_now() + pause);
+		if (pause < 0.05)
+			pause *= 2;
+	}
+	if (rc != SQLITE_OK)
+		return sqlite_error(ss, err, "switch the journal to WAL");
+	return sqlite_exec(ss, "PRAGMA synchronous = NORMAL", err, "set synchronous mode");
+}
+
+/* What the first 100 bytes say, read without SQLite: nothing is created. */
+enum file_kind {
+	FILE_EMPTY,
+	FILE_SQLITE,
+};
+
+static int file_kind(const char *location, const struct stat *sb, enum file_kind *kind,
+		     struct error *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char header[sizeof(magic)];
+	ssize_t got;
+	int fd;
+
+	if (S_ISDIR(sb->st_mode))
+		return store_not_ours(location, "it is a directory", err);
+	if (S_ISFIFO(sb->st_mode))
+		return store_not_ours(location, "it is a FIFO", err);
+	if (S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode))
+		return store_not_ours(location, "it is a device", err);
+	if (!S_ISREG(sb->st_mode))
+		return store_not_ours(location, "it is not a regular file", err);
+	if (!sb->st_size) {
+		*kind = FILE_EMPTY;
+		return 0;
+	}
+	fd = open(location, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return error_set(err, EXIT_ENV, "cannot read store '%s': %s (check its "
+				 "permissions)", location, strerror(errno));
+	got = read(fd, header, sizeof(header));
+	close(fd);
+	if (got != (ssize_t)sizeof(header) || memcmp(header, magic, sizeof(magic)))
+		return store_not_ours(location, "it is not an SQLite database", err);
+	*kind = FILE_SQLITE;
+	return 0;
+}
+
+static bool writable_here(const char *location)
+{
+	char dir[PATH_MAX];
+
+	directory_of(location, dir, sizeof(dir));
+	return !access(location, W_OK) && !access(dir, W_OK);
+}
+
+/* -1: no -wal file; else its size. */
+static long long wal_size(const char *location)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	if (snprintf(wal, sizeof(wal), "%s-wal", location) >= (int)sizeof(wal) ||
+	    stat(wal, &sb))
+		return -1;
+	return (long long)sb.st_size;
+}
+
+/*
+ * Copy the store into memory and upgrade the copy: an older store is read
+ * as the current schema without being changed. A writing command upgrades
+ * the file itself, once.
+ */
+static int read_upgraded_copy(struct sqlite_store *ss, struct error *err)
+{
+	sqlite3 *memory = NULL, *file = ss->db;
+	sqlite3_backup *copy;
+	int rc;
+
+	if (sqlite3_open_v2(":memory:", &memory, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		sqlite3_close(memory);
+		return error_set(err, EXIT_ENV, "cannot read store '%s': out of memory",
+				 ss->base.location);
+	}
+	copy = sqlite3_backup_init(memory, "main", file, "main");
+	rc = copy ? sqlite3_backup_step(copy, -1) : SQLITE_NOMEM;
+	sqlite3_backup_finish(copy);
+	if (rc != SQLITE_DONE) {
+		sqlite_error(ss, err, "read the store");
+		sqlite3_close(memory);
+		return -1;
+	}
+	ss->db = memory;
+	sqlite3_close(file);
+	sqlite3_extended_result_codes(ss->db, 0);
+	if (sqlite_schema_upgrade(ss, err))
+		return -1;
+	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
+}
+
+static int open_for_reading(const char *location, struct store **out, struct error *err)
+{
+	struct sqlite_store *ss;
+	long long wal = wal_size(location);
+	char *uri = NULL;
+	int rc;
+
+	if (wal > 0)
+		ss = connect(location, location, SQLITE_OPEN_READONLY, err);
+	else if (writable_here(location))
+		ss = connect(location, location, SQLITE_OPEN_READWRITE, err);
+	else
+		ss = connect(location, uri = file_uri(location, "immutable=1"),
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
+	free(uri);
+	if (!ss)
+		return -1;
+	ss->read_only = true;
+	if (sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading"))
+		goto fail;
+	rc = sqlite_schema_check(ss, false, err);
+	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, err)))
+		goto fail;
+	*out = &ss->base;
+	return 0;
+fail:
+	sqlite_close(&ss->base);
+	return -1;
+}
+
+static int open_for_writing(const char *location, struct store **out, struct error *err)
+{
+	struct sqlite_store *ss;
+	const char *read_only = read_only_reason(location);
+	int rc;
+
+	if (read_only)
+		return error_set(err, EXIT_ENV, "cannot write store '%s': %s (make it writable "
+				 "or give another --db)", location, read_only);
+	ss = connect(location, location, SQLITE_OPEN_READWRITE, err);
+	if (!ss)
+		return -1;
+	/* Another program's database, or a newer store, is refused before any change. */
+	rc = sqlite_schema_check(ss, true, err) < 0 || switch_to_wal(ss, err) ||
+	     sqlite_schema_upgrade(ss, err);
+	if (rc) {
+		sqlite_close(&ss->base);
+		return -1;
+	}
+	*out = &ss->base;
+	return 0;
+}
+
+static void remove_with_journals(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	char name[PATH_MAX + 16];
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) < (int)sizeof(name))
+			unlink(name);
+}
+
+/* Make a whole store at @tmp: schema committed, WAL, closed. */
+static int build_new(const char *location, const char *tmp, struct error *err)
+{
+	struct sqlite_store *ss;
+	int rc;
+
+	ss = connect(location, tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	if (!ss)
+		return -1;
+	rc = switch_to_wal(ss, err) || sqlite_schema_upgrade(ss, err) ? -1 : 0;
+	sqlite_close(&ss->base);
+	return rc;
+}
+
+/*
+ * Put the new store at @location unless another process got there first
+ * (then theirs is used): link() and RENAME_NOREPLACE never replace a file.
+ */
+static int publish(const char *tmp, const char *location, struct error *err)
+{
+	if (!link(tmp, location) || errno == EEXIST)
+		return 0;
+	if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == EMLINK) {
+		if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, location, RENAME_NOREPLACE) ||
+		    errno == EEXIST)
+			return 0;
+	}
+	return open_error(location, strerror(errno), "check the path and its permissions, "
+			  "or give another --db", err);
+}
+
+static int create_store(const char *location, struct store **out, struct error *err)
+{
+	char tmp[PATH_MAX];
+	const char *read_only = read_only_reason(location);
+	int rc;
+
+	if (read_only)
+		return error_set(err, EXIT_ENV, "cannot create store '%s': %s (make it "
+				 "writable or give another --db)", location, read_only);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", location, (long)getpid()) >=
+	    (int)sizeof(tmp))
+		return error_set(err, EXIT_USAGE, "cannot create store '%.128s...': the path "
+				 "is too long (give a shorter --db)", location);
+	remove_with_journals(tmp);	/* a leftover of a killed process with our pid */
+	rc = build_new(location, tmp, err) || publish(tmp, location, err) ? -1 : 0;
+	remove_with_journals(tmp);
+	return rc ? -1 : open_for_writing(location, out, err);
+}
+
+int sqlite_open(const char *location, enum store_access access, struct store **out,
+		struct error *err)
+{
+	enum file_kind kind = FILE_SQLITE;
+	struct stat sb;
+
+	if (stat(location, &sb)) {
+		if (errno == ENOENT && access == STORE_READ)
+			return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored "
+					 "there yet (give the --db of an existing store, or run "
+					 "'schedperf run' first)", location);
+		if (errno == ENOENT)
+			return create_store(location, out, err);
+		return open_error(location, strerror(errno), "check the path and its "
+				  "permissions, or give another --db", err);
+	}
+	if (file_kind(location, &sb, &kind, err))
+		return -1;
+	if (access == STORE_READ && kind == FILE_EMPTY)
+		return store_not_ours(location, "it is an empty file", err);
+	if (access == STORE_READ)
+		return open_for_reading(location, out, err);
+	return open_for_writing(location, out, err);
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SQLite store's schema and its history.
+ *
+ * A run is a name; each `schedperf run` under that name adds a batch (after
+ * a reboot, say). A batch records its environment and benchmarks (a
+ * workload with its full parameter set); a benchmark has its metrics and
+ * iterations; a sample is one metric's value in one iteration, or in one
+ * repetition of it for a metric that a workload measures several times per
+ * iteration (futex-wake's `repeat`). Absent values have no row: an
+ * unsupported counter is never a zero.
+ *
+ * Ids are never reused (AUTOINCREMENT): a process that still holds the id
+ * of a batch that another deleted must fail on its next insert, never
+ * write into whatever batch got the id next (store.c, "Writers").
+ *
+ * The version is PRAGMA user_version; PRAGMA application_id marks the file
+ * as a schedperf store, so that a command never takes another program's
+ * database for one. A new version is one more entry in migrations[] (the
+ * SQL that turns the version before into it, run in the same transaction
+ * as every other step a store needs) and, in schema_current, the tables as
+ * that version has them; tests/unit/test_store.c checks that an upgraded
+ * store and a new one have the same tables.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/sqlite.h"
+
+#define APPLICATION_ID 0x53636850	/* "SchP" */
+
+/* Tables as they are since version 2, unchanged in 3. */
+#define SAMPLES_V2(name)							\
+	"CREATE TABLE " name " ("						\
+	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
+	"  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"	\
+	"  rep INTEGER NOT NULL DEFAULT 0 CHECK (rep >= 0),"			\
+	"  value REAL NOT NULL,"						\
+	"  PRIMARY KEY (iteration_id, metric_id, rep)) WITHOUT ROWID;"
+
+#define ENVIRONMENT_V1								\
+	"CREATE TABLE environment ("						\
+	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
+	"  key TEXT NOT NULL,"							\
+	"  value TEXT NOT NULL,"						\
+	"  PRIMARY KEY (batch_id, key)) WITHOUT ROWID;"
+
+/* Version 3: ids never reused; a batch knows its writer and whether it replaces. */
+#define RUNS_V3(name)								\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  name TEXT NOT NULL UNIQUE);"
+
+/*
+ * writer_*: the process running the batch (boot id, pid, start time);
+ * tasks_*: the process group of the iteration it runs now, by its leader.
+ */
+#define BATCHES_V3(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"	\
+	"  started TEXT NOT NULL,"						\
+	"  finished TEXT,"							\
+	"  complete INTEGER NOT NULL DEFAULT 0,"				\
+	"  replacing INTEGER NOT NULL DEFAULT 0,"				\
+	"  plan TEXT,"								\
+	"  writer_boot TEXT,"							\
+	"  writer_pid INTEGER,"							\
+	"  writer_start INTEGER,"						\
+	"  tasks_pgid INTEGER,"							\
+	"  tasks_start INTEGER,"						\
+	"  UNIQUE (run_id, started));"
+
+#define BENCHMARKS_V3(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
+	"  position INTEGER NOT NULL,"						\
+	"  workload TEXT NOT NULL,"						\
+	"  params TEXT NOT NULL);"
+
+#define METRICS_V3(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  position INTEGER NOT NULL,"						\
+	"  name TEXT NOT NULL,"							\
+	"  unit TEXT NOT NULL,"							\
+	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),"		\
+	"  source TEXT NOT NULL,"						\
+	"  repetitions INTEGER NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"	\
+	"  UNIQUE (benchmark_id, name));"
+
+#define ITERATIONS_V3(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  seq INTEGER NOT NULL,"						\
+	"  warmup INTEGER NOT NULL,"						\
+	"  failure TEXT,"							\
+	"  UNIQUE (benchmark_id, seq));"
+
+#define STAMP(version)								\
+	"PRAGMA application_id = 1399023696;"					\
+	"PRAGMA user_version = " #version ";"
+
+_Static_assert(APPLICATION_ID == 1399023696, "STAMP() spells APPLICATION_ID");
+
+static const char schema_current[] =
+	RUNS_V3("runs")
+	BATCHES_V3("batches")
+	ENVIRONMENT_V1
+	BENCHMARKS_V3("benchmarks")
+	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+	METRICS_V3("metrics")
+	ITERATIONS_V3("iterations")
+	SAMPLES_V2("samples")
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	STAMP(3);
+
+/* Version 1 had no repetitions: its samples become repetition 0. */
+static const char upgrade_v1_to_v2[] =
+	"ALTER TABLE metrics ADD COLUMN repetitions INTEGER NOT NULL DEFAULT 1 "
+	"  CHECK (repetitions >= 1);"
+	SAMPLES_V2("samples_v2")
+	"INSERT INTO samples_v2 (iteration_id, metric_id, rep, value) "
+	"  SELECT iteration_id, metric_id, 0, value FROM samples;"
+	"DROP TABLE samples;"
+	"ALTER TABLE samples_v2 RENAME TO samples;"
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	"PRAGMA user_version = 2;";
+
+/*
+ * AUTOINCREMENT cannot be added to a table: each table with ids is built
+ * again and its rows copied, ids kept (sqlite_sequence starts above the
+ * largest). The batch's pid becomes writer_pid, with no start time: such a
+ * writer is taken for gone (see process.h).
+ */
+#define REBUILD(table, def, columns, from)					\
+	def(table "_v3")							\
+	"INSERT INTO " table "_v3 (" columns ") SELECT " from " FROM " table ";"	\
+	"DROP TABLE " table ";"							\
+	"ALTER TABLE " table "_v3 RENAME TO " table ";"
+
+static const char upgrade_v2_to_v3[] =
+	REBUILD("runs", RUNS_V3, "id, name", "id, name")
+	REBUILD("batches", BATCHES_V3,
+		"id, run_id, started, finished, complete, plan, writer_pid",
+		"id, run_id, started, finished, complete, plan, pid")
+	REBUILD("benchmarks", BENCHMARKS_V3, "id, batch_id, position, workload, params",
+		"id, batch_id, position, workload, params")
+	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+	REBUILD("metrics", METRICS_V3,
+		"id, benchmark_id, position, name, unit, better, source, repetitions",
+		"id, benchmark_id, position, name, unit, better, source, repetitions")
+	REBUILD("iterations", ITERATIONS_V3, "id, benchmark_id, seq, warmup, failure",
+		"id, benchmark_id, seq, warmup, failure")
+	STAMP(3);
+
+/* The history: migrations[i] turns version i + 1 into i + 2. */
+static const char *const migrations[] = {
+	upgrade_v1_to_v2,
+	upgrade_v2_to_v3,
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION - 1,
+	       "one migration per schema version after the first");
+
+/* What a database says of itself. */
+struct schema_facts {
+	int version;		/* PRAGMA user_version */
+	int application_id;
+	int objects;		/* tables, indexes ... in sqlite_master */
+	bool store_tables;	/* the six tables every version has */
+};
+
+static int pragma_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err)
+{
+	sqlite3_stmt *stmt = sqlite_prepare(ss, sql, err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	rc = sqlite_step(ss, stmt, err, "read the schema");
+	if (rc == 0)
+		rc = error_set(err, EXIT_INTERNAL, "'%s' returned no row", sql);
+	if (rc > 0)
+		*out = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc > 0 ? 0 : -1;
+}
+
+static int read_facts(struct sqlite_store *ss, struct schema_facts *facts, struct error *err)
+{
+	int tables;
+
+	if (pragma_int(ss, "PRAGMA user_version", &facts->version, err) ||
+	    pragma_int(ss, "PRAGMA application_id", &facts->application_id, err) ||
+	    pragma_int(ss, "SELECT count(*) FROM sqlite_master", &facts->objects, err) ||
+	    pragma_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+		       "name IN ('runs', 'batches', 'environment', 'benchmarks', 'metrics', "
+		       "'samples')", &tables, err))
+		return -1;
+	facts->store_tables = tables == 6;
+	return 0;
+}
+
+/*
+ * 1: a schedperf store (facts->version says which); 0: an empty database,
+ * which a writer makes a store; -1 with @err: another program's database,
+ * or a store of a newer schema. Stores before version 3 have no
+ * application id and are known by their version and tables.
+ */
+static int identify(struct sqlite_store *ss, const struct schema_facts *facts,
+		    struct error *err)
+{
+	const char *path = ss->base.location;
+
+	if (facts->application_id == APPLICATION_ID) {
+		if (facts->version > STORE_SCHEMA_VERSION)
+			return store_too_new(path, facts->version, err);
+		if (facts->version >= 1 && facts->store_tables)
+			return 1;
+		return store_not_ours(path, "its schedperf tables are missing", err);
+	}
+	if (facts->application_id)
+		return store_not_ours(path, "it is another program's SQLite database", err);
+	if (!facts->version && !facts->objects)
+		return 0;
+	if (facts->version >= 1 && facts->version < 3 && facts->store_tables)
+		return 1;
+	return store_not_ours(path, "it is an SQLite database with other tables", err);
+}
+
+/*
+ * Where the schema stands: -1 with @err when the database is refused, 0
+ * when it is current, 1 when migrate() must bring it from *version (0: an
+ * empty database).
+ */
+static int schema_behind(struct sqlite_store *ss, int *version, struct error *err)
+{
+	struct schema_facts facts;
+	int rc;
+
+	if (read_facts(ss, &facts, err))
+		return -1;
+	rc = identify(ss, &facts, err);
+	if (rc < 0)
+		return -1;
+	*version = rc ? facts.version : 0;
+	return *version != STORE_SCHEMA_VERSION;
+}
+
+int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err)
+{
+	int version;
+
+	if (schema_behind(ss, &version, err) < 0)
+		return -1;
+	if (!version && !empty_ok)
+		return store_not_ours(ss->base.location, "it is an empty database", err);
+	return version;
+}
+
+/* Create the schema, or run the migrations from @version; in a transaction. */
+static int migrate(struct sqlite_store *ss, int version, struct error *err)
+{
+	char what[64];
+
+	if (!version)
+		return sqlite_exec(ss, schema_current, err, "create the schema");
+	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
+		snprintf(what, sizeof(what), "upgrade the schema from version %d to %d", v,
+			 v + 1);
+		if (sqlite_exec(ss, migrations[v - 1], err, what))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every reference still leads somewhere after a migration. */
+static int references_intact(struct sqlite_store *ss, struct error *err)
+{
+	sqlite3_stmt *stmt = sqlite_prepare(ss, "PRAGMA foreign_key_check", err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	rc = sqlite_step(ss, stmt, err, "check the upgraded schema");
+	if (rc > 0)
+		error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows whose "
+			  "references lead nowhere; nothing was changed (check the file with "
+			  "'sqlite3 FILE \"PRAGMA foreign_key_check\"')", ss->base.location,
+			  (const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return rc ? -1 : 0;
+}
+
+/*
+ * Under the write lock, the facts again: another process may have created
+ * or upgraded the store between our first look and our lock.
+ */
+static int upgrade_locked(struct sqlite_store *ss, struct error *err)
+{
+	int version, rc = schema_behind(ss, &version, err);
+
+	if (rc <= 0)
+		return rc;
+	if (migrate(ss, version, err))
+		return -1;
+	return references_intact(ss, err);
+}
+
+int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err)
+{
+	int version, rc = schema_behind(ss, &version, err);
+
+	if (rc <= 0)
+		return rc;
+	/*
+	 * Tables are rebuilt: with foreign keys on, dropping one would delete
+	 * the rows that refer to it. The pragma is a no-op inside a
+	 * transaction, so it is set around it.
+	 */
+	if (sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, "prepare the upgrade"))
+		return -1;
+	rc = sqlite_exec(ss, "BEGIN IMMEDIATE", err, "start the upgrade");
+	if (!rc) {
+		rc = upgrade_locked(ss, err);
+		if (!rc)
+			rc = sqlite_exec(ss, "COMMIT", err, "commit the upgrade");
+		if (rc && !sqlite3_get_autocommit(ss->db))
+			sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", rc ? NULL : err,
+			"enable foreign keys"))
+		return -1;
+	return rc;
+}

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The store's interface (store.h) over its backends (backend.h): the
+ * backend is chosen by the location's scheme, and everything that is not
+ * a matter of SQL dialect is here, once: which calls are one transaction,
+ * the guards that keep a second process off a run being written, resume
+ * bookkeeping, --replace, and importing whole batches.
+ *
+ * Writers. Each batch records its writer: the process running it and the
+ * process group of the iteration it runs now, each by boot id, pid and
+ * start time, so that a reused pid is never taken for the writer
+ * (util/process.h). A run's name may be replaced (--replace) or resumed
+ * only while no incomplete batch of it has a live writer other than this
+ * process, nor live tasks of a runner that was killed: the check and the
+ * claim that follows are one write transaction, so of two processes that
+ * try at once exactly one proceeds. A writer killed with SIGKILL is gone
+ * for this check at once, its name free again. Ids are never reused, so a
+ * process whose batch was deleted under it fails on its next insert and
+ * never writes into another batch.
+ *
+ * --replace. The replacing batch is stored beside the earlier ones and
+ * hidden from every reader (runs, show, compare, export) until it
+ * finishes complete; the transaction that marks it complete deletes the
+ * earlier batches. Readers see either the old batches or the new one,
+ * never both; a replacing run that fails or is interrupted leaves the old
+ * ones in place, and `run --resume` can still finish it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/backend.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };
+
+/*
+ * PostgreSQL's row until src/store/postgres.c exists: its locations are
+ * refused with a clear reason instead of being taken for file names. The
+ * backend replaces this row with its own (same schemes).
+ */
+static const struct store_backend store_postgres_absent = {
+	.name = "PostgreSQL",
+	.schemes = postgres_schemes,
+	.build_hint = "give --db FILE for an SQLite store",
+};
+
+/* Chosen by the location's scheme; the row without schemes takes file paths. */
+static const struct store_backend *const store_backends[] = {
+	&store_postgres_absent,
+	&store_sqlite,
+};
+
+#define NR_BACKENDS (sizeof(store_backends) / sizeof(store_backends[0]))
+
+static const struct store_backend *backend_for(const char *location)
+{
+	const struct store_backend *files = NULL;
+
+	for (size_t i = 0; i < NR_BACKENDS; i++) {
+		const struct store_backend *be = store_backends[i];
+
+		if (!be->schemes) {
+			files = be;
+			continue;
+		}
+		for (const char *const *s = be->schemes; *s; s++)
+			if (!strncmp(location, *s, strlen(*s)))
+				return be;
+	}
+	return files;
+}
+
+/*
+ * @location as messages show it: a URI's password (user:PASSWORD@host, or
+ * password=... among its parameters) is left out.
+ */
+static void location_shown(const char *location, char *buf, size_t len)
+{
+	const char *scheme = strstr(location, "://"), *at, *colon, *param;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!scheme) {
+		snprintf(buf, len, "%s", location);
+		return;
+	}
+	at = strchr(scheme + 3, '@');
+	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
+	if (colon)
+		strbuf_addf(&sb, "%.*s%s", (int)(colon - location), location, at);
+	else
+		strbuf_addf(&sb, "%s", location);
+	param = strstr(sb.buf, "password=");
+	if (param)
+		snprintf(buf, len, "%.*s...%s", (int)(param + 9 - sb.buf), sb.buf,
+			 param + 9 + strcspn(param + 9, "&"));
+	else
+		snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static int open_with(const char *location, enum store_access access, struct store **out,
+		     struct error *err)
+{
+	const struct store_backend *be;
+	char shown[256];
+
+	if (!location || !*location)
+		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
+				 "(give --db FILE)");
+	be = backend_for(location);
+	if (!be->open) {
+		location_shown(location, shown, sizeof(shown));
+		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
+				 "built with %s (%s)", shown, be->name, be->build_hint);
+	}
+	return be->open(location, access, out, err);
+}
+
+int store_open(const char *location, struct store **out, struct error *err)
+{
+	return open_with(location, STORE_WRITE, out, err);
+}
+
+int store_open_existing(const char *location, struct store **out, struct error *err)
+{
+	return open_with(location, STORE_READ, out, err);
+}
+
+void store_close(struct store *st)
+{
+	if (st)
+		st->be->close(st);
+}
+
+int store_not_ours(const char *location, const char *why, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "cannot open store '%s': it is not a schedperf "
+			 "store: %s (give the --db of a schedperf store, or a new file name)",
+			 location, why);
+}
+
+int store_too_new(const char *location, int version, struct error *err)
+{
+	return error_set(err, EXIT_ENV, "cannot open store '%s': its schema version %d is "
+			 "newer than this schedperf knows (%d); it is left untouched (use a "
+			 "newer schedperf or another --db)", location, version,
+			 STORE_SCHEMA_VERSION);
+}
+
+int store_better_read(struct store *st, const char *text, enum better *out,
+		      struct error *err)
+{
+	if (!better_parse(text, out))
+		return 0;
+	return error_set(err, EXIT_ENV, "cannot read store '%s': a metric's direction is "
+			 "'%.32s', neither 'lower' nor 'higher': the store is damaged (check it "
+			 "with 'sqlite3 FILE \"PRAGMA integrity_check\"')", st->location, text);
+}
+
+void batch_state_release(struct batch_state *state)
+{
+	free(state->run_name);
+	free(state->plan);
+	state->run_name = NULL;
+	state->plan = NULL;
+}
+
+/* End the transaction that @rc (0 or -1) says went well or not. */
+static int end_write(struct store *st, int rc, struct error *err)
+{
+	if (rc) {
+		st->be->rollback(st);
+		return -1;
+	}
+	return st->be->commit(st, err);
+}
+
+static void writer_self(struct batch_writer *writer)
+{
+	memset(writer, 0, sizeof(*writer));
+	process_id_of(getpid(), &writer->runner);
+}
+
+/*
+ * Whether another live process writes @state's batch: its runner, or
+ * the tasks of the iteration it was running when it died (kill -9 leaves
+ * them, and new samples taken beside them would be skewed).
+ */
+static int writer_conflict(const struct batch_state *state, struct error *err)
+{
+	const struct batch_writer *w = &state->writer;
+	const char *name = state->run_name;
+
+	if (w->runner.pid && !process_is_self(&w->runner) && process_alive(&w->runner))
+		return error_set(err, EXIT_ENV, "run '%.128s' is being written by process "
+				 "%lld (batch %lld) (wait for it to end, or stop it first)",
+				 name, (long long)w->runner.pid, (long long)state->id);
+	if (w->tasks.pid && process_group_alive(&w->tasks))
+		return error_set(err, EXIT_ENV, "run '%.128s': tasks of batch %lld still run in "
+				 "process group %lld, their runner gone (stop them with 'kill "
+				 "-KILL -- -%lld', then run again)", name, (long long)state->id,
+				 (long long)w->tasks.pid, (long long)w->tasks.pid);
+	return 0;
+}
+
+/*
+ * Refuse when a live process other than this one writes an incomplete
+ * batch of the run: its name may then be neither replaced nor resumed.
+ * Called inside a write transaction, so that the check and the claim that
+ * follows are one step for every other process.
+ */
+static int guard_run(struct store *st, int64_t run_id, struct error *err)
+{
+	struct batch_state *states;
+	size_t nr;
+	int rc;
+
+	if (st->be->batches_incomplete(st, run_id, &states, &nr, err))
+		return -1;
+	rc = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (!rc)
+			rc = writer_conflict(&states[i], err);
+		batch_state_release(&states[i]);
+	}
+	free(states);
+	return rc;
+}
+
+int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
+		      const char *plan, struct error *err)
+{
+	struct batch_state state = { .replacing = replace, .plan = (char *)plan };
+	int64_t run_id;
+	int rc;
+
+	writer_self(&state.writer);
+	if (st->be->begin(st, true, err))
+		return -1;
+	rc = st->be->run_find(st, batch->name, true, &run_id, err) < 0 ||
+	     (replace && guard_run(st, run_id, err)) ||
+	     st->be->batch_insert(st, run_id, batch, &state, err) ? -1 : 0;
+	return end_write(st, rc, err);
+}
+
+/* Make this process the batch's writer, unless another live one is; in a write transaction. */
+static int claim(struct store *st, const struct batch_state *state, struct error *err)
+{
+	struct batch_writer writer;
+
+	if (guard_run(st, state->run_id, err))
+		return -1;
+	writer_self(&writer);
+	return st->be->batch_set_writer(st, state->id, &writer, err);
+}
+
+/* The state of a batch that must exist; in a transaction. */
+static int batch_state_of(struct store *st, int64_t batch_id, struct batch_state *state,
+			  struct error *err)
+{
+	int rc = st->be->batch_get(st, batch_id, state, err);
+
+	if (!rc)
+		return error_set(err, EXIT_ENV, "batch %lld is no longer in store '%s' (it was "
+				 "replaced; start a new run)", (long long)batch_id, st->location);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
+{
+	struct batch_state state = { 0 };
+	int rc;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	rc = batch_state_of(st, batch_id, &state, err) || claim(st, &state, err) ? -1 : 0;
+	batch_state_release(&state);
+	return end_write(st, rc, err);
+}
+
+int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
+		      struct error *err)
+{
+	struct batch_state *states = NULL;
+	size_t nr = 0;
+	int64_t run_id;
+	int rc;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	rc = st->be->run_find(st, name, false, &run_id, err);
+	if (rc > 0)
+		rc = st->be->batches_incomplete(st, run_id, &states, &nr, err) ? -1 : (int)nr;
+	if (!rc)
+		rc = error_set(err, EXIT_USAGE, "run '%.128s' has no incomplete batch to "
+			       "resume (see 'schedperf runs')", name);
+	rc = rc < 0 || claim(st, &states[0], err) ? -1 : 0;
+	if (!rc) {
+		*batch_id = states[0].id;
+		*plan = states[0].plan;
+		states[0].plan = NULL;
+	}
+	for (size_t i = 0; i < nr; i++)
+		batch_state_release(&states[i]);
+	free(states);
+	return end_write(st, rc, err);
+}
+
+int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct error *err)
+{
+	struct batch_writer writer;
+
+	writer_self(&writer);
+	if (group > 0 && process_id_of(group, &writer.tasks))
+		return 0;	/* the group already ended: nothing of it can be left */
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->batch_set_writer(st, batch_id, &writer, err), err);
+}
+
+/*
+ * A replacing batch takes its run's place only now, complete, in the
+ * transaction that marks it so: until then the earlier batches are what
+ * every reader sees, and a replacing run that fails leaves them as they
+ * were. Batches begun after it (ids are never reused, so larger) stay.
+ */
+int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
+{
+	struct batch_state state = { 0 };
+	int rc;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	rc = batch_state_of(st, batch_id, &state, err) ||
+	     st->be->batch_finish(st, batch_id, complete, err) ||
+	     (complete && state.replacing &&
+	      st->be->batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;
+	batch_state_release(&state);
+	return end_write(st, rc, err);
+}
+
+int store_benchmark_add(struct store *st, int64_t batch_id,
+			const struct result_benchmark *bench, int64_t *bench_id,
+			int64_t *metric_ids, struct error *err)
+{
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->benchmark_insert(st, batch_id, bench, bench_id,
+						      metric_ids, err), err);
+}
+
+int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
+			const char *failure, const struct store_sample *samples,
+			size_t nr_samples, struct error *err)
+{
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->iteration_insert(st, bench_id, seq, warmup, failure,
+						      samples, nr_samples, err), err);
+}
+
+static int find_progress(struct store *st, int64_t batch_id, size_t position,
+			 const struct result_benchmark *bench, int64_t *bench_id,
+			 int64_t *metric_ids, struct benchmark_progress *progress,
+			 struct error *err)
+{
+	int rc = st->be->benchmark_find(st, batch_id, position, bench_id, err);
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		/* A metric this machine did not have then stays unrecorded: 0 = skip. */
+		rc = st->be->metric_find(st, *bench_id, bench->metrics[i].name, &metric_ids[i],
+					 err);
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			metric_ids[i] = 0;
+	}
+	return st->be->iterations_count(st, *bench_id, progress, err);
+}
+
+int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
+			     const struct result_benchmark *bench, int64_t *bench_id,
+			     int64_t *metric_ids, struct benchmark_progress *progress,
+			     struct error *err)
+{
+	int rc;
+
+	memset(progress, 0, sizeof(*progress));
+	if (st->be->begin(st, false, err))
+		return -1;
+	rc = find_progress(st, batch_id, position, bench, bench_id, metric_ids, progress, err);
+	st->be->rollback(st);
+	return rc;
+}
+
+int store_load(struct store *st, const char *name, bool with_samples,
+	       struct result_set *set, struct error *err)
+{
+	size_t first = set->nr_batches;
+	int rc;
+
+	/* One read transaction: a run being written concurrently is seen whole-iteration. */
+	if (st->be->begin(st, false, err))
+		return -1;
+	rc = st->be->batches_load(st, name, set, err);
+	for (size_t i = first; i < set->nr_batches && !rc; i++)
+		rc = st->be->batch_load(st, &set->batches[i], with_samples, err);
+	st->be->rollback(st);
+	if (rc)
+		return -1;
+	if (name && set->nr_batches == first)
+		return error_set(err, EXIT_USAGE, "no run named '%.128s' in store '%s' "
+				 "(see 'schedperf runs' for the runs it holds)", name,
+				 st->location);
+	return 0;
+}
+
+/* How many iterations an imported benchmark's samples fill, and how many values each. */
+static void import_shape(const struct result_benchmark *bench, size_t *nr_warmup,
+			 size_t *nr_measured, size_t *width)
+{
+	*nr_warmup = *nr_measured = *width = 0;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+		size_t reps = result_metric_repetitions(m);
+		size_t warmup = (m->nr_warmup + reps - 1) / reps;
+		size_t measured = (m->nr_samples + reps - 1) / reps;
+
+		if (warmup > *nr_warmup)
+			*nr_warmup = warmup;
+		if (measured > *nr_measured)
+			*nr_measured = measured;
+		*width += reps;
+	}
+}
+
+/* The values of iteration @k of @bench (warm-up or measured) into @samples; returns how many. */
+static size_t import_values(const struct result_benchmark *bench, const int64_t *metric_ids,
+			    bool warmup, size_t k, struct store_sample *samples)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+		size_t have = warmup ? m->nr_warmup : m->nr_samples;
+		const double *v = warmup ? m->warmup : m->samples;
+		size_t reps = result_metric_repetitions(m);
+
+		for (size_t r = 0; r < reps; r++, n++) {
+			size_t at = k * reps + r;
+
+			samples[n].metric_id = metric_ids[i];
+			samples[n].rep = (int)r;
+			samples[n].value = at < have ? v[at] : NAN;
+		}
+	}
+	return n;
+}
+
+/*
+ * Iteration k holds the k-th group of each metric's values, one per
+ * repetition; warm-ups come first, failures last.
+ */
+static int import_benchmark(struct store *st, int64_t batch_id,
+			    const struct result_benchmark *bench, struct error *err)
+{
+	int64_t bench_id, *metric_ids = xcalloc(bench->nr_metrics, sizeof(int64_t));
+	size_t nr_warmup, nr_measured, width;
+	struct store_sample *samples;
+	int seq = 0, rc = -1;
+
+	import_shape(bench, &nr_warmup, &nr_measured, &width);
+	samples = xcalloc(width ? width : 1, sizeof(*samples));
+	if (st->be->benchmark_insert(st, batch_id, bench, &bench_id, metric_ids, err))
+		goto out;
+	for (int pass = 0; pass < 2; pass++) {
+		bool warmup = !pass;
+
+		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured); k++) {
+			size_t n = import_values(bench, metric_ids, warmup, k, samples);
+
+			if (st->be->iteration_insert(st, bench_id, seq++, warmup, NULL, samples,
+						     n, err))
+				goto out;
+		}
+	}
+	for (size_t k = 0; k < bench->nr_failed; k++)
+		if (st->be->iteration_insert(st, bench_id, seq++, false, "imported failure",
+					     NULL, 0, err))
+			goto out;
+	rc = 0;
+out:
+	free(metric_ids);
+	free(samples);
+	return rc;
+}
+
+static int import_batch(struct store *st, const struct result_batch *from, struct error *err)
+{
+	struct result_batch batch = *from;
+	struct batch_state state = { 0 };
+	int64_t run_id;
+
+	if (st->be->run_find(st, batch.name, true, &run_id, err) < 0 ||
+	    st->be->batch_insert(st, run_id, &batch, &state, err))
+		return -1;
+	for (size_t j = 0; j < batch.nr_benchmarks; j++)
+		if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))
+			return -1;
+	return 0;
+}
+
+int store_import(struct store *st, const struct result_set *set, struct error *err)
+{
+	int rc = 0;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	for (size_t i = 0; i < set->nr_batches && !rc; i++)
+		rc = import_batch(st, &set->batches[i], err);
+	return end_write(st, rc, err);
+}

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The store through its interface: round trips, resume bookkeeping,
+ * --replace, ids never reused, schema upgrades, the guards against a
+ * second writer, and faults in the middle of a call (a lock held by
+ * another connection, a trigger that refuses an insert, a damaged page, a
+ * full store, a bad stored direction): each must come back as an error,
+ * never as "no row".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "store/sqlite.h"
+#include "store/store.h"
+#include "util/process.h"
+#include "util/xalloc.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/test_store.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/store.db", dir);
+	setenv("SCHEDPERF_BUSY_TIMEOUT_MS", "100", 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static struct store *open_store(void)
+{
+	struct error err = { 0 };
+	struct store *st = NULL;
+
+	if (store_open(path, &st, &err))
+		fail_msg("store_open: %s", err.msg);
+	return st;
+}
+
+/* A raw connection for what the interface cannot do: damage, locks, triggers. */
+static sqlite3 *raw(void)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 2000);
+	return db;
+}
+
+static void sql(sqlite3 *db, const char *text)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, text, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", text, msg);
+}
+
+static long long sql_int(const char *query)
+{
+	sqlite3 *db = raw();
+	sqlite3_stmt *stmt;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db, query, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return v;
+}
+
+static struct result_metric metrics_def[2] = {
+	{ .name = "seconds", .unit = "s", .better = BETTER_LOWER, .source = "workload" },
+	{ .name = "ops", .unit = "ops/s", .better = BETTER_HIGHER, .source = "workload",
+	  .repetitions = 2 },
+};
+
+static const struct result_benchmark bench_def = {
+	.workload = "pipe", .params = "{\"loops\":\"10\"}", .metrics = metrics_def,
+	.nr_metrics = 2,
+};
+
+/* Begin a batch of run @name, started at @started. */
+static int64_t begin(struct store *st, const char *name, const char *started, bool replace,
+		     const char *plan)
+{
+	struct result_set set = { NULL, 0 };
+	struct result_batch *batch = result_set_add_batch(&set);
+	struct error err = { 0 };
+	int64_t id;
+
+	batch->name = xstrdup(name);
+	batch->started = xstrdup(started);
+	result_batch_add_env(batch, "kernel.release", "6.1");
+	if (store_batch_begin(st, batch, replace, plan, &err))
+		fail_msg("store_batch_begin: %s", err.msg);
+	id = batch->id;
+	result_set_release(&set);
+	return id;
+}
+
+/* Add the benchmark and @n measured iterations (value i, ops 10i and 10i + 1). */
+static int64_t fill(struct store *st, int64_t batch_id, int warmup, int n, int64_t *metric_ids)
+{
+	struct error err = { 0 };
+	int64_t bench_id;
+	int seq = 0;
+
+	assert_int_equal(store_benchmark_add(st, batch_id, &bench_def, &bench_id, metric_ids,
+					     &err), 0);
+	for (int i = 0; i < warmup + n; i++) {
+		struct store_sample s[3] = {
+			{ metric_ids[0], 0, i },
+			{ metric_ids[1], 0, 10.0 * i },
+			{ metric_ids[1], 1, 10.0 * i + 1 },
+		};
+
+		assert_int_equal(store_iteration_add(st, bench_id, seq++, i < warmup, NULL, s, 3,
+						     &err), 0);
+	}
+	return bench_id;
+}
+
+static void test_round_trip(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+	struct store_sample absent = { 0, 0, NAN };
+
+	batch_id = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, batch_id, 1, 3, ids);
+	assert_int_equal(store_iteration_add(st, bench_id, 4, false, "crashed", &absent, 1,
+					     &err), 0);
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+
+	assert_int_equal(store_load(st, "a", true, &set, &err), 0);
+	assert_int_equal(set.nr_batches, 1);
+	assert_true(set.batches[0].complete);
+	assert_string_equal(result_batch_env(&set.batches[0], "kernel.release"), "6.1");
+	assert_int_equal(set.batches[0].nr_benchmarks, 1);
+	{
+		const struct result_benchmark *b = &set.batches[0].benchmarks[0];
+
+		assert_string_equal(b->workload, "pipe");
+		assert_int_equal(b->nr_failed, 1);
+		assert_int_equal(b->metrics[0].nr_samples, 3);
+		assert_int_equal(b->metrics[0].nr_warmup, 1);
+		assert_true(b->metrics[0].samples[2] == 3.0);
+		assert_int_equal(b->metrics[1].better, BETTER_HIGHER);
+		assert_int_equal(b->metrics[1].repetitions, 2);
+		assert_int_equal(b->metrics[1].nr_samples, 6);
+		assert_true(b->metrics[1].samples[5] == 31.0);
+	}
+	/* Import of what was loaded: a second run with the same numbers. */
+	free(set.batches[0].name);
+	set.batches[0].name = xstrdup("b");
+	assert_int_equal(store_import(st, &set, &err), 0);
+	/* Importing it again is refused whole, nothing added. */
+	assert_int_equal(store_import(st, &set, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	result_set_release(&set);
+	assert_int_equal(store_load(st, "b", true, &set, &err), 0);
+	assert_int_equal(set.nr_batches, 1);
+	assert_int_equal(set.batches[0].benchmarks[0].metrics[1].nr_samples, 6);
+	assert_int_equal(set.batches[0].benchmarks[0].nr_failed, 1);
+	result_set_release(&set);
+
+	assert_int_equal(store_load(st, "nosuch", true, &set, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	store_close(st);
+}
+
+static void test_resume_bookkeeping(void **state)
+{
+	struct store *st = open_store();
+	struct benchmark_progress p;
+	struct error err = { 0 };
+	int64_t ids[2], found[2], batch_id, bench_id, resumed;
+	char *plan = NULL;
+
+	batch_id = begin(st, "r", "2026-01-01T00:00:00Z", false, "{\"plan\":1}");
+	bench_id = fill(st, batch_id, 2, 3, ids);
+	assert_int_equal(store_iteration_add(st, bench_id, 5, false, "timed out", NULL, 0, &err),
+			 0);
+	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
+
+	assert_int_equal(store_resume_find(st, "r", &resumed, &plan, &err), 0);
+	assert_int_equal(resumed, batch_id);
+	assert_string_equal(plan, "{\"plan\":1}");
+	free(plan);
+	assert_int_equal(store_benchmark_progress(st, batch_id, 0, &bench_def, &found[0], found,
+						  &p, &err), 0);
+	assert_int_equal(found[0], ids[0]);
+	assert_int_equal(found[1], ids[1]);
+	assert_int_equal(p.next_seq, 6);
+	assert_int_equal(p.warmup_done, 2);
+	assert_int_equal(p.measured_done, 3);
+	/* No benchmark at position 1 yet: 1, not an error. */
+	assert_int_equal(store_benchmark_progress(st, batch_id, 1, &bench_def, &bench_id, found,
+						  &p, &err), 1);
+	/* A run with no incomplete batch. */
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+	assert_int_equal(store_resume_find(st, "r", &resumed, &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_int_equal(store_resume_find(st, "nosuch", &resumed, &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	store_close(st);
+}
+
+static size_t batches_of(struct store *st, const char *name)
+{
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	size_t n;
+
+	if (store_load(st, name, false, &set, &err))
+		return 0;
+	n = set.nr_batches;
+	result_set_release(&set);
+	return n;
+}
+
+static void test_replace_when_complete(void **state)
+{
+	struct store *st = open_store();
+	struct error err = { 0 };
+	int64_t ids[2], old, failed, replacing;
+
+	old = begin(st, "x", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, old, 0, 2, ids);
+	assert_int_equal(store_batch_finish(st, old, true, &err), 0);
+
+	/* A replacing batch that ends incomplete leaves the earlier ones, and is not seen. */
+	failed = begin(st, "x", "2026-01-02T00:00:00Z", true, NULL);
+	assert_int_equal(batches_of(st, "x"), 1);
+	assert_int_equal(store_batch_finish(st, failed, false, &err), 0);
+	assert_int_equal(batches_of(st, "x"), 1);
+
+	replacing = begin(st, "x", "2026-01-03T00:00:00Z", true, NULL);
+	fill(st, replacing, 0, 1, ids);
+	assert_int_equal(batches_of(st, "x"), 1);
+	assert_int_equal(store_batch_finish(st, replacing, true, &err), 0);
+	assert_int_equal(batches_of(st, "x"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM batches"), 1);
+	assert_int_equal(sql_int("SELECT id FROM batches"), replacing);
+	/* The old batch's iterations and samples went with it. */
+	assert_int_equal(sql_int("SELECT count(*) FROM iterations"), 1);
+	store_close(st);
+}
+
+static void test_ids_never_reused(void **state)
+{
+	struct store *st = open_store();
+	struct error err = { 0 };
+	int64_t ids[2], first, second, third, bench;
+
+	first = begin(st, "x", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, first, 0, 2, ids);
+	assert_int_equal(store_batch_finish(st, first, true, &err), 0);
+	second = begin(st, "x", "2026-01-02T00:00:00Z", true, NULL);
+	bench = fill(st, second, 0, 1, ids);
+	assert_int_equal(store_batch_finish(st, second, true, &err), 0);
+	/* Delete the newest batch, as a replace by another process would. */
+	{
+		sqlite3 *db = raw();
+
+		sql(db, "PRAGMA foreign_keys = ON; DELETE FROM batches;");
+		sqlite3_close(db);
+	}
+	third = begin(st, "x", "2026-01-03T00:00:00Z", false, NULL);
+	assert_true(third > second);
+	assert_true(fill(st, third, 0, 1, ids) > bench);
+	/* A writer still holding the deleted batch's benchmark fails, never mislabels. */
+	assert_int_equal(store_iteration_add(st, bench, 5, false, NULL, NULL, 0, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_int_equal(sql_int("SELECT count(*) FROM iterations"), 1);
+	store_close(st);
+}
+
+static const char *data_file(const char *name)
+{
+	static char buf[512];
+	const char *slash = strrchr(__FILE__, '/');
+
+	snprintf(buf, sizeof(buf), "%.*s/../data/%s", slash ? (int)(slash - __FILE__) : 1,
+		 slash ? __FILE__ : ".", name);
+	return buf;
+}
+
+/* "table(col type notnull default pk), ...;" for every table and index: the schema's shape. */
+static char *schema_shape(const char *db_path)
+{
+	static const char query[] =
+		"SELECT group_concat(x, ';') FROM (SELECT m.name || '(' || "
+		"(SELECT group_concat(p.name || ' ' || p.type || ' ' || p.\"notnull\" || ' ' || "
+		"coalesce(p.dflt_value, '') || ' ' || p.pk, ',') FROM pragma_table_info(m.name) p) "
+		"|| ')' || (CASE WHEN m.sql LIKE '%AUTOINCREMENT%' THEN ' autoincrement' "
+		"ELSE '' END) AS x FROM sqlite_master m WHERE m.type = 'table' UNION ALL "
+		"SELECT 'index ' || name || ' on ' || tbl_name FROM sqlite_master "
+		"WHERE type = 'index' ORDER BY 1)";
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	char *shape;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, query, -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	shape = xstrdup((const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return shape;
+}
+
+static void load_sql_file(const char *db_path, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char *text = xcalloc(1, 1 << 20);
+	sqlite3 *db;
+
+	assert_non_null(f);
+	assert_true(fread(text, 1, (1 << 20) - 1, f) > 0);
+	fclose(f);
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	sql(db, text);
+	sql(db, "PRAGMA user_version = 1");
+	sqlite3_close(db);
+	free(text);
+}
+
+static void test_upgrade_matches_new(void **state)
+{
+	char old[160], *fresh, *upgraded;
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	struct store *st;
+	int64_t ids[2], id;
+
+	store_close(open_store());
+	fresh = schema_shape(path);
+	snprintf(old, sizeof(old), "%s/v1.db", dir);
+	load_sql_file(old, data_file("store-v1.sql"));
+	/* Read: the copy in memory is upgraded, the file is not. */
+	assert_int_equal(store_open_existing(old, &st, &err), 0);
+	assert_int_equal(store_load(st, "v1-fw", true, &set, &err), 0);
+	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].repetitions, 1);
+	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].nr_samples, 2);
+	result_set_release(&set);
+	store_close(st);
+	{
+		char *still = schema_shape(old);
+
+		assert_null(strstr(still, "autoincrement"));
+		free(still);
+	}
+	/* Write: upgraded in place, to the very schema of a new store. */
+	assert_int_equal(store_open(old, &st, &err), 0);
+	upgraded = schema_shape(old);
+	assert_string_equal(upgraded, fresh);
+	/* The new ids come after the old ones. */
+	snprintf(path, sizeof(path), "%s", old);
+	id = begin(st, "v1-pipe", "2027-01-01T00:00:00Z", false, NULL);
+	assert_true(id > 2);
+	assert_true(fill(st, id, 0, 1, ids) > 2);
+	store_close(st);
+	snprintf(path, sizeof(path), "%s/store.db", dir);
+	free(fresh);
+	free(upgraded);
+}
+
+/* A bad direction stored (a damaged store) is an error naming the damage. */
+static void test_bad_direction(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id;
+	sqlite3 *db;
+
+	batch_id = begin(st, "d", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, batch_id, 0, 1, ids);
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+	db = raw();
+	sql(db, "PRAGMA ignore_check_constraints = ON; "
+		"UPDATE metrics SET better = 'sideways' WHERE name = 'ops'");
+	sqlite3_close(db);
+	assert_int_equal(store_load(st, "d", true, &set, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "'sideways'"));
+	assert_non_null(strstr(err.msg, "damaged"));
+	result_set_release(&set);
+	store_close(st);
+}
+
+/*
+ * Another connection holds the store's exclusive lock: every lookup must
+ * fail with "locked", never answer "nothing there". In WAL mode a writer
+ * never blocks readers, so the store is put back into rollback mode for
+ * this test, where an EXCLUSIVE lock keeps readers out.
+ */
+static void test_busy_is_not_no_row(void **state)
+{
+	struct store *st = open_store();
+	struct benchmark_progress p;
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id, resumed;
+	char *plan = NULL;
+	sqlite3 *db;
+
+	batch_id = begin(st, "b", "2026-01-01T00:00:00Z", false, "{}");
+	fill(st, batch_id, 0, 1, ids);
+	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
+	assert_int_equal(sqlite3_exec(sqlite_of(st)->db, "PRAGMA journal_mode = DELETE", NULL,
+				      NULL, NULL), SQLITE_OK);
+	db = raw();
+	sql(db, "BEGIN EXCLUSIVE; INSERT INTO runs (name) VALUES ('holder');");
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(store_benchmark_progress(st, batch_id, 0, &bench_def, &bench_id, ids,
+						  &p, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "locked"));
+	assert_int_equal(store_resume_find(st, "b", &resumed, &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_int_equal(store_load(st, "b", true, &set, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	result_set_release(&set);
+	assert_int_equal(store_iteration_add(st, ids[0], 9, false, NULL, NULL, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "write lock"));
+
+	sql(db, "ROLLBACK");
+	sqlite3_close(db);
+	assert_int_equal(store_benchmark_progress(st, batch_id, 0, &bench_def, &bench_id, ids,
+						  &p, &err), 0);
+	store_close(st);
+}
+
+/* A trigger that refuses the insert: the iteration is not half stored. */
+static void test_trigger_refuses_insert(void **state)
+{
+	struct store *st = open_store();
+	struct store_sample s = { 0, 0, 1.0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+	sqlite3 *db;
+
+	batch_id = begin(st, "t", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, batch_id, 0, 1, ids);
+	db = raw();
+	sql(db, "CREATE TRIGGER refuse BEFORE INSERT ON samples "
+		"BEGIN SELECT RAISE(ABORT, 'refused by test'); END;");
+	sqlite3_close(db);
+	s.metric_id = ids[0];
+	assert_int_equal(store_iteration_add(st, bench_id, 1, false, NULL, &s, 1, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "refused by test"));
+	/* The iteration row of that transaction was rolled back with it. */
+	assert_int_equal(sql_int("SELECT count(*) FROM iterations"), 1);
+	store_close(st);
+}
+
+/* The page that holds the iterations table, overwritten: progress must fail, not say 0. */
+static void test_damaged_page(void **state)
+{
+	struct store *st = open_store();
+	struct benchmark_progress p;
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+	long long page, size;
+	char junk[4096];
+	int fd;
+
+	batch_id = begin(st, "c", "2026-01-01T00:00:00Z", false, "{}");
+	fill(st, batch_id, 0, 3, ids);
+	store_close(st);	/* checkpointed: every page is in the file */
+	page = sql_int("SELECT rootpage FROM sqlite_master WHERE name = 'iterations'");
+	size = sql_int("PRAGMA page_size");
+	assert_true(page > 1 && size == (long long)sizeof(junk));
+	memset(junk, 0xff, sizeof(junk));
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, junk, sizeof(junk), (page - 1) * size), (ssize_t)sizeof(junk));
+	close(fd);
+
+	st = open_store();
+	assert_int_equal(store_benchmark_progress(st, batch_id, 0, &bench_def, &bench_id, ids,
+						  &p, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "malformed"));
+	store_close(st);
+}
+
+/* The store's file may not grow (as on a full disk): a clear "no space", nothing half done. */
+static void test_full(void **state)
+{
+	struct store *st = open_store();
+	struct sqlite_store *ss = sqlite_of(st);
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+	struct store_sample *many = xcalloc(4000, sizeof(*many));
+	int rc = 0, seq = 0;
+
+	batch_id = begin(st, "f", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, batch_id, 0, 1, ids);
+	sqlite3_exec(ss->db, "PRAGMA max_page_count = 12", NULL, NULL, NULL);
+	for (int i = 0; i < 4000; i++)
+		many[i] = (struct store_sample){ ids[1], i, i };
+	while (!rc && seq < 100)
+		rc = store_iteration_add(st, bench_id, ++seq, false, NULL, many, 4000, &err);
+	assert_int_equal(rc, -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "no space left"));
+	assert_null(strstr(err.msg, "integrity_check"));
+	free(many);
+	store_close(st);
+	assert_int_equal(sql_int("SELECT count(*) FROM iterations i WHERE NOT EXISTS "
+				 "(SELECT 1 FROM samples s WHERE s.iteration_id = i.id)"), 0);
+}
+
+/* Run @fn in a child that stays alive (stopped) until the test kills it. */
+static pid_t child_stopped(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		setpgid(0, 0);
+		fn();
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, WUNTRACED), pid);
+	assert_true(WIFSTOPPED(status));
+	return pid;
+}
+
+static void end_child(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+}
+
+static void nothing(void)
+{
+}
+
+/*
+ * Record @pid as the batch's writer, as its own store_resume_find() would
+ * (a forked child must not use SQLite opened before fork()).
+ */
+static void record_writer(int64_t batch_id, pid_t pid)
+{
+	struct process_id id;
+	char text[256];
+	sqlite3 *db;
+
+	assert_int_equal(process_id_of(pid, &id), 0);
+	snprintf(text, sizeof(text), "UPDATE batches SET writer_boot = '%s', writer_pid = %lld, "
+		 "writer_start = %llu WHERE id = %lld", id.boot, (long long)id.pid,
+		 (unsigned long long)id.start, (long long)batch_id);
+	db = raw();
+	sql(db, text);
+	sqlite3_close(db);
+}
+
+static void test_one_resume_at_once(void **state)
+{
+	struct store *st = open_store();
+	struct error err = { 0 };
+	int64_t batch_id, resumed;
+	char *plan = NULL, pid_text[32];
+	pid_t child;
+
+	batch_id = begin(st, "w", "2026-01-01T00:00:00Z", false, "{}");
+	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
+	child = child_stopped(nothing);
+	record_writer(batch_id, child);
+	assert_int_equal(store_resume_find(st, "w", &resumed, &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	snprintf(pid_text, sizeof(pid_text), "process %d", (int)child);
+	assert_non_null(strstr(err.msg, pid_text));
+	/* Replacing is refused as well, nothing stored. */
+	{
+		struct result_set set = { NULL, 0 };
+		struct result_batch *b = result_set_add_batch(&set);
+
+		b->name = xstrdup("w");
+		b->started = xstrdup("2026-01-02T00:00:00Z");
+		assert_int_equal(store_batch_begin(st, b, true, NULL, &err), -1);
+		assert_int_equal(err.code, EXIT_ENV);
+		result_set_release(&set);
+		assert_int_equal(sql_int("SELECT count(*) FROM batches"), 1);
+	}
+	end_child(child);
+	/* The holder was killed: the name is free again. */
+	assert_int_equal(store_resume_find(st, "w", &resumed, &plan, &err), 0);
+	assert_int_equal(resumed, batch_id);
+	free(plan);
+	store_close(st);
+}
+
+static void test_tasks_of_a_dead_runner(void **state)
+{
+	struct store *st = open_store();
+	struct error err = { 0 };
+	int64_t batch_id, resumed;
+	char *plan = NULL, group_text[48];
+	pid_t task;
+
+	batch_id = begin(st, "o", "2026-01-01T00:00:00Z", false, "{}");
+	task = child_stopped(nothing);
+	/* This process is the runner; the stopped child leads the iteration's group. */
+	assert_int_equal(store_batch_tasks(st, batch_id, task, &err), 0);
+	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
+	/* This process may resume its own batch: make the runner one that is gone. */
+	{
+		sqlite3 *db = raw();
+
+		sql(db, "UPDATE batches SET writer_start = writer_start + 1");
+		sqlite3_close(db);
+	}
+	assert_int_equal(store_resume_find(st, "o", &resumed, &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	snprintf(group_text, sizeof(group_text), "process group %d", (int)task);
+	assert_non_null(strstr(err.msg, group_text));
+	end_child(task);
+	assert_int_equal(store_resume_find(st, "o", &resumed, &plan, &err), 0);
+	free(plan);
+	store_close(st);
+}
+
+/* Liveness across pid reuse: a record with another start time is another process. */
+static void test_process_identity(void **state)
+{
+	struct process_id me, other;
+	pid_t child = child_stopped(nothing);
+
+	assert_int_equal(process_id_of(getpid(), &me), 0);
+	assert_true(process_is_self(&me));
+	assert_true(process_alive(&me));
+	other = me;
+	other.start++;
+	assert_false(process_alive(&other));
+	snprintf(other.boot, sizeof(other.boot), "another boot");
+	other.start = me.start;
+	assert_false(process_alive(&other));
+
+	assert_int_equal(process_id_of(child, &other), 0);
+	assert_true(process_alive(&other));
+	assert_true(process_group_alive(&other));
+	kill(child, SIGKILL);
+	/* Killed, not yet reaped: a zombie (or SIGKILL pending) is not alive. */
+	assert_false(process_alive(&other));
+	assert_false(process_group_alive(&other));
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	assert_false(process_alive(&other));
+	assert_false(process_group_alive(&other));
+	assert_int_equal(process_id_of(child, &other), -1);
+}
+
+/* Reading changes nothing: no -wal, -shm or -journal left, no schema in an empty file. */
+static void test_reading_creates_nothing(void **state)
+{
+	struct store *st;
+	struct error err = { 0 };
+	char name[160];
+	struct stat sb;
+	int fd;
+
+	store_close(open_store());
+	assert_int_equal(store_open_existing(path, &st, &err), 0);
+	store_close(st);
+	snprintf(name, sizeof(name), "%s-wal", path);
+	assert_int_equal(stat(name, &sb), -1);
+	snprintf(name, sizeof(name), "%s-shm", path);
+	assert_int_equal(stat(name, &sb), -1);
+
+	snprintf(name, sizeof(name), "%s/empty.db", dir);
+	fd = open(name, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	assert_int_equal(store_open_existing(name, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_int_equal(stat(name, &sb), 0);
+	assert_int_equal(sb.st_size, 0);
+	assert_int_equal(store_open_existing("/dev/null", &st, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "it is a device"));
+	/* Not built in: a clear refusal, the password left out. */
+	assert_int_equal(store_open("postgresql://me:secret@db/x", &st, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "not built with PostgreSQL"));
+	assert_null(strstr(err.msg, "secret"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_upgrade_matches_new, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_direction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_is_not_no_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trigger_refuses_insert, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_resume_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tasks_of_a_dead_runner, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_process_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reading_creates_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
