@@ -201,7 +201,8 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	close(report_fds[1]);
 	close(go_fds[0]);
 
-	if (cfg->monitors && monitors_before(cfg->monitors, pid, err)) {
+	if ((cfg->started && cfg->started(cfg->ctx, guardian.pgid, err)) ||
+	    (cfg->monitors && monitors_before(cfg->monitors, pid, err))) {
 		close(go_fds[1]);
 		close(report_fds[0]);
 		guardian_stop(&guardian);

@@ -23,6 +23,14 @@ struct iteration_config {
 	double timeout;			/* seconds; 0 = none */
 	const cpu_set_t *cpus;		/* affinity of the workload's tasks; NULL = inherit */
 	struct monitor_set *monitors;	/* NULL = none */
+	/*
+	 * Called with the iteration's process group before its workload is
+	 * let go (NULL = none): the runner records it, so that a resume
+	 * after the runner was killed can tell whether its tasks still run.
+	 * Failing it kills the iteration and ends the run.
+	 */
+	int (*started)(void *ctx, pid_t group, struct error *err);
+	void *ctx;
 };
 
 struct iteration_outcome {

@@ -177,6 +177,19 @@ static int run_slot(struct store *st, const struct plan_item *item,
 	return 0;
 }
 
+struct tasks_record {
+	struct store *st;
+	int64_t batch_id;
+};
+
+/* iteration_config.started: the store learns the group before the workload runs. */
+static int record_tasks(void *ctx, pid_t group, struct error *err)
+{
+	const struct tasks_record *record = ctx;
+
+	return store_batch_tasks(record->st, record->batch_id, group, err);
+}
+
 static int run_benchmark(struct store *st, const struct plan *plan, size_t index,
 			 const struct runner_options *opt, struct monitor_set *ms,
 			 struct progress *progress, struct runner_result *result,
@@ -185,7 +198,8 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	const struct plan_item *item = &plan->items[index];
 	const struct workload *w = item->workload;
 	size_t nr_others = NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
-	struct iteration_config cfg = { 0, opt->cpus, ms };
+	struct iteration_config cfg = { 0, opt->cpus, ms, record_tasks, NULL };
+	struct tasks_record record = { st, result->batch_id };
 	struct iteration_values iv = { 0 };
 	struct benchmark_progress done;
 	struct result_benchmark bench;
@@ -195,6 +209,7 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	int total = warmup + iterations, rc = -1, seq;
 
 	cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
+	cfg.ctx = &record;
 	describe_benchmark(item, ms, &bench);
 	if (benchmark_start(st, opt, result->batch_id, index, &bench, &bench_id, metric_ids,
 			    &done, err))

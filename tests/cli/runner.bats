@@ -71,6 +71,9 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	done
 	kill -9 $pid
 	wait $pid || true
+	# its iteration's tasks too, or the resume is refused while they run
+	group=$(sqlite3 "$SCHEDPERF_DB" 'SELECT tasks_pgid FROM batches')
+	kill -KILL -- "-$group" 2>/dev/null || true
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
 	before=$(iterations)
