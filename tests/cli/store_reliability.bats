@@ -1,0 +1,421 @@
+#!/usr/bin/env bats
+# The store against hostile use: a second process writing the same run,
+# --replace that fails, two resumes at once, tasks left by a killed runner,
+# reading commands given files they must not change, a full disk while a
+# store is created. Every case ends with one line and the documented exit
+# status, and the store (or the file given) as it should be. No case waits
+# for a time: a run that must still be running is held by stopping its
+# iteration's process group (SIGSTOP), and let go afterwards.
+
+load helpers
+
+teardown() {
+	local pid
+	# a run still going when a test failed: it must not outlive the test
+	for pid in ${RUNNERS:-}; do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	[ -z "${HELD:-}" ] || kill -KILL -- "-$HELD" 2>/dev/null || true
+	[ -z "${ORPHAN:-}" ] || kill -KILL -- "-$ORPHAN" 2>/dev/null || true
+	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
+		umount "$MNT" || umount -l "$MNT"
+	fi
+	rm -rf "$TMP"
+}
+
+db() {	# db SQL: one value from the store
+	sqlite3 "$SCHEDPERF_DB" "$1"
+}
+
+# until_true COMMAND...: run COMMAND until it succeeds (an event, not a
+# time; the bound only ends a test whose event never comes).
+until_true() {
+	local n=0
+	until "$@"; do
+		n=$((n + 1))
+		[ $n -lt 6000 ] || { echo "gave up waiting for: $*"; return 1; }
+		sleep 0.05
+	done
+}
+
+# group_recorded RUN: the running iteration of RUN's newest batch has its
+# process group in the store, and the group exists; sets GROUP.
+group_recorded() {
+	GROUP=$(db "SELECT b.tasks_pgid FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name = '$1' AND b.complete = 0 ORDER BY b.id DESC LIMIT 1" 2>/dev/null)
+	[ -n "$GROUP" ] && kill -0 -- "-$GROUP" 2>/dev/null
+}
+
+# hold RUN: stop the iteration RUN is running (its runner waits for it,
+# alive, outside any transaction); HELD is the stopped group.
+hold() {
+	until_true hold_once "$1"
+}
+
+# hold_once RUN: stop RUN's recorded iteration group, if it is there and
+# its leader really stops (not one that was ending).
+hold_once() {
+	local state
+	group_recorded "$1" || return 1
+	kill -STOP -- "-$GROUP" 2>/dev/null || return 1
+	while state=$(awk '{ print $3 }' "/proc/$GROUP/stat" 2>/dev/null); do
+		if [ "$state" = T ] || [ "$state" = t ]; then
+			HELD=$GROUP
+			return 0
+		fi
+		[ "$state" != Z ] || break
+	done
+	return 1
+}
+
+# release: let the held group go on (it may be gone: a runner stopped by
+# SIGTERM kills its iteration's group itself).
+release() {
+	kill -CONT -- "-$HELD" 2>/dev/null || true
+	HELD=
+}
+
+# exit_is WANT COMMAND...: COMMAND exits WANT with one "schedperf: " line
+# on stderr (none when WANT is 0).
+exit_is() {
+	local want=$1 rc=0 lines=1
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null || rc=$?
+	[ "$want" -ne 0 ] || lines=0
+	if [ "$rc" -ne "$want" ] || [ "$(wc -l <"$TMP/err")" -ne "$lines" ] ||
+	   { [ "$lines" -eq 1 ] && ! grep -q '^schedperf: ' "$TMP/err"; }; then
+		echo "$*: exit $rc (expected $want): $(cat "$TMP/err")"
+		return 1
+	fi
+}
+
+err_has() {
+	grep -q -- "$1" "$TMP/err" || { echo "stderr lacks '$1': $(cat "$TMP/err")"; return 1; }
+}
+
+# params_of RUN: the distinct parameter sets of RUN's stored benchmarks.
+params_of() {
+	db "SELECT group_concat(p, ' ') FROM (SELECT DISTINCT be.params AS p FROM benchmarks be
+		JOIN batches b ON b.id = be.batch_id JOIN runs r ON r.id = b.run_id
+		WHERE r.name = '$1' ORDER BY p)"
+}
+
+has_iterations() {	# has_iterations RUN N: RUN has N successful iterations or more
+	[ "$(iterations_of "$1")" -ge "$2" ]
+}
+
+leads_group() {		# leads_group PID: PID runs, the leader of its own process group
+	[ "$(cut -d' ' -f5 "/proc/$1/stat" 2>/dev/null)" = "$1" ]
+}
+
+iterations_of() {	# iterations_of RUN: its successful iterations
+	db "SELECT count(*) FROM iterations i JOIN benchmarks be ON be.id = i.benchmark_id
+		JOIN batches b ON b.id = be.batch_id JOIN runs r ON r.id = b.run_id
+		WHERE r.name = '$1' AND i.failure IS NULL"
+}
+
+# A run that cannot end before the test is done with it: it is held,
+# then stopped by a signal. ENDLESS iterations of a few ms each.
+ENDLESS=100000
+
+# shrink RUN N: the plan of RUN's incomplete batches asks for N iterations
+# (so that a resume of a held run ends soon).
+shrink() {
+	db "UPDATE batches SET plan = replace(plan, '\"iterations\":$ENDLESS', '\"iterations\":$2')
+		WHERE complete = 0 AND run_id = (SELECT id FROM runs WHERE name = '$1')"
+}
+
+# interrupted RUN N: RUN, run to the end, made to look cut short after N
+# iterations (its runner gone), as kill -9 leaves it.
+interrupted() {
+	sp run pipe -p loops=200 -i 20 --name "$1" -q
+	db "UPDATE batches SET complete = 0, finished = NULL WHERE run_id = (SELECT id FROM runs WHERE name = '$1');
+	    DELETE FROM iterations WHERE seq >= $2 AND benchmark_id IN (SELECT be.id FROM benchmarks be
+		JOIN batches b ON b.id = be.batch_id JOIN runs r ON r.id = b.run_id WHERE r.name = '$1')"
+}
+
+@test "store: --replace of a run a live process writes is refused; its samples keep their labels" {
+	"$SP" run pipe -p loops=20000 -p mode=thread -i $ENDLESS --name x -q 2>"$TMP/err-live" &
+	local live=$! rc=0
+	RUNNERS=$live
+	hold x
+	exit_is 3 "$SP" run pipe -p loops=2000 -p mode=process -i 2 --name x --replace -q
+	err_has "is being written by process $live"
+	# nor may it be resumed by another
+	exit_is 3 "$SP" run --resume --name x -q
+	err_has "process $live"
+	release
+	until_true has_iterations x 2
+	kill -TERM "$live"
+	wait "$live" || rc=$?
+	[ "$rc" -eq 143 ] || { echo "live run: exit $rc: $(cat "$TMP/err-live")"; return 1; }
+	[ "$(params_of x)" = '{"cpus":"any","loops":"20000","mode":"thread"}' ]
+	[ "$(db 'SELECT count(*) FROM batches')" -eq 1 ]
+	[ "$(db 'PRAGMA integrity_check')" = ok ]
+	# once it has ended, the name can be replaced
+	sp run pipe -p loops=2000 -p mode=process -i 2 --name x --replace -q
+	[ "$(params_of x)" = '{"cpus":"any","loops":"2000","mode":"process"}' ]
+	[ "$(db 'SELECT count(*) FROM batches')" -eq 1 ]
+}
+
+@test "store: ids are never reused, even the newest batch's once deleted" {
+	sp run pipe -p loops=100 -i 2 --name a -q
+	sp run pipe -p loops=100 -i 2 --name b -q
+	local batch bench iteration metric
+	batch=$(db 'SELECT max(id) FROM batches')
+	bench=$(db 'SELECT max(id) FROM benchmarks')
+	iteration=$(db 'SELECT max(id) FROM iterations')
+	metric=$(db 'SELECT max(id) FROM metrics')
+	db "PRAGMA foreign_keys = ON; DELETE FROM batches WHERE id = $batch"
+	sp run pipe -p loops=100 -i 1 --name c -q
+	[ "$(db "SELECT min(id) FROM batches WHERE run_id = (SELECT id FROM runs WHERE name = 'c')")" -gt "$batch" ]
+	[ "$(db "SELECT min(id) FROM benchmarks WHERE id > $bench - 1")" -gt "$bench" ]
+	[ "$(db "SELECT count(*) FROM iterations WHERE id > $iteration")" -eq 1 ]
+	[ "$(db "SELECT count(*) FROM iterations WHERE id <= $iteration")" -eq 2 ]
+	[ "$(db "SELECT count(*) FROM metrics WHERE id <= $metric AND benchmark_id > $bench")" -eq 0 ]
+}
+
+@test "store: a failed --replace keeps the earlier batches; readers never see both" {
+	sp run pipe -p loops=1000 -i 3 --name base -q
+	sp run pipe -p loops=1000 -i 3 --name x -q
+	sp export x -o "$TMP/before.json"
+	sp compare base x --format json >"$TMP/cmp-before.json"
+	"$SP" run pipe -p loops=2000 -i $ENDLESS --name x --replace -q 2>"$TMP/err-replace" &
+	local replacing=$! rc=0
+	RUNNERS=$replacing
+	hold x
+	# in progress: every reader sees the earlier batch only
+	sp export x | cmp - "$TMP/before.json"
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json "[b['complete'] for r in d if r['name'] == 'x' for b in r['batches']]" "$TMP/runs.json")" = "[True]" ]
+	sp show x >"$TMP/show.txt"
+	[ "$(grep -c '^run x, batch' "$TMP/show.txt")" -eq 1 ]
+	sp compare base x --format json | cmp - "$TMP/cmp-before.json"
+	# the replacing run is stopped by a signal: it fails, the earlier batch stays
+	kill -TERM "$replacing"
+	release
+	wait "$replacing" || rc=$?
+	[ "$rc" -eq 143 ]
+	sp export x | cmp - "$TMP/before.json"
+	[ "$(db "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 2 ]
+	# finishing it replaces, in the transaction that marks it complete
+	shrink x 3
+	sp run --resume --name x -q
+	[ "$(db "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 1 ]
+	[ "$(params_of x)" = '{"cpus":"any","loops":"2000","mode":"process"}' ]
+	[ "$(iterations_of x)" -ge 3 ]
+	[ "$(db "SELECT complete FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 1 ]
+}
+
+@test "store: two resumes of one batch at once: one proceeds, the other is refused" {
+	local round a b ra rb
+	for round in 1 2 3 4 5 6; do
+		interrupted "r$round" 5
+		"$SP" run --resume --name "r$round" -q 2>"$TMP/err-a" &
+		a=$!
+		"$SP" run --resume --name "r$round" -q 2>"$TMP/err-b" &
+		b=$!
+		ra=0
+		rb=0
+		wait "$a" || ra=$?
+		wait "$b" || rb=$?
+		# exactly one proceeds; the other is refused up front (3), or finds
+		# the batch already finished (2) when the first was done before it looked
+		if [ "$ra" -ne 0 ]; then
+			rb=$ra
+			ra=0
+			mv "$TMP/err-a" "$TMP/err-b"
+		elif [ "$rb" -eq 0 ]; then
+			echo "both proceeded"
+			return 1
+		fi
+		[ "$ra" -eq 0 ] || { echo "both failed: $(cat "$TMP/err-a" "$TMP/err-b")"; return 1; }
+		[ "$rb" -eq 3 ] || [ "$rb" -eq 2 ] || { echo "other: $rb $(cat "$TMP/err-b")"; return 1; }
+		[ "$(wc -l <"$TMP/err-b")" -eq 1 ]
+		[ "$rb" -eq 2 ] || grep -q "is being written by process" "$TMP/err-b"
+		[ "$(iterations_of "r$round")" -eq 20 ]
+		[ "$(db "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'r$round' AND complete = 1")" -eq 1 ]
+	done
+	# a resume refused because another holds the batch names that process
+	sp run pipe -p loops=200 -i 3 --name held -q
+	db "UPDATE batches SET complete = 0, plan = replace(plan, '\"iterations\":3', '\"iterations\":$ENDLESS')
+		WHERE run_id = (SELECT id FROM runs WHERE name = 'held')"
+	"$SP" run --resume --name held -q 2>"$TMP/err-a" &
+	a=$!
+	RUNNERS=$a
+	hold held
+	exit_is 3 "$SP" run --resume --name held -q
+	err_has "is being written by process $a"
+	kill -TERM "$a"
+	release
+	wait "$a" || true
+}
+
+# The tasks of a runner that was killed outlive it unless something kills
+# them. Here a process in its own group stands for them: it is recorded as
+# the batch's iteration, as the runner records each one.
+@test "store: --resume and --replace are refused while tasks of the batch still run" {
+	interrupted o 5
+	setsid sleep 1000 &
+	ORPHAN=$!
+	until_true leads_group "$ORPHAN"
+	local start
+	start=$(sed 's/.*) //' "/proc/$ORPHAN/stat" | cut -d' ' -f20)
+	db "UPDATE batches SET tasks_pgid = $ORPHAN, tasks_start = $start"
+	exit_is 3 "$SP" run --resume --name o -q
+	err_has "still run in process group $ORPHAN"
+	err_has "kill -KILL -- -$ORPHAN"
+	exit_is 3 "$SP" run pipe -p loops=200 -i 1 --name o --replace -q
+	kill -KILL "$ORPHAN"
+	wait "$ORPHAN" || true
+	ORPHAN=
+	sp run --resume --name o -q
+	[ "$(iterations_of o)" -eq 20 ]
+}
+
+@test "store: a killed runner's name is free at once, whatever got its pid" {
+	"$SP" run pipe -p loops=200 -i $ENDLESS --name k -q 2>/dev/null &
+	local runner=$!
+	RUNNERS=$runner
+	hold k
+	kill -KILL "$runner"
+	wait "$runner" || true
+	kill -KILL -- "-$HELD"
+	HELD=
+	# its record stays; a live process with its pid (pid reuse) is not it
+	[ "$(db 'SELECT writer_pid FROM batches')" -eq "$runner" ]
+	db "UPDATE batches SET writer_pid = $$"
+	shrink k 3
+	sp run --resume --name k -q
+	[ "$(db 'SELECT complete FROM batches')" -eq 1 ]
+	[ "$(iterations_of k)" -ge 3 ]
+}
+
+# reads_change_nothing FILE WANT: runs, show, compare and export on FILE
+# exit WANT with one line, and FILE and its directory are as they were.
+# They run as $AS (a command prefix such as setpriv ...; none by default).
+reads_change_nothing() {
+	local file=$1 want=$2 before listing c
+	before=$(sha256sum <"$file")
+	listing=$(ls -a "$(dirname "$file")")
+	for c in "runs" "show a" "compare a b" "export a b"; do
+		# shellcheck disable=SC2086
+		exit_is "$want" ${AS:-} "$SP" --db "$file" $c || { echo "command: $c"; return 1; }
+	done
+	[ "$(sha256sum <"$file")" = "$before" ]
+	[ "$(ls -a "$(dirname "$file")")" = "$listing" ] ||
+		{ echo "files appeared: $(ls -a "$(dirname "$file")")"; return 1; }
+}
+
+@test "store: reading another program's SQLite file changes nothing; it is refused, exit 2" {
+	mkdir "$TMP/wal" "$TMP/rollback"
+	sqlite3 "$TMP/wal/other.db" "PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" >/dev/null
+	sqlite3 "$TMP/rollback/other.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
+	reads_change_nothing "$TMP/wal/other.db" 2
+	err_has "not a schedperf store"
+	reads_change_nothing "$TMP/rollback/other.db" 2
+	[ "$(sqlite3 "$TMP/rollback/other.db" 'PRAGMA journal_mode')" = delete ]
+	[ -z "$(sqlite3 "$TMP/rollback/other.db" "SELECT name FROM sqlite_master WHERE name = 'runs'")" ]
+	# writing commands refuse it too, before any change
+	exit_is 2 "$SP" --db "$TMP/rollback/other.db" run pipe -p loops=10 -i 1 -q
+	exit_is 2 "$SP" --db "$TMP/rollback/other.db" import \
+		"$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	[ "$(sqlite3 "$TMP/rollback/other.db" 'PRAGMA journal_mode')" = delete ]
+	# an empty file and a text file are no stores either
+	mkdir "$TMP/plain"
+	: >"$TMP/plain/empty.db"
+	reads_change_nothing "$TMP/plain/empty.db" 2
+	echo "some text" >"$TMP/plain/text.db"
+	reads_change_nothing "$TMP/plain/text.db" 2
+	err_has "not an SQLite database"
+}
+
+@test "store: a device or a FIFO is refused at once, exit 2, nothing created beside it" {
+	mkdir "$TMP/dev"
+	mknod "$TMP/dev/null" c 1 3 2>/dev/null || skip "cannot create a device node here"
+	reads_change_nothing "$TMP/dev/null" 2
+	err_has "it is a device"
+	exit_is 2 "$SP" --db "$TMP/dev/null" run pipe -p loops=10 -i 1 -q
+	[ ! -e "$TMP/dev/null-journal" ] && [ ! -e "$TMP/dev/null-wal" ]
+	exit_is 2 "$SP" --db /dev/null runs
+	mkfifo "$TMP/dev/fifo"
+	# with no writer, opening it would block: it is refused before that
+	exit_is 2 timeout 60 "$SP" --db "$TMP/dev/fifo" runs
+	err_has "it is a FIFO"
+	exit_is 2 timeout 60 "$SP" --db "$TMP/dev/fifo" run pipe -p loops=10 -i 1 -q
+}
+
+@test "store: a store of a newer schema is left untouched by every command" {
+	mkdir "$TMP/new"
+	sp --db "$TMP/new/store.db" run pipe -p loops=10 -i 1 --name a -q
+	sp --db "$TMP/new/store.db" run pipe -p loops=10 -i 1 --name b -q
+	sqlite3 "$TMP/new/store.db" "PRAGMA user_version = 4"
+	reads_change_nothing "$TMP/new/store.db" 3
+	err_has "schema version 4 is newer"
+	err_has "left untouched"
+	exit_is 3 "$SP" --db "$TMP/new/store.db" run pipe -p loops=10 -i 1 --name a -q
+	[ "$(sqlite3 "$TMP/new/store.db" 'PRAGMA user_version')" -eq 4 ]
+	[ "$(sqlite3 "$TMP/new/store.db" 'SELECT count(*) FROM batches')" -eq 2 ]
+}
+
+@test "store: reading a store creates no file beside it and changes no byte" {
+	mkdir "$TMP/s"
+	sp --db "$TMP/s/store.db" run pipe -p loops=10 -i 2 --name a -q
+	sp --db "$TMP/s/store.db" run pipe -p loops=10 -i 2 --name b -q
+	reads_change_nothing "$TMP/s/store.db" 0
+}
+
+@test "store: a readable store in a directory this user cannot write can be read" {
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	local dir="$TMP/ro" as_nobody
+	mkdir "$dir"
+	sp --db "$dir/store.db" run pipe -p loops=10 -i 2 --name a -q
+	sp --db "$dir/store.db" run pipe -p loops=10 -i 2 --name b -q
+	chmod 755 "$TMP" "$dir"
+	chmod 644 "$dir/store.db"
+	as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	$as_nobody true || skip "cannot run as nobody here"
+	AS=$as_nobody reads_change_nothing "$dir/store.db" 0
+	$as_nobody "$SP" --db "$dir/store.db" export a >"$TMP/export.json"
+	[ "$(json "len(d['runs'][0]['benchmarks'][0]['metrics'][0]['samples'])" "$TMP/export.json")" -eq 2 ]
+	# writing it is refused, naming why
+	exit_is 3 $as_nobody "$SP" --db "$dir/store.db" run pipe -p loops=10 -i 1 --name b -q
+	err_has "not writable by this user"
+	# an older store in such a directory is read as upgraded, and stays as it was
+	sqlite3 "$dir/v1.db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	chmod 644 "$dir/v1.db"
+	$as_nobody "$SP" --db "$dir/v1.db" export v1-pipe v1-fw |
+		cmp - "$BATS_TEST_DIRNAME/../data/store-v1.json"
+	[ "$(sqlite3 "$dir/v1.db" 'PRAGMA user_version')" -eq 1 ]
+}
+
+@test "store: a full disk while creating a store: 'no space', exit 3, no file left" {
+	MNT="$TMP/mnt"
+	mkdir -p "$MNT"
+	mount -t tmpfs -o size=256k tmpfs "$MNT" 2>/dev/null ||
+		skip "cannot mount a tmpfs here (needs root)"
+	dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null || true
+	exit_is 3 "$SP" --db "$MNT/store.db" run pipe -p loops=10 -i 1 --name a -q
+	err_has "no space left on device"
+	err_has "free disk space"
+	grep -q "integrity_check\|another --db\|another file" "$TMP/err" && return 1
+	[ "$(ls "$MNT")" = fill ]
+	exit_is 3 "$SP" --db "$MNT/store.db" import \
+		"$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	err_has "no space left on device"
+	[ "$(ls "$MNT")" = fill ]
+	# with room again, the store is made
+	rm "$MNT/fill"
+	"$SP" --db "$MNT/store.db" run pipe -p loops=10 -i 1 --name a -q
+	[ "$(sqlite3 "$MNT/store.db" 'PRAGMA integrity_check')" = ok ]
+}
+
+@test "store: PostgreSQL locations are refused, exit 3, no password shown" {
+	exit_is 3 "$SP" --db 'postgresql://analyst:s3cret@db.example/results' runs
+	err_has "not built with PostgreSQL"
+	grep -q s3cret "$TMP/err" && return 1
+	exit_is 3 "$SP" --db 'postgres://db.example/results?password=s3cret' run pipe -i 1 -q
+	grep -q s3cret "$TMP/err" && return 1
+	return 0
+}
