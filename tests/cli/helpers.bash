@@ -28,3 +28,16 @@ assert_one_line_error() {
 json() {	# json EXPR FILE: evaluate a Python expression on the parsed JSON in FILE as d
 	"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
 }
+
+# iteration_child RUNNER: the process that runs RUNNER's current iteration,
+# if there is one: the child of RUNNER that does not lead its process group
+# (the guardian, RUNNER's other child, leads it).
+iteration_child() {
+	local pid stat
+	for pid in $(pgrep -P "$1"); do
+		read -r stat <"/proc/$pid/stat" 2>/dev/null || continue
+		set -- ${stat##*) }
+		[ "$3" != "$pid" ] && echo "$pid" && return
+	done
+	return 0
+}

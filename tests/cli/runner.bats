@@ -136,15 +136,19 @@ iterations() {	# iterations [WHERE]: iterations in the store
 }
 
 @test "a crashed iteration is one failed iteration, not a failed run" {
-	"$SP" run pipe -p loops=3000000 -i 2 --name crash &
+	"$SP" run pipe -p loops=100000000,2000 -i 1 --name crash &
 	pid=$!
 	child=""
-	for _ in $(seq 100); do
-		child=$(pgrep -P $pid | head -1)
-		[ -n "$child" ] && break
+	# The iteration's child is the runner's child that does not lead the
+	# group (the guardian does); once it has forked its pipe partner it is
+	# inside the workload, with the default signal actions back.
+	for _ in $(seq 600); do
+		child=$(iteration_child "$pid")
+		[ -n "$child" ] && pgrep -P "$child" >/dev/null && break
+		child=""
 		sleep 0.05
 	done
-	sleep 0.2
+	[ -n "$child" ]
 	kill -SEGV "$child"
 	wait $pid
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure LIKE 'killed by signal 11%'")" -eq 1 ]
