@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Summary statistics of one metric's samples, with the names and
- * definitions of MMTests' compare-kernels (DESIGN §5). Pure math: nothing
+ * definitions of MMTests' compare-kernels. Pure math: nothing
  * here prints or reads, so the reports can trust these as plain values.
  */
 #include <math.h>

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "store/sqlite.h"
+#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -412,7 +413,7 @@ static void remove_with_journals(const char *path)
 	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
 	char name[PATH_MAX + 16];
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) < (int)sizeof(name))
 			unlink(name);
 }

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "store/sqlite.h"
+#include "util/array.h"
 
 #define APPLICATION_ID 0x53636850	/* "SchP" */
 
@@ -163,7 +164,7 @@ static const char *const migrations[] = {
 	upgrade_v2_to_v3,
 };
 
-_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION - 1,
+_Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,
 	       "one migration per schema version after the first");
 
 /* What a database says of itself. */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "store/backend.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -54,7 +55,7 @@ static const struct store_backend *const store_backends[] = {
 	&store_sqlite,
 };
 
-#define NR_BACKENDS (sizeof(store_backends) / sizeof(store_backends[0]))
+#define NR_BACKENDS ARRAY_SIZE(store_backends)
 
 static const struct store_backend *backend_for(const char *location)
 {

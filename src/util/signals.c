@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/signals.h"
 
 static const int terminating[] = {
@@ -27,7 +28,7 @@ static void set_action(int sig, void (*handler)(int))
 
 static void for_each_terminating(void (*handler)(int))
 {
-	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(terminating); i++)
 		set_action(terminating[i], handler);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		set_action(sig, handler);
