@@ -22,6 +22,7 @@ extern const struct workload workload_threads;
 extern const struct workload workload_mutex;
 extern const struct workload workload_schbench;
 extern const struct workload workload_aim9;
+extern const struct workload workload_reaim;
 extern const struct workload workload_spawn;
 extern const struct workload workload_forkspread;
 
@@ -35,6 +36,7 @@ const struct workload *const workloads[] = {
 	&workload_mutex,
 	&workload_schbench,
 	&workload_aim9,
+	&workload_reaim,
 	&workload_spawn,
 	&workload_forkspread,
 	NULL,
