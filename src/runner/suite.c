@@ -10,7 +10,8 @@
 
 const char *suite_names(void)
 {
-	return "quick, standard, poundtime, hackbench, perfpipe, aim9, schbench, sysbench, futex";
+	return "quick, standard, poundtime, hackbench, perfpipe, aim9, reaim, schbench, sysbench, "
+	       "futex";
 }
 
 int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,

@@ -113,6 +113,15 @@ static const char aim9_yaml[] =
 	"- workload: aim9\n"
 	"  params: {test: [page, brk, exec, fork]}\n";
 
+/*
+ * reaim: MMTests' reaim configurations: re-aim's compute, shared and dbase
+ * workfiles, users from one to four times the CPUs by MMTests' large stride.
+ */
+static const char reaim_yaml[] =
+	"- workload: reaim\n"
+	"  params: {workfile: [compute, shared, dbase]}\n"
+	"  sweep: {users: \"stride:1..4x\"}\n";
+
 /* schbench: the default mode, workers by the topology walk. */
 static const char schbench_yaml[] =
 	"- workload: schbench\n"
@@ -144,14 +153,15 @@ static const struct builtin_suite builtin_suites[] = {
 	{ "hackbench", hackbench_yaml },
 	{ "perfpipe", perfpipe_yaml },
 	{ "aim9", aim9_yaml },
+	{ "reaim", reaim_yaml },
 	{ "schbench", schbench_yaml },
 	{ "sysbench", sysbench_yaml },
 	{ "futex", futex_yaml },
 };
 
 const char *const suite_builtin_names[] = {
-	"quick", "standard", "poundtime", "hackbench", "perfpipe", "aim9", "schbench",
-	"sysbench", "futex", NULL
+	"quick", "standard", "poundtime", "hackbench", "perfpipe", "aim9", "reaim",
+	"schbench", "sysbench", "futex", NULL
 };
 
 const char *suite_builtin_text(const char *name)
