@@ -487,11 +487,14 @@ static int string_rtns(const struct reaim_test *t, struct reaim_user *u)
 		double d = (double)count / 1000.0;
 		long l;
 
+		/* As re-aim: the counter goes round through text and comes back itself. */
 		snprintf(buffer, sizeof(buffer), "%g", d);
-		d = atof(buffer) + strtod(buffer, &p);
+		d = atof(buffer);
+		opaque_double = strtod(buffer, &p);
 		l = (long)(1000 * d);
 		snprintf(buffer, sizeof(buffer), "%ld", l);
-		count += atol(buffer) + atoi(buffer) + strtol(buffer, &p, 10);
+		opaque_long = atol(buffer) + strtol(buffer, &p, 10);
+		count = atoi(buffer);
 		snprintf(buffer, sizeof(buffer), "%s", text);
 		for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
 			unsigned char c = (unsigned char)*p;
