@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Every option that a command's --help lists is in that command's entry of
 # doc/schedperf.1 (or, for the options every command takes, in its OPTIONS
-# section), and every option the man page names is one that --help lists.
+# section), and every option the man page names is one that --help lists
+# (outside WORKLOADS, which names the reference tools' flags).
 # usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
 import re
 import subprocess
@@ -49,7 +50,8 @@ for name, body in re.findall(r"^\.TP\n\.B (\S+)(.*?)(?=^\.TP\n\.B [a-z]+\b|\Z)",
                              sections["COMMANDS"], re.M | re.S):
     entries[name] = entries.get(name, "") + body
 common = options_in(sections["OPTIONS"])
-everywhere = options_in(man)
+# WORKLOADS maps parameters to the reference tools' own flags (schbench -m).
+everywhere = options_in("".join(body for name, body in sections.items() if name != "WORKLOADS"))
 
 problems = []
 main_help = subprocess.run([sp, "--help"], capture_output=True, text=True, check=True).stdout

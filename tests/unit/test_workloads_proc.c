@@ -85,10 +85,12 @@ static void test_registry(void **state)
 	static const char *const sb[] = {
 		"wakeup_p50", "wakeup_p90", "wakeup_p99", "wakeup_p999",
 		"request_p50", "request_p90", "request_p99", "request_p999", "rps",
+		"rps_p20", "rps_p50", "rps_p90",
 	};
 	static const enum better sb_better[] = {
 		BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_LOWER,
 		BETTER_LOWER, BETTER_LOWER, BETTER_LOWER, BETTER_HIGHER,
+		BETTER_HIGHER, BETTER_HIGHER, BETTER_HIGHER,
 	};
 	static const char *const fs[] = {
 		"wake_to_all_running_us", "wake_to_all_done_us", "cpus_first_run",
@@ -102,7 +104,7 @@ static void test_registry(void **state)
 	static const char *const spawn[] = { "seconds" };
 	static const enum better lower[] = { BETTER_LOWER };
 
-	assert_metrics("schbench", sb, sb_better, 9);
+	assert_metrics("schbench", sb, sb_better, 12);
 	assert_metrics("forkspread", fs, fs_better, 5);
 	assert_metrics("aim9", aim9, higher, 1);
 	assert_metrics("spawn", spawn, lower, 1);
@@ -116,12 +118,16 @@ static void test_defaults(void **state)
 	long cpus = workload_cpus_allowed();
 
 	assert_int_equal(parse("schbench", v, &needs, &err, NULL), 0);
-	assert_string_equal(v[0].text, "1");		/* message_threads */
-	assert_string_equal(v[2].text, "10");		/* runtime */
-	assert_string_equal(v[3].text, "2");		/* warmup */
-	assert_string_equal(v[4].text, "100");		/* sleep_us */
-	assert_string_equal(v[5].text, "256");		/* cache_kb */
-	assert_string_equal(v[6].text, "5");		/* work */
+	/* schbench's own defaults. */
+	assert_string_equal(v[0].text, "1");		/* message_threads, -m */
+	assert_string_equal(v[1].text, "0");		/* workers, -t: the CPUs */
+	assert_string_equal(v[2].text, "30");		/* runtime, -r */
+	assert_string_equal(v[3].text, "0");		/* warmup, -w */
+	assert_string_equal(v[4].text, "100");		/* sleep_us, -s */
+	assert_string_equal(v[5].text, "256");		/* cache_kb, -F */
+	assert_string_equal(v[6].text, "5");		/* work, -n */
+	assert_string_equal(v[7].text, "percpu");	/* lock; none is -L */
+	assert_string_equal(v[8].text, "100");		/* private_pct, --split */
 	assert_int_equal(needs.tasks, 1 + cpus + 1);
 	assert_int_equal(parse("aim9", v, &needs, &err, NULL), 0);
 	assert_string_equal(v[1].text, "5");
@@ -155,6 +161,11 @@ static void test_bad_params(void **state)
 	assert_usage_error("cache_kb", "schbench", "cache_kb=0");
 	assert_usage_error("sleep_us", "schbench", "sleep_us=1000001");
 	assert_usage_error("work", "schbench", "work=x");
+	assert_usage_error("lock", "schbench", "lock=spin");
+	assert_usage_error("private_pct", "schbench", "private_pct=101");
+	/* The warm-up is part of the runtime, as schbench's -w of its -r. */
+	assert_usage_error("warmup", "schbench", "runtime=5", "warmup=5");
+	assert_usage_error("warmup", "schbench", "warmup=30");
 	assert_usage_error("test", "aim9", "test=disk");
 	assert_usage_error("duration", "aim9", "duration=0");
 	assert_usage_error("duration", "aim9", "duration=3601");
@@ -293,7 +304,7 @@ static void test_forkspread(void **state)
 
 static void test_schbench(void **state)
 {
-	double m[9], start = time_now();
+	double m[12], start = time_now();
 
 	run_ok("schbench", m, "runtime=1", "warmup=0", "workers=2", "cache_kb=64",
 	       "work=1");
@@ -302,10 +313,47 @@ static void test_schbench(void **state)
 		assert_true(m[i] <= m[i + 1]);		/* wakeup p50 <= p90 <= ... */
 		assert_true(m[4 + i] <= m[4 + i + 1]);	/* request */
 	}
+	/* Whole microseconds, and 0 is never recorded. */
+	assert_true(m[0] >= 1);
 	/* A request sleeps sleep_us=100 first: no percentile can be below it. */
-	assert_true(m[4] >= 100 * (1 - HISTOGRAM_REL_ERROR));
+	assert_true(m[4] >= 100);
 	/* Two workers, each request >= 100 us: at most 20000 per second. */
 	assert_true(m[8] > 0 && m[8] <= 2 * 1e6 / 100);
+	/* One second measured: one rps sample, every percentile of it the same. */
+	assert_true(m[9] > 0 && m[9] == m[10] && m[10] == m[11]);
+	assert_true(m[9] <= 2 * 1e6 / 100);
+}
+
+/*
+ * The warm-up drops the per-second rps samples of its seconds: with one
+ * second of three left, all percentiles are that one sample, while rps
+ * counts the requests of the whole runtime. No locks and a split
+ * footprint (-L, --split) serve requests as well.
+ */
+static void test_schbench_warmup_and_split(void **state)
+{
+	double m[12];
+
+	run_ok("schbench", m, "runtime=3", "warmup=2", "workers=1", "cache_kb=48",
+	       "work=2", "lock=none", "private_pct=50", "sleep_us=0");
+	assert_true(m[9] == m[10] && m[10] == m[11]);
+	assert_true(m[8] > 0 && m[4] >= 1);
+	run_ok("schbench", m, "runtime=1", "warmup=0", "workers=1", "cache_kb=48",
+	       "private_pct=0");
+	assert_true(m[4] >= 100);
+}
+
+/* The memory one run writes: the result matrix and two histograms per worker. */
+static void test_schbench_memory(void **state)
+{
+	const struct workload *w = find("schbench");
+	struct param_value v[MAX_PARAMS];
+	struct error err;
+	long hist_kb = (long)(2 * sizeof(struct histogram) / 1024);
+
+	assert_int_equal(parse("schbench", v, NULL, &err, "message_threads=2", "workers=3",
+			       "cache_kb=300", NULL), 0);
+	assert_int_equal(w->memory_kb(v), 6 * (100 + hist_kb) + 100);
 }
 
 /* The helper is $(BUILD)/schedperf-exec-helper; this test is $(BUILD)/tests/. */
@@ -338,6 +386,8 @@ int main(void)
 		cmocka_unit_test(test_spawn),
 		cmocka_unit_test(test_forkspread),
 		cmocka_unit_test(test_schbench),
+		cmocka_unit_test(test_schbench_warmup_and_split),
+		cmocka_unit_test(test_schbench_memory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
