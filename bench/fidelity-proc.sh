@@ -1,59 +1,41 @@
 #!/usr/bin/env bash
-# Fidelity of schedperf's process workloads against their reference tools,
-# run interleaved on this machine (doc/design.md): for each pair, one
-# reference run and one schedperf run with the same parameters; prints
-# every pair and the median ratio ours/reference (1.00 = same; the target
-# is 0.9-1.1).
+# SPDX-License-Identifier: GPL-2.0
 #
-#   messaging  vs  hackbench (rt-tests): `hackbench -g G -l L` prints "Time: X"
-#   schbench   no Debian package: said so below, nothing compared
+# fidelity-proc.sh: compare schedperf's messaging workload with rt-tests'
+# hackbench on this machine: interleaved pairs, both sides pinned alike,
+# the median cost ratio ours/hackbench with its 95 % bootstrap interval
+# (bench/lib.sh; 1.00 = same cost).
+#
+#   messaging  hackbench -g G -l L         (processes, sockets) "Time: X"
+#              hackbench -g G -l L -p -T   (threads, pipes)
+#   hackbench prints its time truncated to the millisecond; we add half a
+#   millisecond to it, the middle of what it can have been.
+#   schbench   bench/fidelity-schbench.sh, with a schbench built from its
+#              sources (there is no distribution package)
 #   aim9, spawn, forkspread: no installable reference (AIM9 is not packaged,
 #              spawn and forkspread have none); their unit tests check them
 #
-# usage: bench/fidelity-proc.sh [SCHEDPERF] [GROUPS] [LOOPS] [PAIRS]
-set -eu
-sp=${1:-./build/schedperf}
-groups=${2:-4}
-loops=${3:-200}
-pairs=${4:-10}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-[ -x "$sp" ] || { echo "fidelity-proc: $sp not found (run make)" >&2; exit 3; }
-
-# The last sample of `metric` in the newest benchmark of run "fid".
-ours_last() {
-	"$sp" export fid --db "$tmp/db" | python3 -c '
-import json, sys
-# Runs and benchmarks are exported oldest first; a repeated run name may
-# come back as one run or as one run per invocation: take the newest.
-benches = [b for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]]
-print([m for m in benches[-1]["metrics"] if m["name"] == sys.argv[1]][0]["samples"][-1])
-' "$1"
-}
-
-median() {
-	python3 -c 'import statistics, sys; print("%.3f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"
-}
-
-if command -v hackbench >/dev/null; then
-	ratios=()
-	echo "messaging vs hackbench -g $groups -l $loops (process, socket), $pairs pairs:"
-	for i in $(seq "$pairs"); do
-		ref=$(hackbench -g "$groups" -l "$loops" | awk '/^Time:/ { print $2 }')
-		"$sp" run messaging -p groups="$groups" -p loops="$loops" -i 1 \
-			--name fid --db "$tmp/db" --quiet
-		ours=$(ours_last seconds)
-		ratio=$(python3 -c "print('%.3f' % ($ours / $ref))")
-		ratios+=("$ratio")
-		printf '  pair %2d: hackbench %8.3f s  schedperf %8.3f s  ratio %s\n' \
-			"$i" "$ref" "$ours" "$ratio"
-	done
-	echo "messaging/hackbench median ratio: $(median "${ratios[@]}")"
-else
-	echo "messaging: hackbench not installed (apt-get install rt-tests): not compared"
+# usage: bench/fidelity-proc.sh [SCHEDPERF] [GROUPS] [LOOPS]
+# Environment: PAIRS, MAX_PAIRS, TARGET, CPUS, RUN_OPTS (bench/lib.sh).
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_setup fidelity-proc "${1:-./build/schedperf}"
+groups=${2:-10}
+loops=${3:-100}
+if ! command -v hackbench >/dev/null; then
+	echo "fidelity-proc: hackbench not installed (apt-get install rt-tests): nothing compared"
+	exit 0
 fi
 
-echo "schbench: no Debian package of schbench exists (build it from"
-echo "  Chris Mason's schbench sources to compare): not compared"
-echo "aim9, spawn, forkspread: no installable reference: not compared"
+hackbench_time() {
+	pinned hackbench -g "$groups" -l "$loops" "$@" | awk '/^Time:/ { printf "%.4f\n", $2 + 0.0005 }'
+}
+ref_process() { hackbench_time; }
+ours_process() { ours messaging seconds groups="$groups" loops="$loops" ipc=socket mode=process; }
+ref_thread() { hackbench_time -p -T; }
+ours_thread() { ours messaging seconds groups="$groups" loops="$loops" ipc=pipe mode=thread; }
+
+pairs "hackbench -g $groups -l $loops" ref_process ours_process seconds:lower
+pairs "hackbench -g $groups -l $loops -p -T" ref_thread ours_thread seconds:lower
+bench_report

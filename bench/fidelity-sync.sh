@@ -1,119 +1,92 @@
 #!/usr/bin/env bash
-# Fidelity of schedperf's synchronisation workloads against their reference
-# tools, run interleaved on this machine (doc/design.md). Each pair is one
-# reference run and one schedperf run with the same parameters, the order
-# alternating from pair to pair so that neither side always runs on a
-# warmer machine. Prints every pair and, per workload, the median ratio of
-# costs ours/reference: 1.00 = same, above 1 = schedperf measures more cost
-# (more time, or less throughput). The target is 0.9-1.1.
+# SPDX-License-Identifier: GPL-2.0
 #
-#   futex-wake  vs  perf bench futex wake -t N -w 1     ms to wake all (median of
-#                   the 10 repetitions on both sides: perf's first repetition is
-#                   cold, 2-3x the others, and would decide a mean by itself)
-#   futex-hash  vs  perf bench futex hash -t N -r 5     per-thread ops/s (inverted)
-#   threads     vs  sysbench threads --threads=N --time=5   events/s (inverted)
-#   mutex       vs  sysbench mutex --threads=N          total time, s
+# fidelity-sync.sh: compare schedperf's synchronisation workloads with their
+# reference tools on this machine: interleaved pairs, both sides pinned
+# alike, the median cost ratio ours/reference with its 95 % bootstrap
+# interval (bench/lib.sh; 1.00 = same cost, above 1 = schedperf measures
+# more cost: more time, or less throughput).
+#
+#   futex-wake  perf bench futex wake -t N -w 1     ms to wake all, the median of
+#               the 10 repetitions on both sides (perf's first repetition is
+#               cold, 2-3x the others, and would decide a mean by itself)
+#   futex-hash  perf bench futex hash -t N -r R     per-thread ops/s
+#   threads     sysbench threads --threads=T --time=R   events/s, three ways:
+#               T=1; T=2 with both sides on one CPU; T=N on every CPU. With
+#               several threads on several CPUs the rate depends on whether
+#               the kernel happens to place two yielding threads on one CPU
+#               (each yield then switches) or not (a yield returns at once):
+#               runs of either tool fall in two modes several times apart,
+#               so that case's interval says how often each side landed in
+#               which mode, and the one-CPU case measures the yield path
+#   mutex       sysbench mutex --threads=N          total time, s
 #   poundtime   MMTests' pound_* programs are not packaged: not compared here
 #
-# usage: bench/fidelity-sync.sh [SCHEDPERF] [THREADS] [PAIRS]
+# N is the number of CPUs, R is RUNTIME seconds (default 3).
+#
+# usage: bench/fidelity-sync.sh [SCHEDPERF]
 #        WORKLOADS="futex-wake mutex" bench/fidelity-sync.sh ...   (a subset)
-set -eu
-sp=${1:-${SP:-./build/schedperf}}
-threads=${2:-$(nproc)}
-pairs=${3:-5}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-[ -x "$sp" ] || { echo "fidelity-sync: $sp not found (run make)" >&2; exit 3; }
-for tool in perf sysbench python3; do
+# Environment: RUNTIME, WORKLOADS, and PAIRS, MAX_PAIRS, TARGET, CPUS,
+# RUN_OPTS as bench/lib.sh says.
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_setup fidelity-sync "${1:-./build/schedperf}"
+for tool in perf sysbench; do
 	command -v "$tool" >/dev/null ||
 		{ echo "fidelity-sync: $tool not found (apt-get install linux-perf sysbench)" >&2; exit 3; }
 done
-
-# Run one schedperf iteration and print metric $2: the median of its samples,
-# which for futex-wake are its repetitions (one sample for the others).
-ours() {
-	local workload=$1 metric=$2 run
-	shift 2
-	run=fid-$RANDOM$RANDOM
-	local params=()
-	for kv in "$@"; do params+=(-p "$kv"); done
-	"$sp" run "$workload" "${params[@]}" -i 1 --name "$run" --db "$tmp/db" --quiet
-	"$sp" export "$run" --db "$tmp/db" | python3 -c '
-import json, sys
-bench = json.load(sys.stdin)["runs"][0]["benchmarks"][-1]
-import statistics
-samples = [m for m in bench["metrics"] if m["name"] == sys.argv[1]][0]["samples"]
-print(statistics.median(samples))
-' "$metric"
-}
+n=$(nproc)
+runtime=${RUNTIME:-3}
+one_cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
 
 ref_futex_wake() {
-	perf bench futex wake -t "$threads" -w 1 |
+	pinned perf bench futex wake -t "$n" -w 1 |
 		awk '/^\[Run [0-9]+\]: Wokeup/ { for (i = 1; i <= NF; i++) if ($i == "ms") print $(i - 1) }' |
 		python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.stdin))'
 }
+ours_futex_wake() { ours futex-wake wake_ms threads="$n" nwakes=1 repeat=10; }
 
-ref_futex_hash() {
-	perf bench futex hash -t "$threads" -r 5 | awk '/^Averaged/ { print $2 }'
-}
+ref_futex_hash() { pinned perf bench futex hash -t "$n" -r "$runtime" | awk '/^Averaged/ { print $2 }'; }
+ours_futex_hash() { ours futex-hash ops_per_sec threads="$n" runtime="$runtime"; }
 
 # sysbench's events/s: total events over total time.
-ref_threads() {
-	sysbench threads --threads="$threads" --time=5 run | awk '
+sysbench_threads() {
+	pinned sysbench threads --threads="$1" --time="$runtime" run | awk '
 		/total time:/ { t = $3; sub("s", "", t) }
 		/total number of events:/ { e = $5 }
 		END { printf "%.6f\n", e / t }'
 }
+ref_threads_1() { sysbench_threads 1; }
+ours_threads_1() { ours threads events_per_sec threads=1 runtime="$runtime"; }
+ref_threads_2() { sysbench_threads 2; }
+ours_threads_2() { ours threads events_per_sec threads=2 runtime="$runtime"; }
+ref_threads_n() { sysbench_threads "$n"; }
+ours_threads_n() { ours threads events_per_sec threads="$n" runtime="$runtime"; }
 
 ref_mutex() {
-	sysbench mutex --threads="$threads" run |
-		awk '/total time:/ { t = $3; sub("s", "", t); print t }'
+	pinned sysbench mutex --threads="$n" run | awk '/total time:/ { t = $3; sub("s", "", t); print t }'
+}
+ours_mutex() { ours mutex seconds threads="$n"; }
+
+wanted() {
+	case " ${WORKLOADS:-$1} " in *" $1 "*) return 0 ;; esac
+	return 1
 }
 
-median() {
-	python3 -c 'import statistics, sys; print("%.3f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"
-}
-
-# compare NAME UNIT HIGHER_IS_BETTER REF_FUNCTION OURS_ARGS...
-compare() {
-	local name=$1 unit=$2 higher=$3 ref_fn=$4 ref ours_v ratio
-	local ratios=()
-	shift 4
-	case " ${WORKLOADS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
-	echo "$name ($unit), threads=$threads, $pairs pairs:"
-	for i in $(seq "$pairs"); do
-		if [ $((i % 2)) = 1 ]; then
-			ref=$($ref_fn)
-			ours_v=$(ours "$@")
-		else
-			ours_v=$(ours "$@")
-			ref=$($ref_fn)
-		fi
-		[ -n "$ref" ] && [ -n "$ours_v" ] ||
-			{ echo "fidelity-sync: $name: no number from a run" >&2; exit 4; }
-		if [ "$higher" = 1 ]; then
-			ratio=$(python3 -c "print('%.3f' % ($ref / $ours_v))")
-		else
-			ratio=$(python3 -c "print('%.3f' % ($ours_v / $ref))")
-		fi
-		ratios+=("$ratio")
-		printf '  pair %2d: reference %12.4f  schedperf %12.4f  cost ratio %s\n' \
-			"$i" "$ref" "$ours_v" "$ratio"
-	done
-	printf '%-11s median cost ratio ours/reference: %s\n\n' "$name" "$(median "${ratios[@]}")"
-	summary+=("$(printf '%-11s %s' "$name" "$(median "${ratios[@]}")")")
-}
-
-summary=()
-compare futex-wake ms 0 ref_futex_wake \
-	futex-wake wake_ms threads="$threads" nwakes=1 repeat=10
-compare futex-hash ops/s 1 ref_futex_hash \
-	futex-hash ops_per_sec threads="$threads" runtime=5
-compare threads events/s 1 ref_threads \
-	threads events_per_sec threads="$threads" runtime=5
-compare mutex s 0 ref_mutex \
-	mutex seconds threads="$threads"
-
-echo "median cost ratio ours/reference (1.00 = same):"
-printf '  %s\n' "${summary[@]+"${summary[@]}"}"
+if wanted futex-wake; then
+	pairs "futex-wake -t $n -w 1" ref_futex_wake ours_futex_wake wake_ms:lower
+fi
+if wanted futex-hash; then
+	pairs "futex-hash -t $n -r $runtime" ref_futex_hash ours_futex_hash ops_per_sec:higher
+fi
+if wanted threads; then
+	pairs "threads --threads=1" ref_threads_1 ours_threads_1 events_per_sec:higher
+	CPUS=$one_cpu pairs "threads --threads=2, CPU $one_cpu" ref_threads_2 ours_threads_2 \
+		events_per_sec:higher
+	pairs "threads --threads=$n" ref_threads_n ours_threads_n events_per_sec:higher
+fi
+if wanted mutex; then
+	pairs "mutex --threads=$n" ref_mutex ours_mutex seconds:lower
+fi
+bench_report

@@ -1,46 +1,37 @@
 #!/usr/bin/env bash
-# Does the runner add to what it times? Runs pipe and messaging with the
-# default monitors and with --no-monitors, interleaved, and prints the median
-# ratio of the workload's own metric (monitors / no monitors); doc/design.md
-# wants it at most 1.02.
-# usage: bench/overhead.sh [SCHEDPERF] [PAIRS]
+# SPDX-License-Identifier: GPL-2.0
+#
+# overhead.sh: does the runner add to what it times? Runs pipe and messaging
+# with the default monitors ("ours") and with --no-monitors ("reference"),
+# interleaved and pinned alike, and prints the median ratio of the
+# workload's own metric, monitors / no monitors, with its 95 % bootstrap
+# interval (bench/lib.sh); it should be at most 1.02.
+#
+# usage: bench/overhead.sh [SCHEDPERF]
+# Environment: MONITORS, the --monitors list to measure (default: the
+# runner's default set; e.g. MONITORS=all adds perf counters); PAIRS,
+# MAX_PAIRS, TARGET, CPUS as bench/lib.sh says.
 set -euo pipefail
-sp=${1:-./build/schedperf}
-pairs=${2:-10}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export SCHEDPERF_DB="$tmp/overhead.db"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_setup overhead "${1:-./build/schedperf}"
 
-last_sample() {	# last_sample RUN METRIC: the newest value of METRIC in RUN
-	sqlite3 "$SCHEDPERF_DB" "SELECT s.value FROM samples s JOIN metrics m ON m.id = s.metric_id
-		JOIN benchmarks b ON b.id = m.benchmark_id JOIN batches t ON t.id = b.batch_id
-		JOIN runs r ON r.id = t.run_id JOIN iterations i ON i.id = s.iteration_id
-		WHERE r.name = '$1' AND m.name = '$2' ORDER BY i.id DESC LIMIT 1"
+with_monitors() {
+	local bench_run_opts=()
+
+	[[ -n ${MONITORS:-} ]] && bench_run_opts=(--monitors "$MONITORS")
+	ours "$@"
 }
+without_monitors() {
+	local bench_run_opts=(--no-monitors)
 
-measure() {	# measure LABEL METRIC WORKLOAD PARAMS...
-	local label=$1 metric=$2 ratios=()
-	shift 2
-	for i in $(seq "$pairs"); do
-		# alternate which side goes first, so neither always runs warmer
-		if (( i % 2 )); then
-			"$sp" run "$@" -i 1 --name "$label-on" --quiet
-			"$sp" run "$@" -i 1 --name "$label-off" --no-monitors --quiet
-		else
-			"$sp" run "$@" -i 1 --name "$label-off" --no-monitors --quiet
-			"$sp" run "$@" -i 1 --name "$label-on" --quiet
-		fi
-		on=$(last_sample "$label-on" "$metric")
-		off=$(last_sample "$label-off" "$metric")
-		ratios+=("$(python3 -c "print($on / $off)")")
-	done
-	python3 - "$label" "${ratios[@]}" <<'PY'
-import statistics, sys
-r = [float(x) for x in sys.argv[2:]]
-print(f"{sys.argv[1]:<22} median ratio with/without monitors {statistics.median(r):.4f}"
-      f"  (pairs {len(r)}, min {min(r):.4f}, max {max(r):.4f})")
-PY
+	ours "$@"
 }
+on_pipe() { with_monitors pipe usec_per_op loops=200000; }
+off_pipe() { without_monitors pipe usec_per_op loops=200000; }
+on_messaging() { with_monitors messaging seconds groups=10 loops=100; }
+off_messaging() { without_monitors messaging seconds groups=10 loops=100; }
 
-measure pipe usec_per_op pipe -p loops=200000
-measure messaging seconds messaging -p groups=10 -p loops=100
+pairs "pipe loops=200000" off_pipe on_pipe usec_per_op:lower
+pairs "messaging groups=10 loops=100" off_messaging on_messaging seconds:lower
+bench_report
