@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -82,6 +83,27 @@ send:
 		 write_full(report_fd, metrics, nr_values * sizeof(double)) ? EXIT_INTERNAL : 0;
 	free(metrics);
 	_exit(status);
+}
+
+/*
+ * Tell the child to start. It may be dead already (killed, out of memory):
+ * that must fail the iteration, not kill the runner, so SIGPIPE is held
+ * while writing and the one the write raised is taken back.
+ */
+static int send_go(int fd)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t pipe_only, saved;
+	ssize_t n;
+
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_only, &saved);
+	n = write(fd, "g", 1);
+	if (n < 0 && errno == EPIPE && !sigismember(&saved, SIGPIPE))
+		sigtimedwait(&pipe_only, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return n == 1 ? 0 : -1;
 }
 
 static void describe_status(int status, char *buf, size_t len)
@@ -212,7 +234,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		return -1;
 	}
 	start = time_now();
-	if (write(go_fds[1], "g", 1) != 1)
+	if (send_go(go_fds[1]))
 		kill(-guardian.pgid, SIGKILL);
 	close(go_fds[1]);
 
