@@ -41,3 +41,98 @@ iteration_child() {
 	done
 	return 0
 }
+
+# wait_for COMMAND...: run COMMAND until it succeeds. It waits for an
+# event, not for a time: the limit (WAIT_LIMIT seconds, 300 by default,
+# the slowest sanitizer build on a loaded machine) only ends a test whose
+# event never comes.
+wait_for() {
+	local deadline=$((SECONDS + ${WAIT_LIMIT:-300}))
+
+	until "$@"; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			echo "gave up waiting for: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# stored_iterations: iterations committed to the store so far (0 before it exists).
+stored_iterations() {
+	sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations' 2>/dev/null || echo 0
+}
+
+# stop_runner_after N PID: stop the schedperf process PID (SIGSTOP, waited
+# for) once it has committed N iterations, and succeed; a stopped runner can
+# commit or finish nothing more, so a check of the store afterwards sees
+# exactly what a signal sent now finds. Fails, with PID running again, while
+# fewer are committed; fails for good when PID has ended.
+stop_runner_after() {
+	local n=$1 pid=$2 state
+
+	kill -STOP "$pid" 2>/dev/null || { echo "the run ended before $n iterations"; return 2; }
+	# the signal takes effect asynchronously: wait for the state to say so
+	until state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) &&
+	      [ "$state" = T ] || [ "$state" = t ]; do
+		[ -n "$state" ] && [ "$state" != Z ] || { echo "the run ended"; return 2; }
+	done
+	[ "$(stored_iterations)" -ge "$n" ] && return 0
+	kill -CONT "$pid"
+	return 1
+}
+
+# wait_stopped_after N PID: stop_runner_after, until it succeeds; fails
+# at once when the run ends first (or after WAIT_LIMIT, as wait_for).
+wait_stopped_after() {
+	local deadline=$((SECONDS + ${WAIT_LIMIT:-300})) rc
+
+	while :; do
+		rc=0
+		stop_runner_after "$1" "$2" || rc=$?
+		[ "$rc" -ne 0 ] || return 0
+		[ "$rc" -ne 2 ] || return 1
+		[ "$SECONDS" -lt "$deadline" ] || { echo "gave up waiting for $1 iterations"; return 1; }
+		sleep 0.05
+	done
+}
+
+# no_process_has WORD: no process's command line holds WORD (a path of this
+# test's own, so that another test suite running on the machine never matches).
+no_process_has() {
+	! pgrep -f -- "$1" >/dev/null
+}
+
+# hold_iteration PID: stop the process group of the iteration that the run
+# PID waits for (its child leads the group) and set held to that group; a
+# held run commits nothing and holds no lock on the store, since it waits
+# for its child outside any transaction. Fails when no iteration is under
+# way just now. release_iteration lets it go on.
+hold_iteration() {
+	local child state
+
+	held=
+	child=$(pgrep -P "$1" | head -n 1)
+	[ -n "$child" ] || return 1
+	kill -STOP -- "-$child" 2>/dev/null || return 1
+	until state=$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null) && [ "$state" = T ]; do
+		if [ -z "$state" ] || [ "$state" = Z ]; then
+			kill -CONT -- "-$child" 2>/dev/null
+			return 1
+		fi
+	done
+	held=$child
+}
+
+release_iteration() {
+	kill -CONT -- "-$held"
+	held=
+}
+
+# hold_iteration_after N PID: hold_iteration once N iterations are stored.
+hold_iteration_after() {
+	hold_iteration "$2" || return 1
+	[ "$(stored_iterations)" -ge "$1" ] && return 0
+	release_iteration
+	return 1
+}
