@@ -264,16 +264,21 @@ static void test_futex_wake_wakes_all(void **state)
 	assert_all_woken(1, 1);
 }
 
+/*
+ * A thread passes over all its futexes before it first looks at the stop
+ * flag, and the runtime is slept in full: each thread's rate times the
+ * call's duration is at least its futexes, however slow the machine.
+ */
 static void test_futex_hash_runs(void **state)
 {
 	double m[2], wall;
 
 	wall = run_ok("futex-hash", m, "threads=2", "futexes=16", "runtime=1", NULL);
-	assert_true(wall >= 1.0 && wall < 5.0);
-	assert_true(m[0] > 1000);
+	assert_true(wall >= 1.0);
+	assert_true(m[0] * wall >= 16);
 	assert_true(fabs(m[1] - 2 * m[0]) <= 1e-6 * m[1]);
-	run_ok("futex-hash", m, "threads=1", "futexes=1", "runtime=1", "shared=1", NULL);
-	assert_true(m[0] > 1000 && fabs(m[1] - m[0]) <= 1e-6 * m[1]);
+	wall = run_ok("futex-hash", m, "threads=1", "futexes=1", "runtime=1", "shared=1", NULL);
+	assert_true(m[0] * wall >= 1 && fabs(m[1] - m[0]) <= 1e-6 * m[1]);
 }
 
 static void test_threads_counts_events(void **state)
