@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
 # Run every unit test binary and every command-line test, count TAP results
-# and end with one line "N passed, N failed" (doc/design.md).
+# and end with one line "N passed, N failed" (doc/design.md). A skipped test
+# (bats: "ok N name # skip why"; cmocka: "not ok N # SKIP name") is neither:
+# it is listed with its reason and counted on the line before.
 # usage: tests/run.sh SCHEDPERF_BINARY UNIT_TEST_BINARY...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export SCHEDPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+skip_re='^(not )?ok [0-9]+.* # [Ss][Kk][Ii][Pp]'
+
 count() {	# $1: what ran, $2: its exit code; reads TAP from $log
-	local ok notok
-	ok=$(grep -c '^ok ' "$log")
-	notok=$(grep -c '^not ok ' "$log")
-	grep -E '^(not ok|#)' "$log" | grep -v -E '^# (skip|ok)' | sed 's/^/    /' | head -50
+	local ok notok skip skip_note=
+	skip=$(grep -c -E "$skip_re" "$log")
+	ok=$(grep -E '^ok ' "$log" | grep -c -v -E "$skip_re")
+	notok=$(grep -E '^not ok ' "$log" | grep -c -v -E "$skip_re")
+	grep -E '^(not ok|#)' "$log" | grep -v -E "$skip_re" | grep -v -E '^# (skip|ok)' |
+		sed 's/^/    /' | head -50
+	grep -E "$skip_re" "$log" | sed 's/^/    skipped: /'
 	if [ "$2" != 0 ] && [ "$notok" = 0 ]; then
 		echo "    $1 exited with status $2 (crash or sanitizer report):"
 		tail -20 "$log" | sed 's/^/    /'
 		notok=1
 	fi
-	echo "$1: $ok passed, $notok failed"
+	[ "$skip" = 0 ] || skip_note=", $skip skipped"
+	echo "$1: $ok passed, $notok failed$skip_note"
 	passed=$((passed + ok))
 	failed=$((failed + notok))
+	skipped=$((skipped + skip))
 }
 
 for t in "$@"; do
@@ -36,5 +45,6 @@ for f in "$here"/cli/*.bats; do
 	count "cli/$(basename "$f")" $?
 done
 
+[ "$skipped" = 0 ] || echo "$skipped skipped (listed above; neither passed nor failed)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
