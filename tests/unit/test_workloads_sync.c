@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -227,14 +228,22 @@ static void test_poundtime_exact_calls(void **state)
 	assert_true(m[2] == 0);
 }
 
-static void assert_all_woken(long threads, long repeat)
+/*
+ * Every thread woken. The serial waker loops until its wakes add up to all
+ * threads, so every wake is in the timed part. A parallel waker wakes once:
+ * a thread not yet queued after the 100 ms perf allows (a loaded machine,
+ * a sanitizer build) is left to the untimed sweep, so fewer may be counted.
+ */
+static void assert_all_woken(long threads, long repeat, bool parallel)
 {
 	long woken, returns;
 
 	futex_wake_test_last_counts(&woken, &returns);
 	assert_int_equal(woken, threads * repeat);
-	/* Every wake in the timed part: none left for the untimed sweep. */
-	assert_int_equal(returns, threads * repeat);
+	if (parallel)
+		assert_true(returns >= 0 && returns <= threads * repeat);
+	else
+		assert_int_equal(returns, threads * repeat);
 }
 
 /*
@@ -252,16 +261,16 @@ static void test_futex_wake_wakes_all(void **state)
 	assert_int_equal(parse("futex-wake", v, NULL, &err, "repeat=3", NULL), 0);
 	assert_int_equal(workload_repetitions(w, v), 3);
 	wall = run_ok("futex-wake", m, "threads=5", "repeat=3", NULL);
-	assert_all_woken(5, 3);
+	assert_all_woken(5, 3, false);
 	assert_true(m[0] > 0 && m[1] > 0 && m[2] > 0);
 	assert_true((m[0] + m[1] + m[2]) / 1e3 < wall - 3 * 0.1);
 	run_ok("futex-wake", m, "threads=5", "nwakes=2", "shared=1", "repeat=1", NULL);
-	assert_all_woken(5, 1);
+	assert_all_woken(5, 1, false);
 	run_ok("futex-wake", m, "threads=6", "wakers=3", "repeat=2", NULL);
-	assert_all_woken(6, 2);
+	assert_all_woken(6, 2, true);
 	assert_true(m[0] > 0 && m[1] > 0);
 	run_ok("futex-wake", m, "threads=1", "wakers=1", "shared=1", "repeat=1", NULL);
-	assert_all_woken(1, 1);
+	assert_all_woken(1, 1, true);
 }
 
 /*
