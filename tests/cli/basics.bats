@@ -144,6 +144,7 @@ load helpers
 	[ -e "$SCHEDPERF_DB" ]
 	sp --db "$TMP/other.db" run pipe -p loops=1000 -i 1 --name y --quiet
 	run sp runs --db "$TMP/other.db"
+	[ "$status" -eq 0 ]
 	[[ "$output" == *y* ]]
 	[[ "$output" != *" x "* ]]
 	cd "$TMP"

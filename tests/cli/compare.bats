@@ -163,6 +163,7 @@ PY
 	[ "$(json 'all(r["runs"][1]["ratio_ci"][0] < 1 < r["runs"][1]["ratio_ci"][1] for r in d["rows"])' "$TMP/c.json")" = True ]
 	[ "$(json 'all(r["runs"][1]["p_adjusted"] == 1 for r in d["rows"])' "$TMP/c.json")" = True ]
 	run sp compare same1 same2 --only-changed --format json
+	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')" -eq 0 ]
 }
 
@@ -179,9 +180,11 @@ PY
 	run sp compare good bad --fail-on-regression --metric ops
 	[ "$status" -eq 0 ]
 	run sp compare good bad --only-changed --format csv
+	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]	# header, baseline, bad: only wx changed
 	[[ "${lines[2]}" == wx,threads=4,seconds,*,worse,* ]]
 	run sp compare good bad --workload wy,nosuch --format json
+	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | "$PYTHON" -c 'import json,sys; print([r["workload"] for r in json.load(sys.stdin)["rows"]])')" = "['wy']" ]
 	run sp compare good bad --adjust holm --alpha 0.01 --margin 2 --format json
 	[ "$status" -eq 0 ]
@@ -196,7 +199,7 @@ PY
 	line=$(echo "$output" | grep 'wx\.seconds$')
 	[[ "$line" =~ ^\ +[0-9.]+\ ±\ +[0-9]+%\ +\+[0-9]+\.[0-9]%\ +[0-9.]+\ ±\ +[0-9]+%\ +wx\.seconds$ ]]
 	# ops did not move beyond LKP's 1 % floor: hidden, and said so
-	! echo "$output" | grep -q 'wy\.ops'
+	refute grep -q 'wy\.ops' <<<"$output"
 	[[ "$output" == *"1 of 2 rows hidden"* ]]
 }
 
@@ -215,6 +218,7 @@ PY
 		twin:0:0.01:performance:3
 	sp import "$TMP/r.json"
 	run sp compare base slow twin
+	[ "$status" -eq 0 ]
 	[[ "$output" == *"!cpufreq.governor: base=performance, slow=powersave, twin=performance"* ]]
 	[[ "$output" == *"worse (!governor differs)"* ]]
 	[[ "$output" != *loadavg* ]]

@@ -42,6 +42,17 @@ iteration_child() {
 	return 0
 }
 
+# refute COMMAND...: fails when COMMAND succeeds. Write this, never
+# `! COMMAND`: errexit ignores a negated command, so in bats `!` fails a
+# test only on its last line. For a pipeline, feed the input with <<<.
+refute() {
+	if "$@"; then
+		echo "expected to fail: $*"
+		return 1
+	fi
+	return 0
+}
+
 # wait_for COMMAND...: run COMMAND until it succeeds. It waits for an
 # event, not for a time: the limit (WAIT_LIMIT seconds, 300 by default,
 # the slowest sanitizer build on a loaded machine) only ends a test whose

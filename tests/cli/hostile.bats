@@ -307,13 +307,16 @@ big() {		# big N: a string of N letters
 	# Standard output into a full device is a failure too, for every command.
 	local rc=0
 	"$SP" export a >/dev/full 2>"$TMP/err" || rc=$?
-	[ "$rc" -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]
+	[ "$rc" -eq 3 ]
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
 	rc=0
 	"$SP" runs >/dev/full 2>"$TMP/err" || rc=$?
-	[ "$rc" -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]
+	[ "$rc" -eq 3 ]
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
 	rc=0
 	"$SP" list >/dev/full 2>"$TMP/err" || rc=$?
-	[ "$rc" -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]
+	[ "$rc" -eq 3 ]
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
 }
 
 @test "hostile: import files that are not documents" {

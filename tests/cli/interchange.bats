@@ -15,8 +15,9 @@ load helpers
 	SCHEDPERF_DB="$TMP/second.db" sp export a b > "$TMP/two.json"
 	cmp "$TMP/one.json" "$TMP/two.json"
 	# and the stored numbers compare the same
-	sp compare a b --format json > "$TMP/c1.json" || true
-	SCHEDPERF_DB="$TMP/second.db" sp compare a b --format json > "$TMP/c2.json" || true
+	sp compare a b --format json > "$TMP/c1.json"
+	SCHEDPERF_DB="$TMP/second.db" sp compare a b --format json > "$TMP/c2.json"
+	[ "$(json 'len(d["rows"])' "$TMP/c1.json")" -eq 3 ]	# pipe's two metrics, messaging's one
 	cmp "$TMP/c1.json" "$TMP/c2.json"
 }
 
@@ -30,6 +31,7 @@ JSON
 	run sp import "$TMP/ext.json"
 	[ "$status" -eq 0 ]
 	run sp show v5.8
+	[ "$status" -eq 0 ]
 	[[ "$output" == *"aim9-exec_test duration=60"* ]]
 	run sp import "$TMP/ext.json"
 	[ "$status" -eq 2 ]
@@ -107,7 +109,7 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(k, ' ') FROM (SELECT i.seq || ':' || s.rep AS k FROM samples s JOIN iterations i ON i.id = s.iteration_id JOIN metrics m ON m.id = s.metric_id WHERE m.name = 'wake_ms' ORDER BY i.seq, s.rep)")" = "0:0 0:1 0:2 1:0 1:1 1:2 2:0 2:1 2:2" ]
 	# compare summarises every repetition: 6 against 3
 	sp run futex-wake -p threads=2 -p repeat=3 -i 1 --name fw2 --quiet --no-monitors
-	sp compare fw fw2 --format json > "$TMP/c.json" || true
+	sp compare fw fw2 --format json > "$TMP/c.json"
 	[ "$(json '[[c["n"] for c in r["runs"]] for r in d["rows"] if r["metric"] == "wake_ms"][0]' "$TMP/c.json")" = "[6, 3]" ]
 	# lossless through import
 	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/fw.json"

@@ -51,6 +51,7 @@ load helpers
 	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'id', 'started']" ]
 	[ "$(json 'd[0]["samples"]' "$TMP/runs.json")" -eq 8 ]
 	run sp runs
+	[ "$status" -eq 0 ]
 	[[ "$output" == *"k "*"2"* ]]
 	sp run pipe -p loops=1000 -i 1 --name k --replace --quiet
 	sp runs --format json > "$TMP/runs.json"
