@@ -276,16 +276,36 @@ JSON
 	out=$(NO_COLOR=1 SCHEDPERF_DB="$SCHEDPERF_DB" script -qec "$SP compare good bad" /dev/null)
 	[[ "$out" != *$'\033['* ]]
 	run sp compare good bad
+	[ "$status" -eq 0 ]
 	[[ "$output" != *$'\033['* ]]
 }
 
-@test "compare refuses bad options with one line" {
-	for args in "--style nosuch" "--format yaml" "--alpha 0" "--alpha x" "--adjust bonferroni" \
-		    "--margin -1" "--seed -3"; do
-		run sp compare a b $args
-		[ "$status" -eq 2 ] || { echo "$args: $status"; return 1; }
+# With a store that holds both runs, so that only the option can be what
+# is refused: the line must name the option and quote the value.
+@test "compare refuses bad options with one line naming them" {
+	local opt value
+	results "$TMP/r.json" a:0:0.01:performance:1 b:0:0.01:performance:2
+	sp import "$TMP/r.json"
+	run sp compare a b --style lkp --format markdown --alpha 0.1 --adjust holm --margin 2 --seed 3
+	[ "$status" -eq 0 ]
+	while read -r opt value; do
+		run sp compare a b "$opt" "$value"
+		[ "$status" -eq 2 ] || { echo "$opt $value: exit $status: $output"; return 1; }
 		assert_one_line_error
-	done
+		[[ "$output" == *"${opt#--}"*"'$value'"* ]] || { echo "$opt $value: $output"; return 1; }
+	done <<-'EOF'
+	--style nosuch
+	--format yaml
+	--alpha 0
+	--alpha 0.5
+	--alpha x
+	--adjust bonferroni
+	--margin -1
+	--margin 0
+	--margin 100
+	--seed -3
+	--seed 1.5
+	EOF
 }
 
 @test "compare: a --workload or --metric that matches no row is an error, not 'no change'" {

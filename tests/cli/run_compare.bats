@@ -22,11 +22,42 @@ load helpers
 
 @test "warm-up iterations are stored, marked and left out of statistics" {
 	sp run pipe -p loops=2000 -i 2 --warmup 2 --name w --quiet
+	sp run pipe -p loops=2000 -i 3 --name w2 --quiet
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE warmup = 1')" -eq 2 ]
-	sp compare w w2 2>/dev/null || true
 	sp export w > "$TMP/w.json"
 	[ "$(json 'len(d["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])' "$TMP/w.json")" -eq 2 ]
 	[ "$(json 'len(d["runs"][0]["benchmarks"][0]["metrics"][0]["warmup"])' "$TMP/w.json")" -eq 2 ]
+	# compare sees the two measured iterations, not the warm-ups: its
+	# numbers are those of the warmup = 0 rows of the store
+	sp compare w w2 --format json > "$TMP/c.json"
+	sqlite3 -json "$SCHEDPERF_DB" "SELECT r.name AS run, i.warmup AS warmup, s.value AS value
+		FROM samples s JOIN metrics m ON m.id = s.metric_id JOIN iterations i ON i.id = s.iteration_id
+		JOIN benchmarks b ON b.id = i.benchmark_id JOIN batches t ON t.id = b.batch_id
+		JOIN runs r ON r.id = t.run_id WHERE m.name = 'usec_per_op'" > "$TMP/s.json"
+	"$PYTHON" - "$TMP/c.json" "$TMP/s.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[2]))
+row = [r for r in c["rows"] if r["metric"] == "usec_per_op"][0]
+for cell in row["runs"]:
+    measured = [v["value"] for v in rows if v["run"] == cell["name"] and not v["warmup"]]
+    assert cell["n"] == len(measured) == {"w": 2, "w2": 3}[cell["name"]], cell
+    assert cell["min"] == min(measured) and cell["max"] == max(measured), cell
+    assert abs(cell["amean"] - sum(measured) / len(measured)) <= 1e-12 * cell["amean"]
+PY
+	# the same with values chosen to tell: warm-ups 1000 times the samples
+	cat > "$TMP/warm.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "cold", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s",
+   "better": "lower", "samples": [1, 2, 3], "warmup": [1000, 2000]}]}]},
+ {"name": "hot", "started": "2026-01-01T00:00:01Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s",
+   "better": "lower", "samples": [2, 3, 4]}]}]}]}
+JSON
+	sp import "$TMP/warm.json"
+	sp compare cold hot --format json > "$TMP/c.json"
+	[ "$(json '[(c["n"], c["amean"], c["max"]) for c in d["rows"][0]["runs"]]' "$TMP/c.json")" = "[(3, 2.0, 3.0), (3, 3.0, 4.0)]" ]
 }
 
 @test "a comma list runs one benchmark per value" {
@@ -60,12 +91,44 @@ load helpers
 }
 
 @test "show prints each batch, its samples and environment" {
-	sp run pipe -p loops=1000 -i 2 --name s --quiet
+	sp run pipe -p loops=1000 -i 2 --warmup 1 --name s --quiet
 	run sp show s --samples --env
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"run s, batch"* ]]
 	[[ "$output" == *"kernel.release"*"$(uname -r)"* ]]
-	[[ "$output" == *"usec_per_op"* ]]
+	echo "$output" > "$TMP/show.txt"
+	# every value of every metric, in order, the warm-up's in parentheses
+	sqlite3 -json "$SCHEDPERF_DB" "SELECT m.name AS metric, i.warmup AS warmup, s.value AS value
+		FROM samples s JOIN metrics m ON m.id = s.metric_id
+		JOIN iterations i ON i.id = s.iteration_id ORDER BY m.position, i.seq" > "$TMP/s.json"
+	"$PYTHON" - "$TMP/show.txt" "$TMP/s.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = [i for i, l in enumerate(lines) if l.strip().startswith("samples of pipe")]
+assert len(start) == 1, lines
+printed = {}
+for l in lines[start[0] + 1:]:
+    words = l.split()
+    if len(words) < 3 or not words[-1].startswith("["):
+        break
+    printed[words[0]] = words[1:-1]
+stored = {}
+for row in json.load(open(sys.argv[2])):
+    stored.setdefault(row["metric"], []).append(row)
+assert set(printed) == set(stored), (sorted(printed), sorted(stored))
+for metric, rows in stored.items():
+    words = printed[metric]
+    assert len(words) == len(rows) == 3, (metric, words)
+    for word, row in zip(words, rows):
+        assert word.startswith("(") == bool(row["warmup"]), (metric, words)
+        v = float(word.strip("()"))
+        assert abs(v - row["value"]) <= 1e-5 * max(1.0, abs(row["value"])), (metric, v, row)
+PY
+	# without --samples, the summary only
+	run sp show s
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usec_per_op"*"n=2"* ]]
+	[[ "$output" != *"samples of"* ]]
 }
 
 @test "compare: MMTests table with percent changes, positive = better" {
@@ -127,12 +190,20 @@ PY
 }
 
 @test "compare needs two runs and knows its formats" {
+	sp run pipe -p loops=1000 -i 2 --name a --quiet
+	sp run pipe -p loops=1000 -i 2 --name b --quiet
 	run sp compare a
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == *"baseline"* ]]
 	run sp compare a b --format yaml
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == *"format"*"'yaml'"* ]]
+	for format in text markdown csv json; do
+		run sp compare a b --format $format
+		[ "$status" -eq 0 ] || { echo "$format: $output"; return 1; }
+	done
 }
 
 @test "Ctrl-C keeps completed iterations and marks the batch incomplete" {

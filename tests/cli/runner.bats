@@ -15,6 +15,7 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	[[ "${lines[4]}" == "4 benchmarks, 16 iterations in all"* ]]
 	[ ! -e "$SCHEDPERF_DB" ]
 	run sp run messaging -p groups=2 --dry-run --assume-cpus 64
+	[ "$status" -eq 0 ]
 	[[ "$output" == *"at most 80 tasks"*"planned for 64 CPUs"* ]]
 	run sp run pipe --assume-cpus 64
 	[ "$status" -eq 2 ]
@@ -42,16 +43,54 @@ iterations() {	# iterations [WHERE]: iterations in the store
 
 @test "--retries: a failed iteration is attempted again and every attempt stored" {
 	run sp run pipe -p loops=100000000 -i 1 --timeout 0.2 --retries 2 --name r
+	[ "$status" -eq 0 ]
 	[ "$(iterations)" -eq 3 ]
 	[[ "$output" == *"retrying"* ]]
 }
 
+# group_affinities PGID: the CPU list each task (every thread) of the group may use.
+group_affinities() {
+	local pid
+	for pid in $(pgrep -g "$1"); do
+		grep -h '^Cpus_allowed_list:' /proc/"$pid"/task/*/status 2>/dev/null | cut -f2
+	done
+}
+
+# group_has N PGID: the group has N tasks (threads) or more.
+group_has() {
+	[ "$(group_affinities "$2" | wc -l)" -ge "$1" ]
+}
+
 @test "--cpus pins the workload's tasks" {
-	run sp run pipe -p loops=1000 -p cpus=cross -i 1 --cpus 0 --name c
+	local cpu
+	# the last CPU this test may use, so that CPU 0 by default cannot pass
+	cpu=$("$PYTHON" -c 'import os; print(max(os.sched_getaffinity(0)))')
+	run sp run pipe -p loops=1000 -p cpus=cross -i 1 --cpus "$cpu" --name c
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	run sp run pipe -p loops=1000 -i 1 --cpus 0 --name c --quiet
-	[ "$status" -eq 0 ]
+	# Every task of a running iteration, the pipe's partner process and
+	# every thread too, may run on that CPU alone.
+	for mode in process thread; do
+		"$SP" run pipe -p loops=100000000 -p mode=$mode -i 1 --cpus "$cpu" --name "c$mode" \
+			--quiet &
+		pid=$!
+		wait_for first_child $pid
+		# the second side exists once the child has pinned itself and started
+		wait_for group_has 2 "$child"
+		[ "$(group_affinities "$child" | sort -u)" = "$cpu" ] ||
+			{ group_affinities "$child"; kill -INT $pid; return 1; }
+		kill -INT $pid
+		rc=0
+		wait $pid || rc=$?
+		[ "$rc" -eq 130 ]
+	done
+	# and where they ran: twelve new tasks first ran on one CPU, all of them
+	sp run forkspread -p tasks=12 -p mode=process -i 2 --cpus "$cpu" --name spread --quiet
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(m.name || '=' || s.value, ' ')
+		FROM samples s JOIN metrics m ON m.id = s.metric_id
+		WHERE m.name IN ('cpus_first_run', 'cpus_after_wake', 'max_first_run_per_cpu')
+		GROUP BY s.iteration_id" | sort -u)" = \
+		"cpus_first_run=1.0 cpus_after_wake=1.0 max_first_run_per_cpu=12.0" ]
 	run sp run pipe --cpus 99999
 	[ "$status" -eq 2 ]
 	run sp run pipe --cpus 3-1
