@@ -155,13 +155,12 @@ static double interpolate(const double *x, size_t n, size_t lo, double prob)
 }
 
 /*
- * Both ends of the interval (R's quantile(type = 7) at @p_low <= @p_high of
- * @n >= 2 values; reorders @x) with one partial selection each: the upper
- * order statistic is searched only among the values above the lower one.
+ * Both ends with one partial selection each: the upper order statistic is
+ * searched only among the values above the lower one.
  */
-static void quantile_pair(double *x, size_t n, double p_low, double p_high,
-			  double *low, double *high)
+void bootstrap_percentiles(double *x, size_t n, double level, double *low, double *high)
 {
+	double p_low = (1 - level) / 2, p_high = (1 + level) / 2;
 	size_t lo1 = (size_t)floor((double)(n - 1) * p_low);
 	size_t lo2 = (size_t)floor((double)(n - 1) * p_high);
 
@@ -196,7 +195,7 @@ static int ratio_interval(double *ratios, size_t resamples, double level,
 			return -1;
 		}
 	}
-	quantile_pair(ratios, resamples, (1 - level) / 2, (1 + level) / 2, low, high);
+	bootstrap_percentiles(ratios, resamples, level, low, high);
 	free(ratios);
 	/* infinite ratios (a zero base mean) can interpolate to inf - inf */
 	if (isnan(*low) || isnan(*high)) {

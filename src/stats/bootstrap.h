@@ -74,4 +74,11 @@ int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *b
 int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const double *base_means,
 				  const double *new, double level, double *low, double *high);
 
+/*
+ * The percentile interval from @n >= 2 resampled values of a statistic: R's
+ * quantile(type = 7) at (1 - @level)/2 and (1 + @level)/2. Reorders @values.
+ */
+void bootstrap_percentiles(double *values, size_t n, double level, double *low,
+			   double *high);
+
 #endif

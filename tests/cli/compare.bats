@@ -39,9 +39,9 @@ PY
 	results "$TMP/r.json" base:0:0.01:performance:1 slow:0.1:0.01:powersave:2 \
 		twin:0:0.01:performance:3
 	sp import "$TMP/r.json"
-	sp export base slow twin > "$TMP/samples.json"
 	sp compare base slow twin --format json > "$TMP/c.json"
-	/usr/bin/python3 - "$TMP/c.json" "$TMP/samples.json" <<'PY'
+	# the samples SciPy sees are those of the generated file, not an export
+	/usr/bin/python3 - "$TMP/c.json" "$TMP/r.json" <<'PY'
 import json, sys
 import numpy as np
 from scipy import stats, optimize
@@ -128,6 +128,68 @@ assert [d["key"] for d in c["environment_differences"]] == ["cpufreq.governor", 
 assert c["environment_differences"][0]["moves_results"] is True
 assert c["environment_differences"][0]["values"] == {"base": "performance", "slow": "powersave", "twin": "performance"}
 PY
+}
+
+# r_check OPTIONS...: compare the runs of tests/data/compare-runs.json with
+# OPTIONS and check every number against what R computed of the same runs
+# for those options (tests/data/compare-r.json, key $R_KEY), to 1e-6.
+r_check() {
+	local data="$BATS_TEST_DIRNAME/../data"
+	sp compare base slow twin --format json "$@" > "$TMP/c.json"
+	"$PYTHON" - "$TMP/c.json" "$data/compare-r.json" "$R_KEY" "$@" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))[sys.argv[3]]
+opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))
+alpha = float(opts.get("--alpha", 0.05))
+margin = float(opts.get("--margin", 1)) / 100
+def close(what, a, b, rel=1e-6):
+    assert a is not None and abs(a - b) <= rel * max(1.0, abs(b)), (what, a, b)
+assert [row["workload"] for row in c["rows"]] == [row["workload"] for row in r]
+checked = 0
+for row, rrow in zip(c["rows"], r):
+    higher = row["better"] == "higher"
+    for cell, rcell in zip(row["runs"], rrow["runs"]):
+        assert cell["name"] == rcell["name"] and cell["n"] == rcell["n"]
+        for key, value in rcell.items():
+            if key in ("name", "n") or (key == "mde_pct" and cell[key] is None):
+                continue
+            if isinstance(value, list):
+                for a, b in zip(cell[key], value):
+                    close(key, a, b)
+            else:
+                close(key, cell[key], value)
+            checked += 1
+        if cell["name"] == "base":
+            continue
+        # the verdict from R's adjusted p, the options and the ratio interval
+        lo, hi = cell["ratio_ci"]
+        if rcell["p_adjusted"] < alpha and (lo > 1 or hi < 1):
+            verdict = "better" if (lo > 1) == higher else "worse"
+        elif lo >= 1 - margin and hi <= 1 + margin:
+            verdict = "same"
+        else:
+            verdict = "unknown"
+        assert cell["verdict"] == verdict, (cell["name"], cell["verdict"], verdict)
+        assert (cell["mde_pct"] is None) == (verdict in ("better", "worse"))
+print(checked)
+PY
+}
+
+@test "compare --format json: every statistic matches R's, with default and other options" {
+	sp import "$BATS_TEST_DIRNAME/../data/compare-runs.json"
+	R_KEY=default run r_check
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$output" -ge 70 ]	# numbers checked
+	R_KEY=alpha_0.01_holm run r_check --alpha 0.01 --adjust holm --margin 2
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$output" -ge 70 ]
+	# 10 % slower in seconds is worse under both; twin's verdict differs:
+	# unknown within 1 %, same within 2 %
+	sp compare base slow twin --format json --alpha 0.01 --adjust holm --margin 2 > "$TMP/c.json"
+	[ "$(json '[r["verdict"] for r in d["rows"][0]["runs"][1:]]' "$TMP/c.json")" = "['worse', 'same']" ]
+	sp compare base slow twin --format json > "$TMP/c.json"
+	[ "$(json '[r["verdict"] for r in d["rows"][0]["runs"][1:]]' "$TMP/c.json")" = "['worse', 'unknown']" ]
 }
 
 @test "compare: the bootstrap interval is reproducible and follows --seed" {

@@ -3,28 +3,19 @@
 """Reference values for tests/unit/test_tests.c (src/stats/ tests).
 
 Run with the system Python (python3-scipy 1.10): /usr/bin/python3 tests_reference.py
-Every number printed here is pasted into test_tests.c; R is not available,
-so the values come from SciPy or from definitions written here
-independently of the C code:
+Every number printed here is pasted into test_tests.c, from SciPy:
 
   welch     scipy.stats.ttest_ind(new, base, equal_var=False)
   mwu       scipy.stats.mannwhitneyu(new, base, method='exact'|'asymptotic',
             use_continuity=True); SciPy's tie-corrected asymptotic p is the
             same formula as R's wilcox.test(correct=TRUE)
-  hl        pairwise differences + an exact Mann-Whitney null distribution
-            counted here (R's qwilcox definition) for the exact interval;
-            a literal transcription of R's wdiff() solved with
-            scipy.optimize.brentq (xtol 1e-13) for the approximate one
-  adjust    Holm and Benjamini-Hochberg from their textbook definitions
-            (max/min over ranks), not R's cummax/cummin code
   power     scipy.stats.nct.sf + scipy.optimize.brentq, R's power.t.test
             formula (two.sample, strict=FALSE, n = harmonic mean)
-  rng       splitmix64 / xoshiro256** transcribed from prng.di.unimi.it
-  bootstrap the same resampling algorithm in Python on that generator,
-            indices drawn base then new per resample with Lemire's
-            bounded draw, means added in bootstrap.c's four partial sums
-            (scipy.stats.bootstrap uses another generator: printed only
-            as a sanity comparison)
+  bootstrap scipy.stats.bootstrap, percentile method: another generator
+            than ours, so a sanity check within the resampling's scatter
+
+R's own values (p.adjust, wilcox.test's Hodges-Lehmann interval, and the
+tests above again) come from tests/reference/r_reference.R instead.
 """
 import math
 
@@ -103,132 +94,6 @@ def mwu():
     show("mwu n=1 p", float(res.pvalue))
 
 
-# ---------------------------------------------------------------- hl
-def wilcox_counts(m, n):
-    """Number of arrangements with U = u, u = 0..mn (exact null of U)."""
-    # c[k][u]: subsets counted by recursion f(m, n, u) = f(m-1, n, u-n) + f(m, n-1, u)
-    from functools import lru_cache
-
-    @lru_cache(maxsize=None)
-    def f(mm, nn, u):
-        if u < 0 or u > mm * nn:
-            return 0
-        if mm == 0 or nn == 0:
-            return 1 if u == 0 else 0
-        return f(mm - 1, nn, u - nn) + f(mm, nn - 1, u)
-    return [f(m, n, u) for u in range(m * n + 1)]
-
-
-def qwilcox(p, m, n):
-    """R's definition: smallest q with P(U <= q) >= p."""
-    counts = wilcox_counts(m, n)
-    total = math.comb(m + n, n)
-    cum = 0
-    for q, c in enumerate(counts):
-        cum += c
-        if cum / total >= p * (1 - 64 * 2.2e-16):
-            return q
-    return m * n
-
-
-def hl_exact(base, new, level=0.95):
-    diffs = sorted(nv - bv for nv in new for bv in base)
-    N = len(diffs)
-    qu = qwilcox((1 - level) / 2, len(new), len(base))
-    if qu == 0:
-        qu = 1
-    ql = N - qu
-    return float(np.median(diffs)), diffs[qu - 1], diffs[ql]
-
-
-def r_wdiff(x, y, d, zq):
-    """Literal transcription of wdiff() in R's wilcox.test.default."""
-    nx, ny = len(x), len(y)
-    dr = stats.rankdata(np.concatenate([np.array(x) - d, np.array(y)]))
-    _, nties = np.unique(dr, return_counts=True)
-    dz = dr[:nx].sum() - nx * (nx + 1) / 2 - nx * ny / 2
-    corr = np.sign(dz) * 0.5
-    sigma = math.sqrt((nx * ny / 12) * ((nx + ny + 1) - (nties ** 3 - nties).sum()
-                                        / ((nx + ny) * (nx + ny - 1))))
-    return (dz - corr) / sigma - zq
-
-
-def hl_approx(base, new, level=0.95):
-    x, y = new, base
-    alpha = 1 - level
-    mumin, mumax = min(x) - max(y), max(x) - min(y)
-
-    def root(zq):
-        if r_wdiff(x, y, mumin, zq) <= 0:
-            return mumin
-        if r_wdiff(x, y, mumax, zq) >= 0:
-            return mumax
-        return optimize.brentq(lambda d: r_wdiff(x, y, d, zq), mumin, mumax,
-                               xtol=1e-13, rtol=1e-15, maxiter=500)
-    diffs = [nv - bv for nv in new for bv in base]
-
-    def snap(d):
-        # the root is a jump of a step function, i.e. a pairwise difference:
-        # report that difference (the C code returns it) and the distance
-        nearest = min(diffs, key=lambda v: abs(v - d))
-        print(f"{'  brentq root':40s} {d!r} (distance to difference {abs(d - nearest):.1e})")
-        return nearest
-    return (float(np.median(diffs)), snap(root(stats.norm.isf(alpha / 2))),
-            snap(root(stats.norm.ppf(alpha / 2))))
-
-
-def hl():
-    print("# hl: shift, low, high  (wilcox.test(new, base, conf.int=TRUE))")
-    data = dict(SETS, RX=RX, RY=RY)
-    for base, new in [("RY", "RX"), ("small_base", "small_new"),
-                      ("two_base", "two_new"), ("lat_base", "lat_new")]:
-        s, lo, hi = hl_exact(data[base], data[new])
-        show(f"hl exact {base}/{new} shift", s)
-        show(f"hl exact {base}/{new} low", lo)
-        show(f"hl exact {base}/{new} high", hi)
-    s, lo, hi = hl_exact(RY, RX, level=0.90)
-    show("hl exact RY/RX 90% low", lo)
-    show("hl exact RY/RX 90% high", hi)
-    for base, new in [("tie_base", "tie_new"), ("big_base", "big_new")]:
-        s, lo, hi = hl_approx(data[base], data[new])
-        show(f"hl approx {base}/{new} shift", s)
-        show(f"hl approx {base}/{new} low", lo)
-        show(f"hl approx {base}/{new} high", hi)
-
-
-# ---------------------------------------------------------------- adjust
-P_FAMILY = [0.01, 0.04, 0.03, 0.005, 0.20, 0.04, 0.5, 0.012]
-P_NAN = [0.02, float("nan"), 0.01, 0.04]
-
-
-def holm_def(p):
-    idx = [i for i in range(len(p)) if not math.isnan(p[i])]
-    m = len(idx)
-    order = sorted(idx, key=lambda i: p[i])
-    out = list(p)
-    for k, i in enumerate(order):
-        out[i] = max(min(1.0, (m - j) * p[order[j]]) for j in range(k + 1))
-    return out
-
-
-def bh_def(p):
-    idx = [i for i in range(len(p)) if not math.isnan(p[i])]
-    m = len(idx)
-    order = sorted(idx, key=lambda i: p[i])
-    out = list(p)
-    for k, i in enumerate(order):
-        out[i] = min(min(1.0, m / (j + 1) * p[order[j]]) for j in range(k, m))
-    return out
-
-
-def adjust():
-    print("# adjust")
-    show("holm P_FAMILY", holm_def(P_FAMILY))
-    show("bh P_FAMILY", bh_def(P_FAMILY))
-    show("holm P_NAN", holm_def(P_NAN))
-    show("bh P_NAN", bh_def(P_NAN))
-
-
 # ---------------------------------------------------------------- power
 def mde(n1, n2, sd, alpha=0.05, power=0.8):
     n = 2 * n1 * n2 / (n1 + n2)
@@ -251,87 +116,8 @@ def power():
     show("mde n=20 power=0.8689528 (R: delta 1)", mde(20, 20, 1.0, power=0.8689528))
 
 
-# ---------------------------------------------------------------- rng, bootstrap
-M64 = (1 << 64) - 1
-
-
-class Xoshiro:
-    def __init__(self, seed):
-        self.s = []
-        x = seed
-        for _ in range(4):
-            x = (x + 0x9E3779B97F4A7C15) & M64
-            z = x
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-            self.s.append(z ^ (z >> 31))
-
-    @staticmethod
-    def rotl(x, k):
-        return ((x << k) | (x >> (64 - k))) & M64
-
-    def next(self):
-        s = self.s
-        result = (self.rotl((s[1] * 5) & M64, 7) * 9) & M64
-        t = (s[1] << 17) & M64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = self.rotl(s[3], 45)
-        return result
-
-    def below(self, bound):
-        # Lemire's multiply-and-shift with rejection, as rng.c
-        threshold = (1 << 64) % bound
-        while True:
-            product = self.next() * bound
-            if (product & M64) >= threshold:
-                return product >> 64
-
-
-def quantile7(sorted_values, prob):
-    h = (len(sorted_values) - 1) * prob
-    lo = math.floor(h)
-    if lo + 1 >= len(sorted_values):
-        return sorted_values[-1]
-    return sorted_values[lo] + (h - lo) * (sorted_values[lo + 1] - sorted_values[lo])
-
-
-def mean4(values):
-    # bootstrap.c adds in four interleaved partial sums; the same order here
-    lanes = [0.0] * 4
-    for i, v in enumerate(values):
-        lanes[i % 4] += v
-    return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) / len(values)
-
-
-def boot(base, new, resamples, level, seed):
-    rng = Xoshiro(seed)
-    ratios = []
-    for _ in range(resamples):
-        mb = mean4([base[rng.below(len(base))] for _ in range(len(base))])
-        mn = mean4([new[rng.below(len(new))] for _ in range(len(new))])
-        ratios.append(mn / mb)
-    ratios.sort()
-    return quantile7(ratios, (1 - level) / 2), quantile7(ratios, (1 + level) / 2)
-
-
-def rng_and_boot():
-    print("# rng: first outputs")
-    for seed in (0, 42):
-        r = Xoshiro(seed)
-        show(f"xoshiro seed {seed}", [hex(r.next()) for _ in range(4)])
-    r = Xoshiro(7)
-    show("below(10) seed 7", [r.below(10) for _ in range(10)])
-    print("# bootstrap (same algorithm; B=10000, level 0.95, seed 1)")
-    lo, hi = boot(SETS["lat_base"], SETS["lat_new"], 10000, 0.95, 1)
-    show("boot lat low", lo)
-    show("boot lat high", hi)
-    lo, hi = boot(SETS["small_base"], SETS["small_new"], 2000, 0.90, 0x5C4EDBE7F)
-    show("boot small B=2000 90% low", lo)
-    show("boot small B=2000 90% high", hi)
+# ---------------------------------------------------------------- bootstrap
+def bootstrap():
     res = stats.bootstrap((np.array(SETS["lat_new"]), np.array(SETS["lat_base"])),
                           lambda a, b, axis=-1: a.mean(axis=axis) / b.mean(axis=axis),
                           n_resamples=10000, method="percentile", vectorized=True,
@@ -343,7 +129,5 @@ def rng_and_boot():
 if __name__ == "__main__":
     welch()
     mwu()
-    hl()
-    adjust()
     power()
-    rng_and_boot()
+    bootstrap()

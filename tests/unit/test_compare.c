@@ -2,16 +2,12 @@
 /*
  * The comparison model's statistics: the order-statistic
  * interval of the median, the verdict rules, and comparison_analyze() on
- * fixed data. Expected numbers are printed by tests/reference/
- * compare_reference.py (SciPy 1.10, /usr/bin/python3):
- *   median CI orders: k = scipy.stats.binom.ppf((1 - level)/2, n, 0.5),
- *     the interval [x(k), x(n+1-k)];
- *   p_welch: scipy.stats.ttest_ind(new, base, equal_var=False).pvalue;
- *   p_mwu: scipy.stats.mannwhitneyu(new, base, method='exact') (no ties,
- *     n < 50, as R's wilcox.test);
- *   hl_shift: numpy.median(numpy.subtract.outer(new, base));
- *   p_adjusted: Benjamini–Hochberg and Holm written out in NumPy over the
- *     four Welch p-values of the comparison.
+ * fixed data. The median interval's orders are printed by tests/reference/
+ * compare_reference.py (k = scipy.stats.binom.ppf((1 - level)/2, n, 0.5),
+ * the interval [x(k), x(n+1-k)]); the model's data and every number
+ * expected of it come from R, in r_compare_model.h, written by
+ * tests/reference/r_reference.R: t.test, wilcox.test, median(outer(new,
+ * base, "-")) and p.adjust over the comparison's four Welch p-values.
  * Compared to 1e-6 relative.
  */
 #include <math.h>
@@ -24,8 +20,19 @@
 
 #include "analysis/comparison.h"
 #include "report/report.h"
+#include "stats/bootstrap.h"
+#include "stats/mannwhitney.h"
 #include "stats/median_ci.h"
+#include "stats/rng.h"
+#include "stats/welch.h"
 #include "util/array.h"
+
+struct r_model_cell {
+	const char *name;
+	double p_welch, p_mwu, hl_shift, p_bh, p_holm;
+};
+
+#include "r_compare_model.h"
 
 #define REL 1e-6
 static void assert_close_at(double actual, double expected, const char *file, int line)
@@ -126,12 +133,6 @@ static void test_verdict_rules(void **state)
 
 /* ------------------------------------------------------------ the model */
 
-static const double base_a[] = { 10.1, 10.3, 9.9, 10.0, 10.2, 10.4, 9.8, 10.15 };
-static const double new1_a[] = { 11.0, 11.3, 10.9, 11.2, 11.1, 11.4, 10.8, 11.05 };
-static const double new2_a[] = { 10.05, 10.22, 10.12, 9.93, 10.31, 10.02, 10.18, 10.11 };
-static const double base_b[] = { 500, 510, 505, 495, 502, 498, 507, 503 };
-static const double new1_b[] = { 450, 455, 452, 449, 451, 447, 454, 450.5 };
-static const double new2_b[] = { 501, 509, 504, 497, 503, 499, 506, 502.5 };
 
 static void add_metric(struct result_batch *batch, const char *workload, const char *name,
 		       enum better better, const double *x, size_t n)
@@ -171,9 +172,9 @@ static void build(struct compare_run runs[3], struct comparison *cmp, enum p_adj
 {
 	struct compare_options opts;
 
-	make_run(&runs[0], "base", "performance", base_a, base_b);
-	make_run(&runs[1], "new1", "powersave", new1_a, new1_b);
-	make_run(&runs[2], "new2", "performance", new2_a, new2_b);
+	make_run(&runs[0], "base", "performance", r_base_a, r_base_b);
+	make_run(&runs[1], "new1", "powersave", r_new1_a, r_new1_b);
+	make_run(&runs[2], "new2", "performance", r_new2_a, r_new2_b);
 	comparison_build(cmp, runs, 3, false);
 	compare_options_init(&opts);
 	opts.adjust = m;
@@ -187,41 +188,33 @@ static void release(struct compare_run runs[3], struct comparison *cmp)
 		result_set_release(&runs[i].set);
 }
 
+/* cell i of r_model_cells: row i / 2, run i % 2 + 1 */
+static const struct cell_stats *model_cell(const struct comparison *cmp, size_t i)
+{
+	return &cmp->rows[i / 2].cells[i % 2 + 1].stats;
+}
+
 static void test_model_tests_and_bh(void **state)
 {
 	struct compare_run runs[3];
 	struct comparison cmp;
-	const struct cell_stats *a1, *a2, *b1, *b2;
 
 	build(runs, &cmp, P_ADJUST_BH);
 	assert_int_equal(cmp.nr_rows, 2);
-	a1 = &cmp.rows[0].cells[1].stats;
-	a2 = &cmp.rows[0].cells[2].stats;
-	b1 = &cmp.rows[1].cells[1].stats;
-	b2 = &cmp.rows[1].cells[2].stats;
-	assert_close(a1->p_welch, 1.145096686066899e-07);
-	assert_close(a1->p_mwu, 0.0001554001554001554);
-	assert_close(a1->hl_shift, 1.0);
-	assert_close(a2->p_welch, 0.89415161900605744);
-	assert_close(a2->p_mwu, 0.87847707847707834);
-	assert_close(a2->hl_shift, 0.01499999999999968);
-	assert_close(b1->p_welch, 4.5563184933357715e-11);
-	assert_close(b1->p_mwu, 0.0001554001554001554);
-	assert_close(b1->hl_shift, -51.25);
-	assert_close(b2->hl_shift, 0.25);
-	assert_close(b2->p_welch, 0.93291471953378702);
-	assert_close(b2->p_mwu, 1.0);
-	/* BH over all four cells of the comparison */
-	assert_close(a1->p_adjusted, 2.290193372133798e-07);
-	assert_close(a2->p_adjusted, 0.93291471953378702);
-	assert_close(b1->p_adjusted, 1.8225273973343086e-10);
-	assert_close(b2->p_adjusted, 0.93291471953378702);
+	for (size_t i = 0; i < ARRAY_SIZE(r_model_cells); i++) {
+		const struct cell_stats *st = model_cell(&cmp, i);
+
+		assert_close(st->p_welch, r_model_cells[i].p_welch);
+		assert_close(st->p_mwu, r_model_cells[i].p_mwu);
+		assert_close(st->hl_shift, r_model_cells[i].hl_shift);
+		/* BH over all four cells of the comparison */
+		assert_close(st->p_adjusted, r_model_cells[i].p_bh);
+	}
 	/* the baseline cell compares with nothing */
 	assert_true(isnan(cmp.rows[0].cells[0].stats.p_welch));
 	assert_int_equal(cmp.rows[0].cells[0].stats.verdict, VERDICT_NONE);
-	/* sorted base_a: 9.8 9.9 10 10.1 10.15 10.2 10.3 10.4; n = 8: k = 1 */
-	assert_close(cmp.rows[0].cells[0].stats.median_low, 9.8);
-	assert_close(cmp.rows[0].cells[0].stats.median_high, 10.4);
+	assert_close(cmp.rows[0].cells[0].stats.median_low, r_base_a_median_ci[0]);
+	assert_close(cmp.rows[0].cells[0].stats.median_high, r_base_a_median_ci[1]);
 	release(runs, &cmp);
 }
 
@@ -231,10 +224,8 @@ static void test_model_holm(void **state)
 	struct comparison cmp;
 
 	build(runs, &cmp, P_ADJUST_HOLM);
-	assert_close(cmp.rows[0].cells[1].stats.p_adjusted, 3.4352900582006971e-07);
-	assert_close(cmp.rows[0].cells[2].stats.p_adjusted, 1.0);
-	assert_close(cmp.rows[1].cells[1].stats.p_adjusted, 1.8225273973343086e-10);
-	assert_close(cmp.rows[1].cells[2].stats.p_adjusted, 1.0);
+	for (size_t i = 0; i < ARRAY_SIZE(r_model_cells); i++)
+		assert_close(model_cell(&cmp, i)->p_adjusted, r_model_cells[i].p_holm);
 	release(runs, &cmp);
 }
 
@@ -289,9 +280,9 @@ static void test_model_filter(void **state)
 	struct compare_run runs[3];
 	struct comparison cmp;
 
-	make_run(&runs[0], "base", "performance", base_a, base_b);
-	make_run(&runs[1], "new1", "powersave", new1_a, new1_b);
-	make_run(&runs[2], "new2", "performance", new2_a, new2_b);
+	make_run(&runs[0], "base", "performance", r_base_a, r_base_b);
+	make_run(&runs[1], "new1", "powersave", r_new1_a, r_new1_b);
+	make_run(&runs[2], "new2", "performance", r_new2_a, r_new2_b);
 	comparison_build(&cmp, runs, 3, false);
 	comparison_filter(&cmp, wb, NULL);
 	assert_int_equal(cmp.nr_rows, 1);
@@ -312,8 +303,8 @@ static void test_model_identical(void **state)
 	struct compare_options opts;
 	struct comparison cmp;
 
-	make_run(&runs[0], "x", "performance", base_a, base_b);
-	make_run(&runs[1], "y", "performance", base_a, base_b);
+	make_run(&runs[0], "x", "performance", r_base_a, r_base_b);
+	make_run(&runs[1], "y", "performance", r_base_a, r_base_b);
 	comparison_build(&cmp, runs, 2, false);
 	compare_options_init(&opts);
 	comparison_analyze(&cmp, &opts);
