@@ -1,6 +1,7 @@
 -- A schema version 1 store, as schedperf 0.1.0 before repetitions wrote it
 -- (sqlite3 .dump, which leaves out user_version: set last). tests/cli/interchange.bats
--- upgrades it and checks that the export is unchanged (store-v1.json).
+-- upgrades it and checks that the export holds what store-v1.json says, which
+-- tests/reference/store_v1_expected.py derives from these rows without schedperf.
 PRAGMA foreign_keys=OFF;
 BEGIN TRANSACTION;
 CREATE TABLE runs (  id INTEGER PRIMARY KEY,  name TEXT NOT NULL UNIQUE);
