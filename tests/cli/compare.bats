@@ -381,3 +381,50 @@ JSON
 	run sp compare fa fb --metric usec_per_op --format json
 	[ "$status" -eq 0 ]
 }
+
+@test "compare pools a run's batches: tests on every sample, each batch's environment" {
+	"$PYTHON" - > "$TMP/r.json" <<'PY'
+import json, random
+rng = random.Random(31)
+def batch(name, started, governor, samples, extra=None):
+    metrics = [{"name": "seconds", "unit": "s", "better": "lower", "samples": samples}]
+    benches = [{"workload": "wx", "params": {}, "metrics": metrics}]
+    if extra:
+        benches.append({"workload": "extra", "params": {}, "metrics": [
+            {"name": "seconds", "unit": "s", "better": "lower", "samples": extra}]})
+    return {"name": name, "started": started, "complete": True,
+            "environment": {"cpufreq.governor": governor}, "benchmarks": benches}
+g = lambda mean, n: [rng.gauss(mean, 0.1) for _ in range(n)]
+print(json.dumps({"schema": "schedperf-results/1", "runs": [
+    batch("base", "2026-01-01T00:00:00Z", "performance", g(10, 12)),
+    batch("new", "2026-01-02T00:00:00Z", "performance", g(10.5, 6)),
+    batch("new", "2026-01-03T00:00:00Z", "powersave", g(10.5, 6), extra=g(3, 4))]}))
+PY
+	sp import "$TMP/r.json"
+	sp compare base new --format json > "$TMP/c.json"
+	/usr/bin/python3 - "$TMP/c.json" "$TMP/r.json" <<'PY'
+import json, sys
+from scipy import stats
+c = json.load(open(sys.argv[1]))
+runs = json.load(open(sys.argv[2]))["runs"]
+def pooled(name, workload):
+    return [x for r in runs if r["name"] == name for b in r["benchmarks"]
+            if b["workload"] == workload for x in b["metrics"][0]["samples"]]
+rows = {r["workload"]: r for r in c["rows"]}
+assert sorted(rows) == ["extra", "wx"], rows.keys()
+base, new = pooled("base", "wx"), pooled("new", "wx")
+cell = rows["wx"]["runs"][1]
+assert cell["n"] == 12 and rows["wx"]["runs"][0]["n"] == 12
+p = stats.ttest_ind(new, base, equal_var=False).pvalue
+assert abs(cell["p_welch"] - p) <= 1e-6 * p, (cell["p_welch"], p)
+assert abs(cell["amean"] - sum(new) / 12) <= 1e-9
+assert cell["verdict"] == "worse", cell
+assert cell["env_caveats"] == ["cpufreq.governor"]
+# a metric only the second batch of one run has: its own row, nothing to test
+extra = rows["extra"]["runs"]
+assert extra[0]["n"] == 0 and extra[1]["n"] == 4 and extra[1]["verdict"] == "unknown", extra
+d = c["environment_differences"]
+assert d == [{"key": "cpufreq.governor", "moves_results": True,
+              "values": {"base": "performance", "new": "performance | powersave"}}], d
+PY
+}

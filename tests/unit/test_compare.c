@@ -323,6 +323,226 @@ static void test_model_identical(void **state)
 	result_set_release(&runs[1].set);
 }
 
+/* ------------------------------------------------------------ batches */
+
+/* A batch of run @run with the given governor; metrics added by add_metric(). */
+static struct result_batch *add_batch(struct compare_run *run, const char *governor)
+{
+	struct result_batch *batch = result_set_add_batch(&run->set);
+
+	memset(batch, 0, sizeof(*batch));
+	batch->name = strdup(run->name);
+	result_batch_add_env(batch, "cpufreq.governor", governor);
+	result_batch_sort_env(batch);
+	return batch;
+}
+
+static const struct compare_row *row_named(const struct comparison *cmp, const char *workload)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (!strcmp(cmp->rows[i].workload, workload))
+			return &cmp->rows[i];
+	fail_msg("no row %s", workload);
+	return NULL;
+}
+
+/*
+ * A run of two batches is compared as its samples pooled: every batch's
+ * samples in the cell, in order, and the tests on all of them; a metric
+ * that only the second batch has is a row of its own; a key that differs
+ * between the batches of one run shows both values and marks the verdict.
+ */
+static void test_model_pools_batches(void **state)
+{
+	static const double wc[] = { 3.0, 3.5, 3.25 };
+	struct compare_run runs[2] = { { .name = "base" }, { .name = "new" } };
+	struct result_batch *batch;
+	struct compare_options opts;
+	struct comparison cmp;
+	const struct compare_row *row;
+	struct welch_result w;
+	const char *keys[4];
+
+	batch = add_batch(&runs[0], "performance");
+	add_metric(batch, "wa", "seconds", BETTER_LOWER, r_base_a, 8);
+	batch = add_batch(&runs[1], "performance");
+	add_metric(batch, "wa", "seconds", BETTER_LOWER, r_new1_a, 4);
+	batch = add_batch(&runs[1], "powersave");
+	add_metric(batch, "wa", "seconds", BETTER_LOWER, r_new1_a + 4, 4);
+	add_metric(batch, "wc", "seconds", BETTER_LOWER, wc, 3);
+
+	comparison_build(&cmp, runs, 2, false);
+	compare_options_init(&opts);
+	comparison_analyze(&cmp, &opts);
+	assert_int_equal(cmp.nr_rows, 2);
+
+	row = row_named(&cmp, "wa");
+	assert_int_equal(row->cells[1].nr_samples, 8);
+	assert_memory_equal(row->cells[1].samples, r_new1_a, 8 * sizeof(double));
+	assert_int_equal(row->cells[1].summary.n, 8);
+	welch_test(r_base_a, 8, r_new1_a, 8, &w);
+	assert_close(row->cells[1].stats.p_welch, w.p);
+	assert_close(row->cells[1].stats.p_welch, r_model_cells[0].p_welch);
+	/* the only p-value of the family (wc has no baseline): unadjusted */
+	assert_close(row->cells[1].stats.p_adjusted, w.p);
+	assert_int_equal(row->cells[1].stats.verdict, VERDICT_WORSE);
+
+	row = row_named(&cmp, "wc");
+	assert_int_equal(row->cells[0].nr_samples, 0);
+	assert_int_equal(row->cells[1].nr_samples, 3);
+	assert_close(row->cells[1].summary.amean, 3.25);
+	assert_true(isnan(row->cells[1].stats.p_welch));
+	assert_true(isnan(row->cells[1].stats.p_adjusted));
+	assert_int_equal(row->cells[1].stats.verdict, VERDICT_UNKNOWN);
+
+	assert_int_equal(cmp.nr_env_diffs, 1);
+	assert_string_equal(cmp.env_diffs[0].key, "cpufreq.governor");
+	assert_string_equal(cmp.env_diffs[0].values[0], "performance");
+	assert_string_equal(cmp.env_diffs[0].values[1], "performance | powersave");
+	assert_int_equal(comparison_caveats(&cmp, 1, keys, 4), 1);
+	comparison_release(&cmp);
+	result_set_release(&runs[0].set);
+	result_set_release(&runs[1].set);
+}
+
+/*
+ * Both runs' batches mixed the same two governors: the runs' values read
+ * the same, yet a baseline whose own batches differ in such a key is a
+ * caveat for every run.
+ */
+static void test_model_baseline_batches_differ(void **state)
+{
+	struct compare_run runs[2] = { { .name = "base" }, { .name = "new" } };
+	struct comparison cmp;
+	const char *keys[4];
+
+	for (int r = 0; r < 2; r++) {
+		const double *x = r ? r_new2_a : r_base_a;
+
+		add_metric(add_batch(&runs[r], "performance"), "wa", "seconds", BETTER_LOWER, x, 4);
+		add_metric(add_batch(&runs[r], "powersave"), "wa", "seconds", BETTER_LOWER,
+			   x + 4, 4);
+	}
+	comparison_build(&cmp, runs, 2, false);
+	assert_int_equal(cmp.rows[0].cells[0].nr_samples, 8);
+	comparison_env_differences(&cmp);
+	assert_int_equal(cmp.nr_env_diffs, 1);
+	assert_string_equal(cmp.env_diffs[0].values[1], cmp.env_diffs[0].values[0]);
+	assert_int_equal(comparison_caveats(&cmp, 1, keys, 4), 1);
+	assert_string_equal(keys[0], "cpufreq.governor");
+	comparison_release(&cmp);
+	result_set_release(&runs[0].set);
+	result_set_release(&runs[1].set);
+}
+
+/*
+ * Constant samples of different means: Welch's t is undefined (no
+ * variance), so the p-value adjusted and judged is Mann-Whitney's.
+ */
+static void test_model_welch_falls_back_to_mann_whitney(void **state)
+{
+	static const double fives[] = { 5, 5, 5, 5, 5, 5 }, sixes[] = { 6, 6, 6, 6, 6, 6 };
+	struct compare_run runs[2] = { { .name = "base" }, { .name = "new" } };
+	struct compare_options opts;
+	struct comparison cmp;
+	const struct cell_stats *st;
+	struct mwu_result u;
+
+	add_metric(add_batch(&runs[0], "performance"), "wa", "seconds", BETTER_LOWER, fives, 6);
+	add_metric(add_batch(&runs[1], "performance"), "wa", "seconds", BETTER_LOWER, sixes, 6);
+	comparison_build(&cmp, runs, 2, false);
+	compare_options_init(&opts);
+	comparison_analyze(&cmp, &opts);
+	st = &cmp.rows[0].cells[1].stats;
+	mwu_test(fives, 6, sixes, 6, &u);
+	assert_true(isnan(st->p_welch));
+	assert_true(u.p < 0.05);
+	assert_close(st->p_mwu, u.p);
+	assert_close(st->p_test, u.p);
+	assert_close(st->p_adjusted, u.p);
+	assert_close(st->ratio_low, 1.2);
+	assert_close(st->ratio_high, 1.2);
+	assert_int_equal(st->verdict, VERDICT_WORSE);
+	comparison_release(&cmp);
+	result_set_release(&runs[0].set);
+	result_set_release(&runs[1].set);
+}
+
+/* ------------------------------------------------------------ bootstrap */
+
+#define NR_SIZES 20	/* more pairs of sizes than compare keeps plans for (16) */
+
+static void fill(double *x, size_t n, double mean, uint64_t seed)
+{
+	struct rng rng;
+
+	rng_seed(&rng, seed);
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean * (0.9 + 0.2 * (double)rng_below(&rng, 1000001) / 1e6);
+}
+
+/*
+ * Every cell's ratio interval is the one bootstrap_ratio_ci() gives its
+ * samples with compare's seed and level: rows sharing sizes share a plan
+ * (and the baseline's resample means), rows past 16 pairs of sizes draw as
+ * they go, and any number of threads shares out the rows.
+ */
+static void test_model_bootstrap_cells(void **state)
+{
+	static double values[3][NR_SIZES + 2][40];
+	static const int thread_counts[] = { 1, 2, 3, 8 };
+	struct compare_run runs[3] = { { .name = "base" }, { .name = "new1" }, { .name = "new2" } };
+	struct result_batch *batches[3];
+	char name[32];
+
+	for (int r = 0; r < 3; r++)
+		batches[r] = add_batch(&runs[r], "performance");
+	/* rows 0 and 1 have the same sizes: one plan; then 20 other pairs */
+	for (int row = 0; row < NR_SIZES + 2; row++) {
+		int size = row < 2 ? 6 : 4 + row;
+
+		snprintf(name, sizeof(name), "w%02d", row);
+		for (int r = 0; r < 3; r++) {
+			fill(values[r][row], (size_t)(size + r), 100 + r, (uint64_t)(row * 3 + r));
+			add_metric(batches[r], name, "seconds", BETTER_LOWER, values[r][row],
+				   (size_t)(size + r));
+		}
+	}
+	for (size_t t = 0; t < ARRAY_SIZE(thread_counts); t++) {
+		struct compare_options opts;
+		struct comparison cmp;
+
+		comparison_build(&cmp, runs, 3, false);
+		compare_options_init(&opts);
+		opts.threads = thread_counts[t];
+		opts.seed = 99;
+		opts.alpha = 0.1;
+		comparison_analyze(&cmp, &opts);
+		assert_int_equal(cmp.nr_rows, NR_SIZES + 2);
+		for (size_t i = 0; i < cmp.nr_rows; i++) {
+			const struct compare_cell *base = &cmp.rows[i].cells[0];
+
+			for (size_t r = 1; r < 3; r++) {
+				const struct compare_cell *cell = &cmp.rows[i].cells[r];
+				double low, high;
+
+				assert_int_equal(bootstrap_ratio_ci(base->samples, base->nr_samples,
+								    cell->samples, cell->nr_samples,
+								    BOOTSTRAP_RESAMPLES, 0.9, 99,
+								    &low, &high), 0);
+				if (cell->stats.ratio_low != low || cell->stats.ratio_high != high)
+					fail_msg("threads %d, row %zu, run %zu: [%.17g, %.17g], "
+						 "alone [%.17g, %.17g]", thread_counts[t], i, r,
+						 cell->stats.ratio_low, cell->stats.ratio_high,
+						 low, high);
+			}
+		}
+		comparison_release(&cmp);
+	}
+	for (int r = 0; r < 3; r++)
+		result_set_release(&runs[r].set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +554,10 @@ int main(void)
 		cmocka_unit_test(test_model_verdicts_and_env),
 		cmocka_unit_test(test_model_filter),
 		cmocka_unit_test(test_model_identical),
+		cmocka_unit_test(test_model_pools_batches),
+		cmocka_unit_test(test_model_baseline_batches_differ),
+		cmocka_unit_test(test_model_welch_falls_back_to_mann_whitney),
+		cmocka_unit_test(test_model_bootstrap_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
