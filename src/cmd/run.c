@@ -51,6 +51,7 @@ struct run_request {
 	const char **sweeps;
 	size_t nr_sweeps;
 	cpu_set_t cpus;
+	const char *cpus_list;	/* --cpus as given, stored with the plan */
 	bool shuffle, resume, dry_run;
 	int assume_cpus;
 	const char *monitors;	/* NULL = all */
@@ -114,6 +115,7 @@ static int set_cpus(const struct cmd_option *opt, const char *arg)
 	if (cpulist_parse(arg, &req->cpus, &err))
 		return error_report(&err);
 	req->opt.cpus = &req->cpus;
+	req->cpus_list = arg;
 	return 0;
 }
 
@@ -156,7 +158,9 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
 			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex"),
 		OPT_BOOL(0, "resume", &req->resume, "continue the latest incomplete batch of NAME "
-			 "with exactly the iterations it is missing"),
+			 "with exactly the iterations it is missing (an iteration with no "
+			 "successful attempt is missing), as its plan says: iterations, "
+			 "timeouts, retries, CPUs"),
 		OPT_STRING(0, "monitors", &req->monitors, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
@@ -192,11 +196,11 @@ static int check_combinations(const struct run_request *req)
 		return command_usage_error("run", "--assume-cpus plans for another machine; "
 					   "give it with --dry-run");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
-			    req->opt.replace ||
-			    req->monitors))
+			    req->opt.replace || req->monitors || req->opt.retries ||
+			    req->cpus_list))
 		return command_usage_error("run", "--resume continues the stored plan; give no "
-					   "WORKLOAD, -p, --suite, --monitors or --replace "
-					   "with it");
+					   "WORKLOAD, -p, --suite, --monitors, --retries, "
+					   "--cpus or --replace with it");
 	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
@@ -360,14 +364,23 @@ static int prepare_resume(struct store *st, struct run_request *req, struct plan
 		return -1;
 	rc = plan_from_json(plan_json, plan, err);
 	free(plan_json);
-	return rc;
+	if (rc)
+		return rc;
+	/* the missing iterations run as the others did */
+	req->opt.retries = plan->retries;
+	if (plan->cpus) {
+		if (cpulist_parse(plan->cpus, &req->cpus, err))
+			return -1;
+		req->opt.cpus = &req->cpus;
+	}
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run_request req;
 	struct runner_result res;
-	struct plan plan = { NULL, 0, NULL };
+	struct plan plan = { 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	struct run_display display = { false, false };
@@ -401,6 +414,9 @@ int cmd_run(int argc, char **argv)
 		resolve_plan(&plan, &req.opt);
 		if (req.monitors)
 			plan.monitors = xstrdup(req.monitors);
+		plan.retries = req.opt.retries;
+		if (req.cpus_list)
+			plan.cpus = xstrdup(req.cpus_list);
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}

@@ -193,9 +193,11 @@ void plan_release(struct plan *plan)
 		free(plan->items[i].params_json);
 	free(plan->items);
 	free(plan->monitors);
+	free(plan->cpus);
 	plan->items = NULL;
 	plan->nr_items = 0;
 	plan->monitors = NULL;
+	plan->cpus = NULL;
 }
 
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
@@ -257,6 +259,10 @@ char *plan_to_json(const struct plan *plan)
 	json_object_set_new(doc, "benchmarks", list);
 	if (plan->monitors)
 		json_object_set_new(doc, "monitors", json_string(plan->monitors));
+	if (plan->retries)
+		json_object_set_new(doc, "retries", json_integer(plan->retries));
+	if (plan->cpus)
+		json_object_set_new(doc, "cpus", json_string(plan->cpus));
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	return s;
@@ -317,6 +323,10 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 	}
 	if (json_is_string(json_object_get(doc, "monitors")))
 		plan->monitors = xstrdup(json_string_value(json_object_get(doc, "monitors")));
+	if (json_is_integer(json_object_get(doc, "retries")))
+		plan->retries = (int)json_integer_value(json_object_get(doc, "retries"));
+	if (json_is_string(json_object_get(doc, "cpus")))
+		plan->cpus = xstrdup(json_string_value(json_object_get(doc, "cpus")));
 	json_decref(doc);
 	return rc;
 }

@@ -28,6 +28,8 @@ struct plan {
 	struct plan_item *items;
 	size_t nr_items;
 	char *monitors;		/* --monitors list; NULL = all */
+	int retries;		/* --retries of every iteration */
+	char *cpus;		/* --cpus list as given; NULL = not pinned */
 };
 
 /*
@@ -48,7 +50,7 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
 /*
  * The plan as stored with a batch, so that --resume can rebuild it:
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
- * "timeout"?}]}.
+ * "timeout"?}], "monitors"?, "retries"?, "cpus"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

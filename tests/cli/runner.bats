@@ -154,6 +154,12 @@ group_has() {
 	run sp run pipe --resume
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	for option in "--retries 1" "--cpus 0" "-p loops=5" "--monitors none"; do
+		run sp run --resume $option
+		[ "$status" -eq 2 ] || { echo "$option: $status"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"stored plan"* ]]
+	done
 }
 
 @test "monitors: counters of a pipe run match its loop count; absent is never zero" {
@@ -285,4 +291,105 @@ YAML
 	else
 		[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
 	fi
+}
+
+@test "an internal error is exit 4 with one line, and the batch stays consistent" {
+	# spawn's helper exits 3 where it must exit 0: not the machine's fault
+	# nor the user's, so the run stops with exit 4
+	mkdir "$TMP/libexec"
+	printf '#!/bin/sh\nexit 3\n' > "$TMP/libexec/schedperf-exec-helper"
+	chmod +x "$TMP/libexec/schedperf-exec-helper"
+	sp run pipe -p loops=1000 -i 1 --name before --quiet
+	SCHEDPERF_LIBEXEC="$TMP/libexec" run sp run spawn -p count=5 -i 2 --name broken --quiet
+	[ "$status" -eq 4 ]
+	assert_one_line_error
+	[[ "$output" == *"5 of 5"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(r.name || ':' || b.complete, ' ')
+		FROM batches b JOIN runs r ON r.id = b.run_id ORDER BY b.id")" = "before:1 broken:0" ]
+	[ "$(iterations)" -eq 1 ]
+	# without a helper at all, the machine lacks something: exit 3
+	SCHEDPERF_LIBEXEC="$TMP/nowhere" run sp run spawn -p count=5 -i 1 --name missing --quiet
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+}
+
+# per_benchmark: "position:warm-ups/measured/failed" for each benchmark of the store.
+per_benchmark() {
+	sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(k, ' ') FROM (SELECT b.position || ':' ||
+		sum(i.warmup = 1 AND i.failure IS NULL) || '/' || sum(i.warmup = 0 AND i.failure IS NULL)
+		|| '/' || sum(i.failure IS NOT NULL) AS k
+		FROM benchmarks b JOIN iterations i ON i.benchmark_id = b.id
+		GROUP BY b.id ORDER BY b.position)"
+}
+
+@test "--resume of a suite keeps each entry's own iterations, warm-ups and timeout" {
+	cat > "$TMP/suite.yaml" <<'YAML'
+- workload: pipe
+  params: {loops: 30000}
+  iterations: 3
+  warmup: 1
+- workload: pipe
+  params: {loops: 20000, mode: thread}
+  iterations: 2
+- workload: pipe
+  params: {loops: 100000000}
+  iterations: 1
+  timeout: 0.3
+- workload: messaging
+  params: {groups: 1, fds: 2, loops: 10}
+YAML
+	"$SP" run --suite "$TMP/suite.yaml" -i 4 --name s --quiet &
+	pid=$!
+	# stopped within the first entry, then killed
+	wait_stopped_after 1 $pid
+	kill -9 $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 137 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
+	run sp run --resume --name s --quiet
+	[ "$status" -eq 0 ]
+	# 1 warm-up and 3 measured; 2; 1 that timed out (after 0.3 s, not the
+	# hours 10^8 round trips take); the run's -i 4 where nothing overrides it
+	[ "$(per_benchmark)" = "0:1/3/0 1:0/2/0 2:0/0/1 3:0/4/0" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT failure FROM iterations WHERE failure IS NOT NULL")" = \
+		"timed out after 0.3 s; its process group was killed" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
+}
+
+@test "--resume runs the missing iterations with the run's --retries and --cpus" {
+	local cpu
+	cpu=$("$PYTHON" -c 'import os; print(max(os.sched_getaffinity(0)))')
+	# the first benchmark's iterations always time out; each gets 2
+	# attempts (the second has no timeout: a loaded machine may be slow)
+	cat > "$TMP/suite.yaml" <<'YAML'
+- workload: pipe
+  params: {loops: 100000000}
+  timeout: 0.3
+- workload: pipe
+  params: {loops: 1000}
+YAML
+	"$SP" run --suite "$TMP/suite.yaml" -i 2 --retries 1 --cpus "$cpu" --name rr --quiet &
+	pid=$!
+	wait_stopped_after 1 $pid
+	kill -9 $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 137 ]
+	before=$(per_benchmark)
+	# resumed with neither option given again: the stored plan's apply
+	run sp run --resume --name rr --quiet
+	[ "$status" -eq 0 ]
+	# a slot without a successful iteration is run again, each with 1 + 1
+	# attempts: the 1 to 3 attempts before the kill, then 2 x 2
+	"$PYTHON" - "$before" "$(per_benchmark)" <<'PY'
+import sys
+before = int(sys.argv[1].split()[0].split("/")[2])
+after = sys.argv[2].split()
+assert after == ["0:0/0/%d" % (before + 4), "1:0/2/0"], (sys.argv[1], after)
+PY
+	# the resumed iterations ran on the same CPU
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT plan FROM batches" | "$PYTHON" -c \
+		'import json, sys; p = json.load(sys.stdin); print(p["cpus"], p["retries"])')" = "$cpu 1" ]
 }
