@@ -147,3 +147,18 @@ hold_iteration_after() {
 	release_iteration
 	return 1
 }
+
+# kill9_after N PID: stop the run PID once N iterations are stored, kill -9
+# it there and reap it (exit 137). Its iteration's process group is killed
+# too: orphaned, it would run on with nobody to time it out (for hours, in
+# a test of timeouts) and hold bats' output open until it ended.
+kill9_after() {
+	local rc=0 child
+
+	wait_stopped_after "$1" "$2" || return 1
+	child=$(pgrep -P "$2" | head -n 1)
+	kill -9 "$2"
+	wait "$2" || rc=$?
+	[ -z "$child" ] || kill -KILL -- "-$child" 2>/dev/null || true
+	[ "$rc" -eq 137 ] || { echo "the run ended with $rc, not by kill -9"; return 1; }
+}

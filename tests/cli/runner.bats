@@ -107,14 +107,7 @@ group_has() {
 	"$SP" run pipe -p loops=30000 -p mode=process,thread -i 6 --warmup 1 --name k --quiet &
 	pid=$!
 	# stopped wherever it is once three are stored: it cannot finish before the kill
-	wait_stopped_after 3 $pid
-	kill -9 $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 137 ]
-	# its iteration's tasks too, or the resume is refused while they run
-	group=$(sqlite3 "$SCHEDPERF_DB" 'SELECT tasks_pgid FROM batches')
-	kill -KILL -- "-$group" 2>/dev/null || true
+	kill9_after 3 $pid
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
 	before=$(iterations)
@@ -134,7 +127,7 @@ group_has() {
 }
 
 @test "SIGTERM: exit 143, completed iterations kept, resumable" {
-	"$SP" run pipe -p loops=50000 -i 40 --name term --quiet &
+	"$SP" run pipe -p loops=20000 -i 8 --name term --quiet &
 	pid=$!
 	# the signal arrives while it is stopped: delivered when it goes on
 	wait_stopped_after 1 $pid
@@ -145,9 +138,9 @@ group_has() {
 	[ "$rc" -eq 143 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
 	[ "$(iterations)" -ge 1 ]
-	[ "$(iterations)" -lt 40 ]
+	[ "$(iterations)" -lt 8 ]
 	sp run --resume --name term --quiet
-	[ "$(iterations)" -eq 40 ]
+	[ "$(iterations)" -eq 8 ]
 }
 
 @test "--resume refuses a plan given again" {
@@ -341,12 +334,7 @@ per_benchmark() {
 YAML
 	"$SP" run --suite "$TMP/suite.yaml" -i 4 --name s --quiet &
 	pid=$!
-	# stopped within the first entry, then killed
-	wait_stopped_after 1 $pid
-	kill -9 $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 137 ]
+	kill9_after 1 $pid
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
 	run sp run --resume --name s --quiet
 	[ "$status" -eq 0 ]
@@ -372,11 +360,7 @@ YAML
 YAML
 	"$SP" run --suite "$TMP/suite.yaml" -i 2 --retries 1 --cpus "$cpu" --name rr --quiet &
 	pid=$!
-	wait_stopped_after 1 $pid
-	kill -9 $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 137 ]
+	kill9_after 1 $pid
 	before=$(per_benchmark)
 	# resumed with neither option given again: the stored plan's apply
 	run sp run --resume --name rr --quiet
