@@ -260,22 +260,14 @@ static double cpu_seconds(void)
  * CPU time when the work is large (thousands of round trips), whatever the
  * load. A section that missed the work would be far shorter.
  */
-static void assert_times_the_work(const char *name, double *metrics, size_t timed,
-				  double scale, ...)
+static void assert_times_the_work(const char *name, const struct param_value *values,
+				  double *metrics, size_t timed, double scale)
 {
+	const struct workload *w = find(name);
+	struct error err = { 0 };
 	cpu_set_t saved, one;
 	double cpu_before, cpu;
-	char *assignments[MAX_PARAMS];
-	const struct workload *w = find(name);
-	struct param_value values[MAX_PARAMS];
-	struct error err = { 0 };
-	size_t n;
-	va_list ap;
 
-	va_start(ap, scale);
-	n = collect(assignments, ap);
-	va_end(ap);
-	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, &err), 0);
 	assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
@@ -293,11 +285,15 @@ static void assert_times_the_work(const char *name, double *metrics, size_t time
 static void test_messaging_measures_the_work(void **state)
 {
 	static const char *const modes[] = { "mode=thread", "mode=process" };
+	struct param_value v[MAX_PARAMS];
+	struct error err;
 	double seconds;
 
-	for (int m = 0; m < 2; m++)
-		assert_times_the_work("messaging", &seconds, 0, 1.0, "groups=1", "fds=2",
-				      "loops=20000", modes[m], NULL);
+	for (int m = 0; m < 2; m++) {
+		assert_int_equal(parse("messaging", v, NULL, &err, "groups=1", "fds=2",
+				       "loops=20000", modes[m], NULL), 0);
+		assert_times_the_work("messaging", v, &seconds, 0, 1.0);
+	}
 	assert_no_children();
 }
 
@@ -364,11 +360,14 @@ static void test_pipe_tiny_runs(void **state)
 static void test_pipe_measures_the_work(void **state)
 {
 	static const char *const modes[] = { "mode=thread", "mode=process" };
+	struct param_value v[MAX_PARAMS];
+	struct error err;
 	double metrics[2];
 
-	for (int m = 0; m < 2; m++)
-		assert_times_the_work("pipe", metrics, 0, 20000 / 1e6, "loops=20000",
-				      modes[m], NULL);
+	for (int m = 0; m < 2; m++) {
+		assert_int_equal(parse("pipe", v, NULL, &err, "loops=20000", modes[m], NULL), 0);
+		assert_times_the_work("pipe", v, metrics, 0, 20000 / 1e6);
+	}
 	assert_no_children();
 }
 
