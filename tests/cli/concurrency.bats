@@ -89,16 +89,14 @@ read_live() {
 @test "concurrency: export and compare while a run writes see whole iterations" {
 	sp run pipe -p loops=200 -i 3 --name base -q
 	"$SP" run pipe -p loops=200 -i 150 --name live -q 2>"$TMP/err-live" &
-	local runner=$! read_rc iteration
+	local runner=$! read_rc
 	reads=0
 	while kill -0 "$runner" 2>/dev/null; do
 		sleep 0.05
-		# the iteration's child leads its own process group
-		iteration=$(pgrep -P "$runner" | head -n 1 || true)
-		[ -z "$iteration" ] || kill -STOP -- "-$iteration" 2>/dev/null || true
+		hold_iteration "$runner" || true
 		read_rc=0
 		read_live || read_rc=$?
-		[ -z "$iteration" ] || kill -CONT -- "-$iteration" 2>/dev/null || true
+		[ -z "$held" ] || release_iteration
 		[ "$read_rc" -eq 0 ]
 	done
 	wait_ok "$runner" live

@@ -29,19 +29,6 @@ json() {	# json EXPR FILE: evaluate a Python expression on the parsed JSON in FI
 	"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
 }
 
-# iteration_child RUNNER: the process that runs RUNNER's current iteration,
-# if there is one: the child of RUNNER that does not lead its process group
-# (the guardian, RUNNER's other child, leads it).
-iteration_child() {
-	local pid stat
-	for pid in $(pgrep -P "$1"); do
-		read -r stat <"/proc/$pid/stat" 2>/dev/null || continue
-		set -- ${stat##*) }
-		[ "$3" != "$pid" ] && echo "$pid" && return
-	done
-	return 0
-}
-
 # refute COMMAND...: fails when COMMAND succeeds. Write this, never
 # `! COMMAND`: errexit ignores a negated command, so in bats `!` fails a
 # test only on its last line. For a pipeline, feed the input with <<<.
@@ -114,25 +101,48 @@ no_process_has() {
 	! pgrep -f -- "$1" >/dev/null
 }
 
-# hold_iteration PID: stop the process group of the iteration that the run
-# PID waits for (its child leads the group) and set held to that group; a
-# held run commits nothing and holds no lock on the store, since it waits
-# for its child outside any transaction. Fails when no iteration is under
-# way just now. release_iteration lets it go on.
+# stat_field PID N: field N of /proc/PID/stat (3 the state, 5 the process
+# group; schedperf's name, field 2, has no spaces).
+stat_field() {
+	awk -v n="$2" '{ print $n }' "/proc/$1/stat" 2>/dev/null
+}
+
+# iteration_child RUNNER: sets child to the process in which the run RUNNER
+# runs its iteration's workload, and group to that iteration's process group
+# (led by its guardian, RUNNER's other child); fails while none runs. A child
+# still in RUNNER's own group has not joined the iteration's yet.
+iteration_child() {
+	local pid pgid own
+
+	child= group=
+	own=$(stat_field "$1" 5)
+	for pid in $(pgrep -P "$1"); do
+		pgid=$(stat_field "$pid" 5)
+		[ -n "$pgid" ] && [ "$pgid" != "$pid" ] && [ "$pgid" != "$own" ] || continue
+		child=$pid group=$pgid
+		return 0
+	done
+	return 1
+}
+
+# hold_iteration RUNNER: stop the process group of the iteration that the
+# run RUNNER waits for and set held to it; a held run commits nothing and
+# holds no lock on the store, since it waits for its child outside any
+# transaction. Fails when no iteration is under way just now.
+# release_iteration lets it go on.
 hold_iteration() {
-	local child state
+	local state
 
 	held=
-	child=$(pgrep -P "$1" | head -n 1)
-	[ -n "$child" ] || return 1
-	kill -STOP -- "-$child" 2>/dev/null || return 1
-	until state=$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null) && [ "$state" = T ]; do
+	iteration_child "$1" || return 1
+	kill -STOP -- "-$group" 2>/dev/null || return 1
+	until state=$(stat_field "$child" 3) && [ "$state" = T ]; do
 		if [ -z "$state" ] || [ "$state" = Z ]; then
-			kill -CONT -- "-$child" 2>/dev/null
+			kill -CONT -- "-$group" 2>/dev/null
 			return 1
 		fi
 	done
-	held=$child
+	held=$group
 }
 
 release_iteration() {
@@ -150,15 +160,15 @@ hold_iteration_after() {
 
 # kill9_after N PID: stop the run PID once N iterations are stored, kill -9
 # it there and reap it (exit 137). Its iteration's process group is killed
-# too: orphaned, it would run on with nobody to time it out (for hours, in
-# a test of timeouts) and hold bats' output open until it ended.
+# too, not left to the guardian: the test goes on at once, and a task that
+# outlived it would hold bats' output open until it ended.
 kill9_after() {
-	local rc=0 child
+	local rc=0
 
 	wait_stopped_after "$1" "$2" || return 1
-	child=$(pgrep -P "$2" | head -n 1)
+	iteration_child "$2" || group=
 	kill -9 "$2"
 	wait "$2" || rc=$?
-	[ -z "$child" ] || kill -KILL -- "-$child" 2>/dev/null || true
+	[ -z "$group" ] || kill -KILL -- "-$group" 2>/dev/null || true
 	[ "$rc" -eq 137 ] || { echo "the run ended with $rc, not by kill -9"; return 1; }
 }

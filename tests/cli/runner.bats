@@ -48,10 +48,12 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	[[ "$output" == *"retrying"* ]]
 }
 
-# group_affinities PGID: the CPU list each task (every thread) of the group may use.
+# group_affinities PGID: the CPU list each task (every thread) of the group
+# may use, but its leader's: the guardian, not a task of the workload.
 group_affinities() {
 	local pid
 	for pid in $(pgrep -g "$1"); do
+		[ "$pid" != "$1" ] || continue
 		grep -h '^Cpus_allowed_list:' /proc/"$pid"/task/*/status 2>/dev/null | cut -f2
 	done
 }
@@ -74,11 +76,11 @@ group_has() {
 		"$SP" run pipe -p loops=100000000 -p mode=$mode -i 1 --cpus "$cpu" --name "c$mode" \
 			--quiet &
 		pid=$!
-		wait_for first_child $pid
+		wait_for iteration_child $pid
 		# the second side exists once the child has pinned itself and started
-		wait_for group_has 2 "$child"
-		[ "$(group_affinities "$child" | sort -u)" = "$cpu" ] ||
-			{ group_affinities "$child"; kill -INT $pid; return 1; }
+		wait_for group_has 2 "$group"
+		[ "$(group_affinities "$group" | sort -u)" = "$cpu" ] ||
+			{ group_affinities "$group"; kill -INT $pid; return 1; }
 		kill -INT $pid
 		rc=0
 		wait $pid || rc=$?
@@ -199,12 +201,6 @@ is_zombie() {
 	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
 }
 
-# first_child PID: sets child to the child of PID that runs its iteration.
-first_child() {
-	child=$(iteration_child "$1")
-	[ -n "$child" ]
-}
-
 @test "a crashed iteration is one failed iteration, not a failed run" {
 	# The first benchmark's iteration takes minutes: it is still running
 	# when found. The runner is stopped meanwhile, wherever it is (even
@@ -212,7 +208,7 @@ first_child() {
 	# dead when it goes on.
 	"$SP" run pipe -p loops=100000000,1000 -i 1 --name crash --quiet &
 	pid=$!
-	wait_for first_child $pid
+	wait_for iteration_child $pid
 	wait_stopped_after 0 $pid
 	kill -SEGV "$child"
 	wait_for is_zombie "$child"
