@@ -29,6 +29,13 @@ json() {	# json EXPR FILE: evaluate a Python expression on the parsed JSON in FI
 	"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
 }
 
+# same_json A B: files A and B hold equal JSON values: numbers equal as
+# doubles, however many digits print them.
+same_json() {
+	"$PYTHON" -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(a != b)' \
+		"$1" "$2" || { echo "$1 and $2 differ"; return 1; }
+}
+
 # refute COMMAND...: fails when COMMAND succeeds. Write this, never
 # `! COMMAND`: errexit ignores a negated command, so in bats `!` fails a
 # test only on its last line. For a pipeline, feed the input with <<<.

@@ -129,8 +129,7 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	# schedperf: equal as JSON values, each number the same double; read
 	# without a change to the store
 	sp export v1-pipe v1-fw > "$TMP/v1.json"
-	"$PYTHON" -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(a != b)' \
-		"$TMP/v1.json" "$data/store-v1.json"
+	same_json "$TMP/v1.json" "$data/store-v1.json"
 	sp export v1-fw >"$TMP/fw-before.json"
 	[ "$(sha256sum <"$SCHEDPERF_DB")" = "$before" ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 1 ]
