@@ -56,6 +56,26 @@ wait_ok() {
 	[ "$(iterations_of n2)" -eq 10 ]
 }
 
+@test "concurrency: two runs upgrading one version 1 store at once both complete" {
+	local data="$BATS_TEST_DIRNAME/../data" current
+	sqlite3 "$SCHEDPERF_DB" <"$data/store-v1.sql"
+	"$SP" run pipe -p loops=500 -i 10 --name u1 -q 2>"$TMP/err-u1" &
+	local p1=$!
+	"$SP" run pipe -p loops=500 -i 10 --name u2 -q 2>"$TMP/err-u2" &
+	local p2=$!
+	wait_ok "$p1" u1
+	wait_ok "$p2" u2
+	[ "$(iterations_of u1)" -eq 10 ]
+	[ "$(iterations_of u2)" -eq 10 ]
+	# upgraded once, to the version a new store has, the old runs unchanged
+	sp --db "$TMP/new.db" run pipe -p loops=10 -i 1 --name new -q
+	current=$(sqlite3 "$TMP/new.db" 'PRAGMA user_version')
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq "$current" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+	sp export v1-pipe v1-fw >"$TMP/v1.json"
+	same_json "$TMP/v1.json" "$data/store-v1.json"
+}
+
 # One read of the live run by export and by compare, each seeing whole
 # iterations only; 0 with reads incremented, 0 when the run has no batch
 # yet, 1 on anything else. Explicit returns: a function called in an ||

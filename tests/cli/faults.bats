@@ -121,6 +121,72 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 	integrity_ok "$db"
 }
 
+# big_results FILE N: a results document of one run, "big", of N samples.
+big_results() {
+	"$PYTHON" - "$1" "$2" <<-'PY'
+	import json, sys
+	samples = [1 + i / 7 for i in range(int(sys.argv[2]))]
+	metric = {"name": "m", "unit": "s", "better": "lower", "samples": samples}
+	run = {"name": "big", "started": "2026-01-01T00:00:00Z", "complete": True,
+	       "environment": {}, "benchmarks": [{"workload": "w", "params": {},
+	                                          "metrics": [metric]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [run]}, open(sys.argv[1], "w"))
+	PY
+}
+
+# fill_disk KB: leave KB kilobytes free at $MNT.
+fill_disk() {
+	local avail
+	avail=$(df -k --output=avail "$MNT" | tail -1)
+	[ "$avail" -le "$1" ] ||
+		dd if=/dev/zero of="$MNT/fill" bs=1k count=$((avail - $1)) 2>/dev/null || true
+}
+
+@test "faults: import into a full file system: exit 3, nothing of the file kept" {
+	mount_tmpfs 16m
+	local db="$MNT/store.db" before
+	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name before -q
+	big_results "$TMP/big.json" 5000
+	before=$(sqlite3 "$db" .dump | sha256sum)
+	# a fifth of the room 5000 iterations take: the file is one transaction
+	fill_disk 64
+	fault 3 --db "$db" import "$TMP/big.json"
+	err_has "disk is full"
+	rm -f "$MNT/fill"
+	integrity_ok "$db"
+	[ "$(sqlite3 "$db" .dump | sha256sum)" = "$before" ]
+	# with room again, the same file goes in whole
+	"$SP" --db "$db" import "$TMP/big.json"
+	[ "$(iterations_of "$db" big)" -eq 5000 ]
+	[ "$(iterations_of "$db" before)" -eq 2 ]
+}
+
+@test "faults: a version 1 store on a full file system: the upgrade fails whole" {
+	mount_tmpfs 4m
+	local db="$MNT/store.db" before current
+	sqlite3 "$db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	before=$(sqlite3 "$db" .dump | sha256sum)
+	fill_disk 0
+	fault 3 --db "$db" run pipe -p loops=10 -i 1 --name new -q
+	err_has "disk is full"
+	# read as it was, through an upgraded copy in memory
+	"$SP" --db "$db" export v1-pipe v1-fw >"$TMP/v1.json"
+	same_json "$TMP/v1.json" "$BATS_TEST_DIRNAME/../data/store-v1.json"
+	rm -f "$MNT/fill"
+	integrity_ok "$db"
+	[ "$(sqlite3 "$db" 'PRAGMA user_version')" -eq 1 ]
+	[ "$(sqlite3 "$db" .dump | sha256sum)" = "$before" ]
+	# with room, the next write upgrades it to the version a new store has
+	"$SP" --db "$db" run pipe -p loops=10 -i 1 --name new -q
+	"$SP" --db "$TMP/new.db" run pipe -p loops=10 -i 1 --name new -q
+	current=$(sqlite3 "$TMP/new.db" 'PRAGMA user_version')
+	[ "$(sqlite3 "$db" 'PRAGMA user_version')" -eq "$current" ]
+	[ "$current" -gt 1 ]
+	integrity_ok "$db"
+	"$SP" --db "$db" export v1-pipe v1-fw >"$TMP/v1.json"
+	same_json "$TMP/v1.json" "$BATS_TEST_DIRNAME/../data/store-v1.json"
+}
+
 @test "faults: a read-only file system: writes exit 3 naming it, reads work" {
 	mount_tmpfs 4m
 	local db="$MNT/store.db" before
