@@ -275,6 +275,21 @@ PY
 	echo "$output" | grep -E '^wy +[0-9.]+ ± [0-9]+% +[0-9.]+ ± [0-9]+% +~ \(p=[0-9.]+ n=10\)'
 }
 
+@test "compare: every number the MMTests, LKP and benchstat styles print is NumPy's or SciPy's" {
+	local data="$BATS_TEST_DIRNAME/../data/compare-runs.json" style
+	sp import "$data"
+	sp compare base slow twin --format json >"$TMP/c.json"
+	for style in mmtests lkp benchstat; do
+		NO_COLOR=1 sp compare base slow twin --style $style >"$TMP/$style.txt"
+	done
+	run "$PYTHON" "$BATS_TEST_DIRNAME/../reference/check_styles.py" "$data" "$TMP/c.json" \
+		"$TMP/mmtests.txt" "$TMP/lkp.txt" "$TMP/benchstat.txt"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# 3 runs: MMTests 2 metrics x 8 lines x 3 x (value, %); LKP's shown
+	# row; benchstat's medians, spreads, p-values and any deltas
+	[ "$output" -ge 110 ]
+}
+
 @test "compare --format markdown and csv parse; text lists the environment" {
 	results "$TMP/r.json" base:0:0.01:performance:1 slow:0.1:0.01:powersave:2 \
 		twin:0:0.01:performance:3
