@@ -51,9 +51,11 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 
 int cmd_compare(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -17,6 +17,8 @@ struct global_options global = { NULL, false, false };
 const struct command commands[] = {
 	{ "run", cmd_run, "run workloads and store every sample" },
 	{ "compare", cmd_compare, "put runs side by side with percent changes" },
+	{ "history", cmd_history, "show each benchmark's series over the stored runs" },
+	{ "detect", cmd_detect, "find where a series of runs changed (change points)" },
 	{ "list", cmd_list, "list workloads, their parameters and metrics" },
 	{ "runs", cmd_runs, "list the runs in the store and their batches" },
 	{ "show", cmd_show, "show one run's benchmarks, samples and environment" },

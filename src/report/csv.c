@@ -10,7 +10,7 @@
 #include "report/report.h"
 #include "util/array.h"
 
-static void csv_text(FILE *out, const char *s)
+void csv_text(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, out);
@@ -25,7 +25,7 @@ static void csv_text(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void csv_number(FILE *out, double v)
+void csv_number(FILE *out, double v)
 {
 	fputc(',', out);
 	if (isfinite(v))

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * History (history.h): the stored batches grouped into points (a run name,
+ * or each batch), the points ordered once, then every (workload, params,
+ * metric) of every batch filed under its series in one pass through a hash
+ * table, so that thousands of runs of hundreds of benchmarks cost a sort
+ * and not a quadratic search.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/history.h"
+#include "stats/mean_ci.h"
+#include "stats/sort.h"
+#include "stats/summary.h"
+#include "util/version.h"
+#include "util/xalloc.h"
+
+void history_options_init(struct history_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->level = 0.95;
+}
+
+const char *history_by_name(enum history_by by)
+{
+	return by == HISTORY_BY_BATCH ? "batch" : "run";
+}
+
+const char *history_order_name(enum history_order order)
+{
+	static const char *const names[] = { "started", "name", "version" };
+
+	return names[order];
+}
+
+/* A point before it has samples: a run name or one batch. */
+struct group {
+	const char *run;
+	int64_t batch;
+	const char *started;
+	size_t rank;		/* its place in the order asked for */
+};
+
+/* Some samples of one batch for a series, until the points are made. */
+struct entry {
+	size_t group;
+	const double *samples;
+	size_t nr_samples;
+};
+
+struct series_build {
+	struct history_series *series;
+	struct entry *entries;
+	size_t nr_entries, alloc_entries;
+};
+
+struct builder {
+	const struct history_options *opts;
+	struct group *groups;
+	size_t nr_groups;
+	struct series_build *series;
+	size_t nr_series, alloc_series;
+	size_t *slots;		/* hash table of series index + 1; 0 = empty */
+	size_t nr_slots;
+};
+
+static int compare_started(const struct group *a, const struct group *b)
+{
+	int c = strcmp(a->started ? a->started : "", b->started ? b->started : "");
+
+	return c ? c : strcmp(a->run, b->run);
+}
+
+static int compare_groups(const void *pa, const void *pb, void *arg)
+{
+	const struct history_options *opts = arg;
+	const struct group *a = *(const struct group *const *)pa;
+	const struct group *b = *(const struct group *const *)pb;
+	int c;
+
+	switch (opts->order) {
+	case HISTORY_ORDER_NAME:
+		c = strcmp(a->run, b->run);
+		break;
+	case HISTORY_ORDER_VERSION:
+		c = version_compare(a->run, b->run);
+		break;
+	default:
+		c = compare_started(a, b);
+		break;
+	}
+	if (!c)
+		c = compare_started(a, b);
+	return c ? c : (a->batch > b->batch) - (a->batch < b->batch);
+}
+
+static int compare_batch_names(const void *pa, const void *pb)
+{
+	const struct result_batch *a = *(const struct result_batch *const *)pa;
+	const struct result_batch *b = *(const struct result_batch *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+/* One group per batch or per run name; group_of[i] is batch i's. */
+static void make_groups(struct builder *b, const struct result_set *set, size_t *group_of)
+{
+	const struct result_batch **by_name = xcalloc(set->nr_batches + 1, sizeof(*by_name));
+	struct group **order = xcalloc(set->nr_batches + 1, sizeof(*order));
+
+	b->groups = xcalloc(set->nr_batches + 1, sizeof(*b->groups));
+	for (size_t i = 0; i < set->nr_batches; i++)
+		by_name[i] = &set->batches[i];
+	if (b->opts->by == HISTORY_BY_RUN)
+		qsort(by_name, set->nr_batches, sizeof(*by_name), compare_batch_names);
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const struct result_batch *batch = by_name[i];
+		struct group *g = b->nr_groups ? &b->groups[b->nr_groups - 1] : NULL;
+
+		if (!g || b->opts->by == HISTORY_BY_BATCH || strcmp(g->run, batch->name)) {
+			g = &b->groups[b->nr_groups++];
+			g->run = batch->name;
+			g->batch = b->opts->by == HISTORY_BY_BATCH ? batch->id : 0;
+			g->started = batch->started;
+		} else if (batch->started && (!g->started ||
+					      strcmp(batch->started, g->started) < 0)) {
+			g->started = batch->started;
+		}
+		group_of[batch - set->batches] = (size_t)(g - b->groups);
+	}
+	for (size_t i = 0; i < b->nr_groups; i++)
+		order[i] = &b->groups[i];
+	qsort_r(order, b->nr_groups, sizeof(*order), compare_groups, (void *)b->opts);
+	for (size_t i = 0; i < b->nr_groups; i++)
+		order[i]->rank = i;
+	free(order);
+	free(by_name);
+}
+
+static bool name_listed(const char *const *list, const char *name)
+{
+	if (!list || !*list)
+		return true;
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/* Every KEY=VALUE of the filter is a parameter of @params_json. */
+static bool params_match(const char *const *filter, const char *params_json)
+{
+	json_t *params;
+	bool match = true;
+
+	if (!filter || !*filter)
+		return true;
+	params = json_loads(params_json ? params_json : "{}", 0, NULL);
+	for (; match && *filter; filter++) {
+		const char *eq = strchr(*filter, '=');
+		char *key = xstrndup(*filter, eq ? (size_t)(eq - *filter) : strlen(*filter));
+		json_t *value = params ? json_object_get(params, key) : NULL;
+
+		match = eq && json_is_string(value) && !strcmp(json_string_value(value), eq + 1);
+		free(key);
+	}
+	json_decref(params);
+	return match;
+}
+
+static uint64_t hash_bytes(uint64_t h, const char *s)
+{
+	/* FNV-1a, the terminating NUL included so that "ab"+"c" != "a"+"bc" */
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+static uint64_t series_hash(const char *workload, const char *params, const char *metric)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = hash_bytes(h, workload);
+	h = hash_bytes(h, params ? params : "");
+	return hash_bytes(h, metric);
+}
+
+static bool series_is(const struct history_series *s, const char *workload,
+		      const char *params, const char *metric)
+{
+	return !strcmp(s->workload, workload) && !strcmp(s->metric->name, metric) &&
+	       !strcmp(s->params ? s->params : "", params ? params : "");
+}
+
+static void rehash(struct builder *b)
+{
+	free(b->slots);
+	b->nr_slots = b->nr_slots ? b->nr_slots * 2 : 64;
+	b->slots = xcalloc(b->nr_slots, sizeof(*b->slots));
+	for (size_t i = 0; i < b->nr_series; i++) {
+		const struct history_series *s = b->series[i].series;
+		size_t at = series_hash(s->workload, s->params, s->metric->name) &
+			    (b->nr_slots - 1);
+
+		while (b->slots[at])
+			at = (at + 1) & (b->nr_slots - 1);
+		b->slots[at] = i + 1;
+	}
+}
+
+static struct series_build *series_find(struct builder *b,
+					const struct result_benchmark *bench,
+					const struct result_metric *metric)
+{
+	struct series_build *sb;
+	size_t at;
+
+	if (2 * (b->nr_series + 1) > b->nr_slots)
+		rehash(b);
+	at = series_hash(bench->workload, bench->params, metric->name) & (b->nr_slots - 1);
+	for (; b->slots[at]; at = (at + 1) & (b->nr_slots - 1)) {
+		sb = &b->series[b->slots[at] - 1];
+		if (series_is(sb->series, bench->workload, bench->params, metric->name))
+			return sb;
+	}
+	if (b->nr_series == b->alloc_series) {
+		b->alloc_series = b->alloc_series ? 2 * b->alloc_series : 16;
+		b->series = xreallocarray(b->series, b->alloc_series, sizeof(*b->series));
+	}
+	sb = &b->series[b->nr_series];
+	memset(sb, 0, sizeof(*sb));
+	sb->series = xcalloc(1, sizeof(*sb->series));
+	sb->series->workload = bench->workload;
+	sb->series->params = bench->params;
+	sb->series->metric = metric;
+	b->slots[at] = ++b->nr_series;
+	return sb;
+}
+
+static void add_entry(struct series_build *sb, size_t group, const struct result_metric *m)
+{
+	if (sb->nr_entries == sb->alloc_entries) {
+		sb->alloc_entries = sb->alloc_entries ? 2 * sb->alloc_entries : 8;
+		sb->entries = xreallocarray(sb->entries, sb->alloc_entries,
+					    sizeof(*sb->entries));
+	}
+	sb->entries[sb->nr_entries++] = (struct entry){ group, m->samples, m->nr_samples };
+}
+
+static bool metric_wanted(const struct history_options *opts,
+			  const struct result_benchmark *bench, const struct result_metric *m)
+{
+	if (!m->nr_samples)
+		return false;
+	if (!opts->all_metrics && m->source && strcmp(m->source, "workload"))
+		return false;
+	return name_listed(opts->workloads, bench->workload) &&
+	       name_listed(opts->metrics, m->name);
+}
+
+static int compare_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct entry *a = pa, *b = pb;
+	const struct group *groups = arg;
+	size_t ra = groups[a->group].rank, rb = groups[b->group].rank;
+
+	/* batches of one point keep their start order: the sort is by rank only */
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return a->samples < b->samples ? -1 : a->samples > b->samples;
+}
+
+static void point_stats(struct history_point *p, double level)
+{
+	double *sorted = sorted_doubles(p->samples, p->nr_samples);
+
+	p->mean = stats_mean(p->samples, p->nr_samples);
+	p->stddev = stats_stddev(p->samples, p->nr_samples);
+	p->median = stats_median_sorted(sorted, p->nr_samples);
+	free(sorted);
+	mean_ci(p->samples, p->nr_samples, level, &p->ci_low, &p->ci_high);
+}
+
+/* The entries of a series, in point order, pooled into its points. */
+static void make_points(struct series_build *sb, const struct builder *b)
+{
+	struct history_series *s = sb->series;
+
+	qsort_r(sb->entries, sb->nr_entries, sizeof(*sb->entries), compare_entries, b->groups);
+	s->points = xcalloc(sb->nr_entries, sizeof(*s->points));
+	for (size_t i = 0; i < sb->nr_entries;) {
+		const struct group *g = &b->groups[sb->entries[i].group];
+		struct history_point *p = &s->points[s->nr_points++];
+		size_t j, n = 0;
+
+		for (j = i; j < sb->nr_entries && sb->entries[j].group == sb->entries[i].group; j++)
+			n += sb->entries[j].nr_samples;
+		p->run = g->run;
+		p->batch = g->batch;
+		p->started = g->started;
+		p->samples = xmalloc(n * sizeof(*p->samples));
+		for (; i < j; i++) {
+			memcpy(p->samples + p->nr_samples, sb->entries[i].samples,
+			       sb->entries[i].nr_samples * sizeof(*p->samples));
+			p->nr_samples += sb->entries[i].nr_samples;
+		}
+		point_stats(p, b->opts->level);
+	}
+}
+
+void history_build(struct history *h, const struct result_set *set,
+		   const struct history_options *opts)
+{
+	struct builder b = { .opts = opts };
+	size_t *group_of = xcalloc(set->nr_batches + 1, sizeof(*group_of));
+
+	memset(h, 0, sizeof(*h));
+	h->level = opts->level;
+	h->by = opts->by;
+	h->order = opts->order;
+	make_groups(&b, set, group_of);
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const struct result_batch *batch = &set->batches[i];
+
+		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
+			const struct result_benchmark *bench = &batch->benchmarks[j];
+
+			if (!params_match(opts->params, bench->params))
+				continue;
+			for (size_t k = 0; k < bench->nr_metrics; k++)
+				if (metric_wanted(opts, bench, &bench->metrics[k]))
+					add_entry(series_find(&b, bench, &bench->metrics[k]),
+						  group_of[i], &bench->metrics[k]);
+		}
+	}
+	h->series = xcalloc(b.nr_series + 1, sizeof(*h->series));
+	for (size_t i = 0; i < b.nr_series; i++) {
+		make_points(&b.series[i], &b);
+		h->series[h->nr_series++] = *b.series[i].series;
+		free(b.series[i].series);
+		free(b.series[i].entries);
+	}
+	free(b.series);
+	free(b.slots);
+	free(b.groups);
+	free(group_of);
+}
+
+void history_detect(struct history *h, const struct change_point_options *opts)
+{
+	for (size_t i = 0; i < h->nr_series; i++) {
+		struct history_series *s = &h->series[i];
+		double *means = xcalloc(s->nr_points + 1, sizeof(*means));
+		struct change_point *cps;
+		size_t nr;
+
+		for (size_t j = 0; j < s->nr_points; j++)
+			means[j] = s->points[j].mean;
+		nr = change_points_detect(means, s->nr_points, opts, &cps);
+		free(means);
+		free(s->changes);
+		s->changes = xcalloc(nr + 1, sizeof(*s->changes));
+		s->nr_changes = nr;
+		for (size_t j = 0; j < nr; j++) {
+			struct history_change *c = &s->changes[j];
+
+			c->cp = cps[j];
+			c->pct_change = summary_pct_change(cps[j].sides.mean_before,
+							   cps[j].sides.mean_after,
+							   s->metric->better == BETTER_HIGHER);
+			c->regression = c->pct_change < 0;
+		}
+		free(cps);
+	}
+}
+
+bool history_newest_is_regression(const struct history *h)
+{
+	for (size_t i = 0; i < h->nr_series; i++) {
+		const struct history_series *s = &h->series[i];
+
+		if (s->nr_changes && s->changes[s->nr_changes - 1].regression)
+			return true;
+	}
+	return false;
+}
+
+void history_release(struct history *h)
+{
+	for (size_t i = 0; i < h->nr_series; i++) {
+		for (size_t j = 0; j < h->series[i].nr_points; j++)
+			free(h->series[i].points[j].samples);
+		free(h->series[i].points);
+		free(h->series[i].changes);
+	}
+	free(h->series);
+	memset(h, 0, sizeof(*h));
+}

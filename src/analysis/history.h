@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_ANALYSIS_HISTORY_H
+#define SCHEDPERF_ANALYSIS_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/changepoint.h"
+#include "store/results.h"
+
+/*
+ * History: every stored run (or batch) as one point of a series per
+ * benchmark and metric, in time, name or kernel version order, and the
+ * change points of each series (Hunter's method, stats/changepoint.h) on
+ * the points' means. Built once here; report/history.c only renders it.
+ */
+
+enum history_by {
+	HISTORY_BY_RUN,		/* one point per run name, its batches pooled */
+	HISTORY_BY_BATCH,	/* one point per batch */
+};
+
+enum history_order {
+	HISTORY_ORDER_STARTED,	/* first start time, then name */
+	HISTORY_ORDER_NAME,	/* the names as strings */
+	HISTORY_ORDER_VERSION,	/* kernel release order of the names (util/version.h) */
+};
+
+struct history_options {
+	enum history_by by;
+	enum history_order order;
+	bool all_metrics;	/* also metrics a monitor measured */
+	const char *const *workloads;	/* NULL-terminated; NULL or empty: all */
+	const char *const *metrics;
+	const char *const *params;	/* "KEY=VALUE", every one must match */
+	double level;		/* of the interval of the mean (0.95) */
+};
+
+void history_options_init(struct history_options *opts);
+
+struct history_point {
+	const char *run;	/* the run's name */
+	int64_t batch;		/* the batch's id (by batch); 0 by run */
+	const char *started;	/* the (first) batch's start, ISO 8601 UTC */
+	double *samples;	/* pooled, in batch then iteration order */
+	size_t nr_samples;
+	double mean, median, stddev;
+	double ci_low, ci_high;	/* t interval of the mean; NAN for n < 2 */
+};
+
+/* A change point of a series, as people read it. */
+struct history_change {
+	struct change_point cp;		/* cp.index: the first point after it */
+	double pct_change;	/* of the means, positive = better */
+	bool regression;	/* pct_change < 0 */
+};
+
+struct history_series {
+	const char *workload;
+	const char *params;	/* canonical JSON */
+	const struct result_metric *metric;	/* name, unit, better */
+	struct history_point *points;
+	size_t nr_points;
+	struct history_change *changes;	/* after history_detect() */
+	size_t nr_changes;
+};
+
+struct history {
+	struct history_series *series;
+	size_t nr_series;
+	enum history_by by;
+	enum history_order order;
+	double level;
+};
+
+const char *history_by_name(enum history_by by);	/* "run", "batch" */
+const char *history_order_name(enum history_order order);
+
+/*
+ * Build the series of @set (every batch to consider, as store_load() gives
+ * them) under @opts; they point into @set, which must outlive @h. Series
+ * keep the order in which they first appear; points with no sample are
+ * left out.
+ */
+void history_build(struct history *h, const struct result_set *set,
+		   const struct history_options *opts);
+/* Find the change points of every series on its points' means. */
+void history_detect(struct history *h, const struct change_point_options *opts);
+/* True when the newest change point of some series is a regression. */
+bool history_newest_is_regression(const struct history *h);
+void history_release(struct history *h);
+
+#endif

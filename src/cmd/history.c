@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf history: each benchmark and metric as a series over the
+ * stored runs, one point per run (or batch), in time, name or kernel
+ * version order.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/series.h"
+#include "report/history.h"
+
+static const struct cmd_usage history_usage = {
+	"usage: schedperf history [--workload W] [--metric M] [-p KEY=VALUE]...\n"
+	"                         [--by run|batch] [--order started|name|version]\n"
+	"                         [--format text|json|csv] [options]\n"
+	"\n"
+	"Every benchmark and metric in the store as a series over the runs: one\n"
+	"point per run name (its batches pooled) or per batch, with the number of\n"
+	"samples, their mean, median and standard deviation, and the 95 % t\n"
+	"interval of the mean. 'schedperf detect' finds where such a series\n"
+	"changed.\n",
+	NULL,
+};
+
+int cmd_history(int argc, char **argv)
+{
+	struct series_args a;
+	const char *format = "text";
+	const struct cmd_option options[] = {
+		SERIES_OPTIONS(&a),
+		OPT_STRING(0, "format", &format, "FORMAT", "text (default), json "
+			   "(schedperf-history/1) or csv"),
+		OPT_END(),
+	};
+	struct result_set set = { 0 };
+	struct history h = { 0 };
+	int code = EXIT_OK;
+
+	series_args_init(&a, "history");
+	if (parse_options(argc, argv, options, &history_usage, &code))
+		goto out;
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
+		code = command_usage_error("history", "unknown format '%.32s': give text, "
+					   "json or csv", format);
+		goto out;
+	}
+	if (optind < argc) {
+		code = command_usage_error("history", "unexpected argument '%.64s'",
+					   argv[optind]);
+		goto out;
+	}
+	if ((code = series_load(&a, &set, &h)))
+		goto out;
+	if (!strcmp(format, "json"))
+		report_history_json(stdout, &h);
+	else if (!strcmp(format, "csv"))
+		report_history_csv(stdout, &h);
+	else
+		report_history_text(stdout, &h);
+out:
+	history_release(&h);
+	result_set_release(&set);
+	series_args_release(&a);
+	return code;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The series options of history and detect (series.h), declared once so
+ * that both commands choose series the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/series.h"
+#include "store/store.h"
+#include "util/list.h"
+#include "util/xalloc.h"
+
+void series_args_init(struct series_args *a, const char *cmd)
+{
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	history_options_init(&a->opts);
+}
+
+static void names_release(struct name_list *names)
+{
+	for (size_t i = 0; i < names->nr; i++)
+		free(names->list[i]);
+	free(names->list);
+	names->list = NULL;
+	names->nr = 0;
+}
+
+void series_args_release(struct series_args *a)
+{
+	names_release(&a->workloads);
+	names_release(&a->metrics);
+	names_release(&a->params);
+}
+
+static void names_add(struct name_list *names, const char *name, size_t len)
+{
+	names->list = xreallocarray(names->list, names->nr + 2, sizeof(char *));
+	names->list[names->nr++] = xstrndup(name, len);
+	names->list[names->nr] = NULL;
+}
+
+/* One name of a comma list; empty ones are skipped. */
+static int add_listed(const char *name, size_t len, void *arg)
+{
+	if (len)
+		names_add(arg, name, len);
+	return 0;
+}
+
+int series_add_workloads(const struct cmd_option *opt, const char *arg)
+{
+	struct series_args *a = opt->value;
+
+	comma_list_each(arg, add_listed, &a->workloads);
+	a->opts.workloads = (const char *const *)a->workloads.list;
+	return command_check_utf8(a->cmd, "workload name", arg);
+}
+
+int series_add_metrics(const struct cmd_option *opt, const char *arg)
+{
+	struct series_args *a = opt->value;
+
+	comma_list_each(arg, add_listed, &a->metrics);
+	a->opts.metrics = (const char *const *)a->metrics.list;
+	return command_check_utf8(a->cmd, "metric name", arg);
+}
+
+int series_add_param(const struct cmd_option *opt, const char *arg)
+{
+	struct series_args *a = opt->value;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return command_usage_error(a->cmd, "-p '%.64s': give KEY=VALUE, e.g. "
+					   "-p groups=4", arg);
+	names_add(&a->params, arg, strlen(arg));
+	a->opts.params = (const char *const *)a->params.list;
+	return command_check_utf8(a->cmd, "parameter", arg);
+}
+
+int series_set_by(const struct cmd_option *opt, const char *arg)
+{
+	struct series_args *a = opt->value;
+
+	if (!strcmp(arg, "run"))
+		a->opts.by = HISTORY_BY_RUN;
+	else if (!strcmp(arg, "batch"))
+		a->opts.by = HISTORY_BY_BATCH;
+	else
+		return command_usage_error(a->cmd, "--by '%.32s': give run or batch", arg);
+	return 0;
+}
+
+int series_set_order(const struct cmd_option *opt, const char *arg)
+{
+	struct series_args *a = opt->value;
+
+	if (!strcmp(arg, "started"))
+		a->opts.order = HISTORY_ORDER_STARTED;
+	else if (!strcmp(arg, "name"))
+		a->opts.order = HISTORY_ORDER_NAME;
+	else if (!strcmp(arg, "version"))
+		a->opts.order = HISTORY_ORDER_VERSION;
+	else
+		return command_usage_error(a->cmd, "--order '%.32s': give started, name "
+					   "or version", arg);
+	return 0;
+}
+
+int series_load(const struct series_args *a, struct result_set *set, struct history *h)
+{
+	struct store *st = NULL;
+	struct error err = { 0 };
+	int code;
+
+	memset(h, 0, sizeof(*h));
+	if (store_open_existing(global.db, &st, &err))
+		return error_report(&err);
+	code = store_load(st, NULL, true, set, &err);
+	store_close(st);
+	if (code)
+		return error_report(&err);
+	history_build(h, set, &a->opts);
+	if (!h->nr_series && (a->workloads.nr || a->metrics.nr || a->params.nr))
+		return die_code(EXIT_USAGE, "%s: no stored benchmark matches --workload, "
+				"--metric or -p (see 'schedperf runs' and 'schedperf show RUN')",
+				a->cmd);
+	return 0;
+}

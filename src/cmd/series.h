@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CMD_SERIES_H
+#define SCHEDPERF_CMD_SERIES_H
+
+#include "analysis/history.h"
+#include "cmd/options.h"
+#include "store/results.h"
+
+/*
+ * What history and detect share: the options that choose the series
+ * (--workload, --metric, -p, --by, --order, --all-metrics) and loading
+ * them from the store.
+ */
+
+/* A NULL-terminated list of names, as the repeatable options gather them. */
+struct name_list {
+	char **list;
+	size_t nr;
+};
+
+struct series_args {
+	const char *cmd;	/* for messages: "history" */
+	struct name_list workloads, metrics, params;
+	struct history_options opts;
+};
+
+void series_args_init(struct series_args *a, const char *cmd);
+void series_args_release(struct series_args *a);
+
+int series_add_workloads(const struct cmd_option *opt, const char *arg);
+int series_add_metrics(const struct cmd_option *opt, const char *arg);
+int series_add_param(const struct cmd_option *opt, const char *arg);
+int series_set_by(const struct cmd_option *opt, const char *arg);
+int series_set_order(const struct cmd_option *opt, const char *arg);
+
+/* The rows of an option table that choose series; @a is a struct series_args. */
+#define SERIES_OPTIONS(a)							\
+	OPT_CALLBACK(0, "workload", (a), "NAME", "only these workloads (repeat, "	\
+		     "or a comma list)", series_add_workloads),			\
+	OPT_CALLBACK(0, "metric", (a), "NAME", "only these metrics (repeat, or a "	\
+		     "comma list)", series_add_metrics),				\
+	OPT_CALLBACK('p', "param", (a), "KEY=VALUE", "only benchmarks with this "	\
+		     "parameter value (repeat: every one must match)",		\
+		     series_add_param),						\
+	OPT_CALLBACK(0, "by", (a), "run|batch", "one point per run name, its "	\
+		     "batches pooled (default), or one per batch", series_set_by),	\
+	OPT_CALLBACK(0, "order", (a), "ORDER", "started (default: first start "	\
+		     "time), name, or version (kernel release order: 5.9-rc1 < "	\
+		     "5.9 < 5.10-rc1 < 5.10)", series_set_order),			\
+	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
+		 "measured (rusage: wall, user, system, ...)")
+
+/*
+ * Load every run of the store (--db) into @set and build @h from it under
+ * @a. Returns 0 or the exit code, the error printed. A filter that matches
+ * nothing is a usage error, so that a misspelt name does not read as "no
+ * change".
+ */
+int series_load(const struct series_args *a, struct result_set *set, struct history *h);
+
+#endif

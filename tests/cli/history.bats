@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# history and detect over synthetic histories imported with `import`
+# (tests/data/make_history.py: steps of 3-20 %, none, two, an outlier).
+
+load helpers
+
+DATA="$BATS_TEST_DIRNAME/../data"
+
+import_history() {	# import_history [RUNS]
+	"$PYTHON" "$DATA/make_history.py" "$TMP/history.json" "${1:-40}"
+	sp import "$TMP/history.json" >/dev/null
+}
+
+cps() {	# cps WORKLOAD: "index:kind ..." of its change points in detect.json
+	json "' '.join('%d:%s' % (c['index'], c['kind']) for s in d if s['workload'] == '$1' for c in s['change_points'])" "$TMP/detect.json"
+}
+
+@test "detect finds each step at its run and nothing else" {
+	import_history
+	run sp detect --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/detect.json"
+	[ "$(cps messaging)" = "20:regression" ]
+	[ "$(cps pipe)" = "30:improvement" ]
+	[ "$(cps futex-hash)" = "12:improvement 28:regression" ]
+	[ "$(cps threads)" = "" ]
+	[ "$(cps spawn)" = "" ]
+	[ "$(json "[c['run'] for s in d if s['workload'] == 'messaging' for c in s['change_points']][0]" "$TMP/detect.json")" = "6.21" ]
+	[ "$(json "len(d)" "$TMP/detect.json")" -eq 5 ]
+	# positive = better: the regression of a lower-is-better metric is negative
+	json "[c['pct_change'] for s in d if s['workload'] == 'messaging' for c in s['change_points']][0]" "$TMP/detect.json" | grep -q '^-10\.'
+	# the same data, the same answer
+	run sp detect --format json
+	[ "$output" = "$(cat "$TMP/detect.json")" ]
+}
+
+@test "detect --fail-on-regression looks at the newest change point of each series" {
+	import_history
+	run sp detect --fail-on-regression
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"at 6.21 (point 20)"*"regression"* ]]
+	run sp detect --fail-on-regression --workload pipe,threads
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 change point in 1 of 2 series"* ]]
+	# futex-hash: an improvement, then a regression that is the newest
+	run sp detect --fail-on-regression --workload futex-hash
+	[ "$status" -eq 1 ]
+}
+
+@test "detect --magnitude and --pvalue drop what they should" {
+	import_history
+	run sp detect --workload futex-hash --magnitude 5 --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/detect.json"
+	[ "$(cps futex-hash)" = "12:improvement" ]
+	run sp detect --workload futex-hash --pvalue 1e-300 --format json
+	echo "$output" > "$TMP/detect.json"
+	[ "$(cps futex-hash)" = "" ]
+	run sp detect --window 10 --format json --workload messaging
+	echo "$output" > "$TMP/detect.json"
+	[ "$(cps messaging)" = "20:regression" ]
+}
+
+@test "history: a point per run, its statistics, in three formats" {
+	import_history 12
+	run sp history --workload messaging --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/h.json"
+	[ "$(json "d['schema']" "$TMP/h.json")" = "schedperf-history/1" ]
+	[ "$(json "len(d['series'])" "$TMP/h.json")" -eq 1 ]
+	[ "$(json "len(d['series'][0]['points'])" "$TMP/h.json")" -eq 12 ]
+	[ "$(json "d['series'][0]['params']['groups']" "$TMP/h.json")" = "2" ]
+	# the mean and median of run 6.3 from the imported samples
+	"$PYTHON" - "$TMP/history.json" "$TMP/h.json" <<'PY'
+import json, statistics, sys
+src = json.load(open(sys.argv[1]))
+hist = json.load(open(sys.argv[2]))
+samples = [r for r in src["runs"] if r["name"] == "6.3"][0]["benchmarks"][0]["metrics"][0]["samples"]
+point = [p for p in hist["series"][0]["points"] if p["run"] == "6.3"][0]
+assert point["n"] == 5
+assert abs(point["mean"] - statistics.mean(samples)) < 1e-12
+assert abs(point["median"] - statistics.median(samples)) < 1e-12
+assert point["ci"][0] < point["mean"] < point["ci"][1]
+PY
+	run sp history --workload messaging --format csv
+	[ "${lines[0]}" = "workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,ci_low,ci_high" ]
+	[ "${#lines[@]}" -eq 13 ]
+	[[ "${lines[1]}" == "messaging,groups=2,seconds,s,lower,6.1,,2026-01-01T10:00:00Z,5,"* ]]
+	run sp history --workload messaging
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "messaging groups=2: seconds (s, lower is better)" ]]
+}
+
+@test "history --order: started, name, version" {
+	import_history 12
+	order() {
+		sp history --workload threads --format csv "$@" | tail -n +2 | cut -d, -f6 | tr '\n' ' '
+	}
+	[ "$(order)" = "6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8 6.9 6.10 6.11 6.12 " ]
+	[ "$(order --order name)" = "6.1 6.10 6.11 6.12 6.2 6.3 6.4 6.5 6.6 6.7 6.8 6.9 " ]
+	[ "$(order --order version)" = "6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8 6.9 6.10 6.11 6.12 " ]
+}
+
+@test "history --by batch: a point per batch; by run pools them" {
+	cat > "$TMP/two.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "6.1", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+   "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": [1, 2, 3]}]}]},
+ {"name": "6.1", "started": "2026-01-02T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+   "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": [7]}]}]}]}
+JSON
+	sp import "$TMP/two.json"
+	run sp history --format csv
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == *",6.1,,2026-01-01T00:00:00Z,4,3.25,2.5,"* ]]
+	run sp history --format csv --by batch
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[1]}" == *",6.1,1,2026-01-01T00:00:00Z,3,2,2,1,"* ]]
+	[[ "${lines[2]}" == *",6.1,2,2026-01-02T00:00:00Z,1,7,7,,,"* ]]
+	run sp history -p loops=10 --format csv
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "history and detect refuse bad options with one line and exit 2" {
+	import_history 5
+	for args in "--by day" "--order size" "--format xml" "-p loops" "-p =1" \
+		"--workload nosuch" "--metric nosuch" "-p loops=7" "extra"; do
+		run sp history $args
+		[ "$status" -eq 2 ] || { echo "history $args: $status"; return 1; }
+		assert_one_line_error
+	done
+	for args in "--pvalue 0" "--pvalue 1" "--pvalue x" "--magnitude -1" \
+		"--window 1" "--format csv"; do
+		run sp detect $args
+		[ "$status" -eq 2 ] || { echo "detect $args: $status"; return 1; }
+		assert_one_line_error
+	done
+	run sp history --db "$TMP/missing.db"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "detect on runs too short for a change point says so" {
+	sp import "$DATA/store-v1.json" >/dev/null
+	run sp detect
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no change point in"* ]]
+}
+
+@test "hostile names come out as data in JSON and CSV" {
+	cat > "$TMP/bad.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "<script>alert(1)</script>\"x", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w\"<b>", "params": {"k,\"": "v\nx"},
+   "metrics": [{"name": "m'<i>", "unit": "u&", "better": "lower", "samples": [1, 2]}]}]}]}
+JSON
+	sp import "$TMP/bad.json"
+	run sp history --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/h.json"
+	[ "$(json "d['series'][0]['points'][0]['run']" "$TMP/h.json")" = '<script>alert(1)</script>"x' ]
+	[ "$(json "d['series'][0]['params']['k,\"']" "$TMP/h.json")" = $'v\nx' ]
+	run sp history --format csv
+	"$PYTHON" -c 'import csv, sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) == 2, rows; assert rows[1][0] == "w\"<b>", rows' <(sp history --format csv)
+}
