@@ -6,7 +6,8 @@ set -eu
 
 packages="build-essential pkg-config libsqlite3-dev libpq-dev libjansson-dev
 r-mathlib libyaml-dev libcmocka-dev bats sqlite3 python3 python3-scipy
-gnuplot-nox linux-perf rt-tests sysbench clang libclang-rt-dev valgrind strace"
+gnuplot-nox linux-perf rt-tests sysbench clang libclang-rt-dev valgrind strace
+chromium"
 
 missing=""
 for p in $packages; do

@@ -58,6 +58,7 @@ int cmd_help(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);

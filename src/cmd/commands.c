@@ -19,6 +19,7 @@ const struct command commands[] = {
 	{ "compare", cmd_compare, "put runs side by side with percent changes" },
 	{ "history", cmd_history, "show each benchmark's series over the stored runs" },
 	{ "detect", cmd_detect, "find where a series of runs changed (change points)" },
+	{ "report", cmd_report, "write runs, their charts and history as one HTML page" },
 	{ "list", cmd_list, "list workloads, their parameters and metrics" },
 	{ "runs", cmd_runs, "list the runs in the store and their batches" },
 	{ "show", cmd_show, "show one run's benchmarks, samples and environment" },

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gnuplot as the HTML report's chart engine (gnuplot.h). Its standard
+ * output and error go to /dev/null and a file: the charts come back as
+ * files, so the pipe only ever carries the script one way and no chart can
+ * wait on a full pipe.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/gnuplot.h"
+#include "util/array.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+bool gnuplot_available(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	bool found = false;
+
+	copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		char *file = NULL;
+
+		if (asprintf(&file, "%s/gnuplot", *dir ? dir : ".") < 0)
+			break;
+		found = !access(file, X_OK);
+		free(file);
+	}
+	free(copy);
+	return found;
+}
+
+static char *chart_path(const struct gnuplot *gp, size_t n)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/chart-%zu.svg", gp->dir, n) < 0)
+		abort();
+	return path;
+}
+
+/* In the child: stdin from the pipe, stdout to /dev/null, stderr to a file. */
+static void exec_gnuplot(int in, const char *dir)
+{
+	char *log;
+	int null = open("/dev/null", O_WRONLY), err;
+
+	if (asprintf(&log, "%s/gnuplot.log", dir) < 0)
+		_exit(127);
+	err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (null < 0 || err < 0 || dup2(in, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	execlp("gnuplot", "gnuplot", (char *)NULL);
+	_exit(127);
+}
+
+int gnuplot_start(struct gnuplot *gp, struct error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fds[2];
+
+	memset(gp, 0, sizeof(*gp));
+	if (asprintf(&gp->dir, "%s/schedperf-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		abort();
+	if (!mkdtemp(gp->dir)) {
+		error_set(err, EXIT_ENV, "report: cannot make a directory for the charts "
+			  "in %s: %s (set TMPDIR to a writable directory)",
+			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		free(gp->dir);
+		gp->dir = NULL;
+		return -1;
+	}
+	if (pipe2(fds, O_CLOEXEC) || (gp->pid = fork()) < 0) {
+		error_set(err, EXIT_ENV, "report: cannot start gnuplot: %s (free some "
+			  "processes or memory)", strerror(errno));
+		return -1;
+	}
+	if (!gp->pid)
+		exec_gnuplot(fds[0], gp->dir);
+	close(fds[0]);
+	gp->script = fdopen(fds[1], "w");
+	fputs("set terminal svg fixed noenhanced font 'sans,12' background '#ffffff'\n"
+	      "set encoding utf8\nset grid\nset key outside right top\n", gp->script);
+	return 0;
+}
+
+void gnuplot_string(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", out);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
+static void set_label(FILE *out, const char *what, const char *text)
+{
+	fprintf(out, "set %s ", what);
+	gnuplot_string(out, text ? text : "");
+	fputc('\n', out);
+}
+
+size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *title,
+		     const char *xlabel, const char *ylabel)
+{
+	char *path = chart_path(gp, gp->nr_charts);
+
+	fprintf(gp->script, "reset\nset terminal svg size %d,%d fixed noenhanced "
+		"font 'sans,12' background '#ffffff'\nset grid\nset key outside right top\n"
+		"set offsets 0, 0, graph 0.05, graph 0.05\n", width, height);
+	fputs("set output ", gp->script);
+	gnuplot_string(gp->script, path);
+	fputc('\n', gp->script);
+	set_label(gp->script, "title", title);
+	set_label(gp->script, "xlabel", xlabel);
+	set_label(gp->script, "ylabel", ylabel);
+	free(path);
+	return gp->nr_charts++;
+}
+
+/* The last line gnuplot wrote on its standard error, its error. */
+static void last_message(const struct gnuplot *gp, char *buf, size_t len)
+{
+	char *path, line[256];
+	FILE *f;
+
+	snprintf(buf, len, "no message");
+	if (asprintf(&path, "%s/gnuplot.log", gp->dir) < 0)
+		return;
+	f = fopen(path, "r");
+	free(path);
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[strspn(line, " ^")])
+			snprintf(buf, len, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+int gnuplot_finish(struct gnuplot *gp, struct error *err)
+{
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int status = 0, failed;
+	char message[256];
+
+	fputs("unset output\nexit\n", gp->script);
+	failed = fclose(gp->script) != 0;
+	gp->script = NULL;
+	signal(SIGPIPE, old);
+	while (waitpid(gp->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!failed && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	last_message(gp, message, sizeof(message));
+	return error_set(err, EXIT_INTERNAL, "report: gnuplot failed (exit status %d): "
+			 "%s (report it with the names of the runs)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, message);
+}
+
+/*
+ * Prefix every id gnuplot gives (gpDot, gpPt0, gnuplot_canvas, textbox, ...)
+ * and every reference to one (href='#...', url(#...)) with "cN-", so that
+ * the charts of one page never share an id.
+ */
+static char *unique_ids(const char *svg, size_t n)
+{
+	static const char *const marks[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = svg;
+
+	for (;;) {
+		const char *next = NULL;
+		size_t len = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+			const char *at = strstr(p, marks[i]);
+
+			if (at && (!next || at < next)) {
+				next = at;
+				len = strlen(marks[i]);
+			}
+		}
+		if (!next) {
+			strbuf_addstr(&sb, p);
+			return strbuf_detach(&sb);
+		}
+		strbuf_add(&sb, p, (size_t)(next - p) + len);
+		strbuf_addf(&sb, "c%zu-", n);
+		p = next + len;
+	}
+}
+
+char *gnuplot_svg(const struct gnuplot *gp, size_t n)
+{
+	char *path = chart_path(gp, n), *text = NULL, *start, *svg;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t len;
+	FILE *f = fopen(path, "r");
+
+	free(path);
+	if (!f)
+		return NULL;
+	while ((len = fread(buf, 1, sizeof(buf), f)))
+		strbuf_add(&sb, buf, len);
+	fclose(f);
+	text = strbuf_detach(&sb);
+	start = strstr(text, "<svg");
+	svg = start ? unique_ids(start, n) : NULL;
+	free(text);
+	return svg;
+}
+
+void gnuplot_cleanup(struct gnuplot *gp)
+{
+	DIR *dir;
+	struct dirent *e;
+
+	if (gp->script)
+		fclose(gp->script);
+	if (!gp->dir)
+		return;
+	if ((dir = opendir(gp->dir))) {
+		while ((e = readdir(dir)))
+			if (e->d_name[0] != '.')
+				unlinkat(dirfd(dir), e->d_name, 0);
+		closedir(dir);
+	}
+	rmdir(gp->dir);
+	free(gp->dir);
+	gp->dir = NULL;
+}

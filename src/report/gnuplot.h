@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_REPORT_GNUPLOT_H
+#define SCHEDPERF_REPORT_GNUPLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+/*
+ * Charts drawn by gnuplot as SVG: one gnuplot process per report, driven
+ * through a pipe (never a shell), each chart written to a file of a
+ * private temporary directory and read back to be inlined in the page.
+ * User text reaches gnuplot only as single-quoted strings (gnuplot_string())
+ * with the terminal's enhanced text off, so no name is ever a command or
+ * markup; gnuplot's SVG terminal escapes <, > and & in what it writes.
+ */
+struct gnuplot {
+	char *dir;		/* the temporary directory */
+	FILE *script;		/* gnuplot's standard input */
+	int pid;
+	size_t nr_charts;
+};
+
+/* Whether a gnuplot program is on PATH. */
+bool gnuplot_available(void);
+
+/* Start gnuplot; -1 with @err (EXIT_ENV) when it cannot be started. */
+int gnuplot_start(struct gnuplot *gp, struct error *err);
+/*
+ * Begin chart number gp->nr_charts (returned) of @width x @height pixels:
+ * its output file, title and axis labels (any may be NULL); the caller
+ * then writes its data blocks and plot command to gp->script.
+ */
+size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *title,
+		     const char *xlabel, const char *ylabel);
+/* Write @s as a gnuplot single-quoted string (line breaks become spaces). */
+void gnuplot_string(FILE *out, const char *s);
+/* Close the script and wait for gnuplot; -1 with @err when it failed. */
+int gnuplot_finish(struct gnuplot *gp, struct error *err);
+/*
+ * The SVG of chart @n (malloc'd, its XML prolog cut and its ids made
+ * unique to the chart), or NULL when gnuplot did not write it.
+ */
+char *gnuplot_svg(const struct gnuplot *gp, size_t n);
+/* Remove the temporary directory and its files. */
+void gnuplot_cleanup(struct gnuplot *gp);
+
+#endif

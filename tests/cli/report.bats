@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# report: one self-contained HTML page, rendered by headless Chromium.
+
+load helpers
+
+DATA="$BATS_TEST_DIRNAME/../data"
+# Screenshots are kept here for people to look at (build/ is not tracked).
+ARTEFACTS="${SCHEDPERF_ARTEFACTS:-$BATS_TEST_DIRNAME/../../build/artefacts}"
+
+sweep_runs() {	# two runs of messaging swept over groups, differing in governor
+	cat > "$TMP/sweep.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "base", "started": "2027-02-01T00:00:00Z", "complete": true, "environment": {"cpufreq.governor": "performance"},
+  "benchmarks": [
+   {"workload": "messaging", "params": {"groups": "1"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.10, 0.11, 0.12, 0.10]}]},
+   {"workload": "messaging", "params": {"groups": "2"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.20, 0.21, 0.22, 0.20]}]},
+   {"workload": "messaging", "params": {"groups": "4"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.40, 0.41, 0.42, 0.40]}]}]},
+ {"name": "new", "started": "2027-02-02T00:00:00Z", "complete": true, "environment": {"cpufreq.governor": "powersave"},
+  "benchmarks": [
+   {"workload": "messaging", "params": {"groups": "1"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.11, 0.12, 0.13, 0.11]}]},
+   {"workload": "messaging", "params": {"groups": "2"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.25, 0.26, 0.27, 0.25]}]},
+   {"workload": "messaging", "params": {"groups": "4"}, "metrics": [{"name": "seconds", "unit": "s", "better": "lower", "samples": [0.50, 0.51, 0.52, 0.50]}]}]}]}
+JSON
+	sp import "$TMP/sweep.json" >/dev/null
+}
+
+charts() {	# charts FILE: "KIND:COUNT ..." of the figures in the page
+	grep -o 'data-chart="[a-z]*"' "$1" | sort | uniq -c | awk '{ sub(/data-chart=/, "", $2); gsub(/"/, "", $2); printf "%s:%s ", $2, $1 }'
+}
+
+# Nothing in the page may make the browser ask for anything: no src, no
+# href but in-page anchors and SVG's own, no url() but to an in-page id,
+# and a Content-Security-Policy that forbids the rest.
+assert_self_contained() {
+	grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$1"
+	! grep -Eiq '<script|<link|<img|<iframe|<object|@import|src=' "$1"
+	! grep -Eo "href=[\"'][^\"'#][^\"']*" "$1" | grep -q .
+	! grep -Eo 'url\([^#)][^)]*\)' "$1" | grep -q .
+	# the only URLs are XML namespace names, which are never fetched
+	[ -z "$(grep -Eo 'https?://[^"'"'"' ]*' "$1" | sort -u | grep -v -x -e 'http://www.w3.org/2000/svg' -e 'http://www.w3.org/1999/xlink')" ]
+}
+
+@test "report: a self-contained page with every chart" {
+	sweep_runs
+	"$PYTHON" "$DATA/make_history.py" "$TMP/history.json" 30
+	sp import "$TMP/history.json" >/dev/null
+	run sp report base new -o "$TMP/r.html" --history
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(charts "$TMP/r.html")" = "distribution:3 history:7 order:3 sweep:1 " ]
+	assert_self_contained "$TMP/r.html"
+	# compare's verdicts, with the governor caveat, and the change points
+	grep -q 'worse (!governor differs)' "$TMP/r.html"
+	grep -q 'at 6.21 (point 20)' "$TMP/r.html"
+	# axis titles with units, legends with the run names
+	grep -q '>seconds (s)<' "$TMP/r.html"
+	grep -q '>groups<' "$TMP/r.html"
+	# no id twice in the page
+	[ -z "$(grep -Eo " id=['\"][^'\"]*" "$TMP/r.html" | sort | uniq -d)" ]
+}
+
+@test "report: headless Chromium renders it, every chart, no console error" {
+	command -v chromium >/dev/null || skip "chromium is not installed (scripts/install-deps.sh installs it)"
+	sweep_runs
+	sp report base new -o "$TMP/r.html"
+	mkdir -p "$ARTEFACTS" "$TMP/profile"
+	run timeout 300 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 \
+		--window-size=1280,2400 --screenshot="$ARTEFACTS/report.png" "file://$TMP/r.html"
+	[ "$status" -eq 0 ]
+	[ -s "$ARTEFACTS/report.png" ]
+	! grep -q 'CONSOLE' <<< "$output"
+	# the DOM Chromium built holds every chart, each an SVG with its axes drawn
+	timeout 300 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMP/profile" --dump-dom "file://$TMP/r.html" > "$TMP/dom.html" 2>/dev/null
+	[ "$(grep -o '<figure class="chart"' "$TMP/dom.html" | wc -l)" -eq 7 ]
+	[ "$(grep -o '<svg' "$TMP/dom.html" | wc -l)" -eq 7 ]
+}
+
+@test "report without gnuplot: text only, a note, exit 0" {
+	sweep_runs
+	mkdir "$TMP/bin"
+	PATH="$TMP/bin" run "$SP" report base new -o "$TMP/r.html"
+	[ "$status" -eq 0 ]
+	grep -q 'gnuplot was not found' "$TMP/r.html"
+	! grep -q '<svg' "$TMP/r.html"
+	grep -q 'worse (!governor differs)' "$TMP/r.html"
+	assert_self_contained "$TMP/r.html"
+}
+
+@test "report: hostile names are escaped in the page and in gnuplot's input" {
+	cat > "$TMP/bad.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "<script>alert(1)</script>", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {"k<b>": "v'\"&"},
+  "benchmarks": [{"workload": "w'; system 'touch PWNED'; '", "params": {"n": "1' ; set output '/tmp/x"},
+   "metrics": [{"name": "m\"<i>", "unit": "u'&", "better": "lower", "samples": [1, 2, 3]}]}]},
+ {"name": "b' ; system 'touch PWNED2'", "started": "2026-01-02T00:00:00Z", "complete": true, "environment": {"k<b>": "w"},
+  "benchmarks": [{"workload": "w'; system 'touch PWNED'; '", "params": {"n": "1' ; set output '/tmp/x"},
+   "metrics": [{"name": "m\"<i>", "unit": "u'&", "better": "lower", "samples": [2, 3, 4]}]}]}]}
+JSON
+	sp import "$TMP/bad.json"
+	cd "$TMP"
+	run sp report '<script>alert(1)</script>' "b' ; system 'touch PWNED2'" -o "$TMP/r.html" --history
+	[ "$status" -eq 0 ]
+	[ ! -e PWNED ] && [ ! -e PWNED2 ] && [ ! -e /tmp/x ]
+	! grep -q '<script>' "$TMP/r.html"
+	! grep -q '<b>\|<i>' "$TMP/r.html"
+	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$TMP/r.html"
+	[ "$(charts "$TMP/r.html")" = "distribution:1 history:1 order:1 " ]
+	assert_self_contained "$TMP/r.html"
+}
+
+@test "report: bad use is one line and exit 2, and no page" {
+	sweep_runs
+	run sp report base new
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp report -o "$TMP/r.html"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp report base nosuch -o "$TMP/r.html"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ ! -e "$TMP/r.html" ]
+	run sp report base -o "$TMP/nodir/r.html"
+	[ "$status" -ne 0 ]
+	assert_one_line_error
+}
