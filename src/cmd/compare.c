@@ -19,7 +19,7 @@
 #include "util/xalloc.h"
 
 static const struct cmd_usage compare_usage = {
-	"usage: schedperf compare BASE NEW... [--style mmtests|lkp|benchstat]\n"
+	"usage: schedperf compare BASE NEW... [--style mmtests|mmtests-classic|lkp|benchstat]\n"
 	"                         [--format text|markdown|csv|json] [options]\n"
 	"\n"
 	"Put runs side by side, the first run the baseline: per benchmark and metric\n"
@@ -36,7 +36,14 @@ static const struct cmd_usage compare_usage = {
 	"rows without a change the minimum detectable effect (80 % power).\n"
 	"Verdict: better/worse when significant after adjustment and the ratio\n"
 	"interval excludes 1; same when that interval lies inside 1 +/- margin;\n"
-	"otherwise unknown. Intervals are at 1 - alpha.\n",
+	"otherwise unknown. Intervals are at 1 - alpha.\n"
+	"\n"
+	"Styles reproduce the tables of the tools they name, numbers and marks:\n"
+	"mmtests is MMTests' compare-mmtests.pl at git 638401e (v2.0-rc5),\n"
+	"mmtests-classic MMTests v0.27 (BAmean-50/95/99, t-test marks), lkp\n"
+	"lkp-tests' compare at git bbbc29c, benchstat golang.org/x/perf's at\n"
+	"71ba5bc with go-moremath f10218a. schedperf's verdict is shown apart,\n"
+	"on lines \"schedperf: ...\", never as the tool's mark.\n",
 	NULL,
 };
 

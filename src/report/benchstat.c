@@ -1,71 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * benchstat's table (golang.org/x/perf/cmd/benchstat): one table per
- * metric, one line per benchmark, each run's median ± its confidence
- * interval (order statistics, as benchstat's AssumeNothing), then against
- * the baseline the change of medians and (p=… n=…), or `~` when there is
- * no change. benchstat's p is the Mann–Whitney U test's and so is this
- * one's; what counts as a change is this tool's verdict (better or worse,
- * after adjustment over every row), so that every style agrees on which
- * rows changed. The ± is the farther interval end from the median, in
- * percent of the median; ∞ when the sample is too small for an interval
- * (fewer than 6 samples at 95 %), as benchstat shows it.
+ * benchstat's table, as cmd/benchstat of golang.org/x/perf prints it
+ * (commit 71ba5bc, whose text output is that of the current 712aea8 tree,
+ * with go-moremath f10218a) for samples given to it as lines
+ *
+ *     BenchmarkWORKLOAD/KEY=VALUE/... 1 VALUE METRIC
+ *
+ * one file per run, named by the run: a table per metric (benchstat's
+ * unit), a row per workload and parameters, each run's median ± its
+ * interval (moremath's QuantileCI) with a common SI prefix per row, then
+ * against the baseline the change of medians and (p=P n=N), or `~` when the
+ * Mann-Whitney p exceeds alpha, footnoted warnings, and a geomean row
+ * closing every table of more than one row. Confidence is 1 - alpha.
+ * The numbers are benchstat's own (stats/moremath.h); schedperf's verdict
+ * follows each table on "schedperf:" lines.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+#include "stats/moremath.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
-/* Four significant digits, trailing zeros kept (10.00, not 10), as benchstat. */
-static void format_value(char *buf, size_t len, double v)
-{
-	if (fabs(v) >= 1e4 && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%#.4g", v);
-	if (buf[0] && buf[strlen(buf) - 1] == '.')
-		buf[strlen(buf) - 1] = '\0';
-}
+/* The layout of cmd/benchstat/internal/texttab: cells on a grid. */
+enum tt_align { TT_LEFT, TT_CENTER, TT_RIGHT };
 
-static void format_ci(char *buf, size_t len, const struct compare_cell *cell)
-{
-	char value[48];
-	const struct cell_stats *st = &cell->stats;
-	double m = cell->summary.median;
-	double spread = fmax(st->median_high - m, m - st->median_low);
+struct tt_cell {
+	int row, col, span;
+	char *value;
+	const char *margin;
+	enum tt_align align;
+};
 
-	format_value(value, sizeof(value), m);
-	if (isnan(m))
-		snprintf(buf, len, "-");
-	else if (isnan(spread) || m == 0)
-		snprintf(buf, len, "%s ± ∞", value);
-	else
-		snprintf(buf, len, "%s ± %.0f%%", value, spread / fabs(m) * 100);
-}
+struct tt {
+	struct tt_cell *cells;
+	size_t nr_cells;
+	int cols, cur_row, cur_col;
+	bool *shrink;
+	int nr_shrink;
+};
 
-static void format_delta(char *buf, size_t len, const struct compare_row *row, size_t r)
-{
-	const struct compare_cell *base = &row->cells[0], *cell = &row->cells[r];
-	double delta = (cell->summary.median / base->summary.median - 1) * 100;
-	enum verdict v = cell->stats.verdict;
-	char n[48];
-
-	if (base->summary.n == cell->summary.n)
-		snprintf(n, sizeof(n), "n=%zu", cell->summary.n);
-	else
-		snprintf(n, sizeof(n), "n=%zu+%zu", base->summary.n, cell->summary.n);
-	if (isnan(cell->stats.p_mwu))
-		snprintf(buf, len, "~ (%s)", n);
-	else if ((v == VERDICT_BETTER || v == VERDICT_WORSE) && isfinite(delta))
-		snprintf(buf, len, "%+.2f%% (p=%.3f %s)", delta, cell->stats.p_mwu, n);
-	else
-		snprintf(buf, len, "~ (p=%.3f %s)", cell->stats.p_mwu, n);
-}
-
-/* Visible width of UTF-8 text: "±" and "∞" take one column. */
-static int text_width(const char *s)
+/* Visible width of UTF-8 text: one column per code point. */
+static int runes(const char *s)
 {
 	int w = 0;
 
@@ -74,75 +52,657 @@ static int text_width(const char *s)
 	return w;
 }
 
-static void pad(FILE *out, const char *s, int width, bool right)
+static void tt_row(struct tt *t)
 {
-	int fill = width - text_width(s);
-
-	if (right)
-		fprintf(out, "%*s%s", fill > 0 ? fill : 0, "", s);
-	else
-		fprintf(out, "%s%*s", s, fill > 0 ? fill : 0, "");
+	if (t->nr_cells)
+		t->cur_row++;
+	t->cur_col = 0;
 }
 
-static bool same_metric(const struct compare_row *a, const struct compare_row *b)
+static void tt_col(struct tt *t, int col)
 {
-	return !strcmp(a->metric->name, b->metric->name) &&
-	       !strcmp(a->metric->unit, b->metric->unit);
+	t->cur_col = col;
 }
 
-#define NAME_WIDTH	32
-#define CELL_WIDTH	16
-#define DELTA_WIDTH	28
-
-static void print_table_header(FILE *out, const struct comparison *cmp,
-			       const struct compare_row *row)
+/* A cell of @span columns; its margin is " " unless first or empty. */
+static void tt_span(struct tt *t, int span, const char *value, enum tt_align align,
+		    const char *margin)
 {
-	pad(out, "", NAME_WIDTH, false);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		fprintf(out, " │ ");
-		pad(out, cmp->runs[r].name, CELL_WIDTH + (r ? DELTA_WIDTH + 1 : 0), false);
+	struct tt_cell *c;
+
+	t->cells = xreallocarray(t->cells, t->nr_cells + 1, sizeof(*t->cells));
+	c = &t->cells[t->nr_cells++];
+	c->row = t->cur_row;
+	c->col = t->cur_col;
+	c->span = span;
+	c->value = xstrdup(value);
+	c->margin = margin ? margin : t->cur_col == 0 || !*value ? "" : " ";
+	c->align = align;
+	t->cur_col += span;
+	if (t->cur_col > t->cols)
+		t->cols = t->cur_col;
+}
+
+static void tt_cell(struct tt *t, const char *value, enum tt_align align, const char *margin)
+{
+	tt_span(t, 1, value, align, margin);
+}
+
+static void tt_set_shrink(struct tt *t, int col)
+{
+	if (col >= t->nr_shrink) {
+		t->shrink = xreallocarray(t->shrink, (size_t)col + 1, sizeof(bool));
+		memset(t->shrink + t->nr_shrink, 0, (size_t)(col + 1 - t->nr_shrink) * sizeof(bool));
+		t->nr_shrink = col + 1;
 	}
-	fprintf(out, " │\n");
-	pad(out, "", NAME_WIDTH, false);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		char unit[80];
+	t->shrink[col] = true;
+}
 
-		snprintf(unit, sizeof(unit), "%s (%s)", row->metric->name, row->metric->unit);
-		fprintf(out, " │ ");
-		pad(out, unit, CELL_WIDTH, false);
-		if (r) {
-			fputc(' ', out);
-			pad(out, "vs base", DELTA_WIDTH, false);
+static bool tt_shrink(const struct tt *t, int col)
+{
+	return col < t->nr_shrink && t->shrink[col];
+}
+
+static int cmp_cells_pos(const void *a, const void *b)
+{
+	const struct tt_cell *x = a, *y = b;
+
+	if (x->row != y->row)
+		return x->row - y->row;
+	return x->col - y->col;
+}
+
+/* Widen a multi-column cell's stretchable columns, widest first. */
+static void tt_fit_span(const struct tt *t, const struct tt_cell *c, int *ws, const int *lmargin)
+{
+	int w = runes(c->value) + lmargin[c->col], tw = 0, nr = 0;
+	int cols[64];
+
+	for (int col = c->col; col < c->col + c->span; col++)
+		tw += ws[col];
+	if (tw >= w)
+		return;
+	for (int col = c->col; col < c->col + c->span; col++) {
+		if (tt_shrink(t, col))
+			w -= ws[col];
+		else if (nr < 64)
+			cols[nr++] = col;
+	}
+	for (int i = 1; i < nr; i++)	/* widest first */
+		for (int j = i; j > 0 && ws[cols[j]] > ws[cols[j - 1]]; j--) {
+			int tmp = cols[j];
+
+			cols[j] = cols[j - 1];
+			cols[j - 1] = tmp;
+		}
+	for (int i = 0, span = nr; i < nr; i++, span--) {
+		int avg = (w + span - 1) / span;
+
+		if (ws[cols[i]] < avg)
+			ws[cols[i]] = avg;
+		w -= ws[cols[i]];
+	}
+}
+
+static void tt_format(FILE *out, struct tt *t)
+{
+	int *lmargin = xcalloc((size_t)t->cols + 1, sizeof(int));
+	int *ws = xcalloc((size_t)t->cols + 1, sizeof(int));
+	int *offs = xcalloc((size_t)t->cols + 2, sizeof(int));
+	int row = 0, off = 0;
+
+	for (size_t i = 0; i < t->nr_cells; i++) {
+		int m = runes(t->cells[i].margin);
+
+		if (m > lmargin[t->cells[i].col])
+			lmargin[t->cells[i].col] = m;
+	}
+	for (size_t i = 0; i < t->nr_cells; i++) {
+		const struct tt_cell *c = &t->cells[i];
+		int w = runes(c->value) + lmargin[c->col];
+
+		if (c->span == 1 && w > ws[c->col])
+			ws[c->col] = w;
+	}
+	for (int span = 2; span <= t->cols; span++)
+		for (size_t i = 0; i < t->nr_cells; i++)
+			if (t->cells[i].span == span)
+				tt_fit_span(t, &t->cells[i], ws, lmargin);
+	for (int i = 0; i < t->cols; i++)
+		offs[i + 1] = offs[i] + ws[i];
+
+	qsort(t->cells, t->nr_cells, sizeof(*t->cells), cmp_cells_pos);
+	for (size_t i = 0; i < t->nr_cells; i++) {
+		const struct tt_cell *c = &t->cells[i];
+		int tw, len = runes(c->value), m = runes(c->margin);
+
+		if (!*c->value && strspn(c->margin, " ") == strlen(c->margin))
+			continue;
+		for (; c->row > row; row++, off = 0)
+			fputc('\n', out);
+		fprintf(out, "%*s%*s%s", offs[c->col] - off, "", lmargin[c->col] - m, "", c->margin);
+		off = offs[c->col] + lmargin[c->col];
+		tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
+		if (c->align == TT_RIGHT && tw > len) {
+			fprintf(out, "%*s", tw - len, "");
+			off += tw - len;
+		} else if (c->align == TT_CENTER && (tw - len) / 2 > 0) {
+			fprintf(out, "%*s", (tw - len) / 2, "");
+			off += (tw - len) / 2;
+		}
+		fputs(c->value, out);
+		off += len;
+	}
+	if (t->nr_cells)
+		fputc('\n', out);
+	free(lmargin);
+	free(ws);
+	free(offs);
+}
+
+static void tt_release(struct tt *t)
+{
+	for (size_t i = 0; i < t->nr_cells; i++)
+		free(t->cells[i].value);
+	free(t->cells);
+	free(t->shrink);
+}
+
+/* benchunit: SI (or IEC for bytes) prefixes with 3 to 4 significant digits. */
+struct scaler {
+	int prec;
+	double factor;
+	const char *prefix;
+};
+
+static bool unit_is_binary(const char *unit)
+{
+	bool denom = false;
+
+	for (const char *p = unit; *p;) {
+		size_t n;
+
+		if (*p == '*' || *p == '/' || *p == '-' || *p == ' ' || *p == '\t') {
+			if (*p == '*')
+				denom = false;
+			else if (*p == '/')
+				denom = true;
+			p++;
+			continue;
+		}
+		n = strcspn(p, "*/- \t");
+		if (!denom && ((n == 1 && !strncmp(p, "B", 1)) || (n == 2 && !strncmp(p, "MB", 2)) ||
+			       (n == 5 && !strncmp(p, "bytes", 5))))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static double parse_threshold(const char *mantissa, int exp)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%se%d", mantissa, exp);
+	return strtod(buf, NULL);
+}
+
+static struct scaler common_scale(const double *vals, size_t n, bool binary)
+{
+	static const char *si[] = { "T", "G", "M", "k", "", "m", "µ", "n" };
+	static const char *iec[] = { "Ti", "Gi", "Mi", "Ki", "" };
+	double min = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = fabs(vals[i]);
+
+		if (v != 0 && (min == 0 || v < min))
+			min = v;
+	}
+	if (min == 0)
+		return (struct scaler){ 3, 1, "" };
+	if (!binary) {
+		for (int i = 0, exp = 12; i < 8; i++, exp -= 3) {
+			struct scaler s = { 0, pow(10, exp), si[i] };
+
+			if (min >= parse_threshold("99.995", exp))
+				return s.prec = 1, s;
+			if (min >= parse_threshold("9.9995", exp))
+				return s.prec = 2, s;
+			if (min >= parse_threshold(".99995", exp))
+				return s.prec = 3, s;
+		}
+	} else {
+		for (int i = 0, exp = 40; i < 5; i++, exp -= 10) {
+			struct scaler s = { 0, pow(2, exp), iec[i] };
+
+			if (min >= ldexp(0x1.8ffae147ae148p0, 6 + exp))
+				return s.prec = 1, s;
+			if (min >= ldexp(0x1.3ffbe76c8b439p0, 3 + exp))
+				return s.prec = 2, s;
+			if (min >= ldexp(0x1.fff972474538fp0, -1 + exp))
+				return s.prec = 3, s;
 		}
 	}
-	fprintf(out, " │\n");
+	/* below the smallest prefix: more decimals, up to 10 */
+	{
+		struct scaler s = binary ? (struct scaler){ 0, 1, "" } :
+				  (struct scaler){ 0, 1e-9, "n" };
+		double v = min / s.factor;
+
+		for (int i = 0, exp = -1; exp > -9; i++, exp--) {
+			if (v >= parse_threshold("9.9995", exp) || exp == -8)
+				return s.prec = i + 3, s;
+		}
+		return s;
+	}
 }
 
-static void print_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
-		       bool color)
+static void scaler_format(char *buf, size_t len, struct scaler s, double v)
 {
-	char *params = params_display(row->params);
-	char name[256], buf[96];
+	snprintf(buf, len, "%.*f%s", s.prec, v / s.factor, s.prefix);
+}
 
-	snprintf(name, sizeof(name), "%s%s%s", row->workload, *params ? " " : "", params);
-	free(params);
-	pad(out, name, NAME_WIDTH, false);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		enum verdict v = row->cells[r].stats.verdict;
-
-		fprintf(out, "   ");
-		format_ci(buf, sizeof(buf), &row->cells[r]);
-		pad(out, buf, CELL_WIDTH, false);
-		if (!r)
-			continue;
-		fputc(' ', out);
-		format_delta(buf, sizeof(buf), row, r);
-		fputs(verdict_color(v, color), out);
-		/* the last column unpadded: no trailing blanks in mail */
-		pad(out, buf, r + 1 < cmp->nr_runs ? DELTA_WIDTH : 0, false);
-		fputs(color_reset(v, color), out);
+/* benchunit.Tidy: "ns/op" reads as "sec/op", "MB/s" as "B/s". */
+static const char *tidy_unit(const char *unit, double *factor)
+{
+	*factor = 1;
+	if (!strcmp(unit, "ns/op")) {
+		*factor = 1e-9;
+		return "sec/op";
 	}
-	fputc('\n', out);
+	if (!strcmp(unit, "MB/s")) {
+		*factor = 1e6;
+		return "B/s";
+	}
+	return unit;
+}
+
+/* One cell of the table: a run's sample of one row, as benchstat sees it. */
+struct bs_cell {
+	bool present;
+	double *values;		/* ascending, in the tidied unit */
+	size_t n;
+	double center, lo, hi;
+	const char *ci_warning;	/* "need >= 6 samples ..." or NULL */
+	double p;		/* against the baseline */
+	const char *cmp_error;	/* moremath's error, or NULL */
+	bool cmp_warning;	/* "need >= N samples to detect ..." */
+};
+
+struct bs_table {
+	const struct compare_row **rows;
+	size_t nr_rows, nr_runs;
+	struct bs_cell *cells;	/* [row * nr_runs + run] */
+	const char *unit;
+	double factor;
+	bool binary;
+	double confidence, alpha;
+};
+
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* medianSamples: the smallest n whose interval is closed at @confidence. */
+static void median_samples(double confidence, const char **op, int *n)
+{
+	for (*n = 2; *n <= 50; (*n)++) {
+		size_t lo, hi;
+
+		quantile_ci_orders((size_t)*n, 0.5, confidence, &lo, &hi);
+		if (lo > 0 && hi <= (size_t)*n) {
+			*op = ">=";
+			return;
+		}
+	}
+	*op = ">";
+	*n = 50;
+}
+
+/* uTestSamples: the smallest n per side whose least p is within @alpha. */
+static void utest_samples(double alpha, const char **op, int *n)
+{
+	static const double min_p[] = { 0, 1, 0.3333333333333333, 0.1, 0.02857142857142857,
+		0.007936507936507936, 0.0021645021645021645, 0.0005827505827505828,
+		0.0001554001554001554, 4.113533525298231e-05 };
+
+	for (*n = 1; *n < 10; (*n)++)
+		if (min_p[*n] <= alpha) {
+			*op = ">=";
+			return;
+		}
+	*op = ">";
+	*n = 10;
+}
+
+static void bs_summarise(struct bs_table *t)
+{
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		struct bs_cell *base = &t->cells[i * t->nr_runs];
+
+		for (size_t r = 0; r < t->nr_runs; r++) {
+			const struct compare_cell *cell = &t->rows[i]->cells[r];
+			struct bs_cell *c = &t->cells[i * t->nr_runs + r];
+
+			c->present = cell->nr_samples > 0;
+			if (!c->present)
+				continue;
+			c->n = cell->nr_samples;
+			c->values = xmalloc(c->n * sizeof(double));
+			for (size_t k = 0; k < c->n; k++)
+				c->values[k] = cell->samples[k] * t->factor;
+			qsort(c->values, c->n, sizeof(double), cmp_up);
+			quantile_ci(c->values, c->n, 0.5, t->confidence, &c->center, &c->lo, &c->hi);
+			c->ci_warning = isinf(c->lo) || isinf(c->hi) ? "ci" : NULL;
+			if (!r || !base->present)
+				continue;
+			c->p = moremath_utest(base->values, base->n, c->values, c->n, &c->cmp_error);
+			if (c->cmp_error) {
+				c->p = 1;
+			} else if (c->p > t->alpha) {
+				const char *op;
+				int need;
+
+				utest_samples(t->alpha, &op, &need);
+				c->cmp_warning = (int)base->n < need && (int)c->n < need;
+			}
+		}
+	}
+}
+
+/* Footnotes: each distinct message numbered in order of first use. */
+struct notes {
+	char **msgs;
+	size_t nr;
+};
+
+static size_t note_index(struct notes *n, const char *msg)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (!strcmp(n->msgs[i], msg))
+			return i + 1;
+	n->msgs = xreallocarray(n->msgs, n->nr + 1, sizeof(char *));
+	n->msgs[n->nr++] = xstrdup(msg);
+	return n->nr;
+}
+
+static void superscript(char *buf, size_t len, size_t i)
+{
+	static const char *digits[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+	char tmp[64] = "";
+
+	if (!i) {
+		snprintf(buf, len, "%s", digits[0]);
+		return;
+	}
+	buf[0] = '\0';
+	for (; i; i /= 10) {
+		snprintf(tmp, sizeof(tmp), "%s%s", digits[i % 10], buf);
+		snprintf(buf, len, "%s", tmp);
+	}
+}
+
+/* A warnings cell: the footnote marks of @msgs, joined by spaces. */
+static void warn_cell(struct tt *tt, struct notes *notes, const char *const *msgs, size_t nr)
+{
+	char cell[128] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		char sup[32];
+
+		if (!msgs[i])
+			continue;
+		superscript(sup, sizeof(sup), note_index(notes, msgs[i]));
+		used += (size_t)snprintf(cell + used, sizeof(cell) - used, "%s%s", used ? " " : "", sup);
+		if (used >= sizeof(cell))
+			break;
+	}
+	tt_cell(tt, cell, TT_LEFT, NULL);
+}
+
+static int start_col(size_t exp)
+{
+	return exp == 0 ? 1 : 1 + 3 + (int)(exp - 1) * 6;
+}
+
+static void bs_header(struct tt *tt, const struct comparison *cmp, const struct bs_table *t)
+{
+	int redge = start_col(cmp->nr_runs + 1);
+
+	tt_row(tt);
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		tt_col(tt, start_col(r));
+		tt_span(tt, start_col(r + 1) - start_col(r), cmp->runs[r].name, TT_CENTER, " │ ");
+	}
+	tt_col(tt, redge);
+	tt_cell(tt, "", TT_LEFT, " │");
+	tt_row(tt);
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		int l = start_col(r);
+
+		tt_col(tt, l);
+		tt_span(tt, 3, t->unit, TT_CENTER, " │ ");
+		if (r > 0)
+			tt_span(tt, 3, "vs base", TT_LEFT, "  ");
+		for (int j = l + 1; j < tt->cur_col; j++)
+			tt_set_shrink(tt, j);
+	}
+	tt_col(tt, redge);
+	tt_cell(tt, "", TT_LEFT, " │");
+}
+
+/* "messaging/groups=4": the benchmark's name without "Benchmark". */
+static char *bs_name(const struct compare_row *row)
+{
+	char *params = params_display(row->params), *name;
+	size_t len = strlen(row->workload) + strlen(params) + 2;
+
+	name = xmalloc(len);
+	snprintf(name, len, "%s%s%s", row->workload, *params ? "/" : "", params);
+	for (char *s = name; *s; s++)
+		if (*s == ' ')
+			*s = '/';
+	free(params);
+	return name;
+}
+
+static int sign(double v)
+{
+	return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+static void pct_range(char *buf, size_t len, const struct bs_cell *c)
+{
+	if (isinf(c->lo) || isinf(c->hi))
+		snprintf(buf, len, "∞");
+	else if (sign(c->center) != sign(c->lo) || sign(c->center) != sign(c->hi))
+		snprintf(buf, len, "?");
+	else if (c->center == 0)
+		snprintf(buf, len, "0%%");
+	else
+		snprintf(buf, len, "%.0f%%", 100 * fmax(c->hi / c->center - 1, 1 - c->lo / c->center));
+}
+
+static void bs_comparison(char *delta, size_t dlen, char *pn, size_t plen,
+			  const struct bs_cell *base, const struct bs_cell *c, double alpha)
+{
+	int used = 0;
+
+	if (c->p > alpha)
+		snprintf(delta, dlen, "~");
+	else if (base->center == c->center)
+		snprintf(delta, dlen, "0.00%%");
+	else if (base->center == 0)
+		snprintf(delta, dlen, "?");
+	else
+		snprintf(delta, dlen, "%+.2f%%", (c->center / base->center - 1.0) * 100.0);
+	used = snprintf(pn, plen, "(");
+	if (c->p != 0)
+		used += snprintf(pn + used, plen - (size_t)used, "p=%0.3f ", c->p);
+	if (base->n == c->n)
+		snprintf(pn + used, plen - (size_t)used, "n=%zu)", c->n);
+	else
+		snprintf(pn + used, plen - (size_t)used, "n=%zu+%zu)", base->n, c->n);
+}
+
+static void bs_data_rows(struct tt *tt, const struct bs_table *t, struct notes *notes)
+{
+	char need_ci[128], need_p[128], conf[32], alpha[32];
+	const char *op;
+	int n;
+
+	format_shortest(conf, sizeof(conf), t->confidence);	/* Go's %v */
+	format_shortest(alpha, sizeof(alpha), t->alpha);
+	median_samples(t->confidence, &op, &n);
+	snprintf(need_ci, sizeof(need_ci), "need %s %d samples for confidence interval at level %s",
+		 op, n, conf);
+	utest_samples(t->alpha, &op, &n);
+	snprintf(need_p, sizeof(need_p), "need %s %d samples to detect a difference at alpha "
+		 "level %s", op, n, alpha);
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct bs_cell *cells = &t->cells[i * t->nr_runs];
+		double centers[t->nr_runs];
+		size_t nr_centers = 0;
+		struct scaler s;
+		char *name = bs_name(t->rows[i]);
+
+		for (size_t r = 0; r < t->nr_runs; r++)
+			if (cells[r].present)
+				centers[nr_centers++] = cells[r].center;
+		s = common_scale(centers, nr_centers, t->binary);
+		tt_row(tt);
+		tt_cell(tt, name, TT_LEFT, NULL);
+		free(name);
+		for (size_t r = 0; r < t->nr_runs; r++) {
+			const struct bs_cell *c = &cells[r];
+			char buf[64], buf2[64];
+			const char *msgs[1];
+
+			if (!c->present)
+				continue;
+			tt_col(tt, start_col(r));
+			scaler_format(buf, sizeof(buf), s, c->center);
+			tt_cell(tt, buf, TT_RIGHT, NULL);
+			pct_range(buf, sizeof(buf), c);
+			tt_cell(tt, buf, TT_RIGHT, " ± ");
+			msgs[0] = c->ci_warning ? need_ci : NULL;
+			warn_cell(tt, notes, msgs, 1);
+			if (r == 0 || !cells[0].present)
+				continue;
+			bs_comparison(buf, sizeof(buf), buf2, sizeof(buf2), &cells[0], c, t->alpha);
+			tt_cell(tt, buf, TT_RIGHT, NULL);
+			tt_cell(tt, buf2, TT_LEFT, NULL);
+			msgs[0] = c->cmp_error ? c->cmp_error : c->cmp_warning ? need_p : NULL;
+			warn_cell(tt, notes, msgs, 1);
+		}
+	}
+}
+
+/* The geomean row: of each column's medians, and of the ratios to the baseline. */
+static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes *notes)
+{
+	size_t nr_base = 0;
+
+	for (size_t i = 0; i < t->nr_rows; i++)
+		nr_base += t->cells[i * t->nr_runs].present;
+	tt_row(tt);
+	tt_cell(tt, "geomean", TT_LEFT, NULL);
+	for (size_t r = 0; r < t->nr_runs; r++) {
+		double sums[t->nr_rows], ratios[t->nr_rows], gm;
+		size_t nr_sums = 0, nr_ratios = 0;
+		bool bad_ratio = false;
+		const char *msgs[3] = { NULL, NULL, NULL };
+		char buf[64];
+
+		for (size_t i = 0; i < t->nr_rows; i++) {
+			const struct bs_cell *c = &t->cells[i * t->nr_runs + r];
+			const struct bs_cell *b = &t->cells[i * t->nr_runs];
+
+			if (!c->present)
+				continue;
+			sums[nr_sums++] = c->center;
+			if (r == 0 || !b->present)
+				continue;
+			if (c->center == b->center) {
+				ratios[nr_ratios++] = 1;
+			} else if (b->center == 0) {
+				bad_ratio = true;
+				ratios[nr_ratios++] = 0;
+			} else {
+				ratios[nr_ratios++] = c->center / b->center;
+			}
+		}
+		if (r > 0 && nr_base != nr_ratios)
+			msgs[0] = "benchmark set differs from baseline; geomeans may not be comparable";
+		gm = moremath_geomean(sums, nr_sums);
+		if (isnan(gm)) {
+			msgs[1] = "summaries must be >0 to compute geomean";
+		} else {
+			struct scaler s = common_scale(&gm, 1, t->binary);
+
+			tt_col(tt, start_col(r));
+			scaler_format(buf, sizeof(buf), s, gm);
+			tt_cell(tt, buf, TT_RIGHT, NULL);
+		}
+		if (r > 0) {
+			double ratio = bad_ratio ? NAN : moremath_geomean(ratios, nr_ratios);
+
+			tt_col(tt, start_col(r) + 3);
+			if (!bad_ratio && isnan(ratio))
+				msgs[2] = "ratios must be >0 to compute geomean";
+			if (isnan(ratio)) {
+				tt_cell(tt, "?", TT_LEFT, NULL);
+			} else {
+				snprintf(buf, sizeof(buf), "%+.2f%%", (ratio - 1) * 100);
+				tt_cell(tt, buf, TT_RIGHT, NULL);
+			}
+		}
+		tt_col(tt, start_col(r + 1) - 1);
+		warn_cell(tt, notes, msgs, 3);
+	}
+}
+
+/* schedperf's own verdicts, apart from benchstat's `~`. */
+static void bs_verdicts(FILE *out, const struct comparison *cmp, const struct bs_table *t,
+			bool color)
+{
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		char *name = bs_name(t->rows[i]);
+
+		print_verdict_line(out, cmp, t->rows[i], name, color);
+		free(name);
+	}
+}
+
+static void bs_print_table(FILE *out, const struct comparison *cmp, struct bs_table *t,
+			   bool color)
+{
+	struct tt tt = { 0 };
+	struct notes notes = { 0 };
+
+	bs_summarise(t);
+	bs_header(&tt, cmp, t);
+	bs_data_rows(&tt, t, &notes);
+	if (t->nr_rows > 1)
+		bs_geomean_row(&tt, t, &notes);
+	tt_format(out, &tt);
+	for (size_t i = 0; i < notes.nr; i++) {
+		char sup[32];
+
+		superscript(sup, sizeof(sup), i + 1);
+		fprintf(out, "%s %s\n", sup, notes.msgs[i]);
+		free(notes.msgs[i]);
+	}
+	free(notes.msgs);
+	tt_release(&tt);
+	bs_verdicts(out, cmp, t, color);
+	for (size_t i = 0; i < t->nr_rows * t->nr_runs; i++)
+		free(t->cells[i].values);
 }
 
 void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool color)
@@ -151,19 +711,27 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool colo
 
 	if (!cmp->nr_rows)
 		fprintf(out, "no metrics to compare\n");
-	/* benchstat groups by unit: one table per metric, in order of appearance */
+	/* a table per unit, benchstat's being the metric's name */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		struct bs_table t = { .nr_runs = cmp->nr_runs, .confidence = cmp->level,
+				      .alpha = cmp->opts.alpha };
+
 		if (done[i])
 			continue;
+		t.rows = xcalloc(cmp->nr_rows, sizeof(*t.rows));
+		for (size_t j = i; j < cmp->nr_rows; j++)
+			if (!done[j] && !strcmp(cmp->rows[i].metric->name, cmp->rows[j].metric->name)) {
+				t.rows[t.nr_rows++] = &cmp->rows[j];
+				done[j] = true;
+			}
+		t.unit = tidy_unit(cmp->rows[i].metric->name, &t.factor);
+		t.binary = unit_is_binary(t.unit);
+		t.cells = xcalloc(t.nr_rows * t.nr_runs, sizeof(*t.cells));
 		if (i)
 			fputc('\n', out);
-		print_table_header(out, cmp, &cmp->rows[i]);
-		for (size_t j = i; j < cmp->nr_rows; j++) {
-			if (done[j] || !same_metric(&cmp->rows[i], &cmp->rows[j]))
-				continue;
-			print_line(out, cmp, &cmp->rows[j], color);
-			done[j] = true;
-		}
+		bs_print_table(out, cmp, &t, color);
+		free(t.cells);
+		free(t.rows);
 	}
 	free(done);
 }

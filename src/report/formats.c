@@ -9,6 +9,8 @@
 
 const struct compare_style compare_styles[] = {
 	{ "mmtests", report_compare_mmtests, "Hmean/Amean ± stddev", mmtests_md_value },
+	{ "mmtests-classic", report_compare_mmtests_classic, "Hmean/Amean ± stddev",
+	  mmtests_md_value },
 	{ "lkp", report_compare_lkp, "mean ± %stddev", lkp_md_value },
 	{ "benchstat", report_compare_benchstat, "median [CI]", benchstat_md_value },
 	{ NULL, NULL, NULL, NULL },

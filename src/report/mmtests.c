@@ -1,240 +1,577 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The MMTests compare-kernels table: per benchmark and metric, rows Min,
- * Amean or Hmean, Stddev, CoeffVar, Max and the B-means, each value with
- * its percent change against the baseline, positive = better. As there,
- * each line starts with the statistic and the metric so that `grep Amean`
- * pulls one table out of a long report.
+ * The MMTests comparison table, as bin/compare-mmtests.pl prints it for a
+ * Multiops benchmark, in two versions:
+ *
+ *   mmtests          MMTests at 638401e (2026-06-25; compare code as in
+ *                    v2.0-rc5): Min, Amean or Hmean, Stddev or HStddev,
+ *                    CoeffVar or HCoeffVar, Max, BAmean.95 or BHmean.95; a
+ *                    mean is marked *x.xx%* when it lies outside both
+ *                    normal intervals, |a - b| > 1.96 (sd_a + sd_b).
+ *   mmtests-classic  MMTests v0.27 (2023-08-31), the last release before
+ *                    the December 2024 change, as mailing-list threads show:
+ *                    Min, Amean or Hmean, sample Stddev, CoeffVar, Max,
+ *                    BAmean-50/95/99; a mean is marked when a t-test of
+ *                    the means gives p < 0.10.
+ *
+ * A table per workload and metric; its operations are the parameter sets
+ * (the metric's name when there are none), its precision the decimals
+ * that keep about five significant digits (a benchmark's DecimalPlaces).
+ * Numbers, percent changes (MMTests' pdiff/pndiff with their edge cases)
+ * and marks are MMTests' own, computed as its Perl does; schedperf's
+ * verdict follows each table on lines of its own, "schedperf: ...".
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+#include "stats/r_text.h"
 #include "util/array.h"
-#include "util/numfmt.h"
+#include "util/xalloc.h"
 
-enum stat_kind {
-	STAT_MIN,
-	STAT_HEADLINE,		/* Hmean when higher is better, else Amean */
-	STAT_STDDEV,
-	STAT_COEFFVAR,
-	STAT_MAX,
-	STAT_BMEAN,		/* + index into summary.bmean */
+enum mm_stat { MM_MIN, MM_MEAN, MM_STDDEV, MM_COEFFVAR, MM_MAX, MM_BMEAN };
+
+struct mm_line {
+	enum mm_stat stat;
+	int percent;		/* MM_BMEAN: the best P % */
 };
 
-struct stat_line {
-	enum stat_kind kind;
-	int bmean;
+struct mm_version {
+	bool classic;
+	int field;		/* the width of a value: Extract's _FieldLength */
+	const struct mm_line *lines;
+	size_t nr_lines;
 };
 
-static const struct stat_line stat_lines[] = {
-	{ STAT_MIN, 0 }, { STAT_HEADLINE, 0 }, { STAT_STDDEV, 0 }, { STAT_COEFFVAR, 0 },
-	{ STAT_MAX, 0 }, { STAT_BMEAN, 0 }, { STAT_BMEAN, 1 }, { STAT_BMEAN, 2 },
+static const struct mm_line current_lines[] = {
+	{ MM_MIN, 0 }, { MM_MEAN, 0 }, { MM_STDDEV, 0 }, { MM_COEFFVAR, 0 },
+	{ MM_MAX, 0 }, { MM_BMEAN, 95 },
 };
 
-static double stat_value(const struct summary *s, const struct stat_line *l, enum better better)
+static const struct mm_line classic_lines[] = {
+	{ MM_MIN, 0 }, { MM_MEAN, 0 }, { MM_STDDEV, 0 }, { MM_COEFFVAR, 0 },
+	{ MM_MAX, 0 }, { MM_BMEAN, 50 }, { MM_BMEAN, 95 }, { MM_BMEAN, 99 },
+};
+
+static const struct mm_version mm_current = {
+	false, 18, current_lines, ARRAY_SIZE(current_lines),
+};
+static const struct mm_version mm_classic = {
+	true, 12, classic_lines, ARRAY_SIZE(classic_lines),
+};
+
+#define MM_MAX_LINES	8
+#define MM_COMPARE	7	/* its _CompareLength */
+
+/* One operation of one run: the values of the lines and what the marks need. */
+struct mm_cell {
+	double value[MM_MAX_LINES];	/* NAN where MMTests has "NaN" */
+	double mean, sd;		/* the mean and the spread its mark uses */
+	size_t n;
+	bool has_ci;			/* current: a finite interval */
+	double ci_low, ci_high;
+};
+
+static int cmp_up(const void *a, const void *b)
 {
-	switch (l->kind) {
-	case STAT_MIN:
-		return s->min;
-	case STAT_HEADLINE:
-		return compare_headline(s, better);
-	case STAT_STDDEV:
-		return s->stddev;
-	case STAT_COEFFVAR:
-		return s->coeffvar;
-	case STAT_MAX:
-		return s->max;
-	case STAT_BMEAN:
-		return s->bmean[l->bmean];
-	}
-	return NAN;
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }
 
-static void stat_label(const struct stat_line *l, enum better better, char *buf, size_t len)
+/* calc_amean */
+static double mm_amean(const double *x, size_t n)
 {
-	bool higher = better == BETTER_HIGHER;
+	double sum = 0;
 
-	switch (l->kind) {
-	case STAT_MIN:
-		snprintf(buf, len, "Min");
-		break;
-	case STAT_HEADLINE:
-		snprintf(buf, len, higher ? "Hmean" : "Amean");
-		break;
-	case STAT_STDDEV:
-		snprintf(buf, len, "Stddev");
-		break;
-	case STAT_COEFFVAR:
-		snprintf(buf, len, "CoeffVar");
-		break;
-	case STAT_MAX:
-		snprintf(buf, len, "Max");
-		break;
-	case STAT_BMEAN:
-		snprintf(buf, len, "%s-%d", higher ? "BHmean" : "BAmean",
-			 summary_bmean_percents[l->bmean]);
-		break;
-	}
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / n;
 }
 
 /*
- * Spread is better when smaller whatever the metric, as MMTests reports
- * it: a drop in Stddev shows as a positive change.
+ * calc_hmean, @x in MMTests' order (largest first). Current MMTests stops
+ * at the first value <= 0 and gives NaN (and dies dividing by a zero sum
+ * when that is the first value: NAN here); v0.27 gives -1.
  */
-static bool stat_higher_is_better(const struct stat_line *l, enum better better)
+static double mm_hmean(const double *x, size_t n, bool classic)
 {
-	if (l->kind == STAT_STDDEV || l->kind == STAT_COEFFVAR)
-		return false;
-	return better == BETTER_HIGHER;
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] <= 0)
+			return classic ? -1 : NAN;
+		sum += 1 / x[i];
+	}
+	return n / sum;
 }
 
-/* Decimals that keep about five significant digits of the row's scale. */
-static int row_decimals(const struct compare_row *row, size_t nr_runs)
+static double mm_mean(const double *x, size_t n, bool higher, bool classic)
+{
+	return higher ? mm_hmean(x, n, classic) : mm_amean(x, n);
+}
+
+/* calc_stddev: sample (n - 1) about the arithmetic mean, or the harmonic one. */
+static double mm_stddev(const double *x, size_t n, double mean, bool harmonic)
+{
+	double diff = 0;
+
+	if (isnan(mean) || n <= 1)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double d = harmonic ? 1 / x[i] - 1 / mean : x[i] - mean;
+
+		diff += d * d;
+	}
+	if (!harmonic)
+		return sqrt(diff / (n - 1));
+	return sqrt(diff * pow(mean, 4) / n);
+}
+
+/* calc_coeffvar: NaN counts as 0, a zero mean gives 0. */
+static double mm_coeffvar(double sd, double mean)
+{
+	if (isnan(sd))
+		sd = 0;
+	if (isnan(mean))
+		mean = 0;
+	return mean != 0 ? sd * 100 / mean : 0;
+}
+
+/* The best @percent % of @sorted (MMTests' order): at least one sample. */
+static double mm_bmean(const double *sorted, size_t n, int percent, bool higher,
+		       bool classic)
+{
+	size_t count = (size_t)(n * (double)percent / 100);
+
+	if (count < 1)
+		count = 1;
+	return mm_mean(sorted, count < n ? count : n, higher, classic);
+}
+
+static void mm_cell_compute(struct mm_cell *c, const struct compare_cell *cell,
+			    bool higher, const struct mm_version *ver)
+{
+	size_t n = cell->nr_samples;
+	double *x = xmalloc((n ? n : 1) * sizeof(double));
+	double amean, mean, sd;
+
+	if (n)	/* a run without the row has no samples array */
+		memcpy(x, cell->samples, n * sizeof(double));
+	qsort(x, n, sizeof(double), cmp_up);
+	if (higher)	/* MMTests sorts into the preferred order */
+		for (size_t i = 0; i < n / 2; i++) {
+			double t = x[i];
+
+			x[i] = x[n - 1 - i];
+			x[n - 1 - i] = t;
+		}
+	amean = mm_amean(x, n);
+	mean = mm_mean(x, n, higher, ver->classic);
+	/* v0.27: Stddev about the arithmetic mean whatever the metric */
+	sd = ver->classic ? mm_stddev(x, n, amean, false) :
+	     mm_stddev(x, n, mean, higher && !isnan(mean));
+	if (!ver->classic && higher && isnan(mean))
+		sd = NAN;
+	c->n = n;
+	/* a run without the operation: v0.27's test reads its mean as 0 */
+	c->mean = !n && ver->classic ? 0 : mean;
+	c->sd = sd;
+	for (size_t l = 0; l < ver->nr_lines; l++) {
+		const struct mm_line *line = &ver->lines[l];
+		double v = NAN;
+
+		switch (line->stat) {
+		case MM_MIN:
+			v = n ? (higher ? x[n - 1] : x[0]) : NAN;
+			break;
+		case MM_MAX:
+			v = n ? (higher ? x[0] : x[n - 1]) : NAN;
+			break;
+		case MM_MEAN:
+			v = mean;
+			break;
+		case MM_STDDEV:
+			v = sd;
+			break;
+		case MM_COEFFVAR:
+			v = mm_coeffvar(sd, ver->classic ? amean : mean);
+			break;
+		case MM_BMEAN:
+			v = n ? mm_bmean(x, n, line->percent, higher, ver->classic) : NAN;
+			break;
+		}
+		c->value[l] = v;
+	}
+	/* current: meanci_low/high, mean -/+ qnorm(0.975, 0, sd) */
+	c->ci_low = c->ci_high = NAN;
+	if (!ver->classic) {
+		double q = isnan(mean) ? NAN : r_text_qnorm_halfwidth(0.05, sd);
+
+		c->ci_low = mean - q;
+		c->ci_high = mean + q;
+	}
+	c->has_ci = !isnan(c->ci_low) && !isnan(c->ci_high);
+	free(x);
+}
+
+/* pdiff, for a statistic where higher is better */
+static double mm_pdiff(double v, double base)
+{
+	if (v == base || v == 0)
+		return 0;
+	if (base == 0 || isnan(base))
+		return 100;
+	return v * 100 / base - 100;
+}
+
+/* pndiff, where lower is better */
+static double mm_pndiff(double v, double base)
+{
+	if (v == base)
+		return 0;
+	if (v == 0)
+		return 100;
+	if (base == 0)
+		return -99;
+	return 100 - v * 100 / base;
+}
+
+/* A value MMTests treats as missing: its "NaN", or -1. */
+static bool mm_missing(double v)
+{
+	return isnan(v) || v == -1;
+}
+
+/*
+ * cidiff() > 1 in magnitude: the means differ by more than the two
+ * interval half-widths on the sides that face each other. MMTests passes
+ * the baseline as "new"; a run without intervals reads as zeros.
+ */
+static bool mm_ci_mark(const struct mm_cell *base, bool base_any, const struct mm_cell *c)
+{
+	double bval = base_any ? base->mean : 0;
+	double blo = base_any && base->has_ci ? base->ci_low : 0;
+	double bhi = base_any && base->has_ci ? base->ci_high : 0;
+	double diff = bval - c->mean, cisum, ratio;
+
+	if (bval < c->mean)
+		cisum = bhi - bval + c->mean - c->ci_low;
+	else
+		cisum = bval - blo + c->ci_high - c->mean;
+	ratio = cisum == 0 ? diff : diff / cisum;
+	return fabs(ratio) > 1;
+}
+
+/* v0.27's _significanceTest: a t-test of the means, p < 0.10. */
+static bool mm_ttest_mark(const struct mm_cell *base, const struct mm_cell *c)
+{
+	double sb = isnan(base->sd) ? 0 : base->sd, sn = isnan(c->sd) ? 0 : c->sd;
+	double stderror = 0, t, p;
+
+	if (base->n && c->n)
+		stderror = sqrt(sb * sb / base->n + sn * sn / c->n);
+	if (stderror == 0)
+		return base->mean - c->mean != 0;
+	t = fabs((base->mean - c->mean) / stderror);
+	p = 2 * r_text_pt_upper(t, (double)(base->n + c->n - 2));
+	return p < 0.10;
+}
+
+/* Perl's %*.*f: NaN and Inf spelled as Perl spells them. */
+static void perl_fixed(FILE *out, int width, int prec, double v)
+{
+	if (isnan(v))
+		fprintf(out, "%*s", width, "NaN");
+	else if (isinf(v))
+		fprintf(out, "%*s", width, v > 0 ? "Inf" : "-Inf");
+	else
+		fprintf(out, "%*.*f", width, prec, v);
+}
+
+/* One table: the rows of one workload and metric. */
+struct mm_table {
+	const struct compare_row **rows;
+	size_t nr_rows;
+	char **ops;
+	struct mm_cell *cells;	/* [row * nr_runs + run] */
+	size_t nr_runs;
+	int prec;
+};
+
+/* Decimals that keep about five significant digits of the table's scale. */
+static int mm_precision(const struct mm_table *t)
 {
 	double scale = 0;
 
-	for (size_t r = 0; r < nr_runs; r++) {
-		double v = fabs(row->cells[r].summary.amean);
+	for (size_t i = 0; i < t->nr_rows; i++)
+		for (size_t r = 0; r < t->nr_runs; r++) {
+			double v = fabs(t->rows[i]->cells[r].summary.amean);
 
-		if (isfinite(v) && v > scale)
-			scale = v;
-	}
+			if (isfinite(v) && v > scale)
+				scale = v;
+		}
 	if (scale <= 0)
 		return 2;
 	int d = 4 - (int)floor(log10(scale));
 	return d < 2 ? 2 : d > 9 ? 9 : d;
 }
 
-/* Beyond this, %f prints digits a double does not hold (309 near DBL_MAX). */
-#define FIXED_MAX	1e15
-
-static void format_value(char *buf, size_t len, double v, int decimals)
+/* The operation's name: the parameters "k=v,k=v", or the metric's name. */
+static char *mm_op_name(const struct compare_row *row)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= FIXED_MAX)
-		format_shortest(buf, len, v);
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
-}
+	char *p = params_display(row->params);
 
-/* MMTests' marks: (x.xx%) as it is, *x.xx%* where the change is significant. */
-static void format_pct(char *buf, size_t len, double pct, bool significant)
-{
-	if (isnan(pct))
-		snprintf(buf, len, "(      -)");
-	else if (significant)
-		snprintf(buf, len, "*%7.2f%%*", pct);
-	else
-		snprintf(buf, len, "(%7.2f%%)", pct);
-}
-
-static bool changed(enum verdict v)
-{
-	return v == VERDICT_BETTER || v == VERDICT_WORSE;
-}
-
-/* The verdict of each run under the table: "worse (!governor differs)". */
-static void print_verdicts(FILE *out, const struct comparison *cmp,
-			   const struct compare_row *row, int width, bool color)
-{
-	fprintf(out, "%-10s %-16.16s", "Verdict", row->metric->name);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		enum verdict v = row->cells[r].stats.verdict;
-		char buf[96];
-
-		format_verdict(buf, sizeof(buf), cmp, r, v);
-		fprintf(out, " %s%*s%s", verdict_color(v, color), width + 10, buf,
-			color_reset(v, color));
+	if (!*p) {
+		free(p);
+		return xstrdup(row->metric->name);
 	}
-	fputc('\n', out);
+	for (char *s = p; *s; s++)
+		if (*s == ' ')
+			*s = ',';
+	return p;
 }
 
-static void print_row(FILE *out, const struct comparison *cmp, const struct compare_row *row,
-		      int width, bool color)
+static void mm_label(char *buf, size_t len, const struct mm_line *l, bool higher, bool classic)
 {
-	enum better better = row->metric->better;
-	int decimals = row_decimals(row, cmp->nr_runs);
-	char *params = params_display(row->params);
-	char label[32];
+	switch (l->stat) {
+	case MM_MIN:
+		snprintf(buf, len, "Min");
+		break;
+	case MM_MAX:
+		snprintf(buf, len, "Max");
+		break;
+	case MM_MEAN:
+		snprintf(buf, len, higher ? "Hmean" : "Amean");
+		break;
+	case MM_STDDEV:
+		snprintf(buf, len, higher && !classic ? "HStddev" : "Stddev");
+		break;
+	case MM_COEFFVAR:
+		snprintf(buf, len, higher && !classic ? "HCoeffVar" : "CoeffVar");
+		break;
+	case MM_BMEAN:
+		snprintf(buf, len, classic ? "%s-%d" : "%s.%d", higher ? "BHmean" : "BAmean",
+			 l->percent);
+		break;
+	}
+}
 
-	fprintf(out, "%s %s: %s (%s, %s is better)\n", row->workload, params,
-		row->metric->name, row->metric->unit, better_name(better));
-	free(params);
-	fprintf(out, "%-10s %-16s", "", "");
-	for (size_t r = 0; r < cmp->nr_runs; r++)
-		fprintf(out, " %*.*s", width + 11, width + 11, cmp->runs[r].name);
-	fputc('\n', out);
+/* Perl's substr(@s, @off, @len) with a negative offset or length. */
+static void perl_substr(char *buf, size_t size, const char *s, long off, long len)
+{
+	long n = (long)strlen(s), end;
 
-	for (size_t l = 0; l < ARRAY_SIZE(stat_lines); l++) {
-		const struct stat_line *line = &stat_lines[l];
-		bool higher = stat_higher_is_better(line, better);
-		double base = stat_value(&row->cells[0].summary, line, better);
+	if (off < 0)
+		off += n;
+	if (off < 0 || off > n) {
+		buf[0] = '\0';
+		return;
+	}
+	end = len < 0 ? n + len : off + len;
+	if (end > n)
+		end = n;
+	snprintf(buf, size, "%.*s", end > off ? (int)(end - off) : 0, s + off);
+}
 
-		stat_label(line, better, label, sizeof(label));
-		fprintf(out, "%-10s %-16.16s", label, row->metric->name);
+/* Perl's /-rc[0-9]/ */
+static bool has_rc(const char *s)
+{
+	for (const char *p = strstr(s, "-rc"); p; p = strstr(p + 1, "-rc"))
+		if (p[3] >= '0' && p[3] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * The two header lines: each run's name split at its first '-' (past a
+ * "-rcN"), as _generateHeaderTable() does with Perl's substr(): a name
+ * without '-' loses its last character on the first line.
+ */
+static void mm_header(FILE *out, const struct comparison *cmp, int first_width, int field)
+{
+	for (int line = 0; line < 2; line++) {
+		fprintf(out, "%*s", first_width, "");
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
-			double v = stat_value(&row->cells[r].summary, line, better);
-			enum verdict verdict = row->cells[r].stats.verdict;
-			bool mark = line->kind == STAT_HEADLINE && changed(verdict);
-			char value[64], pct[32];
+			const char *name = cmp->runs[r].name, *dash = strchr(name, '-');
+			long index = dash ? dash - name : -1;
+			char part[256];
 
-			format_value(value, sizeof(value), v, decimals);
-			format_pct(pct, sizeof(pct), r == 0 ? (isnan(v) ? NAN : 0.0) :
-				   summary_pct_change(base, v, higher), mark);
-			fprintf(out, " %*s %s%s%s", width, value,
-				verdict_color(verdict, mark && color), pct,
-				color_reset(verdict, mark && color));
+			perl_substr(part, sizeof(part), name, index, index + 3);
+			if (has_rc(part))
+				index += 4;
+			if (line == 0)
+				perl_substr(part, sizeof(part), name, 0, index);
+			else
+				perl_substr(part, sizeof(part), name, index + 1, (long)strlen(name) + 1);
+			fprintf(out, "%*s", field + MM_COMPARE + 4, part);
 		}
 		fputc('\n', out);
 	}
-	if (cmp->nr_runs > 1 && row->cells[1].stats.verdict != VERDICT_NONE)
-		print_verdicts(out, cmp, row, width, color);
 }
 
-/* The widest value in the table, so that every column lines up. */
-static int value_width(const struct comparison *cmp)
+static void mm_print_line(FILE *out, const struct mm_table *t, const struct mm_version *ver,
+			  size_t l, size_t i, int statw, int opw, bool higher,
+			  const bool *any_ci)
 {
-	int width = 8;
+	const struct mm_line *line = &ver->lines[l];
+	const struct mm_cell *cells = &t->cells[i * t->nr_runs];
+	/* Stddev and CoeffVar are better when smaller, whatever the metric */
+	bool up = higher && line->stat != MM_STDDEV && line->stat != MM_COEFFVAR;
+	double base = cells[0].value[l];
+	char label[32];
 
-	for (size_t i = 0; i < cmp->nr_rows; i++) {
-		const struct compare_row *row = &cmp->rows[i];
-		int decimals = row_decimals(row, cmp->nr_runs);
+	mm_label(label, sizeof(label), line, higher, ver->classic);
+	fprintf(out, "%-*s %-*s", statw, label, opw, t->ops[i]);
+	for (size_t r = 0; r < t->nr_runs; r++) {
+		double v = cells[r].value[l], pct = 0;
+		bool mark = false;
 
-		for (size_t r = 0; r < cmp->nr_runs; r++) {
-			const struct summary *s = &row->cells[r].summary;
-			double vals[] = { s->min, s->max, s->amean, s->hmean, s->stddev };
-
-			for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
-				char buf[64];
-				int n;
-
-				if (isnan(vals[k]))
-					continue;
-				n = snprintf(buf, sizeof(buf), "%.*f", decimals, vals[k]);
-				if (n > width)
-					width = n;
-			}
-		}
+		if (!mm_missing(v) && base != -1)
+			pct = up ? mm_pdiff(v, base) : mm_pndiff(v, base);
+		else
+			v = 0;
+		if (line->stat == MM_MEAN && r > 0)
+			mark = ver->classic ? mm_ttest_mark(&cells[0], &cells[r]) :
+			       any_ci[r] && cells[r].has_ci &&
+			       mm_ci_mark(&cells[0], any_ci[0], &cells[r]);
+		perl_fixed(out, ver->field, t->prec, v);
+		fputs(mark ? " *" : " (", out);
+		/* MMTests appends its mark to the change as text: "%.15g" first */
+		perl_fixed(out, MM_COMPARE, 2, r_text_perl_number(pct));
+		fputs(mark ? "%*" : "%)", out);
 	}
-	return width > 24 ? 24 : width;
+	fputc('\n', out);
+}
+
+/* schedperf's own verdicts, apart from MMTests' marks. */
+static void mm_verdicts(FILE *out, const struct comparison *cmp, const struct mm_table *t,
+			bool color)
+{
+	for (size_t i = 0; i < t->nr_rows; i++)
+		print_verdict_line(out, cmp, t->rows[i], t->ops[i], color);
+}
+
+static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_table *t,
+			   const struct mm_version *ver, bool color)
+{
+	const struct compare_row *first = t->rows[0];
+	bool higher = first->metric->better == BETTER_HIGHER;
+	bool any_ci[cmp->nr_runs];
+	int statw = 0, opw = 0;
+	char label[32];
+
+	for (size_t r = 0; r < t->nr_runs; r++) {
+		any_ci[r] = false;
+		for (size_t i = 0; i < t->nr_rows; i++)
+			any_ci[r] |= t->cells[i * t->nr_runs + r].has_ci;
+	}
+	for (size_t l = 0; l < ver->nr_lines; l++) {
+		mm_label(label, sizeof(label), &ver->lines[l], higher, ver->classic);
+		if ((int)strlen(label) > statw)
+			statw = (int)strlen(label);
+	}
+	for (size_t i = 0; i < t->nr_rows; i++)
+		if ((int)strlen(t->ops[i]) > opw)
+			opw = (int)strlen(t->ops[i]);
+
+	fprintf(out, "%s %s (%s, %s is better)\n", first->workload, first->metric->name,
+		first->metric->unit, better_name(first->metric->better));
+	mm_header(out, cmp, statw + 1 + opw, ver->field);
+	for (size_t l = 0; l < ver->nr_lines; l++)
+		for (size_t i = 0; i < t->nr_rows; i++)
+			mm_print_line(out, t, ver, l, i, statw, opw, higher, any_ci);
+	mm_verdicts(out, cmp, t, color);
+}
+
+/* A row the baseline lacks has no place in MMTests' table: say so. */
+static void mm_no_baseline(FILE *out, const struct comparison *cmp,
+			   const struct compare_row *row, bool *first)
+{
+	char *op = mm_op_name(row);
+
+	if (!*first)
+		fputc('\n', out);
+	*first = false;
+	fprintf(out, "schedperf: %s %s %s: no samples in the baseline %s, "
+		"so no MMTests table\n", row->workload, row->metric->name, op,
+		cmp->runs[0].name);
+	free(op);
+}
+
+static bool same_table(const struct compare_row *a, const struct compare_row *b)
+{
+	return !strcmp(a->workload, b->workload) && !strcmp(a->metric->name, b->metric->name) &&
+	       a->metric->better == b->metric->better;
+}
+
+static void mm_render(FILE *out, const struct comparison *cmp, bool color,
+		      const struct mm_version *ver)
+{
+	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
+	bool first = true;
+
+	if (!cmp->nr_rows)
+		fprintf(out, "no metrics to compare\n");
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		struct mm_table t = { .nr_runs = cmp->nr_runs };
+
+		if (done[i])
+			continue;
+		t.rows = xcalloc(cmp->nr_rows, sizeof(*t.rows));
+		for (size_t j = i; j < cmp->nr_rows; j++) {
+			const struct compare_row *row = &cmp->rows[j];
+
+			if (done[j] || !same_table(&cmp->rows[i], row))
+				continue;
+			done[j] = true;
+			/* MMTests' operations are the baseline's */
+			if (row->cells[0].nr_samples)
+				t.rows[t.nr_rows++] = row;
+			else
+				mm_no_baseline(out, cmp, row, &first);
+		}
+		if (!t.nr_rows) {
+			free(t.rows);
+			continue;
+		}
+		t.ops = xcalloc(t.nr_rows, sizeof(char *));
+		t.cells = xcalloc(t.nr_rows * t.nr_runs, sizeof(*t.cells));
+		for (size_t k = 0; k < t.nr_rows; k++) {
+			bool higher = t.rows[k]->metric->better == BETTER_HIGHER;
+
+			t.ops[k] = mm_op_name(t.rows[k]);
+			for (size_t r = 0; r < t.nr_runs; r++)
+				mm_cell_compute(&t.cells[k * t.nr_runs + r],
+						&t.rows[k]->cells[r], higher, ver);
+		}
+		t.prec = mm_precision(&t);
+		if (!first)
+			fputc('\n', out);
+		first = false;
+		mm_print_table(out, cmp, &t, ver, color);
+		for (size_t k = 0; k < t.nr_rows; k++)
+			free(t.ops[k]);
+		free(t.ops);
+		free(t.cells);
+		free(t.rows);
+	}
+	free(done);
 }
 
 void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color)
 {
-	int width = value_width(cmp);
+	mm_render(out, cmp, color, &mm_current);
+}
 
-	if (!cmp->nr_rows) {
-		fprintf(out, "no metrics to compare\n");
-		return;
-	}
-	for (size_t i = 0; i < cmp->nr_rows; i++) {
-		if (i)
-			fputc('\n', out);
-		print_row(out, cmp, &cmp->rows[i], width, color);
-	}
+void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp, bool color)
+{
+	mm_render(out, cmp, color, &mm_classic);
 }
 
 /* Markdown's value: the headline ± the standard deviation. */

@@ -47,6 +47,23 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t 
 		snprintf(buf + used, len - used, " differ%s)", n > 1 ? "" : "s");
 }
 
+void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			const char *name, bool color)
+{
+	if (cmp->nr_runs < 2)
+		return;
+	fprintf(out, "schedperf: %s:", name);
+	for (size_t r = 1; r < cmp->nr_runs; r++) {
+		enum verdict v = row->cells[r].stats.verdict;
+		char buf[128];
+
+		format_verdict(buf, sizeof(buf), cmp, r, v);
+		fprintf(out, "%s %s %s%s%s", r > 1 ? "," : "", cmp->runs[r].name,
+			verdict_color(v, color), buf, color_reset(v, color));
+	}
+	fputc('\n', out);
+}
+
 void report_env_differences(FILE *out, const struct comparison *cmp, bool markdown)
 {
 	if (!cmp->nr_env_diffs)

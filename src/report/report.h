@@ -11,7 +11,10 @@
 /*
  * Reports turn stored results and the analysed comparison model
  * (analysis/comparison.h) into text for people and JSON for machines.
- * They only render: every number comes from the model.
+ * schedperf's own numbers and verdicts come from the model; a style that
+ * reproduces another tool computes that tool's figures (its means, marks
+ * and which rows it hides) from the cell's samples with stats/, as the
+ * tool does, and shows schedperf's verdict apart from them.
  */
 
 /* "key=value key=value" from a benchmark's canonical params JSON. */
@@ -21,8 +24,8 @@ char *params_display(const char *params_json);
 void report_batch_summary(FILE *out, const struct result_batch *batch);
 
 /*
- * A style shapes the table for people (text and markdown): mmtests, lkp,
- * benchstat. A format is what compare writes: text, markdown, csv, json.
+ * A style shapes the table for people (text and markdown): mmtests,
+ * mmtests-classic, lkp, benchstat. A format is what compare writes: text, markdown, csv, json.
  * Each is one row of a table in formats.c, so that a new one is a file
  * that renders and a row that names it (doc/design.md).
  */
@@ -56,6 +59,7 @@ const struct compare_format *compare_format_find(const char *name);
 
 /* The renderers the tables name. */
 void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color);
+void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp, bool color);
 void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color);
 void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool color);
 void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better);
@@ -78,6 +82,12 @@ void report_env_differences(FILE *out, const struct comparison *cmp, bool markdo
 /* "worse (!governor differs)" into @buf */
 void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
 		    enum verdict v);
+/*
+ * schedperf's verdicts of @row under a style's table, apart from the
+ * tool's marks: "schedperf: NAME: new worse (!governor differs), other same".
+ */
+void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			const char *name, bool color);
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);

@@ -136,7 +136,7 @@ PY
 	sp run pipe -p loops=2000 -i 3 --name b --quiet
 	run sp compare a b
 	[ "$status" -eq 0 ]
-	for row in Min Amean Stddev CoeffVar Max BAmean-50 BAmean-95 BAmean-99 Hmean BHmean-50; do
+	for row in Min Amean Stddev CoeffVar Max BAmean.95 Hmean HStddev HCoeffVar BHmean.95; do
 		[[ "$output" == *"$row "* ]] || { echo "no $row"; return 1; }
 	done
 	[[ "$output" == *"(   0.00%)"* ]]
