@@ -16,8 +16,9 @@
 
 /* Accepted by every command, after its own options in --help. */
 static const struct cmd_option common_options[] = {
-	OPT_STRING(0, "db", &global.db, "FILE",
-		   "results store (default $SCHEDPERF_DB or ./schedperf.db)"),
+	OPT_STRING(0, "db", &global.db, "FILE|URL",
+		   "results store: an SQLite file or a postgresql:// URL (default "
+		   "$SCHEDPERF_DB or ./schedperf.db)"),
 	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),
 	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL },
 	OPT_END(),

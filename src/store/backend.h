@@ -130,6 +130,21 @@ int store_not_ours(const char *location, const char *why, struct error *err);
 /* A schema newer than this schedperf knows: left untouched (EXIT_ENV). */
 int store_too_new(const char *location, int version, struct error *err);
 
+/*
+ * @location as messages show it: a URI's password (user:PASSWORD@host, or
+ * password=... among its parameters) is left out.
+ */
+/*
+ * How long a write waits for another writer's lock before it gives up with
+ * an error, in ms: 10 s (a second `schedperf run` on the same store
+ * commits one iteration at a time, so waits are short), or
+ * $SCHEDPERF_BUSY_TIMEOUT_MS (tests).
+ */
+int store_busy_timeout_ms(void);
+
+void store_location_shown(const char *location, char *buf, size_t len);
+
 extern const struct store_backend store_sqlite;
+extern const struct store_backend store_postgres;
 
 #endif

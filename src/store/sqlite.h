@@ -44,9 +44,6 @@ int sqlite_step(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
 int sqlite_step_done(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
 		     const char *what);
 
-/* How long a write waits for another writer's lock, in ms (see sqlite_open.c). */
-int sqlite_busy_timeout_ms(void);
-
 /*
  * Bring the schema of an open connection to STORE_SCHEMA_VERSION: create
  * it in an empty database, or run the migrations it lacks, in one

@@ -40,28 +40,6 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-/*
- * How long a write waits for another writer (a second `schedperf run` on
- * the same store commits one iteration at a time, so waits are short) before
- * giving up with an error: 10 s, or $SCHEDPERF_BUSY_TIMEOUT_MS (tests).
- */
-#define BUSY_TIMEOUT_MS 10000
-
-int sqlite_busy_timeout_ms(void)
-{
-	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
-	char *end;
-	long ms;
-
-	if (!env || !*env)
-		return BUSY_TIMEOUT_MS;
-	errno = 0;
-	ms = strtol(env, &end, 10);
-	if (errno || *end || ms < 0 || ms > 3600 * 1000)
-		return BUSY_TIMEOUT_MS;
-	return (int)ms;
-}
-
 static void directory_of(const char *location, char *dir, size_t len)
 {
 	const char *slash = strrchr(location, '/');
@@ -222,7 +200,7 @@ static struct sqlite_store *connect(const char *location, const char *path, int 
 		return NULL;
 	}
 	sqlite3_extended_result_codes(ss->db, 0);
-	sqlite3_busy_timeout(ss->db, sqlite_busy_timeout_ms());
+	sqlite3_busy_timeout(ss->db, store_busy_timeout_ms());
 	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
 		sqlite_close(&ss->base);
 		return NULL;
@@ -248,7 +226,7 @@ void sqlite_close(struct store *st)
  */
 static int switch_to_wal(struct sqlite_store *ss, struct error *err)
 {
-	double deadline = time_now() + sqlite_busy_timeout_ms() / 1000.0;
+	double deadline = time_now() + store_busy_timeout_ms() / 1000.0;
 	double pause = 0.001;
 	int rc;
 

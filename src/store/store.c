@@ -25,6 +25,7 @@
  * never both; a replacing run that fails or is interrupted leaves the old
  * ones in place, and `run --resume` can still finish it.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,22 +37,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };
-
-/*
- * PostgreSQL's row until src/store/postgres.c exists: its locations are
- * refused with a clear reason instead of being taken for file names. The
- * backend replaces this row with its own (same schemes).
- */
-static const struct store_backend store_postgres_absent = {
-	.name = "PostgreSQL",
-	.schemes = postgres_schemes,
-	.build_hint = "give --db FILE for an SQLite store",
-};
-
 /* Chosen by the location's scheme; the row without schemes takes file paths. */
 static const struct store_backend *const store_backends[] = {
-	&store_postgres_absent,
+	&store_postgres,
 	&store_sqlite,
 };
 
@@ -75,11 +63,7 @@ static const struct store_backend *backend_for(const char *location)
 	return files;
 }
 
-/*
- * @location as messages show it: a URI's password (user:PASSWORD@host, or
- * password=... among its parameters) is left out.
- */
-static void location_shown(const char *location, char *buf, size_t len)
+void store_location_shown(const char *location, char *buf, size_t len)
 {
 	const char *scheme = strstr(location, "://"), *at, *colon, *param;
 	struct strbuf sb = STRBUF_INIT;
@@ -111,14 +95,31 @@ static int open_with(const char *location, enum store_access access, struct stor
 
 	if (!location || !*location)
 		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
-				 "(give --db FILE)");
+				 "or a URL (give --db FILE or --db postgresql://...)");
 	be = backend_for(location);
 	if (!be->open) {
-		location_shown(location, shown, sizeof(shown));
+		store_location_shown(location, shown, sizeof(shown));
 		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
 				 "built with %s (%s)", shown, be->name, be->build_hint);
 	}
 	return be->open(location, access, out, err);
+}
+
+#define BUSY_TIMEOUT_MS 10000
+
+int store_busy_timeout_ms(void)
+{
+	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
+	char *end;
+	long ms;
+
+	if (!env || !*env)
+		return BUSY_TIMEOUT_MS;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	if (errno || *end || ms < 0 || ms > 3600 * 1000)
+		return BUSY_TIMEOUT_MS;
+	return (int)ms;
 }
 
 int store_open(const char *location, struct store **out, struct error *err)

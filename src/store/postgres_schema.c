@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PostgreSQL store's schema and its history: the same tables, columns
+ * and constraints as the SQLite store's (sqlite_schema.c), and the same
+ * version numbers, so that one STORE_SCHEMA_VERSION says what both hold
+ * and results move between them unchanged.
+ *
+ * Text that is sorted or compared (names, start times, environment keys)
+ * is COLLATE "C": byte order, as SQLite sorts, whatever the database's
+ * locale. Ids are identity columns, whose sequences never give an id
+ * twice. The version is the one row of schedperf_schema; that table marks
+ * the database as a schedperf store.
+ *
+ * PostgreSQL stores begin at version 3. A new version is one more entry
+ * in migrations[] (here and in sqlite_schema.c, with the same number) and,
+ * in schema_current, the tables as that version has them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/postgres.h"
+#include "util/array.h"
+
+static const char schema_current[] =
+	"CREATE TABLE schedperf_schema (version integer NOT NULL);"
+	"CREATE TABLE runs ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  name text COLLATE \"C\" NOT NULL UNIQUE);"
+	"CREATE TABLE batches ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  started text COLLATE \"C\" NOT NULL,"
+	"  finished text,"
+	"  complete boolean NOT NULL DEFAULT false,"
+	"  replacing boolean NOT NULL DEFAULT false,"
+	"  plan text,"
+	"  writer_boot text,"
+	"  writer_pid bigint,"
+	"  writer_start bigint,"
+	"  tasks_pgid bigint,"
+	"  tasks_start bigint,"
+	"  UNIQUE (run_id, started));"
+	"CREATE TABLE environment ("
+	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  key text COLLATE \"C\" NOT NULL,"
+	"  value text NOT NULL,"
+	"  PRIMARY KEY (batch_id, key));"
+	"CREATE TABLE benchmarks ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  workload text NOT NULL,"
+	"  params text NOT NULL);"
+	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+	"CREATE TABLE metrics ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  name text COLLATE \"C\" NOT NULL,"
+	"  unit text NOT NULL,"
+	"  better text NOT NULL CHECK (better IN ('lower', 'higher')),"
+	"  source text NOT NULL,"
+	"  repetitions integer NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"
+	"  UNIQUE (benchmark_id, name));"
+	"CREATE TABLE iterations ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  seq integer NOT NULL,"
+	"  warmup boolean NOT NULL,"
+	"  failure text,"
+	"  UNIQUE (benchmark_id, seq));"
+	"CREATE TABLE samples ("
+	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  metric_id bigint NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"
+	"  rep integer NOT NULL DEFAULT 0 CHECK (rep >= 0),"
+	"  value double precision NOT NULL,"
+	"  PRIMARY KEY (iteration_id, metric_id, rep));"
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	"INSERT INTO schedperf_schema (version) VALUES (3);";
+
+/*
+ * The history, numbered as sqlite_schema.c's: migrations[i] turns version
+ * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
+ */
+static const char *const migrations[] = {
+	NULL,
+	NULL,
+};
+
+#define FIRST_VERSION 3
+
+_Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,
+	       "one migration per schema version after the first, as on SQLite");
+
+/* Constant SQL of several statements (DDL): no parameters, so not prepared. */
+static int run_script(struct pg_store *ps, const char *sql, struct error *err,
+		      const char *what)
+{
+	PGresult *res = PQexec(ps->conn, sql);
+	int rc = 0;
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = error_set(err, EXIT_ENV, "cannot %s in store '%s': %.*s (check the "
+			       "server's log, and that this role may create tables)", what,
+			       ps->base.location,
+			       (int)strcspn(PQresultErrorMessage(res), "\n"),
+			       PQresultErrorMessage(res));
+	PQclear(res);
+	return rc;
+}
+
+/*
+ * The version of the store, 0 for a database without tables, -1 with @err
+ * for another program's database or a newer store.
+ */
+static int read_version(struct pg_store *ps, struct error *err)
+{
+	static const char facts_sql[] =
+		"SELECT to_regclass('schedperf_schema') IS NOT NULL, "
+		"(SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+		" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm'))";
+	static const char version_sql[] = "SELECT max(version) FROM schedperf_schema";
+	PGresult *res = pg_query(ps, facts_sql, NULL, err, "read the schema");
+	bool ours;
+	int64_t tables, version;
+
+	if (!res)
+		return -1;
+	ours = pg_bool(res, 0, 0);
+	tables = pg_int(res, 0, 1);
+	PQclear(res);
+	if (!ours)
+		return tables ? store_not_ours(ps->base.location, "it is a PostgreSQL database "
+					       "with other tables", err) : 0;
+	res = pg_query(ps, version_sql, NULL, err, "read the schema version");
+	if (!res)
+		return -1;
+	version = pg_int(res, 0, 0);
+	PQclear(res);
+	if (version > STORE_SCHEMA_VERSION)
+		return store_too_new(ps->base.location, (int)version, err);
+	if (version < FIRST_VERSION)
+		return store_not_ours(ps->base.location, "its schema version is missing", err);
+	return (int)version;
+}
+
+int pg_schema_check(struct pg_store *ps, bool empty_ok, struct error *err)
+{
+	int version = read_version(ps, err);
+
+	if (!version && !empty_ok)
+		return error_set(err, EXIT_USAGE, "no store at '%s': the database has no "
+				 "schedperf tables yet (run 'schedperf db init' or 'schedperf "
+				 "run' first)", ps->base.location);
+	return version;
+}
+
+static int migrate(struct pg_store *ps, int version, struct error *err)
+{
+	char what[64];
+
+	if (!version)
+		return run_script(ps, schema_current, err, "create the schema");
+	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
+		snprintf(what, sizeof(what), "upgrade the schema from version %d to %d", v,
+			 v + 1);
+		if (run_script(ps, migrations[v - 1], err, what))
+			return -1;
+	}
+	return 0;
+}
+
+int pg_schema_upgrade(struct pg_store *ps, struct error *err)
+{
+	int version = read_version(ps, err);
+	int rc;
+
+	if (version < 0 || version == STORE_SCHEMA_VERSION)
+		return version < 0 ? -1 : 0;
+	/* Under the write lock, look again: another process may have done it meanwhile. */
+	if (run_script(ps, "BEGIN; SELECT " PG_WRITE_LOCK, err,
+		       "start the upgrade"))
+		return -1;
+	version = read_version(ps, err);
+	rc = version < 0 || (version < STORE_SCHEMA_VERSION && migrate(ps, version, err)) ||
+	     run_script(ps, "COMMIT", err, "commit the upgrade") ? -1 : 0;
+	if (rc)
+		PQclear(PQexec(ps->conn, "ROLLBACK"));
+	return rc;
+}
