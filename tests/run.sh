@@ -10,7 +10,12 @@ export SCHEDPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 passed=0 failed=0 skipped=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pgdir=""
+cleanup() {
+	rm -f "$log"
+	[ -z "$pgdir" ] || "$here/pg-server.sh" stop "$pgdir"
+}
+trap cleanup EXIT
 
 skip_re='^(not )?ok [0-9]+.* # [Ss][Kk][Ii][Pp]'
 
@@ -33,6 +38,20 @@ count() {	# $1: what ran, $2: its exit code; reads TAP from $log
 	failed=$((failed + notok))
 	skipped=$((skipped + skip))
 }
+
+# The PostgreSQL tests share one throwaway server, each in its own database
+# (tests/pg-server.sh). A server that does not start fails the run: those
+# tests are never skipped.
+if [ -z "${SCHEDPERF_TEST_PGHOST:-}" ]; then
+	pgdir=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
+	if "$here/pg-server.sh" start "$pgdir" >"$log" 2>&1; then
+		export SCHEDPERF_TEST_PGHOST=$pgdir
+	else
+		echo "    $(tail -5 "$log")"
+		echo "PostgreSQL server for the tests: 0 passed, 1 failed"
+		failed=1
+	fi
+fi
 
 for t in "$@"; do
 	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$log" 2>&1

@@ -179,3 +179,31 @@ kill9_after() {
 	[ -z "$group" ] || kill -KILL -- "-$group" 2>/dev/null || true
 	[ "$rc" -eq 137 ] || { echo "the run ended with $rc, not by kill -9"; return 1; }
 }
+
+# PostgreSQL: tests/run.sh starts one throwaway server for every test
+# ($SCHEDPERF_TEST_PGHOST, its socket directory); a .bats file run alone
+# starts its own in setup_file with pg_setup_file.
+pg_setup_file() {
+	[ -z "${SCHEDPERF_TEST_PGHOST:-}" ] || return 0
+	PG_OWN=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
+	"$BATS_TEST_DIRNAME/../pg-server.sh" start "$PG_OWN" >/dev/null
+	export PG_OWN SCHEDPERF_TEST_PGHOST=$PG_OWN
+}
+
+pg_teardown_file() {
+	[ -z "${PG_OWN:-}" ] || "$BATS_TEST_DIRNAME/../pg-server.sh" stop "$PG_OWN"
+}
+
+pg_url() {	# pg_url DATABASE [USER]
+	printf 'postgresql:///%s?host=%s&user=%s' "$1" "$SCHEDPERF_TEST_PGHOST" "${2:-postgres}"
+}
+
+psql_in() {	# psql_in DATABASE SQL: run SQL as the server's superuser
+	psql -qXAt -v ON_ERROR_STOP=1 "$(pg_url "$1")" -c "$2"
+}
+
+pg_new_db() {	# a new empty database for this test; prints its name
+	local name="t_$$_${BATS_TEST_NUMBER}_$RANDOM"
+	psql_in postgres "CREATE DATABASE $name"
+	echo "$name"
+}

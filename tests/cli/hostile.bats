@@ -91,7 +91,7 @@ big() {		# big N: a string of N letters
 	hostile 2 --db "$TMP/no/such/dir/store.db" runs
 	hostile 2 --db /dev/null runs
 	hostile 3 --db "$(big 120000)" runs
-	hostile 3 --db postgresql://localhost/x runs
+	hostile 3 --db "postgresql:///x?host=$TMP/nowhere" runs
 }
 
 @test "hostile: run arguments" {

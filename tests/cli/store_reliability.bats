@@ -411,11 +411,11 @@ reads_change_nothing() {
 	[ "$(sqlite3 "$MNT/store.db" 'PRAGMA integrity_check')" = ok ]
 }
 
-@test "store: PostgreSQL locations are refused, exit 3, no password shown" {
-	exit_is 3 "$SP" --db 'postgresql://analyst:s3cret@db.example/results' runs
-	err_has "not built with PostgreSQL"
+@test "store: a PostgreSQL server that is not there: exit 3, no password shown" {
+	exit_is 3 "$SP" --db "postgresql://analyst:s3cret@/results?host=$TMP/nowhere" runs
+	err_has "cannot open store 'postgresql://analyst@/results"
 	grep -q s3cret "$TMP/err" && return 1
-	exit_is 3 "$SP" --db 'postgres://db.example/results?password=s3cret' run pipe -i 1 -q
+	exit_is 3 "$SP" --db "postgres:///results?host=$TMP/nowhere&password=s3cret" run pipe -i 1 -q
 	grep -q s3cret "$TMP/err" && return 1
 	return 0
 }

@@ -6,6 +6,11 @@
  * another connection, a trigger that refuses an insert, a damaged page, a
  * full store, a bad stored direction): each must come back as an error,
  * never as "no row".
+ *
+ * The tests of the interface run on both backends: on SQLite, and on
+ * PostgreSQL in a new database of the throwaway server that tests/run.sh
+ * starts ($SCHEDPERF_TEST_PGHOST: its socket directory). Without that
+ * server the PostgreSQL tests fail: they are never skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <libpq-fe.h>
 
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -28,7 +34,8 @@
 #include "util/xalloc.h"
 
 static char dir[64];
-static char path[128];
+static char path[256];		/* the store's location: a file, or a PostgreSQL URL */
+static char pg_db[64];		/* the PostgreSQL database of this test */
 
 static int setup(void **state)
 {
@@ -46,6 +53,67 @@ static int teardown(void **state)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) ? -1 : 0;
+}
+
+/* A connection to the throwaway server's database @db. */
+static PGconn *pg_connect(const char *db)
+{
+	const char *host = getenv("SCHEDPERF_TEST_PGHOST");
+	char url[256];
+	PGconn *conn;
+
+	if (!host || !*host)
+		fail_msg("SCHEDPERF_TEST_PGHOST is not set: run the PostgreSQL tests through "
+			 "tests/run.sh (make check), which starts a server");
+	snprintf(url, sizeof(url), "postgresql:///%s?host=%s&user=postgres", db, host);
+	conn = PQconnectdb(url);
+	if (PQstatus(conn) != CONNECTION_OK)
+		fail_msg("cannot connect to %s: %s", url, PQerrorMessage(conn));
+	return conn;
+}
+
+static void pg_sql(PGconn *conn, const char *text)
+{
+	PGresult *res = PQexec(conn, text);
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", text, PQresultErrorMessage(res));
+	PQclear(res);
+}
+
+/* A new database for each test, its URL the store's location. */
+static int setup_pg(void **state)
+{
+	static int nr;
+	char text[128];
+	PGconn *conn;
+
+	setup(state);
+	snprintf(pg_db, sizeof(pg_db), "test_store_%d_%d", (int)getpid(), nr++);
+	conn = pg_connect("postgres");
+	snprintf(text, sizeof(text), "CREATE DATABASE %s", pg_db);
+	pg_sql(conn, text);
+	PQfinish(conn);
+	snprintf(path, sizeof(path), "postgresql:///%s?host=%s&user=postgres", pg_db,
+		 getenv("SCHEDPERF_TEST_PGHOST"));
+	return 0;
+}
+
+static int teardown_pg(void **state)
+{
+	char text[128];
+	PGconn *conn = pg_connect("postgres");
+
+	snprintf(text, sizeof(text), "DROP DATABASE %s WITH (FORCE)", pg_db);
+	pg_sql(conn, text);
+	PQfinish(conn);
+	snprintf(path, sizeof(path), "%s/store.db", dir);
+	return teardown(state);
+}
+
+static bool on_pg(void)
+{
+	return !strncmp(path, "postgresql://", 13);
 }
 
 static struct store *open_store(void)
@@ -78,9 +146,21 @@ static void sql(sqlite3 *db, const char *text)
 
 static long long sql_int(const char *query)
 {
-	sqlite3 *db = raw();
+	sqlite3 *db;
 	sqlite3_stmt *stmt;
 	long long v = -1;
+
+	if (on_pg()) {
+		PGconn *conn = pg_connect(pg_db);
+		PGresult *res = PQexec(conn, query);
+
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res))
+			v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+		PQfinish(conn);
+		return v;
+	}
+	db = raw();
 
 	assert_int_equal(sqlite3_prepare_v2(db, query, -1, &stmt, NULL), SQLITE_OK);
 	if (sqlite3_step(stmt) == SQLITE_ROW)
@@ -88,6 +168,27 @@ static long long sql_int(const char *query)
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
 	return v;
+}
+
+/*
+ * Change the store behind the interface's back, in SQLite's words or in
+ * PostgreSQL's (@pg_text; NULL: the same words).
+ */
+static void db_exec(const char *sqlite_text, const char *pg_text)
+{
+	sqlite3 *db;
+
+	if (on_pg()) {
+		PGconn *conn = pg_connect(pg_db);
+
+		pg_sql(conn, pg_text ? pg_text : sqlite_text);
+		PQfinish(conn);
+		return;
+	}
+	db = raw();
+	sql(db, "PRAGMA foreign_keys = ON");
+	sql(db, sqlite_text);
+	sqlite3_close(db);
 }
 
 static struct result_metric metrics_def[2] = {
@@ -284,12 +385,7 @@ static void test_ids_never_reused(void **state)
 	bench = fill(st, second, 0, 1, ids);
 	assert_int_equal(store_batch_finish(st, second, true, &err), 0);
 	/* Delete the newest batch, as a replace by another process would. */
-	{
-		sqlite3 *db = raw();
-
-		sql(db, "PRAGMA foreign_keys = ON; DELETE FROM batches;");
-		sqlite3_close(db);
-	}
+	db_exec("DELETE FROM batches", NULL);
 	third = begin(st, "x", "2026-01-03T00:00:00Z", false, NULL);
 	assert_true(third > second);
 	assert_true(fill(st, third, 0, 1, ids) > bench);
@@ -397,15 +493,14 @@ static void test_bad_direction(void **state)
 	struct result_set set = { NULL, 0 };
 	struct error err = { 0 };
 	int64_t ids[2], batch_id;
-	sqlite3 *db;
 
 	batch_id = begin(st, "d", "2026-01-01T00:00:00Z", false, NULL);
 	fill(st, batch_id, 0, 1, ids);
 	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
-	db = raw();
-	sql(db, "PRAGMA ignore_check_constraints = ON; "
+	db_exec("PRAGMA ignore_check_constraints = ON; "
+		"UPDATE metrics SET better = 'sideways' WHERE name = 'ops'",
+		"ALTER TABLE metrics DROP CONSTRAINT metrics_better_check; "
 		"UPDATE metrics SET better = 'sideways' WHERE name = 'ops'");
-	sqlite3_close(db);
 	assert_int_equal(store_load(st, "d", true, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "'sideways'"));
@@ -465,14 +560,15 @@ static void test_trigger_refuses_insert(void **state)
 	struct store_sample s = { 0, 0, 1.0 };
 	struct error err = { 0 };
 	int64_t ids[2], batch_id, bench_id;
-	sqlite3 *db;
 
 	batch_id = begin(st, "t", "2026-01-01T00:00:00Z", false, NULL);
 	bench_id = fill(st, batch_id, 0, 1, ids);
-	db = raw();
-	sql(db, "CREATE TRIGGER refuse BEFORE INSERT ON samples "
-		"BEGIN SELECT RAISE(ABORT, 'refused by test'); END;");
-	sqlite3_close(db);
+	db_exec("CREATE TRIGGER refuse BEFORE INSERT ON samples "
+		"BEGIN SELECT RAISE(ABORT, 'refused by test'); END;",
+		"CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+		"$$BEGIN RAISE EXCEPTION 'refused by test'; END$$; "
+		"CREATE TRIGGER refuse BEFORE INSERT ON samples "
+		"FOR EACH ROW EXECUTE FUNCTION refuse();");
 	s.metric_id = ids[0];
 	assert_int_equal(store_iteration_add(st, bench_id, 1, false, NULL, &s, 1, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
@@ -576,15 +672,12 @@ static void record_writer(int64_t batch_id, pid_t pid)
 {
 	struct process_id id;
 	char text[256];
-	sqlite3 *db;
 
 	assert_int_equal(process_id_of(pid, &id), 0);
 	snprintf(text, sizeof(text), "UPDATE batches SET writer_boot = '%s', writer_pid = %lld, "
 		 "writer_start = %llu WHERE id = %lld", id.boot, (long long)id.pid,
 		 (unsigned long long)id.start, (long long)batch_id);
-	db = raw();
-	sql(db, text);
-	sqlite3_close(db);
+	db_exec(text, NULL);
 }
 
 static void test_one_resume_at_once(void **state)
@@ -637,12 +730,7 @@ static void test_tasks_of_a_dead_runner(void **state)
 	assert_int_equal(store_batch_tasks(st, batch_id, task, &err), 0);
 	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
 	/* This process may resume its own batch: make the runner one that is gone. */
-	{
-		sqlite3 *db = raw();
-
-		sql(db, "UPDATE batches SET writer_start = writer_start + 1");
-		sqlite3_close(db);
-	}
+	db_exec("UPDATE batches SET writer_start = writer_start + 1", NULL);
 	assert_int_equal(store_resume_find(st, "o", &resumed, &plan, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	snprintf(group_text, sizeof(group_text), "process group %d", (int)task);
@@ -709,10 +797,71 @@ static void test_reading_creates_nothing(void **state)
 	assert_int_equal(store_open_existing("/dev/null", &st, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "it is a device"));
-	/* Not built in: a clear refusal, the password left out. */
-	assert_int_equal(store_open("postgresql://me:secret@db/x", &st, &err), -1);
+}
+
+/*
+ * PostgreSQL: another connection holds the store's write lock; a write
+ * gives up after the lock timeout with a clear error, a read is not held up.
+ */
+static void test_pg_write_lock(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+	PGconn *holder;
+
+	batch_id = begin(st, "l", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, batch_id, 0, 1, ids);
+	holder = pg_connect(pg_db);
+	pg_sql(holder, "BEGIN; SELECT pg_advisory_xact_lock(6008761022114056532)");
+	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, 0, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
-	assert_non_null(strstr(err.msg, "not built with PostgreSQL"));
+	assert_non_null(strstr(err.msg, "write lock"));
+	assert_int_equal(store_load(st, "l", true, &set, &err), 0);
+	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].nr_samples, 1);
+	result_set_release(&set);
+	pg_sql(holder, "ROLLBACK");
+	PQfinish(holder);
+	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, 0, &err), 0);
+	store_close(st);
+}
+
+/*
+ * PostgreSQL: what is not a store is refused and left as it was; a server
+ * that cannot be reached is a missing resource; a password is never shown.
+ */
+static void test_pg_refusals(void **state)
+{
+	struct store *st;
+	struct error err = { 0 };
+	char url[300];
+
+	/* Reading an empty database creates nothing in it. */
+	assert_int_equal(store_open_existing(path, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_int_equal(sql_int("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
+			 0);
+	/* A newer store is left untouched. */
+	store_close(open_store());
+	db_exec("UPDATE schedperf_schema SET version = 99", NULL);
+	assert_int_equal(store_open(path, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "newer"));
+	/* Another program's tables. */
+	db_exec("DROP TABLE schedperf_schema", NULL);
+	assert_int_equal(store_open(path, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "not a schedperf store"));
+	/* No server there: exit 3, the password left out of the message. */
+	snprintf(url, sizeof(url), "postgresql://me:secret@/x?host=%s/nowhere", dir);
+	assert_int_equal(store_open(url, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_null(strstr(err.msg, "secret"));
+	assert_non_null(strstr(err.msg, "postgresql://me@/x"));
+	snprintf(url, sizeof(url), "postgresql:///x?host=%s/nowhere&password=secret", dir);
+	assert_int_equal(store_open_existing(url, &st, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
 	assert_null(strstr(err.msg, "secret"));
 }
 
@@ -733,6 +882,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tasks_of_a_dead_runner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reading_creates_nothing, setup, teardown),
+		/* The same on PostgreSQL, where they apply. */
+		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_bad_direction, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_trigger_refuses_insert, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_one_resume_at_once, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_tasks_of_a_dead_runner, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_pg_write_lock, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_pg_refusals, setup_pg, teardown_pg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# The PostgreSQL store: the same commands and results as on SQLite, runs
+# moved between them, a server that stops mid-run, a read-only role.
+# A real server (tests/pg-server.sh), each test in its own database.
+
+load helpers
+
+setup_file() {
+	pg_setup_file
+}
+
+teardown_file() {
+	pg_teardown_file
+}
+
+setup() {
+	TMP=$(mktemp -d)
+	export SCHEDPERF_DB="$TMP/store.db"
+	SP="$SCHEDPERF"
+	PGDB=$(pg_new_db)
+	PG=$(pg_url "$PGDB")
+}
+
+teardown() {
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+	rm -rf "$TMP"
+}
+
+@test "postgres: SQLite -> export -> import into PostgreSQL -> compare is identical" {
+	sp run pipe -p loops=1000 -i 3 --warmup 1 --name a -q
+	sp run pipe -p loops=1000 -i 2 --name a -q
+	sp run pipe -p loops=2000 -i 3 --name b -q
+	sp export a b -o "$TMP/one.json"
+	sp --db "$PG" import "$TMP/one.json"
+	sp --db "$PG" export a b > "$TMP/two.json"
+	cmp "$TMP/one.json" "$TMP/two.json"
+	for fmt in text json; do
+		sp compare a b --format $fmt > "$TMP/c1.$fmt" || true
+		sp --db "$PG" compare a b --format $fmt > "$TMP/c2.$fmt" || true
+		[ -s "$TMP/c1.$fmt" ]
+		cmp "$TMP/c1.$fmt" "$TMP/c2.$fmt"
+	done
+	# and back: PostgreSQL -> SQLite gives the same file again
+	sp --db "$PG" export a b | sp --db "$TMP/back.db" import -
+	sp --db "$TMP/back.db" export a b | cmp - "$TMP/one.json"
+}
+
+@test "postgres: run, runs, show and --resume work as on SQLite" {
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
+	run sp --db "$PG" runs
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"x "*" 2 "* ]]
+	run sp --db "$PG" show x
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"pipe cpus=any loops=1000"* ]]
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM iterations')" -eq 4 ]
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM batches WHERE complete')" -eq 2 ]
+	# a second import of the same batches is refused whole
+	sp --db "$PG" export x > "$TMP/x.json"
+	run sp --db "$PG" import "$TMP/x.json"
+	[ "$status" -eq 2 ]
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM batches')" -eq 2 ]
+	run sp --db "$PG" run --resume --name x
+	[ "$status" -eq 2 ]
+	# reading a database with no store creates nothing in it
+	other=$(pg_new_db)
+	run sp --db "$(pg_url "$other")" runs
+	[ "$status" -eq 2 ]
+	[ "$(psql_in "$other" "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" -eq 0 ]
+	psql_in postgres "DROP DATABASE $other"
+}
+
+# Wait (no timer) until query $2 on $1 gives at least $3, the runner alive.
+wait_count() {
+	until [ "$(psql -qXAt "$1" -c "$2" 2>/dev/null || echo 0)" -ge "$3" ]; do
+		kill -0 "$runner" 2>/dev/null || { echo "the run ended early: $(cat "$TMP/err")"; return 1; }
+		sleep 0.05
+	done
+}
+
+# The advisory locks that sessions named $1 hold or wait for ($2: a condition on l.granted).
+locks_of() {
+	echo "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+	      WHERE l.locktype = 'advisory' AND a.application_name = '$1' AND $2"
+}
+
+@test "postgres: the server stopped mid-run: exit 3, iterations kept, --resume finishes" {
+	local own url
+	own=$(mktemp -d /tmp/schedperf-pg.XXXXXX)	# the server's user must reach it
+	"$BATS_TEST_DIRNAME/../pg-server.sh" start "$own" >/dev/null
+	url="postgresql:///postgres?host=$own&user=postgres"
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" --db "$url" run pipe -p loops=100 -i 20 \
+		--name r -q >"$TMP/out" 2>"$TMP/err" &
+	runner=$!
+	wait_count "$url" "SELECT count(*) FROM iterations" 3
+	# Hold the run at its next commit: another session takes the store's
+	# write lock while the runner is stopped, so that it queues first.
+	kill -STOP "$runner"
+	mkfifo "$TMP/hold"
+	PGAPPNAME=holder psql -qXAt "$url" <"$TMP/hold" >/dev/null 2>&1 &
+	exec 9>"$TMP/hold"
+	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
+	wait_count "$url" "$(locks_of holder true)" 1 || { kill -CONT "$runner"; false; }
+	kill -CONT "$runner"
+	wait_count "$url" "$(locks_of schedperf 'NOT l.granted')" 1
+	[ "$(psql -qXAt "$url" -c "$(locks_of holder l.granted)")" -eq 1 ]
+	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$own"
+	exec 9>&-
+	rc=0
+	wait "$runner" || rc=$?
+	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$own"
+	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; false; }
+	grep -q "^schedperf: .*store .postgresql:///postgres?host=.*connection" "$TMP/err"
+	kept=$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations')
+	[ "$kept" -ge 3 ] && [ "$kept" -lt 20 ]
+	# every kept iteration is whole: it has its samples
+	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations i WHERE failure IS NULL AND
+		NOT EXISTS (SELECT 1 FROM samples s WHERE s.iteration_id = i.id)')" -eq 0 ]
+	sp --db "$url" run --resume --name r -q
+	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 20 ]
+	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM batches WHERE complete')" -eq 1 ]
+	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$own"
+}
+
+@test "postgres: a read-only role can compare but not write" {
+	local role="analyst_$$_$RANDOM"
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --name a -q
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --name b -q
+	# the GRANTs of schedperf(1), "PostgreSQL"
+	psql_in "$PGDB" "CREATE ROLE $role LOGIN;
+		GRANT CONNECT ON DATABASE $PGDB TO $role;
+		GRANT USAGE ON SCHEMA public TO $role;
+		GRANT SELECT ON ALL TABLES IN SCHEMA public TO $role"
+	ro=$(pg_url "$PGDB" "$role")
+	run sp --db "$ro" compare a b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *usec_per_op* ]]
+	run sp --db "$ro" runs
+	[ "$status" -eq 0 ]
+	run sp --db "$ro" run pipe -p loops=1000 -i 1 --name c -q
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"permission denied"* ]]
+	run sp --db "$ro" import "$TMP/nothing.json"
+	[ "$status" -ne 0 ]
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM batches')" -eq 2 ]
+	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
+}
