@@ -50,6 +50,7 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 /* The same for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 
+int cmd_cancel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_env(int argc, char **argv);
@@ -57,10 +58,13 @@ int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
 
 #endif

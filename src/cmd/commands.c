@@ -26,6 +26,10 @@ const struct command commands[] = {
 	{ "env", cmd_env, "print the environment a run would record" },
 	{ "export", cmd_export, "write runs as schedperf-results/1 JSON" },
 	{ "import", cmd_import, "read schedperf-results/1 JSON into the store" },
+	{ "submit", cmd_submit, "queue a run for the workers of the machines it names" },
+	{ "jobs", cmd_jobs, "list the job queue: queued, running, done, failed" },
+	{ "worker", cmd_worker, "take queued jobs for this machine and run them" },
+	{ "cancel", cmd_cancel, "cancel queued or running jobs" },
 	{ "help", cmd_help, "show help for schedperf or one command" },
 	{ NULL, NULL, NULL },
 };

@@ -28,6 +28,8 @@ enum store_access {
 struct store {
 	const struct store_backend *be;
 	char *location;		/* as given, for messages */
+	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
+	char job_claim[128];
 };
 
 /*
@@ -114,6 +116,30 @@ struct store_backend {
 	/* Fill @batch (its id set) with its environment and benchmarks. */
 	int (*batch_load)(struct store *st, struct result_batch *batch, bool with_samples,
 			  struct error *err);
+
+	/*
+	 * The job queue; NULL where the backend has none. Each job operation
+	 * is one statement, atomic by itself, outside store.c's transactions
+	 * (a claim must not wait for the writers' lock). batch_attach_job and
+	 * job_complete run inside the transaction that begins or finishes the
+	 * job's batch, so that a job is done exactly when its batch is complete.
+	 */
+	int (*job_submit)(struct store *st, const char *args, const char *machine,
+			  const char *machine_like, int priority, int64_t *id, struct error *err);
+	int (*job_claim)(struct store *st, const char *worker, const char *claim, int lease,
+			 struct store_job *job, struct error *err);
+	int (*job_renew)(struct store *st, int64_t id, const char *claim, int lease,
+			 struct error *err);
+	int (*job_fail)(struct store *st, int64_t id, const char *claim, const char *reason,
+			struct error *err);
+	int (*jobs_list)(struct store *st, struct store_job **jobs, size_t *nr,
+			 struct error *err);
+	int (*job_cancel)(struct store *st, int64_t id, struct error *err);
+	/* 0, or -1 with EXIT_ENV when the claim no longer holds. */
+	int (*batch_attach_job)(struct store *st, int64_t batch_id, int64_t job_id,
+				const char *claim, struct error *err);
+	/* Complete the job of a batch, if it has one; -1 when its claim no longer holds. */
+	int (*job_complete)(struct store *st, int64_t batch_id, struct error *err);
 };
 
 void batch_state_release(struct batch_state *state);

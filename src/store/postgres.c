@@ -258,10 +258,8 @@ static int pg_batch_finish(struct store *st, int64_t batch_id, bool complete,
 
 	pg_param_bool(&p, complete);
 	pg_param_int(&p, batch_id);
-	return pg_exec(pg_of(st), "UPDATE batches SET complete = $1, finished = "
-		       "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
-		       "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') WHERE id = $2", &p, err,
-		       "finish the batch");
+	return pg_exec(pg_of(st), "UPDATE batches SET complete = $1, finished = " PG_NOW
+		       " WHERE id = $2", &p, err, "finish the batch");
 }
 
 static int pg_batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
@@ -424,7 +422,8 @@ static int pg_batches_load(struct store *st, const char *name, struct result_set
 	pg_param_text(&p, name);
 	res = pg_query(pg_of(st), "SELECT b.id, r.name, b.started, b.complete FROM batches b "
 		       "JOIN runs r ON r.id = b.run_id WHERE ($1::text IS NULL OR r.name = $1) "
-		       "AND (b.complete OR NOT b.replacing) ORDER BY b.started, b.id", &p, err,
+		       "AND (b.complete OR (NOT b.replacing AND b.job_id IS NULL)) "
+		       "ORDER BY b.started, b.id", &p, err,
 		       "read the results");
 	if (!res)
 		return -1;
@@ -586,4 +585,12 @@ const struct store_backend store_postgres = {
 	.iterations_count = pg_iterations_count,
 	.batches_load = pg_batches_load,
 	.batch_load = pg_batch_load,
+	.job_submit = pg_job_submit,
+	.job_claim = pg_job_claim,
+	.job_renew = pg_job_renew,
+	.job_fail = pg_job_fail,
+	.jobs_list = pg_jobs_list,
+	.job_cancel = pg_job_cancel,
+	.batch_attach_job = pg_batch_attach_job,
+	.job_complete = pg_job_complete,
 };

@@ -85,6 +85,25 @@ int pg_schema_upgrade(struct pg_store *ps, struct error *err);
  */
 int pg_schema_check(struct pg_store *ps, bool empty_ok, struct error *err);
 
+/* Now, as the store writes times: ISO 8601 UTC, milliseconds. */
+#define PG_NOW "to_char(clock_timestamp() AT TIME ZONE 'UTC', " \
+	"'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+/* The job queue's operations (postgres_jobs.c; backend.h). */
+int pg_job_submit(struct store *st, const char *args, const char *machine,
+		  const char *machine_like, int priority, int64_t *id, struct error *err);
+int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
+		 struct store_job *job, struct error *err);
+int pg_job_renew(struct store *st, int64_t id, const char *claim, int lease,
+		 struct error *err);
+int pg_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
+		struct error *err);
+int pg_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
+int pg_job_cancel(struct store *st, int64_t id, struct error *err);
+int pg_batch_attach_job(struct store *st, int64_t batch_id, int64_t job_id,
+			const char *claim, struct error *err);
+int pg_job_complete(struct store *st, int64_t batch_id, struct error *err);
+
 int pg_open(const char *location, enum store_access access, struct store **out,
 	    struct error *err);
 void pg_close(struct store *st);

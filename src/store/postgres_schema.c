@@ -11,9 +11,10 @@
  * twice. The version is the one row of schedperf_schema; that table marks
  * the database as a schedperf store.
  *
- * PostgreSQL stores begin at version 3. A new version is one more entry
- * in migrations[] (here and in sqlite_schema.c, with the same number) and,
- * in schema_current, the tables as that version has them.
+ * PostgreSQL stores begin at version 3: a new store is made as version 3
+ * and brought up by the migrations, so that a new store and an upgraded
+ * one are the same by construction. A new version is one more entry in
+ * migrations[] here and in sqlite_schema.c, with the same number.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 #include "store/postgres.h"
 #include "util/array.h"
 
-static const char schema_current[] =
+static const char schema_v3[] =
 	"CREATE TABLE schedperf_schema (version integer NOT NULL);"
 	"CREATE TABLE runs ("
 	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
@@ -78,6 +79,30 @@ static const char schema_current[] =
 	"CREATE INDEX samples_metric ON samples(metric_id);"
 	"INSERT INTO schedperf_schema (version) VALUES (3);";
 
+/* Version 4: the job queue, as in sqlite_schema.c. */
+static const char upgrade_v3_to_v4[] =
+	"CREATE TABLE jobs ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  state text NOT NULL DEFAULT 'queued' CHECK (state IN "
+	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"
+	"  args text NOT NULL,"
+	"  machine text NOT NULL,"
+	"  machine_like text NOT NULL,"
+	"  priority integer NOT NULL DEFAULT 0,"
+	"  submitted text NOT NULL,"
+	"  since text NOT NULL,"
+	"  attempts integer NOT NULL DEFAULT 0,"
+	"  worker text,"
+	"  claim text,"
+	"  lease_until timestamptz,"
+	"  reason text,"
+	"  result_batch bigint REFERENCES batches(id) ON DELETE SET NULL);"
+	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
+	"ALTER TABLE batches ADD COLUMN job_id bigint REFERENCES jobs(id) ON DELETE SET NULL,"
+	"  ADD COLUMN job_claim text;"
+	"CREATE INDEX batches_job ON batches(job_id);"
+	"UPDATE schedperf_schema SET version = 4;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -85,6 +110,7 @@ static const char schema_current[] =
 static const char *const migrations[] = {
 	NULL,
 	NULL,
+	upgrade_v3_to_v4,
 };
 
 #define FIRST_VERSION 3
@@ -159,8 +185,11 @@ static int migrate(struct pg_store *ps, int version, struct error *err)
 {
 	char what[64];
 
-	if (!version)
-		return run_script(ps, schema_current, err, "create the schema");
+	if (!version) {
+		if (run_script(ps, schema_v3, err, "create the schema"))
+			return -1;
+		version = FIRST_VERSION;
+	}
 	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
 		snprintf(what, sizeof(what), "upgrade the schema from version %d to %d", v,
 			 v + 1);

@@ -494,7 +494,7 @@ static int sqlite_batches_load(struct store *st, const char *name, struct result
 
 	stmt = sqlite_prepare(ss, "SELECT b.id, r.name, b.started, b.complete FROM batches b "
 			      "JOIN runs r ON r.id = b.run_id WHERE (?1 IS NULL OR r.name = ?1) "
-			      "AND (b.complete = 1 OR b.replacing = 0) "
+			      "AND (b.complete = 1 OR (b.replacing = 0 AND b.job_id IS NULL)) "
 			      "ORDER BY b.started, b.id", err);
 	if (!stmt)
 		return -1;

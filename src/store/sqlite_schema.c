@@ -56,8 +56,7 @@
  * writer_*: the process running the batch (boot id, pid, start time);
  * tasks_*: the process group of the iteration it runs now, by its leader.
  */
-#define BATCHES_V3(name)							\
-	"CREATE TABLE " name " ("						\
+#define BATCHES_COLUMNS_V3							\
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"	\
 	"  started TEXT NOT NULL,"						\
@@ -69,7 +68,11 @@
 	"  writer_pid INTEGER,"							\
 	"  writer_start INTEGER,"						\
 	"  tasks_pgid INTEGER,"							\
-	"  tasks_start INTEGER,"						\
+	"  tasks_start INTEGER,"
+
+#define BATCHES_V3(name)							\
+	"CREATE TABLE " name " ("						\
+	BATCHES_COLUMNS_V3							\
 	"  UNIQUE (run_id, started));"
 
 #define BENCHMARKS_V3(name)							\
@@ -101,6 +104,37 @@
 	"  failure TEXT,"							\
 	"  UNIQUE (benchmark_id, seq));"
 
+/*
+ * Version 4: the job queue (src/store/store.h, "Jobs"). A batch that a
+ * job's run writes names the job and the claim it ran under; it is seen
+ * only once complete, and completing it completes the job.
+ */
+#define BATCHES_V4(name)							\
+	"CREATE TABLE " name " ("						\
+	BATCHES_COLUMNS_V3							\
+	"  job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,"		\
+	"  job_claim TEXT,"							\
+	"  UNIQUE (run_id, started));"
+
+#define JOBS_V4									\
+	"CREATE TABLE jobs ("							\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN "		\
+	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"		\
+	"  args TEXT NOT NULL,"							\
+	"  machine TEXT NOT NULL,"						\
+	"  machine_like TEXT NOT NULL,"						\
+	"  priority INTEGER NOT NULL DEFAULT 0,"				\
+	"  submitted TEXT NOT NULL,"						\
+	"  since TEXT NOT NULL,"						\
+	"  attempts INTEGER NOT NULL DEFAULT 0,"				\
+	"  worker TEXT,"							\
+	"  claim TEXT,"								\
+	"  lease_until TEXT,"							\
+	"  reason TEXT,"							\
+	"  result_batch INTEGER REFERENCES batches(id) ON DELETE SET NULL);"	\
+	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
+
 #define STAMP(version)								\
 	"PRAGMA application_id = 1399023696;"					\
 	"PRAGMA user_version = " #version ";"
@@ -109,7 +143,8 @@ _Static_assert(APPLICATION_ID == 1399023696, "STAMP() spells APPLICATION_ID");
 
 static const char schema_current[] =
 	RUNS_V3("runs")
-	BATCHES_V3("batches")
+	BATCHES_V4("batches")
+	JOBS_V4
 	ENVIRONMENT_V1
 	BENCHMARKS_V3("benchmarks")
 	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
@@ -117,7 +152,7 @@ static const char schema_current[] =
 	ITERATIONS_V3("iterations")
 	SAMPLES_V2("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
-	STAMP(3);
+	STAMP(4);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -158,10 +193,17 @@ static const char upgrade_v2_to_v3[] =
 		"id, benchmark_id, seq, warmup, failure")
 	STAMP(3);
 
+static const char upgrade_v3_to_v4[] =
+	JOBS_V4
+	"ALTER TABLE batches ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL;"
+	"ALTER TABLE batches ADD COLUMN job_claim TEXT;"
+	STAMP(4);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
 	upgrade_v2_to_v3,
+	upgrade_v3_to_v4,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

@@ -35,6 +35,7 @@
 #include "store/backend.h"
 #include "util/array.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* Chosen by the location's scheme; the row without schemes takes file paths. */
@@ -171,6 +172,14 @@ void batch_state_release(struct batch_state *state)
 	state->plan = NULL;
 }
 
+/* The job queue needs a backend that has one. */
+static int no_queue(struct store *st, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "store '%s' has no job queue: the %s backend keeps "
+			 "none (give --db postgresql://... for a store that workers share)",
+			 st->location, st->be->name);
+}
+
 /* End the transaction that @rc (0 or -1) says went well or not. */
 static int end_write(struct store *st, int rc, struct error *err)
 {
@@ -246,6 +255,10 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 	rc = st->be->run_find(st, batch->name, true, &run_id, err) < 0 ||
 	     (replace && guard_run(st, run_id, err)) ||
 	     st->be->batch_insert(st, run_id, batch, &state, err) ? -1 : 0;
+	if (!rc && st->job_id)
+		rc = st->be->batch_attach_job ?
+		     st->be->batch_attach_job(st, batch->id, st->job_id, st->job_claim, err) :
+		     no_queue(st, err);
 	return end_write(st, rc, err);
 }
 
@@ -340,7 +353,9 @@ int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct
 	rc = batch_state_of(st, batch_id, &state, err) ||
 	     st->be->batch_finish(st, batch_id, complete, err) ||
 	     (complete && state.replacing &&
-	      st->be->batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;
+	      st->be->batches_delete_before(st, state.run_id, batch_id, err)) ||
+	     (complete && st->be->job_complete && st->be->job_complete(st, batch_id, err)) ?
+	     -1 : 0;
 	batch_state_release(&state);
 	return end_write(st, rc, err);
 }
@@ -527,4 +542,112 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
 	for (size_t i = 0; i < set->nr_batches && !rc; i++)
 		rc = import_batch(st, &set->batches[i], err);
 	return end_write(st, rc, err);
+}
+
+/*
+ * Jobs. Every operation is one statement of the backend's, atomic by
+ * itself. A claim is named by the worker's machine, its pid and the time,
+ * so that a worker whose lease ran out and whose job was claimed again can
+ * neither renew it, nor fail it, nor complete it: its batch stays
+ * incomplete, never seen, and goes when the next run of the job begins.
+ */
+void store_job_release(struct store_job *job)
+{
+	free(job->state);
+	free(job->args);
+	free(job->machine);
+	free(job->worker);
+	free(job->since);
+	free(job->reason);
+	free(job->claim);
+	memset(job, 0, sizeof(*job));
+}
+
+/* A machine pattern (* any text, ? one character) as SQL LIKE reads it, \ escaping. */
+static char *pattern_to_like(const char *pattern)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '*')
+			strbuf_addf(&sb, "%%");
+		else if (*p == '?')
+			strbuf_addf(&sb, "_");
+		else if (*p == '%' || *p == '_' || *p == '\\')
+			strbuf_addf(&sb, "\\%c", *p);
+		else
+			strbuf_addf(&sb, "%c", *p);
+	}
+	return strbuf_detach(&sb);
+}
+
+int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
+		     int64_t *id, struct error *err)
+{
+	char *like;
+	int rc;
+
+	if (!st->be->job_submit)
+		return no_queue(st, err);
+	like = pattern_to_like(machine);
+	rc = st->be->job_submit(st, args, machine, like, priority, id, err);
+	free(like);
+	return rc;
+}
+
+int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
+		    struct error *err)
+{
+	static unsigned int nr;
+	char claim[sizeof(st->job_claim)];
+
+	if (!st->be->job_claim)
+		return no_queue(st, err);
+	snprintf(claim, sizeof(claim), "%.64s/%ld/%.0f/%u", worker, (long)getpid(),
+		 time_now() * 1e6, nr++);
+	return st->be->job_claim(st, worker, claim, lease, job, err);
+}
+
+int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
+		    struct error *err)
+{
+	if (!st->be->job_renew)
+		return no_queue(st, err);
+	return st->be->job_renew(st, id, claim, lease, err);
+}
+
+int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
+		   struct error *err)
+{
+	if (!st->be->job_fail)
+		return no_queue(st, err);
+	return st->be->job_fail(st, id, claim, reason, err);
+}
+
+int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)
+{
+	*jobs = NULL;
+	*nr = 0;
+	if (!st->be->jobs_list)
+		return no_queue(st, err);
+	return st->be->jobs_list(st, jobs, nr, err);
+}
+
+int store_job_cancel(struct store *st, int64_t id, struct error *err)
+{
+	int rc;
+
+	if (!st->be->job_cancel)
+		return no_queue(st, err);
+	rc = st->be->job_cancel(st, id, err);
+	if (!rc)
+		return error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
+				 "job, or it has ended (see 'schedperf jobs')", (long long)id);
+	return rc < 0 ? -1 : 0;
+}
+
+void store_set_job(struct store *st, int64_t id, const char *claim)
+{
+	st->job_id = id;
+	snprintf(st->job_claim, sizeof(st->job_claim), "%s", claim);
 }

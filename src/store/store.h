@@ -20,7 +20,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -125,5 +125,54 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 
 /* Import whole batches (all or nothing, one transaction). */
 int store_import(struct store *st, const struct result_set *set, struct error *err);
+
+/*
+ * Jobs: runs queued in the store for workers on many machines (PostgreSQL
+ * stores; store.c, "Jobs"). A job is queued, then running on one machine
+ * under a claim with a lease that its worker renews, then done (its batch
+ * complete and linked), failed (with a reason) or cancelled. A job whose
+ * lease ran out is claimed again; the batch its lost run began is never
+ * seen and goes when the next run of the job begins.
+ */
+struct store_job {
+	int64_t id;
+	char *state;		/* queued, running, done, failed, cancelled */
+	char *args;		/* the run's arguments: a JSON array of strings */
+	char *machine;		/* the machines it may run on: a pattern (* and ?) */
+	int priority;		/* higher first */
+	int attempts;		/* claims so far */
+	char *worker;		/* the machine that runs it, or ran it last; NULL */
+	char *since;		/* when it entered its state, ISO 8601 UTC */
+	char *reason;		/* why it failed; NULL */
+	int64_t result_batch;	/* its complete batch; 0 */
+	char *claim;		/* the claim it runs under, when claimed */
+};
+
+void store_job_release(struct store_job *job);
+
+int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
+		     int64_t *id, struct error *err);
+/*
+ * Claim the next job that machine @worker matches, highest priority then
+ * oldest, with a lease of @lease seconds: 1 with *job filled, 0 when there
+ * is none. Workers never wait for each other's claims.
+ */
+int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
+		    struct error *err);
+/* Extend the lease: 1 while the job is still this claim's, 0 when it is not (cancelled, lost). */
+int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
+		    struct error *err);
+/* The run of a claimed job failed: @reason is kept. */
+int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
+		   struct error *err);
+/* Every job, oldest first. */
+int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
+/* Cancel a queued or running job; EXIT_USAGE when there is no such job or it ended. */
+int store_job_cancel(struct store *st, int64_t id, struct error *err);
+/*
+ * This process runs job @id under @claim: the batch it begins next belongs
+ * to the job, and is refused unless the claim still holds.
+ */
+void store_set_job(struct store *st, int64_t id, const char *claim);
 
 #endif

@@ -194,6 +194,12 @@ pg_teardown_file() {
 	[ -z "${PG_OWN:-}" ] || "$BATS_TEST_DIRNAME/../pg-server.sh" stop "$PG_OWN"
 }
 
+# setup_file and teardown_file of a .bats file whose every test uses PostgreSQL.
+pg_file() {
+	setup_file() { pg_setup_file; }
+	teardown_file() { pg_teardown_file; }
+}
+
 pg_url() {	# pg_url DATABASE [USER]
 	printf 'postgresql:///%s?host=%s&user=%s' "$1" "$SCHEDPERF_TEST_PGHOST" "${2:-postgres}"
 }

@@ -4,14 +4,7 @@
 # A real server (tests/pg-server.sh), each test in its own database.
 
 load helpers
-
-setup_file() {
-	pg_setup_file
-}
-
-teardown_file() {
-	pg_teardown_file
-}
+pg_file
 
 setup() {
 	TMP=$(mktemp -d)

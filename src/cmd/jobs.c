@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedperf jobs: the job queue, one job a line, or as JSON. */
+#include <jansson.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "store/store.h"
+
+static const struct cmd_usage jobs_usage = {
+	"usage: schedperf jobs [--format text|json]\n"
+	"\n"
+	"List the jobs of the store's queue, oldest first: queued, running (on\n"
+	"which machine, since when, how many times claimed), done (with the batch\n"
+	"of its run), failed (with the reason) or cancelled.\n",
+	NULL,
+};
+
+static json_t *string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void print_json(const struct store_job *jobs, size_t nr)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct store_job *j = &jobs[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id", json_integer(j->id));
+		json_object_set_new(o, "state", json_string(j->state));
+		json_object_set_new(o, "machine", string_or_null(j->worker));
+		json_object_set_new(o, "attempts", json_integer(j->attempts));
+		json_object_set_new(o, "result_batch", j->result_batch ?
+				    json_integer(j->result_batch) : json_null());
+		json_object_set_new(o, "pattern", json_string(j->machine));
+		json_object_set_new(o, "priority", json_integer(j->priority));
+		json_object_set_new(o, "since", json_string(j->since));
+		json_object_set_new(o, "reason", string_or_null(j->reason));
+		json_object_set_new(o, "args", json_loads(j->args, 0, NULL));
+		json_array_append_new(list, o);
+	}
+	json_dumpf(list, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(list);
+}
+
+static void print_text(const struct store_job *jobs, size_t nr)
+{
+	printf("%-6s %-9s %-20s %-24s %4s %8s  %s\n", "ID", "STATE", "MACHINE", "SINCE",
+	       "TRY", "PRIORITY", "RUN");
+	for (size_t i = 0; i < nr; i++) {
+		const struct store_job *j = &jobs[i];
+		char result[64] = "";
+
+		if (j->result_batch)
+			snprintf(result, sizeof(result), "batch %lld ", (long long)j->result_batch);
+		printf("%-6lld %-9s %-20.64s %-24s %4d %8d  %s%s%s%s\n", (long long)j->id,
+		       j->state, j->worker ? j->worker : j->machine, j->since, j->attempts,
+		       j->priority, result, j->args, j->reason ? "  failed: " : "",
+		       j->reason ? j->reason : "");
+	}
+}
+
+int cmd_jobs(int argc, char **argv)
+{
+	struct store_job *jobs = NULL;
+	struct store *st = NULL;
+	struct error err = { 0 };
+	const char *format = "text";
+	const struct cmd_option options[] = {
+		OPT_STRING(0, "format", &format, "FORMAT", "text (default) or json"),
+		OPT_END(),
+	};
+	size_t nr = 0;
+	int code = EXIT_OK;
+
+	if (parse_options(argc, argv, options, &jobs_usage, &code))
+		return code;
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return command_usage_error("jobs", "unknown format '%.32s': give text or json",
+					   format);
+	if (optind < argc)
+		return command_usage_error("jobs", "unexpected '%.64s'", argv[optind]);
+	if (store_open_existing(global.db, &st, &err) || store_jobs_list(st, &jobs, &nr, &err)) {
+		code = error_report(&err);
+		goto out;
+	}
+	if (!strcmp(format, "json"))
+		print_json(jobs, nr);
+	else
+		print_text(jobs, nr);
+out:
+	for (size_t i = 0; i < nr; i++)
+		store_job_release(&jobs[i]);
+	free(jobs);
+	store_close(st);
+	return code;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf submit: queue a run for the workers (schedperf worker) of the
+ * machines a pattern names. Everything that is not submit's own option is
+ * the run's: it is checked here by `run --dry-run` in a child, so a job
+ * the workers would refuse is refused now, with run's own message.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "store/store.h"
+#include "util/parse.h"
+#include "util/spawn.h"
+#include "util/xalloc.h"
+
+static const struct cmd_usage submit_usage = {
+	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N] RUN-ARGUMENTS...\n"
+	"\n"
+	"Queue a run in the store for the workers ('schedperf worker') of the\n"
+	"machines PATTERN matches. RUN-ARGUMENTS are those of 'schedperf run' (a\n"
+	"workload with -p, --sweep, -i ..., or --suite), checked now. Needs a\n"
+	"PostgreSQL store (--db postgresql://...). Prints each job's id.\n",
+	"Each job runs once: its batch is stored whole and linked to the job, or\n"
+	"not at all; a job whose worker dies is run again by another.\n",
+};
+
+struct submit_request {
+	const char *machine;
+	int priority;
+	int repeat;
+	char **args;		/* the run's, NULL-terminated */
+	int nr_args;
+};
+
+/* The options submit takes, for --help; parsed by split_arguments(). */
+static const struct cmd_option submit_options[] = {
+	OPT_STRING(0, "machine", NULL, "PATTERN", "the machines (host names; * and ? match "
+		   "any text and one character) whose workers may run it (default *: any)"),
+	OPT_INTEGER(0, "priority", NULL, "N", -1000000, 1000000,
+		    "workers take higher priorities first, then older jobs (default 0)"),
+	OPT_INTEGER(0, "repeat", NULL, "N", 1, 10000, "queue N jobs of this run (default 1)"),
+	OPT_END(),
+};
+
+/* "--NAME VALUE" or "--NAME=VALUE" at argv[*i]: the value, *i past it; NULL if not NAME. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t len = strlen(name);
+	const char *arg = argv[*i];
+
+	if (strncmp(arg, "--", 2) || strncmp(arg + 2, name, len))
+		return NULL;
+	if (arg[2 + len] == '=')
+		return arg + 3 + len;
+	if (arg[2 + len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int integer_option(const char *name, const char *value, long min, long max, int *out)
+{
+	long v;
+
+	if (parse_long(value, &v) || v < min || v > max)
+		return command_usage_error("submit", "--%s '%.32s' is not a whole number in "
+					   "%ld..%ld", name, value, min, max);
+	*out = (int)v;
+	return 0;
+}
+
+/* One argument of submit's own, or 0 when it is the run's; an exit code on error. */
+static int own_option(int argc, char **argv, int *i, struct submit_request *req,
+		      bool *taken)
+{
+	bool missing = false;
+	const char *v;
+
+	*taken = true;
+	if ((v = option_value(argc, argv, i, "machine", &missing))) {
+		req->machine = v;
+		return *v ? 0 : command_usage_error("submit", "--machine needs a pattern");
+	}
+	if ((v = option_value(argc, argv, i, "priority", &missing)))
+		return integer_option("priority", v, -1000000, 1000000, &req->priority);
+	if ((v = option_value(argc, argv, i, "repeat", &missing)))
+		return integer_option("repeat", v, 1, 10000, &req->repeat);
+	if ((v = option_value(argc, argv, i, "db", &missing))) {
+		global.db = v;
+		return 0;
+	}
+	if (missing)
+		return command_usage_error("submit", "option '%.64s' lacks its value", argv[*i]);
+	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) {
+		global.quiet = true;
+		return 0;
+	}
+	if (!strcmp(argv[*i], "-h") || !strcmp(argv[*i], "--help")) {
+		print_options_usage(stdout, submit_options, &submit_usage);
+		return -1;
+	}
+	*taken = false;
+	return 0;
+}
+
+static int split_arguments(int argc, char **argv, struct submit_request *req)
+{
+	bool taken;
+	int code;
+
+	req->args = xcalloc((size_t)argc + 1, sizeof(char *));
+	for (int i = 1; i < argc; i++) {
+		if ((code = own_option(argc, argv, &i, req, &taken)))
+			return code;
+		if (taken)
+			continue;
+		if (!strcmp(argv[i], "--resume") || !strcmp(argv[i], "--dry-run"))
+			return command_usage_error("submit", "%s is not a job: give a workload or "
+						   "--suite", argv[i]);
+		req->args[req->nr_args++] = argv[i];
+	}
+	if (!req->nr_args)
+		return command_usage_error("submit", "no run given: give a workload with its "
+					   "options, or --suite, as to 'schedperf run'");
+	return command_check_utf8_operands("submit", "argument", argc, argv);
+}
+
+/* The run's arguments as `run --dry-run` takes them: its exit code (it said why). */
+static int check_run(const struct submit_request *req)
+{
+	char **argv = xcalloc((size_t)req->nr_args + 4, sizeof(char *));
+	int code;
+	pid_t pid;
+
+	argv[0] = "schedperf";
+	argv[1] = "run";
+	memcpy(argv + 2, req->args, (size_t)req->nr_args * sizeof(char *));
+	argv[req->nr_args + 2] = "--dry-run";
+	pid = spawn_self(argv, -2, -1, true);
+	free(argv);
+	if (pid < 0)
+		return die_code(EXIT_ENV, "submit: cannot check the run: %m (check the "
+				"process limit)");
+	code = spawn_wait(pid);
+	return code < 0 ? EXIT_INTERNAL : code;
+}
+
+static char *args_json(const struct submit_request *req)
+{
+	json_t *list = json_array();
+	char *text;
+
+	for (int i = 0; i < req->nr_args; i++)
+		json_array_append_new(list, json_string(req->args[i]));
+	text = json_dumps(list, JSON_COMPACT);
+	json_decref(list);
+	return text;
+}
+
+int cmd_submit(int argc, char **argv)
+{
+	struct submit_request req = { .machine = "*", .repeat = 1 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	char *args = NULL;
+	int code;
+
+	code = split_arguments(argc, argv, &req);
+	if (code)
+		goto out;
+	if ((code = check_run(&req)))
+		goto out;
+	args = args_json(&req);
+	if (store_open(global.db, &st, &err))
+		goto fail;
+	for (int i = 0; i < req.repeat; i++) {
+		int64_t id;
+
+		if (store_job_submit(st, args, req.machine, req.priority, &id, &err))
+			goto fail;
+		if (!global.quiet)
+			printf("%lld\n", (long long)id);
+	}
+	goto out;
+fail:
+	code = error_report(&err);
+out:
+	store_close(st);
+	free(args);
+	free(req.args);
+	return code < 0 ? EXIT_OK : code;
+}

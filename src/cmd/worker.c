@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf worker: take jobs from the store's queue that this machine
+ * matches and run each as `schedperf run` in a child process, holding the
+ * job's lease by renewing it while the child runs.
+ *
+ * The child writes the results itself, one transaction per iteration as
+ * any run; the store makes its batch the job's and completes the job in
+ * the transaction that completes the batch (store.h, "Jobs"). The child
+ * dies with the worker (however the worker dies), so a job is never run
+ * by a worker's orphan while another worker runs it again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "store/store.h"
+#include "util/spawn.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const struct cmd_usage worker_usage = {
+	"usage: schedperf worker [--once] [--idle-exit SEC] [--lease SEC]\n"
+	"\n"
+	"Take the jobs that 'schedperf submit' queued for this machine (its host\n"
+	"name), highest priority first, and run each. A job is held with a lease\n"
+	"that the worker renews while the run goes on; a worker that dies loses\n"
+	"it, and another worker runs the job again. Needs a PostgreSQL store.\n",
+	NULL,
+};
+
+struct worker_options {
+	bool once;
+	int idle_exit;		/* 0: wait for jobs for ever */
+	int lease;
+};
+
+/* The last line the run wrote on stderr: a failed job's reason. */
+struct run_output {
+	char line[512];
+	char partial[512];
+	size_t len;
+};
+
+static void take_output(struct run_output *out, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (out->len < sizeof(out->partial) - 1)
+				out->partial[out->len++] = buf[i];
+			continue;
+		}
+		out->partial[out->len] = '\0';
+		if (out->len)
+			snprintf(out->line, sizeof(out->line), "%s", out->partial);
+		out->len = 0;
+	}
+}
+
+/* argv for `schedperf -q run ARGS...` from the job's JSON array of strings. */
+static char **run_argv(const char *args)
+{
+	json_t *list = json_loads(args, 0, NULL);
+	size_t n = json_is_array(list) ? json_array_size(list) : 0;
+	char **argv = xcalloc(n + 4, sizeof(char *));
+
+	argv[0] = xstrdup("schedperf");
+	argv[1] = xstrdup("-q");
+	argv[2] = xstrdup("run");
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(list, i));
+
+		argv[3 + i] = xstrdup(s ? s : "");
+	}
+	json_decref(list);
+	return argv;
+}
+
+static void free_argv(char **argv)
+{
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+static pid_t start_run(const struct store_job *job, int err_fd)
+{
+	char **argv = run_argv(job->args);
+	char token[256];
+	pid_t pid;
+
+	/* The store and the job go by the environment, never on a command line. */
+	snprintf(token, sizeof(token), "%lld:%s", (long long)job->id, job->claim);
+	setenv("SCHEDPERF_DB", global.db, 1);
+	setenv("SCHEDPERF_JOB", token, 1);
+	pid = spawn_self(argv, -2, err_fd, true);
+	unsetenv("SCHEDPERF_JOB");
+	free_argv(argv);
+	return pid;
+}
+
+/*
+ * Follow the run until it ends, renewing the lease every third of it; when
+ * the job is no longer ours (cancelled), stop the run. Returns its exit code.
+ */
+static int follow_run(struct store *st, const struct store_job *job, pid_t pid, int fd,
+		      int lease, struct run_output *out, bool *lost)
+{
+	double every = lease / 3.0, next = time_now() + every;
+	struct error err = { 0 };
+	char buf[512];
+
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		double wait = next - time_now();
+		int rc = poll(&p, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		ssize_t n;
+
+		if (rc > 0) {
+			n = read(fd, buf, sizeof(buf));
+			if (n > 0) {
+				take_output(out, buf, (size_t)n);
+				continue;
+			}
+			if (n == 0 || errno != EINTR)
+				break;
+		}
+		if (time_now() < next)
+			continue;
+		next = time_now() + every;
+		rc = store_job_renew(st, job->id, job->claim, lease, &err);
+		if (rc < 0) {
+			error_report(&err);	/* the run goes on; its own commits will tell */
+		} else if (!rc && !*lost) {
+			*lost = true;
+			kill(pid, SIGTERM);
+		}
+	}
+	return spawn_wait(pid);
+}
+
+/* Run one claimed job to its end: 0 done, 1 failed or lost, or a store error's code. */
+static int run_job(struct store *st, const struct store_job *job, int lease)
+{
+	struct run_output out = { "", "", 0 };
+	struct error err = { 0 };
+	bool lost = false;
+	char reason[600];
+	int fds[2], code;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return die_code(EXIT_ENV, "worker: cannot run job %lld: %m (check the "
+				"limit on open files)", (long long)job->id);
+	pid = start_run(job, fds[1]);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return die_code(EXIT_ENV, "worker: cannot run job %lld: %m (check the "
+				"process limit)", (long long)job->id);
+	}
+	code = follow_run(st, job, pid, fds[0], lease, &out, &lost);
+	close(fds[0]);
+	if (lost) {
+		fprintf(stderr, "schedperf: job %lld: no longer this worker's (cancelled); its "
+			"run was stopped\n", (long long)job->id);
+		return 1;
+	}
+	if (!code) {
+		if (!global.quiet)
+			printf("job %lld: done\n", (long long)job->id);
+		return 0;
+	}
+	if (out.line[0])
+		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
+			 out.line : out.line + 11);
+	else
+		snprintf(reason, sizeof(reason), "the run exited with status %d", code);
+	fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job->id, reason);
+	if (store_job_fail(st, job->id, job->claim, reason, &err))
+		return error_report(&err);
+	return 1;
+}
+
+static int host_name(char *buf, size_t len)
+{
+	if (gethostname(buf, len))
+		return die_code(EXIT_ENV, "worker: cannot read this machine's name: %m");
+	buf[len - 1] = '\0';
+	return 0;
+}
+
+static int work(struct store *st, const struct worker_options *opt)
+{
+	double idle_since = time_now();
+	struct error err = { 0 };
+	char host[256];
+	int code;
+
+	if ((code = host_name(host, sizeof(host))))
+		return code;
+	for (;;) {
+		struct store_job job = { 0 };
+		int rc = store_job_claim(st, host, opt->lease, &job, &err);
+		double idle;
+
+		if (rc < 0)
+			return error_report(&err);
+		if (rc) {
+			code = run_job(st, &job, opt->lease);
+			store_job_release(&job);
+			if (code > 1 || opt->once)
+				return code > 1 ? code : EXIT_OK;
+			idle_since = time_now();
+			continue;
+		}
+		if (opt->once)
+			return EXIT_OK;
+		idle = time_now() - idle_since;
+		if (opt->idle_exit && idle >= opt->idle_exit)
+			return EXIT_OK;
+		/* Nothing to do: look again in a second (or when --idle-exit is up). */
+		time_sleep_until(time_now() + (opt->idle_exit && opt->idle_exit - idle < 1 ?
+					       opt->idle_exit - idle : 1));
+	}
+}
+
+int cmd_worker(int argc, char **argv)
+{
+	struct worker_options opt = { false, 0, 300 };
+	const struct cmd_option options[] = {
+		OPT_BOOL(0, "once", &opt.once, "run at most one job, then exit"),
+		OPT_INTEGER(0, "idle-exit", &opt.idle_exit, "SEC", 1, 100000000,
+			    "exit after SEC seconds without a job (default: never)"),
+		OPT_INTEGER(0, "lease", &opt.lease, "SEC", 1, 86400,
+			    "hold each job this long between renewals of the lease, which "
+			    "come every third of it (default 300)"),
+		OPT_END(),
+	};
+	struct store *st = NULL;
+	struct error err = { 0 };
+	int code = EXIT_OK;
+
+	if (parse_options(argc, argv, options, &worker_usage, &code))
+		return code;
+	if (optind < argc)
+		return command_usage_error("worker", "unexpected '%.64s'", argv[optind]);
+	if (store_open(global.db, &st, &err))
+		return error_report(&err);
+	code = work(st, &opt);
+	store_close(st);
+	return code;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_SPAWN_H
+#define SCHEDPERF_UTIL_SPAWN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Run this very program again (/proc/self/exe) with @argv, never through
+ * a shell: for a command that runs another of schedperf's commands in a
+ * process of its own (a worker runs each job's `run`). @out_fd and
+ * @err_fd become the child's standard output and error (-1: inherited;
+ * /dev/null when @out_fd is -2). With @die_with_parent the child is killed
+ * when this process dies, however it dies. Returns the child's pid, or -1
+ * with errno.
+ */
+pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent);
+
+/*
+ * Wait for @pid and return its exit code, 128 + the signal that killed
+ * it, or -1 with errno.
+ */
+int spawn_wait(pid_t pid);
+
+#endif

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# The job queue on PostgreSQL: submit, jobs, worker, cancel; workers killed
+# with SIGKILL lose their jobs to the others, and every job is done once.
+
+load helpers
+pg_file
+
+setup() {
+	TMP=$(mktemp -d)
+	SP="$SCHEDPERF"
+	PGDB=$(pg_new_db)
+	export SCHEDPERF_DB=$(pg_url "$PGDB")
+	workers=()
+}
+
+teardown() {
+	for w in "${workers[@]}"; do kill -KILL "$w" 2>/dev/null || true; done
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+	rm -rf "$TMP"
+}
+
+count() {	# count SQL: the number the query gives
+	psql_in "$PGDB" "$1"
+}
+
+@test "queue: submit checks the run, jobs lists, worker --once runs one" {
+	run sp submit bogus
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"unknown workload 'bogus'"* ]]
+	run sp submit --resume
+	[ "$status" -eq 2 ]
+	run sp submit --priority x pipe
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp submit pipe -p loops=10 -i 1 --no-monitors --name low --repeat 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '1\n2')" ]
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name high --priority 5 >/dev/null
+	sp submit --machine 'no-such-host-*' pipe -i 1 --name never >/dev/null
+	sp worker --once
+	# the highest priority first
+	[ "$(count "SELECT state FROM jobs WHERE id = 3")" = done ]
+	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued'")" -eq 3 ]
+	sp jobs --format json > "$TMP/jobs.json"
+	[ "$(json 'sorted(d[0].keys())[:5]' "$TMP/jobs.json")" = "['args', 'attempts', 'id', 'machine', 'pattern']" ]
+	[ "$(json '[(j["id"], j["state"], j["attempts"], j["result_batch"] is not None) for j in d]' "$TMP/jobs.json")" = \
+	  "[(1, 'queued', 0, False), (2, 'queued', 0, False), (3, 'done', 1, True), (4, 'queued', 0, False)]" ]
+	[ "$(json 'd[2]["machine"]' "$TMP/jobs.json")" = "$(hostname)" ]
+	sp worker --idle-exit 1 >/dev/null
+	# the job for other machines stays queued
+	[ "$(count "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = "done,done,done,queued" ]
+	run sp runs
+	[[ "$output" == *"low "*" 2 "* ]]
+	# no queue on SQLite
+	run sp --db "$TMP/s.db" submit pipe -i 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"no job queue"* ]]
+}
+
+@test "queue: a failed run fails its job with the reason; cancel" {
+	printf -- '- workload: pipe\n  params: {loops: 10}\n  iterations: 1\n' > "$TMP/suite.yaml"
+	sp submit --suite "$TMP/suite.yaml" --no-monitors --name gone >/dev/null
+	rm "$TMP/suite.yaml"	# the worker cannot read it: the run fails
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name c >/dev/null
+	sp cancel 2
+	[ "$(count "SELECT state FROM jobs WHERE id = 2")" = cancelled ]
+	run sp cancel 2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp cancel 9999
+	[ "$status" -eq 2 ]
+	run sp cancel nope
+	[ "$status" -eq 2 ]
+	run sp worker --idle-exit 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job 1 failed: "*"suite.yaml"* ]]
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+	[[ "$(count "SELECT reason FROM jobs WHERE id = 1")" == *"suite.yaml"* ]]
+	# a cancelled job never ran, a failed one left no batch in sight
+	[ "$(count "SELECT state FROM jobs WHERE id = 2")" = cancelled ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+}
+
+@test "queue: cancelling a running job stops its run; its batch is never seen" {
+	sp submit pipe -p loops=2000000 -i 50 --no-monitors --name long >/dev/null
+	"$SP" worker --once --lease 3 >"$TMP/out" 2>"$TMP/err" &
+	workers+=($!)
+	# wait for its first iteration, then cancel
+	until [ "$(count "SELECT count(*) FROM iterations")" -ge 1 ]; do sleep 0.1; done
+	sp cancel 1
+	wait "${workers[0]}" || true
+	grep -q "job 1: no longer this worker's" "$TMP/err"
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = cancelled ]
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 0 ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+}
+
+# Wait (no timer) until $1 jobs are done, or no worker is left.
+wait_done() {
+	until [ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -ge "$1" ]; do
+		kill -0 "${workers[@]}" 2>/dev/null || return 0
+		sleep 0.1
+	done
+}
+
+@test "queue: 4 workers, 200 jobs, 2 workers killed with SIGKILL: every job done once" {
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 200 >/dev/null
+	for i in 1 2 3 4; do
+		"$SP" worker --lease 2 --idle-exit 8 >/dev/null 2>"$TMP/err.$i" &
+		workers+=($!)
+	done
+	wait_done $((5 + RANDOM % 60))
+	kill -KILL "${workers[0]}"
+	wait_done $((80 + RANDOM % 60))
+	kill -KILL "${workers[1]}"
+	wait "${workers[2]}"
+	wait "${workers[3]}"
+	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -eq 200 ]
+	# each job has its own complete batch, linked both ways; nothing twice
+	[ "$(count "SELECT count(DISTINCT result_batch) FROM jobs")" -eq 200 ]
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 200 ]
+	[ "$(count "SELECT count(*) FROM jobs j JOIN batches b ON b.id = j.result_batch
+		WHERE b.complete AND b.job_id = j.id")" -eq 200 ]
+	# every complete batch whole: one benchmark, one iteration with its samples
+	[ "$(count "SELECT count(*) FROM batches b JOIN benchmarks k ON k.batch_id = b.id
+		JOIN iterations i ON i.benchmark_id = k.id WHERE b.complete
+		AND EXISTS (SELECT 1 FROM samples s WHERE s.iteration_id = i.id)")" -eq 200 ]
+	# readers see exactly those
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json 'sum(len(r["batches"]) for r in d)' "$TMP/runs.json")" -eq 200 ]
+	[ "$(json 'all(b["complete"] for r in d for b in r["batches"])' "$TMP/runs.json")" = True ]
+	# the runs of the killed workers died with them
+	! pgrep -f "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet" >/dev/null
+}
