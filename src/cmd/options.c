@@ -16,7 +16,7 @@
 
 /* Accepted by every command, after its own options in --help. */
 static const struct cmd_option common_options[] = {
-	OPT_STRING(0, "db", &global.db, "FILE|URL",
+	OPT_STRING(0, "db", &global.db, "FILE",
 		   "results store: an SQLite file or a postgresql:// URL (default "
 		   "$SCHEDPERF_DB or ./schedperf.db)"),
 	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),

@@ -176,7 +176,8 @@ static void test_help_lines(void **state)
 		"                 wide for the column",
 		"  -n, --count N  a count from 1 to 10, and a help text long enough that it has",
 		"                 to be wrapped over more than one line of the terminal",
-		"      --db FILE  results store (default $SCHEDPERF_DB or ./schedperf.db)",
+		"      --db FILE  results store: an SQLite file or a postgresql:// URL (default",
+		"                 $SCHEDPERF_DB or ./schedperf.db)",
 		"  -q, --quiet    no progress line and no summary",
 		"An epilogue.",
 	};
