@@ -298,8 +298,19 @@ static struct scaler common_scale(const double *vals, size_t n, bool binary)
 	}
 }
 
+/*
+ * Beyond the largest prefix benchunit prints every digit of %f (309 near
+ * DBL_MAX); from 1e15 the shortest form that reads back exactly instead.
+ */
 static void scaler_format(char *buf, size_t len, struct scaler s, double v)
 {
+	char num[32];
+
+	if (fabs(v / s.factor) >= 1e15) {
+		format_shortest(num, sizeof(num), v / s.factor);
+		snprintf(buf, len, "%s%s", num, s.prefix);
+		return;
+	}
 	snprintf(buf, len, "%.*f%s", s.prec, v / s.factor, s.prefix);
 }
 

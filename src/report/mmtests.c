@@ -28,6 +28,7 @@
 #include "report/report.h"
 #include "stats/r_text.h"
 #include "util/array.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 enum mm_stat { MM_MIN, MM_MEAN, MM_STDDEV, MM_COEFFVAR, MM_MAX, MM_BMEAN };
@@ -89,7 +90,14 @@ static double mm_amean(const double *x, size_t n)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
-	return sum / n;
+	if (isfinite(sum))
+		return sum / n;
+	/* near the largest double the sum overflows where Perl's gives Inf:
+	 * scaled by 2^-64 (exact) it stays finite, as schedperf's summary */
+	sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += ldexp(x[i], -64);
+	return ldexp(sum / n, 64);
 }
 
 /*
@@ -128,8 +136,20 @@ static double mm_stddev(const double *x, size_t n, double mean, bool harmonic)
 
 		diff += d * d;
 	}
+	if (!harmonic && !isfinite(diff)) {
+		/* squares that overflow: in units of 2^520, exact */
+		diff = 0;
+		for (size_t i = 0; i < n; i++) {
+			double d = ldexp(x[i] - mean, -520);
+
+			diff += d * d;
+		}
+		return ldexp(sqrt(diff / (n - 1)), 520);
+	}
 	if (!harmonic)
 		return sqrt(diff / (n - 1));
+	if (!isfinite(pow(mean, 4)))
+		return sqrt(diff / n) * mean * mean;
 	return sqrt(diff * pow(mean, 4) / n);
 }
 
@@ -140,7 +160,9 @@ static double mm_coeffvar(double sd, double mean)
 		sd = 0;
 	if (isnan(mean))
 		mean = 0;
-	return mean != 0 ? sd * 100 / mean : 0;
+	if (mean == 0)
+		return 0;
+	return isfinite(sd * 100) ? sd * 100 / mean : sd / mean * 100;
 }
 
 /* The best @percent % of @sorted (MMTests' order): at least one sample. */
@@ -220,6 +242,12 @@ static void mm_cell_compute(struct mm_cell *c, const struct compare_cell *cell,
 	free(x);
 }
 
+/* v * 100 / base as MMTests computes it, v / base * 100 where v * 100 overflows */
+static double mm_ratio_pct(double v, double base)
+{
+	return isfinite(v * 100) ? v * 100 / base : v / base * 100;
+}
+
 /* pdiff, for a statistic where higher is better */
 static double mm_pdiff(double v, double base)
 {
@@ -227,7 +255,7 @@ static double mm_pdiff(double v, double base)
 		return 0;
 	if (base == 0 || isnan(base))
 		return 100;
-	return v * 100 / base - 100;
+	return mm_ratio_pct(v, base) - 100;
 }
 
 /* pndiff, where lower is better */
@@ -239,7 +267,7 @@ static double mm_pndiff(double v, double base)
 		return 100;
 	if (base == 0)
 		return -99;
-	return 100 - v * 100 / base;
+	return 100 - mm_ratio_pct(v, base);
 }
 
 /* A value MMTests treats as missing: its "NaN", or -1. */
@@ -283,14 +311,26 @@ static bool mm_ttest_mark(const struct mm_cell *base, const struct mm_cell *c)
 	return p < 0.10;
 }
 
-/* Perl's %*.*f: NaN and Inf spelled as Perl spells them. */
+/* Beyond this, %f prints digits a double does not hold (309 near DBL_MAX). */
+#define FIXED_MAX	1e15
+
+/*
+ * Perl's %*.*f: NaN and Inf spelled as Perl spells them; from 1e15 the
+ * shortest form that reads back exactly (1.547e+308), where Perl would
+ * print every digit.
+ */
 static void perl_fixed(FILE *out, int width, int prec, double v)
 {
+	char buf[32];
+
 	if (isnan(v))
 		fprintf(out, "%*s", width, "NaN");
 	else if (isinf(v))
 		fprintf(out, "%*s", width, v > 0 ? "Inf" : "-Inf");
-	else
+	else if (fabs(v) >= FIXED_MAX) {
+		format_shortest(buf, sizeof(buf), v);
+		fprintf(out, "%*s", width, buf);
+	} else
 		fprintf(out, "%*.*f", width, prec, v);
 }
 
