@@ -135,7 +135,9 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 1 ]
 	# the upgraded store takes new batches, and its old ones are unchanged
 	sp run pipe -p loops=1000 -i 1 --name v1-pipe --quiet --no-monitors
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq 4 ]
+	SCHEDPERF_DB="$TMP/current.db" sp run pipe -p loops=10 -i 1 --quiet --no-monitors
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq \
+	  "$(sqlite3 "$TMP/current.db" 'PRAGMA user_version')" ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA foreign_key_check')" ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'v1-pipe'")" -eq 2 ]
