@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/postgres.h"
+#include "store/postgres_jobs.h"
+#include "store/postgres_open.h"
+#include "store/postgres_stmt.h"
 #include "util/xalloc.h"
 
 /* Constant SQL, no parameters: transaction control. */

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/postgres.h"
+#include "store/postgres_jobs.h"
+#include "store/postgres_stmt.h"
 #include "util/xalloc.h"
 
 int pg_job_submit(struct store *st, const char *args, const char *machine,

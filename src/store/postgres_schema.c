@@ -19,7 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/postgres.h"
+#include "store/postgres_schema.h"
+#include "store/postgres_stmt.h"
 #include "util/array.h"
 
 static const char schema_v3[] =

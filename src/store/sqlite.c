@@ -10,43 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/sqlite.h"
+#include "store/sqlite_open.h"
+#include "store/sqlite_stmt.h"
 #include "util/xalloc.h"
-
-sqlite3_stmt *sqlite_prepare(struct sqlite_store *ss, const char *sql, struct error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-
-	if (sqlite3_prepare_v2(ss->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		sqlite_error(ss, err, "prepare a query");
-		return NULL;
-	}
-	return stmt;
-}
-
-int sqlite_step(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
-		const char *what)
-{
-	int rc = sqlite3_step(stmt);
-
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return sqlite_error(ss, err, what);
-}
-
-int sqlite_step_done(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
-		     const char *what)
-{
-	int rc = sqlite_step(ss, stmt, err, what);
-
-	sqlite3_reset(stmt);
-	if (rc > 0)
-		return error_set(err, EXIT_INTERNAL, "cannot %s: the statement returned a row",
-				 what);
-	return rc;
-}
 
 /* One statement run once: prepare, step to its end, finalize. */
 static int run_once(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,

@@ -35,130 +35,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/sqlite.h"
+#include "store/sqlite_open.h"
+#include "store/sqlite_schema.h"
+#include "store/sqlite_stmt.h"
 #include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-static void directory_of(const char *location, char *dir, size_t len)
-{
-	const char *slash = strrchr(location, '/');
-
-	if (!slash)
-		snprintf(dir, len, ".");
-	else
-		snprintf(dir, len, "%.*s", slash == location ? 1 : (int)(slash - location),
-			 location);
-}
-
-/*
- * SQLite says "unable to open database file" whether the path is wrong or
- * the file system is read-only (a WAL store needs its -shm file even to be
- * read); ask the file system which, for a message that says what to fix.
- */
-static const char *read_only_reason(const char *location)
-{
-	char dir[PATH_MAX];
-
-	if (access(location, W_OK)) {
-		if (errno == EROFS)
-			return "it is on a read-only file system";
-		if (errno == EACCES)
-			return "it is not writable by this user";
-		if (errno != ENOENT)
-			return NULL;
-	}
-	/* Its directory holds the -wal and -shm files, and a new store. */
-	directory_of(location, dir, sizeof(dir));
-	if (!access(dir, W_OK) || (errno != EROFS && errno != EACCES))
-		return NULL;
-	return errno == EROFS ? "its directory is on a read-only file system" :
-				"its directory is not writable by this user";
-}
-
 static int open_error(const char *location, const char *why, const char *fix,
 		      struct error *err)
 {
-	const char *read_only = read_only_reason(location);
+	const char *read_only = sqlite_read_only_reason(location);
 
 	if (read_only)
 		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (make it writable "
 				 "or give another --db)", location, read_only);
 	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (%s)", location, why, fix);
-}
-
-/*
- * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
- * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
- * errno: the limit is to blame when the store or its log has reached it.
- */
-#define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
-
-static bool reached_size(const char *path, const char *suffix, rlim_t limit)
-{
-	char name[PATH_MAX];
-	struct stat sb;
-
-	snprintf(name, sizeof(name), "%s%s", path, suffix);
-	return !stat(name, &sb) && (rlim_t)sb.st_size + 65536 >= limit;
-}
-
-static bool over_file_size_limit(sqlite3 *db, const char *path)
-{
-	struct rlimit rl;
-
-	if (!db || (sqlite3_errcode(db) != SQLITE_IOERR &&
-		    sqlite3_errcode(db) != SQLITE_CANTOPEN))
-		return false;
-	if (sqlite3_system_errno(db) == EFBIG)
-		return true;
-	return !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	       (reached_size(path, "", rl.rlim_cur) || reached_size(path, "-wal", rl.rlim_cur) ||
-		reached_size(path, "-shm", rl.rlim_cur));
-}
-
-static bool out_of_space(sqlite3 *db)
-{
-	int code = sqlite3_errcode(db), sys = sqlite3_system_errno(db);
-
-	return code == SQLITE_FULL ||
-	       ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) &&
-		(sys == ENOSPC || sys == EDQUOT));
-}
-
-int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
-{
-	const char *path = ss->base.location;
-	int code = sqlite3_errcode(ss->db);
-
-	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
-	if (out_of_space(ss->db))
-		return error_set(err, EXIT_ENV, "cannot %s in store '%s': no space left on "
-				 "device, the disk is full (free disk space and run again)",
-				 what, path);
-	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) {
-		const char *read_only = read_only_reason(path);
-
-		if (read_only)
-			return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (make it "
-					 "writable or give another --db)", what, path, read_only);
-	}
-	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,
-			 sqlite3_errmsg(ss->db),
-			 over_file_size_limit(ss->db, path) ? FILE_SIZE_LIMIT_HINT :
-			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
-					       "run again when it is done" :
-			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
-			 code == SQLITE_CANTOPEN ? "check the path and its permissions" :
-			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
-}
-
-int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
-		const char *what)
-{
-	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return sqlite_error(ss, err, what);
-	return 0;
 }
 
 /* "file:PATH?OPTION", PATH escaped as RFC 3986 asks of an SQLite URI. */
@@ -190,7 +82,6 @@ static struct sqlite_store *connect(const char *location, const char *path, int 
 	struct sqlite_store *ss = xcalloc(1, sizeof(*ss));
 	int rc;
 
-	ss->base.be = &store_sqlite;
 	ss->base.location = xstrdup(location);
 	rc = sqlite3_open_v2(path, &ss->db, flags, NULL);
 	if (rc != SQLITE_OK) {
@@ -285,7 +176,7 @@ static bool writable_here(const char *location)
 {
 	char dir[PATH_MAX];
 
-	directory_of(location, dir, sizeof(dir));
+	sqlite_directory_of(location, dir, sizeof(dir));
 	return !access(location, W_OK) && !access(dir, W_OK);
 }
 
@@ -366,7 +257,7 @@ fail:
 static int open_for_writing(const char *location, struct store **out, struct error *err)
 {
 	struct sqlite_store *ss;
-	const char *read_only = read_only_reason(location);
+	const char *read_only = sqlite_read_only_reason(location);
 	int rc;
 
 	if (read_only)
@@ -430,7 +321,7 @@ static int publish(const char *tmp, const char *location, struct error *err)
 static int create_store(const char *location, struct store **out, struct error *err)
 {
 	char tmp[PATH_MAX];
-	const char *read_only = read_only_reason(location);
+	const char *read_only = sqlite_read_only_reason(location);
 	int rc;
 
 	if (read_only)

@@ -25,7 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/sqlite.h"
+#include "store/sqlite_schema.h"
+#include "store/sqlite_stmt.h"
 #include "util/array.h"
 
 #define APPLICATION_ID 0x53636850	/* "SchP" */

@@ -103,7 +103,11 @@ static int open_with(const char *location, enum store_access access, struct stor
 		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
 				 "built with %s (%s)", shown, be->name, be->build_hint);
 	}
-	return be->open(location, access, out, err);
+	if (be->open(location, access, out, err))
+		return -1;
+	/* Set here, so that a backend's open never names its operations table. */
+	(*out)->be = be;
+	return 0;
 }
 
 #define BUSY_TIMEOUT_MS 10000

@@ -28,7 +28,7 @@
 #include <cmocka.h>
 #include <libpq-fe.h>
 
-#include "store/sqlite.h"
+#include "store/sqlite_stmt.h"
 #include "store/store.h"
 #include "util/process.h"
 #include "util/xalloc.h"

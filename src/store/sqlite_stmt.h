@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_STORE_SQLITE_H
-#define SCHEDPERF_STORE_SQLITE_H
+#ifndef SCHEDPERF_STORE_SQLITE_STMT_H
+#define SCHEDPERF_STORE_SQLITE_STMT_H
 
 /*
- * Inside the SQLite backend: its handle and the helpers its three files
- * share. sqlite.c has the queries and the operations table, sqlite_open.c
- * how a file is opened, created or read without being changed, and
- * sqlite_schema.c the schema with its migrations.
+ * Inside the SQLite backend, below its other files: the handle and the
+ * statement helpers they share. sqlite.c has the queries and the
+ * operations table, sqlite_open.c how a file is opened, created or read
+ * without being changed, and sqlite_schema.c the schema with its
+ * migrations; none of them calls another's functions except through here,
+ * sqlite_open.h and sqlite_schema.h.
  */
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "store/backend.h"
 
@@ -24,6 +27,14 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 {
 	return (struct sqlite_store *)st;
 }
+
+/* The directory that holds @location ("." for a bare name). */
+void sqlite_directory_of(const char *location, char *dir, size_t len);
+/*
+ * Why the store at @location cannot be written ("it is on a read-only file
+ * system"), or NULL when nothing about the file says so.
+ */
+const char *sqlite_read_only_reason(const char *location);
 
 /* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
 int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
@@ -43,24 +54,5 @@ int sqlite_step(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
 /* A statement that returns no row (INSERT, UPDATE): 0, or -1 with @err. */
 int sqlite_step_done(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
 		     const char *what);
-
-/*
- * Bring the schema of an open connection to STORE_SCHEMA_VERSION: create
- * it in an empty database, or run the migrations it lacks, in one
- * transaction. Refuses a database that is not a schedperf store and one of
- * a newer schema, before anything is written.
- */
-int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err);
-/*
- * What the open connection holds: the schema version of a schedperf store,
- * 0 for an empty database when @empty_ok (a writer makes it a store), or
- * -1 with @err for anything else (another program's database, a store of a
- * newer schema). Reads only.
- */
-int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err);
-
-int sqlite_open(const char *location, enum store_access access, struct store **out,
-		struct error *err);
-void sqlite_close(struct store *st);
 
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_STORE_POSTGRES_H
-#define SCHEDPERF_STORE_POSTGRES_H
+#ifndef SCHEDPERF_STORE_POSTGRES_STMT_H
+#define SCHEDPERF_STORE_POSTGRES_STMT_H
 
 /*
- * Inside the PostgreSQL backend: its handle and the helpers its files
- * share. postgres.c has the queries and the operations table,
- * postgres_open.c the connection, its errors and the statement cache, and
- * postgres_schema.c the schema with its migrations.
+ * Inside the PostgreSQL backend, below its other files: the handle and the
+ * statement helpers they share. postgres.c has the queries and the
+ * operations table, postgres_jobs.c the job queue, postgres_open.c the
+ * connection, and postgres_schema.c the schema with its migrations; none
+ * of them calls another's functions except through here and their own
+ * headers.
  *
  * Every query is a prepared statement with its values as parameters,
  * never text pasted into SQL; each is prepared once per connection, on
@@ -62,6 +64,9 @@ const char *pg_text(const PGresult *res, int row, int col);
 int64_t pg_int(const PGresult *res, int row, int col);
 bool pg_bool(const PGresult *res, int row, int col);
 
+/* The first line of libpq's message @msg, which may run over several. */
+void pg_first_line(const char *msg, char *buf, size_t len);
+
 /* The SQLSTATE of @res's error ("23505": a unique constraint), or "". */
 const char *pg_sqlstate(const PGresult *res);
 
@@ -73,39 +78,8 @@ const char *pg_sqlstate(const PGresult *res);
  */
 #define PG_WRITE_LOCK "pg_advisory_xact_lock(6008761022114056532)"
 
-/*
- * Bring the schema to STORE_SCHEMA_VERSION (create it in a database
- * without tables), in one transaction; a database of another program or a
- * newer schema is refused before anything is written.
- */
-int pg_schema_upgrade(struct pg_store *ps, struct error *err);
-/*
- * The schema version of the store, 0 for a database with no tables when
- * @empty_ok, -1 with @err for anything else. Reads only.
- */
-int pg_schema_check(struct pg_store *ps, bool empty_ok, struct error *err);
-
 /* Now, as the store writes times: ISO 8601 UTC, milliseconds. */
 #define PG_NOW "to_char(clock_timestamp() AT TIME ZONE 'UTC', " \
 	"'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-
-/* The job queue's operations (postgres_jobs.c; backend.h). */
-int pg_job_submit(struct store *st, const char *args, const char *machine,
-		  const char *machine_like, int priority, int64_t *id, struct error *err);
-int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
-		 struct store_job *job, struct error *err);
-int pg_job_renew(struct store *st, int64_t id, const char *claim, int lease,
-		 struct error *err);
-int pg_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
-		struct error *err);
-int pg_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
-int pg_job_cancel(struct store *st, int64_t id, struct error *err);
-int pg_batch_attach_job(struct store *st, int64_t batch_id, int64_t job_id,
-			const char *claim, struct error *err);
-int pg_job_complete(struct store *st, int64_t batch_id, struct error *err);
-
-int pg_open(const char *location, enum store_access access, struct store **out,
-	    struct error *err);
-void pg_close(struct store *st);
 
 #endif
