@@ -138,23 +138,32 @@ iteration_child() {
 # transaction. Fails when no iteration is under way just now.
 # release_iteration lets it go on.
 hold_iteration() {
-	local state
-
 	held=
 	iteration_child "$1" || return 1
-	kill -STOP -- "-$group" 2>/dev/null || return 1
-	until state=$(stat_field "$child" 3) && [ "$state" = T ]; do
-		if [ -z "$state" ] || [ "$state" = Z ]; then
-			kill -CONT -- "-$group" 2>/dev/null
-			return 1
-		fi
-	done
+	stop_group "$group" "$child" || return 1
 	held=$group
 }
 
+# release_iteration: let the held group go on (it may be gone: a runner
+# stopped by SIGTERM kills its iteration's group itself).
 release_iteration() {
-	kill -CONT -- "-$held"
+	kill -CONT -- "-$held" 2>/dev/null || true
 	held=
+}
+
+# stop_group GROUP PID: stop process group GROUP and wait until its member
+# PID says it is stopped; fails, with the group let go, when PID ends first
+# (a process that was ending, not one that a test may hold).
+stop_group() {
+	local state
+
+	kill -STOP -- "-$1" 2>/dev/null || return 1
+	until state=$(stat_field "$2" 3) && { [ "$state" = T ] || [ "$state" = t ]; }; do
+		if [ -z "$state" ] || [ "$state" = Z ]; then
+			kill -CONT -- "-$1" 2>/dev/null
+			return 1
+		fi
+	done
 }
 
 # hold_iteration_after N PID: hold_iteration once N iterations are stored.

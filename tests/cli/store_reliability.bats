@@ -15,7 +15,7 @@ teardown() {
 	for pid in ${RUNNERS:-}; do
 		kill -KILL "$pid" 2>/dev/null || true
 	done
-	[ -z "${HELD:-}" ] || kill -KILL -- "-$HELD" 2>/dev/null || true
+	[ -z "${held:-}" ] || kill -KILL -- "-$held" 2>/dev/null || true
 	[ -z "${ORPHAN:-}" ] || kill -KILL -- "-$ORPHAN" 2>/dev/null || true
 	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
 		umount "$MNT" || umount -l "$MNT"
@@ -27,17 +27,6 @@ db() {	# db SQL: one value from the store
 	sqlite3 "$SCHEDPERF_DB" "$1"
 }
 
-# until_true COMMAND...: run COMMAND until it succeeds (an event, not a
-# time; the bound only ends a test whose event never comes).
-until_true() {
-	local n=0
-	until "$@"; do
-		n=$((n + 1))
-		[ $n -lt 6000 ] || { echo "gave up waiting for: $*"; return 1; }
-		sleep 0.05
-	done
-}
-
 # group_recorded RUN: the running iteration of RUN's newest batch has its
 # process group in the store, and the group exists; sets GROUP.
 group_recorded() {
@@ -46,33 +35,15 @@ group_recorded() {
 	[ -n "$GROUP" ] && kill -0 -- "-$GROUP" 2>/dev/null
 }
 
-# hold RUN: stop the iteration RUN is running (its runner waits for it,
-# alive, outside any transaction); HELD is the stopped group.
+# hold RUN: stop the iteration that RUN's newest batch records as running
+# (its runner waits for it, alive, outside any transaction); held is the
+# stopped group. release_iteration lets it go on.
 hold() {
-	until_true hold_once "$1"
+	wait_for hold_recorded "$1"
 }
 
-# hold_once RUN: stop RUN's recorded iteration group, if it is there and
-# its leader really stops (not one that was ending).
-hold_once() {
-	local state
-	group_recorded "$1" || return 1
-	kill -STOP -- "-$GROUP" 2>/dev/null || return 1
-	while state=$(awk '{ print $3 }' "/proc/$GROUP/stat" 2>/dev/null); do
-		if [ "$state" = T ] || [ "$state" = t ]; then
-			HELD=$GROUP
-			return 0
-		fi
-		[ "$state" != Z ] || break
-	done
-	return 1
-}
-
-# release: let the held group go on (it may be gone: a runner stopped by
-# SIGTERM kills its iteration's group itself).
-release() {
-	kill -CONT -- "-$HELD" 2>/dev/null || true
-	HELD=
+hold_recorded() {
+	group_recorded "$1" && stop_group "$GROUP" "$GROUP" && held=$GROUP
 }
 
 # exit_is WANT COMMAND...: COMMAND exits WANT with one "schedperf: " line
@@ -144,8 +115,8 @@ interrupted() {
 	# nor may it be resumed by another
 	exit_is 3 "$SP" run --resume --name x -q
 	err_has "process $live"
-	release
-	until_true has_iterations x 2
+	release_iteration
+	wait_for has_iterations x 2
 	kill -TERM "$live"
 	wait "$live" || rc=$?
 	[ "$rc" -eq 143 ] || { echo "live run: exit $rc: $(cat "$TMP/err-live")"; return 1; }
@@ -193,7 +164,7 @@ interrupted() {
 	sp compare base x --format json | cmp - "$TMP/cmp-before.json"
 	# the replacing run is stopped by a signal: it fails, the earlier batch stays
 	kill -TERM "$replacing"
-	release
+	release_iteration
 	wait "$replacing" || rc=$?
 	[ "$rc" -eq 143 ]
 	sp export x | cmp - "$TMP/before.json"
@@ -247,7 +218,7 @@ interrupted() {
 	exit_is 3 "$SP" run --resume --name held -q
 	err_has "is being written by process $a"
 	kill -TERM "$a"
-	release
+	release_iteration
 	wait "$a" || true
 }
 
@@ -258,7 +229,7 @@ interrupted() {
 	interrupted o 5
 	setsid sleep 1000 &
 	ORPHAN=$!
-	until_true leads_group "$ORPHAN"
+	wait_for leads_group "$ORPHAN"
 	local start
 	start=$(sed 's/.*) //' "/proc/$ORPHAN/stat" | cut -d' ' -f20)
 	db "UPDATE batches SET tasks_pgid = $ORPHAN, tasks_start = $start"
@@ -280,8 +251,8 @@ interrupted() {
 	hold k
 	kill -KILL "$runner"
 	wait "$runner" || true
-	kill -KILL -- "-$HELD"
-	HELD=
+	kill -KILL -- "-$held"
+	held=
 	# its record stays; a live process with its pid (pid reuse) is not it
 	[ "$(db 'SELECT writer_pid FROM batches')" -eq "$runner" ]
 	db "UPDATE batches SET writer_pid = $$"
