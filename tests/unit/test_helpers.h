@@ -14,9 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "workload/workload.h"
@@ -75,6 +77,28 @@ static inline void assert_nothing_left(int fds_before)
 {
 	assert_int_equal(open_fds(), fds_before);
 	assert_no_children();
+}
+
+/*
+ * Point SCHEDPERF_LIBEXEC at the build tree, where the exec helper is
+ * (@dir: $(BUILD), found from this test's own path, $(BUILD)/tests/NAME),
+ * for a group setup; 0, or -1 when the path cannot be read.
+ */
+static inline int use_build_libexec(char *dir, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	dir[n] = '\0';
+	for (int i = 0; i < 2; i++) {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+	return setenv("SCHEDPERF_LIBEXEC", dir, 1);
 }
 
 static inline const struct workload *find(const char *name)

@@ -184,22 +184,9 @@ static void test_users(void **state)
 	assert_true(four.metrics[JTI] >= 0 && four.metrics[JTI] <= 100);
 }
 
-/* The helper is $(BUILD)/schedperf-exec-helper; this test is $(BUILD)/tests/. */
 static int setup(void **state)
 {
-	ssize_t n = readlink("/proc/self/exe", build_dir, sizeof(build_dir) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	build_dir[n] = '\0';
-	for (int i = 0; i < 2; i++) {
-		slash = strrchr(build_dir, '/');
-		if (!slash)
-			return -1;
-		*slash = '\0';
-	}
-	return setenv("SCHEDPERF_LIBEXEC", build_dir, 1);
+	return use_build_libexec(build_dir, sizeof(build_dir));
 }
 
 int main(void)
