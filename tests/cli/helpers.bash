@@ -108,6 +108,19 @@ no_process_has() {
 	! pgrep -f -- "$1" >/dev/null
 }
 
+# process_on_this_store PATTERN: some process whose command line matches
+# PATTERN works on this test's store ($SCHEDPERF_DB in its environment):
+# another test suite on the machine may run the same command on its own.
+process_on_this_store() {
+	local pid
+
+	for pid in $(pgrep -f -- "$1"); do
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+			grep -qxF "SCHEDPERF_DB=$SCHEDPERF_DB" && return 0
+	done
+	return 1
+}
+
 # stat_field PID N: field N of /proc/PID/stat (3 the state, 5 the process
 # group; schedperf's name, field 2, has no spaces).
 stat_field() {

@@ -134,5 +134,5 @@ wait_done() {
 	[ "$(json 'sum(len(r["batches"]) for r in d)' "$TMP/runs.json")" -eq 200 ]
 	[ "$(json 'all(b["complete"] for r in d for b in r["batches"])' "$TMP/runs.json")" = True ]
 	# the runs of the killed workers died with them
-	! pgrep -f "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet" >/dev/null
+	! process_on_this_store "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet"
 }
