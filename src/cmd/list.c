@@ -27,7 +27,8 @@ static void print_workload(const struct workload *w)
 
 		param_describe_range(p, range, sizeof(range));
 		printf("    %-12s %-6s default %-10s %-24s %s\n", p->name,
-		       p->type == PARAM_INT ? "int" : "choice", p->def, range, p->help);
+		       p->type == PARAM_INT ? "int" : p->type == PARAM_CHOICE ? "choice" : "text",
+		       *p->def ? p->def : "''", range, p->help);
 	}
 	printf("  metrics:\n");
 	for (size_t i = 0; i < w->nr_metrics; i++) {

@@ -28,7 +28,7 @@
 
 /* What the child sends back through its pipe, before the metric values. */
 struct child_report {
-	int status;		/* 0, or -1 with error filled */
+	int status;		/* what w->run() returned: 0, 1 or -1 with error filled */
 	struct error error;
 };
 
@@ -56,7 +56,7 @@ static void __attribute__((noreturn))
 child_main(const struct workload *w, const struct param_value *values,
 	   const struct iteration_config *cfg, int report_fd, int go_fd)
 {
-	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
+	size_t nr_values = workload_nr_values(w, values);
 	double *metrics = xcalloc(nr_values, sizeof(double));
 	struct child_report report;
 	int status;
@@ -168,7 +168,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		  const struct iteration_config *cfg, struct iteration_outcome *out,
 		  struct error *err)
 {
-	size_t nr_values = w->nr_metrics * (size_t)workload_repetitions(w, values);
+	size_t nr_values = workload_nr_values(w, values);
 	size_t metrics_len = nr_values * sizeof(double);
 	struct child_report report;
 	struct guardian guardian;
@@ -273,8 +273,14 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		describe_status(status, out->failure, sizeof(out->failure));
 		return 0;
 	}
+	report.error.msg[sizeof(report.error.msg) - 1] = '\0';
+	if (report.status == 1) {
+		/* The workload says this iteration failed and why; the run goes on. */
+		fail_outcome(out, nr_values);
+		snprintf(out->failure, sizeof(out->failure), "%s", report.error.msg);
+		return 0;
+	}
 	if (report.status) {
-		report.error.msg[sizeof(report.error.msg) - 1] = '\0';
 		*err = report.error;
 		if (!err->code)
 			err->code = EXIT_INTERNAL;

@@ -38,7 +38,8 @@ struct iteration_outcome {
 						   (workload_repetitions()), NAN = absent */
 	double *monitor_values;			/* monitors_nr_metrics() values */
 	double rusage[NR_RUSAGE_METRICS];
-	bool failed;				/* crashed, killed or timed out */
+	bool failed;				/* crashed, killed, timed out, or the
+						   workload said so (run() returned 1) */
 	char failure[256];			/* why, when failed */
 };
 

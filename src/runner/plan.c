@@ -30,7 +30,7 @@ static char *params_to_json(const struct workload *w, const struct param_value *
 	char *s;
 
 	for (size_t i = 0; i < w->nr_params; i++)
-		json_object_set_new(obj, w->params[i].name, json_string(values[i].text));
+		json_object_set_new(obj, w->params[i].name, json_string(param_text(&values[i])));
 	s = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(obj);
 	return s;
@@ -45,12 +45,21 @@ static int add_value(const char *item, size_t len, void *arg)
 	return 0;
 }
 
-static void split_values(struct expansion *e, const char *assignment)
+static bool names_string_param(const struct workload *w, const char *key, size_t len)
+{
+	for (size_t i = 0; i < w->nr_params; i++)
+		if (w->params[i].type == PARAM_STRING && strlen(w->params[i].name) == len &&
+		    !strncmp(w->params[i].name, key, len))
+			return true;
+	return false;
+}
+
+static void split_values(struct expansion *e, const struct workload *w, const char *assignment)
 {
 	const char *eq = strchr(assignment, '=');
 
-	if (!eq) {
-		/* Not KEY=VALUE: keep it whole so validation names it. */
+	if (!eq || names_string_param(w, assignment, (size_t)(eq - assignment))) {
+		/* Not KEY=VALUE (validation names it), or text taken whole. */
 		e->key = xstrdup("");
 		e->values = xmalloc(sizeof(char *));
 		e->values[0] = xstrdup(assignment);
@@ -74,6 +83,12 @@ static void expansions_release(struct expansion *ex, size_t n)
 	free(ex);
 }
 
+static void plan_item_release(struct plan_item *item)
+{
+	free(item->params_json);
+	workload_release_params(item->workload, item->values);
+}
+
 static int add_item(struct plan *plan, const struct workload *w, char **assignments,
 		    size_t n, struct error *err)
 {
@@ -85,9 +100,11 @@ static int add_item(struct plan *plan, const struct workload *w, char **assignme
 	item.timeout = -1;
 	if (workload_parse_params(w, assignments, n, item.values, &item.needs, err))
 		return -1;
-	if (plan->nr_items >= PLAN_MAX_ITEMS)
+	if (plan->nr_items >= PLAN_MAX_ITEMS) {
+		workload_release_params(w, item.values);
 		return error_set(err, EXIT_USAGE, "the plan has more than %d benchmarks "
 				 "(sweep fewer values)", PLAN_MAX_ITEMS);
+	}
 	item.params_json = params_to_json(w, item.values);
 	plan->items = xreallocarray(plan->items, plan->nr_items + 1, sizeof(item));
 	plan->items[plan->nr_items++] = item;
@@ -129,7 +146,7 @@ static void drop_repeats(struct plan *plan, size_t first)
 			repeat[order[i] - first] = true;
 	for (size_t i = first; i < plan->nr_items; i++) {
 		if (repeat[i - first])
-			free(plan->items[i].params_json);
+			plan_item_release(&plan->items[i]);
 		else
 			plan->items[kept++] = plan->items[i];
 	}
@@ -152,7 +169,7 @@ int plan_add(struct plan *plan, const struct workload *w, char *const *assignmen
 		goto out;
 	}
 	for (size_t i = 0; i < nr_assignments; i++)
-		split_values(&ex[i], assignments[i]);
+		split_values(&ex[i], w, assignments[i]);
 
 	/* Odometer over the value lists: the last key varies fastest. */
 	for (;;) {
@@ -190,7 +207,7 @@ out:
 void plan_release(struct plan *plan)
 {
 	for (size_t i = 0; i < plan->nr_items; i++)
-		free(plan->items[i].params_json);
+		plan_item_release(&plan->items[i]);
 	free(plan->items);
 	free(plan->monitors);
 	free(plan->cpus);
@@ -205,9 +222,13 @@ void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < item->workload->nr_params && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
-					 item->workload->params[i].name, item->values[i].text);
+	for (size_t i = 0; i < item->workload->nr_params && used < len; i++) {
+		const char *text = param_text(&item->values[i]);
+		const char *quote = strpbrk(text, " \t") || !*text ? "'" : "";
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s%s%s", i ? " " : "",
+					 item->workload->params[i].name, quote, text, quote);
+	}
 }
 
 void plan_set_overrides(struct plan *plan, size_t first, int iterations, int warmup,

@@ -7,10 +7,12 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/array.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 #include "workload/workload.h"
 
 extern const struct workload workload_messaging;
@@ -25,6 +27,7 @@ extern const struct workload workload_aim9;
 extern const struct workload workload_reaim;
 extern const struct workload workload_spawn;
 extern const struct workload workload_forkspread;
+extern const struct workload workload_command;
 
 const struct workload *const workloads[] = {
 	&workload_messaging,
@@ -39,6 +42,7 @@ const struct workload *const workloads[] = {
 	&workload_reaim,
 	&workload_spawn,
 	&workload_forkspread,
+	&workload_command,
 	NULL,
 };
 
@@ -54,6 +58,10 @@ void param_describe_range(const struct param_spec *p, char *buf, size_t len)
 {
 	size_t used = 0;
 
+	if (p->type == PARAM_STRING) {
+		snprintf(buf, len, "text of up to %ld bytes", p->max);
+		return;
+	}
 	if (p->type == PARAM_INT) {
 		snprintf(buf, len, "%ld..%ld", p->min, p->max);
 		return;
@@ -70,6 +78,17 @@ static int parse_one(const struct param_spec *p, const char *text,
 	char range[128];
 
 	param_describe_range(p, range, sizeof(range));
+	if (p->type == PARAM_STRING) {
+		if (strlen(text) > (size_t)p->max)
+			return error_set(err, EXIT_USAGE, "bad value for parameter '%s': %zu "
+					 "bytes is longer than %ld (give a shorter -p %s=...)",
+					 p->name, strlen(text), p->max, p->name);
+		free(v->str);
+		v->str = xstrdup(text);
+		v->num = 0;
+		snprintf(v->text, sizeof(v->text), "%s", text);
+		return 0;
+	}
 	if (p->type == PARAM_INT) {
 		long num;
 
@@ -113,9 +132,17 @@ static void list_param_names(const struct workload *w, char *buf, size_t len)
 					 i ? ", " : "", w->params[i].name);
 }
 
-int workload_parse_params(const struct workload *w, char *const *assignments,
-			  size_t nr_assignments, struct param_value *values,
-			  struct workload_needs *needs, struct error *err)
+void workload_release_params(const struct workload *w, struct param_value *values)
+{
+	for (size_t i = 0; i < w->nr_params; i++) {
+		free(values[i].str);
+		values[i].str = NULL;
+	}
+}
+
+static int parse_assignments(const struct workload *w, char *const *assignments,
+			     size_t nr_assignments, struct param_value *values,
+			     struct workload_needs *needs, struct error *err)
 {
 	bool given[WORKLOAD_MAX_PARAMS] = { false };
 	struct workload_needs scratch = { 0, 0 };
@@ -157,6 +184,34 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 	if (w->check && w->check(values, needs ? needs : &scratch, err))
 		return -1;
 	return 0;
+}
+
+int workload_parse_params(const struct workload *w, char *const *assignments,
+			  size_t nr_assignments, struct param_value *values,
+			  struct workload_needs *needs, struct error *err)
+{
+	for (size_t i = 0; i < w->nr_params; i++)
+		values[i].str = NULL;
+	if (!parse_assignments(w, assignments, nr_assignments, values, needs, err))
+		return 0;
+	workload_release_params(w, values);
+	return -1;
+}
+
+size_t workload_metrics(const struct workload *w, const struct param_value *values,
+			struct metric_spec *out)
+{
+	memcpy(out, w->metrics, w->nr_metrics * sizeof(*out));
+	return w->describe_metrics ? w->describe_metrics(values, out) : w->nr_metrics;
+}
+
+size_t workload_nr_values(const struct workload *w, const struct param_value *values)
+{
+	struct metric_spec *specs = xcalloc(w->nr_metrics, sizeof(*specs));
+	size_t n = workload_metrics(w, values, specs);
+
+	free(specs);
+	return n * (size_t)workload_repetitions(w, values);
 }
 
 int workload_repetitions(const struct workload *w, const struct param_value *values)

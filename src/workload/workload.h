@@ -17,13 +17,16 @@
 enum param_type {
 	PARAM_INT,		/* a whole number within [min, max] */
 	PARAM_CHOICE,		/* one of a NULL-terminated list of words */
+	PARAM_STRING,		/* any text of at most max bytes, taken whole:
+				   a comma in it does not sweep it */
 };
 
 struct param_spec {
 	const char *name;
 	enum param_type type;
 	const char *def;		/* the default, as it would be typed */
-	long min, max;			/* PARAM_INT: inclusive range */
+	long min, max;			/* PARAM_INT: inclusive range;
+					   PARAM_STRING: max is the longest */
 	const char *const *choices;	/* PARAM_CHOICE */
 	const char *help;
 };
@@ -38,7 +41,9 @@ struct metric_spec {
 /*
  * A parameter's value after validation, in the order of the workload's
  * params[]: the canonical text (what is stored), and for PARAM_INT the
- * number, for PARAM_CHOICE the index into choices[].
+ * number, for PARAM_CHOICE the index into choices[]. A PARAM_STRING's
+ * text is @str, allocated by workload_parse_params() and freed by
+ * workload_release_params(); param_text() gives either.
  */
 /* The most parameters a workload may have: callers size arrays of values by it. */
 #define WORKLOAD_MAX_PARAMS 32
@@ -46,7 +51,13 @@ struct metric_spec {
 struct param_value {
 	char text[32];
 	long num;
+	char *str;
 };
+
+static inline const char *param_text(const struct param_value *v)
+{
+	return v->str ? v->str : v->text;
+}
 
 /* What one iteration needs from the machine, computed before it starts. */
 struct workload_needs {
@@ -87,12 +98,24 @@ struct workload {
 	int (*repetitions)(const struct param_value *values);
 
 	/*
+	 * Optional: the metrics of a benchmark with these parameters, for a
+	 * workload whose metrics depend on them (command's metric_regex):
+	 * @metrics holds a copy of metrics[] on entry, to adjust; returns how
+	 * many of them, the first ones, the benchmark measures. NULL: all.
+	 */
+	size_t (*describe_metrics)(const struct param_value *values,
+				   struct metric_spec *metrics);
+
+	/*
 	 * Run one iteration and store one value per metric and repetition in
-	 * @metrics[rep * nr_metrics + i] (NAN where a metric was not measured).
+	 * @metrics[rep * N + i], N the benchmark's metric count (see
+	 * workload_metrics(); NAN where a metric was not measured).
 	 * Runs in a child process of the runner, in its own process group:
 	 * it may fork, create threads and exit uncleanly without harming the
 	 * store, but must not leave tasks, fds or files behind when it
-	 * returns. Returns 0, or -1 with @err filled.
+	 * returns. Returns 0; 1 with @err's message the reason when this
+	 * iteration failed but the run goes on (the program it runs exited
+	 * with an error, say); or -1 with @err filled to stop the run.
 	 */
 	int (*run)(const struct param_value *values, double *metrics,
 		   struct error *err);
@@ -113,6 +136,19 @@ const struct workload *workload_find(const char *name);
 int workload_parse_params(const struct workload *w, char *const *assignments,
 			  size_t nr_assignments, struct param_value *values,
 			  struct workload_needs *needs, struct error *err);
+
+/* Free what workload_parse_params() allocated in @values (its strings). */
+void workload_release_params(const struct workload *w, struct param_value *values);
+
+/*
+ * The metrics a benchmark of @w with @values measures, in @out (room for
+ * w->nr_metrics); returns how many.
+ */
+size_t workload_metrics(const struct workload *w, const struct param_value *values,
+			struct metric_spec *out);
+
+/* How many values one iteration of @w yields: metrics x repetitions. */
+size_t workload_nr_values(const struct workload *w, const struct param_value *values);
 
 /* How many values of each metric one iteration of @w yields: at least 1. */
 int workload_repetitions(const struct workload *w, const struct param_value *values);

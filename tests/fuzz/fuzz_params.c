@@ -73,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct param_value values[WORKLOAD_MAX_PARAMS];
 		struct workload_needs needs;
 
-		workload_parse_params(w, assignments, nr, values, &needs, &err);
+		if (!workload_parse_params(w, assignments, nr, values, &needs, &err))
+			workload_release_params(w, values);
 	}
 	if (!plan_add(&plan, w, assignments, nr, &err)) {
 		char *json = plan_to_json(&plan);

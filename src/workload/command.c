@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * command: time an external program, so that anything — perf bench,
+ * hackbench, a test suite, a kernel build, the program under `git bisect`
+ * — becomes a workload. One iteration is one run of the program: its wall
+ * time from spawn to reaping, and its user and system time from wait4().
+ * Optionally a number it prints: metric_regex's first group, matched in
+ * its standard output.
+ *
+ * cmd is split into words without a shell (util/words.h) unless shell=1
+ * asks for `sh -c`. Standard input is /dev/null; standard output is kept
+ * for metric_regex; of standard error only the last line is kept, as the
+ * reason when the program fails. A non-zero exit, a signal or a missing
+ * match fails the iteration and the run goes on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/words.h"
+#include "workload/workload.h"
+
+extern char **environ;
+
+enum {
+	CMD_PARAM_CMD,
+	CMD_PARAM_SHELL,
+	CMD_PARAM_REGEX,
+	CMD_PARAM_NAME,
+	CMD_PARAM_UNIT,
+	CMD_PARAM_BETTER,
+	NR_CMD_PARAMS,
+};
+
+/*
+ * metrics[] as `schedperf list` shows them; a benchmark with metric_regex
+ * puts the parsed number first, as its main metric (ab and bisect-step
+ * decide on the first metric unless told another).
+ */
+enum { CMD_METRIC_SECONDS, CMD_METRIC_USER, CMD_METRIC_SYSTEM, CMD_METRIC_PARSED };
+
+static const char *const better_choices[] = { "lower", "higher", NULL };
+
+static const struct param_spec command_params[NR_CMD_PARAMS] = {
+	[CMD_PARAM_CMD] = { "cmd", PARAM_STRING, "", 0, 4096, NULL,
+		"the program and its arguments, quoted as for a shell but run without one "
+		"(required)" },
+	[CMD_PARAM_SHELL] = { "shell", PARAM_INT, "0", 0, 1, NULL,
+		"1: run cmd with /bin/sh -c (pipes, redirections, variables)" },
+	[CMD_PARAM_REGEX] = { "metric_regex", PARAM_STRING, "", 0, 1024, NULL,
+		"POSIX extended regex matched in the standard output; its first group "
+		"is a number stored as metric_name" },
+	[CMD_PARAM_NAME] = { "metric_name", PARAM_STRING, "value", 0, 64, NULL,
+		"the name of metric_regex's number" },
+	[CMD_PARAM_UNIT] = { "metric_unit", PARAM_STRING, "", 0, 32, NULL,
+		"its unit" },
+	[CMD_PARAM_BETTER] = { "better", PARAM_CHOICE, "lower", 0, 0, better_choices,
+		"which direction of it is better" },
+};
+
+static const struct metric_spec command_metrics[] = {
+	[CMD_METRIC_SECONDS] = { "seconds", "s", BETTER_LOWER,
+		"wall time from starting the program to reaping it" },
+	[CMD_METRIC_USER] = { "user_seconds", "s", BETTER_LOWER,
+		"the program's user CPU time" },
+	[CMD_METRIC_SYSTEM] = { "system_seconds", "s", BETTER_LOWER,
+		"the program's system CPU time" },
+	[CMD_METRIC_PARSED] = { "value", "", BETTER_LOWER,
+		"with metric_regex: the number it captures (metric_name, metric_unit, "
+		"better)" },
+};
+
+/* Keep at most this much of the standard output for metric_regex. */
+#define OUTPUT_MAX (64 << 20)
+#define LAST_LINE_MAX 200
+
+static bool has_regex(const struct param_value *values)
+{
+	return *param_text(&values[CMD_PARAM_REGEX]) != '\0';
+}
+
+/* Whether @name runs as a program: a path, or a name found in $PATH. */
+static bool program_exists(const char *name)
+{
+	const char *path = getenv("PATH");
+	char full[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+
+		if (snprintf(full, sizeof(full), "%.*s%s%s", (int)len, path, len ? "/" : "",
+			     name) < (int)sizeof(full) && access(full, X_OK) == 0)
+			return true;
+		path += len + (path[len] == ':');
+	}
+	return false;
+}
+
+static int check_program(const struct param_value *values, struct error *err)
+{
+	const char *cmd = param_text(&values[CMD_PARAM_CMD]);
+	char **words;
+	int rc = 0;
+
+	if (values[CMD_PARAM_SHELL].num)
+		return program_exists("/bin/sh") ? 0 :
+			error_set(err, EXIT_ENV, "command: /bin/sh is missing (install a "
+				  "shell, or run cmd without shell=1)");
+	if (!(words = words_split(cmd, "command: bad cmd", err)))
+		return -1;
+	if (!words[0])
+		rc = error_set(err, EXIT_USAGE, "command: cmd '%.64s' names no program "
+			       "(give -p cmd='PROGRAM ARGS')", cmd);
+	else if (!program_exists(words[0]))
+		rc = error_set(err, EXIT_USAGE, "command: cannot run '%.64s': no such "
+			       "executable %s (give a path, or install it)", words[0],
+			       strchr(words[0], '/') ? "file" : "in $PATH");
+	words_free(words);
+	return rc;
+}
+
+static int check_regex(const struct param_value *values, struct error *err)
+{
+	const char *pattern = param_text(&values[CMD_PARAM_REGEX]);
+	char why[128];
+	regex_t re;
+	int rc;
+
+	if (!*pattern)
+		return 0;
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE);
+	if (rc) {
+		regerror(rc, &re, why, sizeof(why));
+		return error_set(err, EXIT_USAGE, "bad value for parameter 'metric_regex': "
+				 "%s (give a POSIX extended regular expression)", why);
+	}
+	rc = re.re_nsub < 1;
+	regfree(&re);
+	return rc ? error_set(err, EXIT_USAGE, "bad value for parameter 'metric_regex': "
+			      "it has no group (put the number in parentheses, e.g. "
+			      "'([0-9.]+) usecs/op')") : 0;
+}
+
+static int check_metric_name(const struct param_value *values, struct error *err)
+{
+	/* Ours, and the runner's rusage metrics of every benchmark (monitor/rusage.c). */
+	static const char *const taken[] = {
+		"seconds", "user_seconds", "system_seconds", "wall", "user", "system", NULL,
+	};
+	const char *name = param_text(&values[CMD_PARAM_NAME]);
+
+	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			     "0123456789_.-") != strlen(name))
+		return error_set(err, EXIT_USAGE, "bad value for parameter 'metric_name': "
+				 "'%.64s' (give letters, digits, '_', '.' or '-')", name);
+	for (const char *const *t = taken; *t; t++)
+		if (!strcmp(name, *t))
+			return error_set(err, EXIT_USAGE, "bad value for parameter "
+					 "'metric_name': '%s' is already a metric of every "
+					 "command benchmark (give another name)", name);
+	return 0;
+}
+
+static int command_check(const struct param_value *values, struct workload_needs *needs,
+			 struct error *err)
+{
+	if (!*param_text(&values[CMD_PARAM_CMD]))
+		return error_set(err, EXIT_USAGE, "command: parameter 'cmd' is required "
+				 "(give -p cmd='PROGRAM ARGS')");
+	if (check_program(values, err) || check_regex(values, err) ||
+	    check_metric_name(values, err))
+		return -1;
+	needs->tasks = 2;	/* ours and the program's first; it may start more */
+	needs->fds = 8;
+	return 0;
+}
+
+static size_t command_describe_metrics(const struct param_value *values,
+				       struct metric_spec *metrics)
+{
+	struct metric_spec parsed = metrics[CMD_METRIC_PARSED];
+
+	if (!has_regex(values))
+		return CMD_METRIC_PARSED;
+	parsed.name = param_text(&values[CMD_PARAM_NAME]);
+	parsed.unit = param_text(&values[CMD_PARAM_UNIT]);
+	parsed.better = values[CMD_PARAM_BETTER].num ? BETTER_HIGHER : BETTER_LOWER;
+	memmove(&metrics[1], &metrics[0], CMD_METRIC_PARSED * sizeof(*metrics));
+	metrics[0] = parsed;
+	return CMD_METRIC_PARSED + 1;
+}
+
+/* What the program left: its output, and its standard error's last line. */
+struct captured {
+	struct strbuf out;
+	char err_tail[4096];	/* the end of standard error */
+	size_t err_len;
+};
+
+static void keep_err_tail(struct captured *c, const char *buf, size_t n)
+{
+	size_t cap = sizeof(c->err_tail) - 1;
+
+	if (n >= cap) {
+		memcpy(c->err_tail, buf + n - cap, cap);
+		c->err_len = cap;
+	} else {
+		if (c->err_len + n > cap) {
+			size_t drop = c->err_len + n - cap;
+
+			memmove(c->err_tail, c->err_tail + drop, c->err_len - drop);
+			c->err_len -= drop;
+		}
+		memcpy(c->err_tail + c->err_len, buf, n);
+		c->err_len += n;
+	}
+	c->err_tail[c->err_len] = '\0';
+}
+
+/* The last non-empty line of standard error, or "". */
+static void last_err_line(struct captured *c, char *line, size_t len)
+{
+	char *end = c->err_tail + c->err_len, *start;
+
+	while (end > c->err_tail && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	*end = '\0';
+	start = strrchr(c->err_tail, '\n');
+	start = start ? start + 1 : c->err_tail;
+	snprintf(line, len, "%.*s", LAST_LINE_MAX, start);
+}
+
+/* Read both pipes until the program closes them. */
+static void drain(int out_fd, int err_fd, struct captured *c)
+{
+	struct pollfd pfd[2] = { { .fd = out_fd, .events = POLLIN },
+				 { .fd = err_fd, .events = POLLIN } };
+	char buf[65536];
+
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+			} else if (i == 1) {
+				keep_err_tail(c, buf, (size_t)n);
+			} else if (c->out.len + (size_t)n <= OUTPUT_MAX) {
+				strbuf_add(&c->out, buf, (size_t)n);
+			}
+		}
+	}
+}
+
+static int spawn_program(const struct param_value *values, int out_fd, int err_fd,
+			 pid_t *pid, struct error *err)
+{
+	const char *cmd = param_text(&values[CMD_PARAM_CMD]);
+	char *sh_argv[] = { "sh", "-c", (char *)cmd, NULL };
+	posix_spawn_file_actions_t fa;
+	char **words = NULL;
+	int rc;
+
+	if (!values[CMD_PARAM_SHELL].num && !(words = words_split(cmd, "command", err)))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+	rc = words ? posix_spawnp(pid, words[0], &fa, NULL, words, environ) :
+		     posix_spawn(pid, "/bin/sh", &fa, NULL, sh_argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		error_set(err, EXIT_ENV, "cannot run '%.64s': %s", words ? words[0] : "/bin/sh",
+			  strerror(rc));
+	words_free(words);
+	return rc ? -1 : 0;
+}
+
+static double timeval_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* The number metric_regex captures in the output; 1 with @err when none. */
+static int parse_metric(const struct param_value *values, struct captured *c,
+			double *value, const char *err_line, struct error *err)
+{
+	regmatch_t m[2];
+	regex_t re;
+	char number[64], *end;
+	int rc;
+
+	if (regcomp(&re, param_text(&values[CMD_PARAM_REGEX]), REG_EXTENDED | REG_NEWLINE))
+		return error_set(err, EXIT_INTERNAL, "command: metric_regex no longer compiles");
+	rc = regexec(&re, strbuf_str(&c->out), 2, m, 0);
+	regfree(&re);
+	if (rc || m[1].rm_so < 0) {
+		error_set(err, EXIT_ENV, "metric_regex matched nothing in the output%s%s",
+			  *err_line ? ": " : "", err_line);
+		return 1;
+	}
+	snprintf(number, sizeof(number), "%.*s", (int)(m[1].rm_eo - m[1].rm_so),
+		 strbuf_str(&c->out) + m[1].rm_so);
+	*value = strtod(number, &end);
+	if (end == number || *end) {
+		error_set(err, EXIT_ENV, "metric_regex captured '%s', not a number", number);
+		return 1;
+	}
+	return 0;
+}
+
+static int finish(const struct param_value *values, int status, struct captured *c,
+		  double *metrics, struct error *err)
+{
+	char line[LAST_LINE_MAX + 1];
+
+	last_err_line(c, line, sizeof(line));
+	if (WIFSIGNALED(status)) {
+		error_set(err, EXIT_ENV, "the program was killed by signal %d (%s)%s%s",
+			  WTERMSIG(status), strsignal(WTERMSIG(status)), *line ? ": " : "", line);
+		return 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		error_set(err, EXIT_ENV, "the program exited with status %d%s%s",
+			  WIFEXITED(status) ? WEXITSTATUS(status) : -1, *line ? ": " : "", line);
+		return 1;
+	}
+	if (has_regex(values))
+		return parse_metric(values, c, &metrics[0], line, err);
+	return 0;
+}
+
+static int command_run(const struct param_value *values, double *metrics,
+		       struct error *err)
+{
+	struct captured c = { .out = STRBUF_INIT };
+	int out_pipe[2], err_pipe[2], status = 0, rc;
+	struct rusage ru;
+	double start, *times;
+	pid_t pid;
+
+	if (pipe2(out_pipe, O_CLOEXEC))
+		return error_set(err, EXIT_ENV, "command: cannot create a pipe: %s",
+				 strerror(errno));
+	if (pipe2(err_pipe, O_CLOEXEC)) {
+		close(out_pipe[0]);
+		close(out_pipe[1]);
+		return error_set(err, EXIT_ENV, "command: cannot create a pipe: %s",
+				 strerror(errno));
+	}
+	start = time_now();
+	rc = spawn_program(values, out_pipe[1], err_pipe[1], &pid, err);
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	if (rc) {
+		close(out_pipe[0]);
+		close(err_pipe[0]);
+		return 1;	/* it did not start: this iteration failed */
+	}
+	drain(out_pipe[0], err_pipe[0], &c);
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	times = metrics + has_regex(values);	/* after the parsed number, if any */
+	times[CMD_METRIC_SECONDS] = time_now() - start;
+	times[CMD_METRIC_USER] = timeval_seconds(&ru.ru_utime);
+	times[CMD_METRIC_SYSTEM] = timeval_seconds(&ru.ru_stime);
+	rc = finish(values, status, &c, metrics, err);
+	strbuf_release(&c.out);
+	return rc;
+}
+
+const struct workload workload_command = {
+	.name = "command",
+	.summary = "time an external program (-p cmd='PROG ARGS'), optionally a number it prints",
+	.params = command_params,
+	.nr_params = NR_CMD_PARAMS,
+	.metrics = command_metrics,
+	.nr_metrics = sizeof(command_metrics) / sizeof(command_metrics[0]),
+	.check = command_check,
+	.describe_metrics = command_describe_metrics,
+	.run = command_run,
+};

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command workload and what it stands on: the word splitter (quoting
+ * as a shell does, no shell), text parameters (taken whole, commas and
+ * all, and freed), and runs of real programs: times measured, a number
+ * parsed from the output, failures with the program's last stderr line,
+ * and nothing left behind.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "runner/plan.h"
+#include "util/words.h"
+#include "workload/workload.h"
+#include "test_helpers.h"
+
+static void assert_words(const char *line, const char *const *want)
+{
+	struct error err = { 0 };
+	char **words = words_split(line, "test", &err);
+	size_t i;
+
+	assert_non_null(words);
+	for (i = 0; want[i]; i++) {
+		assert_non_null(words[i]);
+		assert_string_equal(words[i], want[i]);
+	}
+	assert_null(words[i]);
+	words_free(words);
+}
+
+static void test_words(void **state)
+{
+	assert_words("", (const char *const[]){ NULL });
+	assert_words("  \t ", (const char *const[]){ NULL });
+	assert_words("perf bench sched pipe -l 1000",
+		     (const char *const[]){ "perf", "bench", "sched", "pipe", "-l", "1000", NULL });
+	assert_words("a 'b c' \"d $e\"", (const char *const[]){ "a", "b c", "d $e", NULL });
+	assert_words("x'y'\"z\" ''", (const char *const[]){ "xyz", "", NULL });
+	assert_words("a\\ b \"q\\\"q\\\\\" 'no\\'", (const char *const[]){ "a b", "q\"q\\", "no\\", NULL });
+	assert_words("\"keep \\n\" ; | > $(x)",
+		     (const char *const[]){ "keep \\n", ";", "|", ">", "$(x)", NULL });
+}
+
+static void test_words_unterminated(void **state)
+{
+	static const char *const bad[] = { "'open", "\"open", "trailing\\", "a \"b\\\"", NULL };
+
+	for (const char *const *b = bad; *b; b++) {
+		struct error err = { 0 };
+
+		assert_null(words_split(*b, "cmd", &err));
+		assert_int_equal(err.code, EXIT_USAGE);
+		assert_non_null(strstr(err.msg, "unterminated quote"));
+	}
+}
+
+static int run_command(double *metrics, struct error *err, ...)
+{
+	const struct workload *w = find("command");
+	struct param_value values[MAX_PARAMS];
+	char *assignments[MAX_PARAMS];
+	struct metric_spec specs[8];
+	int fds_before = open_fds(), ret;
+	size_t n;
+	va_list ap;
+
+	va_start(ap, err);
+	n = collect(assignments, ap);
+	va_end(ap);
+	memset(err, 0, sizeof(*err));
+	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, err), 0);
+	n = workload_metrics(w, values, specs);
+	for (size_t i = 0; i < 4; i++)
+		metrics[i] = NAN;
+	ret = w->run(values, metrics, err);
+	workload_release_params(w, values);
+	assert_nothing_left(fds_before);
+	return ret;
+}
+
+static void test_command_times(void **state)
+{
+	double m[4];
+	struct error err;
+
+	assert_int_equal(run_command(m, &err, "cmd=sh -c 'i=0; while [ $i -lt 20000 ]; "
+				      "do i=$((i+1)); done'", NULL), 0);
+	/* The loop burns CPU in user mode: wall >= user + system, roughly. */
+	assert_true(m[0] > 0 && m[1] > 0 && m[2] >= 0);
+	assert_true(m[0] * 1.05 + 0.01 >= m[1] + m[2]);
+	assert_true(isnan(m[3]));
+}
+
+static void test_command_metric(void **state)
+{
+	double m[4];
+	struct error err;
+
+	assert_int_equal(run_command(m, &err, "cmd=printf 'Total time: 1.5 [sec]\\n"
+				      "  7.25 usecs/op\\n 137931 ops/sec\\n'",
+				      "metric_regex=([0-9.]+) usecs/op", "metric_name=usecs",
+				      NULL), 0);
+	assert_true(m[0] == 7.25);
+	assert_true(m[1] > 0 && m[2] >= 0 && m[3] >= 0);
+	/* ^ and $ match at line ends: the number of the line that starts so. */
+	assert_int_equal(run_command(m, &err, "cmd=printf 'a 1\\nb 2\\n'",
+				      "metric_regex=^b ([0-9]+)$", NULL), 0);
+	assert_true(m[0] == 2);
+}
+
+static void test_command_failures(void **state)
+{
+	double m[4];
+	struct error err;
+
+	assert_int_equal(run_command(m, &err, "cmd=sh -c 'echo one >&2; echo last words >&2; "
+				      "exit 3'", NULL), 1);
+	assert_string_equal(err.msg, "the program exited with status 3: last words");
+	assert_int_equal(run_command(m, &err, "cmd=sh -c 'kill -9 $$'", NULL), 1);
+	assert_non_null(strstr(err.msg, "killed by signal 9"));
+	assert_int_equal(run_command(m, &err, "cmd=echo no number here",
+				      "metric_regex=([0-9]+) ops", NULL), 1);
+	assert_string_equal(err.msg, "metric_regex matched nothing in the output");
+	assert_int_equal(run_command(m, &err, "cmd=echo abc ops",
+				      "metric_regex=([a-z]+) ops", NULL), 1);
+	assert_string_equal(err.msg, "metric_regex captured 'abc', not a number");
+	/* The times of a failed run are still what it took. */
+	assert_true(m[1] > 0);
+}
+
+static void test_command_shell(void **state)
+{
+	double m[4];
+	struct error err;
+
+	/* Without shell=1 the pipe is an argument to echo; with it, a pipe. */
+	assert_int_equal(run_command(m, &err, "cmd=echo 5 | sed s/5/6/",
+				      "metric_regex=^([0-9]+)", NULL), 0);
+	assert_true(m[0] == 5);
+	assert_int_equal(run_command(m, &err, "cmd=echo 5 | sed s/5/6/", "shell=1",
+				      "metric_regex=^([0-9]+)", NULL), 0);
+	assert_true(m[0] == 6);
+}
+
+static void test_command_bad_params(void **state)
+{
+	assert_usage_error("cmd", "command", "shell=0");
+	assert_usage_error("nosuchprogram-xyz", "command", "cmd=nosuchprogram-xyz -v");
+	assert_usage_error("unterminated", "command", "cmd=echo 'x");
+	assert_usage_error("names no program", "command", "cmd=  ");
+	assert_usage_error("metric_regex", "command", "cmd=true", "metric_regex=no group");
+	assert_usage_error("metric_regex", "command", "cmd=true", "metric_regex=([0-9]");
+	assert_usage_error("metric_name", "command", "cmd=true", "metric_name=wall");
+	assert_usage_error("metric_name", "command", "cmd=true", "metric_name=a b");
+}
+
+static void test_command_metrics_described(void **state)
+{
+	const struct workload *w = find("command");
+	struct param_value values[MAX_PARAMS];
+	struct metric_spec specs[8];
+	struct error err;
+
+	assert_int_equal(parse("command", values, NULL, &err, "cmd=true", NULL), 0);
+	assert_int_equal(workload_metrics(w, values, specs), 3);
+	assert_int_equal(workload_nr_values(w, values), 3);
+	workload_release_params(w, values);
+	assert_int_equal(parse("command", values, NULL, &err, "cmd=true", "metric_regex=(x)",
+			       "metric_name=ops", "metric_unit=ops/s", "better=higher", NULL), 0);
+	/* The parsed number comes first: it is the benchmark's main metric. */
+	assert_int_equal(workload_metrics(w, values, specs), 4);
+	assert_string_equal(specs[0].name, "ops");
+	assert_string_equal(specs[0].unit, "ops/s");
+	assert_int_equal(specs[0].better, BETTER_HIGHER);
+	assert_string_equal(specs[1].name, "seconds");
+	assert_string_equal(specs[3].name, "system_seconds");
+	workload_release_params(w, values);
+}
+
+/* A text parameter is one value: its commas do not sweep it. */
+static void test_text_param_not_swept(void **state)
+{
+	char *assignments[] = { "cmd=taskset -c 0,1 true", "shell=0,1" };
+	struct plan plan = { 0 };
+	struct error err = { 0 };
+	char desc[256];
+
+	assert_int_equal(plan_add(&plan, find("command"), assignments, 2, &err), 0);
+	assert_int_equal(plan.nr_items, 2);
+	assert_string_equal(param_text(&plan.items[0].values[0]), "taskset -c 0,1 true");
+	assert_non_null(strstr(plan.items[1].params_json, "\"cmd\":\"taskset -c 0,1 true\""));
+	plan_item_describe(&plan.items[0], desc, sizeof(desc));
+	assert_non_null(strstr(desc, "cmd='taskset -c 0,1 true'"));
+	plan_release(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_words_unterminated),
+		cmocka_unit_test(test_command_times),
+		cmocka_unit_test(test_command_metric),
+		cmocka_unit_test(test_command_failures),
+		cmocka_unit_test(test_command_shell),
+		cmocka_unit_test(test_command_bad_params),
+		cmocka_unit_test(test_command_metrics_described),
+		cmocka_unit_test(test_text_param_not_swept),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
