@@ -6,6 +6,7 @@
  * workload runs: the child times itself, rusage comes from wait4().
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +43,12 @@ static void progress_report(struct progress *p, const struct plan *plan, size_t 
  * repetition), then rusage's, then the monitors' (once per iteration).
  */
 static void describe_benchmark(const struct plan_item *item, struct monitor_set *ms,
-			       struct result_benchmark *bench)
+			       struct result_benchmark *bench, struct metric_spec *own)
 {
 	int reps = workload_repetitions(item->workload, item->values);
 	const struct workload *w = item->workload;
-	size_t nr_own = w->nr_metrics + NR_RUSAGE_METRICS;
+	size_t nr_workload = workload_metrics(w, item->values, own);
+	size_t nr_own = nr_workload + NR_RUSAGE_METRICS;
 
 	memset(bench, 0, sizeof(*bench));
 	bench->workload = (char *)w->name;
@@ -57,11 +59,11 @@ static void describe_benchmark(const struct plan_item *item, struct monitor_set 
 		const struct metric_spec *spec;
 		const char *source;
 
-		if (i < w->nr_metrics) {
-			spec = &w->metrics[i];
+		if (i < nr_workload) {
+			spec = &own[i];
 			source = "workload";
 		} else if (i < nr_own) {
-			spec = &rusage_metrics[i - w->nr_metrics];
+			spec = &rusage_metrics[i - nr_workload];
 			source = "rusage";
 		} else {
 			spec = monitors_metric(ms, i - nr_own);
@@ -71,7 +73,7 @@ static void describe_benchmark(const struct plan_item *item, struct monitor_set 
 		bench->metrics[i].unit = (char *)spec->unit;
 		bench->metrics[i].better = spec->better;
 		bench->metrics[i].source = (char *)source;
-		bench->metrics[i].repetitions = i < w->nr_metrics ? (size_t)reps : 1;
+		bench->metrics[i].repetitions = i < nr_workload ? (size_t)reps : 1;
 	}
 }
 
@@ -87,19 +89,19 @@ struct iteration_values {
 	struct store_sample *samples;
 };
 
-static void iteration_values_init(struct iteration_values *iv, const struct workload *w,
+static void iteration_values_init(struct iteration_values *iv, size_t nr_metrics,
 				  int reps, size_t nr_others, const int64_t *metric_ids)
 {
-	iv->nr_workload = w->nr_metrics * (size_t)reps;
+	iv->nr_workload = nr_metrics * (size_t)reps;
 	iv->nr = iv->nr_workload + nr_others;
 	iv->values = xcalloc(iv->nr, sizeof(double));
 	iv->samples = xcalloc(iv->nr, sizeof(*iv->samples));
 	for (size_t v = 0; v < iv->nr; v++) {
 		bool own = v < iv->nr_workload;
-		size_t metric = own ? v % w->nr_metrics : w->nr_metrics + v - iv->nr_workload;
+		size_t metric = own ? v % nr_metrics : nr_metrics + v - iv->nr_workload;
 
 		iv->samples[v].metric_id = metric_ids[metric];
-		iv->samples[v].rep = own ? (int)(v / w->nr_metrics) : 0;
+		iv->samples[v].rep = own ? (int)(v / nr_metrics) : 0;
 	}
 }
 
@@ -136,24 +138,92 @@ static int benchmark_start(struct store *st, const struct runner_options *opt,
 	return store_benchmark_add(st, batch_id, bench, bench_id, metric_ids, err);
 }
 
+/* A benchmark of a batch, ready to run iterations one at a time. */
+struct runner_bench {
+	struct store *st;
+	int64_t batch_id;
+	const struct plan_item *item;
+	const struct runner_options *opt;
+	struct iteration_config cfg;
+	struct iteration_values iv;
+	struct metric_spec *own;	/* the workload's metrics of this benchmark */
+	struct result_benchmark bench;
+	int64_t bench_id, *metric_ids;
+	struct benchmark_progress done;	/* what a resumed batch had already */
+	int seq;
+};
+
+/* iteration_config.started: the store learns the group before the workload runs. */
+static int record_tasks(void *ctx, pid_t group, struct error *err)
+{
+	const struct runner_bench *rb = ctx;
+
+	return store_batch_tasks(rb->st, rb->batch_id, group, err);
+}
+
+int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
+		      const struct plan_item *item, const struct runner_options *opt,
+		      struct monitor_set *ms, struct runner_bench **out, struct error *err)
+{
+	const struct workload *w = item->workload;
+	size_t nr_others = NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
+	struct runner_bench *rb = xcalloc(1, sizeof(*rb));
+
+	rb->st = st;
+	rb->batch_id = batch_id;
+	rb->item = item;
+	rb->opt = opt;
+	rb->cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
+	rb->cfg.cpus = opt->cpus;
+	rb->cfg.monitors = ms;
+	rb->cfg.started = record_tasks;
+	rb->cfg.ctx = rb;
+	rb->own = xcalloc(w->nr_metrics, sizeof(*rb->own));
+	rb->metric_ids = xcalloc(w->nr_metrics + nr_others, sizeof(int64_t));
+	describe_benchmark(item, ms, &rb->bench, rb->own);
+	*out = rb;
+	if (benchmark_start(st, opt, batch_id, index, &rb->bench, &rb->bench_id,
+			    rb->metric_ids, &rb->done, err))
+		return -1;
+	iteration_values_init(&rb->iv, rb->bench.nr_metrics - nr_others,
+			      workload_repetitions(w, item->values), nr_others, rb->metric_ids);
+	rb->seq = rb->done.next_seq;
+	return 0;
+}
+
+void runner_bench_close(struct runner_bench *rb)
+{
+	if (!rb)
+		return;
+	free(rb->bench.metrics);
+	free(rb->metric_ids);
+	free(rb->own);
+	iteration_values_release(&rb->iv);
+	free(rb);
+}
+
+const double *runner_bench_values(const struct runner_bench *rb)
+{
+	return rb->iv.values;
+}
+
 /*
  * One planned iteration: up to 1 + retries attempts, each stored (a failed
  * attempt with its reason). Returns 1 when it succeeded, 0 when every
  * attempt failed, -1 on an error that stops the run.
  */
-static int run_slot(struct store *st, const struct plan_item *item,
-		    const struct runner_options *opt, const struct iteration_config *cfg, int64_t bench_id,
-		    struct iteration_values *iv, bool warmup, int *seq,
+static int run_slot(struct runner_bench *rb, bool warmup,
 		    struct runner_result *result, struct error *err)
 {
-	const struct workload *w = item->workload;
+	const struct workload *w = rb->item->workload;
+	struct iteration_values *iv = &rb->iv;
 	double *values = iv->values;
 	struct iteration_outcome outcome;
 
 	outcome.metrics = values;
 	outcome.monitor_values = values + iv->nr_workload + NR_RUSAGE_METRICS;
-	for (int attempt = 0; attempt <= opt->retries; attempt++) {
-		if (iteration_run(w, item->values, cfg, &outcome, err))
+	for (int attempt = 0; attempt <= rb->opt->retries; attempt++) {
+		if (iteration_run(w, rb->item->values, &rb->cfg, &outcome, err))
 			return -1;
 		memcpy(values + iv->nr_workload, outcome.rusage, sizeof(outcome.rusage));
 		/* A workload that divided by zero measured nothing: absent, not infinite. */
@@ -162,10 +232,11 @@ static int run_slot(struct store *st, const struct plan_item *item,
 				values[i] = NAN;
 		for (size_t i = 0; i < iv->nr; i++)
 			iv->samples[i].value = values[i];
-		if (outcome.failed && opt->events && opt->events->iteration_failed)
-			opt->events->iteration_failed(opt->events->ctx, item, *seq + 1,
-						      outcome.failure, attempt < opt->retries);
-		if (store_iteration_add(st, bench_id, (*seq)++, warmup,
+		if (outcome.failed && rb->opt->events && rb->opt->events->iteration_failed)
+			rb->opt->events->iteration_failed(rb->opt->events->ctx, rb->item, rb->seq + 1,
+							  outcome.failure,
+							  attempt < rb->opt->retries);
+		if (store_iteration_add(rb->st, rb->bench_id, rb->seq++, warmup,
 					outcome.failed ? outcome.failure : NULL, iv->samples,
 					outcome.failed ? 0 : iv->nr, err))
 			return -1;
@@ -173,21 +244,16 @@ static int run_slot(struct store *st, const struct plan_item *item,
 		result->iterations_failed += outcome.failed;
 		if (!outcome.failed)
 			return 1;
+		snprintf(result->last_failure, sizeof(result->last_failure), "%s",
+			 outcome.failure);
 	}
 	return 0;
 }
 
-struct tasks_record {
-	struct store *st;
-	int64_t batch_id;
-};
-
-/* iteration_config.started: the store learns the group before the workload runs. */
-static int record_tasks(void *ctx, pid_t group, struct error *err)
+int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_result *result,
+			   struct error *err)
 {
-	const struct tasks_record *record = ctx;
-
-	return store_batch_tasks(record->st, record->batch_id, group, err);
+	return run_slot(rb, warmup, result, err);
 }
 
 static int run_benchmark(struct store *st, const struct plan *plan, size_t index,
@@ -196,47 +262,28 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 			 struct error *err)
 {
 	const struct plan_item *item = &plan->items[index];
-	const struct workload *w = item->workload;
-	size_t nr_others = NR_RUSAGE_METRICS + (ms ? monitors_nr_metrics(ms) : 0);
-	struct iteration_config cfg = { 0, opt->cpus, ms, record_tasks, NULL };
-	struct tasks_record record = { st, result->batch_id };
-	struct iteration_values iv = { 0 };
-	struct benchmark_progress done;
-	struct result_benchmark bench;
-	int64_t bench_id, *metric_ids = xcalloc(w->nr_metrics + nr_others, sizeof(int64_t));
+	struct runner_bench *rb = NULL;
 	int warmup = runner_item_warmup(item, opt);
-	int iterations = runner_item_iterations(item, opt);
-	int total = warmup + iterations, rc = -1, seq;
+	int total = warmup + runner_item_iterations(item, opt), rc = -1;
 
-	cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
-	cfg.ctx = &record;
-	describe_benchmark(item, ms, &bench);
-	if (benchmark_start(st, opt, result->batch_id, index, &bench, &bench_id, metric_ids,
-			    &done, err))
+	if (runner_bench_open(st, result->batch_id, index, item, opt, ms, &rb, err))
 		goto out;
-	iteration_values_init(&iv, w, workload_repetitions(w, item->values), nr_others,
-			      metric_ids);
-	seq = done.next_seq;
-	progress->done += (size_t)(done.warmup_done + done.measured_done);
+	progress->done += (size_t)(rb->done.warmup_done + rb->done.measured_done);
 
 	for (int slot = 0; slot < total; slot++) {
 		bool is_warmup = slot < warmup;
-		int r;
 
 		/* Resuming: the slots already filled are skipped, the rest run. */
-		if (is_warmup ? slot < done.warmup_done : slot - warmup < done.measured_done)
+		if (is_warmup ? slot < rb->done.warmup_done : slot - warmup < rb->done.measured_done)
 			continue;
 		progress_report(progress, plan, index, slot + 1, total);
-		r = run_slot(st, item, opt, &cfg, bench_id, &iv, is_warmup, &seq, result, err);
-		if (r < 0)
+		if (run_slot(rb, is_warmup, result, err) < 0)
 			goto out;
 		progress->done++;
 	}
 	rc = 0;
 out:
-	free(bench.metrics);
-	free(metric_ids);
-	iteration_values_release(&iv);
+	runner_bench_close(rb);
 	return rc;
 }
 
@@ -285,12 +332,26 @@ static int open_batch(struct store *st, const struct plan *plan,
 	return rc;
 }
 
+int runner_batch_open(struct store *st, const struct plan *plan,
+		      const struct runner_options *opt, struct runner_result *result,
+		      struct error *err)
+{
+	struct workload_needs needs;
+	long memory_kb;
+
+	memset(result, 0, sizeof(*result));
+	max_needs(plan, &needs, &memory_kb);
+	needs.fds += MONITOR_MAX_FDS;
+	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
+			  memory_kb, err))
+		return -1;
+	return open_batch(st, plan, opt, result, err);
+}
+
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
 		   struct error *err)
 {
-	struct workload_needs needs;
-	long memory_kb;
 	struct progress progress = { 0 };
 	struct monitor_set *ms = NULL;
 	struct error finish_err;
@@ -300,11 +361,7 @@ int runner_execute(struct store *st, const struct plan *plan,
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
 	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &ms, err))
 		return -1;
-	max_needs(plan, &needs, &memory_kb);
-	needs.fds += MONITOR_MAX_FDS;
-	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
-			  memory_kb, err) ||
-	    open_batch(st, plan, opt, result, err)) {
+	if (runner_batch_open(st, plan, opt, result, err)) {
 		monitors_close(ms);
 		return -1;
 	}

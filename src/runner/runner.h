@@ -49,6 +49,7 @@ struct runner_result {
 	size_t iterations_failed;
 	bool complete;
 	int signal;		/* the signal that stopped the run, or 0 */
+	char last_failure[256];	/* why the latest failed iteration failed */
 };
 
 /* Iterations and warm-ups of a plan item, its own or the run's. */
@@ -65,5 +66,36 @@ int runner_item_warmup(const struct plan_item *item, const struct runner_options
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
 		   struct error *err);
+
+/*
+ * The pieces of runner_execute() for a command that decides itself what
+ * runs next (ab alternates two benchmarks until a verdict): open a batch
+ * of run opt->name for @plan (resource limits raised for it first), then
+ * a benchmark of it, then one iteration at a time, each committed.
+ */
+int runner_batch_open(struct store *st, const struct plan *plan,
+		      const struct runner_options *opt, struct runner_result *result,
+		      struct error *err);
+
+struct runner_bench;
+struct monitor_set;
+
+/* Register @item as benchmark @index of batch @batch_id (*@out is set even on failure). */
+int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
+		      const struct plan_item *item, const struct runner_options *opt,
+		      struct monitor_set *ms, struct runner_bench **out, struct error *err);
+/*
+ * Run one iteration (up to 1 + opt->retries attempts, each stored) and
+ * count it in @result: 1 when it succeeded, 0 when it failed (why is in
+ * result->last_failure), -1 on an error that stops the run (a signal).
+ */
+int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_result *result,
+			   struct error *err);
+/*
+ * The values of the latest successful iteration: the workload's metrics
+ * first (workload_metrics() order, first repetition), then rusage's.
+ */
+const double *runner_bench_values(const struct runner_bench *rb);
+void runner_bench_close(struct runner_bench *rb);
 
 #endif
