@@ -140,6 +140,13 @@ struct store_backend {
 				const char *claim, struct error *err);
 	/* Complete the job of a batch, if it has one; -1 when its claim no longer holds. */
 	int (*job_complete)(struct store *st, int64_t batch_id, struct error *err);
+	/* The knob journal (store.h): one row; every row, oldest first; one or all. */
+	int (*journal_insert)(struct store *st, const struct knob_original *k,
+			      struct error *err);
+	int (*journal_list)(struct store *st, struct knob_original **out, size_t *nr,
+			    struct error *err);
+	int (*journal_delete)(struct store *st, const char *kind, const char *name,
+			      struct error *err);
 };
 
 void batch_state_release(struct batch_state *state);

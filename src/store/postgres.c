@@ -563,6 +563,68 @@ static int pg_batch_load(struct store *st, struct result_batch *batch, bool with
 	return rc;
 }
 
+static int pg_journal_insert(struct store *st, const struct knob_original *k,
+			     struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+	PGresult *res;
+	int rc;
+
+	pg_param_text(&p, k->kind);
+	pg_param_text(&p, k->name);
+	pg_param_text(&p, k->value);
+	param_process(&p, &k->writer, true);
+	pg_param_text(&p, k->started);
+	rc = lookup(pg_of(st), "INSERT INTO knob_journal (kind, name, original, writer_boot, "
+		    "writer_pid, writer_start, started) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+		    "ON CONFLICT (kind, name) DO NOTHING RETURNING id", &p, &res, err,
+		    "journal a setting's original value");
+	if (rc > 0)
+		PQclear(res);
+	if (!rc)
+		return error_set(err, EXIT_ENV, "%s %s is journalled already by another ab "
+				 "(run 'schedperf ab --restore')", k->kind, k->name);
+	return rc < 0 ? -1 : 0;
+}
+
+static int pg_journal_list(struct store *st, struct knob_original **out, size_t *nr,
+			   struct error *err)
+{
+	PGresult *res = pg_query(pg_of(st), "SELECT kind, name, original, writer_boot, "
+				 "writer_pid, writer_start, started FROM knob_journal "
+				 "ORDER BY id", NULL, err, "read the knob journal");
+
+	if (!res)
+		return -1;
+	for (int i = 0; i < PQntuples(res); i++) {
+		struct knob_original *k;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		k = &(*out)[(*nr)++];
+		k->kind = xstrdup(pg_text(res, i, 0));
+		k->name = xstrdup(pg_text(res, i, 1));
+		k->value = xstrdup(pg_text(res, i, 2));
+		column_process(res, i, 4, pg_text(res, i, 3), &k->writer);
+		k->started = xstrdup(pg_text(res, i, 6));
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_journal_delete(struct store *st, const char *kind, const char *name,
+			     struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+
+	if (!kind)
+		return pg_exec(pg_of(st), "DELETE FROM knob_journal", NULL, err,
+			       "forget the restored settings");
+	pg_param_text(&p, kind);
+	pg_param_text(&p, name);
+	return pg_exec(pg_of(st), "DELETE FROM knob_journal WHERE kind = $1 AND name = $2",
+		       &p, err, "forget a restored setting");
+}
+
 static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };
 
 const struct store_backend store_postgres = {
@@ -595,4 +657,7 @@ const struct store_backend store_postgres = {
 	.job_cancel = pg_job_cancel,
 	.batch_attach_job = pg_batch_attach_job,
 	.job_complete = pg_job_complete,
+	.journal_insert = pg_journal_insert,
+	.journal_list = pg_journal_list,
+	.journal_delete = pg_journal_delete,
 };

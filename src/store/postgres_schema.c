@@ -104,6 +104,20 @@ static const char upgrade_v3_to_v4[] =
 	"CREATE INDEX batches_job ON batches(job_id);"
 	"UPDATE schedperf_schema SET version = 4;";
 
+/* Version 5: the knob journal of `schedperf ab`, as in sqlite_schema.c. */
+static const char upgrade_v4_to_v5[] =
+	"CREATE TABLE knob_journal ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  kind text COLLATE \"C\" NOT NULL CHECK (kind IN ('sysctl', 'feature')),"
+	"  name text COLLATE \"C\" NOT NULL,"
+	"  original text NOT NULL,"
+	"  writer_boot text NOT NULL,"
+	"  writer_pid bigint NOT NULL,"
+	"  writer_start bigint NOT NULL,"
+	"  started text NOT NULL,"
+	"  UNIQUE (kind, name));"
+	"UPDATE schedperf_schema SET version = 5;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -112,6 +126,7 @@ static const char *const migrations[] = {
 	NULL,
 	NULL,
 	upgrade_v3_to_v4,
+	upgrade_v4_to_v5,
 };
 
 #define FIRST_VERSION 3

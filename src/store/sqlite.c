@@ -605,6 +605,74 @@ static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool 
 	return rc;
 }
 
+static int sqlite_journal_insert(struct store *st, const struct knob_original *k,
+				 struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt;
+
+	stmt = sqlite_prepare(ss, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
+			      "writer_pid, writer_start, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			      err);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, k->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, k->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, k->value, -1, SQLITE_STATIC);
+	bind_process(stmt, 4, &k->writer, true);
+	sqlite3_bind_text(stmt, 7, k->started, -1, SQLITE_STATIC);
+	if (sqlite_step(ss, stmt, err, "journal a setting's original value") < 0) {
+		if (sqlite3_extended_errcode(ss->db) == SQLITE_CONSTRAINT_UNIQUE)
+			error_set(err, EXIT_ENV, "%s %s is journalled already by another ab "
+				  "(run 'schedperf ab --restore')", k->kind, k->name);
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+static int sqlite_journal_list(struct store *st, struct knob_original **out, size_t *nr,
+			       struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt = sqlite_prepare(ss, "SELECT kind, name, original, writer_boot, "
+					    "writer_pid, writer_start, started "
+					    "FROM knob_journal ORDER BY id", err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	while ((rc = sqlite_step(ss, stmt, err, "read the knob journal")) > 0) {
+		struct knob_original *k;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		k = &(*out)[(*nr)++];
+		k->kind = column_strdup(stmt, 0);
+		k->name = column_strdup(stmt, 1);
+		k->value = column_strdup(stmt, 2);
+		column_process(stmt, 4, column_text(stmt, 3), &k->writer);
+		k->started = column_strdup(stmt, 6);
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int sqlite_journal_delete(struct store *st, const char *kind, const char *name,
+				 struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt;
+
+	stmt = sqlite_prepare(ss, kind ? "DELETE FROM knob_journal WHERE kind = ? AND name = ?" :
+			      "DELETE FROM knob_journal", err);
+	if (stmt && kind) {
+		sqlite3_bind_text(stmt, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+	}
+	return run_once(ss, stmt, err, "forget a restored setting");
+}
+
 const struct store_backend store_sqlite = {
 	.name = "SQLite",
 	.schemes = NULL,
@@ -627,4 +695,7 @@ const struct store_backend store_sqlite = {
 	.iterations_count = sqlite_iterations_count,
 	.batches_load = sqlite_batches_load,
 	.batch_load = sqlite_batch_load,
+	.journal_insert = sqlite_journal_insert,
+	.journal_list = sqlite_journal_list,
+	.journal_delete = sqlite_journal_delete,
 };

@@ -136,6 +136,22 @@
 	"  result_batch INTEGER REFERENCES batches(id) ON DELETE SET NULL);"	\
 	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
 
+/*
+ * Version 5: the knob journal of `schedperf ab` (store.h), its writer by
+ * boot id, pid and start time as a batch's.
+ */
+#define KNOB_JOURNAL_V5								\
+	"CREATE TABLE knob_journal ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  kind TEXT NOT NULL CHECK (kind IN ('sysctl', 'feature')),"		\
+	"  name TEXT NOT NULL,"							\
+	"  original TEXT NOT NULL,"						\
+	"  writer_boot TEXT NOT NULL,"						\
+	"  writer_pid INTEGER NOT NULL,"					\
+	"  writer_start INTEGER NOT NULL,"					\
+	"  started TEXT NOT NULL,"						\
+	"  UNIQUE (kind, name));"
+
 #define STAMP(version)								\
 	"PRAGMA application_id = 1399023696;"					\
 	"PRAGMA user_version = " #version ";"
@@ -153,7 +169,8 @@ static const char schema_current[] =
 	ITERATIONS_V3("iterations")
 	SAMPLES_V2("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
-	STAMP(4);
+	KNOB_JOURNAL_V5
+	STAMP(5);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -200,11 +217,16 @@ static const char upgrade_v3_to_v4[] =
 	"ALTER TABLE batches ADD COLUMN job_claim TEXT;"
 	STAMP(4);
 
+static const char upgrade_v4_to_v5[] =
+	KNOB_JOURNAL_V5
+	STAMP(5);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
 	upgrade_v2_to_v3,
 	upgrade_v3_to_v4,
+	upgrade_v4_to_v5,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

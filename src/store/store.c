@@ -655,3 +655,54 @@ void store_set_job(struct store *st, int64_t id, const char *claim)
 	st->job_id = id;
 	snprintf(st->job_claim, sizeof(st->job_claim), "%s", claim);
 }
+
+int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
+			struct error *err)
+{
+	int rc = 0;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = st->be->journal_insert(st, &k[i], err);
+	return end_write(st, rc, err);
+}
+
+int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
+		       struct error *err)
+{
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (st->be->begin(st, false, err))
+		return -1;
+	rc = st->be->journal_list(st, out, n, err);
+	st->be->rollback(st);
+	if (rc) {
+		store_journal_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int store_journal_remove(struct store *st, const char *kind, const char *name,
+			 struct error *err)
+{
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->journal_delete(st, kind, name, err), err);
+}
+
+void store_journal_release(struct knob_original *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(k[i].kind);
+		free(k[i].name);
+		free(k[i].value);
+		free(k[i].started);
+	}
+	free(k);
+}

@@ -9,6 +9,7 @@
 
 #include "store/results.h"
 #include "util/error.h"
+#include "util/process.h"
 
 /*
  * The results store: one interface, with backends behind it chosen by the
@@ -20,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -122,6 +123,34 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 			     const struct result_benchmark *bench, int64_t *bench_id,
 			     int64_t *metric_ids, struct benchmark_progress *progress,
 			     struct error *err);
+
+/*
+ * The knob journal of `schedperf ab`: the original values of the machine
+ * settings it changes (sysctls, scheduler features), written before the
+ * first change and removed once they are put back, so that after a crash
+ * or SIGKILL `schedperf ab --restore` knows what to restore.
+ */
+struct knob_original {
+	char *kind;			/* "sysctl" or "feature" */
+	char *name;
+	char *value;			/* what to put back */
+	struct process_id writer;	/* the ab that changed it */
+	char *started;			/* when, ISO 8601 */
+};
+
+/*
+ * Journal @n originals in one transaction (one per kind and name: a
+ * setting journalled already is refused, EXIT_ENV).
+ */
+int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
+			struct error *err);
+/* Every journalled original, in the order written (*@out NULL when none). */
+int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
+		       struct error *err);
+/* Forget a restored original: the one of @kind and @name, or every one (NULL). */
+int store_journal_remove(struct store *st, const char *kind, const char *name,
+			 struct error *err);
+void store_journal_release(struct knob_original *k, size_t n);
 
 /* Import whole batches (all or nothing, one transaction). */
 int store_import(struct store *st, const struct result_set *set, struct error *err);

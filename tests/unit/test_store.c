@@ -865,6 +865,54 @@ static void test_pg_refusals(void **state)
 	assert_null(strstr(err.msg, "secret"));
 }
 
+/*
+ * The knob journal: written whole or not at all, read back with its
+ * writer's identity, a setting journalled twice refused, forgotten one by
+ * one or all at once.
+ */
+static void test_knob_journal(void **state)
+{
+	struct store *st = open_store();
+	struct knob_original k[2] = {
+		{ "sysctl", "kernel.sched_autogroup_enabled", "1", { "", 0, 0 }, "2026-01-01" },
+		{ "feature", "TTWU_QUEUE", "NO_TTWU_QUEUE", { "", 0, 0 }, "2026-01-01" },
+	}, *got;
+	struct error err = { 0 };
+	size_t n;
+
+	assert_int_equal(process_id_of(getpid(), &k[0].writer), 0);
+	k[1].writer = k[0].writer;
+	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_journal_write(st, k, 2, &err), 0);
+	/* The second write's first row is taken, the transaction undone whole. */
+	k[0].name = "kernel.sched_child_runs_first";
+	k[1].kind = "sysctl";
+	k[1].name = "kernel.sched_autogroup_enabled";
+	assert_int_equal(store_journal_write(st, k, 2, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "journalled already"));
+	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(got[0].kind, "sysctl");
+	assert_string_equal(got[0].name, "kernel.sched_autogroup_enabled");
+	assert_string_equal(got[0].value, "1");
+	assert_string_equal(got[1].value, "NO_TTWU_QUEUE");
+	assert_true(process_is_self(&got[1].writer));
+	assert_true(process_alive(&got[0].writer));
+	store_journal_release(got, n);
+
+	assert_int_equal(store_journal_remove(st, "feature", "TTWU_QUEUE", &err), 0);
+	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(n, 1);
+	store_journal_release(got, n);
+	assert_int_equal(store_journal_remove(st, NULL, NULL, &err), 0);
+	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_null(got);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +930,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tasks_of_a_dead_runner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reading_creates_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_knob_journal, setup, teardown),
 		/* The same on PostgreSQL, where they apply. */
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
@@ -892,6 +941,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_resume_at_once, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_tasks_of_a_dead_runner, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_pg_write_lock, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_knob_journal, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_pg_refusals, setup_pg, teardown_pg),
 	};
 
