@@ -20,7 +20,7 @@ static const struct cmd_option common_options[] = {
 		   "results store: an SQLite file or a postgresql:// URL (default "
 		   "$SCHEDPERF_DB or ./schedperf.db)"),
 	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),
-	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL },
+	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL, 0, 0 },
 	OPT_END(),
 };
 
@@ -82,6 +82,7 @@ static void build_getopt(const struct cmd_option *all, size_t nr, struct option 
 /* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
 static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
 {
+	double number;
 	long v;
 
 	switch (opt->kind) {
@@ -97,6 +98,13 @@ static int apply_option(const char *cmd, const struct cmd_option *opt, const cha
 						   "in %ld..%ld", opt->long_name, arg,
 						   opt->min, opt->max);
 		*(int *)opt->value = (int)v;
+		return 0;
+	case CMD_OPTION_NUMBER:
+		if (parse_double(arg, &number) || !(number > opt->low && number <= opt->high))
+			return command_usage_error(cmd, "--%s '%.32s' is not a number above %g "
+						   "and at most %g", opt->long_name, arg,
+						   opt->low, opt->high);
+		*(double *)opt->value = number;
 		return 0;
 	case CMD_OPTION_CALLBACK:
 		return opt->callback(opt, arg);

@@ -39,6 +39,7 @@ enum cmd_option_kind {
 	CMD_OPTION_BOOL,	/* no argument; sets *(bool *)value */
 	CMD_OPTION_STRING,	/* sets *(const char **)value to the argument */
 	CMD_OPTION_INTEGER,	/* a whole number in min..max into *(int *)value */
+	CMD_OPTION_NUMBER,	/* a number above low, at most high, into *(double *)value */
 	CMD_OPTION_CALLBACK,	/* calls callback(opt, arg) */
 	CMD_OPTION_HELP,	/* prints the help and stops the command with 0 */
 };
@@ -52,19 +53,22 @@ struct cmd_option {
 	const char *help;	/* one sentence, wrapped to the terminal's width */
 	long min, max;		/* CMD_OPTION_INTEGER's range */
 	cmd_option_fn *callback;
+	double low, high;	/* CMD_OPTION_NUMBER's range: (low, high] */
 };
 
 #define OPT_BOOL(s, l, v, h) \
-	{ CMD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL }
+	{ CMD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL, 0, 0 }
 #define OPT_STRING(s, l, v, a, h) \
-	{ CMD_OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, NULL }
+	{ CMD_OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, NULL, 0, 0 }
 #define OPT_INTEGER(s, l, v, a, lo, hi, h) \
-	{ CMD_OPTION_INTEGER, (s), (l), (v), (a), (h), (lo), (hi), NULL }
+	{ CMD_OPTION_INTEGER, (s), (l), (v), (a), (h), (lo), (hi), NULL, 0, 0 }
+#define OPT_NUMBER(s, l, v, a, lo, hi, h) \
+	{ CMD_OPTION_NUMBER, (s), (l), (v), (a), (h), 0, 0, NULL, (lo), (hi) }
 /* @a NULL: the option takes no argument and @f gets NULL. */
 #define OPT_CALLBACK(s, l, v, a, h, f) \
-	{ CMD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f) }
+	{ CMD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f), 0, 0 }
 #define OPT_END() \
-	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0 }
 
 /*
  * What --help prints around the option lines: @synopsis ("usage: ..." and
