@@ -50,6 +50,8 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 /* The same for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 
+int cmd_ab(int argc, char **argv);
+int cmd_bisect_step(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_detect(int argc, char **argv);

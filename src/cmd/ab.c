@@ -1,0 +1,892 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf ab: is B faster than A? One workload under two configurations,
+ * sampled in randomised AB/BA blocks on this machine until the sequential
+ * procedure of stats/sequential.h reaches a verdict with its error rate
+ * held over every look: paired differences of log values, so that drift
+ * of the machine hits both sides of a block alike.
+ *
+ * Machine settings a side changes (sysctls, scheduler features) are
+ * checked before anything changes, their originals journalled in the store
+ * before the first change, set before each sample of a side, and put back
+ * at the end, on SIGINT, SIGTERM and SIGHUP; `ab --restore` puts them back
+ * after a SIGKILL. A machine-wide lock keeps two ab from changing settings
+ * at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "cmd/sampling.h"
+#include "monitor/monitor.h"
+#include "runner/cpulist.h"
+#include "runner/iteration.h"
+#include "runner/knobs.h"
+#include "stats/rng.h"
+#include "util/process.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const struct cmd_usage ab_usage = {
+	"usage: schedperf ab WORKLOAD [-p KEY=VALUE]... --a SPEC --b SPEC [options]\n"
+	"   or: schedperf ab --restore\n"
+	"\n"
+	"Is B faster than A? Run WORKLOAD under two configurations in randomised\n"
+	"blocks (AB or BA, seeded) until the paired differences of log values give a\n"
+	"verdict whose error rate is --alpha over every look: different (B better or\n"
+	"worse, with the size and its interval), same (the interval inside\n"
+	"+-margin) or unknown (at --max-samples or --max-time). The sides are stored\n"
+	"as runs NAME-a and NAME-b, for compare, show and export.\n",
+
+	"SPEC is one or more knobs, a comma list or --a/--b repeated:\n"
+	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
+	"  feature:NAME        a scheduler feature under debugfs; feature:NO_NAME\n"
+	"                      clears it\n"
+	"  cpus:LIST           run the workload's tasks on these CPUs (0-1,4)\n"
+	"  param:KEY=VALUE     a workload parameter that differs (param:mode=thread)\n"
+	"  env:VAR=VALUE       an environment variable of the workload\n"
+	"  cmd:PROGRAM ARGS    the command workload's program (the rest of the SPEC)\n"
+	"A setting one side leaves alone keeps its original value there. Originals\n"
+	"are journalled in the store before the first change and restored at the\n"
+	"end, on Ctrl-C, SIGTERM and SIGHUP; after a SIGKILL run 'schedperf ab\n"
+	"--restore'. Exit status: 0 with a verdict; 1 with --fail-on-regression when\n"
+	"B is worse; 2 bad input, 3 a setting that cannot be read or changed, both\n"
+	"before anything changed; 128+N after signal N.\n",
+};
+
+enum ab_format { AB_TEXT, AB_JSON };
+
+/* A machine setting either side changes: its original and each side's value. */
+struct machine_setting {
+	const char *kind;	/* "sysctl" or "feature" */
+	char *name;
+	char *original;
+	const char *value[2];	/* points at a knob's value or at original */
+};
+
+/* An environment variable either side sets. */
+struct env_setting {
+	char *name;
+	char *original;		/* NULL: unset */
+	const char *value[2];	/* NULL: unset */
+};
+
+struct ab_side {
+	const char **specs;
+	size_t nr_specs;
+	struct knob_list knobs;
+	struct sample_side sample;
+	bool has_cpus;
+};
+
+struct ab {
+	struct sequential_options so;
+	struct ab_side side[2];
+	const char *workload;
+	bool restore, fail_on_regression;
+	enum ab_format format;
+	int seed;
+	struct machine_setting *machine;
+	size_t nr_machine;
+	struct env_setting *env;
+	size_t nr_env;
+	bool journalled;
+	int lock_fd;
+};
+
+struct ab_outcome {
+	enum seqcs_decision decision;
+	struct seqcs_interval ci;
+	size_t blocks;
+	double seconds;
+	const char *reason;
+};
+
+static const char *const side_names[2] = { "a", "b" };
+
+static int add_spec(struct ab_side *s, const char *arg)
+{
+	s->specs = xreallocarray(s->specs, s->nr_specs + 1, sizeof(char *));
+	s->specs[s->nr_specs++] = arg;
+	return 0;
+}
+
+static int add_a(const struct cmd_option *opt, const char *arg)
+{
+	return add_spec(&((struct ab *)opt->value)->side[0], arg);
+}
+
+static int add_b(const struct cmd_option *opt, const char *arg)
+{
+	return add_spec(&((struct ab *)opt->value)->side[1], arg);
+}
+
+static int set_format(const struct cmd_option *opt, const char *arg)
+{
+	if (!strcmp(arg, "text"))
+		*(enum ab_format *)opt->value = AB_TEXT;
+	else if (!strcmp(arg, "json"))
+		*(enum ab_format *)opt->value = AB_JSON;
+	else
+		return command_usage_error("ab", "unknown format '%.32s': give text or json", arg);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the sides */
+
+/* The common -p, less the keys this side sets, then the side's own. */
+static char **side_assignments(const struct ab *ab, const struct ab_side *s, size_t *nr)
+{
+	char **out = xcalloc(ab->so.nr_params + s->knobs.nr + 1, sizeof(char *));
+	struct strbuf sb = STRBUF_INIT;
+
+	*nr = 0;
+	for (size_t i = 0; i < ab->so.nr_params; i++) {
+		const char *p = ab->so.params[i];
+		size_t key = strcspn(p, "=");
+		bool overridden = false;
+
+		for (size_t k = 0; k < s->knobs.nr; k++) {
+			const struct knob *kn = &s->knobs.knobs[k];
+			const char *name = kn->kind == KNOB_CMD ? "cmd" : kn->name;
+
+			if ((kn->kind == KNOB_PARAM || kn->kind == KNOB_CMD) &&
+			    strlen(name) == key && !strncmp(p, name, key))
+				overridden = true;
+		}
+		if (!overridden)
+			out[(*nr)++] = xstrdup(p);
+	}
+	for (size_t k = 0; k < s->knobs.nr; k++) {
+		const struct knob *kn = &s->knobs.knobs[k];
+
+		if (kn->kind != KNOB_PARAM && kn->kind != KNOB_CMD)
+			continue;
+		strbuf_addf(&sb, "%s=%s", kn->kind == KNOB_CMD ? "cmd" : kn->name, kn->value);
+		out[(*nr)++] = strbuf_detach(&sb);
+	}
+	return out;
+}
+
+static void free_assignments(char **a, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(a[i]);
+	free(a);
+}
+
+static int prepare_side(struct ab *ab, int which, const struct workload *w, struct error *err)
+{
+	struct ab_side *s = &ab->side[which];
+	char flag[8];
+	char **assignments;
+	size_t nr;
+	int rc;
+
+	snprintf(flag, sizeof(flag), "--%s", side_names[which]);
+	for (size_t i = 0; i < s->nr_specs; i++)
+		if (knobs_parse(&s->knobs, s->specs[i], flag, err))
+			return -1;
+	for (size_t k = 0; k < s->knobs.nr; k++) {
+		const struct knob *kn = &s->knobs.knobs[k];
+
+		if (kn->kind == KNOB_CMD && strcmp(w->name, "command"))
+			return error_set(err, EXIT_USAGE, "ab: %s cmd: runs a program, which only "
+					 "the command workload does (give 'schedperf ab command')",
+					 flag);
+		if (kn->kind == KNOB_CPUS) {
+			if (cpulist_parse(kn->value, &s->sample.cpus, err))
+				return -1;
+			s->has_cpus = true;
+			s->sample.opt.cpus = &s->sample.cpus;
+		}
+	}
+	assignments = side_assignments(ab, s, &nr);
+	rc = side_prepare(&s->sample, w, assignments, nr, ab->so.metric, err);
+	free_assignments(assignments, nr);
+	return rc;
+}
+
+/* The setting of @kind and @name in the table, added with its original if new. */
+static int machine_setting(struct ab *ab, const char *kind, const char *name,
+			   struct machine_setting **out, struct error *err)
+{
+	struct machine_setting *m;
+	char *original;
+
+	for (size_t i = 0; i < ab->nr_machine; i++)
+		if (!strcmp(ab->machine[i].kind, kind) && !strcmp(ab->machine[i].name, name)) {
+			*out = &ab->machine[i];
+			return 0;
+		}
+	/* Readable, writable and existing: asked now, before anything changes. */
+	if (knob_read(kind, name, true, &original, err))
+		return -1;
+	ab->machine = xreallocarray(ab->machine, ab->nr_machine + 1, sizeof(*ab->machine));
+	m = &ab->machine[ab->nr_machine++];
+	m->kind = kind;
+	m->name = xstrdup(name);
+	m->original = original;
+	m->value[0] = m->value[1] = original;
+	*out = m;
+	return 0;
+}
+
+static struct env_setting *env_setting(struct ab *ab, const char *name)
+{
+	struct env_setting *e;
+	const char *now = getenv(name);
+
+	for (size_t i = 0; i < ab->nr_env; i++)
+		if (!strcmp(ab->env[i].name, name))
+			return &ab->env[i];
+	ab->env = xreallocarray(ab->env, ab->nr_env + 1, sizeof(*ab->env));
+	e = &ab->env[ab->nr_env++];
+	e->name = xstrdup(name);
+	e->original = now ? xstrdup(now) : NULL;
+	e->value[0] = e->value[1] = e->original;
+	return e;
+}
+
+/* Each side's value of every machine setting and variable either side names. */
+static int resolve_settings(struct ab *ab, struct error *err)
+{
+	for (int which = 0; which < 2; which++) {
+		const struct knob_list *kl = &ab->side[which].knobs;
+
+		for (size_t k = 0; k < kl->nr; k++) {
+			const struct knob *kn = &kl->knobs[k];
+			const char *kind = knob_machine_kind(kn->kind);
+			struct machine_setting *m;
+
+			if (kn->kind == KNOB_ENV)
+				env_setting(ab, kn->name)->value[which] = kn->value;
+			if (!kind)
+				continue;
+			if (machine_setting(ab, kind, kn->name, &m, err))
+				return -1;
+			if (m->value[which] != m->original && strcmp(m->value[which], kn->value))
+				return error_set(err, EXIT_USAGE, "ab: --%s sets %s %s twice (%s and "
+						 "%s): give it once", side_names[which], kind,
+						 kn->name, m->value[which], kn->value);
+			m->value[which] = kn->value;
+		}
+	}
+	return 0;
+}
+
+static bool same_text(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+static bool sides_identical(const struct ab *ab)
+{
+	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
+
+	if (strcmp(a->plan.items[0].params_json, b->plan.items[0].params_json) ||
+	    ab->side[0].has_cpus != ab->side[1].has_cpus ||
+	    (ab->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
+		return false;
+	for (size_t i = 0; i < ab->nr_machine; i++)
+		if (strcmp(ab->machine[i].value[0], ab->machine[i].value[1]))
+			return false;
+	for (size_t i = 0; i < ab->nr_env; i++)
+		if (!same_text(ab->env[i].value[0], ab->env[i].value[1]))
+			return false;
+	return true;
+}
+
+static int prepare(struct ab *ab, struct error *err)
+{
+	const struct workload *w = workload_find(ab->workload);
+	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
+
+	if (!w)
+		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
+				 "schedperf's workloads (see 'schedperf list')", ab->workload);
+	if (prepare_side(ab, 0, w, err) || prepare_side(ab, 1, w, err))
+		return -1;
+	if (strcmp(a->metric_name, b->metric_name) || a->better != b->better)
+		return error_set(err, EXIT_USAGE, "ab: the sides measure different metrics "
+				 "first (%s and %s): give --metric", a->metric_name, b->metric_name);
+	if (resolve_settings(ab, err))
+		return -1;
+	if (sides_identical(ab))
+		return error_set(err, EXIT_USAGE, "ab: --a and --b are the same configuration "
+				 "(give two that differ; for an A/A check, a variable nothing "
+				 "reads: --a env:AB=a --b env:AB=b)");
+	return 0;
+}
+
+/* ------------------------------------------------------------ machine state */
+
+/* Holds machine-wide while this ab may change settings; released at exit. */
+static int take_machine_lock(struct ab *ab, struct error *err)
+{
+	const char *path = access("/run", W_OK) ? "/tmp/schedperf-knobs.lock" :
+			   "/run/schedperf-knobs.lock";
+
+	ab->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (ab->lock_fd < 0)
+		return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (run as root)",
+				 path, strerror(errno));
+	if (!flock(ab->lock_fd, LOCK_EX | LOCK_NB))
+		return 0;
+	if (!global.quiet)
+		fprintf(stderr, "schedperf: waiting for another ab that changes this machine's "
+			"settings (%s)\n", path);
+	while (flock(ab->lock_fd, LOCK_EX))
+		if (errno != EINTR || iteration_interrupted())
+			return error_set(err, EXIT_ENV, "cannot lock %s: %s", path,
+					 strerror(errno));
+	return 0;
+}
+
+/* Whether the ab that journalled @k still runs (and will restore it itself). */
+static bool writer_running(const struct knob_original *k)
+{
+	return !process_is_self(&k->writer) && process_alive(&k->writer);
+}
+
+/* Refuse while the store holds originals that were never put back. */
+static int check_journal(struct store *st, struct error *err)
+{
+	struct knob_original *k;
+	size_t n;
+	int rc = 0;
+
+	if (store_journal_read(st, &k, &n, err))
+		return -1;
+	if (n && writer_running(&k[0]))
+		rc = error_set(err, EXIT_ENV, "ab: process %lld is running ab with store '%s' "
+			       "and has changed %s %s (wait for it to finish)",
+			       (long long)k[0].writer.pid, global.db, k[0].kind, k[0].name);
+	else if (n)
+		rc = error_set(err, EXIT_ENV, "ab: store '%s' holds %zu setting%s an ab changed "
+			       "and never restored (%s %s, by process %lld at %s) (run "
+			       "'schedperf ab --restore' first)", global.db, n, n == 1 ? "" : "s",
+			       k[0].kind, k[0].name, (long long)k[0].writer.pid, k[0].started);
+	store_journal_release(k, n);
+	return rc;
+}
+
+static int journal_originals(struct ab *ab, struct store *st, struct error *err)
+{
+	struct knob_original *k = xcalloc(ab->nr_machine + 1, sizeof(*k));
+	struct process_id self;
+	char started[64];
+	int rc;
+
+	time_iso8601(started, sizeof(started));
+	if (process_id_of(getpid(), &self))
+		memset(&self, 0, sizeof(self));
+	for (size_t i = 0; i < ab->nr_machine; i++) {
+		k[i].kind = (char *)ab->machine[i].kind;
+		k[i].name = ab->machine[i].name;
+		k[i].value = ab->machine[i].original;
+		k[i].writer = self;
+		k[i].started = started;
+	}
+	rc = store_journal_write(st, k, ab->nr_machine, err);
+	free(k);
+	ab->journalled = !rc && ab->nr_machine;
+	return rc;
+}
+
+static int apply_side(struct ab *ab, int which, struct error *err)
+{
+	for (size_t i = 0; i < ab->nr_machine; i++)
+		if (knob_write(ab->machine[i].kind, ab->machine[i].name,
+			       ab->machine[i].value[which], err))
+			return -1;
+	for (size_t i = 0; i < ab->nr_env; i++) {
+		const char *v = ab->env[i].value[which];
+
+		if (v ? setenv(ab->env[i].name, v, 1) : unsetenv(ab->env[i].name))
+			return error_set(err, EXIT_ENV, "cannot set %s: %s", ab->env[i].name,
+					 strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * Set both sides' values once before any run is stored: a value the
+ * kernel refuses is bad input, found now (restore_all() puts the
+ * originals back).
+ */
+static int try_settings(struct ab *ab, struct error *err)
+{
+	for (int which = 0; which < 2; which++)
+		if (apply_side(ab, which, err))
+			return -1;
+	return 0;
+}
+
+/* Put every original back; the journal goes once they all are. */
+static int restore_all(struct ab *ab, struct store *st, struct error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < ab->nr_env; i++) {
+		if (ab->env[i].original)
+			setenv(ab->env[i].name, ab->env[i].original, 1);
+		else
+			unsetenv(ab->env[i].name);
+	}
+	for (size_t i = 0; i < ab->nr_machine; i++) {
+		struct error werr;
+
+		if (knob_write(ab->machine[i].kind, ab->machine[i].name,
+			       ab->machine[i].original, &werr) && !rc) {
+			rc = -1;
+			*err = werr;
+		}
+	}
+	if (rc) {
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			 "; the originals stay journalled: run 'schedperf ab --restore'");
+		return -1;
+	}
+	if (ab->journalled && store_journal_remove(st, NULL, NULL, err))
+		return -1;
+	ab->journalled = false;
+	return 0;
+}
+
+static int ab_restore(void)
+{
+	struct knob_original *k = NULL;
+	struct store *st = NULL;
+	struct error err = { 0 };
+	size_t n = 0;
+	int code = EXIT_OK;
+
+	if (store_open(global.db, &st, &err) || store_journal_read(st, &k, &n, &err)) {
+		code = error_report(&err);
+		goto out;
+	}
+	if (n && writer_running(&k[0])) {
+		code = die_code(EXIT_ENV, "ab --restore: process %lld is running ab with store "
+				"'%s' (it restores them itself when it ends)",
+				(long long)k[0].writer.pid, global.db);
+		goto out;
+	}
+	if (!n && !global.quiet)
+		printf("nothing to restore: store '%s' holds no changed setting\n", global.db);
+	for (size_t i = 0; i < n; i++) {
+		if (knob_write(k[i].kind, k[i].name, k[i].value, &err) ||
+		    store_journal_remove(st, k[i].kind, k[i].name, &err)) {
+			code = error_report(&err);
+			continue;
+		}
+		if (!global.quiet)
+			printf("restored %s %s = %s\n", k[i].kind, k[i].name, k[i].value);
+	}
+out:
+	store_journal_release(k, n);
+	store_close(st);
+	return code;
+}
+
+/* ------------------------------------------------------------ sampling */
+
+static void show_status(struct status_line *sl, const struct ab *ab, const struct seqcs *cs,
+			size_t blocks)
+{
+	const struct sample_side *a = &ab->side[0].sample;
+	struct seqcs_interval ci;
+	char what[160];
+	double lo, hi;
+
+	if (!sl->enabled)
+		return;
+	seqcs_interval(cs, &ci);
+	lo = change_pct(ci.low, a->better);
+	hi = change_pct(ci.high, a->better);
+	snprintf(what, sizeof(what), "[ab] block %zu: b vs a %+.1f%% [%+.1f%%, %+.1f%%] (+ better)",
+		 blocks, change_pct(ci.estimate, a->better), fmin(lo, hi), fmax(lo, hi));
+	status_show(sl, what, blocks, (size_t)ab->so.max_samples, ab->so.max_time);
+}
+
+/*
+ * One block: both sides, in the order the generator says. 1 with the
+ * paired difference log b - log a, 0 when a side failed (the block is
+ * dropped), -1 with @err when ab must stop.
+ */
+static int run_block(struct ab *ab, struct rng *rng, struct status_line *sl, double *diff,
+		     struct error *err)
+{
+	int first = (int)(rng_next(rng) >> 63);
+	double v[2];
+
+	for (int k = 0; k < 2; k++) {
+		int which = k ? 1 - first : first;
+		struct sample_side *s = &ab->side[which].sample;
+		int rc;
+
+		if (apply_side(ab, which, err))
+			return -1;
+		rc = side_sample(s, &v[which], err);
+		if (rc < 0)
+			return -1;
+		/* A side that never ran once is broken, not unlucky: stop at once. */
+		if (!rc && !s->samples)
+			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
+					 "iteration: %s (see 'schedperf show %s')",
+					 side_names[which], s->result.last_failure, s->run_name);
+		if (!rc) {
+			status_end(sl);
+			if (!global.quiet)
+				fprintf(stderr, "schedperf: warning: side %s: iteration failed: "
+					"%s\n", side_names[which], s->result.last_failure);
+			return 0;
+		}
+	}
+	*diff = log(v[1]) - log(v[0]);
+	return 1;
+}
+
+#define MAX_FAILED_BLOCKS_IN_A_ROW 3
+
+static int sample_until_verdict(struct ab *ab, struct ab_outcome *out, struct error *err)
+{
+	double margin = ab->so.margin_pct / 100, start = time_now();
+	struct status_line sl;
+	struct seqcs cs;
+	struct rng rng;
+	int failed_in_a_row = 0, rc = 0;
+
+	rng_seed(&rng, (uint64_t)ab->seed);
+	seqcs_init(&cs, ab->so.alpha, SEQCS_HUBER);
+	status_init(&sl);
+	out->decision = SEQCS_CONTINUE;
+	out->reason = "max-samples";
+	while (out->blocks < (size_t)ab->so.max_samples) {
+		double diff = 0;
+
+		if (sequential_out_of_time(&ab->so, start)) {
+			out->reason = "max-time";
+			break;
+		}
+		rc = run_block(ab, &rng, &sl, &diff, err);
+		if (rc < 0)
+			break;
+		if (!rc) {
+			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
+				continue;
+			rc = error_set(err, EXIT_ENV, "ab: %d blocks in a row failed, the last "
+				       "because: %s (see 'schedperf show %s')",
+				       MAX_FAILED_BLOCKS_IN_A_ROW,
+				       ab->side[0].sample.result.last_failure[0] ?
+				       ab->side[0].sample.result.last_failure :
+				       ab->side[1].sample.result.last_failure,
+				       ab->side[0].sample.run_name);
+			break;
+		}
+		failed_in_a_row = 0;
+		seqcs_add(&cs, diff);
+		out->blocks++;
+		out->decision = seqcs_decide(&cs, 0, log1p(-margin), log1p(margin));
+		show_status(&sl, ab, &cs, out->blocks);
+		if (out->decision != SEQCS_CONTINUE) {
+			out->reason = out->decision == SEQCS_WITHIN ? "interval within margin" :
+				      "interval excludes no change";
+			break;
+		}
+	}
+	status_end(&sl);
+	seqcs_interval(&cs, &out->ci);
+	out->seconds = time_now() - start;
+	seqcs_release(&cs);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ the verdict */
+
+static const char *verdict_word(const struct ab *ab, const struct ab_outcome *out,
+				const char **direction)
+{
+	bool up = out->decision == SEQCS_ABOVE;	/* b's values larger */
+
+	*direction = NULL;
+	if (out->decision == SEQCS_WITHIN)
+		return "same";
+	if (out->decision == SEQCS_CONTINUE)
+		return "unknown";
+	*direction = up == (ab->side[0].sample.better == BETTER_HIGHER) ? "better" : "worse";
+	return "different";
+}
+
+static void interval_pct(const struct ab *ab, const struct ab_outcome *out, double *lo,
+			 double *hi)
+{
+	double x = change_pct(out->ci.low, ab->side[0].sample.better);
+	double y = change_pct(out->ci.high, ab->side[0].sample.better);
+
+	*lo = fmin(x, y);
+	*hi = fmax(x, y);
+}
+
+static void print_specs(const struct ab_side *s)
+{
+	for (size_t i = 0; i < s->nr_specs; i++)
+		printf("%s%s", i ? "," : "", s->specs[i]);
+}
+
+static void print_text(const struct ab *ab, const struct ab_outcome *out, const char *name)
+{
+	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
+	const char *direction, *verdict = verdict_word(ab, out, &direction);
+	double lo, hi, est = change_pct(out->ci.estimate, a->better);
+
+	interval_pct(ab, out, &lo, &hi);
+	printf("ab %s: a = ", ab->workload);
+	print_specs(&ab->side[0]);
+	printf(", b = ");
+	print_specs(&ab->side[1]);
+	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%\n", a->metric_name,
+	       a->metric_unit, *a->metric_unit ? ", " : "", better_name(a->better),
+	       ab->so.alpha, ab->so.margin_pct);
+	if (direction)
+		printf("verdict: different: b is %s than a by %.2f%% (interval %+.2f%% .. "
+		       "%+.2f%%; + is better)\n", direction, fabs(est), lo, hi);
+	else
+		printf("verdict: %s: b vs a %+.2f%% (interval %+.2f%% .. %+.2f%%; + is "
+		       "better)\n", verdict, est, lo, hi);
+	printf("samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
+	       a->samples, b->samples, out->blocks, ab->seed, out->seconds, out->reason);
+	printf("runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name, name, name);
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void print_json(const struct ab *ab, const struct ab_outcome *out, const char *name)
+{
+	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
+	const char *direction, *verdict = verdict_word(ab, out, &direction);
+	json_t *obj = json_object(), *runs = json_array();
+	char run[512];
+	char *text;
+	double lo, hi;
+
+	interval_pct(ab, out, &lo, &hi);
+	json_object_set_new(obj, "verdict", json_string(verdict));
+	json_object_set_new(obj, "direction", direction ? json_string(direction) : json_null());
+	json_object_set_new(obj, "estimate_pct",
+			    number_or_null(change_pct(out->ci.estimate, a->better)));
+	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
+						       number_or_null(hi)));
+	json_object_set_new(obj, "samples_a", json_integer((json_int_t)a->samples));
+	json_object_set_new(obj, "samples_b", json_integer((json_int_t)b->samples));
+	json_object_set_new(obj, "reason", json_string(out->reason));
+	json_object_set_new(obj, "blocks", json_integer((json_int_t)out->blocks));
+	json_object_set_new(obj, "seconds", json_real(out->seconds));
+	json_object_set_new(obj, "metric", json_string(a->metric_name));
+	json_object_set_new(obj, "better", json_string(better_name(a->better)));
+	json_object_set_new(obj, "alpha", json_real(ab->so.alpha));
+	json_object_set_new(obj, "margin_pct", json_real(ab->so.margin_pct));
+	json_object_set_new(obj, "seed", json_integer(ab->seed));
+	for (int i = 0; i < 2; i++) {
+		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
+		json_array_append_new(runs, json_string(run));
+	}
+	json_object_set_new(obj, "runs", runs);
+	text = json_dumps(obj, JSON_REAL_PRECISION(6));
+	printf("%s\n", text);
+	free(text);
+	json_decref(obj);
+}
+
+/* ------------------------------------------------------------ the command */
+
+static int parse_arguments(int argc, char **argv, struct ab *ab)
+{
+	struct cmd_option options[] = {
+		SEQUENTIAL_OPTIONS(&ab->so),
+		OPT_CALLBACK(0, "a", ab, "SPEC", "configuration A, the baseline (see SPEC "
+			     "below; repeat or comma-separate knobs)", add_a),
+		OPT_CALLBACK(0, "b", ab, "SPEC", "configuration B, the change", add_b),
+		OPT_STRING(0, "name", &ab->so.name, "NAME", "store the sides as runs NAME-a "
+			   "and NAME-b (default: ab-DATE-TIME)"),
+		OPT_INTEGER(0, "seed", &ab->seed, "N", 0, 2147483647, "the seed of the block "
+			    "orders (default: from the clock; printed)"),
+		OPT_CALLBACK(0, "format", &ab->format, "FORMAT", "text (default) or json",
+			     set_format),
+		OPT_BOOL(0, "fail-on-regression", &ab->fail_on_regression,
+			 "exit 1 when B is worse than A"),
+		OPT_BOOL(0, "restore", &ab->restore, "put back the settings an ab killed by "
+			 "SIGKILL left changed (they are journalled in the store)"),
+		OPT_END(),
+	};
+	int code;
+
+	if (parse_options(argc, argv, options, &ab_usage, &code))
+		return code ? code : -1;
+	if (ab->restore) {
+		if (optind < argc || ab->side[0].nr_specs || ab->side[1].nr_specs)
+			return command_usage_error("ab", "--restore takes no workload and no "
+						   "--a or --b");
+		return 0;
+	}
+	if (optind >= argc)
+		return command_usage_error("ab", "no workload given: name one (see "
+					   "'schedperf list')");
+	if (optind + 1 < argc)
+		return command_usage_error("ab", "one workload at a time: unexpected '%.64s'",
+					   argv[optind + 1]);
+	if (!ab->side[0].nr_specs || !ab->side[1].nr_specs)
+		return command_usage_error("ab", "give both sides: --a SPEC --b SPEC");
+	for (int i = 0; i < 2; i++)
+		for (size_t k = 0; k < ab->side[i].nr_specs; k++)
+			if ((code = command_check_utf8("ab", "SPEC", ab->side[i].specs[k])))
+				return code;
+	ab->workload = argv[optind];
+	return sequential_check_utf8("ab", &ab->so);
+}
+
+static void default_name(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "ab-%Y%m%d-%H%M%S", &tm);
+}
+
+static void release(struct ab *ab)
+{
+	for (int i = 0; i < 2; i++) {
+		knobs_release(&ab->side[i].knobs);
+		side_release(&ab->side[i].sample);
+		free(ab->side[i].specs);
+	}
+	for (size_t i = 0; i < ab->nr_machine; i++) {
+		free(ab->machine[i].name);
+		free(ab->machine[i].original);
+	}
+	for (size_t i = 0; i < ab->nr_env; i++) {
+		free(ab->env[i].name);
+		free(ab->env[i].original);
+	}
+	free(ab->machine);
+	free(ab->env);
+	free(ab->so.params);
+	if (ab->lock_fd >= 0)
+		close(ab->lock_fd);
+}
+
+/* Open both runs; sample until the verdict. Returns 0 or -1 with @err. */
+static int run_sides(struct ab *ab, struct store *st, const char *name,
+		     struct ab_outcome *out, struct error *err)
+{
+	struct monitor_set *ms = NULL;
+	char run[512];
+	int rc = -1;
+
+	if (monitors_open(MONITORS_DEFAULT, &ms, err))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
+		if (side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
+			goto out;
+	}
+	rc = sample_until_verdict(ab, out, err);
+out:
+	for (int i = 0; i < 2; i++) {
+		struct error ferr;
+		bool complete = !rc && !iteration_interrupted();
+
+		if (ab->side[i].sample.result.batch_id &&
+		    store_batch_finish(st, ab->side[i].sample.result.batch_id, complete, &ferr) &&
+		    !rc) {
+			*err = ferr;
+			rc = -1;
+		}
+	}
+	monitors_close(ms);
+	return rc;
+}
+
+static int exit_code(const struct ab *ab, const struct ab_outcome *out)
+{
+	const char *direction;
+
+	verdict_word(ab, out, &direction);
+	return ab->fail_on_regression && direction && !strcmp(direction, "worse") ?
+		EXIT_FOUND : EXIT_OK;
+}
+
+static int run_ab(struct ab *ab)
+{
+	struct ab_outcome out = { 0 };
+	struct store *st = NULL;
+	struct error err = { 0 }, rerr = { 0 };
+	char name[256];
+	int code, rc;
+
+	if (prepare(ab, &err))
+		return error_report(&err);
+	if (ab->so.name)
+		snprintf(name, sizeof(name), "%s", ab->so.name);
+	else
+		default_name(name, sizeof(name));
+	/* From here a signal must not kill us before the originals are back. */
+	iteration_install_signal_handlers();
+	if (store_open(global.db, &st, &err) || check_journal(st, &err) ||
+	    (ab->nr_machine && take_machine_lock(ab, &err)) ||
+	    journal_originals(ab, st, &err)) {
+		store_close(st);
+		return error_report(&err);
+	}
+	rc = try_settings(ab, &err);
+	if (!rc)
+		rc = run_sides(ab, st, name, &out, &err);
+	if (restore_all(ab, st, &rerr) && !rc) {
+		err = rerr;
+		rc = -1;
+	}
+	if (iteration_interrupted()) {
+		fprintf(stderr, "schedperf: interrupted: the settings are restored; the samples "
+			"so far are kept in runs %s-a and %s-b\n", name, name);
+		code = 128 + iteration_interrupted();
+	} else if (rc) {
+		code = error_report(&err);
+	} else {
+		if (ab->format == AB_JSON)
+			print_json(ab, &out, name);
+		else if (!global.quiet)
+			print_text(ab, &out, name);
+		code = exit_code(ab, &out);
+	}
+	store_close(st);
+	return code;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab ab = { .so = SEQUENTIAL_DEFAULTS, .lock_fd = -1 };
+	int code;
+
+	ab.seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
+			0x7fffffff);
+	code = parse_arguments(argc, argv, &ab);
+	if (code)
+		code = code < 0 ? EXIT_OK : code;
+	else
+		code = ab.restore ? ab_restore() : run_ab(&ab);
+	release(&ab);
+	return code;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling one benchmark at a time into its own run, for ab's two sides
+ * and bisect-step's build: the runner's batch and benchmark handles
+ * (runner/runner.h) with the metric the sequential procedure decides on.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/sampling.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+int sequential_add_param(const struct cmd_option *opt, const char *arg)
+{
+	struct sequential_options *so = opt->value;
+
+	so->params = xreallocarray(so->params, so->nr_params + 1, sizeof(char *));
+	so->params[so->nr_params++] = arg;
+	return 0;
+}
+
+int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
+{
+	int code = so->name ? command_check_utf8(cmd, "run name", so->name) : 0;
+
+	for (size_t i = 0; i < so->nr_params && !code; i++)
+		code = command_check_utf8(cmd, "parameter", so->params[i]);
+	return code;
+}
+
+static int pick_metric(struct sample_side *side, const char *name, struct error *err)
+{
+	const struct plan_item *item = &side->plan.items[0];
+	const struct workload *w = item->workload;
+	struct metric_spec *specs = xcalloc(w->nr_metrics, sizeof(*specs));
+	size_t n = workload_metrics(w, item->values, specs), i;
+	char names[512];
+	size_t used = 0;
+
+	for (i = 0; i < n && name && strcmp(specs[i].name, name); i++)
+		;
+	if (i == n) {
+		names[0] = '\0';
+		for (size_t j = 0; j < n && used < sizeof(names); j++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 j ? ", " : "", specs[j].name);
+		free(specs);
+		return error_set(err, EXIT_USAGE, "--metric %.64s: the %s benchmark has no such "
+				 "metric (give one of %s)", name, w->name, names);
+	}
+	side->metric = i;
+	side->metric_name = specs[i].name;
+	side->metric_unit = specs[i].unit;
+	side->better = specs[i].better;
+	free(specs);
+	return 0;
+}
+
+int side_prepare(struct sample_side *side, const struct workload *w, char *const *assignments,
+		 size_t nr, const char *metric, struct error *err)
+{
+	if (plan_add(&side->plan, w, assignments, nr, err))
+		return -1;
+	if (side->plan.nr_items != 1)
+		return error_set(err, EXIT_USAGE, "a comma list makes %zu benchmarks: give each "
+				 "parameter one value (a side compares one benchmark)",
+				 side->plan.nr_items);
+	return pick_metric(side, metric, err);
+}
+
+int side_open(struct sample_side *side, struct store *st, const char *name,
+	      const struct sequential_options *so, struct monitor_set *ms, struct error *err)
+{
+	side->run_name = xstrdup(name);
+	side->opt.name = side->run_name;
+	side->opt.iterations = 1;
+	side->opt.timeout = so->timeout;
+	if (runner_batch_open(st, &side->plan, &side->opt, &side->result, err))
+		return -1;
+	return runner_bench_open(st, side->result.batch_id, 0, &side->plan.items[0],
+				 &side->opt, ms, &side->bench, err);
+}
+
+int side_sample(struct sample_side *side, double *value, struct error *err)
+{
+	int rc = runner_bench_iteration(side->bench, false, &side->result, err);
+
+	if (rc <= 0)
+		return rc;
+	*value = runner_bench_values(side->bench)[side->metric];
+	if (!(*value > 0) || !isfinite(*value)) {
+		/* A ratio of logs needs positive values: such a sample decides nothing. */
+		snprintf(side->result.last_failure, sizeof(side->result.last_failure),
+			 "metric %s measured %g, not a positive number", side->metric_name,
+			 *value);
+		return 0;
+	}
+	side->samples++;
+	return 1;
+}
+
+int side_finish(struct sample_side *side, struct store *st, bool complete, struct error *err)
+{
+	int rc = 0;
+
+	if (side->result.batch_id)
+		rc = store_batch_finish(st, side->result.batch_id, complete, err);
+	side_release(side);
+	return rc;
+}
+
+void side_release(struct sample_side *side)
+{
+	runner_bench_close(side->bench);
+	side->bench = NULL;
+	plan_release(&side->plan);
+	free(side->run_name);
+	side->run_name = NULL;
+}
+
+double change_pct(double theta, enum better better)
+{
+	double ratio = exp(theta);
+
+	return better == BETTER_HIGHER ? (ratio - 1) * 100 : (1 - ratio) * 100;
+}
+
+void status_init(struct status_line *sl)
+{
+	sl->enabled = !global.quiet && isatty(STDERR_FILENO);
+	sl->start = time_now();
+}
+
+void status_show(struct status_line *sl, const char *what, size_t done, size_t cap,
+		 double max_time)
+{
+	double elapsed = time_now() - sl->start, left = INFINITY;
+
+	if (!sl->enabled)
+		return;
+	if (done)
+		left = elapsed / (double)done * (double)(cap - done);
+	if (max_time > 0 && max_time - elapsed < left)
+		left = fmax(0, max_time - elapsed);
+	fprintf(stderr, "\r\033[K%.90s  %.0fs elapsed, <= %.0fs left", what, elapsed, left);
+}
+
+void status_end(struct status_line *sl)
+{
+	if (sl->enabled)
+		fputs("\r\033[K", stderr);
+}
+
+bool sequential_out_of_time(const struct sequential_options *so, double start)
+{
+	return so->max_time > 0 && time_now() - start >= so->max_time;
+}
