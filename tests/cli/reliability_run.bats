@@ -204,12 +204,15 @@ limited() {
 	sp import "$TMP/big.json" >/dev/null
 	mkdir "$TMP/out"
 	for sig in INT TERM HUP QUIT USR1 PIPE ALRM KILL; do
-		# every write after the first two waits 0.2 s: the export is in the
-		# middle of its file when the signal comes, however fast the machine
+		# every write after the first two waits 1 s: the export is in the
+		# middle of its file when the signal comes, however fast the machine,
+		# and stays there for some 30 s, longer than this loop takes to see
+		# its file even at a load of 30 (0.2 s, some 7 s in all, was not);
+		# the signal lands at the end of the wait it comes in
 		# (--seccomp-bpf: only the writes stop in strace, not every read
 		# of the store, which under ASan on a busy machine took minutes)
 		strace -f --seccomp-bpf -o /dev/null -e trace=write \
-			-e inject=write:delay_enter=200000:when=3+ \
+			-e inject=write:delay_enter=1000000:when=3+ \
 			"$SP" export r0 r1 -o "$TMP/out/x.json" 2>"$TMP/err" 3>&- &
 		tracer=$!
 		pid=
