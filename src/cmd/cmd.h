@@ -50,6 +50,12 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 /* The same for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 
+/*
+ * 0 when @format is one of @formats (NULL-terminated), else the usage
+ * error that names them: "unknown format 'x': give text or json".
+ */
+int command_check_format(const char *cmd, const char *format, const char *const *formats);
+
 int cmd_ab(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);

@@ -65,6 +65,7 @@ static int set_magnitude(const struct cmd_option *opt, const char *arg)
 
 int cmd_detect(int argc, char **argv)
 {
+	static const char *const formats[] = { "text", "json", NULL };
 	struct series_args a;
 	struct change_point_options cp;
 	const char *format = "text";
@@ -93,11 +94,8 @@ int cmd_detect(int argc, char **argv)
 	change_point_options_init(&cp);
 	if (parse_options(argc, argv, options, &detect_usage, &code))
 		goto out;
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		code = command_usage_error("detect", "unknown format '%.32s': give text "
-					   "or json", format);
+	if ((code = command_check_format("detect", format, formats)))
 		goto out;
-	}
 	if (optind < argc) {
 		code = command_usage_error("detect", "unexpected argument '%.64s'",
 					   argv[optind]);

@@ -26,6 +26,7 @@ static const struct cmd_usage history_usage = {
 
 int cmd_history(int argc, char **argv)
 {
+	static const char *const formats[] = { "text", "json", "csv", NULL };
 	struct series_args a;
 	const char *format = "text";
 	const struct cmd_option options[] = {
@@ -41,11 +42,8 @@ int cmd_history(int argc, char **argv)
 	series_args_init(&a, "history");
 	if (parse_options(argc, argv, options, &history_usage, &code))
 		goto out;
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
-		code = command_usage_error("history", "unknown format '%.32s': give text, "
-					   "json or csv", format);
+	if ((code = command_check_format("history", format, formats)))
 		goto out;
-	}
 	if (optind < argc) {
 		code = command_usage_error("history", "unexpected argument '%.64s'",
 					   argv[optind]);

@@ -68,6 +68,7 @@ static void print_text(const struct store_job *jobs, size_t nr)
 
 int cmd_jobs(int argc, char **argv)
 {
+	static const char *const text_or_json[] = { "text", "json", NULL };
 	struct store_job *jobs = NULL;
 	struct store *st = NULL;
 	struct error err = { 0 };
@@ -81,9 +82,8 @@ int cmd_jobs(int argc, char **argv)
 
 	if (parse_options(argc, argv, options, &jobs_usage, &code))
 		return code;
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return command_usage_error("jobs", "unknown format '%.32s': give text or json",
-					   format);
+	if ((code = command_check_format("jobs", format, text_or_json)))
+		return code;
 	if (optind < argc)
 		return command_usage_error("jobs", "unexpected '%.64s'", argv[optind]);
 	if (store_open_existing(global.db, &st, &err) || store_jobs_list(st, &jobs, &nr, &err)) {

@@ -108,6 +108,7 @@ static void print_text(const struct result_set *set)
 
 int cmd_runs(int argc, char **argv)
 {
+	static const char *const text_or_json[] = { "text", "json", NULL };
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
@@ -120,9 +121,8 @@ int cmd_runs(int argc, char **argv)
 
 	if (parse_options(argc, argv, options, &runs_usage, &code))
 		return code;
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return command_usage_error("runs", "unknown format '%.32s': give text or json",
-					   format);
+	if ((code = command_check_format("runs", format, text_or_json)))
+		return code;
 	if (optind < argc)
 		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
 	if (store_open_existing(global.db, &st, &err) || store_load(st, NULL, true, &set, &err)) {
