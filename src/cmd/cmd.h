@@ -60,6 +60,7 @@ int cmd_ab(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -32,6 +32,7 @@ const struct command commands[] = {
 	{ "jobs", cmd_jobs, "list the job queue: queued, running, done, failed" },
 	{ "worker", cmd_worker, "take queued jobs for this machine and run them" },
 	{ "cancel", cmd_cancel, "cancel queued or running jobs" },
+	{ "db", cmd_db, "create a store, upgrade its schema, or check it" },
 	{ "help", cmd_help, "show help for schedperf or one command" },
 	{ NULL, NULL, NULL },
 };

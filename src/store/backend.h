@@ -66,6 +66,8 @@ struct store_backend {
 	int (*open)(const char *location, enum store_access access, struct store **out,
 		    struct error *err);
 	void (*close)(struct store *st);
+	/* store_inspect() (store.h): the schema as it is, nothing changed. */
+	int (*inspect)(const char *location, struct store_status *status, struct error *err);
 
 	int (*begin)(struct store *st, bool write, struct error *err);
 	int (*commit)(struct store *st, struct error *err);

@@ -632,6 +632,7 @@ const struct store_backend store_postgres = {
 	.schemes = postgres_schemes,
 	.open = pg_open,
 	.close = pg_close,
+	.inspect = pg_inspect,
 	.begin = pg_begin,
 	.commit = pg_commit,
 	.rollback = pg_rollback,

@@ -79,12 +79,12 @@ void pg_close(struct store *st)
 	free(ps);
 }
 
-int pg_open(const char *location, enum store_access access, struct store **out,
-	    struct error *err)
+/* A connection to the store at @location, before any look at its schema. */
+static struct pg_store *pg_connect(const char *location, enum store_access access,
+				   struct error *err)
 {
 	struct pg_store *ps = xcalloc(1, sizeof(*ps));
 	char shown[512];
-	int rc;
 
 	store_location_shown(location, shown, sizeof(shown));
 	ps->base.location = xstrdup(shown);
@@ -101,6 +101,20 @@ int pg_open(const char *location, enum store_access access, struct store **out,
 	PQsetNoticeProcessor(ps->conn, ignore_notice, NULL);
 	if (set_lock_timeout(ps, err))
 		goto fail;
+	return ps;
+fail:
+	pg_close(&ps->base);
+	return NULL;
+}
+
+int pg_open(const char *location, enum store_access access, struct store **out,
+	    struct error *err)
+{
+	struct pg_store *ps = pg_connect(location, access, err);
+	int rc;
+
+	if (!ps)
+		return -1;
 	if (access == STORE_READ) {
 		rc = pg_schema_check(ps, false, err);
 		if (rc < 0)
@@ -108,7 +122,7 @@ int pg_open(const char *location, enum store_access access, struct store **out,
 		if (rc < STORE_SCHEMA_VERSION) {
 			error_set(err, EXIT_ENV, "cannot read store '%s': its schema version %d "
 				  "is older than this schedperf's (%d) (upgrade it with 'schedperf "
-				  "db upgrade' as a role that may)", shown, rc,
+				  "db upgrade' as a role that may)", ps->base.location, rc,
 				  STORE_SCHEMA_VERSION);
 			goto fail;
 		}
@@ -120,4 +134,20 @@ int pg_open(const char *location, enum store_access access, struct store **out,
 fail:
 	pg_close(&ps->base);
 	return -1;
+}
+
+int pg_inspect(const char *location, struct store_status *status, struct error *err)
+{
+	struct pg_store *ps = pg_connect(location, STORE_READ, err);
+	int rc;
+
+	if (!ps)
+		return -1;
+	rc = pg_schema_check(ps, true, err);
+	if (rc > 0) {
+		status->version = rc;
+		rc = pg_schema_damage(ps, rc, status->damage, sizeof(status->damage), err);
+	}
+	pg_close(&ps->base);
+	return rc < 0 ? -1 : 0;
 }

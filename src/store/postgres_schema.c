@@ -233,3 +233,52 @@ int pg_schema_upgrade(struct pg_store *ps, struct error *err)
 		PQclear(PQexec(ps->conn, "ROLLBACK"));
 	return rc;
 }
+
+/* The tables of a store, and the version that brought each. */
+static const struct {
+	const char *name;
+	int since;
+} store_tables[] = {
+	{ "schedperf_schema", 3 }, { "runs", 3 }, { "batches", 3 }, { "environment", 3 },
+	{ "benchmarks", 3 }, { "metrics", 3 }, { "iterations", 3 }, { "samples", 3 },
+	{ "jobs", 4 },
+};
+
+int pg_schema_damage(struct pg_store *ps, int version, char *buf, size_t len,
+		     struct error *err)
+{
+	static const char table_sql[] = "SELECT to_regclass($1) IS NOT NULL";
+	static const char rows_sql[] = "SELECT count(*) FROM schedperf_schema";
+	struct pg_params p;
+	PGresult *res;
+	int64_t rows;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(store_tables); i++) {
+		bool present;
+
+		if (store_tables[i].since > version)
+			continue;
+		p.nr = 0;
+		pg_param_text(&p, store_tables[i].name);
+		res = pg_query(ps, table_sql, &p, err, "check the store's tables");
+		if (!res)
+			return -1;
+		present = pg_bool(res, 0, 0);
+		PQclear(res);
+		if (!present) {
+			snprintf(buf, len, "table %s of schema version %d is missing (restore the "
+				 "database from a backup)", store_tables[i].name, version);
+			return 0;
+		}
+	}
+	res = pg_query(ps, rows_sql, NULL, err, "check the schema version");
+	if (!res)
+		return -1;
+	rows = pg_int(res, 0, 0);
+	PQclear(res);
+	if (rows != 1)
+		snprintf(buf, len, "table schedperf_schema has %lld rows, not one (keep the row "
+			 "of version %d and delete the others)", (long long)rows, version);
+	return 0;
+}

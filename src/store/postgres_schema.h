@@ -17,5 +17,12 @@ int pg_schema_upgrade(struct pg_store *ps, struct error *err);
  * @empty_ok, -1 with @err for anything else. Reads only.
  */
 int pg_schema_check(struct pg_store *ps, bool empty_ok, struct error *err);
+/*
+ * What is wrong with the store of schema @version, in @buf ("" when
+ * nothing): a table that version has and the database lacks, a version
+ * table of other than one row. Reads only the catalogs and the version.
+ */
+int pg_schema_damage(struct pg_store *ps, int version, char *buf, size_t len,
+		     struct error *err);
 
 #endif

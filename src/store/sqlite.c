@@ -678,6 +678,7 @@ const struct store_backend store_sqlite = {
 	.schemes = NULL,
 	.open = sqlite_open,
 	.close = sqlite_close,
+	.inspect = sqlite_inspect,
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,

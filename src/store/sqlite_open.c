@@ -224,12 +224,12 @@ static int read_upgraded_copy(struct sqlite_store *ss, struct error *err)
 	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
 }
 
-static int open_for_reading(const char *location, struct store **out, struct error *err)
+/* A connection that reads the store at @location and can change nothing. */
+static struct sqlite_store *connect_reading(const char *location, struct error *err)
 {
 	struct sqlite_store *ss;
 	long long wal = wal_size(location);
 	char *uri = NULL;
-	int rc;
 
 	if (wal > 0)
 		ss = connect(location, location, SQLITE_OPEN_READONLY, err);
@@ -240,18 +240,29 @@ static int open_for_reading(const char *location, struct store **out, struct err
 			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
 	free(uri);
 	if (!ss)
-		return -1;
+		return NULL;
 	ss->read_only = true;
-	if (sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading"))
-		goto fail;
+	if (sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading")) {
+		sqlite_close(&ss->base);
+		return NULL;
+	}
+	return ss;
+}
+
+static int open_for_reading(const char *location, struct store **out, struct error *err)
+{
+	struct sqlite_store *ss = connect_reading(location, err);
+	int rc;
+
+	if (!ss)
+		return -1;
 	rc = sqlite_schema_check(ss, false, err);
-	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, err)))
-		goto fail;
+	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, err))) {
+		sqlite_close(&ss->base);
+		return -1;
+	}
 	*out = &ss->base;
 	return 0;
-fail:
-	sqlite_close(&ss->base);
-	return -1;
 }
 
 static int open_for_writing(const char *location, struct store **out, struct error *err)
@@ -360,4 +371,33 @@ int sqlite_open(const char *location, enum store_access access, struct store **o
 	if (access == STORE_READ)
 		return open_for_reading(location, out, err);
 	return open_for_writing(location, out, err);
+}
+
+int sqlite_inspect(const char *location, struct store_status *status, struct error *err)
+{
+	enum file_kind kind = FILE_SQLITE;
+	struct sqlite_store *ss;
+	struct stat sb;
+	int rc;
+
+	if (stat(location, &sb)) {
+		if (errno == ENOENT)
+			return 0;
+		return open_error(location, strerror(errno), "check the path and its "
+				  "permissions, or give another --db", err);
+	}
+	if (file_kind(location, &sb, &kind, err))
+		return -1;
+	if (kind == FILE_EMPTY)
+		return 0;
+	ss = connect_reading(location, err);
+	if (!ss)
+		return -1;
+	rc = sqlite_schema_check(ss, true, err);
+	if (rc > 0) {
+		status->version = rc;
+		rc = sqlite_schema_damage(ss, rc, status->damage, sizeof(status->damage), err);
+	}
+	sqlite_close(&ss->base);
+	return rc < 0 ? -1 : 0;
 }

@@ -12,5 +12,6 @@
 int sqlite_open(const char *location, enum store_access access, struct store **out,
 		struct error *err);
 void sqlite_close(struct store *st);
+int sqlite_inspect(const char *location, struct store_status *status, struct error *err);
 
 #endif

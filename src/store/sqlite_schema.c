@@ -403,3 +403,120 @@ int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err)
 		return -1;
 	return rc;
 }
+
+/* The first row's text of @sql, when it gives one, into @buf; 0, or -1 with @err. */
+static int first_text(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
+		      struct error *err)
+{
+	sqlite3_stmt *stmt = sqlite_prepare(ss, sql, err);
+	int rc;
+
+	buf[0] = '\0';
+	if (!stmt)
+		return -1;
+	rc = sqlite_step(ss, stmt, err, "check the store");
+	if (rc > 0)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	for (char *nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';	/* the report is one line */
+	sqlite3_finalize(stmt);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Each column of each table, "table.column TYPE [NOT NULL]", in order. */
+static const char columns_sql[] =
+	"SELECT m.name || '.' || p.name || ' ' || p.type || "
+	"  CASE WHEN p.\"notnull\" THEN ' NOT NULL' ELSE '' END "
+	"FROM sqlite_master m, pragma_table_info(m.name) p "
+	"WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1";
+
+/* The next column of @stmt, or NULL at the end (or on an error, which @rc keeps). */
+static const char *next_column(sqlite3_stmt *stmt, int *rc)
+{
+	if (*rc)
+		return NULL;
+	switch (sqlite3_step(stmt)) {
+	case SQLITE_ROW:
+		return (const char *)sqlite3_column_text(stmt, 0);
+	case SQLITE_DONE:
+		return NULL;
+	default:
+		*rc = -1;
+		return NULL;
+	}
+}
+
+/*
+ * The first column that a new store has and @ss lacks, or that @ss has
+ * and a new store does not, into @buf: both lists come sorted.
+ */
+static int columns_differ(struct sqlite_store *ss, char *buf, size_t len, struct error *err)
+{
+	sqlite3 *fresh = NULL;
+	sqlite3_stmt *want = NULL, *have = NULL;
+	const char *w, *h;
+	int rc = 0;
+
+	buf[0] = '\0';
+	if (sqlite3_open_v2(":memory:", &fresh, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(fresh, schema_current, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(fresh, columns_sql, -1, &want, NULL) != SQLITE_OK) {
+		rc = error_set(err, EXIT_INTERNAL, "cannot build the schema to compare store "
+			       "'%s' with: %s", ss->base.location, sqlite3_errmsg(fresh));
+		goto out;
+	}
+	have = sqlite_prepare(ss, columns_sql, err);
+	if (!have) {
+		rc = -1;
+		goto out;
+	}
+	w = next_column(want, &rc);
+	h = next_column(have, &rc);
+	while (!rc && (w || h) && !buf[0]) {
+		int order = !w ? 1 : !h ? -1 : strcmp(w, h);
+
+		if (order < 0)
+			snprintf(buf, len, "column %s is missing", w);
+		else if (order > 0)
+			snprintf(buf, len, "column %s is not schedperf's", h);
+		w = order <= 0 ? next_column(want, &rc) : w;
+		h = order >= 0 ? next_column(have, &rc) : h;
+	}
+	if (rc)
+		sqlite_error(ss, err, "check the store's tables");
+out:
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+	sqlite3_close(fresh);
+	return rc;
+}
+
+int sqlite_schema_damage(struct sqlite_store *ss, int version, char *buf, size_t len,
+			 struct error *err)
+{
+	char what[256];
+
+	if (first_text(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err))
+		return -1;
+	if (strcmp(what, "ok")) {
+		snprintf(buf, len, "SQLite's integrity check says: %s (restore it from a "
+			 "backup; 'sqlite3 FILE .recover' may save its rows)", what);
+		return 0;
+	}
+	if (first_text(ss, "PRAGMA foreign_key_check", what, sizeof(what), err))
+		return -1;
+	if (what[0]) {
+		snprintf(buf, len, "table %s has rows whose references lead nowhere (see "
+			 "them with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')", what);
+		return 0;
+	}
+	if (version < STORE_SCHEMA_VERSION)
+		return 0;
+	if (columns_differ(ss, what, sizeof(what), err))
+		return -1;
+	if (what[0])
+		snprintf(buf, len, "its tables are not those of schema version %d: %s (restore "
+			 "it from a backup, or export its runs with the schedperf that made it)",
+			 version, what);
+	return 0;
+}

@@ -20,5 +20,13 @@ int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err);
  * newer schema). Reads only.
  */
 int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err);
+/*
+ * What is wrong with the store of schema @version open on @ss, in @buf
+ * ("" when nothing): SQLite's integrity check, references that lead
+ * nowhere and, for the current version, tables and columns other than a
+ * new store's. 0, or -1 with @err when it cannot be read.
+ */
+int sqlite_schema_damage(struct sqlite_store *ss, int version, char *buf, size_t len,
+			 struct error *err);
 
 #endif

@@ -88,8 +88,9 @@ void store_location_shown(const char *location, char *buf, size_t len)
 	strbuf_release(&sb);
 }
 
-static int open_with(const char *location, enum store_access access, struct store **out,
-		     struct error *err)
+/* The backend for @location, or -1 with @err when there is none to use. */
+static int usable_backend(const char *location, const struct store_backend **out,
+			  struct error *err)
 {
 	const struct store_backend *be;
 	char shown[256];
@@ -103,7 +104,16 @@ static int open_with(const char *location, enum store_access access, struct stor
 		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
 				 "built with %s (%s)", shown, be->name, be->build_hint);
 	}
-	if (be->open(location, access, out, err))
+	*out = be;
+	return 0;
+}
+
+static int open_with(const char *location, enum store_access access, struct store **out,
+		     struct error *err)
+{
+	const struct store_backend *be;
+
+	if (usable_backend(location, &be, err) || be->open(location, access, out, err))
 		return -1;
 	/* Set here, so that a backend's open never names its operations table. */
 	(*out)->be = be;
@@ -135,6 +145,18 @@ int store_open(const char *location, struct store **out, struct error *err)
 int store_open_existing(const char *location, struct store **out, struct error *err)
 {
 	return open_with(location, STORE_READ, out, err);
+}
+
+int store_inspect(const char *location, struct store_status *status, struct error *err)
+{
+	const struct store_backend *be;
+
+	memset(status, 0, sizeof(*status));
+	if (usable_backend(location, &be, err))
+		return -1;
+	status->backend = be->name;
+	store_location_shown(location, status->location, sizeof(status->location));
+	return be->inspect(location, status, err);
 }
 
 void store_close(struct store *st)

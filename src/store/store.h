@@ -42,6 +42,27 @@ int store_open_existing(const char *location, struct store **out, struct error *
 void store_close(struct store *st);
 
 /*
+ * What is at a store's location, as `schedperf db` reports it: read
+ * without creating, upgrading or changing anything, so that a role that
+ * may only read can ask.
+ */
+struct store_status {
+	const char *backend;	/* "SQLite", "PostgreSQL" */
+	char location[256];	/* as messages show it: no password */
+	int version;		/* its schema version; 0: no store there yet */
+	char damage[512];	/* "" or what is wrong with it, with the fix */
+};
+
+/*
+ * Fill @status for @location: version 0 for a missing file, an empty file
+ * or a database without tables. Another program's database is an error
+ * (EXIT_USAGE), a store of a newer schema too (EXIT_ENV), as for
+ * store_open(). A store whose file or tables are damaged is reported in
+ * status->damage, not as an error.
+ */
+int store_inspect(const char *location, struct store_status *status, struct error *err);
+
+/*
  * Start a batch of run @batch->name with @batch->started and environment,
  * this process its writer. With @replace, the earlier batches of that name
  * are discarded when this one finishes complete (store_batch_finish());

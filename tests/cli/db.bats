@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# schedperf db init|upgrade|check on both backends: a store made on
+# purpose, an older one brought up to date, and what check says of a
+# store that is current, older, newer, damaged or not a store at all.
+# The PostgreSQL half uses a real throwaway server (tests/pg-server.sh).
+
+load helpers
+pg_file
+
+setup() {
+	TMP=$(mktemp -d)
+	export SCHEDPERF_DB="$TMP/store.db"
+	SP="$SCHEDPERF"
+	PGDB=$(pg_new_db)
+	PG=$(pg_url "$PGDB")
+}
+
+teardown() {
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+	rm -rf "$TMP"
+}
+
+current_version() {	# the version a new SQLite store gets
+	sp --db "$TMP/fresh.db" db init -q
+	sqlite3 "$TMP/fresh.db" 'PRAGMA user_version'
+}
+
+@test "db: init, check and upgrade an SQLite store" {
+	local v
+	v=$(current_version)
+	run sp db check
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"no store at '$TMP/store.db'"*"schedperf db init"* ]]
+	[ ! -e "$TMP/store.db" ]
+	run sp db upgrade
+	[ "$status" -eq 2 ]
+	[ ! -e "$TMP/store.db" ]
+	run sp db init
+	[ "$status" -eq 0 ]
+	[ "$output" = "$TMP/store.db: created a store (SQLite, schema version $v)" ]
+	[ "$(sqlite3 "$TMP/store.db" 'PRAGMA user_version')" -eq "$v" ]
+	run sp db init
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"already; nothing to do" ]]
+	run sp db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"backend:        SQLite"* ]]
+	[[ "$output" == *"schema version: $v"* ]]
+	[[ "$output" == *"state:          current"* ]]
+	# an older store: check says so and changes nothing; upgrade brings it up
+	sqlite3 "$TMP/v1.db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	before=$(sha256sum <"$TMP/v1.db")
+	run sp --db "$TMP/v1.db" db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schema version: 1"*"state:          older"*"db upgrade"* ]]
+	[ "$(sha256sum <"$TMP/v1.db")" = "$before" ]
+	run sp --db "$TMP/v1.db" db init
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"schema version 1 already"*"db upgrade"* ]]
+	run sp --db "$TMP/v1.db" db upgrade
+	[ "$status" -eq 0 ]
+	[ "$output" = "$TMP/v1.db: upgraded from schema version 1 to $v" ]
+	[ "$(sqlite3 "$TMP/v1.db" 'PRAGMA user_version')" -eq "$v" ]
+	run sp --db "$TMP/v1.db" db check
+	[[ "$output" == *"state:          current"* ]]
+	run sp --db "$TMP/v1.db" db upgrade
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"already; nothing to do" ]]
+	run sp db frob
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "db check: not a store (2), newer (3), damaged (1), on a read-only file" {
+	echo "hello" >"$TMP/text"
+	run sp --db "$TMP/text" db check
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"not a schedperf store"* ]]
+	sqlite3 "$TMP/other.db" "CREATE TABLE t (x)"
+	run sp --db "$TMP/other.db" db check
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	sp run pipe -p loops=10 -i 2 --name a -q
+	cp "$TMP/store.db" "$TMP/newer.db"
+	sqlite3 "$TMP/newer.db" "PRAGMA user_version = 99"
+	run sp --db "$TMP/newer.db" db check
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"schema version 99 is newer"* ]]
+	run sp --db "$TMP/newer.db" db upgrade
+	[ "$status" -eq 3 ]
+	[ "$(sqlite3 "$TMP/newer.db" 'PRAGMA user_version')" -eq 99 ]
+	# damage: a column gone, references that lead nowhere
+	cp "$TMP/store.db" "$TMP/column.db"
+	sqlite3 "$TMP/column.db" "ALTER TABLE batches DROP COLUMN job_claim"
+	before=$(sha256sum <"$TMP/column.db")
+	run sp --db "$TMP/column.db" db check
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"state:          damaged"* ]]
+	[[ "${lines[-1]}" == "schedperf: db check: store '$TMP/column.db' is damaged: "*"column batches.job_claim TEXT is missing"* ]]
+	run sp --db "$TMP/column.db" db upgrade
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"is damaged, nothing was changed"* ]]
+	[ "$(sha256sum <"$TMP/column.db")" = "$before" ]
+	cp "$TMP/store.db" "$TMP/orphan.db"
+	sqlite3 "$TMP/orphan.db" "INSERT INTO iterations (benchmark_id, seq, warmup) VALUES (9999, 0, 0)"
+	run sp --db "$TMP/orphan.db" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == *"table iterations has rows whose references lead nowhere"* ]]
+	# a page of the file overwritten
+	cp "$TMP/store.db" "$TMP/torn.db"
+	pages=$(sqlite3 "$TMP/torn.db" 'PRAGMA page_count')
+	[ "$pages" -ge 3 ]
+	size=$(sqlite3 "$TMP/torn.db" 'PRAGMA page_size')
+	head -c "$size" /dev/urandom | dd of="$TMP/torn.db" bs="$size" seek=$((pages - 1)) conv=notrunc 2>/dev/null
+	run sp --db "$TMP/torn.db" db check
+	[ "$status" -ne 0 ]
+	[[ "${lines[-1]}" == schedperf:* ]]
+	# check reads only: a store on a read-only file
+	chmod 444 "$TMP/store.db"
+	run sp db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"state:          current"* ]]
+	[ ! -e "$TMP/store.db-wal" ]
+}
+
+# Make the PostgreSQL store in $1 one of schema version 3, as the first
+# PostgreSQL stores were: without the job queue of version 4 and later.
+pg_make_v3() {
+	psql_in "$1" "DROP TABLE jobs CASCADE;
+		ALTER TABLE batches DROP COLUMN job_id, DROP COLUMN job_claim;
+		UPDATE schedperf_schema SET version = 3"
+}
+
+@test "db: init, check and upgrade a PostgreSQL store; a read-only role can check" {
+	local v role="reader_$$_$RANDOM"
+	v=$(current_version)
+	run sp --db "$PG" db check
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"no store at 'postgresql:///$PGDB?host="*"schedperf db init"* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" -eq 0 ]
+	run sp --db "$PG" db init
+	[ "$status" -eq 0 ]
+	[[ "$output" == *": created a store (PostgreSQL, schema version $v)" ]]
+	[ "$(psql_in "$PGDB" 'SELECT version FROM schedperf_schema')" -eq "$v" ]
+	run sp --db "$PG" db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"backend:        PostgreSQL"*"schema version: $v"*"state:          current"* ]]
+	sp --db "$PG" run pipe -p loops=10 -i 2 --name a -q
+	pg_make_v3 "$PGDB"
+	run sp --db "$PG" db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schema version: 3"*"state:          older"* ]]
+	# a role that may only read: check runs, upgrade is refused
+	psql_in "$PGDB" "CREATE ROLE $role LOGIN;
+		GRANT CONNECT ON DATABASE $PGDB TO $role;
+		GRANT USAGE ON SCHEMA public TO $role;
+		GRANT SELECT ON ALL TABLES IN SCHEMA public TO $role"
+	run sp --db "$(pg_url "$PGDB" "$role")" db check
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schema version: 3"* ]]
+	run sp --db "$(pg_url "$PGDB" "$role")" db upgrade
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"permission denied"* ]]
+	[ "$(psql_in "$PGDB" 'SELECT version FROM schedperf_schema')" -eq 3 ]
+	run sp --db "$PG" db upgrade
+	[ "$status" -eq 0 ]
+	[[ "$output" == *": upgraded from schema version 3 to $v" ]]
+	run sp --db "$PG" db check
+	[[ "$output" == *"state:          current"* ]]
+	run sp --db "$PG" runs
+	[[ "$output" == *"a "* ]]
+	run sp --db "$(pg_url "$PGDB" "$role")" db check
+	[ "$status" -eq 0 ]
+	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
+}
+
+@test "db check on PostgreSQL: not a store (2), newer (3), damaged (1)" {
+	other=$(pg_new_db)
+	psql_in "$other" "CREATE TABLE t (x int)"
+	run sp --db "$(pg_url "$other")" db check
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"not a schedperf store"* ]]
+	psql_in postgres "DROP DATABASE $other"
+	sp --db "$PG" db init -q
+	psql_in "$PGDB" "UPDATE schedperf_schema SET version = 99"
+	run sp --db "$PG" db check
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"schema version 99 is newer"* ]]
+	psql_in "$PGDB" "UPDATE schedperf_schema SET version = $(current_version)"
+	psql_in "$PGDB" "DROP TABLE samples"
+	run sp --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"state:          damaged"* ]]
+	[[ "${lines[-1]}" == "schedperf: db check: store '"*"is damaged: table samples of schema version"*"is missing"* ]]
+	run sp --db "$PG" db upgrade
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"is damaged, nothing was changed"* ]]
+}
