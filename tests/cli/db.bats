@@ -128,9 +128,10 @@ current_version() {	# the version a new SQLite store gets
 }
 
 # Make the PostgreSQL store in $1 one of schema version 3, as the first
-# PostgreSQL stores were: without the job queue of version 4 and later.
+# PostgreSQL stores were: without the job queue of version 4, the knob
+# journal of version 5, and what came later.
 pg_make_v3() {
-	psql_in "$1" "DROP TABLE jobs CASCADE;
+	psql_in "$1" "DROP TABLE jobs CASCADE; DROP TABLE knob_journal;
 		ALTER TABLE batches DROP COLUMN job_id, DROP COLUMN job_claim;
 		UPDATE schedperf_schema SET version = 3"
 }
