@@ -18,6 +18,7 @@
 
 #include "analysis/bootstrap_pool.h"
 #include "analysis/comparison.h"
+#include "stats/batches.h"
 #include "stats/bootstrap.h"
 #include "stats/hodges_lehmann.h"
 #include "stats/mannwhitney.h"
@@ -67,6 +68,7 @@ static void cell_stats_clear(struct cell_stats *st)
 		.median_low = NAN, .median_high = NAN, .p_welch = NAN, .p_mwu = NAN,
 		.p_test = NAN, .p_adjusted = NAN, .ratio_low = NAN, .ratio_high = NAN,
 		.hl_shift = NAN, .hl_low = NAN, .hl_high = NAN, .mde_pct = NAN,
+		.p_batch = NAN, .batch_spread = NAN,
 		.verdict = VERDICT_NONE,
 	};
 }
@@ -156,14 +158,85 @@ static double pooled_sd(const struct summary *a, const struct summary *b)
 	return big * sqrt(((double)(a->n - 1) * ra * ra + (double)(b->n - 1) * rb * rb) / df);
 }
 
+/* ------------------------------------------------------------ batches */
+
+/*
+ * The batch-to-batch spread of a pair of cells: the root mean of the
+ * variances of batch means of those with two batches or more (NAN if none).
+ */
+static double batch_spread(const struct compare_cell *base, const struct compare_cell *cell,
+			   double *diff)
+{
+	const struct compare_cell *pair[2] = { base, cell };
+	double var = 0, mean[2];
+	int n = 0;
+
+	for (int i = 0; i < 2; i++) {
+		struct batch_components bc;
+
+		batch_components(pair[i]->samples, pair[i]->batch_sizes, pair[i]->nr_batches,
+				 &bc);
+		mean[i] = bc.mean_of_means;
+		if (bc.nr_batches >= 2) {
+			var += bc.sd_of_means * bc.sd_of_means;
+			n++;
+		}
+	}
+	*diff = mean[1] - mean[0];
+	return n ? sqrt(var / n) : NAN;
+}
+
+/*
+ * Both cells in two batches or more: test on the batch means, whose p
+ * replaces the pooled one (doc/design.md, "Batches as blocks").
+ */
+static void cell_batch_test(const struct compare_cell *base, struct compare_cell *cell)
+{
+	struct batch_test bt;
+
+	if (compare_cell_batches(base) < 2 || compare_cell_batches(cell) < 2)
+		return;
+	batch_means_test(base->samples, base->batch_sizes, base->nr_batches,
+			 cell->samples, cell->batch_sizes, cell->nr_batches, 0.95, &bt);
+	cell->stats.batched = true;
+	cell->stats.p_batch = bt.p;
+	cell->stats.p_test = bt.p;
+}
+
+/* The ratio interval of a batched cell: 1 + the difference's interval / base mean. */
+static void cell_batch_ratio(const struct compare_cell *base, struct compare_cell *cell,
+			     double level)
+{
+	struct batch_components bc;
+	struct batch_test bt;
+
+	batch_components(base->samples, base->batch_sizes, base->nr_batches, &bc);
+	batch_means_test(base->samples, base->batch_sizes, base->nr_batches,
+			 cell->samples, cell->batch_sizes, cell->nr_batches, level, &bt);
+	if (!(bc.mean_of_means > 0)) {
+		cell->stats.ratio_low = cell->stats.ratio_high = NAN;
+		return;
+	}
+	cell->stats.ratio_low = 1 + bt.diff_low / bc.mean_of_means;
+	cell->stats.ratio_high = 1 + bt.diff_high / bc.mean_of_means;
+}
+
 static void cell_conclude(const struct compare_row *row, struct compare_cell *cell,
 			  const struct compare_options *opts)
 {
 	const struct summary *base = &row->cells[0].summary;
 	struct mde mde;
+	double diff;
 
 	cell->stats.verdict = cell_verdict(&cell->stats, row->metric->better,
 					   opts->alpha, opts->margin);
+	cell->stats.batch_spread = batch_spread(&row->cells[0], cell, &diff);
+	/* never a change that one boot to the next could make by itself */
+	if ((cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE) &&
+	    fabs(diff) <= cell->stats.batch_spread) {
+		cell->stats.verdict = VERDICT_UNKNOWN;
+		cell->stats.within_spread = true;
+	}
 	if (cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE)
 		return;
 	power_mde(base->n, cell->summary.n, pooled_sd(base, &cell->summary), base->amean,
@@ -187,11 +260,18 @@ void comparison_analyze(struct comparison *cmp, const struct compare_options *op
 
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			median_interval(&row->cells[r], cmp->level);
-			if (r)
+			if (r) {
 				cell_tests(&row->cells[0], &row->cells[r], cmp->level);
+				cell_batch_test(&row->cells[0], &row->cells[r]);
+			}
 		}
 	}
 	bootstrap_pool_finish(pool);
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		for (size_t r = 1; r < cmp->nr_runs; r++)
+			if (cmp->rows[i].cells[r].stats.batched)
+				cell_batch_ratio(&cmp->rows[i].cells[0], &cmp->rows[i].cells[r],
+						 cmp->level);
 	adjust_p_values(cmp, opts->adjust);
 	for (size_t i = 0; i < cmp->nr_rows; i++)
 		for (size_t r = 1; r < cmp->nr_runs; r++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/comparison.h"
+#include "stats/batches.h"
 #include "util/xalloc.h"
 
 struct occurrence {
@@ -92,12 +93,78 @@ static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs
 
 static void add_samples(struct compare_cell *cell, const struct result_metric *m)
 {
+	/* each occurrence is one batch's: a block of its own */
+	cell->batch_sizes = xreallocarray(cell->batch_sizes, cell->nr_batches + 1,
+					  sizeof(size_t));
+	cell->batch_sizes[cell->nr_batches++] = m->nr_samples;
 	if (!m->nr_samples)
 		return;
 	cell->samples = xreallocarray(cell->samples, cell->nr_samples + m->nr_samples,
 				      sizeof(double));
+	cell->disturbed = xreallocarray(cell->disturbed, cell->nr_samples + m->nr_samples,
+					sizeof(bool));
 	memcpy(cell->samples + cell->nr_samples, m->samples, m->nr_samples * sizeof(double));
+	for (size_t i = 0; i < m->nr_samples; i++) {
+		bool d = m->disturbed && m->disturbed[i];
+
+		cell->disturbed[cell->nr_samples + i] = d;
+		cell->nr_disturbed += d;
+	}
 	cell->nr_samples += m->nr_samples;
+}
+
+static void cell_summarize(struct compare_cell *cell, enum better better)
+{
+	struct batch_components bc;
+
+	summary_compute(cell->samples, cell->nr_samples, better == BETTER_HIGHER,
+			&cell->summary);
+	batch_components(cell->samples, cell->batch_sizes, cell->nr_batches, &bc);
+	cell->between_share = bc.between_share;
+}
+
+size_t compare_cell_batches(const struct compare_cell *c)
+{
+	size_t n = 0;
+
+	for (size_t b = 0; b < c->nr_batches; b++)
+		n += c->batch_sizes[b] > 0;
+	return n;
+}
+
+static void cell_exclude_disturbed(struct compare_cell *cell)
+{
+	size_t out = 0, at = 0;
+
+	for (size_t b = 0; b < cell->nr_batches; b++) {
+		size_t kept = 0;
+
+		for (size_t i = at; i < at + cell->batch_sizes[b]; i++) {
+			if (cell->disturbed[i])
+				continue;
+			cell->samples[out] = cell->samples[i];
+			cell->disturbed[out++] = false;
+			kept++;
+		}
+		at += cell->batch_sizes[b];
+		cell->batch_sizes[b] = kept;
+	}
+	cell->nr_excluded += cell->nr_samples - out;
+	cell->nr_samples = out;
+}
+
+void comparison_exclude_disturbed(struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		struct compare_row *row = &cmp->rows[i];
+
+		for (size_t r = 0; r < cmp->nr_runs; r++) {
+			if (!row->cells[r].nr_disturbed)
+				continue;
+			cell_exclude_disturbed(&row->cells[r]);
+			cell_summarize(&row->cells[r], row->metric->better);
+		}
+	}
 }
 
 void comparison_build(struct comparison *cmp, const struct compare_run *runs,
@@ -143,15 +210,14 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 
 		*row = rows[i].row;
 		for (size_t r = 0; r < nr_runs; r++) {
-			summary_compute(row->cells[r].samples, row->cells[r].nr_samples,
-					row->metric->better == BETTER_HIGHER,
-					&row->cells[r].summary);
+			cell_summarize(&row->cells[r], row->metric->better);
 			/* analysed later, if at all: undefined until then */
 			row->cells[r].stats = (struct cell_stats){
 				.median_low = NAN, .median_high = NAN, .p_welch = NAN,
 				.p_mwu = NAN, .p_test = NAN, .p_adjusted = NAN,
 				.ratio_low = NAN, .ratio_high = NAN, .hl_shift = NAN,
 				.hl_low = NAN, .hl_high = NAN, .mde_pct = NAN,
+				.p_batch = NAN, .batch_spread = NAN,
 			};
 		}
 	}
@@ -160,8 +226,11 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 
 static void row_release(struct compare_row *row, size_t nr_runs)
 {
-	for (size_t r = 0; r < nr_runs; r++)
+	for (size_t r = 0; r < nr_runs; r++) {
 		free(row->cells[r].samples);
+		free(row->cells[r].disturbed);
+		free(row->cells[r].batch_sizes);
+	}
 	free(row->cells);
 }
 

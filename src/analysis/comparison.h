@@ -46,13 +46,28 @@ struct cell_stats {
 	double ratio_low, ratio_high;	/* bootstrap CI of mean(new) / mean(base) */
 	double hl_shift, hl_low, hl_high;	/* Hodges–Lehmann new - base */
 	double mde_pct;		/* non-significant cells: minimum detectable effect */
+	/*
+	 * Both cells with two or more batches: p_test and the ratio interval
+	 * come from Welch's test on the batch means (p_batch), and a change
+	 * no larger than batch_spread (the SD of batch means) is not called.
+	 */
+	bool batched;
+	double p_batch;
+	double batch_spread;	/* NAN when neither cell has two batches */
+	bool within_spread;	/* better/worse withheld: |change| <= batch_spread */
 	enum verdict verdict;
 };
 
 /* One benchmark and metric across the runs; cells[i] belongs to runs[i]. */
 struct compare_cell {
-	double *samples;	/* pooled over the run's batches */
+	double *samples;	/* pooled over the run's batches, batch after batch */
 	size_t nr_samples;
+	bool *disturbed;	/* per sample: from a disturbed iteration; NULL = none */
+	size_t nr_disturbed;	/* samples from disturbed iterations among them */
+	size_t nr_excluded;	/* disturbed samples left out (--exclude-disturbed) */
+	size_t *batch_sizes;	/* samples of each batch, in order (empty ones kept) */
+	size_t nr_batches;
+	double between_share;	/* between-batch share of the variance; NAN under 2 batches */
 	struct summary summary;
 	struct cell_stats stats;
 };
@@ -100,6 +115,13 @@ void compare_options_init(struct compare_options *opts);
 void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		      size_t nr_runs, bool all_metrics);
 void comparison_release(struct comparison *cmp);
+/*
+ * Leave out the samples of disturbed iterations (--exclude-disturbed),
+ * counting them in each cell's nr_excluded.
+ */
+void comparison_exclude_disturbed(struct comparison *cmp);
+/* Batches with samples of cell @c (those the tests count). */
+size_t compare_cell_batches(const struct compare_cell *c);
 
 /*
  * Keep only rows whose workload is in @workload_names and metric in @metric_names

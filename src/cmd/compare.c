@@ -57,7 +57,7 @@ struct compare_args {
 	const struct compare_format *format;
 	const struct compare_style *style;
 	struct compare_options opts;
-	bool all_metrics, only_changed, fail_on_regression;
+	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed;
 	struct names workloads, metrics;
 };
 
@@ -230,6 +230,8 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	comparison_filter(&cmp, (const char *const *)a->workloads.list,
 			  (const char *const *)a->metrics.list);
+	if (a->exclude_disturbed)
+		comparison_exclude_disturbed(&cmp);
 	if (!cmp.nr_rows && (a->workloads.nr || a->metrics.nr)) {
 		/* A misspelt name must not read as "nothing changed". */
 		code = die_code(EXIT_USAGE, "compare: no row matches --workload or --metric "
@@ -282,6 +284,9 @@ int cmd_compare(int argc, char **argv)
 			 "only rows with a better or worse verdict"),
 		OPT_BOOL(0, "fail-on-regression", &a.fail_on_regression,
 			 "exit 1 when any row is worse"),
+		OPT_BOOL(0, "exclude-disturbed", &a.exclude_disturbed, "leave out the samples "
+			 "of iterations that other tasks disturbed (see run --max-interference); "
+			 "the verdicts say how many"),
 		OPT_BOOL(0, "all-metrics", &a.all_metrics, "also compare what monitors measured "
 			 "(rusage: wall, user, system, context switches, faults)"),
 		OPT_END(),

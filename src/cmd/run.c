@@ -19,6 +19,7 @@
 #include "runner/runner.h"
 #include "runner/suite.h"
 #include "runner/sweep.h"
+#include "monitor/interference.h"
 #include "monitor/topology.h"
 #include "store/store.h"
 #include "util/parse.h"
@@ -107,6 +108,30 @@ static int set_timeout(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+static int set_max_interference(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+	double pct;
+
+	if (parse_double(arg, &pct) || pct < 0 || pct > 100)
+		return command_usage_error("run", "--max-interference '%.32s' is not a "
+					   "percent from 0 to 100", arg);
+	req->opt.max_interference = pct / 100;
+	return 0;
+}
+
+static int set_quiet_wait(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+	double seconds;
+
+	if (parse_double(arg, &seconds) || seconds < 0 || seconds > 86400)
+		return command_usage_error("run", "--quiet-wait '%.32s' is not a number "
+					   "of seconds from 0 to 86400", arg);
+	req->opt.quiet_wait = seconds;
+	return 0;
+}
+
 static int set_cpus(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
@@ -150,6 +175,16 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			    "run a failed iteration again, up to N times"),
 		OPT_CALLBACK(0, "cpus", req, "LIST",
 			     "run the workload's tasks on these CPUs (0-3,8)", set_cpus),
+		OPT_CALLBACK(0, "max-interference", req, "PCT", "an iteration is disturbed when "
+			     "other tasks (or the hypervisor) took more than PCT % of the CPU "
+			     "time it could use (default 5); it is kept and marked",
+			     set_max_interference),
+		OPT_CALLBACK(0, "quiet-wait", req, "SEC", "before each iteration, wait up to "
+			     "SEC seconds for its CPUs to be quiet (default 0: do not wait)",
+			     set_quiet_wait),
+		OPT_INTEGER(0, "rerun-disturbed", &req->opt.rerun_disturbed, "N", 0, 100,
+			    "run a disturbed iteration again, up to N times; the disturbed one "
+			    "is kept and marked (default 0)"),
 		OPT_BOOL(0, "shuffle", &req->shuffle, "run the benchmarks in a random order"),
 		OPT_STRING(0, "name", &req->opt.name, "NAME",
 			   "run name (default: the kernel release, uname -r)"),
@@ -339,16 +374,32 @@ static void print_outcome(const struct runner_result *res, const char *name)
 			res->iterations_failed, res->iterations_done, name);
 }
 
-static int show_batch(struct store *st, const char *name, int64_t batch_id)
+/*
+ * The batch just run: its summary on stdout (unless @quiet), and one line
+ * on stderr when other tasks disturbed some of its iterations.
+ */
+static int show_batch(struct store *st, const char *name, int64_t batch_id, bool quiet)
 {
 	struct result_set set = { NULL, 0 };
 	struct error err = { 0 };
 
 	if (store_load(st, name, true, &set, &err))
 		return error_report(&err);
-	for (size_t i = 0; i < set.nr_batches; i++)
-		if (set.batches[i].id == batch_id)
+	for (size_t i = 0; i < set.nr_batches; i++) {
+		struct disturbance d;
+		char line[512];
+
+		if (set.batches[i].id != batch_id)
+			continue;
+		if (!quiet)
 			report_batch_summary(stdout, &set.batches[i]);
+		disturbance_summarize(&set.batches[i], DISTURBANCE_ALL, &d);
+		if (!d.disturbed)
+			continue;
+		disturbance_describe(&d, line, sizeof(line));
+		fflush(stdout);
+		fprintf(stderr, "schedperf: %s\n", line);
+	}
 	result_set_release(&set);
 	return 0;
 }
@@ -409,6 +460,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&req, 0, sizeof(req));
 	req.opt.iterations = 5;
+	req.opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
 	req.params = xcalloc((size_t)argc, sizeof(char *));
 	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
 	code = parse_arguments(argc, argv, &req);
@@ -463,8 +515,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	print_outcome(&res, req.opt.name);
-	if (!global.quiet)
-		code = show_batch(st, req.opt.name, res.batch_id);
+	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
 	goto out;
 fail:
 	code = error_report(&err);

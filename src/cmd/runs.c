@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "report/report.h"
 #include "store/store.h"
 
 static const struct cmd_usage runs_usage = {
@@ -14,7 +15,9 @@ static const struct cmd_usage runs_usage = {
 	"\n"
 	"List the runs in the store: each name with its batches (start time and\n"
 	"whether every planned iteration completed), its benchmarks and samples.\n"
-	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\"}], \"samples\"}].\n",
+	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\", \"disturbed\"}],\n"
+	"\"samples\", \"disturbed\"}]; disturbed counts measured iterations that other\n"
+	"tasks disturbed (see 'schedperf run --max-interference').\n",
 	NULL,
 };
 
@@ -27,6 +30,14 @@ static size_t batch_samples(const struct result_batch *b)
 			if (!strcmp(b->benchmarks[i].metrics[m].source, "workload"))
 				n += b->benchmarks[i].metrics[m].nr_samples;
 	return n;
+}
+
+static size_t batch_disturbed(const struct result_batch *b)
+{
+	struct disturbance d;
+
+	disturbance_summarize(b, DISTURBANCE_ALL, &d);
+	return d.disturbed;
 }
 
 /* Batches come sorted by start time; a run's batches are gathered by name. */
@@ -45,7 +56,7 @@ static void print_json(const struct result_set *set)
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const char *name = set->batches[i].name;
 		json_t *run, *batches;
-		size_t samples = 0;
+		size_t samples = 0, disturbed = 0;
 
 		if (name_seen(set, i, name))
 			continue;
@@ -61,12 +72,16 @@ static void print_json(const struct result_set *set)
 			json_object_set_new(bo, "id", json_integer(b->id));
 			json_object_set_new(bo, "started", json_string(b->started));
 			json_object_set_new(bo, "complete", json_boolean(b->complete));
+			json_object_set_new(bo, "disturbed",
+					    json_integer((json_int_t)batch_disturbed(b)));
 			json_array_append_new(batches, bo);
 			samples += batch_samples(b);
+			disturbed += batch_disturbed(b);
 		}
 		json_object_set_new(run, "name", json_string(name));
 		json_object_set_new(run, "batches", batches);
 		json_object_set_new(run, "samples", json_integer((json_int_t)samples));
+		json_object_set_new(run, "disturbed", json_integer((json_int_t)disturbed));
 		json_array_append_new(list, run);
 	}
 	json_dumpf(list, stdout, JSON_INDENT(2));
@@ -80,10 +95,11 @@ static void print_text(const struct result_set *set)
 		printf("no runs in the store yet (start one with 'schedperf run --suite quick')\n");
 		return;
 	}
-	printf("%-32s %8s %10s %8s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES");
+	printf("%-32s %8s %10s %8s %10s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES",
+	       "DISTURBED");
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const char *name = set->batches[i].name;
-		size_t batches = 0, benchmarks = 0, samples = 0;
+		size_t batches = 0, benchmarks = 0, samples = 0, disturbed = 0;
 
 		if (name_seen(set, i, name))
 			continue;
@@ -93,15 +109,20 @@ static void print_text(const struct result_set *set)
 			batches++;
 			benchmarks += set->batches[j].nr_benchmarks;
 			samples += batch_samples(&set->batches[j]);
+			disturbed += batch_disturbed(&set->batches[j]);
 		}
-		printf("%-32s %8zu %10zu %8zu\n", name, batches, benchmarks, samples);
+		printf("%-32s %8zu %10zu %8zu %10zu\n", name, batches, benchmarks, samples,
+		       disturbed);
 		for (size_t j = i; j < set->nr_batches; j++) {
 			const struct result_batch *b = &set->batches[j];
 
 			if (strcmp(b->name, name))
 				continue;
-			printf("    batch %-6lld %s  %s\n", (long long)b->id, b->started,
+			printf("    batch %-6lld %s  %s", (long long)b->id, b->started,
 			       b->complete ? "complete" : "incomplete");
+			if (batch_disturbed(b))
+				printf(", %zu disturbed", batch_disturbed(b));
+			putchar('\n');
 		}
 	}
 }

@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/sampling.h"
+#include "monitor/interference.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -80,6 +81,7 @@ int side_open(struct sample_side *side, struct store *st, const char *name,
 	side->opt.name = side->run_name;
 	side->opt.iterations = 1;
 	side->opt.timeout = so->timeout;
+	side->opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
 	if (runner_batch_open(st, &side->plan, &side->opt, &side->result, err))
 		return -1;
 	return runner_bench_open(st, side->result.batch_id, 0, &side->plan.items[0],

@@ -14,7 +14,8 @@ static const struct cmd_usage show_usage = {
 	"usage: schedperf show RUN [--samples] [--env]\n"
 	"\n"
 	"Show every batch of RUN: when it started, whether it completed, each\n"
-	"benchmark with the headline statistic of each metric.\n",
+	"benchmark with the headline statistic of each metric and how many of its\n"
+	"iterations other tasks disturbed, and by whom.\n",
 	NULL,
 };
 
@@ -33,7 +34,8 @@ static void print_samples(const struct result_batch *batch)
 			for (size_t k = 0; k < metric->nr_warmup; k++)
 				printf(" (%.9g)", metric->warmup[k]);
 			for (size_t k = 0; k < metric->nr_samples; k++)
-				printf(" %.9g", metric->samples[k]);
+				printf(" %.9g%s", metric->samples[k],
+				       metric->disturbed && metric->disturbed[k] ? "!" : "");
 			if (result_metric_repetitions(metric) > 1)
 				printf("  [%s, %zu per iteration]\n", metric->unit,
 				       result_metric_repetitions(metric));
@@ -51,7 +53,8 @@ int cmd_show(int argc, char **argv)
 	bool samples = false, env = false;
 	const struct cmd_option options[] = {
 		OPT_BOOL(0, "samples", &samples,
-			 "also print every sample of every metric (warm-ups marked)"),
+			 "also print every sample of every metric (warm-ups in parentheses, disturbed "
+			 "ones marked !)"),
 		OPT_BOOL(0, "env", &env, "also print the environment recorded with each batch"),
 		OPT_END(),
 	};

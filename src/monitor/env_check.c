@@ -13,6 +13,11 @@
 #include <unistd.h>
 
 #include "monitor/env_check.h"
+#include "monitor/interference.h"
+
+/* A task busier than this share of one CPU over this many seconds is reported. */
+#define BUSY_SAMPLE	0.5
+#define BUSY_SHARE	0.2
 
 struct checker {
 	const char *root;
@@ -129,6 +134,60 @@ static void check_load(struct checker *c)
 			"(see thread_siblings_list in /sys/devices/system/cpu/cpu*/topology)");
 }
 
+static long cpu_count(const struct checker *c)
+{
+	char full[512], line[256];
+	long cpus = 0;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/proc/cpuinfo", c->root);
+	f = fopen(full, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		cpus += !strncmp(line, "processor", 9) && isspace((unsigned char)line[9]);
+	fclose(f);
+	return cpus;
+}
+
+/* What interferes with iterations: a load beyond the CPUs, steal, busy tasks now. */
+static void check_interference(struct checker *c)
+{
+	unsigned long long v[8] = { 0 }, total = 0;
+	struct interference_culprit busy[3];
+	double load = load_average(c), window;
+	long cpus = cpu_count(c);
+	char line[512];
+	size_t n;
+
+	if (cpus > 0 && load > (double)cpus)
+		finding(c, "the load average is above the CPU count",
+			"tasks wait for a CPU, so iterations are disturbed and their times "
+			"include waiting", "wait until the 1-minute load average (now %.2f) is "
+			"below %ld, or find what runs (top)", load, cpus);
+	read_line(c, "proc/stat", line, sizeof(line));
+	if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (int i = 0; i < 8; i++)
+			total += v[i];
+		if (total && (double)v[7] / (double)total > 0.01)
+			finding(c, "the hypervisor steals CPU time",
+				"other guests run on this machine's CPUs: iterations lose time "
+				"they cannot account for",
+				"run on dedicated vCPUs or bare metal; %.1f %% stolen since boot",
+				100.0 * (double)v[7] / (double)total);
+	}
+	/* Busy tasks need two real samples: not under a test's fake root. */
+	if (*c->root)
+		return;
+	n = interference_busy_tasks(BUSY_SAMPLE, BUSY_SHARE, busy, 3, &window);
+	for (size_t i = 0; i < n; i++)
+		finding(c, "another task is busy",
+			"it takes CPU time that iterations would have, and disturbs them",
+			"stop it or wait for it: %s (pid %ld) used %.0f %% of a CPU over %.1f s",
+			busy[i].name, busy[i].pid, 100 * busy[i].cpu / window, window);
+}
+
 static void check_thp(struct checker *c)
 {
 	char thp[128];
@@ -178,9 +237,6 @@ static void check_debugging(struct checker *c)
 static void check_machine(struct checker *c)
 {
 	char hv[64];
-	long cpus = 0;
-	FILE *f;
-	char full[512], line[256];
 
 	read_line(c, "sys/hypervisor/type", hv, sizeof(hv));
 	if (hv[0] || file_has(c, "proc/cpuinfo", " hypervisor"))
@@ -189,14 +245,7 @@ static void check_machine(struct checker *c)
 			"noise the guest cannot see",
 			"confirm results on bare metal, or pin the vCPUs on the host%s%s",
 			hv[0] ? "; hypervisor: " : "", hv);
-	snprintf(full, sizeof(full), "%s/proc/cpuinfo", c->root);
-	f = fopen(full, "re");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			cpus += !strncmp(line, "processor", 9) && isspace((unsigned char)line[9]);
-		fclose(f);
-	}
-	if (cpus == 1)
+	if (cpu_count(c) == 1)
 		finding(c, "fewer than 2 CPUs",
 			"wakeup placement, migration and cross-CPU wakeups cannot happen, so "
 			"most scheduler changes cannot show", "run on a machine with 2 or more CPUs");
@@ -208,6 +257,7 @@ size_t env_check(const char *root, struct env_finding *out, size_t max)
 
 	check_cpufreq(&c);
 	check_load(&c);
+	check_interference(&c);
 	check_thp(&c);
 	check_debugging(&c);
 	check_machine(&c);

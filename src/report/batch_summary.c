@@ -37,12 +37,20 @@ void report_batch_summary(FILE *out, const struct result_batch *batch)
 	for (size_t i = 0; i < batch->nr_benchmarks; i++) {
 		const struct result_benchmark *b = &batch->benchmarks[i];
 		char *params = params_display(b->params);
+		struct disturbance d;
 
 		fprintf(out, "  %s %s", b->workload, params);
 		if (b->nr_failed)
 			fprintf(out, "  (%zu failed iterations)", b->nr_failed);
 		fputc('\n', out);
 		free(params);
+		disturbance_summarize(batch, i, &d);
+		if (d.disturbed) {
+			char line[512];
+
+			disturbance_describe(&d, line, sizeof(line));
+			fprintf(out, "    %s\n", line);
+		}
 		for (size_t m = 0; m < b->nr_metrics; m++) {
 			const struct result_metric *metric = &b->metrics[m];
 			bool higher = metric->better == BETTER_HIGHER;

@@ -366,13 +366,13 @@ static void environment(FILE *out, const struct comparison *cmp)
 	}
 }
 
-static void verdict_cell(FILE *out, const struct comparison *cmp, size_t r,
-			 const struct compare_cell *c)
+static void verdict_cell(FILE *out, const struct comparison *cmp,
+			 const struct compare_row *row, size_t r)
 {
 	char verdict[128];
-	enum verdict v = c->stats.verdict;
+	enum verdict v = row->cells[r].stats.verdict;
 
-	format_verdict(verdict, sizeof(verdict), cmp, r, v);
+	format_verdict(verdict, sizeof(verdict), cmp, row, r, v);
 	fprintf(out, "<td class=\"name %s\">", v == VERDICT_BETTER ? "better" :
 		v == VERDICT_WORSE ? "worse" : "");
 	html_text(out, verdict);
@@ -415,7 +415,7 @@ static void comparison_table(FILE *out, const struct comparison *cmp)
 			fputs("<td>", out);
 			html_number(out, headline_change(row, r), 0, true);
 			fputs("</td>", out);
-			verdict_cell(out, cmp, r, c);
+			verdict_cell(out, cmp, row, r);
 		}
 		fputs("</tr>\n", out);
 	}

@@ -41,6 +41,11 @@ static void against_baseline(json_t *obj, const struct comparison *cmp,
 	json_object_set_new(obj, "mde_pct", number(st->mde_pct));
 	json_object_set_new(obj, "verdict", st->verdict == VERDICT_NONE ? json_null() :
 			    json_string(verdict_name(st->verdict)));
+	json_object_set_new(obj, "tested_on", json_string(st->batched ? "batch means" :
+							  "samples"));
+	json_object_set_new(obj, "p_batch", number(st->p_batch));
+	json_object_set_new(obj, "batch_spread", number(st->batch_spread));
+	json_object_set_new(obj, "within_batch_spread", json_boolean(st->within_spread));
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
 		json_array_append_new(caveats, json_string(keys[i]));
 	json_object_set_new(obj, "env_caveats", caveats);
@@ -89,6 +94,11 @@ static json_t *cell_json(const struct comparison *cmp, const struct compare_row 
 	}
 	json_object_set_new(obj, "median_ci", pair(row->cells[r].stats.median_low,
 						   row->cells[r].stats.median_high));
+	json_object_set_new(obj, "batches",
+			    json_integer((json_int_t)compare_cell_batches(&row->cells[r])));
+	json_object_set_new(obj, "between_batch_share", number(row->cells[r].between_share));
+	json_object_set_new(obj, "disturbed", json_integer((json_int_t)row->cells[r].nr_disturbed));
+	json_object_set_new(obj, "excluded", json_integer((json_int_t)row->cells[r].nr_excluded));
 	if (r > 0) {
 		const struct summary *base = &row->cells[0].summary;
 
@@ -101,6 +111,31 @@ static json_t *cell_json(const struct comparison *cmp, const struct compare_row 
 }
 
 /* What decided the verdicts, so that a CI log can be reproduced. */
+/* Per run: its batches and its samples from disturbed iterations, in the rows shown. */
+static json_t *runs_json(const struct comparison *cmp)
+{
+	json_t *runs = json_array();
+
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		size_t disturbed = 0, excluded = 0, samples = 0;
+
+		for (size_t i = 0; i < cmp->nr_rows; i++) {
+			const struct compare_cell *c = &cmp->rows[i].cells[r];
+
+			disturbed += c->nr_disturbed;
+			excluded += c->nr_excluded;
+			samples += c->nr_samples + c->nr_excluded;
+		}
+		json_array_append_new(runs, json_pack("{s:s, s:I, s:I, s:I, s:I}",
+						      "name", cmp->runs[r].name,
+						      "batches", (json_int_t)cmp->runs[r].set.nr_batches,
+						      "samples", (json_int_t)samples,
+						      "disturbed", (json_int_t)disturbed,
+						      "excluded", (json_int_t)excluded));
+	}
+	return runs;
+}
+
 static json_t *settings_json(const struct comparison *cmp)
 {
 	static const char *const adjust[] = { "none", "holm", "bh" };
@@ -127,6 +162,7 @@ void report_compare_json(FILE *out, const struct comparison *cmp,
 	json_object_set_new(doc, "schema", json_string("schedperf-compare/1"));
 	json_object_set_new(doc, "baseline", json_string(cmp->runs[0].name));
 	json_object_set_new(doc, "settings", settings_json(cmp));
+	json_object_set_new(doc, "runs", runs_json(cmp));
 	json_object_set_new(doc, "environment_differences", env_json(cmp));
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct compare_row *row = &cmp->rows[i];

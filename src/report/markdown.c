@@ -99,7 +99,7 @@ void report_compare_markdown(FILE *out, const struct comparison *cmp,
 			md_number(out, headline_change(row, r), MD_CHANGE);
 			fputs(" | ", out);
 			md_number(out, st->p_adjusted, MD_G3);
-			format_verdict(verdict, sizeof(verdict), cmp, r, st->verdict);
+			format_verdict(verdict, sizeof(verdict), cmp, row, r, st->verdict);
 			fprintf(out, " | %s%s%s |", st->verdict == VERDICT_WORSE ||
 				st->verdict == VERDICT_BETTER ? "**" : "", verdict,
 				st->verdict == VERDICT_WORSE || st->verdict == VERDICT_BETTER ?
@@ -109,4 +109,5 @@ void report_compare_markdown(FILE *out, const struct comparison *cmp,
 		free(params);
 	}
 	fprintf(out, "\nchange: positive = better; p: Welch, adjusted over every row and run\n");
+	report_comparison_notes(out, cmp, true);
 }

@@ -4,7 +4,10 @@
  * differences above the tables, a verdict with its caveats ("worse
  * (!governor differs)") and its colour, and the headline's change.
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report/report.h"
 #include "util/array.h"
@@ -30,21 +33,136 @@ const char *color_reset(enum verdict v, bool color)
 	return color && (v == VERDICT_BETTER || v == VERDICT_WORSE) ? "\033[0m" : "";
 }
 
-void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
-		    enum verdict v)
+/* Append to @buf what qualifies a verdict, each "; "-separated. */
+static size_t add_note(char *buf, size_t len, size_t used, bool *first, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static size_t add_note(char *buf, size_t len, size_t used, bool *first, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (used >= len)
+		return used;
+	used += (size_t)snprintf(buf + used, len - used, "%s", *first ? " (" : "; ");
+	*first = false;
+	if (used >= len)
+		return used;
+	va_start(ap, fmt);
+	used += (size_t)vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+	return used;
+}
+
+void format_verdict(char *buf, size_t len, const struct comparison *cmp,
+		    const struct compare_row *row, size_t r, enum verdict v)
+{
+	const struct compare_cell *base = &row->cells[0], *cell = &row->cells[r];
+	size_t disturbed = base->nr_disturbed + cell->nr_disturbed;
+	size_t excluded = base->nr_excluded + cell->nr_excluded;
 	const char *keys[COMPARE_MAX_CAVEATS];
 	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), used;
+	bool first = true;
 
 	used = (size_t)snprintf(buf, len, "%s", verdict_name(v));
-	if (!n || v == VERDICT_NONE || used >= len)
+	if (v == VERDICT_NONE)
 		return;
-	used += (size_t)snprintf(buf + used, len - used, " (!");
-	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys) && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-					 env_key_short(keys[i]));
-	if (used < len)
-		snprintf(buf + used, len - used, " differ%s)", n > 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
+		used = add_note(buf, len, used, &first, "%s%s%s", i ? "," : "!",
+				env_key_short(keys[i]), i + 1 < n && i + 1 < ARRAY_SIZE(keys) ? "" :
+				n > 1 ? " differ" : " differs");
+	if (disturbed && !excluded)
+		used = add_note(buf, len, used, &first, "!disturbed %zu/%zu", disturbed,
+				base->nr_samples + cell->nr_samples);
+	if (excluded)
+		used = add_note(buf, len, used, &first, "%zu disturbed left out", excluded);
+	if (cell->stats.within_spread)
+		used = add_note(buf, len, used, &first, "within batch spread");
+	if (!first && used < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+static bool one_batch(const struct comparison *cmp, size_t r)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (compare_cell_batches(&cmp->rows[i].cells[r]) > 1)
+			return false;
+	return true;
+}
+
+/*
+ * In text, schedperf's own lines below a style's tables are labelled as
+ * its verdict lines are (print_verdict_line()), so that the tool's part
+ * stays the tool's table alone; markdown sets them apart with its own
+ * marks.
+ */
+#define NOTE_LEAD "schedperf: "
+
+/* Per run, the samples from disturbed iterations in the rows shown, or left out. */
+static void report_disturbed(FILE *out, const struct comparison *cmp, bool markdown)
+{
+	size_t any = 0;
+
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			any += cmp->rows[i].cells[r].nr_disturbed;
+	if (!any)
+		return;
+	fprintf(out, "%s (other tasks took CPU time from their iterations):",
+		markdown ? "\n- Disturbed samples" : NOTE_LEAD "disturbed samples");
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		size_t disturbed = 0, excluded = 0, n = 0;
+
+		for (size_t i = 0; i < cmp->nr_rows; i++) {
+			const struct compare_cell *c = &cmp->rows[i].cells[r];
+
+			disturbed += c->nr_disturbed;
+			excluded += c->nr_excluded;
+			n += c->nr_samples + c->nr_excluded;
+		}
+		fprintf(out, "%s %s %zu/%zu%s", r ? "," : "", cmp->runs[r].name, disturbed, n,
+			excluded ? " left out" : "");
+	}
+	fputc('\n', out);
+}
+
+void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markdown)
+{
+	const char *item = markdown ? "- " : NOTE_LEAD "  ";
+	bool batched = false;
+
+	for (size_t i = 0; i < cmp->nr_rows && !batched; i++)
+		for (size_t r = 1; r < cmp->nr_runs; r++)
+			batched |= cmp->rows[i].cells[r].stats.batched;
+	if (batched) {
+		fprintf(out, "%s\n", markdown ? "\n**Batches** (tested on batch means; share of "
+			"the variance between batches)\n" : NOTE_LEAD "batches (tested on batch "
+			"means; share of the variance between batches):");
+		for (size_t i = 0; i < cmp->nr_rows; i++) {
+			const struct compare_row *row = &cmp->rows[i];
+			char *params = params_display(row->params);
+
+			fprintf(out, "%s%s %s %s:", item, row->workload, params, row->metric->name);
+			for (size_t r = 0; r < cmp->nr_runs; r++) {
+				const struct compare_cell *c = &row->cells[r];
+
+				fprintf(out, "%s %s %zu batches", r ? "," : "", cmp->runs[r].name,
+					compare_cell_batches(c));
+				if (!isnan(c->between_share))
+					fprintf(out, " %.0f %%", c->between_share * 100);
+			}
+			if (cmp->nr_runs > 1 && !isnan(row->cells[1].stats.batch_spread))
+				fprintf(out, "; spread %.4g %s", row->cells[1].stats.batch_spread,
+					row->metric->unit);
+			fputc('\n', out);
+			free(params);
+		}
+	}
+	report_disturbed(out, cmp, markdown);
+	for (size_t r = 0; r < cmp->nr_runs; r++)
+		if (cmp->nr_rows && one_batch(cmp, r))
+			fprintf(out, "%snote: run %s has one batch: boot-to-boot variation could "
+				"not be assessed (run it again after a reboot under the same name)\n",
+				markdown ? "\n" : NOTE_LEAD, cmp->runs[r].name);
 }
 
 void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
@@ -57,7 +175,7 @@ void print_verdict_line(FILE *out, const struct comparison *cmp, const struct co
 		enum verdict v = row->cells[r].stats.verdict;
 		char buf[128];
 
-		format_verdict(buf, sizeof(buf), cmp, r, v);
+		format_verdict(buf, sizeof(buf), cmp, row, r, v);
 		fprintf(out, "%s %s %s%s%s", r > 1 ? "," : "", cmp->runs[r].name,
 			verdict_color(v, color), buf, color_reset(v, color));
 	}

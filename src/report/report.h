@@ -23,6 +23,24 @@ char *params_display(const char *params_json);
 /* One line per workload metric of a batch: mean, spread, n. */
 void report_batch_summary(FILE *out, const struct result_batch *batch);
 
+/* How disturbed the measured iterations of a batch, or of one benchmark, were. */
+#define DISTURBANCE_ALL ((size_t)-1)
+#define DISTURBANCE_CULPRITS 3
+struct disturbance {
+	size_t measured;	/* measured iterations with interference measured */
+	size_t disturbed;	/* of which disturbed */
+	size_t reruns;		/* of which disturbed and run again */
+	double median_share;	/* of the CPU time available, over the disturbed; NAN if none */
+	char culprits[DISTURBANCE_CULPRITS][96];	/* "name (pid N)", most CPU first */
+	size_t nr_culprits;
+};
+
+/* Of benchmark @bench of @batch, or of all with DISTURBANCE_ALL. */
+void disturbance_summarize(const struct result_batch *batch, size_t bench,
+			   struct disturbance *d);
+/* "12/30 iterations disturbed, median 31 % of CPU taken by others: stress-ng (pid 4242)" */
+void disturbance_describe(const struct disturbance *d, char *buf, size_t len);
+
 /*
  * A style shapes the table for people (text and markdown): mmtests,
  * mmtests-classic, lkp, benchstat. A format is what compare writes: text, markdown, csv, json.
@@ -80,14 +98,20 @@ void report_compare_json(FILE *out, const struct comparison *cmp,
 /* The environment differences, above every text or markdown table. */
 void report_env_differences(FILE *out, const struct comparison *cmp, bool markdown);
 /* "worse (!governor differs)" into @buf */
-void format_verdict(char *buf, size_t len, const struct comparison *cmp, size_t r,
-		    enum verdict v);
+void format_verdict(char *buf, size_t len, const struct comparison *cmp,
+		    const struct compare_row *row, size_t r, enum verdict v);
 /*
  * schedperf's verdicts of @row under a style's table, apart from the
  * tool's marks: "schedperf: NAME: new worse (!governor differs), other same".
  */
 void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
 			const char *name, bool color);
+/*
+ * Below the tables: how batches were tested and their share of the
+ * variance, or that a run with one batch could not show boot-to-boot
+ * variation.
+ */
+void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markdown);
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);

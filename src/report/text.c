@@ -15,4 +15,5 @@ void report_compare_text(FILE *out, const struct comparison *cmp,
 		fprintf(out, "no changes: no row is better or worse\n");
 	else
 		how->style->text(out, cmp, how->color);
+	report_comparison_notes(out, cmp, false);
 }

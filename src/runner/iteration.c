@@ -181,6 +181,9 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 
 	out->failed = false;
 	out->failure[0] = '\0';
+	out->interference = (struct interference){ .taken = NAN, .steal = NAN,
+						   .available = NAN };
+	out->started = out->ended = NAN;
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
 	if (guardian_start(&guardian, err))
@@ -233,7 +236,9 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		running_group = 0;
 		return -1;
 	}
+	interference_before(cfg->interference, guardian.pgid);
 	start = time_now();
+	out->started = time_epoch();
 	if (send_go(go_fds[1]))
 		kill(-guardian.pgid, SIGKILL);
 	close(go_fds[1]);
@@ -253,10 +258,14 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	wall = time_now() - start;
+	out->ended = time_epoch();
+	rusage_values(&ru, wall, out->rusage);
+	interference_after(cfg->interference,
+			   out->rusage[RUSAGE_USER] + out->rusage[RUSAGE_SYSTEM],
+			   &out->interference);
 	/* Whatever the workload left behind in its group goes with it. */
 	guardian_stop(&guardian);
 	running_group = 0;
-	rusage_values(&ru, wall, out->rusage);
 	if (cfg->monitors)
 		monitors_after(cfg->monitors, out->monitor_values);
 

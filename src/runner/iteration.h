@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
+#include "monitor/interference.h"
 #include "monitor/monitor.h"
 #include "monitor/rusage.h"
 #include "util/error.h"
@@ -31,6 +32,7 @@ struct iteration_config {
 	 */
 	int (*started)(void *ctx, pid_t group, struct error *err);
 	void *ctx;
+	struct interference_monitor *interference;	/* NULL = not measured */
 };
 
 struct iteration_outcome {
@@ -38,6 +40,8 @@ struct iteration_outcome {
 						   (workload_repetitions()), NAN = absent */
 	double *monitor_values;			/* monitors_nr_metrics() values */
 	double rusage[NR_RUSAGE_METRICS];
+	struct interference interference;	/* taken NAN when not measured */
+	double started, ended;			/* time_epoch() of the go and the reap */
 	bool failed;				/* crashed, killed, timed out, or the
 						   workload said so (run() returned 1) */
 	char failure[256];			/* why, when failed */

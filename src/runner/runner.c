@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "monitor/environment.h"
+#include "monitor/interference.h"
 #include "monitor/monitor.h"
 #include "monitor/rusage.h"
 #include "runner/iteration.h"
@@ -144,7 +145,7 @@ struct runner_bench {
 	int64_t batch_id;
 	const struct plan_item *item;
 	const struct runner_options *opt;
-	struct iteration_config cfg;
+	struct iteration_config cfg;	/* cfg.interference: this benchmark's own */
 	struct iteration_values iv;
 	struct metric_spec *own;	/* the workload's metrics of this benchmark */
 	struct result_benchmark bench;
@@ -178,6 +179,8 @@ int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
 	rb->cfg.monitors = ms;
 	rb->cfg.started = record_tasks;
 	rb->cfg.ctx = rb;
+	/* Unreadable /proc/stat: interference is not measured, the run goes on. */
+	rb->cfg.interference = interference_open(opt->cpus, opt->max_interference);
 	rb->own = xcalloc(w->nr_metrics, sizeof(*rb->own));
 	rb->metric_ids = xcalloc(w->nr_metrics + nr_others, sizeof(int64_t));
 	describe_benchmark(item, ms, &rb->bench, rb->own);
@@ -199,6 +202,7 @@ void runner_bench_close(struct runner_bench *rb)
 	free(rb->metric_ids);
 	free(rb->own);
 	iteration_values_release(&rb->iv);
+	interference_close(rb->cfg.interference);
 	free(rb);
 }
 
@@ -207,24 +211,56 @@ const double *runner_bench_values(const struct runner_bench *rb)
 	return rb->iv.values;
 }
 
+/* What the store keeps of an iteration's times and interference; @culprits backs info->culprits. */
+static void iteration_info(const struct iteration_outcome *outcome,
+			   struct result_culprit *culprits, struct result_iteration *info)
+{
+	const struct interference *in = &outcome->interference;
+
+	memset(info, 0, sizeof(*info));
+	info->started = outcome->started;
+	info->ended = outcome->ended;
+	info->cpu_taken = in->taken;
+	info->cpu_steal = in->steal;
+	info->cpu_available = in->available;
+	info->disturbed = in->disturbed;
+	info->culprits = culprits;
+	info->nr_culprits = in->nr_culprits;
+	for (size_t i = 0; i < in->nr_culprits; i++) {
+		culprits[i].name = (char *)in->culprits[i].name;
+		culprits[i].pid = in->culprits[i].pid;
+		culprits[i].cpu = in->culprits[i].cpu;
+	}
+}
+
 /*
  * One planned iteration: up to 1 + retries attempts, each stored (a failed
  * attempt with its reason). Returns 1 when it succeeded, 0 when every
- * attempt failed, -1 on an error that stops the run.
+ * attempt failed, -1 on an error that stops the run. A disturbed attempt is
+ * stored, marked, and run again up to rerun_disturbed times.
  */
 static int run_slot(struct runner_bench *rb, bool warmup,
 		    struct runner_result *result, struct error *err)
 {
 	const struct workload *w = rb->item->workload;
+	const struct runner_options *opt = rb->opt;
 	struct iteration_values *iv = &rb->iv;
 	double *values = iv->values;
 	struct iteration_outcome outcome;
+	int reruns = 0;
 
 	outcome.metrics = values;
 	outcome.monitor_values = values + iv->nr_workload + NR_RUSAGE_METRICS;
-	for (int attempt = 0; attempt <= rb->opt->retries; attempt++) {
+	for (int attempt = 0; attempt <= opt->retries;) {
+		struct result_iteration info;
+		struct result_culprit culprits[INTERFERENCE_MAX_CULPRITS];
+
+		if (opt->quiet_wait > 0)
+			interference_wait_quiet(rb->cfg.interference, opt->quiet_wait);
 		if (iteration_run(w, rb->item->values, &rb->cfg, &outcome, err))
 			return -1;
+		iteration_info(&outcome, culprits, &info);
+		info.rerun = !outcome.failed && info.disturbed && reruns < opt->rerun_disturbed;
 		memcpy(values + iv->nr_workload, outcome.rusage, sizeof(outcome.rusage));
 		/* A workload that divided by zero measured nothing: absent, not infinite. */
 		for (size_t i = 0; i < iv->nr_workload; i++)
@@ -237,15 +273,21 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 							  outcome.failure,
 							  attempt < rb->opt->retries);
 		if (store_iteration_add(rb->st, rb->bench_id, rb->seq++, warmup,
-					outcome.failed ? outcome.failure : NULL, iv->samples,
+					outcome.failed ? outcome.failure : NULL, &info, iv->samples,
 					outcome.failed ? 0 : iv->nr, err))
 			return -1;
 		result->iterations_done++;
 		result->iterations_failed += outcome.failed;
+		result->iterations_disturbed += !outcome.failed && info.disturbed;
+		if (info.rerun) {
+			reruns++;
+			continue;
+		}
 		if (!outcome.failed)
 			return 1;
 		snprintf(result->last_failure, sizeof(result->last_failure), "%s",
 			 outcome.failure);
+		attempt++;
 	}
 	return 0;
 }

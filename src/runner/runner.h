@@ -40,6 +40,9 @@ struct runner_options {
 	const cpu_set_t *cpus;	/* affinity of the workload's tasks; NULL = inherit */
 	bool replace;		/* discard earlier batches of the name first */
 	const struct runner_events *events;	/* NULL: report nothing */
+	double max_interference;	/* disturbed above this share of the CPU time (0..1) */
+	double quiet_wait;	/* seconds to wait for quiet CPUs before an iteration */
+	int rerun_disturbed;	/* extra attempts for a disturbed iteration */
 	int64_t resume_batch;	/* continue this batch instead of starting one */
 };
 
@@ -47,6 +50,7 @@ struct runner_result {
 	int64_t batch_id;
 	size_t iterations_done;
 	size_t iterations_failed;
+	size_t iterations_disturbed;	/* successful but disturbed, reruns included */
 	bool complete;
 	int signal;		/* the signal that stopped the run, or 0 */
 	char last_failure[256];	/* why the latest failed iteration failed */

@@ -96,9 +96,11 @@ struct store_backend {
 	int (*benchmark_insert)(struct store *st, int64_t batch_id,
 				const struct result_benchmark *bench, int64_t *bench_id,
 				int64_t *metric_ids, struct error *err);
+	/* @info: what other tasks took from it (store.h, store_iteration_add()). */
 	int (*iteration_insert)(struct store *st, int64_t bench_id, int seq, bool warmup,
-				const char *failure, const struct store_sample *samples,
-				size_t nr_samples, struct error *err);
+				const char *failure, const struct result_iteration *info,
+				const struct store_sample *samples, size_t nr_samples,
+				struct error *err);
 	/* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
 	int (*benchmark_find)(struct store *st, int64_t batch_id, size_t position,
 			      int64_t *bench_id, struct error *err);

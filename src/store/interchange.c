@@ -48,6 +48,43 @@ static json_t *metric_json(const struct result_metric *m)
 	return obj;
 }
 
+static void set_real(json_t *obj, const char *key, double v)
+{
+	if (!isnan(v))
+		json_object_set_new(obj, key, json_real(v));
+}
+
+static json_t *iteration_json(const struct result_iteration *it)
+{
+	json_t *obj = json_object();
+
+	if (it->warmup)
+		json_object_set_new(obj, "warmup", json_true());
+	set_real(obj, "cpu_taken", it->cpu_taken);
+	set_real(obj, "cpu_steal", it->cpu_steal);
+	set_real(obj, "cpu_available", it->cpu_available);
+	set_real(obj, "started", it->started);
+	set_real(obj, "ended", it->ended);
+	if (it->disturbed)
+		json_object_set_new(obj, "disturbed", json_true());
+	if (it->rerun)
+		json_object_set_new(obj, "rerun", json_true());
+	if (it->nr_culprits) {
+		json_t *culprits = json_array();
+
+		for (size_t i = 0; i < it->nr_culprits; i++) {
+			const struct result_culprit *c = &it->culprits[i];
+
+			json_array_append_new(culprits, json_pack("{s:s, s:I, s:f}",
+								  "name", c->name,
+								  "pid", (json_int_t)c->pid,
+								  "cpu", c->cpu));
+		}
+		json_object_set_new(obj, "culprits", culprits);
+	}
+	return obj;
+}
+
 static json_t *benchmark_json(const struct result_benchmark *b)
 {
 	json_t *obj = json_object(), *metrics = json_array();
@@ -63,6 +100,13 @@ static json_t *benchmark_json(const struct result_benchmark *b)
 		if (b->metrics[i].nr_samples)
 			json_array_append_new(metrics, metric_json(&b->metrics[i]));
 	json_object_set_new(obj, "metrics", metrics);
+	if (b->nr_iterations) {
+		json_t *iterations = json_array();
+
+		for (size_t i = 0; i < b->nr_iterations; i++)
+			json_array_append_new(iterations, iteration_json(&b->iterations[i]));
+		json_object_set_new(obj, "iterations", iterations);
+	}
 	return obj;
 }
 
@@ -341,6 +385,160 @@ static int read_string_map(json_t *obj, const char *file, const struct where *w,
 	return 0;
 }
 
+/* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */
+static int read_seconds(json_t *obj, const char *key, double *out, const char *file,
+			const struct where *w, struct error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	struct where kw;
+
+	*out = NAN;
+	if (!v)
+		return 0;
+	where_child(&kw, w, key, -1);
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
+		return bad(err, file, &kw, "not a number of seconds, 0 or more");
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int read_flag(json_t *obj, const char *key, bool *out, const char *file,
+		     const struct where *w, struct error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	struct where kw;
+
+	*out = false;
+	if (!v)
+		return 0;
+	where_child(&kw, w, key, -1);
+	if (!json_is_boolean(v))
+		return bad(err, file, &kw, "not true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int read_culprit(json_t *obj, struct result_iteration *it, const char *file,
+			const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "name", "pid", "cpu", NULL };
+	const char *name;
+	json_t *pid;
+	double cpu;
+	struct where kw;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err) ||
+	    !(name = get_text(obj, "name", 64, false, file, w, err)) ||
+	    read_seconds(obj, "cpu", &cpu, file, w, err))
+		return -1;
+	pid = json_object_get(obj, "pid");
+	where_child(&kw, w, "pid", -1);
+	if (!json_is_integer(pid) || json_integer_value(pid) < 0)
+		return bad(err, file, &kw, pid ? "not a process id" : "missing");
+	if (isnan(cpu)) {
+		where_child(&kw, w, "cpu", -1);
+		return bad(err, file, &kw, "missing");
+	}
+	result_iteration_add_culprit(it, name, (int64_t)json_integer_value(pid), cpu);
+	return 0;
+}
+
+static int read_iteration(json_t *obj, struct result_benchmark *bench, const char *file,
+			  const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "warmup", "cpu_taken", "cpu_steal",
+					    "cpu_available", "started", "ended", "disturbed",
+					    "rerun", "culprits", NULL };
+	struct result_iteration *it;
+	json_t *culprits, *v;
+	struct where cw;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err))
+		return -1;
+	it = result_benchmark_add_iteration(bench);
+	if (read_flag(obj, "warmup", &it->warmup, file, w, err) ||
+	    read_flag(obj, "disturbed", &it->disturbed, file, w, err) ||
+	    read_flag(obj, "rerun", &it->rerun, file, w, err) ||
+	    read_seconds(obj, "cpu_taken", &it->cpu_taken, file, w, err) ||
+	    read_seconds(obj, "cpu_steal", &it->cpu_steal, file, w, err) ||
+	    read_seconds(obj, "cpu_available", &it->cpu_available, file, w, err) ||
+	    read_seconds(obj, "started", &it->started, file, w, err) ||
+	    read_seconds(obj, "ended", &it->ended, file, w, err))
+		return -1;
+	culprits = json_object_get(obj, "culprits");
+	if (!culprits)
+		return 0;
+	where_child(&cw, w, "culprits", -1);
+	if (!json_is_array(culprits) || json_array_size(culprits) > 64)
+		return bad(err, file, &cw, "not an array of at most 64 culprits");
+	json_array_foreach(culprits, i, v) {
+		struct where one;
+
+		where_child(&one, w, "culprits", (long)i);
+		if (read_culprit(v, it, file, &one, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Iterations a metric's values fill: ceil(values / repetitions). */
+static size_t metric_iterations(const struct result_metric *m, bool warmup)
+{
+	size_t reps = result_metric_repetitions(m);
+
+	return ((warmup ? m->nr_warmup : m->nr_samples) + reps - 1) / reps;
+}
+
+/*
+ * "iterations": one record per iteration the metrics' values fill, warm-ups
+ * first, in their order; each measured one's "disturbed" marks its values.
+ */
+static int read_iterations(json_t *array, struct result_benchmark *bench, const char *file,
+			   const struct where *w, struct error *err)
+{
+	size_t nr_warmup = 0, nr_measured = 0, i, k = 0;
+	json_t *v;
+
+	for (i = 0; i < bench->nr_metrics; i++) {
+		if (metric_iterations(&bench->metrics[i], true) > nr_warmup)
+			nr_warmup = metric_iterations(&bench->metrics[i], true);
+		if (metric_iterations(&bench->metrics[i], false) > nr_measured)
+			nr_measured = metric_iterations(&bench->metrics[i], false);
+	}
+	if (!json_is_array(array) || json_array_size(array) != nr_warmup + nr_measured)
+		return bad(err, file, w, "must be an array with one entry per iteration the "
+			   "samples and warm-ups fill");
+	json_array_foreach(array, i, v) {
+		struct where one;
+
+		where_child(&one, w, "", (long)i);
+		if (read_iteration(v, bench, file, &one, err))
+			return -1;
+		if (bench->iterations[i].warmup != (i < nr_warmup))
+			return bad(err, file, &one, "warm-ups must come first, one per warm-up "
+				   "iteration");
+	}
+	/* Mark each disturbed iteration's values, as the store does when it loads them. */
+	for (i = 0; i < bench->nr_metrics; i++) {
+		struct result_metric *m = &bench->metrics[i];
+		size_t reps = result_metric_repetitions(m);
+
+		for (k = 0; k < m->nr_samples; k++) {
+			if (!bench->iterations[nr_warmup + k / reps].disturbed)
+				continue;
+			if (!m->disturbed)
+				m->disturbed = xcalloc(m->nr_samples, sizeof(bool));
+			m->disturbed[k] = true;
+		}
+	}
+	return 0;
+}
+
 static void add_param(void *ctx, const char *key, const char *value)
 {
 	json_object_set_new(ctx, key, json_string(value));
@@ -350,7 +548,7 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 			  const struct where *w, struct error *err)
 {
 	static const char *const keys[] = { "workload", "params", "metrics",
-					    "failed_iterations", NULL };
+					    "failed_iterations", "iterations", NULL };
 	struct result_benchmark *bench;
 	json_t *metrics, *params, *failed;
 	const char *workload;
@@ -397,6 +595,9 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 		if (read_metric(v, bench, file, &one, err))
 			return -1;
 	}
+	where_child(&mw, w, "iterations", -1);
+	if (json_object_get(obj, "iterations"))
+		return read_iterations(json_object_get(obj, "iterations"), bench, file, &mw, err);
 	return 0;
 }
 

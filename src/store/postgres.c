@@ -325,26 +325,43 @@ static int pg_benchmark_insert(struct store *st, int64_t batch_id,
 	return insert_metrics(ps, bench, *bench_id, metric_ids, err);
 }
 
-static int pg_iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
-			       const char *failure, const struct store_sample *samples,
-			       size_t nr_samples, struct error *err)
+/* NAN (not measured) as SQL NULL, never PostgreSQL's 'NaN'. */
+static void param_real_or_null(struct pg_params *p, double v)
 {
-	struct pg_store *ps = pg_of(st);
-	struct pg_params p = { .nr = 0 };
-	int64_t iteration_id;
+	if (isnan(v))
+		pg_param_text(p, NULL);
+	else
+		pg_param_double(p, v);
+}
 
-	pg_param_int(&p, bench_id);
-	pg_param_int(&p, seq);
-	pg_param_bool(&p, warmup);
-	pg_param_text(&p, failure);
-	if (insert_id(ps, "INSERT INTO iterations (benchmark_id, seq, warmup, failure) "
-		      "VALUES ($1, $2, $3, $4) RETURNING id", &p, &iteration_id, err,
-		      "add an iteration"))
-		return -1;
+static int insert_culprits(struct pg_store *ps, int64_t iteration_id,
+			   const struct result_iteration *info, struct error *err)
+{
+	for (size_t i = 0; info && i < info->nr_culprits; i++) {
+		const struct result_culprit *c = &info->culprits[i];
+		struct pg_params p = { .nr = 0 };
+
+		pg_param_int(&p, iteration_id);
+		pg_param_int(&p, (int64_t)i);
+		pg_param_int(&p, c->pid);
+		pg_param_text(&p, c->name);
+		pg_param_double(&p, c->cpu);
+		if (pg_exec(ps, "INSERT INTO culprits (iteration_id, rank, pid, name, cpu) "
+			    "VALUES ($1, $2, $3, $4, $5)", &p, err, "add a culprit"))
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_samples(struct pg_store *ps, int64_t iteration_id,
+			  const struct store_sample *samples, size_t nr_samples,
+			  struct error *err)
+{
 	for (size_t i = 0; i < nr_samples; i++) {
+		struct pg_params p = { .nr = 0 };
+
 		if (isnan(samples[i].value) || !samples[i].metric_id)
 			continue;
-		p.nr = 0;
 		pg_param_int(&p, iteration_id);
 		pg_param_int(&p, samples[i].metric_id);
 		pg_param_int(&p, samples[i].rep);
@@ -354,6 +371,36 @@ static int pg_iteration_insert(struct store *st, int64_t bench_id, int seq, bool
 			return -1;
 	}
 	return 0;
+}
+
+static int pg_iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
+			       const char *failure, const struct result_iteration *info,
+			       const struct store_sample *samples, size_t nr_samples,
+			       struct error *err)
+{
+	struct pg_store *ps = pg_of(st);
+	struct pg_params p = { .nr = 0 };
+	int64_t iteration_id;
+
+	pg_param_int(&p, bench_id);
+	pg_param_int(&p, seq);
+	pg_param_bool(&p, warmup);
+	pg_param_text(&p, failure);
+	param_real_or_null(&p, info ? info->cpu_taken : NAN);
+	param_real_or_null(&p, info ? info->cpu_steal : NAN);
+	param_real_or_null(&p, info ? info->cpu_available : NAN);
+	pg_param_bool(&p, info && info->disturbed);
+	pg_param_bool(&p, info && info->rerun);
+	param_real_or_null(&p, info ? info->started : NAN);
+	param_real_or_null(&p, info ? info->ended : NAN);
+	if (insert_id(ps, "INSERT INTO iterations (benchmark_id, seq, warmup, failure, "
+		      "cpu_taken, cpu_steal, cpu_available, disturbed, rerun, started, ended) "
+		      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id", &p,
+		      &iteration_id, err, "add an iteration"))
+		return -1;
+	if (insert_culprits(ps, iteration_id, info, err))
+		return -1;
+	return insert_samples(ps, iteration_id, samples, nr_samples, err);
 }
 
 /* A lookup of one id by two parameters. */
@@ -401,8 +448,8 @@ static int pg_iterations_count(struct store *st, int64_t bench_id,
 
 	pg_param_int(&p, bench_id);
 	rc = lookup(pg_of(st), "SELECT coalesce(max(seq) + 1, 0), "
-		    "count(*) FILTER (WHERE warmup AND failure IS NULL), "
-		    "count(*) FILTER (WHERE NOT warmup AND failure IS NULL) "
+		    "count(*) FILTER (WHERE warmup AND failure IS NULL AND NOT rerun), "
+		    "count(*) FILTER (WHERE NOT warmup AND failure IS NULL AND NOT rerun) "
 		    "FROM iterations WHERE benchmark_id = $1", &p, &res, err, "count iterations");
 	if (rc == 0)
 		return error_set(err, EXIT_INTERNAL, "counting iterations returned no row");
@@ -503,8 +550,8 @@ static int load_samples(struct pg_store *ps, struct result_batch *batch,
 	size_t b = 0;
 
 	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT i.benchmark_id, m.position, i.warmup, s.value "
-		       "FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
+	res = pg_query(ps, "SELECT i.benchmark_id, m.position, i.warmup, s.value, "
+		       "i.disturbed FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
 		       "JOIN samples s ON s.iteration_id = i.id "
 		       "JOIN metrics m ON m.id = s.metric_id WHERE k.batch_id = $1 "
 		       "ORDER BY k.position, i.seq, m.position, s.rep", &p, err,
@@ -513,6 +560,7 @@ static int load_samples(struct pg_store *ps, struct result_batch *batch,
 		return -1;
 	for (int i = 0; i < PQntuples(res); i++) {
 		struct result_benchmark *bench;
+		struct result_metric *m;
 		int64_t pos = pg_int(res, i, 1);
 
 		while (b < batch->nr_benchmarks && bench_ids[b] != pg_int(res, i, 0))
@@ -520,12 +568,94 @@ static int load_samples(struct pg_store *ps, struct result_batch *batch,
 		if (b == batch->nr_benchmarks)
 			break;
 		bench = &batch->benchmarks[b];
-		if (pos >= 0 && (size_t)pos < bench->nr_metrics)
-			result_metric_add_sample(&bench->metrics[pos],
-						 strtod(pg_text(res, i, 3), NULL),
-						 pg_bool(res, i, 2));
+		if (pos < 0 || (size_t)pos >= bench->nr_metrics)
+			continue;
+		m = &bench->metrics[pos];
+		result_metric_add_sample(m, strtod(pg_text(res, i, 3), NULL), pg_bool(res, i, 2));
+		if (!pg_bool(res, i, 2) && pg_bool(res, i, 4))
+			result_metric_mark_disturbed(m);
 	}
 	PQclear(res);
+	return 0;
+}
+
+static double column_real_or_nan(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NAN : strtod(pg_text(res, row, col), NULL);
+}
+
+/*
+ * The culprits of the batch's disturbed iterations, of the iterations that
+ * load_iterations() reads and in their order.
+ */
+static PGresult *query_culprits(struct pg_store *ps, int64_t batch_id, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+
+	pg_param_int(&p, batch_id);
+	return pg_query(ps, "SELECT c.iteration_id, c.pid, c.name, c.cpu FROM benchmarks k "
+			"JOIN iterations i ON i.benchmark_id = k.id "
+			"JOIN culprits c ON c.iteration_id = i.id "
+			"WHERE k.batch_id = $1 AND i.disturbed AND i.failure IS NULL AND EXISTS "
+			"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
+			"ORDER BY k.position, i.seq, c.rank", &p, err, "read the results");
+}
+
+/*
+ * What other tasks took from each successful iteration that holds samples,
+ * in the order of the samples; kept only when some was measured, so that a
+ * store from before it was measured loads as it did (as sqlite.c does).
+ */
+static int load_iterations(struct pg_store *ps, struct result_batch *batch,
+			   const int64_t *bench_ids, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+	PGresult *res, *culprits;
+	size_t b = 0;
+	int c = 0;
+
+	pg_param_int(&p, batch->id);
+	res = pg_query(ps, "SELECT i.benchmark_id, i.id, i.warmup, i.disturbed, i.rerun, "
+		       "i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, i.ended "
+		       "FROM benchmarks k "
+		       "JOIN iterations i ON i.benchmark_id = k.id WHERE k.batch_id = $1 "
+		       "AND i.failure IS NULL AND EXISTS "
+		       "(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
+		       "ORDER BY k.position, i.seq", &p, err, "read the results");
+	if (!res)
+		return -1;
+	culprits = query_culprits(ps, batch->id, err);
+	if (!culprits) {
+		PQclear(res);
+		return -1;
+	}
+	for (int i = 0; i < PQntuples(res); i++) {
+		struct result_iteration *it;
+		int64_t id = pg_int(res, i, 1);
+
+		while (b < batch->nr_benchmarks && bench_ids[b] != pg_int(res, i, 0))
+			b++;
+		if (b == batch->nr_benchmarks)
+			break;
+		it = result_benchmark_add_iteration(&batch->benchmarks[b]);
+		it->warmup = pg_bool(res, i, 2);
+		it->disturbed = pg_bool(res, i, 3);
+		it->rerun = pg_bool(res, i, 4);
+		it->cpu_taken = column_real_or_nan(res, i, 5);
+		it->cpu_steal = column_real_or_nan(res, i, 6);
+		it->cpu_available = column_real_or_nan(res, i, 7);
+		it->started = column_real_or_nan(res, i, 8);
+		it->ended = column_real_or_nan(res, i, 9);
+		for (; c < PQntuples(culprits) && pg_int(culprits, c, 0) == id; c++)
+			result_iteration_add_culprit(it, pg_text(culprits, c, 2),
+						     pg_int(culprits, c, 1),
+						     strtod(pg_text(culprits, c, 3), NULL));
+	}
+	PQclear(culprits);
+	PQclear(res);
+	for (size_t k = 0; k < batch->nr_benchmarks; k++)
+		if (!result_benchmark_has_interference(&batch->benchmarks[k]))
+			result_benchmark_drop_iterations(&batch->benchmarks[k]);
 	return 0;
 }
 
@@ -558,7 +688,8 @@ static int pg_batch_load(struct store *st, struct result_batch *batch, bool with
 	}
 	PQclear(res);
 	rc = load_metrics(ps, batch, bench_ids, err) ||
-	     (with_samples && load_samples(ps, batch, bench_ids, err)) ? -1 : 0;
+	     (with_samples && (load_samples(ps, batch, bench_ids, err) ||
+			       load_iterations(ps, batch, bench_ids, err))) ? -1 : 0;
 	free(bench_ids);
 	return rc;
 }

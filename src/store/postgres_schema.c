@@ -118,6 +118,24 @@ static const char upgrade_v4_to_v5[] =
 	"  UNIQUE (kind, name));"
 	"UPDATE schedperf_schema SET version = 5;";
 
+/* Version 6: what other tasks took from each iteration, as in sqlite_schema.c. */
+static const char upgrade_v5_to_v6[] =
+	"ALTER TABLE iterations ADD COLUMN cpu_taken double precision,"
+	"  ADD COLUMN cpu_steal double precision,"
+	"  ADD COLUMN cpu_available double precision,"
+	"  ADD COLUMN disturbed boolean NOT NULL DEFAULT false,"
+	"  ADD COLUMN rerun boolean NOT NULL DEFAULT false,"
+	"  ADD COLUMN started double precision,"
+	"  ADD COLUMN ended double precision;"
+	"CREATE TABLE culprits ("
+	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  rank integer NOT NULL CHECK (rank >= 0),"
+	"  pid bigint NOT NULL,"
+	"  name text NOT NULL,"
+	"  cpu double precision NOT NULL,"
+	"  PRIMARY KEY (iteration_id, rank));"
+	"UPDATE schedperf_schema SET version = 6;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -127,6 +145,7 @@ static const char *const migrations[] = {
 	NULL,
 	upgrade_v3_to_v4,
 	upgrade_v4_to_v5,
+	upgrade_v5_to_v6,
 };
 
 #define FIRST_VERSION 3

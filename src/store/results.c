@@ -3,6 +3,7 @@
  * Result sets in memory: batches, benchmarks, metrics and samples, built
  * by the store and the runner and released in one call.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +74,75 @@ void result_metric_add_sample(struct result_metric *m, double value, bool warmup
 		m->warmup[m->nr_warmup++] = value;
 	} else {
 		m->samples = xreallocarray(m->samples, m->nr_samples + 1, sizeof(double));
+		if (m->disturbed) {
+			m->disturbed = xreallocarray(m->disturbed, m->nr_samples + 1,
+						     sizeof(bool));
+			m->disturbed[m->nr_samples] = false;
+		}
 		m->samples[m->nr_samples++] = value;
 	}
+}
+
+void result_metric_mark_disturbed(struct result_metric *m)
+{
+	if (!m->nr_samples)
+		return;
+	if (!m->disturbed)
+		m->disturbed = xcalloc(m->nr_samples, sizeof(bool));
+	m->disturbed[m->nr_samples - 1] = true;
+}
+
+struct result_iteration *result_benchmark_add_iteration(struct result_benchmark *bench)
+{
+	struct result_iteration *it;
+
+	/* doubled, not grown by one: a store may hold many thousands */
+	if (bench->nr_iterations == bench->alloc_iterations) {
+		bench->alloc_iterations = bench->alloc_iterations ? 2 * bench->alloc_iterations : 16;
+		bench->iterations = xreallocarray(bench->iterations, bench->alloc_iterations,
+						  sizeof(*bench->iterations));
+	}
+	it = &bench->iterations[bench->nr_iterations++];
+	memset(it, 0, sizeof(*it));
+	it->cpu_taken = it->cpu_steal = it->cpu_available = NAN;
+	it->started = it->ended = NAN;
+	return it;
+}
+
+void result_iteration_add_culprit(struct result_iteration *it, const char *name,
+				  int64_t pid, double cpu)
+{
+	struct result_culprit *c;
+
+	it->culprits = grow_one(it->culprits, &it->nr_culprits, sizeof(*it->culprits));
+	c = &it->culprits[it->nr_culprits - 1];
+	c->name = xstrdup(name);
+	c->pid = pid;
+	c->cpu = cpu;
+}
+
+void result_benchmark_drop_iterations(struct result_benchmark *bench)
+{
+	for (size_t i = 0; i < bench->nr_iterations; i++) {
+		for (size_t c = 0; c < bench->iterations[i].nr_culprits; c++)
+			free(bench->iterations[i].culprits[c].name);
+		free(bench->iterations[i].culprits);
+	}
+	free(bench->iterations);
+	bench->iterations = NULL;
+	bench->nr_iterations = bench->alloc_iterations = 0;
+}
+
+bool result_benchmark_has_interference(const struct result_benchmark *bench)
+{
+	for (size_t i = 0; i < bench->nr_iterations; i++) {
+		const struct result_iteration *it = &bench->iterations[i];
+
+		if (!isnan(it->cpu_taken) || !isnan(it->started) || it->disturbed || it->rerun ||
+		    it->nr_culprits)
+			return true;
+	}
+	return false;
 }
 
 size_t result_metric_repetitions(const struct result_metric *m)
@@ -107,6 +175,7 @@ static void metric_release(struct result_metric *m)
 	free(m->unit);
 	free(m->source);
 	free(m->samples);
+	free(m->disturbed);
 	free(m->warmup);
 }
 
@@ -114,6 +183,7 @@ static void benchmark_release(struct result_benchmark *b)
 {
 	for (size_t i = 0; i < b->nr_metrics; i++)
 		metric_release(&b->metrics[i]);
+	result_benchmark_drop_iterations(b);
 	free(b->metrics);
 	free(b->workload);
 	free(b->params);

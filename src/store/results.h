@@ -27,8 +27,33 @@ struct result_metric {
 	size_t repetitions;
 	double *samples;	/* measured iterations (and repetitions), in order */
 	size_t nr_samples;
+	bool *disturbed;	/* per sample: its iteration was disturbed; NULL = none */
 	double *warmup;		/* warm-up iterations: stored, never summarised */
 	size_t nr_warmup;
+};
+
+/* A task that took CPU time from an iteration. */
+struct result_culprit {
+	char *name;
+	int64_t pid;
+	double cpu;		/* CPU seconds it used during the iteration */
+};
+
+/*
+ * What other tasks took from one successful iteration (doc/design.md,
+ * "Interference"). A benchmark's are in the order of its metrics' values:
+ * warm-ups first, then the measured iterations.
+ */
+struct result_iteration {
+	bool warmup;
+	bool disturbed;		/* others took more than the run's --max-interference */
+	bool rerun;		/* disturbed, so run again (--rerun-disturbed) */
+	double cpu_taken;	/* CPU seconds others and steal took; NAN = not measured */
+	double cpu_steal;	/* of which steal time; NAN = not measured */
+	double cpu_available;	/* CPU seconds it could use: CPUs x wall; NAN = not measured */
+	double started, ended;	/* wall clock (epoch seconds) of its go and reap; NAN = unknown */
+	struct result_culprit *culprits;	/* most first */
+	size_t nr_culprits;
 };
 
 struct result_benchmark {
@@ -37,6 +62,8 @@ struct result_benchmark {
 	struct result_metric *metrics;
 	size_t nr_metrics;
 	size_t nr_failed;	/* iterations that failed (no samples) */
+	struct result_iteration *iterations;	/* NULL when nothing was measured */
+	size_t nr_iterations, alloc_iterations;
 };
 
 struct env_entry {
@@ -66,6 +93,16 @@ struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value);
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup);
+/* Mark the last measured sample of @m as taken in a disturbed iteration. */
+void result_metric_mark_disturbed(struct result_metric *m);
+/* Append an iteration record (no culprits, nothing measured) to @bench. */
+struct result_iteration *result_benchmark_add_iteration(struct result_benchmark *bench);
+void result_iteration_add_culprit(struct result_iteration *it, const char *name,
+				  int64_t pid, double cpu);
+/* Release @bench's iteration records, leaving none. */
+void result_benchmark_drop_iterations(struct result_benchmark *bench);
+/* Whether any iteration of @bench has interference measured or marked. */
+bool result_benchmark_has_interference(const struct result_benchmark *bench);
 /* @m's values per iteration, at least 1. */
 size_t result_metric_repetitions(const struct result_metric *m);
 /* Sort the environment by key (for stable output and lookups). */

@@ -347,27 +347,44 @@ static int sqlite_benchmark_insert(struct store *st, int64_t batch_id,
 	return insert_metrics(ss, bench, *bench_id, metric_ids, err);
 }
 
-static int sqlite_iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
-				   const char *failure, const struct store_sample *samples,
-				   size_t nr_samples, struct error *err)
+static void bind_real_or_null(sqlite3_stmt *stmt, int col, double v)
 {
-	struct sqlite_store *ss = sqlite_of(st);
+	if (!isnan(v))
+		sqlite3_bind_double(stmt, col, v);
+}
+
+static int insert_culprits(struct sqlite_store *ss, int64_t iteration_id,
+			   const struct result_iteration *info, struct error *err)
+{
 	sqlite3_stmt *stmt;
-	int64_t iteration_id;
 	int rc = 0;
 
-	stmt = sqlite_prepare(ss, "INSERT INTO iterations (benchmark_id, seq, warmup, failure) "
-			      "VALUES (?, ?, ?, ?)", err);
-	if (stmt) {
-		sqlite3_bind_int64(stmt, 1, bench_id);
-		sqlite3_bind_int(stmt, 2, seq);
-		sqlite3_bind_int(stmt, 3, warmup);
-		if (failure)
-			sqlite3_bind_text(stmt, 4, failure, -1, SQLITE_STATIC);
-	}
-	if (run_once(ss, stmt, err, "add an iteration"))
+	if (!info || !info->nr_culprits)
+		return 0;
+	stmt = sqlite_prepare(ss, "INSERT INTO culprits (iteration_id, rank, pid, name, cpu) "
+			      "VALUES (?, ?, ?, ?, ?)", err);
+	if (!stmt)
 		return -1;
-	iteration_id = sqlite3_last_insert_rowid(ss->db);
+	for (size_t i = 0; i < info->nr_culprits && !rc; i++) {
+		const struct result_culprit *c = &info->culprits[i];
+
+		sqlite3_bind_int64(stmt, 1, iteration_id);
+		sqlite3_bind_int64(stmt, 2, (int64_t)i);
+		sqlite3_bind_int64(stmt, 3, c->pid);
+		sqlite3_bind_text(stmt, 4, c->name, -1, SQLITE_STATIC);
+		sqlite3_bind_double(stmt, 5, c->cpu);
+		rc = sqlite_step_done(ss, stmt, err, "add a culprit");
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int insert_samples(struct sqlite_store *ss, int64_t iteration_id,
+			  const struct store_sample *samples, size_t nr_samples,
+			  struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc = 0;
 
 	stmt = sqlite_prepare(ss, "INSERT INTO samples (iteration_id, metric_id, rep, value) "
 			      "VALUES (?, ?, ?, ?)", err);
@@ -384,6 +401,40 @@ static int sqlite_iteration_insert(struct store *st, int64_t bench_id, int seq, 
 	}
 	sqlite3_finalize(stmt);
 	return rc;
+}
+
+static int sqlite_iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
+				   const char *failure, const struct result_iteration *info,
+				   const struct store_sample *samples, size_t nr_samples,
+				   struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt;
+	int64_t iteration_id;
+
+	stmt = sqlite_prepare(ss, "INSERT INTO iterations (benchmark_id, seq, warmup, failure, "
+			      "cpu_taken, cpu_steal, cpu_available, disturbed, rerun, started, "
+			      "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+	if (stmt) {
+		sqlite3_bind_int64(stmt, 1, bench_id);
+		sqlite3_bind_int(stmt, 2, seq);
+		sqlite3_bind_int(stmt, 3, warmup);
+		if (failure)
+			sqlite3_bind_text(stmt, 4, failure, -1, SQLITE_STATIC);
+		bind_real_or_null(stmt, 5, info ? info->cpu_taken : NAN);
+		bind_real_or_null(stmt, 6, info ? info->cpu_steal : NAN);
+		bind_real_or_null(stmt, 7, info ? info->cpu_available : NAN);
+		sqlite3_bind_int(stmt, 8, info && info->disturbed);
+		sqlite3_bind_int(stmt, 9, info && info->rerun);
+		bind_real_or_null(stmt, 10, info ? info->started : NAN);
+		bind_real_or_null(stmt, 11, info ? info->ended : NAN);
+	}
+	if (run_once(ss, stmt, err, "add an iteration"))
+		return -1;
+	iteration_id = sqlite3_last_insert_rowid(ss->db);
+	if (insert_culprits(ss, iteration_id, info, err))
+		return -1;
+	return insert_samples(ss, iteration_id, samples, nr_samples, err);
 }
 
 static int sqlite_benchmark_find(struct store *st, int64_t batch_id, size_t position,
@@ -434,8 +485,8 @@ static int sqlite_iterations_count(struct store *st, int64_t bench_id,
 	int rc;
 
 	stmt = sqlite_prepare(ss, "SELECT coalesce(max(seq) + 1, 0), "
-			      "count(*) FILTER (WHERE warmup = 1 AND failure IS NULL), "
-			      "count(*) FILTER (WHERE warmup = 0 AND failure IS NULL) "
+			      "count(*) FILTER (WHERE warmup = 1 AND failure IS NULL AND rerun = 0), "
+			      "count(*) FILTER (WHERE warmup = 0 AND failure IS NULL AND rerun = 0) "
 			      "FROM iterations WHERE benchmark_id = ?", err);
 	if (stmt)
 		sqlite3_bind_int64(stmt, 1, bench_id);
@@ -495,7 +546,7 @@ static int load_env(struct sqlite_store *ss, struct result_batch *batch, struct 
 
 /* The statements that read a batch's benchmarks, prepared once per batch. */
 struct batch_reader {
-	sqlite3_stmt *benchmarks, *metrics, *samples, *failed;
+	sqlite3_stmt *benchmarks, *metrics, *samples, *failed, *iterations, *culprits;
 };
 
 static void batch_reader_release(struct batch_reader *r)
@@ -504,6 +555,8 @@ static void batch_reader_release(struct batch_reader *r)
 	sqlite3_finalize(r->metrics);
 	sqlite3_finalize(r->samples);
 	sqlite3_finalize(r->failed);
+	sqlite3_finalize(r->iterations);
+	sqlite3_finalize(r->culprits);
 }
 
 static int batch_reader_prepare(struct sqlite_store *ss, struct batch_reader *r,
@@ -513,14 +566,24 @@ static int batch_reader_prepare(struct sqlite_store *ss, struct batch_reader *r,
 				       "WHERE batch_id = ? ORDER BY position", err);
 	r->metrics = sqlite_prepare(ss, "SELECT name, unit, better, source, repetitions "
 				    "FROM metrics WHERE benchmark_id = ? ORDER BY position", err);
-	r->samples = sqlite_prepare(ss, "SELECT m.position, i.warmup, s.value FROM iterations i "
+	r->samples = sqlite_prepare(ss, "SELECT m.position, i.warmup, s.value, i.disturbed "
+				    "FROM iterations i "
 				    "JOIN samples s ON s.iteration_id = i.id "
 				    "JOIN metrics m ON m.id = s.metric_id "
 				    "WHERE i.benchmark_id = ? ORDER BY i.seq, m.position, s.rep",
 				    err);
 	r->failed = sqlite_prepare(ss, "SELECT count(*) FROM iterations "
 				   "WHERE benchmark_id = ? AND failure IS NOT NULL", err);
-	return r->benchmarks && r->metrics && r->samples && r->failed ? 0 : -1;
+	/* The successful iterations that hold samples, in the order of the samples. */
+	r->iterations = sqlite_prepare(ss, "SELECT id, warmup, disturbed, rerun, cpu_taken, "
+				       "cpu_steal, cpu_available, started, ended FROM iterations i "
+				       "WHERE benchmark_id = ? AND failure IS NULL AND EXISTS "
+				       "(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
+				       "ORDER BY seq", err);
+	r->culprits = sqlite_prepare(ss, "SELECT pid, name, cpu FROM culprits "
+				     "WHERE iteration_id = ? ORDER BY rank", err);
+	return r->benchmarks && r->metrics && r->samples && r->failed && r->iterations &&
+	       r->culprits ? 0 : -1;
 }
 
 static int load_metrics(struct sqlite_store *ss, struct batch_reader *r,
@@ -554,13 +617,73 @@ static int load_samples(struct sqlite_store *ss, struct batch_reader *r,
 	while ((rc = sqlite_step(ss, r->samples, err, "read the results")) > 0) {
 		int64_t pos = sqlite3_column_int64(r->samples, 0);
 		bool warmup = sqlite3_column_int(r->samples, 1);
+		struct result_metric *m;
 
-		if (pos >= 0 && (size_t)pos < bench->nr_metrics)
-			result_metric_add_sample(&bench->metrics[pos],
-						 sqlite3_column_double(r->samples, 2), warmup);
+		if (pos < 0 || (size_t)pos >= bench->nr_metrics)
+			continue;
+		m = &bench->metrics[pos];
+		result_metric_add_sample(m, sqlite3_column_double(r->samples, 2), warmup);
+		if (!warmup && sqlite3_column_int(r->samples, 3))
+			result_metric_mark_disturbed(m);
 	}
 	sqlite3_reset(r->samples);
 	return rc;
+}
+
+static double column_real_or_nan(sqlite3_stmt *stmt, int col)
+{
+	return sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN :
+	       sqlite3_column_double(stmt, col);
+}
+
+static int load_culprits(struct sqlite_store *ss, struct batch_reader *r,
+			 struct result_iteration *it, int64_t iteration_id, struct error *err)
+{
+	int rc;
+
+	sqlite3_bind_int64(r->culprits, 1, iteration_id);
+	while ((rc = sqlite_step(ss, r->culprits, err, "read the results")) > 0)
+		result_iteration_add_culprit(it, column_text(r->culprits, 1),
+					     sqlite3_column_int64(r->culprits, 0),
+					     sqlite3_column_double(r->culprits, 2));
+	sqlite3_reset(r->culprits);
+	return rc;
+}
+
+/*
+ * What other tasks took from each iteration; kept only when some was
+ * measured, so that a store from before it was measured loads as it did.
+ */
+static int load_iterations(struct sqlite_store *ss, struct batch_reader *r,
+			   struct result_benchmark *bench, int64_t bench_id, struct error *err)
+{
+	sqlite3_stmt *stmt = r->iterations;
+	int rc;
+
+	sqlite3_bind_int64(stmt, 1, bench_id);
+	while ((rc = sqlite_step(ss, stmt, err, "read the results")) > 0) {
+		struct result_iteration *it = result_benchmark_add_iteration(bench);
+
+		it->warmup = sqlite3_column_int(stmt, 1);
+		it->disturbed = sqlite3_column_int(stmt, 2);
+		it->rerun = sqlite3_column_int(stmt, 3);
+		it->cpu_taken = column_real_or_nan(stmt, 4);
+		it->cpu_steal = column_real_or_nan(stmt, 5);
+		it->cpu_available = column_real_or_nan(stmt, 6);
+		it->started = column_real_or_nan(stmt, 7);
+		it->ended = column_real_or_nan(stmt, 8);
+		if (it->disturbed &&
+		    load_culprits(ss, r, it, sqlite3_column_int64(stmt, 0), err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	sqlite3_reset(stmt);
+	if (rc < 0)
+		return -1;
+	if (!result_benchmark_has_interference(bench))
+		result_benchmark_drop_iterations(bench);
+	return 0;
 }
 
 static int load_failed(struct sqlite_store *ss, struct batch_reader *r,
@@ -580,7 +703,7 @@ static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool 
 			     struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
-	struct batch_reader r = { NULL, NULL, NULL, NULL };
+	struct batch_reader r = { 0 };
 	int rc;
 
 	if (load_env(ss, batch, err) || batch_reader_prepare(ss, &r, err)) {
@@ -596,7 +719,8 @@ static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool 
 		bench->params = column_strdup(r.benchmarks, 2);
 		if (load_metrics(ss, &r, bench, bench_id, err) ||
 		    load_failed(ss, &r, bench, bench_id, err) ||
-		    (with_samples && load_samples(ss, &r, bench, bench_id, err))) {
+		    (with_samples && (load_samples(ss, &r, bench, bench_id, err) ||
+				      load_iterations(ss, &r, bench, bench_id, err)))) {
 			rc = -1;
 			break;
 		}

@@ -31,7 +31,7 @@
 
 #define APPLICATION_ID 0x53636850	/* "SchP" */
 
-/* Tables as they are since version 2, unchanged in 3. */
+/* Tables as they are since version 2, unchanged since. */
 #define SAMPLES_V2(name)							\
 	"CREATE TABLE " name " ("						\
 	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
@@ -96,14 +96,18 @@
 	"  repetitions INTEGER NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"	\
 	"  UNIQUE (benchmark_id, name));"
 
-#define ITERATIONS_V3(name)							\
+/* @more: the columns a later version adds, each followed by a comma. */
+#define ITERATIONS(name, more)							\
 	"CREATE TABLE " name " ("						\
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
 	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
 	"  seq INTEGER NOT NULL,"						\
 	"  warmup INTEGER NOT NULL,"						\
 	"  failure TEXT,"							\
+	more									\
 	"  UNIQUE (benchmark_id, seq));"
+
+#define ITERATIONS_V3(name) ITERATIONS(name, "")
 
 /*
  * Version 4: the job queue (src/store/store.h, "Jobs"). A batch that a
@@ -152,6 +156,32 @@
 	"  started TEXT NOT NULL,"						\
 	"  UNIQUE (kind, name));"
 
+/*
+ * Version 6: what other tasks took from each iteration (doc/design.md,
+ * "Interference"), NULL when it was not measured, the tasks that took
+ * most, and when it ran (seconds since the epoch, from its go to its
+ * reap). The columns come last, where ALTER TABLE puts them in an upgrade.
+ */
+#define ITERATIONS_V6_COLUMNS							\
+	"  cpu_taken REAL,"							\
+	"  cpu_steal REAL,"							\
+	"  cpu_available REAL,"							\
+	"  disturbed INTEGER NOT NULL DEFAULT 0,"				\
+	"  rerun INTEGER NOT NULL DEFAULT 0,"					\
+	"  started REAL,"							\
+	"  ended REAL,"
+
+#define ITERATIONS_V6(name) ITERATIONS(name, ITERATIONS_V6_COLUMNS)
+
+#define CULPRITS_V6								\
+	"CREATE TABLE culprits ("						\
+	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
+	"  rank INTEGER NOT NULL CHECK (rank >= 0),"				\
+	"  pid INTEGER NOT NULL,"						\
+	"  name TEXT NOT NULL,"							\
+	"  cpu REAL NOT NULL,"							\
+	"  PRIMARY KEY (iteration_id, rank)) WITHOUT ROWID;"
+
 #define STAMP(version)								\
 	"PRAGMA application_id = 1399023696;"					\
 	"PRAGMA user_version = " #version ";"
@@ -166,11 +196,12 @@ static const char schema_current[] =
 	BENCHMARKS_V3("benchmarks")
 	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
 	METRICS_V3("metrics")
-	ITERATIONS_V3("iterations")
+	ITERATIONS_V6("iterations")
 	SAMPLES_V2("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
 	KNOB_JOURNAL_V5
-	STAMP(5);
+	CULPRITS_V6
+	STAMP(6);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -221,12 +252,25 @@ static const char upgrade_v4_to_v5[] =
 	KNOB_JOURNAL_V5
 	STAMP(5);
 
+/* Iterations before version 6 have no interference measured: NULL, not zero. */
+static const char upgrade_v5_to_v6[] =
+	"ALTER TABLE iterations ADD COLUMN cpu_taken REAL;"
+	"ALTER TABLE iterations ADD COLUMN cpu_steal REAL;"
+	"ALTER TABLE iterations ADD COLUMN cpu_available REAL;"
+	"ALTER TABLE iterations ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE iterations ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE iterations ADD COLUMN started REAL;"
+	"ALTER TABLE iterations ADD COLUMN ended REAL;"
+	CULPRITS_V6
+	STAMP(6);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
 	upgrade_v2_to_v3,
 	upgrade_v3_to_v4,
 	upgrade_v4_to_v5,
+	upgrade_v5_to_v6,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

@@ -397,13 +397,14 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 }
 
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
-			const char *failure, const struct store_sample *samples,
-			size_t nr_samples, struct error *err)
+			const char *failure, const struct result_iteration *info,
+			const struct store_sample *samples, size_t nr_samples,
+			struct error *err)
 {
 	if (st->be->begin(st, true, err))
 		return -1;
 	return end_write(st, st->be->iteration_insert(st, bench_id, seq, warmup, failure,
-						      samples, nr_samples, err), err);
+						      info, samples, nr_samples, err), err);
 }
 
 static int find_progress(struct store *st, int64_t batch_id, size_t position,
@@ -506,6 +507,16 @@ static size_t import_values(const struct result_benchmark *bench, const int64_t 
 	return n;
 }
 
+/* The interference record of imported iteration @index, when the file has them. */
+static const struct result_iteration *import_info(const struct result_benchmark *bench,
+						  size_t nr_warmup, size_t nr_measured,
+						  size_t index)
+{
+	if (bench->nr_iterations != nr_warmup + nr_measured)
+		return NULL;
+	return &bench->iterations[index];
+}
+
 /*
  * Iteration k holds the k-th group of each metric's values, one per
  * repetition; warm-ups come first, failures last.
@@ -528,14 +539,16 @@ static int import_benchmark(struct store *st, int64_t batch_id,
 		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured); k++) {
 			size_t n = import_values(bench, metric_ids, warmup, k, samples);
 
-			if (st->be->iteration_insert(st, bench_id, seq++, warmup, NULL, samples,
-						     n, err))
+			if (st->be->iteration_insert(st, bench_id, seq++, warmup, NULL,
+						     import_info(bench, nr_warmup, nr_measured,
+								 warmup ? k : nr_warmup + k),
+						     samples, n, err))
 				goto out;
 		}
 	}
 	for (size_t k = 0; k < bench->nr_failed; k++)
 		if (st->be->iteration_insert(st, bench_id, seq++, false, "imported failure",
-					     NULL, 0, err))
+					     NULL, NULL, 0, err))
 			goto out;
 	rc = 0;
 out:

@@ -21,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -97,11 +97,13 @@ struct store_sample {
 
 /*
  * Commit one iteration and its @samples. A failed iteration has @failure
- * set and usually no samples.
+ * set and usually no samples. @info (NULL: nothing measured) says what
+ * other tasks took from it; its warmup field is not used.
  */
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
-			const char *failure, const struct store_sample *samples,
-			size_t nr_samples, struct error *err);
+			const char *failure, const struct result_iteration *info,
+			const struct store_sample *samples, size_t nr_samples,
+			struct error *err);
 
 /*
  * Load every batch of run @name (all runs when @name is NULL) with its

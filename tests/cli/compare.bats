@@ -448,3 +448,96 @@ assert d == [{"key": "cpufreq.governor", "moves_results": True,
               "values": {"base": "performance", "new": "performance | powersave"}}], d
 PY
 }
+
+# batched_runs FILE NAME:MEAN1:MEAN2...: runs of two batches, 30 samples each,
+# spread +-0.3 around each batch's mean (the batch means 4 apart).
+batched_runs() {
+	out=$1
+	shift
+	"$PYTHON" - "$out" "$@" <<'PY'
+import json, sys
+runs = []
+day = 1
+for spec in sys.argv[2:]:
+    name, *means = spec.split(":")
+    for m in means:
+        samples = [float(m) + (-0.3, -0.1, 0.1, 0.3, 0.0)[i % 5] for i in range(30)]
+        runs.append({"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+                     "environment": {}, "benchmarks": [{"workload": "pipe", "params": {},
+                     "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower",
+                                  "samples": samples}]}]})
+        day += 1
+json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+PY
+}
+
+@test "two batches per run: a change within the batch spread is not called, a large one is" {
+	batched_runs "$TMP/b.json" base:100:104 small:101:105 large:130:134
+	sp import "$TMP/b.json"
+	run sp compare base small --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/small.json"
+	row='d["rows"][0]["runs"][1]'
+	[ "$(json "$row['tested_on']" "$TMP/small.json")" = "batch means" ]
+	[ "$(json "$row['verdict']" "$TMP/small.json")" = unknown ]
+	[ "$(json "[r['batches'] for r in d['rows'][0]['runs']]" "$TMP/small.json")" = "[2, 2]" ]
+	# nearly all the variance is between the batches
+	[ "$(json "d['rows'][0]['runs'][0]['between_batch_share'] > 0.9" "$TMP/small.json")" = True ]
+	# pooled as 60 independent samples, the same 1 % would have been called
+	[ "$(json "$row['p_welch'] < 0.05" "$TMP/small.json")" = True ]
+	run sp compare base large --format json
+	echo "$output" > "$TMP/large.json"
+	[ "$(json "$row['verdict']" "$TMP/large.json")" = worse ]
+	run sp compare base small
+	[[ "$output" == *"schedperf: batches (tested on batch means"* ]]
+	[[ "$output" == *"base 2 batches 99 %, small 2 batches 99 %"* ]]
+	[[ "$output" != *"could not be assessed"* ]]
+}
+
+@test "one batch per run: pooled as before, and the output says batches could not be assessed" {
+	batched_runs "$TMP/one.json" base:100 new:101
+	sp import "$TMP/one.json"
+	run sp compare base new
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: note: run base has one batch: boot-to-boot variation could not be assessed"* ]]
+	run sp compare base new --format json
+	echo "$output" > "$TMP/c.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["tested_on"]' "$TMP/c.json")" = samples ]
+	[ "$(json 'd["rows"][0]["runs"][1]["verdict"]' "$TMP/c.json")" = worse ]
+}
+
+@test "disturbed samples are marked beside the verdict, counted in JSON, left out on request" {
+	"$PYTHON" - "$TMP/d.json" <<'PY'
+import json, sys
+def batch(name, day, samples, disturbed):
+    its = [{"cpu_taken": 0.5 if d else 0.0, "cpu_available": 1.0, "disturbed": d} for d in disturbed]
+    for i in its:
+        if not i["disturbed"]:
+            del i["disturbed"]
+    return {"name": name, "started": "2026-02-%02dT00:00:00Z" % day, "complete": True,
+            "environment": {}, "benchmarks": [{"workload": "pipe", "params": {},
+            "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": samples}],
+            "iterations": its}]}
+base = [10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 10.0]
+new = [10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 13.0, 13.1, 12.9, 13.0]
+runs = [batch("a", 1, base, [False] * 10), batch("b", 2, new, [False] * 6 + [True] * 4)]
+json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+PY
+	sp import "$TMP/d.json"
+	run sp compare a b
+	[[ "$output" == *"worse (!disturbed 4/20)"* ]]
+	[[ "$output" == *"schedperf: disturbed samples"*"a 0/10, b 4/10"* ]]
+	run sp compare a b --format json
+	echo "$output" > "$TMP/c.json"
+	[ "$(json '[r["disturbed"] for r in d["runs"]]' "$TMP/c.json")" = "[0, 4]" ]
+	[ "$(json 'd["rows"][0]["runs"][1]["disturbed"]' "$TMP/c.json")" -eq 4 ]
+	# without the disturbed iterations the runs are the same
+	run sp compare a b --exclude-disturbed --format json
+	echo "$output" > "$TMP/x.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["n"]' "$TMP/x.json")" -eq 6 ]
+	[ "$(json 'd["rows"][0]["runs"][1]["excluded"]' "$TMP/x.json")" -eq 4 ]
+	[ "$(json 'd["rows"][0]["runs"][1]["verdict"]' "$TMP/x.json")" != worse ]
+	run sp compare a b --exclude-disturbed
+	[[ "$output" == *"(4 disturbed left out)"* ]]
+	[[ "$output" == *"a 0/10, b 4/10 left out"* ]]
+}

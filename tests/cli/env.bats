@@ -59,3 +59,35 @@ fake_root() {	# fake_root DIR: a quiet bare-metal machine with 4 CPUs
 	done <<< "$output"
 	[[ "$output" == *"now 'schedutil'"* ]]
 }
+
+@test "env --check warns about a load above the CPU count and about steal time" {
+	r="$TMP/root"
+	fake_root "$r"
+	echo "cpu  1000 0 500 8000 10 0 5 300 0 0" > "$r"/proc/stat
+	echo "4.50 3.00 2.00 5/100 42" > "$r"/proc/loadavg
+	SCHEDPERF_SYSROOT="$r" run sp env --check
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"warning: the load average is above the CPU count"*"(now 4.50) is below 4"* ]]
+	[[ "$output" == *"warning: the hypervisor steals CPU time"*"3.1 % stolen since boot"* ]]
+	# at the CPU count, and with little steal, neither
+	echo "4.00 3.00 2.00 5/100 42" > "$r"/proc/loadavg
+	echo "cpu  1000 0 500 8000 10 0 5 30 0 0" > "$r"/proc/stat
+	SCHEDPERF_SYSROOT="$r" run sp env --check
+	[[ "$output" != *"above the CPU count"* ]]
+	[[ "$output" != *"steals"* ]]
+}
+
+@test "env --check names a task that is busy now" {
+	# Under SCHED_FIFO on CPU 0 it takes 95 % of that CPU (the rest is the
+	# RT throttle's) however busy the machine is; on two CPUs at most one
+	# other task can use as much, so it is always among the three named.
+	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	ln -s "$(command -v bash)" "$TMP/busyloop"
+	taskset -c 0 chrt -f 1 "$TMP/busyloop" -c 'while :; do :; done' &
+	pid=$!
+	run sp env --check
+	kill "$pid"
+	wait "$pid" || true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"another task is busy"*"busyloop (pid $pid) used "*"% of a CPU"* ]]
+}

@@ -202,6 +202,61 @@ kill9_after() {
 	[ "$rc" -eq 137 ] || { echo "the run ended with $rc, not by kill -9"; return 1; }
 }
 
+# A CPU burner with a name of its own (comm is the name it was executed by),
+# on CPU 0 under SCHED_FIFO, that burns for 80 ms of wall time and sleeps
+# for 20, by the clock, so the same on any machine: while it burns no
+# ordinary task runs on CPU 0, so it takes 80 % of CPU 0 from an iteration
+# there that spans a few of its periods (pipe_loops sizes one so), however
+# busy the machine is, and the workload still progresses while it sleeps
+# (and stays below the RT throttle's 95 %). Others can take at most the
+# iteration's wall time on both CPUs less the burner's 80 % and the
+# iteration's own 20 %: at most one other task takes more than the burner,
+# so it is always among the three culprits named.
+start_burner() {
+	ln -sf "$(command -v bash)" "$TMP/cpuburner"
+	taskset -c 0 chrt -f 1 "$TMP/cpuburner" -c 'while :; do
+		end=$((${EPOCHREALTIME/./} + 80000))
+		while ((${EPOCHREALTIME/./} < end)); do :; done
+		sleep 0.02
+	done' &
+	BURNER=$!
+}
+
+# An ordinary task (SCHED_OTHER) on CPU 0 that never sleeps.
+start_hog() {
+	ln -sf "$(command -v bash)" "$TMP/cpuburner"
+	taskset -c 0 "$TMP/cpuburner" -c 'while :; do :; done' &
+	BURNER=$!
+}
+
+# Real-time work on CPU 0 at priority 50 (pipe_loops, the no-false-flag
+# test) runs under `flock "$CPU0_LOCK"`, never at once with another such
+# command on this machine (another checkout's test run, a sanitizer
+# build's): two of them would take CPU 0 from each other. It waits for the
+# other to end, not for a time.
+CPU0_LOCK="${TMPDIR:-/tmp}/schedperf-tests-cpu0.lock"
+
+# pipe_loops SECONDS: the loops of `pipe --cpus 0` that take SECONDS of CPU
+# 0 on this machine, measured alone there (SCHED_FIFO: root), so that an
+# iteration is long enough for the burner and the interference floor
+# whatever the machine's speed.
+pipe_loops() {
+	local usec
+	SCHEDPERF_DB="$TMP/calibrate.db" flock "$CPU0_LOCK" chrt -f 50 "$SP" run pipe -p loops=2000 --cpus 0 \
+		-i 1 --name calibrate --quiet --no-monitors
+	usec=$(SCHEDPERF_DB="$TMP/calibrate.db" "$SP" export calibrate |
+		"$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"][0])')
+	"$PYTHON" -c 'import math,sys; print(max(1000, math.ceil(float(sys.argv[1]) * 1e6 / float(sys.argv[2]))))' \
+		"$1" "$usec"
+}
+
+stop_burner() {
+	[ -n "${BURNER:-}" ] || return 0
+	kill "$BURNER" 2>/dev/null || true
+	wait "$BURNER" 2>/dev/null || true
+	BURNER=
+}
+
 # PostgreSQL: tests/run.sh starts one throwaway server for every test
 # ($SCHEDPERF_TEST_PGHOST, its socket directory); a .bats file run alone
 # starts its own in setup_file with pg_setup_file.

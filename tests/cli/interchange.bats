@@ -143,3 +143,72 @@ good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "e
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'v1-pipe'")" -eq 2 ]
 	sp export v1-fw | cmp - "$TMP/fw-before.json"
 }
+
+# A store that an earlier schedperf wrote (tests/data/store-vN.sql, exported
+# then as store-vN.json) is read as it is, and upgraded by the first write
+# without losing anything; its iterations have no interference measured.
+upgrade_without_loss() {
+	local v=$1 data="$BATS_TEST_DIRNAME/../data" before old
+	sqlite3 "$SCHEDPERF_DB" < "$data/store-v$v.sql"
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq "$v" ]
+	before=$(sha256sum <"$SCHEDPERF_DB")
+	sp export "v$v-pipe" "v$v-fw" | cmp - "$data/store-v$v.json"
+	sp export "v$v-fw" >"$TMP/fw-before.json"
+	[ "$(sha256sum <"$SCHEDPERF_DB")" = "$before" ]
+	old=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')
+	sp run pipe -p loops=1000 -i 2 --name "v$v-pipe" --quiet --no-monitors
+	SCHEDPERF_DB="$TMP/current.db" sp run pipe -p loops=10 -i 1 --quiet --no-monitors
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version')" -eq \
+	  "$(sqlite3 "$TMP/current.db" 'PRAGMA user_version')" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
+	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA foreign_key_check')" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE cpu_taken IS NULL AND disturbed = 0 AND rerun = 0')" -eq "$old" ]
+	sp export "v$v-fw" | cmp - "$TMP/fw-before.json"
+	# new batches of an old run carry interference, and both export and import whole
+	sp export "v$v-pipe" > "$TMP/mixed.json"
+	[ "$(json '[len(b["benchmarks"][0].get("iterations", [])) for b in d["runs"]]' "$TMP/mixed.json")" = "[0, 0, 2]" ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/mixed.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export "v$v-pipe" | cmp - "$TMP/mixed.json"
+}
+
+@test "a schema version 2 store is upgraded in place and exported without loss" {
+	upgrade_without_loss 2
+}
+
+@test "a schema version 3 store is upgraded in place and exported without loss" {
+	upgrade_without_loss 3
+}
+
+@test "a schema version 4 store is upgraded in place and exported without loss" {
+	upgrade_without_loss 4
+}
+
+@test "import keeps iterations' interference and refuses a malformed one" {
+	cat > "$TMP/int.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [{"name": "r", "started": "2026-01-01T00:00:00Z",
+ "complete": true, "environment": {},
+ "benchmarks": [{"workload": "pipe", "params": {},
+   "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": [5, 6], "warmup": [7]}],
+   "iterations": [{"warmup": true, "cpu_taken": 0.0, "cpu_available": 1.0},
+                  {"cpu_taken": 0.5, "cpu_steal": 0.1, "cpu_available": 1.0, "disturbed": true,
+                   "culprits": [{"name": "stress-ng", "pid": 4242, "cpu": 0.4}]},
+                  {"cpu_taken": 0.01, "cpu_available": 1.0}]}]}]}
+JSON
+	sp import "$TMP/int.json"
+	run sp show r --samples
+	[[ "$output" == *"1/2 iterations disturbed, median 50 % of CPU taken by others: stress-ng (pid 4242)"* ]]
+	[[ "$output" == *" 5! 6 "* ]]
+	sp export r > "$TMP/out.json"
+	[ "$(json 'd["runs"][0]["benchmarks"][0]["iterations"][1]["culprits"][0]' "$TMP/out.json")" = "{'name': 'stress-ng', 'pid': 4242, 'cpu': 0.4}" ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/out.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export r | cmp - "$TMP/out.json"
+	# one record per iteration, warm-ups first, well-formed fields
+	for edit in 'b["iterations"].pop()' 'b["iterations"][0]["warmup"] = False' \
+		    'b["iterations"][1]["cpu_taken"] = -1' 'b["iterations"][1]["started"] = "x"' 'b["iterations"][1]["disturbed"] = 1' \
+		    'b["iterations"][1]["culprits"][0]["pid"] = "x"' 'b["iterations"][1]["bogus"] = 1'; do
+		"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); b=d['runs'][0]['benchmarks'][0]; $edit; json.dump(d, open(sys.argv[2], 'w'))" "$TMP/int.json" "$TMP/bad.json"
+		run env SCHEDPERF_DB="$TMP/third.db" "$SP" import "$TMP/bad.json"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+	done
+}

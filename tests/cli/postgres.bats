@@ -15,6 +15,7 @@ setup() {
 }
 
 teardown() {
+	stop_burner
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
@@ -140,4 +141,92 @@ locks_of() {
 	[ "$status" -ne 0 ]
 	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM batches')" -eq 2 ]
 	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
+}
+
+@test "postgres: interference and disturbed samples round-trip; compare as on SQLite" {
+	"$PYTHON" - "$TMP/d.json" <<'PY'
+import json, sys
+def batch(name, day, samples, disturbed):
+    its = [{"warmup": True, "cpu_taken": 0.0, "cpu_available": 0.5, "started": 1e9, "ended": 1e9 + 0.5}]
+    for k, d in enumerate(disturbed):
+        it = {"cpu_taken": 0.25 if d else 0.0, "cpu_steal": 0.125 if d else 0.0,
+              "cpu_available": 1.0, "started": 1e9 + k + 1, "ended": 1e9 + k + 1.75}
+        if d:
+            it["disturbed"] = True
+            it["culprits"] = [{"name": "stress-ng", "pid": 4242, "cpu": 0.2},
+                              {"name": "kworker/1:2", "pid": 77, "cpu": 0.03125}]
+        its.append(it)
+    return {"name": name, "started": "2026-02-%02dT00:00:00Z" % day, "complete": True,
+            "environment": {}, "benchmarks": [{"workload": "pipe", "params": {},
+            "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower",
+                         "source": "workload", "samples": samples, "warmup": [11.0]}],
+            "iterations": its}]}
+base = [10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 10.0]
+new = [10.0, 10.1, 9.9, 10.0, 10.1, 9.9, 13.0, 13.1, 12.9, 13.0]
+runs = [batch("a", 1, base, [False] * 10), batch("b", 2, new, [False] * 6 + [True] * 4)]
+json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+PY
+	sp import "$TMP/d.json"
+	sp --db "$PG" import "$TMP/d.json"
+	[ "$(psql_in "$PGDB" 'SELECT count(*), count(cpu_taken), sum(disturbed::int) FROM iterations')" = "22|22|4" ]
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM culprits')" -eq 8 ]
+	sp export a b > "$TMP/one.json"
+	sp --db "$PG" export a b > "$TMP/two.json"
+	cmp "$TMP/one.json" "$TMP/two.json"
+	same_json "$TMP/d.json" "$TMP/two.json"
+	for args in "" "--exclude-disturbed" "--format json" "--exclude-disturbed --format json"; do
+		sp compare a b $args > "$TMP/c1" || true
+		sp --db "$PG" compare a b $args > "$TMP/c2" || true
+		cmp "$TMP/c1" "$TMP/c2"
+	done
+	run sp --db "$PG" compare a b
+	[[ "$output" == *"worse (!disturbed 4/20)"* ]]
+	run sp --db "$PG" compare a b --exclude-disturbed
+	[[ "$output" == *"(4 disturbed left out)"* ]]
+	run sp --db "$PG" show b --samples
+	[[ "$output" == *"4/10 iterations disturbed, median 25 % of CPU taken by others: stress-ng (pid 4242), kworker/1:2 (pid 77)"* ]]
+}
+
+@test "postgres: a run measures interference; disturbed iterations are kept, marked and rerun" {
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --warmup 1 --name m -q
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM iterations WHERE cpu_available > 0 AND
+		cpu_taken >= 0 AND started < ended')" -eq 3 ]
+	[ "$(id -u)" = 0 ] || skip "the rest needs root for SCHED_FIFO"
+	loops=$(pipe_loops 0.1)
+	start_burner
+	run sp --db "$PG" run pipe -p loops="$loops" --cpus 0 -i 2 --rerun-disturbed 1 --name r -q
+	stop_burner
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"4/4 iterations disturbed"*"(2 rerun)"* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*), sum(i.disturbed::int), sum(i.rerun::int)
+		FROM iterations i JOIN benchmarks k ON k.id = i.benchmark_id
+		JOIN batches b ON b.id = k.batch_id JOIN runs r ON r.id = b.run_id
+		WHERE r.name = 'r'")" = "4|4|2" ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM culprits WHERE name = 'cpuburner'")" -eq 4 ]
+	sp --db "$PG" export r | sp import -
+	sp export r | cmp - <(sp --db "$PG" export r)
+}
+
+@test "postgres: a version 5 store is refused for reading, then upgraded in place by a write" {
+	sp --db "$PG" run pipe -p loops=1000 -i 2 --name old -q
+	sp --db "$PG" export old > "$TMP/old.json"
+	# version 5 as it was: no interference columns, no culprits
+	psql_in "$PGDB" "ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
+		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,
+		DROP COLUMN started, DROP COLUMN ended;
+		DROP TABLE culprits; UPDATE schedperf_schema SET version = 5"
+	run sp --db "$PG" runs
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"schema version 5 is older"* ]]
+	sp --db "$PG" run pipe -p loops=1000 -i 1 --name new -q
+	[ "$(psql_in "$PGDB" 'SELECT version FROM schedperf_schema')" -eq \
+	  "$(sed -n 's/^#define STORE_SCHEMA_VERSION //p' "$BATS_TEST_DIRNAME/../../src/store/store.h")" ]
+	# the old iterations have nothing measured: NULL, never zero
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM iterations WHERE cpu_taken IS NULL AND
+		NOT disturbed AND NOT rerun')" -eq 2 ]
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for b in d["runs"][0]["benchmarks"]: b.pop("iterations")
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
+	sp --db "$PG" export old > "$TMP/upgraded.json"
+	same_json "$TMP/old-bare.json" "$TMP/upgraded.json"
 }

@@ -79,7 +79,7 @@ JSON
 	[ "$(json 'len(d)' "$TMP/runs.json")" -eq 1 ]
 	[ "$(json 'len(d[0]["batches"])' "$TMP/runs.json")" -eq 2 ]
 	[ "$(json 'd[0]["batches"][0]["complete"]' "$TMP/runs.json")" = True ]
-	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'id', 'started']" ]
+	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'disturbed', 'id', 'started']" ]
 	[ "$(json 'd[0]["samples"]' "$TMP/runs.json")" -eq 8 ]
 	run sp runs
 	[ "$status" -eq 0 ]
@@ -97,8 +97,11 @@ JSON
 	[[ "$output" == *"run s, batch"* ]]
 	[[ "$output" == *"kernel.release"*"$(uname -r)"* ]]
 	echo "$output" > "$TMP/show.txt"
-	# every value of every metric, in order, the warm-up's in parentheses
-	sqlite3 -json "$SCHEDPERF_DB" "SELECT m.name AS metric, i.warmup AS warmup, s.value AS value
+	# every value of every metric, in order, the warm-up's in parentheses,
+	# a measured one marked ! when its iteration was disturbed (as on a
+	# busy machine it may be)
+	sqlite3 -json "$SCHEDPERF_DB" "SELECT m.name AS metric, i.warmup AS warmup, s.value AS value,
+		i.disturbed AS disturbed
 		FROM samples s JOIN metrics m ON m.id = s.metric_id
 		JOIN iterations i ON i.id = s.iteration_id ORDER BY m.position, i.seq" > "$TMP/s.json"
 	"$PYTHON" - "$TMP/show.txt" "$TMP/s.json" <<'PY'
@@ -121,7 +124,9 @@ for metric, rows in stored.items():
     assert len(words) == len(rows) == 3, (metric, words)
     for word, row in zip(words, rows):
         assert word.startswith("(") == bool(row["warmup"]), (metric, words)
-        v = float(word.strip("()"))
+        if not row["warmup"]:
+            assert word.endswith("!") == bool(row["disturbed"]), (metric, words, row)
+        v = float(word.strip("()").rstrip("!"))
         assert abs(v - row["value"]) <= 1e-5 * max(1.0, abs(row["value"])), (metric, v, row)
 PY
 	# without --samples, the summary only
@@ -181,7 +186,9 @@ for row in c["rows"]:
                 "coeffvar", "bmean_50", "bmean_95", "bmean_99"}
         # the median's interval, and tests and a verdict against the baseline
         assert set(r) - {"pct_change", "median_ci", "p_welch", "p_mwu", "p_adjusted", "ratio_ci",
-                         "hl_shift", "hl_ci", "mde_pct", "verdict", "env_caveats"} == keys, r.keys()
+                         "hl_shift", "hl_ci", "mde_pct", "verdict", "env_caveats", "tested_on",
+                         "p_batch", "batch_spread", "within_batch_spread", "batches",
+                         "between_batch_share", "disturbed", "excluded"} == keys, r.keys()
     assert "pct_change" not in row["runs"][0]
     pct = heads[1] / heads[0] * 100 - 100 if higher else 100 - heads[1] / heads[0] * 100
     close(row["runs"][1]["pct_change"], pct)

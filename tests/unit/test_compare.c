@@ -264,7 +264,7 @@ static void test_model_verdicts_and_env(void **state)
 
 	char buf[96];
 
-	format_verdict(buf, sizeof(buf), &cmp, 1, VERDICT_WORSE);
+	format_verdict(buf, sizeof(buf), &cmp, &cmp.rows[0], 1, VERDICT_WORSE);
 	assert_string_equal(buf, "worse (!governor differs)");
 
 	/* --only-changed keeps both rows (new1 changed in each) */

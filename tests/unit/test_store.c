@@ -237,7 +237,7 @@ static int64_t fill(struct store *st, int64_t batch_id, int warmup, int n, int64
 			{ metric_ids[1], 1, 10.0 * i + 1 },
 		};
 
-		assert_int_equal(store_iteration_add(st, bench_id, seq++, i < warmup, NULL, s, 3,
+		assert_int_equal(store_iteration_add(st, bench_id, seq++, i < warmup, NULL, NULL, s, 3,
 						     &err), 0);
 	}
 	return bench_id;
@@ -253,7 +253,7 @@ static void test_round_trip(void **state)
 
 	batch_id = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
 	bench_id = fill(st, batch_id, 1, 3, ids);
-	assert_int_equal(store_iteration_add(st, bench_id, 4, false, "crashed", &absent, 1,
+	assert_int_equal(store_iteration_add(st, bench_id, 4, false, "crashed", NULL, &absent, 1,
 					     &err), 0);
 	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
 
@@ -304,7 +304,7 @@ static void test_resume_bookkeeping(void **state)
 
 	batch_id = begin(st, "r", "2026-01-01T00:00:00Z", false, "{\"plan\":1}");
 	bench_id = fill(st, batch_id, 2, 3, ids);
-	assert_int_equal(store_iteration_add(st, bench_id, 5, false, "timed out", NULL, 0, &err),
+	assert_int_equal(store_iteration_add(st, bench_id, 5, false, "timed out", NULL, NULL, 0, &err),
 			 0);
 	assert_int_equal(store_batch_finish(st, batch_id, false, &err), 0);
 
@@ -390,7 +390,7 @@ static void test_ids_never_reused(void **state)
 	assert_true(third > second);
 	assert_true(fill(st, third, 0, 1, ids) > bench);
 	/* A writer still holding the deleted batch's benchmark fails, never mislabels. */
-	assert_int_equal(store_iteration_add(st, bench, 5, false, NULL, NULL, 0, &err), -1);
+	assert_int_equal(store_iteration_add(st, bench, 5, false, NULL, NULL, NULL, 0, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_int_equal(sql_int("SELECT count(*) FROM iterations"), 1);
 	store_close(st);
@@ -543,7 +543,7 @@ static void test_busy_is_not_no_row(void **state)
 	assert_int_equal(store_load(st, "b", true, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	result_set_release(&set);
-	assert_int_equal(store_iteration_add(st, ids[0], 9, false, NULL, NULL, 0, &err), -1);
+	assert_int_equal(store_iteration_add(st, ids[0], 9, false, NULL, NULL, NULL, 0, &err), -1);
 	assert_non_null(strstr(err.msg, "write lock"));
 
 	sql(db, "ROLLBACK");
@@ -570,7 +570,7 @@ static void test_trigger_refuses_insert(void **state)
 		"CREATE TRIGGER refuse BEFORE INSERT ON samples "
 		"FOR EACH ROW EXECUTE FUNCTION refuse();");
 	s.metric_id = ids[0];
-	assert_int_equal(store_iteration_add(st, bench_id, 1, false, NULL, &s, 1, &err), -1);
+	assert_int_equal(store_iteration_add(st, bench_id, 1, false, NULL, NULL, &s, 1, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "refused by test"));
 	/* The iteration row of that transaction was rolled back with it. */
@@ -625,7 +625,7 @@ static void test_full(void **state)
 	for (int i = 0; i < 4000; i++)
 		many[i] = (struct store_sample){ ids[1], i, i };
 	while (!rc && seq < 100)
-		rc = store_iteration_add(st, bench_id, ++seq, false, NULL, many, 4000, &err);
+		rc = store_iteration_add(st, bench_id, ++seq, false, NULL, NULL, many, 4000, &err);
 	assert_int_equal(rc, -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "no space left"));
@@ -815,7 +815,7 @@ static void test_pg_write_lock(void **state)
 	bench_id = fill(st, batch_id, 0, 1, ids);
 	holder = pg_connect(pg_db);
 	pg_sql(holder, "BEGIN; SELECT pg_advisory_xact_lock(6008761022114056532)");
-	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, 0, &err), -1);
+	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, NULL, 0, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "write lock"));
 	assert_int_equal(store_load(st, "l", true, &set, &err), 0);
@@ -823,7 +823,7 @@ static void test_pg_write_lock(void **state)
 	result_set_release(&set);
 	pg_sql(holder, "ROLLBACK");
 	PQfinish(holder);
-	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, 0, &err), 0);
+	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, NULL, 0, &err), 0);
 	store_close(st);
 }
 
