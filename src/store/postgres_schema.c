@@ -260,7 +260,7 @@ static const struct {
 } store_tables[] = {
 	{ "schedperf_schema", 3 }, { "runs", 3 }, { "batches", 3 }, { "environment", 3 },
 	{ "benchmarks", 3 }, { "metrics", 3 }, { "iterations", 3 }, { "samples", 3 },
-	{ "jobs", 4 }, { "knob_journal", 5 },
+	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 },
 };
 
 int pg_schema_damage(struct pg_store *ps, int version, char *buf, size_t len,
