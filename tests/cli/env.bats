@@ -81,7 +81,7 @@ fake_root() {	# fake_root DIR: a quiet bare-metal machine with 4 CPUs
 	# Under SCHED_FIFO on CPU 0 it takes 95 % of that CPU (the rest is the
 	# RT throttle's) however busy the machine is; on two CPUs at most one
 	# other task can use as much, so it is always among the three named.
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	ln -s "$(command -v bash)" "$TMP/busyloop"
 	taskset -c 0 chrt -f 1 "$TMP/busyloop" -c 'while :; do :; done' &
 	pid=$!

@@ -202,6 +202,14 @@ kill9_after() {
 	[ "$rc" -eq 137 ] || { echo "the run ended with $rc, not by kill -9"; return 1; }
 }
 
+# need_rt: skip unless this process may use SCHED_FIFO. Root may, except in
+# a cpu cgroup without real-time runtime (cpu.rt_runtime_us 0), where chrt
+# fails with EPERM whatever the test does.
+need_rt() {
+	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	chrt -f 1 true 2>/dev/null || skip "SCHED_FIFO is not permitted here (a cgroup without real-time runtime)"
+}
+
 # A CPU burner with a name of its own (comm is the name it was executed by),
 # on CPU 0 under SCHED_FIFO, that burns for 80 ms of wall time and sleeps
 # for 20, by the clock, so the same on any machine: while it burns no

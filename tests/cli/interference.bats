@@ -11,7 +11,7 @@ teardown() {
 }
 
 @test "a run while another program burns its CPU is flagged, and the program named" {
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	loops=$(pipe_loops 0.1)
 	start_burner
 	pid=$BURNER
@@ -54,7 +54,7 @@ teardown() {
 	# --quiet-wait 0.2 (CPU 0 is never quiet: it runs out each time) sleeps
 	# 0.2 s before each iteration, so that real-time work stays far below
 	# the RT throttle's 95 % of CPU 0 (throttled, the hog would run there).
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	loops=$(pipe_loops 0.05)
 	start_hog
 	# Under AddressSanitizer each of the workload's processes stops to scan
@@ -78,7 +78,7 @@ teardown() {
 }
 
 @test "--rerun-disturbed keeps the disturbed iteration, marked, and runs it again" {
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	loops=$(pipe_loops 0.1)
 	start_burner
 	run sp run pipe -p loops="$loops" --cpus 0 -i 2 --rerun-disturbed 1 --name rerun --quiet
@@ -92,7 +92,7 @@ teardown() {
 }
 
 @test "--max-interference 100 flags nothing; bad values are usage errors" {
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	start_burner
 	run sp run pipe -p loops=2000 --cpus 0 -i 1 --max-interference 100 --name lax --quiet
 	stop_burner
@@ -108,7 +108,7 @@ teardown() {
 
 @test "--quiet-wait waits no longer than it is told" {
 	# the burner keeps CPU 0 busy: the wait runs out, the iteration runs
-	[ "$(id -u)" = 0 ] || skip "needs root for SCHED_FIFO"
+	need_rt
 	start_burner
 	run sp run pipe -p loops=1000 --cpus 0 -i 1 --quiet-wait 0.5 --name waited --quiet
 	stop_burner

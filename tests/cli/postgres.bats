@@ -191,7 +191,7 @@ PY
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --warmup 1 --name m -q
 	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM iterations WHERE cpu_available > 0 AND
 		cpu_taken >= 0 AND started < ended')" -eq 3 ]
-	[ "$(id -u)" = 0 ] || skip "the rest needs root for SCHED_FIFO"
+	need_rt
 	loops=$(pipe_loops 0.1)
 	start_burner
 	run sp --db "$PG" run pipe -p loops="$loops" --cpus 0 -i 2 --rerun-disturbed 1 --name r -q
