@@ -31,6 +31,7 @@ static const struct {
 	{ "kernel.preempt_build", "preempt_build" },
 	{ "cpu.model", "cpu" },
 	{ "machine.hostname", "machine" },
+	{ "machine.id", "machine-id" },
 };
 
 static const char *moving_key(const char *key)

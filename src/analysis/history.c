@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/history.h"
+#include "analysis/machines.h"
 #include "stats/mean_ci.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
@@ -54,6 +55,7 @@ struct entry {
 
 struct series_build {
 	struct history_series *series;
+	const char *machine_key;	/* the key's machine: "" when pooled */
 	struct entry *entries;
 	size_t nr_entries, alloc_entries;
 };
@@ -183,20 +185,29 @@ static uint64_t hash_bytes(uint64_t h, const char *s)
 	return h;
 }
 
-static uint64_t series_hash(const char *workload, const char *params, const char *metric)
+/* What a series is: a benchmark and metric, on one machine unless machines are pooled. */
+struct series_key {
+	const char *machine;	/* batch_machine_key(), or "" */
+	const char *workload, *params, *metric;
+};
+
+static uint64_t series_hash(const struct series_key *k)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	h = hash_bytes(h, workload);
-	h = hash_bytes(h, params ? params : "");
-	return hash_bytes(h, metric);
+	h = hash_bytes(h, k->machine);
+	h = hash_bytes(h, k->workload);
+	h = hash_bytes(h, k->params ? k->params : "");
+	return hash_bytes(h, k->metric);
 }
 
-static bool series_is(const struct history_series *s, const char *workload,
-		      const char *params, const char *metric)
+static bool series_is(const struct series_build *sb, const struct series_key *k)
 {
-	return !strcmp(s->workload, workload) && !strcmp(s->metric->name, metric) &&
-	       !strcmp(s->params ? s->params : "", params ? params : "");
+	const struct history_series *s = sb->series;
+
+	return !strcmp(sb->machine_key, k->machine) && !strcmp(s->workload, k->workload) &&
+	       !strcmp(s->metric->name, k->metric) &&
+	       !strcmp(s->params ? s->params : "", k->params ? k->params : "");
 }
 
 static void rehash(struct builder *b)
@@ -205,9 +216,10 @@ static void rehash(struct builder *b)
 	b->nr_slots = b->nr_slots ? b->nr_slots * 2 : 64;
 	b->slots = xcalloc(b->nr_slots, sizeof(*b->slots));
 	for (size_t i = 0; i < b->nr_series; i++) {
-		const struct history_series *s = b->series[i].series;
-		size_t at = series_hash(s->workload, s->params, s->metric->name) &
-			    (b->nr_slots - 1);
+		const struct series_build *sb = &b->series[i];
+		struct series_key k = { sb->machine_key, sb->series->workload,
+					sb->series->params, sb->series->metric->name };
+		size_t at = series_hash(&k) & (b->nr_slots - 1);
 
 		while (b->slots[at])
 			at = (at + 1) & (b->nr_slots - 1);
@@ -216,18 +228,22 @@ static void rehash(struct builder *b)
 }
 
 static struct series_build *series_find(struct builder *b,
+					const struct result_batch *batch,
 					const struct result_benchmark *bench,
 					const struct result_metric *metric)
 {
+	bool pooled = b->opts->pool_machines;
+	struct series_key k = { pooled ? "" : batch_machine_key(batch), bench->workload,
+				bench->params, metric->name };
 	struct series_build *sb;
 	size_t at;
 
 	if (2 * (b->nr_series + 1) > b->nr_slots)
 		rehash(b);
-	at = series_hash(bench->workload, bench->params, metric->name) & (b->nr_slots - 1);
+	at = series_hash(&k) & (b->nr_slots - 1);
 	for (; b->slots[at]; at = (at + 1) & (b->nr_slots - 1)) {
 		sb = &b->series[b->slots[at] - 1];
-		if (series_is(sb->series, bench->workload, bench->params, metric->name))
+		if (series_is(sb, &k))
 			return sb;
 	}
 	if (b->nr_series == b->alloc_series) {
@@ -236,7 +252,10 @@ static struct series_build *series_find(struct builder *b,
 	}
 	sb = &b->series[b->nr_series];
 	memset(sb, 0, sizeof(*sb));
+	sb->machine_key = k.machine;
 	sb->series = xcalloc(1, sizeof(*sb->series));
+	sb->series->machine = pooled || !result_batch_env(batch, "machine.hostname") ? NULL :
+			      batch_machine_name(batch);
 	sb->series->workload = bench->workload;
 	sb->series->params = bench->params;
 	sb->series->metric = metric;
@@ -336,7 +355,8 @@ void history_build(struct history *h, const struct result_set *set,
 				continue;
 			for (size_t k = 0; k < bench->nr_metrics; k++)
 				if (metric_wanted(opts, bench, &bench->metrics[k]))
-					add_entry(series_find(&b, bench, &bench->metrics[k]),
+					add_entry(series_find(&b, batch, bench,
+							      &bench->metrics[k]),
 						  group_of[i], &bench->metrics[k]);
 		}
 	}

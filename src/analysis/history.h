@@ -31,6 +31,7 @@ struct history_options {
 	enum history_by by;
 	enum history_order order;
 	bool all_metrics;	/* also metrics a monitor measured */
+	bool pool_machines;	/* one series for every machine (analysis/machines.h) */
 	const char *const *workloads;	/* NULL-terminated; NULL or empty: all */
 	const char *const *metrics;
 	const char *const *params;	/* "KEY=VALUE", every one must match */
@@ -57,6 +58,7 @@ struct history_change {
 };
 
 struct history_series {
+	const char *machine;	/* its batches' host name; NULL when machines are pooled */
 	const char *workload;
 	const char *params;	/* canonical JSON */
 	const struct result_metric *metric;	/* name, unit, better */
@@ -79,9 +81,10 @@ const char *history_order_name(enum history_order order);
 
 /*
  * Build the series of @set (every batch to consider, as store_load() gives
- * them) under @opts; they point into @set, which must outlive @h. Series
- * keep the order in which they first appear; points with no sample are
- * left out.
+ * them) under @opts; they point into @set, which must outlive @h. Each
+ * machine has series of its own unless @opts->pool_machines. Series keep
+ * the order in which they first appear; points with no sample are left
+ * out.
  */
 void history_build(struct history *h, const struct result_set *set,
 		   const struct history_options *opts);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/machine_choice.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "util/list.h"
@@ -24,10 +25,12 @@ static const struct cmd_usage compare_usage = {
 	"\n"
 	"Put runs side by side, the first run the baseline: per benchmark and metric\n"
 	"the summary statistics, the change against BASE, significance and a verdict.\n"
-	"Every batch of a run name is pooled. Environment keys that differ between\n"
-	"the runs are listed above the tables; a verdict whose runs differ in a key\n"
-	"known to move results (governor, boost, no_turbo, SMT, preempt mode, CPU\n"
-	"model, machine) is marked, e.g. \"worse (!governor differs)\".\n"
+	"Every batch of a run name is pooled, if they all ran on one machine (a run\n"
+	"with batches from several is refused: choose one with --machine, or give\n"
+	"--pool-machines). Environment keys that differ between the runs are\n"
+	"listed above the tables; a verdict whose runs differ in a key known to\n"
+	"move results (governor, boost, no_turbo, SMT, preempt mode, CPU model,\n"
+	"machine) is marked, e.g. \"worse (!governor differs)\".\n"
 	"\n"
 	"Per run against BASE: Welch's t-test (its p-value is the one adjusted over\n"
 	"every row and run, and decides significance), Mann-Whitney U, a bootstrap\n"
@@ -57,7 +60,8 @@ struct compare_args {
 	const struct compare_format *format;
 	const struct compare_style *style;
 	struct compare_options opts;
-	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed;
+	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed, pool_machines;
+	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
 };
 
@@ -226,6 +230,9 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 			code = error_report(&err);
 			goto out;
 		}
+		if ((code = choose_machines("compare", names[i], &runs[i].set, a->machine,
+					    a->pool_machines)))
+			goto out;
 	}
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	comparison_filter(&cmp, (const char *const *)a->workloads.list,
@@ -289,6 +296,10 @@ int cmd_compare(int argc, char **argv)
 			 "the verdicts say how many"),
 		OPT_BOOL(0, "all-metrics", &a.all_metrics, "also compare what monitors measured "
 			 "(rusage: wall, user, system, context switches, faults)"),
+		OPT_STRING(0, "machine", &a.machine, "PATTERN", "only the batches of the "
+			   "machines whose host name or machine id PATTERN matches (* and ?)"),
+		OPT_BOOL(0, "pool-machines", &a.pool_machines, "pool the samples of a run's "
+			 "batches from several machines (refused otherwise)"),
 		OPT_END(),
 	};
 	int code = EXIT_OK;

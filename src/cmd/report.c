@@ -9,6 +9,7 @@
 
 #include "analysis/sweeps.h"
 #include "cmd/cmd.h"
+#include "cmd/machine_choice.h"
 #include "cmd/series.h"
 #include "report/html.h"
 #include "store/store.h"
@@ -37,14 +38,19 @@ struct report_args {
 };
 
 /* Load the named runs, build and analyse the comparison as compare does. */
-static int load_runs(char **names, size_t nr, struct compare_run *runs, struct store *st)
+static int load_runs(char **names, size_t nr, struct compare_run *runs, struct store *st,
+		     const struct series_args *series)
 {
 	struct error err = { 0 };
+	int code;
 
 	for (size_t i = 0; i < nr; i++) {
 		runs[i].name = names[i];
 		if (store_load(st, names[i], true, &runs[i].set, &err))
 			return error_report(&err);
+		if ((code = choose_machines("report", names[i], &runs[i].set, series->machine,
+					    series->opts.pool_machines)))
+			return code;
 	}
 	return 0;
 }
@@ -82,7 +88,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a)
 		free(runs);
 		return error_report(&err);
 	}
-	code = load_runs(names, nr_runs, runs, st);
+	code = load_runs(names, nr_runs, runs, st, &a->series);
 	store_close(st);
 	if (code)
 		goto out_runs;

@@ -6,18 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/machines.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "store/store.h"
 
 static const struct cmd_usage runs_usage = {
-	"usage: schedperf runs [--format text|json]\n"
+	"usage: schedperf runs [--machine PATTERN] [--format text|json]\n"
 	"\n"
-	"List the runs in the store: each name with its batches (start time and\n"
-	"whether every planned iteration completed), its benchmarks and samples.\n"
-	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"complete\", \"disturbed\"}],\n"
-	"\"samples\", \"disturbed\"}]; disturbed counts measured iterations that other\n"
-	"tasks disturbed (see 'schedperf run --max-interference').\n",
+	"List the runs in the store: each name with its batches (start time, the\n"
+	"machine it ran on and whether every planned iteration completed), its\n"
+	"benchmarks and samples. JSON: [{\"name\", \"batches\": [{\"id\",\n"
+	"\"started\", \"machine\", \"complete\", \"disturbed\"}], \"samples\",\n"
+	"\"disturbed\"}]; disturbed counts measured iterations that other tasks\n"
+	"disturbed (see 'schedperf run --max-interference').\n",
 	NULL,
 };
 
@@ -71,6 +73,7 @@ static void print_json(const struct result_set *set)
 			bo = json_object();
 			json_object_set_new(bo, "id", json_integer(b->id));
 			json_object_set_new(bo, "started", json_string(b->started));
+			json_object_set_new(bo, "machine", json_string(batch_machine_name(b)));
 			json_object_set_new(bo, "complete", json_boolean(b->complete));
 			json_object_set_new(bo, "disturbed",
 					    json_integer((json_int_t)batch_disturbed(b)));
@@ -118,8 +121,8 @@ static void print_text(const struct result_set *set)
 
 			if (strcmp(b->name, name))
 				continue;
-			printf("    batch %-6lld %s  %s", (long long)b->id, b->started,
-			       b->complete ? "complete" : "incomplete");
+			printf("    batch %-6lld %s  %-10s  %s", (long long)b->id, b->started,
+			       b->complete ? "complete" : "incomplete", batch_machine_name(b));
 			if (batch_disturbed(b))
 				printf(", %zu disturbed", batch_disturbed(b));
 			putchar('\n');
@@ -133,8 +136,10 @@ int cmd_runs(int argc, char **argv)
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
-	const char *format = "text";
+	const char *format = "text", *machine = NULL;
 	const struct cmd_option options[] = {
+		OPT_STRING(0, "machine", &machine, "PATTERN", "only the batches of the "
+			   "machines whose host name or machine id PATTERN matches (* and ?)"),
 		OPT_STRING(0, "format", &format, "FORMAT", "text (default) or json"),
 		OPT_END(),
 	};
@@ -150,7 +155,10 @@ int cmd_runs(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
-	if (!strcmp(format, "json"))
+	if (machine && set.nr_batches && !machines_keep_matching(&set, machine) &&
+	    strcmp(format, "json"))
+		printf("no batch in the store ran on a machine matching '%s'\n", machine);
+	else if (!strcmp(format, "json"))
 		print_json(&set);
 	else
 		print_text(&set);

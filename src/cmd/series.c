@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/machines.h"
 #include "cmd/cmd.h"
 #include "cmd/series.h"
 #include "store/store.h"
@@ -123,6 +124,10 @@ int series_load(const struct series_args *a, struct result_set *set, struct hist
 	store_close(st);
 	if (code)
 		return error_report(&err);
+	if (a->machine && !machines_keep_matching(set, a->machine))
+		return die_code(EXIT_USAGE, "%s: no stored batch ran on a machine matching "
+				"'%.64s' (see 'schedperf runs' for the machines)", a->cmd,
+				a->machine);
 	history_build(h, set, &a->opts);
 	if (!h->nr_series && (a->workloads.nr || a->metrics.nr || a->params.nr))
 		return die_code(EXIT_USAGE, "%s: no stored benchmark matches --workload, "

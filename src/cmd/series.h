@@ -21,6 +21,7 @@ struct name_list {
 struct series_args {
 	const char *cmd;	/* for messages: "history" */
 	struct name_list workloads, metrics, params;
+	const char *machine;	/* --machine PATTERN, or NULL */
 	struct history_options opts;
 };
 
@@ -48,7 +49,13 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 		     "time), name, or version (kernel release order: 5.9-rc1 < "	\
 		     "5.9 < 5.10-rc1 < 5.10)", series_set_order),			\
 	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
-		 "measured (rusage: wall, user, system, ...)")
+		 "measured (rusage: wall, user, system, ...)"),			\
+	OPT_STRING(0, "machine", &(a)->machine, "PATTERN", "only the batches of "	\
+		   "the machines whose host name or machine id PATTERN matches "	\
+		   "(* and ?)"),							\
+	OPT_BOOL(0, "pool-machines", &(a)->opts.pool_machines, "one series for "	\
+		 "all machines, their samples pooled (default: a series per "	\
+		 "machine)")
 
 /*
  * Load every run of the store (--db) into @set and build @h from it under

@@ -42,6 +42,8 @@ static const struct {
 	{ "sched.preempt", "/sys/kernel/debug/sched/preempt" },
 	{ "sched.features", "/sys/kernel/debug/sched/features" },
 	{ "loadavg", "/proc/loadavg" },
+	/* which machine, beside its host name: names are reused, ids are not */
+	{ "machine.id", "/etc/machine-id" },
 };
 
 /* Read a small file, trimmed of trailing white space; NULL when unreadable. */

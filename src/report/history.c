@@ -25,6 +25,8 @@ char *history_series_title(const struct history_series *s)
 			    better_name(s->metric->better));
 	else
 		strbuf_addf(&sb, " (%s is better)", better_name(s->metric->better));
+	if (s->machine)
+		strbuf_addf(&sb, " on %s", s->machine);
 	free(params);
 	return strbuf_detach(&sb);
 }
@@ -103,6 +105,7 @@ static json_t *series_json(const struct history_series *s)
 	json_object_set_new(obj, "metric", json_string(s->metric->name));
 	json_object_set_new(obj, "unit", json_string(s->metric->unit ? s->metric->unit : ""));
 	json_object_set_new(obj, "better", json_string(better_name(s->metric->better)));
+	json_object_set_new(obj, "machine", s->machine ? json_string(s->machine) : json_null());
 	return obj;
 }
 
@@ -161,7 +164,7 @@ void report_history_json(FILE *out, const struct history *h)
 void report_history_csv(FILE *out, const struct history *h)
 {
 	fputs("workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,"
-	      "ci_low,ci_high\n", out);
+	      "ci_low,ci_high,machine\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *params = params_display(s->params);
@@ -187,6 +190,8 @@ void report_history_csv(FILE *out, const struct history *h)
 			csv_number(out, p->stddev);
 			csv_number(out, p->ci_low);
 			csv_number(out, p->ci_high);
+			fputc(',', out);
+			csv_text(out, s->machine ? s->machine : "");
 			fputc('\n', out);
 		}
 		free(params);

@@ -203,6 +203,24 @@ static void batch_release(struct result_batch *batch)
 	free(batch->started);
 }
 
+void result_set_keep(struct result_set *set,
+		     bool (*keep)(const struct result_batch *batch, const void *arg),
+		     const void *arg)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		if (!keep(&set->batches[i], arg)) {
+			batch_release(&set->batches[i]);
+			continue;
+		}
+		if (kept != i)
+			set->batches[kept] = set->batches[i];
+		kept++;
+	}
+	set->nr_batches = kept;
+}
+
 void result_set_release(struct result_set *set)
 {
 	for (size_t i = 0; i < set->nr_batches; i++)

@@ -88,6 +88,10 @@ struct result_set {
 };
 
 void result_set_release(struct result_set *set);
+/* Keep only the batches that @keep says yes to, in their order; the others are released. */
+void result_set_keep(struct result_set *set,
+		     bool (*keep)(const struct result_batch *batch, const void *arg),
+		     const void *arg);
 struct result_batch *result_set_add_batch(struct result_set *set);
 struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which machine a batch ran on (analysis/machines.h), from the keys that
+ * the environment records with every batch: machine.id and
+ * machine.hostname. Nothing is stored twice: the environment is the
+ * record, and these functions read it.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/machines.h"
+
+const char *batch_machine_name(const struct result_batch *batch)
+{
+	const char *host = result_batch_env(batch, "machine.hostname");
+
+	return host ? host : "unknown";
+}
+
+const char *batch_machine_key(const struct result_batch *batch)
+{
+	const char *id = result_batch_env(batch, "machine.id");
+	const char *host = result_batch_env(batch, "machine.hostname");
+
+	return id ? id : host ? host : "";
+}
+
+static bool matches(const struct result_batch *batch, const void *arg)
+{
+	const char *pattern = arg, *id = result_batch_env(batch, "machine.id");
+
+	return !fnmatch(pattern, batch_machine_name(batch), FNM_NOESCAPE) ||
+	       (id && !fnmatch(pattern, id, FNM_NOESCAPE));
+}
+
+size_t machines_keep_matching(struct result_set *set, const char *pattern)
+{
+	result_set_keep(set, matches, pattern);
+	return set->nr_batches;
+}
+
+/* Whether batch @i's machine is one of an earlier batch's. */
+static bool seen_before(const struct result_set *set, size_t i)
+{
+	const char *key = batch_machine_key(&set->batches[i]);
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(batch_machine_key(&set->batches[j]), key))
+			return true;
+	return false;
+}
+
+size_t machines_count(const struct result_set *set, char *names, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	if (names && len)
+		names[0] = '\0';
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		if (seen_before(set, i))
+			continue;
+		if (names && used < len)
+			used += (size_t)snprintf(names + used, len - used, "%s%s", n ? ", " : "",
+						 batch_machine_name(&set->batches[i]));
+		n++;
+	}
+	return n;
+}

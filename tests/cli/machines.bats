@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# Machines: every batch records the machine it ran on (machine.id and
+# machine.hostname in its environment); runs, compare, history, detect and
+# report choose machines with --machine and never pool two machines'
+# samples unless --pool-machines; a comparison across machines says so.
+# Batches of another machine are this machine's, exported, given another
+# machine's environment and imported. On SQLite and on a throwaway
+# PostgreSQL server (tests/pg-server.sh).
+
+load helpers
+pg_file
+
+setup() {
+	TMP=$(mktemp -d)
+	export SCHEDPERF_DB="$TMP/store.db"
+	SP="$SCHEDPERF"
+	PGDB=$(pg_new_db)
+	PG=$(pg_url "$PGDB")
+	HOST=$(hostname)
+}
+
+teardown() {
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+	rm -rf "$TMP"
+}
+
+# as_other_machine NAME < export > import: the batches renamed NAME, run on
+# machine "other" (id 0ther...) a day earlier.
+as_other_machine() {
+	"$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+for r in d["runs"]:
+    r["name"] = sys.argv[1]
+    r["started"] = "2026-01-01T00:00:0%dZ" % d["runs"].index(r)
+    r["environment"]["machine.hostname"] = "other"
+    r["environment"]["machine.id"] = "0ther0000000000000000000000000000"
+json.dump(d, sys.stdout)' "$1"
+}
+
+# Runs a and b here and on "other", x only on "other", y only here, in store $1.
+fleet_store() {
+	sp --db "$1" run pipe -p loops=100 -i 3 --name a -q
+	sp --db "$1" run pipe -p loops=100 -i 3 --name b -q
+	sp --db "$1" run pipe -p loops=100 -i 2 --name y -q
+	sp --db "$1" export a | as_other_machine a | sp --db "$1" import - >/dev/null
+	sp --db "$1" export b | as_other_machine b | sp --db "$1" import - >/dev/null
+	sp --db "$1" export y | as_other_machine x | sp --db "$1" import - >/dev/null
+}
+
+n_of() {	# n_of FILE RUN-INDEX: samples of the first row's cell of that run
+	json "d['rows'][0]['runs'][$2]['n']" "$1"
+}
+
+check_machines() {	# check_machines DB
+	local db=$1
+	# every batch run here records this machine
+	sp --db "$db" export y >"$TMP/y.json"
+	[ "$(json 'd["runs"][0]["environment"]["machine.hostname"]' "$TMP/y.json")" = "$HOST" ]
+	[ "$(json 'd["runs"][0]["environment"]["machine.id"]' "$TMP/y.json")" = "$(cat /etc/machine-id)" ]
+	# runs: each batch with its machine; --machine keeps one
+	sp --db "$db" runs --format json >"$TMP/runs.json"
+	[ "$(json "{b['machine'] for r in d for b in r['batches']} == {'$HOST', 'other'}" "$TMP/runs.json")" = True ]
+	run sp --db "$db" runs --machine 'oth*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"other"* ]]
+	[[ "$output" != *"$HOST"* ]]
+	[[ "$output" != *" y "* ]]
+	# compare: a run with batches of two machines is refused, not pooled
+	run sp --db "$db" compare a b
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'a' has batches from 2 machines"*"--machine PATTERN"*"--pool-machines"* ]]
+	sp --db "$db" compare a b --machine "$HOST" --format json >"$TMP/here.json"
+	[ "$(n_of "$TMP/here.json" 0)" -eq 3 ]
+	[ "$(n_of "$TMP/here.json" 1)" -eq 3 ]
+	[ "$(json "d['rows'][0]['runs'][1]['env_caveats']" "$TMP/here.json")" = "[]" ]
+	sp --db "$db" compare a b --machine other --format json >"$TMP/other.json"
+	[ "$(n_of "$TMP/other.json" 0)" -eq 3 ]
+	run sp --db "$db" compare a b --machine 'nowhere*'
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"no batch from a machine matching 'nowhere*'"* ]]
+	# pooled on request, and then every verdict says the machines differ
+	sp --db "$db" compare a b --pool-machines --format json >"$TMP/pooled.json"
+	[ "$(n_of "$TMP/pooled.json" 0)" -eq 6 ]
+	[[ "$(json "d['rows'][0]['runs'][1]['env_caveats']" "$TMP/pooled.json")" == *"machine.hostname"* ]]
+	# two runs each of one machine, not the same: compared, with the caveat
+	run sp --db "$db" compare x y
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"!machine.hostname: x=other, y=$HOST"* ]]
+	[[ "$output" == *"y "*"(!machine,machine-id differ)"* ]]
+	# history and detect: one series per machine unless pooled
+	sp --db "$db" history --workload pipe --metric usec_per_op --format json >"$TMP/h.json"
+	[ "$(json "{s['machine']: [p['run'] for p in s['points']] for s in d['series']} == \
+		  {'$HOST': ['a', 'b', 'y'], 'other': ['a', 'b', 'x']} and len(d['series']) == 2" \
+		  "$TMP/h.json")" = True ]
+	[ "$(json '[p["n"] for s in d["series"] for p in s["points"] if p["run"] == "a"]' "$TMP/h.json")" = "[3, 3]" ]
+	sp --db "$db" history --workload pipe --metric usec_per_op --pool-machines --format json >"$TMP/hp.json"
+	[ "$(json '[(s["machine"], len(s["points"])) for s in d["series"]]' "$TMP/hp.json")" = "[(None, 4)]" ]
+	[ "$(json '[p["n"] for s in d["series"] for p in s["points"] if p["run"] == "a"]' "$TMP/hp.json")" = "[6]" ]
+	run sp --db "$db" history --metric usec_per_op --machine other
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usec_per_op (usec, lower is better) on other"* ]]
+	[[ "$output" != *"on $HOST"* ]]
+	run sp --db "$db" detect --machine "$HOST" --format json
+	[ "$status" -eq 0 ]
+	run sp --db "$db" detect --machine nowhere
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
+	fleet_store "$SCHEDPERF_DB"
+	check_machines "$SCHEDPERF_DB"
+	# report compares as compare does
+	run sp report a b -o "$TMP/r.html"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ ! -e "$TMP/r.html" ]
+	sp report a b --machine other -o "$TMP/r.html"
+	[ -s "$TMP/r.html" ]
+}
+
+@test "machines: PostgreSQL: the same" {
+	fleet_store "$PG"
+	check_machines "$PG"
+}
