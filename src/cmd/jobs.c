@@ -13,8 +13,8 @@ static const struct cmd_usage jobs_usage = {
 	"usage: schedperf jobs [--format text|json]\n"
 	"\n"
 	"List the jobs of the store's queue, oldest first: queued, running (on\n"
-	"which machine, since when, how many times claimed), done (with the batch\n"
-	"of its run), failed (with the reason) or cancelled.\n",
+	"which machine, since when, claimed how many times of how many allowed),\n"
+	"done (with the batch of its run), failed (with the reason) or cancelled.\n",
 	NULL,
 };
 
@@ -35,6 +35,7 @@ static void print_json(const struct store_job *jobs, size_t nr)
 		json_object_set_new(o, "state", json_string(j->state));
 		json_object_set_new(o, "machine", string_or_null(j->worker));
 		json_object_set_new(o, "attempts", json_integer(j->attempts));
+		json_object_set_new(o, "max_attempts", json_integer(j->max_attempts));
 		json_object_set_new(o, "result_batch", j->result_batch ?
 				    json_integer(j->result_batch) : json_null());
 		json_object_set_new(o, "pattern", json_string(j->machine));
@@ -51,16 +52,17 @@ static void print_json(const struct store_job *jobs, size_t nr)
 
 static void print_text(const struct store_job *jobs, size_t nr)
 {
-	printf("%-6s %-9s %-20s %-24s %4s %8s  %s\n", "ID", "STATE", "MACHINE", "SINCE",
+	printf("%-6s %-9s %-20s %-24s %5s %8s  %s\n", "ID", "STATE", "MACHINE", "SINCE",
 	       "TRY", "PRIORITY", "RUN");
 	for (size_t i = 0; i < nr; i++) {
 		const struct store_job *j = &jobs[i];
-		char result[64] = "";
+		char result[64] = "", tries[32];
 
 		if (j->result_batch)
 			snprintf(result, sizeof(result), "batch %lld ", (long long)j->result_batch);
-		printf("%-6lld %-9s %-20.64s %-24s %4d %8d  %s%s%s%s\n", (long long)j->id,
-		       j->state, j->worker ? j->worker : j->machine, j->since, j->attempts,
+		snprintf(tries, sizeof(tries), "%d/%d", j->attempts, j->max_attempts);
+		printf("%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s%s%s\n", (long long)j->id,
+		       j->state, j->worker ? j->worker : j->machine, j->since, tries,
 		       j->priority, result, j->args, j->reason ? "  failed: " : "",
 		       j->reason ? j->reason : "");
 	}

@@ -17,20 +17,23 @@
 #include "util/xalloc.h"
 
 static const struct cmd_usage submit_usage = {
-	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N] RUN-ARGUMENTS...\n"
+	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N]\n"
+	"                        [--max-attempts N] RUN-ARGUMENTS...\n"
 	"\n"
 	"Queue a run in the store for the workers ('schedperf worker') of the\n"
 	"machines PATTERN matches. RUN-ARGUMENTS are those of 'schedperf run' (a\n"
 	"workload with -p, --sweep, -i ..., or --suite), checked now. Needs a\n"
 	"PostgreSQL store (--db postgresql://...). Prints each job's id.\n",
 	"Each job runs once: its batch is stored whole and linked to the job, or\n"
-	"not at all; a job whose worker dies is run again by another.\n",
+	"not at all; a job whose worker dies is run again by another, up to\n"
+	"--max-attempts claims in all, then it fails with the reason.\n",
 };
 
 struct submit_request {
 	const char *machine;
 	int priority;
 	int repeat;
+	int max_attempts;
 	char **args;		/* the run's, NULL-terminated */
 	int nr_args;
 };
@@ -42,6 +45,8 @@ static const struct cmd_option submit_options[] = {
 	OPT_INTEGER(0, "priority", NULL, "N", -1000000, 1000000,
 		    "workers take higher priorities first, then older jobs (default 0)"),
 	OPT_INTEGER(0, "repeat", NULL, "N", 1, 10000, "queue N jobs of this run (default 1)"),
+	OPT_INTEGER(0, "max-attempts", NULL, "N", 1, 1000, "claims a job may have: one whose "
+		    "worker was lost N times (it died, or its lease ran out) fails (default 3)"),
 	OPT_END(),
 };
 
@@ -91,6 +96,8 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 		return integer_option("priority", v, -1000000, 1000000, &req->priority);
 	if ((v = option_value(argc, argv, i, "repeat", &missing)))
 		return integer_option("repeat", v, 1, 10000, &req->repeat);
+	if ((v = option_value(argc, argv, i, "max-attempts", &missing)))
+		return integer_option("max-attempts", v, 1, 1000, &req->max_attempts);
 	if ((v = option_value(argc, argv, i, "db", &missing))) {
 		global.db = v;
 		return 0;
@@ -165,7 +172,8 @@ static char *args_json(const struct submit_request *req)
 
 int cmd_submit(int argc, char **argv)
 {
-	struct submit_request req = { .machine = "*", .repeat = 1 };
+	struct submit_request req = { .machine = "*", .repeat = 1,
+				      .max_attempts = STORE_JOB_MAX_ATTEMPTS };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	char *args = NULL;
@@ -182,7 +190,8 @@ int cmd_submit(int argc, char **argv)
 	for (int i = 0; i < req.repeat; i++) {
 		int64_t id;
 
-		if (store_job_submit(st, args, req.machine, req.priority, &id, &err))
+		if (store_job_submit(st, args, req.machine, req.priority, req.max_attempts, &id,
+				     &err))
 			goto fail;
 		if (!global.quiet)
 			printf("%lld\n", (long long)id);

@@ -129,7 +129,8 @@ struct store_backend {
 	 * job's batch, so that a job is done exactly when its batch is complete.
 	 */
 	int (*job_submit)(struct store *st, const char *args, const char *machine,
-			  const char *machine_like, int priority, int64_t *id, struct error *err);
+			  const char *machine_like, int priority, int max_attempts, int64_t *id,
+			  struct error *err);
 	int (*job_claim)(struct store *st, const char *worker, const char *claim, int lease,
 			 struct store_job *job, struct error *err);
 	int (*job_renew)(struct store *st, int64_t id, const char *claim, int lease,

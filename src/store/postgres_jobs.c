@@ -17,7 +17,8 @@
 #include "util/xalloc.h"
 
 int pg_job_submit(struct store *st, const char *args, const char *machine,
-		  const char *machine_like, int priority, int64_t *id, struct error *err)
+		  const char *machine_like, int priority, int max_attempts, int64_t *id,
+		  struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;
@@ -26,9 +27,10 @@ int pg_job_submit(struct store *st, const char *args, const char *machine,
 	pg_param_text(&p, machine);
 	pg_param_text(&p, machine_like);
 	pg_param_int(&p, priority);
+	pg_param_int(&p, max_attempts);
 	res = pg_query(pg_of(st), "INSERT INTO jobs (args, machine, machine_like, priority, "
-		       "submitted, since) VALUES ($1, $2, $3, $4, " PG_NOW ", " PG_NOW ") "
-		       "RETURNING id", &p, err, "submit a job");
+		       "max_attempts, submitted, since) VALUES ($1, $2, $3, $4, $5, " PG_NOW ", "
+		       PG_NOW ") RETURNING id", &p, err, "submit a job");
 	if (!res)
 		return -1;
 	*id = pg_int(res, 0, 0);
@@ -37,7 +39,7 @@ int pg_job_submit(struct store *st, const char *args, const char *machine,
 }
 
 #define JOB_COLUMNS "id, state, args, machine, priority, attempts, worker, since, reason, " \
-	"coalesce(result_batch, 0), claim"
+	"coalesce(result_batch, 0), claim, max_attempts"
 
 static char *column_or_null(const PGresult *res, int row, int col)
 {
@@ -57,18 +59,29 @@ static void column_job(const PGresult *res, int row, struct store_job *job)
 	job->reason = column_or_null(res, row, 8);
 	job->result_batch = pg_int(res, row, 9);
 	job->claim = column_or_null(res, row, 10);
+	job->max_attempts = (int)pg_int(res, row, 11);
 }
 
 int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
 		 struct store_job *job, struct error *err)
 {
+	/*
+	 * Jobs lost after their last allowed claim fail first, in the same
+	 * statement: the rows it fails and the one it claims are never the same.
+	 */
 	static const char sql[] =
+		"WITH given_up AS (UPDATE jobs SET state = 'failed', since = " PG_NOW ", "
+		"reason = format('given up after %s attempts: each time, the worker running "
+		"it was lost before the run ended (last on %s) (find what kills it, or "
+		"submit it again with a larger --max-attempts)', attempts, worker) "
+		"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
+		"attempts >= max_attempts) "
 		"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
 		"attempts = attempts + 1, since = " PG_NOW ", "
 		"lease_until = clock_timestamp() + make_interval(secs => $3) "
 		"WHERE id = (SELECT id FROM jobs WHERE (state = 'queued' OR (state = 'running' "
-		"AND lease_until < clock_timestamp())) AND $1 LIKE machine_like "
-		"ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+		"AND lease_until < clock_timestamp() AND attempts < max_attempts)) AND "
+		"$1 LIKE machine_like ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
 		"RETURNING " JOB_COLUMNS;
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;

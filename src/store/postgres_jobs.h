@@ -7,7 +7,8 @@
 #include "store/backend.h"
 
 int pg_job_submit(struct store *st, const char *args, const char *machine,
-		  const char *machine_like, int priority, int64_t *id, struct error *err);
+		  const char *machine_like, int priority, int max_attempts, int64_t *id,
+		  struct error *err);
 int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
 		 struct store_job *job, struct error *err);
 int pg_job_renew(struct store *st, int64_t id, const char *claim, int lease,

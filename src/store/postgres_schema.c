@@ -136,6 +136,12 @@ static const char upgrade_v5_to_v6[] =
 	"  PRIMARY KEY (iteration_id, rank));"
 	"UPDATE schedperf_schema SET version = 6;";
 
+/* Version 7: how often a job may be claimed, as in sqlite_schema.c. */
+static const char upgrade_v6_to_v7[] =
+	"ALTER TABLE jobs ADD COLUMN max_attempts integer NOT NULL DEFAULT 3 "
+	"  CHECK (max_attempts >= 1);"
+	"UPDATE schedperf_schema SET version = 7;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -146,6 +152,7 @@ static const char *const migrations[] = {
 	upgrade_v3_to_v4,
 	upgrade_v4_to_v5,
 	upgrade_v5_to_v6,
+	upgrade_v6_to_v7,
 };
 
 #define FIRST_VERSION 3

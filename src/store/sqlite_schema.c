@@ -121,7 +121,20 @@
 	"  job_claim TEXT,"							\
 	"  UNIQUE (run_id, started));"
 
-#define JOBS_V4									\
+#define JOBS_V4 JOBS_TABLE("")
+
+/*
+ * Version 7: how often a job may be claimed before it fails
+ * (STORE_JOB_MAX_ATTEMPTS by default); the column comes last, where
+ * ALTER TABLE puts it.
+ */
+#define MAX_ATTEMPTS_V7								\
+	"max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1)"
+#define JOBS_V7 JOBS_TABLE(", " MAX_ATTEMPTS_V7)
+
+_Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default");
+
+#define JOBS_TABLE(more)							\
 	"CREATE TABLE jobs ("							\
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
 	"  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN "		\
@@ -137,7 +150,8 @@
 	"  claim TEXT,"								\
 	"  lease_until TEXT,"							\
 	"  reason TEXT,"							\
-	"  result_batch INTEGER REFERENCES batches(id) ON DELETE SET NULL);"	\
+	"  result_batch INTEGER REFERENCES batches(id) ON DELETE SET NULL"	\
+	more ");"								\
 	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
 
 /*
@@ -191,7 +205,7 @@ _Static_assert(APPLICATION_ID == 1399023696, "STAMP() spells APPLICATION_ID");
 static const char schema_current[] =
 	RUNS_V3("runs")
 	BATCHES_V4("batches")
-	JOBS_V4
+	JOBS_V7
 	ENVIRONMENT_V1
 	BENCHMARKS_V3("benchmarks")
 	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
@@ -201,7 +215,7 @@ static const char schema_current[] =
 	"CREATE INDEX samples_metric ON samples(metric_id);"
 	KNOB_JOURNAL_V5
 	CULPRITS_V6
-	STAMP(6);
+	STAMP(7);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -264,6 +278,11 @@ static const char upgrade_v5_to_v6[] =
 	CULPRITS_V6
 	STAMP(6);
 
+/* Jobs before version 7 may be claimed as often as the default allows. */
+static const char upgrade_v6_to_v7[] =
+	"ALTER TABLE jobs ADD COLUMN " MAX_ATTEMPTS_V7 ";"
+	STAMP(7);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
@@ -271,6 +290,7 @@ static const char *const migrations[] = {
 	upgrade_v3_to_v4,
 	upgrade_v4_to_v5,
 	upgrade_v5_to_v6,
+	upgrade_v6_to_v7,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

@@ -621,7 +621,7 @@ static char *pattern_to_like(const char *pattern)
 }
 
 int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
-		     int64_t *id, struct error *err)
+		     int max_attempts, int64_t *id, struct error *err)
 {
 	char *like;
 	int rc;
@@ -629,7 +629,7 @@ int store_job_submit(struct store *st, const char *args, const char *machine, in
 	if (!st->be->job_submit)
 		return no_queue(st, err);
 	like = pattern_to_like(machine);
-	rc = st->be->job_submit(st, args, machine, like, priority, id, err);
+	rc = st->be->job_submit(st, args, machine, like, priority, max_attempts, id, err);
 	free(like);
 	return rc;
 }

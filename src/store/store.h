@@ -21,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -193,6 +193,7 @@ struct store_job {
 	char *machine;		/* the machines it may run on: a pattern (* and ?) */
 	int priority;		/* higher first */
 	int attempts;		/* claims so far */
+	int max_attempts;	/* claims it may have: lost that often, it fails */
 	char *worker;		/* the machine that runs it, or ran it last; NULL */
 	char *since;		/* when it entered its state, ISO 8601 UTC */
 	char *reason;		/* why it failed; NULL */
@@ -202,12 +203,17 @@ struct store_job {
 
 void store_job_release(struct store_job *job);
 
+/* How often a job may be claimed unless its submit says otherwise. */
+#define STORE_JOB_MAX_ATTEMPTS 3
+
 int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
-		     int64_t *id, struct error *err);
+		     int max_attempts, int64_t *id, struct error *err);
 /*
  * Claim the next job that machine @worker matches, highest priority then
  * oldest, with a lease of @lease seconds: 1 with *job filled, 0 when there
- * is none. Workers never wait for each other's claims.
+ * is none. Workers never wait for each other's claims. A job whose lease
+ * ran out after its last allowed claim is failed instead, with the reason
+ * (a job that kills its worker, or its machine, is not run for ever).
  */
 int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
 		    struct error *err);

@@ -43,7 +43,8 @@ count() {	# count SQL: the number the query gives
 	[ "$(count "SELECT state FROM jobs WHERE id = 3")" = done ]
 	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued'")" -eq 3 ]
 	sp jobs --format json > "$TMP/jobs.json"
-	[ "$(json 'sorted(d[0].keys())[:5]' "$TMP/jobs.json")" = "['args', 'attempts', 'id', 'machine', 'pattern']" ]
+	[ "$(json 'sorted(d[0].keys())[:6]' "$TMP/jobs.json")" = "['args', 'attempts', 'id', 'machine', 'max_attempts', 'pattern']" ]
+	[ "$(json '[j["max_attempts"] for j in d]' "$TMP/jobs.json")" = "[3, 3, 3, 3]" ]
 	[ "$(json '[(j["id"], j["state"], j["attempts"], j["result_batch"] is not None) for j in d]' "$TMP/jobs.json")" = \
 	  "[(1, 'queued', 0, False), (2, 'queued', 0, False), (3, 'done', 1, True), (4, 'queued', 0, False)]" ]
 	[ "$(json 'd[2]["machine"]' "$TMP/jobs.json")" = "$(hostname)" ]
@@ -108,7 +109,10 @@ wait_done() {
 }
 
 @test "queue: 4 workers, 200 jobs, 2 workers killed with SIGKILL: every job done once" {
-	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 200 >/dev/null
+	# a live worker whose renewal comes late on a loaded machine loses its
+	# lease too: the cap on claims is not what this test is about
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 200 \
+		--max-attempts 1000 >/dev/null
 	for i in 1 2 3 4; do
 		"$SP" worker --lease 2 --idle-exit 8 >/dev/null 2>"$TMP/err.$i" &
 		workers+=($!)
@@ -135,4 +139,47 @@ wait_done() {
 	[ "$(json 'all(b["complete"] for r in d for b in r["batches"])' "$TMP/runs.json")" = True ]
 	# the runs of the killed workers died with them
 	! process_on_this_store "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet"
+}
+
+# Start a worker on the job queue; wait (no timer) until it has claimed
+# job 1 for the $1-th time and its run has begun, then kill it with SIGKILL.
+claim_and_kill() {
+	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
+	local w=$!
+	workers+=($w)
+	until [ "$(count "SELECT count(*) FROM jobs j JOIN batches b ON b.job_id = j.id AND
+		b.job_claim = j.claim WHERE j.id = 1 AND j.state = 'running' AND j.attempts = $1")" -eq 1 ]; do
+		kill -0 "$w" 2>/dev/null || { echo "worker ended: $(cat "$TMP/err")"; return 1; }
+		sleep 0.05
+	done
+	kill -KILL "$w"
+	wait "$w" || true
+	# its lease runs out (on the server's clock)
+	until [ "$(count "SELECT count(*) FROM jobs WHERE id = 1 AND lease_until < now()")" -eq 1 ]; do
+		sleep 0.05
+	done
+}
+
+@test "queue: a job whose worker keeps dying fails after --max-attempts claims" {
+	run sp submit pipe -i 1 --max-attempts 0
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	sp submit pipe -p loops=100000000 -i 1 --no-monitors --name killer --max-attempts 2 >/dev/null
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name fine >/dev/null
+	claim_and_kill 1
+	claim_and_kill 2
+	# the next claim fails job 1 with the reason, and takes job 2
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+	[ "$(count "SELECT attempts FROM jobs WHERE id = 1")" -eq 2 ]
+	[[ "$(count "SELECT reason FROM jobs WHERE id = 1")" == "given up after 2 attempts: "*"worker running it was lost"*"--max-attempts"* ]]
+	[ "$(count "SELECT state FROM jobs WHERE id = 2")" = done ]
+	run sp jobs
+	[[ "${lines[1]}" == *" failed "*" 2/2 "*"given up after 2 attempts"* ]]
+	sp jobs --format json > "$TMP/jobs.json"
+	[ "$(json '[(j["state"], j["attempts"], j["max_attempts"]) for j in d]' "$TMP/jobs.json")" = \
+	  "[('failed', 2, 2), ('done', 1, 3)]" ]
+	# nothing of its lost runs is seen
+	run sp runs --format json
+	[ "$(json '[r["name"] for r in d]' <(echo "$output"))" = "['fine']" ]
 }
