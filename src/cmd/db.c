@@ -37,59 +37,56 @@ static int need_store(const char *what, const struct store_status *status)
 			"(create one with 'schedperf db init')", what, status->location);
 }
 
-/* Open the store to write it, which creates or upgrades it (store.h). */
-static int write_schema(void)
+/*
+ * Bring the store to this schedperf's schema by opening it to write,
+ * which creates or upgrades it (store.h); nothing to do when it is there
+ * already. @done says what was done, for the line that reports it.
+ */
+static int write_schema(const struct store_status *status, const char *done)
 {
 	struct store *st = NULL;
 	struct error err = { 0 };
 
-	if (store_open(global.db, &st, &err))
-		return error_report(&err);
-	store_close(st);
-	return EXIT_OK;
-}
-
-static int db_init(const struct store_status *status)
-{
-	int code;
-
-	if (status->version && status->version < STORE_SCHEMA_VERSION)
-		return die_code(EXIT_USAGE, "db init: '%s' is a store of schema version %d "
-				"already (bring it to version %d with 'schedperf db upgrade')",
-				status->location, status->version, STORE_SCHEMA_VERSION);
-	if (status->version) {
+	if (status->version == STORE_SCHEMA_VERSION) {
 		if (!global.quiet)
 			printf("%s: a store of schema version %d already; nothing to do\n",
 			       status->location, status->version);
 		return EXIT_OK;
 	}
-	code = write_schema();
-	if (!code && !global.quiet)
-		printf("%s: created a store (%s, schema version %d)\n", status->location,
-		       status->backend, STORE_SCHEMA_VERSION);
-	return code;
+	if (store_open(global.db, &st, &err))
+		return error_report(&err);
+	store_close(st);
+	if (!global.quiet)
+		printf("%s: %s\n", status->location, done);
+	return EXIT_OK;
+}
+
+static int db_init(const struct store_status *status)
+{
+	char done[128];
+
+	if (status->version && status->version < STORE_SCHEMA_VERSION)
+		return die_code(EXIT_USAGE, "db init: '%s' is a store of schema version %d "
+				"already (bring it to version %d with 'schedperf db upgrade')",
+				status->location, status->version, STORE_SCHEMA_VERSION);
+	snprintf(done, sizeof(done), "created a store (%s, schema version %d)",
+		 status->backend, STORE_SCHEMA_VERSION);
+	return write_schema(status, done);
 }
 
 static int db_upgrade(const struct store_status *status)
 {
 	int code = need_store("upgrade", status);
+	char done[128];
 
 	if (code)
 		return code;
 	if (status->damage[0])
 		return die_code(EXIT_ENV, "db upgrade: store '%s' is damaged, nothing was "
 				"changed: %s", status->location, status->damage);
-	if (status->version == STORE_SCHEMA_VERSION) {
-		if (!global.quiet)
-			printf("%s: schema version %d already; nothing to do\n",
-			       status->location, status->version);
-		return EXIT_OK;
-	}
-	code = write_schema();
-	if (!code && !global.quiet)
-		printf("%s: upgraded from schema version %d to %d\n", status->location,
-		       status->version, STORE_SCHEMA_VERSION);
-	return code;
+	snprintf(done, sizeof(done), "upgraded from schema version %d to %d",
+		 status->version, STORE_SCHEMA_VERSION);
+	return write_schema(status, done);
 }
 
 static int db_check(const struct store_status *status)

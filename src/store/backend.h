@@ -66,8 +66,15 @@ struct store_backend {
 	int (*open)(const char *location, enum store_access access, struct store **out,
 		    struct error *err);
 	void (*close)(struct store *st);
-	/* store_inspect() (store.h): the schema as it is, nothing changed. */
-	int (*inspect)(const char *location, struct store_status *status, struct error *err);
+	/*
+	 * For store_inspect() (store.h), nothing changed: open the store at
+	 * @location to read it as it is, any version this schedperf knows,
+	 * with *version set; *out stays NULL when nothing is stored there
+	 * yet. Then @damage says what is wrong with it ("" when nothing).
+	 */
+	int (*inspect)(const char *location, struct store **out, int *version,
+		       struct error *err);
+	int (*damage)(struct store *st, int version, char *buf, size_t len, struct error *err);
 
 	int (*begin)(struct store *st, bool write, struct error *err);
 	int (*commit)(struct store *st, struct error *err);

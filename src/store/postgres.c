@@ -13,6 +13,7 @@
 
 #include "store/postgres_jobs.h"
 #include "store/postgres_open.h"
+#include "store/postgres_schema.h"
 #include "store/postgres_stmt.h"
 #include "util/xalloc.h"
 
@@ -764,6 +765,7 @@ const struct store_backend store_postgres = {
 	.open = pg_open,
 	.close = pg_close,
 	.inspect = pg_inspect,
+	.damage = pg_schema_damage,
 	.begin = pg_begin,
 	.commit = pg_commit,
 	.rollback = pg_rollback,

@@ -136,7 +136,7 @@ fail:
 	return -1;
 }
 
-int pg_inspect(const char *location, struct store_status *status, struct error *err)
+int pg_inspect(const char *location, struct store **out, int *version, struct error *err)
 {
 	struct pg_store *ps = pg_connect(location, STORE_READ, err);
 	int rc;
@@ -144,10 +144,11 @@ int pg_inspect(const char *location, struct store_status *status, struct error *
 	if (!ps)
 		return -1;
 	rc = pg_schema_check(ps, true, err);
-	if (rc > 0) {
-		status->version = rc;
-		rc = pg_schema_damage(ps, rc, status->damage, sizeof(status->damage), err);
+	if (rc <= 0) {
+		pg_close(&ps->base);
+		return rc;
 	}
-	pg_close(&ps->base);
-	return rc < 0 ? -1 : 0;
+	*version = rc;
+	*out = &ps->base;
+	return 0;
 }

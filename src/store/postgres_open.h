@@ -13,6 +13,6 @@
 int pg_open(const char *location, enum store_access access, struct store **out,
 	    struct error *err);
 void pg_close(struct store *st);
-int pg_inspect(const char *location, struct store_status *status, struct error *err);
+int pg_inspect(const char *location, struct store **out, int *version, struct error *err);
 
 #endif

@@ -270,9 +270,10 @@ static const struct {
 	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 },
 };
 
-int pg_schema_damage(struct pg_store *ps, int version, char *buf, size_t len,
+int pg_schema_damage(struct store *st, int version, char *buf, size_t len,
 		     struct error *err)
 {
+	struct pg_store *ps = pg_of(st);
 	static const char table_sql[] = "SELECT to_regclass($1) IS NOT NULL";
 	static const char rows_sql[] = "SELECT count(*) FROM schedperf_schema";
 	struct pg_params p;

@@ -22,7 +22,7 @@ int pg_schema_check(struct pg_store *ps, bool empty_ok, struct error *err);
  * nothing): a table that version has and the database lacks, a version
  * table of other than one row. Reads only the catalogs and the version.
  */
-int pg_schema_damage(struct pg_store *ps, int version, char *buf, size_t len,
+int pg_schema_damage(struct store *st, int version, char *buf, size_t len,
 		     struct error *err);
 
 #endif

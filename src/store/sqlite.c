@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "store/sqlite_open.h"
+#include "store/sqlite_schema.h"
 #include "store/sqlite_stmt.h"
 #include "util/xalloc.h"
 
@@ -803,6 +804,7 @@ const struct store_backend store_sqlite = {
 	.open = sqlite_open,
 	.close = sqlite_close,
 	.inspect = sqlite_inspect,
+	.damage = sqlite_schema_damage,
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
 	.rollback = sqlite_rollback,

@@ -373,7 +373,7 @@ int sqlite_open(const char *location, enum store_access access, struct store **o
 	return open_for_writing(location, out, err);
 }
 
-int sqlite_inspect(const char *location, struct store_status *status, struct error *err)
+int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
 	struct sqlite_store *ss;
@@ -394,10 +394,11 @@ int sqlite_inspect(const char *location, struct store_status *status, struct err
 	if (!ss)
 		return -1;
 	rc = sqlite_schema_check(ss, true, err);
-	if (rc > 0) {
-		status->version = rc;
-		rc = sqlite_schema_damage(ss, rc, status->damage, sizeof(status->damage), err);
+	if (rc <= 0) {
+		sqlite_close(&ss->base);
+		return rc;
 	}
-	sqlite_close(&ss->base);
-	return rc < 0 ? -1 : 0;
+	*version = rc;
+	*out = &ss->base;
+	return 0;
 }

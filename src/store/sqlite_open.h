@@ -12,6 +12,6 @@
 int sqlite_open(const char *location, enum store_access access, struct store **out,
 		struct error *err);
 void sqlite_close(struct store *st);
-int sqlite_inspect(const char *location, struct store_status *status, struct error *err);
+int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err);
 
 #endif

@@ -555,9 +555,10 @@ out:
 	return rc;
 }
 
-int sqlite_schema_damage(struct sqlite_store *ss, int version, char *buf, size_t len,
+int sqlite_schema_damage(struct store *st, int version, char *buf, size_t len,
 			 struct error *err)
 {
+	struct sqlite_store *ss = sqlite_of(st);
 	char what[256];
 
 	if (first_text(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err))

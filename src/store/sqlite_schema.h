@@ -21,12 +21,12 @@ int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err);
  */
 int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err);
 /*
- * What is wrong with the store of schema @version open on @ss, in @buf
+ * What is wrong with the store of schema @version open on @st, in @buf
  * ("" when nothing): SQLite's integrity check, references that lead
  * nowhere and, for the current version, tables and columns other than a
  * new store's. 0, or -1 with @err when it cannot be read.
  */
-int sqlite_schema_damage(struct sqlite_store *ss, int version, char *buf, size_t len,
+int sqlite_schema_damage(struct store *st, int version, char *buf, size_t len,
 			 struct error *err);
 
 #endif

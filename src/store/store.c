@@ -150,13 +150,22 @@ int store_open_existing(const char *location, struct store **out, struct error *
 int store_inspect(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_backend *be;
+	struct store *st = NULL;
+	int rc;
 
 	memset(status, 0, sizeof(*status));
 	if (usable_backend(location, &be, err))
 		return -1;
 	status->backend = be->name;
 	store_location_shown(location, status->location, sizeof(status->location));
-	return be->inspect(location, status, err);
+	if (be->inspect(location, &st, &status->version, err))
+		return -1;
+	if (!st)
+		return 0;
+	st->be = be;
+	rc = be->damage(st, status->version, status->damage, sizeof(status->damage), err);
+	be->close(st);
+	return rc;
 }
 
 void store_close(struct store *st)

@@ -6,19 +6,7 @@
 
 load helpers
 pg_file
-
-setup() {
-	TMP=$(mktemp -d)
-	export SCHEDPERF_DB="$TMP/store.db"
-	SP="$SCHEDPERF"
-	PGDB=$(pg_new_db)
-	PG=$(pg_url "$PGDB")
-}
-
-teardown() {
-	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
-	rm -rf "$TMP"
-}
+pg_each_test
 
 current_version() {	# the version a new SQLite store gets
 	sp --db "$TMP/fresh.db" db init -q

@@ -285,6 +285,22 @@ pg_file() {
 	teardown_file() { pg_teardown_file; }
 }
 
+# setup and teardown of a .bats file whose tests each get a new empty
+# database, $PGDB, at URL $PG (and an SQLite store in $TMP as always).
+pg_each_test() {
+	setup() {
+		TMP=$(mktemp -d)
+		export SCHEDPERF_DB="$TMP/store.db"
+		SP="$SCHEDPERF"
+		PGDB=$(pg_new_db)
+		PG=$(pg_url "$PGDB")
+	}
+	teardown() {
+		psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+		rm -rf "$TMP"
+	}
+}
+
 pg_url() {	# pg_url DATABASE [USER]
 	printf 'postgresql:///%s?host=%s&user=%s' "$1" "$SCHEDPERF_TEST_PGHOST" "${2:-postgres}"
 }

@@ -9,20 +9,7 @@
 
 load helpers
 pg_file
-
-setup() {
-	TMP=$(mktemp -d)
-	export SCHEDPERF_DB="$TMP/store.db"
-	SP="$SCHEDPERF"
-	PGDB=$(pg_new_db)
-	PG=$(pg_url "$PGDB")
-	HOST=$(hostname)
-}
-
-teardown() {
-	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
-	rm -rf "$TMP"
-}
+pg_each_test
 
 # as_other_machine NAME < export > import: the batches renamed NAME, run on
 # machine "other" (id 0ther...) a day earlier.
@@ -53,7 +40,8 @@ n_of() {	# n_of FILE RUN-INDEX: samples of the first row's cell of that run
 }
 
 check_machines() {	# check_machines DB
-	local db=$1
+	local db=$1 HOST
+	HOST=$(hostname)
 	# every batch run here records this machine
 	sp --db "$db" export y >"$TMP/y.json"
 	[ "$(json 'd["runs"][0]["environment"]["machine.hostname"]' "$TMP/y.json")" = "$HOST" ]
