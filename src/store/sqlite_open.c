@@ -103,6 +103,7 @@ void sqlite_close(struct store *st)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 
+	sqlite_finalize_cached(ss);
 	sqlite3_close(ss->db);
 	free(ss->base.location);
 	free(ss);

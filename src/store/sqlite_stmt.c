@@ -137,6 +137,36 @@ sqlite3_stmt *sqlite_prepare(struct sqlite_store *ss, const char *sql, struct er
 	return stmt;
 }
 
+sqlite3_stmt *sqlite_prepare_cached(struct sqlite_store *ss, const char *sql,
+				    struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int i;
+
+	for (i = 0; i < ss->nr_cached; i++)
+		if (ss->cached[i].sql == sql)
+			return ss->cached[i].stmt;
+	if (i == SQLITE_CACHED_STATEMENTS) {
+		error_set(err, EXIT_INTERNAL, "more than %d cached queries: raise "
+			  "SQLITE_CACHED_STATEMENTS", SQLITE_CACHED_STATEMENTS);
+		return NULL;
+	}
+	stmt = sqlite_prepare(ss, sql, err);
+	if (!stmt)
+		return NULL;
+	ss->cached[i].sql = sql;
+	ss->cached[i].stmt = stmt;
+	ss->nr_cached++;
+	return stmt;
+}
+
+void sqlite_finalize_cached(struct sqlite_store *ss)
+{
+	for (int i = 0; i < ss->nr_cached; i++)
+		sqlite3_finalize(ss->cached[i].stmt);
+	ss->nr_cached = 0;
+}
+
 int sqlite_step(struct sqlite_store *ss, sqlite3_stmt *stmt, struct error *err,
 		const char *what)
 {

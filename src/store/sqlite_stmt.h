@@ -17,10 +17,18 @@
 
 #include "store/backend.h"
 
+#define SQLITE_CACHED_STATEMENTS 16
+
 struct sqlite_store {
 	struct store base;
 	sqlite3 *db;
 	bool read_only;		/* STORE_READ: nothing may be written */
+	/* sqlite_prepare_cached()'s statements, by the SQL's address */
+	struct {
+		const char *sql;
+		sqlite3_stmt *stmt;
+	} cached[SQLITE_CACHED_STATEMENTS];
+	int nr_cached;
 };
 
 static inline struct sqlite_store *sqlite_of(struct store *st)
@@ -41,6 +49,19 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
 int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
 		const char *what);
 sqlite3_stmt *sqlite_prepare(struct sqlite_store *ss, const char *sql, struct error *err);
+
+/*
+ * The statement of @sql (a string constant: it is known by its address),
+ * prepared on its first use and kept until sqlite_finalize_cached(), for
+ * the queries that run once per batch or per benchmark when a store is
+ * read: preparing them again each time cost more than running them. The
+ * caller resets it after use and never finalizes it. NULL with @err on a
+ * fault.
+ */
+sqlite3_stmt *sqlite_prepare_cached(struct sqlite_store *ss, const char *sql,
+				    struct error *err);
+/* Finalize every cached statement (before the connection closes). */
+void sqlite_finalize_cached(struct sqlite_store *ss);
 
 /*
  * sqlite3_step() for every statement: 1 for a row, 0 when there is none
