@@ -66,10 +66,17 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
 	used = (size_t)snprintf(buf, len, "%s", verdict_name(v));
 	if (v == VERDICT_NONE)
 		return;
-	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
-		used = add_note(buf, len, used, &first, "%s%s%s", i ? "," : "!",
-				env_key_short(keys[i]), i + 1 < n && i + 1 < ARRAY_SIZE(keys) ? "" :
-				n > 1 ? " differ" : " differs");
+	if (n) {
+		/* one note for every key: "!machine,machine-id differ" */
+		char env[256];
+		size_t e = 0;
+
+		for (size_t i = 0; i < n && i < ARRAY_SIZE(keys) && e < sizeof(env); i++)
+			e += (size_t)snprintf(env + e, sizeof(env) - e, "%s%s", i ? "," : "!",
+					      env_key_short(keys[i]));
+		used = add_note(buf, len, used, &first, "%s %s", env,
+				n > 1 ? "differ" : "differs");
+	}
 	if (disturbed && !excluded)
 		used = add_note(buf, len, used, &first, "!disturbed %zu/%zu", disturbed,
 				base->nr_samples + cell->nr_samples);
