@@ -296,6 +296,7 @@ pg_each_test() {
 		PG=$(pg_url "$PGDB")
 	}
 	teardown() {
+		stop_burner
 		psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 		rm -rf "$TMP"
 	}

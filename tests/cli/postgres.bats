@@ -5,20 +5,7 @@
 
 load helpers
 pg_file
-
-setup() {
-	TMP=$(mktemp -d)
-	export SCHEDPERF_DB="$TMP/store.db"
-	SP="$SCHEDPERF"
-	PGDB=$(pg_new_db)
-	PG=$(pg_url "$PGDB")
-}
-
-teardown() {
-	stop_burner
-	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
-	rm -rf "$TMP"
-}
+pg_each_test
 
 @test "postgres: SQLite -> export -> import into PostgreSQL -> compare is identical" {
 	sp run pipe -p loops=1000 -i 3 --warmup 1 --name a -q
