@@ -16,7 +16,8 @@
 #              spawn and forkspread have none); their unit tests check them
 #
 # usage: bench/fidelity-proc.sh [SCHEDPERF] [GROUPS] [LOOPS]
-# Environment: PAIRS, MAX_PAIRS, TARGET, CPUS, RUN_OPTS (bench/lib.sh).
+# Environment: PAIRS, MAX_PAIRS, CASE_SECONDS, TARGET, BAND, SUMMARY, CPUS,
+# RUN_OPTS (bench/lib.sh).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,8 @@ ours_process() { ours messaging seconds groups="$groups" loops="$loops" ipc=sock
 ref_thread() { hackbench_time -p -T; }
 ours_thread() { ours messaging seconds groups="$groups" loops="$loops" ipc=pipe mode=thread; }
 
-pairs "hackbench -g $groups -l $loops" ref_process ours_process seconds:lower
-pairs "hackbench -g $groups -l $loops -p -T" ref_thread ours_thread seconds:lower
+pairs "messaging socket process" ref_process ours_process \
+	--ref "hackbench -g $groups -l $loops" seconds:lower
+pairs "messaging pipe thread" ref_thread ours_thread \
+	--ref "hackbench -g $groups -l $loops -p -T" seconds:lower
 bench_report

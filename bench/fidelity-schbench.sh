@@ -23,7 +23,8 @@
 #
 # usage: bench/fidelity-schbench.sh SCHBENCH_BINARY [SCHEDPERF]
 # Environment: RUNTIME; CASES="1 2" (a subset of the cases, by number);
-# and PAIRS, MAX_PAIRS, TARGET, CPUS, RUN_OPTS as bench/lib.sh says.
+# and PAIRS, MAX_PAIRS, CASE_SECONDS, TARGET, BAND, SUMMARY, CPUS, RUN_OPTS
+# as bench/lib.sh says.
 # Exit: 0 done, 2 usage, 3 a binary missing, 4 a run gave no number.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -67,14 +68,16 @@ ours_case3() {
 	ours schbench "$metrics" message_threads=2 workers="$ncpus" runtime="$runtime" warmup=0 lock=none
 }
 
-labels=("" "-m 1 -t 1" "-m 1 -t $ncpus" "-m 2 -t $ncpus -L")
+labels=("" "message_threads=1 workers=1" "message_threads=1 workers=$ncpus"
+	"message_threads=2 workers=$ncpus lock=none")
+refs=("" "-m 1 -t 1" "-m 1 -t $ncpus" "-m 2 -t $ncpus -L")
 for c in ${CASES:-1 2 3}; do
 	if ! [[ $c =~ ^[1-3]$ ]]; then
 		echo "fidelity-schbench: CASES: no case '$c' (give numbers from 1 to 3)" >&2
 		exit 2
 	fi
 	pairs "schbench ${labels[c]}" "ref_case$c" "ours_case$c" \
-		wakeup_p50:lower wakeup_p99:lower request_p50:lower request_p99:lower rps:higher \
+		--ref "schbench ${refs[c]} -r $runtime" wakeup_p50:lower wakeup_p99:lower request_p50:lower request_p99:lower rps:higher \
 		--gate request_p50,rps
 done
 bench_report

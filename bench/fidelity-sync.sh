@@ -26,8 +26,8 @@
 #
 # usage: bench/fidelity-sync.sh [SCHEDPERF]
 #        WORKLOADS="futex-wake mutex" bench/fidelity-sync.sh ...   (a subset)
-# Environment: RUNTIME, WORKLOADS, and PAIRS, MAX_PAIRS, TARGET, CPUS,
-# RUN_OPTS as bench/lib.sh says.
+# Environment: RUNTIME, WORKLOADS, and PAIRS, MAX_PAIRS, CASE_SECONDS,
+# TARGET, BAND, SUMMARY, CPUS, RUN_OPTS as bench/lib.sh says.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -75,18 +75,22 @@ wanted() {
 }
 
 if wanted futex-wake; then
-	pairs "futex-wake -t $n -w 1" ref_futex_wake ours_futex_wake wake_ms:lower
+	pairs "futex-wake threads=$n" ref_futex_wake ours_futex_wake \
+		--ref "perf bench futex wake -t $n -w 1" wake_ms:lower
 fi
 if wanted futex-hash; then
-	pairs "futex-hash -t $n -r $runtime" ref_futex_hash ours_futex_hash ops_per_sec:higher
+	pairs "futex-hash threads=$n" ref_futex_hash ours_futex_hash \
+		--ref "perf bench futex hash -t $n -r $runtime" ops_per_sec:higher
 fi
 if wanted threads; then
-	pairs "threads --threads=1" ref_threads_1 ours_threads_1 events_per_sec:higher
-	CPUS=$one_cpu pairs "threads --threads=2, CPU $one_cpu" ref_threads_2 ours_threads_2 \
-		events_per_sec:higher
-	pairs "threads --threads=$n" ref_threads_n ours_threads_n events_per_sec:higher
+	pairs "threads threads=1" ref_threads_1 ours_threads_1 \
+		--ref "sysbench threads --threads=1" events_per_sec:higher
+	CPUS=$one_cpu pairs "threads threads=2, CPU $one_cpu" ref_threads_2 ours_threads_2 \
+		--ref "sysbench threads --threads=2" events_per_sec:higher
+	pairs "threads threads=$n, every CPU" ref_threads_n ours_threads_n \
+		--ref "sysbench threads --threads=$n" events_per_sec:higher
 fi
 if wanted mutex; then
-	pairs "mutex --threads=$n" ref_mutex ours_mutex seconds:lower
+	pairs "mutex threads=$n" ref_mutex ours_mutex --ref "sysbench mutex --threads=$n" seconds:lower
 fi
 bench_report

@@ -14,18 +14,18 @@
 # perf prints the messaging time truncated to the millisecond; we add half
 # a millisecond to it, the middle of what it can have been.
 #
-# Then, unless ONLY_PERF_SCHED=1, the other references installable from
-# Debian: bench/fidelity-sync.sh (perf bench futex, sysbench) and
-# bench/fidelity-proc.sh (rt-tests' hackbench); and with SCHBENCH=path, a
-# schbench binary built from its sources, bench/fidelity-schbench.sh.
+# The other references are compared by bench/fidelity-sync.sh (perf bench
+# futex, sysbench), bench/fidelity-proc.sh (rt-tests' hackbench) and
+# bench/fidelity-schbench.sh; bench/fidelity-all.sh runs all four scripts
+# in a bounded time and prints one table.
 #
 # usage: bench/fidelity.sh [SCHEDPERF]   (default ./build/schedperf)
-# Environment: PAIRS, MAX_PAIRS, TARGET, CPUS, RUN_OPTS (bench/lib.sh).
+# Environment: PAIRS, MAX_PAIRS, CASE_SECONDS, TARGET, BAND, SUMMARY, CPUS,
+# RUN_OPTS (bench/lib.sh).
 # Builds nothing. Exit: 0 done, 2 usage, 3 perf bench or schedperf missing.
 set -euo pipefail
-here=$(dirname "$0")
 # shellcheck source=bench/lib.sh
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 bench_setup fidelity "${1:-./build/schedperf}"
 if ! perf bench sched pipe -l 1 >/dev/null 2>&1; then
 	echo "fidelity: 'perf bench' is not available (install linux-perf, or check perf_event_paranoid is not the problem)" >&2
@@ -43,18 +43,11 @@ ours_msg_socket() { ours messaging seconds groups=10 loops=100 ipc=socket mode=p
 ref_msg_pipe_thread() { perf_messaging -g 10 -l 100 -p -t; }
 ours_msg_pipe_thread() { ours messaging seconds groups=10 loops=100 ipc=pipe mode=thread; }
 
-pairs "pipe -l 200000" ref_pipe ours_pipe usec_per_op:lower
-pairs "messaging -g 10 -l 100" ref_msg_socket ours_msg_socket seconds:lower
-pairs "messaging -g 10 -l 100 -p -t" ref_msg_pipe_thread ours_msg_pipe_thread seconds:lower
+pairs "pipe loops=200000" ref_pipe ours_pipe --ref "perf bench sched pipe -l 200000" \
+	usec_per_op:lower
+pairs "messaging socket process" ref_msg_socket ours_msg_socket \
+	--ref "perf bench sched messaging -g 10 -l 100" seconds:lower
+pairs "messaging pipe thread" ref_msg_pipe_thread ours_msg_pipe_thread \
+	--ref "perf bench sched messaging -g 10 -l 100 -p -t" seconds:lower
 bench_report
 
-if [[ ${ONLY_PERF_SCHED:-0} != 1 ]]; then
-	echo
-	"$here/fidelity-sync.sh" "$bench_sp"
-	echo
-	"$here/fidelity-proc.sh" "$bench_sp"
-	if [[ -n ${SCHBENCH:-} ]]; then
-		echo
-		"$here/fidelity-schbench.sh" "$SCHBENCH" "$bench_sp"
-	fi
-fi

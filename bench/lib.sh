@@ -9,12 +9,18 @@
 # the median cost ratio and its 95 % bootstrap interval and keeps adding
 # pairs until the interval is within +-TARGET of the median or MAX_PAIRS is
 # reached; then it prints the ratio and says "wide" when the machine did
-# not allow the target.
+# not allow the target, else "within" or "outside" as the median ratio is
+# within 1 +- BAND or not.
 #
 # Environment (all scripts):
 #   PAIRS      pairs before the first look at the interval (default 10)
 #   MAX_PAIRS  most pairs per case (default 3 x PAIRS)
+#   CASE_SECONDS  no pair is added past PAIRS once a case has run this long
+#              (default 0: no limit); what bounds bench/fidelity-all.sh
 #   TARGET     wanted half-width of the interval, relative (default 0.05)
+#   BAND       a median ratio within 1 +- BAND is "within" (default 0.05)
+#   SUMMARY    a file every case's line is also appended to (default none):
+#              how bench/fidelity-all.sh gathers one table from several scripts
 #   CPUS       CPU list both sides run on, taskset -c syntax (default: every
 #              CPU this shell may use)
 #   RUN_OPTS   extra options for 'schedperf run', e.g. --no-monitors
@@ -22,6 +28,8 @@
 PAIRS=${PAIRS:-10}
 MAX_PAIRS=${MAX_PAIRS:-$((3 * PAIRS))}
 TARGET=${TARGET:-0.05}
+BAND=${BAND:-0.05}
+CASE_SECONDS=${CASE_SECONDS:-0}
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 read -r -a bench_run_opts <<<"${RUN_OPTS:-}"
 
@@ -39,6 +47,10 @@ bench_setup() {
 	done
 	if ! [[ $PAIRS =~ ^[0-9]+$ && $MAX_PAIRS =~ ^[0-9]+$ ]] || ((PAIRS < 2 || MAX_PAIRS < PAIRS)); then
 		echo "$bench_name: PAIRS=$PAIRS MAX_PAIRS=$MAX_PAIRS: give whole numbers, 2 <= PAIRS <= MAX_PAIRS" >&2
+		exit 2
+	fi
+	if ! [[ $CASE_SECONDS =~ ^[0-9]+$ ]]; then
+		echo "$bench_name: CASE_SECONDS=$CASE_SECONDS: give a whole number of seconds (0: no limit)" >&2
 		exit 2
 	fi
 	CPUS=${CPUS:-$(taskset -pc $$ | sed 's/.*: //')}
@@ -73,25 +85,26 @@ print(" ".join(repr(statistics.median(samples[name])) for name in sys.argv[1].sp
 ' "$metrics"
 }
 
-# pairs LABEL REF_FUNCTION OURS_FUNCTION METRIC:lower|higher... [--gate LIST]
-# The functions print one value per metric, in order. Pairs are printed as
-# they come; the case's ratios are added to the summary.
+# pairs LABEL REF_FUNCTION OURS_FUNCTION [--ref TEXT] METRIC:lower|higher...
+#       [--gate LIST]
+# LABEL names our side (workload and parameters), --ref the reference tool
+# and its flags. The functions print one value per metric, in order. Pairs
+# are printed as they come; the case's ratios are added to the summary.
 pairs() {
-	local label=$1 ref_fn=$2 ours_fn=$3 out i o r specs=() gate=""
+	local label=$1 ref_fn=$2 ours_fn=$3 ref="" out i o r specs=() gate="" began=$SECONDS
 	shift 3
 	while (($#)); do
-		if [[ $1 == --gate ]]; then
-			gate=$2
-			shift 2
-			continue
-		fi
+		case $1 in
+		--gate) gate=$2; shift 2; continue ;;
+		--ref) ref=$2; shift 2; continue ;;
+		esac
 		specs+=(--metric "$1")
 		shift
 	done
 	[[ -n $gate ]] && specs+=(--gate "$gate")
 	out=$bench_tmp/pairs.$((++bench_cases))
 	: >"$out"
-	echo "$label: pinned to CPUs $CPUS, $PAIRS to $MAX_PAIRS pairs"
+	echo "$label vs ${ref:-reference}: pinned to CPUs $CPUS, $PAIRS to $MAX_PAIRS pairs"
 	for ((i = 1; i <= MAX_PAIRS; i++)); do
 		if ((i % 2)); then
 			r=$($ref_fn)
@@ -106,13 +119,17 @@ pairs() {
 		fi
 		echo "$o $r" >>"$out"
 		printf '  pair %2d: ours %s  reference %s\n' "$i" "$o" "$r"
-		if ((i >= PAIRS)) &&
-			python3 "$bench_dir/ratio_ci.py" "$out" --check --target "$TARGET" "${specs[@]}"; then
+		((i >= PAIRS)) || continue
+		if python3 "$bench_dir/ratio_ci.py" "$out" --check --target "$TARGET" "${specs[@]}"; then
+			break
+		fi
+		if ((i < MAX_PAIRS && CASE_SECONDS > 0 && SECONDS - began >= CASE_SECONDS)); then
+			echo "  $CASE_SECONDS s spent on this case: no more pairs"
 			break
 		fi
 	done
-	python3 "$bench_dir/ratio_ci.py" "$out" --label "$label" --target "$TARGET" "${specs[@]}" |
-		tee -a "$bench_summary"
+	python3 "$bench_dir/ratio_ci.py" "$out" --label "$label" --ref "$ref" --target "$TARGET" \
+		--band "$BAND" "${specs[@]}" | tee -a "$bench_summary" ${SUMMARY:+"$SUMMARY"}
 	echo
 }
 
@@ -120,9 +137,11 @@ pairs() {
 bench_report() {
 	echo "# $(uname -r), $(nproc) CPUs, both sides on CPUs $CPUS; cost ratio ours/reference"
 	echo "# (1.00 = same cost), median of the pairs with its 95 % bootstrap interval;"
-	echo "# \"wide\": the interval is beyond +-$TARGET of the median after the pairs the"
-	echo "# machine allowed (raise MAX_PAIRS, or run on a quieter machine)"
-	printf '%-30s %-14s %5s %12s %12s %7s  %s\n' case metric pairs ours reference ratio "95 % CI"
+	echo "# verdict \"wide\": the interval is beyond +-$TARGET of the median (or there are"
+	echo "# fewer than 5 pairs) after the pairs the machine allowed (raise MAX_PAIRS or"
+	echo "# CASE_SECONDS, or run on a quieter machine); else"
+	echo "# \"within\" or \"outside\" as the median is within 1 +- $BAND or not"
+	python3 "$bench_dir/ratio_ci.py" --header
 	cat "$bench_summary"
 }
 bench_cases=0

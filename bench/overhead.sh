@@ -32,6 +32,7 @@ off_pipe() { without_monitors pipe usec_per_op loops=200000; }
 on_messaging() { with_monitors messaging seconds groups=10 loops=100; }
 off_messaging() { without_monitors messaging seconds groups=10 loops=100; }
 
-pairs "pipe loops=200000" off_pipe on_pipe usec_per_op:lower
-pairs "messaging groups=10 loops=100" off_messaging on_messaging seconds:lower
+pairs "pipe loops=200000" off_pipe on_pipe --ref "the same, --no-monitors" usec_per_op:lower
+pairs "messaging groups=10 loops=100" off_messaging on_messaging --ref "the same, --no-monitors" \
+	seconds:lower
 bench_report
