@@ -9,7 +9,7 @@ VERSION = 0.1.0
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = sqlite3 libpq jansson libRmath yaml-0.1
+PKGS = sqlite3 libpq jansson libRmath yaml-0.1 libelf
 
 # $(BUILD) holds every object; sanitizer builds use their own directory so
 # that `make asan` never mixes objects with the normal build.

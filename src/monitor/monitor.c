@@ -9,6 +9,7 @@
  * order.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,10 @@
 #include "monitor/monitor_ops.h"
 #include "monitor/perf_counters.h"
 #include "monitor/procfs.h"
+#include "monitor/profile.h"
 #include "util/array.h"
 #include "util/list.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const struct monitor_ops *const all_monitors[] = {
@@ -29,12 +32,13 @@ static const struct monitor_ops *const all_monitors[] = {
 	&softirqs_monitor,
 	&schedstat_monitor,
 	&cpufreq_monitor,
+	&profile_monitor,
 };
 
 #define NR_MONITORS (ARRAY_SIZE(all_monitors))
 
 const char *const monitor_names[] = {
-	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", NULL,
+	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", "profile", NULL,
 };
 
 /* One opened monitor and the slice of the metric table it fills. */
@@ -69,6 +73,25 @@ void metric_table_add(struct metric_table *table, const char *name,
 	spec->unit = unit;
 	spec->better = better;
 	spec->help = help;
+}
+
+void monitor_note(struct metric_table *table, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&sb, line);
+	table->notes = xreallocarray(table->notes, table->nr_notes + 1, sizeof(*table->notes));
+	table->notes[table->nr_notes++] = strbuf_detach(&sb);
+}
+
+static bool is_profiling(const struct monitor_ops *ops)
+{
+	return ops->take_profile != NULL;
 }
 
 static int monitor_index(const char *name, size_t len)
@@ -120,9 +143,10 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 {
 	struct choosing c = { chosen, err };
 
+	/* "all" measures; a profile samples inside the timed section, so only when named. */
 	if (!list || !strcmp(list, "all")) {
 		for (size_t i = 0; i < NR_MONITORS; i++)
-			chosen[i] = true;
+			chosen[i] = !is_profiling(all_monitors[i]);
 		return 0;
 	}
 	if (!strcmp(list, "none"))
@@ -175,6 +199,9 @@ void monitors_close(struct monitor_set *ms)
 		ms->slots[i].ops->close(ms->slots[i].state);
 	for (size_t i = 0; i < ms->table.nr; i++)
 		free(ms->table.names[i]);
+	for (size_t i = 0; i < ms->table.nr_notes; i++)
+		free(ms->table.notes[i]);
+	free(ms->table.notes);
 	free(ms->table.names);
 	free(ms->table.specs);
 	free(ms);
@@ -197,6 +224,64 @@ const char *monitors_metric_source(const struct monitor_set *ms, size_t i)
 		    i < ms->slots[s].first + ms->slots[s].nr)
 			return ms->slots[s].ops->name;
 	return NULL;
+}
+
+size_t monitors_nr_notes(const struct monitor_set *ms)
+{
+	return ms ? ms->table.nr_notes : 0;
+}
+
+const char *monitors_note(const struct monitor_set *ms, size_t i)
+{
+	return i < monitors_nr_notes(ms) ? ms->table.notes[i] : NULL;
+}
+
+bool monitors_profiling(const struct monitor_set *ms)
+{
+	for (size_t i = 0; ms && i < ms->nr_slots; i++)
+		if (is_profiling(ms->slots[i].ops))
+			return true;
+	return false;
+}
+
+struct monitor_set *monitors_split_profiling(struct monitor_set *ms)
+{
+	struct monitor_set *profiling;
+	size_t kept = 0;
+
+	if (!monitors_profiling(ms))
+		return NULL;
+	profiling = xcalloc(1, sizeof(*profiling));
+	for (size_t i = 0; i < ms->nr_slots; i++) {
+		/* A profiling monitor has no metric: moving it leaves the others' slices. */
+		if (is_profiling(ms->slots[i].ops))
+			profiling->slots[profiling->nr_slots++] = ms->slots[i];
+		else
+			ms->slots[kept++] = ms->slots[i];
+	}
+	ms->nr_slots = kept;
+	return profiling;
+}
+
+struct result_profile *monitors_take_profile(struct monitor_set *ms)
+{
+	for (size_t i = 0; ms && i < ms->nr_slots; i++) {
+		struct monitor_slot *slot = &ms->slots[i];
+
+		if (is_profiling(slot->ops))
+			return slot->ops->take_profile(slot->state);
+	}
+	return NULL;
+}
+
+static void discard_profiles(struct monitor_set *ms)
+{
+	struct result_profile *p;
+
+	while ((p = monitors_take_profile(ms))) {
+		result_profile_release(p);
+		free(p);
+	}
 }
 
 int monitors_before(struct monitor_set *ms, pid_t pid, struct error *err)
@@ -226,6 +311,7 @@ undo:
 		slot->ops->after(slot->state, scratch);
 		free(scratch);
 	}
+	discard_profiles(ms);
 	return -1;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "store/results.h"
 #include "util/error.h"
 #include "workload/workload.h"
 
@@ -23,6 +24,9 @@
  *   softirqs deltas of /proc/softirqs (summed over CPUs)
  *   schedstat deltas of /proc/schedstat (only when the kernel has it)
  *   cpufreq  average frequency per CPU over the iteration
+ *   profile  a CPU profile of the workload's tasks: sampled call chains,
+ *            self and children weight per function (no metric; the
+ *            iteration's struct result_profile instead)
  *
  * A counter or file the machine does not support is absent (NAN, never
  * stored), never zero.
@@ -43,7 +47,8 @@ struct monitor_set;
 
 /*
  * The names accepted by --monitors, comma-separated: "perf,vmstat,...";
- * NULL-terminated. Besides them, "all" and "none" (or "") are accepted.
+ * NULL-terminated. Besides them, "all" (every monitor but profile, which
+ * samples inside the timed section) and "none" (or "") are accepted.
  */
 extern const char *const monitor_names[];
 
@@ -61,6 +66,24 @@ size_t monitors_nr_metrics(const struct monitor_set *ms);
 const struct metric_spec *monitors_metric(const struct monitor_set *ms, size_t i);
 /* The monitor that measures metric @i: "perf", "vmstat", ... (stored as its source). */
 const char *monitors_metric_source(const struct monitor_set *ms, size_t i);
+
+/*
+ * What the monitors said when they opened, for the user: what the profile
+ * samples, or why it cannot (permission, hidden kernel addresses).
+ */
+size_t monitors_nr_notes(const struct monitor_set *ms);
+const char *monitors_note(const struct monitor_set *ms, size_t i);
+
+/* True when a monitor of @ms profiles: it samples inside the timed section. */
+bool monitors_profiling(const struct monitor_set *ms);
+/*
+ * Move the profiling monitors of @ms into a set of their own (NULL when
+ * there is none), so that extra iterations are profiled while the timed
+ * ones run without them. Free it with monitors_close() before @ms.
+ */
+struct monitor_set *monitors_split_profiling(struct monitor_set *ms);
+/* The profile of the iteration monitors_after() ended, handed over; NULL when none. */
+struct result_profile *monitors_take_profile(struct monitor_set *ms);
 
 /*
  * Just before the iteration's child @pid starts its workload (it waits for

@@ -145,6 +145,51 @@ bool result_benchmark_has_interference(const struct result_benchmark *bench)
 	return false;
 }
 
+struct result_profile *result_benchmark_add_profile(struct result_benchmark *bench)
+{
+	bench->profiles = grow_one(bench->profiles, &bench->nr_profiles,
+				   sizeof(*bench->profiles));
+	return &bench->profiles[bench->nr_profiles - 1];
+}
+
+void result_profile_add_symbol(struct result_profile *p, const char *name, const char *dso,
+			       uint64_t self, uint64_t children)
+{
+	struct result_profile_symbol *sym;
+
+	p->symbols = grow_one(p->symbols, &p->nr_symbols, sizeof(*p->symbols));
+	sym = &p->symbols[p->nr_symbols - 1];
+	sym->name = utf8_copy(name);
+	sym->dso = utf8_copy(dso);
+	sym->self = self;
+	sym->children = children;
+}
+
+void result_profile_release(struct result_profile *p)
+{
+	for (size_t i = 0; i < p->nr_symbols; i++) {
+		free(p->symbols[i].name);
+		free(p->symbols[i].dso);
+	}
+	free(p->symbols);
+	free(p->event);
+	free(p->scope);
+	memset(p, 0, sizeof(*p));
+}
+
+void result_profile_copy(struct result_profile *to, const struct result_profile *from)
+{
+	*to = *from;
+	to->event = xstrdup(from->event);
+	to->scope = xstrdup(from->scope);
+	to->symbols = xcalloc(from->nr_symbols ? from->nr_symbols : 1, sizeof(*to->symbols));
+	for (size_t i = 0; i < from->nr_symbols; i++) {
+		to->symbols[i] = from->symbols[i];
+		to->symbols[i].name = xstrdup(from->symbols[i].name);
+		to->symbols[i].dso = xstrdup(from->symbols[i].dso);
+	}
+}
+
 size_t result_metric_repetitions(const struct result_metric *m)
 {
 	return m->repetitions ? m->repetitions : 1;
@@ -184,6 +229,9 @@ static void benchmark_release(struct result_benchmark *b)
 	for (size_t i = 0; i < b->nr_metrics; i++)
 		metric_release(&b->metrics[i]);
 	result_benchmark_drop_iterations(b);
+	for (size_t i = 0; i < b->nr_profiles; i++)
+		result_profile_release(&b->profiles[i]);
+	free(b->profiles);
 	free(b->metrics);
 	free(b->workload);
 	free(b->params);

@@ -56,6 +56,34 @@ struct result_iteration {
 	size_t nr_culprits;
 };
 
+/*
+ * A CPU profile of one iteration, sampled with call chains: for each
+ * function, the weight (CPU time or cycles) of the samples taken in it
+ * (self) and of the samples with it anywhere on the call chain (children),
+ * as LKP's perf-profile.self.cycles-pp.SYMBOL and
+ * perf-profile.children.cycles-pp.SYMBOL count them. A share is
+ * weight / total; the children of a function counted once per sample even
+ * when it recurses.
+ */
+struct result_profile_symbol {
+	char *name;		/* "[unknown]" where no symbol covers the address */
+	char *dso;		/* "[kernel.kallsyms]", "[module]" or a file's base name */
+	uint64_t self, children;
+};
+
+struct result_profile {
+	int seq;		/* the iteration it was taken in */
+	bool extra;		/* an iteration run only to be profiled, not a timed one */
+	char *event;		/* what was sampled: "cycles" or "cpu-clock" */
+	char *scope;		/* "tasks": the workload's tasks only */
+	uint64_t frequency;	/* samples a second asked for, on each CPU */
+	uint64_t samples;	/* samples taken */
+	uint64_t lost;		/* samples the kernel dropped (its buffer was full) */
+	uint64_t total;		/* weight of every sample: ns of cpu-clock, or cycles */
+	struct result_profile_symbol *symbols;
+	size_t nr_symbols;
+};
+
 struct result_benchmark {
 	char *workload;
 	char *params;		/* canonical JSON object of strings, keys sorted */
@@ -64,6 +92,8 @@ struct result_benchmark {
 	size_t nr_failed;	/* iterations that failed (no samples) */
 	struct result_iteration *iterations;	/* NULL when nothing was measured */
 	size_t nr_iterations, alloc_iterations;
+	struct result_profile *profiles;	/* in iteration order; none unless profiled */
+	size_t nr_profiles;
 };
 
 struct env_entry {
@@ -107,6 +137,14 @@ void result_iteration_add_culprit(struct result_iteration *it, const char *name,
 void result_benchmark_drop_iterations(struct result_benchmark *bench);
 /* Whether any iteration of @bench has interference measured or marked. */
 bool result_benchmark_has_interference(const struct result_benchmark *bench);
+struct result_profile *result_benchmark_add_profile(struct result_benchmark *bench);
+/* Append a symbol; @name and @dso are copied (bytes that are not UTF-8 escaped). */
+void result_profile_add_symbol(struct result_profile *p, const char *name, const char *dso,
+			       uint64_t self, uint64_t children);
+/* Free what @p holds (not @p itself). */
+void result_profile_release(struct result_profile *p);
+/* A deep copy of @from into @to. */
+void result_profile_copy(struct result_profile *to, const struct result_profile *from);
 /* @m's values per iteration, at least 1. */
 size_t result_metric_repetitions(const struct result_metric *m);
 /* Sort the environment by key (for stable output and lookups). */
