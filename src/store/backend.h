@@ -108,6 +108,9 @@ struct store_backend {
 				const char *failure, const struct result_iteration *info,
 				const struct store_sample *samples, size_t nr_samples,
 				struct error *err);
+	/* A profile and its symbols. */
+	int (*profile_insert)(struct store *st, int64_t bench_id,
+			      const struct result_profile *profile, struct error *err);
 	/* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
 	int (*benchmark_find)(struct store *st, int64_t batch_id, size_t position,
 			      int64_t *bench_id, struct error *err);
@@ -124,7 +127,10 @@ struct store_backend {
 	 */
 	int (*batches_load)(struct store *st, const char *name, struct result_set *set,
 			    struct error *err);
-	/* Fill @batch (its id set) with its environment and benchmarks. */
+	/*
+	 * Fill @batch (its id set) with its environment and benchmarks; with
+	 * @with_samples their samples and profiles too.
+	 */
 	int (*batch_load)(struct store *st, struct result_batch *batch, bool with_samples,
 			  struct error *err);
 

@@ -14,6 +14,7 @@
 #include "store/postgres_jobs.h"
 #include "store/postgres_open.h"
 #include "store/postgres_schema.h"
+#include "store/postgres_profile.h"
 #include "store/postgres_stmt.h"
 #include "util/xalloc.h"
 
@@ -690,7 +691,8 @@ static int pg_batch_load(struct store *st, struct result_batch *batch, bool with
 	PQclear(res);
 	rc = load_metrics(ps, batch, bench_ids, err) ||
 	     (with_samples && (load_samples(ps, batch, bench_ids, err) ||
-			       load_iterations(ps, batch, bench_ids, err))) ? -1 : 0;
+			       load_iterations(ps, batch, bench_ids, err) ||
+			       pg_profiles_load(ps, batch, bench_ids, err))) ? -1 : 0;
 	free(bench_ids);
 	return rc;
 }
@@ -778,6 +780,7 @@ const struct store_backend store_postgres = {
 	.batches_delete_before = pg_batches_delete_before,
 	.benchmark_insert = pg_benchmark_insert,
 	.iteration_insert = pg_iteration_insert,
+	.profile_insert = pg_profile_insert,
 	.benchmark_find = pg_benchmark_find,
 	.metric_find = pg_metric_find,
 	.iterations_count = pg_iterations_count,

@@ -142,6 +142,30 @@ static const char upgrade_v6_to_v7[] =
 	"  CHECK (max_attempts >= 1);"
 	"UPDATE schedperf_schema SET version = 7;";
 
+/* Version 8: CPU profiles, as in sqlite_schema.c. */
+static const char upgrade_v7_to_v8[] =
+	"CREATE TABLE profiles ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  seq integer NOT NULL,"
+	"  extra boolean NOT NULL,"
+	"  event text NOT NULL,"
+	"  scope text NOT NULL,"
+	"  frequency bigint NOT NULL,"
+	"  samples bigint NOT NULL,"
+	"  lost bigint NOT NULL,"
+	"  total bigint NOT NULL,"
+	"  UNIQUE (benchmark_id, extra, seq));"
+	"CREATE TABLE profile_symbols ("
+	"  profile_id bigint NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  name text NOT NULL,"
+	"  dso text NOT NULL,"
+	"  self bigint NOT NULL,"
+	"  children bigint NOT NULL,"
+	"  PRIMARY KEY (profile_id, position));"
+	"UPDATE schedperf_schema SET version = 8;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -153,6 +177,7 @@ static const char *const migrations[] = {
 	upgrade_v4_to_v5,
 	upgrade_v5_to_v6,
 	upgrade_v6_to_v7,
+	upgrade_v7_to_v8,
 };
 
 #define FIRST_VERSION 3
@@ -267,7 +292,8 @@ static const struct {
 } store_tables[] = {
 	{ "schedperf_schema", 3 }, { "runs", 3 }, { "batches", 3 }, { "environment", 3 },
 	{ "benchmarks", 3 }, { "metrics", 3 }, { "iterations", 3 }, { "samples", 3 },
-	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 },
+	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 }, { "profiles", 8 },
+	{ "profile_symbols", 8 },
 };
 
 int pg_schema_damage(struct store *st, int version, char *buf, size_t len,

@@ -5,10 +5,10 @@
 /*
  * Inside the PostgreSQL backend, below its other files: the handle and the
  * statement helpers they share. postgres.c has the queries and the
- * operations table, postgres_jobs.c the job queue, postgres_open.c the
- * connection, and postgres_schema.c the schema with its migrations; none
- * of them calls another's functions except through here and their own
- * headers.
+ * operations table, postgres_jobs.c the job queue, postgres_profile.c the
+ * CPU profiles, postgres_open.c the connection, and postgres_schema.c the
+ * schema with its migrations; none of them calls another's functions
+ * except through here and their own headers.
  *
  * Every query is a prepared statement with its values as parameters,
  * never text pasted into SQL; each is prepared once per connection, on

@@ -438,6 +438,56 @@ static int sqlite_iteration_insert(struct store *st, int64_t bench_id, int seq, 
 	return insert_samples(ss, iteration_id, samples, nr_samples, err);
 }
 
+static int insert_profile_symbols(struct sqlite_store *ss, int64_t profile_id,
+				  const struct result_profile *profile, struct error *err)
+{
+	sqlite3_stmt *stmt;
+	int rc = 0;
+
+	stmt = sqlite_prepare(ss, "INSERT INTO profile_symbols (profile_id, position, name, dso, "
+			      "self, children) VALUES (?, ?, ?, ?, ?, ?)", err);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < profile->nr_symbols && !rc; i++) {
+		const struct result_profile_symbol *sym = &profile->symbols[i];
+
+		sqlite3_bind_int64(stmt, 1, profile_id);
+		sqlite3_bind_int64(stmt, 2, (int64_t)i);
+		sqlite3_bind_text(stmt, 3, sym->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 4, sym->dso, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 5, (int64_t)sym->self);
+		sqlite3_bind_int64(stmt, 6, (int64_t)sym->children);
+		rc = sqlite_step_done(ss, stmt, err, "add a profile's symbol");
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int sqlite_profile_insert(struct store *st, int64_t bench_id,
+				 const struct result_profile *profile, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt;
+
+	stmt = sqlite_prepare(ss, "INSERT INTO profiles (benchmark_id, seq, extra, event, scope, "
+			      "frequency, samples, lost, total) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			      err);
+	if (stmt) {
+		sqlite3_bind_int64(stmt, 1, bench_id);
+		sqlite3_bind_int(stmt, 2, profile->seq);
+		sqlite3_bind_int(stmt, 3, profile->extra);
+		sqlite3_bind_text(stmt, 4, profile->event, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 5, profile->scope, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 6, (int64_t)profile->frequency);
+		sqlite3_bind_int64(stmt, 7, (int64_t)profile->samples);
+		sqlite3_bind_int64(stmt, 8, (int64_t)profile->lost);
+		sqlite3_bind_int64(stmt, 9, (int64_t)profile->total);
+	}
+	if (run_once(ss, stmt, err, "add a profile"))
+		return -1;
+	return insert_profile_symbols(ss, sqlite3_last_insert_rowid(ss->db), profile, err);
+}
+
 static int sqlite_benchmark_find(struct store *st, int64_t batch_id, size_t position,
 				 int64_t *bench_id, struct error *err)
 {
@@ -552,6 +602,7 @@ static int load_env(struct sqlite_store *ss, struct result_batch *batch, struct 
  */
 struct batch_reader {
 	sqlite3_stmt *benchmarks, *metrics, *samples, *failed, *iterations, *culprits;
+	sqlite3_stmt *profiles, *symbols;
 };
 
 static void batch_reader_release(struct batch_reader *r)
@@ -562,6 +613,8 @@ static void batch_reader_release(struct batch_reader *r)
 	sqlite3_reset(r->failed);
 	sqlite3_reset(r->iterations);
 	sqlite3_reset(r->culprits);
+	sqlite3_reset(r->profiles);
+	sqlite3_reset(r->symbols);
 }
 
 /* batch_reader's queries (constants: sqlite_prepare_cached() knows them by address) */
@@ -583,6 +636,12 @@ static const char read_iterations[] =
 	"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) ORDER BY seq";
 static const char read_culprits[] =
 	"SELECT pid, name, cpu FROM culprits WHERE iteration_id = ? ORDER BY rank";
+static const char read_profiles[] =
+	"SELECT id, seq, extra, event, scope, frequency, samples, lost, total FROM profiles "
+	"WHERE benchmark_id = ? ORDER BY extra, seq";
+static const char read_symbols[] =
+	"SELECT name, dso, self, children FROM profile_symbols WHERE profile_id = ? "
+	"ORDER BY position";
 
 static int batch_reader_prepare(struct sqlite_store *ss, struct batch_reader *r,
 				struct error *err)
@@ -593,8 +652,10 @@ static int batch_reader_prepare(struct sqlite_store *ss, struct batch_reader *r,
 	r->failed = sqlite_prepare_cached(ss, read_failed, err);
 	r->iterations = sqlite_prepare_cached(ss, read_iterations, err);
 	r->culprits = sqlite_prepare_cached(ss, read_culprits, err);
+	r->profiles = sqlite_prepare_cached(ss, read_profiles, err);
+	r->symbols = sqlite_prepare_cached(ss, read_symbols, err);
 	return r->benchmarks && r->metrics && r->samples && r->failed && r->iterations &&
-	       r->culprits ? 0 : -1;
+	       r->culprits && r->profiles && r->symbols ? 0 : -1;
 }
 
 static int load_metrics(struct sqlite_store *ss, struct batch_reader *r,
@@ -710,6 +771,47 @@ static int load_failed(struct sqlite_store *ss, struct batch_reader *r,
 	return rc < 0 ? -1 : 0;
 }
 
+static int load_profile_symbols(struct sqlite_store *ss, struct batch_reader *r,
+				struct result_profile *p, int64_t profile_id, struct error *err)
+{
+	int rc;
+
+	sqlite3_bind_int64(r->symbols, 1, profile_id);
+	while ((rc = sqlite_step(ss, r->symbols, err, "read the results")) > 0)
+		result_profile_add_symbol(p, column_text(r->symbols, 0),
+					  column_text(r->symbols, 1),
+					  (uint64_t)sqlite3_column_int64(r->symbols, 2),
+					  (uint64_t)sqlite3_column_int64(r->symbols, 3));
+	sqlite3_reset(r->symbols);
+	return rc;
+}
+
+static int load_profiles(struct sqlite_store *ss, struct batch_reader *r,
+			 struct result_benchmark *bench, int64_t bench_id, struct error *err)
+{
+	int rc;
+
+	sqlite3_bind_int64(r->profiles, 1, bench_id);
+	while ((rc = sqlite_step(ss, r->profiles, err, "read the results")) > 0) {
+		struct result_profile *p = result_benchmark_add_profile(bench);
+
+		p->seq = sqlite3_column_int(r->profiles, 1);
+		p->extra = sqlite3_column_int(r->profiles, 2);
+		p->event = column_strdup(r->profiles, 3);
+		p->scope = column_strdup(r->profiles, 4);
+		p->frequency = (uint64_t)sqlite3_column_int64(r->profiles, 5);
+		p->samples = (uint64_t)sqlite3_column_int64(r->profiles, 6);
+		p->lost = (uint64_t)sqlite3_column_int64(r->profiles, 7);
+		p->total = (uint64_t)sqlite3_column_int64(r->profiles, 8);
+		if (load_profile_symbols(ss, r, p, sqlite3_column_int64(r->profiles, 0), err)) {
+			rc = -1;
+			break;
+		}
+	}
+	sqlite3_reset(r->profiles);
+	return rc;
+}
+
 static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool with_samples,
 			     struct error *err)
 {
@@ -731,7 +833,8 @@ static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool 
 		if (load_metrics(ss, &r, bench, bench_id, err) ||
 		    load_failed(ss, &r, bench, bench_id, err) ||
 		    (with_samples && (load_samples(ss, &r, bench, bench_id, err) ||
-				      load_iterations(ss, &r, bench, bench_id, err)))) {
+				      load_iterations(ss, &r, bench, bench_id, err) ||
+				      load_profiles(ss, &r, bench, bench_id, err)))) {
 			rc = -1;
 			break;
 		}
@@ -827,6 +930,7 @@ const struct store_backend store_sqlite = {
 	.batches_delete_before = sqlite_batches_delete_before,
 	.benchmark_insert = sqlite_benchmark_insert,
 	.iteration_insert = sqlite_iteration_insert,
+	.profile_insert = sqlite_profile_insert,
 	.benchmark_find = sqlite_benchmark_find,
 	.metric_find = sqlite_metric_find,
 	.iterations_count = sqlite_iterations_count,

@@ -196,6 +196,34 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  cpu REAL NOT NULL,"							\
 	"  PRIMARY KEY (iteration_id, rank)) WITHOUT ROWID;"
 
+/*
+ * Version 8: CPU profiles (the profile monitor). A profile belongs to a
+ * benchmark and the iteration it was taken in (seq), or to an extra
+ * iteration run only to be profiled (extra = 1, seq counting those); a
+ * symbol's self and children are the weight of its samples, of total.
+ */
+#define PROFILES_V8							\
+	"CREATE TABLE profiles ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  seq INTEGER NOT NULL,"						\
+	"  extra INTEGER NOT NULL CHECK (extra IN (0, 1)),"			\
+	"  event TEXT NOT NULL,"						\
+	"  scope TEXT NOT NULL,"						\
+	"  frequency INTEGER NOT NULL,"						\
+	"  samples INTEGER NOT NULL,"						\
+	"  lost INTEGER NOT NULL,"						\
+	"  total INTEGER NOT NULL,"						\
+	"  UNIQUE (benchmark_id, extra, seq));"					\
+	"CREATE TABLE profile_symbols ("					\
+	"  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"	\
+	"  position INTEGER NOT NULL,"						\
+	"  name TEXT NOT NULL,"							\
+	"  dso TEXT NOT NULL,"							\
+	"  self INTEGER NOT NULL,"						\
+	"  children INTEGER NOT NULL,"						\
+	"  PRIMARY KEY (profile_id, position)) WITHOUT ROWID;"
+
 #define STAMP(version)								\
 	"PRAGMA application_id = 1399023696;"					\
 	"PRAGMA user_version = " #version ";"
@@ -215,7 +243,8 @@ static const char schema_current[] =
 	"CREATE INDEX samples_metric ON samples(metric_id);"
 	KNOB_JOURNAL_V5
 	CULPRITS_V6
-	STAMP(7);
+	PROFILES_V8
+	STAMP(8);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -283,6 +312,10 @@ static const char upgrade_v6_to_v7[] =
 	"ALTER TABLE jobs ADD COLUMN " MAX_ATTEMPTS_V7 ";"
 	STAMP(7);
 
+static const char upgrade_v7_to_v8[] =
+	PROFILES_V8
+	STAMP(8);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
@@ -291,6 +324,7 @@ static const char *const migrations[] = {
 	upgrade_v4_to_v5,
 	upgrade_v5_to_v6,
 	upgrade_v6_to_v7,
+	upgrade_v7_to_v8,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

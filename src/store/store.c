@@ -416,6 +416,14 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
 						      info, samples, nr_samples, err), err);
 }
 
+int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
+		      struct error *err)
+{
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->profile_insert(st, bench_id, p, err), err);
+}
+
 static int find_progress(struct store *st, int64_t batch_id, size_t position,
 			 const struct result_benchmark *bench, int64_t *bench_id,
 			 int64_t *metric_ids, struct benchmark_progress *progress,

@@ -21,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 
@@ -104,6 +104,14 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
 			const char *failure, const struct result_iteration *info,
 			const struct store_sample *samples, size_t nr_samples,
 			struct error *err);
+
+/*
+ * Store the CPU profile of a benchmark's iteration @p->seq (or of an extra
+ * iteration run only to be profiled, @p->extra), in a transaction of its
+ * own. Symbols are stored as they are; the iteration is not needed.
+ */
+int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
+		      struct error *err);
 
 /*
  * Load every batch of run @name (all runs when @name is NULL) with its

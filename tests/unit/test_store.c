@@ -294,6 +294,64 @@ static void test_round_trip(void **state)
 	store_close(st);
 }
 
+/* A profile comes back as stored: counts, symbols in order, timed before extra. */
+static void test_profile_round_trip(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct result_benchmark b = { 0 };
+	struct result_profile *p = result_benchmark_add_profile(&b);
+	const struct result_benchmark *lb;
+	struct error err = { 0 };
+	int64_t ids[2], batch_id, bench_id;
+
+	batch_id = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, batch_id, 0, 2, ids);
+	p->seq = 0;
+	p->extra = true;
+	p->event = xstrdup("cpu-clock");
+	p->scope = xstrdup("tasks");
+	p->frequency = 1000;
+	p->samples = 7;
+	p->lost = 1;
+	p->total = 7000000;
+	result_profile_add_symbol(p, "pipe_write", "[kernel.kallsyms]", 3000000, 5000000);
+	result_profile_add_symbol(p, "main", "schedperf", 0, 7000000);
+	assert_int_equal(store_profile_add(st, bench_id, p, &err), 0);
+	p->seq = 1;
+	p->extra = false;
+	assert_int_equal(store_profile_add(st, bench_id, p, &err), 0);
+	/* one profile per iteration */
+	assert_int_equal(store_profile_add(st, bench_id, p, &err), -1);
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+
+	assert_int_equal(store_load(st, "a", true, &set, &err), 0);
+	lb = &set.batches[0].benchmarks[0];
+	assert_int_equal(lb->nr_profiles, 2);
+	assert_int_equal(lb->profiles[0].seq, 1);
+	assert_false(lb->profiles[0].extra);
+	assert_true(lb->profiles[1].extra);
+	assert_string_equal(lb->profiles[0].event, "cpu-clock");
+	assert_string_equal(lb->profiles[0].scope, "tasks");
+	assert_int_equal(lb->profiles[0].frequency, 1000);
+	assert_int_equal(lb->profiles[0].samples, 7);
+	assert_int_equal(lb->profiles[0].lost, 1);
+	assert_int_equal(lb->profiles[0].total, 7000000);
+	assert_int_equal(lb->profiles[0].nr_symbols, 2);
+	assert_string_equal(lb->profiles[0].symbols[0].dso, "[kernel.kallsyms]");
+	assert_int_equal(lb->profiles[0].symbols[0].self, 3000000);
+	assert_int_equal(lb->profiles[0].symbols[0].children, 5000000);
+	assert_string_equal(lb->profiles[0].symbols[1].name, "main");
+	result_set_release(&set);
+	/* without samples, without profiles */
+	assert_int_equal(store_load(st, "a", false, &set, &err), 0);
+	assert_int_equal(set.batches[0].benchmarks[0].nr_profiles, 0);
+	result_set_release(&set);
+	result_profile_release(p);
+	free(b.profiles);
+	store_close(st);
+}
+
 static void test_resume_bookkeeping(void **state)
 {
 	struct store *st = open_store();
@@ -917,6 +975,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
@@ -933,6 +992,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_knob_journal, setup, teardown),
 		/* The same on PostgreSQL, where they apply. */
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
