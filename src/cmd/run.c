@@ -20,9 +20,12 @@
 #include "runner/suite.h"
 #include "runner/sweep.h"
 #include "monitor/interference.h"
+#include "monitor/monitor.h"
 #include "monitor/topology.h"
 #include "store/store.h"
+#include "util/list.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage run_usage = {
@@ -56,6 +59,7 @@ struct run_request {
 	bool shuffle, resume, dry_run;
 	int assume_cpus;
 	const char *monitors;	/* NULL = all */
+	int profile_iterations;
 };
 
 static const char *default_run_name(void)
@@ -200,7 +204,12 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
 			   "counters on the workload's tasks: they count during it, so only when "
-			   "asked), all or none"),
+			   "asked), profile (CPU profiles with kernel and user call chains of the "
+			   "workload's tasks, sampled while it runs, so only when named; see show "
+			   "--profile and compare --profile), all (every one but profile) or none"),
+		OPT_INTEGER(0, "profile-iterations", &req->profile_iterations, "N", 1, 1000,
+			    "profile N extra iterations per benchmark after its measured ones, "
+			    "which then run unprofiled (adds the profile monitor)"),
 		OPT_CALLBACK(0, "no-monitors", req, NULL, "the same as --monitors none",
 			     no_monitors),
 		OPT_BOOL(0, "dry-run", &req->dry_run,
@@ -232,10 +241,10 @@ static int check_combinations(const struct run_request *req)
 					   "give it with --dry-run");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
 			    req->opt.replace || req->monitors || req->opt.retries ||
-			    req->cpus_list))
+			    req->cpus_list || req->profile_iterations))
 		return command_usage_error("run", "--resume continues the stored plan; give no "
-					   "WORKLOAD, -p, --suite, --monitors, --retries, "
-					   "--cpus or --replace with it");
+					   "WORKLOAD, -p, --suite, --monitors, --retries, --cpus, "
+					   "--profile-iterations or --replace with it");
 	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
@@ -366,6 +375,42 @@ static void warn_failed(void *ctx, const struct plan_item *item, int seq, const 
 		item->workload->name, seq, why, retrying ? "; retrying" : "");
 }
 
+static void show_note(void *ctx, const char *text)
+{
+	clear_progress(ctx);
+	fprintf(stderr, "schedperf: %s\n", text);
+}
+
+static int find_profile(const char *name, size_t len, void *arg)
+{
+	if (len == strlen("profile") && !memcmp(name, "profile", len))
+		*(bool *)arg = true;
+	return 0;
+}
+
+/* --profile-iterations adds the profile monitor to whatever --monitors chose. */
+static char *monitors_with_profile(const char *list)
+{
+	bool named = false;
+
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!list) {
+		strbuf_addstr(&sb, MONITORS_DEFAULT ",profile");
+	} else if (!strcmp(list, "all")) {
+		for (const char *const *name = monitor_names; *name; name++)
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", *name);
+	} else if (!*list || !strcmp(list, "none")) {
+		strbuf_addstr(&sb, "profile");
+	} else {
+		strbuf_addstr(&sb, list);
+		comma_list_each(list, find_profile, &named);
+		if (!named)
+			strbuf_addstr(&sb, ",profile");
+	}
+	return strbuf_detach(&sb);
+}
+
 static void print_outcome(const struct runner_result *res, const char *name)
 {
 	if (res->iterations_failed)
@@ -455,7 +500,8 @@ int cmd_run(int argc, char **argv)
 	struct store *st = NULL;
 	struct error err = { 0 };
 	struct run_display display = { false, false };
-	const struct runner_events events = { show_progress, warn_failed, &display };
+	const struct runner_events events = { show_progress, warn_failed, &display, show_note };
+	const struct runner_events quiet_events = { NULL, NULL, &display, show_note };
 	int code;
 
 	memset(&req, 0, sizeof(req));
@@ -466,6 +512,7 @@ int cmd_run(int argc, char **argv)
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
+	req.opt.events = &quiet_events;
 	if (!global.quiet) {
 		display.progress = isatty(STDERR_FILENO);
 		req.opt.events = &events;
@@ -484,11 +531,14 @@ int cmd_run(int argc, char **argv)
 		if (build_plan(&req, &plan, &err))
 			goto fail;
 		resolve_plan(&plan, &req.opt);
-		if (req.monitors)
+		if (req.profile_iterations)
+			plan.monitors = monitors_with_profile(req.monitors);
+		else if (req.monitors)
 			plan.monitors = xstrdup(req.monitors);
 		plan.retries = req.opt.retries;
 		if (req.cpus_list)
 			plan.cpus = xstrdup(req.cpus_list);
+		plan.profile_iterations = req.profile_iterations;
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}

@@ -284,6 +284,9 @@ char *plan_to_json(const struct plan *plan)
 		json_object_set_new(doc, "retries", json_integer(plan->retries));
 	if (plan->cpus)
 		json_object_set_new(doc, "cpus", json_string(plan->cpus));
+	if (plan->profile_iterations)
+		json_object_set_new(doc, "profile_iterations",
+				    json_integer(plan->profile_iterations));
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	return s;
@@ -348,6 +351,8 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		plan->retries = (int)json_integer_value(json_object_get(doc, "retries"));
 	if (json_is_string(json_object_get(doc, "cpus")))
 		plan->cpus = xstrdup(json_string_value(json_object_get(doc, "cpus")));
+	plan->profile_iterations = (int)json_integer_value(json_object_get(doc,
+									   "profile_iterations"));
 	json_decref(doc);
 	return rc;
 }

@@ -30,6 +30,12 @@ struct plan {
 	char *monitors;		/* --monitors list; NULL = all */
 	int retries;		/* --retries of every iteration */
 	char *cpus;		/* --cpus list as given; NULL = not pinned */
+	/*
+	 * With the profile monitor: 0 profiles the measured iterations
+	 * themselves; N > 0 runs N extra iterations per benchmark, profiled
+	 * and not timed, while the measured ones run without it.
+	 */
+	int profile_iterations;
 };
 
 /*
@@ -50,7 +56,7 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
 /*
  * The plan as stored with a batch, so that --resume can rebuild it:
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
- * "timeout"?}], "monitors"?, "retries"?, "cpus"?}.
+ * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "profile_iterations"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

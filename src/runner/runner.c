@@ -234,6 +234,27 @@ static void iteration_info(const struct iteration_outcome *outcome,
 }
 
 /*
+ * The profile of the iteration that just ended, stored with the benchmark
+ * when @keep (a measured iteration that succeeded), else thrown away.
+ */
+static int profile_store(struct store *st, struct monitor_set *ms, int64_t bench_id, int seq,
+			 bool extra, bool keep, struct error *err)
+{
+	struct result_profile *p = monitors_take_profile(ms);
+	int rc = 0;
+
+	if (!p)
+		return 0;
+	p->seq = seq;
+	p->extra = extra;
+	if (keep)
+		rc = store_profile_add(st, bench_id, p, err);
+	result_profile_release(p);
+	free(p);
+	return rc;
+}
+
+/*
  * One planned iteration: up to 1 + retries attempts, each stored (a failed
  * attempt with its reason). Returns 1 when it succeeded, 0 when every
  * attempt failed, -1 on an error that stops the run. A disturbed attempt is
@@ -276,6 +297,9 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 					outcome.failed ? outcome.failure : NULL, &info, iv->samples,
 					outcome.failed ? 0 : iv->nr, err))
 			return -1;
+		if (profile_store(rb->st, rb->cfg.monitors, rb->bench_id, rb->seq - 1, false,
+				  !warmup && !outcome.failed, err))
+			return -1;
 		result->iterations_done++;
 		result->iterations_failed += outcome.failed;
 		result->iterations_disturbed += !outcome.failed && info.disturbed;
@@ -298,15 +322,38 @@ int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_r
 	return run_slot(rb, warmup, result, err);
 }
 
+/*
+ * The extra iterations of --profile-iterations, after the measured ones:
+ * only the profiling monitors watch them, and only their profiles are
+ * stored (a failed one leaves none).
+ */
+static int run_profile_iterations(struct runner_bench *rb, struct monitor_set *profiling,
+				  int count, struct error *err)
+{
+	struct iteration_config profiled = rb->cfg;
+	struct iteration_outcome outcome;
+
+	profiled.monitors = profiling;
+	outcome.metrics = rb->iv.values;
+	outcome.monitor_values = rb->iv.values + rb->iv.nr_workload + NR_RUSAGE_METRICS;
+	for (int k = 0; k < count; k++) {
+		if (iteration_run(rb->item->workload, rb->item->values, &profiled, &outcome, err) ||
+		    profile_store(rb->st, profiling, rb->bench_id, k, true, !outcome.failed, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int run_benchmark(struct store *st, const struct plan *plan, size_t index,
 			 const struct runner_options *opt, struct monitor_set *ms,
-			 struct progress *progress, struct runner_result *result,
-			 struct error *err)
+			 struct monitor_set *profiling, struct progress *progress,
+			 struct runner_result *result, struct error *err)
 {
 	const struct plan_item *item = &plan->items[index];
 	struct runner_bench *rb = NULL;
 	int warmup = runner_item_warmup(item, opt);
 	int total = warmup + runner_item_iterations(item, opt), rc = -1;
+	bool ran = false;
 
 	if (runner_bench_open(st, result->batch_id, index, item, opt, ms, &rb, err))
 		goto out;
@@ -322,7 +369,11 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 		if (run_slot(rb, is_warmup, result, err) < 0)
 			goto out;
 		progress->done++;
+		ran = true;
 	}
+	/* A resumed benchmark whose iterations had all run has had its extra ones too. */
+	if (profiling && ran && run_profile_iterations(rb, profiling, plan->profile_iterations, err))
+		goto out;
 	rc = 0;
 out:
 	runner_bench_close(rb);
@@ -390,12 +441,39 @@ int runner_batch_open(struct store *st, const struct plan *plan,
 	return open_batch(st, plan, opt, result, err);
 }
 
+/*
+ * Tell the user what the monitors said when they opened, and where the
+ * profile is taken: in the measured iterations (its cost falls inside
+ * them) or in extra ones.
+ */
+static void monitor_notes(const struct runner_options *opt, const struct plan *plan,
+			  struct monitor_set *ms, struct monitor_set *profiling)
+{
+	char text[256];
+
+	if (!opt->events || !opt->events->note)
+		return;
+	for (size_t i = 0; i < monitors_nr_notes(ms); i++)
+		opt->events->note(opt->events->ctx, monitors_note(ms, i));
+	if (profiling)
+		snprintf(text, sizeof(text), "profile: taken in %d extra iteration%s per benchmark, "
+			 "after its measured ones, which run unprofiled", plan->profile_iterations,
+			 plan->profile_iterations == 1 ? "" : "s");
+	else if (monitors_profiling(ms))
+		snprintf(text, sizeof(text), "profile: taken in the measured iterations, whose "
+			 "times include its cost (--profile-iterations N profiles extra ones "
+			 "instead)");
+	else
+		return;
+	opt->events->note(opt->events->ctx, text);
+}
+
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
 		   struct error *err)
 {
 	struct progress progress = { 0 };
-	struct monitor_set *ms = NULL;
+	struct monitor_set *ms = NULL, *profiling = NULL;
 	struct error finish_err;
 	int rc = 0;
 
@@ -403,10 +481,14 @@ int runner_execute(struct store *st, const struct plan *plan,
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
 	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &ms, err))
 		return -1;
+	if (plan->profile_iterations > 0)
+		profiling = monitors_split_profiling(ms);
 	if (runner_batch_open(st, plan, opt, result, err)) {
+		monitors_close(profiling);
 		monitors_close(ms);
 		return -1;
 	}
+	monitor_notes(opt, plan, ms, profiling);
 
 	iteration_install_signal_handlers();
 	progress.events = opt->events;
@@ -415,7 +497,8 @@ int runner_execute(struct store *st, const struct plan *plan,
 		progress.total += (size_t)(runner_item_warmup(&plan->items[i], opt) +
 					   runner_item_iterations(&plan->items[i], opt));
 	for (size_t i = 0; i < plan->nr_items && !rc; i++)
-		rc = run_benchmark(st, plan, i, opt, ms, &progress, result, err);
+		rc = run_benchmark(st, plan, i, opt, ms, profiling, &progress, result, err);
+	monitors_close(profiling);
 	monitors_close(ms);
 
 	result->signal = iteration_interrupted();

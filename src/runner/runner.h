@@ -29,6 +29,8 @@ struct runner_events {
 	void (*iteration_failed)(void *ctx, const struct plan_item *item, int seq,
 				 const char *why, bool retrying);
 	void *ctx;
+	/* Something the user should know about the run: what a monitor can or cannot do. */
+	void (*note)(void *ctx, const char *text);
 };
 
 struct runner_options {
