@@ -46,7 +46,13 @@ static const struct cmd_usage compare_usage = {
 	"mmtests-classic MMTests v0.27 (BAmean-50/95/99, t-test marks), lkp\n"
 	"lkp-tests' compare at git bbbc29c, benchstat golang.org/x/perf's at\n"
 	"71ba5bc with go-moremath f10218a. schedperf's verdict is shown apart,\n"
-	"on lines \"schedperf: ...\", never as the tool's mark.\n",
+	"on lines \"schedperf: ...\", never as the tool's mark.\n"
+	"\n"
+	"With --profile, the runs' CPU profiles instead (run with --monitors\n"
+	"profile): per benchmark the symbols whose share of the samples changed\n"
+	"most against BASE, self and children, in percentage points, marked *\n"
+	"where the runs' ranges over their profiles do not overlap (beyond the\n"
+	"iteration-to-iteration spread).\n",
 	NULL,
 };
 
@@ -61,6 +67,8 @@ struct compare_args {
 	const struct compare_style *style;
 	struct compare_options opts;
 	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed, pool_machines;
+	bool profile;
+	int top;
 	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
 };
@@ -212,28 +220,76 @@ static int check_run_names(int argc, char **argv)
 	return 0;
 }
 
-static int compare_runs(char **names, size_t nr_runs, const struct compare_args *a)
+/*
+ * Load every run named, each with all its batches of the machines
+ * --machine chose; the exit code.
+ */
+static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
+		     struct compare_run **out)
 {
 	struct compare_run *runs = xcalloc(nr_runs, sizeof(*runs));
 	struct store *st = NULL;
 	struct error err = { 0 };
-	struct comparison cmp;
 	int code = EXIT_OK;
 
-	if (store_open_existing(global.db, &st, &err)) {
-		free(runs);
+	*out = runs;
+	if (store_open_existing(global.db, &st, &err))
 		return error_report(&err);
-	}
-	for (size_t i = 0; i < nr_runs; i++) {
+	for (size_t i = 0; i < nr_runs && !code; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, runs[i].name, true, &runs[i].set, &err)) {
+		if (store_load(st, runs[i].name, true, &runs[i].set, &err))
 			code = error_report(&err);
-			goto out;
-		}
-		if ((code = choose_machines("compare", names[i], &runs[i].set, a->machine,
-					    a->pool_machines)))
-			goto out;
+		else
+			code = choose_machines("compare", names[i], &runs[i].set, a->machine,
+					       a->pool_machines);
 	}
+	store_close(st);
+	return code;
+}
+
+static void release_runs(struct compare_run *runs, size_t nr_runs)
+{
+	for (size_t i = 0; i < nr_runs; i++)
+		result_set_release(&runs[i].set);
+	free(runs);
+}
+
+static int compare_profiles(char **names, size_t nr_runs, const struct compare_args *a)
+{
+	bool json = !strcmp(a->format->name, "json");
+	struct compare_run *runs;
+	struct profile_diff d;
+	int code;
+
+	if (!json && strcmp(a->format->name, "text"))
+		return command_usage_error("compare", "--profile is shown as text or json: give "
+					   "--format text or --format json");
+	if ((code = load_runs(names, nr_runs, a, &runs)))
+		goto out;
+	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
+			   (const char *const *)a->workloads.list);
+	for (size_t r = 0; r < nr_runs && !code; r++)
+		if (!profile_diff_has_run(&d, r))
+			code = die_code(EXIT_USAGE, "compare --profile: run '%.64s' has no "
+					"profile%s (run it with --monitors profile)", names[r],
+					a->workloads.nr ? " of these workloads" : "");
+	if (!code)
+		(json ? report_profile_json : report_profile_text)(stdout, &d,
+								   (const char *const *)names);
+	profile_diff_release(&d);
+out:
+	release_runs(runs, nr_runs);
+	return code;
+}
+
+static int compare_runs(char **names, size_t nr_runs, const struct compare_args *a)
+{
+	struct compare_run *runs;
+	struct comparison cmp;
+	int code;
+
+	if ((code = load_runs(names, nr_runs, a, &runs)))
+		goto out;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	comparison_filter(&cmp, (const char *const *)a->workloads.list,
 			  (const char *const *)a->metrics.list);
@@ -256,16 +312,14 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		a->style, global.color, a->only_changed });
 	comparison_release(&cmp);
 out:
-	for (size_t i = 0; i < nr_runs; i++)
-		result_set_release(&runs[i].set);
-	free(runs);
-	store_close(st);
+	release_runs(runs, nr_runs);
 	return code;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .format = &compare_formats[0], .style = &compare_styles[0] };
+	struct compare_args a = { .format = &compare_formats[0], .style = &compare_styles[0],
+				  .top = 10 };
 	const struct cmd_option options[] = {
 		OPT_CALLBACK(0, "style", &a.style, "STYLE", "mmtests (default): MMTests' "
 			     "table, *x.xx%* on rows with a verdict of change; lkp: value +- "
@@ -300,6 +354,11 @@ int cmd_compare(int argc, char **argv)
 			   "machines whose host name or machine id PATTERN matches (* and ?)"),
 		OPT_BOOL(0, "pool-machines", &a.pool_machines, "pool the samples of a run's "
 			 "batches from several machines (refused otherwise)"),
+		OPT_BOOL(0, "profile", &a.profile, "compare the runs' CPU profiles instead: per "
+			 "benchmark the symbols whose share of samples moved most, in "
+			 "percentage points, * where beyond the iteration-to-iteration spread"),
+		OPT_INTEGER(0, "top", &a.top, "N", 1, 1000000,
+			    "with --profile: symbols per benchmark (default 10)"),
 		OPT_END(),
 	};
 	int code = EXIT_OK;
@@ -309,7 +368,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
-	code = compare_runs(argv + optind, (size_t)(argc - optind), &a);
+	code = (a.profile ? compare_profiles : compare_runs)(argv + optind,
+							    (size_t)(argc - optind), &a);
 out:
 	free_names(a.workloads.list);
 	free_names(a.metrics.list);

@@ -11,11 +11,13 @@
 #include "store/store.h"
 
 static const struct cmd_usage show_usage = {
-	"usage: schedperf show RUN [--samples] [--env]\n"
+	"usage: schedperf show RUN [--samples] [--env] [--profile [--top N]]\n"
 	"\n"
 	"Show every batch of RUN: when it started, whether it completed, each\n"
 	"benchmark with the headline statistic of each metric and how many of its\n"
-	"iterations other tasks disturbed, and by whom.\n",
+	"iterations other tasks disturbed, and by whom. With --profile, then per\n"
+	"benchmark the symbols with the largest share of the samples its profiles\n"
+	"took (run with --monitors profile), children and self.\n",
 	NULL,
 };
 
@@ -45,17 +47,42 @@ static void print_samples(const struct result_batch *batch)
 	}
 }
 
+/* The top symbols of every benchmark of run @name that has a profile. */
+static int print_profile(const struct result_set *set, const char *name, int top)
+{
+	const struct compare_run run = { name, *set };
+	struct profile_diff d;
+	int code = EXIT_OK;
+
+	profile_diff_build(&d, &run, 1, (size_t)top, NULL);
+	if (!profile_diff_has_run(&d, 0)) {
+		code = die_code(EXIT_USAGE, "show --profile: run '%.64s' has no profile (run "
+				"it with --monitors profile)", name);
+	} else {
+		putchar('\n');
+		report_profile_text(stdout, &d, &name);
+	}
+	profile_diff_release(&d);
+	return code;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
-	bool samples = false, env = false;
+	bool samples = false, env = false, profile = false;
+	int top = 10;
 	const struct cmd_option options[] = {
 		OPT_BOOL(0, "samples", &samples,
 			 "also print every sample of every metric (warm-ups in parentheses, disturbed "
 			 "ones marked !)"),
 		OPT_BOOL(0, "env", &env, "also print the environment recorded with each batch"),
+		OPT_BOOL(0, "profile", &profile, "also print each benchmark's top symbols in its "
+			 "CPU profiles: percent of samples in the symbol (self) and with it on "
+			 "the call chain (children), the mean over the profiles"),
+		OPT_INTEGER(0, "top", &top, "N", 1, 1000000,
+			    "with --profile: symbols per benchmark (default 10)"),
 		OPT_END(),
 	};
 	int code = EXIT_OK;
@@ -88,6 +115,8 @@ int cmd_show(int argc, char **argv)
 				printf("    %-40s %s\n", batch->env[k].key, batch->env[k].value);
 		}
 	}
+	if (profile)
+		code = print_profile(&set, argv[optind], top);
 out:
 	result_set_release(&set);
 	store_close(st);

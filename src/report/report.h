@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/comparison.h"
+#include "analysis/profile_diff.h"
 #include "store/results.h"
 
 /*
@@ -92,6 +93,14 @@ void report_compare_csv(FILE *out, const struct comparison *cmp,
 			const struct compare_render *how);
 void report_compare_json(FILE *out, const struct comparison *cmp,
 			 const struct compare_render *how);
+
+/*
+ * CPU profiles (report/profile.c): per benchmark each run's profiles, then
+ * the symbols' shares, and with more than one run the change against the
+ * first, @names[r] naming run r; as text, or as schedperf-profile/1 JSON.
+ */
+void report_profile_text(FILE *out, const struct profile_diff *d, const char *const *names);
+void report_profile_json(FILE *out, const struct profile_diff *d, const char *const *names);
 
 /* What the renderers share. */
 

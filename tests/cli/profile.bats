@@ -1,0 +1,106 @@
+#!/usr/bin/env bats
+# The profile monitor end to end: sampled, stored, shown and compared.
+# Sampling needs perf_event_open with the kernel (root here, or
+# kernel.perf_event_paranoid <= 1); without it a test skips, except the one
+# that checks the refusal itself. Nothing asserts a share's size beyond
+# what the workload makes certain: poundtime's threads do nothing but the
+# call they pound, so its system call is on nearly every chain.
+
+load helpers
+
+profiles() {	# profiles [WHERE]: profiles in the store
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM profiles ${1:+WHERE $1}"
+}
+
+can_sample() {
+	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ] ||
+		skip "this user may not sample the kernel"
+}
+
+@test "--monitors profile: each measured iteration's profile is stored and shown" {
+	can_sample
+	run sp run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
+		--monitors profile --name pound
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: profile: "*" sampled at 1000 Hz"* ]]
+	[[ "$output" == *"profile: taken in the measured iterations"* ]]
+	# the warm-up's profile is not kept; the measured ones are, with symbols
+	[ "$(profiles 'extra = 0')" -eq 2 ]
+	[ "$(profiles 'extra = 1')" -eq 0 ]
+	[ "$(profiles 'samples > 0')" -eq 2 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM profile_symbols
+		WHERE dso = '[kernel.kallsyms]'")" -gt 0 ]
+	run sp show pound --profile --top 10
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 profiles of timed iterations"* ]]
+	[[ "$output" == *"children %"*"self %"*"symbol"* ]]
+	# the system call pounded is on the chains of nearly every sample
+	[[ "$output" == *getppid*"[kernel.kallsyms]"* ]]
+	run sp show pound
+	[[ "$output" != *"children %"* ]]
+}
+
+@test "--profile-iterations: extra iterations are profiled, the measured ones are not" {
+	can_sample
+	run sp run pipe -p loops=20000 -i 2 --profile-iterations 1 --no-monitors --name p
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"profile: taken in 1 extra iteration per benchmark"* ]]
+	[ "$(profiles 'extra = 1')" -eq 1 ]
+	[ "$(profiles 'extra = 0')" -eq 0 ]
+	# the extra iteration stores no sample: the measured ones are two
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')" -eq 2 ]
+	run sp show p --profile
+	[[ "$output" == *"1 profile of extra (untimed) iterations"* ]]
+	# the plan keeps it for --resume; --resume takes no new setting
+	[[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT plan FROM batches')" == *'"profile_iterations":1'* ]]
+	run sp run --resume --name p --profile-iterations 2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "compare --profile: changes in points against the baseline, as text and JSON" {
+	can_sample
+	sp run pipe -p loops=20000 -i 2 --cpus 0 --monitors profile --name one --quiet
+	sp run pipe -p loops=20000 -i 2 --monitors profile --name two --quiet
+	run sp compare one two --profile --top 5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"one: 2 profiles of timed iterations"* ]]
+	[[ "$output" == *"two: 2 profiles of timed iterations"* ]]
+	[[ "$output" == *"percentage points against one"* ]]
+	sp compare one two --profile --top 5 --format json >"$TMP/p.json"
+	[ "$(json 'd["schema"]' "$TMP/p.json")" = "schedperf-profile/1" ]
+	[ "$(json 'len(d["benchmarks"][0]["symbols"])' "$TMP/p.json")" -le 5 ]
+	[ "$(json 'd["benchmarks"][0]["runs"][1]["profiles"]' "$TMP/p.json")" -eq 2 ]
+	[ "$(json 'd["benchmarks"][0]["symbols"][0]["runs"][1]["self_spread"] in
+		("beyond", "within")' "$TMP/p.json")" = True ]
+	run sp compare one two --profile --format csv
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "--profile on runs without profiles says so" {
+	sp run pipe -p loops=1000 -i 1 --name plain --quiet
+	run sp show plain --profile
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'plain' has no profile (run it with --monitors profile)"* ]]
+	run sp compare plain plain2 --profile
+	[ "$status" -eq 2 ]
+	run sp run pipe -p loops=1000 -i 1 --name plain2 --quiet
+	run sp compare plain plain2 --profile
+	[ "$status" -eq 2 ]
+	[ "${lines[-1]}" = "schedperf: compare --profile: run 'plain' has no profile (run it with --monitors profile)" ]
+}
+
+@test "a user who may not sample the kernel gets a note, and the run its numbers" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] ||
+		skip "kernel.perf_event_paranoid lets every user sample the kernel here"
+	chmod 0777 "$TMP"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SP" run pipe -p loops=1000 -i 2 --monitors profile --name np --db "$TMP/np.db"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: profile: no profile is taken: this user may not sample the kernel (kernel.perf_event_paranoid is "*"; run as root or with CAP_PERFMON"* ]]
+	[ "$(sqlite3 "$TMP/np.db" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 2 ]
+	[ "$(sqlite3 "$TMP/np.db" 'SELECT count(*) FROM profiles')" -eq 0 ]
+}
