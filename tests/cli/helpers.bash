@@ -315,3 +315,10 @@ pg_new_db() {	# a new empty database for this test; prints its name
 	psql_in postgres "CREATE DATABASE $name"
 	echo "$name"
 }
+
+# can_sample: skip a test of the profile monitor where this user may not
+# sample the kernel (root here, or kernel.perf_event_paranoid <= 1).
+can_sample() {
+	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ] ||
+		skip "this user may not sample the kernel"
+}

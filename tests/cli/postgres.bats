@@ -52,6 +52,31 @@ pg_each_test
 	psql_in postgres "DROP DATABASE $other"
 }
 
+@test "postgres: profiles are stored, shown and compared as on SQLite" {
+	can_sample
+	for name in a b; do
+		sp --db "$PG" run poundtime -p call=getppid -p threads=2 -p calls=100000 -i 2 \
+			--monitors profile --name $name -q 2>/dev/null
+	done
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM profiles WHERE NOT extra AND samples > 0')" -eq 4 ]
+	# every symbol stored is read back: show lists each distinct one once
+	symbols=$(psql_in "$PGDB" "SELECT count(DISTINCT (s.name, s.dso)) FROM profile_symbols s
+		JOIN profiles p ON p.id = s.profile_id JOIN benchmarks k ON k.id = p.benchmark_id
+		JOIN batches b ON b.id = k.batch_id JOIN runs r ON r.id = b.run_id WHERE r.name = 'a'")
+	[ "$symbols" -gt 0 ]
+	run sp --db "$PG" show a --profile --top 1000000
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 profiles of timed iterations"* ]]
+	[[ "$output" == *getppid*"[kernel.kallsyms]"* ]]
+	[ "$(grep -cE '^ +[0-9.]+ +[0-9.]+  ' <<<"$output")" -eq "$symbols" ]
+	run sp --db "$PG" compare a b --profile --top 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"percentage points against a"* ]]
+	# a batch's profiles go with it
+	psql_in "$PGDB" "DELETE FROM batches"
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM profile_symbols')" -eq 0 ]
+}
+
 # Wait (no timer) until query $2 on $1 gives at least $3, the runner alive.
 wait_count() {
 	until [ "$(psql -qXAt "$1" -c "$2" 2>/dev/null || echo 0)" -ge "$3" ]; do

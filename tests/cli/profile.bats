@@ -12,11 +12,6 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM profiles ${1:+WHERE $1}"
 }
 
-can_sample() {
-	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ] ||
-		skip "this user may not sample the kernel"
-}
-
 @test "--monitors profile: each measured iteration's profile is stored and shown" {
 	can_sample
 	run sp run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
