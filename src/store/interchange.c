@@ -85,6 +85,30 @@ static json_t *iteration_json(const struct result_iteration *it)
 	return obj;
 }
 
+static json_t *profile_json(const struct result_profile *p)
+{
+	json_t *obj = json_object(), *symbols = json_array();
+
+	json_object_set_new(obj, "seq", json_integer(p->seq));
+	json_object_set_new(obj, "extra", json_boolean(p->extra));
+	json_object_set_new(obj, "event", json_string(p->event));
+	json_object_set_new(obj, "scope", json_string(p->scope));
+	json_object_set_new(obj, "frequency", json_integer((json_int_t)p->frequency));
+	json_object_set_new(obj, "samples", json_integer((json_int_t)p->samples));
+	json_object_set_new(obj, "lost", json_integer((json_int_t)p->lost));
+	json_object_set_new(obj, "total", json_integer((json_int_t)p->total));
+	for (size_t i = 0; i < p->nr_symbols; i++) {
+		const struct result_profile_symbol *sym = &p->symbols[i];
+
+		json_array_append_new(symbols, json_pack("{s:s, s:s, s:I, s:I}", "name",
+							 sym->name, "dso", sym->dso, "self",
+							 (json_int_t)sym->self, "children",
+							 (json_int_t)sym->children));
+	}
+	json_object_set_new(obj, "symbols", symbols);
+	return obj;
+}
+
 static json_t *benchmark_json(const struct result_benchmark *b)
 {
 	json_t *obj = json_object(), *metrics = json_array();
@@ -106,6 +130,13 @@ static json_t *benchmark_json(const struct result_benchmark *b)
 		for (size_t i = 0; i < b->nr_iterations; i++)
 			json_array_append_new(iterations, iteration_json(&b->iterations[i]));
 		json_object_set_new(obj, "iterations", iterations);
+	}
+	if (b->nr_profiles) {
+		json_t *profiles = json_array();
+
+		for (size_t i = 0; i < b->nr_profiles; i++)
+			json_array_append_new(profiles, profile_json(&b->profiles[i]));
+		json_object_set_new(obj, "profiles", profiles);
 	}
 	return obj;
 }
@@ -539,6 +570,124 @@ static int read_iterations(json_t *array, struct result_benchmark *bench, const 
 	return 0;
 }
 
+/* A required whole number from @min to @max at @key of @obj. */
+static int get_count(json_t *obj, const char *key, json_int_t min, json_int_t max,
+		     json_int_t *out, const char *file, const struct where *parent,
+		     struct error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	struct where w;
+	char why[96];
+
+	where_child(&w, parent, key, -1);
+	if (!v)
+		return bad(err, file, &w, "missing");
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+		snprintf(why, sizeof(why), "not a whole number from %lld to %lld",
+			 (long long)min, (long long)max);
+		return bad(err, file, &w, why);
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* A symbol's weights lie within the profile's: self <= children <= total. */
+static int read_symbol(json_t *obj, struct result_profile *p, const char *file,
+		       const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "name", "dso", "self", "children", NULL };
+	const char *name, *dso;
+	json_int_t self, children;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err) ||
+	    !(name = get_text(obj, "name", 4096, false, file, w, err)) ||
+	    !(dso = get_text(obj, "dso", 4096, false, file, w, err)) ||
+	    get_count(obj, "children", 0, (json_int_t)p->total, &children, file, w, err) ||
+	    get_count(obj, "self", 0, children, &self, file, w, err))
+		return -1;
+	result_profile_add_symbol(p, name, dso, (uint64_t)self, (uint64_t)children);
+	return 0;
+}
+
+static int read_profile(json_t *obj, struct result_benchmark *bench, const char *file,
+			const struct where *w, struct error *err)
+{
+	static const char *const keys[] = { "seq", "extra", "event", "scope", "frequency",
+					    "samples", "lost", "total", "symbols", NULL };
+	const char *event, *scope;
+	json_int_t seq, frequency, samples, lost, total;
+	json_t *extra, *symbols, *v;
+	struct result_profile *p;
+	struct where sub;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return bad(err, file, w, "not an object");
+	if (check_keys(obj, keys, file, w, err) ||
+	    get_count(obj, "seq", 0, 1000000, &seq, file, w, err) ||
+	    !(event = get_text(obj, "event", 64, false, file, w, err)) ||
+	    !(scope = get_text(obj, "scope", 64, false, file, w, err)) ||
+	    get_count(obj, "frequency", 1, 1000000000, &frequency, file, w, err) ||
+	    get_count(obj, "samples", 0, INT64_MAX, &samples, file, w, err) ||
+	    get_count(obj, "lost", 0, INT64_MAX, &lost, file, w, err) ||
+	    get_count(obj, "total", 0, INT64_MAX, &total, file, w, err))
+		return -1;
+	extra = json_object_get(obj, "extra");
+	where_child(&sub, w, "extra", -1);
+	if (!json_is_boolean(extra))
+		return bad(err, file, &sub, extra ? "not true or false" : "missing");
+	for (i = 0; i < bench->nr_profiles; i++)
+		if (bench->profiles[i].seq == seq && bench->profiles[i].extra == json_is_true(extra))
+			return bad(err, file, w, "a profile of that iteration comes twice in the "
+				   "benchmark");
+	p = result_benchmark_add_profile(bench);
+	p->seq = (int)seq;
+	p->extra = json_is_true(extra);
+	p->event = xstrdup(event);
+	p->scope = xstrdup(scope);
+	p->frequency = (uint64_t)frequency;
+	p->samples = (uint64_t)samples;
+	p->lost = (uint64_t)lost;
+	p->total = (uint64_t)total;
+	symbols = json_object_get(obj, "symbols");
+	where_child(&sub, w, "symbols", -1);
+	if (!json_is_array(symbols))
+		return bad(err, file, &sub, symbols ? "not an array" : "missing");
+	json_array_foreach(symbols, i, v) {
+		struct where one;
+
+		where_child(&one, w, "symbols", (long)i);
+		if (read_symbol(v, p, file, &one, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* "profiles", optional: the benchmark's CPU profiles, as the store keeps them. */
+static int read_profiles(json_t *profiles, struct result_benchmark *bench, const char *file,
+			 const struct where *w, struct error *err)
+{
+	struct where pw;
+	size_t i;
+	json_t *v;
+
+	if (!profiles)
+		return 0;
+	where_child(&pw, w, "profiles", -1);
+	if (!json_is_array(profiles))
+		return bad(err, file, &pw, "not an array");
+	json_array_foreach(profiles, i, v) {
+		struct where one;
+
+		where_child(&one, w, "profiles", (long)i);
+		if (read_profile(v, bench, file, &one, err))
+			return -1;
+	}
+	return 0;
+}
+
 static void add_param(void *ctx, const char *key, const char *value)
 {
 	json_object_set_new(ctx, key, json_string(value));
@@ -548,7 +697,7 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 			  const struct where *w, struct error *err)
 {
 	static const char *const keys[] = { "workload", "params", "metrics",
-					    "failed_iterations", "iterations", NULL };
+					    "failed_iterations", "iterations", "profiles", NULL };
 	struct result_benchmark *bench;
 	json_t *metrics, *params, *failed;
 	const char *workload;
@@ -596,9 +745,10 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 			return -1;
 	}
 	where_child(&mw, w, "iterations", -1);
-	if (json_object_get(obj, "iterations"))
-		return read_iterations(json_object_get(obj, "iterations"), bench, file, &mw, err);
-	return 0;
+	if (json_object_get(obj, "iterations") &&
+	    read_iterations(json_object_get(obj, "iterations"), bench, file, &mw, err))
+		return -1;
+	return read_profiles(json_object_get(obj, "profiles"), bench, file, w, err);
 }
 
 static void add_env(void *ctx, const char *key, const char *value)

@@ -14,11 +14,17 @@
  *    "complete", "environment": {KEY: "value"}, "benchmarks": [{"workload",
  *    "params": {KEY: "value"}, "failed_iterations"?, "metrics": [{"name",
  *    "unit", "better", "source", "repetitions"?, "samples": [...],
- *    "warmup"?: [...]}]}]}]}
+ *    "warmup"?: [...]}], "profiles"?: [{"seq", "extra", "event", "scope",
+ *    "frequency", "samples", "lost", "total", "symbols": [{"name", "dso",
+ *    "self", "children"}]}]}]}]}
  *
  * "repetitions" (default 1) is the number of values each iteration holds
  * of a metric that a workload measures several times per iteration; the
  * samples then come R per iteration, in order.
+ *
+ * "profiles" (omitted when there are none) are the CPU profiles of the
+ * profile monitor as the store keeps them (store/results.h): "seq" is the
+ * iteration's number in the store they were exported from.
  *
  * One element of "runs" per batch. Output is deterministic, so export ->
  * import -> export is byte-identical.

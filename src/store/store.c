@@ -536,7 +536,8 @@ static const struct result_iteration *import_info(const struct result_benchmark 
 
 /*
  * Iteration k holds the k-th group of each metric's values, one per
- * repetition; warm-ups come first, failures last.
+ * repetition; warm-ups come first, failures last; the profiles keep their
+ * iteration numbers.
  */
 static int import_benchmark(struct store *st, int64_t batch_id,
 			    const struct result_benchmark *bench, struct error *err)
@@ -566,6 +567,9 @@ static int import_benchmark(struct store *st, int64_t batch_id,
 	for (size_t k = 0; k < bench->nr_failed; k++)
 		if (st->be->iteration_insert(st, bench_id, seq++, false, "imported failure",
 					     NULL, NULL, 0, err))
+			goto out;
+	for (size_t k = 0; k < bench->nr_profiles; k++)
+		if (st->be->profile_insert(st, bench_id, &bench->profiles[k], err))
 			goto out;
 	rc = 0;
 out:

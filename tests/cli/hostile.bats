@@ -67,6 +67,8 @@ good = open(sys.argv[1]).read()
 for n, line in enumerate(sys.stdin, 1):
     d = json.loads(good)
     r = d['runs'][0]; b = r['benchmarks'][0]; m = b['metrics'][0]
+    p = dict(seq=1, extra=False, event='cpu-clock', scope='tasks', frequency=1000, samples=2,
+             lost=0, total=2000, symbols=[dict(name='f', dso='x', self=1000, children=2000)])
     exec(line)
     open('%s/bad%d.json' % (sys.argv[2], n), 'w').write(d if isinstance(d, str) else json.dumps(d))
     open('%s/bad%d.why' % (sys.argv[2], n), 'w').write(line)" "$GOOD" "$1"
@@ -418,8 +420,28 @@ big() {		# big N: a string of N letters
 	d['schema'] = None
 	d['runs'][0] = None
 	r['name'] = 'a'; r['started'] = '2020-01-01T00:00:00Z'; d['runs'].append(json.loads(json.dumps(r))); d['runs'][1]['started'] = 'x'
+	b['profiles'] = {}
+	b['profiles'] = [5]
+	b['profiles'] = [p, p]
+	p['symbols'][0]['self'] = 3000; b['profiles'] = [p]
+	p['symbols'][0]['children'] = 5000; b['profiles'] = [p]
+	p['symbols'][0]['self'] = -1; b['profiles'] = [p]
+	p['symbols'][0]['self'] = 1.5; b['profiles'] = [p]
+	p['symbols'][0]['name'] = ''; b['profiles'] = [p]
+	p['symbols'][0]['name'] = 'a\u0001b'; b['profiles'] = [p]
+	p['symbols'][0]['dso'] = 'x' * 100000; b['profiles'] = [p]
+	p['symbols'][0]['bogus'] = 1; b['profiles'] = [p]
+	p['symbols'] = [5]; b['profiles'] = [p]
+	del p['symbols']; b['profiles'] = [p]
+	p['extra'] = 0; b['profiles'] = [p]
+	p['seq'] = -1; b['profiles'] = [p]
+	p['frequency'] = 0; b['profiles'] = [p]
+	p['total'] = 1.5; b['profiles'] = [p]
+	p['lost'] = 2**64; b['profiles'] = [p]
+	del p['event']; b['profiles'] = [p]
+	p['scope'] = None; b['profiles'] = [p]
 	EOF
-	[ -e "$TMP/bad60.json" ]
+	[ -e "$TMP/bad80.json" ]
 	for f in "$TMP"/bad*.json; do
 		hostile 2 import "$f" || { echo "spoilt with: $(cat "${f%.json}.why")"; return 1; }
 	done

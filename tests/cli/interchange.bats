@@ -51,6 +51,47 @@ bad_import() {	# bad_import JSON: the file is refused whole, with one line, exit
 
 good_run='{"name": "ok", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1, 2]}]}]}'
 
+@test "profiles go with their benchmark: export -> import -> export is byte-identical" {
+	can_sample
+	sp run pipe -p loops=20000 -i 2 --warmup 1 --monitors profile --name timed -q 2>/dev/null
+	sp run pipe -p loops=20000 -i 1 --profile-iterations 1 --no-monitors --name extra -q \
+		2>/dev/null
+	sp export timed extra -o "$TMP/one.json"
+	[ "$(json 'len(d["runs"][0]["benchmarks"][0]["profiles"])' "$TMP/one.json")" -eq 2 ]
+	[ "$(json 'd["runs"][1]["benchmarks"][0]["profiles"][0]["extra"]' "$TMP/one.json")" = True ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export timed extra | cmp - "$TMP/one.json"
+	for run in timed extra; do
+		sp show $run --profile > "$TMP/s1"
+		SCHEDPERF_DB="$TMP/second.db" sp show $run --profile > "$TMP/s2"
+		cmp "$TMP/s1" "$TMP/s2"
+	done
+	sp compare timed extra --profile --format json > "$TMP/c1.json"
+	SCHEDPERF_DB="$TMP/second.db" sp compare timed extra --profile --format json > "$TMP/c2.json"
+	cmp "$TMP/c1.json" "$TMP/c2.json"
+}
+
+@test "an imported profile is shown with the shares it holds" {
+	cat > "$TMP/p.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [{"name": "p", "started": "2020-09-01T10:00:00Z",
+ "complete": true, "environment": {},
+ "benchmarks": [{"workload": "other-tool", "params": {},
+   "metrics": [{"name": "ops", "unit": "ops/s", "better": "higher", "samples": [896, 877]}],
+   "profiles": [{"seq": 0, "extra": false, "event": "cpu-clock", "scope": "tasks",
+     "frequency": 1000, "samples": 8, "lost": 0, "total": 8000000,
+     "symbols": [{"name": "main", "dso": "tool", "self": 0, "children": 8000000},
+                 {"name": "pipe_write", "dso": "[kernel.kallsyms]", "self": 2000000,
+                  "children": 3000000}]}]}]}]}
+JSON
+	sp import "$TMP/p.json"
+	run sp show p --profile
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 profile of timed iterations, cpu-clock, 8 samples"* ]]
+	[[ "$output" == *"100.00     0.00  main  tool"* ]]
+	[[ "$output" == *"37.50    25.00  pipe_write  [kernel.kallsyms]"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM profile_symbols')" -eq 2 ]
+}
+
 @test "malformed imports are refused whole" {
 	sp run pipe -p loops=1000 -i 1 --name base --quiet
 	bad_import ''

@@ -10,7 +10,8 @@ pg_each_test
 @test "postgres: SQLite -> export -> import into PostgreSQL -> compare is identical" {
 	sp run pipe -p loops=1000 -i 3 --warmup 1 --name a -q
 	sp run pipe -p loops=1000 -i 2 --name a -q
-	sp run pipe -p loops=2000 -i 3 --name b -q
+	# with profiles where this user may sample (a note and none where not)
+	sp run pipe -p loops=2000 -i 3 --name b -q --monitors profile 2>/dev/null
 	sp export a b -o "$TMP/one.json"
 	sp --db "$PG" import "$TMP/one.json"
 	sp --db "$PG" export a b > "$TMP/two.json"
@@ -52,7 +53,7 @@ pg_each_test
 	psql_in postgres "DROP DATABASE $other"
 }
 
-@test "postgres: profiles are stored, shown and compared as on SQLite" {
+@test "postgres: profiles are stored, shown, compared and exported as on SQLite" {
 	can_sample
 	for name in a b; do
 		sp --db "$PG" run poundtime -p call=getppid -p threads=2 -p calls=100000 -i 2 \
@@ -72,6 +73,13 @@ pg_each_test
 	run sp --db "$PG" compare a b --profile --top 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"percentage points against a"* ]]
+	# PostgreSQL -> export -> SQLite -> export is byte-identical, profiles too
+	sp --db "$PG" export a b > "$TMP/one.json"
+	sp --db "$TMP/back.db" import "$TMP/one.json"
+	sp --db "$TMP/back.db" export a b | cmp - "$TMP/one.json"
+	sp --db "$PG" show a --profile > "$TMP/s1"
+	sp --db "$TMP/back.db" show a --profile > "$TMP/s2"
+	cmp "$TMP/s1" "$TMP/s2"
 	# a batch's profiles go with it
 	psql_in "$PGDB" "DELETE FROM batches"
 	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM profile_symbols')" -eq 0 ]
