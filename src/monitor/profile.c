@@ -3,13 +3,21 @@
  * The profile monitor: the workload's tasks sampled with call chains, as
  * `perf record -g -- WORKLOAD` does, without perf.
  *
- * Per iteration, one sampling event per CPU on the iteration's child,
- * inherited by every task it creates (the kernel refuses to map one buffer
- * for an inherited event on all CPUs, so perf record opens one per CPU
- * too), each with its ring buffer. A thread of ours empties the buffers
- * while the workload runs, woken when one is a quarter full, and adds the
- * samples up per distinct call chain (profile_session.c); the chains are
- * resolved to functions after the iteration, outside anything timed.
+ * Per iteration, one sampling event per CPU, each with its ring buffer.
+ * Where this user may watch whole CPUs (root, CAP_PERFMON, or
+ * kernel.perf_event_paranoid <= 0) the events sample the CPUs, as `perf
+ * record -a` does, and the session keeps the samples of the iteration's
+ * child and the processes it forks: an event of a task's own is switched
+ * out and in with the task, at every context switch, which costs a
+ * workload that switches often (pipe) measurably more than the samples
+ * themselves. Otherwise the events sample the child, inherited by every
+ * task it creates (the kernel refuses to map one buffer for an inherited
+ * event on all CPUs, so perf record opens one per CPU too).
+ *
+ * A thread of ours empties the buffers while the workload runs, woken when
+ * one is a quarter full, and adds the samples up per distinct call chain
+ * (profile_session.c); the chains are resolved to functions after the
+ * iteration, outside anything timed.
  *
  * Whether sampling is possible is decided once, at open, by trying it on
  * ourselves: without permission to sample the kernel (perf_event_paranoid,
@@ -56,6 +64,7 @@ struct profile_monitor {
 	uint32_t type;
 	uint64_t config;
 	const char *event;		/* "cycles" or "cpu-clock" */
+	bool whole_cpus;		/* sample the CPUs, keep the workload's samples */
 	struct symbol_table kernel;
 	struct dso_cache *dsos;
 	size_t page_size, data_size;
@@ -145,6 +154,10 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 			pm->type = events[i].type;
 			pm->config = events[i].config;
 			pm->event = events[i].name;
+			fd = sample_open(&attr, -1, 0);
+			pm->whole_cpus = fd >= 0;
+			if (fd >= 0)
+				close(fd);
 			return 1;
 		}
 		if (errno == EMFILE || errno == ENFILE)
@@ -214,7 +227,9 @@ static int profile_open(struct metric_table *table, void **state, struct error *
 	}
 	pm->dsos = dso_cache_new();
 	monitor_note(table, "profile: %s sampled at %d Hz on each CPU, with the kernel and user "
-		     "call chains of the workload's tasks%s", pm->event, PROFILE_FREQUENCY,
+		     "call chains of the workload's tasks%s%s", pm->event, PROFILE_FREQUENCY,
+		     pm->whole_cpus ? "" : " (on the tasks themselves, which costs each "
+		     "context switch: this user may not sample whole CPUs)",
 		     strcmp(pm->event, "cycles") ? " (this machine counts no cycles)" : "");
 	*state = pm;
 	return 0;
@@ -321,11 +336,11 @@ static int rings_open(struct profile_monitor *pm, pid_t pid, struct error *err)
 	struct perf_event_attr attr;
 	int saved = ENODEV;
 
-	sample_attr(pm, pm->type, pm->config, true, &attr);
+	sample_attr(pm, pm->type, pm->config, !pm->whole_cpus, &attr);
 	pm->rings = xcalloc((size_t)pm->nr_cpus, sizeof(*pm->rings));
 	for (int cpu = 0; cpu < pm->nr_cpus; cpu++) {
 		struct profile_ring *ring = &pm->rings[pm->nr_rings];
-		int fd = sample_open(&attr, pid, cpu);
+		int fd = sample_open(&attr, pm->whole_cpus ? -1 : pid, cpu);
 
 		if (fd < 0) {
 			saved = errno;
@@ -409,6 +424,8 @@ static int profile_before(void *state, pid_t pid, struct error *err)
 	if (!pm->record)
 		pm->record = xmalloc(1 << 16);
 	pm->session = profile_session_new(&pm->kernel, pm->dsos);
+	if (pm->whole_cpus)
+		profile_session_follow(pm->session, pid);
 	/* The child is a copy of us, waiting for the go: its maps are ours until it runs. */
 	if (profile_session_read_maps(pm->session, pid, NULL))
 		profile_session_read_maps(pm->session, pid, "/proc/self/maps");

@@ -59,6 +59,7 @@ struct index_table {
 struct pid_entry {
 	uint32_t pid;
 	struct addr_space *space;
+	bool followed;		/* the root or a process it forked (profile_session_follow()) */
 };
 
 struct profile_session {
@@ -73,6 +74,8 @@ struct profile_session {
 	struct pid_entry *pids;		/* the live processes we know */
 	size_t nr_pids, alloc_pids;
 	struct index_table pid_index;
+
+	bool following;			/* only the followed processes count */
 
 	struct addr_space **spaces;	/* every one ever made, freed at the end */
 	size_t nr_spaces, alloc_spaces;
@@ -200,9 +203,21 @@ static void pid_set(struct profile_session *s, uint32_t pid, struct addr_space *
 	s->pids = grow(s->pids, &s->alloc_pids, s->nr_pids + 1, sizeof(*s->pids));
 	s->pids[s->nr_pids].pid = pid;
 	s->pids[s->nr_pids].space = space;
+	s->pids[s->nr_pids].followed = false;
 	slot = index_slot(&s->pid_index, mix(0, pid), pid_same, s, &pid);
 	*slot = (uint32_t)++s->nr_pids;
 	s->pid_index.used++;
+}
+
+/* Whether @pid's records count: every process's unless the session follows some. */
+static bool pid_counts(struct profile_session *s, uint32_t pid)
+{
+	struct pid_entry *e;
+
+	if (!s->following)
+		return true;
+	e = pid_find(s, pid);
+	return e && e->followed;
 }
 
 static struct addr_space *pid_space(struct profile_session *s, uint32_t pid)
@@ -322,6 +337,17 @@ int profile_session_read_maps(struct profile_session *s, pid_t pid, const char *
 	return 0;
 }
 
+void profile_session_follow(struct profile_session *s, pid_t pid)
+{
+	struct pid_entry *e;
+
+	s->following = true;
+	if (!pid_find(s, (uint32_t)pid))
+		pid_set(s, (uint32_t)pid, NULL);
+	e = pid_find(s, (uint32_t)pid);
+	e->followed = true;
+}
+
 /* ---- call chains ---- */
 
 /* A chain as a sample carries it: @nr entries of 8 bytes at @ips, any alignment. */
@@ -427,32 +453,48 @@ static void process_sample(struct profile_session *s, const char *r, size_t size
 	add_sample(s, get_u32(r + 16), (const char *)alone, 2, period);
 }
 
+/*
+ * A new process shares its parent's maps, and is followed when its parent
+ * is: a reused pid takes what its new parent has, not what it had before.
+ */
+static void process_fork(struct profile_session *s, uint32_t pid, uint32_t ppid)
+{
+	bool followed = pid_counts(s, ppid);
+
+	if (s->following && !followed && !pid_find(s, pid))
+		return;		/* a stranger's child: nothing to keep of it */
+	pid_set(s, pid, followed ? pid_space(s, ppid) : NULL);
+	pid_find(s, pid)->followed = followed;
+}
+
 static void process_record(struct profile_session *s, const char *r, size_t size)
 {
 	const struct perf_event_header *h = (const void *)r;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		process_sample(s, r, size);
+		if (size >= 24 && pid_counts(s, get_u32(r + 16)))
+			process_sample(s, r, size);
 		break;
 	case PERF_RECORD_MMAP2:
 		/* pid, tid, addr, len, pgoff, device or build id, prot, flags, file name */
-		if (size > 72 && memchr(r + 72, '\0', size - 72))
+		if (size > 72 && memchr(r + 72, '\0', size - 72) && pid_counts(s, get_u32(r + 8)))
 			add_map(s, get_u32(r + 8), get_u64(r + 16), get_u64(r + 24),
 				get_u64(r + 32), r + 72);
 		break;
 	case PERF_RECORD_COMM:
 		/* An exec: the process starts over in a new address space. */
-		if (size >= 16 && (h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		if (size >= 16 && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    pid_counts(s, get_u32(r + 8)))
 			pid_set(s, get_u32(r + 8), space_new(s));
 		break;
 	case PERF_RECORD_FORK:
 		/* pid, ppid, tid, ptid: a new process (not thread) shares its parent's maps */
 		if (size >= 24 && get_u32(r + 8) != get_u32(r + 12))
-			pid_set(s, get_u32(r + 8), pid_space(s, get_u32(r + 12)));
+			process_fork(s, get_u32(r + 8), get_u32(r + 12));
 		break;
 	case PERF_RECORD_EXIT:
-		if (size >= 24 && get_u32(r + 8) == get_u32(r + 16))
+		if (size >= 24 && get_u32(r + 8) == get_u32(r + 16) && pid_find(s, get_u32(r + 8)))
 			pid_set(s, get_u32(r + 8), NULL);
 		break;
 	case PERF_RECORD_LOST:

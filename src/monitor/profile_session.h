@@ -46,6 +46,13 @@ void profile_session_free(struct profile_session *s);
  */
 int profile_session_read_maps(struct profile_session *s, pid_t pid, const char *path);
 
+/*
+ * Count only the samples of process @pid and of the processes it forks,
+ * from then on (records of every process reach a session that samples
+ * whole CPUs); without a call, every sample counts.
+ */
+void profile_session_follow(struct profile_session *s, pid_t pid);
+
 /* Queue one record as the kernel wrote it: a perf_event_header and its body. */
 void profile_session_queue(struct profile_session *s, const void *record, size_t size);
 

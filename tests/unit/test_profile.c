@@ -361,6 +361,41 @@ static void test_session_weights(void **state)
 	symbol_table_release(&kernel);
 }
 
+/*
+ * A session that follows a process counts its samples and its
+ * descendants', not a stranger's, nor those of a stranger's child that
+ * got a followed process's pid again.
+ */
+static void test_session_follow(void **state)
+{
+	struct symbol_table kernel;
+	struct profile_session *s;
+	struct result_profile p = { 0 };
+	const uint64_t chain[] = { CTX_KERNEL, K_GETPPID, K_SYSCALL + 1, 0 };
+
+	load_fixture(&kernel);
+	s = profile_session_new(&kernel, NULL);
+	profile_session_follow(s, 100);
+	queue_sample(s, 100, 10, 1, chain);
+	queue_sample(s, 200, 11, 10, chain);
+	queue_task(s, PERF_RECORD_FORK, 101, 100, 20);
+	queue_task(s, PERF_RECORD_FORK, 201, 200, 21);
+	queue_sample(s, 101, 30, 100, chain);
+	queue_sample(s, 201, 31, 1000, chain);
+	queue_task(s, PERF_RECORD_EXIT, 101, 100, 40);
+	queue_task(s, PERF_RECORD_FORK, 101, 200, 50);
+	queue_sample(s, 101, 60, 10000, chain);
+	profile_session_process(s, UINT64_MAX);
+	profile_session_result(s, &p);
+
+	assert_int_equal(p.samples, 2);
+	assert_int_equal(p.total, 101);
+	assert_weights(&p, "__x64_sys_getppid", "[kernel.kallsyms]", 101, 101);
+	result_profile_release(&p);
+	profile_session_free(s);
+	symbol_table_release(&kernel);
+}
+
 static void test_session_bad_records(void **state)
 {
 	struct profile_session *s = profile_session_new(NULL, NULL);
@@ -505,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_elf_symbols),
 		cmocka_unit_test(test_session_weights),
+		cmocka_unit_test(test_session_follow),
 		cmocka_unit_test(test_session_bad_records),
 		cmocka_unit_test(test_live_profile),
 		cmocka_unit_test(test_all_leaves_profile_out),
