@@ -206,7 +206,9 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "counters on the workload's tasks: they count during it, so only when "
 			   "asked), profile (CPU profiles with kernel and user call chains of the "
 			   "workload's tasks, sampled while it runs, so only when named; see show "
-			   "--profile and compare --profile), all (every one but profile) or none"),
+			   "--profile and compare --profile), profile-system (the same of every "
+			   "task on every CPU, what runs beside the workload too), all (every one "
+			   "but the profiles) or none"),
 		OPT_INTEGER(0, "profile-iterations", &req->profile_iterations, "N", 1, 1000,
 			    "profile N extra iterations per benchmark after its measured ones, "
 			    "which then run unprofiled (adds the profile monitor)"),
@@ -383,12 +385,16 @@ static void show_note(void *ctx, const char *text)
 
 static int find_profile(const char *name, size_t len, void *arg)
 {
-	if (len == strlen("profile") && !memcmp(name, "profile", len))
+	if ((len == strlen("profile") && !memcmp(name, "profile", len)) ||
+	    (len == strlen("profile-system") && !memcmp(name, "profile-system", len)))
 		*(bool *)arg = true;
 	return 0;
 }
 
-/* --profile-iterations adds the profile monitor to whatever --monitors chose. */
+/*
+ * --profile-iterations adds the profile monitor to whatever --monitors
+ * chose, unless it names one (profile or profile-system).
+ */
 static char *monitors_with_profile(const char *list)
 {
 	bool named = false;
@@ -399,7 +405,8 @@ static char *monitors_with_profile(const char *list)
 		strbuf_addstr(&sb, MONITORS_DEFAULT ",profile");
 	} else if (!strcmp(list, "all")) {
 		for (const char *const *name = monitor_names; *name; name++)
-			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", *name);
+			if (strcmp(*name, "profile-system"))
+				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", *name);
 	} else if (!*list || !strcmp(list, "none")) {
 		strbuf_addstr(&sb, "profile");
 	} else {

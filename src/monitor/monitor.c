@@ -33,12 +33,14 @@ static const struct monitor_ops *const all_monitors[] = {
 	&schedstat_monitor,
 	&cpufreq_monitor,
 	&profile_monitor,
+	&profile_system_monitor,
 };
 
 #define NR_MONITORS (ARRAY_SIZE(all_monitors))
 
 const char *const monitor_names[] = {
-	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", "profile", NULL,
+	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", "profile",
+	"profile-system", NULL,
 };
 
 /* One opened monitor and the slice of the metric table it fills. */
@@ -142,6 +144,7 @@ static int choose_monitor(const char *name, size_t len, void *arg)
 static int parse_list(const char *list, bool *chosen, struct error *err)
 {
 	struct choosing c = { chosen, err };
+	int profiling = 0;
 
 	/* "all" measures; a profile samples inside the timed section, so only when named. */
 	if (!list || !strcmp(list, "all")) {
@@ -151,7 +154,15 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 	}
 	if (!strcmp(list, "none"))
 		return 0;
-	return comma_list_each(list, choose_monitor, &c);
+	if (comma_list_each(list, choose_monitor, &c))
+		return -1;
+	for (size_t i = 0; i < NR_MONITORS; i++)
+		profiling += chosen[i] && is_profiling(all_monitors[i]);
+	if (profiling > 1)
+		return error_set(err, EXIT_USAGE, "--monitors: profile and profile-system would "
+				 "sample the same CPUs twice (name one: profile-system's profile "
+				 "holds the workload's tasks too)");
+	return 0;
 }
 
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,

@@ -27,6 +27,8 @@
  *   profile  a CPU profile of the workload's tasks: sampled call chains,
  *            self and children weight per function (no metric; the
  *            iteration's struct result_profile instead)
+ *   profile-system  the same of every task on every CPU (what runs beside
+ *            the workload too); one profiler at a time
  *
  * A counter or file the machine does not support is absent (NAN, never
  * stored), never zero.
@@ -47,8 +49,8 @@ struct monitor_set;
 
 /*
  * The names accepted by --monitors, comma-separated: "perf,vmstat,...";
- * NULL-terminated. Besides them, "all" (every monitor but profile, which
- * samples inside the timed section) and "none" (or "") are accepted.
+ * NULL-terminated. Besides them, "all" (every monitor but the profiles,
+ * which sample inside the timed section) and "none" (or "") are accepted.
  */
 extern const char *const monitor_names[];
 

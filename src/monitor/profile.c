@@ -8,9 +8,9 @@
  * kernel.perf_event_paranoid <= 0) the events sample the CPUs, as `perf
  * record -a` does, and the session keeps the samples of the iteration's
  * child and the processes it forks: an event of a task's own is switched
- * out and in with the task, at every context switch, which costs a
- * workload that switches often (pipe) measurably more than the samples
- * themselves. Otherwise the events sample the child, inherited by every
+ * out and in with the task at every context switch, a cost a workload that
+ * switches often (pipe) pays inside its timed section; an event of a CPU
+ * stays. Otherwise the events sample the child, inherited by every
  * task it creates (the kernel refuses to map one buffer for an inherited
  * event on all CPUs, so perf record opens one per CPU too).
  *
@@ -25,6 +25,7 @@
  * monitor leaves a note saying why and how to allow it, and the run goes
  * on without a profile.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -65,6 +66,7 @@ struct profile_monitor {
 	uint64_t config;
 	const char *event;		/* "cycles" or "cpu-clock" */
 	bool whole_cpus;		/* sample the CPUs, keep the workload's samples */
+	bool system;			/* profile-system: keep every task's samples */
 	struct symbol_table kernel;
 	struct dso_cache *dsos;
 	size_t page_size, data_size;
@@ -197,7 +199,8 @@ static void profile_close(void *state)
 	free(pm);
 }
 
-static int profile_open(struct metric_table *table, void **state, struct error *err)
+static int open_monitor(struct metric_table *table, void **state, bool system,
+			struct error *err)
 {
 	struct profile_monitor *pm = xcalloc(1, sizeof(*pm));
 	struct error kallsyms_err;
@@ -208,10 +211,16 @@ static int profile_open(struct metric_table *table, void **state, struct error *
 	pm->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	pm->data_size = RING_PAGES * pm->page_size;
 	pm->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	pm->system = system;
 	rc = choose_event(pm, table, err);
-	if (rc <= 0) {
+	if (rc <= 0 || (system && !pm->whole_cpus)) {
+		if (rc > 0)
+			monitor_note(table, "profile-system: no profile is taken: this user may not "
+				     "sample whole CPUs (kernel.perf_event_paranoid is %ld; run as "
+				     "root or with CAP_PERFMON, or sysctl kernel.perf_event_paranoid=0)",
+				     read_sysctl("/proc/sys/kernel/perf_event_paranoid"));
 		profile_close(pm);
-		return rc;
+		return rc < 0 ? rc : 0;
 	}
 	rc = kallsyms_load(&pm->kernel, NULL, &kallsyms_err);
 	if (rc <= 0) {
@@ -226,13 +235,24 @@ static int profile_open(struct metric_table *table, void **state, struct error *
 		return 0;
 	}
 	pm->dsos = dso_cache_new();
-	monitor_note(table, "profile: %s sampled at %d Hz on each CPU, with the kernel and user "
-		     "call chains of the workload's tasks%s%s", pm->event, PROFILE_FREQUENCY,
+	monitor_note(table, "%s: %s sampled at %d Hz on each CPU, with the kernel and user "
+		     "call chains of %s%s%s", system ? "profile-system" : "profile", pm->event,
+		     PROFILE_FREQUENCY, system ? "every task" : "the workload's tasks",
 		     pm->whole_cpus ? "" : " (on the tasks themselves, which costs each "
 		     "context switch: this user may not sample whole CPUs)",
 		     strcmp(pm->event, "cycles") ? " (this machine counts no cycles)" : "");
 	*state = pm;
 	return 0;
+}
+
+static int profile_open(struct metric_table *table, void **state, struct error *err)
+{
+	return open_monitor(table, state, false, err);
+}
+
+static int profile_system_open(struct metric_table *table, void **state, struct error *err)
+{
+	return open_monitor(table, state, true, err);
 }
 
 /* ---- the ring buffers ---- */
@@ -416,6 +436,28 @@ static void iteration_abandon(struct profile_monitor *pm)
 	pm->session = NULL;
 }
 
+/*
+ * profile-system: the maps of every process running now, so that their
+ * user-space addresses resolve too (as perf record -a reads them); one
+ * that has gone meanwhile has nothing to read.
+ */
+static void read_every_maps(struct profile_session *session)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+
+	if (!proc)
+		return;
+	while ((d = readdir(proc))) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+
+		if (pid > 0 && !*end)
+			profile_session_read_maps(session, (pid_t)pid, NULL);
+	}
+	closedir(proc);
+}
+
 static int profile_before(void *state, pid_t pid, struct error *err)
 {
 	struct profile_monitor *pm = state;
@@ -424,7 +466,9 @@ static int profile_before(void *state, pid_t pid, struct error *err)
 	if (!pm->record)
 		pm->record = xmalloc(1 << 16);
 	pm->session = profile_session_new(&pm->kernel, pm->dsos);
-	if (pm->whole_cpus)
+	if (pm->system)
+		read_every_maps(pm->session);
+	else if (pm->whole_cpus)
 		profile_session_follow(pm->session, pid);
 	/* The child is a copy of us, waiting for the go: its maps are ours until it runs. */
 	if (profile_session_read_maps(pm->session, pid, NULL))
@@ -485,7 +529,7 @@ static void profile_after(void *state, double *values)
 	}
 	p = pm->result = xcalloc(1, sizeof(*p));
 	p->event = xstrdup(pm->event);
-	p->scope = xstrdup("tasks");
+	p->scope = xstrdup(pm->system ? "system" : "tasks");
 	p->frequency = PROFILE_FREQUENCY;
 	profile_session_result(pm->session, p);
 	prune(p);
@@ -504,6 +548,16 @@ static struct result_profile *profile_take(void *state)
 const struct monitor_ops profile_monitor = {
 	.name = "profile",
 	.open = profile_open,
+	.before = profile_before,
+	.start = profile_start,
+	.after = profile_after,
+	.close = profile_close,
+	.take_profile = profile_take,
+};
+
+const struct monitor_ops profile_system_monitor = {
+	.name = "profile-system",
+	.open = profile_system_open,
 	.before = profile_before,
 	.start = profile_start,
 	.after = profile_after,

@@ -11,6 +11,12 @@
  * metric: each iteration gives a struct result_profile.
  */
 extern const struct monitor_ops profile_monitor;
+/*
+ * The same of every task on every CPU while an iteration runs, as LKP's
+ * perf-profile (perf record -a) takes one: what runs beside the workload
+ * shows too. Needs permission to sample whole CPUs.
+ */
+extern const struct monitor_ops profile_system_monitor;
 
 /* Samples a second on each CPU. */
 #define PROFILE_FREQUENCY 1000

@@ -99,3 +99,40 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	[ "$(sqlite3 "$TMP/np.db" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 2 ]
 	[ "$(sqlite3 "$TMP/np.db" 'SELECT count(*) FROM profiles')" -eq 0 ]
 }
+
+# pounding RUNNER: the poundtime run RUNNER has started its threads.
+pounding() {
+	iteration_child "$1" && [ "$(ls "/proc/$child/task" 2>/dev/null | wc -l)" -ge 2 ]
+}
+
+@test "profile-system: a getppid loop beside the workload shows in compare --profile" {
+	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
+		skip "this user may not sample whole CPUs"
+	sp run pipe -p loops=20000 -i 2 --monitors profile-system --name quiet -q 2>/dev/null
+	# the loop: poundtime's threads in a run of their own, not the workload's tasks
+	"$SP" --db "$TMP/loop.db" run poundtime -p call=getppid -p threads=2 \
+		-p calls=1000000000 -i 1 --no-monitors -q 2>/dev/null &
+	loop=$!
+	wait_for pounding "$loop"
+	sp run pipe -p loops=20000 -i 2 --monitors profile-system --name busy -q 2>"$TMP/err"
+	sp run pipe -p loops=20000 -i 2 --monitors profile --name tasks -q 2>/dev/null
+	iteration_child "$loop" && kill -KILL -- "-$group"
+	kill -KILL "$loop"
+	wait "$loop" || true
+	grep -q "profile-system: .* call chains of every task" "$TMP/err"
+	sp compare quiet busy --profile --top 1000000 --format json >"$TMP/c.json"
+	# getppid's share rose: in the C library, and its system call in the kernel
+	[ "$(json '[s["runs"][1]["children_change_pp"] > 0 for s in d["benchmarks"][0]["symbols"]
+		if s["symbol"] == "getppid"]' "$TMP/c.json")" = "[True]" ]
+	[ "$(json '[s["runs"][1]["children_change_pp"] > 0 for s in d["benchmarks"][0]["symbols"]
+		if s["symbol"] == "__x64_sys_getppid"]' "$TMP/c.json")" = "[True]" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT DISTINCT scope FROM profiles ORDER BY scope")" = "$(printf 'system\ntasks')" ]
+	# the workload's own profile, taken beside the same loop, holds none of it
+	run sp show tasks --profile --top 1000000
+	[ "$status" -eq 0 ]
+	[[ "$output" != *getppid* ]]
+	# one profiler at a time
+	run sp run pipe -p loops=10 -i 1 --monitors profile,profile-system --name both
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
