@@ -230,11 +230,13 @@ PY
 @test "postgres: a version 5 store is refused for reading, then upgraded in place by a write" {
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name old -q
 	sp --db "$PG" export old > "$TMP/old.json"
-	# version 5 as it was: no interference columns, no culprits, no cap on claims
+	# version 5 as it was: no interference columns, no culprits, no cap on
+	# claims, no profiles
 	psql_in "$PGDB" "ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,
 		DROP COLUMN started, DROP COLUMN ended;
 		DROP TABLE culprits; ALTER TABLE jobs DROP COLUMN max_attempts;
+		DROP TABLE profile_symbols, profiles;
 		UPDATE schedperf_schema SET version = 5"
 	run sp --db "$PG" runs
 	[ "$status" -eq 3 ]
