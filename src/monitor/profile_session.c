@@ -235,7 +235,7 @@ static struct addr_space *space_for_change(struct profile_session *s, uint32_t p
 	if (space && space->sharers <= 1 && !space->referenced)
 		return space;
 	copy = space_new(s);
-	if (space) {
+	if (space && space->nr) {
 		copy->maps = xcalloc(space->nr ? space->nr : 1, sizeof(*copy->maps));
 		memcpy(copy->maps, space->maps, space->nr * sizeof(*copy->maps));
 		copy->nr = copy->alloc = space->nr;
