@@ -55,7 +55,9 @@ const char *sqlite_read_only_reason(const char *location)
 /*
  * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
  * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
- * errno: the limit is to blame when the store or its log has reached it.
+ * errno (a COMMIT that fails rolls back, and sqlite3_system_errno() is
+ * then 0): the limit is to blame when the store's file kept EFBIG as its
+ * last error, or the store or its log has reached it.
  */
 #define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
 
@@ -71,12 +73,21 @@ static bool reached_size(const char *path, const char *suffix, rlim_t limit)
 static bool over_file_size_limit(sqlite3 *db, const char *path)
 {
 	struct rlimit rl;
+	int last_errno = 0;
+	const char *file;
 
 	if (!db || (sqlite3_errcode(db) != SQLITE_IOERR &&
 		    sqlite3_errcode(db) != SQLITE_CANTOPEN))
 		return false;
 	if (sqlite3_system_errno(db) == EFBIG)
 		return true;
+	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &last_errno) ==
+	    SQLITE_OK && last_errno == EFBIG)
+		return true;
+	/* A new store is built under a temporary name: its files are the ones to measure. */
+	file = sqlite3_db_filename(db, "main");
+	if (file && *file)
+		path = file;
 	return !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
 	       (reached_size(path, "", rl.rlim_cur) || reached_size(path, "-wal", rl.rlim_cur) ||
 		reached_size(path, "-shm", rl.rlim_cur));
