@@ -121,6 +121,27 @@ process_on_this_store() {
 	return 1
 }
 
+# descendants PID: the processes below PID, children first.
+descendants() {
+	local pid
+
+	for pid in $(pgrep -P "$1"); do
+		echo "$pid"
+		descendants "$pid"
+	done
+}
+
+# all_gone PID...: none of the processes PID is alive (a zombie has ended;
+# only its parent has not looked yet).
+all_gone() {
+	local pid state
+
+	for pid in "$@"; do
+		state=$(stat_field "$pid" 3)
+		[ -z "$state" ] || [ "$state" = Z ] || return 1
+	done
+}
+
 # stat_field PID N: field N of /proc/PID/stat (3 the state, 5 the process
 # group; schedperf's name, field 2, has no spaces).
 stat_field() {

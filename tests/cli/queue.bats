@@ -85,12 +85,16 @@ count() {	# count SQL: the number the query gives
 	[ "$output" = "[]" ]
 }
 
+iterations_stored() {	# iterations_stored N: at least N iterations are committed
+	[ "$(count "SELECT count(*) FROM iterations")" -ge "$1" ]
+}
+
 @test "queue: cancelling a running job stops its run; its batch is never seen" {
 	sp submit pipe -p loops=2000000 -i 50 --no-monitors --name long >/dev/null
 	"$SP" worker --once --lease 3 >"$TMP/out" 2>"$TMP/err" &
 	workers+=($!)
 	# wait for its first iteration, then cancel
-	until [ "$(count "SELECT count(*) FROM iterations")" -ge 1 ]; do sleep 0.1; done
+	wait_for iterations_stored 1
 	sp cancel 1
 	wait "${workers[0]}" || true
 	grep -q "job 1: no longer this worker's" "$TMP/err"
@@ -137,8 +141,79 @@ wait_done() {
 	sp runs --format json > "$TMP/runs.json"
 	[ "$(json 'sum(len(r["batches"]) for r in d)' "$TMP/runs.json")" -eq 200 ]
 	[ "$(json 'all(b["complete"] for r in d for b in r["batches"])' "$TMP/runs.json")" = True ]
-	# the runs of the killed workers died with them
+	# the runs of the killed workers die with them: SIGKILL takes effect
+	# asynchronously, so wait for their end rather than look once
+	wait_for no_fleet_run
+}
+
+no_fleet_run() {
 	! process_on_this_store "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet"
+}
+
+batch_iterations() {	# batch_iterations BATCH: iterations committed to BATCH
+	count "SELECT count(*) FROM iterations i JOIN benchmarks k ON k.id = i.benchmark_id
+		WHERE k.batch_id = $1"
+}
+
+# hold_iteration_in_job RUNNER: hold_iteration (helpers.bash) once RUNNER
+# has committed an iteration; sets before to the iterations committed. A
+# held run waits for its iteration outside any transaction: it commits
+# nothing more until released.
+hold_iteration_in_job() {
+	hold_iteration "$1" || return 1
+	before=$(count "SELECT count(*) FROM iterations")
+	[ "$before" -ge 1 ] && return 0
+	release_iteration
+	return 1
+}
+
+# The killed worker's run and all its processes have ended, or the run has
+# committed another iteration.
+run_ended_or_went_on() {
+	all_gone "${procs[@]}" || [ "$(batch_iterations "$batch")" -gt "$before" ]
+}
+
+lease_over() {
+	[ "$(count "SELECT count(*) FROM jobs WHERE id = 1 AND lease_until < now()")" -eq 1 ]
+}
+
+@test "queue: a worker killed mid-job takes its run along; the partial batch is never finished" {
+	sp submit pipe -p loops=20000 -i 8 --no-monitors --name mid >/dev/null
+	"$SP" worker --once --lease 5 >/dev/null 2>"$TMP/err" &
+	local w=$! runner
+	workers+=($w)
+	wait_for pgrep -P "$w" >/dev/null
+	runner=$(pgrep -P "$w")
+	wait_for hold_iteration_in_job "$runner"
+	[ "$before" -lt 8 ]
+	batch=$(count "SELECT id FROM batches WHERE job_id = 1")
+	[ "$(batch_iterations "$batch")" -eq "$before" ]
+	# the run, its iteration's guardian and the workload's processes
+	procs=("$runner" $(descendants "$runner"))
+	[ "${#procs[@]}" -ge 3 ]
+	kill -KILL "$w"
+	wait "$w" || true
+	# an orphaned run would go on from here
+	release_iteration
+	wait_for run_ended_or_went_on
+	all_gone "${procs[@]}"
+	refute process_on_this_store "schedperf -q run pipe -p loops=20000 -i 8"
+	[ "$(batch_iterations "$batch")" -eq "$before" ]
+	[ "$(count "SELECT complete FROM batches WHERE id = $batch")" = f ]
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = running ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+	# once its lease has run out (on the server's clock), another worker runs it again
+	wait_for lease_over
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
+	[ "$(count "SELECT result_batch <> $batch FROM jobs WHERE id = 1")" = t ]
+	# the partial batch went when the job was claimed again; only the new one is seen
+	[ "$(count "SELECT count(*) FROM batches WHERE id = $batch")" -eq 0 ]
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 1 ]
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json '[(r["name"], len(r["batches"])) for r in d]' "$TMP/runs.json")" = "[('mid', 1)]" ]
+	[ "$(batch_iterations "$(count "SELECT result_batch FROM jobs WHERE id = 1")")" -eq 8 ]
 }
 
 # Start a worker on the job queue; wait (no timer) until it has claimed
