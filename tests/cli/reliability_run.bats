@@ -196,6 +196,12 @@ limited() {
 	[[ "$output" == *"ulimit -f"* ]]
 }
 
+# export_stopped_or_ended TRACER: the export that strace TRACER runs has
+# stopped (the trace says so), or strace has ended.
+export_stopped_or_ended() {
+	! kill -0 "$1" 2>/dev/null || grep -q -- "--- stopped by SIGSTOP ---" "$TMP/trace" 2>/dev/null
+}
+
 @test "export -o: a signal while it writes leaves neither the file nor a temporary" {
 	command -v strace >/dev/null || skip "strace is missing (scripts/install-deps.sh)"
 	local sig tracer pid status
@@ -204,25 +210,19 @@ limited() {
 	sp import "$TMP/big.json" >/dev/null
 	mkdir "$TMP/out"
 	for sig in INT TERM HUP QUIT USR1 PIPE ALRM KILL; do
-		# every write after the first two waits 1 s: the export is in the
-		# middle of its file when the signal comes, however fast the machine,
-		# and stays there for some 30 s, longer than this loop takes to see
-		# its file even at a load of 30 (0.2 s, some 7 s in all, was not);
-		# the signal lands at the end of the wait it comes in
-		# (--seccomp-bpf: only the writes stop in strace, not every read
-		# of the store, which under ASan on a busy machine took minutes)
-		strace -f --seccomp-bpf -o /dev/null -e trace=write \
-			-e inject=write:delay_enter=1000000:when=3+ \
+		# strace stops the export (SIGSTOP) right after its third write,
+		# in the middle of its file (some 36 writes); the signal comes
+		# while it is stopped and takes effect when it goes on
+		rm -f "$TMP/trace"
+		strace -o "$TMP/trace" -e trace=write -e inject=write:signal=STOP:when=3 \
 			"$SP" export r0 r1 -o "$TMP/out/x.json" 2>"$TMP/err" 3>&- &
 		tracer=$!
-		pid=
-		while :; do
-			kill -0 "$tracer" 2>/dev/null || { echo "export ended: $(cat "$TMP/err")"; return 1; }
-			[ -n "$pid" ] || pid=$(pgrep -P "$tracer" || true)
-			[ -n "$pid" ] && ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$TMP/out/" && break
-			sleep 0.05
-		done
+		wait_for export_stopped_or_ended "$tracer"
+		kill -0 "$tracer" 2>/dev/null || { echo "export ended: $(cat "$TMP/err")"; return 1; }
+		pid=$(pgrep -P "$tracer")
+		ls -l "/proc/$pid/fd" | grep -q "$TMP/out/"
 		kill -s "$sig" "$pid"
+		kill -CONT "$pid" 2>/dev/null || true
 		status=0
 		wait "$tracer" || status=$?
 		[ "$status" -eq $((128 + $(kill -l "$sig"))) ] || { echo "SIG$sig: $status"; return 1; }
