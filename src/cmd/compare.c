@@ -20,7 +20,8 @@
 #include "util/xalloc.h"
 
 static const struct cmd_usage compare_usage = {
-	"usage: schedperf compare BASE NEW... [--style mmtests|mmtests-classic|lkp|benchstat]\n"
+	"usage: schedperf compare BASE NEW...\n"
+	"                         [--style mmtests|mmtests-classic|lkp|benchstat]\n"
 	"                         [--format text|markdown|csv|json] [options]\n"
 	"\n"
 	"Put runs side by side, the first run the baseline: per benchmark and metric\n"

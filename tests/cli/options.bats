@@ -38,7 +38,7 @@ load helpers
 	for cmd in $cmds; do
 		run sp "$cmd" --help
 		[ "$status" -eq 0 ]
-		! printf '%s\n' "$output" | awk 'length($0) > 79 { print; bad = 1 } END { exit !bad }'
+		refute awk 'length($0) > 79 { print; bad = 1 } END { exit !bad }' <<<"$output"
 		dups=$(printf '%s\n' "$output" | grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' | sort | uniq -d)
 		[ -z "$dups" ]
 	done

@@ -128,7 +128,8 @@ locks_of() {
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; false; }
 	grep -q "^schedperf: .*store .postgresql:///postgres?host=.*connection" "$TMP/err"
 	kept=$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations')
-	[ "$kept" -ge 3 ] && [ "$kept" -lt 20 ]
+	[ "$kept" -ge 3 ]
+	[ "$kept" -lt 20 ]
 	# every kept iteration is whole: it has its samples
 	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations i WHERE failure IS NULL AND
 		NOT EXISTS (SELECT 1 FROM samples s WHERE s.iteration_id = i.id)')" -eq 0 ]

@@ -33,9 +33,9 @@ charts() {	# charts FILE: "KIND:COUNT ..." of the figures in the page
 # and a Content-Security-Policy that forbids the rest.
 assert_self_contained() {
 	grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$1"
-	! grep -Eiq '<script|<link|<img|<iframe|<object|@import|src=' "$1"
-	! grep -Eo "href=[\"'][^\"'#][^\"']*" "$1" | grep -q .
-	! grep -Eo 'url\([^#)][^)]*\)' "$1" | grep -q .
+	refute grep -Eiq '<script|<link|<img|<iframe|<object|@import|src=' "$1"
+	refute grep -Eq "href=[\"'][^\"'#][^\"']*" "$1"
+	refute grep -Eq 'url\([^#)][^)]*\)' "$1"
 	# the only URLs are XML namespace names, which are never fetched
 	[ -z "$(grep -Eo 'https?://[^"'"'"' ]*' "$1" | sort -u | grep -v -x -e 'http://www.w3.org/2000/svg' -e 'http://www.w3.org/1999/xlink')" ]
 }
@@ -69,7 +69,7 @@ assert_self_contained() {
 		--window-size=1280,2400 --screenshot="$ARTEFACTS/report.png" "file://$TMP/r.html"
 	[ "$status" -eq 0 ]
 	[ -s "$ARTEFACTS/report.png" ]
-	! grep -q 'CONSOLE' <<< "$output"
+	refute grep -q 'CONSOLE' <<< "$output"
 	# the DOM Chromium built holds every chart, each an SVG with its axes drawn
 	timeout 300 chromium --headless --no-sandbox --disable-gpu --no-first-run \
 		--user-data-dir="$TMP/profile" --dump-dom "file://$TMP/r.html" > "$TMP/dom.html" 2>/dev/null
@@ -83,7 +83,7 @@ assert_self_contained() {
 	PATH="$TMP/bin" run "$SP" report base new -o "$TMP/r.html"
 	[ "$status" -eq 0 ]
 	grep -q 'gnuplot was not found' "$TMP/r.html"
-	! grep -q '<svg' "$TMP/r.html"
+	refute grep -q '<svg' "$TMP/r.html"
 	grep -q 'worse (!governor differs)' "$TMP/r.html"
 	assert_self_contained "$TMP/r.html"
 }
@@ -102,9 +102,11 @@ JSON
 	cd "$TMP"
 	run sp report '<script>alert(1)</script>' "b' ; system 'touch PWNED2'" -o "$TMP/r.html" --history
 	[ "$status" -eq 0 ]
-	[ ! -e PWNED ] && [ ! -e PWNED2 ] && [ ! -e /tmp/x ]
-	! grep -q '<script>' "$TMP/r.html"
-	! grep -q '<b>\|<i>' "$TMP/r.html"
+	[ ! -e PWNED ]
+	[ ! -e PWNED2 ]
+	[ ! -e /tmp/x ]
+	refute grep -q '<script>' "$TMP/r.html"
+	refute grep -q '<b>\|<i>' "$TMP/r.html"
 	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$TMP/r.html"
 	[ "$(charts "$TMP/r.html")" = "distribution:1 history:1 order:1 " ]
 	assert_self_contained "$TMP/r.html"

@@ -307,7 +307,8 @@ reads_change_nothing() {
 	reads_change_nothing "$TMP/dev/null" 2
 	err_has "it is a device"
 	exit_is 2 "$SP" --db "$TMP/dev/null" run pipe -p loops=10 -i 1 -q
-	[ ! -e "$TMP/dev/null-journal" ] && [ ! -e "$TMP/dev/null-wal" ]
+	[ ! -e "$TMP/dev/null-journal" ]
+	[ ! -e "$TMP/dev/null-wal" ]
 	exit_is 2 "$SP" --db /dev/null runs
 	mkfifo "$TMP/dev/fifo"
 	# with no writer, opening it would block: it is refused before that
