@@ -235,13 +235,14 @@ export_stopped_or_ended() {
 	done
 }
 
-# refused WANT ARGS...: schedperf ARGS exits WANT with one line, within 20 s
-# (a hang is a failure, not a wait), and leaves the store as it was.
+# refused WANT ARGS...: schedperf ARGS exits WANT with one line (a hang is
+# a failure, ended after WAIT_LIMIT, as wait_for's), and leaves the store
+# as it was.
 refused() {
 	local want=$1 before
 	shift
 	before=$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)
-	run timeout 20 "$SP" "$@"
+	run timeout "${WAIT_LIMIT:-300}" "$SP" "$@"
 	[ "$status" -eq "$want" ] || { echo "schedperf $*: exit $status: $output"; return 1; }
 	assert_one_line_error
 	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ] ||

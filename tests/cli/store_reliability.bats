@@ -312,9 +312,9 @@ reads_change_nothing() {
 	exit_is 2 "$SP" --db /dev/null runs
 	mkfifo "$TMP/dev/fifo"
 	# with no writer, opening it would block: it is refused before that
-	exit_is 2 timeout 60 "$SP" --db "$TMP/dev/fifo" runs
+	exit_is 2 timeout "${WAIT_LIMIT:-300}" "$SP" --db "$TMP/dev/fifo" runs
 	err_has "it is a FIFO"
-	exit_is 2 timeout 60 "$SP" --db "$TMP/dev/fifo" run pipe -p loops=10 -i 1 -q
+	exit_is 2 timeout "${WAIT_LIMIT:-300}" "$SP" --db "$TMP/dev/fifo" run pipe -p loops=10 -i 1 -q
 }
 
 @test "store: a store of a newer schema is left untouched by every command" {
