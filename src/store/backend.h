@@ -176,6 +176,17 @@ void batch_state_release(struct batch_state *state);
 int store_better_read(struct store *st, const char *text, enum better *out,
 		      struct error *err);
 
+/*
+ * The backends read each part of a batch (metrics, samples, iterations)
+ * in one query for the whole batch, ordered by the benchmarks' positions,
+ * rather than one query per benchmark. For each row, the benchmark of
+ * store id @id: @ids are the batch's benchmarks' ids in position order,
+ * *@at where the query's previous row was (0 before its first), moved
+ * forward. NULL when no benchmark at or after *@at has @id.
+ */
+struct result_benchmark *store_benchmark_of(struct result_batch *batch, const int64_t *ids,
+					   size_t *at, int64_t id);
+
 /* "not a schedperf store" (EXIT_USAGE), with @why. */
 int store_not_ours(const char *location, const char *why, struct error *err);
 /* A schema newer than this schedperf knows: left untouched (EXIT_ENV). */

@@ -21,6 +21,24 @@ static void *grow_one(void *array, size_t *nr, size_t size)
 	return p;
 }
 
+/*
+ * Append one zeroed element to an array that may grow to many thousands
+ * (a batch's benchmarks, a benchmark's iterations): its room is doubled,
+ * so that reading a store does not copy them over and over.
+ */
+static void *grow_doubling(void *array, size_t *nr, size_t *alloc, size_t size)
+{
+	char *p = array;
+
+	if (*nr == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 16;
+		p = xreallocarray(p, *alloc, size);
+	}
+	memset(p + *nr * size, 0, size);
+	(*nr)++;
+	return p;
+}
+
 struct result_batch *result_set_add_batch(struct result_set *set)
 {
 	set->batches = grow_one(set->batches, &set->nr_batches, sizeof(*set->batches));
@@ -29,8 +47,8 @@ struct result_batch *result_set_add_batch(struct result_set *set)
 
 struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch)
 {
-	batch->benchmarks = grow_one(batch->benchmarks, &batch->nr_benchmarks,
-				     sizeof(*batch->benchmarks));
+	batch->benchmarks = grow_doubling(batch->benchmarks, &batch->nr_benchmarks,
+					  &batch->alloc_benchmarks, sizeof(*batch->benchmarks));
 	return &batch->benchmarks[batch->nr_benchmarks - 1];
 }
 
@@ -96,14 +114,9 @@ struct result_iteration *result_benchmark_add_iteration(struct result_benchmark 
 {
 	struct result_iteration *it;
 
-	/* doubled, not grown by one: a store may hold many thousands */
-	if (bench->nr_iterations == bench->alloc_iterations) {
-		bench->alloc_iterations = bench->alloc_iterations ? 2 * bench->alloc_iterations : 16;
-		bench->iterations = xreallocarray(bench->iterations, bench->alloc_iterations,
-						  sizeof(*bench->iterations));
-	}
-	it = &bench->iterations[bench->nr_iterations++];
-	memset(it, 0, sizeof(*it));
+	bench->iterations = grow_doubling(bench->iterations, &bench->nr_iterations,
+					  &bench->alloc_iterations, sizeof(*bench->iterations));
+	it = &bench->iterations[bench->nr_iterations - 1];
 	it->cpu_taken = it->cpu_steal = it->cpu_available = NAN;
 	it->started = it->ended = NAN;
 	return it;
@@ -131,6 +144,21 @@ void result_benchmark_drop_iterations(struct result_benchmark *bench)
 	free(bench->iterations);
 	bench->iterations = NULL;
 	bench->nr_iterations = bench->alloc_iterations = 0;
+}
+
+void result_benchmark_take_iterations(struct result_benchmark *to,
+				     struct result_benchmark *from)
+{
+	if (!result_benchmark_has_interference(from)) {
+		from->nr_iterations = 0;	/* no culprits either: they are interference */
+		return;
+	}
+	result_benchmark_drop_iterations(to);
+	to->iterations = from->iterations;
+	to->nr_iterations = from->nr_iterations;
+	to->alloc_iterations = from->alloc_iterations;
+	from->iterations = NULL;
+	from->nr_iterations = from->alloc_iterations = 0;
 }
 
 bool result_benchmark_has_interference(const struct result_benchmark *bench)

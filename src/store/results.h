@@ -109,7 +109,7 @@ struct result_batch {
 	struct env_entry *env;	/* sorted by key */
 	size_t nr_env;
 	struct result_benchmark *benchmarks;
-	size_t nr_benchmarks;
+	size_t nr_benchmarks, alloc_benchmarks;
 };
 
 struct result_set {
@@ -135,6 +135,13 @@ void result_iteration_add_culprit(struct result_iteration *it, const char *name,
 				  int64_t pid, double cpu);
 /* Release @bench's iteration records, leaving none. */
 void result_benchmark_drop_iterations(struct result_benchmark *bench);
+/*
+ * Move @from's iteration records to @to when some hold interference
+ * (below), as a store keeps them; otherwise empty @from, keeping its array
+ * for the next benchmark's records.
+ */
+void result_benchmark_take_iterations(struct result_benchmark *to,
+				     struct result_benchmark *from);
 /* Whether any iteration of @bench has interference measured or marked. */
 bool result_benchmark_has_interference(const struct result_benchmark *bench);
 struct result_profile *result_benchmark_add_profile(struct result_benchmark *bench);

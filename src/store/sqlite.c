@@ -580,126 +580,148 @@ static int sqlite_batches_load(struct store *st, const char *name, struct result
 	return rc;
 }
 
-static int load_env(struct sqlite_store *ss, struct result_batch *batch, struct error *err)
+/*
+ * A batch is read with one query for each of its parts, every query
+ * ordered by the benchmarks' positions and merged into them in one pass
+ * (store_benchmark_of()): a query per benchmark cost 500,000 statement
+ * runs on a store of 100 batches of 1,000 benchmarks. The statements are
+ * prepared once per connection (sqlite_prepare_cached() knows them by
+ * their address).
+ */
+static const char read_env[] =
+	"SELECT key, value FROM environment WHERE batch_id = ? ORDER BY key";
+static const char read_benchmarks[] =
+	"SELECT k.id, k.workload, k.params, (SELECT count(*) FROM iterations i "
+	"WHERE i.benchmark_id = k.id AND i.failure IS NOT NULL) "
+	"FROM benchmarks k WHERE k.batch_id = ? ORDER BY k.position";
+static const char read_metrics[] =
+	"SELECT m.benchmark_id, m.name, m.unit, m.better, m.source, m.repetitions, m.id "
+	"FROM benchmarks k JOIN metrics m ON m.benchmark_id = k.id WHERE k.batch_id = ? "
+	"ORDER BY k.position, m.position";
+/*
+ * The samples, and with them the iterations that hold them: those that
+ * did not fail are recorded, with what other tasks took from them. Each
+ * metric's samples come in the order of their iterations and repetitions,
+ * the order of the indexes (k.id makes the benchmarks' order one: SQLite
+ * then sorts nothing).
+ */
+static const char read_samples[] =
+	"SELECT i.benchmark_id, i.id, s.metric_id, s.value, i.warmup, i.disturbed, "
+	"i.failure IS NULL, i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, "
+	"i.started, i.ended FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
+	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = ? "
+	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep";
+/* The culprits of the disturbed ones of those iterations, in the same order. */
+static const char read_culprits[] =
+	"SELECT c.iteration_id, c.pid, c.name, c.cpu FROM benchmarks k "
+	"JOIN iterations i ON i.benchmark_id = k.id JOIN culprits c ON c.iteration_id = i.id "
+	"WHERE k.batch_id = ? AND i.disturbed AND i.failure IS NULL AND EXISTS "
+	"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
+	"ORDER BY k.position, i.seq, c.rank";
+
+/* @sql's statement with the batch's id bound, or NULL with @err. */
+static sqlite3_stmt *batch_query(struct sqlite_store *ss, const char *sql,
+				 const struct result_batch *batch, struct error *err)
 {
-	sqlite3_stmt *stmt = sqlite_prepare_cached(ss, "SELECT key, value FROM environment "
-						   "WHERE batch_id = ? ORDER BY key", err);
+	sqlite3_stmt *stmt = sqlite_prepare_cached(ss, sql, err);
+
+	if (stmt)
+		sqlite3_bind_int64(stmt, 1, batch->id);
+	return stmt;
+}
+
+/*
+ * A batch being read: its benchmarks' ids, in order, and where a query is
+ * in them; its metrics' ids, a benchmark's from first_metric[] on.
+ */
+struct batch_rows {
+	struct sqlite_store *ss;
+	struct result_batch *batch;
+	int64_t *ids;
+	size_t *first_metric;
+	size_t alloc_ids;
+	size_t at;
+	int64_t *metric_ids;
+	size_t nr_metric_ids, alloc_metric_ids;
+	int64_t iteration_id;	/* of the last sample read */
+	/* the iterations read of one benchmark, until the next one's come */
+	struct result_benchmark pending;
+	struct result_benchmark *pending_for;
+	/* read_culprits, from the first disturbed iteration on; NULL before */
+	sqlite3_stmt *culprits;
+	int culprits_rc;	/* its last step's */
+};
+
+/* The benchmark of the row's first column (store_benchmark_of()). */
+static struct result_benchmark *row_benchmark(struct batch_rows *r, sqlite3_stmt *stmt)
+{
+	return store_benchmark_of(r->batch, r->ids, &r->at, sqlite3_column_int64(stmt, 0));
+}
+
+/* Every row of @sql's query through @row: 0, or -1 with @err. */
+static int each_row(struct batch_rows *r, const char *sql,
+		    int (*row)(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err),
+		    struct error *err)
+{
+	sqlite3_stmt *stmt = batch_query(r->ss, sql, r->batch, err);
 	int rc;
 
 	if (!stmt)
 		return -1;
-	sqlite3_bind_int64(stmt, 1, batch->id);
-	while ((rc = sqlite_step(ss, stmt, err, "read the results")) > 0)
-		result_batch_add_env(batch, column_text(stmt, 0), column_text(stmt, 1));
+	r->at = 0;
+	while ((rc = sqlite_step(r->ss, stmt, err, "read the results")) > 0)
+		if (row(r, stmt, err)) {
+			rc = -1;
+			break;
+		}
 	sqlite3_reset(stmt);
 	return rc;
 }
 
-/*
- * The statements that read a batch's benchmarks: prepared once per
- * connection (sqlite_prepare_cached()), since a store of 10,000 batches
- * spent more time preparing them for each batch than running them.
- */
-struct batch_reader {
-	sqlite3_stmt *benchmarks, *metrics, *samples, *failed, *iterations, *culprits;
-	sqlite3_stmt *profiles, *symbols;
-};
-
-static void batch_reader_release(struct batch_reader *r)
+static int env_row(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err)
 {
-	sqlite3_reset(r->benchmarks);
-	sqlite3_reset(r->metrics);
-	sqlite3_reset(r->samples);
-	sqlite3_reset(r->failed);
-	sqlite3_reset(r->iterations);
-	sqlite3_reset(r->culprits);
-	sqlite3_reset(r->profiles);
-	sqlite3_reset(r->symbols);
+	result_batch_add_env(r->batch, column_text(stmt, 0), column_text(stmt, 1));
+	return 0;
 }
 
-/* batch_reader's queries (constants: sqlite_prepare_cached() knows them by address) */
-static const char read_benchmarks[] =
-	"SELECT id, workload, params FROM benchmarks WHERE batch_id = ? ORDER BY position";
-static const char read_metrics[] =
-	"SELECT name, unit, better, source, repetitions FROM metrics "
-	"WHERE benchmark_id = ? ORDER BY position";
-static const char read_samples[] =
-	"SELECT m.position, i.warmup, s.value, i.disturbed FROM iterations i "
-	"JOIN samples s ON s.iteration_id = i.id JOIN metrics m ON m.id = s.metric_id "
-	"WHERE i.benchmark_id = ? ORDER BY i.seq, m.position, s.rep";
-static const char read_failed[] =
-	"SELECT count(*) FROM iterations WHERE benchmark_id = ? AND failure IS NOT NULL";
-/* The successful iterations that hold samples, in the order of the samples. */
-static const char read_iterations[] =
-	"SELECT id, warmup, disturbed, rerun, cpu_taken, cpu_steal, cpu_available, started, "
-	"ended FROM iterations i WHERE benchmark_id = ? AND failure IS NULL AND EXISTS "
-	"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) ORDER BY seq";
-static const char read_culprits[] =
-	"SELECT pid, name, cpu FROM culprits WHERE iteration_id = ? ORDER BY rank";
-static const char read_profiles[] =
-	"SELECT id, seq, extra, event, scope, frequency, samples, lost, total FROM profiles "
-	"WHERE benchmark_id = ? ORDER BY extra, seq";
-static const char read_symbols[] =
-	"SELECT name, dso, self, children FROM profile_symbols WHERE profile_id = ? "
-	"ORDER BY position";
-
-static int batch_reader_prepare(struct sqlite_store *ss, struct batch_reader *r,
-				struct error *err)
+static int benchmark_row(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err)
 {
-	r->benchmarks = sqlite_prepare_cached(ss, read_benchmarks, err);
-	r->metrics = sqlite_prepare_cached(ss, read_metrics, err);
-	r->samples = sqlite_prepare_cached(ss, read_samples, err);
-	r->failed = sqlite_prepare_cached(ss, read_failed, err);
-	r->iterations = sqlite_prepare_cached(ss, read_iterations, err);
-	r->culprits = sqlite_prepare_cached(ss, read_culprits, err);
-	r->profiles = sqlite_prepare_cached(ss, read_profiles, err);
-	r->symbols = sqlite_prepare_cached(ss, read_symbols, err);
-	return r->benchmarks && r->metrics && r->samples && r->failed && r->iterations &&
-	       r->culprits && r->profiles && r->symbols ? 0 : -1;
-}
+	struct result_benchmark *bench = result_batch_add_benchmark(r->batch);
 
-static int load_metrics(struct sqlite_store *ss, struct batch_reader *r,
-			struct result_benchmark *bench, int64_t bench_id, struct error *err)
-{
-	int rc;
-
-	sqlite3_bind_int64(r->metrics, 1, bench_id);
-	while ((rc = sqlite_step(ss, r->metrics, err, "read the results")) > 0) {
-		struct result_metric *m = result_benchmark_add_metric(bench);
-
-		m->name = column_strdup(r->metrics, 0);
-		m->unit = column_strdup(r->metrics, 1);
-		m->source = column_strdup(r->metrics, 3);
-		m->repetitions = (size_t)sqlite3_column_int64(r->metrics, 4);
-		if (store_better_read(&ss->base, column_text(r->metrics, 2), &m->better, err)) {
-			rc = -1;
-			break;
-		}
+	if (r->batch->nr_benchmarks > r->alloc_ids) {
+		r->alloc_ids = 2 * r->batch->nr_benchmarks;
+		r->ids = xreallocarray(r->ids, r->alloc_ids, sizeof(*r->ids));
+		r->first_metric = xreallocarray(r->first_metric, r->alloc_ids,
+						sizeof(*r->first_metric));
 	}
-	sqlite3_reset(r->metrics);
-	return rc;
+	r->ids[r->batch->nr_benchmarks - 1] = sqlite3_column_int64(stmt, 0);
+	bench->workload = column_strdup(stmt, 1);
+	bench->params = column_strdup(stmt, 2);
+	bench->nr_failed = (size_t)sqlite3_column_int64(stmt, 3);
+	return 0;
 }
 
-static int load_samples(struct sqlite_store *ss, struct batch_reader *r,
-			struct result_benchmark *bench, int64_t bench_id, struct error *err)
+static int metric_row(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err)
 {
-	int rc;
+	struct result_benchmark *bench = row_benchmark(r, stmt);
+	struct result_metric *m;
 
-	sqlite3_bind_int64(r->samples, 1, bench_id);
-	while ((rc = sqlite_step(ss, r->samples, err, "read the results")) > 0) {
-		int64_t pos = sqlite3_column_int64(r->samples, 0);
-		bool warmup = sqlite3_column_int(r->samples, 1);
-		struct result_metric *m;
-
-		if (pos < 0 || (size_t)pos >= bench->nr_metrics)
-			continue;
-		m = &bench->metrics[pos];
-		result_metric_add_sample(m, sqlite3_column_double(r->samples, 2), warmup);
-		if (!warmup && sqlite3_column_int(r->samples, 3))
-			result_metric_mark_disturbed(m);
+	if (!bench)
+		return 0;
+	if (r->nr_metric_ids == r->alloc_metric_ids) {
+		r->alloc_metric_ids = r->alloc_metric_ids ? 2 * r->alloc_metric_ids : 64;
+		r->metric_ids = xreallocarray(r->metric_ids, r->alloc_metric_ids,
+					      sizeof(*r->metric_ids));
 	}
-	sqlite3_reset(r->samples);
-	return rc;
+	if (!bench->nr_metrics)
+		r->first_metric[r->at] = r->nr_metric_ids;
+	r->metric_ids[r->nr_metric_ids++] = sqlite3_column_int64(stmt, 6);
+	m = result_benchmark_add_metric(bench);
+	m->name = column_strdup(stmt, 1);
+	m->unit = column_strdup(stmt, 2);
+	m->source = column_strdup(stmt, 4);
+	m->repetitions = (size_t)sqlite3_column_int64(stmt, 5);
+	return store_better_read(&r->ss->base, column_text(stmt, 3), &m->better, err);
 }
 
 static double column_real_or_nan(sqlite3_stmt *stmt, int col)
@@ -708,139 +730,166 @@ static double column_real_or_nan(sqlite3_stmt *stmt, int col)
 	       sqlite3_column_double(stmt, col);
 }
 
-static int load_culprits(struct sqlite_store *ss, struct batch_reader *r,
-			 struct result_iteration *it, int64_t iteration_id, struct error *err)
+/* The pending iterations go to their benchmark if they hold interference. */
+static void settle_iterations(struct batch_rows *r)
 {
-	int rc;
+	if (r->pending_for)
+		result_benchmark_take_iterations(r->pending_for, &r->pending);
+	r->pending_for = NULL;
+}
 
-	sqlite3_bind_int64(r->culprits, 1, iteration_id);
-	while ((rc = sqlite_step(ss, r->culprits, err, "read the results")) > 0)
-		result_iteration_add_culprit(it, column_text(r->culprits, 1),
-					     sqlite3_column_int64(r->culprits, 0),
-					     sqlite3_column_double(r->culprits, 2));
-	sqlite3_reset(r->culprits);
+/* The culprits of @it, a disturbed iteration, the query's next rows. */
+static int add_culprits(struct batch_rows *r, struct result_iteration *it, int64_t id,
+			struct error *err)
+{
+	sqlite3_stmt *c = r->culprits;
+
+	if (!c) {
+		c = r->culprits = batch_query(r->ss, read_culprits, r->batch, err);
+		if (!c)
+			return -1;
+		r->culprits_rc = sqlite_step(r->ss, c, err, "read the results");
+	}
+	for (; r->culprits_rc > 0 && sqlite3_column_int64(c, 0) == id;
+	     r->culprits_rc = sqlite_step(r->ss, c, err, "read the results"))
+		result_iteration_add_culprit(it, column_text(c, 2), sqlite3_column_int64(c, 1),
+					     sqlite3_column_double(c, 3));
+	return r->culprits_rc < 0 ? -1 : 0;
+}
+
+/*
+ * A successful iteration's record: what other tasks took from it. They are
+ * kept only when some was measured, so that a store from before it was
+ * measured loads as it did; most benchmarks have none, and reading each
+ * one's into the same array spares allocating one for each.
+ */
+static int iteration_row(struct batch_rows *r, sqlite3_stmt *stmt,
+			 struct result_benchmark *bench, struct error *err)
+{
+	struct result_iteration *it;
+
+	if (bench != r->pending_for)
+		settle_iterations(r);
+	r->pending_for = bench;
+	it = result_benchmark_add_iteration(&r->pending);
+	it->warmup = sqlite3_column_int(stmt, 4);
+	it->disturbed = sqlite3_column_int(stmt, 5);
+	it->rerun = sqlite3_column_int(stmt, 7);
+	it->cpu_taken = column_real_or_nan(stmt, 8);
+	it->cpu_steal = column_real_or_nan(stmt, 9);
+	it->cpu_available = column_real_or_nan(stmt, 10);
+	it->started = column_real_or_nan(stmt, 11);
+	it->ended = column_real_or_nan(stmt, 12);
+	return it->disturbed ? add_culprits(r, it, r->iteration_id, err) : 0;
+}
+
+/* The metric of @bench, the benchmark a query is on, with store id @id; NULL if none. */
+static struct result_metric *row_metric(struct batch_rows *r, struct result_benchmark *bench,
+					int64_t id)
+{
+	for (size_t i = 0; i < bench->nr_metrics; i++)
+		if (r->metric_ids[r->first_metric[r->at] + i] == id)
+			return &bench->metrics[i];
+	return NULL;
+}
+
+static int sample_row(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err)
+{
+	struct result_benchmark *bench = row_benchmark(r, stmt);
+	bool warmup = sqlite3_column_int(stmt, 4);
+	struct result_metric *m;
+
+	if (!bench)
+		return 0;
+	if (sqlite3_column_int64(stmt, 1) != r->iteration_id) {
+		r->iteration_id = sqlite3_column_int64(stmt, 1);
+		if (sqlite3_column_int(stmt, 6) && iteration_row(r, stmt, bench, err))
+			return -1;
+	}
+	m = row_metric(r, bench, sqlite3_column_int64(stmt, 2));
+	if (!m)
+		return 0;
+	result_metric_add_sample(m, sqlite3_column_double(stmt, 3), warmup);
+	if (!warmup && sqlite3_column_int(stmt, 5))
+		result_metric_mark_disturbed(m);
+	return 0;
+}
+
+static int load_samples(struct batch_rows *r, struct error *err)
+{
+	int rc = each_row(r, read_samples, sample_row, err);
+
+	if (r->culprits)
+		sqlite3_reset(r->culprits);
+	settle_iterations(r);
+	result_benchmark_drop_iterations(&r->pending);
 	return rc;
 }
 
 /*
- * What other tasks took from each iteration; kept only when some was
- * measured, so that a store from before it was measured loads as it did.
+ * A batch's profiles, in the order of their benchmarks; each profile's
+ * symbols are read with it (most batches have no profile, and then this
+ * is one query that returns nothing).
  */
-static int load_iterations(struct sqlite_store *ss, struct batch_reader *r,
-			   struct result_benchmark *bench, int64_t bench_id, struct error *err)
+static const char read_profiles[] =
+	"SELECT p.benchmark_id, p.id, p.seq, p.extra, p.event, p.scope, p.frequency, "
+	"p.samples, p.lost, p.total FROM benchmarks k JOIN profiles p ON "
+	"p.benchmark_id = k.id WHERE k.batch_id = ? ORDER BY k.position, p.extra, p.seq";
+static const char read_symbols[] =
+	"SELECT name, dso, self, children FROM profile_symbols WHERE profile_id = ? "
+	"ORDER BY position";
+
+static int load_profile_symbols(struct sqlite_store *ss, struct result_profile *p,
+				int64_t profile_id, struct error *err)
 {
-	sqlite3_stmt *stmt = r->iterations;
+	sqlite3_stmt *stmt = sqlite_prepare_cached(ss, read_symbols, err);
 	int rc;
 
-	sqlite3_bind_int64(stmt, 1, bench_id);
-	while ((rc = sqlite_step(ss, stmt, err, "read the results")) > 0) {
-		struct result_iteration *it = result_benchmark_add_iteration(bench);
-
-		it->warmup = sqlite3_column_int(stmt, 1);
-		it->disturbed = sqlite3_column_int(stmt, 2);
-		it->rerun = sqlite3_column_int(stmt, 3);
-		it->cpu_taken = column_real_or_nan(stmt, 4);
-		it->cpu_steal = column_real_or_nan(stmt, 5);
-		it->cpu_available = column_real_or_nan(stmt, 6);
-		it->started = column_real_or_nan(stmt, 7);
-		it->ended = column_real_or_nan(stmt, 8);
-		if (it->disturbed &&
-		    load_culprits(ss, r, it, sqlite3_column_int64(stmt, 0), err) < 0) {
-			rc = -1;
-			break;
-		}
-	}
-	sqlite3_reset(stmt);
-	if (rc < 0)
+	if (!stmt)
 		return -1;
-	if (!result_benchmark_has_interference(bench))
-		result_benchmark_drop_iterations(bench);
-	return 0;
-}
-
-static int load_failed(struct sqlite_store *ss, struct batch_reader *r,
-		       struct result_benchmark *bench, int64_t bench_id, struct error *err)
-{
-	int rc;
-
-	sqlite3_bind_int64(r->failed, 1, bench_id);
-	rc = sqlite_step(ss, r->failed, err, "read the results");
-	if (rc > 0)
-		bench->nr_failed = (size_t)sqlite3_column_int64(r->failed, 0);
-	sqlite3_reset(r->failed);
-	return rc < 0 ? -1 : 0;
-}
-
-static int load_profile_symbols(struct sqlite_store *ss, struct batch_reader *r,
-				struct result_profile *p, int64_t profile_id, struct error *err)
-{
-	int rc;
-
-	sqlite3_bind_int64(r->symbols, 1, profile_id);
-	while ((rc = sqlite_step(ss, r->symbols, err, "read the results")) > 0)
-		result_profile_add_symbol(p, column_text(r->symbols, 0),
-					  column_text(r->symbols, 1),
-					  (uint64_t)sqlite3_column_int64(r->symbols, 2),
-					  (uint64_t)sqlite3_column_int64(r->symbols, 3));
-	sqlite3_reset(r->symbols);
+	sqlite3_bind_int64(stmt, 1, profile_id);
+	while ((rc = sqlite_step(ss, stmt, err, "read the results")) > 0)
+		result_profile_add_symbol(p, column_text(stmt, 0), column_text(stmt, 1),
+					  (uint64_t)sqlite3_column_int64(stmt, 2),
+					  (uint64_t)sqlite3_column_int64(stmt, 3));
+	sqlite3_reset(stmt);
 	return rc;
 }
 
-static int load_profiles(struct sqlite_store *ss, struct batch_reader *r,
-			 struct result_benchmark *bench, int64_t bench_id, struct error *err)
+static int profile_row(struct batch_rows *r, sqlite3_stmt *stmt, struct error *err)
 {
-	int rc;
+	struct result_benchmark *bench = row_benchmark(r, stmt);
+	struct result_profile *p;
 
-	sqlite3_bind_int64(r->profiles, 1, bench_id);
-	while ((rc = sqlite_step(ss, r->profiles, err, "read the results")) > 0) {
-		struct result_profile *p = result_benchmark_add_profile(bench);
-
-		p->seq = sqlite3_column_int(r->profiles, 1);
-		p->extra = sqlite3_column_int(r->profiles, 2);
-		p->event = column_strdup(r->profiles, 3);
-		p->scope = column_strdup(r->profiles, 4);
-		p->frequency = (uint64_t)sqlite3_column_int64(r->profiles, 5);
-		p->samples = (uint64_t)sqlite3_column_int64(r->profiles, 6);
-		p->lost = (uint64_t)sqlite3_column_int64(r->profiles, 7);
-		p->total = (uint64_t)sqlite3_column_int64(r->profiles, 8);
-		if (load_profile_symbols(ss, r, p, sqlite3_column_int64(r->profiles, 0), err)) {
-			rc = -1;
-			break;
-		}
-	}
-	sqlite3_reset(r->profiles);
-	return rc;
+	if (!bench)
+		return 0;
+	p = result_benchmark_add_profile(bench);
+	p->seq = sqlite3_column_int(stmt, 2);
+	p->extra = sqlite3_column_int(stmt, 3);
+	p->event = column_strdup(stmt, 4);
+	p->scope = column_strdup(stmt, 5);
+	p->frequency = (uint64_t)sqlite3_column_int64(stmt, 6);
+	p->samples = (uint64_t)sqlite3_column_int64(stmt, 7);
+	p->lost = (uint64_t)sqlite3_column_int64(stmt, 8);
+	p->total = (uint64_t)sqlite3_column_int64(stmt, 9);
+	return load_profile_symbols(r->ss, p, sqlite3_column_int64(stmt, 1), err);
 }
 
 static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool with_samples,
 			     struct error *err)
 {
-	struct sqlite_store *ss = sqlite_of(st);
-	struct batch_reader r = { 0 };
+	struct batch_rows r = { .ss = sqlite_of(st), .batch = batch };
 	int rc;
 
-	if (load_env(ss, batch, err) || batch_reader_prepare(ss, &r, err)) {
-		batch_reader_release(&r);
-		return -1;
-	}
-	sqlite3_bind_int64(r.benchmarks, 1, batch->id);
-	while ((rc = sqlite_step(ss, r.benchmarks, err, "read the results")) > 0) {
-		struct result_benchmark *bench = result_batch_add_benchmark(batch);
-		int64_t bench_id = sqlite3_column_int64(r.benchmarks, 0);
-
-		bench->workload = column_strdup(r.benchmarks, 1);
-		bench->params = column_strdup(r.benchmarks, 2);
-		if (load_metrics(ss, &r, bench, bench_id, err) ||
-		    load_failed(ss, &r, bench, bench_id, err) ||
-		    (with_samples && (load_samples(ss, &r, bench, bench_id, err) ||
-				      load_iterations(ss, &r, bench, bench_id, err) ||
-				      load_profiles(ss, &r, bench, bench_id, err)))) {
-			rc = -1;
-			break;
-		}
-	}
-	batch_reader_release(&r);
-	return rc;
+	rc = each_row(&r, read_env, env_row, err) ||
+	     each_row(&r, read_benchmarks, benchmark_row, err) ||
+	     each_row(&r, read_metrics, metric_row, err) ||
+	     (with_samples && (load_samples(&r, err) ||
+			       each_row(&r, read_profiles, profile_row, err)));
+	free(r.ids);
+	free(r.first_metric);
+	free(r.metric_ids);
+	return rc ? -1 : 0;
 }
 
 static int sqlite_journal_insert(struct store *st, const struct knob_original *k,

@@ -199,6 +199,14 @@ int store_better_read(struct store *st, const char *text, enum better *out,
 			 "with 'sqlite3 FILE \"PRAGMA integrity_check\"')", st->location, text);
 }
 
+struct result_benchmark *store_benchmark_of(struct result_batch *batch, const int64_t *ids,
+					   size_t *at, int64_t id)
+{
+	while (*at < batch->nr_benchmarks && ids[*at] != id)
+		(*at)++;
+	return *at < batch->nr_benchmarks ? &batch->benchmarks[*at] : NULL;
+}
+
 void batch_state_release(struct batch_state *state)
 {
 	free(state->run_name);

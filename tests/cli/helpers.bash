@@ -343,3 +343,55 @@ can_sample() {
 	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ] ||
 		skip "this user may not sample the kernel"
 }
+
+# mixed_batches FILE: schedperf-results/1 of two runs whose batches hold
+# benchmarks of every shape a store reads back, side by side: no samples
+# (every iteration failed), failures beside samples, a metric only some
+# have, several repetitions, warm-ups, and iterations with and without
+# interference and culprits, between benchmarks that have none.
+mixed_batches() {
+	"$PYTHON" - "$1" <<'PY'
+import json, sys
+def metric(name, samples, warmup=None, better="lower", reps=None):
+    m = {"name": name, "unit": "usec", "better": better, "source": "workload", "samples": samples}
+    if warmup:
+        m["warmup"] = warmup
+    if reps:
+        m["repetitions"] = reps
+    return m
+def its(n, warm=1, disturbed=()):
+    out = []
+    for k in range(warm + n):
+        it = {"cpu_taken": 0.0, "cpu_steal": 0.0, "cpu_available": 1.0,
+              "started": 1e9 + k, "ended": 1e9 + k + 0.5}
+        if k < warm:
+            it["warmup"] = True
+        if k - warm in disturbed:
+            it.update(cpu_taken=0.5, disturbed=True,
+                      culprits=[{"name": "stress-ng", "pid": 4242 + k, "cpu": 0.25},
+                                {"name": "kworker/0:1", "pid": 7, "cpu": 0.125}])
+        out.append(it)
+    return out
+def batch(name, day, shift):
+    s = lambda *v: [x + shift for x in v]
+    b = [{"workload": "pipe", "params": {"loops": "10"},
+          "metrics": [metric("usec_per_op", s(5, 6, 7)), metric("ops", s(9, 8, 7), better="higher")]},
+         {"workload": "pipe", "params": {"loops": "20"}, "failed_iterations": 3, "metrics": []},
+         {"workload": "messaging", "params": {"groups": "1"},
+          "metrics": [metric("usec_per_op", s(1, 2, 3, 4), warmup=[9]),
+                      metric("only_here", s(4, 3, 2, 1), warmup=[8])],
+          "iterations": its(4, disturbed=(1, 3))},
+         {"workload": "messaging", "params": {"groups": "2"}, "failed_iterations": 1,
+          "metrics": [metric("usec_per_op", s(2, 2.5))]},
+         {"workload": "futex-wake", "params": {},
+          "metrics": [metric("usec", s(1, 1.5, 2, 2.5, 3, 3.5), reps=3)],
+          "iterations": its(2, warm=0)},
+         {"workload": "pipe", "params": {"loops": "30"}, "failed_iterations": 1,
+          "metrics": [metric("usec_per_op", s(3, 4), warmup=[5])],
+          "iterations": its(2, disturbed=(0,))}]
+    return {"name": name, "started": "2026-03-%02dT00:00:00Z" % day, "complete": True,
+            "environment": {"kernel.release": name}, "benchmarks": b}
+runs = [batch("a", 1, 0), batch("a", 2, 0.5), batch("b", 3, 1)]
+json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+PY
+}

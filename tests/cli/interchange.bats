@@ -253,3 +253,15 @@ JSON
 		assert_one_line_error
 	done
 }
+
+@test "batches of benchmarks of every shape are read back as they were imported" {
+	mixed_batches "$TMP/mixed.json"
+	sp import "$TMP/mixed.json"
+	sp export a b > "$TMP/out.json"
+	same_json "$TMP/mixed.json" "$TMP/out.json"
+	run sp show a --samples
+	[[ "$output" == *"pipe loops=20  (3 failed iterations)"* ]]
+	[[ "$output" == *"2/4 iterations disturbed"*"stress-ng (pid 4244), kworker/0:1 (pid 7), stress-ng (pid 4246)"* ]]
+	[[ "$output" == *"only_here            (8) 4 3! 2 1!"* ]]
+	[[ "$output" == *"usec_per_op          (5) 3! 4  [usec]"* ]]
+}
