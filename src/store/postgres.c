@@ -490,14 +490,21 @@ static int pg_batches_load(struct store *st, const char *name, struct result_set
 	return 0;
 }
 
-static int load_env(struct pg_store *ps, struct result_batch *batch, struct error *err)
+/* @sql's result with $1 the batch's id, or NULL with @err. */
+static PGresult *batch_query(struct pg_store *ps, const char *sql,
+			     const struct result_batch *batch, struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
-	PGresult *res;
 
 	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT key, value FROM environment WHERE batch_id = $1 "
-		       "ORDER BY key", &p, err, "read the results");
+	return pg_query(ps, sql, &p, err, "read the results");
+}
+
+static int load_env(struct pg_store *ps, struct result_batch *batch, struct error *err)
+{
+	PGresult *res = batch_query(ps, "SELECT key, value FROM environment WHERE batch_id = $1 "
+				    "ORDER BY key", batch, err);
+
 	if (!res)
 		return -1;
 	for (int i = 0; i < PQntuples(res); i++)
@@ -507,33 +514,31 @@ static int load_env(struct pg_store *ps, struct result_batch *batch, struct erro
 }
 
 /*
- * A batch's metrics, samples and failure counts, each in one query for the
- * whole batch rather than one per benchmark: a round trip to a server
- * costs more than a row.
+ * A batch's benchmarks, metrics and samples, each in one query for the
+ * whole batch rather than one per benchmark (a round trip to a server
+ * costs more than a row), ordered by the benchmarks' positions and merged
+ * into them in one pass (store_benchmark_of()).
  */
 static int load_metrics(struct pg_store *ps, struct result_batch *batch,
 			const int64_t *bench_ids, struct error *err)
 {
-	struct pg_params p = { .nr = 0 };
 	PGresult *res;
 	size_t b = 0;
 	int rc = 0;
 
-	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT m.benchmark_id, m.name, m.unit, m.better, m.source, "
-		       "m.repetitions FROM metrics m JOIN benchmarks k ON k.id = m.benchmark_id "
-		       "WHERE k.batch_id = $1 ORDER BY k.position, m.position", &p, err,
-		       "read the results");
+	res = batch_query(ps, "SELECT m.benchmark_id, m.name, m.unit, m.better, m.source, "
+			  "m.repetitions FROM metrics m JOIN benchmarks k ON k.id = m.benchmark_id "
+			  "WHERE k.batch_id = $1 ORDER BY k.position, m.position", batch, err);
 	if (!res)
 		return -1;
 	for (int i = 0; i < PQntuples(res) && !rc; i++) {
+		struct result_benchmark *bench = store_benchmark_of(batch, bench_ids, &b,
+								    pg_int(res, i, 0));
 		struct result_metric *m;
 
-		while (b < batch->nr_benchmarks && bench_ids[b] != pg_int(res, i, 0))
-			b++;
-		if (b == batch->nr_benchmarks)
+		if (!bench)
 			break;
-		m = result_benchmark_add_metric(&batch->benchmarks[b]);
+		m = result_benchmark_add_metric(bench);
 		m->name = xstrdup(pg_text(res, i, 1));
 		m->unit = xstrdup(pg_text(res, i, 2));
 		m->source = xstrdup(pg_text(res, i, 4));
@@ -544,139 +549,142 @@ static int load_metrics(struct pg_store *ps, struct result_batch *batch,
 	return rc;
 }
 
-static int load_samples(struct pg_store *ps, struct result_batch *batch,
-			const int64_t *bench_ids, struct error *err)
-{
-	struct pg_params p = { .nr = 0 };
-	PGresult *res;
-	size_t b = 0;
-
-	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT i.benchmark_id, m.position, i.warmup, s.value, "
-		       "i.disturbed FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
-		       "JOIN samples s ON s.iteration_id = i.id "
-		       "JOIN metrics m ON m.id = s.metric_id WHERE k.batch_id = $1 "
-		       "ORDER BY k.position, i.seq, m.position, s.rep", &p, err,
-		       "read the results");
-	if (!res)
-		return -1;
-	for (int i = 0; i < PQntuples(res); i++) {
-		struct result_benchmark *bench;
-		struct result_metric *m;
-		int64_t pos = pg_int(res, i, 1);
-
-		while (b < batch->nr_benchmarks && bench_ids[b] != pg_int(res, i, 0))
-			b++;
-		if (b == batch->nr_benchmarks)
-			break;
-		bench = &batch->benchmarks[b];
-		if (pos < 0 || (size_t)pos >= bench->nr_metrics)
-			continue;
-		m = &bench->metrics[pos];
-		result_metric_add_sample(m, strtod(pg_text(res, i, 3), NULL), pg_bool(res, i, 2));
-		if (!pg_bool(res, i, 2) && pg_bool(res, i, 4))
-			result_metric_mark_disturbed(m);
-	}
-	PQclear(res);
-	return 0;
-}
-
 static double column_real_or_nan(const PGresult *res, int row, int col)
 {
 	return PQgetisnull(res, row, col) ? NAN : strtod(pg_text(res, row, col), NULL);
 }
 
 /*
- * The culprits of the batch's disturbed iterations, of the iterations that
- * load_iterations() reads and in their order.
+ * The samples read so far, and the culprits of the batch's disturbed
+ * iterations, asked for once the first of them comes (most batches have
+ * none), in the order of the samples' iterations.
  */
-static PGresult *query_culprits(struct pg_store *ps, int64_t batch_id, struct error *err)
-{
-	struct pg_params p = { .nr = 0 };
+struct sample_rows {
+	int64_t iteration_id;		/* of the last sample read */
+	struct result_benchmark pending;	/* its benchmark's iterations so far */
+	struct result_benchmark *pending_for;
+	PGresult *culprits;
+	int culprit;			/* the next row of @culprits */
+};
 
-	pg_param_int(&p, batch_id);
-	return pg_query(ps, "SELECT c.iteration_id, c.pid, c.name, c.cpu FROM benchmarks k "
-			"JOIN iterations i ON i.benchmark_id = k.id "
-			"JOIN culprits c ON c.iteration_id = i.id "
-			"WHERE k.batch_id = $1 AND i.disturbed AND i.failure IS NULL AND EXISTS "
-			"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
-			"ORDER BY k.position, i.seq, c.rank", &p, err, "read the results");
+static void settle_iterations(struct sample_rows *r)
+{
+	if (r->pending_for)
+		result_benchmark_take_iterations(r->pending_for, &r->pending);
+	r->pending_for = NULL;
+}
+
+static int add_culprits(struct pg_store *ps, const struct result_batch *batch,
+			struct sample_rows *r, struct result_iteration *it, struct error *err)
+{
+	PGresult *c = r->culprits;
+
+	if (!c) {
+		c = r->culprits = batch_query(ps, "SELECT c.iteration_id, c.pid, c.name, c.cpu "
+					      "FROM benchmarks k JOIN iterations i ON "
+					      "i.benchmark_id = k.id JOIN culprits c ON "
+					      "c.iteration_id = i.id WHERE k.batch_id = $1 AND "
+					      "i.disturbed AND i.failure IS NULL AND EXISTS "
+					      "(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
+					      "ORDER BY k.position, i.seq, c.rank", batch, err);
+		if (!c)
+			return -1;
+	}
+	for (; r->culprit < PQntuples(c) && pg_int(c, r->culprit, 0) == r->iteration_id;
+	     r->culprit++)
+		result_iteration_add_culprit(it, pg_text(c, r->culprit, 2),
+					     pg_int(c, r->culprit, 1),
+					     strtod(pg_text(c, r->culprit, 3), NULL));
+	return 0;
 }
 
 /*
- * What other tasks took from each successful iteration that holds samples,
- * in the order of the samples; kept only when some was measured, so that a
- * store from before it was measured loads as it did (as sqlite.c does).
+ * A successful iteration's record: what other tasks took from it, kept
+ * only when some was measured, so that a store from before it was measured
+ * loads as it did (as sqlite.c does).
  */
-static int load_iterations(struct pg_store *ps, struct result_batch *batch,
-			   const int64_t *bench_ids, struct error *err)
+static int add_iteration(struct pg_store *ps, const struct result_batch *batch,
+			 struct sample_rows *r, struct result_benchmark *bench,
+			 const PGresult *res, int row, struct error *err)
 {
-	struct pg_params p = { .nr = 0 };
-	PGresult *res, *culprits;
-	size_t b = 0;
-	int c = 0;
+	struct result_iteration *it;
 
-	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT i.benchmark_id, i.id, i.warmup, i.disturbed, i.rerun, "
-		       "i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, i.ended "
-		       "FROM benchmarks k "
-		       "JOIN iterations i ON i.benchmark_id = k.id WHERE k.batch_id = $1 "
-		       "AND i.failure IS NULL AND EXISTS "
-		       "(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
-		       "ORDER BY k.position, i.seq", &p, err, "read the results");
+	if (bench != r->pending_for)
+		settle_iterations(r);
+	r->pending_for = bench;
+	it = result_benchmark_add_iteration(&r->pending);
+	it->warmup = pg_bool(res, row, 4);
+	it->disturbed = pg_bool(res, row, 5);
+	it->rerun = pg_bool(res, row, 7);
+	it->cpu_taken = column_real_or_nan(res, row, 8);
+	it->cpu_steal = column_real_or_nan(res, row, 9);
+	it->cpu_available = column_real_or_nan(res, row, 10);
+	it->started = column_real_or_nan(res, row, 11);
+	it->ended = column_real_or_nan(res, row, 12);
+	return it->disturbed ? add_culprits(ps, batch, r, it, err) : 0;
+}
+
+/* The samples, and the successful iterations that hold them. */
+static int load_samples(struct pg_store *ps, struct result_batch *batch,
+			const int64_t *bench_ids, struct error *err)
+{
+	struct sample_rows r = { .iteration_id = 0 };
+	PGresult *res;
+	size_t b = 0;
+	int rc = 0;
+
+	res = batch_query(ps, "SELECT i.benchmark_id, i.id, m.position, s.value, i.warmup, "
+			  "i.disturbed, i.failure IS NULL, i.rerun, i.cpu_taken, i.cpu_steal, "
+			  "i.cpu_available, i.started, i.ended FROM benchmarks k "
+			  "JOIN iterations i ON i.benchmark_id = k.id "
+			  "JOIN samples s ON s.iteration_id = i.id "
+			  "JOIN metrics m ON m.id = s.metric_id WHERE k.batch_id = $1 "
+			  "ORDER BY k.position, i.seq, m.position, s.rep", batch, err);
 	if (!res)
 		return -1;
-	culprits = query_culprits(ps, batch->id, err);
-	if (!culprits) {
-		PQclear(res);
-		return -1;
-	}
-	for (int i = 0; i < PQntuples(res); i++) {
-		struct result_iteration *it;
-		int64_t id = pg_int(res, i, 1);
+	for (int i = 0; i < PQntuples(res) && !rc; i++) {
+		struct result_benchmark *bench = store_benchmark_of(batch, bench_ids, &b,
+								    pg_int(res, i, 0));
+		int64_t pos = pg_int(res, i, 2);
+		struct result_metric *m;
 
-		while (b < batch->nr_benchmarks && bench_ids[b] != pg_int(res, i, 0))
-			b++;
-		if (b == batch->nr_benchmarks)
+		if (!bench)
 			break;
-		it = result_benchmark_add_iteration(&batch->benchmarks[b]);
-		it->warmup = pg_bool(res, i, 2);
-		it->disturbed = pg_bool(res, i, 3);
-		it->rerun = pg_bool(res, i, 4);
-		it->cpu_taken = column_real_or_nan(res, i, 5);
-		it->cpu_steal = column_real_or_nan(res, i, 6);
-		it->cpu_available = column_real_or_nan(res, i, 7);
-		it->started = column_real_or_nan(res, i, 8);
-		it->ended = column_real_or_nan(res, i, 9);
-		for (; c < PQntuples(culprits) && pg_int(culprits, c, 0) == id; c++)
-			result_iteration_add_culprit(it, pg_text(culprits, c, 2),
-						     pg_int(culprits, c, 1),
-						     strtod(pg_text(culprits, c, 3), NULL));
+		if (pg_int(res, i, 1) != r.iteration_id) {
+			r.iteration_id = pg_int(res, i, 1);
+			if (pg_bool(res, i, 6) &&
+			    add_iteration(ps, batch, &r, bench, res, i, err)) {
+				rc = -1;
+				break;
+			}
+		}
+		if (pos < 0 || (size_t)pos >= bench->nr_metrics)
+			continue;
+		m = &bench->metrics[pos];
+		result_metric_add_sample(m, strtod(pg_text(res, i, 3), NULL), pg_bool(res, i, 4));
+		if (!pg_bool(res, i, 4) && pg_bool(res, i, 5))
+			result_metric_mark_disturbed(m);
 	}
-	PQclear(culprits);
+	settle_iterations(&r);
+	result_benchmark_drop_iterations(&r.pending);
+	PQclear(r.culprits);
 	PQclear(res);
-	for (size_t k = 0; k < batch->nr_benchmarks; k++)
-		if (!result_benchmark_has_interference(&batch->benchmarks[k]))
-			result_benchmark_drop_iterations(&batch->benchmarks[k]);
-	return 0;
+	return rc;
 }
 
 static int pg_batch_load(struct store *st, struct result_batch *batch, bool with_samples,
 			 struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
-	struct pg_params p = { .nr = 0 };
 	int64_t *bench_ids;
 	PGresult *res;
 	int rc;
 
 	if (load_env(ps, batch, err))
 		return -1;
-	pg_param_int(&p, batch->id);
-	res = pg_query(ps, "SELECT k.id, k.workload, k.params, (SELECT count(*) FROM "
-		       "iterations i WHERE i.benchmark_id = k.id AND i.failure IS NOT NULL) "
-		       "FROM benchmarks k WHERE k.batch_id = $1 ORDER BY k.position", &p, err,
-		       "read the results");
+	res = batch_query(ps, "SELECT k.id, k.workload, k.params, (SELECT count(*) FROM "
+			  "iterations i WHERE i.benchmark_id = k.id AND i.failure IS NOT NULL) "
+			  "FROM benchmarks k WHERE k.batch_id = $1 ORDER BY k.position", batch, err);
 	if (!res)
 		return -1;
 	bench_ids = xcalloc((size_t)PQntuples(res) + 1, sizeof(*bench_ids));
@@ -691,7 +699,6 @@ static int pg_batch_load(struct store *st, struct result_batch *batch, bool with
 	PQclear(res);
 	rc = load_metrics(ps, batch, bench_ids, err) ||
 	     (with_samples && (load_samples(ps, batch, bench_ids, err) ||
-			       load_iterations(ps, batch, bench_ids, err) ||
 			       pg_profiles_load(ps, batch, bench_ids, err))) ? -1 : 0;
 	free(bench_ids);
 	return rc;

@@ -263,3 +263,15 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	sp --db "$PG" export old > "$TMP/upgraded.json"
 	same_json "$TMP/old-bare.json" "$TMP/upgraded.json"
 }
+
+@test "postgres: batches of benchmarks of every shape are read back as on SQLite" {
+	mixed_batches "$TMP/mixed.json"
+	sp import "$TMP/mixed.json"
+	sp --db "$PG" import "$TMP/mixed.json"
+	sp --db "$PG" export a b > "$TMP/pg.json"
+	same_json "$TMP/mixed.json" "$TMP/pg.json"
+	sp export a b | cmp - "$TMP/pg.json"
+	sp show a --samples > "$TMP/show1"
+	sp --db "$PG" show a --samples > "$TMP/show2"
+	cmp "$TMP/show1" "$TMP/show2"
+}
