@@ -31,7 +31,7 @@ static void *grow_doubling(void *array, size_t *nr, size_t *alloc, size_t size)
 	char *p = array;
 
 	if (*nr == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 16;
+		*alloc = *alloc ? 2 * *alloc : 1;
 		p = xreallocarray(p, *alloc, size);
 	}
 	memset(p + *nr * size, 0, size);
