@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "cmd/job_env.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/cpulist.h"
@@ -39,13 +40,15 @@
 static const struct cmd_usage ab_usage = {
 	"usage: schedperf ab WORKLOAD [-p KEY=VALUE]... --a SPEC --b SPEC [options]\n"
 	"   or: schedperf ab --restore\n"
+	"   or: schedperf ab WORKLOAD ... --dry-run\n"
 	"\n"
 	"Is B faster than A? Run WORKLOAD under two configurations in randomised\n"
 	"blocks (AB or BA, seeded) until the paired differences of log values give a\n"
 	"verdict whose error rate is --alpha over every look: different (B better or\n"
 	"worse, with the size and its interval), same (the interval inside\n"
 	"+-margin) or unknown (at --max-samples or --max-time). The sides are stored\n"
-	"as runs NAME-a and NAME-b, for compare, show and export.\n",
+	"as runs NAME-a and NAME-b, for compare, show and export. --dry-run checks\n"
+	"the arguments and prints the sides, reading and changing nothing.\n",
 
 	"SPEC is one or more knobs, a comma list or --a/--b repeated:\n"
 	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
@@ -86,13 +89,14 @@ struct ab_side {
 	struct knob_list knobs;
 	struct sample_side sample;
 	bool has_cpus;
+	const char *cpus;	/* the cpus: knob's list, when has_cpus */
 };
 
 struct ab {
 	struct sequential_options so;
 	struct ab_side side[2];
 	const char *workload;
-	bool restore, fail_on_regression;
+	bool restore, fail_on_regression, dry_run;
 	enum ab_format format;
 	int seed;
 	struct machine_setting *machine;
@@ -207,6 +211,7 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 			if (cpulist_parse(kn->value, &s->sample.cpus, err))
 				return -1;
 			s->has_cpus = true;
+			s->cpus = kn->value;
 			s->sample.opt.cpus = &s->sample.cpus;
 		}
 	}
@@ -228,8 +233,13 @@ static int machine_setting(struct ab *ab, const char *kind, const char *name,
 			*out = &ab->machine[i];
 			return 0;
 		}
-	/* Readable, writable and existing: asked now, before anything changes. */
-	if (knob_read(kind, name, true, &original, err))
+	/*
+	 * Readable, writable and existing: asked now, before anything changes;
+	 * a dry run asks nothing (the job may be for another machine).
+	 */
+	if (ab->dry_run)
+		original = NULL;
+	else if (knob_read(kind, name, true, &original, err))
 		return -1;
 	ab->machine = xreallocarray(ab->machine, ab->nr_machine + 1, sizeof(*ab->machine));
 	m = &ab->machine[ab->nr_machine++];
@@ -298,7 +308,7 @@ static bool sides_identical(const struct ab *ab)
 	    (ab->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
 		return false;
 	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (strcmp(ab->machine[i].value[0], ab->machine[i].value[1]))
+		if (!same_text(ab->machine[i].value[0], ab->machine[i].value[1]))
 			return false;
 	for (size_t i = 0; i < ab->nr_env; i++)
 		if (!same_text(ab->env[i].value[0], ab->env[i].value[1]))
@@ -668,12 +678,43 @@ static void print_text(const struct ab *ab, const struct ab_outcome *out, const 
 	printf("runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name, name, name);
 }
 
+/* What a dry run shows: the sides as they would run, and the settings they change. */
+static void print_plan(const struct ab *ab, const char *name)
+{
+	const struct sample_side *a = &ab->side[0].sample;
+
+	printf("ab %s: a = ", ab->workload);
+	print_specs(&ab->side[0]);
+	printf(", b = ");
+	print_specs(&ab->side[1]);
+	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%, at most %d blocks",
+	       a->metric_name, a->metric_unit, *a->metric_unit ? ", " : "",
+	       better_name(a->better), ab->so.alpha, ab->so.margin_pct, ab->so.max_samples);
+	if (ab->so.max_time > 0)
+		printf(" or %g s", ab->so.max_time);
+	printf("\n");
+	for (int i = 0; i < 2; i++) {
+		const struct sample_side *s = &ab->side[i].sample;
+
+		printf("%s: %s %s%s%s\n", side_names[i], ab->workload,
+		       s->plan.items[0].params_json, ab->side[i].has_cpus ? " on CPUs " : "",
+		       ab->side[i].has_cpus ? ab->side[i].cpus : "");
+	}
+	for (size_t i = 0; i < ab->nr_machine; i++)
+		printf("setting %s %s: a %s, b %s\n", ab->machine[i].kind, ab->machine[i].name,
+		       ab->machine[i].value[0] ? ab->machine[i].value[0] : "(as it is)",
+		       ab->machine[i].value[1] ? ab->machine[i].value[1] : "(as it is)");
+	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
+}
+
 static json_t *number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void print_json(const struct ab *ab, const struct ab_outcome *out, const char *name)
+/* The verdict as --format json prints it and a job keeps it (compact). */
+static char *verdict_json(const struct ab *ab, const struct ab_outcome *out, const char *name,
+			  size_t flags)
 {
 	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
 	const char *direction, *verdict = verdict_word(ab, out, &direction);
@@ -704,10 +745,17 @@ static void print_json(const struct ab *ab, const struct ab_outcome *out, const 
 		json_array_append_new(runs, json_string(run));
 	}
 	json_object_set_new(obj, "runs", runs);
-	text = json_dumps(obj, JSON_REAL_PRECISION(6));
+	text = json_dumps(obj, JSON_REAL_PRECISION(6) | flags);
+	json_decref(obj);
+	return text;
+}
+
+static void print_json(const struct ab *ab, const struct ab_outcome *out, const char *name)
+{
+	char *text = verdict_json(ab, out, name, 0);
+
 	printf("%s\n", text);
 	free(text);
-	json_decref(obj);
 }
 
 /* ------------------------------------------------------------ the command */
@@ -729,6 +777,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			 "exit 1 when B is worse than A"),
 		OPT_BOOL(0, "restore", &ab->restore, "put back the settings an ab killed by "
 			 "SIGKILL left changed (they are journalled in the store)"),
+		OPT_BOOL(0, "dry-run", &ab->dry_run, "check the arguments and print the sides; "
+			 "run, read, change and store nothing"),
 		OPT_END(),
 	};
 	int code;
@@ -757,13 +807,23 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 	return sequential_check_utf8("ab", &ab->so);
 }
 
-static void default_name(char *buf, size_t len)
+/* ab-DATE-TIME; for a worker's job ab-job-ID, the same in every attempt. */
+static int default_name(char *buf, size_t len, struct error *err)
 {
 	time_t now = time(NULL);
 	struct tm tm;
+	int64_t job;
+	int rc = job_env_id(&job, err);
 
+	if (rc < 0)
+		return -1;
+	if (rc) {
+		snprintf(buf, len, "ab-job-%lld", (long long)job);
+		return 0;
+	}
 	gmtime_r(&now, &tm);
 	strftime(buf, len, "ab-%Y%m%d-%H%M%S", &tm);
+	return 0;
 }
 
 static void release(struct ab *ab)
@@ -788,6 +848,30 @@ static void release(struct ab *ab)
 		close(ab->lock_fd);
 }
 
+/*
+ * Both sides' batches finished in one transaction, complete when the
+ * verdict was reached: the job this ab runs for (if any) is done with
+ * them and keeps the verdict. The first error is the one @err keeps.
+ */
+static void finish_sides(struct ab *ab, struct store *st, const char *name,
+			 const struct ab_outcome *out, int *rc, struct error *err)
+{
+	bool complete = !*rc && !iteration_interrupted();
+	char *result = complete ? verdict_json(ab, out, name, JSON_COMPACT) : NULL;
+	struct error ferr = { 0 };
+	int64_t ids[2];
+	size_t nr = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (ab->side[i].sample.result.batch_id)
+			ids[nr++] = ab->side[i].sample.result.batch_id;
+	if (nr && store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
+		*err = ferr;
+		*rc = -1;
+	}
+	free(result);
+}
+
 /* Open both runs; sample until the verdict. Returns 0 or -1 with @err. */
 static int run_sides(struct ab *ab, struct store *st, const char *name,
 		     struct ab_outcome *out, struct error *err)
@@ -805,17 +889,7 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 	}
 	rc = sample_until_verdict(ab, out, err);
 out:
-	for (int i = 0; i < 2; i++) {
-		struct error ferr;
-		bool complete = !rc && !iteration_interrupted();
-
-		if (ab->side[i].sample.result.batch_id &&
-		    store_batch_finish(st, ab->side[i].sample.result.batch_id, complete, &ferr) &&
-		    !rc) {
-			*err = ferr;
-			rc = -1;
-		}
-	}
+	finish_sides(ab, st, name, out, &rc, err);
 	monitors_close(ms);
 	return rc;
 }
@@ -841,11 +915,16 @@ static int run_ab(struct ab *ab)
 		return error_report(&err);
 	if (ab->so.name)
 		snprintf(name, sizeof(name), "%s", ab->so.name);
-	else
-		default_name(name, sizeof(name));
+	else if (default_name(name, sizeof(name), &err))
+		return error_report(&err);
+	if (ab->dry_run) {
+		print_plan(ab, name);
+		return EXIT_OK;
+	}
 	/* From here a signal must not kill us before the originals are back. */
 	iteration_install_signal_handlers();
-	if (store_open(global.db, &st, &err) || check_journal(st, &err) ||
+	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
+	    check_journal(st, &err) ||
 	    (ab->nr_machine && take_machine_lock(ab, &err)) ||
 	    journal_originals(ab, st, &err)) {
 		store_close(st);

@@ -21,7 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cmd/cmd.h"
+#include "cmd/job_env.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/iteration.h"
@@ -37,7 +40,9 @@ static const struct cmd_usage bisect_usage = {
 	"RUN: --margin percent worse than it, or with --bad half-way to that run.\n"
 	"Exit 0 good (not worse), 1 bad, 125 skip (undecided at --max-samples or\n"
 	"--max-time, or the workload failed). The step is stored as a run named\n"
-	"after the current git commit (git rev-parse --short=12 HEAD), or --name.\n",
+	"after the current git commit (git rev-parse --short=12 HEAD), or --name\n"
+	"(for a worker's job, bisect-job-ID). --dry-run checks the arguments and\n"
+	"the stored runs, and runs nothing.\n",
 
 	"Errors (bad input, a missing resource) print one line and exit 255, which\n"
 	"stops git bisect run rather than marking the commit bad. With\n"
@@ -57,7 +62,7 @@ enum bisect_exit {
 struct bisect {
 	struct sequential_options so;
 	const char *workload, *good, *bad;
-	bool print_verdict;
+	bool print_verdict, dry_run;
 	struct sample_side side;
 	double good_low, good_high;	/* the good median's interval, worse-is-up logs */
 	double good_median, threshold;	/* worse-is-up log of the good median; tau */
@@ -261,21 +266,63 @@ static double shift_pct(const struct bisect *b, double shift)
 	return change_pct(b->side.better == BETTER_HIGHER ? -shift : shift, b->side.better);
 }
 
+static const char *const verdict_words[] = { "skip", "good", "bad" };
+
+/* The interval of the change against good, percent (+ is better), low to high. */
+static void step_interval(const struct bisect *b, const struct seqcs *cs, double *lo,
+			  double *hi)
+{
+	struct seqcs_interval ci;
+	double x, y;
+
+	seqcs_interval(cs, &ci);
+	x = shift_pct(b, ci.low - b->good_high);
+	y = shift_pct(b, ci.high - b->good_low);
+	*lo = fmin(x, y);
+	*hi = fmax(x, y);
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The step as a job keeps it: compact JSON. */
+static char *verdict_json(const struct bisect *b, const struct seqcs *cs, enum step_verdict v,
+			  const char *reason)
+{
+	json_t *obj = json_object();
+	char *text;
+	double lo, hi;
+
+	step_interval(b, cs, &lo, &hi);
+	json_object_set_new(obj, "verdict", json_string(verdict_words[v]));
+	json_object_set_new(obj, "reason", json_string(reason));
+	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
+						       number_or_null(hi)));
+	json_object_set_new(obj, "samples", json_integer((json_int_t)b->side.samples));
+	json_object_set_new(obj, "metric", json_string(b->side.metric_name));
+	json_object_set_new(obj, "better", json_string(better_name(b->side.better)));
+	json_object_set_new(obj, "good", json_string(b->good));
+	json_object_set_new(obj, "bad", b->bad ? json_string(b->bad) : json_null());
+	json_object_set_new(obj, "run", json_string(b->side.run_name));
+	text = json_dumps(obj, JSON_REAL_PRECISION(6) | JSON_COMPACT);
+	json_decref(obj);
+	return text;
+}
+
 static void report(const struct bisect *b, const struct seqcs *cs, enum step_verdict v,
 		   const char *reason)
 {
-	static const char *const words[] = { "skip", "good", "bad" };
+	const char *const *words = verdict_words;
 	FILE *out = b->print_verdict ? stderr : stdout;
-	struct seqcs_interval ci;
 	double lo, hi;
 
-	seqcs_interval(cs, &ci);
-	lo = shift_pct(b, ci.low - b->good_high);
-	hi = shift_pct(b, ci.high - b->good_low);
+	step_interval(b, cs, &lo, &hi);
 	if (!global.quiet)
 		fprintf(out, "bisect-step %s: %s (%s): %s against %s %+.2f%% .. %+.2f%% "
 			"(+ is better), %zu samples%s%s\n", b->side.run_name, words[v], reason,
-			b->side.metric_name, b->good, fmin(lo, hi), fmax(lo, hi),
+			b->side.metric_name, b->good, lo, hi,
 			b->side.samples, b->side.result.iterations_failed ? "; last failure: " : "",
 			b->side.result.iterations_failed ? b->side.result.last_failure : "");
 	if (b->print_verdict)
@@ -301,7 +348,18 @@ static int run_step(struct bisect *b, const char *name)
 	}
 	store_close(st);
 	st = NULL;
-	if (store_open(global.db, &st, &err) || monitors_open(MONITORS_DEFAULT, &ms, &err)) {
+	if (b->dry_run) {
+		printf("bisect-step: %s %s, metric %s (%s is better), against %s%s%s; "
+		       "alpha %g, margin %g%%, at most %d samples; run: %s\n"
+		       "dry run: nothing was run\n", b->workload,
+		       b->side.plan.items[0].params_json, b->side.metric_name,
+		       better_name(b->side.better), b->good, b->bad ? " and " : "",
+		       b->bad ? b->bad : "", b->so.alpha, b->so.margin_pct, b->so.max_samples,
+		       name ? name : "the git commit at run time");
+		return EXIT_OK;
+	}
+	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
+	    monitors_open(MONITORS_DEFAULT, &ms, &err)) {
 		store_close(st);
 		error_report(&err);
 		return BISECT_ERROR;
@@ -314,8 +372,15 @@ static int run_step(struct bisect *b, const char *name)
 	} else {
 		v = sample(b, &cs, &reason, &err);
 	}
-	if (b->side.result.batch_id)
-		store_batch_finish(st, b->side.result.batch_id, reason != NULL, &err);
+	if (b->side.result.batch_id) {
+		char *result = reason ? verdict_json(b, &cs, v, reason) : NULL;
+
+		/* The job, if any, is done only with its verdict stored: else it is an error. */
+		if (store_batches_finish(st, &b->side.result.batch_id, 1, reason != NULL, result,
+					 &err) && reason)
+			reason = NULL;
+		free(result);
+	}
 	monitors_close(ms);
 	store_close(st);
 	if (iteration_interrupted())
@@ -347,12 +412,16 @@ int cmd_bisect_step(int argc, char **argv)
 		OPT_CALLBACK(0, "print-verdict", &b.print_verdict, NULL, "print good, bad or "
 			     "skip and exit 0, for a kernel bisection's boot script",
 			     set_print_verdict),
+		OPT_BOOL(0, "dry-run", &b.dry_run, "check the arguments and the stored runs; "
+			 "run and store nothing"),
 		OPT_END(),
 	};
 	const struct workload *w;
 	struct error err = { 0 };
 	char commit[64];
-	int code;
+	const char *name;
+	int64_t job;
+	int code, has_job = 0;
 
 	if (parse_options(argc, argv, options, &bisect_usage, &code)) {
 		code = code ? BISECT_ERROR : EXIT_OK;
@@ -375,12 +444,23 @@ int cmd_bisect_step(int argc, char **argv)
 		goto out;
 	}
 	if (side_prepare(&b.side, w, (char *const *)b.so.params, b.so.nr_params, b.so.metric,
-			 &err) ||
-	    (!b.so.name && git_commit(commit, sizeof(commit), &err))) {
+			 &err) || (has_job = job_env_id(&job, &err)) < 0) {
 		error_report(&err);
 		goto out;
 	}
-	code = run_step(&b, b.so.name ? b.so.name : commit);
+	name = b.so.name;
+	if (!name && has_job) {
+		snprintf(commit, sizeof(commit), "bisect-job-%lld", (long long)job);
+		name = commit;
+	} else if (!name && !b.dry_run) {
+		if (git_commit(commit, sizeof(commit), &err)) {
+			error_report(&err);
+			goto out;
+		}
+		name = commit;
+	}
+	b.workload = w->name;
+	code = run_step(&b, name);
 out:
 	side_release(&b.side);
 	free(b.so.params);

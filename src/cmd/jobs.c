@@ -8,19 +8,50 @@
 
 #include "cmd/cmd.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 
 static const struct cmd_usage jobs_usage = {
 	"usage: schedperf jobs [--format text|json]\n"
 	"\n"
 	"List the jobs of the store's queue, oldest first: queued, running (on\n"
 	"which machine, since when, claimed how many times of how many allowed),\n"
-	"done (with the batch of its run), failed (with the reason) or cancelled.\n",
+	"done (with the batch of its run, or the verdict of its ab or\n"
+	"bisect-step), failed (with the reason) or cancelled.\n",
 	NULL,
 };
 
 static json_t *string_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+/*
+ * One line of what an ab or bisect-step job decided: its verdict and, for
+ * a difference, the direction and the size with its interval.
+ */
+static char *verdict_text(const char *result)
+{
+	json_t *r = result ? json_loads(result, 0, NULL) : NULL;
+	const char *verdict = json_string_value(json_object_get(r, "verdict"));
+	const char *direction = json_string_value(json_object_get(r, "direction"));
+	json_t *est = json_object_get(r, "estimate_pct");
+	json_t *ci = json_object_get(r, "ci_pct");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!verdict) {
+		json_decref(r);
+		return NULL;
+	}
+	strbuf_addf(&sb, "%s", verdict);
+	if (direction)
+		strbuf_addf(&sb, " (b %s)", direction);
+	if (json_is_number(est))
+		strbuf_addf(&sb, " %+.2f%%", json_number_value(est));
+	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
+		strbuf_addf(&sb, " [%+.2f%%, %+.2f%%]", json_number_value(json_array_get(ci, 0)),
+			    json_number_value(json_array_get(ci, 1)));
+	json_decref(r);
+	return strbuf_detach(&sb);
 }
 
 static void print_json(const struct store_job *jobs, size_t nr)
@@ -33,6 +64,7 @@ static void print_json(const struct store_job *jobs, size_t nr)
 
 		json_object_set_new(o, "id", json_integer(j->id));
 		json_object_set_new(o, "state", json_string(j->state));
+		json_object_set_new(o, "command", json_string(j->command));
 		json_object_set_new(o, "machine", string_or_null(j->worker));
 		json_object_set_new(o, "attempts", json_integer(j->attempts));
 		json_object_set_new(o, "max_attempts", json_integer(j->max_attempts));
@@ -43,6 +75,8 @@ static void print_json(const struct store_job *jobs, size_t nr)
 		json_object_set_new(o, "since", json_string(j->since));
 		json_object_set_new(o, "reason", string_or_null(j->reason));
 		json_object_set_new(o, "args", json_loads(j->args, 0, NULL));
+		json_object_set_new(o, "result", j->result ? json_loads(j->result, 0, NULL) :
+				    json_null());
 		json_array_append_new(list, o);
 	}
 	json_dumpf(list, stdout, JSON_INDENT(2));
@@ -53,18 +87,21 @@ static void print_json(const struct store_job *jobs, size_t nr)
 static void print_text(const struct store_job *jobs, size_t nr)
 {
 	printf("%-6s %-9s %-20s %-24s %5s %8s  %s\n", "ID", "STATE", "MACHINE", "SINCE",
-	       "TRY", "PRIORITY", "RUN");
+	       "TRY", "PRIORITY", "COMMAND");
 	for (size_t i = 0; i < nr; i++) {
 		const struct store_job *j = &jobs[i];
 		char result[64] = "", tries[32];
+		char *verdict = verdict_text(j->result);
 
 		if (j->result_batch)
 			snprintf(result, sizeof(result), "batch %lld ", (long long)j->result_batch);
 		snprintf(tries, sizeof(tries), "%d/%d", j->attempts, j->max_attempts);
-		printf("%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s%s%s\n", (long long)j->id,
+		printf("%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s %s%s%s%s%s\n", (long long)j->id,
 		       j->state, j->worker ? j->worker : j->machine, j->since, tries,
-		       j->priority, result, j->args, j->reason ? "  failed: " : "",
+		       j->priority, result, j->command, j->args, verdict ? "  verdict: " : "",
+		       verdict ? verdict : "", j->reason ? "  failed: " : "",
 		       j->reason ? j->reason : "");
+		free(verdict);
 	}
 }
 

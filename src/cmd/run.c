@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "cmd/cmd.h"
+#include "cmd/job_env.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
 #include "runner/plan.h"
@@ -479,26 +480,6 @@ static int prepare_resume(struct store *st, struct run_request *req, struct plan
 	return 0;
 }
 
-/*
- * A worker runs a job with $SCHEDPERF_JOB set to "ID:CLAIM": the batch
- * this run begins is the job's (store_set_job()).
- */
-static int attach_job(struct store *st, struct error *err)
-{
-	const char *job = getenv("SCHEDPERF_JOB");
-	char *end;
-	long long id;
-
-	if (!job || !*job)
-		return 0;
-	id = strtoll(job, &end, 10);
-	if (id < 1 || *end != ':' || !end[1])
-		return error_set(err, EXIT_USAGE, "SCHEDPERF_JOB '%.64s' is not ID:CLAIM (it is "
-				 "set by 'schedperf worker'; unset it)", job);
-	store_set_job(st, id, end + 1);
-	return 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_request req;
@@ -555,7 +536,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
-	if (attach_job(st, &err))
+	if (job_env_attach(st, &err))
 		goto fail;
 	code = runner_execute(st, &plan, &req.opt, &res, &err);
 	clear_progress(&display);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedperf submit: queue a run for the workers (schedperf worker) of the
- * machines a pattern names. Everything that is not submit's own option is
- * the run's: it is checked here by `run --dry-run` in a child, so a job
- * the workers would refuse is refused now, with run's own message.
+ * schedperf submit: queue a run, an ab or a bisect-step for the workers
+ * (schedperf worker) of the machines a pattern names. Everything that is
+ * not submit's own option is the command's: it is checked here by the
+ * command's own --dry-run in a child, so a job the workers would refuse
+ * is refused now, with the command's own message.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -19,17 +20,24 @@
 static const struct cmd_usage submit_usage = {
 	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N]\n"
 	"                        [--max-attempts N] RUN-ARGUMENTS...\n"
+	"   or: schedperf submit [options] ab AB-ARGUMENTS...\n"
+	"   or: schedperf submit [options] bisect-step BISECT-ARGUMENTS...\n"
 	"\n"
 	"Queue a run in the store for the workers ('schedperf worker') of the\n"
 	"machines PATTERN matches. RUN-ARGUMENTS are those of 'schedperf run' (a\n"
-	"workload with -p, --sweep, -i ..., or --suite), checked now. Needs a\n"
-	"PostgreSQL store (--db postgresql://...). Prints each job's id.\n",
-	"Each job runs once: its batch is stored whole and linked to the job, or\n"
-	"not at all; a job whose worker dies is run again by another, up to\n"
-	"--max-attempts claims in all, then it fails with the reason.\n",
+	"workload with -p, --sweep, -i ..., or --suite); after the word ab or\n"
+	"bisect-step, those of that command, run on the worker's machine. They are\n"
+	"checked now. Needs a PostgreSQL store (--db postgresql://...). Prints\n"
+	"each job's id.\n",
+	"Each job runs once: its batches are stored whole and linked to the job,\n"
+	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
+	"worker dies is run again by another, up to --max-attempts claims in all,\n"
+	"then it fails with the reason. An ab or bisect-step job without --name\n"
+	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID.\n",
 };
 
 struct submit_request {
+	const char *command;	/* run, ab or bisect-step */
 	const char *machine;
 	int priority;
 	int repeat;
@@ -127,35 +135,52 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 			return code;
 		if (taken)
 			continue;
-		if (!strcmp(argv[i], "--resume") || !strcmp(argv[i], "--dry-run"))
+		/* The first word names the command; a workload is never ab or bisect-step. */
+		if (!req->nr_args && !req->command &&
+		    (!strcmp(argv[i], "ab") || !strcmp(argv[i], "bisect-step"))) {
+			req->command = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--resume") || !strcmp(argv[i], "--dry-run") ||
+		    !strcmp(argv[i], "--restore"))
 			return command_usage_error("submit", "%s is not a job: give a workload or "
-						   "--suite", argv[i]);
+						   "--suite, or ab or bisect-step with theirs",
+						   argv[i]);
 		req->args[req->nr_args++] = argv[i];
 	}
+	if (!req->command)
+		req->command = "run";
 	if (!req->nr_args)
-		return command_usage_error("submit", "no run given: give a workload with its "
-					   "options, or --suite, as to 'schedperf run'");
+		return command_usage_error("submit", "no %s given: give a workload with its "
+					   "options%s, as to 'schedperf %s'", req->command,
+					   strcmp(req->command, "run") ? "" : ", or --suite",
+					   req->command);
 	return command_check_utf8_operands("submit", "argument", argc, argv);
 }
 
-/* The run's arguments as `run --dry-run` takes them: its exit code (it said why). */
-static int check_run(const struct submit_request *req)
+/*
+ * The command's arguments as its --dry-run takes them: its exit code (it
+ * said why). A dry run reads and changes nothing on this machine, which
+ * need not be the one that runs the job.
+ */
+static int check_command(const struct submit_request *req)
 {
 	char **argv = xcalloc((size_t)req->nr_args + 4, sizeof(char *));
 	int code;
 	pid_t pid;
 
 	argv[0] = "schedperf";
-	argv[1] = "run";
+	argv[1] = (char *)req->command;
 	memcpy(argv + 2, req->args, (size_t)req->nr_args * sizeof(char *));
 	argv[req->nr_args + 2] = "--dry-run";
 	pid = spawn_self(argv, -2, -1, true);
 	free(argv);
 	if (pid < 0)
-		return die_code(EXIT_ENV, "submit: cannot check the run: %m (check the "
-				"process limit)");
+		return die_code(EXIT_ENV, "submit: cannot check the %s: %m (check the "
+				"process limit)", req->command);
 	code = spawn_wait(pid);
-	return code < 0 ? EXIT_INTERNAL : code;
+	/* bisect-step says "error" as git bisect run needs it: 255. */
+	return code < 0 || code == 255 ? (code < 0 ? EXIT_INTERNAL : EXIT_USAGE) : code;
 }
 
 static char *args_json(const struct submit_request *req)
@@ -182,7 +207,7 @@ int cmd_submit(int argc, char **argv)
 	code = split_arguments(argc, argv, &req);
 	if (code)
 		goto out;
-	if ((code = check_run(&req)))
+	if ((code = check_command(&req)))
 		goto out;
 	args = args_json(&req);
 	if (store_open(global.db, &st, &err))
@@ -190,8 +215,8 @@ int cmd_submit(int argc, char **argv)
 	for (int i = 0; i < req.repeat; i++) {
 		int64_t id;
 
-		if (store_job_submit(st, args, req.machine, req.priority, req.max_attempts, &id,
-				     &err))
+		if (store_job_submit(st, req.command, args, req.machine, req.priority,
+				     req.max_attempts, &id, &err))
 			goto fail;
 		if (!global.quiet)
 			printf("%lld\n", (long long)id);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedperf worker: take jobs from the store's queue that this machine
- * matches and run each as `schedperf run` in a child process, holding the
- * job's lease by renewing it while the child runs.
+ * matches and run each as `schedperf run` (or ab, or bisect-step) in a
+ * child process, holding the job's lease by renewing it while the child
+ * runs.
  *
  * The child writes the results itself, one transaction per iteration as
- * any run; the store makes its batch the job's and completes the job in
- * the transaction that completes the batch (store.h, "Jobs"). The child
+ * any run; the store makes its batches the job's and completes the job in
+ * the transaction that completes them, with ab's or bisect-step's verdict
+ * (store.h, "Jobs"). An exit status other than 0 is then the verdict's
+ * (ab --fail-on-regression, bisect-step's bad and skip), not a failure. The child
  * dies with the worker (however the worker dies), so a job is never run
  * by a worker's orphan while another worker runs it again.
  */
@@ -31,7 +34,8 @@ static const struct cmd_usage worker_usage = {
 	"usage: schedperf worker [--once] [--idle-exit SEC] [--lease SEC]\n"
 	"\n"
 	"Take the jobs that 'schedperf submit' queued for this machine (its host\n"
-	"name), highest priority first, and run each. A job is held with a lease\n"
+	"name), highest priority first, and run each: a run, an ab or a\n"
+	"bisect-step, whose verdict the job keeps. A job is held with a lease\n"
 	"that the worker renews while the run goes on; a worker that dies loses\n"
 	"it, and another worker runs the job again. Needs a PostgreSQL store.\n",
 	NULL,
@@ -65,16 +69,16 @@ static void take_output(struct run_output *out, const char *buf, size_t n)
 	}
 }
 
-/* argv for `schedperf -q run ARGS...` from the job's JSON array of strings. */
-static char **run_argv(const char *args)
+/* argv for `schedperf -q COMMAND ARGS...` from the job's JSON array of strings. */
+static char **run_argv(const struct store_job *job)
 {
-	json_t *list = json_loads(args, 0, NULL);
+	json_t *list = json_loads(job->args, 0, NULL);
 	size_t n = json_is_array(list) ? json_array_size(list) : 0;
 	char **argv = xcalloc(n + 4, sizeof(char *));
 
 	argv[0] = xstrdup("schedperf");
 	argv[1] = xstrdup("-q");
-	argv[2] = xstrdup("run");
+	argv[2] = xstrdup(job->command);
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(list, i));
 
@@ -93,7 +97,7 @@ static void free_argv(char **argv)
 
 static pid_t start_run(const struct store_job *job, int err_fd)
 {
-	char **argv = run_argv(job->args);
+	char **argv = run_argv(job);
 	char token[256];
 	pid_t pid;
 
@@ -147,14 +151,36 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 	return spawn_wait(pid);
 }
 
+/*
+ * A run that exited with @code did not complete the job it ran for: fail
+ * it with @reason. 0 when it was failed or was no longer this claim's,
+ * 1 when the command had completed it (a verdict's exit status), or a
+ * store error's code.
+ */
+static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason)
+{
+	struct store_job now = { 0 };
+	struct error err = { 0 };
+	int rc = store_job_fail(st, job->id, job->claim, reason, &err);
+	bool done;
+
+	if (rc)
+		return rc < 0 ? error_report(&err) : 0;
+	rc = store_job_get(st, job->id, &now, &err);
+	if (rc < 0)
+		return error_report(&err);
+	done = rc && !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim);
+	store_job_release(&now);
+	return done;
+}
+
 /* Run one claimed job to its end: 0 done, 1 failed or lost, or a store error's code. */
 static int run_job(struct store *st, const struct store_job *job, int lease)
 {
 	struct run_output out = { "", "", 0 };
-	struct error err = { 0 };
 	bool lost = false;
 	char reason[600];
-	int fds[2], code;
+	int fds[2], code, rc;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC))
@@ -174,20 +200,24 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 			"run was stopped\n", (long long)job->id);
 		return 1;
 	}
-	if (!code) {
-		if (!global.quiet)
-			printf("job %lld: done\n", (long long)job->id);
-		return 0;
+	if (code) {
+		if (out.line[0])
+			snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
+				 out.line : out.line + 11);
+		else
+			snprintf(reason, sizeof(reason), "the %s exited with status %d",
+				 job->command, code);
+		rc = fail_unless_done(st, job, reason);
+		if (rc != 1) {
+			if (!rc)
+				fprintf(stderr, "schedperf: job %lld failed: %s\n",
+					(long long)job->id, reason);
+			return rc ? rc : 1;
+		}
 	}
-	if (out.line[0])
-		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
-			 out.line : out.line + 11);
-	else
-		snprintf(reason, sizeof(reason), "the run exited with status %d", code);
-	fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job->id, reason);
-	if (store_job_fail(st, job->id, job->claim, reason, &err))
-		return error_report(&err);
-	return 1;
+	if (!global.quiet)
+		printf("job %lld: done\n", (long long)job->id);
+	return 0;
 }
 
 static int host_name(char *buf, size_t len)

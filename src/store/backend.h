@@ -139,11 +139,11 @@ struct store_backend {
 	 * is one statement, atomic by itself, outside store.c's transactions
 	 * (a claim must not wait for the writers' lock). batch_attach_job and
 	 * job_complete run inside the transaction that begins or finishes the
-	 * job's batch, so that a job is done exactly when its batch is complete.
+	 * job's batches, so that a job is done exactly when they are complete.
 	 */
-	int (*job_submit)(struct store *st, const char *args, const char *machine,
-			  const char *machine_like, int priority, int max_attempts, int64_t *id,
-			  struct error *err);
+	int (*job_submit)(struct store *st, const char *command, const char *args,
+			  const char *machine, const char *machine_like, int priority,
+			  int max_attempts, int64_t *id, struct error *err);
 	int (*job_claim)(struct store *st, const char *worker, const char *claim, int lease,
 			 struct store_job *job, struct error *err);
 	int (*job_renew)(struct store *st, int64_t id, const char *claim, int lease,
@@ -152,12 +152,17 @@ struct store_backend {
 			struct error *err);
 	int (*jobs_list)(struct store *st, struct store_job **jobs, size_t *nr,
 			 struct error *err);
+	int (*job_get)(struct store *st, int64_t id, struct store_job *job, struct error *err);
 	int (*job_cancel)(struct store *st, int64_t id, struct error *err);
 	/* 0, or -1 with EXIT_ENV when the claim no longer holds. */
 	int (*batch_attach_job)(struct store *st, int64_t batch_id, int64_t job_id,
 				const char *claim, struct error *err);
-	/* Complete the job of a batch, if it has one; -1 when its claim no longer holds. */
-	int (*job_complete)(struct store *st, int64_t batch_id, struct error *err);
+	/*
+	 * Complete the job of a batch, if it has one, keeping @result (may be
+	 * NULL); -1 when its claim no longer holds.
+	 */
+	int (*job_complete)(struct store *st, int64_t batch_id, const char *result,
+			    struct error *err);
 	/* The knob journal (store.h): one row; every row, oldest first; one or all. */
 	int (*journal_insert)(struct store *st, const struct knob_original *k,
 			      struct error *err);

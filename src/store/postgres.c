@@ -798,6 +798,7 @@ const struct store_backend store_postgres = {
 	.job_renew = pg_job_renew,
 	.job_fail = pg_job_fail,
 	.jobs_list = pg_jobs_list,
+	.job_get = pg_job_get,
 	.job_cancel = pg_job_cancel,
 	.batch_attach_job = pg_batch_attach_job,
 	.job_complete = pg_job_complete,

@@ -16,9 +16,9 @@
 #include "store/postgres_stmt.h"
 #include "util/xalloc.h"
 
-int pg_job_submit(struct store *st, const char *args, const char *machine,
-		  const char *machine_like, int priority, int max_attempts, int64_t *id,
-		  struct error *err)
+int pg_job_submit(struct store *st, const char *command, const char *args,
+		  const char *machine, const char *machine_like, int priority,
+		  int max_attempts, int64_t *id, struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;
@@ -28,9 +28,10 @@ int pg_job_submit(struct store *st, const char *args, const char *machine,
 	pg_param_text(&p, machine_like);
 	pg_param_int(&p, priority);
 	pg_param_int(&p, max_attempts);
+	pg_param_text(&p, command);
 	res = pg_query(pg_of(st), "INSERT INTO jobs (args, machine, machine_like, priority, "
-		       "max_attempts, submitted, since) VALUES ($1, $2, $3, $4, $5, " PG_NOW ", "
-		       PG_NOW ") RETURNING id", &p, err, "submit a job");
+		       "max_attempts, command, submitted, since) VALUES ($1, $2, $3, $4, $5, $6, "
+		       PG_NOW ", " PG_NOW ") RETURNING id", &p, err, "submit a job");
 	if (!res)
 		return -1;
 	*id = pg_int(res, 0, 0);
@@ -39,7 +40,7 @@ int pg_job_submit(struct store *st, const char *args, const char *machine,
 }
 
 #define JOB_COLUMNS "id, state, args, machine, priority, attempts, worker, since, reason, " \
-	"coalesce(result_batch, 0), claim, max_attempts"
+	"coalesce(result_batch, 0), claim, max_attempts, command, result"
 
 static char *column_or_null(const PGresult *res, int row, int col)
 {
@@ -60,6 +61,8 @@ static void column_job(const PGresult *res, int row, struct store_job *job)
 	job->result_batch = pg_int(res, row, 9);
 	job->claim = column_or_null(res, row, 10);
 	job->max_attempts = (int)pg_int(res, row, 11);
+	job->command = xstrdup(pg_text(res, row, 12));
+	job->result = column_or_null(res, row, 13);
 }
 
 int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
@@ -137,7 +140,25 @@ int pg_job_fail(struct store *st, int64_t id, const char *claim, const char *rea
 	pg_param_text(&p, reason);
 	return under_claim(st, "UPDATE jobs SET state = 'failed', reason = $3, since = " PG_NOW
 			   " WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id",
-			   &p, err, "record a job's failure") < 0 ? -1 : 0;
+			   &p, err, "record a job's failure");
+}
+
+int pg_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+	PGresult *res;
+	int rc;
+
+	pg_param_int(&p, id);
+	res = pg_query(pg_of(st), "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1", &p, err,
+		       "read a job");
+	if (!res)
+		return -1;
+	rc = PQntuples(res) > 0;
+	if (rc)
+		column_job(res, 0, job);
+	PQclear(res);
+	return rc;
 }
 
 int pg_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)
@@ -166,8 +187,9 @@ int pg_job_cancel(struct store *st, int64_t id, struct error *err)
 }
 
 /*
- * In the transaction that begins the batch: the claim must still hold; a
- * batch that an earlier, lost run of the job began goes now.
+ * In the transaction that begins the batch: the claim must still hold; the
+ * batches that an earlier, lost run of the job began go now (not those of
+ * this run: an ab begins two).
  */
 int pg_batch_attach_job(struct store *st, int64_t batch_id, int64_t job_id,
 			const char *claim, struct error *err)
@@ -190,12 +212,13 @@ int pg_batch_attach_job(struct store *st, int64_t batch_id, int64_t job_id,
 		return -1;
 	p.nr = 0;
 	pg_param_int(&p, job_id);
-	pg_param_int(&p, batch_id);
+	pg_param_text(&p, claim);
 	return pg_exec(pg_of(st), "DELETE FROM batches WHERE job_id = $1 AND NOT complete AND "
-		       "id <> $2", &p, err, "discard a lost run of the job");
+		       "job_claim <> $2", &p, err, "discard a lost run of the job");
 }
 
-int pg_job_complete(struct store *st, int64_t batch_id, struct error *err)
+int pg_job_complete(struct store *st, int64_t batch_id, const char *result,
+		    struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;
@@ -210,8 +233,9 @@ int pg_job_complete(struct store *st, int64_t batch_id, struct error *err)
 	PQclear(res);
 	if (!rc)
 		return 0;
-	rc = under_claim(st, "UPDATE jobs j SET state = 'done', result_batch = b.id, since = "
-			 PG_NOW " FROM batches b WHERE b.id = $1 AND j.id = b.job_id AND "
+	pg_param_text(&p, result);
+	rc = under_claim(st, "UPDATE jobs j SET state = 'done', result_batch = b.id, result = $2, "
+			 "since = " PG_NOW " FROM batches b WHERE b.id = $1 AND j.id = b.job_id AND "
 			 "j.claim = b.job_claim AND j.state = 'running' RETURNING j.id", &p, err,
 			 "complete the job");
 	if (rc < 0)

@@ -166,6 +166,13 @@ static const char upgrade_v7_to_v8[] =
 	"  PRIMARY KEY (profile_id, position));"
 	"UPDATE schedperf_schema SET version = 8;";
 
+/* Version 9: what a job runs and what it decided, as in sqlite_schema.c. */
+static const char upgrade_v8_to_v9[] =
+	"ALTER TABLE jobs ADD COLUMN command text NOT NULL DEFAULT 'run' "
+	"  CHECK (command IN ('run', 'ab', 'bisect-step')),"
+	"  ADD COLUMN result text;"
+	"UPDATE schedperf_schema SET version = 9;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -178,6 +185,7 @@ static const char *const migrations[] = {
 	upgrade_v5_to_v6,
 	upgrade_v6_to_v7,
 	upgrade_v7_to_v8,
+	upgrade_v8_to_v9,
 };
 
 #define FIRST_VERSION 3

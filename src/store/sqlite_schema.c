@@ -130,7 +130,18 @@
  */
 #define MAX_ATTEMPTS_V7								\
 	"max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1)"
-#define JOBS_V7 JOBS_TABLE(", " MAX_ATTEMPTS_V7)
+
+/*
+ * Version 9: a job is a run, an ab or a bisect-step (store.h, "Jobs"),
+ * and keeps what the command decided (ab's or bisect-step's verdict as
+ * JSON; NULL for a run, whose result is its batch). A job of an older
+ * store is a run.
+ */
+#define COMMAND_V9								\
+	"command TEXT NOT NULL DEFAULT 'run' CHECK (command IN "		\
+	"('run', 'ab', 'bisect-step'))"
+#define RESULT_V9 "result TEXT"
+#define JOBS_V9 JOBS_TABLE(", " MAX_ATTEMPTS_V7 ", " COMMAND_V9 ", " RESULT_V9)
 
 _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default");
 
@@ -233,7 +244,7 @@ _Static_assert(APPLICATION_ID == 1399023696, "STAMP() spells APPLICATION_ID");
 static const char schema_current[] =
 	RUNS_V3("runs")
 	BATCHES_V4("batches")
-	JOBS_V7
+	JOBS_V9
 	ENVIRONMENT_V1
 	BENCHMARKS_V3("benchmarks")
 	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
@@ -244,7 +255,7 @@ static const char schema_current[] =
 	KNOB_JOURNAL_V5
 	CULPRITS_V6
 	PROFILES_V8
-	STAMP(8);
+	STAMP(9);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -316,6 +327,12 @@ static const char upgrade_v7_to_v8[] =
 	PROFILES_V8
 	STAMP(8);
 
+/* Jobs before version 9 are runs. */
+static const char upgrade_v8_to_v9[] =
+	"ALTER TABLE jobs ADD COLUMN " COMMAND_V9 ";"
+	"ALTER TABLE jobs ADD COLUMN " RESULT_V9 ";"
+	STAMP(9);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
@@ -325,6 +342,7 @@ static const char *const migrations[] = {
 	upgrade_v5_to_v6,
 	upgrade_v6_to_v7,
 	upgrade_v7_to_v8,
+	upgrade_v8_to_v9,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

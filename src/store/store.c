@@ -386,21 +386,37 @@ int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct er
  * every reader sees, and a replacing run that fails leaves them as they
  * were. Batches begun after it (ids are never reused, so larger) stay.
  */
-int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
+static int finish_one(struct store *st, int64_t batch_id, bool complete, struct error *err)
 {
 	struct batch_state state = { 0 };
 	int rc;
 
-	if (st->be->begin(st, true, err))
-		return -1;
 	rc = batch_state_of(st, batch_id, &state, err) ||
 	     st->be->batch_finish(st, batch_id, complete, err) ||
 	     (complete && state.replacing &&
-	      st->be->batches_delete_before(st, state.run_id, batch_id, err)) ||
-	     (complete && st->be->job_complete && st->be->job_complete(st, batch_id, err)) ?
-	     -1 : 0;
+	      st->be->batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;
 	batch_state_release(&state);
+	return rc;
+}
+
+int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
+			 bool complete, const char *result, struct error *err)
+{
+	int rc = 0;
+
+	if (st->be->begin(st, true, err))
+		return -1;
+	for (size_t i = 0; i < nr && !rc; i++)
+		rc = finish_one(st, batch_ids[i], complete, err);
+	/* The job goes with its batches: every batch names it, the first says so. */
+	if (!rc && nr && complete && st->be->job_complete)
+		rc = st->be->job_complete(st, batch_ids[0], result, err);
 	return end_write(st, rc, err);
+}
+
+int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
+{
+	return store_batches_finish(st, &batch_id, 1, complete, NULL, err);
 }
 
 int store_benchmark_add(struct store *st, int64_t batch_id,
@@ -622,11 +638,13 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
 void store_job_release(struct store_job *job)
 {
 	free(job->state);
+	free(job->command);
 	free(job->args);
 	free(job->machine);
 	free(job->worker);
 	free(job->since);
 	free(job->reason);
+	free(job->result);
 	free(job->claim);
 	memset(job, 0, sizeof(*job));
 }
@@ -649,8 +667,9 @@ static char *pattern_to_like(const char *pattern)
 	return strbuf_detach(&sb);
 }
 
-int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
-		     int max_attempts, int64_t *id, struct error *err)
+int store_job_submit(struct store *st, const char *command, const char *args,
+		     const char *machine, int priority, int max_attempts, int64_t *id,
+		     struct error *err)
 {
 	char *like;
 	int rc;
@@ -658,7 +677,8 @@ int store_job_submit(struct store *st, const char *args, const char *machine, in
 	if (!st->be->job_submit)
 		return no_queue(st, err);
 	like = pattern_to_like(machine);
-	rc = st->be->job_submit(st, args, machine, like, priority, max_attempts, id, err);
+	rc = st->be->job_submit(st, command, args, machine, like, priority, max_attempts, id,
+				err);
 	free(like);
 	return rc;
 }
@@ -690,6 +710,13 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
 	if (!st->be->job_fail)
 		return no_queue(st, err);
 	return st->be->job_fail(st, id, claim, reason, err);
+}
+
+int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
+{
+	if (!st->be->job_get)
+		return no_queue(st, err);
+	return st->be->job_get(st, id, job, err);
 }
 
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)

@@ -21,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 struct store;
 
@@ -79,6 +79,14 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
  */
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 		       struct error *err);
+/*
+ * Finish @nr batches in one transaction, each as store_batch_finish()
+ * does: the two sides of an ab. A job this process runs is done with them
+ * (when @complete), keeping @result, the verdict the command reached as
+ * JSON (NULL: none; a run's result is its batch).
+ */
+int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
+			 bool complete, const char *result, struct error *err);
 
 /*
  * Add a benchmark to a batch with its metric definitions (names, units,
@@ -187,17 +195,20 @@ void store_journal_release(struct knob_original *k, size_t n);
 int store_import(struct store *st, const struct result_set *set, struct error *err);
 
 /*
- * Jobs: runs queued in the store for workers on many machines (PostgreSQL
- * stores; store.c, "Jobs"). A job is queued, then running on one machine
- * under a claim with a lease that its worker renews, then done (its batch
- * complete and linked), failed (with a reason) or cancelled. A job whose
- * lease ran out is claimed again; the batch its lost run began is never
- * seen and goes when the next run of the job begins.
+ * Jobs: commands queued in the store for workers on many machines
+ * (PostgreSQL stores; store.c, "Jobs"): a run, an ab or a bisect-step. A
+ * job is queued, then running on one machine under a claim with a lease
+ * that its worker renews, then done (its batches complete and linked, in
+ * the transaction that completes them), failed (with a reason) or
+ * cancelled. A job whose lease ran out is claimed again; the batches its
+ * lost run began are never seen and go when the next run of the job
+ * begins.
  */
 struct store_job {
 	int64_t id;
 	char *state;		/* queued, running, done, failed, cancelled */
-	char *args;		/* the run's arguments: a JSON array of strings */
+	char *command;		/* run, ab or bisect-step */
+	char *args;		/* the command's arguments: a JSON array of strings */
 	char *machine;		/* the machines it may run on: a pattern (* and ?) */
 	int priority;		/* higher first */
 	int attempts;		/* claims so far */
@@ -205,7 +216,8 @@ struct store_job {
 	char *worker;		/* the machine that runs it, or ran it last; NULL */
 	char *since;		/* when it entered its state, ISO 8601 UTC */
 	char *reason;		/* why it failed; NULL */
-	int64_t result_batch;	/* its complete batch; 0 */
+	int64_t result_batch;	/* its (first) complete batch; 0 */
+	char *result;		/* what ab or bisect-step decided, JSON; NULL */
 	char *claim;		/* the claim it runs under, when claimed */
 };
 
@@ -214,8 +226,9 @@ void store_job_release(struct store_job *job);
 /* How often a job may be claimed unless its submit says otherwise. */
 #define STORE_JOB_MAX_ATTEMPTS 3
 
-int store_job_submit(struct store *st, const char *args, const char *machine, int priority,
-		     int max_attempts, int64_t *id, struct error *err);
+int store_job_submit(struct store *st, const char *command, const char *args,
+		     const char *machine, int priority, int max_attempts, int64_t *id,
+		     struct error *err);
 /*
  * Claim the next job that machine @worker matches, highest priority then
  * oldest, with a lease of @lease seconds: 1 with *job filled, 0 when there
@@ -228,9 +241,15 @@ int store_job_claim(struct store *st, const char *worker, int lease, struct stor
 /* Extend the lease: 1 while the job is still this claim's, 0 when it is not (cancelled, lost). */
 int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
 		    struct error *err);
-/* The run of a claimed job failed: @reason is kept. */
+/*
+ * The run of a claimed job failed: @reason is kept. 1 when it failed the
+ * job, 0 when the job is no longer running under @claim (the command
+ * completed it, or it was cancelled or lost).
+ */
 int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
 		   struct error *err);
+/* Job @id: 1 with *job filled, 0 when there is none. */
+int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err);
 /* Every job, oldest first. */
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
 /* Cancel a queued or running job; EXIT_USAGE when there is no such job or it ended. */

@@ -248,3 +248,31 @@ write_prog() {	# write_prog FILE WORK
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"too few"* ]]
 }
+
+@test "ab --dry-run and bisect-step --dry-run check, print, and touch nothing" {
+	sysctl_setup
+	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --name dry \
+		--dry-run
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == 'a: command {'*'"cmd":"true"'* ]]
+	[ "${lines[4]}" = "setting sysctl $KNOB: a $A, b $B" ]
+	[ "${lines[5]}" = "runs: dry-a and dry-b; dry run: nothing was run, read or changed" ]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# what it can tell without the machine is still bad input
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=1 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp ab command --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	# bisect-step reads the stored runs and samples nothing
+	sp run command -p cmd=true -i 8 --name good --quiet
+	cd "$TMP"
+	run sp bisect-step command -p cmd=true --good good --dry-run
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "bisect-step: command {"*"against good;"*"run: the git commit at run time" ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
+	run sp bisect-step command -p cmd=true --good nosuch --dry-run
+	[ "$status" -eq 255 ]
+}

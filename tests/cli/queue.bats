@@ -43,7 +43,7 @@ count() {	# count SQL: the number the query gives
 	[ "$(count "SELECT state FROM jobs WHERE id = 3")" = done ]
 	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued'")" -eq 3 ]
 	sp jobs --format json > "$TMP/jobs.json"
-	[ "$(json 'sorted(d[0].keys())[:6]' "$TMP/jobs.json")" = "['args', 'attempts', 'id', 'machine', 'max_attempts', 'pattern']" ]
+	[ "$(json 'sorted(d[0].keys())[:7]' "$TMP/jobs.json")" = "['args', 'attempts', 'command', 'id', 'machine', 'max_attempts', 'pattern']" ]
 	[ "$(json '[j["max_attempts"] for j in d]' "$TMP/jobs.json")" = "[3, 3, 3, 3]" ]
 	[ "$(json '[(j["id"], j["state"], j["attempts"], j["result_batch"] is not None) for j in d]' "$TMP/jobs.json")" = \
 	  "[(1, 'queued', 0, False), (2, 'queued', 0, False), (3, 'done', 1, True), (4, 'queued', 0, False)]" ]
@@ -257,4 +257,94 @@ claim_and_kill() {
 	# nothing of its lost runs is seen
 	run sp runs --format json
 	[ "$(json '[r["name"] for r in d]' <(echo "$output"))" = "['fine']" ]
+}
+
+@test "queue: ab and bisect-step jobs are checked at submit, run, and keep their verdicts" {
+	run sp submit ab pipe --a param:mode=thread
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"give both sides"* ]]
+	run sp submit bisect-step pipe --good nosuch
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp submit ab --restore
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp submit ab
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	# b sleeps five times as long as a: worse on any machine, and the exit
+	# status of --fail-on-regression (1) is the verdict's, not a failure
+	sp submit ab command --a 'cmd:sleep 0.01' --b 'cmd:sleep 0.05' --seed 7 \
+		--fail-on-regression >/dev/null
+	# a good run a hundred times faster than the same command can be: bad (exit 1)
+	sp run command -p 'cmd=sleep 0.01' -i 10 --no-monitors --name slow >/dev/null
+	sp export slow > "$TMP/slow.json"
+	"$PYTHON" - "$TMP/slow.json" "$TMP/fast.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    r["name"] = "fast"
+    for b in r["benchmarks"]:
+        for m in b["metrics"]:
+            m["samples"] = [v / 100 for v in m["samples"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	sp import "$TMP/fast.json" >/dev/null
+	sp submit bisect-step command -p 'cmd=sleep 0.01' --good fast >/dev/null
+	run sp worker --idle-exit 1
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'job 1: done\njob 2: done')" ]
+	[ "$(count "SELECT string_agg(command || ' ' || state || ' ' || attempts, ',' ORDER BY id)
+		FROM jobs")" = "ab done 1,bisect-step done 1" ]
+	sp jobs --format json > "$TMP/jobs.json"
+	[ "$(json '[j["command"] for j in d]' "$TMP/jobs.json")" = "['ab', 'bisect-step']" ]
+	[ "$(json '(d[0]["result"]["verdict"], d[0]["result"]["direction"], d[0]["result"]["runs"])' \
+		"$TMP/jobs.json")" = "('different', 'worse', ['ab-job-1-a', 'ab-job-1-b'])" ]
+	[ "$(json '(d[1]["result"]["verdict"], d[1]["result"]["run"], d[1]["result"]["good"])' \
+		"$TMP/jobs.json")" = "('bad', 'bisect-job-2', 'fast')" ]
+	# both sides of the ab are the job's, complete; the job names the first
+	[ "$(count "SELECT count(*) FROM batches WHERE job_id = 1 AND complete")" -eq 2 ]
+	[ "$(count "SELECT count(*) FROM jobs j JOIN batches b ON b.id = j.result_batch
+		JOIN runs r ON r.id = b.run_id WHERE j.id = 1 AND r.name = 'ab-job-1-a'")" -eq 1 ]
+	run sp jobs
+	[[ "${lines[1]}" == *" done "*" ab "*"verdict: different (b worse) "* ]]
+	[[ "${lines[2]}" == *" done "*" bisect-step "*"verdict: bad "* ]]
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+	  "[('ab-job-1-a', 1), ('ab-job-1-b', 1), ('bisect-job-2', 1), ('fast', 1), ('slow', 1)]" ]
+}
+
+# Both sides of job 1's ab have begun and committed an iteration.
+ab_sides_sampled() {
+	[ "$(count "SELECT count(DISTINCT b.id) FROM batches b JOIN benchmarks k ON
+		k.batch_id = b.id JOIN iterations i ON i.benchmark_id = k.id WHERE b.job_id = 1")" -eq 2 ]
+}
+
+@test "queue: a worker killed mid-ab loses both sides; the job's next run stores them whole" {
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+		--name mid >/dev/null
+	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
+	local w=$!
+	workers+=($w)
+	wait_for ab_sides_sampled
+	kill -KILL "$w"
+	wait "$w" || true
+	# the ab dies with its worker
+	wait_for refute process_on_this_store "schedperf -q ab command"
+	[ "$(count "SELECT count(*) || ' ' || count(*) FILTER (WHERE complete) FROM batches
+		WHERE job_id = 1")" = "2 0" ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+	wait_for lease_over
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
+	# the lost sides went when the job was claimed again; the new two are whole
+	[ "$(count "SELECT count(*) FROM batches")" -eq 2 ]
+	[ "$(count "SELECT count(*) FROM batches b JOIN jobs j ON j.id = b.job_id AND
+		b.job_claim = j.claim WHERE b.complete")" -eq 2 ]
+	[ "$(count "SELECT result IS NOT NULL FROM jobs WHERE id = 1")" = t ]
+	sp runs --format json > "$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+	  "[('mid-a', 1), ('mid-b', 1)]" ]
 }

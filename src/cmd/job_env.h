@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CMD_JOB_ENV_H
+#define SCHEDPERF_CMD_JOB_ENV_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+#include "util/error.h"
+
+/*
+ * A command that a worker runs for a job (run, ab, bisect-step) finds the
+ * job in $SCHEDPERF_JOB, "ID:CLAIM", set by cmd/worker.c: never on a
+ * command line. The batches it begins are the job's.
+ */
+
+/* 1 with the job's @id, 0 when no job is set, -1 with @err when it is malformed. */
+int job_env_id(int64_t *id, struct error *err);
+/* store_set_job() of the environment's job, if any: 0, or -1 with @err. */
+int job_env_attach(struct store *st, struct error *err);
+
+#endif
