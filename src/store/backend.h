@@ -163,13 +163,17 @@ struct store_backend {
 	 */
 	int (*job_complete)(struct store *st, int64_t batch_id, const char *result,
 			    struct error *err);
-	/* The knob journal (store.h): one row; every row, oldest first; one or all. */
-	int (*journal_insert)(struct store *st, const struct knob_original *k,
-			      struct error *err);
-	int (*journal_list)(struct store *st, struct knob_original **out, size_t *nr,
-			    struct error *err);
-	int (*journal_delete)(struct store *st, const char *kind, const char *name,
-			      struct error *err);
+	/*
+	 * The knob journal (store.h), each row of one @machine (rows of
+	 * before version 9 have machine '', taken as any machine's): one
+	 * row; every row, oldest first; one or all.
+	 */
+	int (*journal_insert)(struct store *st, const char *machine,
+			      const struct knob_original *k, struct error *err);
+	int (*journal_list)(struct store *st, const char *machine, struct knob_original **out,
+			    size_t *nr, struct error *err);
+	int (*journal_delete)(struct store *st, const char *machine, const char *kind,
+			      const char *name, struct error *err);
 };
 
 void batch_state_release(struct batch_state *state);

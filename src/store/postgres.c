@@ -704,8 +704,8 @@ static int pg_batch_load(struct store *st, struct result_batch *batch, bool with
 	return rc;
 }
 
-static int pg_journal_insert(struct store *st, const struct knob_original *k,
-			     struct error *err)
+static int pg_journal_insert(struct store *st, const char *machine,
+			     const struct knob_original *k, struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;
@@ -716,9 +716,11 @@ static int pg_journal_insert(struct store *st, const struct knob_original *k,
 	pg_param_text(&p, k->value);
 	param_process(&p, &k->writer, true);
 	pg_param_text(&p, k->started);
+	pg_param_text(&p, machine);
 	rc = lookup(pg_of(st), "INSERT INTO knob_journal (kind, name, original, writer_boot, "
-		    "writer_pid, writer_start, started) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-		    "ON CONFLICT (kind, name) DO NOTHING RETURNING id", &p, &res, err,
+		    "writer_pid, writer_start, started, machine) VALUES ($1, $2, $3, $4, $5, $6, "
+		    "$7, $8) ON CONFLICT (machine, kind, name) DO NOTHING RETURNING id", &p, &res,
+		    err,
 		    "journal a setting's original value");
 	if (rc > 0)
 		PQclear(res);
@@ -728,13 +730,16 @@ static int pg_journal_insert(struct store *st, const struct knob_original *k,
 	return rc < 0 ? -1 : 0;
 }
 
-static int pg_journal_list(struct store *st, struct knob_original **out, size_t *nr,
-			   struct error *err)
+static int pg_journal_list(struct store *st, const char *machine,
+			   struct knob_original **out, size_t *nr, struct error *err)
 {
-	PGresult *res = pg_query(pg_of(st), "SELECT kind, name, original, writer_boot, "
-				 "writer_pid, writer_start, started FROM knob_journal "
-				 "ORDER BY id", NULL, err, "read the knob journal");
+	struct pg_params p = { .nr = 0 };
+	PGresult *res;
 
+	pg_param_text(&p, machine);
+	res = pg_query(pg_of(st), "SELECT kind, name, original, writer_boot, writer_pid, "
+		       "writer_start, started FROM knob_journal WHERE machine IN ($1, '') "
+		       "ORDER BY id", &p, err, "read the knob journal");
 	if (!res)
 		return -1;
 	for (int i = 0; i < PQntuples(res); i++) {
@@ -752,18 +757,19 @@ static int pg_journal_list(struct store *st, struct knob_original **out, size_t 
 	return 0;
 }
 
-static int pg_journal_delete(struct store *st, const char *kind, const char *name,
-			     struct error *err)
+static int pg_journal_delete(struct store *st, const char *machine, const char *kind,
+			     const char *name, struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
 
+	pg_param_text(&p, machine);
 	if (!kind)
-		return pg_exec(pg_of(st), "DELETE FROM knob_journal", NULL, err,
-			       "forget the restored settings");
+		return pg_exec(pg_of(st), "DELETE FROM knob_journal WHERE machine IN ($1, '')",
+			       &p, err, "forget the restored settings");
 	pg_param_text(&p, kind);
 	pg_param_text(&p, name);
-	return pg_exec(pg_of(st), "DELETE FROM knob_journal WHERE kind = $1 AND name = $2",
-		       &p, err, "forget a restored setting");
+	return pg_exec(pg_of(st), "DELETE FROM knob_journal WHERE machine IN ($1, '') AND "
+		       "kind = $2 AND name = $3", &p, err, "forget a restored setting");
 }
 
 static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };

@@ -166,11 +166,17 @@ static const char upgrade_v7_to_v8[] =
 	"  PRIMARY KEY (profile_id, position));"
 	"UPDATE schedperf_schema SET version = 8;";
 
-/* Version 9: what a job runs and what it decided, as in sqlite_schema.c. */
+/*
+ * Version 9: what a job runs and what it decided; the machine whose
+ * setting a journalled original is. As in sqlite_schema.c.
+ */
 static const char upgrade_v8_to_v9[] =
 	"ALTER TABLE jobs ADD COLUMN command text NOT NULL DEFAULT 'run' "
 	"  CHECK (command IN ('run', 'ab', 'bisect-step')),"
 	"  ADD COLUMN result text;"
+	"ALTER TABLE knob_journal ADD COLUMN machine text COLLATE \"C\" NOT NULL DEFAULT '',"
+	"  DROP CONSTRAINT knob_journal_kind_name_key,"
+	"  ADD UNIQUE (machine, kind, name);"
 	"UPDATE schedperf_schema SET version = 9;";
 
 /*

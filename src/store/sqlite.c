@@ -892,15 +892,15 @@ static int sqlite_batch_load(struct store *st, struct result_batch *batch, bool 
 	return rc ? -1 : 0;
 }
 
-static int sqlite_journal_insert(struct store *st, const struct knob_original *k,
-				 struct error *err)
+static int sqlite_journal_insert(struct store *st, const char *machine,
+				 const struct knob_original *k, struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 	sqlite3_stmt *stmt;
 
 	stmt = sqlite_prepare(ss, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
-			      "writer_pid, writer_start, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			      err);
+			      "writer_pid, writer_start, started, machine) VALUES (?, ?, ?, ?, ?, ?, "
+			      "?, ?)", err);
 	if (!stmt)
 		return -1;
 	sqlite3_bind_text(stmt, 1, k->kind, -1, SQLITE_STATIC);
@@ -908,6 +908,7 @@ static int sqlite_journal_insert(struct store *st, const struct knob_original *k
 	sqlite3_bind_text(stmt, 3, k->value, -1, SQLITE_STATIC);
 	bind_process(stmt, 4, &k->writer, true);
 	sqlite3_bind_text(stmt, 7, k->started, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 8, machine, -1, SQLITE_STATIC);
 	if (sqlite_step(ss, stmt, err, "journal a setting's original value") < 0) {
 		if (sqlite3_extended_errcode(ss->db) == SQLITE_CONSTRAINT_UNIQUE)
 			error_set(err, EXIT_ENV, "%s %s is journalled already by another ab "
@@ -919,17 +920,19 @@ static int sqlite_journal_insert(struct store *st, const struct knob_original *k
 	return 0;
 }
 
-static int sqlite_journal_list(struct store *st, struct knob_original **out, size_t *nr,
-			       struct error *err)
+static int sqlite_journal_list(struct store *st, const char *machine,
+			       struct knob_original **out, size_t *nr, struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 	sqlite3_stmt *stmt = sqlite_prepare(ss, "SELECT kind, name, original, writer_boot, "
 					    "writer_pid, writer_start, started "
-					    "FROM knob_journal ORDER BY id", err);
+					    "FROM knob_journal WHERE machine IN (?, '') ORDER BY id",
+					    err);
 	int rc;
 
 	if (!stmt)
 		return -1;
+	sqlite3_bind_text(stmt, 1, machine, -1, SQLITE_STATIC);
 	while ((rc = sqlite_step(ss, stmt, err, "read the knob journal")) > 0) {
 		struct knob_original *k;
 
@@ -945,17 +948,20 @@ static int sqlite_journal_list(struct store *st, struct knob_original **out, siz
 	return rc;
 }
 
-static int sqlite_journal_delete(struct store *st, const char *kind, const char *name,
-				 struct error *err)
+static int sqlite_journal_delete(struct store *st, const char *machine, const char *kind,
+				 const char *name, struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 	sqlite3_stmt *stmt;
 
-	stmt = sqlite_prepare(ss, kind ? "DELETE FROM knob_journal WHERE kind = ? AND name = ?" :
-			      "DELETE FROM knob_journal", err);
+	stmt = sqlite_prepare(ss, kind ? "DELETE FROM knob_journal WHERE machine IN (?, '') AND "
+			      "kind = ? AND name = ?" :
+			      "DELETE FROM knob_journal WHERE machine IN (?, '')", err);
+	if (stmt)
+		sqlite3_bind_text(stmt, 1, machine, -1, SQLITE_STATIC);
 	if (stmt && kind) {
-		sqlite3_bind_text(stmt, 1, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
 	}
 	return run_once(ss, stmt, err, "forget a restored setting");
 }

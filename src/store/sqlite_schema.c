@@ -135,7 +135,8 @@
  * Version 9: a job is a run, an ab or a bisect-step (store.h, "Jobs"),
  * and keeps what the command decided (ab's or bisect-step's verdict as
  * JSON; NULL for a run, whose result is its batch). A job of an older
- * store is a run.
+ * store is a run. A journalled original is one machine's (its id: one
+ * store serves many); one of an older store has machine '', any machine's.
  */
 #define COMMAND_V9								\
 	"command TEXT NOT NULL DEFAULT 'run' CHECK (command IN "		\
@@ -180,6 +181,19 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  writer_start INTEGER NOT NULL,"					\
 	"  started TEXT NOT NULL,"						\
 	"  UNIQUE (kind, name));"
+
+#define KNOB_JOURNAL_V9(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  kind TEXT NOT NULL CHECK (kind IN ('sysctl', 'feature')),"		\
+	"  name TEXT NOT NULL,"							\
+	"  original TEXT NOT NULL,"						\
+	"  writer_boot TEXT NOT NULL,"						\
+	"  writer_pid INTEGER NOT NULL,"					\
+	"  writer_start INTEGER NOT NULL,"					\
+	"  started TEXT NOT NULL,"						\
+	"  machine TEXT NOT NULL DEFAULT '',"					\
+	"  UNIQUE (machine, kind, name));"
 
 /*
  * Version 6: what other tasks took from each iteration (doc/design.md,
@@ -252,7 +266,7 @@ static const char schema_current[] =
 	ITERATIONS_V6("iterations")
 	SAMPLES_V2("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
-	KNOB_JOURNAL_V5
+	KNOB_JOURNAL_V9("knob_journal")
 	CULPRITS_V6
 	PROFILES_V8
 	STAMP(9);
@@ -327,10 +341,15 @@ static const char upgrade_v7_to_v8[] =
 	PROFILES_V8
 	STAMP(8);
 
-/* Jobs before version 9 are runs. */
+/* Jobs before version 9 are runs; originals journalled before it, any machine's. */
+#define KNOB_JOURNAL_V5_COLUMNS							\
+	"id, kind, name, original, writer_boot, writer_pid, writer_start, started"
+
 static const char upgrade_v8_to_v9[] =
 	"ALTER TABLE jobs ADD COLUMN " COMMAND_V9 ";"
 	"ALTER TABLE jobs ADD COLUMN " RESULT_V9 ";"
+	REBUILD("knob_journal", KNOB_JOURNAL_V9, KNOB_JOURNAL_V5_COLUMNS,
+		KNOB_JOURNAL_V5_COLUMNS)
 	STAMP(9);
 
 /* The history: migrations[i] turns version i + 1 into i + 2. */

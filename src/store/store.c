@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "store/backend.h"
+#include "util/machine.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
@@ -747,28 +748,36 @@ void store_set_job(struct store *st, int64_t id, const char *claim)
 	snprintf(st->job_claim, sizeof(st->job_claim), "%s", claim);
 }
 
+/*
+ * The knob journal is this machine's: machines that share a store each
+ * journal, see and restore only their own settings.
+ */
 int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
 			struct error *err)
 {
+	char machine[256];
 	int rc = 0;
 
+	machine_identity(machine, sizeof(machine));
 	if (st->be->begin(st, true, err))
 		return -1;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = st->be->journal_insert(st, &k[i], err);
+		rc = st->be->journal_insert(st, machine, &k[i], err);
 	return end_write(st, rc, err);
 }
 
 int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
 		       struct error *err)
 {
+	char machine[256];
 	int rc;
 
 	*out = NULL;
 	*n = 0;
+	machine_identity(machine, sizeof(machine));
 	if (st->be->begin(st, false, err))
 		return -1;
-	rc = st->be->journal_list(st, out, n, err);
+	rc = st->be->journal_list(st, machine, out, n, err);
 	st->be->rollback(st);
 	if (rc) {
 		store_journal_release(*out, *n);
@@ -782,9 +791,12 @@ int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
 int store_journal_remove(struct store *st, const char *kind, const char *name,
 			 struct error *err)
 {
+	char machine[256];
+
+	machine_identity(machine, sizeof(machine));
 	if (st->be->begin(st, true, err))
 		return -1;
-	return end_write(st, st->be->journal_delete(st, kind, name, err), err);
+	return end_write(st, st->be->journal_delete(st, machine, kind, name, err), err);
 }
 
 void store_journal_release(struct knob_original *k, size_t n)

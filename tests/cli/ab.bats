@@ -126,6 +126,37 @@ pg_journal() {
 	[ ! -e "$TMP/store.db" ]
 }
 
+@test "ab: on a store machines share, another machine's journal is left to it" {
+	sysctl_setup
+	PGDB=$(pg_new_db)
+	export SCHEDPERF_DB=$(pg_url "$PGDB")
+	sp db init >/dev/null
+	# what an ab on another machine journalled before it changed $KNOB there
+	psql_in "$PGDB" "INSERT INTO knob_journal (kind, name, original, writer_boot,
+		writer_pid, writer_start, started, machine) VALUES ('sysctl', '$KNOB', '12345',
+		'another-boot', 1, 1, '2026-12-01T00:00:00Z', 'another-machine')"
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	[[ "$output" == "nothing to restore"* ]]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	# an ab here is not refused for it, and journals its own original beside it
+	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5
+	[ "$status" -eq 0 ]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	[ "$(psql_in "$PGDB" "SELECT string_agg(machine || ' ' || original, ',') FROM knob_journal")" = \
+	  "another-machine 12345" ]
+	# kill -9 mid-ab: --restore here puts back this machine's original, not the other's
+	start_ab
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	[ "$(pg_journal)" -eq 2 ]
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	[ "$output" = "restored sysctl $KNOB = $ORIGINAL" ]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	[ "$(psql_in "$PGDB" "SELECT string_agg(machine, ',') FROM knob_journal")" = another-machine ]
+}
+
 @test "ab: bad input is one line, exit 2 or 3, and changes nothing" {
 	sysctl_setup
 	check() {	# check WANT ARGS...

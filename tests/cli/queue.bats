@@ -127,7 +127,11 @@ wait_done() {
 	kill -KILL "${workers[1]}"
 	wait "${workers[2]}"
 	wait "${workers[3]}"
-	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -eq 200 ]
+	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -eq 200 ] || {
+		count "SELECT id, state, attempts, reason FROM jobs WHERE state <> 'done'"
+		tail -n 5 "$TMP"/err.*
+		return 1
+	}
 	# each job has its own complete batch, linked both ways; nothing twice
 	[ "$(count "SELECT count(DISTINCT result_batch) FROM jobs")" -eq 200 ]
 	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 200 ]
