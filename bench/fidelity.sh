@@ -7,7 +7,7 @@
 # the median cost ratio ours/perf with its 95 % bootstrap interval, pairs
 # added until the interval is within +-5 % (bench/lib.sh says how).
 #
-#   pipe -l 200000                usecs/op (perf's own figure)
+#   pipe -l 200000                usecs/op (perf's own figure), on the CPUs and on one
 #   messaging -g 10 -l 100        seconds, sockets, processes
 #   messaging -g 10 -l 100 -p -t  seconds, pipes, threads
 #
@@ -34,6 +34,12 @@ fi
 
 ref_pipe() { pinned perf bench sched pipe -l 200000 | awk '/usecs\/op/ { print $1 }'; }
 ours_pipe() { ours pipe usec_per_op loops=200000 mode=process; }
+# Both tasks on one CPU: no cross-CPU wakeup, whose latency on a virtual
+# machine's idle CPUs varies several times from run to run, so the ratio is
+# the cost of the round trip itself.
+first_cpu() { echo "${CPUS%%[,-]*}"; }
+ref_pipe_one() { local CPUS; CPUS=$(first_cpu); ref_pipe; }
+ours_pipe_one() { local CPUS; CPUS=$(first_cpu); ours_pipe; }
 
 perf_messaging() {
 	pinned perf bench sched messaging "$@" | awk '/Total time:/ { printf "%.4f\n", $3 + 0.0005 }'
@@ -45,6 +51,8 @@ ours_msg_pipe_thread() { ours messaging seconds groups=10 loops=100 ipc=pipe mod
 
 pairs "pipe loops=200000" ref_pipe ours_pipe --ref "perf bench sched pipe -l 200000" \
 	usec_per_op:lower
+pairs "pipe loops=200000, one CPU" ref_pipe_one ours_pipe_one \
+	--ref "perf bench sched pipe -l 200000 (taskset one CPU)" usec_per_op:lower
 pairs "messaging socket process" ref_msg_socket ours_msg_socket \
 	--ref "perf bench sched messaging -g 10 -l 100" seconds:lower
 pairs "messaging pipe thread" ref_msg_pipe_thread ours_msg_pipe_thread \

@@ -168,7 +168,8 @@ static const char upgrade_v7_to_v8[] =
 
 /*
  * Version 9: what a job runs and what it decided; the machine whose
- * setting a journalled original is. As in sqlite_schema.c.
+ * setting a journalled original is; an index of the failed iterations.
+ * As in sqlite_schema.c.
  */
 static const char upgrade_v8_to_v9[] =
 	"ALTER TABLE jobs ADD COLUMN command text NOT NULL DEFAULT 'run' "
@@ -177,6 +178,7 @@ static const char upgrade_v8_to_v9[] =
 	"ALTER TABLE knob_journal ADD COLUMN machine text COLLATE \"C\" NOT NULL DEFAULT '',"
 	"  DROP CONSTRAINT knob_journal_kind_name_key,"
 	"  ADD UNIQUE (machine, kind, name);"
+	"CREATE INDEX iterations_failed ON iterations(benchmark_id) WHERE failure IS NOT NULL;"
 	"UPDATE schedperf_schema SET version = 9;";
 
 /*

@@ -121,7 +121,7 @@ current_version() {	# the version a new SQLite store gets
 # version 8, and what came later.
 pg_make_v3() {
 	psql_in "$1" "DROP TABLE jobs CASCADE; DROP TABLE knob_journal; DROP TABLE culprits;
-		DROP TABLE profile_symbols, profiles;
+		DROP TABLE profile_symbols, profiles; DROP INDEX iterations_failed;
 		ALTER TABLE batches DROP COLUMN job_id, DROP COLUMN job_claim;
 		ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,

@@ -249,6 +249,7 @@ PY
 		DROP TABLE profile_symbols, profiles;
 		ALTER TABLE jobs DROP COLUMN command, DROP COLUMN result;
 		ALTER TABLE knob_journal DROP COLUMN machine, ADD UNIQUE (kind, name);
+		DROP INDEX iterations_failed;
 		UPDATE schedperf_schema SET version = 5"
 	run sp --db "$PG" runs
 	[ "$status" -eq 3 ]
