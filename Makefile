@@ -10,6 +10,9 @@ VERSION = 0.1.0
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS = sqlite3 libpq jansson libRmath yaml-0.1 libelf
+# libpq is not linked: src/store/postgres_lib.c loads it when a PostgreSQL
+# store is opened, so that workloads' processes never map its libraries.
+LINK_PKGS = $(filter-out libpq,$(PKGS))
 
 # $(BUILD) holds every object; sanitizer builds use their own directory so
 # that `make asan` never mixes objects with the normal build.
@@ -21,7 +24,7 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-form
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc $(WARN) $(CFLAGS) $(SANITIZE) \
 	-DSCHEDPERF_VERSION='"$(VERSION)"' -DSCHEDPERF_LIBEXECDIR='"$(LIBEXECDIR)"' -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpthread -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) -lpthread -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 

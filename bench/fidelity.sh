@@ -37,9 +37,8 @@ ours_pipe() { ours pipe usec_per_op loops=200000 mode=process; }
 # Both tasks on one CPU: no cross-CPU wakeup, whose latency on a virtual
 # machine's idle CPUs varies several times from run to run, so the ratio is
 # the cost of the round trip itself.
-first_cpu() { echo "${CPUS%%[,-]*}"; }
-ref_pipe_one() { local CPUS; CPUS=$(first_cpu); ref_pipe; }
-ours_pipe_one() { local CPUS; CPUS=$(first_cpu); ours_pipe; }
+ref_pipe_one() { local CPUS=${CPUS%%[,-]*}; ref_pipe; }
+ours_pipe_one() { local CPUS=${CPUS%%[,-]*}; ours_pipe; }
 
 perf_messaging() {
 	pinned perf bench sched messaging "$@" | awk '/Total time:/ { printf "%.4f\n", $3 + 0.0005 }'

@@ -29,10 +29,16 @@ without_monitors() {
 }
 on_pipe() { with_monitors pipe usec_per_op loops=200000; }
 off_pipe() { without_monitors pipe usec_per_op loops=200000; }
+# Both tasks on one CPU: CPU-bound, so what the monitors take shows as
+# time, not hidden in (or added to) the wake-up latency of an idle CPU.
+on_pipe_one() { with_monitors pipe usec_per_op loops=200000 cpus=same; }
+off_pipe_one() { without_monitors pipe usec_per_op loops=200000 cpus=same; }
 on_messaging() { with_monitors messaging seconds groups=10 loops=100; }
 off_messaging() { without_monitors messaging seconds groups=10 loops=100; }
 
 pairs "pipe loops=200000" off_pipe on_pipe --ref "the same, --no-monitors" usec_per_op:lower
+pairs "pipe loops=200000 cpus=same" off_pipe_one on_pipe_one --ref "the same, --no-monitors" \
+	usec_per_op:lower
 pairs "messaging groups=10 loops=100" off_messaging on_messaging --ref "the same, --no-monitors" \
 	seconds:lower
 bench_report

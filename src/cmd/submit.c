@@ -179,8 +179,10 @@ static int check_command(const struct submit_request *req)
 		return die_code(EXIT_ENV, "submit: cannot check the %s: %m (check the "
 				"process limit)", req->command);
 	code = spawn_wait(pid);
-	/* bisect-step says "error" as git bisect run needs it: 255. */
-	return code < 0 || code == 255 ? (code < 0 ? EXIT_INTERNAL : EXIT_USAGE) : code;
+	if (code < 0)
+		return EXIT_INTERNAL;
+	/* bisect-step exits 255 on any error, as git bisect run needs: here, bad input. */
+	return code == 255 ? EXIT_USAGE : code;
 }
 
 static char *args_json(const struct submit_request *req)

@@ -21,6 +21,7 @@
 
 #include "runner/guardian.h"
 #include "runner/iteration.h"
+#include "store/store.h"
 #include "util/io.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
@@ -71,6 +72,8 @@ child_main(const struct workload *w, const struct param_value *values,
 					  strerror(errno));
 		goto send;
 	}
+	/* While the runner attaches the monitors: the workload's tasks need no store. */
+	store_forget_in_child();
 	/* Wait until the monitors are attached; EOF means the runner gave up. */
 	if (read(go_fd, &go, 1) != 1) {
 		free(metrics);

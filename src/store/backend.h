@@ -66,6 +66,8 @@ struct store_backend {
 	int (*open)(const char *location, enum store_access access, struct store **out,
 		    struct error *err);
 	void (*close)(struct store *st);
+	/* In a child that will use no store: unmap the libraries it loaded; may be NULL. */
+	void (*forget_in_child)(void);
 	/*
 	 * For store_inspect() (store.h), nothing changed: open the store at
 	 * @location to read it as it is, any version this schedperf knows,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/postgres_lib.h"
 #include "store/postgres_jobs.h"
 #include "store/postgres_open.h"
 #include "store/postgres_schema.h"
@@ -803,6 +804,7 @@ const struct store_backend store_postgres = {
 	.job_claim = pg_job_claim,
 	.job_renew = pg_job_renew,
 	.job_fail = pg_job_fail,
+	.forget_in_child = pg_library_forget,
 	.jobs_list = pg_jobs_list,
 	.job_get = pg_job_get,
 	.job_cancel = pg_job_cancel,

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/postgres_lib.h"
 #include "store/postgres_open.h"
 #include "store/postgres_schema.h"
 #include "store/postgres_stmt.h"
@@ -83,10 +84,13 @@ void pg_close(struct store *st)
 static struct pg_store *pg_connect(const char *location, enum store_access access,
 				   struct error *err)
 {
-	struct pg_store *ps = xcalloc(1, sizeof(*ps));
+	struct pg_store *ps;
 	char shown[512];
 
 	store_location_shown(location, shown, sizeof(shown));
+	if (pg_library_load(shown, err))
+		return NULL;
+	ps = xcalloc(1, sizeof(*ps));
 	ps->base.location = xstrdup(shown);
 	ps->read_only = access == STORE_READ;
 	ps->conn = connect_to(location);

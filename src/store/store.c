@@ -286,6 +286,13 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 	return rc;
 }
 
+void store_forget_in_child(void)
+{
+	for (size_t i = 0; i < NR_BACKENDS; i++)
+		if (store_backends[i]->forget_in_child)
+			store_backends[i]->forget_in_child();
+}
+
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
 		      const char *plan, struct error *err)
 {

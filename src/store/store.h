@@ -63,6 +63,13 @@ struct store_status {
 int store_inspect(const char *location, struct store_status *status, struct error *err);
 
 /*
+ * In a forked child that will use no store (an iteration's): unmap what
+ * only the stores need (libpq and its libraries), so that a workload's
+ * processes map as little as on SQLite whatever the store.
+ */
+void store_forget_in_child(void);
+
+/*
  * Start a batch of run @batch->name with @batch->started and environment,
  * this process its writer. With @replace, the earlier batches of that name
  * are discarded when this one finishes complete (store_batch_finish());

@@ -35,9 +35,12 @@
  * each receiver's context: 4,400 in all), perf's several times more
  * (_dl_fini alone 3,907, then the destructors of libstdc++, babeltrace and
  * the rest, bound lazily on the way); ours none. That overhead belongs to
- * the tools' binaries, not to the scheduler, so we do not reproduce it,
- * and in process mode we measure less than they do (bench/fidelity-all.sh
- * prints by how much). In thread mode no process exits and the work is
+ * the tools' binaries, not to the scheduler, so we do not reproduce it.
+ * What a worker's exit does cost is the teardown of its mappings: a
+ * worker of schedperf with libpq linked had 177 and took 100 us longer to
+ * exit than hackbench's, with 29; without it (doc/design.md, "Lean
+ * workers") ours have 62 and -g 10 -l 1, almost only exits, takes what
+ * hackbench's does (0.046-0.057 s against 0.044-0.054 s). In thread mode no process exits and the work is
  * the same: strace -c -f of -g 10 -l 100 -p -t counts, on both sides,
  * 400,405 writes, about 400,440 reads (ours' extra are the runner's), 400
  * polls, 400 clone3, 431-433 mprotect and no madvise (the stack size,

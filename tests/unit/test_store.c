@@ -28,6 +28,7 @@
 #include <cmocka.h>
 #include <libpq-fe.h>
 
+#include "store/postgres_lib.h"
 #include "store/sqlite_stmt.h"
 #include "store/store.h"
 #include "util/process.h"
@@ -59,14 +60,20 @@ static int teardown(void **state)
 static PGconn *pg_connect(const char *db)
 {
 	const char *host = getenv("SCHEDPERF_TEST_PGHOST");
+	static const char *const keys[] = { "dbname", NULL };
 	char url[256];
+	const char *values[] = { url, NULL };
+	struct error err = { 0 };
 	PGconn *conn;
 
 	if (!host || !*host)
 		fail_msg("SCHEDPERF_TEST_PGHOST is not set: run the PostgreSQL tests through "
 			 "tests/run.sh (make check), which starts a server");
 	snprintf(url, sizeof(url), "postgresql:///%s?host=%s&user=postgres", db, host);
-	conn = PQconnectdb(url);
+	/* libpq as schedperf has it: loaded on first use (store/postgres_lib.c) */
+	if (pg_library_load(url, &err))
+		fail_msg("%s", err.msg);
+	conn = PQconnectdbParams(keys, values, 1);
 	if (PQstatus(conn) != CONNECTION_OK)
 		fail_msg("cannot connect to %s: %s", url, PQerrorMessage(conn));
 	return conn;
