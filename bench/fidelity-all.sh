@@ -11,7 +11,7 @@
 # (perf bench futex, sysbench), bench/fidelity-proc.sh (hackbench) and,
 # given SCHBENCH, bench/fidelity-schbench.sh, with a budget per case: at
 # least PAIRS pairs, then more until the interval is narrow, MAX_PAIRS, or
-# CASE_SECONDS spent. With the defaults below the 14 cases take 15 to 20
+# CASE_SECONDS spent. With the defaults below the 15 cases take 15 to 25
 # minutes on a 2-CPU machine (each case: CASE_SECONDS plus one pair).
 #
 # usage: SCHBENCH=/path/to/schbench bench/fidelity-all.sh [SCHEDPERF]
@@ -40,8 +40,12 @@ trap 'rm -f "$SUMMARY"' EXIT
 
 failed=()
 run() {
+	local rc
+
 	echo "=== $*"
-	"$@" || failed+=("$(basename "$1") (exit $?)")
+	"$@"
+	rc=$?
+	((rc == 0)) || failed+=("$(basename "$1") (exit $rc)")
 	echo
 }
 
