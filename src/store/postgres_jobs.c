@@ -65,6 +65,22 @@ static void column_job(const PGresult *res, int row, struct store_job *job)
 	job->result = column_or_null(res, row, 13);
 }
 
+/* The job @sql returns, if any: 1 with *job filled, 0 when none, -1 with @err. */
+static int one_job(struct store *st, const char *sql, struct pg_params *p,
+		   struct store_job *job, struct error *err, const char *what)
+{
+	PGresult *res = pg_query(pg_of(st), sql, p, err, what);
+	int rc;
+
+	if (!res)
+		return -1;
+	rc = PQntuples(res) > 0;
+	if (rc)
+		column_job(res, 0, job);
+	PQclear(res);
+	return rc;
+}
+
 int pg_job_claim(struct store *st, const char *worker, const char *claim, int lease,
 		 struct store_job *job, struct error *err)
 {
@@ -87,20 +103,11 @@ int pg_job_claim(struct store *st, const char *worker, const char *claim, int le
 		"$1 LIKE machine_like ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
 		"RETURNING " JOB_COLUMNS;
 	struct pg_params p = { .nr = 0 };
-	PGresult *res;
-	int rc;
 
 	pg_param_text(&p, worker);
 	pg_param_text(&p, claim);
 	pg_param_int(&p, lease);
-	res = pg_query(pg_of(st), sql, &p, err, "claim a job");
-	if (!res)
-		return -1;
-	rc = PQntuples(res) > 0;
-	if (rc)
-		column_job(res, 0, job);
-	PQclear(res);
-	return rc;
+	return one_job(st, sql, &p, job, err, "claim a job");
 }
 
 /* A statement on one job under one claim: 1 when it touched the job, 0 when the claim is gone. */
@@ -146,19 +153,10 @@ int pg_job_fail(struct store *st, int64_t id, const char *claim, const char *rea
 int pg_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
 {
 	struct pg_params p = { .nr = 0 };
-	PGresult *res;
-	int rc;
 
 	pg_param_int(&p, id);
-	res = pg_query(pg_of(st), "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1", &p, err,
+	return one_job(st, "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1", &p, job, err,
 		       "read a job");
-	if (!res)
-		return -1;
-	rc = PQntuples(res) > 0;
-	if (rc)
-		column_job(res, 0, job);
-	PQclear(res);
-	return rc;
 }
 
 int pg_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)

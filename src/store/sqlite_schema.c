@@ -179,8 +179,7 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
  * Version 5: the knob journal of `schedperf ab` (store.h), its writer by
  * boot id, pid and start time as a batch's.
  */
-#define KNOB_JOURNAL_V5								\
-	"CREATE TABLE knob_journal ("						\
+#define KNOB_JOURNAL_COLUMNS							\
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
 	"  kind TEXT NOT NULL CHECK (kind IN ('sysctl', 'feature')),"		\
 	"  name TEXT NOT NULL,"							\
@@ -188,19 +187,15 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  writer_boot TEXT NOT NULL,"						\
 	"  writer_pid INTEGER NOT NULL,"					\
 	"  writer_start INTEGER NOT NULL,"					\
-	"  started TEXT NOT NULL,"						\
+	"  started TEXT NOT NULL,"
+
+#define KNOB_JOURNAL_V5								\
+	"CREATE TABLE knob_journal (" KNOB_JOURNAL_COLUMNS			\
 	"  UNIQUE (kind, name));"
 
+/* Version 9: the machine the original is of (see JOBS_V9's comment). */
 #define KNOB_JOURNAL_V9(name)							\
-	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  kind TEXT NOT NULL CHECK (kind IN ('sysctl', 'feature')),"		\
-	"  name TEXT NOT NULL,"							\
-	"  original TEXT NOT NULL,"						\
-	"  writer_boot TEXT NOT NULL,"						\
-	"  writer_pid INTEGER NOT NULL,"					\
-	"  writer_start INTEGER NOT NULL,"					\
-	"  started TEXT NOT NULL,"						\
+	"CREATE TABLE " name " (" KNOB_JOURNAL_COLUMNS				\
 	"  machine TEXT NOT NULL DEFAULT '',"					\
 	"  UNIQUE (machine, kind, name));"
 
