@@ -221,32 +221,27 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 	return rc;
 }
 
-/* The setting of @kind and @name in the table, added with its original if new. */
+/*
+ * The setting of @kind and @name in the table, added if new. Its original
+ * is read later (read_originals()), under the machine lock: until then a
+ * side that leaves it alone has NULL, "as it is".
+ */
 static int machine_setting(struct ab *ab, const char *kind, const char *name,
 			   struct machine_setting **out, struct error *err)
 {
 	struct machine_setting *m;
-	char *original;
 
 	for (size_t i = 0; i < ab->nr_machine; i++)
 		if (!strcmp(ab->machine[i].kind, kind) && !strcmp(ab->machine[i].name, name)) {
 			*out = &ab->machine[i];
 			return 0;
 		}
-	/*
-	 * Readable, writable and existing: asked now, before anything changes;
-	 * a dry run asks nothing (the job may be for another machine).
-	 */
-	if (ab->dry_run)
-		original = NULL;
-	else if (knob_read(kind, name, true, &original, err))
-		return -1;
 	ab->machine = xreallocarray(ab->machine, ab->nr_machine + 1, sizeof(*ab->machine));
 	m = &ab->machine[ab->nr_machine++];
 	m->kind = kind;
 	m->name = xstrdup(name);
-	m->original = original;
-	m->value[0] = m->value[1] = original;
+	m->original = NULL;
+	m->value[0] = m->value[1] = NULL;
 	*out = m;
 	return 0;
 }
@@ -284,7 +279,7 @@ static int resolve_settings(struct ab *ab, struct error *err)
 				continue;
 			if (machine_setting(ab, kind, kn->name, &m, err))
 				return -1;
-			if (m->value[which] != m->original && strcmp(m->value[which], kn->value))
+			if (m->value[which] && strcmp(m->value[which], kn->value))
 				return error_set(err, EXIT_USAGE, "ab: --%s sets %s %s twice (%s and "
 						 "%s): give it once", side_names[which], kind,
 						 kn->name, m->value[which], kn->value);
@@ -316,6 +311,15 @@ static bool sides_identical(const struct ab *ab)
 	return true;
 }
 
+static int sides_differ(const struct ab *ab, struct error *err)
+{
+	if (!sides_identical(ab))
+		return 0;
+	return error_set(err, EXIT_USAGE, "ab: --a and --b are the same configuration (give "
+			 "two that differ; for an A/A check, a variable nothing reads: --a "
+			 "env:AB=a --b env:AB=b)");
+}
+
 static int prepare(struct ab *ab, struct error *err)
 {
 	const struct workload *w = workload_find(ab->workload);
@@ -331,11 +335,28 @@ static int prepare(struct ab *ab, struct error *err)
 				 "first (%s and %s): give --metric", a->metric_name, b->metric_name);
 	if (resolve_settings(ab, err))
 		return -1;
-	if (sides_identical(ab))
-		return error_set(err, EXIT_USAGE, "ab: --a and --b are the same configuration "
-				 "(give two that differ; for an A/A check, a variable nothing "
-				 "reads: --a env:AB=a --b env:AB=b)");
-	return 0;
+	return sides_differ(ab, err);
+}
+
+/*
+ * Each machine setting's original, read (and opened for writing) now,
+ * before anything changes, under the machine lock and after the journal
+ * was checked: what another ab left changed is never taken for one. A side
+ * that leaves a setting alone keeps it; two sides that now are the same
+ * configuration are refused.
+ */
+static int read_originals(struct ab *ab, struct error *err)
+{
+	for (size_t i = 0; i < ab->nr_machine; i++) {
+		struct machine_setting *m = &ab->machine[i];
+
+		if (knob_read(m->kind, m->name, true, &m->original, err))
+			return -1;
+		for (int which = 0; which < 2; which++)
+			if (!m->value[which])
+				m->value[which] = m->original;
+	}
+	return sides_differ(ab, err);
 }
 
 /* ------------------------------------------------------------ machine state */
@@ -473,15 +494,20 @@ static int restore_all(struct ab *ab, struct store *st, struct error *err)
 	return 0;
 }
 
-static int ab_restore(void)
+/*
+ * Put back the settings this machine's journal in @st holds and forget
+ * them: EXIT_OK, or the code of a setting that could not be written back
+ * (it stays journalled, for another try); refused while the ab that
+ * journalled them runs. Prints what it restored.
+ */
+static int restore_journal(struct store *st)
 {
 	struct knob_original *k = NULL;
-	struct store *st = NULL;
 	struct error err = { 0 };
 	size_t n = 0;
 	int code = EXIT_OK;
 
-	if (store_open(global.db, &st, &err) || store_journal_read(st, &k, &n, &err)) {
+	if (store_journal_read(st, &k, &n, &err)) {
 		code = error_report(&err);
 		goto out;
 	}
@@ -504,8 +530,57 @@ static int ab_restore(void)
 	}
 out:
 	store_journal_release(k, n);
+	return code;
+}
+
+static int ab_restore(void)
+{
+	struct store *st = NULL;
+	struct error err = { 0 };
+	int code;
+
+	/* A mistyped --db is no store to restore from, never a new one. */
+	if (store_open_existing(global.db, &st, &err))
+		return error_report(&err);
+	store_close(st);
+	st = NULL;
+	if (store_open(global.db, &st, &err))
+		return error_report(&err);
+	code = restore_journal(st);
 	store_close(st);
 	return code;
+}
+
+static bool run_for_job(void)
+{
+	struct error err = { 0 };
+	int64_t id;
+
+	return job_env_id(&id, &err) > 0;
+}
+
+/*
+ * Run by a worker for a job: a journal left by an ab that died here (its
+ * worker was killed) is put back first, as 'ab --restore' would, so that
+ * one lost job does not fail every ab job after it on this machine.
+ */
+static int restore_lost_journal(struct store *st, struct error *err)
+{
+	struct knob_original *k = NULL;
+	size_t n = 0;
+	bool lost;
+	int code;
+
+	if (store_journal_read(st, &k, &n, err))
+		return -1;
+	lost = n && !writer_running(&k[0]);
+	store_journal_release(k, n);
+	if (!lost)
+		return 0;
+	fprintf(stderr, "schedperf: ab: putting back the settings a lost ab left changed\n");
+	code = restore_journal(st);
+	return code ? error_set(err, code, "ab: the settings a lost ab left changed could not "
+				"all be put back (run 'schedperf ab --restore' on this machine)") : 0;
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -786,9 +861,10 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 	if (parse_options(argc, argv, options, &ab_usage, &code))
 		return code ? code : -1;
 	if (ab->restore) {
-		if (optind < argc || ab->side[0].nr_specs || ab->side[1].nr_specs)
-			return command_usage_error("ab", "--restore takes no workload and no "
-						   "--a or --b");
+		if (optind < argc || ab->side[0].nr_specs || ab->side[1].nr_specs ||
+		    ab->dry_run)
+			return command_usage_error("ab", "--restore takes no workload, no --a or "
+						   "--b, and no --dry-run");
 		return 0;
 	}
 	if (optind >= argc)
@@ -923,9 +999,14 @@ static int run_ab(struct ab *ab)
 	}
 	/* From here a signal must not kill us before the originals are back. */
 	iteration_install_signal_handlers();
+	/*
+	 * The lock first, so that another ab's changes are neither journalled
+	 * nor taken for originals; then the journal, then the originals.
+	 */
 	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
-	    check_journal(st, &err) ||
 	    (ab->nr_machine && take_machine_lock(ab, &err)) ||
+	    (run_for_job() && restore_lost_journal(st, &err)) ||
+	    check_journal(st, &err) || read_originals(ab, &err) ||
 	    journal_originals(ab, st, &err)) {
 		store_close(st);
 		return error_report(&err);

@@ -47,7 +47,15 @@ int command_usage_error(const char *cmd, const char *fmt, ...)
  * command takes that is stored, exported or looked up.
  */
 int command_check_utf8(const char *cmd, const char *what, const char *s);
-/* The same for each operand, argv[optind..argc-1]. */
+/* The longest run name a command takes, in bytes. */
+#define RUN_NAME_MAX 200
+
+/*
+ * The same for a name shown on one line (a run name, a machine pattern):
+ * also 1 to @max bytes and no control characters.
+ */
+int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
+/* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 
 /*

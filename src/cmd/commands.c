@@ -67,6 +67,18 @@ int command_check_utf8(const char *cmd, const char *what, const char *s)
 				   "stored and exported as UTF-8 text", what, shown);
 }
 
+int command_check_name(const char *cmd, const char *what, const char *s, size_t max)
+{
+	if (command_check_utf8(cmd, what, s))
+		return EXIT_USAGE;
+	if (!*s || strlen(s) > max)
+		return command_usage_error(cmd, "%s must have 1 to %zu characters", what, max);
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return command_usage_error(cmd, "%s contains control characters", what);
+	return 0;
+}
+
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv)
 {
 	int code = 0;

@@ -54,6 +54,14 @@ static char *verdict_text(const char *result)
 	return strbuf_detach(&sb);
 }
 
+/* A column of JSON text as its value; null when absent or not JSON (never a missing key). */
+static json_t *stored_json(const char *text)
+{
+	json_t *value = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+
+	return value ? value : json_null();
+}
+
 static void print_json(const struct store_job *jobs, size_t nr)
 {
 	json_t *list = json_array();
@@ -74,9 +82,8 @@ static void print_json(const struct store_job *jobs, size_t nr)
 		json_object_set_new(o, "priority", json_integer(j->priority));
 		json_object_set_new(o, "since", json_string(j->since));
 		json_object_set_new(o, "reason", string_or_null(j->reason));
-		json_object_set_new(o, "args", json_loads(j->args, 0, NULL));
-		json_object_set_new(o, "result", j->result ? json_loads(j->result, 0, NULL) :
-				    json_null());
+		json_object_set_new(o, "args", stored_json(j->args));
+		json_object_set_new(o, "result", stored_json(j->result));
 		json_array_append_new(list, o);
 	}
 	json_dumpf(list, stdout, JSON_INDENT(2));

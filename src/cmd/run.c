@@ -72,17 +72,6 @@ static const char *default_run_name(void)
 	return uts.release;
 }
 
-static int check_run_name(const char *name)
-{
-	if (command_check_utf8("run", "run name", name))
-		return EXIT_USAGE;
-	if (!*name || strlen(name) > 200)
-		return command_usage_error("run", "run name must have 1 to 200 characters");
-	for (const char *p = name; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return command_usage_error("run", "run name contains control characters");
-	return 0;
-}
 
 /* The request an option fills: every callback's opt->value. */
 static int add_param(const struct cmd_option *opt, const char *arg)
@@ -507,7 +496,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
-	if ((code = check_run_name(req.opt.name)) || (code = check_combinations(&req)))
+	if ((code = command_check_name("run", "run name", req.opt.name, RUN_NAME_MAX)) || (code = check_combinations(&req)))
 		goto out;
 	if (req.assume_cpus)
 		workload_assume_cpus(req.assume_cpus);

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "store/store.h"
+#include "util/array.h"
 #include "util/parse.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
@@ -98,7 +99,7 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 	*taken = true;
 	if ((v = option_value(argc, argv, i, "machine", &missing))) {
 		req->machine = v;
-		return *v ? 0 : command_usage_error("submit", "--machine needs a pattern");
+		return command_check_name("submit", "--machine pattern", v, 255);
 	}
 	if ((v = option_value(argc, argv, i, "priority", &missing)))
 		return integer_option("priority", v, -1000000, 1000000, &req->priority);
@@ -124,6 +125,23 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 	return 0;
 }
 
+/*
+ * Whether @arg is, or abbreviates as getopt lets it, an option that makes
+ * the command no job: --resume, --dry-run, ab --restore.
+ */
+static bool names_no_job(const char *arg)
+{
+	static const char *const options[] = { "--resume", "--dry-run", "--restore" };
+	size_t len = strcspn(arg, "=");
+
+	if (len < 3 || strncmp(arg, "--", 2))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (len <= strlen(options[i]) && !strncmp(arg, options[i], len))
+			return true;
+	return false;
+}
+
 static int split_arguments(int argc, char **argv, struct submit_request *req)
 {
 	bool taken;
@@ -141,9 +159,8 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 			req->command = argv[i];
 			continue;
 		}
-		if (!strcmp(argv[i], "--resume") || !strcmp(argv[i], "--dry-run") ||
-		    !strcmp(argv[i], "--restore"))
-			return command_usage_error("submit", "%s is not a job: give a workload or "
+		if (names_no_job(argv[i]))
+			return command_usage_error("submit", "%.64s is not a job: give a workload or "
 						   "--suite, or ab or bisect-step with theirs",
 						   argv[i]);
 		req->args[req->nr_args++] = argv[i];
@@ -169,10 +186,11 @@ static int check_command(const struct submit_request *req)
 	int code;
 	pid_t pid;
 
+	/* First, so that no option of the job's can take it for its value. */
 	argv[0] = "schedperf";
 	argv[1] = (char *)req->command;
-	memcpy(argv + 2, req->args, (size_t)req->nr_args * sizeof(char *));
-	argv[req->nr_args + 2] = "--dry-run";
+	argv[2] = "--dry-run";
+	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
 	pid = spawn_self(argv, -2, -1, true);
 	free(argv);
 	if (pid < 0)

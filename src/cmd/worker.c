@@ -26,6 +26,7 @@
 
 #include "cmd/cmd.h"
 #include "store/store.h"
+#include "util/signals.h"
 #include "util/spawn.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -40,6 +41,9 @@ static const struct cmd_usage worker_usage = {
 	"it, and another worker runs the job again. Needs a PostgreSQL store.\n",
 	NULL,
 };
+
+/* SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it is passed to. */
+static volatile sig_atomic_t stop_signal;
 
 struct worker_options {
 	bool once;
@@ -120,6 +124,7 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 {
 	double every = lease / 3.0, next = time_now() + every;
 	struct error err = { 0 };
+	bool forwarded = false;
 	char buf[512];
 
 	for (;;) {
@@ -128,6 +133,11 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 		int rc = poll(&p, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 		ssize_t n;
 
+		if (stop_signal && !forwarded) {
+			/* The command puts back what it changed (ab's settings), then ends. */
+			kill(pid, SIGTERM);
+			forwarded = true;
+		}
 		if (rc > 0) {
 			n = read(fd, buf, sizeof(buf));
 			if (n > 0) {
@@ -200,24 +210,38 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 			"run was stopped\n", (long long)job->id);
 		return 1;
 	}
-	if (code) {
-		if (out.line[0])
-			snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
-				 out.line : out.line + 11);
-		else
-			snprintf(reason, sizeof(reason), "the %s exited with status %d",
-				 job->command, code);
-		rc = fail_unless_done(st, job, reason);
-		if (rc != 1) {
-			if (!rc)
-				fprintf(stderr, "schedperf: job %lld failed: %s\n",
-					(long long)job->id, reason);
-			return rc ? rc : 1;
-		}
+	if (stop_signal) {
+		/* Not the job's failure: its lease runs out, and another worker runs it. */
+		fprintf(stderr, "schedperf: job %lld: the worker was stopped by signal %d; the "
+			"job runs again when its lease is over\n", (long long)job->id,
+			(int)stop_signal);
+		return 128 + stop_signal;
+	}
+	/* Even a run that exited 0 may not have completed it (its options made it no job). */
+	if (code && out.line[0])
+		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
+			 out.line : out.line + 11);
+	else if (code)
+		snprintf(reason, sizeof(reason), "the %s exited with status %d", job->command,
+			 code);
+	else
+		snprintf(reason, sizeof(reason), "the %s ended without storing the job's "
+			 "results", job->command);
+	rc = fail_unless_done(st, job, reason);
+	if (rc != 1) {
+		if (!rc)
+			fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job->id,
+				reason);
+		return rc ? rc : 1;
 	}
 	if (!global.quiet)
 		printf("job %lld: done\n", (long long)job->id);
 	return 0;
+}
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
 }
 
 static int host_name(char *buf, size_t len)
@@ -239,8 +263,12 @@ static int work(struct store *st, const struct worker_options *opt)
 		return code;
 	for (;;) {
 		struct store_job job = { 0 };
-		int rc = store_job_claim(st, host, opt->lease, &job, &err);
 		double idle;
+		int rc;
+
+		if (stop_signal)
+			return 128 + stop_signal;
+		rc = store_job_claim(st, host, opt->lease, &job, &err);
 
 		if (rc < 0)
 			return error_report(&err);
@@ -285,6 +313,7 @@ int cmd_worker(int argc, char **argv)
 		return command_usage_error("worker", "unexpected '%.64s'", argv[optind]);
 	if (store_open(global.db, &st, &err))
 		return error_report(&err);
+	signals_catch_terminating(on_stop);
 	code = work(st, &opt);
 	store_close(st);
 	return code;

@@ -52,6 +52,20 @@ static bool valid_name(const char *name, const char *extra)
 	return true;
 }
 
+/*
+ * One spelling per sysctl, as sysctl(8) reads both: kernel/printk_ratelimit
+ * is kernel.printk_ratelimit. A name whose parts hold dots (an interface
+ * eth0.1) keeps the slashes that tell its parts apart.
+ */
+static void sysctl_canonical(char *name)
+{
+	if (!strchr(name, '/') || strchr(name, '.'))
+		return;
+	for (char *p = name; *p; p++)
+		if (*p == '/')
+			*p = '.';
+}
+
 static int add_item(struct knob_list *list, const char *item, size_t len, const char *side,
 		    struct error *err)
 {
@@ -84,6 +98,8 @@ static int add_item(struct knob_list *list, const char *item, size_t len, const 
 		*eq = '\0';
 		k.name = xstrdup(body);
 		k.value = xstrdup(eq + 1);
+		if (k.kind == KNOB_SYSCTL)
+			sysctl_canonical(k.name);
 	} else if (k.kind == KNOB_FEATURE) {
 		k.name = xstrdup(strncmp(body, "NO_", 3) ? body : body + 3);
 		k.value = xstrdup(body);
@@ -91,7 +107,7 @@ static int add_item(struct knob_list *list, const char *item, size_t len, const 
 		k.value = xstrdup(body);
 	}
 	free(text);
-	if ((k.kind == KNOB_SYSCTL && !valid_name(k.name, ".-/")) ||
+	if ((k.kind == KNOB_SYSCTL && (!valid_name(k.name, ".-/") || !*k.value)) ||
 	    (k.kind == KNOB_FEATURE && !valid_name(k.name, "")) ||
 	    (k.kind == KNOB_ENV && (!valid_name(k.name, "") || (*k.name >= '0' && *k.name <= '9'))) ||
 	    ((k.kind == KNOB_CPUS || k.kind == KNOB_CMD) && !*k.value)) {
@@ -137,12 +153,14 @@ void knobs_release(struct knob_list *list)
 	list->nr = 0;
 }
 
+/* A dotted name's parts are the path's; a name with slashes is the path. */
 static void sysctl_path(const char *name, char *path, size_t len)
 {
 	size_t used = (size_t)snprintf(path, len, "/proc/sys/");
+	bool dotted = !strchr(name, '/');
 
 	for (const char *p = name; *p && used + 1 < len; p++)
-		path[used++] = *p == '.' ? '/' : *p;
+		path[used++] = dotted && *p == '.' ? '/' : *p;
 	path[used] = '\0';
 }
 

@@ -85,7 +85,10 @@ struct store_backend {
 	/* 1 with *id set, 0 when the run does not exist (and !create). */
 	int (*run_find)(struct store *st, const char *name, bool create, int64_t *id,
 			struct error *err);
-	/* Insert @batch (environment too); sets batch->id. */
+	/*
+	 * Insert @batch (environment too); sets batch->id. 1, and nothing
+	 * inserted, when the run has a batch of the same start time already.
+	 */
 	int (*batch_insert)(struct store *st, int64_t run_id, struct result_batch *batch,
 			    const struct batch_state *state, struct error *err);
 	/* 1 with *state filled (free with batch_state_release()), 0 when no such batch. */

@@ -166,9 +166,7 @@ static int pg_batch_insert(struct store *st, int64_t run_id, struct result_batch
 	if (rc < 0)
 		return -1;
 	if (!rc)
-		return error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
-				 "(it was imported before; nothing was changed)", batch->name,
-				 batch->started);
+		return 1;
 	batch->id = pg_int(res, 0, 0);
 	PQclear(res);
 	return insert_environment(ps, batch, err);

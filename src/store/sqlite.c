@@ -150,12 +150,10 @@ static int sqlite_batch_insert(struct store *st, int64_t run_id, struct result_b
 	bind_process(stmt, 6, &state->writer.runner, true);
 	bind_process(stmt, 8, &state->writer.tasks, false);
 	if (sqlite_step(ss, stmt, err, "add a batch") < 0) {
-		if (sqlite3_errcode(ss->db) == SQLITE_CONSTRAINT)
-			error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
-				  "(it was imported before; nothing was changed)",
-				  batch->name, batch->started);
+		bool taken = sqlite3_errcode(ss->db) == SQLITE_CONSTRAINT;
+
 		sqlite3_finalize(stmt);
-		return -1;
+		return taken ? 1 : -1;
 	}
 	sqlite3_finalize(stmt);
 	batch->id = sqlite3_last_insert_rowid(ss->db);

@@ -33,8 +33,8 @@
 #include <unistd.h>
 
 #include "store/backend.h"
-#include "util/machine.h"
 #include "util/array.h"
+#include "util/machine.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -304,8 +304,26 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 	if (st->be->begin(st, true, err))
 		return -1;
 	rc = st->be->run_find(st, batch->name, true, &run_id, err) < 0 ||
-	     (replace && guard_run(st, run_id, err)) ||
-	     st->be->batch_insert(st, run_id, batch, &state, err) ? -1 : 0;
+	     (replace && guard_run(st, run_id, err)) ? -1 : 0;
+	/*
+	 * Two processes, on one machine or two, may begin batches of one run
+	 * in the same microsecond (workers of a --repeat'ed job do): the later
+	 * one takes the next time the clock gives.
+	 */
+	for (int tries = 0; !rc && (rc = st->be->batch_insert(st, run_id, batch, &state,
+							      err)) > 0; tries++) {
+		char later[64];
+
+		if (tries == 1000) {
+			rc = error_set(err, EXIT_INTERNAL, "run '%s' has a batch of every start "
+				       "time the clock gave", batch->name);
+			break;
+		}
+		time_iso8601(later, sizeof(later));
+		free(batch->started);
+		batch->started = xstrdup(later);
+		rc = 0;
+	}
 	if (!rc && st->job_id)
 		rc = st->be->batch_attach_job ?
 		     st->be->batch_attach_job(st, batch->id, st->job_id, st->job_claim, err) :
@@ -616,8 +634,16 @@ static int import_batch(struct store *st, const struct result_batch *from, struc
 	struct batch_state state = { 0 };
 	int64_t run_id;
 
-	if (st->be->run_find(st, batch.name, true, &run_id, err) < 0 ||
-	    st->be->batch_insert(st, run_id, &batch, &state, err))
+	int rc;
+
+	if (st->be->run_find(st, batch.name, true, &run_id, err) < 0)
+		return -1;
+	rc = st->be->batch_insert(st, run_id, &batch, &state, err);
+	if (rc > 0)
+		return error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
+				 "(it was imported before; nothing was changed)", batch.name,
+				 batch.started);
+	if (rc)
 		return -1;
 	for (size_t j = 0; j < batch.nr_benchmarks; j++)
 		if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))

@@ -172,6 +172,9 @@ pg_journal() {
 	check 2 --a "sysctl:$KNOB=not-a-number" --b "sysctl:$KNOB=$A"
 	check 2 --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$A"
 	check 2 --a env:X=1 --b env:X=1
+	# one sysctl, two spellings: the same configuration
+	check 2 --a "sysctl:${KNOB//./\/}=$A" --b "sysctl:$KNOB=$A"
+	check 2 --a "sysctl:$KNOB=" --b "sysctl:$KNOB=$A"
 	check 2 --a cmd:no-such-program-anywhere --b cmd:true
 	check 2 --a "sysctl:$KNOB=$A" --b bogus:1
 	check 2 --a "sysctl:$KNOB=$A"
@@ -306,4 +309,74 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 	run sp bisect-step command -p cmd=true --good nosuch --dry-run
 	[ "$status" -eq 255 ]
+	# --restore changes settings: no dry run of it, and no new store for it
+	run sp ab --restore --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp --db "$TMP/none.db" ab --restore
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ ! -e "$TMP/none.db" ]
+}
+
+# Wait (no timer) until $KNOB holds $1.
+knob_is() {
+	[ "$(cat "$KNOB_FILE")" = "$1" ]
+}
+
+knob_changed() {
+	! knob_is "$ORIGINAL"
+}
+
+pg_job() {	# pg_job SQL-EXPRESSION: of job 1
+	psql_in "$PGDB" "SELECT $1 FROM jobs WHERE id = 1"
+}
+
+@test "worker: SIGTERM reaches the ab it runs, which puts the sysctl back; the job is not failed" {
+	sysctl_setup
+	PGDB=$(pg_new_db)
+	export SCHEDPERF_DB=$(pg_url "$PGDB")
+	sp submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 100000 >/dev/null
+	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" &
+	PID=$!
+	wait_for knob_changed
+	kill -TERM "$PID"
+	local rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 143 ]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	[ "$(pg_journal)" -eq 0 ]
+	[ "$(pg_job state)" = running ]
+	grep -q "job 1: the worker was stopped by signal 15" "$TMP/err"
+}
+
+@test "worker: the next ab job puts back what a SIGKILLed worker's ab left changed" {
+	sysctl_setup
+	PGDB=$(pg_new_db)
+	export SCHEDPERF_DB=$(pg_url "$PGDB")
+	sp submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 6 >/dev/null
+	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
+	PID=$!
+	wait_for knob_changed
+	kill -KILL "$PID"
+	wait "$PID" || true
+	PID=
+	# its ab dies with it, the setting and its journal stay
+	wait_for refute process_on_this_store "schedperf -q ab command"
+	knob_changed
+	[ "$(pg_journal)" -eq 1 ]
+	wait_for pg_lease_over
+	run sp worker --once
+	[ "$status" -eq 0 ]
+	[ "$output" = "job 1: done" ]
+	[ "$(pg_job "state || ' ' || attempts")" = "done 2" ]
+	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
+	[ "$(pg_journal)" -eq 0 ]
+}
+
+pg_lease_over() {
+	[ "$(pg_job "(lease_until < now())::int")" -eq 1 ]
 }

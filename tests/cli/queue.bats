@@ -352,3 +352,30 @@ ab_sides_sampled() {
 	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
 	  "[('mid-a', 1), ('mid-b', 1)]" ]
 }
+
+@test "queue: what would make a job no job is refused, however spelled; a run that stores nothing fails its job" {
+	# a last option without its value must not take the check's --dry-run for it
+	run sp submit ab command --a cmd:true --b cmd:false --name
+	[ "$status" -eq 2 ]
+	run sp submit pipe -p loops=10 -i 1 --name
+	[ "$status" -eq 2 ]
+	# getopt takes abbreviations: so does the refusal
+	for no_job in --rest --restor --dry --dry-r --resu; do
+		run sp submit pipe -p loops=10 -i 1 "$no_job"
+		[ "$status" -eq 2 ] || { echo "$no_job: $status $output"; return 1; }
+		assert_one_line_error
+	done
+	run sp submit --machine $'lab\n1' pipe -i 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	# nothing ran, nothing was stored
+	[ "$(count "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" -eq 0 ]
+	# a job that still says --dry-run (queued by an older submit, or by hand)
+	sp db init >/dev/null
+	count "INSERT INTO jobs (args, machine, machine_like, submitted, since) VALUES
+		('[\"pipe\",\"-p\",\"loops=10\",\"-i\",\"1\",\"--dry-run\"]', '*', '%',
+		 '2026-12-01T00:00:00Z', '2026-12-01T00:00:00Z')" >/dev/null
+	run sp worker --once
+	[[ "$output" == *"job 1 failed: the run ended without storing the job's results"* ]]
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+}

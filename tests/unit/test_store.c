@@ -437,6 +437,37 @@ static void test_replace_when_complete(void **state)
 	store_close(st);
 }
 
+/*
+ * Two batches of one run begun in the same microsecond (two workers of a
+ * repeated job): the second takes a later start time, and an import of a
+ * batch stored before is still refused.
+ */
+static void test_same_start_time(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct result_batch *batch;
+	struct error err = { 0 };
+	int64_t first, second;
+
+	first = begin(st, "fleet", "2026-12-01T23:49:13.373464Z", false, NULL);
+	second = begin(st, "fleet", "2026-12-01T23:49:13.373464Z", false, NULL);
+	assert_true(first > 0 && second > first);
+	assert_int_equal(sql_int("SELECT count(DISTINCT started) FROM batches"), 2);
+	assert_int_equal(sql_int("SELECT count(*) FROM batches WHERE started = "
+				 "'2026-12-01T23:49:13.373464Z'"), 1);
+	batch = result_set_add_batch(&set);
+	batch->name = xstrdup("fleet");
+	batch->started = xstrdup("2026-12-01T23:49:13.373464Z");
+	batch->complete = true;
+	assert_int_equal(store_import(st, &set, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "already has a batch started at"));
+	assert_int_equal(sql_int("SELECT count(*) FROM batches"), 2);
+	result_set_release(&set);
+	store_close(st);
+}
+
 static void test_ids_never_reused(void **state)
 {
 	struct store *st = open_store();
@@ -986,6 +1017,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_start_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_upgrade_matches_new, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_is_not_no_row, setup, teardown),
@@ -1003,6 +1035,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_same_start_time, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_bad_direction, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_trigger_refuses_insert, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_one_resume_at_once, setup_pg, teardown_pg),
