@@ -332,15 +332,21 @@ pg_job() {	# pg_job SQL-EXPRESSION: of job 1
 	psql_in "$PGDB" "SELECT $1 FROM jobs WHERE id = 1"
 }
 
-@test "worker: SIGTERM reaches the ab it runs, which puts the sysctl back; the job is not failed" {
+# ab_job_running MAX_SAMPLES LEASE: on a new PostgreSQL store, a worker
+# (PID) runs an ab job that sets $KNOB; returns once the setting changed.
+ab_job_running() {
 	sysctl_setup
 	PGDB=$(pg_new_db)
 	export SCHEDPERF_DB=$(pg_url "$PGDB")
 	sp submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 100000 >/dev/null
-	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" &
+		--max-samples "$1" >/dev/null
+	"$SP" worker --once --lease "$2" >/dev/null 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
+}
+
+@test "worker: SIGTERM reaches the ab it runs, which puts the sysctl back; the job is not failed" {
+	ab_job_running 100000 60
 	kill -TERM "$PID"
 	local rc=0
 	wait "$PID" || rc=$?
@@ -353,14 +359,7 @@ pg_job() {	# pg_job SQL-EXPRESSION: of job 1
 }
 
 @test "worker: the next ab job puts back what a SIGKILLed worker's ab left changed" {
-	sysctl_setup
-	PGDB=$(pg_new_db)
-	export SCHEDPERF_DB=$(pg_url "$PGDB")
-	sp submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 6 >/dev/null
-	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
-	PID=$!
-	wait_for knob_changed
+	ab_job_running 6 1
 	kill -KILL "$PID"
 	wait "$PID" || true
 	PID=
