@@ -25,6 +25,7 @@
 #include "util/io.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* What the child sends back through its pipe, before the metric values. */
@@ -287,9 +288,17 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	}
 	report.error.msg[sizeof(report.error.msg) - 1] = '\0';
 	if (report.status == 1) {
-		/* The workload says this iteration failed and why; the run goes on. */
+		/*
+		 * The workload says this iteration failed and why; the run goes
+		 * on. The reason may quote a program's output: bytes that are
+		 * not UTF-8 are kept as \xHH, as text every store and export
+		 * takes (PostgreSQL refuses them in text).
+		 */
 		fail_outcome(out, nr_values);
-		snprintf(out->failure, sizeof(out->failure), "%s", report.error.msg);
+		if (utf8_valid(report.error.msg))
+			snprintf(out->failure, sizeof(out->failure), "%s", report.error.msg);
+		else
+			utf8_escape(out->failure, sizeof(out->failure), report.error.msg);
 		return 0;
 	}
 	if (report.status) {

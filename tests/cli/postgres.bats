@@ -63,6 +63,17 @@ same_compare() {
 	psql_in postgres "DROP DATABASE $other"
 }
 
+@test "postgres: a failure that quotes bytes not UTF-8 is stored, escaped, as on SQLite" {
+	# the program's last line of standard error is the failure's reason
+	cmd='sh -c "printf \"bad \\377\\376 end\\n\" >&2; exit 3"'
+	sp --db "$PG" run command -p cmd="$cmd" -i 1 --name bytes -q 2>/dev/null
+	sp run command -p cmd="$cmd" -i 1 --name bytes -q 2>/dev/null
+	[ "$(psql_in "$PGDB" 'SELECT failure FROM iterations')" = \
+		"$(sqlite3 "$SCHEDPERF_DB" 'SELECT failure FROM iterations')" ]
+	[[ "$(psql_in "$PGDB" 'SELECT failure FROM iterations')" == *'bad \xff\xfe end'* ]]
+	sp --db "$PG" export bytes | sp --db "$TMP/copy.db" import -
+}
+
 @test "postgres: profiles are stored, shown, compared and exported as on SQLite" {
 	can_sample
 	for name in a b; do
