@@ -240,9 +240,14 @@ need_rt() {
 # (and stays below the RT throttle's 95 %). Others can take at most the
 # iteration's wall time on both CPUs less the burner's 80 % and the
 # iteration's own 20 %: at most one other task takes more than the burner,
-# so it is always among the three culprits named.
+# so it is always among the three culprits named. It holds $CPU0_LOCK until
+# stop_burner: the real-time work of another suite running at once (its
+# burner, the no-false-flag test's workload at priority 50) would take
+# CPU 0 from this one's iterations too, or from the burner itself.
 start_burner() {
 	ln -sf "$(command -v bash)" "$TMP/cpuburner"
+	exec {CPU0_FD}>"$CPU0_LOCK"
+	flock "$CPU0_FD"
 	taskset -c 0 chrt -f 1 "$TMP/cpuburner" -c 'while :; do
 		end=$((${EPOCHREALTIME/./} + 80000))
 		while ((${EPOCHREALTIME/./} < end)); do :; done
@@ -258,8 +263,9 @@ start_hog() {
 	BURNER=$!
 }
 
-# Real-time work on CPU 0 at priority 50 (pipe_loops, the no-false-flag
-# test) runs under `flock "$CPU0_LOCK"`, never at once with another such
+# Real-time work on CPU 0 (pipe_loops and the no-false-flag test at
+# priority 50, a burner from start_burner to stop_burner) runs under
+# `flock "$CPU0_LOCK"`, never at once with another such
 # command on this machine (another checkout's test run, a sanitizer
 # build's): two of them would take CPU 0 from each other. It waits for the
 # other to end, not for a time.
@@ -280,10 +286,17 @@ pipe_loops() {
 }
 
 stop_burner() {
-	[ -n "${BURNER:-}" ] || return 0
-	kill "$BURNER" 2>/dev/null || true
-	wait "$BURNER" 2>/dev/null || true
-	BURNER=
+	if [ -n "${BURNER:-}" ]; then
+		kill "$BURNER" 2>/dev/null || true
+		wait "$BURNER" 2>/dev/null || true
+		BURNER=
+	fi
+	# the lock is the open file's: unlocked here, whoever else holds it open
+	if [ -n "${CPU0_FD:-}" ]; then
+		flock -u "$CPU0_FD"
+		exec {CPU0_FD}>&-
+		CPU0_FD=
+	fi
 }
 
 # PostgreSQL: tests/run.sh starts one throwaway server for every test

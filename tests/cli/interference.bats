@@ -47,10 +47,10 @@ teardown() {
 	# flag. Each iteration is 50 ms on one CPU (pipe_loops), longer than
 	# the floor of two ticks (20 ms): a flag is possible, so the check can
 	# fail.
-	# Priority 50 is above the burner's of the other tests, which may run at
-	# the same time on this machine (other checkouts' test runs); another
-	# run of this test or of pipe_loops waits for the lock (two at once
-	# flagged 2 of 30 here, a schedperf named first).
+	# Priority 50 is above the burners' of the other tests; those, another
+	# run of this test and pipe_loops, in other checkouts' test runs on
+	# this machine, wait for the lock (two at once flagged 2 of 30 here, a
+	# schedperf named first).
 	# --quiet-wait 0.2 (CPU 0 is never quiet: it runs out each time) sleeps
 	# 0.2 s before each iteration, so that real-time work stays far below
 	# the RT throttle's 95 % of CPU 0 (throttled, the hog would run there).
