@@ -9,8 +9,9 @@
 #
 # usage: bench/overhead.sh [SCHEDPERF]
 # Environment: MONITORS, the --monitors list to measure (default: the
-# runner's default set; e.g. MONITORS=all adds perf counters); PAIRS,
-# MAX_PAIRS, TARGET, CPUS as bench/lib.sh says.
+# runner's default set; e.g. MONITORS=all adds perf counters, MONITORS=profile
+# the profile); PROFILE_FREQUENCY, its --profile-frequency (default: the
+# run's); PAIRS, MAX_PAIRS, TARGET, CPUS as bench/lib.sh says.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,7 @@ with_monitors() {
 	local bench_run_opts=()
 
 	[[ -n ${MONITORS:-} ]] && bench_run_opts=(--monitors "$MONITORS")
+	[[ -n ${PROFILE_FREQUENCY:-} ]] && bench_run_opts+=(--profile-frequency "$PROFILE_FREQUENCY")
 	ours "$@"
 }
 without_monitors() {

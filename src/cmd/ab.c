@@ -956,7 +956,7 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 	char run[512];
 	int rc = -1;
 
-	if (monitors_open(MONITORS_DEFAULT, &ms, err))
+	if (monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);

@@ -359,7 +359,7 @@ static int run_step(struct bisect *b, const char *name)
 		return EXIT_OK;
 	}
 	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
-	    monitors_open(MONITORS_DEFAULT, &ms, &err)) {
+	    monitors_open(MONITORS_DEFAULT, NULL, &ms, &err)) {
 		store_close(st);
 		error_report(&err);
 		return BISECT_ERROR;

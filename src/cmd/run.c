@@ -29,6 +29,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#define stringify_1(x) #x
+#define stringify(x) stringify_1(x)
+
 static const struct cmd_usage run_usage = {
 	"usage: schedperf run WORKLOAD [-p KEY=VALUE]... [options]\n"
 	"   or: schedperf run --suite NAME [options]\n"
@@ -61,6 +64,7 @@ struct run_request {
 	int assume_cpus;
 	const char *monitors;	/* NULL = all */
 	int profile_iterations;
+	int profile_frequency;
 };
 
 static const char *default_run_name(void)
@@ -202,6 +206,10 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_INTEGER(0, "profile-iterations", &req->profile_iterations, "N", 1, 1000,
 			    "profile N extra iterations per benchmark after its measured ones, "
 			    "which then run unprofiled (adds the profile monitor)"),
+		OPT_INTEGER(0, "profile-frequency", &req->profile_frequency, "HZ", 1, 1000000,
+			    "samples a second on each CPU for the profile monitors (default "
+			    stringify(PROFILE_FREQUENCY) "; each sample costs the workload "
+			    "time: see schedperf(1))"),
 		OPT_CALLBACK(0, "no-monitors", req, NULL, "the same as --monitors none",
 			     no_monitors),
 		OPT_BOOL(0, "dry-run", &req->dry_run,
@@ -233,10 +241,11 @@ static int check_combinations(const struct run_request *req)
 					   "give it with --dry-run");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
 			    req->opt.replace || req->monitors || req->opt.retries ||
-			    req->cpus_list || req->profile_iterations))
+			    req->cpus_list || req->profile_iterations || req->profile_frequency))
 		return command_usage_error("run", "--resume continues the stored plan; give no "
 					   "WORKLOAD, -p, --suite, --monitors, --retries, --cpus, "
-					   "--profile-iterations or --replace with it");
+					   "--profile-iterations, --profile-frequency or --replace "
+					   "with it");
 	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
@@ -381,6 +390,15 @@ static int find_profile(const char *name, size_t len, void *arg)
 	return 0;
 }
 
+static bool names_profile(const char *list)
+{
+	bool named = false;
+
+	if (list)
+		comma_list_each(list, find_profile, &named);
+	return named;
+}
+
 /*
  * --profile-iterations adds the profile monitor to whatever --monitors
  * chose, unless it names one (profile or profile-system).
@@ -516,6 +534,13 @@ int cmd_run(int argc, char **argv)
 		if (req.cpus_list)
 			plan.cpus = xstrdup(req.cpus_list);
 		plan.profile_iterations = req.profile_iterations;
+		plan.profile_frequency = req.profile_frequency;
+		if (req.profile_frequency && !names_profile(plan.monitors)) {
+			code = command_usage_error("run", "--profile-frequency: no profile is "
+						   "taken; add --monitors profile (or "
+						   "profile-system, or --profile-iterations N)");
+			goto out;
+		}
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}

@@ -214,8 +214,8 @@ int cpufreq_open_at(const char *cpu_dir, struct metric_table *table,
 	return 0;
 }
 
-static int cpufreq_open(struct metric_table *table, void **state,
-			struct error *err)
+static int cpufreq_open(struct metric_table *table, const struct monitor_options *options,
+			void **state, struct error *err)
 {
 	return cpufreq_open_at("/sys/devices/system/cpu", table, state, err);
 }

@@ -166,14 +166,14 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 }
 
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
-		     struct error *err)
+		     const struct monitor_options *options, struct error *err)
 {
 	struct monitor_slot *slot = &ms->slots[ms->nr_slots];
 	size_t first = ms->table.nr;
 
 	slot->ops = ops;
 	slot->state = NULL;
-	if (ops->open(&ms->table, &slot->state, err) < 0)
+	if (ops->open(&ms->table, options, &slot->state, err) < 0)
 		return -1;
 	if (!slot->state)
 		return 0;	/* nothing to measure here: no slot, no metric */
@@ -183,8 +183,10 @@ static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
 	return 0;
 }
 
-int monitors_open(const char *list, struct monitor_set **out, struct error *err)
+int monitors_open(const char *list, const struct monitor_options *options,
+		  struct monitor_set **out, struct error *err)
 {
+	static const struct monitor_options defaults;
 	bool chosen[NR_MONITORS] = { false };
 	struct monitor_set *ms;
 
@@ -193,7 +195,8 @@ int monitors_open(const char *list, struct monitor_set **out, struct error *err)
 		return -1;
 	ms = xcalloc(1, sizeof(*ms));
 	for (size_t i = 0; i < NR_MONITORS; i++) {
-		if (chosen[i] && open_slot(ms, all_monitors[i], err) < 0) {
+		if (chosen[i] && open_slot(ms, all_monitors[i], options ? options : &defaults,
+					 err) < 0) {
 			monitors_close(ms);
 			return -1;
 		}

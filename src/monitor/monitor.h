@@ -55,13 +55,28 @@ struct monitor_set;
 extern const char *const monitor_names[];
 
 /*
+ * The profile monitors' samples a second on each CPU unless a run asks for
+ * another rate. Each sample interrupts the workload, and on a virtual
+ * machine without a PMU a cpu-clock sample costs it some 40-60 us
+ * (doc/design.md, "What a profile costs"): at perf record's 1000 Hz that
+ * is 4-6 % of a CPU-bound workload's time, at 100 Hz a tenth of it.
+ */
+#define PROFILE_FREQUENCY 100
+
+/* What a run asks of its monitors beyond naming them; zero = the default. */
+struct monitor_options {
+	int profile_frequency;	/* samples a second on each CPU (PROFILE_FREQUENCY) */
+};
+
+/*
  * Open the monitors named in @list (comma-separated; NULL = all, "" or
- * "none" = no metric at all). Decides which metrics exist on this machine:
+ * "none" = no metric at all), with @options (NULL = the defaults). Decides which metrics exist on this machine:
  * the metric list is fixed from here on, in the order of monitor_names[]
  * whatever the order of @list. Unknown names fail with EXIT_USAGE. Holds a
  * few fds (at most 14, close-on-exec) until monitors_close().
  */
-int monitors_open(const char *list, struct monitor_set **out, struct error *err);
+int monitors_open(const char *list, const struct monitor_options *options,
+		  struct monitor_set **out, struct error *err);
 void monitors_close(struct monitor_set *ms);
 
 size_t monitors_nr_metrics(const struct monitor_set *ms);

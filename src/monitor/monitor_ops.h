@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "monitor/monitor.h"
 #include "store/results.h"
 #include "util/error.h"
 #include "workload/workload.h"
@@ -41,10 +42,12 @@ struct monitor_ops {
 	/*
 	 * Learn what this machine offers, append one metric per value to
 	 * @table and set *@state (NULL when there is nothing to measure: the
-	 * monitor then adds no metric and is never called again). Returns 0,
-	 * or -1 with @err filled for errors that are not "unsupported".
+	 * monitor then adds no metric and is never called again), following
+	 * @options (never NULL). Returns 0, or -1 with @err filled for errors
+	 * that are not "unsupported".
 	 */
-	int (*open)(struct metric_table *table, void **state, struct error *err);
+	int (*open)(struct metric_table *table, const struct monitor_options *options,
+		    void **state, struct error *err);
 	/* Snapshot what the iteration starts from; must be cheap. */
 	int (*before)(void *state, pid_t pid, struct error *err);
 	/* Optional: called after every monitor's before(), last thing. */

@@ -151,7 +151,8 @@ static void perf_close(void *state)
 	free(pm);
 }
 
-static int perf_open(struct metric_table *table, void **state, struct error *err)
+static int perf_open(struct metric_table *table, const struct monitor_options *options,
+		     void **state, struct error *err)
 {
 	struct perf_monitor *pm = xcalloc(1, sizeof(*pm));
 

@@ -459,8 +459,9 @@ static const struct procfs_format formats[] = {
 };
 
 #define DEFINE_PROCFS_MONITOR(var, index, label)				\
-	static int var##_open(struct metric_table *table, void **state,	\
-			      struct error *err)				\
+	static int var##_open(struct metric_table *table,		\
+			      const struct monitor_options *options,		\
+			      void **state, struct error *err)			\
 	{								\
 		return open_format(&formats[index], formats[index].path,	\
 				   table, state);				\

@@ -65,6 +65,7 @@ struct profile_monitor {
 	uint32_t type;
 	uint64_t config;
 	const char *event;		/* "cycles" or "cpu-clock" */
+	int frequency;			/* samples a second on each CPU */
 	bool whole_cpus;		/* sample the CPUs, keep the workload's samples */
 	bool system;			/* profile-system: keep every task's samples */
 	struct symbol_table kernel;
@@ -91,7 +92,7 @@ static void sample_attr(const struct profile_monitor *pm, uint32_t type, uint64_
 	attr->type = type;
 	attr->config = config;
 	attr->freq = 1;
-	attr->sample_freq = PROFILE_FREQUENCY;
+	attr->sample_freq = (uint64_t)pm->frequency;
 	attr->sample_type = PROFILE_SAMPLE_TYPE;
 	attr->disabled = 1;
 	attr->inherit = inherit;
@@ -106,7 +107,7 @@ static void sample_attr(const struct profile_monitor *pm, uint32_t type, uint64_
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;
 	attr->watermark = 1;
-	attr->wakeup_watermark = (uint32_t)(pm ? pm->data_size / 4 : 4096);
+	attr->wakeup_watermark = (uint32_t)(pm->data_size / 4);
 }
 
 static int sample_open(struct perf_event_attr *attr, pid_t pid, int cpu)
@@ -143,13 +144,14 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles" },
 		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock" },
 	};
+	long max_rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
 	int last_errno = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
 		struct perf_event_attr attr;
 		int fd;
 
-		sample_attr(NULL, events[i].type, events[i].config, false, &attr);
+		sample_attr(pm, events[i].type, events[i].config, false, &attr);
 		fd = sample_open(&attr, 0, -1);
 		if (fd >= 0) {
 			close(fd);
@@ -165,6 +167,11 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 		if (errno == EMFILE || errno == ENFILE)
 			return error_set(err, EXIT_ENV, "profile: cannot open a sampling event: %s "
 					 "(raise the open-file limit, ulimit -n)", strerror(errno));
+		if (errno == EINVAL && pm->frequency > max_rate && max_rate > 0)
+			return error_set(err, EXIT_USAGE, "--profile-frequency %d: above this "
+					 "kernel's limit of %ld samples a second "
+					 "(kernel.perf_event_max_sample_rate): give at most %ld",
+					 pm->frequency, max_rate, max_rate);
 		last_errno = errno;
 		if (errno == EACCES || errno == EPERM)
 			break;	/* cpu-clock would be refused the same way */
@@ -199,8 +206,8 @@ static void profile_close(void *state)
 	free(pm);
 }
 
-static int open_monitor(struct metric_table *table, void **state, bool system,
-			struct error *err)
+static int open_monitor(struct metric_table *table, const struct monitor_options *options,
+			void **state, bool system, struct error *err)
 {
 	struct profile_monitor *pm = xcalloc(1, sizeof(*pm));
 	struct error kallsyms_err;
@@ -212,6 +219,8 @@ static int open_monitor(struct metric_table *table, void **state, bool system,
 	pm->data_size = RING_PAGES * pm->page_size;
 	pm->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	pm->system = system;
+	pm->frequency = options->profile_frequency > 0 ? options->profile_frequency :
+			PROFILE_FREQUENCY;
 	rc = choose_event(pm, table, err);
 	if (rc <= 0 || (system && !pm->whole_cpus)) {
 		if (rc > 0)
@@ -237,7 +246,7 @@ static int open_monitor(struct metric_table *table, void **state, bool system,
 	pm->dsos = dso_cache_new();
 	monitor_note(table, "%s: %s sampled at %d Hz on each CPU, with the kernel and user "
 		     "call chains of %s%s%s", system ? "profile-system" : "profile", pm->event,
-		     PROFILE_FREQUENCY, system ? "every task" : "the workload's tasks",
+		     pm->frequency, system ? "every task" : "the workload's tasks",
 		     pm->whole_cpus ? "" : " (on the tasks themselves, which costs each "
 		     "context switch: this user may not sample whole CPUs)",
 		     strcmp(pm->event, "cycles") ? " (this machine counts no cycles)" : "");
@@ -245,14 +254,17 @@ static int open_monitor(struct metric_table *table, void **state, bool system,
 	return 0;
 }
 
-static int profile_open(struct metric_table *table, void **state, struct error *err)
+static int profile_open(struct metric_table *table, const struct monitor_options *options,
+			void **state, struct error *err)
 {
-	return open_monitor(table, state, false, err);
+	return open_monitor(table, options, state, false, err);
 }
 
-static int profile_system_open(struct metric_table *table, void **state, struct error *err)
+static int profile_system_open(struct metric_table *table,
+			       const struct monitor_options *options, void **state,
+			       struct error *err)
 {
-	return open_monitor(table, state, true, err);
+	return open_monitor(table, options, state, true, err);
 }
 
 /* ---- the ring buffers ---- */
@@ -530,7 +542,7 @@ static void profile_after(void *state, double *values)
 	p = pm->result = xcalloc(1, sizeof(*p));
 	p->event = xstrdup(pm->event);
 	p->scope = xstrdup(pm->system ? "system" : "tasks");
-	p->frequency = PROFILE_FREQUENCY;
+	p->frequency = (uint64_t)pm->frequency;
 	profile_session_result(pm->session, p);
 	prune(p);
 	iteration_abandon(pm);

@@ -18,7 +18,4 @@ extern const struct monitor_ops profile_monitor;
  */
 extern const struct monitor_ops profile_system_monitor;
 
-/* Samples a second on each CPU. */
-#define PROFILE_FREQUENCY 1000
-
 #endif

@@ -287,6 +287,9 @@ char *plan_to_json(const struct plan *plan)
 	if (plan->profile_iterations)
 		json_object_set_new(doc, "profile_iterations",
 				    json_integer(plan->profile_iterations));
+	if (plan->profile_frequency)
+		json_object_set_new(doc, "profile_frequency",
+				    json_integer(plan->profile_frequency));
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	return s;
@@ -353,6 +356,8 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		plan->cpus = xstrdup(json_string_value(json_object_get(doc, "cpus")));
 	plan->profile_iterations = (int)json_integer_value(json_object_get(doc,
 									   "profile_iterations"));
+	plan->profile_frequency = (int)json_integer_value(json_object_get(doc,
+									  "profile_frequency"));
 	json_decref(doc);
 	return rc;
 }

@@ -36,6 +36,7 @@ struct plan {
 	 * and not timed, while the measured ones run without it.
 	 */
 	int profile_iterations;
+	int profile_frequency;	/* --profile-frequency; 0 = the monitor's default */
 };
 
 /*
@@ -56,7 +57,8 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
 /*
  * The plan as stored with a batch, so that --resume can rebuild it:
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
- * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "profile_iterations"?}.
+ * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "profile_iterations"?,
+ * "profile_frequency"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

@@ -473,13 +473,17 @@ int runner_execute(struct store *st, const struct plan *plan,
 		   struct error *err)
 {
 	struct progress progress = { 0 };
+	struct monitor_options monitor_options = {
+		.profile_frequency = plan->profile_frequency,
+	};
 	struct monitor_set *ms = NULL, *profiling = NULL;
 	struct error finish_err;
 	int rc = 0;
 
 	memset(result, 0, sizeof(*result));
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
-	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &ms, err))
+	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &monitor_options,
+			  &ms, err))
 		return -1;
 	if (plan->profile_iterations > 0)
 		profiling = monitors_split_profiling(ms);

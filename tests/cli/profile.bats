@@ -17,7 +17,8 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	run sp run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
 		--monitors profile --name pound
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"schedperf: profile: "*" sampled at 1000 Hz"* ]]
+	[[ "$output" == *"schedperf: profile: "*" sampled at 100 Hz"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT DISTINCT frequency FROM profiles')" -eq 100 ]
 	[[ "$output" == *"profile: taken in the measured iterations"* ]]
 	# the warm-up's profile is not kept; the measured ones are, with symbols
 	[ "$(profiles 'extra = 0')" -eq 2 ]
@@ -53,10 +54,42 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	assert_one_line_error
 }
 
+@test "--profile-frequency: the rate asked is sampled, stored and kept for --resume" {
+	can_sample
+	run sp run pipe -p loops=20000 -i 1 --monitors profile --profile-frequency 1000 --name f
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: profile: "*" sampled at 1000 Hz"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT frequency FROM profiles')" -eq 1000 ]
+	[[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT plan FROM batches')" == *'"profile_frequency":1000'* ]]
+	run sp run --resume --name f --profile-frequency 50
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	# no profile to take: refused before anything runs
+	run sp run pipe -p loops=10 -i 1 --profile-frequency 1000 --name none
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"add --monitors profile"* ]]
+	run sp run pipe -p loops=10 -i 1 --monitors all --profile-frequency 1000 --name none
+	[ "$status" -eq 2 ]
+	run sp run pipe -p loops=10 -i 1 --monitors profile --profile-frequency 0 --name none
+	[ "$status" -eq 2 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name = 'none'")" -eq 0 ]
+	# a rate above the kernel's limit: what the limit is, and no batch
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	run sp run pipe -p loops=10 -i 1 --monitors profile --profile-frequency $((max + 1)) \
+		--name over
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"kernel.perf_event_max_sample_rate"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name = 'over'")" -eq 0 ]
+}
+
 @test "compare --profile: changes in points against the baseline, as text and JSON" {
 	can_sample
-	sp run pipe -p loops=20000 -i 2 --cpus 0 --monitors profile --name one --quiet
-	sp run pipe -p loops=20000 -i 2 --monitors profile --name two --quiet
+	sp run pipe -p loops=20000 -i 2 --cpus 0 --monitors profile --profile-frequency 1000 \
+		--name one --quiet
+	sp run pipe -p loops=20000 -i 2 --monitors profile --profile-frequency 1000 \
+		--name two --quiet
 	run sp compare one two --profile --top 5
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"one: 2 profiles of timed iterations"* ]]
@@ -108,14 +141,17 @@ pounding() {
 @test "profile-system: a getppid loop beside the workload shows in compare --profile" {
 	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "this user may not sample whole CPUs"
-	sp run pipe -p loops=20000 -i 2 --monitors profile-system --name quiet -q 2>/dev/null
+	sp run pipe -p loops=20000 -i 2 --monitors profile-system --profile-frequency 1000 \
+		--name quiet -q 2>/dev/null
 	# the loop: poundtime's threads in a run of their own, not the workload's tasks
 	"$SP" --db "$TMP/loop.db" run poundtime -p call=getppid -p threads=2 \
 		-p calls=1000000000 -i 1 --no-monitors -q 2>/dev/null &
 	loop=$!
 	wait_for pounding "$loop"
-	sp run pipe -p loops=20000 -i 2 --monitors profile-system --name busy -q 2>"$TMP/err"
-	sp run pipe -p loops=20000 -i 2 --monitors profile --name tasks -q 2>/dev/null
+	sp run pipe -p loops=20000 -i 2 --monitors profile-system --profile-frequency 1000 \
+		--name busy -q 2>"$TMP/err"
+	sp run pipe -p loops=20000 -i 2 --monitors profile --profile-frequency 1000 \
+		--name tasks -q 2>/dev/null
 	iteration_child "$loop" && kill -KILL -- "-$group"
 	kill -KILL "$loop"
 	wait "$loop" || true

@@ -166,7 +166,7 @@ static void test_open_all(void **state)
 	bool have_schedstat = access("/proc/schedstat", R_OK) == 0;
 	int fds = open_fds();
 
-	assert_int_equal(monitors_open(NULL, &ms, &err), 0);
+	assert_int_equal(monitors_open(NULL, NULL, &ms, &err), 0);
 	/* a few fds held for the run, whatever the number of CPUs */
 	assert_true(open_fds() <= fds + 14);
 	assert_true(monitors_nr_metrics(ms) >= 10);
@@ -206,7 +206,7 @@ static void test_counts_whole_tree(void **state)
 	double *values, switches;
 	int fds;
 
-	assert_int_equal(monitors_open(NULL, &ms, &err), 0);
+	assert_int_equal(monitors_open(NULL, NULL, &ms, &err), 0);
 	values = calloc(monitors_nr_metrics(ms), sizeof(double));
 	assert_non_null(values);
 	fds = open_fds();
@@ -266,7 +266,7 @@ static void test_after_without_before_is_nan(void **state)
 	struct error err = { 0 };
 	double *values;
 
-	assert_int_equal(monitors_open("perf,stat", &ms, &err), 0);
+	assert_int_equal(monitors_open("perf,stat", NULL, &ms, &err), 0);
 	values = calloc(monitors_nr_metrics(ms), sizeof(double));
 	assert_non_null(values);
 	monitors_after(ms, values);
@@ -281,7 +281,7 @@ static void test_unknown_name(void **state)
 	struct monitor_set *ms = (struct monitor_set *)1;
 	struct error err = { 0 };
 
-	assert_int_equal(monitors_open("perf,bogus", &ms, &err), -1);
+	assert_int_equal(monitors_open("perf,bogus", NULL, &ms, &err), -1);
 	assert_null(ms);
 	assert_int_equal(err.code, EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "bogus"));
@@ -298,7 +298,7 @@ static void test_none(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		struct monitor_set *ms;
 
-		assert_int_equal(monitors_open(lists[i], &ms, &err), 0);
+		assert_int_equal(monitors_open(lists[i], NULL, &ms, &err), 0);
 		assert_int_equal(monitors_nr_metrics(ms), 0);
 		assert_int_equal(monitors_before(ms, getpid(), &err), 0);
 		monitors_after(ms, &value);
@@ -314,7 +314,7 @@ static void test_subset(void **state)
 	struct error err = { 0 };
 	size_t n;
 
-	assert_int_equal(monitors_open("stat,perf,stat", &ms, &err), 0);
+	assert_int_equal(monitors_open("stat,perf,stat", NULL, &ms, &err), 0);
 	n = monitors_nr_metrics(ms);
 	assert_true(n > 10);
 	assert_string_equal(monitors_metric_source(ms, 0), "perf");

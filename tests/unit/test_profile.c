@@ -463,13 +463,15 @@ static double share(const struct result_profile *p, const char *name, bool child
 
 static void test_live_profile(void **state)
 {
+	/* A rate of its own, to see it reach the events and the result. */
+	const struct monitor_options options = { .profile_frequency = 997 };
 	struct monitor_set *ms;
 	struct error err = { 0 };
 	struct result_profile *p;
 	int go[2], status, fds;
 	pid_t pid;
 
-	assert_int_equal(monitors_open("profile", &ms, &err), 0);
+	assert_int_equal(monitors_open("profile", &options, &ms, &err), 0);
 	assert_int_equal(monitors_nr_metrics(ms), 0);
 	if (profiling_refused(ms)) {
 		assert_false(monitors_profiling(ms));
@@ -508,6 +510,7 @@ static void test_live_profile(void **state)
 	assert_true(p->samples > 0);
 	assert_true(p->total > 0);
 	assert_string_equal(p->scope, "tasks");
+	assert_int_equal(p->frequency, 997);
 	/*
 	 * Both processes did nothing but call getppid(): nearly every sample
 	 * is inside that syscall or on its way in or out, whichever function
@@ -528,7 +531,7 @@ static void test_all_leaves_profile_out(void **state)
 	struct monitor_set *ms;
 	struct error err = { 0 };
 
-	assert_int_equal(monitors_open("all", &ms, &err), 0);
+	assert_int_equal(monitors_open("all", NULL, &ms, &err), 0);
 	assert_false(monitors_profiling(ms));
 	monitors_close(ms);
 }
