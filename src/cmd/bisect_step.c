@@ -63,6 +63,7 @@ struct bisect {
 	struct sequential_options so;
 	const char *workload, *good, *bad;
 	bool print_verdict, dry_run;
+	bool no_commit;		/* dry run outside git, no --name: the step would fail */
 	struct sample_side side;
 	double good_low, good_high;	/* the good median's interval, worse-is-up logs */
 	double good_median, threshold;	/* worse-is-up log of the good median; tau */
@@ -355,7 +356,8 @@ static int run_step(struct bisect *b, const char *name)
 		       b->side.plan.items[0].params_json, b->side.metric_name,
 		       better_name(b->side.better), b->good, b->bad ? " and " : "",
 		       b->bad ? b->bad : "", b->so.alpha, b->so.margin_pct, b->so.max_samples,
-		       name ? name : "the git commit at run time");
+		       name ? name : b->no_commit ? "none: not inside a git repository here, "
+		       "so the step needs --name" : "the git commit at run time");
 		return EXIT_OK;
 	}
 	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
@@ -452,12 +454,16 @@ int cmd_bisect_step(int argc, char **argv)
 	if (!name && has_job) {
 		snprintf(commit, sizeof(commit), "bisect-job-%lld", (long long)job);
 		name = commit;
-	} else if (!name && !b.dry_run) {
-		if (git_commit(commit, sizeof(commit), &err)) {
+	} else if (!name) {
+		/* A dry run says what the step would be named, or that it cannot be. */
+		if (!git_commit(commit, sizeof(commit), &err)) {
+			name = commit;
+		} else if (b.dry_run) {
+			b.no_commit = true;
+		} else {
 			error_report(&err);
 			goto out;
 		}
-		name = commit;
 	}
 	b.workload = w->name;
 	code = run_step(&b, name);

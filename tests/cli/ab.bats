@@ -305,7 +305,17 @@ write_prog() {	# write_prog FILE WORK
 	cd "$TMP"
 	run sp bisect-step command -p cmd=true --good good --dry-run
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "bisect-step: command {"*"against good;"*"run: the git commit at run time" ]]
+	# outside git the step itself would stop: the dry run says what it needs
+	[[ "${lines[0]}" == "bisect-step: command {"*"against good;"*"run: none: not inside a git repository here, so the step needs --name" ]]
+	run sp bisect-step command -p cmd=true --good good --dry-run --name step
+	[[ "${lines[0]}" == *"; run: step" ]]
+	# inside one, the commit it would be named after
+	git init -q "$TMP/repo"
+	git -C "$TMP/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m c
+	cd "$TMP/repo"
+	run sp bisect-step command -p cmd=true --good good --dry-run
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"; run: $(git rev-parse --short=12 HEAD)" ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 	run sp bisect-step command -p cmd=true --good nosuch --dry-run
 	[ "$status" -eq 255 ]
