@@ -161,33 +161,49 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 	return spawn_wait(pid);
 }
 
+/* How a job's run ended, as the store has it now. */
+enum job_end {
+	JOB_FAILED,		/* failed here, with the run's reason */
+	JOB_DONE,		/* the command completed it (a verdict's exit status) */
+	JOB_TAKEN,		/* no longer this claim's: cancelled, or lost and run again */
+};
+
 /*
- * A run that exited with @code did not complete the job it ran for: fail
- * it with @reason. 0 when it was failed or was no longer this claim's,
- * 1 when the command had completed it (a verdict's exit status), or a
- * store error's code.
+ * A run that exited did not say it completed the job it ran for: fail it
+ * with @reason unless it is done. 0 with *@end set, or a store error's code.
  */
-static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason)
+static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason,
+			    enum job_end *end)
 {
 	struct store_job now = { 0 };
 	struct error err = { 0 };
 	int rc = store_job_fail(st, job->id, job->claim, reason, &err);
-	bool done;
 
+	*end = JOB_FAILED;
 	if (rc)
 		return rc < 0 ? error_report(&err) : 0;
 	rc = store_job_get(st, job->id, &now, &err);
 	if (rc < 0)
 		return error_report(&err);
-	done = rc && !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim);
+	if (rc && !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim))
+		*end = JOB_DONE;
+	else
+		*end = JOB_TAKEN;
 	store_job_release(&now);
-	return done;
+	return 0;
+}
+
+static void not_ours(const struct store_job *job, const char *what)
+{
+	fprintf(stderr, "schedperf: job %lld: no longer this worker's (cancelled, or its lease "
+		"ran out and another worker took it): %s\n", (long long)job->id, what);
 }
 
 /* Run one claimed job to its end: 0 done, 1 failed or lost, or a store error's code. */
 static int run_job(struct store *st, const struct store_job *job, int lease)
 {
 	struct run_output out = { "", "", 0 };
+	enum job_end end;
 	bool lost = false;
 	char reason[600];
 	int fds[2], code, rc;
@@ -206,8 +222,7 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 	code = follow_run(st, job, pid, fds[0], lease, &out, &lost);
 	close(fds[0]);
 	if (lost) {
-		fprintf(stderr, "schedperf: job %lld: no longer this worker's (cancelled); its "
-			"run was stopped\n", (long long)job->id);
+		not_ours(job, "its run was stopped");
 		return 1;
 	}
 	if (stop_signal) {
@@ -227,12 +242,16 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 	else
 		snprintf(reason, sizeof(reason), "the %s ended without storing the job's "
 			 "results", job->command);
-	rc = fail_unless_done(st, job, reason);
-	if (rc != 1) {
-		if (!rc)
-			fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job->id,
-				reason);
-		return rc ? rc : 1;
+	rc = fail_unless_done(st, job, reason, &end);
+	if (rc)
+		return rc;
+	if (end == JOB_TAKEN) {
+		not_ours(job, "how its run ended is not the job's");
+		return 1;
+	}
+	if (end == JOB_FAILED) {
+		fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job->id, reason);
+		return 1;
 	}
 	if (!global.quiet)
 		printf("job %lld: done\n", (long long)job->id);
