@@ -560,6 +560,20 @@ static bool run_for_job(void)
 }
 
 /*
+ * Where a failure's iterations can be read. A job's failed run is never
+ * shown (its batches go with the claim), so a job's reason names none.
+ */
+static const char *see_run(const char *run_name)
+{
+	static char buf[RUN_NAME_MAX + 32];
+
+	if (run_for_job())
+		return "";
+	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
+	return buf;
+}
+
+/*
  * Run by a worker for a job: a journal left by an ab that died here (its
  * worker was killed) is put back first, as 'ab --restore' would, so that
  * one lost job does not fail every ab job after it on this machine.
@@ -627,8 +641,8 @@ static int run_block(struct ab *ab, struct rng *rng, struct status_line *sl, dou
 		/* A side that never ran once is broken, not unlucky: stop at once. */
 		if (!rc && !s->samples)
 			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
-					 "iteration: %s (see 'schedperf show %s')",
-					 side_names[which], s->result.last_failure, s->run_name);
+					 "iteration: %s%s", side_names[which],
+					 s->result.last_failure, see_run(s->run_name));
 		if (!rc) {
 			status_end(sl);
 			if (!global.quiet)
@@ -670,12 +684,11 @@ static int sample_until_verdict(struct ab *ab, struct ab_outcome *out, struct er
 			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
 				continue;
 			rc = error_set(err, EXIT_ENV, "ab: %d blocks in a row failed, the last "
-				       "because: %s (see 'schedperf show %s')",
-				       MAX_FAILED_BLOCKS_IN_A_ROW,
+				       "because: %s%s", MAX_FAILED_BLOCKS_IN_A_ROW,
 				       ab->side[0].sample.result.last_failure[0] ?
 				       ab->side[0].sample.result.last_failure :
 				       ab->side[1].sample.result.last_failure,
-				       ab->side[0].sample.run_name);
+				       see_run(ab->side[0].sample.run_name));
 			break;
 		}
 		failed_in_a_row = 0;

@@ -319,6 +319,25 @@ PY
 	  "[('ab-job-1-a', 1), ('ab-job-1-b', 1), ('bisect-job-2', 1), ('fast', 1), ('slow', 1)]" ]
 }
 
+@test "queue: an ab job that fails names no run to look at; alone, ab names the side's" {
+	# alone, the failed side's iterations are kept: the reason says where
+	run sp ab command --a cmd:true --b cmd:false --name alone
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == "schedperf: ab: side b failed on its first iteration: "*" (see 'schedperf show "* ]]
+	name=${lines[-1]##*schedperf show }
+	name=${name%"')"}
+	sp show "$name" >/dev/null
+	# a job's failed run goes with its claim: nothing to show, so nothing named
+	sp submit ab command --a cmd:true --b cmd:false >/dev/null
+	run sp worker --once
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+	reason=$(count "SELECT reason FROM jobs WHERE id = 1")
+	[[ "$reason" == "ab: side b failed on its first iteration: "* ]]
+	[[ "$reason" != *"schedperf show"* ]]
+	run sp show ab-job-1-b
+	[ "$status" -eq 2 ]
+}
+
 # Both sides of job 1's ab have begun and committed an iteration.
 ab_sides_sampled() {
 	[ "$(count "SELECT count(DISTINCT b.id) FROM batches b JOIN benchmarks k ON
