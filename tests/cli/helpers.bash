@@ -271,6 +271,12 @@ start_hog() {
 # other to end, not for a time.
 CPU0_LOCK="${TMPDIR:-/tmp}/schedperf-tests-cpu0.lock"
 
+# A loop of getppid calls runs under `flock "$GETPPID_LOCK"`: the
+# profile-system test holds it while it profiles every task on the machine,
+# so that another checkout's test run pounding getppid at the same time
+# does not show in the profile it takes as the quiet one.
+GETPPID_LOCK="${TMPDIR:-/tmp}/schedperf-tests-getppid.lock"
+
 # pipe_loops SECONDS: the loops of `pipe --cpus 0` that take SECONDS of CPU
 # 0 on this machine, measured alone there (SCHED_FIFO: root), so that an
 # iteration is long enough for the burner and the interference floor

@@ -14,7 +14,7 @@ profiles() {	# profiles [WHERE]: profiles in the store
 
 @test "--monitors profile: each measured iteration's profile is stored and shown" {
 	can_sample
-	run sp run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
+	run flock "$GETPPID_LOCK" "$SP" run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
 		--monitors profile --name pound
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"schedperf: profile: "*" sampled at 100 Hz"* ]]
@@ -141,6 +141,8 @@ pounding() {
 @test "profile-system: a getppid loop beside the workload shows in compare --profile" {
 	[ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "this user may not sample whole CPUs"
+	exec {lock}>"$GETPPID_LOCK"
+	flock "$lock"
 	sp run pipe -p loops=20000 -i 2 --monitors profile-system --profile-frequency 1000 \
 		--name quiet -q 2>/dev/null
 	# the loop: poundtime's threads in a run of their own, not the workload's tasks
@@ -158,6 +160,9 @@ pounding() {
 	grep -q "profile-system: .* call chains of every task" "$TMP/err"
 	sp compare quiet busy --profile --top 1000000 --format json >"$TMP/c.json"
 	# getppid's share rose: in the C library, and its system call in the kernel
+	# (what the profiles hold of it, shown if this fails)
+	json '[(s["symbol"], s["runs"]) for s in d["benchmarks"][0]["symbols"] if "getppid" in s["symbol"]]' \
+		"$TMP/c.json"
 	[ "$(json '[s["runs"][1]["children_change_pp"] > 0 for s in d["benchmarks"][0]["symbols"]
 		if s["symbol"] == "getppid"]' "$TMP/c.json")" = "[True]" ]
 	[ "$(json '[s["runs"][1]["children_change_pp"] > 0 for s in d["benchmarks"][0]["symbols"]
@@ -167,6 +172,7 @@ pounding() {
 	run sp show tasks --profile --top 1000000
 	[ "$status" -eq 0 ]
 	[[ "$output" != *getppid* ]]
+	flock -u "$lock"
 	# one profiler at a time
 	run sp run pipe -p loops=10 -i 1 --monitors profile,profile-system --name both
 	[ "$status" -eq 2 ]
