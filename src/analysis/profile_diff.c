@@ -6,6 +6,7 @@
  * with one binary search per symbol.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ static bool wanted(const char *const *workloads, const char *workload)
 
 /* Every profile with samples, per benchmark, the first run's benchmarks first. */
 static struct bench_profiles *gather(const struct compare_run *runs, size_t nr_runs,
-				     const char *const *workloads, size_t *nr)
+				     const char *const *workloads, size_t *nr_empty, size_t *nr)
 {
 	struct bench_profiles *list = NULL;
 
@@ -96,8 +97,10 @@ static struct bench_profiles *gather(const struct compare_run *runs, size_t nr_r
 					continue;
 				bp = bench_find(&list, nr, b);
 				for (size_t p = 0; p < b->nr_profiles; p++) {
-					if (!b->profiles[p].total)
+					if (!b->profiles[p].total) {
+						nr_empty[r]++;
 						continue;
+					}
 					bp->taken = xreallocarray(bp->taken, bp->nr_taken + 1,
 								  sizeof(*bp->taken));
 					bp->taken[bp->nr_taken++] = (struct taken){ &b->profiles[p], r };
@@ -306,11 +309,12 @@ static void build_bench(struct profile_bench *pb, const struct bench_profiles *b
 void profile_diff_build(struct profile_diff *d, const struct compare_run *runs,
 			size_t nr_runs, size_t top, const char *const *workloads)
 {
-	size_t nr;
-	struct bench_profiles *list = gather(runs, nr_runs, workloads, &nr);
+	size_t nr, *nr_empty = xcalloc(nr_runs ? nr_runs : 1, sizeof(*nr_empty));
+	struct bench_profiles *list = gather(runs, nr_runs, workloads, nr_empty, &nr);
 
 	memset(d, 0, sizeof(*d));
 	d->nr_runs = nr_runs;
+	d->nr_empty = nr_empty;
 	d->benches = xcalloc(nr ? nr : 1, sizeof(*d->benches));
 	d->nr_benches = nr;
 	for (size_t i = 0; i < nr; i++) {
@@ -329,7 +333,21 @@ void profile_diff_release(struct profile_diff *d)
 		free(d->benches[i].runs);
 	}
 	free(d->benches);
+	free(d->nr_empty);
 	memset(d, 0, sizeof(*d));
+}
+
+void profile_diff_why_none(const struct profile_diff *d, size_t r, char *buf, size_t len)
+{
+	size_t n = d->nr_empty[r];
+
+	if (!n)
+		snprintf(buf, len, "has no profile (run it with --monitors profile)");
+	else
+		snprintf(buf, len, "has %zu profile%s with not one sample in %s: its "
+			 "iterations were shorter than the time between samples (raise "
+			 "--profile-frequency, or the workload's length)", n, n == 1 ? "" : "s",
+			 n == 1 ? "it" : "them");
 }
 
 bool profile_diff_has_run(const struct profile_diff *d, size_t r)

@@ -60,6 +60,7 @@ struct profile_bench {
 
 struct profile_diff {
 	size_t nr_runs;
+	size_t *nr_empty;		/* per run: profiles left out, not one sample in them */
 	struct profile_bench *benches;	/* benchmarks with a profile in some run */
 	size_t nr_benches;
 };
@@ -78,5 +79,11 @@ void profile_diff_release(struct profile_diff *d);
 
 /* True when run @r has a profile of some benchmark of @d. */
 bool profile_diff_has_run(const struct profile_diff *d, size_t r);
+/*
+ * Why run @r has none, for the user: "has no profile (...)", or that the
+ * profiles it has hold no sample (its iterations were too short for the
+ * rate).
+ */
+void profile_diff_why_none(const struct profile_diff *d, size_t r, char *buf, size_t len);
 
 #endif

@@ -269,11 +269,15 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 		goto out;
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
 			   (const char *const *)a->workloads.list);
-	for (size_t r = 0; r < nr_runs && !code; r++)
-		if (!profile_diff_has_run(&d, r))
-			code = die_code(EXIT_USAGE, "compare --profile: run '%.64s' has no "
-					"profile%s (run it with --monitors profile)", names[r],
-					a->workloads.nr ? " of these workloads" : "");
+	for (size_t r = 0; r < nr_runs && !code; r++) {
+		char why[256];
+
+		if (profile_diff_has_run(&d, r))
+			continue;
+		profile_diff_why_none(&d, r, why, sizeof(why));
+		code = die_code(EXIT_USAGE, "compare --profile: run '%.64s'%s %s", names[r],
+				a->workloads.nr ? ", of these workloads," : "", why);
+	}
 	if (!code)
 		(json ? report_profile_json : report_profile_text)(stdout, &d,
 								   (const char *const *)names);

@@ -56,8 +56,10 @@ static int print_profile(const struct result_set *set, const char *name, int top
 
 	profile_diff_build(&d, &run, 1, (size_t)top, NULL);
 	if (!profile_diff_has_run(&d, 0)) {
-		code = die_code(EXIT_USAGE, "show --profile: run '%.64s' has no profile (run "
-				"it with --monitors profile)", name);
+		char why[256];
+
+		profile_diff_why_none(&d, 0, why, sizeof(why));
+		code = die_code(EXIT_USAGE, "show --profile: run '%.64s' %s", name, why);
 	} else {
 		putchar('\n');
 		report_profile_text(stdout, &d, &name);

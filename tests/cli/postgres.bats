@@ -78,7 +78,8 @@ same_compare() {
 	can_sample
 	for name in a b; do
 		flock "$GETPPID_LOCK" "$SP" --db "$PG" run poundtime -p call=getppid -p threads=2 \
-			-p calls=100000 -i 2 --monitors profile --name $name -q 2>/dev/null
+			-p calls=100000 -i 2 --monitors profile --profile-frequency 1000 \
+			--name $name -q 2>/dev/null
 	done
 	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM profiles WHERE NOT extra AND samples > 0')" -eq 4 ]
 	# every symbol stored is read back: show lists each distinct one once

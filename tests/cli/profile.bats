@@ -119,6 +119,23 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	[ "${lines[-1]}" = "schedperf: compare --profile: run 'plain' has no profile (run it with --monitors profile)" ]
 }
 
+@test "--profile on profiles without a sample says why: iterations shorter than the rate's interval" {
+	can_sample
+	# at 1 Hz a cpu-clock event's first sample is a second after it starts;
+	# 1000 round trips take milliseconds
+	sp run pipe -p loops=1000 -i 2 --monitors profile --profile-frequency 1 --name short -q \
+		2>/dev/null
+	[ "$(profiles 'total = 0')" -eq 2 ]
+	run sp show short --profile
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"schedperf: show --profile: run 'short' has 2 profiles with not one sample in them: its iterations were shorter than the time between samples (raise --profile-frequency, or the workload's length)"* ]]
+	sp run pipe -p loops=1000 -i 1 --monitors profile --profile-frequency 1 --name short2 -q \
+		2>/dev/null
+	run sp compare short short2 --profile
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == "schedperf: compare --profile: run 'short' has 2 profiles with not one sample in them"* ]]
+}
+
 @test "a user who may not sample the kernel gets a note, and the run its numbers" {
 	command -v setpriv >/dev/null || skip "no setpriv"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
