@@ -234,6 +234,23 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 	return 0;
 }
 
+static int find_profile(const char *name, size_t len, void *arg)
+{
+	if ((len == strlen("profile") && !memcmp(name, "profile", len)) ||
+	    (len == strlen("profile-system") && !memcmp(name, "profile-system", len)))
+		*(bool *)arg = true;
+	return 0;
+}
+
+static bool names_profile(const char *list)
+{
+	bool named = false;
+
+	if (list)
+		comma_list_each(list, find_profile, &named);
+	return named;
+}
+
 static int check_combinations(const struct run_request *req)
 {
 	if (req->assume_cpus && !req->dry_run)
@@ -246,6 +263,11 @@ static int check_combinations(const struct run_request *req)
 					   "WORKLOAD, -p, --suite, --monitors, --retries, --cpus, "
 					   "--profile-iterations, --profile-frequency or --replace "
 					   "with it");
+	if (!req->resume && req->profile_frequency && !req->profile_iterations &&
+	    !names_profile(req->monitors))
+		return command_usage_error("run", "--profile-frequency: no profile is taken; add "
+					   "--monitors profile (or profile-system, or "
+					   "--profile-iterations N)");
 	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
@@ -382,31 +404,12 @@ static void show_note(void *ctx, const char *text)
 	fprintf(stderr, "schedperf: %s\n", text);
 }
 
-static int find_profile(const char *name, size_t len, void *arg)
-{
-	if ((len == strlen("profile") && !memcmp(name, "profile", len)) ||
-	    (len == strlen("profile-system") && !memcmp(name, "profile-system", len)))
-		*(bool *)arg = true;
-	return 0;
-}
-
-static bool names_profile(const char *list)
-{
-	bool named = false;
-
-	if (list)
-		comma_list_each(list, find_profile, &named);
-	return named;
-}
-
 /*
  * --profile-iterations adds the profile monitor to whatever --monitors
  * chose, unless it names one (profile or profile-system).
  */
 static char *monitors_with_profile(const char *list)
 {
-	bool named = false;
-
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!list) {
@@ -419,8 +422,7 @@ static char *monitors_with_profile(const char *list)
 		strbuf_addstr(&sb, "profile");
 	} else {
 		strbuf_addstr(&sb, list);
-		comma_list_each(list, find_profile, &named);
-		if (!named)
+		if (!names_profile(list))
 			strbuf_addstr(&sb, ",profile");
 	}
 	return strbuf_detach(&sb);
@@ -535,12 +537,6 @@ int cmd_run(int argc, char **argv)
 			plan.cpus = xstrdup(req.cpus_list);
 		plan.profile_iterations = req.profile_iterations;
 		plan.profile_frequency = req.profile_frequency;
-		if (req.profile_frequency && !names_profile(plan.monitors)) {
-			code = command_usage_error("run", "--profile-frequency: no profile is "
-						   "taken; add --monitors profile (or "
-						   "profile-system, or --profile-iterations N)");
-			goto out;
-		}
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}

@@ -144,7 +144,6 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles" },
 		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock" },
 	};
-	long max_rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
 	int last_errno = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
@@ -167,11 +166,15 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 		if (errno == EMFILE || errno == ENFILE)
 			return error_set(err, EXIT_ENV, "profile: cannot open a sampling event: %s "
 					 "(raise the open-file limit, ulimit -n)", strerror(errno));
-		if (errno == EINVAL && pm->frequency > max_rate && max_rate > 0)
-			return error_set(err, EXIT_USAGE, "--profile-frequency %d: above this "
-					 "kernel's limit of %ld samples a second "
-					 "(kernel.perf_event_max_sample_rate): give at most %ld",
-					 pm->frequency, max_rate, max_rate);
+		if (errno == EINVAL) {
+			long max_rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+
+			if (max_rate > 0 && pm->frequency > max_rate)
+				return error_set(err, EXIT_USAGE, "--profile-frequency %d: above "
+						 "this kernel's limit of %ld samples a second "
+						 "(kernel.perf_event_max_sample_rate): give at most "
+						 "%ld", pm->frequency, max_rate, max_rate);
+		}
 		last_errno = errno;
 		if (errno == EACCES || errno == EPERM)
 			break;	/* cpu-clock would be refused the same way */

@@ -14,8 +14,8 @@ profiles() {	# profiles [WHERE]: profiles in the store
 
 @test "--monitors profile: each measured iteration's profile is stored and shown" {
 	can_sample
-	run flock "$GETPPID_LOCK" "$SP" run poundtime -p call=getppid -p threads=2 -p calls=2000000 -i 2 --warmup 1 \
-		--monitors profile --name pound
+	run flock "$GETPPID_LOCK" "$SP" run poundtime -p call=getppid -p threads=2 \
+		-p calls=2000000 -i 2 --warmup 1 --monitors profile --name pound
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"schedperf: profile: "*" sampled at 100 Hz"* ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT DISTINCT frequency FROM profiles')" -eq 100 ]
@@ -122,14 +122,14 @@ profiles() {	# profiles [WHERE]: profiles in the store
 @test "--profile on profiles without a sample says why: iterations shorter than the rate's interval" {
 	can_sample
 	# at 1 Hz a cpu-clock event's first sample is a second after it starts;
-	# 1000 round trips take milliseconds
-	sp run pipe -p loops=1000 -i 2 --monitors profile --profile-frequency 1 --name short -q \
+	# 100 round trips take a millisecond or so, under ASan and load too
+	sp run pipe -p loops=100 -i 2 --monitors profile --profile-frequency 1 --name short -q \
 		2>/dev/null
 	[ "$(profiles 'total = 0')" -eq 2 ]
 	run sp show short --profile
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"schedperf: show --profile: run 'short' has 2 profiles with not one sample in them: its iterations were shorter than the time between samples (raise --profile-frequency, or the workload's length)"* ]]
-	sp run pipe -p loops=1000 -i 1 --monitors profile --profile-frequency 1 --name short2 -q \
+	sp run pipe -p loops=100 -i 1 --monitors profile --profile-frequency 1 --name short2 -q \
 		2>/dev/null
 	run sp compare short short2 --profile
 	[ "$status" -eq 2 ]
