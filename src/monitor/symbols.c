@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,12 +124,14 @@ static void builder_finish(struct table_builder *b, struct symbol_table *table,
 
 	/* The last string: from here on the names no longer move. */
 	unknown_dso_at = builder_string(b, unknown_dso, strlen(unknown_dso));
-	table->names = strbuf_detach(&b->names);
+	/* Kept for the run, out of the workloads' address spaces (unshared_alloc). */
+	table->names = memcpy(unshared_alloc(b->names.len), b->names.buf, b->names.len);
+	strbuf_release(&b->names);
 	names = table->names;
 	sort_names = names;
 	if (b->nr)
 		qsort(b->raw, b->nr, sizeof(*b->raw), raw_compare);
-	table->symbols = xcalloc(b->nr ? b->nr : 1, sizeof(*table->symbols));
+	table->symbols = unshared_alloc((b->nr ? b->nr : 1) * sizeof(*table->symbols));
 	for (size_t i = 0; i < b->nr; i++) {
 		const struct raw_symbol *r = &b->raw[i];
 
@@ -152,6 +155,11 @@ static void builder_finish(struct table_builder *b, struct symbol_table *table,
 	table->unknown.dso = names + unknown_dso_at;
 	free(b->raw);
 	b->raw = NULL;
+	/*
+	 * The builder's arrays grew through the heap, and freed pages there
+	 * stay in every process the runner forks; give them back.
+	 */
+	malloc_trim(0);
 }
 
 const struct symbol *symbol_table_find(const struct symbol_table *table, uint64_t addr)
@@ -173,8 +181,8 @@ const struct symbol *symbol_table_find(const struct symbol_table *table, uint64_
 
 void symbol_table_release(struct symbol_table *table)
 {
-	free(table->symbols);
-	free(table->names);
+	unshared_free(table->symbols);
+	unshared_free(table->names);
 	memset(table, 0, sizeof(*table));
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -64,4 +65,39 @@ char *xstrndup(const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	return copy;
+}
+
+/*
+ * A header before the caller's bytes keeps the mapping's length for
+ * unshared_free(); 16 bytes keep the caller's memory aligned as malloc's.
+ */
+#define UNSHARED_HEADER 16
+
+void *unshared_alloc(size_t size)
+{
+	size_t total;
+	char *p;
+
+	if (size > SIZE_MAX - UNSHARED_HEADER)
+		out_of_memory(SIZE_MAX);
+	total = size + UNSHARED_HEADER;
+	p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		out_of_memory(size);
+	/* Refused (a kernel without it), the memory is only shared, as malloc's is. */
+	madvise(p, total, MADV_DONTFORK);
+	memcpy(p, &total, sizeof(total));
+	return p + UNSHARED_HEADER;
+}
+
+void unshared_free(void *ptr)
+{
+	char *p = ptr;
+	size_t total;
+
+	if (!p)
+		return;
+	p -= UNSHARED_HEADER;
+	memcpy(&total, p, sizeof(total));
+	munmap(p, total);
 }

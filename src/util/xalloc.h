@@ -17,4 +17,13 @@ char *xstrdup(const char *s);
 /* The first @len characters of @s (which has at least that many), NUL-terminated. */
 char *xstrndup(const char *s, size_t len);
 
+/*
+ * Zeroed memory that a child of fork() does not get (MADV_DONTFORK), for
+ * what the runner keeps and a workload never reads: the profile's symbol
+ * tables, megabytes that every task a workload forks would map too, and pay
+ * to unmap again when it exits. Released with unshared_free().
+ */
+void *unshared_alloc(size_t size);
+void unshared_free(void *ptr);
+
 #endif

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,36 @@ static void test_kallsyms(void **state)
 	s = symbol_table_find(&kernel, 0xffffffff80000000ULL);
 	assert_ptr_equal(s, &kernel.unknown);
 	assert_string_equal(s->name, "[unknown]");
+	symbol_table_release(&kernel);
+}
+
+/*
+ * The tables stay out of forked children (unshared_alloc): a workload's
+ * tasks would otherwise map megabytes of them and pay to unmap them at
+ * exit. A child that reads them dies of SIGSEGV; the parent still reads.
+ */
+static void test_tables_not_inherited(void **state)
+{
+	struct symbol_table kernel;
+	int status;
+	pid_t pid;
+
+	load_fixture(&kernel);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		volatile uint64_t start;
+
+		signal(SIGSEGV, SIG_DFL);	/* cmocka's handler would catch it */
+		start = kernel.symbols[0].start;
+		(void)start;
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGSEGV);
+	assert_string_equal(symbol_table_find(&kernel, 0xffffffff81002abcULL)->name,
+			    "__x64_sys_getppid");
 	symbol_table_release(&kernel);
 }
 
@@ -540,6 +571,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_tables_not_inherited),
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_elf_symbols),
 		cmocka_unit_test(test_session_weights),
