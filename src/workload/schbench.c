@@ -66,13 +66,15 @@
  * Where the multiplies' inner loop lies in memory moves what a request
  * costs: built with gcc 12 -O2 as its Makefile says, schbench's inner loop
  * (24 bytes) crosses a 64-byte boundary and its request p50 is 4 % longer
- * than the same source built with -falign-loops=64 (15 interleaved runs of
- * -m 1 -t 1 -r 5 on this project's machines: aligned/default 0.957, rps
- * 1.024; ours against the aligned build 1.001, rps 0.991). multiply() is
- * aligned to 64 bytes so that where its inner loop falls does not depend on
- * the code before it (gcc 12 -O2: bytes 0x60-0x79 of the function, one
- * cache line); compare with a schbench whose loop is placed as well
- * (bench/fidelity-schbench.sh says how to build one).
+ * than the same source built with -falign-loops=64 (-m 1 -t 1 -r 5 on
+ * this project's machines, the three interleaved: aligned/plain request
+ * p50 0.957 and 0.958 in two sessions of 15 and 12 runs, rps 1.024 in
+ * both). multiply() is aligned to 64 bytes so that where its inner loop
+ * falls does not depend on the code before it (gcc 12 -O2: bytes 0x60-0x79
+ * of the function, one cache line); ours against the aligned build: request
+ * p50 0.997, rps 1.004 (12 runs; 1.001 and 0.991 before the alignment,
+ * when the loop happened to fall in one line too). Compare with a schbench
+ * whose loop is placed as well (bench/fidelity-schbench.sh says how).
  *
  * Parameters and schbench's flags: message_threads -m, workers -t,
  * runtime -r, warmup -w, sleep_us -s, cache_kb -F, work -n, lock=none -L,
