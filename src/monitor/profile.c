@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -192,6 +193,18 @@ static int choose_event(struct profile_monitor *pm, struct metric_table *table,
 
 static void iteration_abandon(struct profile_monitor *pm);
 
+/*
+ * Every task of the next iteration is a fork of the runner: heap freed here
+ * (kallsyms' and the ELF files' loading, an iteration's samples) would stay
+ * mapped in each of them and be unmapped again at each exit, inside the
+ * timed section of a workload that forks (doc/design.md, "What a profile
+ * costs"). Give it back to the kernel first.
+ */
+static void give_back_heap(void)
+{
+	malloc_trim(0);
+}
+
 static void profile_close(void *state)
 {
 	struct profile_monitor *pm = state;
@@ -247,6 +260,7 @@ static int open_monitor(struct metric_table *table, const struct monitor_options
 		return 0;
 	}
 	pm->dsos = dso_cache_new();
+	give_back_heap();
 	monitor_note(table, "%s: %s sampled at %d Hz on each CPU, with the kernel and user "
 		     "call chains of %s%s%s", system ? "profile-system" : "profile", pm->event,
 		     pm->frequency, system ? "every task" : "the workload's tasks",
@@ -549,6 +563,7 @@ static void profile_after(void *state, double *values)
 	profile_session_result(pm->session, p);
 	prune(p);
 	iteration_abandon(pm);
+	give_back_heap();
 }
 
 static struct result_profile *profile_take(void *state)

@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,11 +154,6 @@ static void builder_finish(struct table_builder *b, struct symbol_table *table,
 	table->unknown.dso = names + unknown_dso_at;
 	free(b->raw);
 	b->raw = NULL;
-	/*
-	 * The builder's arrays grew through the heap, and freed pages there
-	 * stay in every process the runner forks; give them back.
-	 */
-	malloc_trim(0);
 }
 
 const struct symbol *symbol_table_find(const struct symbol_table *table, uint64_t addr)
