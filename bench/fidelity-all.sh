@@ -17,7 +17,9 @@
 # usage: SCHBENCH=/path/to/schbench bench/fidelity-all.sh [SCHEDPERF]
 #   SCHBENCH   a schbench binary built from its sources (there is no
 #              package: git clone https://github.com/masoncl/schbench &&
-#              make -C schbench); without it the schbench cases are skipped
+#              make -C schbench CFLAGS='-Wall -O2 -g -W -falign-loops=64', as
+#              bench/fidelity-schbench.sh says why); without it the schbench
+#              cases are skipped
 # Environment (defaults for this script): PAIRS=6, MAX_PAIRS=30,
 # CASE_SECONDS=60, RUNTIME=3 (seconds per run of the sync and schbench
 # cases); TARGET, BAND, CPUS, RUN_OPTS as bench/lib.sh says.

@@ -42,7 +42,8 @@ fi
 schbench=$1
 if [[ ! -x $schbench ]]; then
 	echo "fidelity-schbench: schbench binary '$schbench' not found or not executable" \
-		"(build it: git clone https://github.com/masoncl/schbench && make -C schbench)" >&2
+		"(build it: git clone https://github.com/masoncl/schbench &&" \
+		"make -C schbench CFLAGS='-Wall -O2 -g -W -falign-loops=64')" >&2
 	exit 3
 fi
 bench_setup fidelity-schbench "${2:-./build/schedperf}"
