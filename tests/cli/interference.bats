@@ -54,6 +54,12 @@ teardown() {
 	# --quiet-wait 0.2 (CPU 0 is never quiet: it runs out each time) sleeps
 	# 0.2 s before each iteration, so that real-time work stays far below
 	# the RT throttle's 95 % of CPU 0 (throttled, the hog would run there).
+	# One thing priority cannot keep out is the hypervisor: time it takes
+	# the virtual CPU from us (steal, measured apart: the host busy with
+	# I/O, another guest) is real interference, rightly flagged. So an
+	# iteration may be flagged only where steal explains it: what others
+	# took beyond the steal must stay under the rule (5 % and two ticks),
+	# widened by the tick that steal too may read short.
 	need_rt
 	loops=$(pipe_loops 0.05)
 	start_hog
@@ -68,11 +74,14 @@ teardown() {
 	stop_burner
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" != *disturbed* ]]
 	sp export quiet > "$TMP/quiet.json"
 	iterations='d["runs"][0]["benchmarks"][0]["iterations"]'
 	[ "$(json "len($iterations)" "$TMP/quiet.json")" -eq 30 ]
-	[ "$(json "sum(1 for i in $iterations if i.get('disturbed'))" "$TMP/quiet.json")" -eq 0 ]
+	json "[i for i in $iterations if i.get('disturbed')]" "$TMP/quiet.json"
+	unexplained="i['cpu_taken'] - i['cpu_steal']"
+	[ "$(json "sum(1 for i in $iterations if $unexplained > 0.05 * i['cpu_available'] and $unexplained > 0.03)" "$TMP/quiet.json")" -eq 0 ]
+	# a flag steal does not explain would be counted above; none without steal
+	[ "$(json "sum(1 for i in $iterations if i.get('disturbed') and i['cpu_steal'] == 0)" "$TMP/quiet.json")" -eq 0 ]
 	# measured every time, on one CPU
 	[ "$(json "all(i['cpu_available'] > 0 and i['cpu_taken'] >= 0 for i in $iterations)" "$TMP/quiet.json")" = True ]
 }
