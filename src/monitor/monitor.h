@@ -72,8 +72,9 @@ struct monitor_options {
  * Open the monitors named in @list (comma-separated; NULL = all, "" or
  * "none" = no metric at all), with @options (NULL = the defaults). Decides
  * which metrics exist on this machine: the metric list is fixed from here
- * on, in the order of monitor_names[] whatever the order of @list. Unknown names fail with EXIT_USAGE. Holds a
- * few fds (at most 14, close-on-exec) until monitors_close().
+ * on, in the order of monitor_names[] whatever the order of @list. Unknown
+ * names fail with EXIT_USAGE. Holds a few fds (at most 14, close-on-exec)
+ * until monitors_close().
  */
 int monitors_open(const char *list, const struct monitor_options *options,
 		  struct monitor_set **out, struct error *err);
