@@ -34,7 +34,13 @@ def hmean(xs):
 
 
 def gmean(xs):
-    return float(stats.gmean(xs)) if positive(xs) else math.nan
+    # numpy's log and exp pick their vector code by the CPU, and the last
+    # bits differ between CPUs (Intel and AMD print different digits); the
+    # test compares to 1e-6 relative, so 12 significant digits are kept,
+    # the same on every machine.
+    if not positive(xs):
+        return math.nan
+    return float("%.12g" % stats.gmean(xs))
 
 
 def stddev(xs):
