@@ -17,23 +17,10 @@ static const struct cmd_usage export_usage = {
 	NULL,
 };
 
-/* Write FILE whole or not at all (util/output_file.h). */
-static int write_file(const char *path, const struct result_set *set, struct error *err)
-{
-	struct output_file of;
-
-	if (output_file_open(&of, path, "export", err))
-		return -1;
-	if (interchange_write(of.f, set, err)) {
-		output_file_abort(&of);
-		return -1;
-	}
-	return output_file_commit(&of, err);
-}
-
 int cmd_export(int argc, char **argv)
 {
 	struct result_set set = { NULL, 0 };
+	struct output_file of = { 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const char *output = NULL;
@@ -49,20 +36,24 @@ int cmd_export(int argc, char **argv)
 	if (optind >= argc)
 		return command_usage_error("export", "give the name of at least one run "
 					   "(see 'schedperf runs')");
-	if (output && !*output)
-		return command_usage_error("export", "-o needs a file name");
 	if (command_check_utf8_operands("export", "run name", argc, argv))
 		return EXIT_USAGE;
+	/* FILE is written whole or not at all (util/output_file.h), checked first */
+	if (output && output_file_open(&of, output, "export", &err))
+		goto fail;
 	if (store_open_existing(global.db, &st, &err))
 		goto fail;
 	for (int i = optind; i < argc; i++)
 		if (store_load(st, argv[i], true, &set, &err))
 			goto fail;
-	if (output ? write_file(output, &set, &err) : interchange_write(stdout, &set, &err))
+	if (interchange_write(output ? of.f : stdout, &set, &err) ||
+	    (output && output_file_commit(&of, &err)))
 		goto fail;
 	goto out;
 fail:
 	code = error_report(&err);
+	if (of.f)
+		output_file_abort(&of);
 out:
 	result_set_release(&set);
 	store_close(st);

@@ -55,23 +55,21 @@ static int load_runs(char **names, size_t nr, struct compare_run *runs, struct s
 	return 0;
 }
 
-static int write_page(const char *path, const struct html_input *in)
+static int write_page(struct output_file *of, const struct html_input *in)
 {
-	struct output_file of;
 	struct error err = { 0 };
 
-	if (output_file_open(&of, path, "report", &err))
-		return error_report(&err);
-	if (report_html(of.f, in, &err)) {
-		output_file_abort(&of);
+	if (report_html(of->f, in, &err)) {
+		output_file_abort(of);
 		return error_report(&err);
 	}
-	if (output_file_commit(&of, &err))
+	if (output_file_commit(of, &err))
 		return error_report(&err);
 	return 0;
 }
 
-static int make_report(char **names, size_t nr_runs, struct report_args *a)
+static int make_report(char **names, size_t nr_runs, struct report_args *a,
+		       struct output_file *of)
 {
 	struct compare_run *runs = xcalloc(nr_runs, sizeof(*runs));
 	struct result_set all = { 0 };
@@ -109,7 +107,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a)
 		history_detect(&h, &cp);
 		in.history = &h;
 	}
-	code = write_page(a->output, &in);
+	code = write_page(of, &in);
 out:
 	sweeps_release(sw, in.nr_sweeps);
 	free(sw);
@@ -126,6 +124,8 @@ out_runs:
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
+	struct output_file of = { 0 };
+	struct error err = { 0 };
 	const struct cmd_option options[] = {
 		OPT_STRING('o', "output", &a.output, "FILE", "the page to write (required)"),
 		OPT_BOOL(0, "history", &a.with_history, "add every series of the store with "
@@ -149,7 +149,14 @@ int cmd_report(int argc, char **argv)
 	}
 	if ((code = command_check_utf8_operands("report", "run name", argc, argv)))
 		goto out;
-	code = make_report(argv + optind, (size_t)(argc - optind), &a);
+	/* the page is written whole or not at all (util/output_file.h), checked first */
+	if (output_file_open(&of, a.output, "report", &err)) {
+		code = error_report(&err);
+		goto out;
+	}
+	code = make_report(argv + optind, (size_t)(argc - optind), &a, &of);
+	if (of.f)
+		output_file_abort(&of);
 out:
 	series_args_release(&a.series);
 	return code;

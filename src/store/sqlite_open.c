@@ -39,6 +39,7 @@
 #include "store/sqlite_schema.h"
 #include "store/sqlite_stmt.h"
 #include "util/array.h"
+#include "util/sqlite_file.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -150,9 +151,7 @@ enum file_kind {
 static int file_kind(const char *location, const struct stat *sb, enum file_kind *kind,
 		     struct error *err)
 {
-	static const char magic[16] = "SQLite format 3";
-	char header[sizeof(magic)];
-	ssize_t got;
+	enum sqlite_file head;
 	int fd;
 
 	if (S_ISDIR(sb->st_mode))
@@ -171,9 +170,9 @@ static int file_kind(const char *location, const struct stat *sb, enum file_kind
 	if (fd < 0)
 		return error_set(err, EXIT_ENV, "cannot read store '%s': %s (check its "
 				 "permissions)", location, strerror(errno));
-	got = read(fd, header, sizeof(header));
+	head = sqlite_file_kind(fd);
 	close(fd);
-	if (got != (ssize_t)sizeof(header) || memcmp(header, magic, sizeof(magic)))
+	if (head != SQLITE_FILE_STORE && head != SQLITE_FILE_DATABASE)
 		return store_not_ours(location, "it is not an SQLite database", err);
 	*kind = FILE_SQLITE;
 	return 0;

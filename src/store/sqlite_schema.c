@@ -28,8 +28,9 @@
 #include "store/sqlite_schema.h"
 #include "store/sqlite_stmt.h"
 #include "util/array.h"
+#include "util/sqlite_file.h"
 
-#define APPLICATION_ID 0x53636850	/* "SchP" */
+#define APPLICATION_ID SQLITE_FILE_SCHEDPERF_ID
 
 /* Tables as they are since version 2, unchanged since. */
 #define SAMPLES_V2(name)							\

@@ -15,6 +15,7 @@
 
 #include "util/output_file.h"
 #include "util/signals.h"
+#include "util/sqlite_file.h"
 
 /* What a terminating signal must clean up: one output file at a time. */
 static char pending_tmp[PATH_MAX];
@@ -59,15 +60,118 @@ static int open_unnamed(const char *path)
 	return open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 }
 
+/* One of SQLite's files beside a database: FILE-wal, FILE-shm, FILE-journal. */
+static int refuse_beside_database(const char *path, const char *name, struct error *err)
+{
+	static const char *const suffixes[] = { "-wal", "-shm", "-journal" };
+	size_t len = strlen(name);
+	char base[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t n = strlen(suffixes[i]);
+		enum sqlite_file kind;
+
+		if (len <= n || len - n >= sizeof(base) || strcmp(name + len - n, suffixes[i]))
+			continue;
+		snprintf(base, sizeof(base), "%.*s", (int)(len - n), name);
+		kind = sqlite_file_kind_at(base);
+		if (kind == SQLITE_FILE_STORE || kind == SQLITE_FILE_DATABASE)
+			return error_set(err, EXIT_USAGE, "cannot write '%s': it is the %s file "
+					 "of '%s', %s, which an output never replaces (give -o "
+					 "another file name)", path, suffixes[i], base,
+					 sqlite_file_describe(kind));
+	}
+	return 0;
+}
+
+/*
+ * Where the chain of symbolic links from @path ends, whether a file is
+ * there or not (a link to a store's -wal that is yet to be made).
+ */
+static int link_end(const char *path, char *end, size_t size)
+{
+	char target[PATH_MAX], dir[PATH_MAX];
+	struct stat sb;
+	ssize_t len;
+
+	if ((size_t)snprintf(end, size, "%s", path) >= size)
+		return -1;
+	for (int hops = 0; hops < 40; hops++) {
+		if (lstat(end, &sb) || !S_ISLNK(sb.st_mode))
+			return 0;
+		len = readlink(end, target, sizeof(target) - 1);
+		if (len < 0)
+			return -1;
+		target[len] = '\0';
+		snprintf(dir, sizeof(dir), "%s", end);
+		if (target[0] == '/')
+			snprintf(end, size, "%s", target);
+		else if ((size_t)snprintf(end, size, "%s/%s", dirname(dir), target) >= size)
+			return -1;
+	}
+	return -1;
+}
+
+/*
+ * Refuse what an output must never replace, and say whether the rest is
+ * written in place. Checked before anything is written, through every
+ * symbolic link and whatever the file's name: a store (or its hard link),
+ * any SQLite database and the files SQLite keeps beside one, a directory,
+ * a block device or socket, and a file without write permission.
+ */
+static int check_target(struct output_file *of, struct error *err)
+{
+	const char *path = of->path;
+	char resolved[PATH_MAX];
+	enum sqlite_file kind;
+	struct stat sb, lsb;
+
+	if (refuse_beside_database(path, path, err))
+		return -1;
+	if (lstat(path, &lsb))
+		return 0;	/* a new file, or opening it says why not */
+	if (S_ISLNK(lsb.st_mode)) {
+		of->in_place = true;
+		if (!link_end(path, resolved, sizeof(resolved)) &&
+		    refuse_beside_database(path, resolved, err))
+			return -1;
+	}
+	if (stat(path, &sb))
+		return 0;	/* a dangling link: written in place, as a new file */
+	if (S_ISDIR(sb.st_mode))
+		return error_set(err, EXIT_USAGE, "cannot write '%s': it is a directory (give "
+				 "-o the name of a file)", path);
+	if (S_ISBLK(sb.st_mode) || S_ISSOCK(sb.st_mode))
+		return error_set(err, EXIT_USAGE, "cannot write '%s': it is a %s (give -o the "
+				 "name of a file)", path, S_ISBLK(sb.st_mode) ? "block device" :
+				 "socket");
+	if (!S_ISREG(sb.st_mode)) {
+		of->in_place = true;	/* a FIFO, a character device */
+		return 0;
+	}
+	if ((kind = sqlite_file_kind_at(path)) != SQLITE_FILE_NONE)
+		return error_set(err, EXIT_USAGE, "cannot write '%s': it is %s, which an "
+				 "output never replaces (give -o another file name)", path,
+				 sqlite_file_describe(kind));
+	/* root may write anything: a file its owner made read-only is still kept */
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) || !(sb.st_mode & 0222))
+		return error_set(err, EXIT_ENV, "cannot write '%s': it is read-only (make it "
+				 "writable, or give -o another file name)", path);
+	return 0;
+}
+
 int output_file_open(struct output_file *of, const char *path, const char *what,
 		     struct error *err)
 {
-	struct stat sb;
 	int fd;
 
 	*of = (struct output_file){ .path = path };
-	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-		of->in_place = true;
+	if (!*path)
+		return error_set(err, EXIT_USAGE, "%s: -o needs a file name (see 'schedperf "
+				 "%s --help')", what, what);
+	if (check_target(of, err))
+		return -1;
+	if (of->in_place) {
 		of->f = fopen(path, "we");
 		if (!of->f)
 			return error_set(err, EXIT_ENV, "cannot write '%s': %s (check the path "

@@ -18,9 +18,16 @@
  * signal (util/signals.h) removes it, says in one line that FILE was not
  * written, and then ends the process as the signal would.
  *
- * A path that exists and is not a regular file or a directory (a device
- * such as /dev/stdout, a FIFO, a symbolic link) is written in place:
- * renaming over it would replace the node or the link itself.
+ * Before anything is written, output_file_open() refuses (exit 2) an
+ * empty name, a directory, a block device, a socket, and every file an
+ * output must never replace, whatever its name or link: an SQLite
+ * database (a store: the one in use, through any name, hard or symbolic
+ * link, or another) and the -wal, -shm and -journal files SQLite keeps
+ * beside one (util/sqlite_file.h); a file without write permission is
+ * kept, even for root (exit 3).
+ *
+ * A FIFO, a character device (/dev/stdout) or a symbolic link is written
+ * in place: renaming over it would replace the node or the link itself.
  *
  * Write errors name their cause and fix: ENOSPC a full file system, EFBIG
  * a file-size limit (ulimit -f), both exit 3.

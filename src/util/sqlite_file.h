@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_SQLITE_FILE_H
+#define SCHEDPERF_UTIL_SQLITE_FILE_H
+
+#include <stdint.h>
+
+/*
+ * What a file's first bytes say about SQLite, read without SQLite (which
+ * would create -wal or -journal files beside it): the store opens only a
+ * database, and an output file never replaces a database or one of the
+ * files SQLite keeps beside it (its write-ahead log FILE-wal, its
+ * shared-memory index FILE-shm, its rollback journal FILE-journal), since
+ * that would lose a store's commits.
+ */
+enum sqlite_file {
+	SQLITE_FILE_NONE,	/* none of these, or unreadable */
+	SQLITE_FILE_STORE,	/* a database marked as a schedperf store */
+	SQLITE_FILE_DATABASE,	/* any other SQLite database */
+	SQLITE_FILE_WAL,
+	SQLITE_FILE_SHM,
+	SQLITE_FILE_JOURNAL,
+};
+
+/* PRAGMA application_id of a schedperf store: "SchP". */
+#define SQLITE_FILE_SCHEDPERF_ID 0x53636850u
+
+/* The kind of the file open as @fd, read from its start (pread). */
+enum sqlite_file sqlite_file_kind(int fd);
+/* The same for @path; SQLITE_FILE_NONE when it cannot be read. */
+enum sqlite_file sqlite_file_kind_at(const char *path);
+/* "a schedperf store", "an SQLite database", ... */
+const char *sqlite_file_describe(enum sqlite_file kind);
+
+#endif

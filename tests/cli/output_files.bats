@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# Every -o (export, report) against every kind of existing file: a store,
+# whatever its name or link, and the files SQLite keeps beside one are never
+# replaced (exit 2, one line, before anything is written); a directory,
+# block device or socket is refused; a read-only file is kept (exit 3); a
+# FIFO or character device is written in place; an ordinary file is
+# replaced whole.
+
+load helpers
+
+setup_file() {
+	export TEMPLATE="$BATS_FILE_TMPDIR/template.db"
+	"$SCHEDPERF" --db "$TEMPLATE" run pipe -p loops=100 -i 2 --name a -q --no-monitors
+}
+
+setup() {
+	TMP=$(mktemp -d)
+	export SCHEDPERF_DB="$TMP/store.db"
+	SP="$SCHEDPERF"
+	ERR="$BATS_TEST_TMPDIR/err"	# outside the directories the tests list
+	cp "$TEMPLATE" "$SCHEDPERF_DB"
+	# gnuplot's charts are not what these tests are about
+	mkdir "$TMP/bin"
+	PATH_NO_GNUPLOT="$TMP/bin:/usr/bin:/bin"
+	for t in sha256sum cat; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+}
+
+# refused WANT FILE: export and report into FILE exit WANT with one line,
+# FILE (and what it leads to), the store and the directory are as before.
+refused() {
+	local want=$1 file=$2 before after listing rc cmd
+	before=$(sha256sum "$file" 2>/dev/null; sha256sum "$SCHEDPERF_DB")
+	listing=$(ls -a "$(dirname "$file")")
+	for cmd in export report; do
+		rc=0
+		PATH=$PATH_NO_GNUPLOT "$SP" $cmd a -o "$file" >/dev/null 2>"$ERR" </dev/null ||
+			rc=$?
+		if [ "$rc" -ne "$want" ] || [ "$(wc -l <"$ERR")" -ne 1 ] ||
+		   ! grep -q "^schedperf: " "$ERR"; then
+			echo "$cmd -o $file: exit $rc, expected $want: $(cat "$ERR")"
+			return 1
+		fi
+		after=$(sha256sum "$file" 2>/dev/null; sha256sum "$SCHEDPERF_DB")
+		[ "$before" = "$after" ] || { echo "$cmd -o $file changed it"; return 1; }
+		[ "$listing" = "$(ls -a "$(dirname "$file")")" ] ||
+			{ echo "$cmd -o $file left a file"; return 1; }
+	done
+	sp runs | grep -q '^a '
+}
+
+@test "-o never replaces the store in use, through any name or link" {
+	refused 2 "$SCHEDPERF_DB"
+	grep -q "it is a schedperf store" "$ERR"
+	mkdir "$TMP/sub"
+	refused 2 "$TMP/sub/../store.db"
+	refused 2 "$TMP/./store.db"
+	(cd "$TMP" && refused 2 store.db)
+	ln -s "$SCHEDPERF_DB" "$TMP/sub/link.json"
+	refused 2 "$TMP/sub/link.json"
+	ln -s link.json "$TMP/sub/link2.json"
+	refused 2 "$TMP/sub/link2.json"
+	ln "$SCHEDPERF_DB" "$TMP/sub/hard.json"
+	refused 2 "$TMP/sub/hard.json"
+}
+
+@test "-o never replaces another store, an SQLite database, or their -wal, -shm, -journal" {
+	mkdir "$TMP/o"
+	sp --db "$TMP/o/other.db" db init -q
+	refused 2 "$TMP/o/other.db"
+	# a store left by a killed writer: its -wal and -shm files are on disk
+	"$PYTHON" - "$TMP/o/x.db" <<-'EOF'
+	import os, sqlite3, sys
+	c = sqlite3.connect(sys.argv[1])
+	c.execute('PRAGMA journal_mode=WAL'); c.execute('CREATE TABLE t(a)'); c.commit()
+	os.link(sys.argv[1] + '-wal', os.path.dirname(sys.argv[1]) + '/wal-copy')
+	os.link(sys.argv[1] + '-shm', os.path.dirname(sys.argv[1]) + '/shm-copy')
+	os._exit(0)
+	EOF
+	[ -s "$TMP/o/x.db-wal" ] && [ -s "$TMP/o/x.db-shm" ]
+	refused 2 "$TMP/o/x.db"
+	grep -q "it is an SQLite database" "$ERR"
+	refused 2 "$TMP/o/x.db-wal"
+	refused 2 "$TMP/o/x.db-shm"
+	# by their contents, whatever their names
+	refused 2 "$TMP/o/wal-copy"
+	grep -q "write-ahead log" "$ERR"
+	refused 2 "$TMP/o/shm-copy"
+	grep -q "shared-memory index" "$ERR"
+	printf '\xd9\xd5\x05\xf9\x20\xa1\x63\xd7' >"$TMP/o/journal-copy"
+	refused 2 "$TMP/o/journal-copy"
+	# by their names, where they are not (yet) on disk
+	refused 2 "$SCHEDPERF_DB-wal"
+	refused 2 "$SCHEDPERF_DB-journal"
+	[ ! -e "$SCHEDPERF_DB-journal" ]
+	ln -s store.db-shm "$TMP/to-shm"
+	refused 2 "$TMP/to-shm"
+}
+
+@test "-o refuses a directory, a block device, a socket, a read-only file, an empty name" {
+	mkdir "$TMP/dir"
+	refused 2 "$TMP/dir"
+	grep -q "it is a directory" "$ERR"
+	ln -s dir "$TMP/to-dir"
+	refused 2 "$TMP/to-dir"
+	if mknod "$TMP/blk" b 7 200 2>/dev/null; then
+		refused 2 "$TMP/blk"
+		grep -q "block device" "$ERR"
+	fi
+	"$PYTHON" -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
+	refused 2 "$TMP/sock"
+	# kept even for root, who could write it
+	echo keep >"$TMP/ro.json"
+	chmod 444 "$TMP/ro.json"
+	refused 3 "$TMP/ro.json"
+	grep -q "read-only" "$ERR"
+	[ "$(cat "$TMP/ro.json")" = keep ]
+	run sp report a -o ''
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp export a -o ''
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "-o replaces an ordinary file whole, writes a FIFO, a device or a symbolic link in place" {
+	echo old >"$TMP/plain.json"
+	sp export a -o "$TMP/plain.json"
+	json 'd["runs"][0]["name"]' "$TMP/plain.json" | grep -qx a
+	sp export a >"$TMP/expected.json"
+	cmp "$TMP/plain.json" "$TMP/expected.json"
+	echo old >"$TMP/page.html"
+	PATH=$PATH_NO_GNUPLOT sp report a -o "$TMP/page.html"
+	grep -q '<html' "$TMP/page.html"
+	# a link to an ordinary file: the file written, the link kept
+	echo old >"$TMP/target.json"
+	ln -s target.json "$TMP/link.json"
+	sp export a -o "$TMP/link.json"
+	[ -L "$TMP/link.json" ]
+	cmp "$TMP/target.json" "$TMP/expected.json"
+	sp export a -o /dev/null
+	mkfifo "$TMP/fifo"
+	cat "$TMP/fifo" >"$TMP/from-fifo" &
+	sp export a -o "$TMP/fifo"
+	wait $!
+	cmp "$TMP/from-fifo" "$TMP/expected.json"
+	[ -p "$TMP/fifo" ]
+}
