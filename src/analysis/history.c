@@ -49,6 +49,7 @@ struct group {
 /* Some samples of one batch for a series, until the points are made. */
 struct entry {
 	size_t group;
+	size_t order;		/* its place among its series' entries: batches in start order */
 	const double *samples;
 	size_t nr_samples;
 };
@@ -270,7 +271,9 @@ static void add_entry(struct series_build *sb, size_t group, const struct result
 		sb->entries = xreallocarray(sb->entries, sb->alloc_entries,
 					    sizeof(*sb->entries));
 	}
-	sb->entries[sb->nr_entries++] = (struct entry){ group, m->samples, m->nr_samples };
+	sb->entries[sb->nr_entries] = (struct entry){ group, sb->nr_entries, m->samples,
+						      m->nr_samples };
+	sb->nr_entries++;
 }
 
 static bool metric_wanted(const struct history_options *opts,
@@ -290,10 +293,14 @@ static int compare_entries(const void *pa, const void *pb, void *arg)
 	const struct group *groups = arg;
 	size_t ra = groups[a->group].rank, rb = groups[b->group].rank;
 
-	/* batches of one point keep their start order: the sort is by rank only */
+	/*
+	 * Batches of one point keep their start order, whatever the addresses
+	 * their samples were given, so that a point's sums are the same sums
+	 * on every backend.
+	 */
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
-	return a->samples < b->samples ? -1 : a->samples > b->samples;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 static void point_stats(struct history_point *p, double level)
