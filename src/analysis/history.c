@@ -38,9 +38,15 @@ const char *history_order_name(enum history_order order)
 	return names[order];
 }
 
-/* A point before it has samples: a run name or one batch. */
+/*
+ * A point before it has samples: a run name on one machine (on every
+ * machine when they are pooled), or one batch. A run name is often shared
+ * by machines (the kernel release), and each machine's series is dated
+ * and ordered by that machine's batches alone.
+ */
 struct group {
 	const char *run;
+	const char *machine;	/* batch_machine_key(), or "" when pooled */
 	int64_t batch;
 	const char *started;
 	size_t rank;		/* its place in the order asked for */
@@ -101,12 +107,21 @@ static int compare_groups(const void *pa, const void *pb, void *arg)
 	return c ? c : (a->batch > b->batch) - (a->batch < b->batch);
 }
 
-static int compare_batch_names(const void *pa, const void *pb)
+static const char *machine_of(const struct history_options *opts,
+			      const struct result_batch *batch)
+{
+	return opts->pool_machines ? "" : batch_machine_key(batch);
+}
+
+/* Batches by run name and machine, so that each group's are together. */
+static int compare_batch_names(const void *pa, const void *pb, void *arg)
 {
 	const struct result_batch *a = *(const struct result_batch *const *)pa;
 	const struct result_batch *b = *(const struct result_batch *const *)pb;
 	int c = strcmp(a->name, b->name);
 
+	if (!c)
+		c = strcmp(machine_of(arg, a), machine_of(arg, b));
 	return c ? c : (a < b ? -1 : a > b);
 }
 
@@ -120,14 +135,18 @@ static void make_groups(struct builder *b, const struct result_set *set, size_t 
 	for (size_t i = 0; i < set->nr_batches; i++)
 		by_name[i] = &set->batches[i];
 	if (b->opts->by == HISTORY_BY_RUN)
-		qsort(by_name, set->nr_batches, sizeof(*by_name), compare_batch_names);
+		qsort_r(by_name, set->nr_batches, sizeof(*by_name), compare_batch_names,
+			(void *)b->opts);
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const struct result_batch *batch = by_name[i];
+		const char *machine = machine_of(b->opts, batch);
 		struct group *g = b->nr_groups ? &b->groups[b->nr_groups - 1] : NULL;
 
-		if (!g || b->opts->by == HISTORY_BY_BATCH || strcmp(g->run, batch->name)) {
+		if (!g || b->opts->by == HISTORY_BY_BATCH || strcmp(g->run, batch->name) ||
+		    strcmp(g->machine, machine)) {
 			g = &b->groups[b->nr_groups++];
 			g->run = batch->name;
+			g->machine = machine;
 			g->batch = b->opts->by == HISTORY_BY_BATCH ? batch->id : 0;
 			g->started = batch->started;
 		} else if (batch->started && (!g->started ||
@@ -234,8 +253,8 @@ static struct series_build *series_find(struct builder *b,
 					const struct result_metric *metric)
 {
 	bool pooled = b->opts->pool_machines;
-	struct series_key k = { pooled ? "" : batch_machine_key(batch), bench->workload,
-				bench->params, metric->name };
+	struct series_key k = { machine_of(b->opts, batch), bench->workload, bench->params,
+				metric->name };
 	struct series_build *sb;
 	size_t at;
 

@@ -82,7 +82,8 @@ const char *history_order_name(enum history_order order);
 /*
  * Build the series of @set (every batch to consider, as store_load() gives
  * them) under @opts; they point into @set, which must outlive @h. Each
- * machine has series of its own unless @opts->pool_machines. Series keep
+ * machine has series of its own unless @opts->pool_machines, its points
+ * dated and ordered by that machine's batches alone. Series keep
  * the order in which they first appear; points with no sample are left
  * out.
  */

@@ -123,6 +123,48 @@ JSON
 	[ "${#lines[@]}" -eq 2 ]
 }
 
+# Two machines run k01..k12 (a fleet's kernels share their names), their
+# batches interleaved in time: beta ran k07..k12 first, ten days before
+# alpha, where k07 is 10 % slower. Each machine's series is its own batches.
+two_machines() {
+	"$PYTHON" - "$TMP/fleet.json" <<-'EOF'
+	import json, sys
+	def run(name, day, hour, host, value):
+	    return {"name": name, "started": "2026-01-%02dT%02d:00:00Z" % (day, hour),
+	            "complete": True, "environment": {"machine.hostname": host,
+	                                              "machine.id": host[0] * 32},
+	            "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+	                            "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                         "better": "lower",
+	                                         "samples": [value, value * 1.001]}]}]}
+	runs = [run("k%02d" % i, 10 + i, 0, "alpha", 10 if i < 7 else 11) for i in range(1, 13)]
+	runs += [run("k%02d" % i, i - 6, 12, "beta", 5) for i in range(7, 13)]
+	runs += [run("k%02d" % i, 10 + i, 12, "beta", 5) for i in range(1, 7)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/fleet.json" >/dev/null
+}
+
+@test "history and detect: each machine's series has its own batches' dates and order" {
+	two_machines
+	for order in started name version; do
+		for by in run batch; do
+			sp history --order $order --by $by --format json >"$TMP/h.json"
+			# alpha: k01..k12 on days 11..22 at midnight, whatever the order
+			[ "$(json "[(p['run'], p['started'][8:13]) for s in d['series'] if s['machine'] == 'alpha' for p in s['points']] == [('k%02d' % i, '%02dT00' % (10 + i)) for i in range(1, 13)]" "$TMP/h.json")" = True ]
+			# beta: its own dates at noon; in start order k07..k12 first
+			[ "$(json "[p['started'][11:13] for s in d['series'] if s['machine'] == 'beta' for p in s['points']] == ['12'] * 12" "$TMP/h.json")" = True ]
+			want=$([ $order = started ] && echo "7,8,9,10,11,12,1,2,3,4,5,6" || echo "1,2,3,4,5,6,7,8,9,10,11,12")
+			[ "$(json "','.join(str(int(p['run'][1:])) for s in d['series'] if s['machine'] == 'beta' for p in s['points'])" "$TMP/h.json")" = "$want" ]
+			# detect blames k07 on alpha, a regression, and nothing on beta
+			run sp detect --order $order --by $by --fail-on-regression --format json
+			[ "$status" -eq 1 ]
+			echo "$output" >"$TMP/d.json"
+			[ "$(json "[(s['machine'], c['run'], c['kind']) for s in d for c in s['change_points']]" "$TMP/d.json")" = "[('alpha', 'k07', 'regression')]" ]
+		done
+	done
+}
+
 @test "history and detect refuse bad options with one line and exit 2" {
 	import_history 5
 	for args in "--by day" "--order size" "--format xml" "-p loops" "-p =1" \

@@ -169,6 +169,78 @@ static void test_history_build(void **state)
 	result_set_release(&set);
 }
 
+/*
+ * Two machines run the same run names, their batches interleaved in time,
+ * in opposite orders: each machine's points are dated and ordered by its
+ * own batches, in every order and by run or by batch; pooled, by all.
+ */
+static void test_history_machines(void **state)
+{
+	static const char *const names[] = { "r1", "r2", "r3", "r4" };
+	static const enum history_order orders[] = {
+		HISTORY_ORDER_STARTED, HISTORY_ORDER_NAME, HISTORY_ORDER_VERSION,
+	};
+	static const enum history_by bys[] = { HISTORY_BY_RUN, HISTORY_BY_BATCH };
+	struct history_options opts;
+	struct result_set set = { 0 };
+	struct history h;
+	char started[32];
+	int64_t id = 1;
+
+	/* m1 runs r1..r4 on days 2, 4, 6, 8; m2 runs r4..r1 on days 1, 3, 5, 7 */
+	for (int i = 0; i < 4; i++)
+		for (int m = 0; m < 2; m++) {
+			const double x[] = { 10.0 * (m + 1) + i };
+			int run = m ? 3 - i : i;
+			struct result_batch *b;
+
+			snprintf(started, sizeof(started), "2026-01-%02dT00:00:00Z", 2 * i + 2 - m);
+			add_batch(&set, names[run], started, id++, "{}", x, 1);
+			b = &set.batches[set.nr_batches - 1];
+			result_batch_add_env(b, "machine.hostname", m ? "m2" : "m1");
+			result_batch_add_env(b, "machine.id", m ? "22" : "11");
+			result_batch_sort_env(b);
+		}
+	history_options_init(&opts);
+	for (size_t o = 0; o < ARRAY_SIZE(orders); o++)
+		for (size_t k = 0; k < ARRAY_SIZE(bys); k++) {
+			opts.order = orders[o];
+			opts.by = bys[k];
+			history_build(&h, &set, &opts);
+			assert_int_equal(h.nr_series, 2);
+			for (size_t si = 0; si < 2; si++) {
+				const struct history_series *s = &h.series[si];
+				int m = !strcmp(s->machine, "m2");
+
+				assert_int_equal(s->nr_points, 4);
+				for (size_t p = 0; p < 4; p++) {
+					/* by start, m2 saw r4 first; by name, r1 is first */
+					int run = m && orders[o] == HISTORY_ORDER_STARTED ? 3 - (int)p :
+						  (int)p;
+					int i = m ? 3 - run : run;
+
+					snprintf(started, sizeof(started),
+						 "2026-01-%02dT00:00:00Z", 2 * i + 2 - m);
+					assert_string_equal(s->points[p].run, names[run]);
+					assert_string_equal(s->points[p].started, started);
+					assert_rel(s->points[p].mean, 10.0 * (m + 1) + i);
+				}
+			}
+			history_release(&h);
+		}
+	/* pooled: one point per name, dated by its first batch on any machine */
+	opts.order = HISTORY_ORDER_STARTED;
+	opts.by = HISTORY_BY_RUN;
+	opts.pool_machines = true;
+	history_build(&h, &set, &opts);
+	assert_int_equal(h.nr_series, 1);
+	assert_string_equal(h.series[0].points[0].run, "r4");
+	assert_string_equal(h.series[0].points[0].started, "2026-01-01T00:00:00Z");
+	assert_int_equal(h.series[0].points[0].nr_samples, 2);
+	history_release(&h);
+	result_set_release(&set);
+}
+
 /* A step in the means is found where it is, with its direction. */
 static void test_history_detect(void **state)
 {
@@ -208,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_history_build),
+		cmocka_unit_test(test_history_machines),
 		cmocka_unit_test(test_history_detect),
 	};
 
