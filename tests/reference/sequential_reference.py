@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Reference values for the confidence sequence of src/stats/sequential.c.
+"""Reference values for the confidence sequence of src/stats/sequential.c,
+and for the bisection step's two bettors of src/stats/level_choice.c.
 
 Run with the system Python (python3-scipy): /usr/bin/python3 sequential_reference.py
-The numbers it prints are pasted into tests/unit/test_sequential.c. Written
+The numbers it prints are pasted into tests/unit/test_sequential.c and
+tests/unit/test_level_choice.c. Written
 from the definitions in src/stats/sequential.h, not from the C code:
 numpy's median for the running centre and MAD, scipy.stats.median_abs_deviation
 (scale='normal') for the robust scale, and scipy.optimize.brentq (xtol 1e-14)
@@ -29,7 +31,7 @@ def psi(u, k):
     return float(np.sign(u))
 
 
-def prepare(x, huber):
+def prepare(x, huber, alpha=ALPHA):
     scales, bets, zs = [], [], []
     for i, xi in enumerate(x, start=1):
         past = np.array(x[:i - 1])
@@ -43,7 +45,7 @@ def prepare(x, huber):
             s += zj
             sq += (zj - s / (j + 2)) ** 2
         v = sq / i
-        bet = min(LAMBDA_MAX, math.sqrt(2 * math.log(2 / ALPHA) / (v * i * math.log(1 + i))))
+        bet = min(LAMBDA_MAX, math.sqrt(2 * math.log(2 / alpha) / (v * i * math.log(1 + i))))
         scales.append(k)
         bets.append(bet)
         zs.append(psi(xi - centre, k))
@@ -54,8 +56,8 @@ def log_wealth(x, scales, bets, theta, side):
     return sum(math.log(1 + side * b * psi(xi - theta, k)) for xi, k, b in zip(x, scales, bets))
 
 
-def interval(x, scales, bets):
-    level = math.log(2 / ALPHA)
+def interval(x, scales, bets, alpha=ALPHA):
+    level = math.log(2 / alpha)
     lo_x, hi_x = min(x) - max(scales) - 1e-9, max(x) + max(scales) + 1e-9
     up = lambda t: log_wealth(x, scales, bets, t, 1) - level
     down = lambda t: log_wealth(x, scales, bets, t, -1) - level
@@ -80,3 +82,43 @@ def show(name, x, huber):
 
 show("huber", DATA, HUBER)
 show("sign", DATA, 0.0)
+
+
+# The bisection step (level_choice.h): at alpha each bettor is a sequence at
+# 2 alpha looked at in 0; BAD when M+ of (build - good) reaches 1/alpha,
+# GOOD when M- of (build - bad) does; both at once: the richer, and with
+# equal wealths the difference whose estimate (where the two wealths of its
+# sequence balance) is nearer 0.
+STEP_ALPHA = 0.05
+FROM_GOOD = [v + 0.1 for v in DATA[:12]]
+FROM_BAD = [v - 0.08 for v in DATA[:12]]
+
+
+def level_choice(from_good, from_bad, alpha, huber):
+    level = math.log(1 / alpha)
+    print(f"/* level choice: alpha {alpha}, huber {huber} */")
+    for n in range(1, len(from_good) + 1):
+        g, b = from_good[:n], from_bad[:n]
+        sg, bg = prepare(g, huber, 2 * alpha)
+        sb, bb = prepare(b, huber, 2 * alpha)
+        on_bad = log_wealth(g, sg, bg, 0.0, 1)
+        on_good = log_wealth(b, sb, bb, 0.0, -1)
+        verdict = "undecided"
+        if on_bad >= level and on_good >= level:
+            if on_bad != on_good:
+                verdict = "bad" if on_bad > on_good else "good"
+            else:
+                eg = interval(g, sg, bg, 2 * alpha)[2]
+                eb = interval(b, sb, bb, 2 * alpha)[2]
+                verdict = "good" if abs(eg) <= abs(eb) else "bad"
+        elif on_bad >= level:
+            verdict = "bad"
+        elif on_good >= level:
+            verdict = "good"
+        print(f"{n}: on_bad {on_bad:.17g} on_good {on_good:.17g} {verdict}")
+        if verdict != "undecided":
+            break
+
+
+level_choice(FROM_GOOD, FROM_BAD, STEP_ALPHA, HUBER)
+level_choice(FROM_GOOD, FROM_BAD, STEP_ALPHA, 0.0)
