@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Allocation that cannot fail: out of memory, print one line and exit 3. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,20 @@ char *xstrndup(const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	return copy;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		out_of_memory(strlen(fmt));
+	return s;
 }
 
 /*

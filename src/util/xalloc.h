@@ -16,6 +16,8 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 /* The first @len characters of @s (which has at least that many), NUL-terminated. */
 char *xstrndup(const char *s, size_t len);
+/* A printf into new memory. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Zeroed memory that a child of fork() does not get (MADV_DONTFORK), for

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_GIT_H
+#define SCHEDPERF_UTIL_GIT_H
+
+#include <stdbool.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/*
+ * git, run in a repository for what a bisection needs to know and do
+ * (util/run_command.h: no shell, LC_ALL=C so that its words can be read).
+ * The arguments end with NULL.
+ */
+
+/*
+ * Run `git -C @repo ARGS...`; its standard output into @out (may be NULL:
+ * discarded). Returns git's exit status, or -1 with @err when git could
+ * not be run.
+ */
+int git_status(const char *repo, struct strbuf *out, struct error *err, ...)
+	__attribute__((sentinel));
+
+/*
+ * The same, but any exit status other than 0 is an error too: EXIT_USAGE,
+ * "git ARG1 ARG2: <git's last line on standard error>". Returns 0 or -1.
+ */
+int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
+	__attribute__((sentinel));
+
+/* @text without its trailing newlines, in place; returns it. */
+char *git_chomp(struct strbuf *text);
+
+/*
+ * The full hash of @rev (a commit), in @hash (41 bytes). A name that is no
+ * commit is EXIT_USAGE, naming it.
+ */
+int git_commit_hash(const char *repo, const char *rev, char hash[41], struct error *err);
+
+/* Whether the work tree of @repo has changes to tracked files (untracked ones do not count). */
+int git_is_dirty(const char *repo, bool *dirty, struct error *err);
+
+#endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_command() of run_command.h: fork, and in the child its own process
+ * group, the directory, the outputs, then execvp. Standard error goes
+ * through a pipe that we read to its end (keeping its last line, and
+ * copying it to the log when there is one); standard output to @out the
+ * same way, or to the log, or to /dev/null.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/io.h"
+#include "util/run_command.h"
+#include "util/signals.h"
+
+static void __attribute__((noreturn))
+child(const struct child_command *cmd, int out_fd, int err_fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	setpgid(0, 0);
+	signals_restore_defaults();
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	dup2(out_fd >= 0 ? out_fd : null, STDOUT_FILENO);
+	dup2(err_fd, STDERR_FILENO);
+	if (cmd->c_locale)
+		setenv("LC_ALL", "C", 1);
+	/* git must never wait for a password or an editor on a terminal it has not got */
+	setenv("GIT_TERMINAL_PROMPT", "0", 1);
+	setenv("GIT_EDITOR", "true", 1);
+	if (cmd->dir && chdir(cmd->dir)) {
+		dprintf(STDERR_FILENO, "cannot enter %s: %s\n", cmd->dir, strerror(errno));
+		_exit(127);
+	}
+	execvp(cmd->argv[0], cmd->argv);
+	dprintf(STDERR_FILENO, "cannot run %s: %s\n", cmd->argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Keep the last non-empty line of what came on standard error. */
+static void keep_last_line(struct strbuf *err_text, char *last_line, size_t len)
+{
+	const char *s = strbuf_str(err_text);
+	size_t end = err_text->len, start;
+
+	while (end && (s[end - 1] == '\n' || s[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && s[start - 1] != '\n')
+		start--;
+	if (len)
+		snprintf(last_line, len, "%.*s", (int)(end - start), s + start);
+}
+
+/* Drain both pipes until they close; 1 when @cmd->interrupted said stop. */
+static int drain(const struct child_command *cmd, int out_pipe, int err_pipe,
+		 struct strbuf *err_text)
+{
+	struct pollfd fds[2] = { { out_pipe, POLLIN, 0 }, { err_pipe, POLLIN, 0 } };
+	char buf[4096];
+
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		int n = poll(fds, 2, 200);
+
+		if (cmd->interrupted && cmd->interrupted())
+			return 1;
+		if (n < 0 && errno != EINTR)
+			return 0;
+		for (int i = 0; i < 2 && n > 0; i++) {
+			ssize_t got;
+
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			got = read(fds[i].fd, buf, sizeof(buf));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				continue;
+			}
+			if (i == 0) {
+				strbuf_add(cmd->out, buf, (size_t)got);
+				continue;
+			}
+			/* Only the tail matters: keep the last 4 KiB or so. */
+			if (err_text->len > 8192) {
+				memmove(err_text->buf, err_text->buf + err_text->len - 4096, 4096);
+				err_text->len = 4096;
+				err_text->buf[4096] = '\0';
+			}
+			strbuf_add(err_text, buf, (size_t)got);
+			if (cmd->log_fd >= 0 && write_full(cmd->log_fd, buf, (size_t)got))
+				return 0;
+		}
+	}
+	return 0;
+}
+
+int run_command(const struct child_command *cmd, char *last_line, size_t len,
+		struct error *err)
+{
+	int out[2] = { -1, -1 }, errs[2], status = 0, stopped;
+	struct strbuf err_text = STRBUF_INIT;
+	pid_t pid;
+
+	if (len)
+		last_line[0] = '\0';
+	if (pipe2(errs, O_CLOEXEC))
+		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s",
+				 cmd->argv[0], strerror(errno));
+	if (cmd->out && pipe2(out, O_CLOEXEC)) {
+		close(errs[0]);
+		close(errs[1]);
+		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s",
+				 cmd->argv[0], strerror(errno));
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(errs[0]);
+		close(errs[1]);
+		if (cmd->out) {
+			close(out[0]);
+			close(out[1]);
+		}
+		return error_set(err, EXIT_ENV, "cannot start %s: %s", cmd->argv[0],
+				 strerror(errno));
+	}
+	if (pid == 0)
+		child(cmd, cmd->out ? out[1] : cmd->log_fd, errs[1]);
+	setpgid(pid, pid);
+	close(errs[1]);
+	if (cmd->out)
+		close(out[1]);
+	stopped = drain(cmd, out[0], errs[0], &err_text);
+	if (stopped)
+		kill(-pid, SIGKILL);
+	if (out[0] >= 0)
+		close(out[0]);
+	close(errs[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	keep_last_line(&err_text, last_line, len);
+	strbuf_release(&err_text);
+	if (stopped)
+		return error_set(err, EXIT_USAGE, "%s was stopped: interrupted", cmd->argv[0]);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	if (WEXITSTATUS(status) == 127 && len && !strncmp(last_line, "cannot run ", 11))
+		return error_set(err, EXIT_ENV, "%s", last_line);
+	return WEXITSTATUS(status);
+}
