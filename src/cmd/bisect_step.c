@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedperf bisect-step: one step of `git bisect run`. The workload runs on
- * the build at hand, one sample at a time, until the sequential procedure
- * (stats/sequential.h, with psi = sign: a confidence sequence for the
- * median that needs no symmetry) places its median clearly below or above
- * a threshold relative to the stored good run: 0 good, 1 bad, 125 skip.
+ * the build at hand, one sample at a time, until a sequential rule decides:
+ * 0 good, 1 bad, 125 skip.
  *
- * The good run's median is uncertain too, with a fixed sample: its
- * order-statistic interval at 1 - alpha/2 (stats/median_ci.h) widens the
- * sequence's interval at alpha/2, so that a step is wrong with
- * probability at most alpha. The threshold is --margin above good, or,
- * with a bad run, half-way between good and bad.
+ * With --good and --bad the step chooses between the two stored levels
+ * (stats/level_choice.h, psi = sign, so about medians, which needs no
+ * symmetry): BAD once the build's median is shown above the good median's
+ * upper bound, GOOD once it is shown below the bad median's lower bound,
+ * those bounds the stored runs' order-statistic intervals at alpha/2 each
+ * side (stats/median_ci.h), so that the stored runs' own uncertainty is in
+ * the decision and each wrong answer has probability at most alpha. Such
+ * a step always ends; at --max-samples the side with more evidence is the
+ * answer, with its error bound said. With --good alone the question is the
+ * margin rule's (margin_decide()), which cannot always be decided: when the
+ * stored run is too small or too noisy for it, the step says so before it
+ * samples anything.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,21 +33,26 @@
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/iteration.h"
+#include "stats/level_choice.h"
 #include "stats/median_ci.h"
+#include "util/git.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage bisect_usage = {
 	"usage: schedperf bisect-step WORKLOAD [-p KEY=VALUE]... --good RUN [--bad RUN]\n"
 	"                             [options]\n"
 	"\n"
-	"One step of 'git bisect run': sample WORKLOAD on the build at hand until its\n"
-	"median is clearly on one side of a threshold relative to the stored run\n"
-	"RUN: --margin percent worse than it, or with --bad half-way to that run.\n"
-	"Exit 0 good (not worse), 1 bad, 125 skip (undecided at --max-samples or\n"
+	"One step of 'git bisect run': sample WORKLOAD on the build at hand until a\n"
+	"sequential rule decides. With --bad: whether it behaves like the stored run\n"
+	"of the good build or like the bad one's, each wrong answer at most --alpha\n"
+	"likely; always decided (at --max-samples, for the side with more evidence).\n"
+	"With --good alone: whether it is worse than good by more than --margin.\n"
+	"Exit 0 good, 1 bad, 125 skip (--good alone undecided at --max-samples or\n"
 	"--max-time, or the workload failed). The step is stored as a run named\n"
-	"after the current git commit (git rev-parse --short=12 HEAD), or --name\n"
-	"(for a worker's job, bisect-job-ID). --dry-run checks the arguments and\n"
-	"the stored runs, and runs nothing.\n",
+	"after the current git commit (git rev-parse --short=12 HEAD; HASH-dirty\n"
+	"when tracked files have changes), or --name (for a worker's job,\n"
+	"bisect-job-ID). --dry-run checks the arguments and the stored runs, and\n"
+	"runs nothing. 'schedperf bisect' runs the whole bisection itself.\n",
 
 	"Errors (bad input, a missing resource) print one line and exit 255, which\n"
 	"stops git bisect run rather than marking the commit bad. With\n"
@@ -59,20 +69,34 @@ enum bisect_exit {
 	BISECT_ERROR = 255,
 };
 
+/* One stored end: its samples (worse-is-up logs, sorted), median and its bounds. */
+struct stored_end {
+	const char *run;
+	double *x;
+	size_t n;
+	double median, low, high;	/* low, high: at alpha/2 each side */
+};
+
 struct bisect {
 	struct sequential_options so;
-	const char *workload, *good, *bad;
+	const char *workload;
+	struct stored_end good, bad;	/* bad.run NULL: the margin rule */
 	bool print_verdict, dry_run;
 	bool no_commit;		/* dry run outside git, no --name: the step would fail */
 	struct sample_side side;
-	double good_low, good_high;	/* the good median's interval, worse-is-up logs */
-	double good_median, threshold;	/* worse-is-up log of the good median; tau */
+	double margin;		/* log(1 + --margin / 100) */
 };
 
 /* Logs with worse upwards, whichever direction the metric has. */
 static double worse_up(const struct bisect *b, double value)
 {
 	return b->side.better == BETTER_HIGHER ? -log(value) : log(value);
+}
+
+/* A worse-is-up log shift as compare's percent change, + better. */
+static double shift_pct(const struct bisect *b, double shift)
+{
+	return change_pct(b->side.better == BETTER_HIGHER ? -shift : shift, b->side.better);
 }
 
 static int compare_doubles(const void *x, const void *y)
@@ -83,15 +107,13 @@ static int compare_doubles(const void *x, const void *y)
 }
 
 /* Every measured positive sample of the run's benchmark like ours, sorted. */
-static int load_reference(struct store *st, const struct bisect *b, const char *run,
-			  double **out, size_t *n, struct error *err)
+static int load_samples(struct store *st, const struct bisect *b, struct stored_end *end,
+			struct error *err)
 {
 	const struct plan_item *item = &b->side.plan.items[0];
 	struct result_set set = { NULL, 0 };
 
-	*out = NULL;
-	*n = 0;
-	if (store_load(st, run, true, &set, err))
+	if (store_load(st, end->run, true, &set, err))
 		return -1;
 	for (size_t i = 0; i < set.nr_batches; i++)
 		for (size_t j = 0; j < set.batches[i].nr_benchmarks; j++) {
@@ -105,180 +127,258 @@ static int load_reference(struct store *st, const struct bisect *b, const char *
 
 				if (strcmp(rm->name, b->side.metric_name))
 					continue;
-				*out = xreallocarray(*out, *n + rm->nr_samples + 1, sizeof(double));
+				end->x = xreallocarray(end->x, end->n + rm->nr_samples + 1,
+						       sizeof(double));
 				for (size_t k = 0; k < rm->nr_samples; k++)
 					if (rm->samples[k] > 0 && isfinite(rm->samples[k]))
-						(*out)[(*n)++] = worse_up(b, rm->samples[k]);
+						end->x[end->n++] = worse_up(b, rm->samples[k]);
 			}
 		}
 	result_set_release(&set);
-	qsort(*out, *n, sizeof(double), compare_doubles);
+	qsort(end->x, end->n, sizeof(double), compare_doubles);
+	return 0;
+}
+
+/* Load @end and bound its median at 1 - alpha (alpha/2 on each side). */
+static int load_end(struct store *st, const struct bisect *b, struct stored_end *end,
+		    struct error *err)
+{
+	const double *x;
+
+	if (load_samples(st, b, end, err))
+		return -1;
+	x = end->x;
+	if (median_ci(x, end->n, 1 - b->so.alpha, &end->low, &end->high))
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s "
+				 "for this benchmark, too few for a median interval at %g (run "
+				 "more iterations, e.g. -i 20, or check -p)", end->run, end->n,
+				 b->side.metric_name, 1 - b->so.alpha);
+	end->median = end->n % 2 ? x[end->n / 2] : (x[end->n / 2 - 1] + x[end->n / 2]) / 2;
+	return 0;
+}
+
+/* The share of @end's samples below @theta: how often a build like it falls there. */
+static double share_below(const struct stored_end *end, double theta)
+{
+	size_t k = 0;
+
+	while (k < end->n && end->x[k] < theta)
+		k++;
+	return (double)k / (double)end->n;
+}
+
+/*
+ * The number of samples of @end that would bound its median within
+ * @room of it, as the bound's width shrinks with the square root of n.
+ */
+static size_t samples_for_room(const struct stored_end *end, double room)
+{
+	double width = fmax(end->median - end->low, end->high - end->median);
+
+	return (size_t)ceil((double)end->n * (width / room) * (width / room));
+}
+
+/*
+ * The margin rule with --good alone: a build like good is GOOD once its
+ * median is shown below good.low + margin. That needs good's lower bound
+ * well inside the margin (else no number of samples will do) and good's
+ * spread small enough that a share p of its samples lies below, with p
+ * large enough for the sign bettor to win within --max-samples: say so now.
+ */
+static int check_margin_decidable(const struct bisect *b, struct error *err)
+{
+	const struct stored_end *g = &b->good;
+	double max = b->so.max_samples, need;
+	double p_max = (1 + sqrt(1.5 * 2 * log(2 / b->so.alpha) / max)) / 2;
+	/* the distance above its median a build like good needs to its threshold */
+	double reach = g->x[(size_t)fmin(g->n - 1, ceil(p_max * (double)g->n))] - g->median;
+
+	need = sign_bettor_samples(share_below(g, g->low + b->margin), b->so.alpha / 2);
+	if (need <= max)
+		return 0;
+	if (reach >= b->margin)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' varies too much for "
+				 "--margin %g%%: a build like it would need more than "
+				 "--max-samples %d samples to be shown within the margin (give "
+				 "--bad RUN, a --margin of at least %.1f%%, or a larger "
+				 "--max-samples)", g->run, b->so.margin_pct, b->so.max_samples,
+				 ceil(fabs(shift_pct(b, reach + (g->median - g->low))) * 10) / 10);
+	return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s: its "
+			 "median is known only to %.1f%%, too loosely for --margin %g%% to be "
+			 "decided within --max-samples %d (store about %zu samples of the good "
+			 "build under that name, or give --bad RUN)", g->run, g->n,
+			 b->side.metric_name, fabs(shift_pct(b, g->median - g->low)),
+			 b->so.margin_pct, b->so.max_samples,
+			 samples_for_room(g, b->margin - reach));
+}
+
+/*
+ * With both ends: the bad run must be worse than good by more than the
+ * margin, the two medians' bounds apart, and a build like either must be
+ * decidable within --max-samples.
+ */
+static int check_levels_decidable(const struct bisect *b, struct error *err)
+{
+	const struct stored_end *g = &b->good, *bad = &b->bad;
+	double need;
+
+	if (bad->median - g->median <= b->margin)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' is not worse than "
+				 "'%.64s' by more than the margin (%g%%): nothing to bisect",
+				 bad->run, g->run, b->so.margin_pct);
+	if (g->high >= bad->low)
+		return error_set(err, EXIT_USAGE, "bisect-step: the medians of runs '%.64s' and "
+				 "'%.64s' cannot be told apart at --alpha %g with %zu and %zu "
+				 "samples (store about %zu samples of each)", g->run, bad->run,
+				 b->so.alpha, g->n, bad->n,
+				 samples_for_room(g->n > bad->n ? g : bad,
+						  (bad->median - g->median) / 4));
+	need = fmax(sign_bettor_samples(share_below(g, bad->low), b->so.alpha / 2),
+		    sign_bettor_samples(1 - share_below(bad, g->high), b->so.alpha / 2));
+	if (need > b->so.max_samples)
+		return error_set(err, EXIT_USAGE, "bisect-step: runs '%.64s' and '%.64s' overlap "
+				 "too much for their spread: a step would need about %.0f samples, "
+				 "more than --max-samples %d (give a larger --max-samples, or "
+				 "store more samples of each)", g->run, bad->run, need,
+				 b->so.max_samples);
 	return 0;
 }
 
 static int load_runs(struct store *st, struct bisect *b, struct error *err)
 {
-	double *x = NULL;
-	size_t n;
-	int rc = -1;
-
-	if (load_reference(st, b, b->good, &x, &n, err))
-		goto out;
-	if (median_ci(x, n, 1 - b->so.alpha / 2, &b->good_low, &b->good_high)) {
-		rc = error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s "
-			       "for this benchmark, too few for a median interval at %g (run "
-			       "more iterations, e.g. -i 20, or check -p)", b->good, n,
-			       b->side.metric_name, 1 - b->so.alpha / 2);
-		goto out;
-	}
-	b->good_median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-	b->threshold = log1p(b->so.margin_pct / 100);
-	if (b->bad) {
-		free(x);
-		if (load_reference(st, b, b->bad, &x, &n, err))
-			goto out;
-		if (!n) {
-			rc = error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has no sample of "
-				       "%s for this benchmark (check -p and --metric)", b->bad,
-				       b->side.metric_name);
-			goto out;
-		}
-		b->threshold = ((n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) -
-				b->good_median) / 2;
-		if (b->threshold <= log1p(b->so.margin_pct / 100) / 2) {
-			rc = error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' is not worse than "
-				       "'%.64s' by more than the margin (%g%%): nothing to bisect",
-				       b->bad, b->good, b->so.margin_pct);
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	free(x);
-	return rc;
+	b->margin = log1p(b->so.margin_pct / 100);
+	if (load_end(st, b, &b->good, err))
+		return -1;
+	if (!b->bad.run)
+		return check_margin_decidable(b, err);
+	if (load_samples(st, b, &b->bad, err))
+		return -1;
+	if (!b->bad.n)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has no sample of %s "
+				 "for this benchmark (check -p and --metric)", b->bad.run,
+				 b->side.metric_name);
+	b->bad.n = 0;
+	free(b->bad.x);
+	b->bad.x = NULL;
+	return load_end(st, b, &b->bad, err) || check_levels_decidable(b, err);
 }
 
-/* The current commit, from git rev-parse, for the run name. */
-static int git_commit(char *buf, size_t len, struct error *err)
+/*
+ * The run the step is stored as: the current commit, HASH-dirty when
+ * tracked files have changes (what was measured is not the commit).
+ */
+static int step_name(char *buf, size_t len, bool *dirty, struct error *err)
 {
-	int fds[2], status = 0;
-	ssize_t n = 0, got;
-	pid_t pid;
+	struct strbuf out = STRBUF_INIT;
+	int rc = git_run(NULL, &out, err, "rev-parse", "--short=12", "HEAD", NULL);
 
-	if (pipe2(fds, O_CLOEXEC))
-		return error_set(err, EXIT_ENV, "cannot create a pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(fds[1], STDOUT_FILENO);
-		if (null >= 0)
-			dup2(null, STDERR_FILENO);
-		execlp("git", "git", "rev-parse", "--short=12", "HEAD", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (pid > 0 && (size_t)n + 1 < len) {
-		got = read(fds[0], buf + n, len - 1 - (size_t)n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += got;
-	}
-	close(fds[0]);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || !*buf)
+	if (rc || !*git_chomp(&out) || git_is_dirty(NULL, dirty, err)) {
+		strbuf_release(&out);
 		return error_set(err, EXIT_USAGE, "bisect-step: not inside a git repository, or "
 				 "git is missing: the step has no commit to be named after (give "
 				 "--name)");
+	}
+	snprintf(buf, len, "%s%s", out.buf, *dirty ? "-dirty" : "");
+	strbuf_release(&out);
 	return 0;
 }
 
-enum step_verdict { STEP_UNDECIDED, STEP_GOOD, STEP_BAD };
+/* What the step's samples say, as it goes. */
+struct step {
+	struct seqcs cs;		/* the build's median (sign, at alpha) */
+	struct level_choice lc;		/* with --bad */
+	enum level_verdict verdict;
+	const char *reason;		/* NULL: an error stopped the step */
+	double error_bound;		/* the verdict's chance of being wrong */
+};
 
-/*
- * The step's worse-is-up shift against good lies in [cs.low - good_high,
- * cs.high - good_low]: good when all of it is below the threshold, bad
- * when all of it is above.
- */
-static enum step_verdict decide(const struct bisect *b, const struct seqcs *cs)
+static void step_init(struct step *s, const struct bisect *b)
 {
-	if (seqcs_rejects(cs, b->threshold + b->good_low, -1))
-		return STEP_GOOD;
-	if (seqcs_rejects(cs, b->threshold + b->good_high, 1))
-		return STEP_BAD;
-	return STEP_UNDECIDED;
+	memset(s, 0, sizeof(*s));
+	seqcs_init(&s->cs, b->so.alpha, 0);
+	level_choice_init(&s->lc, b->so.alpha / 2, 0);
+	s->error_bound = 1;
+}
+
+static void step_release(struct step *s)
+{
+	seqcs_release(&s->cs);
+	level_choice_release(&s->lc);
+}
+
+static enum level_verdict step_add(struct step *s, const struct bisect *b, double x)
+{
+	seqcs_add(&s->cs, x);
+	if (!b->bad.run)
+		return margin_decide(&s->cs, b->good.low, b->good.high, b->margin);
+	level_choice_add(&s->lc, x - b->good.high, x - b->bad.low);
+	return level_choice_decide(&s->lc);
 }
 
 #define MAX_FAILURES_IN_A_ROW 3
 
-static enum step_verdict sample(struct bisect *b, struct seqcs *cs, const char **reason,
-				struct error *err)
+static void sample(struct bisect *b, struct step *s, struct error *err)
 {
-	enum step_verdict v = STEP_UNDECIDED;
 	struct status_line sl;
 	int failures = 0;
 
 	status_init(&sl);
-	*reason = "max-samples";
+	s->reason = "max-samples";
 	while (b->side.samples < (size_t)b->so.max_samples) {
 		double value;
 		char what[128];
 		int rc;
 
 		if (sequential_out_of_time(&b->so, sl.start)) {
-			*reason = "max-time";
+			s->reason = "max-time";
 			break;
 		}
 		rc = side_sample(&b->side, &value, err);
 		if (rc < 0) {
-			*reason = NULL;
+			s->reason = NULL;
 			break;
 		}
 		if (!rc) {
 			if (++failures < MAX_FAILURES_IN_A_ROW)
 				continue;
-			*reason = "the workload failed";
+			s->reason = "the workload failed";
 			break;
 		}
 		failures = 0;
-		seqcs_add(cs, worse_up(b, value));
-		v = decide(b, cs);
+		s->verdict = step_add(s, b, worse_up(b, value));
 		snprintf(what, sizeof(what), "[bisect-step] %s: %zu samples", b->side.run_name,
 			 b->side.samples);
 		status_show(&sl, what, b->side.samples, (size_t)b->so.max_samples, b->so.max_time);
-		if (v != STEP_UNDECIDED) {
-			*reason = "decided";
+		if (s->verdict != LEVEL_UNDECIDED) {
+			s->reason = "decided";
+			s->error_bound = b->so.alpha;
 			break;
 		}
 	}
 	status_end(&sl);
-	return v;
-}
-
-/* A worse-is-up log shift as compare's percent change, + better. */
-static double shift_pct(const struct bisect *b, double shift)
-{
-	return change_pct(b->side.better == BETTER_HIGHER ? -shift : shift, b->side.better);
+	/* Both ends known: the cap ends the step for the side with more evidence. */
+	if (s->verdict == LEVEL_UNDECIDED && b->bad.run && s->reason &&
+	    strcmp(s->reason, "the workload failed") && b->side.samples) {
+		s->verdict = level_choice_nearer(&s->lc, &s->error_bound);
+		/* the stored ends' bounds may be wrong too, with alpha/2 */
+		s->error_bound = fmin(1, s->error_bound + b->so.alpha / 2);
+		if (s->verdict != LEVEL_UNDECIDED)
+			s->reason = strcmp(s->reason, "max-time") ? "nearer at max-samples" :
+				    "nearer at max-time";
+	}
 }
 
 static const char *const verdict_words[] = { "skip", "good", "bad" };
 
 /* The interval of the change against good, percent (+ is better), low to high. */
-static void step_interval(const struct bisect *b, const struct seqcs *cs, double *lo,
-			  double *hi)
+static void step_interval(const struct bisect *b, const struct step *s, double *lo, double *hi)
 {
 	struct seqcs_interval ci;
 	double x, y;
 
-	seqcs_interval(cs, &ci);
-	x = shift_pct(b, ci.low - b->good_high);
-	y = shift_pct(b, ci.high - b->good_low);
+	seqcs_interval(&s->cs, &ci);
+	x = shift_pct(b, ci.low - b->good.high);
+	y = shift_pct(b, ci.high - b->good.low);
 	*lo = fmin(x, y);
 	*hi = fmax(x, y);
 }
@@ -289,45 +389,48 @@ static json_t *number_or_null(double v)
 }
 
 /* The step as a job keeps it: compact JSON. */
-static char *verdict_json(const struct bisect *b, const struct seqcs *cs, enum step_verdict v,
-			  const char *reason)
+static char *verdict_json(const struct bisect *b, const struct step *s)
 {
 	json_t *obj = json_object();
 	char *text;
 	double lo, hi;
 
-	step_interval(b, cs, &lo, &hi);
-	json_object_set_new(obj, "verdict", json_string(verdict_words[v]));
-	json_object_set_new(obj, "reason", json_string(reason));
+	step_interval(b, s, &lo, &hi);
+	json_object_set_new(obj, "verdict", json_string(verdict_words[s->verdict]));
+	json_object_set_new(obj, "reason", json_string(s->reason));
+	json_object_set_new(obj, "error_bound", s->verdict == LEVEL_UNDECIDED ? json_null() :
+			    json_real(s->error_bound));
 	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
 						       number_or_null(hi)));
 	json_object_set_new(obj, "samples", json_integer((json_int_t)b->side.samples));
 	json_object_set_new(obj, "metric", json_string(b->side.metric_name));
 	json_object_set_new(obj, "better", json_string(better_name(b->side.better)));
-	json_object_set_new(obj, "good", json_string(b->good));
-	json_object_set_new(obj, "bad", b->bad ? json_string(b->bad) : json_null());
+	json_object_set_new(obj, "good", json_string(b->good.run));
+	json_object_set_new(obj, "bad", b->bad.run ? json_string(b->bad.run) : json_null());
 	json_object_set_new(obj, "run", json_string(b->side.run_name));
 	text = json_dumps(obj, JSON_REAL_PRECISION(6) | JSON_COMPACT);
 	json_decref(obj);
 	return text;
 }
 
-static void report(const struct bisect *b, const struct seqcs *cs, enum step_verdict v,
-		   const char *reason)
+static void report(const struct bisect *b, const struct step *s)
 {
-	const char *const *words = verdict_words;
 	FILE *out = b->print_verdict ? stderr : stdout;
+	char bound[64] = "";
 	double lo, hi;
 
-	step_interval(b, cs, &lo, &hi);
+	step_interval(b, s, &lo, &hi);
+	if (s->verdict != LEVEL_UNDECIDED && s->error_bound > b->so.alpha)
+		snprintf(bound, sizeof(bound), ", wrong with chance <= %.2g", s->error_bound);
 	if (!global.quiet)
-		fprintf(out, "bisect-step %s: %s (%s): %s against %s %+.2f%% .. %+.2f%% "
-			"(+ is better), %zu samples%s%s\n", b->side.run_name, words[v], reason,
-			b->side.metric_name, b->good, lo, hi,
-			b->side.samples, b->side.result.iterations_failed ? "; last failure: " : "",
+		fprintf(out, "bisect-step %s: %s (%s%s): %s against %s %+.2f%% .. %+.2f%% "
+			"(+ is better), %zu samples%s%s\n", b->side.run_name,
+			verdict_words[s->verdict], s->reason, bound, b->side.metric_name,
+			b->good.run, lo, hi, b->side.samples,
+			b->side.result.iterations_failed ? "; last failure: " : "",
 			b->side.result.iterations_failed ? b->side.result.last_failure : "");
 	if (b->print_verdict)
-		printf("%s\n", words[v]);
+		printf("%s\n", verdict_words[s->verdict]);
 }
 
 static int run_step(struct bisect *b, const char *name)
@@ -336,9 +439,7 @@ static int run_step(struct bisect *b, const char *name)
 	struct monitor_set *ms = NULL;
 	struct store *st = NULL;
 	struct error err = { 0 };
-	enum step_verdict v;
-	const char *reason;
-	struct seqcs cs;
+	struct step s;
 	int code;
 
 	/* The stored runs first, read only: a mistyped --db or run creates nothing. */
@@ -354,10 +455,10 @@ static int run_step(struct bisect *b, const char *name)
 		       "alpha %g, margin %g%%, at most %d samples; run: %s\n"
 		       "dry run: nothing was run\n", b->workload,
 		       b->side.plan.items[0].params_json, b->side.metric_name,
-		       better_name(b->side.better), b->good, b->bad ? " and " : "",
-		       b->bad ? b->bad : "", b->so.alpha, b->so.margin_pct, b->so.max_samples,
-		       name ? name : b->no_commit ? "none: not inside a git repository here, "
-		       "so the step needs --name" : "the git commit at run time");
+		       better_name(b->side.better), b->good.run, b->bad.run ? " and " : "",
+		       b->bad.run ? b->bad.run : "", b->so.alpha, b->so.margin_pct,
+		       b->so.max_samples, name ? name : b->no_commit ? "none: not inside a git "
+		       "repository here, so the step needs --name" : "the git commit at run time");
 		return EXIT_OK;
 	}
 	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
@@ -367,31 +468,29 @@ static int run_step(struct bisect *b, const char *name)
 		return BISECT_ERROR;
 	}
 	iteration_install_signal_handlers();
-	seqcs_init(&cs, b->so.alpha / 2, 0);
-	if (side_open(&b->side, st, name, &b->so, ms, &err)) {
-		v = STEP_UNDECIDED;
-		reason = NULL;
-	} else {
-		v = sample(b, &cs, &reason, &err);
-	}
+	step_init(&s, b);
+	if (side_open(&b->side, st, name, &b->so, ms, &err))
+		s.reason = NULL;
+	else
+		sample(b, &s, &err);
 	if (b->side.result.batch_id) {
-		char *result = reason ? verdict_json(b, &cs, v, reason) : NULL;
+		char *result = s.reason ? verdict_json(b, &s) : NULL;
 
 		/* The job, if any, is done only with its verdict stored: else it is an error. */
-		if (store_batches_finish(st, &b->side.result.batch_id, 1, reason != NULL, result,
-					 &err) && reason)
-			reason = NULL;
+		if (store_batches_finish(st, &b->side.result.batch_id, 1, s.reason != NULL, result,
+					 &err) && s.reason)
+			s.reason = NULL;
 		free(result);
 	}
 	monitors_close(ms);
 	store_close(st);
 	if (iteration_interrupted())
 		code = 128 + iteration_interrupted();
-	else if (!reason)
+	else if (!s.reason)
 		code = (error_report(&err), BISECT_ERROR);
 	else
-		code = (report(b, &cs, v, reason), b->print_verdict ? EXIT_OK : codes[v]);
-	seqcs_release(&cs);
+		code = (report(b, &s), b->print_verdict ? EXIT_OK : codes[s.verdict]);
+	step_release(&s);
 	return code;
 }
 
@@ -406,9 +505,10 @@ int cmd_bisect_step(int argc, char **argv)
 	struct bisect b = { .so = SEQUENTIAL_DEFAULTS };
 	struct cmd_option options[] = {
 		SEQUENTIAL_OPTIONS(&b.so),
-		OPT_STRING(0, "good", &b.good, "RUN", "the stored run of a good build (required)"),
-		OPT_STRING(0, "bad", &b.bad, "RUN", "the stored run of a bad build: the "
-			   "threshold is half-way between the two"),
+		OPT_STRING(0, "good", &b.good.run, "RUN", "the stored run of a good build "
+			   "(required)"),
+		OPT_STRING(0, "bad", &b.bad.run, "RUN", "the stored run of a bad build: decide "
+			   "which of the two the build behaves like"),
 		OPT_STRING(0, "name", &b.so.name, "NAME", "store the step as run NAME (default: "
 			   "the current git commit)"),
 		OPT_CALLBACK(0, "print-verdict", &b.print_verdict, NULL, "print good, bad or "
@@ -422,6 +522,7 @@ int cmd_bisect_step(int argc, char **argv)
 	struct error err = { 0 };
 	char commit[64];
 	const char *name;
+	bool dirty = false;
 	int64_t job;
 	int code, has_job = 0;
 
@@ -430,15 +531,15 @@ int cmd_bisect_step(int argc, char **argv)
 		goto out;
 	}
 	code = BISECT_ERROR;
-	if (optind + 1 != argc || !b.good) {
+	if (optind + 1 != argc || !b.good.run) {
 		command_usage_error("bisect-step", optind >= argc ? "no workload given" :
 				    optind + 1 < argc ? "one workload at a time" :
 				    "--good RUN is required: the stored run of a good build");
 		goto out;
 	}
 	if (sequential_check_utf8("bisect-step", &b.so) ||
-	    command_check_utf8("bisect-step", "run name", b.good) ||
-	    (b.bad && command_check_utf8("bisect-step", "run name", b.bad)))
+	    command_check_utf8("bisect-step", "run name", b.good.run) ||
+	    (b.bad.run && command_check_utf8("bisect-step", "run name", b.bad.run)))
 		goto out;
 	if (!(w = workload_find(argv[optind]))) {
 		die_code(EXIT_USAGE, "unknown workload '%.64s': not one of schedperf's workloads "
@@ -456,7 +557,7 @@ int cmd_bisect_step(int argc, char **argv)
 		name = commit;
 	} else if (!name) {
 		/* A dry run says what the step would be named, or that it cannot be. */
-		if (!git_commit(commit, sizeof(commit), &err)) {
+		if (!step_name(commit, sizeof(commit), &dirty, &err)) {
 			name = commit;
 		} else if (b.dry_run) {
 			b.no_commit = true;
@@ -465,9 +566,14 @@ int cmd_bisect_step(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (dirty && !global.quiet && !b.dry_run)
+		fprintf(stderr, "bisect-step: the work tree has changes to tracked files: the "
+			"step is stored as run %s\n", name);
 	b.workload = w->name;
 	code = run_step(&b, name);
 out:
+	free(b.good.x);
+	free(b.bad.x);
 	side_release(&b.side);
 	free(b.so.params);
 	return code;
