@@ -208,8 +208,9 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(json 'd["verdict"]' "$TMP/ab.json")" = different ]
 	[ "$(json 'd["direction"]' "$TMP/ab.json")" = worse ]
 	[ "$(json 'd["metric"]' "$TMP/ab.json")" = best ]
-	# B takes twice the work: about -100 % (+ is better), the interval around it
-	[ "$(json '-200 < d["estimate_pct"] < -50' "$TMP/ab.json")" = True ]
+	# B takes twice the work: about -100 % (+ is better; a loaded machine
+	# has shown -48 %), the interval around it
+	[ "$(json '-200 < d["estimate_pct"] < -20' "$TMP/ab.json")" = True ]
 	[ "$(json 'd["ci_pct"][0] <= d["estimate_pct"] <= d["ci_pct"][1] < 0' "$TMP/ab.json")" = True ]
 	[ "$(json 'd["samples_a"] == d["samples_b"] == d["blocks"] >= 5' "$TMP/ab.json")" = True ]
 	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "interval excludes no change" ]
@@ -300,24 +301,26 @@ write_prog() {	# write_prog FILE WORK
 	run sp ab command --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	# bisect-step reads the stored runs and samples nothing
-	sp run command -p cmd=true -i 8 --name good --quiet
+	# bisect-step reads the stored runs and samples nothing (a metric that
+	# never varies, so that the margin can be decided on any machine)
+	c=(-p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
+	sp run command "${c[@]}" -i 8 --name good --quiet
 	cd "$TMP"
-	run sp bisect-step command -p cmd=true --good good --dry-run
+	run sp bisect-step command "${c[@]}" --good good --dry-run
 	[ "$status" -eq 0 ]
 	# outside git the step itself would stop: the dry run says what it needs
 	[[ "${lines[0]}" == "bisect-step: command {"*"against good;"*"run: none: not inside a git repository here, so the step needs --name" ]]
-	run sp bisect-step command -p cmd=true --good good --dry-run --name step
+	run sp bisect-step command "${c[@]}" --good good --dry-run --name step
 	[[ "${lines[0]}" == *"; run: step" ]]
 	# inside one, the commit it would be named after
 	git init -q "$TMP/repo"
 	git -C "$TMP/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m c
 	cd "$TMP/repo"
-	run sp bisect-step command -p cmd=true --good good --dry-run
+	run sp bisect-step command "${c[@]}" --good good --dry-run
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"; run: $(git rev-parse --short=12 HEAD)" ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
-	run sp bisect-step command -p cmd=true --good nosuch --dry-run
+	run sp bisect-step command "${c[@]}" --good nosuch --dry-run
 	[ "$status" -eq 255 ]
 	# --restore changes settings: no dry run of it, and no new store for it
 	run sp ab --restore --dry-run
