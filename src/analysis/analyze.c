@@ -54,6 +54,7 @@ void compare_options_init(struct compare_options *opts)
 		.seed = BOOTSTRAP_SEED,
 		.resamples = BOOTSTRAP_RESAMPLES,
 		.threads = 2,
+		.effects = true,
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -87,7 +88,7 @@ static void median_interval(struct compare_cell *cell, double level)
 
 /* The tests that use Rmath's static tables: on this thread only. */
 static void cell_tests(const struct compare_cell *base, struct compare_cell *cell,
-		       double level)
+		       double level, bool effects)
 {
 	struct welch_result w;
 	struct mwu_result u;
@@ -97,12 +98,14 @@ static void cell_tests(const struct compare_cell *base, struct compare_cell *cel
 		return;
 	welch_test(base->samples, base->nr_samples, cell->samples, cell->nr_samples, &w);
 	mwu_test(base->samples, base->nr_samples, cell->samples, cell->nr_samples, &u);
-	hl_estimate(base->samples, base->nr_samples, cell->samples, cell->nr_samples,
-		    level, &hl);
 	cell->stats.p_welch = w.p;
 	cell->stats.p_mwu = u.p;
 	/* Welch is undefined for constant samples of different means */
 	cell->stats.p_test = isnan(w.p) ? u.p : w.p;
+	if (!effects)
+		return;
+	hl_estimate(base->samples, base->nr_samples, cell->samples, cell->nr_samples,
+		    level, &hl);
 	cell->stats.hl_shift = hl.shift;
 	cell->stats.hl_low = hl.low;
 	cell->stats.hl_high = hl.high;
@@ -237,7 +240,8 @@ static void cell_conclude(const struct compare_row *row, struct compare_cell *ce
 		cell->stats.verdict = VERDICT_UNKNOWN;
 		cell->stats.within_spread = true;
 	}
-	if (cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE)
+	if (cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE ||
+	    !opts->effects)
 		return;
 	power_mde(base->n, cell->summary.n, pooled_sd(base, &cell->summary), base->amean,
 		  opts->alpha, POWER_DEFAULT, &mde);
@@ -261,7 +265,8 @@ void comparison_analyze(struct comparison *cmp, const struct compare_options *op
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			median_interval(&row->cells[r], cmp->level);
 			if (r) {
-				cell_tests(&row->cells[0], &row->cells[r], cmp->level);
+				cell_tests(&row->cells[0], &row->cells[r], cmp->level,
+					   opts->effects);
 				cell_batch_test(&row->cells[0], &row->cells[r]);
 			}
 		}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bootstrap of a comparison on a pool of threads: the ratio interval of
- * every cell against its baseline is nearly all of compare's cost. Cells
- * with the same sample sizes share one resampling plan, and the rows are
- * shared out to the threads.
+ * every cell against its baseline is most of compare's cost. Cells with the
+ * same sample sizes share one resampling plan, and rows under one plan are
+ * resampled BOOTSTRAP_LANES at a time (stats/bootstrap.h: the plan read
+ * once for them, the values added as vectors); those blocks, and the cells
+ * whose plan keeps no indices, are shared out to the threads.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,17 +40,29 @@ struct boot_row {
 };
 
 /*
- * The bootstrap pool: workers and the calling thread take rows in turn from
- * one counter, so whoever is free takes the next; the calling thread joins
- * in only after the Rmath tests, which it alone may run. A row goes to one
- * thread whole, so that runs sharing a plan share the baseline's resample
- * means (a quarter of the work when three runs are compared).
+ * A unit of the pool's work: up to BOOTSTRAP_LANES rows resampled together
+ * under one plan that keeps its indices (every job of those rows under that
+ * plan), or else one row's jobs that draw as they go.
+ */
+struct boot_block {
+	const struct bootstrap_plan *plan;	/* NULL: rows[0]'s jobs one by one */
+	size_t rows[BOOTSTRAP_LANES];
+	size_t nr_rows;
+};
+
+/*
+ * The bootstrap pool: workers and the calling thread take blocks in turn
+ * from one counter, so whoever is free takes the next; the calling thread
+ * joins in only after the Rmath tests, which it alone may run. A block
+ * resamples its rows' baselines once for all their runs.
  */
 struct bootstrap_pool {
 	struct boot_job *jobs;
 	size_t nr_jobs;
 	struct boot_row *rows;
 	size_t nr_rows;
+	struct boot_block *blocks;
+	size_t nr_blocks;
 	atomic_size_t next;
 	double level;
 	size_t resamples;
@@ -75,23 +89,12 @@ static const struct bootstrap_plan *plan_for(struct bootstrap_pool *pool, size_t
 	return pool->plans[pool->nr_plans++].plan;
 }
 
-/*
- * One cell's interval. @base_means holds the baseline's resample means
- * under *@means_plan (NULL: none yet); computed here when this cell's plan
- * keeps indices and differs.
- */
-static void boot_cell(const struct bootstrap_pool *pool, const struct boot_job *job,
-		      double *base_means, const struct bootstrap_plan **means_plan)
+/* One cell whose plan keeps no indices: drawn as it goes. */
+static void boot_cell(const struct bootstrap_pool *pool, const struct boot_job *job)
 {
 	struct cell_stats *st = &job->cell->stats;
 
-	if (job->plan && job->plan != *means_plan &&
-	    !bootstrap_plan_base_means(job->plan, job->base->samples, base_means))
-		*means_plan = job->plan;
-	if (job->plan && job->plan == *means_plan)
-		bootstrap_plan_ratio_ci_means(job->plan, base_means, job->cell->samples,
-					      pool->level, &st->ratio_low, &st->ratio_high);
-	else if (job->plan)
+	if (job->plan)
 		bootstrap_plan_ratio_ci(job->plan, job->base->samples, job->cell->samples,
 					pool->level, &st->ratio_low, &st->ratio_high);
 	else
@@ -101,21 +104,132 @@ static void boot_cell(const struct bootstrap_pool *pool, const struct boot_job *
 				   &st->ratio_low, &st->ratio_high);
 }
 
+/* Row @row's jobs, the @k-th of those under @plan (NULL: none). */
+static const struct boot_job *row_job(const struct bootstrap_pool *pool, size_t row,
+				      const struct bootstrap_plan *plan, size_t k)
+{
+	const struct boot_row *r = &pool->rows[row];
+
+	for (size_t j = r->first; j < r->first + r->nr; j++)
+		if (pool->jobs[j].plan == plan && !k--)
+			return &pool->jobs[j];
+	return NULL;
+}
+
+/* Every job under the block's plan, the baselines' means resampled once. */
+static void boot_lanes(const struct bootstrap_pool *pool, const struct boot_block *block,
+		       double *base_means, double *new_means)
+{
+	const double *x[BOOTSTRAP_LANES];
+	const struct boot_job *job[BOOTSTRAP_LANES];
+	const double *filler = NULL;
+	double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
+	size_t nr = block->nr_rows;
+
+	for (size_t lane = 0; lane < nr; lane++)
+		x[lane] = row_job(pool, block->rows[lane], block->plan, 0)->base->samples;
+	bootstrap_plan_lane_means(block->plan, false, x, nr, base_means);
+	for (size_t k = 0;; k++) {
+		bool any = false;
+
+		for (size_t lane = 0; lane < nr; lane++) {
+			job[lane] = row_job(pool, block->rows[lane], block->plan, k);
+			any |= job[lane] != NULL;
+		}
+		if (!any)
+			return;
+		/* a lane whose row has no k-th job resamples another's, unread */
+		for (size_t lane = 0; lane < nr; lane++)
+			if (job[lane])
+				filler = job[lane]->cell->samples;
+		for (size_t lane = 0; lane < nr; lane++)
+			x[lane] = job[lane] ? job[lane]->cell->samples : filler;
+		bootstrap_plan_lane_means(block->plan, true, x, nr, new_means);
+		bootstrap_lane_ratio_cis(base_means, new_means, nr, pool->resamples,
+					 pool->level, low, high);
+		for (size_t lane = 0; lane < nr; lane++) {
+			if (!job[lane])
+				continue;
+			job[lane]->cell->stats.ratio_low = low[lane];
+			job[lane]->cell->stats.ratio_high = high[lane];
+		}
+	}
+}
+
 static void *boot_worker(void *arg)
 {
 	struct bootstrap_pool *pool = arg;
-	double *base_means = xreallocarray(NULL, pool->resamples, sizeof(double));
+	size_t lanes = pool->resamples * BOOTSTRAP_LANES;
+	double *base_means = xreallocarray(NULL, 2 * lanes, sizeof(double));
+
+	/* the means of one side of a block: base_means, then the new side's */
 	size_t i;
 
-	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_rows) {
-		const struct boot_row *row = &pool->rows[i];
-		const struct bootstrap_plan *means_plan = NULL;
+	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_blocks) {
+		const struct boot_block *block = &pool->blocks[i];
+		const struct boot_row *row = &pool->rows[block->rows[0]];
 
+		if (block->plan) {
+			boot_lanes(pool, block, base_means, base_means + lanes);
+			continue;
+		}
 		for (size_t j = row->first; j < row->first + row->nr; j++)
-			boot_cell(pool, &pool->jobs[j], base_means, &means_plan);
+			if (!bootstrap_plan_keeps_indices(pool->jobs[j].plan))
+				boot_cell(pool, &pool->jobs[j]);
 	}
 	free(base_means);
 	return NULL;
+}
+
+/* A block of @nr rows under @plan, or of one row's other jobs (@plan NULL). */
+static void add_block(struct bootstrap_pool *pool, const struct bootstrap_plan *plan,
+		      const size_t *rows, size_t nr)
+{
+	struct boot_block *b = &pool->blocks[pool->nr_blocks++];
+
+	b->plan = plan;
+	b->nr_rows = nr;
+	for (size_t i = 0; i < nr; i++)
+		b->rows[i] = rows[i];
+}
+
+/*
+ * Per plan that keeps its indices, its rows in order BOOTSTRAP_LANES at a
+ * time; then each row with a job that draws as it goes.
+ */
+static void plan_blocks(struct bootstrap_pool *pool)
+{
+	size_t most = pool->nr_rows * (pool->nr_plans + 1) + 1, rows[BOOTSTRAP_LANES], nr;
+
+	pool->blocks = xcalloc(most, sizeof(*pool->blocks));
+	for (size_t p = 0; p < pool->nr_plans; p++) {
+		const struct bootstrap_plan *plan = pool->plans[p].plan;
+
+		if (!bootstrap_plan_keeps_indices(plan))
+			continue;
+		nr = 0;
+		for (size_t i = 0; i < pool->nr_rows; i++) {
+			if (!row_job(pool, i, plan, 0))
+				continue;
+			rows[nr++] = i;
+			if (nr == BOOTSTRAP_LANES) {
+				add_block(pool, plan, rows, nr);
+				nr = 0;
+			}
+		}
+		if (nr)
+			add_block(pool, plan, rows, nr);
+	}
+	for (size_t i = 0; i < pool->nr_rows; i++) {
+		const struct boot_row *row = &pool->rows[i];
+
+		for (size_t j = row->first; j < row->first + row->nr; j++) {
+			if (!bootstrap_plan_keeps_indices(pool->jobs[j].plan)) {
+				add_block(pool, NULL, &i, 1);
+				break;
+			}
+		}
+	}
 }
 
 struct bootstrap_pool *bootstrap_pool_start(struct comparison *cmp,
@@ -147,9 +261,10 @@ struct bootstrap_pool *bootstrap_pool_start(struct comparison *cmp,
 		pool->rows[i].nr = pool->nr_jobs - pool->rows[i].first;
 	}
 	pool->nr_rows = cmp->nr_rows;
+	plan_blocks(pool);
 	atomic_init(&pool->next, 0);
 	/* a thread that cannot start leaves its share to the others */
-	for (int t = 1; t < want && (size_t)t < pool->nr_rows; t++) {
+	for (int t = 1; t < want && (size_t)t < pool->nr_blocks; t++) {
 		if (pthread_create(&pool->tid[pool->nr_threads], NULL, boot_worker, pool))
 			break;
 		pool->nr_threads++;
@@ -167,5 +282,6 @@ void bootstrap_pool_finish(struct bootstrap_pool *pool)
 	free(pool->plans);
 	free(pool->jobs);
 	free(pool->rows);
+	free(pool->blocks);
 	free(pool);
 }

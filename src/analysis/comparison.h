@@ -101,6 +101,12 @@ struct comparison {
 		uint64_t seed;	/* bootstrap */
 		size_t resamples;
 		int threads;	/* for the bootstrap; 1 = none */
+		/*
+		 * The Hodges–Lehmann shift and interval and the minimum
+		 * detectable effect, which only some formats show (default
+		 * true); false leaves them NAN.
+		 */
+		bool effects;
 	} opts;			/* as comparison_analyze() was given them */
 };
 

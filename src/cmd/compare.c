@@ -289,6 +289,7 @@ out:
 
 static int compare_runs(char **names, size_t nr_runs, const struct compare_args *a)
 {
+	struct compare_options opts;
 	struct compare_run *runs;
 	struct comparison cmp;
 	int code;
@@ -308,7 +309,9 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		comparison_release(&cmp);
 		goto out;
 	}
-	comparison_analyze(&cmp, &a->opts);
+	opts = a->opts;
+	opts.effects = a->format->shows_effects;
+	comparison_analyze(&cmp, &opts);
 	if (a->fail_on_regression && comparison_has_regression(&cmp))
 		code = EXIT_FOUND;
 	if (a->only_changed)

@@ -17,11 +17,11 @@ const struct compare_style compare_styles[] = {
 };
 
 const struct compare_format compare_formats[] = {
-	{ "text", report_compare_text },
-	{ "markdown", report_compare_markdown },
-	{ "csv", report_compare_csv },
-	{ "json", report_compare_json },
-	{ NULL, NULL },
+	{ "text", report_compare_text, false },
+	{ "markdown", report_compare_markdown, false },
+	{ "csv", report_compare_csv, true },
+	{ "json", report_compare_json, true },
+	{ NULL, NULL, false },
 };
 
 const struct compare_style *compare_style_find(const char *name)

@@ -67,6 +67,7 @@ struct compare_render {
 struct compare_format {
 	const char *name;
 	void (*render)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
+	bool shows_effects;	/* Hodges–Lehmann, MDE: computed only if shown */
 };
 
 /* The tables, ended by a NULL name; the first row of each is the default. */

@@ -22,6 +22,7 @@
 #endif
 #include <Rmath.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "stats/bootstrap.h"
@@ -141,34 +142,127 @@ static double min_of(const double *x, size_t n)
 }
 
 /*
- * R's quantile(type = 7) at @prob once its lower order statistic x[lo] is in
- * place: everything after it is at least as large, so the upper one is
- * their minimum.
+ * R's quantile(type = 7) at @prob of @n values, once the lower order
+ * statistic (rank @lo of the @n) is in place at x[at] of @x's @len values:
+ * everything after it is at least as large, so the upper one is their
+ * minimum. @x may be the whole set (at == lo) or a tail cut from it.
  */
-static double interpolate(const double *x, size_t n, size_t lo, double prob)
+static double interpolate(const double *x, size_t len, size_t at, size_t n, size_t lo,
+			  double prob)
 {
 	double h = (double)(n - 1) * prob;
 
 	if (lo + 1 >= n)
-		return x[lo];
-	return x[lo] + (h - (double)lo) * (min_of(x + lo + 1, n - lo - 1) - x[lo]);
+		return x[at];
+	return x[at] + (h - (double)lo) * (min_of(x + at + 1, len - at - 1) - x[at]);
 }
 
 /*
  * Both ends with one partial selection each: the upper order statistic is
  * searched only among the values above the lower one.
  */
+static void percentiles_selected(double *x, size_t n, double p_low, double p_high,
+				 size_t lo1, size_t lo2, double *low, double *high)
+{
+	select_kth(x, n, lo1);
+	*low = interpolate(x, n, lo1, n, lo1, p_low);
+	if (lo2 > lo1)
+		select_kth(x + lo1 + 1, n - lo1 - 1, lo2 - lo1 - 1);
+	*high = interpolate(x, n, lo2, n, lo2, p_high);
+}
+
+/*
+ * The tails alone: a bootstrap's interval needs the 250th values from each
+ * end of 10,000, so a strided sample of them sets two thresholds that
+ * should hold a few more than that, one pass copies out the values beyond
+ * each, and the selection runs on those few hundred. The values beyond a
+ * threshold are exactly the smallest (largest) of the whole, so when
+ * enough of them are there, the order statistics and the interpolation
+ * are those of the full selection to the bit; when not (the sample
+ * misled), the full selection runs instead.
+ */
+#define TAIL_STRIDE	16
+#define TAIL_MIN_N	2048
+#define TAIL_MARGIN	16	/* sample ranks beyond the expected one: 3 sd */
+
+/*
+ * Values <= @cut_low into @lows and >= @cut_high into @highs, at most @room
+ * each (both have TAIL_BLOCK more for the writes past the end a block
+ * makes): every value is written to both, and a count moves only for a
+ * value that belongs, so the loop has no branch to mispredict on the
+ * random order of resamples.
+ */
+#define TAIL_BLOCK	64
+
+static int cut_tails(const double *x, size_t n, double cut_low, double cut_high,
+		     double *lows, size_t *nr_low, double *highs, size_t *nr_high,
+		     size_t room)
+{
+	size_t nl = 0, nh = 0;
+
+	for (size_t at = 0; at < n; at += TAIL_BLOCK) {
+		size_t end = at + TAIL_BLOCK < n ? at + TAIL_BLOCK : n;
+
+		if (nl > room || nh > room)
+			return -1;
+		for (size_t i = at; i < end; i++) {
+			lows[nl] = x[i];
+			highs[nh] = x[i];
+			nl += x[i] <= cut_low;
+			nh += x[i] >= cut_high;
+		}
+	}
+	*nr_low = nl;
+	*nr_high = nh;
+	return nl > room || nh > room ? -1 : 0;
+}
+
+static int percentiles_tails(const double *x, size_t n, double p_low, double p_high,
+			     size_t lo1, size_t lo2, double *low, double *high)
+{
+	/* rank lo1 and the next from the bottom; rank lo2 from the top */
+	size_t want_low = lo1 + 2, want_high = n - lo2 + 1, m = n / TAIL_STRIDE;
+	size_t below = want_low / TAIL_STRIDE + TAIL_MARGIN;
+	size_t above = want_high / TAIL_STRIDE + TAIL_MARGIN;
+	size_t room = want_low + want_high + 2 * TAIL_MARGIN * TAIL_STRIDE;
+	size_t nr_low, nr_high, skipped;
+	double *buf, *lows, *highs, cut_low, cut_high;
+	int rc = -1;
+
+	if (below + above >= m)
+		return -1;
+	buf = xreallocarray(NULL, m + 2 * (room + TAIL_BLOCK), sizeof(*buf));
+	lows = buf + m;
+	highs = lows + room + TAIL_BLOCK;
+	for (size_t i = 0; i < m; i++)
+		buf[i] = x[i * TAIL_STRIDE];
+	cut_low = select_kth(buf, m, below);
+	cut_high = select_kth(buf, m, m - 1 - above);
+	if (!(cut_low < cut_high) ||
+	    cut_tails(x, n, cut_low, cut_high, lows, &nr_low, highs, &nr_high, room) ||
+	    nr_low < want_low || nr_high < want_high)
+		goto out;
+	select_kth(lows, nr_low, lo1);
+	*low = interpolate(lows, nr_low, lo1, n, lo1, p_low);
+	skipped = n - nr_high;	/* rank lo2 of all is lo2 - skipped of the tail */
+	select_kth(highs, nr_high, lo2 - skipped);
+	*high = interpolate(highs, nr_high, lo2 - skipped, n, lo2, p_high);
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
 void bootstrap_percentiles(double *x, size_t n, double level, double *low, double *high)
 {
 	double p_low = (1 - level) / 2, p_high = (1 + level) / 2;
 	size_t lo1 = (size_t)floor((double)(n - 1) * p_low);
 	size_t lo2 = (size_t)floor((double)(n - 1) * p_high);
 
-	select_kth(x, n, lo1);
-	*low = interpolate(x, n, lo1, p_low);
-	if (lo2 > lo1)
-		select_kth(x + lo1 + 1, n - lo1 - 1, lo2 - lo1 - 1);
-	*high = interpolate(x, n, lo2, p_high);
+	if (n >= TAIL_MIN_N && lo2 > lo1 &&
+	    !percentiles_tails(x, n, p_low, p_high, lo1, lo2, low, high))
+		return;
+	percentiles_selected(x, n, p_low, p_high, lo1, lo2, low, high);
 }
 
 /*
@@ -185,24 +279,32 @@ static double kept_mean(const struct bootstrap_plan *plan, const double *x, size
 	return mean_at(x, plan->indices + at, n);
 }
 
-/* The interval from @ratios (reordered, then freed); -1 when a ratio is NaN. */
-static int ratio_interval(double *ratios, size_t resamples, double level,
-			  double *low, double *high)
+/* The interval from @ratios, none NaN (reordered). */
+static int interval_of(double *ratios, size_t resamples, double level,
+		       double *low, double *high)
 {
-	for (size_t i = 0; i < resamples; i++) {
-		if (isnan(ratios[i])) {
-			free(ratios);
-			return -1;
-		}
-	}
 	bootstrap_percentiles(ratios, resamples, level, low, high);
-	free(ratios);
 	/* infinite ratios (a zero base mean) can interpolate to inf - inf */
 	if (isnan(*low) || isnan(*high)) {
 		*low = *high = NAN;
 		return -1;
 	}
 	return 0;
+}
+
+/* The interval from @ratios (reordered, then freed); -1 when a ratio is NaN. */
+static int ratio_interval(double *ratios, size_t resamples, double level,
+			  double *low, double *high)
+{
+	int rc = -1;
+
+	for (size_t i = 0; i < resamples; i++)
+		if (isnan(ratios[i]))
+			goto out;
+	rc = interval_of(ratios, resamples, level, low, high);
+out:
+	free(ratios);
+	return rc;
 }
 
 /*
@@ -234,6 +336,191 @@ static struct side side_of(const double *x, size_t n)
 		}
 	}
 	return side;
+}
+
+/* ------------------------------------------------------------ lanes */
+
+/*
+ * BOOTSTRAP_LANES samples resampled together, one per lane of a vector:
+ * the values are laid out index by index (lane after lane), so that each
+ * index of the plan loads one vector and each addition serves every
+ * lane. Every lane adds its own values in the order and into the partial
+ * sums mean_at() uses, so each of its means is that of the scalar code to
+ * the bit. The plan is read once for the lanes instead of once per
+ * sample, and the loads are contiguous instead of scattered.
+ */
+typedef double vector2 __attribute__((vector_size(2 * sizeof(double)),
+				      aligned(sizeof(double))));
+typedef double vector4 __attribute__((vector_size(4 * sizeof(double)),
+				      aligned(sizeof(double))));
+typedef long long mask4 __attribute__((vector_size(4 * sizeof(long long))));
+
+/*
+ * The lanes two vectors at a time (8 partial sums of vectors: as many
+ * registers as there are, and no more), over the plan once per pair:
+ * @xt holds BOOTSTRAP_LANES values per index, @means BOOTSTRAP_LANES
+ * means per resample.
+ */
+#define DEFINE_LANE_MEANS(name, index_type, vector, attribute)			\
+attribute static void name(const index_type *index, size_t stride, size_t n,	\
+			   size_t resamples, const double *xt, double *means)	\
+{										\
+	const size_t w = sizeof(vector) / sizeof(double);			\
+										\
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane += 2 * w) {		\
+		const index_type *ix = index;					\
+		const double *x = xt + lane;					\
+										\
+		for (size_t r = 0; r < resamples; r++, ix += stride) {		\
+			vector a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };	\
+			vector b0 = { 0 }, b1 = { 0 }, b2 = { 0 }, b3 = { 0 };	\
+			double *out = means + r * BOOTSTRAP_LANES + lane;	\
+			size_t i;						\
+										\
+			for (i = 0; i + 4 <= n; i += 4) {			\
+				const double *x0 = x + (size_t)ix[i] * BOOTSTRAP_LANES;	\
+				const double *x1 = x + (size_t)ix[i + 1] * BOOTSTRAP_LANES; \
+				const double *x2 = x + (size_t)ix[i + 2] * BOOTSTRAP_LANES; \
+				const double *x3 = x + (size_t)ix[i + 3] * BOOTSTRAP_LANES; \
+										\
+				a0 += *(const vector *)x0;			\
+				b0 += *(const vector *)(x0 + w);		\
+				a1 += *(const vector *)x1;			\
+				b1 += *(const vector *)(x1 + w);		\
+				a2 += *(const vector *)x2;			\
+				b2 += *(const vector *)(x2 + w);		\
+				a3 += *(const vector *)x3;			\
+				b3 += *(const vector *)(x3 + w);		\
+			}							\
+			if (i < n) {						\
+				a0 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES); \
+				b0 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES + w); \
+				i++;						\
+			}							\
+			if (i < n) {						\
+				a1 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES); \
+				b1 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES + w); \
+				i++;						\
+			}							\
+			if (i < n) {						\
+				a2 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES); \
+				b2 += *(const vector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES + w); \
+			}							\
+			*(vector *)out = ((a0 + a1) + (a2 + a3)) / (double)n;	\
+			*(vector *)(out + w) = ((b0 + b1) + (b2 + b3)) / (double)n; \
+		}								\
+	}									\
+}
+DEFINE_LANE_MEANS(lane_means_words, uint32_t, vector2, )
+DEFINE_LANE_MEANS(lane_means_bytes, uint8_t, vector2, )
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Where the CPU has them, vectors of four: half the additions and loads. */
+DEFINE_LANE_MEANS(lane_means_words_avx2, uint32_t, vector4, __attribute__((target("avx2"))))
+DEFINE_LANE_MEANS(lane_means_bytes_avx2, uint8_t, vector4, __attribute__((target("avx2"))))
+
+static bool have_avx2(void)
+{
+	return __builtin_cpu_supports("avx2");
+}
+#else
+#define lane_means_words_avx2	lane_means_words
+#define lane_means_bytes_avx2	lane_means_bytes
+
+static bool have_avx2(void)
+{
+	return false;
+}
+#endif
+
+bool bootstrap_plan_keeps_indices(const struct bootstrap_plan *plan)
+{
+	return plan && (plan->byte_indices || plan->indices);
+}
+
+int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
+			      const double *const *x, size_t nr, double *means)
+{
+	size_t n = new_side ? plan->n_new : plan->n_base, offset = new_side ? plan->n_base : 0;
+	size_t stride = plan->n_base + plan->n_new;
+	int exp[BOOTSTRAP_LANES] = { 0 };
+	bool scaled = false, avx2 = have_avx2();
+	double *xt;
+
+	if (!bootstrap_plan_keeps_indices(plan) || nr > BOOTSTRAP_LANES)
+		return -1;
+	xt = xreallocarray(NULL, n, BOOTSTRAP_LANES * sizeof(*xt));
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		struct side side = lane < nr ? side_of(x[lane], n) : (struct side){ NULL };
+
+		for (size_t j = 0; j < n; j++)
+			xt[j * BOOTSTRAP_LANES + lane] = side.x ? side.x[j] : 1;
+		exp[lane] = side.exp;
+		scaled |= side.exp != 0;
+		free(side.scaled);
+	}
+	if (plan->byte_indices)
+		(avx2 ? lane_means_bytes_avx2 : lane_means_bytes)(plan->byte_indices + offset,
+								  stride, n, plan->resamples,
+								  xt, means);
+	else
+		(avx2 ? lane_means_words_avx2 : lane_means_words)(plan->indices + offset, stride,
+								  n, plan->resamples, xt, means);
+	free(xt);
+	for (size_t i = 0; scaled && i < plan->resamples; i++)
+		for (size_t lane = 0; lane < nr; lane++)
+			means[i * BOOTSTRAP_LANES + lane] =
+				ldexp(means[i * BOOTSTRAP_LANES + lane], exp[lane]);
+	return 0;
+}
+
+/*
+ * The ratios of every lane, divided as vectors and laid out lane after
+ * lane (@ratios[lane * resamples + i]) in one pass; @nan[lane] tells
+ * whether one of a lane's is NaN (not equal to itself).
+ */
+static void lane_ratios(const double *base_means, const double *new_means,
+			size_t resamples, double *ratios, bool *nan)
+{
+	const vector4 *base = (const vector4 *)base_means, *new = (const vector4 *)new_means;
+	const size_t per = BOOTSTRAP_LANES / 4;	/* vectors per resample */
+	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };
+
+	for (size_t i = 0; i < resamples; i++) {
+		for (size_t v = 0; v < per; v++) {
+			vector4 r = new[i * per + v] / base[i * per + v];
+			double *out = ratios + 4 * v * resamples + i;
+
+			seen[v] |= r != r;
+			out[0] = r[0];
+			out[resamples] = r[1];
+			out[2 * resamples] = r[2];
+			out[3 * resamples] = r[3];
+		}
+	}
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
+		nan[lane] = seen[lane / 4][lane % 4] != 0;
+}
+
+int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,
+			     size_t resamples, double level, double *low, double *high)
+{
+	bool nan[BOOTSTRAP_LANES];
+	double *ratios;
+	int rc = 0;
+
+	for (size_t lane = 0; lane < nr; lane++)
+		low[lane] = high[lane] = NAN;
+	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
+		return -1;
+	ratios = xreallocarray(NULL, BOOTSTRAP_LANES * resamples, sizeof(*ratios));
+	lane_ratios(base_means, new_means, resamples, ratios, nan);
+	for (size_t lane = 0; lane < nr; lane++)
+		if (nan[lane] || interval_of(ratios + lane * resamples, resamples, level,
+					     &low[lane], &high[lane]))
+			rc = -1;
+	free(ratios);
+	return rc;
 }
 
 int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *base,

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_STATS_BOOTSTRAP_H
 #define SCHEDPERF_STATS_BOOTSTRAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +74,26 @@ int bootstrap_plan_base_means(const struct bootstrap_plan *plan, const double *b
 			      double *means);
 int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const double *base_means,
 				  const double *new, double level, double *low, double *high);
+
+/*
+ * The same for BOOTSTRAP_LANES rows at once, the way a comparison of many
+ * rows of the same sizes runs (vectors of the rows' values, the plan read
+ * once for them all). bootstrap_plan_lane_means() fills
+ * @means[i * BOOTSTRAP_LANES + lane] with resample i's mean of @x[lane]
+ * (@nr <= BOOTSTRAP_LANES samples of the plan's new side if @new_side,
+ * else of its base side), each identical to what
+ * bootstrap_plan_base_means() gives; -1 when the plan keeps no indices.
+ * bootstrap_lane_ratio_cis() then fills @low[lane] and @high[lane] for the
+ * first @nr lanes, each identical to bootstrap_plan_ratio_ci()'s; -1 when
+ * some interval is undefined.
+ */
+#define BOOTSTRAP_LANES		8
+
+bool bootstrap_plan_keeps_indices(const struct bootstrap_plan *plan);
+int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
+			      const double *const *x, size_t nr, double *means);
+int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,
+			     size_t resamples, double level, double *low, double *high);
 
 /*
  * The percentile interval from @n >= 2 resampled values of a statistic: R's

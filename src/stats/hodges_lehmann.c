@@ -15,6 +15,12 @@
  * That costs O((n_base + n_new) log(n_base + n_new)) time and O(n_base +
  * n_new) memory, where sorting or selecting the differences themselves
  * took n_base * n_new of both (3 GB for 20,000 samples a side).
+ *
+ * Small samples are the other way round: for 50 a side the 2,500
+ * differences are fewer than one round's pivot sample, so up to
+ * HL_ALL_MAX differences are formed once and the four order statistics
+ * an estimate needs are selected from them in place, each search confined
+ * between the ranks already placed.
  */
 #ifndef MATHLIB_STANDALONE
 #define MATHLIB_STANDALONE	/* Rmath without R itself */
@@ -43,6 +49,10 @@
 #define PIVOT_MARGIN	64
 #define PIVOT_SEED	UINT64_C(0x48cd1e3a)
 
+/* Up to this many differences are formed (128 KB), and ranks placed among them. */
+#define HL_ALL_MAX	16384
+#define HL_MAX_PLACED	8
+
 /* ------------------------------------------------------------ selection */
 
 /*
@@ -60,6 +70,12 @@ struct diff_matrix {
 	size_t *below_low, *upto_low, *below_high, *upto_high;
 	double *sample;		/* PIVOT_SAMPLE candidates (scratch) */
 	struct rng rng;
+	/*
+	 * Small matrices: every difference, each rank in placed[] at its
+	 * place with nothing larger before it and nothing smaller after.
+	 */
+	double *all;
+	size_t nr_all, placed[HL_MAX_PLACED], nr_placed;
 };
 
 static double diff_at(const struct diff_matrix *m, size_t i, size_t j)
@@ -161,6 +177,27 @@ static void narrow(struct diff_matrix *m, const size_t *from, const size_t *to)
 	}
 }
 
+/* The @k-th smallest difference of a small matrix, between the ranks placed. */
+static double select_formed(struct diff_matrix *m, size_t k)
+{
+	size_t lo = 0, hi = m->nr_all;
+
+	for (size_t i = 0; i < m->nr_placed; i++) {
+		size_t p = m->placed[i];
+
+		if (p == k)
+			return m->all[k];
+		if (p < k && p + 1 > lo)
+			lo = p + 1;
+		if (p > k && p < hi)
+			hi = p;
+	}
+	select_kth(m->all + lo, hi - lo, k - lo);
+	if (m->nr_placed < HL_MAX_PLACED)
+		m->placed[m->nr_placed++] = k;
+	return m->all[k];
+}
+
 /*
  * The @k-th smallest (0-based) difference. Every round keeps in play
  * exactly the differences strictly between the last pivots found below and
@@ -173,6 +210,8 @@ static double select_difference(struct diff_matrix *m, unsigned long long k,
 {
 	size_t finish_at = m->n_base + m->n_new + PIVOT_SAMPLE;
 
+	if (m->all)
+		return select_formed(m, (size_t)k);
 	for (size_t i = 0; i < m->n_base; i++) {
 		m->lo[i] = 0;
 		m->hi[i] = m->n_new;
@@ -346,6 +385,8 @@ static double difference_before(struct diff_matrix *m, double d,
 	unsigned long long n_below, n_upto;
 	double before = -INFINITY;
 
+	if (m->all)
+		return select_formed(m, (size_t)k - 1);
 	count_pivot(m, d, m->below_low, m->upto_low, &n_below, &n_upto);
 	if (n_below < k)
 		return d;
@@ -392,10 +433,17 @@ static void hl_work_init(struct hl_work *w, const double *base, size_t n_base,
 				   sizeof(*w->scratch));
 	w->m.sample = w->scratch + n_base + n_new + PIVOT_SAMPLE;
 	rng_seed(&w->m.rng, PIVOT_SEED);
+	if ((unsigned long long)n_base * n_new > HL_ALL_MAX)
+		return;
+	w->m.all = xreallocarray(NULL, n_base * n_new, sizeof(*w->m.all));
+	for (size_t i = 0; i < n_base; i++)
+		for (size_t j = 0; j < n_new; j++)
+			w->m.all[w->m.nr_all++] = diff_at(&w->m, i, j);
 }
 
 static void hl_work_free(struct hl_work *w)
 {
+	free(w->m.all);
 	free(w->scratch);
 	free(w->cumulative);
 	free(w->m.lo);

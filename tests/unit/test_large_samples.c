@@ -140,6 +140,47 @@ static void test_hl_selection_brute_force(void **state)
 	}
 }
 
+/*
+ * The estimate selects up to four ranks one after the other from the
+ * differences it formed (small samples), each search confined by the
+ * ranks placed before: its shift is still the median of all of them, and
+ * its ends are differences, on samples with ties and without.
+ */
+static void test_hl_estimate_formed(void **state)
+{
+	struct rng rng;
+
+	rng_seed(&rng, 12);
+	for (int round = 0; round < 100; round++) {
+		size_t nb = 1 + rng_below(&rng, 60), nn = 1 + rng_below(&rng, 60), k = 0;
+		bool ties = round % 2;
+		double *b = malloc(nb * sizeof(*b)), *n = malloc(nn * sizeof(*n));
+		double *all = malloc(nb * nn * sizeof(*all)), median;
+		struct hl_result r;
+		bool low_found = false, high_found = false;
+
+		for (size_t i = 0; i < nb; i++)
+			b[i] = ties ? (double)rng_below(&rng, 9) : (double)rng_next(&rng) / 1e18;
+		for (size_t j = 0; j < nn; j++)
+			n[j] = ties ? (double)rng_below(&rng, 9) : (double)rng_next(&rng) / 1e18;
+		for (size_t i = 0; i < nb; i++)
+			for (size_t j = 0; j < nn; j++)
+				all[k++] = n[j] - b[i];
+		qsort(all, k, sizeof(*all), cmp_nan_last);
+		median = k % 2 ? all[k / 2] : (all[k / 2 - 1] + all[k / 2]) / 2;
+		hl_estimate(b, nb, n, nn, 0.95, &r);
+		assert_true(r.shift == median);
+		for (size_t i = 0; i < k; i++) {
+			low_found |= all[i] == r.low;
+			high_found |= all[i] == r.high;
+		}
+		assert_true(isnan(r.low) || (low_found && high_found && r.low <= r.high));
+		free(b);
+		free(n);
+		free(all);
+	}
+}
+
 /* millions of differences go through the selection's pivot rounds too */
 static void test_hl_selection_large(void **state)
 {
@@ -283,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_sort_doubles),
 		cmocka_unit_test(test_hl_selection_brute_force),
 		cmocka_unit_test(test_hl_selection_large),
+		cmocka_unit_test(test_hl_estimate_formed),
 		cmocka_unit_test(test_hl_large_reference),
 		cmocka_unit_test(test_bootstrap_limit),
 		cmocka_unit_test(test_bootstrap_switches_to_limit),

@@ -524,6 +524,112 @@ static void test_bootstrap_plan_sizes(void **state)
 	}
 }
 
+/*
+ * BOOTSTRAP_LANES rows resampled together give each row the interval of
+ * the one-row code to the bit: byte and word plans, sizes not a multiple
+ * of four, fewer rows than lanes, a lane of values near the largest double
+ * (resampled scaled) and a lane whose base is all zeros (no interval).
+ */
+static void test_bootstrap_lanes(void **state)
+{
+	static double base[BOOTSTRAP_LANES][300], new[BOOTSTRAP_LANES][300];
+	const size_t sizes[][2] = { { 50, 50 }, { 7, 13 }, { 1, 2 }, { 300, 41 } };
+	const size_t nrs[] = { BOOTSTRAP_LANES, 3, 1 };
+
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		make_samples(base[lane], 300, 10 + (double)lane, 20 + lane);
+		make_samples(new[lane], 300, 10.5 + (double)lane, 40 + lane);
+	}
+	for (size_t j = 0; j < 300; j++) {
+		base[1][j] *= 0x1p1000;
+		new[1][j] *= 0x1p1000;
+		base[2][j] = 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct bootstrap_plan *plan = bootstrap_plan_new(sizes[i][0], sizes[i][1],
+								 BOOTSTRAP_RESAMPLES, 9);
+		double *means = calloc(2 * BOOTSTRAP_RESAMPLES * BOOTSTRAP_LANES, sizeof(double));
+		const double *b[BOOTSTRAP_LANES], *n[BOOTSTRAP_LANES];
+
+		assert_non_null(means);
+		assert_true(bootstrap_plan_keeps_indices(plan));
+		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+			b[lane] = base[lane];
+			n[lane] = new[lane];
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(nrs); k++) {
+			double *new_means = means + BOOTSTRAP_RESAMPLES * BOOTSTRAP_LANES;
+			double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
+
+			assert_int_equal(bootstrap_plan_lane_means(plan, false, b, nrs[k], means), 0);
+			assert_int_equal(bootstrap_plan_lane_means(plan, true, n, nrs[k], new_means),
+					 0);
+			bootstrap_lane_ratio_cis(means, new_means, nrs[k], BOOTSTRAP_RESAMPLES, 0.95,
+						 low, high);
+			for (size_t lane = 0; lane < nrs[k]; lane++) {
+				double low1, high1;
+				int rc = bootstrap_plan_ratio_ci(plan, b[lane], n[lane], 0.95,
+								 &low1, &high1);
+
+				assert_int_equal(rc, lane == 2 ? -1 : 0);
+				assert_true(lane == 2 ? isnan(low[lane]) && isnan(high[lane]) :
+					    low[lane] == low1 && high[lane] == high1);
+			}
+		}
+		free(means);
+		bootstrap_plan_free(plan);
+	}
+	assert_false(bootstrap_plan_keeps_indices(NULL));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The percentiles read from the tails alone are R's type 7 quantiles of
+ * all the values: against a full sort, on spread values, on values with
+ * many ties (where the tails may overflow and the full selection runs),
+ * in random and in sorted order, at several levels and sizes.
+ */
+static void test_bootstrap_percentiles_tails(void **state)
+{
+	const size_t sizes[] = { 2047, 2048, 10000, 40001 };
+	const double levels[] = { 0.95, 0.5, 0.999, 0.9 };
+	struct rng rng;
+
+	rng_seed(&rng, 31);
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t n = sizes[i];
+		double *x = malloc(n * sizeof(*x)), *sorted = malloc(n * sizeof(*x));
+
+		for (int kind = 0; kind < 4; kind++) {
+			double level = levels[(i + (size_t)kind) % ARRAY_SIZE(levels)];
+			double p_low = (1 - level) / 2, p_high = (1 + level) / 2, low, high;
+			double h_low = (double)(n - 1) * p_low, h_high = (double)(n - 1) * p_high;
+			size_t l1 = (size_t)floor(h_low), l2 = (size_t)floor(h_high);
+
+			for (size_t j = 0; j < n; j++)
+				x[j] = kind == 1 ? (double)rng_below(&rng, 5) :
+				       kind == 2 ? (double)j : (double)rng_next(&rng) / 1e18;
+			if (kind == 3)
+				x[rng_below(&rng, n)] = INFINITY;
+			memcpy(sorted, x, n * sizeof(*x));
+			qsort(sorted, n, sizeof(*x), cmp_double);
+			bootstrap_percentiles(x, n, level, &low, &high);
+			assert_true(low == sorted[l1] + (h_low - (double)l1) *
+				    (sorted[l1 + 1] - sorted[l1]));
+			assert_true(high == sorted[l2] + (h_high - (double)l2) *
+				    (sorted[l2 + 1] - sorted[l2]));
+		}
+		free(x);
+		free(sorted);
+	}
+}
+
 /* the interval holds the point ratio and narrows as n grows */
 static void test_bootstrap_contains_and_shrinks(void **state)
 {
@@ -600,6 +706,8 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_plan),
 		cmocka_unit_test(test_bootstrap_contains_and_shrinks),
 		cmocka_unit_test(test_bootstrap_plan_sizes),
+		cmocka_unit_test(test_bootstrap_lanes),
+		cmocka_unit_test(test_bootstrap_percentiles_tails),
 		cmocka_unit_test(test_bootstrap_degenerate),
 	};
 
