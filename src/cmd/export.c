@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "store/interchange.h"
+#include "interchange/interchange.h"
 #include "store/store.h"
 #include "util/output_file.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "store/interchange.h"
+#include "interchange/interchange.h"
 #include "store/store.h"
 
 static const struct cmd_usage import_usage = {

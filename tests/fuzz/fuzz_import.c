@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/interchange.h"
+#include "interchange/interchange.h"
 #include "store/results.h"
 
 static int same_text(const char *a, const char *b)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_STORE_INTERCHANGE_H
-#define SCHEDPERF_STORE_INTERCHANGE_H
+#ifndef SCHEDPERF_INTERCHANGE_H
+#define SCHEDPERF_INTERCHANGE_H
 
 #include <stdio.h>
 
@@ -28,6 +28,10 @@
  *
  * One element of "runs" per batch. Output is deterministic, so export ->
  * import -> export is byte-identical.
+ *
+ * A room of its own above the store: it reads and writes the store's
+ * results in memory (store/results.h) and never opens a store; the
+ * commands export and import do that.
  */
 
 #define RESULTS_SCHEMA "schedperf-results/1"
