@@ -68,7 +68,7 @@ struct compare_args {
 	const struct compare_style *style;
 	struct compare_options opts;
 	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed, pool_machines;
-	bool profile;
+	bool profile, verbose;
 	int top;
 	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
@@ -317,7 +317,8 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	if (a->only_changed)
 		comparison_keep_changed(&cmp);
 	a->format->render(stdout, &cmp, &(struct compare_render){
-		a->style, global.color, a->only_changed });
+		a->style, global.color, a->only_changed,
+		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS) });
 	comparison_release(&cmp);
 out:
 	release_runs(runs, nr_runs);
@@ -358,6 +359,9 @@ int cmd_compare(int argc, char **argv)
 			 "the verdicts say how many"),
 		OPT_BOOL(0, "all-metrics", &a.all_metrics, "also compare what monitors measured "
 			 "(rusage: wall, user, system, context switches, faults)"),
+		OPT_BOOL('v', "verbose", &a.verbose, "a verdict line under every table row, "
+			 "however many rows (else, with --all-metrics or more than 20 rows, "
+			 "the verdicts are summed up per run, with a line per row that changed)"),
 		OPT_STRING(0, "machine", &a.machine, "PATTERN", "only the batches of the "
 			   "machines whose host name or machine id PATTERN matches (* and ?)"),
 		OPT_BOOL(0, "pool-machines", &a.pool_machines, "pool the samples of a run's "

@@ -680,18 +680,18 @@ static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes
 
 /* schedperf's own verdicts, apart from benchstat's `~`. */
 static void bs_verdicts(FILE *out, const struct comparison *cmp, const struct bs_table *t,
-			bool color)
+			const struct compare_render *how)
 {
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		char *name = bs_name(t->rows[i]);
 
-		print_verdict_line(out, cmp, t->rows[i], name, color);
+		print_verdict_line(out, cmp, t->rows[i], name, how);
 		free(name);
 	}
 }
 
 static void bs_print_table(FILE *out, const struct comparison *cmp, struct bs_table *t,
-			   bool color)
+			   const struct compare_render *how)
 {
 	struct tt tt = { 0 };
 	struct notes notes = { 0 };
@@ -711,12 +711,13 @@ static void bs_print_table(FILE *out, const struct comparison *cmp, struct bs_ta
 	}
 	free(notes.msgs);
 	tt_release(&tt);
-	bs_verdicts(out, cmp, t, color);
+	bs_verdicts(out, cmp, t, how);
 	for (size_t i = 0; i < t->nr_rows * t->nr_runs; i++)
 		free(t->cells[i].values);
 }
 
-void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool color)
+void report_compare_benchstat(FILE *out, const struct comparison *cmp,
+			      const struct compare_render *how)
 {
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
 
@@ -740,7 +741,7 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool colo
 		t.cells = xcalloc(t.nr_rows * t.nr_runs, sizeof(*t.cells));
 		if (i)
 			fputc('\n', out);
-		bs_print_table(out, cmp, &t, color);
+		bs_print_table(out, cmp, &t, how);
 		free(t.cells);
 		free(t.rows);
 	}

@@ -432,7 +432,7 @@ static void compare_text(FILE *out, const struct comparison *cmp)
 	if (!mem)
 		return;
 	report_compare_text(mem, cmp, &(struct compare_render){ &compare_styles[0], false,
-								 false });
+								 false, false });
 	fclose(mem);
 	fputs("<details><summary>the same comparison as <code>schedperf compare</code> "
 	      "prints it</summary><pre>", out);

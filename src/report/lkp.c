@@ -505,18 +505,20 @@ static void lkp_changes(struct lkp_stat *s, const struct comparison *cmp, const 
 
 /* schedperf's own verdicts on the group's stats, shown or not. */
 static void lkp_verdicts(FILE *out, const struct comparison *cmp,
-			 const struct compare_row *const *rows, size_t nr, bool color)
+			 const struct compare_row *const *rows, size_t nr,
+			 const struct compare_render *how)
 {
 	for (size_t i = 0; i < nr; i++) {
 		char *key = lkp_key(rows[i]);
 
-		print_verdict_line(out, cmp, rows[i], key, color);
+		print_verdict_line(out, cmp, rows[i], key, how);
 		free(key);
 	}
 }
 
 static void lkp_group(FILE *out, const struct comparison *cmp,
-		      const struct compare_row *const *rows, size_t nr, bool color)
+		      const struct compare_row *const *rows, size_t nr,
+		      const struct compare_render *how)
 {
 	size_t *runs = xcalloc(cmp->nr_runs, sizeof(size_t));
 	struct lkp_stat *stats = xcalloc(nr, sizeof(*stats));
@@ -561,7 +563,7 @@ static void lkp_group(FILE *out, const struct comparison *cmp,
 	}
 	if (shown)
 		lkp_show_group(out, cmp, stats, shown, runs);
-	lkp_verdicts(out, cmp, rows, nr, color);
+	lkp_verdicts(out, cmp, rows, nr, how);
 	for (size_t i = 0; i < shown; i++) {
 		free(stats[i].key);
 		free(stats[i].changes);
@@ -570,7 +572,8 @@ static void lkp_group(FILE *out, const struct comparison *cmp,
 	free(runs);
 }
 
-void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color)
+void report_compare_lkp(FILE *out, const struct comparison *cmp,
+			const struct compare_render *how)
 {
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
 	const struct compare_row **rows = xcalloc(cmp->nr_rows + 1, sizeof(*rows));
@@ -588,7 +591,7 @@ void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color)
 				rows[nr++] = &cmp->rows[j];
 				done[j] = true;
 			}
-		lkp_group(out, cmp, rows, nr, color);
+		lkp_group(out, cmp, rows, nr, how);
 	}
 	free(rows);
 	free(done);

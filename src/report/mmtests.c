@@ -491,14 +491,14 @@ static void mm_print_line(FILE *out, const struct mm_table *t, const struct mm_v
 
 /* schedperf's own verdicts, apart from MMTests' marks. */
 static void mm_verdicts(FILE *out, const struct comparison *cmp, const struct mm_table *t,
-			bool color)
+			const struct compare_render *how)
 {
 	for (size_t i = 0; i < t->nr_rows; i++)
-		print_verdict_line(out, cmp, t->rows[i], t->ops[i], color);
+		print_verdict_line(out, cmp, t->rows[i], t->ops[i], how);
 }
 
 static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_table *t,
-			   const struct mm_version *ver, bool color)
+			   const struct mm_version *ver, const struct compare_render *how)
 {
 	const struct compare_row *first = t->rows[0];
 	bool higher = first->metric->better == BETTER_HIGHER;
@@ -526,7 +526,7 @@ static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_ta
 	for (size_t l = 0; l < ver->nr_lines; l++)
 		for (size_t i = 0; i < t->nr_rows; i++)
 			mm_print_line(out, t, ver, l, i, statw, opw, higher, any_ci);
-	mm_verdicts(out, cmp, t, color);
+	mm_verdicts(out, cmp, t, how);
 }
 
 /* A row the baseline lacks has no place in MMTests' table: say so. */
@@ -550,7 +550,8 @@ static bool same_table(const struct compare_row *a, const struct compare_row *b)
 	       a->metric->better == b->metric->better;
 }
 
-static void mm_render(FILE *out, const struct comparison *cmp, bool color,
+static void mm_render(FILE *out, const struct comparison *cmp,
+		      const struct compare_render *how,
 		      const struct mm_version *ver)
 {
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
@@ -594,7 +595,7 @@ static void mm_render(FILE *out, const struct comparison *cmp, bool color,
 		if (!first)
 			fputc('\n', out);
 		first = false;
-		mm_print_table(out, cmp, &t, ver, color);
+		mm_print_table(out, cmp, &t, ver, how);
 		for (size_t k = 0; k < t.nr_rows; k++)
 			free(t.ops[k]);
 		free(t.ops);
@@ -604,14 +605,16 @@ static void mm_render(FILE *out, const struct comparison *cmp, bool color,
 	free(done);
 }
 
-void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color)
+void report_compare_mmtests(FILE *out, const struct comparison *cmp,
+			    const struct compare_render *how)
 {
-	mm_render(out, cmp, color, &mm_current);
+	mm_render(out, cmp, how, &mm_current);
 }
 
-void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp, bool color)
+void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp,
+				    const struct compare_render *how)
 {
-	mm_render(out, cmp, color, &mm_classic);
+	mm_render(out, cmp, how, &mm_classic);
 }
 
 /* Markdown's value: the headline ± the standard deviation. */

@@ -172,8 +172,8 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 				markdown ? "\n" : NOTE_LEAD, cmp->runs[r].name);
 }
 
-void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
-			const char *name, bool color)
+static void verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			 const char *name, bool color)
 {
 	if (cmp->nr_runs < 2)
 		return;
@@ -187,6 +187,116 @@ void print_verdict_line(FILE *out, const struct comparison *cmp, const struct co
 			verdict_color(v, color), buf, color_reset(v, color));
 	}
 	fputc('\n', out);
+}
+
+void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			const char *name, const struct compare_render *how)
+{
+	if (!how->summarise)
+		verdict_line(out, cmp, row, name, how->color);
+}
+
+/* ------------------------------------------------------------ the summary */
+
+static bool verdict_changed(enum verdict v)
+{
+	return v == VERDICT_BETTER || v == VERDICT_WORSE;
+}
+
+/* "b: 3 worse, 1 better, 86 unknown (all disturbed; !governor differs)" */
+static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
+{
+	static const enum verdict order[] = {
+		VERDICT_WORSE, VERDICT_BETTER, VERDICT_SAME, VERDICT_UNKNOWN,
+	};
+	const char *keys[COMPARE_MAX_CAVEATS];
+	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), disturbed = 0;
+	const char *sep = "";
+
+	fprintf(out, "schedperf: %s:", cmp->runs[r].name);
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
+		size_t count = 0;
+
+		for (size_t i = 0; i < cmp->nr_rows; i++)
+			count += cmp->rows[i].cells[r].stats.verdict == order[k];
+		if (!count)
+			continue;
+		fprintf(out, "%s %zu %s", sep, count, verdict_name(order[k]));
+		sep = ",";
+	}
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct compare_cell *base = &cmp->rows[i].cells[0];
+		const struct compare_cell *cell = &cmp->rows[i].cells[r];
+
+		disturbed += base->nr_disturbed + cell->nr_disturbed > 0;
+	}
+	sep = " (";
+	if (disturbed == cmp->nr_rows)
+		fprintf(out, "%sall disturbed", sep);
+	else if (disturbed)
+		fprintf(out, "%s%zu disturbed", sep, disturbed);
+	if (disturbed)
+		sep = "; ";
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++, sep = ",")
+		fprintf(out, "%s%s%s", sep, i ? "" : "!", env_key_short(keys[i]));
+	if (n)
+		fprintf(out, " %s", n > 1 ? "differ" : "differs");
+	fprintf(out, "%s\n", disturbed || n ? ")" : "");
+}
+
+/* A changed row's place: its worst change against the baseline (percent, + better). */
+struct changed_row {
+	const struct compare_row *row;
+	double worst;
+};
+
+/* Worst first; equals in the comparison's order (rows are one array). */
+static int worst_first(const void *a, const void *b)
+{
+	const struct changed_row *x = a, *y = b;
+
+	if (x->worst != y->worst)
+		return x->worst < y->worst ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+void report_verdict_summary(FILE *out, const struct comparison *cmp, bool color)
+{
+	struct changed_row *changed = calloc(cmp->nr_rows + 1, sizeof(*changed));
+	size_t nr = 0;
+
+	if (cmp->nr_runs < 2 || !changed) {
+		free(changed);
+		return;
+	}
+	for (size_t r = 1; r < cmp->nr_runs; r++)
+		run_summary(out, cmp, r);
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		double worst = INFINITY;
+
+		for (size_t r = 1; r < cmp->nr_runs; r++) {
+			double change = headline_change(&cmp->rows[i], r);
+
+			if (verdict_changed(cmp->rows[i].cells[r].stats.verdict))
+				worst = fmin(worst, isnan(change) ? 0 : change);
+		}
+		if (worst < INFINITY)
+			changed[nr++] = (struct changed_row){ &cmp->rows[i], worst };
+	}
+	qsort(changed, nr, sizeof(*changed), worst_first);
+	for (size_t i = 0; i < nr; i++) {
+		const struct compare_row *row = changed[i].row;
+		char *params = params_display(row->params);
+		char name[512];
+
+		snprintf(name, sizeof(name), "%s%s%s %s", row->workload, *params ? " " : "",
+			 params, row->metric->name);
+		verdict_line(out, cmp, row, name, color);
+		free(params);
+	}
+	fprintf(out, "schedperf: %s; every row's verdict with --verbose or --format json\n",
+		nr ? "the rows above changed, worst first" : "no row is better or worse");
+	free(changed);
 }
 
 void report_env_differences(FILE *out, const struct comparison *cmp, bool markdown)

@@ -48,10 +48,12 @@ void disturbance_describe(const struct disturbance *d, char *buf, size_t len);
  * Each is one row of a table in formats.c, so that a new one is a file
  * that renders and a row that names it (doc/design.md).
  */
+struct compare_render;
+
 struct compare_style {
 	const char *name;
-	/* The whole comparison as aligned text; ANSI colours when @color. */
-	void (*text)(FILE *out, const struct comparison *cmp, bool color);
+	/* The whole comparison as aligned text; ANSI colours when how->color. */
+	void (*text)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
 	/* In markdown: what the value columns hold, and one run's value. */
 	const char *md_heading;
 	void (*md_value)(FILE *out, const struct compare_cell *cell, enum better better);
@@ -62,7 +64,18 @@ struct compare_render {
 	const struct compare_style *style;
 	bool color;		/* colour verdicts (text on a terminal) */
 	bool only_changed;	/* rows were cut to changes: say so when none is left */
+	/*
+	 * Text: the styles print no verdict line of their own, and below the
+	 * tables come a summary line per run and a line per row that
+	 * changed, worst first (report_verdict_summary()). What compare
+	 * does with --all-metrics or more than COMPARE_SCREEN_ROWS rows,
+	 * unless --verbose.
+	 */
+	bool summarise;
 };
+
+/* More rows than this do not fit a screen with their verdicts. */
+#define COMPARE_SCREEN_ROWS	20
 
 struct compare_format {
 	const char *name;
@@ -78,10 +91,14 @@ const struct compare_style *compare_style_find(const char *name);
 const struct compare_format *compare_format_find(const char *name);
 
 /* The renderers the tables name. */
-void report_compare_mmtests(FILE *out, const struct comparison *cmp, bool color);
-void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp, bool color);
-void report_compare_lkp(FILE *out, const struct comparison *cmp, bool color);
-void report_compare_benchstat(FILE *out, const struct comparison *cmp, bool color);
+void report_compare_mmtests(FILE *out, const struct comparison *cmp,
+			    const struct compare_render *how);
+void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp,
+				    const struct compare_render *how);
+void report_compare_lkp(FILE *out, const struct comparison *cmp,
+			const struct compare_render *how);
+void report_compare_benchstat(FILE *out, const struct comparison *cmp,
+			      const struct compare_render *how);
 void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better);
 void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better);
 void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better);
@@ -115,7 +132,12 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
  * tool's marks: "schedperf: NAME: new worse (!governor differs), other same".
  */
 void print_verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
-			const char *name, bool color);
+			const char *name, const struct compare_render *how);
+/*
+ * In place of those when how->summarise: per run its count of each
+ * verdict, then the verdict line of each row that changed, worst first.
+ */
+void report_verdict_summary(FILE *out, const struct comparison *cmp, bool color);
 /*
  * Below the tables: how batches were tested and their share of the
  * variance, or that a run with one batch could not show boot-to-boot

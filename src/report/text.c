@@ -14,6 +14,8 @@ void report_compare_text(FILE *out, const struct comparison *cmp,
 	if (how->only_changed && !cmp->nr_rows)
 		fprintf(out, "no changes: no row is better or worse\n");
 	else
-		how->style->text(out, cmp, how->color);
+		how->style->text(out, cmp, how);
+	if (how->summarise)
+		report_verdict_summary(out, cmp, how->color);
 	report_comparison_notes(out, cmp, false);
 }

@@ -541,3 +541,51 @@ PY
 	[[ "$output" == *"(4 disturbed left out)"* ]]
 	[[ "$output" == *"a 0/10, b 4/10 left out"* ]]
 }
+
+# many FILE ROWS: two runs of ROWS benchmarks of 12 samples; rows 0 and 1
+# are 30 % slower in "b", row 2 10 % faster, the rest the same.
+many() {
+	"$PYTHON" - "$2" > "$1" <<'PY'
+import json, random, sys
+rows = int(sys.argv[1])
+rng = random.Random(5)
+runs = []
+for name in ("a", "b"):
+    bench = []
+    for i in range(rows):
+        f = 1.0 if name == "a" else {0: 1.3, 1: 1.3 + 0.1, 2: 0.9}.get(i, 1.0)
+        bench.append({"workload": "w", "params": {"i": str(i)}, "metrics": [
+            {"name": "seconds", "unit": "s", "better": "lower",
+             "samples": [rng.gauss(10 * f, 0.05) for _ in range(12)]}]})
+    runs.append({"name": name, "started": "2026-01-01T00:00:00Z", "complete": True,
+                 "environment": {}, "benchmarks": bench})
+print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))
+PY
+}
+
+@test "compare: more than a screen of rows: a summary per run and the changed rows, worst first" {
+	many "$TMP/m.json" 30
+	sp import "$TMP/m.json"
+	for style in mmtests lkp benchstat; do
+		run sp compare a b --style "$style"
+		[ "$status" -eq 0 ]
+		verdicts=$(grep '^schedperf: \(b:\|w \)' <<<"$output")
+		[ "$verdicts" = "schedperf: b: 2 worse, 1 better, 27 same
+schedperf: w i=1 seconds: b worse
+schedperf: w i=0 seconds: b worse
+schedperf: w i=2 seconds: b better" ]
+		grep -q '^schedperf: the rows above changed, worst first; every row' <<<"$output"
+		refute grep -q 'i=5' <<<"$verdicts"
+	done
+	# every row's line with --verbose, as a comparison of a screen prints
+	run sp compare a b --verbose
+	[ "$(grep -c '^schedperf: i=[0-9]*: b ' <<<"$output")" -eq 30 ]
+	refute grep -q '^schedperf: b:' <<<"$output"
+	sp compare a b --format json > "$TMP/m.out"
+	[ "$(json "len(d['rows'])" "$TMP/m.out")" -eq 30 ]
+	many "$TMP/s.json" 20
+	sp import --db "$TMP/s.db" "$TMP/s.json"
+	run sp compare --db "$TMP/s.db" a b
+	[ "$(grep -c '^schedperf: i=[0-9]*: b ' <<<"$output")" -eq 20 ]
+	refute grep -q '^schedperf: b:' <<<"$output"
+}
