@@ -210,7 +210,7 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		VERDICT_WORSE, VERDICT_BETTER, VERDICT_SAME, VERDICT_UNKNOWN,
 	};
 	const char *keys[COMPARE_MAX_CAVEATS];
-	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), disturbed = 0;
+	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), disturbed = 0, left_out = 0;
 	const char *sep = "";
 
 	fprintf(out, "schedperf: %s:", cmp->runs[r].name);
@@ -224,11 +224,15 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		fprintf(out, "%s %zu %s", sep, count, verdict_name(order[k]));
 		sep = ",";
 	}
+	/* as format_verdict() notes them: disturbed, or their samples left out */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct compare_cell *base = &cmp->rows[i].cells[0];
 		const struct compare_cell *cell = &cmp->rows[i].cells[r];
 
-		disturbed += base->nr_disturbed + cell->nr_disturbed > 0;
+		if (base->nr_excluded + cell->nr_excluded)
+			left_out++;
+		else if (base->nr_disturbed + cell->nr_disturbed)
+			disturbed++;
 	}
 	sep = " (";
 	if (disturbed == cmp->nr_rows)
@@ -237,11 +241,15 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		fprintf(out, "%s%zu disturbed", sep, disturbed);
 	if (disturbed)
 		sep = "; ";
+	if (left_out)
+		fprintf(out, "%s%zu with disturbed samples left out", sep, left_out);
+	if (left_out)
+		sep = "; ";
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++, sep = ",")
 		fprintf(out, "%s%s%s", sep, i ? "" : "!", env_key_short(keys[i]));
 	if (n)
 		fprintf(out, " %s", n > 1 ? "differ" : "differs");
-	fprintf(out, "%s\n", disturbed || n ? ")" : "");
+	fprintf(out, "%s\n", disturbed || left_out || n ? ")" : "");
 }
 
 /* A changed row's place: its worst change against the baseline (percent, + better). */
