@@ -38,8 +38,9 @@ void batch_components(const double *x, const size_t *sizes, size_t nr_batches,
 		      struct batch_components *out)
 {
 	double *means = xcalloc(nr_batches + 1, sizeof(double));
-	double grand = 0, ssb = 0, ssw = 0, sum_n2 = 0, n0;
+	double grand, ssb = 0, ssw = 0, sum_n2 = 0, n0, unit, between;
 	size_t k, at = 0, b, i = 0;
+	int e;
 
 	*out = (struct batch_components){
 		.mean_of_means = NAN, .sd_of_means = NAN, .ms_between = NAN,
@@ -55,28 +56,35 @@ void batch_components(const double *x, const size_t *sizes, size_t nr_batches,
 	out->mean_of_means = stats_mean(means, k);
 	if (k >= 2)
 		out->sd_of_means = stats_stddev(means, k);
-	for (b = 0; b < nr_batches; at += sizes[b], b++)
-		for (size_t j = 0; j < sizes[b]; j++)
-			grand += x[at + j];
-	grand /= (double)out->n;
-	for (b = 0, at = 0; b < nr_batches; at += sizes[b], b++) {
+	/* the squares in units of 2^e, where they neither overflow nor underflow */
+	e = stats_scale_exponent(x, out->n);
+	unit = ldexp(1.0, -e);
+	grand = stats_mean(x, out->n) * unit;
+	for (b = 0; b < nr_batches; at += sizes[b], b++) {
+		double mean;
+
 		if (!sizes[b])
 			continue;
-		ssb += (double)sizes[b] * (means[i] - grand) * (means[i] - grand);
+		mean = means[i] * unit;
+		ssb += (double)sizes[b] * (mean - grand) * (mean - grand);
 		for (size_t j = 0; j < sizes[b]; j++)
-			ssw += (x[at + j] - means[i]) * (x[at + j] - means[i]);
+			ssw += (x[at + j] * unit - mean) * (x[at + j] * unit - mean);
 		sum_n2 += (double)sizes[b] * (double)sizes[b];
 		i++;
 	}
 	if (k < 2 || out->n <= k)
 		goto out;
-	out->ms_between = ssb / (double)(k - 1);
-	out->ms_within = ssw / (double)(out->n - k);
 	n0 = ((double)out->n - sum_n2 / (double)out->n) / (double)(k - 1);
+	ssb /= (double)(k - 1);
+	ssw /= (double)(out->n - k);
+	between = fmax(0, (ssb - ssw) / n0);
+	if (between + ssw > 0)
+		out->between_share = between / (between + ssw);
+	/* variances in the samples' unit squared: beyond a double for some */
+	out->ms_between = ldexp(ssb, 2 * e);
+	out->ms_within = ldexp(ssw, 2 * e);
 	out->var_within = out->ms_within;
-	out->var_between = fmax(0, (out->ms_between - out->ms_within) / n0);
-	if (out->var_between + out->var_within > 0)
-		out->between_share = out->var_between / (out->var_between + out->var_within);
+	out->var_between = ldexp(between, 2 * e);
 out:
 	free(means);
 }
@@ -90,7 +98,7 @@ void batch_means_test(const double *base, const size_t *base_sizes, size_t base_
 	size_t kb = batch_means(base, base_sizes, base_batches, mb);
 	size_t kn = batch_means(new, new_sizes, new_batches, mn);
 	struct welch_result w;
-	double vb, vn, se;
+	double sb, sn, se;
 
 	*out = (struct batch_test){
 		.t = NAN, .df = NAN, .p = NAN, .diff = NAN, .diff_low = NAN,
@@ -98,15 +106,16 @@ void batch_means_test(const double *base, const size_t *base_sizes, size_t base_
 	};
 	if (kb < 2 || kn < 2)
 		goto out;
-	vb = stats_stddev(mb, kb) * stats_stddev(mb, kb);
-	vn = stats_stddev(mn, kn) * stats_stddev(mn, kn);
+	/* standard deviations and errors, not their squares, which overflow */
+	sb = stats_stddev(mb, kb);
+	sn = stats_stddev(mn, kn);
 	welch_test(mb, kb, mn, kn, &w);
 	out->t = w.t;
 	out->df = w.df;
 	out->p = w.p;
 	out->diff = stats_mean(mn, kn) - stats_mean(mb, kb);
-	out->spread = sqrt((vb + vn) / 2);
-	se = sqrt(vb / (double)kb + vn / (double)kn);
+	out->spread = hypot(sb, sn) / sqrt(2);
+	se = hypot(sb / sqrt((double)kb), sn / sqrt((double)kn));
 	if (se == 0) {
 		out->diff_low = out->diff_high = out->diff;
 	} else if (!isnan(w.df)) {

@@ -38,43 +38,62 @@ void change_point_options_init(struct change_point_options *opts)
 	opts->window = 50;
 }
 
-/* Mean and the standard deviation with divisor n (0 for fewer than two). */
-static void side_moments(const double *x, size_t n, double *mean, double *sd)
+/*
+ * Mean and the standard deviation with divisor n (0 for fewer than two) of
+ * @x * @unit, a power of two that keeps the squares within a double.
+ */
+static void side_moments(const double *x, size_t n, double unit, double *mean, double *sd)
 {
 	double ss = 0;
 
-	*mean = stats_mean(x, n);
+	*mean = stats_mean(x, n) * unit;
 	if (n < 2) {
 		*sd = 0;
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - *mean) * (x[i] - *mean);
+		ss += (x[i] * unit - *mean) * (x[i] * unit - *mean);
 	*sd = sqrt(ss / (double)n);
+}
+
+/* The sides' moments back in the values' unit: @e as from stats_scale_exponent(). */
+static void sides_unscale(struct change_point_sides *s, int e)
+{
+	s->mean_before = ldexp(s->mean_before, e);
+	s->mean_after = ldexp(s->mean_after, e);
+	s->stddev_before = ldexp(s->stddev_before, e);
+	s->stddev_after = ldexp(s->stddev_after, e);
+}
+
+/* Hunter's p from the moments of the sides. */
+static double sides_p(size_t n_before, size_t n_after, const struct change_point_sides *s)
+{
+	double df, pooled, se;
+
+	if (n_before + n_after <= 2)
+		return 1;
+	df = (double)(n_before + n_after - 2);
+	pooled = ((double)(n_before - 1) * s->stddev_before * s->stddev_before +
+		  (double)(n_after - 1) * s->stddev_after * s->stddev_after) / df;
+	se = sqrt(pooled * (1 / (double)n_before + 1 / (double)n_after));
+	if (se == 0)
+		/* constant sides: different means are certain, equal ones say nothing */
+		return s->mean_before == s->mean_after ? 1 : 0;
+	return 2 * pt(-fabs((s->mean_before - s->mean_after) / se), df, 1, 0);
 }
 
 void change_point_sides_test(const double *before, size_t n_before,
 			     const double *after, size_t n_after,
 			     struct change_point_sides *s)
 {
-	double df, pooled, se, t;
+	/* the moments in units of 2^e, where their squares stay within a double */
+	int e = stats_scale_exponent2(before, n_before, after, n_after);
+	double unit = ldexp(1.0, -e);
 
-	side_moments(before, n_before, &s->mean_before, &s->stddev_before);
-	side_moments(after, n_after, &s->mean_after, &s->stddev_after);
-	s->p = 1;
-	if (n_before + n_after <= 2)
-		return;
-	df = (double)(n_before + n_after - 2);
-	pooled = ((double)(n_before - 1) * s->stddev_before * s->stddev_before +
-		  (double)(n_after - 1) * s->stddev_after * s->stddev_after) / df;
-	se = sqrt(pooled * (1 / (double)n_before + 1 / (double)n_after));
-	if (se == 0) {
-		/* constant sides: different means are certain, equal ones say nothing */
-		s->p = s->mean_before == s->mean_after ? 1 : 0;
-		return;
-	}
-	t = (s->mean_before - s->mean_after) / se;
-	s->p = 2 * pt(-fabs(t), df, 1, 0);
+	side_moments(before, n_before, unit, &s->mean_before, &s->stddev_before);
+	side_moments(after, n_after, unit, &s->mean_after, &s->stddev_after);
+	s->p = sides_p(n_before, n_after, s);
+	sides_unscale(s, e);
 }
 
 /* Scratch space for the candidate search of an interval of up to n values. */
@@ -326,12 +345,25 @@ size_t change_points_detect(const double *x, size_t n,
 			    const struct change_point_options *opts,
 			    struct change_point **out)
 {
+	/*
+	 * The energy distances sum differences of values, which overflow near
+	 * the largest double: every step runs on the values scaled by a power
+	 * of two (exact, and the same answer), the sides' moments scaled back.
+	 */
+	int e = stats_scale_exponent(x, n);
+	double *scaled = NULL;
 	size_t *found, nr;
 	struct change_point *cps;
 
 	*out = NULL;
 	if (n < 3)
 		return 0;
+	if (e) {
+		scaled = xcalloc(n, sizeof(*scaled));
+		for (size_t i = 0; i < n; i++)
+			scaled[i] = ldexp(x[i], -e);
+		x = scaled;
+	}
 	found = xcalloc(n, sizeof(*found));
 	nr = split(x, n, opts, found);
 	cps = xcalloc(nr ? nr : 1, sizeof(*cps));
@@ -341,10 +373,13 @@ size_t change_points_detect(const double *x, size_t n,
 	for (size_t i = 0; i < nr; i++)
 		retest(x, n, cps, nr, i);
 	nr = merge(x, n, cps, nr, opts);
+	free(scaled);
 	if (!nr) {
 		free(cps);
 		return 0;
 	}
+	for (size_t i = 0; i < nr; i++)
+		sides_unscale(&cps[i].sides, e);
 	*out = cps;
 	return nr;
 }

@@ -107,23 +107,45 @@ static double sum_squares(const double *x, size_t n, double scale)
 	return sq < 0.0 ? 0.0 : sq;
 }
 
+/* The largest magnitude of @x, NAN if a sample is not finite. */
+static double largest_magnitude(const double *x, size_t n)
+{
+	double largest = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return NAN;
+		largest = fmax(largest, fabs(x[i]));
+	}
+	return largest;
+}
+
+static int scale_exponent(double largest)
+{
+	if (!isfinite(largest) || largest == 0.0 || (largest >= 0x1p-400 && largest <= 0x1p400))
+		return 0;
+	return ilogb(largest) + 1;
+}
+
+int stats_scale_exponent(const double *x, size_t n)
+{
+	return scale_exponent(largest_magnitude(x, n));
+}
+
+int stats_scale_exponent2(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double lx = largest_magnitude(x, nx), ly = largest_magnitude(y, ny);
+
+	return scale_exponent(lx > ly ? lx : ly);	/* NAN if either is */
+}
+
 double stats_stddev(const double *x, size_t n)
 {
-	double sq, largest = 0.0;
-	size_t i;
 	int e;
 
 	if (n < 2)
 		return NAN;
-	sq = sum_squares(x, n, 1.0);
-	if (isfinite(sq))
-		return sqrt(sq / (double)(n - 1));
-	/* squares of samples near the largest double: scaled into (-1, 1) */
-	for (i = 0; i < n; i++)
-		largest = fmax(largest, fabs(x[i]));
-	if (!isfinite(largest))
-		return sq;
-	e = ilogb(largest) + 1;
+	e = stats_scale_exponent(x, n);
 	return ldexp(sqrt(sum_squares(x, n, ldexp(1.0, -e)) / (double)(n - 1)), e);
 }
 

@@ -52,6 +52,16 @@ double stats_mean(const double *x, size_t n);
 double stats_hmean(const double *x, size_t n);
 double stats_gmean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
+/*
+ * Squares of samples beyond 2^400 overflow, and those of samples below
+ * 2^-400 (their differences smaller still) lose every digit to underflow:
+ * 0 when @x's largest magnitude is between, else the power of two e that
+ * brings it into [0.5, 1) as x * 2^-e, exactly. 0 too for zeros, NaN and
+ * infinities, which no scaling helps.
+ */
+int stats_scale_exponent(const double *x, size_t n);
+/* The same for two sets of samples taken together. */
+int stats_scale_exponent2(const double *x, size_t nx, const double *y, size_t ny);
 /* (a + b) / 2, without overflowing near the largest double. */
 double stats_midpoint(double a, double b);
 /* Median of @n values; @sorted must be in ascending order. */
