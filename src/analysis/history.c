@@ -421,7 +421,10 @@ void history_detect(struct history *h, const struct change_point_options *opts)
 			c->pct_change = summary_pct_change(cps[j].sides.mean_before,
 							   cps[j].sides.mean_after,
 							   s->metric->better == BETTER_HIGHER);
-			c->regression = c->pct_change < 0;
+			/* by the means, not the percent: there is none from a mean of 0 */
+			c->regression = s->metric->better == BETTER_HIGHER ?
+					cps[j].sides.mean_after < cps[j].sides.mean_before :
+					cps[j].sides.mean_after > cps[j].sides.mean_before;
 		}
 		free(cps);
 	}

@@ -53,8 +53,8 @@ struct history_point {
 /* A change point of a series, as people read it. */
 struct history_change {
 	struct change_point cp;		/* cp.index: the first point after it */
-	double pct_change;	/* of the means, positive = better */
-	bool regression;	/* pct_change < 0 */
+	double pct_change;	/* of the means, positive = better; NAN from a mean of 0 */
+	bool regression;	/* the mean moved the worse way */
 };
 
 struct history_series {

@@ -223,11 +223,15 @@ void report_detect_text(FILE *out, const struct history *h)
 			fprintf(out, "  at %s", p->run);
 			if (h->by == HISTORY_BY_BATCH)
 				fprintf(out, " batch %lld", (long long)p->batch);
-			fprintf(out, " (point %zu): %.6g +- %.3g -> %.6g +- %.3g, %+.2f %%, %s, "
-				"p = %.3g\n", c->cp.index, c->cp.sides.mean_before,
-				c->cp.sides.stddev_before, c->cp.sides.mean_after,
-				c->cp.sides.stddev_after, c->pct_change, change_kind(c),
-				c->cp.sides.p);
+			fprintf(out, " (point %zu): %.6g +- %.3g -> %.6g +- %.3g, ", c->cp.index,
+				c->cp.sides.mean_before, c->cp.sides.stddev_before,
+				c->cp.sides.mean_after, c->cp.sides.stddev_after);
+			/* no percent of a mean of 0 */
+			if (isfinite(c->pct_change))
+				fprintf(out, "%+.2f %%", c->pct_change);
+			else
+				fputs("no percent (from 0)", out);
+			fprintf(out, ", %s, p = %.3g\n", change_kind(c), c->cp.sides.p);
 			nr_changes++;
 		}
 	}
