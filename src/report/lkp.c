@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "stats/summary.h"
 #include "util/xalloc.h"
 
 #define LKP_MARGIN_SHIFT	5
@@ -325,6 +326,36 @@ static void ruby_int(FILE *out, int width, double v)
 	fprintf(out, "%*.0f", width, trunc(v) == 0 ? 0.0 : trunc(v));
 }
 
+/*
+ * Ruby's sums and squares, as LKP takes them, overflow for samples near the
+ * largest double (where LKP itself fails) and its squares underflow near
+ * the smallest: there the mean and the population stddev are those of
+ * src/stats, computed on the samples scaled by a power of two.
+ */
+static double lkp_mean(const double *x, size_t n)
+{
+	double avg = ruby_sum(x, n) / (double)n;
+
+	return isfinite(avg) ? avg : stats_mean(x, n);
+}
+
+static double lkp_stddev(const double *x, size_t n, double avg)
+{
+	double ss = 0;
+
+	if (stats_scale_exponent(x, n))
+		return stats_stddev(x, n) * sqrt((double)(n - 1) / (double)n);
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - avg) * (x[i] - avg);
+	return sqrt(1 / (double)n * ss);
+}
+
+/* 100 * a / b, where 100 * a is beyond a double */
+static double lkp_percent(double a, double b)
+{
+	return isfinite(100 * a) ? 100 * a / b : a / b * 100;
+}
+
 static void lkp_perf_line(FILE *out, const struct comparison *cmp, const struct lkp_stat *s)
 {
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
@@ -333,14 +364,9 @@ static void lkp_perf_line(FILE *out, const struct comparison *cmp, const struct 
 		double avg = 0, sd = -1;
 
 		if (n) {
-			double ss = 0;
-
-			avg = ruby_sum(cell->samples, n) / (double)n;
-			if (n > 1) {
-				for (size_t i = 0; i < n; i++)
-					ss += (cell->samples[i] - avg) * (cell->samples[i] - avg);
-				sd = sqrt(1 / (double)n * ss);
-			}
+			avg = lkp_mean(cell->samples, n);
+			if (n > 1)
+				sd = lkp_stddev(cell->samples, n, avg);
 		}
 		if (r) {
 			double p = s->changes[r - 1];
@@ -354,7 +380,7 @@ static void lkp_perf_line(FILE *out, const struct comparison *cmp, const struct 
 		else
 			ruby_int(out, 10, avg);
 		if (avg != 0)
-			sd = 100 * sd / avg;
+			sd = lkp_percent(sd, avg);
 		if (sd > 2) {
 			fputs(" ±", out);
 			ruby_int(out, 3, sd);
@@ -489,17 +515,16 @@ static void lkp_changes(struct lkp_stat *s, const struct comparison *cmp, const 
 	s->changes = xcalloc(cmp->nr_runs, sizeof(double));
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		const struct compare_cell *cell = &s->row->cells[r];
-		double v = ruby_sum(cell->samples, cell->nr_samples);
-
-		if (!s->failure)
-			v = cell->nr_samples ? v / (double)cell->nr_samples : 0;
+		size_t n = cell->nr_samples;
+		double v = s->failure ? ruby_sum(cell->samples, n) :
+			   n ? lkp_mean(cell->samples, n) : 0;
 		if (!r) {
 			first = s->failure ? v / (double)runs[0] : v == 0 ? 1e-100 : v;
 			continue;
 		}
 		/* lkp divides run r's failures by the runs of column r - 1 */
 		s->changes[r - 1] = s->failure ? 100 * (v / (double)runs[r - 1] - first) :
-				    100.0 * (v - first) / first;
+				    lkp_percent(v - first, first);
 	}
 }
 
