@@ -61,14 +61,62 @@ static void html_number(FILE *out, double v, int digits, bool pct)
 		fprintf(out, "%.*g", digits, v);
 }
 
-/* "metric (unit)" for an axis */
-static char *axis_title(const struct result_metric *m)
-{
-	char *s;
+/*
+ * gnuplot takes values beyond some 9e307 for undefined, and cannot draw
+ * a range of subnormal ones: a chart whose values reach above 1e300, or
+ * all stay below 1e-300, is drawn in units of 1eK, which its axis says.
+ */
+struct chart_unit {
+	int exp10;		/* K; 0 in the metric's own unit */
+	double half, rest;	/* each value is multiplied by both: 10^-K in two steps */
+};
 
-	if (asprintf(&s, "%s (%s)", m->name, m->unit && *m->unit ? m->unit : "no unit") < 0)
+static void chart_unit_add(double *largest, double v)
+{
+	if (isfinite(v) && fabs(v) > *largest)
+		*largest = fabs(v);
+}
+
+static struct chart_unit chart_unit(double largest)
+{
+	struct chart_unit u = { 0, 1, 1 };
+
+	if (largest > 1e300 || (largest > 0 && largest < 1e-300)) {
+		u.exp10 = (int)floor(log10(largest));
+		/* 10^-K itself may be beyond a double */
+		u.half = pow(10, -(u.exp10 / 2));
+		u.rest = pow(10, -(u.exp10 - u.exp10 / 2));
+	}
+	return u;
+}
+
+static double in_unit(const struct chart_unit *u, double v)
+{
+	return u->exp10 ? v * u->half * u->rest : v;
+}
+
+/* "metric (unit)" for an axis; "metric (unit) / 1e308" in units of 1e308 */
+static char *axis_title(const struct result_metric *m, const struct chart_unit *u)
+{
+	const char *unit = m->unit && *m->unit ? m->unit : "no unit";
+	char *s;
+	int rc = u->exp10 ? asprintf(&s, "%s (%s) / 1e%d", m->name, unit, u->exp10) :
+			    asprintf(&s, "%s (%s)", m->name, unit);
+
+	if (rc < 0)
 		abort();
 	return s;
+}
+
+/* The unit of the charts of a row: all its samples. */
+static struct chart_unit row_unit(const struct compare_row *row, size_t nr_runs)
+{
+	double largest = 0;
+
+	for (size_t r = 0; r < nr_runs; r++)
+		for (size_t k = 0; k < row->cells[r].nr_samples; k++)
+			chart_unit_add(&largest, row->cells[r].samples[k]);
+	return chart_unit(largest);
 }
 
 static char *row_title(const struct compare_row *row)
@@ -90,7 +138,8 @@ static void plot_color(FILE *script, size_t r)
 static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cmp, size_t i)
 {
 	const struct compare_row *row = &cmp->rows[i];
-	char *title = row_title(row), *y = axis_title(row->metric);
+	struct chart_unit u = row_unit(row, cmp->nr_runs);
+	char *title = row_title(row), *y = axis_title(row->metric, &u);
 	FILE *s = gp->script;
 	size_t n = gnuplot_chart(gp, 560, 360, title, "run", y);
 	bool first = true;
@@ -104,7 +153,7 @@ static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cm
 		for (size_t k = 0; k < c->nr_samples; k++)
 			fprintf(s, "%.17g %.17g %zu\n",
 				(double)(r + 1) + (fmod((double)k * 0.618034, 1.0) - 0.5) * 0.3,
-				c->samples[k], k + 1);
+				in_unit(&u, c->samples[k]), k + 1);
 		fputs("EOD\n", s);
 	}
 	fputs("set style boxplot nooutliers\nset style fill empty\nset xtics (", s);
@@ -132,7 +181,8 @@ static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cm
 static size_t chart_order(struct gnuplot *gp, const struct comparison *cmp, size_t i)
 {
 	const struct compare_row *row = &cmp->rows[i];
-	char *title = row_title(row), *y = axis_title(row->metric);
+	struct chart_unit u = row_unit(row, cmp->nr_runs);	/* as $runN holds them */
+	char *title = row_title(row), *y = axis_title(row->metric, &u);
 	FILE *s = gp->script;
 	size_t n = gnuplot_chart(gp, 560, 360, title, "sample (in iteration order)", y);
 	bool first = true;
@@ -153,10 +203,24 @@ static size_t chart_order(struct gnuplot *gp, const struct comparison *cmp, size
 	return n;
 }
 
+static struct chart_unit sweep_unit(const struct sweep *sw, size_t nr_runs)
+{
+	double largest = 0;
+
+	for (size_t k = 0; k < sw->nr_points; k++)
+		for (size_t r = 0; r < nr_runs; r++) {
+			chart_unit_add(&largest, sw->points[k].mean[r]);
+			chart_unit_add(&largest, sw->points[k].low[r]);
+			chart_unit_add(&largest, sw->points[k].high[r]);
+		}
+	return chart_unit(largest);
+}
+
 static size_t chart_sweep(struct gnuplot *gp, const struct comparison *cmp,
 			  const struct sweep *sw)
 {
-	char *title, *y = axis_title(sw->metric);
+	struct chart_unit u = sweep_unit(sw, cmp->nr_runs);
+	char *title, *y = axis_title(sw->metric, &u);
 	FILE *s = gp->script;
 	size_t n;
 	bool first = true;
@@ -173,9 +237,10 @@ static size_t chart_sweep(struct gnuplot *gp, const struct comparison *cmp,
 			const struct sweep_point *p = &sw->points[k];
 
 			if (isfinite(p->mean[r]))
-				fprintf(s, "%.17g %.17g %.17g %.17g\n", p->x, p->mean[r],
-					isfinite(p->low[r]) ? p->low[r] : p->mean[r],
-					isfinite(p->high[r]) ? p->high[r] : p->mean[r]);
+				fprintf(s, "%.17g %.17g %.17g %.17g\n", p->x,
+					in_unit(&u, p->mean[r]), in_unit(&u,
+					isfinite(p->low[r]) ? p->low[r] : p->mean[r]), in_unit(&u,
+					isfinite(p->high[r]) ? p->high[r] : p->mean[r]));
 		}
 		fputs("EOD\n", s);
 	}
@@ -192,9 +257,22 @@ static size_t chart_sweep(struct gnuplot *gp, const struct comparison *cmp,
 }
 
 /* A series over the runs, its change points as dashed lines. */
+static struct chart_unit history_unit(const struct history_series *hs)
+{
+	double largest = 0;
+
+	for (size_t k = 0; k < hs->nr_points; k++) {
+		chart_unit_add(&largest, hs->points[k].mean);
+		chart_unit_add(&largest, hs->points[k].ci_low);
+		chart_unit_add(&largest, hs->points[k].ci_high);
+	}
+	return chart_unit(largest);
+}
+
 static size_t chart_history(struct gnuplot *gp, const struct history_series *hs)
 {
-	char *title = history_series_title(hs), *y = axis_title(hs->metric);
+	struct chart_unit u = history_unit(hs);
+	char *title = history_series_title(hs), *y = axis_title(hs->metric, &u);
 	FILE *s = gp->script;
 	size_t n = gnuplot_chart(gp, 900, 400, title, "run (in history order)", y);
 
@@ -204,9 +282,9 @@ static size_t chart_history(struct gnuplot *gp, const struct history_series *hs)
 	for (size_t k = 0; k < hs->nr_points; k++) {
 		const struct history_point *p = &hs->points[k];
 
-		fprintf(s, "%zu %.17g %.17g %.17g\n", k, p->mean,
-			isfinite(p->ci_low) ? p->ci_low : p->mean,
-			isfinite(p->ci_high) ? p->ci_high : p->mean);
+		fprintf(s, "%zu %.17g %.17g %.17g\n", k, in_unit(&u, p->mean),
+			in_unit(&u, isfinite(p->ci_low) ? p->ci_low : p->mean),
+			in_unit(&u, isfinite(p->ci_high) ? p->ci_high : p->mean));
 	}
 	fputs("EOD\n", s);
 	if (hs->nr_points <= 40) {
