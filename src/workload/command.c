@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <regex.h>
 #include <signal.h>
@@ -330,9 +331,16 @@ static int parse_metric(const struct param_value *values, struct captured *c,
 	}
 	snprintf(number, sizeof(number), "%.*s", (int)(m[1].rm_eo - m[1].rm_so),
 		 strbuf_str(&c->out) + m[1].rm_so);
+	errno = 0;
 	*value = strtod(number, &end);
 	if (end == number || *end) {
 		error_set(err, EXIT_ENV, "metric_regex captured '%s', not a number", number);
+		return 1;
+	}
+	/* inf, nan, 1e999 or 1e-999: no sample, and the runner would store none */
+	if (!isfinite(*value) || (errno == ERANGE && *value == 0)) {
+		error_set(err, EXIT_ENV, "metric_regex captured '%s', not a finite number "
+			  "within a double's range", number);
 		return 1;
 	}
 	return 0;

@@ -117,6 +117,8 @@ static void test_command_metric(void **state)
 
 static void test_command_failures(void **state)
 {
+	static const char *const not_finite[] = { "inf", "nan", "-Infinity", "1e999",
+						  "1e-999", NULL };
 	double m[4];
 	struct error err;
 
@@ -131,6 +133,17 @@ static void test_command_failures(void **state)
 	assert_int_equal(run_command(m, &err, "cmd=echo abc ops",
 				      "metric_regex=([a-z]+) ops", NULL), 1);
 	assert_string_equal(err.msg, "metric_regex captured 'abc', not a number");
+	/* a number no sample can hold fails the iteration, never a missing metric */
+	for (const char *const *v = not_finite; *v; v++) {
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "cmd=echo %s ops", *v);
+		assert_int_equal(run_command(m, &err, cmd, "metric_regex=([^ ]+) ops", NULL), 1);
+		assert_non_null(strstr(err.msg, "not a finite number"));
+	}
+	assert_int_equal(run_command(m, &err, "cmd=echo 1e-300 ops",
+				      "metric_regex=([^ ]+) ops", NULL), 0);
+	assert_true(m[0] == 1e-300);
 	/* The times of a failed run are still what it took. */
 	assert_true(m[1] > 0);
 }
