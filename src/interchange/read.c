@@ -451,9 +451,44 @@ static int read_symbol(json_t *obj, struct result_profile *p, const char *file,
 	return 0;
 }
 
+static int compare_symbols(const void *pa, const void *pb)
+{
+	const struct result_profile_symbol *a = *(const struct result_profile_symbol *const *)pa;
+	const struct result_profile_symbol *b = *(const struct result_profile_symbol *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	if (!c)
+		c = strcmp(a->dso, b->dso);
+	return c ? c : (a > b) - (a < b);
+}
+
+/*
+ * The later of two symbols of @p with one name and DSO, or NULL: a symbol
+ * counted twice would add its shares twice (children above 100 %).
+ * Sorted, not searched pairwise: a profile has thousands of symbols.
+ */
+static const struct result_profile_symbol *repeated_symbol(const struct result_profile *p)
+{
+	const struct result_profile_symbol **sorted, *found = NULL;
+
+	if (p->nr_symbols < 2)
+		return NULL;
+	sorted = xcalloc(p->nr_symbols, sizeof(*sorted));
+	for (size_t i = 0; i < p->nr_symbols; i++)
+		sorted[i] = &p->symbols[i];
+	qsort(sorted, p->nr_symbols, sizeof(*sorted), compare_symbols);
+	for (size_t i = 1; i < p->nr_symbols && !found; i++)
+		if (!strcmp(sorted[i]->name, sorted[i - 1]->name) &&
+		    !strcmp(sorted[i]->dso, sorted[i - 1]->dso))
+			found = sorted[i];
+	free(sorted);
+	return found;
+}
+
 static int read_profile(json_t *obj, struct result_benchmark *bench, const char *file,
 			const struct where *w, struct error *err)
 {
+	const struct result_profile_symbol *again;
 	static const char *const keys[] = { "seq", "extra", "event", "scope", "frequency",
 					    "samples", "lost", "total", "symbols", NULL };
 	const char *event, *scope;
@@ -501,6 +536,14 @@ static int read_profile(json_t *obj, struct result_benchmark *bench, const char 
 		where_child(&one, w, "symbols", (long)i);
 		if (read_symbol(v, p, file, &one, err))
 			return -1;
+	}
+	if ((again = repeated_symbol(p))) {
+		char why[160];
+
+		where_child(&sub, w, "symbols", (long)(again - p->symbols));
+		snprintf(why, sizeof(why), "symbol '%.64s' of '%.64s' comes twice in the profile",
+			 again->name, again->dso);
+		return bad(err, file, &sub, why);
 	}
 	return 0;
 }
