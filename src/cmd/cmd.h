@@ -57,6 +57,11 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
 /* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
+/*
+ * 0 when no operand is named twice, else the usage error: a run named
+ * twice would be compared with itself, or written twice to one file.
+ */
+int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv);
 
 /*
  * 0 when @format is one of @formats (NULL-terminated), else the usage

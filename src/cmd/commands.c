@@ -88,6 +88,16 @@ int command_check_utf8_operands(const char *cmd, const char *what, int argc, cha
 	return code;
 }
 
+int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv)
+{
+	for (int i = optind; i < argc; i++)
+		for (int j = optind; j < i; j++)
+			if (!strcmp(argv[i], argv[j]))
+				return command_usage_error(cmd, "%s '%.64s' is named twice", what,
+							   argv[i]);
+	return 0;
+}
+
 int command_check_format(const char *cmd, const char *format, const char *const *formats)
 {
 	char names[128];

@@ -206,19 +206,12 @@ static int add_metrics(const struct cmd_option *opt, const char *arg)
 
 static int check_run_names(int argc, char **argv)
 {
-	size_t nr_runs = (size_t)(argc - optind);
-
 	if (argc - optind < 2)
 		return command_usage_error("compare", "give a baseline run and at least one "
 					   "run to compare with it");
 	if (command_check_utf8_operands("compare", "run name", argc, argv))
 		return EXIT_USAGE;
-	for (size_t i = 0; i < nr_runs; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(argv[optind + i], argv[optind + j]))
-				return command_usage_error("compare", "run '%.64s' is named twice",
-							   argv[optind + i]);
-	return 0;
+	return command_check_distinct_operands("compare", "run", argc, argv);
 }
 
 /*

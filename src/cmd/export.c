@@ -36,7 +36,8 @@ int cmd_export(int argc, char **argv)
 	if (optind >= argc)
 		return command_usage_error("export", "give the name of at least one run "
 					   "(see 'schedperf runs')");
-	if (command_check_utf8_operands("export", "run name", argc, argv))
+	if (command_check_utf8_operands("export", "run name", argc, argv) ||
+	    command_check_distinct_operands("export", "run", argc, argv))
 		return EXIT_USAGE;
 	/* FILE is written whole or not at all (util/output_file.h), checked first */
 	if (output && output_file_open(&of, output, "export", &err))

@@ -147,7 +147,8 @@ int cmd_report(int argc, char **argv)
 		code = command_usage_error("report", "give the page to write with -o FILE.html");
 		goto out;
 	}
-	if ((code = command_check_utf8_operands("report", "run name", argc, argv)))
+	if ((code = command_check_utf8_operands("report", "run name", argc, argv)) ||
+	    (code = command_check_distinct_operands("report", "run", argc, argv)))
 		goto out;
 	/* the page is written whole or not at all (util/output_file.h), checked first */
 	if (output_file_open(&of, a.output, "report", &err)) {
