@@ -224,8 +224,15 @@ static void cell_batch_ratio(const struct compare_cell *base, struct compare_cel
 	cell->stats.ratio_high = 1 + bt.diff_high / bc.mean_of_means;
 }
 
+/* The last effect size solved for (power_effect_size()), by sizes. */
+struct effect_size_cache {
+	size_t n_base, n_new;
+	double effect_size;
+	bool known;
+};
+
 static void cell_conclude(const struct compare_row *row, struct compare_cell *cell,
-			  const struct compare_options *opts)
+			  const struct compare_options *opts, struct effect_size_cache *es)
 {
 	const struct summary *base = &row->cells[0].summary;
 	struct mde mde;
@@ -243,13 +250,19 @@ static void cell_conclude(const struct compare_row *row, struct compare_cell *ce
 	if (cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE ||
 	    !opts->effects)
 		return;
-	power_mde(base->n, cell->summary.n, pooled_sd(base, &cell->summary), base->amean,
-		  opts->alpha, POWER_DEFAULT, &mde);
+	if (!es->known || es->n_base != base->n || es->n_new != cell->summary.n)
+		*es = (struct effect_size_cache){
+			base->n, cell->summary.n,
+			power_effect_size(base->n, cell->summary.n, opts->alpha, POWER_DEFAULT),
+			true,
+		};
+	power_mde_of(es->effect_size, pooled_sd(base, &cell->summary), base->amean, &mde);
 	cell->stats.mde_pct = mde.pct;
 }
 
 void comparison_analyze(struct comparison *cmp, const struct compare_options *opts)
 {
+	struct effect_size_cache es = { .known = false };
 	struct bootstrap_pool *pool;
 
 	cmp->level = 1 - opts->alpha;
@@ -280,7 +293,7 @@ void comparison_analyze(struct comparison *cmp, const struct compare_options *op
 	adjust_p_values(cmp, opts->adjust);
 	for (size_t i = 0; i < cmp->nr_rows; i++)
 		for (size_t r = 1; r < cmp->nr_runs; r++)
-			cell_conclude(&cmp->rows[i], &cmp->rows[i].cells[r], opts);
+			cell_conclude(&cmp->rows[i], &cmp->rows[i].cells[r], opts, &es);
 	comparison_env_differences(cmp);
 }
 

@@ -52,26 +52,35 @@ static double solve_effect_size(const struct power_problem *pp)
 	return lo + (hi - lo) / 2;
 }
 
-void power_mde(size_t n_base, size_t n_new, double sd, double base_mean,
-	       double alpha, double power, struct mde *out)
+double power_effect_size(size_t n_base, size_t n_new, double alpha, double power)
 {
 	struct power_problem pp;
 	double n1 = (double)n_base, n2 = (double)n_new;
 
-	out->delta = out->pct = NAN;
-	if (n_base < 2 || n_new < 2 || !(sd >= 0) ||
-	    !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
-		return;
-
+	if (n_base < 2 || n_new < 2 || !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return NAN;
+	/* a power at or below alpha/2 needs no effect at all */
+	if (power <= alpha / 2)
+		return 0;
 	pp.n = 2 * n1 * n2 / (n1 + n2);
 	pp.df = 2 * (pp.n - 1);
 	pp.t_crit = qt(alpha / 2, pp.df, 0, 0);
 	pp.target = power;
-	/* a power at or below alpha/2 needs no effect at all */
-	if (power <= alpha / 2)
-		out->delta = 0;
-	else
-		out->delta = sd * solve_effect_size(&pp);
+	return solve_effect_size(&pp);
+}
+
+void power_mde_of(double effect_size, double sd, double base_mean, struct mde *out)
+{
+	out->delta = out->pct = NAN;
+	if (isnan(effect_size) || !(sd >= 0))
+		return;
+	out->delta = effect_size == 0 ? 0 : sd * effect_size;
 	if (base_mean != 0 && isfinite(base_mean))
 		out->pct = out->delta / fabs(base_mean) * 100;
+}
+
+void power_mde(size_t n_base, size_t n_new, double sd, double base_mean,
+	       double alpha, double power, struct mde *out)
+{
+	power_mde_of(power_effect_size(n_base, n_new, alpha, power), sd, base_mean, out);
 }

@@ -34,4 +34,13 @@ struct mde {
 void power_mde(size_t n_base, size_t n_new, double sd, double base_mean,
 	       double alpha, double power, struct mde *out);
 
+/*
+ * The same in two steps: the effect in standard deviations depends on the
+ * sizes, @alpha and @power alone, so a comparison of many rows of one size
+ * solves for it once (NAN when undefined, as above) and scales it by each
+ * row's @sd. Identical to power_mde().
+ */
+double power_effect_size(size_t n_base, size_t n_new, double alpha, double power);
+void power_mde_of(double effect_size, double sd, double base_mean, struct mde *out);
+
 #endif
