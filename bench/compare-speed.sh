@@ -12,30 +12,13 @@ benchmarks=${2:-1000}
 runs=${3:-3}
 samples=${4:-50}
 sp=$(cd "$(dirname "$sp")" && pwd)/$(basename "$sp")
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export SCHEDPERF_DB="$dir/store.db"
 
-python3 - "$benchmarks" "$runs" "$samples" > "$dir/results.json" <<'PY'
-import json, random, sys
-benchmarks, runs, samples = map(int, sys.argv[1:4])
-rng = random.Random(42)
-out = {"schema": "schedperf-results/1", "runs": []}
-for r in range(runs):
-    bench = []
-    for b in range(benchmarks):
-        mean = 1 + b % 97
-        shift = 1.05 if r and b % 10 == 0 else 1.0	# a tenth of the rows move 5 %
-        bench.append({"workload": "w%d" % (b // 10), "params": {"n": str(b % 10)},
-                      "metrics": [{"name": "seconds", "unit": "s", "better": "lower",
-                                   "samples": [rng.gauss(mean * shift, mean * 0.02)
-                                               for _ in range(samples)]}]})
-    out["runs"].append({"name": "run%d" % r, "started": "2026-01-01T00:00:%02dZ" % r,
-                        "complete": True, "environment": {"kernel.release": "k%d" % r},
-                        "benchmarks": bench})
-json.dump(out, sys.stdout)
-PY
-"$sp" import "$dir/results.json" >/dev/null
+python3 "$here/scale_data.py" compare "$dir" "$benchmarks" "$runs" "$samples"
+"$sp" import "$dir/compare.json" >/dev/null
 names=$(seq -f 'run%g' 0 $((runs - 1)) | tr '\n' ' ')
 echo "compare --format json: $benchmarks benchmarks x $runs runs x $samples samples"
 if command -v hyperfine >/dev/null; then

@@ -19,30 +19,16 @@ sp=${1:-./schedperf}
 points=${2:-10000}
 series=${3:-1000}
 sp=$(cd "$(dirname "$sp")" && pwd)/$(basename "$sp")
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=python3
 
 generate() {	# generate RUNS BENCHMARKS > JSON
-	"$PYTHON" - "$1" "$2" <<'PY'
-import json, random, sys
-runs, benchmarks = map(int, sys.argv[1:3])
-rng = random.Random(15)
-out = {"schema": "schedperf-results/1", "runs": []}
-for r in range(runs):
-    bench = []
-    for b in range(benchmarks):
-        level = (1 + b % 7) * 1.05 ** ((r + 37 * b) // 1000 % 3)
-        bench.append({"workload": "w%d" % (b // 10), "params": {"n": str(b % 10)},
-                      "metrics": [{"name": "seconds", "unit": "s", "better": "lower",
-                                   "samples": [rng.gauss(level, level * 0.01)
-                                               for _ in range(3)]}]})
-    out["runs"].append({"name": "k%d" % r, "complete": True,
-                        "started": "2026-01-01T00:00:00.%06dZ" % r,
-                        "environment": {}, "benchmarks": bench})
-json.dump(out, sys.stdout)
-PY
+	"$PYTHON" "$here/scale_data.py" series "$dir" "$2" "$1"
+	cat "$dir/series.json"
+	rm "$dir/series.json"
 }
 
 median_of() {	# median_of N COMMAND...: "wall s, cpu s", the median of each
