@@ -35,11 +35,9 @@ refused() {
 		rc=0
 		PATH=$PATH_NO_GNUPLOT "$SP" $cmd a -o "$file" >/dev/null 2>"$ERR" </dev/null ||
 			rc=$?
-		if [ "$rc" -ne "$want" ] || [ "$(wc -l <"$ERR")" -ne 1 ] ||
-		   ! grep -q "^schedperf: " "$ERR"; then
-			echo "$cmd -o $file: exit $rc, expected $want: $(cat "$ERR")"
-			return 1
-		fi
+		[ "$rc" -eq "$want" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+			grep -q "^schedperf: " "$ERR" ||
+			{ echo "$cmd -o $file: exit $rc, expected $want: $(cat "$ERR")"; return 1; }
 		after=$(sha256sum "$file" 2>/dev/null; sha256sum "$SCHEDPERF_DB")
 		[ "$before" = "$after" ] || { echo "$cmd -o $file changed it"; return 1; }
 		[ "$listing" = "$(ls -a "$(dirname "$file")")" ] ||
@@ -76,7 +74,8 @@ refused() {
 	os.link(sys.argv[1] + '-shm', os.path.dirname(sys.argv[1]) + '/shm-copy')
 	os._exit(0)
 	EOF
-	[ -s "$TMP/o/x.db-wal" ] && [ -s "$TMP/o/x.db-shm" ]
+	[ -s "$TMP/o/x.db-wal" ]
+	[ -s "$TMP/o/x.db-shm" ]
 	refused 2 "$TMP/o/x.db"
 	grep -q "it is an SQLite database" "$ERR"
 	refused 2 "$TMP/o/x.db-wal"
