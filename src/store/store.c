@@ -148,6 +148,22 @@ int store_open_existing(const char *location, struct store **out, struct error *
 	return open_with(location, STORE_READ, out, err);
 }
 
+int store_open_queue(const char *location, struct store **out, struct error *err)
+{
+	const struct store_backend *be;
+	char shown[256];
+
+	if (usable_backend(location, &be, err))
+		return -1;
+	if (!be->job_claim) {
+		store_location_shown(location, shown, sizeof(shown));
+		return error_set(err, EXIT_USAGE, "store '%s' has no job queue: the %s backend "
+				 "keeps none (give --db postgresql://... for a store that workers "
+				 "share)", shown, be->name);
+	}
+	return open_with(location, STORE_WRITE, out, err);
+}
+
 int store_inspect(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_backend *be;
@@ -762,17 +778,21 @@ int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struc
 	return st->be->jobs_list(st, jobs, nr, err);
 }
 
-int store_job_cancel(struct store *st, int64_t id, struct error *err)
+/* One transaction: a job that cannot be cancelled leaves every other as it was. */
+int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct error *err)
 {
-	int rc;
+	int rc = 1;
 
 	if (!st->be->job_cancel)
 		return no_queue(st, err);
-	rc = st->be->job_cancel(st, id, err);
-	if (!rc)
-		return error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
-				 "job, or it has ended (see 'schedperf jobs')", (long long)id);
-	return rc < 0 ? -1 : 0;
+	if (st->be->begin(st, true, err))
+		return -1;
+	for (size_t i = 0; i < n && rc > 0; i++)
+		if (!(rc = st->be->job_cancel(st, ids[i], err)))
+			error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
+				  "job, or it has ended (see 'schedperf jobs'; no job was cancelled)",
+				  (long long)ids[i]);
+	return end_write(st, rc <= 0, err);
 }
 
 void store_set_job(struct store *st, int64_t id, const char *claim)

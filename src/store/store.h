@@ -39,6 +39,12 @@ int store_open(const char *location, struct store **out, struct error *err);
  * directory this user cannot write can be read.
  */
 int store_open_existing(const char *location, struct store **out, struct error *err);
+/*
+ * store_open() for the job queue (submit, worker, cancel): a location whose
+ * backend keeps no queue (SQLite) is refused (EXIT_USAGE) before anything
+ * is opened, so that no empty store is left behind by the refusal.
+ */
+int store_open_queue(const char *location, struct store **out, struct error *err);
 void store_close(struct store *st);
 
 /*
@@ -259,8 +265,11 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err);
 /* Every job, oldest first. */
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
-/* Cancel a queued or running job; EXIT_USAGE when there is no such job or it ended. */
-int store_job_cancel(struct store *st, int64_t id, struct error *err);
+/*
+ * Cancel the queued or running jobs @ids, all or none: EXIT_USAGE, and
+ * none cancelled, when one is no such job or has ended.
+ */
+int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct error *err);
 /*
  * This process runs job @id under @claim: the batch it begins next belongs
  * to the job, and is refused unless the claim still holds.
