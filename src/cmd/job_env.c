@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cmd/job_env.h"
+#include "workload/workload.h"
 
 /* 1 with @id and @claim (the text after the colon), 0 when unset, -1 with @err. */
 static int parse(int64_t *id, const char **claim, struct error *err)
@@ -39,4 +40,12 @@ int job_env_attach(struct store *st, struct error *err)
 	if (rc > 0)
 		store_set_job(st, id, claim);
 	return rc < 0 ? -1 : 0;
+}
+
+void job_env_check_paths(void)
+{
+	const char *check = getenv(JOB_ENV_CHECK);
+
+	if (check && *check)
+		workload_check_for_job();
 }

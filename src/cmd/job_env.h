@@ -18,4 +18,13 @@ int job_env_id(int64_t *id, struct error *err);
 /* store_set_job() of the environment's job, if any: 0, or -1 with @err. */
 int job_env_attach(struct store *st, struct error *err);
 
+/*
+ * submit checks a job with the command's own dry run, run with
+ * $SCHEDPERF_JOB_CHECK set (JOB_ENV_CHECK): then what names a file refuses
+ * a path relative to this directory (workload_check_for_job()), since a
+ * worker runs the job in its own. Called once, before the command runs.
+ */
+#define JOB_ENV_CHECK "SCHEDPERF_JOB_CHECK"
+void job_env_check_paths(void);
+
 #endif

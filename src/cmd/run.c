@@ -256,6 +256,10 @@ static int check_combinations(const struct run_request *req)
 	if (req->assume_cpus && !req->dry_run)
 		return command_usage_error("run", "--assume-cpus plans for another machine; "
 					   "give it with --dry-run");
+	/* submit's check is a dry run: the job itself would refuse it */
+	if (req->assume_cpus && workload_checking_for_job())
+		return command_usage_error("run", "--assume-cpus only plans a dry run: a job "
+					   "runs on its worker's CPUs (leave it out)");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
 			    req->opt.replace || req->monitors || req->opt.retries ||
 			    req->cpus_list || req->profile_iterations || req->profile_frequency))
@@ -466,6 +470,23 @@ static int show_batch(struct store *st, const char *name, int64_t batch_id, bool
 	return 0;
 }
 
+/*
+ * The store to resume in: one that exists. --resume with the wrong --db,
+ * or in the wrong directory, is refused without leaving a new empty store.
+ */
+static int open_to_resume(const char *name, struct store **st, struct error *err)
+{
+	struct store_status status;
+
+	if (store_inspect(global.db, &status, err))
+		return -1;
+	if (!status.version)
+		return error_set(err, EXIT_USAGE, "run '%s' has no incomplete batch to resume: "
+				 "there is no store at '%s' (give the --db of the run's store)",
+				 name, status.location);
+	return store_open(global.db, st, err);
+}
+
 /* Claim the batch to resume (the store refuses one still being written) and load its plan. */
 static int prepare_resume(struct store *st, struct run_request *req, struct plan *plan,
 			  struct error *err)
@@ -522,7 +543,8 @@ int cmd_run(int argc, char **argv)
 		workload_assume_cpus(req.assume_cpus);
 
 	if (req.resume) {
-		if (store_open(global.db, &st, &err) || prepare_resume(st, &req, &plan, &err))
+		if (open_to_resume(req.opt.name, &st, &err) ||
+		    prepare_resume(st, &req, &plan, &err))
 			goto fail;
 	} else {
 		if (build_plan(&req, &plan, &err))

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/job_env.h"
 #include "store/store.h"
 #include "util/array.h"
 #include "util/parse.h"
@@ -178,7 +179,9 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 /*
  * The command's arguments as its --dry-run takes them: its exit code (it
  * said why). A dry run reads and changes nothing on this machine, which
- * need not be the one that runs the job.
+ * need not be the one that runs the job; told it checks a job (job_env.h),
+ * it refuses what only a dry run takes (--assume-cpus) and paths relative
+ * to this directory, which a worker would look for in its own.
  */
 static int check_command(const struct submit_request *req)
 {
@@ -191,7 +194,9 @@ static int check_command(const struct submit_request *req)
 	argv[1] = (char *)req->command;
 	argv[2] = "--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
+	setenv(JOB_ENV_CHECK, "1", 1);
 	pid = spawn_self(argv, -2, -1, true);
+	unsetenv(JOB_ENV_CHECK);
 	free(argv);
 	if (pid < 0)
 		return die_code(EXIT_ENV, "submit: cannot check the %s: %m (check the "
@@ -230,7 +235,7 @@ int cmd_submit(int argc, char **argv)
 	if ((code = check_command(&req)))
 		goto out;
 	args = args_json(&req);
-	if (store_open(global.db, &st, &err))
+	if (store_open_queue(global.db, &st, &err))
 		goto fail;
 	for (int i = 0; i < req.repeat; i++) {
 		int64_t id;

@@ -478,9 +478,15 @@ int suite_load(struct suite *suite, const char *name_or_path, const struct topol
 		strbuf_release(&sb);
 		return rc;
 	}
+	memset(suite, 0, sizeof(*suite));
+	if ((strchr(name_or_path, '/') || strchr(name_or_path, '.')) &&
+	    workload_checking_for_job() && name_or_path[0] != '/')
+		return error_set(err, EXIT_USAGE, "suite file '%.64s' is relative to this "
+				 "directory, and a worker runs the job in its own (give its "
+				 "absolute path, on a file the workers' machines have)",
+				 name_or_path);
 	if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
 		return suite_load_file(suite, name_or_path, topo, err);
-	memset(suite, 0, sizeof(*suite));
 	list_builtin(&sb);
 	rc = error_set(err, EXIT_USAGE, "unknown suite '%.64s': not a built-in suite (%s) "
 		       "nor a file (give a path such as ./%s.yaml)", name_or_path,

@@ -222,10 +222,21 @@ int workload_repetitions(const struct workload *w, const struct param_value *val
 }
 
 static int assumed_cpus;
+static bool checking_for_job;
 
 void workload_assume_cpus(int n)
 {
 	assumed_cpus = n;
+}
+
+void workload_check_for_job(void)
+{
+	checking_for_job = true;
+}
+
+bool workload_checking_for_job(void)
+{
+	return checking_for_job;
 }
 
 int workload_cpus_allowed(void)

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_WORKLOAD_H
 #define SCHEDPERF_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/better.h"
@@ -163,5 +164,15 @@ void param_describe_range(const struct param_spec *p, char *buf, size_t len);
  */
 int workload_cpus_allowed(void);
 void workload_assume_cpus(int n);
+
+/*
+ * Set while submit checks a job's arguments (the command's dry run, run
+ * with $SCHEDPERF_JOB_CHECK): the job runs in a worker's directory, on
+ * another machine perhaps, where a path relative to this directory names
+ * another file or none. What names a file (the command workload's program,
+ * a suite file) refuses a relative path then, saying to give it whole.
+ */
+void workload_check_for_job(void);
+bool workload_checking_for_job(void);
 
 #endif
