@@ -2,10 +2,13 @@
 /* schedperf import: schedperf-results/1 JSON into the store, all or nothing. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "interchange/interchange.h"
 #include "store/store.h"
+#include "util/xalloc.h"
 
 static const struct cmd_usage import_usage = {
 	"usage: schedperf import FILE...|-\n"
@@ -14,10 +17,43 @@ static const struct cmd_usage import_usage = {
 	"converted from another tool: any workload name is accepted) into the store.\n"
 	"Everything is validated first (types, finite numbers, non-empty samples,\n"
 	"better = higher|lower); one bad value and nothing is imported. A batch\n"
-	"already in the store (same run name and start time) is refused. FILE must\n"
-	"be a regular file; - reads standard input (to import from a pipe).\n",
+	"already in the store (same run name and start time), or twice in the\n"
+	"input, is refused; a refused import creates no store. FILE must be a\n"
+	"regular file; - reads standard input (to import from a pipe).\n",
 	NULL,
 };
+
+static int compare_batches(const void *pa, const void *pb)
+{
+	const struct result_batch *a = *(const struct result_batch *const *)pa;
+	const struct result_batch *b = *(const struct result_batch *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : strcmp(a->started, b->started);
+}
+
+/*
+ * A batch twice in the input (one run name and start time, in one file or
+ * two) is refused here, before the store is opened: the store would refuse
+ * it too, but only once it had made a new store for it.
+ */
+static int check_distinct_batches(const struct result_set *set, struct error *err)
+{
+	const struct result_batch **sorted = xcalloc(set->nr_batches + 1, sizeof(*sorted));
+	int rc = 0;
+
+	for (size_t i = 0; i < set->nr_batches; i++)
+		sorted[i] = &set->batches[i];
+	qsort(sorted, set->nr_batches, sizeof(*sorted), compare_batches);
+	for (size_t i = 1; i < set->nr_batches && !rc; i++)
+		if (!compare_batches(&sorted[i - 1], &sorted[i]))
+			rc = error_set(err, EXIT_USAGE, "cannot import: run '%.64s' has two batches "
+				       "started at %s in the input (give each file once, and fix "
+				       "the file; nothing was imported)", sorted[i]->name,
+				       sorted[i]->started);
+	free(sorted);
+	return rc;
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -34,7 +70,8 @@ int cmd_import(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (interchange_read(argv[i], &set, &err))
 			goto fail;
-	if (store_open(global.db, &st, &err) || store_import(st, &set, &err))
+	if (check_distinct_batches(&set, &err) || store_open(global.db, &st, &err) ||
+	    store_import(st, &set, &err))
 		goto fail;
 	if (!global.quiet)
 		printf("imported %zu batch%s\n", set.nr_batches, set.nr_batches == 1 ? "" : "es");
