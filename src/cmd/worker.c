@@ -330,7 +330,7 @@ int cmd_worker(int argc, char **argv)
 		return code;
 	if (optind < argc)
 		return command_usage_error("worker", "unexpected '%.64s'", argv[optind]);
-	if (store_open(global.db, &st, &err))
+	if (store_open_queue(global.db, &st, &err))
 		return error_report(&err);
 	signals_catch_terminating(on_stop);
 	code = work(st, &opt);

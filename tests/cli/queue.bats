@@ -400,3 +400,56 @@ ab_sides_sampled() {
 	[[ "$output" == *"job 1 failed: the run ended without storing the job's results"* ]]
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
 }
+
+@test "queue: cancel checks every id first: one that cannot be cancelled cancels none" {
+	sp submit pipe -p loops=10 -i 1 --name x >/dev/null
+	sp submit pipe -p loops=10 -i 1 --name y >/dev/null
+	for ids in "1 9999 2" "1 nope 2" "1 2 1"; do
+		run sp cancel $ids
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "queued queued" ]
+	done
+	sp cancel 1 2
+	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "cancelled cancelled" ]
+	run sp cancel 2
+	[ "$status" -eq 2 ]
+}
+
+@test "queue: submit refuses what every worker would fail: --assume-cpus, paths relative to here" {
+	mkdir "$TMP/bin"
+	printf '#!/bin/sh\necho 1\n' >"$TMP/bin/prog"
+	chmod +x "$TMP/bin/prog"
+	printf -- '- workload: pipe\n  params:\n    loops: 10\n  iterations: 1\n' >"$TMP/s.yaml"
+	cd "$TMP"
+	run sp submit pipe -p loops=10 -i 1 --assume-cpus 4
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--assume-cpus only plans a dry run"* ]]
+	run sp submit pipe -p loops=10 -i 1 --assume 4
+	[ "$status" -eq 2 ]
+	for cmd in ./bin/prog bin/prog "bin/prog arg"; do
+		run sp submit command -p "cmd=$cmd" -i 1
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"is relative to this directory"*"absolute path"* ]]
+	done
+	run sp submit ab command --a "cmd:./bin/prog" --b cmd:true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"'./bin/prog' is relative to this directory"* ]]
+	for suite in s.yaml ./s.yaml; do
+		run sp submit --suite "$suite"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"suite file '$suite' is relative to this directory"* ]]
+	done
+	[ "$(count "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" -eq 0 ]
+	# whole paths, names found in PATH and built-in suites are jobs
+	sp submit command -p "cmd=$TMP/bin/prog" -i 1 >/dev/null
+	sp submit command -p "cmd=true" -i 1 >/dev/null
+	sp submit --suite "$TMP/s.yaml" >/dev/null
+	sp submit --suite quick >/dev/null
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 4 ]
+	# and so is a relative path when run here, not through a job
+	sp run command -p cmd=./bin/prog -i 1 --no-monitors -q
+}
