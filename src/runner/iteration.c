@@ -73,6 +73,11 @@ child_main(const struct workload *w, const struct param_value *values,
 					  strerror(errno));
 		goto send;
 	}
+	if (cfg->workdir && chdir(cfg->workdir)) {
+		report.status = error_set(&report.error, EXIT_ENV, "cannot enter the build's "
+					  "directory %s: %s", cfg->workdir, strerror(errno));
+		goto send;
+	}
 	/* While the runner attaches the monitors: the workload's tasks need no store. */
 	store_forget_in_child();
 	/* Wait until the monitors are attached; EOF means the runner gave up. */

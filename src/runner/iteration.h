@@ -23,6 +23,7 @@
 struct iteration_config {
 	double timeout;			/* seconds; 0 = none */
 	const cpu_set_t *cpus;		/* affinity of the workload's tasks; NULL = inherit */
+	const char *workdir;		/* the workload's working directory; NULL = ours */
 	struct monitor_set *monitors;	/* NULL = none */
 	/*
 	 * Called with the iteration's process group before its workload is

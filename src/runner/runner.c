@@ -176,6 +176,7 @@ int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
 	rb->opt = opt;
 	rb->cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
 	rb->cfg.cpus = opt->cpus;
+	rb->cfg.workdir = opt->workdir;
 	rb->cfg.monitors = ms;
 	rb->cfg.started = record_tasks;
 	rb->cfg.ctx = rb;

@@ -40,6 +40,7 @@ struct runner_options {
 	int retries;		/* extra attempts for a failed iteration */
 	double timeout;		/* seconds per iteration; 0 = none */
 	const cpu_set_t *cpus;	/* affinity of the workload's tasks; NULL = inherit */
+	const char *workdir;	/* the workload's working directory (a build's); NULL = ours */
 	bool replace;		/* discard earlier batches of the name first */
 	const struct runner_events *events;	/* NULL: report nothing */
 	double max_interference;	/* disturbed above this share of the CPU time (0..1) */
