@@ -87,16 +87,10 @@ struct bisect {
 	double margin;		/* log(1 + --margin / 100) */
 };
 
-/* Logs with worse upwards, whichever direction the metric has. */
-static double worse_up(const struct bisect *b, double value)
-{
-	return b->side.better == BETTER_HIGHER ? -log(value) : log(value);
-}
-
 /* A worse-is-up log shift as compare's percent change, + better. */
 static double shift_pct(const struct bisect *b, double shift)
 {
-	return change_pct(b->side.better == BETTER_HIGHER ? -shift : shift, b->side.better);
+	return worse_up_change_pct(shift, b->side.better);
 }
 
 static int compare_doubles(const void *x, const void *y)
@@ -131,7 +125,8 @@ static int load_samples(struct store *st, const struct bisect *b, struct stored_
 						       sizeof(double));
 				for (size_t k = 0; k < rm->nr_samples; k++)
 					if (rm->samples[k] > 0 && isfinite(rm->samples[k]))
-						end->x[end->n++] = worse_up(b, rm->samples[k]);
+						end->x[end->n++] = worse_up(b->side.better,
+									    rm->samples[k]);
 			}
 		}
 	result_set_release(&set);
@@ -345,7 +340,7 @@ static void sample(struct bisect *b, struct step *s, struct error *err)
 			break;
 		}
 		failures = 0;
-		s->verdict = step_add(s, b, worse_up(b, value));
+		s->verdict = step_add(s, b, worse_up(b->side.better, value));
 		snprintf(what, sizeof(what), "[bisect-step] %s: %zu samples", b->side.run_name,
 			 b->side.samples);
 		status_show(&sl, what, b->side.samples, (size_t)b->so.max_samples, b->so.max_time);

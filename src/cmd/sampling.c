@@ -126,11 +126,47 @@ void side_release(struct sample_side *side)
 	side->run_name = NULL;
 }
 
+int block_sample(struct block_sampler *bs, double *values, size_t *failed, struct error *err)
+{
+	size_t order[BLOCK_MAX_SIDES];
+
+	if (bs->nr > BLOCK_MAX_SIDES)
+		return error_set(err, EXIT_INTERNAL, "a block of %zu sides: at most %d", bs->nr,
+				 BLOCK_MAX_SIDES);
+	for (size_t i = 0; i < bs->nr; i++)
+		order[i] = i;
+	for (size_t i = bs->nr - 1; i > 0; i--) {
+		size_t j = (size_t)rng_below(&bs->rng, i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t k = 0; k < bs->nr; k++) {
+		int rc = side_sample(bs->sides[order[k]], &values[order[k]], err);
+
+		if (rc <= 0) {
+			*failed = order[k];
+			return rc;
+		}
+	}
+	return 1;
+}
+
 double change_pct(double theta, enum better better)
 {
 	double ratio = exp(theta);
 
 	return better == BETTER_HIGHER ? (ratio - 1) * 100 : (1 - ratio) * 100;
+}
+
+double worse_up(enum better better, double value)
+{
+	return better == BETTER_HIGHER ? -log(value) : log(value);
+}
+
+double worse_up_change_pct(double shift, enum better better)
+{
+	return change_pct(better == BETTER_HIGHER ? -shift : shift, better);
 }
 
 void status_init(struct status_line *sl)

@@ -8,6 +8,7 @@
 #include "cmd/options.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
+#include "stats/rng.h"
 #include "stats/sequential.h"
 #include "store/store.h"
 
@@ -89,10 +90,41 @@ int side_finish(struct sample_side *side, struct store *st, bool complete, struc
 void side_release(struct sample_side *side);
 
 /*
+ * Sides sampled in blocks: each block runs every side once, in a random
+ * order drawn from @rng, so that the sides of one block are exchangeable
+ * and the difference of two of them is sign-symmetric about their true
+ * difference, whatever the machine's drift (doc/design.md, "Sequential
+ * verdicts"). A block in which a side failed is dropped whole. At most
+ * BLOCK_MAX_SIDES sides.
+ */
+#define BLOCK_MAX_SIDES 4
+
+struct block_sampler {
+	struct sample_side **sides;
+	size_t nr;
+	struct rng rng;
+};
+
+/*
+ * One block: 1 with every side's value in @values (in the order of
+ * @bs->sides), 0 when a side's iteration failed (its index in *@failed;
+ * why: its result.last_failure), -1 with @err when the run must stop.
+ */
+int block_sample(struct block_sampler *bs, double *values, size_t *failed, struct error *err);
+
+/*
  * The change of a log ratio @theta (new over base) as a percent, positive
  * when better by the metric's direction, as compare prints changes.
  */
 double change_pct(double theta, enum better better);
+
+/*
+ * A bisection's values are logs with worse upwards, whichever direction
+ * the metric has, so that "bad" is always above "good": @value's, and a
+ * shift of them (new less base) as change_pct() prints it.
+ */
+double worse_up(enum better better, double value);
+double worse_up_change_pct(double shift, enum better better);
 
 /* The status line on a terminal: "[ab] WHAT ... s elapsed, <= ... s left". */
 struct status_line {
