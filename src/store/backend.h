@@ -53,6 +53,8 @@ struct batch_state {
 	struct batch_writer writer;
 };
 
+struct bisection_filter;
+
 struct store_backend {
 	const char *name;
 	/* Location prefixes it takes ("postgresql://"); NULL: a file path. */
@@ -179,6 +181,26 @@ struct store_backend {
 			    size_t *nr, struct error *err);
 	int (*journal_delete)(struct store *st, const char *machine, const char *kind,
 			      const char *name, struct error *err);
+	/*
+	 * Bisections (store.h): add one; set its state (and its record unless
+	 * @doc is NULL); select those that @f matches, newest first.
+	 */
+	int (*bisection_insert)(struct store *st, const struct stored_bisection *b, int64_t *id,
+				struct error *err);
+	int (*bisection_update)(struct store *st, int64_t id, const char *state, const char *doc,
+				struct error *err);
+	int (*bisection_select)(struct store *st, const struct bisection_filter *f,
+				struct stored_bisection **out, size_t *n, struct error *err);
+};
+
+/*
+ * Which bisections bisection_select() returns: @id's (0: any), of @repo on
+ * @machine still running or interrupted (@repo NULL: any), at most @limit.
+ */
+struct bisection_filter {
+	int64_t id;
+	const char *repo, *machine;
+	int64_t limit;
 };
 
 void batch_state_release(struct batch_state *state);

@@ -773,6 +773,65 @@ static int pg_journal_delete(struct store *st, const char *machine, const char *
 
 static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };
 
+static int pg_bisection_insert(struct store *st, const struct stored_bisection *b,
+			       int64_t *id, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+
+	pg_param_text(&p, b->repo);
+	pg_param_text(&p, b->machine);
+	pg_param_text(&p, b->state);
+	pg_param_text(&p, b->started);
+	pg_param_text(&p, b->doc);
+	return insert_id(pg_of(st), "INSERT INTO bisections (repo, machine, state, started, doc) "
+			 "VALUES ($1, $2, $3, $4, $5) RETURNING id", &p, id, err,
+			 "store a bisection");
+}
+
+static int pg_bisection_update(struct store *st, int64_t id, const char *state,
+			       const char *doc, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+
+	pg_param_text(&p, state);
+	pg_param_text(&p, doc);
+	pg_param_int(&p, id);
+	return pg_exec(pg_of(st), "UPDATE bisections SET state = $1, doc = coalesce($2, doc) "
+		       "WHERE id = $3", &p, err, "store a bisection's step");
+}
+
+static int pg_bisection_select(struct store *st, const struct bisection_filter *f,
+			       struct stored_bisection **out, size_t *nr, struct error *err)
+{
+	struct pg_params p = { .nr = 0 };
+	PGresult *res;
+
+	pg_param_int(&p, f->id);
+	pg_param_text(&p, f->repo);
+	pg_param_text(&p, f->machine);
+	pg_param_int(&p, f->limit);
+	res = pg_query(pg_of(st), "SELECT id, repo, machine, state, started, doc FROM bisections "
+		       "WHERE ($1 = 0 OR id = $1) AND ($2::text IS NULL OR (repo = $2 AND "
+		       "machine = $3 AND state IN ('running', 'interrupted'))) ORDER BY id DESC "
+		       "LIMIT $4", &p, err, "read the bisections");
+	if (!res)
+		return -1;
+	for (int i = 0; i < PQntuples(res); i++) {
+		struct stored_bisection *b;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		b = &(*out)[(*nr)++];
+		b->id = pg_int(res, i, 0);
+		b->repo = xstrdup(pg_text(res, i, 1));
+		b->machine = xstrdup(pg_text(res, i, 2));
+		b->state = xstrdup(pg_text(res, i, 3));
+		b->started = xstrdup(pg_text(res, i, 4));
+		b->doc = xstrdup(pg_text(res, i, 5));
+	}
+	PQclear(res);
+	return 0;
+}
+
 const struct store_backend store_postgres = {
 	.name = "PostgreSQL",
 	.schemes = postgres_schemes,
@@ -811,4 +870,7 @@ const struct store_backend store_postgres = {
 	.journal_insert = pg_journal_insert,
 	.journal_list = pg_journal_list,
 	.journal_delete = pg_journal_delete,
+	.bisection_insert = pg_bisection_insert,
+	.bisection_update = pg_bisection_update,
+	.bisection_select = pg_bisection_select,
 };

@@ -181,6 +181,19 @@ static const char upgrade_v8_to_v9[] =
 	"CREATE INDEX iterations_failed ON iterations(benchmark_id) WHERE failure IS NOT NULL;"
 	"UPDATE schedperf_schema SET version = 9;";
 
+/* Version 10: bisections, as in sqlite_schema.c. */
+static const char upgrade_v9_to_v10[] =
+	"CREATE TABLE bisections ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  repo text COLLATE \"C\" NOT NULL,"
+	"  machine text COLLATE \"C\" NOT NULL,"
+	"  state text NOT NULL CHECK (state IN "
+	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"
+	"  started text NOT NULL,"
+	"  doc text NOT NULL);"
+	"CREATE INDEX bisections_repo ON bisections(repo, machine);"
+	"UPDATE schedperf_schema SET version = 10;";
+
 /*
  * The history, numbered as sqlite_schema.c's: migrations[i] turns version
  * i + 1 into i + 2. Versions 1 and 2 predate PostgreSQL stores.
@@ -194,6 +207,7 @@ static const char *const migrations[] = {
 	upgrade_v6_to_v7,
 	upgrade_v7_to_v8,
 	upgrade_v8_to_v9,
+	upgrade_v9_to_v10,
 };
 
 #define FIRST_VERSION 3
@@ -309,7 +323,7 @@ static const struct {
 	{ "schedperf_schema", 3 }, { "runs", 3 }, { "batches", 3 }, { "environment", 3 },
 	{ "benchmarks", 3 }, { "metrics", 3 }, { "iterations", 3 }, { "samples", 3 },
 	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 }, { "profiles", 8 },
-	{ "profile_symbols", 8 },
+	{ "profile_symbols", 8 }, { "bisections", 10 },
 };
 
 int pg_schema_damage(struct store *st, int version, char *buf, size_t len,

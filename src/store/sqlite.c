@@ -964,6 +964,74 @@ static int sqlite_journal_delete(struct store *st, const char *machine, const ch
 	return run_once(ss, stmt, err, "forget a restored setting");
 }
 
+static int sqlite_bisection_insert(struct store *st, const struct stored_bisection *b,
+				   int64_t *id, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt = sqlite_prepare(ss, "INSERT INTO bisections (repo, machine, state, "
+					    "started, doc) VALUES (?, ?, ?, ?, ?)", err);
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, b->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, b->machine, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, b->state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, b->started, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 5, b->doc, -1, SQLITE_STATIC);
+	if (run_once(ss, stmt, err, "store a bisection"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ss->db);
+	return 0;
+}
+
+static int sqlite_bisection_update(struct store *st, int64_t id, const char *state,
+				   const char *doc, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt = sqlite_prepare(ss, "UPDATE bisections SET state = ?, "
+					    "doc = coalesce(?, doc) WHERE id = ?", err);
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, doc, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 3, id);
+	return run_once(ss, stmt, err, "store a bisection's step");
+}
+
+static int sqlite_bisection_select(struct store *st, const struct bisection_filter *f,
+				   struct stored_bisection **out, size_t *nr, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	sqlite3_stmt *stmt = sqlite_prepare(ss, "SELECT id, repo, machine, state, started, doc "
+					    "FROM bisections WHERE (?1 = 0 OR id = ?1) AND "
+					    "(?2 IS NULL OR (repo = ?2 AND machine = ?3 AND state IN "
+					    "('running', 'interrupted'))) ORDER BY id DESC LIMIT ?4",
+					    err);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, f->id);
+	sqlite3_bind_text(stmt, 2, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, f->machine, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 4, f->limit);
+	while ((rc = sqlite_step(ss, stmt, err, "read the bisections")) > 0) {
+		struct stored_bisection *b;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		b = &(*out)[(*nr)++];
+		b->id = sqlite3_column_int64(stmt, 0);
+		b->repo = column_strdup(stmt, 1);
+		b->machine = column_strdup(stmt, 2);
+		b->state = column_strdup(stmt, 3);
+		b->started = column_strdup(stmt, 4);
+		b->doc = column_strdup(stmt, 5);
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
 const struct store_backend store_sqlite = {
 	.name = "SQLite",
 	.schemes = NULL,
@@ -992,4 +1060,7 @@ const struct store_backend store_sqlite = {
 	.journal_insert = sqlite_journal_insert,
 	.journal_list = sqlite_journal_list,
 	.journal_delete = sqlite_journal_delete,
+	.bisection_insert = sqlite_bisection_insert,
+	.bisection_update = sqlite_bisection_update,
+	.bisection_select = sqlite_bisection_select,
 };

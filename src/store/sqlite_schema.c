@@ -254,6 +254,22 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  children INTEGER NOT NULL,"						\
 	"  PRIMARY KEY (profile_id, position)) WITHOUT ROWID;"
 
+/*
+ * Version 10: bisections (schedperf bisect), one row each: the repository
+ * and machine it bisects, its state, and its record as JSON
+ * (doc/design.md, "Bisection"), rewritten after each step.
+ */
+#define BISECTIONS_V10								\
+	"CREATE TABLE bisections ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  repo TEXT NOT NULL,"							\
+	"  machine TEXT NOT NULL,"						\
+	"  state TEXT NOT NULL CHECK (state IN "				\
+	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"	\
+	"  started TEXT NOT NULL,"						\
+	"  doc TEXT NOT NULL);"							\
+	"CREATE INDEX bisections_repo ON bisections(repo, machine);"
+
 #define STAMP(version)								\
 	"PRAGMA application_id = 1399023696;"					\
 	"PRAGMA user_version = " #version ";"
@@ -275,7 +291,8 @@ static const char schema_current[] =
 	KNOB_JOURNAL_V9("knob_journal")
 	CULPRITS_V6
 	PROFILES_V8
-	STAMP(9);
+	BISECTIONS_V10
+	STAMP(10);
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
 static const char upgrade_v1_to_v2[] =
@@ -359,6 +376,10 @@ static const char upgrade_v8_to_v9[] =
 	ITERATIONS_FAILED_V9
 	STAMP(9);
 
+static const char upgrade_v9_to_v10[] =
+	BISECTIONS_V10
+	STAMP(10);
+
 /* The history: migrations[i] turns version i + 1 into i + 2. */
 static const char *const migrations[] = {
 	upgrade_v1_to_v2,
@@ -369,6 +390,7 @@ static const char *const migrations[] = {
 	upgrade_v6_to_v7,
 	upgrade_v7_to_v8,
 	upgrade_v8_to_v9,
+	upgrade_v9_to_v10,
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

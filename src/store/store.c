@@ -862,3 +862,90 @@ void store_journal_release(struct knob_original *k, size_t n)
 	}
 	free(k);
 }
+
+int store_bisection_add(struct store *st, const char *repo, const char *state,
+			const char *doc, int64_t *id, struct error *err)
+{
+	struct stored_bisection b = { 0, (char *)repo, NULL, (char *)state, NULL, (char *)doc };
+	char machine[256], started[40];
+
+	machine_identity(machine, sizeof(machine));
+	time_iso8601(started, sizeof(started));
+	b.machine = machine;
+	b.started = started;
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->bisection_insert(st, &b, id, err), err);
+}
+
+int store_bisection_save(struct store *st, int64_t id, const char *state, const char *doc,
+			 struct error *err)
+{
+	if (st->be->begin(st, true, err))
+		return -1;
+	return end_write(st, st->be->bisection_update(st, id, state, doc, err), err);
+}
+
+/* The first bisection that @f selects: 0, 1 when none, -1. */
+static int bisection_one(struct store *st, const struct bisection_filter *f,
+			 struct stored_bisection *out, struct error *err)
+{
+	struct stored_bisection *list = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (st->be->begin(st, false, err))
+		return -1;
+	rc = st->be->bisection_select(st, f, &list, &n, err);
+	st->be->rollback(st);
+	if (!rc && n)
+		*out = list[0];
+	for (size_t i = 1; i < n; i++)
+		stored_bisection_release(&list[i]);
+	free(list);
+	return rc ? -1 : n ? 0 : 1;
+}
+
+int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
+			struct error *err)
+{
+	struct bisection_filter f = { id, NULL, NULL, 1 };
+
+	return bisection_one(st, &f, out, err);
+}
+
+int store_bisection_open_of(struct store *st, const char *repo, struct stored_bisection *out,
+			    struct error *err)
+{
+	char machine[256];
+	struct bisection_filter f = { 0, repo, machine, 1 };
+
+	machine_identity(machine, sizeof(machine));
+	return bisection_one(st, &f, out, err);
+}
+
+int store_bisection_list(struct store *st, struct stored_bisection **out, size_t *n,
+			 struct error *err)
+{
+	struct bisection_filter f = { 0, NULL, NULL, INT64_MAX };
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (st->be->begin(st, false, err))
+		return -1;
+	rc = st->be->bisection_select(st, &f, out, n, err);
+	st->be->rollback(st);
+	return rc ? -1 : 0;
+}
+
+void stored_bisection_release(struct stored_bisection *b)
+{
+	free(b->repo);
+	free(b->machine);
+	free(b->state);
+	free(b->started);
+	free(b->doc);
+	memset(b, 0, sizeof(*b));
+}

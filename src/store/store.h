@@ -21,7 +21,7 @@
  * "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 
@@ -203,6 +203,33 @@ int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
 int store_journal_remove(struct store *st, const char *kind, const char *name,
 			 struct error *err);
 void store_journal_release(struct knob_original *k, size_t n);
+
+/*
+ * Bisections (schedperf bisect, cmd/bisection.h): one each, the repository
+ * and machine it bisects, its state (running, interrupted, done, failed,
+ * abandoned) and its record, a JSON document (doc/design.md, "Bisection")
+ * rewritten after every step. The machine is this one's identity.
+ */
+struct stored_bisection {
+	int64_t id;
+	char *repo, *machine, *state, *started, *doc;
+};
+
+int store_bisection_add(struct store *st, const char *repo, const char *state,
+			const char *doc, int64_t *id, struct error *err);
+/* Set its state and, unless @doc is NULL, its record. */
+int store_bisection_save(struct store *st, int64_t id, const char *state, const char *doc,
+			 struct error *err);
+/* Bisection @id, or the newest with @id 0: 0, 1 when there is none, -1 with @err. */
+int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
+			struct error *err);
+/* The newest of @repo on this machine that is running or interrupted: 0, 1 none, -1. */
+int store_bisection_open_of(struct store *st, const char *repo, struct stored_bisection *out,
+			    struct error *err);
+/* Every bisection, newest first. */
+int store_bisection_list(struct store *st, struct stored_bisection **out, size_t *n,
+			 struct error *err);
+void stored_bisection_release(struct stored_bisection *b);
 
 /* Import whole batches (all or nothing, one transaction). */
 int store_import(struct store *st, const struct result_set *set, struct error *err);

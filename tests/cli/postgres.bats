@@ -256,12 +256,13 @@ PY
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name old -q
 	sp --db "$PG" export old > "$TMP/old.json"
 	# version 5 as it was: no interference columns, no culprits, no cap on
-	# claims, no profiles, no job commands, a journal for one machine
+	# claims, no profiles, no job commands, a journal for one machine, no
+	# bisections
 	psql_in "$PGDB" "ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,
 		DROP COLUMN started, DROP COLUMN ended;
 		DROP TABLE culprits; ALTER TABLE jobs DROP COLUMN max_attempts;
-		DROP TABLE profile_symbols, profiles;
+		DROP TABLE profile_symbols, profiles; DROP TABLE bisections;
 		ALTER TABLE jobs DROP COLUMN command, DROP COLUMN result;
 		ALTER TABLE knob_journal DROP COLUMN machine, ADD UNIQUE (kind, name);
 		DROP INDEX iterations_failed;
