@@ -11,7 +11,7 @@
 #include "report/report.h"
 
 /* Markdown cells must not carry '|' or newlines. */
-static void md_text(FILE *out, const char *s)
+void md_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')

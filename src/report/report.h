@@ -8,6 +8,9 @@
 #include "analysis/comparison.h"
 #include "analysis/profile_diff.h"
 #include "store/results.h"
+#include "store/store.h"
+
+#include <jansson.h>
 
 /*
  * Reports turn stored results and the analysed comparison model
@@ -147,6 +150,8 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);
+/* Text in a markdown cell: '|' escaped, line breaks as spaces. */
+void md_text(FILE *out, const char *s);
 /* A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed change; "-" when not finite. */
 enum md_kind { MD_G3, MD_G4, MD_G6, MD_PCT, MD_CHANGE };
 void md_number(FILE *out, double v, enum md_kind kind);
@@ -156,5 +161,12 @@ double headline_change(const struct compare_row *row, size_t r);
 void csv_text(FILE *out, const char *s);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);
+
+/*
+ * A bisection's report from its record (cmd/bisection.h): text, markdown
+ * or json; and the stored bisections, one line each.
+ */
+int report_bisection(FILE *out, const json_t *record, const char *format);
+int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n);
 
 #endif

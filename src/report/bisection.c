@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bisection's report from its stored record (cmd/bisection.h,
+ * doc/design.md "Bisection"): text for the terminal, markdown for a mail
+ * to LKML, or the record itself as JSON. Every number comes from the
+ * record, so that `bisect --show` prints what the bisection printed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static double num(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "-19.8 % [-21.3 %, -18.4 %]", or "-" when the record has no change. */
+static void change(FILE *out, const json_t *obj)
+{
+	json_t *ci = json_object_get(obj, "ci_pct");
+	double lo = json_number_value(json_array_get(ci, 0));
+	double hi = json_number_value(json_array_get(ci, 1));
+
+	if (!isfinite(num(obj, "change_pct"))) {
+		fputs("-", out);
+		return;
+	}
+	fprintf(out, "%+.1f %%", num(obj, "change_pct"));
+	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
+		fprintf(out, " [%+.1f %%, %+.1f %%]", lo, hi);
+}
+
+/* The chance that the culprit is right: every decided step right, by the union bound. */
+static double chance_right(const json_t *steps, size_t *decided)
+{
+	double wrong = 0;
+	size_t i;
+	json_t *step;
+
+	*decided = 0;
+	json_array_foreach(steps, i, step) {
+		if (!strcmp(str(step, "verdict"), "skip"))
+			continue;
+		(*decided)++;
+		wrong += num(step, "error_bound");
+	}
+	return fmax(0, 1 - wrong);
+}
+
+static void text_header(FILE *out, const json_t *r)
+{
+	json_t *ends = json_object_get(r, "ends");
+
+	fprintf(out, "bisection %lld of %s on %s: %s", (long long)json_integer_value(
+		json_object_get(r, "id")), str(r, "repo"), str(r, "machine"), str(r, "workload"));
+	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++)
+		fprintf(out, " %s", json_string_value(json_array_get(json_object_get(r, "params"), i)));
+	fprintf(out, "\nmetric %s (%s is better); alpha %g per step, margin %g %%, seed %lld\n",
+		str(r, "metric"), str(r, "better"), num(r, "alpha"), num(r, "margin_pct"),
+		(long long)json_integer_value(json_object_get(r, "seed")));
+	fprintf(out, "good %.12s, bad %.12s", str(r, "good"), str(r, "bad"));
+	if (ends) {
+		fputs(": bad against good ", out);
+		change(out, ends);
+		fprintf(out, ", %s, %lld blocks, %.1f s", str(ends, "verdict"),
+			(long long)json_integer_value(json_object_get(ends, "blocks")),
+			num(ends, "seconds"));
+	}
+	fputc('\n', out);
+}
+
+static void text_steps(FILE *out, const json_t *steps)
+{
+	size_t i;
+	json_t *step;
+
+	if (!json_array_size(steps))
+		return;
+	fprintf(out, "\n%4s  %-12s  %-7s  %-29s  %8s  %6s  %7s  %s\n", "step", "commit",
+		"verdict", "change against good", "position", "blocks", "seconds", "subject");
+	json_array_foreach(steps, i, step) {
+		char cell[64];
+		FILE *mem = fmemopen(cell, sizeof(cell), "w");
+
+		if (mem) {
+			change(mem, step);
+			fclose(mem);
+		} else {
+			snprintf(cell, sizeof(cell), "-");
+		}
+		fprintf(out, "%4zu  %.12s  %-7s  %-29s  %8.2f  %6lld  %7.1f  %s\n", i + 1,
+			str(step, "commit"), str(step, "verdict"), cell, num(step, "position"),
+			(long long)json_integer_value(json_object_get(step, "blocks")),
+			num(step, "seconds"), str(step, "subject"));
+		if (strcmp(str(step, "reason"), "decided"))
+			fprintf(out, "%4s  %s\n", "", str(step, "reason"));
+	}
+}
+
+static void text_result(FILE *out, const json_t *r)
+{
+	json_t *culprit = json_object_get(r, "culprit"), *conf = json_object_get(r, "confirmation");
+	const char *result = str(r, "result");
+	size_t decided;
+	double right = chance_right(json_object_get(r, "steps"), &decided);
+
+	fputc('\n', out);
+	if (json_object_get(r, "error"))
+		fprintf(out, "stopped by an error: %s\n", str(r, "error"));
+	if (!*result) {
+		fprintf(out, "unfinished, %s (schedperf bisect --resume goes on)\n",
+			str(r, "phase"));
+		return;
+	}
+	if (!strcmp(result, "nothing to bisect")) {
+		fprintf(out, "nothing to bisect: bad is not worse than good by more than the "
+			"margin (%s)\n", str(json_object_get(r, "ends"), "verdict"));
+		return;
+	}
+	if (!strcmp(result, "only skipped commits left")) {
+		fputs("only skipped commits left: the first bad commit is one of", out);
+		for (size_t i = 0; i < json_array_size(json_object_get(r, "candidates")); i++)
+			fprintf(out, " %.12s", json_string_value(json_array_get(
+				json_object_get(r, "candidates"), i)));
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "culprit %.12s %s\n", str(culprit, "commit"), str(culprit, "subject"));
+	if (conf) {
+		fprintf(out, "  against its parent %.12s: ", str(culprit, "parent"));
+		change(out, conf);
+		fprintf(out, ", %s (%s, %lld blocks, %.1f s)\n", result, str(conf, "verdict"),
+			(long long)json_integer_value(json_object_get(conf, "blocks")),
+			num(conf, "seconds"));
+	}
+	fprintf(out, "  chance that it is the first bad commit: at least %.3f (%zu steps "
+		"decided)\n", right, decided);
+}
+
+static void md_header(FILE *out, const json_t *r)
+{
+	json_t *ends = json_object_get(r, "ends");
+
+	fputs("**schedperf bisect** of `", out);
+	md_text(out, str(r, "workload"));
+	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++) {
+		fputc(' ', out);
+		md_text(out, json_string_value(json_array_get(json_object_get(r, "params"), i)));
+	}
+	fputs("` on ", out);
+	md_text(out, str(r, "machine"));
+	fprintf(out, ", metric %s (%s is better), alpha %g per step\n\n", str(r, "metric"),
+		str(r, "better"), num(r, "alpha"));
+	fprintf(out, "good `%.12s`, bad `%.12s`", str(r, "good"), str(r, "bad"));
+	if (ends) {
+		fputs(": bad against good ", out);
+		change(out, ends);
+		fprintf(out, " (%s)", str(ends, "verdict"));
+	}
+	fputs("\n\n", out);
+}
+
+static void md_steps(FILE *out, const json_t *steps)
+{
+	size_t i;
+	json_t *step;
+
+	if (!json_array_size(steps))
+		return;
+	fputs("| step | commit | verdict | change against good | position | blocks | "
+	      "seconds | subject |\n|---:|---|---|---|---:|---:|---:|---|\n", out);
+	json_array_foreach(steps, i, step) {
+		fprintf(out, "| %zu | `%.12s` | %s | ", i + 1, str(step, "commit"),
+			str(step, "verdict"));
+		change(out, step);
+		fputs(" | ", out);
+		md_number(out, num(step, "position"), MD_G3);
+		fprintf(out, " | %lld | %.1f | ", (long long)json_integer_value(
+			json_object_get(step, "blocks")), num(step, "seconds"));
+		md_text(out, str(step, "subject"));
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+static void md_result(FILE *out, const json_t *r)
+{
+	json_t *culprit = json_object_get(r, "culprit"), *conf = json_object_get(r, "confirmation");
+	const char *result = str(r, "result");
+	size_t decided;
+	double right = chance_right(json_object_get(r, "steps"), &decided);
+
+	if (!*result || !strcmp(result, "nothing to bisect") ||
+	    !strcmp(result, "only skipped commits left")) {
+		fprintf(out, "**Result:** %s\n", *result ? result : "unfinished");
+		return;
+	}
+	fprintf(out, "**Culprit:** `%.12s` ", str(culprit, "commit"));
+	md_text(out, str(culprit, "subject"));
+	if (conf) {
+		fprintf(out, " — against its parent `%.12s`: ", str(culprit, "parent"));
+		change(out, conf);
+		fprintf(out, ", %s", result);
+	}
+	fprintf(out, "; the chance that it is the first bad commit is at least %.3f (%zu "
+		"steps decided).\n", right, decided);
+}
+
+int report_bisection(FILE *out, const json_t *record, const char *format)
+{
+	if (!strcmp(format, "json")) {
+		json_t *copy = json_deep_copy(record);
+		int rc;
+
+		json_object_del(copy, "writer");
+		rc = json_dumpf(copy, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) |
+				JSON_SORT_KEYS);
+		json_decref(copy);
+		fputc('\n', out);
+		return rc;
+	}
+	if (!strcmp(format, "markdown")) {
+		md_header(out, record);
+		md_steps(out, json_object_get(record, "steps"));
+		md_result(out, record);
+		return 0;
+	}
+	text_header(out, record);
+	text_steps(out, json_object_get(record, "steps"));
+	text_result(out, record);
+	return 0;
+}
+
+int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n)
+{
+	if (!n) {
+		fputs("no bisection stored\n", out);
+		return 0;
+	}
+	fprintf(out, "%4s  %-11s  %-19s  %s\n", "id", "state", "started", "repository: result");
+	for (size_t i = 0; i < n; i++) {
+		json_t *r = json_loads(list[i].doc, 0, NULL);
+		json_t *culprit = json_object_get(r, "culprit");
+		fprintf(out, "%4lld  %-11s  %-19.19s  %s: %s", (long long)list[i].id, list[i].state,
+			list[i].started, list[i].repo, *str(r, "result") ? str(r, "result") : str(r, "phase"));
+		if (culprit)
+			fprintf(out, " %.12s %s", str(culprit, "commit"), str(culprit, "subject"));
+		fputc('\n', out);
+		json_decref(r);
+	}
+	return 0;
+}
