@@ -70,6 +70,7 @@ int command_check_distinct_operands(const char *cmd, const char *what, int argc,
 int command_check_format(const char *cmd, const char *format, const char *const *formats);
 
 int cmd_ab(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -21,6 +21,7 @@ const struct command commands[] = {
 	{ "detect", cmd_detect, "find where a series of runs changed (change points)" },
 	{ "report", cmd_report, "write runs, their charts and history as one HTML page" },
 	{ "ab", cmd_ab, "is B faster than A? sample both until a verdict" },
+	{ "bisect", cmd_bisect, "find the commit that made a workload worse, git bisect run by it" },
 	{ "bisect-step", cmd_bisect_step, "decide one git bisect step: good, bad or skip" },
 	{ "list", cmd_list, "list workloads, their parameters and metrics" },
 	{ "runs", cmd_runs, "list the runs in the store and their batches" },

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedperf bisect: the whole bisection of a user-space regression, git
+ * bisect driven from here. Every commit it measures is built in a scratch
+ * work tree of its own (runner/commit_build.h), so the good end, the bad
+ * end and the step's build run side by side, in blocks of a random order
+ * (cmd/sampling.h), and the drift of the machine cancels:
+ *
+ *  1. the ends: good and bad in blocks until the paired confidence
+ *     sequence says they differ (bad worse by more than the margin), else
+ *     "nothing to bisect" — the stability gate;
+ *  2. each step: good, the step and bad in blocks until level_choice
+ *     (stats/level_choice.h) says which of the two the step behaves like;
+ *     a build that fails is a skip;
+ *  3. the culprit against its parent, in blocks, which must differ in the
+ *     regression's direction, or the culprit is said not to be confirmed.
+ *
+ * The bisection is one record in the store (state, steps, verdicts, as
+ * JSON) written after every step, and every measurement is a run
+ * (NAME-good, NAME-bad, NAME-HASH12), so that an interrupted bisection can
+ * be resumed from git's own bisect state and the record: a step's verdict
+ * is recorded before git is told, and told again on resume if git has not
+ * heard it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd/bisection.h"
+#include "cmd/cmd.h"
+#include "cmd/sampling.h"
+#include "monitor/monitor.h"
+#include "report/report.h"
+#include "runner/iteration.h"
+#include "stats/level_choice.h"
+#include "util/git.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const struct cmd_usage bisect_usage = {
+	"usage: schedperf bisect WORKLOAD [-p KEY=VALUE]... --good REV --bad REV\n"
+	"                        [--build CMD] [--repo DIR] [options]\n"
+	"   or: schedperf bisect --resume [--repo DIR]\n"
+	"   or: schedperf bisect --show [ID] [--format text|markdown|json]\n"
+	"   or: schedperf bisect --list\n"
+	"\n"
+	"Find the commit between REV good and REV bad of the git repository DIR\n"
+	"(default: the current directory) that made WORKLOAD worse. Each commit is\n"
+	"checked out and built (--build CMD, a shell command run in it) in a scratch\n"
+	"work tree of its own; the ends are measured first, in interleaved blocks,\n"
+	"and a range whose ends do not differ by more than --margin is 'nothing to\n"
+	"bisect'. Each step is measured in blocks with both ends and decided for the\n"
+	"end it behaves like, each wrong answer at most --alpha likely; the culprit\n"
+	"is then measured against its parent and must be worse. The bisection and\n"
+	"every measurement are stored; Ctrl-C leaves both git's bisect state and the\n"
+	"store so that --resume goes on. Exit 0 with a confirmed culprit, 1 without\n"
+	"one (nothing to bisect, not confirmed, only skipped commits left).\n",
+	NULL,
+};
+
+static int set_flag(const struct cmd_option *opt, const char *arg)
+{
+	*(bool *)opt->value = true;
+	return 0;
+}
+
+/* --show's operand, a bisection's id; without one, the newest. */
+static int show_id(int argc, char **argv, int64_t *id)
+{
+	char *end;
+
+	*id = 0;
+	if (optind == argc)
+		return 0;
+	*id = strtoll(argv[optind], &end, 10);
+	if (optind + 1 < argc || *end || *id <= 0)
+		return command_usage_error("bisect", "--show [ID]: give one bisection's id "
+					   "(see 'schedperf bisect --list')");
+	return 0;
+}
+
+static const char *const bisect_formats[] = { "text", "markdown", "json", NULL };
+
+/* The flow of a new or resumed bisection, after the record is open. */
+static int bisect_run(struct bisection *bi, struct error *err)
+{
+	const char *state = bisection_state(bi);
+
+	if (!strcmp(state, "measuring ends") && bisection_measure_ends(bi, err))
+		return -1;
+	state = bisection_state(bi);
+	if (!strcmp(state, "bisecting") && bisection_steps(bi, err))
+		return -1;
+	state = bisection_state(bi);
+	if (!strcmp(state, "confirming") && bisection_confirm(bi, err))
+		return -1;
+	return 0;
+}
+
+static int bisect_main(struct bisection *bi)
+{
+	struct error err = { 0 };
+	int rc;
+
+	if (bisection_open(bi, &err)) {
+		bisection_close(bi);
+		return error_report(&err);
+	}
+	iteration_install_signal_handlers();
+	rc = bisect_run(bi, &err);
+	if (rc && iteration_interrupted()) {
+		bisection_interrupted(bi);
+		bisection_close(bi);
+		fprintf(stderr, "schedperf: bisect: interrupted; git's bisect state and the "
+			"store are kept: 'schedperf bisect --resume' goes on\n");
+		return 128 + iteration_interrupted();
+	}
+	if (rc) {
+		bisection_failed(bi, &err);
+		bisection_close(bi);
+		return error_report(&err);
+	}
+	rc = bisection_print(bi, stdout, bi->format) || ferror(stdout);
+	rc = rc ? EXIT_ENV : bisection_confirmed(bi) ? EXIT_OK : EXIT_FOUND;
+	bisection_close(bi);
+	return rc;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisection bi = { .so = SEQUENTIAL_DEFAULTS, .format = "text" };
+	struct cmd_option options[] = {
+		SEQUENTIAL_OPTIONS(&bi.so),
+		OPT_STRING(0, "good", &bi.good_rev, "REV", "a commit that behaves well"),
+		OPT_STRING(0, "bad", &bi.bad_rev, "REV", "a later commit that is worse"),
+		OPT_STRING(0, "build", &bi.build_cmd, "CMD", "build a checked-out commit: a shell "
+			   "command run in its scratch work tree (default: none)"),
+		OPT_STRING(0, "repo", &bi.repo, "DIR", "the git repository (default: the "
+			   "current directory)"),
+		OPT_STRING(0, "name", &bi.so.name, "NAME", "name its runs NAME-good, NAME-bad, "
+			   "NAME-COMMIT (default: bisect-ID)"),
+		OPT_INTEGER(0, "seed", &bi.seed, "N", 0, 2147483647, "the seed of the blocks' "
+			    "random order (default: from the clock)"),
+		OPT_STRING(0, "format", &bi.format, "FORMAT", "the report: text (default), "
+			   "markdown (for a mail) or json"),
+		OPT_CALLBACK(0, "resume", &bi.resume, NULL, "go on with the bisection that was "
+			     "interrupted in this repository", set_flag),
+		OPT_BOOL(0, "show", &bi.show, "print the report of the stored bisection ID "
+			 "(the newest without ID) and run nothing"),
+		OPT_CALLBACK(0, "list", &bi.list, NULL, "list the stored bisections", set_flag),
+		OPT_END(),
+	};
+	int code;
+
+	bi.so.alpha = BISECT_DEFAULT_ALPHA;
+	bi.seed = -1;
+	if (parse_options(argc, argv, options, &bisect_usage, &code))
+		goto out;
+	code = EXIT_USAGE;
+	if (command_check_format("bisect", bi.format, bisect_formats) ||
+	    sequential_check_utf8("bisect", &bi.so))
+		goto out;
+	if (bi.show || bi.list) {
+		if ((bi.list && optind < argc) || bi.resume || bi.good_rev || bi.bad_rev ||
+		    (bi.show && bi.list)) {
+			command_usage_error("bisect", "--show and --list only read: give no "
+					    "workload, --good, --bad or --resume");
+			goto out;
+		}
+		if (bi.list)
+			code = bisection_list(stdout);
+		else if (!show_id(argc, argv, &bi.id))
+			code = bisection_show(bi.id, bi.format);
+		goto out;
+	}
+	if (bi.resume) {
+		if (optind < argc || bi.good_rev || bi.bad_rev || bi.build_cmd) {
+			command_usage_error("bisect", "--resume takes the bisection as it was "
+					    "started: give only --repo (and --db)");
+			goto out;
+		}
+	} else if (optind + 1 != argc || !bi.good_rev || !bi.bad_rev) {
+		command_usage_error("bisect", optind >= argc ? "no workload given" :
+				    optind + 1 < argc ? "one workload at a time" :
+				    "--good REV and --bad REV are both required");
+		goto out;
+	} else {
+		bi.workload = argv[optind];
+	}
+	code = bisect_main(&bi);
+out:
+	free(bi.so.params);
+	return code;
+}

@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The phases of a bisection (bisection.h). The record is a JSON object
+ * (doc/design.md, "Bisection"); what the phases need of it is read back
+ * from it, so that a resumed bisection runs on exactly what a fresh one
+ * would have.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/bisection.h"
+#include "cmd/cmd.h"
+#include "monitor/monitor.h"
+#include "report/report.h"
+#include "runner/iteration.h"
+#include "stats/level_choice.h"
+#include "util/git.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define MAX_FAILED_BLOCKS_IN_A_ROW 3
+
+/* ------------------------------------------------------------ the record */
+
+static const char *record_string(const struct bisection *bi, const char *key)
+{
+	return json_string_value(json_object_get(bi->record, key));
+}
+
+const char *bisection_state(const struct bisection *bi)
+{
+	const char *phase = record_string(bi, "phase");
+
+	return phase ? phase : "finished";
+}
+
+static void set_phase(struct bisection *bi, const char *phase)
+{
+	json_object_set_new(bi->record, "phase", json_string(phase));
+}
+
+/* The store's state column: what --list shows and --resume looks for. */
+static const char *store_state(const struct bisection *bi, bool running)
+{
+	if (strcmp(bisection_state(bi), "finished"))
+		return running ? "running" : "interrupted";
+	return record_string(bi, "error") ? "failed" : "done";
+}
+
+int bisection_save(struct bisection *bi, bool running, struct error *err)
+{
+	char *doc;
+	int rc;
+
+	json_object_set_new(bi->record, "updated", json_real(time_epoch()));
+	doc = json_dumps(bi->record, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	rc = store_bisection_save(bi->st, bi->id, store_state(bi, running), doc, err);
+	free(doc);
+	return rc;
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* ------------------------------------------------------------ git */
+
+static char *subject_of(const struct bisection *bi, const char *hash)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct error ignored = { 0 };
+
+	if (git_run(bi->area.repo, &out, &ignored, "log", "-1", "--format=%s", hash, NULL)) {
+		strbuf_release(&out);
+		return xstrdup("");
+	}
+	git_chomp(&out);
+	return strbuf_detach(&out);
+}
+
+enum bisect_outcome { OUTCOME_NEXT, OUTCOME_CULPRIT, OUTCOME_ONLY_SKIPPED };
+
+/*
+ * What git bisect said after a start or a mark: the first bad commit
+ * ("HASH is the first bad commit"), only skipped commits left (and then
+ * the candidates it lists, into *@candidates), or a next commit to test.
+ */
+static enum bisect_outcome read_outcome(const char *text, char culprit[41], json_t **candidates)
+{
+	const char *line = text;
+
+	*candidates = NULL;
+	for (; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strspn(line, "0123456789abcdef") == 40 &&
+		    !strncmp(line + 40, " is the first bad commit", 24)) {
+			memcpy(culprit, line, 40);
+			culprit[40] = '\0';
+			return OUTCOME_CULPRIT;
+		}
+		if (!strncmp(line, "There are only 'skip'ped commits left to test.", 46)) {
+			*candidates = json_array();
+			for (const char *c = line; c; c = strchr(c, '\n') ? strchr(c, '\n') + 1 : NULL)
+				if (strspn(c, "0123456789abcdef") == 40)
+					json_array_append_new(*candidates, json_stringn(c, 40));
+			return OUTCOME_ONLY_SKIPPED;
+		}
+	}
+	return OUTCOME_NEXT;
+}
+
+/*
+ * Run git bisect WORD ARGS (start, good, bad, skip) and record what
+ * follows. git exits 2 when only skipped commits are left: an outcome, not
+ * a failure.
+ */
+static int git_bisect(struct bisection *bi, const char *word, const char *a, const char *b,
+		      enum bisect_outcome *outcome, struct error *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	char culprit[41];
+	json_t *candidates;
+	int status;
+
+	if (!strcmp(word, "start"))
+		status = git_status(bi->area.repo, &out, err, "bisect", "start", "--no-checkout",
+				    a, b, NULL);
+	else
+		status = git_status(bi->area.repo, &out, err, "bisect", word, a, NULL);
+	if (status < 0) {
+		strbuf_release(&out);
+		return -1;
+	}
+	*outcome = read_outcome(strbuf_str(&out), culprit, &candidates);
+	strbuf_release(&out);
+	if (status && *outcome != OUTCOME_ONLY_SKIPPED) {
+		json_decref(candidates);
+		return error_set(err, EXIT_ENV, "bisect: git bisect %s %.12s failed with exit "
+				 "status %d (see 'git -C %s bisect log')", word, a, status,
+				 bi->area.repo);
+	}
+	if (*outcome == OUTCOME_CULPRIT) {
+		char *subject = subject_of(bi, culprit);
+
+		json_object_set_new(bi->record, "culprit", json_pack("{s:s,s:s}", "commit", culprit,
+								     "subject", subject));
+		free(subject);
+	}
+	if (*outcome == OUTCOME_ONLY_SKIPPED)
+		json_object_set_new(bi->record, "candidates", candidates);
+	return 0;
+}
+
+/* Keep git's log of the bisection in the record, and end git's bisect state. */
+static void git_bisect_finish(struct bisection *bi)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct error ignored = { 0 };
+
+	if (!git_run(bi->area.repo, &out, &ignored, "bisect", "log", NULL))
+		json_object_set_new(bi->record, "git_bisect_log", json_string(strbuf_str(&out)));
+	strbuf_release(&out);
+	git_run(bi->area.repo, NULL, &ignored, "bisect", "reset", NULL);
+}
+
+/* ------------------------------------------------------------ measuring */
+
+/*
+ * One measurement: two builds as a pair (the second against the first,
+ * paired blocks, stats/sequential.h) or three as levels (good, the step,
+ * bad, stats/level_choice.h), each side a batch of its run.
+ */
+struct session {
+	const char *what;
+	bool levels;
+	size_t nr;
+	struct sample_side sides[3];
+	struct sample_side *order[3];
+	struct seqcs pair;		/* worse-up log of side 1 less side 0 */
+	struct level_choice lc;
+	size_t blocks;
+	double start, seconds;
+	const char *reason;		/* why it stopped; NULL: an error */
+	char failure[300];		/* a side that kept failing */
+	int verdict;			/* enum seqcs_decision or enum level_verdict */
+	double error_bound;
+};
+
+static char *run_name_of(const struct bisection *bi, const char *hash)
+{
+	if (!strcmp(hash, bi->good))
+		return xasprintf("%s-good", bi->name);
+	if (!strcmp(hash, bi->bad))
+		return xasprintf("%s-bad", bi->name);
+	return xasprintf("%s-%.12s", bi->name, hash);
+}
+
+/*
+ * The benchmark of a side, checked as the build will run it: in its work
+ * tree, where a relative program (cmd=./prog) is the build's.
+ */
+static int prepare_in(struct bisection *bi, struct sample_side *side, const char *dir,
+		      struct error *err)
+{
+	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (here < 0 || chdir(dir)) {
+		if (here >= 0)
+			close(here);
+		return error_set(err, EXIT_ENV, "bisect: cannot enter %s: %s", dir,
+				 strerror(errno));
+	}
+	rc = side_prepare(side, bi->w, (char *const *)bi->so.params, bi->so.nr_params,
+			  bi->so.metric, err);
+	if (fchdir(here))
+		rc = error_set(err, EXIT_ENV, "bisect: cannot return to the directory it "
+			       "started in: %s", strerror(errno));
+	close(here);
+	side->opt.workdir = dir;
+	return rc;
+}
+
+/* The metric, the first time a side names it: the record keeps it for the report. */
+static void note_metric(struct bisection *bi, const struct sample_side *side)
+{
+	if (json_object_get(bi->record, "better"))
+		return;
+	json_object_set_new(bi->record, "metric", json_string(side->metric_name));
+	json_object_set_new(bi->record, "unit", json_string(side->metric_unit));
+	json_object_set_new(bi->record, "better", json_string(better_name(side->better)));
+}
+
+static int session_open(struct bisection *bi, struct session *s, struct commit_build **builds,
+			struct error *err)
+{
+	s->start = time_now();
+	s->error_bound = 1;
+	for (size_t i = 0; i < s->nr; i++) {
+		struct sample_side *side = &s->sides[i];
+		char *run = run_name_of(bi, builds[i]->hash);
+		int rc;
+
+		s->order[i] = side;
+		rc = prepare_in(bi, side, builds[i]->dir, err) ||
+		     side_open(side, bi->st, run, &bi->so, bi->ms, err);
+		free(run);
+		if (rc)
+			return -1;
+	}
+	bi->better = s->sides[0].better;
+	note_metric(bi, &s->sides[0]);
+	if (s->levels)
+		level_choice_init(&s->lc, bi->so.alpha, SEQCS_HUBER);
+	else
+		seqcs_init(&s->pair, bi->so.alpha, SEQCS_HUBER);
+	return 0;
+}
+
+static void session_close(struct bisection *bi, struct session *s)
+{
+	struct error ignored = { 0 };
+
+	for (size_t i = 0; i < s->nr; i++)
+		side_finish(&s->sides[i], bi->st, s->reason != NULL, &ignored);
+	if (s->levels)
+		level_choice_release(&s->lc);
+	else
+		seqcs_release(&s->pair);
+}
+
+/*
+ * A pair's question, for the ends and for the culprit against its parent:
+ * is the second worse than the first? WORSE once the sequence rejects no
+ * change (in the worse direction); NOT_WORSE once it rejects a change as
+ * large as the margin; each wrong at most alpha/2 likely.
+ */
+enum pair_verdict { PAIR_UNKNOWN, PAIR_WORSE, PAIR_NOT_WORSE };
+
+static const char *const pair_words[] = { "unknown", "worse", "not worse" };
+
+static enum pair_verdict pair_decide(const struct seqcs *cs, double margin)
+{
+	if (seqcs_rejects(cs, 0, 1))
+		return PAIR_WORSE;
+	return seqcs_rejects(cs, margin, -1) ? PAIR_NOT_WORSE : PAIR_UNKNOWN;
+}
+
+/* Take one block's values; whether the rule has decided. */
+static bool session_add(struct bisection *bi, struct session *s, const double *values)
+{
+	enum better better = bi->better;
+
+	if (!s->levels) {
+		seqcs_add(&s->pair, worse_up(better, values[1]) - worse_up(better, values[0]));
+		s->verdict = pair_decide(&s->pair, log1p(bi->so.margin_pct / 100));
+		return s->verdict != PAIR_UNKNOWN;
+	}
+	level_choice_add(&s->lc, worse_up(better, values[1]) - worse_up(better, values[0]),
+			 worse_up(better, values[1]) - worse_up(better, values[2]));
+	s->verdict = level_choice_decide(&s->lc);
+	if (s->verdict != LEVEL_UNDECIDED)
+		s->error_bound = bi->so.alpha;
+	return s->verdict != LEVEL_UNDECIDED;
+}
+
+static void session_run(struct bisection *bi, struct session *s, struct error *err)
+{
+	struct block_sampler bs = { s->order, s->nr, bi->rng };
+	struct status_line sl;
+	int failed_in_a_row = 0;
+
+	status_init(&sl);
+	s->reason = "max-samples";
+	while (s->blocks < (size_t)bi->so.max_samples) {
+		double values[3];
+		size_t failed;
+		char what[160];
+		int rc;
+
+		if (sequential_out_of_time(&bi->so, s->start)) {
+			s->reason = "max-time";
+			break;
+		}
+		rc = block_sample(&bs, values, &failed, err);
+		if (rc < 0) {
+			s->reason = NULL;
+			break;
+		}
+		if (!rc) {
+			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
+				continue;
+			snprintf(s->failure, sizeof(s->failure), "%s failed: %s",
+				 s->sides[failed].run_name, s->sides[failed].result.last_failure);
+			s->reason = "the workload failed";
+			break;
+		}
+		failed_in_a_row = 0;
+		s->blocks++;
+		snprintf(what, sizeof(what), "[bisect] %s: %zu blocks", s->what, s->blocks);
+		status_show(&sl, what, s->blocks, (size_t)bi->so.max_samples, bi->so.max_time);
+		if (session_add(bi, s, values)) {
+			s->reason = "decided";
+			break;
+		}
+	}
+	status_end(&sl);
+	bi->rng = bs.rng;
+	s->seconds = time_now() - s->start;
+	/* A step always ends for one side: at the cap, the one with more evidence. */
+	if (s->levels && s->verdict == LEVEL_UNDECIDED && s->blocks && s->reason &&
+	    strcmp(s->reason, "the workload failed")) {
+		s->verdict = level_choice_nearer(&s->lc, &s->error_bound);
+		if (s->verdict != LEVEL_UNDECIDED)
+			s->reason = strcmp(s->reason, "max-time") ? "nearer at max-samples" :
+				    "nearer at max-time";
+	}
+}
+
+/* A worse-up interval of @cs as compare's percent change (+ better), into @obj. */
+static void put_change(const struct bisection *bi, json_t *obj, const struct seqcs *cs)
+{
+	struct seqcs_interval ci;
+	double lo, hi;
+
+	seqcs_interval(cs, &ci);
+	lo = worse_up_change_pct(ci.high, bi->better);
+	hi = worse_up_change_pct(ci.low, bi->better);
+	json_object_set_new(obj, "change_pct", number_or_null(worse_up_change_pct(ci.estimate,
+						bi->better)));
+	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(fmin(lo, hi)),
+						     number_or_null(fmax(lo, hi))));
+}
+
+static json_t *session_json(const struct bisection *bi, const struct session *s)
+{
+	json_t *obj = json_object();
+	json_t *runs = json_array();
+
+	for (size_t i = 0; i < s->nr; i++)
+		json_array_append_new(runs, json_string(s->sides[i].run_name ?
+							s->sides[i].run_name : ""));
+	json_object_set_new(obj, "reason", json_string(s->reason));
+	if (*s->failure)
+		json_object_set_new(obj, "failure", json_string(s->failure));
+	json_object_set_new(obj, "blocks", json_integer((json_int_t)s->blocks));
+	json_object_set_new(obj, "seconds", json_real(s->seconds));
+	json_object_set_new(obj, "runs", runs);
+	if (!s->blocks)
+		return obj;
+	if (!s->levels) {
+		put_change(bi, obj, &s->pair);
+		return obj;
+	}
+	put_change(bi, obj, &s->lc.from_good);
+	{
+		struct seqcs_interval g, b;
+
+		seqcs_interval(&s->lc.from_good, &g);
+		seqcs_interval(&s->lc.from_bad, &b);
+		/* 0 at the good level, 1 at the bad one */
+		json_object_set_new(obj, "position", number_or_null(g.estimate /
+								    (g.estimate - b.estimate)));
+	}
+	return obj;
+}
+
+/* ------------------------------------------------------------ the phases */
+
+static int build(struct bisection *bi, const char *hash, struct commit_build **out,
+		 struct error *err)
+{
+	if (!global.quiet && !build_area_find(&bi->area, hash))
+		fprintf(stderr, "bisect: %s %.12s\n", bi->build_cmd ? "building" : "checking out",
+			hash);
+	return build_area_get(&bi->area, hash, out, err);
+}
+
+/* The ends must build: a bisection cannot start without them. */
+static int build_end(struct bisection *bi, const char *hash, const char *which,
+		     struct commit_build **out, struct error *err)
+{
+	if (build(bi, hash, out, err))
+		return -1;
+	if ((*out)->status)
+		return error_set(err, EXIT_USAGE, "bisect: the %s commit %.12s does not build: %s "
+				 "(check --build)", which, hash, (*out)->failure);
+	return 0;
+}
+
+/* Measure @base against @new as a pair; the session is closed. */
+static int measure_pair(struct bisection *bi, const char *what, const char *base,
+			const char *new, const char *which_base, const char *which_new,
+			json_t **out, struct error *err)
+{
+	struct commit_build *builds[2];
+	struct session s = { .what = what, .nr = 2 };
+
+	if (build_end(bi, base, which_base, &builds[0], err) ||
+	    build_end(bi, new, which_new, &builds[1], err))
+		return -1;
+	if (!session_open(bi, &s, builds, err))
+		session_run(bi, &s, err);
+	else
+		s.reason = NULL;
+	*out = s.reason ? session_json(bi, &s) : NULL;
+	if (*out)
+		json_object_set_new(*out, "verdict", json_string(pair_words[s.verdict]));
+	session_close(bi, &s);
+	if (!*out)
+		return -1;
+	if (!strcmp(s.reason, "the workload failed")) {
+		error_set(err, EXIT_USAGE, "bisect: %s (check -p and --build)", s.failure);
+		json_decref(*out);
+		return -1;
+	}
+	return 0;
+}
+
+static void finish(struct bisection *bi, const char *result)
+{
+	set_phase(bi, "finished");
+	json_object_set_new(bi->record, "result", json_string(result));
+}
+
+int bisection_measure_ends(struct bisection *bi, struct error *err)
+{
+	enum bisect_outcome outcome;
+	json_t *ends;
+	const char *verdict;
+
+	if (measure_pair(bi, "good and bad", bi->good, bi->bad, "good", "bad", &ends, err))
+		return -1;
+	json_object_set_new(bi->record, "ends", ends);
+	verdict = json_string_value(json_object_get(ends, "verdict"));
+	if (strcmp(verdict, "worse")) {
+		finish(bi, "nothing to bisect");
+		return bisection_save(bi, false, err);
+	}
+	if (git_bisect(bi, "start", bi->bad, bi->good, &outcome, err))
+		return -1;
+	set_phase(bi, outcome == OUTCOME_CULPRIT ? "confirming" : "bisecting");
+	if (outcome == OUTCOME_CULPRIT)
+		git_bisect_finish(bi);
+	return bisection_save(bi, true, err);
+}
+
+static json_t *step_json(struct bisection *bi, const char *hash)
+{
+	char *subject = subject_of(bi, hash);
+	json_t *step = json_pack("{s:s,s:s}", "commit", hash, "subject", subject);
+
+	free(subject);
+	return step;
+}
+
+/* Measure the step at @hash: its record, with "verdict" good, bad or skip. */
+static json_t *measure_step(struct bisection *bi, const char *hash, size_t number,
+			    struct error *err)
+{
+	struct commit_build *builds[3];
+	struct session s = { .levels = true, .nr = 3 };
+	char what[64];
+	json_t *step = step_json(bi, hash), *m;
+
+	snprintf(what, sizeof(what), "step %zu %.12s", number, hash);
+	s.what = what;
+	if (build_end(bi, bi->good, "good", &builds[0], err) || build(bi, hash, &builds[1], err) ||
+	    build_end(bi, bi->bad, "bad", &builds[2], err)) {
+		json_decref(step);
+		return NULL;
+	}
+	if (builds[1]->status) {
+		json_object_set_new(step, "verdict", json_string("skip"));
+		json_object_set_new(step, "reason", json_string(builds[1]->failure));
+		build_area_drop(&bi->area, hash);
+		return step;
+	}
+	if (!session_open(bi, &s, builds, err))
+		session_run(bi, &s, err);
+	else
+		s.reason = NULL;
+	m = s.reason ? session_json(bi, &s) : NULL;
+	session_close(bi, &s);
+	build_area_drop(&bi->area, hash);
+	if (!m) {
+		json_decref(step);
+		return NULL;
+	}
+	json_object_update(step, m);
+	json_decref(m);
+	json_object_set(step, "run", json_array_get(json_object_get(step, "runs"), 1));
+	if (s.verdict == LEVEL_UNDECIDED) {
+		json_object_set_new(step, "verdict", json_string("skip"));
+		if (*s.failure)
+			json_object_set_new(step, "reason", json_string(s.failure));
+		return step;
+	}
+	json_object_set_new(step, "verdict", json_string(s.verdict == LEVEL_GOOD ? "good" : "bad"));
+	json_object_set_new(step, "error_bound", json_real(s.error_bound));
+	return step;
+}
+
+/* Tell git the verdict of the recorded step, and record what git says. */
+static int tell_git(struct bisection *bi, json_t *step, struct error *err)
+{
+	const char *verdict = json_string_value(json_object_get(step, "verdict"));
+	const char *hash = json_string_value(json_object_get(step, "commit"));
+	enum bisect_outcome outcome;
+
+	if (git_bisect(bi, verdict, hash, NULL, &outcome, err))
+		return -1;
+	json_object_set_new(step, "told", json_true());
+	if (outcome == OUTCOME_CULPRIT) {
+		set_phase(bi, "confirming");
+		git_bisect_finish(bi);
+	} else if (outcome == OUTCOME_ONLY_SKIPPED) {
+		finish(bi, "only skipped commits left");
+		git_bisect_finish(bi);
+	}
+	return bisection_save(bi, true, err);
+}
+
+int bisection_steps(struct bisection *bi, struct error *err)
+{
+	json_t *steps = json_object_get(bi->record, "steps");
+	size_t n = json_array_size(steps);
+
+	/* Killed between recording a verdict and telling git: tell it now. */
+	if (n && !json_is_true(json_object_get(json_array_get(steps, n - 1), "told")) &&
+	    tell_git(bi, json_array_get(steps, n - 1), err))
+		return -1;
+	while (!strcmp(bisection_state(bi), "bisecting")) {
+		struct strbuf head = STRBUF_INIT;
+		json_t *step;
+
+		if (git_run(bi->area.repo, &head, err, "rev-parse", "--verify", "BISECT_HEAD",
+			    NULL)) {
+			strbuf_release(&head);
+			return -1;
+		}
+		step = measure_step(bi, git_chomp(&head), json_array_size(steps) + 1, err);
+		strbuf_release(&head);
+		if (!step)
+			return -1;
+		json_object_set_new(step, "told", json_false());
+		json_array_append_new(steps, step);
+		if (bisection_save(bi, true, err) || tell_git(bi, step, err))
+			return -1;
+	}
+	return 0;
+}
+
+int bisection_confirm(struct bisection *bi, struct error *err)
+{
+	json_t *culprit = json_object_get(bi->record, "culprit"), *c;
+	const char *hash = json_string_value(json_object_get(culprit, "commit"));
+	struct strbuf parent = STRBUF_INIT;
+	char *spec = xasprintf("%s^1", hash);
+	int rc;
+
+	rc = git_run(bi->area.repo, &parent, err, "rev-parse", "--verify", spec, NULL);
+	free(spec);
+	if (!rc) {
+		json_object_set_new(culprit, "parent", json_string(git_chomp(&parent)));
+		rc = measure_pair(bi, "the culprit against its parent", git_chomp(&parent), hash,
+				  "parent", "culprit", &c, err);
+	}
+	strbuf_release(&parent);
+	if (rc)
+		return -1;
+	json_object_set_new(bi->record, "confirmation", c);
+	finish(bi, strcmp(json_string_value(json_object_get(c, "verdict")), "worse") ?
+	       "not confirmed" : "confirmed");
+	return bisection_save(bi, false, err);
+}
+
+bool bisection_confirmed(const struct bisection *bi)
+{
+	const char *result = record_string(bi, "result");
+
+	return result && !strcmp(result, "confirmed");
+}
+
+void bisection_interrupted(struct bisection *bi)
+{
+	struct error ignored = { 0 };
+
+	bisection_save(bi, false, &ignored);
+}
+
+void bisection_failed(struct bisection *bi, const struct error *err)
+{
+	struct error ignored = { 0 };
+
+	if (!bi->record || !bi->id)
+		return;
+	json_object_set_new(bi->record, "error", json_string(err->msg));
+	bisection_save(bi, false, &ignored);
+}
+
+int bisection_print(const struct bisection *bi, FILE *out, const char *format)
+{
+	return report_bisection(out, bi->record, format);
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bisection's record from its start to its end (bisection.h): a new one
+ * checked and stored, an interrupted one taken up again with exactly the
+ * options it was started with, the stored ones shown and listed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/bisection.h"
+#include "cmd/cmd.h"
+#include "monitor/monitor.h"
+#include "report/report.h"
+#include "runner/iteration.h"
+#include "util/git.h"
+#include "util/process.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+/* The process that works on it now, so that a second one refuses to. */
+static void set_writer(struct bisection *bi)
+{
+	struct process_id me;
+
+	process_id_of(getpid(), &me);
+	json_object_set_new(bi->record, "writer", json_pack("{s:s,s:I,s:I}", "boot", me.boot,
+							    "pid", (json_int_t)me.pid,
+							    "start", (json_int_t)me.start));
+}
+
+static bool writer_alive(const json_t *record)
+{
+	json_t *w = json_object_get(record, "writer");
+	struct process_id id = { "", 0, 0 };
+	const char *boot = json_string_value(json_object_get(w, "boot"));
+
+	if (!json_is_object(w))
+		return false;
+	snprintf(id.boot, sizeof(id.boot), "%s", boot ? boot : "");
+	id.pid = json_integer_value(json_object_get(w, "pid"));
+	id.start = (uint64_t)json_integer_value(json_object_get(w, "start"));
+	return !process_is_self(&id) && process_alive(&id);
+}
+
+/* The top level of the repository the bisection is about. */
+static int repo_top(const char *repo, struct strbuf *top, struct error *err)
+{
+	if (git_run(repo ? repo : ".", top, err, "rev-parse", "--show-toplevel", NULL))
+		return error_set(err, EXIT_USAGE, "bisect: %.200s is not inside a git work tree "
+				 "(give --repo DIR, a clone of the repository to bisect)",
+				 repo ? repo : "the current directory");
+	git_chomp(top);
+	return 0;
+}
+
+static int check_range(struct bisection *bi, const char *top, struct error *err)
+{
+	int status;
+
+	if (git_commit_hash(top, bi->good_rev, bi->good, err) ||
+	    git_commit_hash(top, bi->bad_rev, bi->bad, err))
+		return -1;
+	if (!strcmp(bi->good, bi->bad))
+		return error_set(err, EXIT_USAGE, "bisect: --good and --bad are the same commit "
+				 "%.12s (give the last good commit and a later bad one)", bi->good);
+	status = git_status(top, NULL, err, "merge-base", "--is-ancestor", bi->good, bi->bad,
+			    NULL);
+	if (status < 0)
+		return -1;
+	if (status)
+		return error_set(err, EXIT_USAGE, "bisect: --good %.64s is not an ancestor of "
+				 "--bad %.64s (give the last good commit before the bad one)",
+				 bi->good_rev, bi->bad_rev);
+	status = git_status(top, NULL, err, "bisect", "log", NULL);
+	if (status < 0)
+		return -1;
+	if (!status)
+		return error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s "
+				 "(finish it with 'git bisect reset', or 'schedperf bisect "
+				 "--resume' if it is schedperf's)", top);
+	return 0;
+}
+
+/* The options as the record keeps them, so that --resume runs the same. */
+static json_t *options_json(const struct bisection *bi, const char *top)
+{
+	json_t *params = json_array();
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	for (size_t i = 0; i < bi->so.nr_params; i++)
+		json_array_append_new(params, json_string(bi->so.params[i]));
+	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:s,s:s,s:o,s:f,s:f,s:i,s:f,s:f,"
+			 "s:i,s:s,s:f,s:[]}",
+			 "schema", "schedperf-bisection/1", "repo", top, "machine", host,
+			 "params", params, "workload", bi->w->name,
+			 "metric", bi->so.metric ? json_string(bi->so.metric) : json_null(),
+			 "good", bi->good, "bad", bi->bad,
+			 "build", bi->build_cmd ? json_string(bi->build_cmd) : json_null(),
+			 "alpha", bi->so.alpha, "margin_pct", bi->so.margin_pct,
+			 "max_samples", bi->so.max_samples, "max_time", bi->so.max_time,
+			 "timeout", bi->so.timeout, "seed", bi->seed, "phase", "measuring ends",
+			 "started", time_epoch(), "steps");
+}
+
+/* The rest of the opening, new or resumed: its name, monitors, scratch builds. */
+static int open_common(struct bisection *bi, struct error *err)
+{
+	const char *name = json_string_value(json_object_get(bi->record, "name"));
+	char area[32];
+
+	bi->name = xstrdup(name);
+	rng_seed(&bi->rng, (uint64_t)bi->seed + (uint64_t)json_array_size(
+			json_object_get(bi->record, "steps")));
+	snprintf(area, sizeof(area), "bisect-%lld", (long long)bi->id);
+	if (monitors_open(MONITORS_DEFAULT, NULL, &bi->ms, err))
+		return -1;
+	return build_area_open(&bi->area, json_string_value(json_object_get(bi->record, "repo")),
+			       area, bi->build_cmd, iteration_interrupted, err);
+}
+
+static int open_new(struct bisection *bi, struct error *err)
+{
+	struct strbuf top = STRBUF_INIT;
+	struct stored_bisection old = { 0 };
+	char *doc;
+	int rc = -1, found;
+
+	if (!(bi->w = workload_find(bi->workload)))
+		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
+				 "schedperf's workloads (see 'schedperf list')", bi->workload);
+	if (repo_top(bi->repo, &top, err) ||
+	    check_range(bi, top.buf, err) || store_open(global.db, &bi->st, err))
+		goto out;
+	/* one of this repository that was left: git's state is gone, so it cannot go on */
+	found = store_bisection_open_of(bi->st, top.buf, &old, err);
+	if (found < 0)
+		goto out;
+	if (!found) {
+		json_t *record = json_loads(old.doc, 0, NULL);
+		bool alive = record && writer_alive(record);
+
+		json_decref(record);
+		stored_bisection_release(&old);
+		if (alive) {
+			error_set(err, EXIT_USAGE, "bisect: bisection %lld of %s is running (wait "
+				  "for it, or stop it)", (long long)old.id, top.buf);
+			goto out;
+		}
+		if (store_bisection_save(bi->st, old.id, "abandoned", NULL, err))
+			goto out;
+	}
+	if (bi->seed < 0)
+		bi->seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
+				 0x7fffffff);
+	bi->record = options_json(bi, top.buf);
+	doc = json_dumps(bi->record, JSON_COMPACT);
+	rc = store_bisection_add(bi->st, top.buf, "running", doc, &bi->id, err);
+	free(doc);
+	if (rc)
+		goto out;
+	json_object_set_new(bi->record, "id", json_integer(bi->id));
+	if (bi->so.name)
+		json_object_set_new(bi->record, "name", json_string(bi->so.name));
+	else
+		json_object_set_new(bi->record, "name", json_sprintf("bisect-%lld",
+								     (long long)bi->id));
+	set_writer(bi);
+	rc = bisection_save(bi, true, err) || open_common(bi, err);
+out:
+	strbuf_release(&top);
+	return rc ? -1 : 0;
+}
+
+/* Options back from the record of a resumed bisection. */
+static int options_from_record(struct bisection *bi, struct error *err)
+{
+	json_t *r = bi->record, *params = json_object_get(r, "params"), *p;
+	size_t i;
+
+	bi->workload = json_string_value(json_object_get(r, "workload"));
+	bi->build_cmd = json_string_value(json_object_get(r, "build"));
+	bi->so.metric = json_string_value(json_object_get(r, "metric"));
+	bi->so.alpha = json_number_value(json_object_get(r, "alpha"));
+	bi->so.margin_pct = json_number_value(json_object_get(r, "margin_pct"));
+	bi->so.max_samples = (int)json_integer_value(json_object_get(r, "max_samples"));
+	bi->so.max_time = json_number_value(json_object_get(r, "max_time"));
+	bi->so.timeout = json_number_value(json_object_get(r, "timeout"));
+	bi->seed = (int)json_integer_value(json_object_get(r, "seed"));
+	bi->id = json_integer_value(json_object_get(r, "id"));
+	snprintf(bi->good, sizeof(bi->good), "%s", json_string_value(json_object_get(r, "good")));
+	snprintf(bi->bad, sizeof(bi->bad), "%s", json_string_value(json_object_get(r, "bad")));
+	free(bi->so.params);
+	bi->so.params = xcalloc(json_array_size(params) + 1, sizeof(char *));
+	bi->so.nr_params = 0;
+	json_array_foreach(params, i, p)
+		bi->so.params[bi->so.nr_params++] = json_string_value(p);
+	if (!bi->workload || !(bi->w = workload_find(bi->workload)))
+		return error_set(err, EXIT_USAGE, "bisect: the stored bisection names no workload "
+				 "of this schedperf ('%.64s')", bi->workload ? bi->workload : "");
+	if (better_parse(json_string_value(json_object_get(r, "better")), &bi->better))
+		bi->better = BETTER_LOWER;	/* not measured yet: the first session says */
+	return 0;
+}
+
+static int open_resumed(struct bisection *bi, struct error *err)
+{
+	struct strbuf top = STRBUF_INIT;
+	struct stored_bisection old = { 0 };
+	int rc = -1, found;
+
+	if (repo_top(bi->repo, &top, err) || store_open_existing(global.db, &bi->st, err))
+		goto out;
+	found = store_bisection_open_of(bi->st, top.buf, &old, err);
+	if (found < 0)
+		goto out;
+	if (found) {
+		error_set(err, EXIT_USAGE, "bisect: no interrupted bisection of %s in the store "
+			  "(start one: schedperf bisect WORKLOAD --good REV --bad REV)", top.buf);
+		goto out;
+	}
+	bi->record = json_loads(old.doc, 0, NULL);
+	stored_bisection_release(&old);
+	/* found without creating a store; now to write it */
+	store_close(bi->st);
+	if (store_open(global.db, &bi->st, err))
+		goto out;
+	if (!json_is_object(bi->record)) {
+		error_set(err, EXIT_INTERNAL, "bisect: the stored bisection of %s cannot be read",
+			  top.buf);
+		goto out;
+	}
+	if (writer_alive(bi->record)) {
+		error_set(err, EXIT_USAGE, "bisect: bisection of %s is running in another process "
+			  "(wait for it, or stop it)", top.buf);
+		goto out;
+	}
+	if (options_from_record(bi, err))
+		goto out;
+	if (!strcmp(bisection_state(bi), "bisecting") &&
+	    git_status(top.buf, NULL, err, "bisect", "log", NULL)) {
+		error_set(err, EXIT_USAGE, "bisect: git's bisect state of %s is gone ('git bisect "
+			  "reset'?): start the bisection again", top.buf);
+		goto out;
+	}
+	set_writer(bi);
+	rc = bisection_save(bi, true, err) || open_common(bi, err);
+out:
+	strbuf_release(&top);
+	return rc ? -1 : 0;
+}
+
+int bisection_open(struct bisection *bi, struct error *err)
+{
+	return bi->resume ? open_resumed(bi, err) : open_new(bi, err);
+}
+
+void bisection_close(struct bisection *bi)
+{
+	build_area_close(&bi->area);
+	monitors_close(bi->ms);
+	store_close(bi->st);
+	json_decref(bi->record);
+	free(bi->name);
+	bi->ms = NULL;
+	bi->st = NULL;
+	bi->record = NULL;
+	bi->name = NULL;
+}
+
+int bisection_show(int64_t id, const char *format)
+{
+	struct stored_bisection b = { 0 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	json_t *record;
+	int found, rc;
+
+	if (store_open_existing(global.db, &st, &err))
+		return error_report(&err);
+	found = store_bisection_get(st, id, &b, &err);
+	store_close(st);
+	if (found < 0)
+		return error_report(&err);
+	if (found)
+		return die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
+				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
+				"the store%.0lld (start one: schedperf bisect)", (long long)id);
+	record = json_loads(b.doc, 0, NULL);
+	stored_bisection_release(&b);
+	if (!record)
+		return die_code(EXIT_INTERNAL, "bisect --show: the stored bisection cannot be read");
+	rc = report_bisection(stdout, record, format) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	json_decref(record);
+	return rc;
+}
+
+int bisection_list(FILE *out)
+{
+	struct stored_bisection *list = NULL;
+	struct store *st = NULL;
+	struct error err = { 0 };
+	size_t n = 0;
+	int rc;
+
+	if (store_open_existing(global.db, &st, &err) ||
+	    store_bisection_list(st, &list, &n, &err)) {
+		store_close(st);
+		return error_report(&err);
+	}
+	store_close(st);
+	rc = report_bisection_list(out, list, n) || ferror(out) ? EXIT_ENV : EXIT_OK;
+	for (size_t i = 0; i < n; i++)
+		stored_bisection_release(&list[i]);
+	free(list);
+	return rc;
+}

@@ -1,0 +1,242 @@
+#!/usr/bin/env bats
+# schedperf bisect: whole bisections of throwaway git repositories made
+# here, each commit a program the test controls: a 2x slowdown timed for
+# real, a 20 % one in a program whose noise is its own (tests/data/noisy.c,
+# seeded, so that its values are the same on any machine), a range without
+# a regression, a commit that does not build, a culprit that does not
+# confirm (a regression spread over many commits), Ctrl-C and --resume,
+# bad input, and the record on PostgreSQL.
+
+load helpers
+pg_file
+
+NOISY="$BATS_TEST_DIRNAME/../data/noisy.c"
+
+teardown() {
+	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
+	rm -rf "$TMP"
+}
+BESTOF="$BATS_TEST_DIRNAME/../data/bestof.c"
+
+# repo_of N FROM GOOD BAD [SIGMA]: $TMP/repo with N commits of noisy.c, at
+# level GOOD before commit FROM (1-based) and BAD from it on; commit $BROKEN,
+# if set, does not compile.
+repo_of() {
+	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
+	git init -q "$TMP/repo"
+	git -C "$TMP/repo" config user.email test@example.com
+	git -C "$TMP/repo" config user.name test
+	for i in $(seq 1 "$1"); do
+		level=$3
+		[ "$i" -lt "$2" ] || level=$4
+		sed -e "s/^#define LEVEL 100.0$/#define LEVEL $level/" \
+		    -e "s/^#define SIGMA 0.05$/#define SIGMA ${5:-0.05}/" "$NOISY" >"$TMP/repo/prog.c"
+		echo "/* change $i */" >>"$TMP/repo/prog.c"
+		[ "$i" != "${BROKEN:-}" ] || echo "this is not C" >>"$TMP/repo/prog.c"
+		git -C "$TMP/repo" add prog.c
+		git -C "$TMP/repo" commit -q -m "change $i"
+	done
+	export NOISY_STATE="$TMP/noisy.state"
+	cd "$TMP/repo"
+}
+
+commit_of() {	# commit_of I: the hash of change I
+	git -C "$TMP/repo" log --format=%H --grep="^change $1\$"
+}
+
+NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
+	    --build 'cc -O1 -o prog prog.c -lm' --good HEAD~7 --bad HEAD --seed 5)
+
+@test "bisect: a 20 % regression of a noisy program, every step decided, the culprit confirmed" {
+	repo_of 8 5 100.0 120.0
+	run sp bisect "${NOISY_ARGS[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	culprit=$(commit_of 5)
+	[[ "$output" == *"culprit ${culprit:0:12} change 5"* ]]
+	[[ "$output" == *"confirmed (worse"* ]]
+	# three steps, none skipped, each a run of its own beside the ends
+	sp bisect --show --format json >"$TMP/b.json"
+	[ "$(json '[s["verdict"] for s in d["steps"]].count("skip")' "$TMP/b.json")" -eq 0 ]
+	[ "$(json 'len(d["steps"])' "$TMP/b.json")" -eq 3 ]
+	[ "$(json '(d["result"], d["culprit"]["commit"])' "$TMP/b.json")" = "('confirmed', '$culprit')" ]
+	[ "$(json 'all(s["error_bound"] <= 0.01 for s in d["steps"])' "$TMP/b.json")" = True ]
+	[ "$(json '(d["ends"]["verdict"], d["ends"]["change_pct"] < -10)' "$TMP/b.json")" = "('worse', True)" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 5 ]
+	run sp compare bisect-1-good "bisect-1-${culprit:0:12}"
+	[ "$status" -eq 0 ]
+	# git's bisect state is gone, the user's work tree untouched, no scratch tree left
+	run git bisect log
+	[ "$status" -ne 0 ]
+	[ -z "$(git status --porcelain --untracked-files=no)" ]
+	[ "$(git worktree list | wc -l)" -eq 1 ]
+	[ ! -e .git/schedperf-bisect/bisect-1 ]
+	# the mail: a markdown table of the steps and the culprit
+	run sp bisect --show 1 --format markdown
+	[[ "$output" == *$'\n| step | commit | verdict |'* ]]
+	[[ "$output" == *"**Culprit:** \`${culprit:0:12}\` change 5"* ]]
+	run sp bisect --list
+	[[ "${lines[1]}" == *"   1  done "*"confirmed ${culprit:0:12} change 5" ]]
+}
+
+@test "bisect: a program twice as slow, timed for real, found and confirmed" {
+	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
+	git init -q "$TMP/repo"
+	cd "$TMP/repo"
+	git config user.email test@example.com
+	git config user.name test
+	for i in 1 2 3 4 5 6 7 8; do
+		sed "s/^#define WORK 1000$/#define WORK $([ "$i" -ge 4 ] && echo 2000 || echo 1000)/" \
+			"$BESTOF" >prog.c
+		echo "/* change $i */" >>prog.c
+		git add prog.c
+		git commit -q -m "change $i"
+	done
+	run sp bisect command -p cmd=./prog -p 'metric_regex=best ([0-9.]+)' -p metric_name=best \
+		--build 'cc -O1 -o prog prog.c' --good HEAD~7 --bad HEAD
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit $(git log --format=%h --abbrev=12 --grep='^change 4$') change 4"* ]]
+}
+
+@test "bisect: a range without a regression is nothing to bisect, and changes nothing" {
+	repo_of 8 99 100.0 100.0
+	# (5 %: a margin that 5 % noise lets the ends be shown within in few blocks)
+	run sp bisect "${NOISY_ARGS[@]}" --margin 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"nothing to bisect"* ]]
+	sp bisect --show --format json >"$TMP/b.json"
+	[ "$(json '(d["result"], d["ends"]["verdict"], len(d["steps"]))' \
+		"$TMP/b.json")" = "('nothing to bisect', 'not worse', 0)" ]
+	run git bisect log
+	[ "$status" -ne 0 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(name) FROM (SELECT name FROM runs ORDER BY name)")" = \
+	  "bisect-1-bad,bisect-1-good" ]
+}
+
+@test "bisect: a commit that does not build is skipped, and the culprit still found" {
+	# change 4 does not compile: git bisect steps around it
+	BROKEN=4 repo_of 8 5 100.0 120.0
+	run sp bisect "${NOISY_ARGS[@]}"
+	echo "$output"
+	sp bisect --show --format json >"$TMP/b.json"
+	[ "$(json '[s["commit"] for s in d["steps"] if s["verdict"] == "skip"]' "$TMP/b.json")" = \
+	  "['$(commit_of 4)']" ]
+	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" \
+		== "the build failed (exit 1)"* ]]
+	# change 5 when its parent change 4 would build; else git names both
+	if [ "$(json 'd["result"]' "$TMP/b.json")" = confirmed ]; then
+		[ "$(json 'd["culprit"]["commit"]' "$TMP/b.json")" = "$(commit_of 5)" ]
+	else
+		[ "$(json 'd["result"]' "$TMP/b.json")" = "only skipped commits left" ]
+		[ "$(json 'sorted(d["candidates"])' "$TMP/b.json")" = \
+		  "$("$PYTHON" -c 'import sys; print(sorted(sys.argv[1:]))' "$(commit_of 4)" "$(commit_of 5)")" ]
+		[ "$status" -eq 1 ]
+	fi
+}
+
+@test "bisect: a regression spread over many commits has a culprit that does not confirm" {
+	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
+	git init -q "$TMP/repo"
+	cd "$TMP/repo"
+	git config user.email test@example.com
+	git config user.name test
+	# 3 % worse at every commit under 5 % noise: the ends differ by 23 %, and
+	# no 30 blocks tell one commit from its parent
+	for i in 1 2 3 4 5 6 7 8; do
+		level=$(awk -v i="$i" 'BEGIN { printf "%.4f", 100 * 1.03 ^ (i - 1) }')
+		sed "s/^#define LEVEL 100.0$/#define LEVEL $level/" "$NOISY" >prog.c
+		echo "/* change $i */" >>prog.c
+		git add prog.c
+		git commit -q -m "change $i"
+	done
+	export NOISY_STATE="$TMP/noisy.state"
+	run sp bisect "${NOISY_ARGS[@]}" --max-samples 30
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not confirmed"* ]]
+	sp bisect --show --format json >"$TMP/b.json"
+	[ "$(json 'd["result"]' "$TMP/b.json")" = "not confirmed" ]
+	v=$(json 'd["confirmation"]["verdict"]' "$TMP/b.json")
+	[ "$v" = unknown ] || [ "$v" = "not worse" ]
+}
+
+@test "bisect: Ctrl-C keeps git's bisect state and the store; --resume finds the culprit" {
+	repo_of 8 5 100.0 120.0
+	# a slower program, so that the signal finds a step under way
+	"$SP" bisect command -p 'cmd=sleep 0.02; ./prog' -p shell=1 \
+		-p 'metric_regex=value ([0-9.]+)' --build 'cc -O1 -o prog prog.c -lm' \
+		--good HEAD~7 --bad HEAD --seed 5 >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	# the first step's run appears once the ends are measured and git started
+	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
+		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
+	kill -INT "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	cat "$TMP/err"
+	[ "$rc" -eq 130 ]
+	grep -q -- "--resume" "$TMP/err"
+	git bisect log >/dev/null
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT state FROM bisections")" = interrupted ]
+	# the incomplete step's batches are kept, marked
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches WHERE NOT complete")" -ge 1 ]
+	[ "$(git worktree list | wc -l)" -eq 1 ]
+	run sp bisect --resume
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit $(commit_of 5 | cut -c1-12) change 5"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT state FROM bisections")" = done ]
+	run sp bisect --resume
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "bisect: bad input is one line, exit 2, and creates nothing" {
+	repo_of 3 9 100.0 100.0
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD~2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp bisect command -p cmd=./prog --good HEAD --bad HEAD~2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"not an ancestor"* ]]
+	run sp bisect command -p cmd=./prog --good nosuch --bad HEAD
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp bisect nosuch --good HEAD~2 --bad HEAD
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --repo /
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run sp bisect command -p cmd=./prog --good HEAD~2
+	[ "$status" -eq 2 ]
+	run sp bisect --resume
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	first=$(commit_of 1)
+	last=$(commit_of 3)
+	git bisect start "$last" "$first" >/dev/null
+	run sp bisect command -p cmd=./prog --good "$first" --bad "$last"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"git bisect is in progress"* ]]
+	git bisect reset >/dev/null 2>&1
+	[ ! -e "$SCHEDPERF_DB" ]
+}
+
+@test "bisect: on PostgreSQL, the record and every step's runs" {
+	repo_of 8 5 100.0 120.0
+	PGDB=$(pg_new_db)
+	run sp --db "$(pg_url "$PGDB")" bisect "${NOISY_ARGS[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit $(commit_of 5 | cut -c1-12) change 5"* ]]
+	run sp --db "$(pg_url "$PGDB")" bisect --list
+	[[ "${lines[1]}" == *" done "* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 5 ]
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)"
+}
