@@ -60,7 +60,10 @@ static const struct cmd_usage bisect_usage = {
 	"every measurement are stored; Ctrl-C leaves both git's bisect state and the\n"
 	"store so that --resume goes on. Exit 0 with a confirmed culprit, 1 without\n"
 	"one (nothing to bisect, not confirmed, only skipped commits left).\n",
-	NULL,
+
+	"--alpha is each step's chance of a wrong answer, 0.01 unless given;\n"
+	"--max-samples and --max-time bound each measurement (a step at its cap goes\n"
+	"to the end with more evidence). Runs: NAME-good, NAME-bad, NAME-COMMIT.\n",
 };
 
 static int set_flag(const struct cmd_option *opt, const char *arg)
