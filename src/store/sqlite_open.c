@@ -304,7 +304,23 @@ static void remove_with_journals(const char *path)
 			unlink(name);
 }
 
-/* Make a whole store at @tmp: schema committed, WAL, closed. */
+/*
+ * Copy the schema from the WAL into @tmp's file itself and check that it
+ * went: only the file is published (its journals are removed), and a
+ * checkpoint that a full disk stops at close would go unsaid, leaving a
+ * file without its schema.
+ */
+static int checkpoint(struct sqlite_store *ss, struct error *err)
+{
+	int log = -1, done = -1;
+
+	if (sqlite3_wal_checkpoint_v2(ss->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log,
+				      &done) != SQLITE_OK || log != done)
+		return sqlite_error(ss, err, "write the new store's schema");
+	return 0;
+}
+
+/* Make a whole store at @tmp: schema committed and in the file, WAL, closed. */
 static int build_new(const char *location, const char *tmp, struct error *err)
 {
 	struct sqlite_store *ss;
@@ -313,7 +329,8 @@ static int build_new(const char *location, const char *tmp, struct error *err)
 	ss = connect(location, tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
 	if (!ss)
 		return -1;
-	rc = switch_to_wal(ss, err) || sqlite_schema_upgrade(ss, err) ? -1 : 0;
+	rc = switch_to_wal(ss, err) || sqlite_schema_upgrade(ss, err) || checkpoint(ss, err) ?
+	     -1 : 0;
 	sqlite_close(&ss->base);
 	return rc;
 }
