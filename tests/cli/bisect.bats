@@ -194,6 +194,45 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	assert_one_line_error
 }
 
+@test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
+	repo_of 8 5 100.0 120.0
+	p=(-p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
+	git checkout -q HEAD~7
+	cc -O1 -o prog prog.c -lm
+	sp run command "${p[@]}" -i 15 --name good --quiet
+	git checkout -q -
+	cc -O1 -o prog prog.c -lm
+	sp run command "${p[@]}" -i 15 --name bad --quiet
+	git bisect start HEAD HEAD~7 >/dev/null
+	run git bisect run sh -c 'cc -O1 -o prog prog.c -lm || exit 125
+		exec "$0" bisect-step command -p cmd=./prog -p "metric_regex=value ([0-9.]+)" \
+			--good good --bad bad' "$SP"
+	echo "$output"
+	git bisect reset >/dev/null 2>&1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(commit_of 5) is the first bad commit"* ]]
+	[[ "$output" != *": skip ("* ]]
+}
+
+@test "bisect-step --good alone: a stored run too small for the margin is refused at once" {
+	repo_of 2 9 100.0 100.0
+	cc -O1 -o prog prog.c -lm
+	p=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
+	sp run "${p[@]}" -i 8 --name good --quiet
+	# 5 % noise, 8 samples: the median is known to some 5 %, no 2 % margin can be shown
+	run sp bisect-step "${p[@]}" --good good
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == *"store about "*" samples of the good build"* ||
+	   "$output" == *"varies too much for --margin 2%"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM runs')" -eq 1 ]
+	# a margin the noise allows is sampled and decided
+	run sp bisect-step "${p[@]}" --good good --margin 30 --name step
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"step: good (decided)"* ]]
+}
+
 @test "bisect: bad input is one line, exit 2, and creates nothing" {
 	repo_of 3 9 100.0 100.0
 	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD~2
