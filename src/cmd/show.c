@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "util/utf8.h"
 
 static const struct cmd_usage show_usage = {
 	"usage: schedperf show RUN [--samples] [--env] [--profile [--top N]]\n"
@@ -113,8 +114,15 @@ int cmd_show(int argc, char **argv)
 			print_samples(batch);
 		if (env) {
 			printf("  environment:\n");
-			for (size_t k = 0; k < batch->nr_env; k++)
-				printf("    %-40s %s\n", batch->env[k].key, batch->env[k].value);
+			for (size_t k = 0; k < batch->nr_env; k++) {
+				/* an imported value's return or escape never reaches the terminal */
+				char *key = utf8_escaped(batch->env[k].key);
+				char *value = utf8_escaped(batch->env[k].value);
+
+				printf("    %-40s %s\n", key, value);
+				free(key);
+				free(value);
+			}
 		}
 	}
 	if (profile)

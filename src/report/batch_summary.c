@@ -10,6 +10,7 @@
 
 #include "report/report.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 char *params_display(const char *params_json)
 {
@@ -23,8 +24,13 @@ char *params_display(const char *params_json)
 		return strbuf_detach(&sb);
 	}
 	json_object_foreach(obj, key, v) {
-		strbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", key,
-			    json_is_string(v) ? json_string_value(v) : "?");
+		/* a value's control characters never reach a line: \x0d, not a return */
+		char *k = utf8_escaped(key);
+		char *value = utf8_escaped(json_is_string(v) ? json_string_value(v) : "?");
+
+		strbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", k, value);
+		free(k);
+		free(value);
 	}
 	json_decref(obj);
 	return strbuf_detach(&sb);

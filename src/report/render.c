@@ -11,6 +11,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/utf8.h"
 
 double headline_change(const struct compare_row *row, size_t r)
 {
@@ -316,11 +317,17 @@ void report_env_differences(FILE *out, const struct comparison *cmp, bool markdo
 	for (size_t i = 0; i < cmp->nr_env_diffs; i++) {
 		const struct env_difference *d = &cmp->env_diffs[i];
 
-		fprintf(out, "%s%s%s:", markdown ? "- " : "  ", d->moves_results ? "!" : " ",
-			d->key);
-		for (size_t r = 0; r < cmp->nr_runs; r++)
-			fprintf(out, "%s %s=%s", r ? "," : "", cmp->runs[r].name,
-				d->values[r] ? d->values[r] : "(unset)");
+		/* an imported key or value may hold a return or an escape: shown as \xHH */
+		char *key = utf8_escaped(d->key);
+
+		fprintf(out, "%s%s%s:", markdown ? "- " : "  ", d->moves_results ? "!" : " ", key);
+		free(key);
+		for (size_t r = 0; r < cmp->nr_runs; r++) {
+			char *value = utf8_escaped(d->values[r] ? d->values[r] : "(unset)");
+
+			fprintf(out, "%s %s=%s", r ? "," : "", cmp->runs[r].name, value);
+			free(value);
+		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);

@@ -21,7 +21,11 @@
  * tool does, and shows schedperf's verdict apart from them.
  */
 
-/* "key=value key=value" from a benchmark's canonical params JSON. */
+/*
+ * "key=value key=value" from a benchmark's canonical params JSON, control
+ * characters as \xHH (util/utf8.h): for every text, markdown, CSV and
+ * HTML line that shows parameters.
+ */
 char *params_display(const char *params_json);
 
 /* One line per workload metric of a batch: mean, spread, n. */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/utf8.h"
 
 /* The length of the well-formed sequence at @s, or 0 if there is none. */
@@ -50,6 +51,21 @@ bool utf8_valid(const char *s)
 	return true;
 }
 
+/* The next piece of @*p as shown: itself, or \xHH; *p moves past it. */
+static size_t next_shown(const unsigned char **p, char piece[8])
+{
+	size_t seq = sequence_length(*p);
+
+	if (!seq || **p < 0x20 || **p == 0x7f) {
+		snprintf(piece, 8, "\\x%02x", **p);
+		(*p)++;
+		return 4;
+	}
+	memcpy(piece, *p, seq);
+	*p += seq;
+	return seq;
+}
+
 void utf8_escape(char *buf, size_t len, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -58,25 +74,29 @@ void utf8_escape(char *buf, size_t len, const char *s)
 	if (!len)
 		return;
 	while (*p) {
-		size_t seq = sequence_length(p);
 		char piece[8];
-		size_t n;
+		size_t n = next_shown(&p, piece);
 
-		if (!seq || *p < 0x20 || *p == 0x7f) {
-			snprintf(piece, sizeof(piece), "\\x%02x", *p);
-			n = 4;
-			seq = 1;
-		} else {
-			memcpy(piece, p, seq);
-			n = seq;
-		}
 		if (at + n + 4 > len) {
 			snprintf(buf + at, len - at, "...");
 			return;
 		}
 		memcpy(buf + at, piece, n);
 		at += n;
-		p += seq;
 	}
 	buf[at] = '\0';
+}
+
+char *utf8_escaped(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		char piece[8];
+		size_t n = next_shown(&p, piece);
+
+		strbuf_add(&sb, piece, n);
+	}
+	return strbuf_detach(&sb);
 }

@@ -18,5 +18,11 @@ bool utf8_valid(const char *s);
  * control characters, as \xHH; cut to fit @len with "...".
  */
 void utf8_escape(char *buf, size_t len, const char *s);
+/*
+ * The same, whole and malloc'd: for a name or value shown on a line of a
+ * table, where a carriage return or an escape sequence would rewrite what
+ * the terminal or the mail shows.
+ */
+char *utf8_escaped(const char *s);
 
 #endif

@@ -55,6 +55,25 @@ static void test_utf8_escape(void **state)
 	assert_true(strlen(buf) < 16 && strstr(buf, "...") != NULL);
 }
 
+/* Whole, however long: a return or an escape in a shown value never reaches a line. */
+static void test_utf8_escaped(void **state)
+{
+	char long_value[300], *s;
+
+	s = utf8_escaped("v\rEVIL|\x1b[31mred caf\xc3\xa9\x7f");
+	assert_string_equal(s, "v\\x0dEVIL|\\x1b[31mred caf\xc3\xa9\\x7f");
+	free(s);
+	s = utf8_escaped("");
+	assert_string_equal(s, "");
+	free(s);
+	memset(long_value, '\r', sizeof(long_value) - 1);
+	long_value[sizeof(long_value) - 1] = '\0';
+	s = utf8_escaped(long_value);
+	assert_int_equal(strlen(s), 4 * (sizeof(long_value) - 1));
+	assert_true(utf8_valid(s) && !strchr(s, '\r'));
+	free(s);
+}
+
 static void test_format_shortest(void **state)
 {
 	static const double values[] = { 1.547e308, 1.7976931348623157e308, 0.1, 1e15,
@@ -77,6 +96,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_valid),
 		cmocka_unit_test(test_utf8_escape),
+		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_format_shortest),
 	};
 
