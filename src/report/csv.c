@@ -9,6 +9,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 
 void csv_text(FILE *out, const char *s)
 {
@@ -38,14 +39,17 @@ static const char csv_header[] =
 	"pct_change,p_welch,p_mwu,p_adjusted,ratio_ci_low,ratio_ci_high,hl_shift,"
 	"hl_ci_low,hl_ci_high,mde_pct,verdict,env_caveats\n";
 
+/* A space-separated list, one field: quoted as any, since a key may hold a comma. */
 static void csv_caveats(FILE *out, const struct comparison *cmp, size_t r)
 {
 	const char *keys[COMPARE_MAX_CAVEATS];
 	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys));
+	struct strbuf sb = STRBUF_INIT;
 
-	/* a space-separated list: one field, no quoting needed */
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)
-		fprintf(out, "%s%s", i ? " " : "", keys[i]);
+		strbuf_addf(&sb, "%s%s", i ? " " : "", keys[i]);
+	csv_text(out, strbuf_str(&sb));
+	strbuf_release(&sb);
 }
 
 static void csv_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,

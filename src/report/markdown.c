@@ -10,13 +10,17 @@
 
 #include "report/report.h"
 
-/* Markdown cells must not carry '|' or newlines. */
+/*
+ * A markdown cell must not carry a '|', which would end it, nor a trailing
+ * backslash, which would escape the '|' that ends it, nor a control
+ * character (a return, an escape), which would break or rewrite the row.
+ */
 void md_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		if (*s == '|' || *s == '\\')
 			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
 	}
 }
 
@@ -85,8 +89,9 @@ void report_compare_markdown(FILE *out, const struct comparison *cmp,
 		}
 		fputs(" | ", out);
 		md_text(out, row->metric->name);
-		fprintf(out, " (%s, %s is better) | ", row->metric->unit,
-			better_name(row->metric->better));
+		fputs(" (", out);
+		md_text(out, row->metric->unit);
+		fprintf(out, ", %s is better) | ", better_name(row->metric->better));
 		style->md_value(out, &row->cells[0], row->metric->better);
 		fputs(" |", out);
 		for (size_t r = 1; r < cmp->nr_runs; r++) {
@@ -99,11 +104,13 @@ void report_compare_markdown(FILE *out, const struct comparison *cmp,
 			md_number(out, headline_change(row, r), MD_CHANGE);
 			fputs(" | ", out);
 			md_number(out, st->p_adjusted, MD_G3);
+			/* its caveats name environment keys: a cell's text too */
 			format_verdict(verdict, sizeof(verdict), cmp, row, r, st->verdict);
-			fprintf(out, " | %s%s%s |", st->verdict == VERDICT_WORSE ||
-				st->verdict == VERDICT_BETTER ? "**" : "", verdict,
-				st->verdict == VERDICT_WORSE || st->verdict == VERDICT_BETTER ?
-				"**" : "");
+			fprintf(out, " | %s", st->verdict == VERDICT_WORSE ||
+				st->verdict == VERDICT_BETTER ? "**" : "");
+			md_text(out, verdict);
+			fprintf(out, "%s |", st->verdict == VERDICT_WORSE ||
+				st->verdict == VERDICT_BETTER ? "**" : "");
 		}
 		fputc('\n', out);
 		free(params);

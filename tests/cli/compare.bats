@@ -589,3 +589,51 @@ schedperf: w i=2 seconds: b better" ]
 	[ "$(grep -c '^schedperf: i=[0-9]*: b ' <<<"$output")" -eq 20 ]
 	refute grep -q '^schedperf: b:' <<<"$output"
 }
+
+@test "compare: a '|', a backslash or a control character never breaks a markdown or CSV row" {
+	"$PYTHON" - "$TMP/hostile.json" <<-'EOF'
+	import json, sys
+	def run(name, day, values, env):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": env,
+	            "benchmarks": [{"workload": "w|x\\", "params": {"k": "v\rEVIL|\x1b[31mred",
+	                                                            "p|q": "1\n2"},
+	                            "metrics": [{"name": "m|n", "unit": "ms|s", "better": "lower",
+	                                         "samples": values}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run("base|\\", 1, [1, 1.1, 0.9, 1, 1.05], {"env|k,": "a\nb|c"}),
+	    run("new", 2, [2, 2.1, 1.9, 2, 2.05], {"env|k,": "d\re|f"})]}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/hostile.json"
+	# every producer of lines: no control character but the newline ends them
+	for style in mmtests mmtests-classic lkp benchstat; do
+		sp compare 'base|\' new --style $style >"$TMP/out.txt"
+		sp compare 'base|\' new --style $style --format markdown >>"$TMP/out.txt"
+	done
+	sp compare 'base|\' new --format csv >"$TMP/c.csv"
+	sp history >>"$TMP/out.txt"
+	sp history --format csv >"$TMP/h.csv"
+	sp show new --env >>"$TMP/out.txt"
+	for f in "$TMP/out.txt" "$TMP/c.csv" "$TMP/h.csv"; do
+		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$f"
+	done
+	# markdown: every row has the header's cells; '|' and '\' escaped, values as \xHH
+	sp compare 'base|\' new --format markdown >"$TMP/c.md"
+	"$PYTHON" - "$TMP/c.md" <<-'EOF'
+	import re, sys
+	rows = [l for l in open(sys.argv[1]) if l.startswith('|')]
+	cells = [len(re.findall(r'(?<!\\)(?:\\\\)*\|', l)) for l in rows]
+	assert len(rows) == 3 and len(set(cells)) == 1, (rows, cells)
+	EOF
+	grep -q '| w\\|x\\\\ k=v\\\\x0dEVIL\\|\\\\x1b\[31mred p\\|q=1\\\\x0a2 | m\\|n (ms\\|s, lower is better) |' "$TMP/c.md"
+	grep -q 'env|k,: base|\\=a\\x0ab|c, new=d\\x0de|f' "$TMP/c.md"
+	# CSV: every record has the header's columns
+	for f in "$TMP/c.csv" "$TMP/h.csv"; do
+		"$PYTHON" -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
+	done
+	# JSON keeps every value as it is
+	sp compare 'base|\' new --format json >"$TMP/c.json"
+	[ "$(json 'd["rows"][0]["params"]["k"] == "v\rEVIL|\x1b[31mred"' "$TMP/c.json")" = True ]
+}
