@@ -177,6 +177,23 @@ static void narrow(struct diff_matrix *m, const size_t *from, const size_t *to)
 	}
 }
 
+/*
+ * The largest of x[lo .. hi - 1] to x[k] when k is the last, else the
+ * smallest to x[k] (k == lo): one pass where a selection takes three.
+ */
+static void extreme_to(double *x, size_t lo, size_t hi, size_t k)
+{
+	size_t at = lo;
+	double t;
+
+	for (size_t i = lo + 1; i < hi; i++)
+		if (k == lo ? x[i] < x[at] : x[i] > x[at])
+			at = i;
+	t = x[k];
+	x[k] = x[at];
+	x[at] = t;
+}
+
 /* The @k-th smallest difference of a small matrix, between the ranks placed. */
 static double select_formed(struct diff_matrix *m, size_t k)
 {
@@ -192,7 +209,10 @@ static double select_formed(struct diff_matrix *m, size_t k)
 		if (p > k && p < hi)
 			hi = p;
 	}
-	select_kth(m->all + lo, hi - lo, k - lo);
+	if (k + 1 == hi || k == lo)
+		extreme_to(m->all, lo, hi, k);	/* the next of a placed rank */
+	else
+		select_kth(m->all + lo, hi - lo, k - lo);
 	if (m->nr_placed < HL_MAX_PLACED)
 		m->placed[m->nr_placed++] = k;
 	return m->all[k];
