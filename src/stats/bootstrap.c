@@ -184,71 +184,110 @@ static void percentiles_selected(double *x, size_t n, double p_low, double p_hig
 #define TAIL_STRIDE	16
 #define TAIL_MIN_N	2048
 #define TAIL_MARGIN	16	/* sample ranks beyond the expected one: 3 sd */
+#define TAIL_BLOCK	64	/* see cut_tails() */
+
+/* The two tails of @n values that hold the ranks an interval reads. */
+struct tails {
+	size_t n, lo1, lo2;
+	double p_low, p_high;
+	size_t want_low, want_high;	/* rank lo1 and the next; rank lo2 up */
+	size_t room;			/* most values kept in each */
+	double cut_low, cut_high;	/* values <= cut_low and >= cut_high */
+	double *lows, *highs;		/* room + TAIL_BLOCK each */
+	size_t nr_low, nr_high;
+	bool overflow;
+};
+
+static void tails_init(struct tails *t, size_t n, double level)
+{
+	*t = (struct tails){ .n = n, .p_low = (1 - level) / 2, .p_high = (1 + level) / 2 };
+	t->lo1 = (size_t)floor((double)(n - 1) * t->p_low);
+	t->lo2 = (size_t)floor((double)(n - 1) * t->p_high);
+	t->want_low = t->lo1 + 2;
+	t->want_high = n - t->lo2 + 1;
+	t->room = t->want_low + t->want_high + 2 * TAIL_MARGIN * TAIL_STRIDE;
+}
 
 /*
- * Values <= @cut_low into @lows and >= @cut_high into @highs, at most @room
- * each (both have TAIL_BLOCK more for the writes past the end a block
- * makes): every value is written to both, and a count moves only for a
- * value that belongs, so the loop has no branch to mispredict on the
- * random order of resamples.
+ * The cuts from @m values drawn at random from the @n (reordered): a
+ * margin beyond where the wanted ranks fall among them. -1 when they do
+ * not leave a middle (ties, or too few values).
  */
-#define TAIL_BLOCK	64
+static int tails_cut(struct tails *t, double *sample, size_t m)
+{
+	size_t below = t->want_low / TAIL_STRIDE + TAIL_MARGIN;
+	size_t above = t->want_high / TAIL_STRIDE + TAIL_MARGIN;
 
-static int cut_tails(const double *x, size_t n, double cut_low, double cut_high,
-		     double *lows, size_t *nr_low, double *highs, size_t *nr_high,
-		     size_t room)
+	if (t->n < TAIL_MIN_N || t->lo2 <= t->lo1 || below + above >= m)
+		return -1;
+	t->cut_low = select_kth(sample, m, below);
+	t->cut_high = select_kth(sample, m, m - 1 - above);
+	return t->cut_low < t->cut_high ? 0 : -1;
+}
+
+/*
+ * The interval from the tails kept: the values beyond a cut are exactly
+ * the smallest (largest) of all, so when enough of them are there the
+ * order statistics and the interpolation are those of the full selection
+ * to the bit. -1 when not (the cuts misled) or a tail overflowed.
+ */
+static int tails_interval(struct tails *t, double *low, double *high)
+{
+	size_t skipped = t->n - t->nr_high;	/* rank lo2 of all, less these, in highs */
+
+	if (t->overflow || t->nr_low > t->room || t->nr_high > t->room ||
+	    t->nr_low < t->want_low || t->nr_high < t->want_high)
+		return -1;
+	select_kth(t->lows, t->nr_low, t->lo1);
+	*low = interpolate(t->lows, t->nr_low, t->lo1, t->n, t->lo1, t->p_low);
+	select_kth(t->highs, t->nr_high, t->lo2 - skipped);
+	*high = interpolate(t->highs, t->nr_high, t->lo2 - skipped, t->n, t->lo2, t->p_high);
+	return 0;
+}
+
+/*
+ * Values <= cut_low into lows and >= cut_high into highs: every value is
+ * written to both, and a count moves only for a value that belongs, so
+ * the loop has no branch to mispredict on the random order of resamples
+ * (hence the TAIL_BLOCK more of each, for the writes past the end a block
+ * makes before the room is checked).
+ */
+static void cut_tails(struct tails *t, const double *x)
 {
 	size_t nl = 0, nh = 0;
 
-	for (size_t at = 0; at < n; at += TAIL_BLOCK) {
-		size_t end = at + TAIL_BLOCK < n ? at + TAIL_BLOCK : n;
+	for (size_t at = 0; at < t->n && nl <= t->room && nh <= t->room; at += TAIL_BLOCK) {
+		size_t end = at + TAIL_BLOCK < t->n ? at + TAIL_BLOCK : t->n;
 
-		if (nl > room || nh > room)
-			return -1;
 		for (size_t i = at; i < end; i++) {
-			lows[nl] = x[i];
-			highs[nh] = x[i];
-			nl += x[i] <= cut_low;
-			nh += x[i] >= cut_high;
+			t->lows[nl] = x[i];
+			t->highs[nh] = x[i];
+			nl += x[i] <= t->cut_low;
+			nh += x[i] >= t->cut_high;
 		}
 	}
-	*nr_low = nl;
-	*nr_high = nh;
-	return nl > room || nh > room ? -1 : 0;
+	t->nr_low = nl;
+	t->nr_high = nh;
 }
 
-static int percentiles_tails(const double *x, size_t n, double p_low, double p_high,
-			     size_t lo1, size_t lo2, double *low, double *high)
+static int percentiles_tails(const double *x, size_t n, double level, double *low,
+			     double *high)
 {
-	/* rank lo1 and the next from the bottom; rank lo2 from the top */
-	size_t want_low = lo1 + 2, want_high = n - lo2 + 1, m = n / TAIL_STRIDE;
-	size_t below = want_low / TAIL_STRIDE + TAIL_MARGIN;
-	size_t above = want_high / TAIL_STRIDE + TAIL_MARGIN;
-	size_t room = want_low + want_high + 2 * TAIL_MARGIN * TAIL_STRIDE;
-	size_t nr_low, nr_high, skipped;
-	double *buf, *lows, *highs, cut_low, cut_high;
+	struct tails t;
+	size_t m = n / TAIL_STRIDE;
+	double *buf;
 	int rc = -1;
 
-	if (below + above >= m)
-		return -1;
-	buf = xreallocarray(NULL, m + 2 * (room + TAIL_BLOCK), sizeof(*buf));
-	lows = buf + m;
-	highs = lows + room + TAIL_BLOCK;
+	tails_init(&t, n, level);
+	buf = xreallocarray(NULL, m + 2 * (t.room + TAIL_BLOCK), sizeof(*buf));
+	t.lows = buf + m;
+	t.highs = t.lows + t.room + TAIL_BLOCK;
 	for (size_t i = 0; i < m; i++)
 		buf[i] = x[i * TAIL_STRIDE];
-	cut_low = select_kth(buf, m, below);
-	cut_high = select_kth(buf, m, m - 1 - above);
-	if (!(cut_low < cut_high) ||
-	    cut_tails(x, n, cut_low, cut_high, lows, &nr_low, highs, &nr_high, room) ||
-	    nr_low < want_low || nr_high < want_high)
-		goto out;
-	select_kth(lows, nr_low, lo1);
-	*low = interpolate(lows, nr_low, lo1, n, lo1, p_low);
-	skipped = n - nr_high;	/* rank lo2 of all is lo2 - skipped of the tail */
-	select_kth(highs, nr_high, lo2 - skipped);
-	*high = interpolate(highs, nr_high, lo2 - skipped, n, lo2, p_high);
-	rc = 0;
-out:
+	if (!tails_cut(&t, buf, m)) {
+		cut_tails(&t, x);
+		rc = tails_interval(&t, low, high);
+	}
 	free(buf);
 	return rc;
 }
@@ -259,8 +298,7 @@ void bootstrap_percentiles(double *x, size_t n, double level, double *low, doubl
 	size_t lo1 = (size_t)floor((double)(n - 1) * p_low);
 	size_t lo2 = (size_t)floor((double)(n - 1) * p_high);
 
-	if (n >= TAIL_MIN_N && lo2 > lo1 &&
-	    !percentiles_tails(x, n, p_low, p_high, lo1, lo2, low, high))
+	if (n >= TAIL_MIN_N && !percentiles_tails(x, n, level, low, high))
 		return;
 	percentiles_selected(x, n, p_low, p_high, lo1, lo2, low, high);
 }
@@ -419,19 +457,28 @@ DEFINE_LANE_MEANS(lane_means_bytes, uint8_t, vector2, )
 DEFINE_LANE_MEANS(lane_means_words_avx2, uint32_t, vector4, __attribute__((target("avx2"))))
 DEFINE_LANE_MEANS(lane_means_bytes_avx2, uint8_t, vector4, __attribute__((target("avx2"))))
 
+static bool avx2_refused;	/* bootstrap_refuse_avx2() */
+
 static bool have_avx2(void)
 {
-	return __builtin_cpu_supports("avx2");
+	return !avx2_refused && __builtin_cpu_supports("avx2");
 }
 #else
 #define lane_means_words_avx2	lane_means_words
 #define lane_means_bytes_avx2	lane_means_bytes
+
+static bool avx2_refused;
 
 static bool have_avx2(void)
 {
 	return false;
 }
 #endif
+
+void bootstrap_refuse_avx2(bool refuse)
+{
+	avx2_refused = refuse;
+}
 
 bool bootstrap_plan_keeps_indices(const struct bootstrap_plan *plan)
 {
@@ -475,51 +522,143 @@ int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
 }
 
 /*
- * The ratios of every lane, divided as vectors and laid out lane after
- * lane (@ratios[lane * resamples + i]) in one pass; @nan[lane] tells
- * whether one of a lane's is NaN (not equal to itself).
+ * The tails of every lane in one pass over the means, as percentiles_tails()
+ * keeps them: the cuts from the first resamples' ratios (resamples come in
+ * a random order, so the first are as good a sample as any), then each
+ * resample's ratios divided as vectors and compared with the lanes' cuts
+ * at once; the few beyond a cut are kept. @nan[lane] tells whether a
+ * lane's ratio was NaN (not equal to itself); a lane without cuts (NaN
+ * cuts compare false) keeps nothing.
  */
-static void lane_ratios(const double *base_means, const double *new_means,
-			size_t resamples, double *ratios, bool *nan)
+static inline __attribute__((always_inline)) void
+lane_tails(const double *base_means, const double *new_means, struct tails *t, bool *nan)
 {
 	const vector4 *base = (const vector4 *)base_means, *new = (const vector4 *)new_means;
 	const size_t per = BOOTSTRAP_LANES / 4;	/* vectors per resample */
+	vector4 cut_low[BOOTSTRAP_LANES / 4], cut_high[BOOTSTRAP_LANES / 4];
 	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };
 
-	for (size_t i = 0; i < resamples; i++) {
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		cut_low[lane / 4][lane % 4] = t[lane].cut_low;
+		cut_high[lane / 4][lane % 4] = t[lane].cut_high;
+	}
+	for (size_t i = 0; i < t[0].n; i++) {
 		for (size_t v = 0; v < per; v++) {
 			vector4 r = new[i * per + v] / base[i * per + v];
-			double *out = ratios + 4 * v * resamples + i;
+			mask4 beyond = (r <= cut_low[v]) | (r >= cut_high[v]);
 
 			seen[v] |= r != r;
-			out[0] = r[0];
-			out[resamples] = r[1];
-			out[2 * resamples] = r[2];
-			out[3 * resamples] = r[3];
+			if (!(beyond[0] | beyond[1] | beyond[2] | beyond[3]))
+				continue;
+			for (size_t k = 0; k < 4; k++) {
+				struct tails *lane = &t[4 * v + k];
+
+				if (!beyond[k])
+					continue;
+				if (r[k] <= lane->cut_low && lane->nr_low < lane->room)
+					lane->lows[lane->nr_low++] = r[k];
+				else if (r[k] >= lane->cut_high && lane->nr_high < lane->room)
+					lane->highs[lane->nr_high++] = r[k];
+				else
+					lane->overflow = true;
+			}
 		}
 	}
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
 		nan[lane] = seen[lane / 4][lane % 4] != 0;
 }
 
+/* Compiled twice, as the lane means are: with AVX2 where the CPU has it. */
+static void lane_tails_sse(const double *base_means, const double *new_means,
+			   struct tails *t, bool *nan)
+{
+	lane_tails(base_means, new_means, t, nan);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2")))
+static void lane_tails_avx2(const double *base_means, const double *new_means,
+			    struct tails *t, bool *nan)
+{
+	lane_tails(base_means, new_means, t, nan);
+}
+#else
+#define lane_tails_avx2	lane_tails_sse
+#endif
+
+/* Lane @lane's ratios, all of them, and their interval (the long way). */
+static int lane_interval(const double *base_means, const double *new_means, size_t lane,
+			 size_t resamples, double level, double *low, double *high)
+{
+	double *ratios = xreallocarray(NULL, resamples, sizeof(*ratios));
+
+	for (size_t i = 0; i < resamples; i++)
+		ratios[i] = new_means[i * BOOTSTRAP_LANES + lane] /
+			    base_means[i * BOOTSTRAP_LANES + lane];
+	return ratio_interval(ratios, resamples, level, low, high);
+}
+
+/*
+ * Cuts for each of the first @nr lanes from its first resamples' ratios;
+ * NAN cuts (nothing kept) for a lane whose cuts leave no middle or whose
+ * sample holds a NaN, and for the lanes past @nr.
+ */
+static void lane_cuts(const double *base_means, const double *new_means, size_t nr,
+		      struct tails *t, double *sample)
+{
+	size_t m = t[0].n / TAIL_STRIDE;
+
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		bool nan = false;
+
+		for (size_t i = 0; lane < nr && i < m; i++) {
+			sample[i] = new_means[i * BOOTSTRAP_LANES + lane] /
+				    base_means[i * BOOTSTRAP_LANES + lane];
+			nan |= isnan(sample[i]);
+		}
+		if (lane >= nr || nan || tails_cut(&t[lane], sample, m))
+			t[lane].cut_low = t[lane].cut_high = NAN;
+	}
+}
+
 int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,
 			     size_t resamples, double level, double *low, double *high)
 {
+	struct tails t[BOOTSTRAP_LANES];
 	bool nan[BOOTSTRAP_LANES];
-	double *ratios;
+	double *buf;
+	size_t each;
 	int rc = 0;
 
 	for (size_t lane = 0; lane < nr; lane++)
 		low[lane] = high[lane] = NAN;
 	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
 		return -1;
-	ratios = xreallocarray(NULL, BOOTSTRAP_LANES * resamples, sizeof(*ratios));
-	lane_ratios(base_means, new_means, resamples, ratios, nan);
-	for (size_t lane = 0; lane < nr; lane++)
-		if (nan[lane] || interval_of(ratios + lane * resamples, resamples, level,
-					     &low[lane], &high[lane]))
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
+		tails_init(&t[lane], resamples, level);
+	each = 2 * (t[0].room + TAIL_BLOCK);
+	buf = xreallocarray(NULL, BOOTSTRAP_LANES * each + resamples / TAIL_STRIDE + 1,
+			    sizeof(*buf));
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		t[lane].lows = buf + lane * each;
+		t[lane].highs = t[lane].lows + t[lane].room + TAIL_BLOCK;
+	}
+	lane_cuts(base_means, new_means, nr, t, buf + BOOTSTRAP_LANES * each);
+	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan);
+	for (size_t lane = 0; lane < nr; lane++) {
+		if (nan[lane])
 			rc = -1;
-	free(ratios);
+		else if ((isnan(t[lane].cut_low) || tails_interval(&t[lane], &low[lane], &high[lane]))
+			 && lane_interval(base_means, new_means, lane, resamples, level,
+					  &low[lane], &high[lane]))
+			rc = -1;
+		else if (isnan(low[lane]) || isnan(high[lane])) {
+			/* infinite ratios can interpolate to inf - inf */
+			low[lane] = high[lane] = NAN;
+			rc = -1;
+		}
+	}
+	free(buf);
 	return rc;
 }
 

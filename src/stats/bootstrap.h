@@ -90,6 +90,12 @@ int bootstrap_plan_ratio_ci_means(const struct bootstrap_plan *plan, const doubl
 #define BOOTSTRAP_LANES		8
 
 bool bootstrap_plan_keeps_indices(const struct bootstrap_plan *plan);
+/*
+ * The lanes use AVX2 where the CPU has it, else vectors of two; true
+ * makes them use the latter everywhere (for tests: both give the same
+ * bits). Not thread-safe: set it before any bootstrap runs.
+ */
+void bootstrap_refuse_avx2(bool refuse);
 int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
 			      const double *const *x, size_t nr, double *means);
 int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,

@@ -528,7 +528,8 @@ static void test_bootstrap_plan_sizes(void **state)
  * BOOTSTRAP_LANES rows resampled together give each row the interval of
  * the one-row code to the bit: byte and word plans, sizes not a multiple
  * of four, fewer rows than lanes, a lane of values near the largest double
- * (resampled scaled) and a lane whose base is all zeros (no interval).
+ * (resampled scaled), a lane whose base is all zeros (no interval) and one
+ * of constant samples (every ratio the same: no tails to cut).
  */
 static void test_bootstrap_lanes(void **state)
 {
@@ -544,6 +545,8 @@ static void test_bootstrap_lanes(void **state)
 		base[1][j] *= 0x1p1000;
 		new[1][j] *= 0x1p1000;
 		base[2][j] = 0;
+		base[3][j] = 5;
+		new[3][j] = 5.5;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct bootstrap_plan *plan = bootstrap_plan_new(sizes[i][0], sizes[i][1],
@@ -580,6 +583,14 @@ static void test_bootstrap_lanes(void **state)
 		bootstrap_plan_free(plan);
 	}
 	assert_false(bootstrap_plan_keeps_indices(NULL));
+}
+
+/* the same without AVX2: the vectors of two every x86-64 and arm64 has */
+static void test_bootstrap_lanes_without_avx2(void **state)
+{
+	bootstrap_refuse_avx2(true);
+	test_bootstrap_lanes(state);
+	bootstrap_refuse_avx2(false);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -707,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_contains_and_shrinks),
 		cmocka_unit_test(test_bootstrap_plan_sizes),
 		cmocka_unit_test(test_bootstrap_lanes),
+		cmocka_unit_test(test_bootstrap_lanes_without_avx2),
 		cmocka_unit_test(test_bootstrap_percentiles_tails),
 		cmocka_unit_test(test_bootstrap_degenerate),
 	};
