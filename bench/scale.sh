@@ -27,21 +27,35 @@
 # the table has no benchstat column. Nothing is fetched at run time:
 # bench/build-benchstat.sh builds it from local checkouts with Debian's Go.
 #
-# usage: [SCALES="1 10"] [REPS=5] [BENCHSTAT=PATH] bench/scale.sh [SCHEDPERF]
+# WORKS (default all of them: "compare-json compare-text import export detect
+# history") chooses what is timed: importing the series of detect and history
+# at 10x is most of the default's time while import grows faster than its
+# samples (SQLite numbers a benchmark by counting its batch's, so a batch of
+# 10,000 benchmarks costs 100 times one of 1,000 per benchmark).
+#
+# With several SCHEDPERF binaries (an older build first, say), each work is
+# timed with each, interleaved, on the same stores (the first builds them),
+# and the table adds each one's cost against the first's.
+#
+# usage: [SCALES="1 10"] [REPS=5] [WORKS="..."] [BENCHSTAT=PATH] bench/scale.sh [SCHEDPERF...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-sp=${1:-build/schedperf}
+sps=("$@")
+((${#sps[@]})) || sps=(build/schedperf)
 read -r -a scales <<<"${SCALES:-1 10}"
 reps=${REPS:-5}
 benchstat=${BENCHSTAT:-$(command -v benchstat || true)}
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=python3
 
-if [[ ! -x $sp ]]; then
-	echo "scale.sh: schedperf binary '$sp' not found (run make, or pass its path)" >&2
-	exit 3
-fi
-sp=$(cd "$(dirname "$sp")" && pwd)/$(basename "$sp")
+for i in "${!sps[@]}"; do
+	if [[ ! -x ${sps[i]} ]]; then
+		echo "scale.sh: schedperf binary '${sps[i]}' not found (run make, or pass its path)" >&2
+		exit 3
+	fi
+	sps[i]=$(cd "$(dirname "${sps[i]}")" && pwd)/$(basename "${sps[i]}")
+done
+sp=${sps[0]}
 if [[ ! -x /usr/bin/time ]]; then
 	echo "scale.sh: /usr/bin/time not found (apt-get install time)" >&2
 	exit 3
@@ -78,49 +92,80 @@ timed() {
 		"$(echo "$u + $s" | bc)" "$e" "$m" >>"$dir/times"
 }
 
-# work NAME SCALE REP: one of the works above at one scale.
+# work NAME SCALE REP [K]: one of the works above at one scale, with the
+# K-th schedperf binary (from 1; its tool is "schedperf" when there is one).
 work() {
-	local s=$2 rep=$3 d=$dir/$2
+	local s=$2 rep=$3 d=$dir/$2 k=${4:-1} x tool=schedperf
 	local n_compare=$((1000 * s * 3 * 50)) n_series=$((1000 * s * 100 * 3))
+	x=${sps[k - 1]}
+	((${#sps[@]} == 1)) || tool=schedperf$k
 	case $1 in
-	compare-json) timed "$1" "$s" "$rep" schedperf $n_compare \
-		"$sp" --db "$d/compare.db" compare run0 run1 run2 --format json ;;
-	compare-text) timed "$1" "$s" "$rep" schedperf $n_compare \
-		"$sp" --db "$d/compare.db" compare run0 run1 run2 ;;
+	compare-json) timed "$1" "$s" "$rep" "$tool" $n_compare \
+		"$x" --db "$d/compare.db" compare run0 run1 run2 --format json ;;
+	compare-text) timed "$1" "$s" "$rep" "$tool" $n_compare \
+		"$x" --db "$d/compare.db" compare run0 run1 run2 ;;
 	benchstat) timed compare "$s" "$rep" benchstat $n_compare \
 		"$benchstat" run0="$d/run0.txt" run1="$d/run1.txt" run2="$d/run2.txt" ;;
 	import) rm -f "$d/import.db"*
-		timed "$1" "$s" "$rep" schedperf $n_compare \
-			"$sp" --db "$d/import.db" import "$d/compare.json" ;;
-	export) timed "$1" "$s" "$rep" schedperf $n_compare \
-		"$sp" --db "$d/compare.db" export run0 run1 run2 ;;
-	detect) timed "$1" "$s" "$rep" schedperf $n_series \
-		"$sp" --db "$d/series.db" detect --format json ;;
-	history) timed "$1" "$s" "$rep" schedperf $n_series \
-		"$sp" --db "$d/series.db" history --format json ;;
+		timed "$1" "$s" "$rep" "$tool" $n_compare \
+			"$x" --db "$d/import.db" import "$d/compare.json" ;;
+	export) timed "$1" "$s" "$rep" "$tool" $n_compare \
+		"$x" --db "$d/compare.db" export run0 run1 run2 ;;
+	detect) timed "$1" "$s" "$rep" "$tool" $n_series \
+		"$x" --db "$d/series.db" detect --format json ;;
+	history) timed "$1" "$s" "$rep" "$tool" $n_series \
+		"$x" --db "$d/series.db" history --format json ;;
 	esac
 }
 
-works=(compare-json compare-text import export detect history)
-[[ -n $benchstat ]] && works+=(benchstat)
+read -r -a works <<<"${WORKS:-compare-json compare-text import export detect history}"
+for w in "${works[@]}"; do
+	case $w in
+	compare-json | compare-text | import | export | detect | history) ;;
+	*) echo "scale.sh: WORKS: '$w' is none of compare-json compare-text import export" \
+		"detect history" >&2
+	   exit 2 ;;
+	esac
+done
+wants() {	# wants WORK...: one of them is timed
+	local w v
+	for w in "${works[@]}"; do
+		for v in "$@"; do [[ $w == "$v" ]] && return 0; done
+	done
+	return 1
+}
+[[ -n $benchstat ]] && wants compare-json compare-text && works+=(benchstat)
 echo "# $(uname -r), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ); load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# schedperf $("$sp" --version 2>/dev/null || echo "$sp"); benchstat ${benchstat:-not found: \
-compare runs alone (BENCHSTAT=PATH, see bench/build-benchstat.sh)}"
+for i in "${!sps[@]}"; do
+	echo "# schedperf$( ((${#sps[@]} == 1)) || echo $((i + 1))): ${sps[i]}"
+done
+echo "# benchstat: ${benchstat:-not found: compare runs alone (BENCHSTAT=PATH, see \
+bench/build-benchstat.sh)}"
 for s in "${scales[@]}"; do
 	mkdir -p "$dir/$s"
-	echo "# ${s}x: generating $((1000 * s)) benchmarks x 3 runs x 50 samples and" \
-	     "$((1000 * s)) series x 100 points" >&2
+	echo "# ${s}x: generating and importing the samples" >&2
 	"$PYTHON" "$here/scale_data.py" compare "$dir/$s" $((1000 * s)) 3 50
-	"$PYTHON" "$here/scale_data.py" series "$dir/$s" $((1000 * s)) 100
-	"$sp" --db "$dir/$s/compare.db" import "$dir/$s/compare.json" >/dev/null
-	"$sp" --db "$dir/$s/series.db" import "$dir/$s/series.json" >/dev/null
-	rm "$dir/$s/series.json"
+	if wants compare-json compare-text export; then
+		"$sp" --db "$dir/$s/compare.db" import "$dir/$s/compare.json" >/dev/null
+	fi
+	if wants detect history; then
+		"$PYTHON" "$here/scale_data.py" series "$dir/$s" $((1000 * s)) 100
+		"$sp" --db "$dir/$s/series.db" import "$dir/$s/series.json" >/dev/null
+		rm "$dir/$s/series.json"
+	fi
 done
 for ((rep = 1; rep <= reps; rep++)); do
 	echo "# repetition $rep of $reps" >&2
 	for s in "${scales[@]}"; do
 		for ((i = 0; i < ${#works[@]}; i++)); do
-			work "${works[(i + rep + s) % ${#works[@]}]}" "$s" "$rep"
+			w=${works[(i + rep + s) % ${#works[@]}]}
+			if [[ $w == benchstat ]]; then
+				work "$w" "$s" "$rep"
+				continue
+			fi
+			for ((k = 0; k < ${#sps[@]}; k++)); do
+				work "$w" "$s" "$rep" $(((k + rep) % ${#sps[@]} + 1))
+			done
 		done
 	done
 done
