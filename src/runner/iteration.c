@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/guardian.h"
+#include "util/guardian.h"
 #include "runner/iteration.h"
 #include "store/store.h"
 #include "util/io.h"

@@ -15,7 +15,7 @@
  * One iteration runs in a forked child in a process group of its own, so
  * that a crash or a hang costs one iteration, never the store, and so that
  * wait4() gives the iteration's own resource usage. A guardian leads the
- * group and kills it if the runner dies, by any signal (runner/guardian.h).
+ * group and kills it if the runner dies, by any signal (util/guardian.h).
  * The child waits for the runner's go, so that counters are attached
  * before the workload starts.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guardian of an iteration's process group (see guardian.h). A
+ * The guardian of a process group (see guardian.h). A
  * process, not PR_SET_PDEATHSIG: the death signal reaches only the direct
- * children of the runner, and is cleared in every child they fork, so the
+ * children of its starter, and is cleared in every child they fork, so the
  * 40 processes of a messaging group or a spawned helper would survive.
  */
 #include <errno.h>
@@ -12,22 +12,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/guardian.h"
+#include "util/guardian.h"
 
-static void __attribute__((noreturn)) guard(int fd)
+void guardian_wait_orphaned(int fd)
 {
 	sigset_t all;
 	char byte;
 
-	/* Only the end of the pipe (or SIGKILL) may end the guardian. */
+	/* Only the end of the pipe (or SIGKILL) may end the wait. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	/* Hold nothing of the runner's but the pipe: no store, no terminal. */
+	/* Hold nothing of its starter's but the pipe: no store, no terminal. */
 	if (fd > 0)
 		close_range(0, (unsigned int)fd - 1, 0);
 	close_range((unsigned int)fd + 1, ~0U, 0);
 	while (read(fd, &byte, 1) < 0 && errno == EINTR)
 		;
+}
+
+static void __attribute__((noreturn)) guard(int fd)
+{
+	guardian_wait_orphaned(fd);
 	kill(0, SIGKILL);
 	_exit(0);
 }
