@@ -14,6 +14,7 @@
 
 #include "runner/knobs.h"
 #include "util/strbuf.h"
+#include "util/sysfile.h"
 #include "util/xalloc.h"
 
 /* Newer kernels (5.13+) first, then the older place. */
@@ -164,50 +165,6 @@ static void sysctl_path(const char *name, char *path, size_t len)
 	path[used] = '\0';
 }
 
-/* Read a small file whole; -1 with errno on failure. */
-static int read_text(const char *path, struct strbuf *sb)
-{
-	char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0)
-			strbuf_add(sb, buf, (size_t)n);
-	if (n < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
-static int write_text(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	size_t len = strlen(value);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	do
-		n = write(fd, value, len);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)len) {
-		int saved = n < 0 ? errno : EIO;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	return close(fd);
-}
-
 static int sysctl_read(const char *name, bool for_writing, char **value, struct error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -218,7 +175,7 @@ static int sysctl_read(const char *name, bool for_writing, char **value, struct 
 	if (access(path, F_OK))
 		return error_set(err, EXIT_USAGE, "sysctl %s does not exist: no %s (see "
 				 "'sysctl -a' for the names)", name, path);
-	if (read_text(path, &sb)) {
+	if (sysfile_read(path, &sb)) {
 		strbuf_release(&sb);
 		return error_set(err, EXIT_ENV, "cannot read sysctl %s: %s (run as root)",
 				 name, strerror(errno));
@@ -257,7 +214,7 @@ static int feature_read(const char *name, bool for_writing, char **value, struct
 				 "nor %s exists (mount debugfs: mount -t debugfs none "
 				 "/sys/kernel/debug; a container or lockdown may forbid it)",
 				 name, feature_files[0], feature_files[1]);
-	if (read_text(path, &sb) ||
+	if (sysfile_read(path, &sb) ||
 	    (for_writing && (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)) {
 		strbuf_release(&sb);
 		return error_set(err, EXIT_ENV, "cannot change scheduler feature %s: %s: %s "
@@ -298,7 +255,7 @@ int knob_write(const char *kind, const char *name, const char *value, struct err
 	else
 		return error_set(err, EXIT_ENV, "cannot set scheduler feature %s: debugfs is "
 				 "gone", name);
-	if (write_text(path, value))
+	if (sysfile_write(path, value))
 		return error_set(err, errno == EINVAL ? EXIT_USAGE : EXIT_ENV,
 				 "cannot set %s %s to '%.64s': %s (%s)", kind, name, value,
 				 strerror(errno), errno == EINVAL ? "give a value the kernel "
