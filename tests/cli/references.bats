@@ -43,3 +43,12 @@ top() {
 		cmp "$TMP/out/$f" "$root/$f"
 	done
 }
+
+@test "references: test_fairness.c's generated block is what fairness_reference.py prints" {
+	local root
+	root=$(top)
+	"$PYTHON" "$root/tests/reference/fairness_reference.py" > "$TMP/printed"
+	sed -n '/BEGIN GENERATED/,/END GENERATED/p' "$root/tests/unit/test_fairness.c" > "$TMP/block"
+	[ -s "$TMP/block" ]
+	cmp "$TMP/printed" "$TMP/block"
+}
