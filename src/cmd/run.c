@@ -189,7 +189,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_BOOL(0, "replace", &req->opt.replace, "discard the earlier batches of NAME first"),
 		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", "run a built-in suite or a YAML "
 			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
-			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex"),
+			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex, latency, "
+			   "fairness"),
 		OPT_BOOL(0, "resume", &req->resume, "continue the latest incomplete batch of NAME "
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "

@@ -11,7 +11,7 @@
 const char *suite_names(void)
 {
 	return "quick, standard, poundtime, hackbench, perfpipe, aim9, reaim, schbench, sysbench, "
-	       "futex";
+	       "futex, latency, fairness";
 }
 
 int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,

@@ -146,6 +146,41 @@ static const char futex_yaml[] =
 	"- workload: futex-hash\n"
 	"  sweep: {threads: \"topology:1..2x\"}\n";
 
+/*
+ * latency: wake-up latency as MMTests' and LKP's latency configurations
+ * measure it: cyclictest on every CPU at a real-time and at the normal
+ * policy, alone and beside hackbench (pmqtest-style), then the latency of
+ * a request/response over loopback by pairs and schbench's, both over the
+ * topology. SCHED_FIFO needs root, as cyclictest's does.
+ */
+static const char latency_yaml[] =
+	"- workload: cyclictest\n"
+	"  params: {policy: [fifo, other], runtime: 10}\n"
+	"- workload: cyclictest\n"
+	"  params: {policy: [fifo, other], runtime: 10, load: messaging,\n"
+	"           load_params: \"groups=2 loops=1000\"}\n"
+	"- workload: tcp-rr\n"
+	"  params: {runtime: 10}\n"
+	"  sweep: {pairs: \"topology:1..2x\"}\n"
+	"- workload: schbench\n"
+	"  params: {message_threads: 1, runtime: 10, warmup: 2}\n"
+	"  sweep: {workers: \"topology:1..2x\"}\n";
+
+/*
+ * fairness: LKP's cgroup fairness question: equal weights, 1:4 and four
+ * equal groups, as cgroups and as nice levels, busy tasks and, for 1:4,
+ * periodic ones at half duty too (a string parameter's value is never a
+ * sweep, so each set of weights is an entry of its own). The cgroup entries need the cpu controller (exit 3
+ * naming why where the machine lacks it).
+ */
+static const char fairness_yaml[] =
+	"- workload: fairness\n"
+	"  params: {mode: [cgroup, nice], weights: \"100:100\"}\n"
+	"- workload: fairness\n"
+	"  params: {mode: [cgroup, nice], weights: \"100:400\", duty_pct: [100, 50]}\n"
+	"- workload: fairness\n"
+	"  params: {mode: [cgroup, nice], weights: \"100:100:100:100\"}\n";
+
 static const struct builtin_suite builtin_suites[] = {
 	{ "quick", quick_yaml },
 	{ "standard", standard_yaml },
@@ -157,11 +192,13 @@ static const struct builtin_suite builtin_suites[] = {
 	{ "schbench", schbench_yaml },
 	{ "sysbench", sysbench_yaml },
 	{ "futex", futex_yaml },
+	{ "latency", latency_yaml },
+	{ "fairness", fairness_yaml },
 };
 
 const char *const suite_builtin_names[] = {
 	"quick", "standard", "poundtime", "hackbench", "perfpipe", "aim9", "reaim",
-	"schbench", "sysbench", "futex", NULL
+	"schbench", "sysbench", "futex", "latency", "fairness", NULL
 };
 
 const char *suite_builtin_text(const char *name)

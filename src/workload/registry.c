@@ -27,6 +27,9 @@ extern const struct workload workload_aim9;
 extern const struct workload workload_reaim;
 extern const struct workload workload_spawn;
 extern const struct workload workload_forkspread;
+extern const struct workload workload_cyclictest;
+extern const struct workload workload_tcp_rr;
+extern const struct workload workload_fairness;
 extern const struct workload workload_command;
 
 const struct workload *const workloads[] = {
@@ -42,6 +45,9 @@ const struct workload *const workloads[] = {
 	&workload_reaim,
 	&workload_spawn,
 	&workload_forkspread,
+	&workload_cyclictest,
+	&workload_tcp_rr,
+	&workload_fairness,
 	&workload_command,
 	NULL,
 };

@@ -38,6 +38,14 @@ bool start_gate_arrive(struct start_gate *gate)
 	return go;
 }
 
+void start_gate_wait(struct start_gate *gate, long n)
+{
+	pthread_mutex_lock(&gate->lock);
+	while (gate->arrived < n)
+		pthread_cond_wait(&gate->cond, &gate->lock);
+	pthread_mutex_unlock(&gate->lock);
+}
+
 void start_gate_open(struct start_gate *gate, long wait_for, bool abort, double *opened_at)
 {
 	pthread_mutex_lock(&gate->lock);

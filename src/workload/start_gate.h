@@ -28,6 +28,9 @@ void start_gate_destroy(struct start_gate *gate);
 /* A worker arrives and waits for the gate; false when it was aborted. */
 bool start_gate_arrive(struct start_gate *gate);
 
+/* Wait until @n workers have arrived, leaving the gate closed. */
+void start_gate_wait(struct start_gate *gate, long n);
+
 /*
  * Open the gate once @wait_for workers have arrived (at once with @abort);
  * *@opened_at (may be NULL) is the time just before it opened.

@@ -261,7 +261,7 @@ YAML
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"bad.yaml:2"*"itrations"* ]]
-	for s in quick standard poundtime hackbench perfpipe aim9 schbench sysbench futex; do
+	for s in quick standard poundtime hackbench perfpipe aim9 schbench sysbench futex latency fairness; do
 		run sp run --suite $s --dry-run
 		[ "$status" -eq 0 ] || { echo "suite $s: $output"; return 1; }
 	done

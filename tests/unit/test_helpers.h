@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -132,6 +133,34 @@ static inline int parse(const char *name, struct param_value *values,
 	va_end(ap);
 	memset(err, 0, sizeof(*err));
 	return workload_parse_params(find(name), assignments, n, values, needs, err);
+}
+
+/*
+ * Run workload @name once with the NULL-terminated "key=value" assignments
+ * of @ap, which must parse: its values (*@nr of them when @nr is not NULL)
+ * are NAN first. Returns what run() returns, with @err filled, after
+ * checking that nothing (fd, child, thread) is left behind either way.
+ */
+static inline int run_workload(const char *name, double *metrics, size_t *nr,
+			       struct error *err, va_list ap)
+{
+	const struct workload *w = find(name);
+	struct param_value values[MAX_PARAMS];
+	char *assignments[MAX_PARAMS];
+	int fds_before = open_fds(), ret;
+	size_t n = collect(assignments, ap), nr_values;
+
+	memset(err, 0, sizeof(*err));
+	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, err), 0);
+	nr_values = workload_nr_values(w, values);
+	for (size_t i = 0; i < nr_values; i++)
+		metrics[i] = NAN;
+	if (nr)
+		*nr = nr_values;
+	ret = w->run(values, metrics, err);
+	workload_release_params(w, values);
+	assert_nothing_left(fds_before);
+	return ret;
 }
 
 /* A parse that must fail with EXIT_USAGE and name @param in its message. */

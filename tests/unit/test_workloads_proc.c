@@ -33,28 +33,15 @@
 
 static char build_dir[PATH_MAX];
 
-/*
- * Run @name; returns what run() returns, with @err filled, after checking
- * that nothing is left behind either way.
- */
+/* Run @name (test_helpers.h): what run() returns, nothing left behind. */
 static int run(const char *name, double *metrics, struct error *err, ...)
 {
-	const struct workload *w = find(name);
-	struct param_value values[MAX_PARAMS];
-	char *assignments[MAX_PARAMS];
-	int fds_before = count_dir("/proc/self/fd"), ret;
-	size_t n;
 	va_list ap;
+	int ret;
 
 	va_start(ap, err);
-	n = collect(assignments, ap);
+	ret = run_workload(name, metrics, NULL, err, ap);
 	va_end(ap);
-	memset(err, 0, sizeof(*err));
-	assert_int_equal(workload_parse_params(w, assignments, n, values, NULL, err), 0);
-	for (size_t i = 0; i < w->nr_metrics; i++)
-		metrics[i] = NAN;
-	ret = w->run(values, metrics, err);
-	assert_nothing_left(fds_before);
 	return ret;
 }
 
