@@ -8,8 +8,10 @@
 # the pairs could not narrow the interval to +-TARGET).
 #
 # It runs bench/fidelity.sh (perf bench sched), bench/fidelity-sync.sh
-# (perf bench futex, sysbench), bench/fidelity-proc.sh (hackbench) and,
-# given SCHBENCH, bench/fidelity-schbench.sh, with a budget per case: at
+# (perf bench futex, sysbench), bench/fidelity-proc.sh (hackbench),
+# bench/fidelity-cyclictest.sh (rt-tests), bench/fidelity-net.sh (tbench,
+# iperf3), bench/fidelity-fairness.sh (stress-ng in cgroups and at nice
+# levels) and, given SCHBENCH, bench/fidelity-schbench.sh, with a budget per case: at
 # least PAIRS pairs, then more until the interval is narrow, MAX_PAIRS, or
 # CASE_SECONDS spent. With the defaults below the 15 cases take 15 to 25
 # minutes on a 2-CPU machine (each case: CASE_SECONDS plus one pair).
@@ -23,8 +25,9 @@
 # Environment (defaults for this script): PAIRS=6, MAX_PAIRS=30,
 # CASE_SECONDS=60, RUNTIME=3 (seconds per run of the sync and schbench
 # cases); TARGET, BAND, CPUS, RUN_OPTS as bench/lib.sh says.
-# Needs linux-perf, sysbench and rt-tests (scripts/install-deps.sh installs
-# them). Exit: 0 every script ran, 1 one of them failed (its output says
+# Needs linux-perf, sysbench, rt-tests, dbench, iperf3 and stress-ng
+# (scripts/install-deps.sh installs them); the cgroup case of
+# fidelity-fairness.sh needs root and the cpu controller. Exit: 0 every script ran, 1 one of them failed (its output says
 # why), 2 usage, 3 schedperf missing.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +58,9 @@ began=$SECONDS
 run "$here/fidelity.sh" "$sp"
 run "$here/fidelity-sync.sh" "$sp"
 run "$here/fidelity-proc.sh" "$sp"
+run "$here/fidelity-cyclictest.sh" "$sp"
+run "$here/fidelity-net.sh" "$sp"
+run "$here/fidelity-fairness.sh" "$sp"
 if [[ -n ${SCHBENCH:-} ]]; then
 	run "$here/fidelity-schbench.sh" "$SCHBENCH" "$sp"
 else
