@@ -371,16 +371,15 @@ static int make_cgroups(struct fair_cgroups *c, const struct fair_groups *g,
 	if (cgroup_place_find("cpu", &place, err))
 		return -1;
 	cgroup_scratch_name(name, sizeof(name), "fairness");
-	if (cgroup_create(&place, place.dir, name, false, &c->parent, err))
-		return -1;
-	c->have_parent = true;
-	for (int i = 0; i < g->n; i++) {
+	snprintf(c->parent.dir, sizeof(c->parent.dir), "%s/%s", place.dir, name);
+	for (int i = 0; i < g->n; i++)
 		snprintf(c->groups[i].dir, sizeof(c->groups[i].dir), "%s/g%d", c->parent.dir, i + 1);
-		c->groups[i].version = place.version;
-	}
-	/* Before the groups exist, so that a kill from here on leaves nothing. */
+	/* Before any of them exists, so that a kill at any point leaves none. */
 	if (start_reaper(c, g->n, err))
+		return -1;
+	if (cgroup_create(&place, place.dir, name, false, &c->parent, err))
 		goto fail;
+	c->have_parent = true;
 	for (int i = 0; i < g->n; i++) {
 		char value[32];
 

@@ -37,6 +37,12 @@ scratch_cgroups() {
 	find /sys/fs/cgroup -maxdepth 5 -type d -name "schedperf-$1-*" 2>/dev/null
 }
 
+# no_scratch_cgroups PID: PID's scratch cgroups are all gone (looked at
+# each time it is called, for wait_for).
+no_scratch_cgroups() {
+	[ -z "$(scratch_cgroups "$1")" ]
+}
+
 @test "fairness: SIGKILL of schedperf kills its tasks and removes its scratch cgroups" {
 	"$SP" run fairness -p weights=100:400 -p tasks=1 -p runtime=600 -p warmup=0 -i 1 \
 		--name k --quiet 2>"$TMP/err" &
@@ -56,7 +62,7 @@ scratch_cgroups() {
 	tasks=$(descendants "$runner")
 	kill -9 "$runner"
 	wait "$runner" || true
-	wait_for test -z "$(scratch_cgroups "$worker")"
+	wait_for no_scratch_cgroups "$worker"
 	wait_for all_gone $tasks
 }
 
