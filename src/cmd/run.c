@@ -488,6 +488,21 @@ static int open_to_resume(const char *name, struct store **st, struct error *err
 	return store_open(global.db, st, err);
 }
 
+/*
+ * A batch that a missing resource (the store's server gone, say) left
+ * incomplete can be finished: the error's fix says how.
+ */
+static void add_resume_hint(struct error *err, const struct runner_result *res,
+			    const char *name)
+{
+	size_t len = strlen(err->msg);
+
+	if (!res->batch_id || err->code != EXIT_ENV || !len || err->msg[len - 1] != ')')
+		return;
+	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then 'schedperf run "
+		 "--resume --name %s' finishes batch %lld)", name, (long long)res->batch_id);
+}
+
 /* Claim the batch to resume (the store refuses one still being written) and load its plan. */
 static int prepare_resume(struct store *st, struct run_request *req, struct plan *plan,
 			  struct error *err)
@@ -583,6 +598,7 @@ int cmd_run(int argc, char **argv)
 			code = 128 + res.signal;
 			goto out;
 		}
+		add_resume_hint(&err, &res, req.opt.name);
 		goto fail;
 	}
 	print_outcome(&res, req.opt.name);

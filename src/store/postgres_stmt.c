@@ -83,8 +83,8 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 		pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
 	if (PQstatus(ps->conn) == CONNECTION_BAD)
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': the connection to the "
-				 "server is lost: %s (check that the server runs, then run again; "
-				 "'run --resume' finishes a batch)", what, ps->base.location, msg);
+				 "server is lost: %s (check that the server runs, then run the "
+				 "command again)", what, ps->base.location, msg);
 	if (!strcmp(state, "55P03"))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (another process "
 				 "holds the store's write lock; run again when it is done)", what,

@@ -149,6 +149,8 @@ locks_of() {
 	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; false; }
 	grep -q "^schedperf: .*store .postgresql:///postgres?host=.*connection" "$TMP/err"
+	# the store says what is wrong; run says how to finish its batch
+	grep -q "(check that the server runs, then run the command again; then 'schedperf run --resume --name r' finishes batch 1)$" "$TMP/err"
 	kept=$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations')
 	[ "$kept" -ge 3 ]
 	[ "$kept" -lt 20 ]
