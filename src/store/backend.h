@@ -173,7 +173,8 @@ struct store_backend {
 	/*
 	 * The knob journal (store.h), each row of one @machine (rows of
 	 * before version 9 have machine '', taken as any machine's): one
-	 * row; every row, oldest first; one or all.
+	 * row; every row, oldest first (of every machine when @machine is
+	 * NULL), each with its machine; one or all.
 	 */
 	int (*journal_insert)(struct store *st, const char *machine,
 			      const struct knob_original *k, struct error *err);

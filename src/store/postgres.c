@@ -735,9 +735,12 @@ static int pg_journal_list(struct store *st, const char *machine,
 	struct pg_params p = { .nr = 0 };
 	PGresult *res;
 
-	pg_param_text(&p, machine);
-	res = pg_query(pg_of(st), "SELECT kind, name, original, writer_boot, writer_pid, "
-		       "writer_start, started FROM knob_journal WHERE machine IN ($1, '') "
+	if (machine)
+		pg_param_text(&p, machine);
+	res = pg_query(pg_of(st), machine ? "SELECT kind, name, original, writer_boot, "
+		       "writer_pid, writer_start, started, machine FROM knob_journal WHERE "
+		       "machine IN ($1, '') ORDER BY id" : "SELECT kind, name, original, "
+		       "writer_boot, writer_pid, writer_start, started, machine FROM knob_journal "
 		       "ORDER BY id", &p, err, "read the knob journal");
 	if (!res)
 		return -1;
@@ -751,6 +754,7 @@ static int pg_journal_list(struct store *st, const char *machine,
 		k->value = xstrdup(pg_text(res, i, 2));
 		column_process(res, i, 4, pg_text(res, i, 3), &k->writer);
 		k->started = xstrdup(pg_text(res, i, 6));
+		k->machine = xstrdup(pg_text(res, i, 7));
 	}
 	PQclear(res);
 	return 0;

@@ -922,15 +922,18 @@ static int sqlite_journal_list(struct store *st, const char *machine,
 			       struct knob_original **out, size_t *nr, struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
-	sqlite3_stmt *stmt = sqlite_prepare(ss, "SELECT kind, name, original, writer_boot, "
-					    "writer_pid, writer_start, started "
-					    "FROM knob_journal WHERE machine IN (?, '') ORDER BY id",
-					    err);
+	sqlite3_stmt *stmt = sqlite_prepare(ss, machine ? "SELECT kind, name, original, "
+					    "writer_boot, writer_pid, writer_start, started, machine "
+					    "FROM knob_journal WHERE machine IN (?, '') ORDER BY id" :
+					    "SELECT kind, name, original, writer_boot, writer_pid, "
+					    "writer_start, started, machine FROM knob_journal "
+					    "ORDER BY id", err);
 	int rc;
 
 	if (!stmt)
 		return -1;
-	sqlite3_bind_text(stmt, 1, machine, -1, SQLITE_STATIC);
+	if (machine)
+		sqlite3_bind_text(stmt, 1, machine, -1, SQLITE_STATIC);
 	while ((rc = sqlite_step(ss, stmt, err, "read the knob journal")) > 0) {
 		struct knob_original *k;
 
@@ -941,6 +944,7 @@ static int sqlite_journal_list(struct store *st, const char *machine,
 		k->value = column_strdup(stmt, 2);
 		column_process(stmt, 4, column_text(stmt, 3), &k->writer);
 		k->started = column_strdup(stmt, 6);
+		k->machine = column_strdup(stmt, 7);
 	}
 	sqlite3_finalize(stmt);
 	return rc;

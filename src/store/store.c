@@ -819,15 +819,13 @@ int store_journal_write(struct store *st, const struct knob_original *k, size_t 
 	return end_write(st, rc, err);
 }
 
-int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
-		       struct error *err)
+static int journal_read(struct store *st, const char *machine, struct knob_original **out,
+			size_t *n, struct error *err)
 {
-	char machine[256];
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	machine_identity(machine, sizeof(machine));
 	if (st->be->begin(st, false, err))
 		return -1;
 	rc = st->be->journal_list(st, machine, out, n, err);
@@ -839,6 +837,21 @@ int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
 		return -1;
 	}
 	return 0;
+}
+
+int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
+		       struct error *err)
+{
+	char machine[256];
+
+	machine_identity(machine, sizeof(machine));
+	return journal_read(st, machine, out, n, err);
+}
+
+int store_journal_read_all(struct store *st, struct knob_original **out, size_t *n,
+			   struct error *err)
+{
+	return journal_read(st, NULL, out, n, err);
 }
 
 int store_journal_remove(struct store *st, const char *kind, const char *name,
@@ -859,6 +872,7 @@ void store_journal_release(struct knob_original *k, size_t n)
 		free(k[i].name);
 		free(k[i].value);
 		free(k[i].started);
+		free(k[i].machine);
 	}
 	free(k);
 }

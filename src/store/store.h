@@ -188,6 +188,7 @@ struct knob_original {
 	char *value;			/* what to put back */
 	struct process_id writer;	/* the ab that changed it */
 	char *started;			/* when, ISO 8601 */
+	char *machine;			/* whose (read from a store; NULL: this one) */
 };
 
 /*
@@ -199,6 +200,9 @@ int store_journal_write(struct store *st, const struct knob_original *k, size_t 
 /* Every journalled original, in the order written (*@out NULL when none). */
 int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
 		       struct error *err);
+/* The same for every machine, for `schedperf jobs`. */
+int store_journal_read_all(struct store *st, struct knob_original **out, size_t *n,
+			   struct error *err);
 /* Forget a restored original: the one of @kind and @name, or every one (NULL). */
 int store_journal_remove(struct store *st, const char *kind, const char *name,
 			 struct error *err);

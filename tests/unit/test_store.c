@@ -31,6 +31,7 @@
 #include "store/postgres_lib.h"
 #include "store/sqlite_stmt.h"
 #include "store/store.h"
+#include "util/machine.h"
 #include "util/process.h"
 #include "util/xalloc.h"
 
@@ -970,9 +971,10 @@ static void test_knob_journal(void **state)
 {
 	struct store *st = open_store();
 	struct knob_original k[2] = {
-		{ "sysctl", "kernel.sched_autogroup_enabled", "1", { "", 0, 0 }, "2026-01-01" },
-		{ "feature", "TTWU_QUEUE", "NO_TTWU_QUEUE", { "", 0, 0 }, "2026-01-01" },
+		{ "sysctl", "kernel.sched_autogroup_enabled", "1", { "", 0, 0 }, "2026-01-01", NULL },
+		{ "feature", "TTWU_QUEUE", "NO_TTWU_QUEUE", { "", 0, 0 }, "2026-01-01", NULL },
 	}, *got;
+	char machine[256];
 	struct error err = { 0 };
 	size_t n;
 
@@ -996,6 +998,13 @@ static void test_knob_journal(void **state)
 	assert_string_equal(got[1].value, "NO_TTWU_QUEUE");
 	assert_true(process_is_self(&got[1].writer));
 	assert_true(process_alive(&got[0].writer));
+	store_journal_release(got, n);
+	/* Every machine's, for jobs: each row says whose it is. */
+	machine_identity(machine, sizeof(machine));
+	assert_int_equal(store_journal_read_all(st, &got, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(got[0].machine, machine);
+	assert_string_equal(got[1].machine, machine);
 	store_journal_release(got, n);
 
 	assert_int_equal(store_journal_remove(st, "feature", "TTWU_QUEUE", &err), 0);
