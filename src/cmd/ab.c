@@ -6,12 +6,15 @@
  * held over every look: paired differences of log values, so that drift
  * of the machine hits both sides of a block alike.
  *
- * Machine settings a side changes (sysctls, scheduler features) are
- * checked before anything changes, their originals journalled in the store
- * before the first change, set before each sample of a side, and put back
- * at the end, on SIGINT, SIGTERM and SIGHUP; `ab --restore` puts them back
- * after a SIGKILL. A machine-wide lock keeps two ab from changing settings
- * at once.
+ * Machine settings a side changes (sysctls, scheduler features: the
+ * kinds of runner/knobs.h) are checked before anything changes, their
+ * originals journalled on the machine (runner/knob_journal.h) before the
+ * first change and copied to the store, set before each sample of a side,
+ * and put back at the end, on SIGINT, SIGTERM and SIGHUP; after a SIGKILL
+ * the next command that measures here puts them back or refuses
+ * (cmd/knob_guard.h), and `ab --restore` puts them back. The machine's
+ * knob lock, exclusive, keeps every other schedperf command from
+ * measuring or changing settings meanwhile.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,17 +22,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
 
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
+#include "cmd/knob_guard.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/cpulist.h"
 #include "runner/iteration.h"
+#include "runner/knob_journal.h"
 #include "runner/knobs.h"
 #include "stats/rng.h"
 #include "util/process.h"
@@ -54,23 +58,25 @@ static const struct cmd_usage ab_usage = {
 	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
 	"  feature:NAME        a scheduler feature under debugfs; feature:NO_NAME\n"
 	"                      clears it\n"
-	"  cpus:LIST           run the workload's tasks on these CPUs (0-1,4)\n"
+	"  cpus:LIST           run the workload's tasks on these CPUs (cpus:0-1,4)\n"
 	"  param:KEY=VALUE     a workload parameter that differs (param:mode=thread)\n"
 	"  env:VAR=VALUE       an environment variable of the workload\n"
 	"  cmd:PROGRAM ARGS    the command workload's program (the rest of the SPEC)\n"
 	"A setting one side leaves alone keeps its original value there. Originals\n"
-	"are journalled in the store before the first change and restored at the\n"
-	"end, on Ctrl-C, SIGTERM and SIGHUP; after a SIGKILL run 'schedperf ab\n"
-	"--restore'. Exit status: 0 with a verdict; 1 with --fail-on-regression when\n"
-	"B is worse; 2 bad input, 3 a setting that cannot be read or changed, both\n"
-	"before anything changed; 128+N after signal N.\n",
+	"are journalled on this machine (/run/schedperf-knobs.journal) before the\n"
+	"first change and restored at the end, on Ctrl-C, SIGTERM and SIGHUP; after\n"
+	"a SIGKILL every command that measures here refuses until 'schedperf ab\n"
+	"--restore' (a worker's job puts them back itself). Exit status: 0 with a\n"
+	"verdict; 1 with --fail-on-regression when B is worse; 2 bad input, 3 a\n"
+	"setting that cannot be read or changed, both before anything changed;\n"
+	"128+N after signal N.\n",
 };
 
 enum ab_format { AB_TEXT, AB_JSON };
 
 /* A machine setting either side changes: its original and each side's value. */
 struct machine_setting {
-	const char *kind;	/* "sysctl" or "feature" */
+	const struct knob_setting *setting;	/* its kind */
 	char *name;
 	char *original;
 	const char *value[2];	/* points at a knob's value or at original */
@@ -103,8 +109,9 @@ struct ab {
 	size_t nr_machine;
 	struct env_setting *env;
 	size_t nr_env;
-	bool journalled;
-	int lock_fd;
+	struct knob_original *journal;	/* the originals, as journalled */
+	bool journalled;		/* in the machine's journal */
+	bool copied;			/* and in the store's copy */
 };
 
 struct ab_outcome {
@@ -222,28 +229,25 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 }
 
 /*
- * The setting of @kind and @name in the table, added if new. Its original
- * is read later (read_originals()), under the machine lock: until then a
- * side that leaves it alone has NULL, "as it is".
+ * The setting of @kn's kind and name (its one spelling: knobs_parse()
+ * normalised it) in the table, added if new. Its original is read later
+ * (read_originals()), under the machine lock: until then a side that
+ * leaves it alone has NULL, "as it is".
  */
-static int machine_setting(struct ab *ab, const char *kind, const char *name,
-			   struct machine_setting **out, struct error *err)
+static struct machine_setting *machine_setting(struct ab *ab, const struct knob *kn)
 {
 	struct machine_setting *m;
 
 	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (!strcmp(ab->machine[i].kind, kind) && !strcmp(ab->machine[i].name, name)) {
-			*out = &ab->machine[i];
-			return 0;
-		}
+		if (ab->machine[i].setting == kn->setting && !strcmp(ab->machine[i].name, kn->name))
+			return &ab->machine[i];
 	ab->machine = xreallocarray(ab->machine, ab->nr_machine + 1, sizeof(*ab->machine));
 	m = &ab->machine[ab->nr_machine++];
-	m->kind = kind;
-	m->name = xstrdup(name);
+	m->setting = kn->setting;
+	m->name = xstrdup(kn->name);
 	m->original = NULL;
 	m->value[0] = m->value[1] = NULL;
-	*out = m;
-	return 0;
+	return m;
 }
 
 static struct env_setting *env_setting(struct ab *ab, const char *name)
@@ -270,19 +274,18 @@ static int resolve_settings(struct ab *ab, struct error *err)
 
 		for (size_t k = 0; k < kl->nr; k++) {
 			const struct knob *kn = &kl->knobs[k];
-			const char *kind = knob_machine_kind(kn->kind);
 			struct machine_setting *m;
 
 			if (kn->kind == KNOB_ENV)
 				env_setting(ab, kn->name)->value[which] = kn->value;
-			if (!kind)
+			if (kn->kind != KNOB_MACHINE)
 				continue;
-			if (machine_setting(ab, kind, kn->name, &m, err))
-				return -1;
+			m = machine_setting(ab, kn);
 			if (m->value[which] && strcmp(m->value[which], kn->value))
 				return error_set(err, EXIT_USAGE, "ab: --%s sets %s %s twice (%s and "
-						 "%s): give it once", side_names[which], kind,
-						 kn->name, m->value[which], kn->value);
+						 "%s): give it once", side_names[which],
+						 kn->setting->kind, kn->name, m->value[which],
+						 kn->value);
 			m->value[which] = kn->value;
 		}
 	}
@@ -350,7 +353,7 @@ static int read_originals(struct ab *ab, struct error *err)
 	for (size_t i = 0; i < ab->nr_machine; i++) {
 		struct machine_setting *m = &ab->machine[i];
 
-		if (knob_read(m->kind, m->name, true, &m->original, err))
+		if (m->setting->read(m->name, true, &m->original, err))
 			return -1;
 		for (int which = 0; which < 2; which++)
 			if (!m->value[which])
@@ -361,84 +364,53 @@ static int read_originals(struct ab *ab, struct error *err)
 
 /* ------------------------------------------------------------ machine state */
 
-/* Holds machine-wide while this ab may change settings; released at exit. */
-static int take_machine_lock(struct ab *ab, struct error *err)
+/*
+ * Journal every machine setting's original on the machine before anything
+ * changes: under the exclusive lock, after knob_guard_take() put back or
+ * refused what a killed ab left, so that no original is a leftover.
+ */
+static int journal_originals(struct ab *ab, struct error *err)
 {
-	const char *path = access("/run", W_OK) ? "/tmp/schedperf-knobs.lock" :
-			   "/run/schedperf-knobs.lock";
-
-	ab->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (ab->lock_fd < 0)
-		return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (run as root)",
-				 path, strerror(errno));
-	if (!flock(ab->lock_fd, LOCK_EX | LOCK_NB))
-		return 0;
-	if (!global.quiet)
-		fprintf(stderr, "schedperf: waiting for another ab that changes this machine's "
-			"settings (%s)\n", path);
-	while (flock(ab->lock_fd, LOCK_EX))
-		if (errno != EINTR || iteration_interrupted())
-			return error_set(err, EXIT_ENV, "cannot lock %s: %s", path,
-					 strerror(errno));
-	return 0;
-}
-
-/* Whether the ab that journalled @k still runs (and will restore it itself). */
-static bool writer_running(const struct knob_original *k)
-{
-	return !process_is_self(&k->writer) && process_alive(&k->writer);
-}
-
-/* Refuse while the store holds originals that were never put back. */
-static int check_journal(struct store *st, struct error *err)
-{
-	struct knob_original *k;
-	size_t n;
-	int rc = 0;
-
-	if (store_journal_read(st, &k, &n, err))
-		return -1;
-	if (n && writer_running(&k[0]))
-		rc = error_set(err, EXIT_ENV, "ab: process %lld is running ab with store '%s' "
-			       "and has changed %s %s (wait for it to finish)",
-			       (long long)k[0].writer.pid, global.db, k[0].kind, k[0].name);
-	else if (n)
-		rc = error_set(err, EXIT_ENV, "ab: store '%s' holds %zu setting%s an ab changed "
-			       "and never restored (%s %s, by process %lld at %s) (run "
-			       "'schedperf ab --restore' first)", global.db, n, n == 1 ? "" : "s",
-			       k[0].kind, k[0].name, (long long)k[0].writer.pid, k[0].started);
-	store_journal_release(k, n);
-	return rc;
-}
-
-static int journal_originals(struct ab *ab, struct store *st, struct error *err)
-{
-	struct knob_original *k = xcalloc(ab->nr_machine + 1, sizeof(*k));
 	struct process_id self;
 	char started[64];
-	int rc;
 
+	if (!ab->nr_machine)
+		return 0;
 	time_iso8601(started, sizeof(started));
 	if (process_id_of(getpid(), &self))
 		memset(&self, 0, sizeof(self));
+	ab->journal = xcalloc(ab->nr_machine, sizeof(*ab->journal));
 	for (size_t i = 0; i < ab->nr_machine; i++) {
-		k[i].kind = (char *)ab->machine[i].kind;
-		k[i].name = ab->machine[i].name;
-		k[i].value = ab->machine[i].original;
-		k[i].writer = self;
-		k[i].started = started;
+		ab->journal[i].kind = xstrdup(ab->machine[i].setting->kind);
+		ab->journal[i].name = xstrdup(ab->machine[i].name);
+		ab->journal[i].value = xstrdup(ab->machine[i].original);
+		ab->journal[i].writer = self;
+		ab->journal[i].started = xstrdup(started);
 	}
-	rc = store_journal_write(st, k, ab->nr_machine, err);
-	free(k);
-	ab->journalled = !rc && ab->nr_machine;
-	return rc;
+	if (knob_journal_add(ab->journal, ab->nr_machine, err))
+		return -1;
+	ab->journalled = true;
+	return 0;
+}
+
+/* The store's copy of the journal, for `schedperf jobs`, corrected and then ours added. */
+static int copy_journal(struct ab *ab, struct store *st, struct error *err)
+{
+	if (knob_guard_copy(st, err))
+		return -1;
+	if (!ab->journalled)
+		return 0;
+	if (store_journal_write(st, ab->journal, ab->nr_machine, err))
+		return -1;
+	ab->copied = true;
+	return 0;
 }
 
 static int apply_side(struct ab *ab, int which, struct error *err)
 {
 	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (knob_write(ab->machine[i].kind, ab->machine[i].name,
-			       ab->machine[i].value[which], err))
+		if (ab->machine[i].setting->write(ab->machine[i].name,
+						  ab->machine[i].value[which], err))
 			return -1;
 	for (size_t i = 0; i < ab->nr_env; i++) {
 		const char *v = ab->env[i].value[which];
@@ -451,9 +423,9 @@ static int apply_side(struct ab *ab, int which, struct error *err)
 }
 
 /*
- * Set both sides' values once before any run is stored: a value the
- * kernel refuses is bad input, found now (restore_all() puts the
- * originals back).
+ * Set both sides' values once before the store is opened: a value the
+ * kernel refuses is bad input, found before anything is written
+ * (restore_all() puts the originals back).
  */
 static int try_settings(struct ab *ab, struct error *err)
 {
@@ -463,9 +435,42 @@ static int try_settings(struct ab *ab, struct error *err)
 	return 0;
 }
 
-/* Put every original back; the journal goes once they all are. */
+/*
+ * Forget the originals put back (@back): the store's copy first, so that
+ * a copy never outlives the machine's entry; a copy the store cannot
+ * remove now (its server is gone) the next command that measures with it
+ * here removes (knob_guard_copy()), since the machine's journal no longer
+ * holds it. A setting that could not be put back stays in both.
+ */
+static void forget_restored(struct ab *ab, struct store *st, const bool *back)
+{
+	struct error cerr = { 0 }, jerr = { 0 };
+
+	for (size_t i = 0; i < ab->nr_machine; i++) {
+		const struct knob_original *k = &ab->journal[i];
+
+		if (!back[i])
+			continue;
+		if (ab->copied && !cerr.code)
+			store_journal_remove(st, k->kind, k->name, &cerr);
+		if (!jerr.code)
+			knob_journal_forget(k->kind, k->name, &k->writer, &jerr);
+	}
+	ab->copied = ab->journalled = false;
+	if (cerr.code && !global.quiet)
+		fprintf(stderr, "schedperf: warning: the settings are restored; the store's copy "
+			"of the journal lists them until the next command that measures with this "
+			"store on this machine\n");
+	if (jerr.code)
+		fprintf(stderr, "schedperf: warning: the settings are restored; this machine's "
+			"journal lists them until the next command that measures here: %s\n",
+			jerr.msg);
+}
+
+/* Put every original back, and the environment; the journals forget what is back. */
 static int restore_all(struct ab *ab, struct store *st, struct error *err)
 {
+	bool *back = xcalloc(ab->nr_machine + 1, sizeof(bool));
 	int rc = 0;
 
 	for (size_t i = 0; i < ab->nr_env; i++) {
@@ -474,79 +479,47 @@ static int restore_all(struct ab *ab, struct store *st, struct error *err)
 		else
 			unsetenv(ab->env[i].name);
 	}
-	for (size_t i = 0; i < ab->nr_machine; i++) {
-		struct error werr;
+	for (size_t i = 0; i < ab->nr_machine && ab->journalled; i++) {
+		struct error werr = { 0 };
 
-		if (knob_write(ab->machine[i].kind, ab->machine[i].name,
-			       ab->machine[i].original, &werr) && !rc) {
+		back[i] = !ab->machine[i].setting->write(ab->machine[i].name,
+							 ab->machine[i].original, &werr);
+		if (!back[i] && !rc) {
 			rc = -1;
 			*err = werr;
 		}
 	}
-	if (rc) {
+	if (ab->journalled)
+		forget_restored(ab, st, back);
+	free(back);
+	if (rc)
 		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-			 "; the originals stay journalled: run 'schedperf ab --restore'");
-		return -1;
-	}
-	if (ab->journalled && store_journal_remove(st, NULL, NULL, err))
-		return -1;
-	ab->journalled = false;
-	return 0;
+			 "; the original stays journalled: run 'schedperf ab --restore'");
+	return rc;
 }
 
 /*
- * Put back the settings this machine's journal in @st holds and forget
- * them: EXIT_OK, or the code of a setting that could not be written back
- * (it stays journalled, for another try); refused while the ab that
- * journalled them runs. Prints what it restored.
+ * ab --restore: the machine's journal, whatever store the ab that left it
+ * used; the store's copy (--db) is corrected too when that store exists
+ * (a mistyped --db is never made a new store for it).
  */
-static int restore_journal(struct store *st)
-{
-	struct knob_original *k = NULL;
-	struct error err = { 0 };
-	size_t n = 0;
-	int code = EXIT_OK;
-
-	if (store_journal_read(st, &k, &n, &err)) {
-		code = error_report(&err);
-		goto out;
-	}
-	if (n && writer_running(&k[0])) {
-		code = die_code(EXIT_ENV, "ab --restore: process %lld is running ab with store "
-				"'%s' (it restores them itself when it ends)",
-				(long long)k[0].writer.pid, global.db);
-		goto out;
-	}
-	if (!n && !global.quiet)
-		printf("nothing to restore: store '%s' holds no changed setting\n", global.db);
-	for (size_t i = 0; i < n; i++) {
-		if (knob_write(k[i].kind, k[i].name, k[i].value, &err) ||
-		    store_journal_remove(st, k[i].kind, k[i].name, &err)) {
-			code = error_report(&err);
-			continue;
-		}
-		if (!global.quiet)
-			printf("restored %s %s = %s\n", k[i].kind, k[i].name, k[i].value);
-	}
-out:
-	store_journal_release(k, n);
-	return code;
-}
-
 static int ab_restore(void)
 {
 	struct store *st = NULL;
 	struct error err = { 0 };
 	int code;
 
-	/* A mistyped --db is no store to restore from, never a new one. */
-	if (store_open_existing(global.db, &st, &err))
-		return error_report(&err);
-	store_close(st);
-	st = NULL;
-	if (store_open(global.db, &st, &err))
-		return error_report(&err);
-	code = restore_journal(st);
+	iteration_install_signal_handlers();
+	if (!store_open_existing(global.db, &st, &err)) {
+		store_close(st);
+		st = NULL;
+		store_open(global.db, &st, &err);
+	}
+	/* No store there is nothing to correct; one that cannot be opened is said. */
+	if (err.code && err.code != EXIT_USAGE && !global.quiet)
+		fprintf(stderr, "schedperf: warning: the store's copy of the journal is not "
+			"corrected: %s\n", err.msg);
+	code = knob_guard_restore(st);
 	store_close(st);
 	return code;
 }
@@ -571,30 +544,6 @@ static const char *see_run(const char *run_name)
 		return "";
 	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
 	return buf;
-}
-
-/*
- * Run by a worker for a job: a journal left by an ab that died here (its
- * worker was killed) is put back first, as 'ab --restore' would, so that
- * one lost job does not fail every ab job after it on this machine.
- */
-static int restore_lost_journal(struct store *st, struct error *err)
-{
-	struct knob_original *k = NULL;
-	size_t n = 0;
-	bool lost;
-	int code;
-
-	if (store_journal_read(st, &k, &n, err))
-		return -1;
-	lost = n && !writer_running(&k[0]);
-	store_journal_release(k, n);
-	if (!lost)
-		return 0;
-	fprintf(stderr, "schedperf: ab: putting back the settings a lost ab left changed\n");
-	code = restore_journal(st);
-	return code ? error_set(err, code, "ab: the settings a lost ab left changed could not "
-				"all be put back (run 'schedperf ab --restore' on this machine)") : 0;
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -789,7 +738,7 @@ static void print_plan(const struct ab *ab, const char *name)
 		       ab->side[i].has_cpus ? ab->side[i].cpus : "");
 	}
 	for (size_t i = 0; i < ab->nr_machine; i++)
-		printf("setting %s %s: a %s, b %s\n", ab->machine[i].kind, ab->machine[i].name,
+		printf("setting %s %s: a %s, b %s\n", ab->machine[i].setting->kind, ab->machine[i].name,
 		       ab->machine[i].value[0] ? ab->machine[i].value[0] : "(as it is)",
 		       ab->machine[i].value[1] ? ab->machine[i].value[1] : "(as it is)");
 	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
@@ -864,7 +813,7 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		OPT_BOOL(0, "fail-on-regression", &ab->fail_on_regression,
 			 "exit 1 when B is worse than A"),
 		OPT_BOOL(0, "restore", &ab->restore, "put back the settings an ab killed by "
-			 "SIGKILL left changed (they are journalled in the store)"),
+			 "SIGKILL left changed (they are journalled on this machine)"),
 		OPT_BOOL(0, "dry-run", &ab->dry_run, "check the arguments and print the sides; "
 			 "run, read, change and store nothing"),
 		OPT_END(),
@@ -930,11 +879,10 @@ static void release(struct ab *ab)
 		free(ab->env[i].name);
 		free(ab->env[i].original);
 	}
+	store_journal_release(ab->journal, ab->journal ? ab->nr_machine : 0);
 	free(ab->machine);
 	free(ab->env);
 	free(ab->so.params);
-	if (ab->lock_fd >= 0)
-		close(ab->lock_fd);
 }
 
 /*
@@ -971,9 +919,11 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 
 	if (monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
 		return -1;
+	/* Each side's batch opens under its settings: its environment records them. */
 	for (int i = 0; i < 2; i++) {
 		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
-		if (side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
+		if (apply_side(ab, i, err) ||
+		    side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
 			goto out;
 	}
 	rc = sample_until_verdict(ab, out, err);
@@ -992,15 +942,35 @@ static int exit_code(const struct ab *ab, const struct ab_outcome *out)
 		EXIT_FOUND : EXIT_OK;
 }
 
+/* The store, once the settings were tried: the sides' runs are stored there. */
+static int open_store(struct ab *ab, struct store **st, struct error *err)
+{
+	return store_open(global.db, st, err) || job_env_attach(*st, err) ||
+	       copy_journal(ab, *st, err) ? -1 : 0;
+}
+
+static void say_interrupted(const struct ab *ab, const char *name)
+{
+	bool stored = ab->side[0].sample.result.batch_id || ab->side[1].sample.result.batch_id;
+
+	if (stored)
+		fprintf(stderr, "schedperf: interrupted: the settings are restored; the samples "
+			"so far are kept in runs %s-a and %s-b\n", name, name);
+	else
+		fprintf(stderr, "schedperf: interrupted: the settings are restored; nothing was "
+			"stored\n");
+}
+
 static int run_ab(struct ab *ab)
 {
 	struct ab_outcome out = { 0 };
 	struct store *st = NULL;
 	struct error err = { 0 }, rerr = { 0 };
 	char name[256];
+	int64_t job;
 	int code, rc;
 
-	if (prepare(ab, &err))
+	if (prepare(ab, &err) || job_env_id(&job, &err) < 0)
 		return error_report(&err);
 	if (ab->so.name)
 		snprintf(name, sizeof(name), "%s", ab->so.name);
@@ -1013,18 +983,18 @@ static int run_ab(struct ab *ab)
 	/* From here a signal must not kill us before the originals are back. */
 	iteration_install_signal_handlers();
 	/*
-	 * The lock first, so that another ab's changes are neither journalled
-	 * nor taken for originals; then the journal, then the originals.
+	 * The machine's lock, and what a killed ab left dealt with, before
+	 * any original is read, so that no other process's change is taken
+	 * for one; the originals journalled before the first change; the
+	 * values tried before the store is opened, so that one the kernel
+	 * refuses writes nothing.
 	 */
-	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
-	    (ab->nr_machine && take_machine_lock(ab, &err)) ||
-	    (run_for_job() && restore_lost_journal(st, &err)) ||
-	    check_journal(st, &err) || read_originals(ab, &err) ||
-	    journal_originals(ab, st, &err)) {
-		store_close(st);
+	if (knob_guard_take(ab->nr_machine > 0, &err) || read_originals(ab, &err) ||
+	    journal_originals(ab, &err))
 		return error_report(&err);
-	}
 	rc = try_settings(ab, &err);
+	if (!rc)
+		rc = open_store(ab, &st, &err);
 	if (!rc)
 		rc = run_sides(ab, st, name, &out, &err);
 	if (restore_all(ab, st, &rerr) && !rc) {
@@ -1032,8 +1002,7 @@ static int run_ab(struct ab *ab)
 		rc = -1;
 	}
 	if (iteration_interrupted()) {
-		fprintf(stderr, "schedperf: interrupted: the settings are restored; the samples "
-			"so far are kept in runs %s-a and %s-b\n", name, name);
+		say_interrupted(ab, name);
 		code = 128 + iteration_interrupted();
 	} else if (rc) {
 		code = error_report(&err);
@@ -1050,7 +1019,7 @@ static int run_ab(struct ab *ab)
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab ab = { .so = SEQUENTIAL_DEFAULTS, .lock_fd = -1 };
+	struct ab ab = { .so = SEQUENTIAL_DEFAULTS };
 	int code;
 
 	ab.seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &

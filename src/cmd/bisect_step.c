@@ -30,6 +30,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
+#include "cmd/knob_guard.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/iteration.h"
@@ -457,7 +458,7 @@ static int run_step(struct bisect *b, const char *name)
 		return EXIT_OK;
 	}
 	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
-	    monitors_open(MONITORS_DEFAULT, NULL, &ms, &err)) {
+	    knob_guard_measure(st, &err) || monitors_open(MONITORS_DEFAULT, NULL, &ms, &err)) {
 		store_close(st);
 		error_report(&err);
 		return BISECT_ERROR;

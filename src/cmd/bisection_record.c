@@ -13,6 +13,7 @@
 
 #include "cmd/bisection.h"
 #include "cmd/cmd.h"
+#include "cmd/knob_guard.h"
 #include "monitor/monitor.h"
 #include "report/report.h"
 #include "runner/iteration.h"
@@ -134,7 +135,8 @@ static int open_new(struct bisection *bi, struct error *err)
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
 	if (repo_top(bi->repo, &top, err) ||
-	    check_range(bi, top.buf, err) || store_open(global.db, &bi->st, err))
+	    check_range(bi, top.buf, err) || store_open(global.db, &bi->st, err) ||
+	    knob_guard_measure(bi->st, err))
 		goto out;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
 	found = store_bisection_open_of(bi->st, top.buf, &old, err);
@@ -227,7 +229,7 @@ static int open_resumed(struct bisection *bi, struct error *err)
 	stored_bisection_release(&old);
 	/* found without creating a store; now to write it */
 	store_close(bi->st);
-	if (store_open(global.db, &bi->st, err))
+	if (store_open(global.db, &bi->st, err) || knob_guard_measure(bi->st, err))
 		goto out;
 	if (!json_is_object(bi->record)) {
 		error_set(err, EXIT_INTERNAL, "bisect: the stored bisection of %s cannot be read",

@@ -16,7 +16,9 @@ static const struct cmd_usage jobs_usage = {
 	"List the jobs of the store's queue, oldest first: queued, running (on\n"
 	"which machine, since when, claimed how many times of how many allowed),\n"
 	"done (with the batch of its run, or the verdict of its ab or\n"
-	"bisect-step), failed (with the reason) or cancelled.\n",
+	"bisect-step), failed (with the reason) or cancelled. In text, then the\n"
+	"settings that an ab changed on a machine and has not put back, from the\n"
+	"store's copy of that machine's knob journal.\n",
 	NULL,
 };
 
@@ -112,10 +114,26 @@ static void print_text(const struct store_job *jobs, size_t nr)
 	}
 }
 
+/*
+ * The store's copy of each machine's knob journal: what an ab running
+ * there changes now, or what one that was killed left changed until the
+ * next command that measures there puts it back or refuses.
+ */
+static void print_changed(const struct knob_original *k, size_t nr)
+{
+	if (nr)
+		printf("\nChanged by an ab and not put back yet:\n");
+	for (size_t i = 0; i < nr; i++)
+		printf("machine %s: %s %s, original %s, since %s by process %lld\n",
+		       k[i].machine && *k[i].machine ? k[i].machine : "(any)", k[i].kind,
+		       k[i].name, k[i].value, k[i].started, (long long)k[i].writer.pid);
+}
+
 int cmd_jobs(int argc, char **argv)
 {
 	static const char *const text_or_json[] = { "text", "json", NULL };
 	struct store_job *jobs = NULL;
+	struct knob_original *changed = NULL;
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const char *format = "text";
@@ -123,7 +141,7 @@ int cmd_jobs(int argc, char **argv)
 		OPT_STRING(0, "format", &format, "FORMAT", "text (default) or json"),
 		OPT_END(),
 	};
-	size_t nr = 0;
+	size_t nr = 0, nr_changed = 0;
 	int code = EXIT_OK;
 
 	if (parse_options(argc, argv, options, &jobs_usage, &code))
@@ -136,11 +154,18 @@ int cmd_jobs(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
-	if (!strcmp(format, "json"))
+	if (!strcmp(format, "json")) {
 		print_json(jobs, nr);
-	else
+	} else {
+		if (store_journal_read_all(st, &changed, &nr_changed, &err)) {
+			code = error_report(&err);
+			goto out;
+		}
 		print_text(jobs, nr);
+		print_changed(changed, nr_changed);
+	}
 out:
+	store_journal_release(changed, nr_changed);
 	for (size_t i = 0; i < nr; i++)
 		store_job_release(&jobs[i]);
 	free(jobs);

@@ -14,6 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
+#include "cmd/knob_guard.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
 #include "runner/plan.h"
@@ -584,7 +585,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
-	if (job_env_attach(st, &err))
+	if (job_env_attach(st, &err) || knob_guard_measure(st, &err))
 		goto fail;
 	code = runner_execute(st, &plan, &req.opt, &res, &err);
 	clear_progress(&display);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/knob_guard.h"
 #include "store/store.h"
 #include "util/signals.h"
 #include "util/spawn.h"
@@ -287,6 +288,9 @@ static int work(struct store *st, const struct worker_options *opt)
 
 		if (stop_signal)
 			return 128 + stop_signal;
+		/* Where an ab was killed, no job is claimed until its settings are back. */
+		if (knob_guard_put_back(&err))
+			return error_report(&err);
 		rc = store_job_claim(st, host, opt->lease, &job, &err);
 
 		if (rc < 0)

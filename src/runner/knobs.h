@@ -12,14 +12,44 @@
  * "sysctl:kernel.sched_autogroup_enabled=0,cpus:0-1": machine settings
  * (sysctl:NAME=VALUE, feature:NAME or feature:NO_NAME under debugfs) and
  * settings of the benchmark itself (cpus:LIST, param:KEY=VALUE,
- * env:VAR=VALUE, cmd:PROGRAM ARGS). Reading and writing the machine's
- * settings is here too; the journal that keeps their originals is the
- * store's (store_journal_*).
+ * env:VAR=VALUE, cmd:PROGRAM ARGS). The machine keeps the originals of
+ * the settings an ab changes in its journal (runner/knob_journal.h).
  */
 
+/*
+ * A kind of machine setting: one file (knob_sysctl.c, knob_feature.c)
+ * defining one of these, and its row in knob_settings[] of knobs.c. ab,
+ * the journal, `ab --restore`, the restore before every measurement and
+ * the mark in a batch's environment handle every kind through these
+ * operations alone (doc/design.md, "Knobs").
+ */
+struct knob_setting {
+	const char *kind;	/* "sysctl": the SPEC's prefix and the journal's name */
+	const char *syntax;	/* "sysctl:NAME=VALUE", for messages */
+	/*
+	 * The setting and its value from the SPEC's text after "KIND:", in
+	 * the one spelling every other place compares: two spellings of one
+	 * setting must give one name. Malloc'd; EXIT_USAGE saying why.
+	 */
+	int (*parse)(const char *text, char **name, char **value, struct error *err);
+	/*
+	 * Its current value, in the form that writes it back, malloc'd. One
+	 * that does not exist is EXIT_USAGE; one that cannot be read or
+	 * written here (no debugfs, not root, read-only) is EXIT_ENV. With
+	 * @for_writing it is also opened for writing, which changes nothing.
+	 */
+	int (*read)(const char *name, bool for_writing, char **value, struct error *err);
+	/* Set it; a value the kernel refuses (EINVAL) is EXIT_USAGE. */
+	int (*write)(const char *name, const char *value, struct error *err);
+};
+
+extern const struct knob_setting knob_sysctl, knob_feature;
+
+/* The kind named @kind, or NULL. */
+const struct knob_setting *knob_setting_find(const char *kind);
+
 enum knob_kind {
-	KNOB_SYSCTL,
-	KNOB_FEATURE,
+	KNOB_MACHINE,		/* a machine setting: struct knob's setting says which kind */
 	KNOB_CPUS,
 	KNOB_PARAM,
 	KNOB_ENV,
@@ -28,9 +58,10 @@ enum knob_kind {
 
 struct knob {
 	enum knob_kind kind;
-	char *name;	/* sysctl (dotted), feature (without NO_), param key, env var; NULL */
-	char *value;	/* sysctl value, feature NAME or NO_NAME, cpu list, param value,
-			   env value, command line */
+	const struct knob_setting *setting;	/* KNOB_MACHINE's kind; else NULL */
+	char *name;	/* the setting (its one spelling), param key, env var; NULL */
+	char *value;	/* the setting's value, cpu list, param value, env value,
+			   command line */
 };
 
 struct knob_list {
@@ -40,26 +71,25 @@ struct knob_list {
 
 /*
  * Add the knobs of one SPEC: comma-separated items, except that cmd:
- * takes the rest of the SPEC whole. Syntax errors are EXIT_USAGE naming
- * @side ("--a" or "--b").
+ * takes the rest of the SPEC whole and cpus: the items after it that are
+ * CPU numbers or ranges (cpus:0-1,4). Syntax errors are EXIT_USAGE
+ * naming @side ("--a" or "--b").
  */
 int knobs_parse(struct knob_list *list, const char *spec, const char *side, struct error *err);
 void knobs_release(struct knob_list *list);
 
-/* "sysctl" or "feature" for a machine knob, NULL for the others. */
-const char *knob_machine_kind(enum knob_kind kind);
-
-/*
- * A machine setting's current value, in the form that writes it back
- * (a feature's is NAME or NO_NAME), malloc'd. A setting that does not
- * exist is EXIT_USAGE; one that cannot be read or written here (no
- * debugfs, not root, read-only) is EXIT_ENV. With @for_writing, it is
- * also opened for writing, which changes nothing.
- */
+/* knob_setting_find(@kind)'s read and write, for a kind named in a journal. */
 int knob_read(const char *kind, const char *name, bool for_writing, char **value,
 	      struct error *err);
-
-/* Set a machine setting (kind "sysctl" or "feature") to @value. */
 int knob_write(const char *kind, const char *name, const char *value, struct error *err);
+
+/*
+ * For the kinds' files: a kernel's small file read whole (util/sysfile.h)
+ * and trimmed of trailing white space, malloc'd; -1 with errno. A value is
+ * written with sysfile_write().
+ */
+int knob_file_read(const char *path, char **value);
+/* Whether @name is letters, digits, '_' and the characters of @extra. */
+bool knob_valid_name(const char *name, const char *extra);
 
 #endif

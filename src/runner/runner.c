@@ -15,6 +15,7 @@
 #include "monitor/monitor.h"
 #include "monitor/rusage.h"
 #include "runner/iteration.h"
+#include "runner/knob_journal.h"
 #include "runner/limits.h"
 #include "runner/runner.h"
 #include "util/timeutil.h"
@@ -419,6 +420,7 @@ static int open_batch(struct store *st, const struct plan *plan,
 	batch->name = xstrdup(opt->name);
 	batch->started = xstrdup(started);
 	environment_collect(batch);
+	knob_journal_mark(batch);
 	rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
 	result->batch_id = batch->id;
 	free(plan_json);

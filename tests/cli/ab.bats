@@ -4,51 +4,34 @@
 # changes nothing and says why in one line; the verdict and its JSON; and
 # git bisect run finding the commit of eight that made a program slower.
 #
-# The sysctl tests change kernel.printk_ratelimit (harmless) and hold
-# $SYSCTL_LOCK so that two checkouts' tests never change it at once. The
-# journal after SIGKILL is checked on SQLite and on PostgreSQL (a throwaway
-# server, as tests/cli/postgres.bats).
+# The sysctl tests change kernel.printk_ratelimit (tests/cli/sysctl.bash).
+# The machine's journal after SIGKILL, with two stores and a worker, is
+# tests/cli/knob_journal.bats's.
 
 load helpers
+load sysctl
 pg_file
 
-KNOB=kernel.printk_ratelimit
-KNOB_FILE=/proc/sys/kernel/printk_ratelimit
-SYSCTL_LOCK=/tmp/schedperf-tests-sysctl.lock
-
-sysctl_setup() {
-	[ -w "$KNOB_FILE" ] || skip "$KNOB is not writable here (needs root)"
-	exec 8>"$SYSCTL_LOCK"
-	flock 8
-	ORIGINAL=$(cat "$KNOB_FILE")
-	A=$((ORIGINAL + 1))
-	B=$((ORIGINAL + 2))
-}
-
 teardown() {
-	if [ -n "${ORIGINAL:-}" ]; then
-		echo "$ORIGINAL" >"$KNOB_FILE"
-		exec 8>&-
-	fi
+	sysctl_teardown
 	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
 	[ -z "${PGDB:-}" ] || psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
 
 # Start a long ab in the background that sets $KNOB to $A or $B; return
-# once it has changed the setting (an event, however slow the machine).
+# once its sides sample (their store holds its copy of the journal: events,
+# however slow the machine). $1: how to count the copy's rows.
 start_ab() {
 	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
 		--max-samples 100000 --name bg >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
-	for _ in $(seq 6000); do
-		v=$(cat "$KNOB_FILE")
-		[ "$v" = "$A" ] || [ "$v" = "$B" ] && return 0
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	echo "ab never changed $KNOB: $(cat "$TMP/err")"
-	return 1
+	wait_for knob_changed
+	wait_for copy_is 1 "${1:-sqlite_journal}"
+}
+
+copy_is() {	# copy_is N COUNTER
+	[ "$("$2" 2>/dev/null)" = "$1" ]
 }
 
 @test "ab: a sysctl is back after a normal exit, with the verdict and both runs" {
@@ -83,28 +66,8 @@ start_ab() {
 	done
 }
 
-# After SIGKILL the journal in the store ($1: how many rows it holds) has
-# the original; a new ab refuses, and ab --restore puts it back and empties it.
-kill_and_restore() {
-	sysctl_setup
-	start_ab
-	kill -9 "$PID"
-	wait "$PID" || true
-	PID=
-	[ "$(cat "$KNOB_FILE")" != "$ORIGINAL" ]
-	[ "$($1)" -eq 1 ]
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2
-	[ "$status" -eq 3 ]
-	assert_one_line_error
-	[[ "$output" == *"run 'schedperf ab --restore' first"* ]]
-	run sp ab --restore
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"restored sysctl $KNOB = $ORIGINAL"* ]]
-	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
-	[ "$($1)" -eq 0 ]
-	run sp ab --restore
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"nothing to restore"* ]]
+pg_journal_mine() {
+	psql_in "$PGDB" "SELECT count(*) FROM knob_journal WHERE machine <> 'another-machine'"
 }
 
 sqlite_journal() {
@@ -113,17 +76,6 @@ sqlite_journal() {
 
 pg_journal() {
 	psql_in "$PGDB" 'SELECT count(*) FROM knob_journal'
-}
-
-@test "ab: after SIGKILL a new ab refuses and ab --restore puts the sysctl back" {
-	kill_and_restore sqlite_journal
-}
-
-@test "ab: the same with the journal on PostgreSQL" {
-	PGDB=$(pg_new_db)
-	export SCHEDPERF_DB=$(pg_url "$PGDB")
-	kill_and_restore pg_journal
-	[ ! -e "$TMP/store.db" ]
 }
 
 @test "ab: on a store machines share, another machine's journal is left to it" {
@@ -146,9 +98,10 @@ pg_journal() {
 	[ "$(psql_in "$PGDB" "SELECT string_agg(machine || ' ' || original, ',') FROM knob_journal")" = \
 	  "another-machine 12345" ]
 	# kill -9 mid-ab: --restore here puts back this machine's original, not the other's
-	start_ab
+	start_ab pg_journal_mine
 	kill -9 "$PID"
 	wait "$PID" 2>/dev/null || true
+	PID=
 	[ "$(pg_journal)" -eq 2 ]
 	run sp ab --restore
 	[ "$status" -eq 0 ]
@@ -172,8 +125,24 @@ pg_journal() {
 	check 2 --a "sysctl:$KNOB=not-a-number" --b "sysctl:$KNOB=$A"
 	check 2 --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$A"
 	check 2 --a env:X=1 --b env:X=1
-	# one sysctl, two spellings: the same configuration
-	check 2 --a "sysctl:${KNOB//./\/}=$A" --b "sysctl:$KNOB=$A"
+	# one sysctl, every spelling: the same configuration
+	for spelling in "${KNOB//./\/}" ".$KNOB" "$KNOB." "kernel..printk_ratelimit" \
+		"kernel/./printk_ratelimit" "/proc/sys/kernel/printk_ratelimit" \
+		"/proc/sys//kernel/printk_ratelimit/"; do
+		check 2 --a "sysctl:$spelling=$A" --b "sysctl:$KNOB=$A"
+		[[ "$output" == *"are the same configuration"* ]]
+		check 2 --a "sysctl:$spelling=$A" --b "sysctl:$KNOB=$B" --a "sysctl:$KNOB=$B"
+		[[ "$output" == *"sets sysctl $KNOB twice ($A and $B)"* ]]
+	done
+	# what names no sysctl is refused before anything else
+	check 2 --a "sysctl:/etc/hostname=x" --b "sysctl:$KNOB=$A"
+	[[ "$output" == *"a path outside /proc/sys/"* ]]
+	check 2 --a "sysctl:kernel/../kernel/printk_ratelimit=1" --b "sysctl:$KNOB=$A"
+	[[ "$output" == *"is not a sysctl's name"* ]]
+	check 2 --a "sysctl:./.=1" --b "sysctl:$KNOB=$A"
+	[[ "$output" == *"names no sysctl"* ]]
+	check 2 --a "sysctl:kernel=1" --b "sysctl:$KNOB=$A"
+	[[ "$output" == *"is a directory of sysctls"* ]]
 	check 2 --a "sysctl:$KNOB=" --b "sysctl:$KNOB=$A"
 	check 2 --a cmd:no-such-program-anywhere --b cmd:true
 	check 2 --a "sysctl:$KNOB=$A" --b bogus:1
@@ -184,7 +153,42 @@ pg_journal() {
 		check 3 --a feature:TTWU_QUEUE --b "sysctl:$KNOB=$A"
 		[[ "$output" == *"mount debugfs"* ]]
 	fi
-	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'SELECT name FROM runs' 2>/dev/null)" ]
+	# exit 2 and 3 promise nothing written: no store, no journal
+	[ ! -e "$SCHEDPERF_DB" ]
+	[ -z "$(machine_journal)" ]
+}
+
+@test "ab: a sysctl spelled two ways is one setting: each side runs with its own value" {
+	sysctl_setup
+	sp ab command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' -p 'metric_regex=([0-9]+)' \
+		--a "sysctl:.$KNOB=$A" --b "sysctl:/proc/sys/kernel/printk_ratelimit=$B" \
+		--max-samples 5 --name spell -q
+	for side in a b; do
+		want=$([ $side = a ] && echo "$A" || echo "$B")
+		sp export "spell-$side" >"$TMP/$side.json"
+		[ "$(json 'sorted({v for b in d["runs"][0]["benchmarks"] for m in b["metrics"]
+			if m["name"] == "value" for v in m["samples"]})' "$TMP/$side.json")" = "[$want.0]" ]
+	done
+	knob_is "$ORIGINAL"
+	run sp ab command -p cmd=true --a "sysctl:kernel/./printk_ratelimit=$A" --b "sysctl:$KNOB=$B" \
+		--dry-run
+	[ "${lines[4]}" = "setting sysctl $KNOB: a $A, b $B" ]
+	[ "${#lines[@]}" -eq 6 ]
+}
+
+@test "ab: cpus:0,1 is one CPU list, whatever follows it" {
+	for spec in cpus:0,1=0,1 cpus:0-1=0-1 cpus:0,1,env:X=1=0,1 cpus:1,0-1,1=1,0-1,1; do
+		run sp ab command -p cmd=true --a "${spec%=*}" --b cpus:0 --dry-run
+		[ "$status" -eq 0 ]
+		[[ "${lines[2]}" == "a: command {"*"} on CPUs ${spec##*=}" ]]
+	done
+	run sp ab command -p cmd=true --a cpus:0,1,x --b cpus:0 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--a 'x' is not a knob (give sysctl:NAME=VALUE, feature:[NO_]NAME, cpus:LIST, param:KEY=VALUE, env:VAR=VALUE or cmd:PROGRAM ARGS)" ]]
+	run sp ab command -p cmd=true --a cpus:0,1 --b cpus:0-1 --dry-run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"are the same configuration"* ]]
 }
 
 # tests/data/bestof.c with WORK set: a CPU-bound program printing its best
@@ -322,23 +326,15 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 	run sp bisect-step command "${c[@]}" --good nosuch --dry-run
 	[ "$status" -eq 255 ]
-	# --restore changes settings: no dry run of it, and no new store for it
+	# --restore changes settings: no dry run of it; it restores this machine,
+	# and makes no store to correct the copy of a mistyped --db in
 	run sp ab --restore --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	run sp --db "$TMP/none.db" ab --restore
-	[ "$status" -eq 2 ]
-	assert_one_line_error
+	[ "$status" -eq 0 ]
+	[[ "$output" == "nothing to restore: "* ]]
 	[ ! -e "$TMP/none.db" ]
-}
-
-# Wait (no timer) until $KNOB holds $1.
-knob_is() {
-	[ "$(cat "$KNOB_FILE")" = "$1" ]
-}
-
-knob_changed() {
-	! knob_is "$ORIGINAL"
 }
 
 pg_job() {	# pg_job SQL-EXPRESSION: of job 1
@@ -346,7 +342,8 @@ pg_job() {	# pg_job SQL-EXPRESSION: of job 1
 }
 
 # ab_job_running MAX_SAMPLES LEASE: on a new PostgreSQL store, a worker
-# (PID) runs an ab job that sets $KNOB; returns once the setting changed.
+# (PID) runs an ab job that sets $KNOB; returns once the setting changed
+# and the store holds its copy of the journal.
 ab_job_running() {
 	sysctl_setup
 	PGDB=$(pg_new_db)
@@ -356,6 +353,7 @@ ab_job_running() {
 	"$SP" worker --once --lease "$2" >/dev/null 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
+	wait_for copy_is 1 pg_journal
 }
 
 @test "worker: SIGTERM reaches the ab it runs, which puts the sysctl back; the job is not failed" {
@@ -379,11 +377,14 @@ ab_job_running() {
 	# its ab dies with it, the setting and its journal stay
 	wait_for refute process_on_this_store "schedperf -q ab command"
 	knob_changed
+	v=$(cat "$KNOB_FILE")
 	[ "$(pg_journal)" -eq 1 ]
+	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]
 	wait_for pg_lease_over
 	run sp worker --once
 	[ "$status" -eq 0 ]
-	[ "$output" = "job 1: done" ]
+	[[ "${lines[0]}" == "schedperf: put back sysctl $KNOB = $ORIGINAL (it was $v): an ab (process "*") changed it and was killed before it put it back, and this worker's jobs measure" ]]
+	[ "${lines[1]}" = "job 1: done" ]
 	[ "$(pg_job "state || ' ' || attempts")" = "done 2" ]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	[ "$(pg_journal)" -eq 0 ]

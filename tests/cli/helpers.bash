@@ -1,5 +1,12 @@
 # Shared set-up for the command-line tests: a fresh store per test.
 
+# The machine's knob lock and journal (src/runner/knob_journal.h) are in
+# /run; SCHEDPERF_TEST_RUNDIR, for schedperf's tests only, gives each test
+# (and each file's setup_file) a directory of its own, so that tests running
+# at once on this machine, in this checkout or another, never share them.
+# tests/cli/ab.bats checks the default place in a mount namespace of its own.
+export SCHEDPERF_TEST_RUNDIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
+
 # Debian's python3 (install-deps.sh installs it with SciPy) for JSON checks:
 # it starts in about 60 ms where a pyenv shim first on PATH takes 600 ms.
 PYTHON=/usr/bin/python3

@@ -142,7 +142,9 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] ||
 		skip "kernel.perf_event_paranoid lets every user sample the kernel here"
 	chmod 0777 "$TMP"
-	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+	# the knob lock's directory as /run is: this user may read it, not write it
+	mkdir -m 0755 "$TMP/run"
+	SCHEDPERF_TEST_RUNDIR=$TMP/run run setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$SP" run pipe -p loops=1000 -i 2 --monitors profile --name np --db "$TMP/np.db"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"schedperf: profile: no profile is taken: this user may not sample the kernel (kernel.perf_event_paranoid is "*"; run as root or with CAP_PERFMON"* ]]

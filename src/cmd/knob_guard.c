@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Before a command measures: the machine's knob lock, held until the
+ * process exits, and the settings a killed ab left changed, put back for
+ * a job or refused for a person (knob_guard.h). The machine's journal is
+ * the one that counts; a store's copy is corrected to it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/job_env.h"
+#include "cmd/knob_guard.h"
+#include "runner/knob_journal.h"
+#include "runner/knobs.h"
+#include "util/process.h"
+#include "util/xalloc.h"
+
+/* Held from the first take until the process exits: it measures until then. */
+static struct knob_lock machine_lock = KNOB_LOCK_INIT;
+
+enum leftover_policy {
+	REFUSE,			/* a person runs the command: say what to do */
+	PUT_BACK_FOR_JOB,	/* a worker's job: put it back, say so on stderr */
+	PUT_BACK_FOR_WORKER,	/* a worker before it claims a job: the same */
+	PUT_BACK_ASKED,		/* ab --restore: put it back, say so on stdout */
+};
+
+static bool running_for_job(void)
+{
+	struct error err = { 0 };
+	int64_t id;
+
+	return job_env_id(&id, &err) > 0;
+}
+
+/* Say who holds the lock, as far as the journal tells, before waiting for it. */
+static void say_waiting(bool exclusive)
+{
+	struct knob_original *k = NULL;
+	struct error err = { 0 };
+	size_t n = 0, live = 0;
+
+	if (global.quiet)
+		return;
+	if (!knob_journal_read(&k, &n, &err))
+		while (live < n && !process_alive(&k[live].writer))
+			live++;
+	if (live < n)
+		fprintf(stderr, "schedperf: waiting for ab process %lld to end: it changes %s %s "
+			"on this machine (%s)\n", (long long)k[live].writer.pid, k[live].kind,
+			k[live].name, knob_lock_path());
+	else if (exclusive)
+		fprintf(stderr, "schedperf: waiting until no other schedperf command measures or "
+			"changes settings on this machine (%s)\n", knob_lock_path());
+	else
+		fprintf(stderr, "schedperf: waiting for the ab that changes this machine's "
+			"settings to end (%s)\n", knob_lock_path());
+	store_journal_release(k, n);
+}
+
+static int take(bool exclusive, struct error *err)
+{
+	int rc = knob_lock_take(&machine_lock, exclusive, false, err);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	say_waiting(exclusive);
+	return knob_lock_take(&machine_lock, exclusive, true, err) < 0 ? -1 : 0;
+}
+
+static const char *writer_text(const struct knob_original *k)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "an ab (process %lld, started %s)",
+		 (long long)k->writer.pid, k->started);
+	return buf;
+}
+
+/*
+ * One entry of the journal, under the exclusive lock: 0 when it can go
+ * (its boot ended, its setting is at its original, or it was put back),
+ * 1 when it stays (this process's own), -1 with @err.
+ */
+static int settle_entry(const struct knob_original *k, enum leftover_policy policy,
+			struct error *err)
+{
+	struct error why = { 0 };
+	char *now = NULL;
+
+	if (knob_journal_of_old_boot(k))
+		return 0;
+	if (process_is_self(&k->writer))
+		return 1;
+	if (process_alive(&k->writer))
+		return error_set(err, EXIT_ENV, "process %lld is running ab and has changed %s %s "
+				 "on this machine (wait for it to end)", (long long)k->writer.pid,
+				 k->kind, k->name);
+	if (knob_read(k->kind, k->name, false, &now, &why))
+		return error_set(err, why.code, "%s %s, which %s changed and never put back, "
+				 "cannot be read: %s", k->kind, k->name, writer_text(k), why.msg);
+	if (!strcmp(now, k->value)) {
+		free(now);
+		return 0;
+	}
+	if (policy == REFUSE) {
+		error_set(err, EXIT_ENV, "%s %s is %.64s, not its original %.64s: %s changed it "
+			  "and was killed before it put it back, and this command would measure "
+			  "under it (run 'schedperf ab --restore' first)", k->kind, k->name, now,
+			  k->value, writer_text(k));
+		free(now);
+		return -1;
+	}
+	if (knob_write(k->kind, k->name, k->value, &why)) {
+		free(now);
+		return error_set(err, why.code, "%s, which %s left changed: %s (it stays "
+				 "journalled: run 'schedperf ab --restore' when it can be written)",
+				 k->kind, writer_text(k), why.msg);
+	}
+	if (policy == PUT_BACK_ASKED && !global.quiet)
+		printf("restored %s %s = %s\n", k->kind, k->name, k->value);
+	else if (policy != PUT_BACK_ASKED)
+		fprintf(stderr, "schedperf: put back %s %s = %s (it was %.64s): %s changed it and "
+			"was killed before it put it back, and %s\n", k->kind, k->name, k->value,
+			now, writer_text(k), policy == PUT_BACK_FOR_JOB ? "this job measures" :
+			"this worker's jobs measure");
+	free(now);
+	return 0;
+}
+
+/*
+ * Settle every entry that is not this process's, under the exclusive
+ * lock; *@dealt counts those that went, and the others are written back.
+ * A person is refused at the first leftover, a restore tries every one;
+ * the first error is the one @err keeps.
+ */
+static int settle_entries(enum leftover_policy policy, size_t *dealt, struct error *err)
+{
+	struct knob_original *k = NULL, *kept;
+	struct error ignored = { 0 };
+	size_t n = 0, nr_kept = 0;
+	int rc = 0;
+
+	*dealt = 0;
+	if (knob_journal_read(&k, &n, err))
+		return -1;
+	kept = xcalloc(n + 1, sizeof(*kept));
+	for (size_t i = 0; i < n; i++) {
+		struct error e = { 0 };
+		int r = rc && policy == REFUSE ? 1 : settle_entry(&k[i], policy, &e);
+
+		if (r < 0 && !rc) {
+			*err = e;
+			rc = -1;
+		}
+		if (r)
+			kept[nr_kept++] = k[i];
+		else
+			(*dealt)++;
+	}
+	/*
+	 * What went is at its original now: a journal that cannot be written
+	 * (this user may not) keeps it, and the next look drops it again.
+	 */
+	if (*dealt)
+		knob_journal_write(kept, nr_kept, &ignored);
+	free(kept);
+	store_journal_release(k, n);
+	return rc;
+}
+
+/* Whether the journal holds an entry another process made. */
+static int others_journalled(bool *any, struct error *err)
+{
+	struct knob_original *k = NULL;
+	size_t n = 0;
+
+	*any = false;
+	if (knob_journal_read(&k, &n, err))
+		return -1;
+	for (size_t i = 0; i < n && !*any; i++)
+		*any = !process_is_self(&k[i].writer);
+	store_journal_release(k, n);
+	return 0;
+}
+
+static int settle(bool exclusive, enum leftover_policy policy, size_t *dealt,
+		  struct error *err)
+{
+	*dealt = 0;
+	for (;;) {
+		size_t now = 0;
+		bool any;
+
+		if (take(exclusive, err) || others_journalled(&any, err))
+			return -1;
+		if (!any)
+			return 0;
+		/* Leftovers are put back or refused by one process at a time. */
+		if (!exclusive && take(true, err))
+			return -1;
+		if (settle_entries(policy, &now, err))
+			return -1;
+		*dealt += now;
+		if (exclusive)
+			return 0;
+		/* Back to shared; what another ab did in between is looked at again. */
+	}
+}
+
+int knob_guard_take(bool exclusive, struct error *err)
+{
+	size_t dealt;
+
+	return settle(exclusive, running_for_job() ? PUT_BACK_FOR_JOB : REFUSE, &dealt, err);
+}
+
+int knob_guard_put_back(struct error *err)
+{
+	struct knob_original *k = NULL;
+	size_t n = 0, dealt = 0;
+	bool left = false;
+	int rc;
+
+	if (knob_journal_read(&k, &n, err))
+		return -1;
+	for (size_t i = 0; i < n && !left; i++)
+		left = !process_alive(&k[i].writer);
+	store_journal_release(k, n);
+	if (!left)
+		return 0;
+	rc = knob_lock_take(&machine_lock, true, false, err);
+	if (rc <= 0)
+		return rc;
+	rc = settle_entries(PUT_BACK_FOR_WORKER, &dealt, err);
+	knob_lock_release(&machine_lock);
+	return rc;
+}
+
+int knob_guard_copy(struct store *st, struct error *err)
+{
+	struct knob_original *copy = NULL, *mine = NULL;
+	size_t nr_copy = 0, nr_mine = 0;
+	int rc = 0;
+
+	if (store_journal_read(st, &copy, &nr_copy, err))
+		return -1;
+	if (nr_copy && knob_journal_read(&mine, &nr_mine, err)) {
+		store_journal_release(copy, nr_copy);
+		return -1;
+	}
+	for (size_t i = 0; i < nr_copy && !rc; i++) {
+		bool held = !process_is_self(&copy[i].writer) && process_alive(&copy[i].writer);
+
+		for (size_t j = 0; j < nr_mine && !held; j++)
+			held = knob_journal_same(&copy[i], &mine[j]);
+		if (!held)
+			rc = store_journal_remove(st, copy[i].kind, copy[i].name, err);
+	}
+	store_journal_release(copy, nr_copy);
+	store_journal_release(mine, nr_mine);
+	return rc;
+}
+
+int knob_guard_measure(struct store *st, struct error *err)
+{
+	return knob_guard_take(false, err) || knob_guard_copy(st, err) ? -1 : 0;
+}
+
+int knob_guard_restore(struct store *st)
+{
+	struct error err = { 0 };
+	size_t dealt = 0;
+	int code = EXIT_OK;
+
+	if (settle(true, PUT_BACK_ASKED, &dealt, &err))
+		code = error_report(&err);
+	else if (!dealt && !global.quiet)
+		printf("nothing to restore: this machine's journal (%s) holds no changed "
+		       "setting\n", knob_journal_path());
+	if (st && knob_guard_copy(st, &err) && code == EXIT_OK)
+		code = error_report(&err);
+	return code;
+}

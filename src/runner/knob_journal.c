@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine's knob journal and lock (knob_journal.h): where they are,
+ * the flock, and the JSON file replaced whole by write-then-rename.
+ *
+ * No fsync: a SIGKILL leaves what was written in the page cache, and the
+ * rename is atomic, so every reader sees the old journal or the new;
+ * what a power cut would lose (on /run, everything) the reboot loses
+ * from the settings too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runner/iteration.h"
+#include "runner/knob_journal.h"
+#include "runner/knobs.h"
+#include "util/process.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define JOURNAL_SCHEMA "schedperf-knobs/1"
+
+static const char *path_in_rundir(char *buf, size_t len, const char *file)
+{
+	const char *dir = getenv(KNOB_TEST_RUNDIR_VARIABLE);
+
+	snprintf(buf, len, "%s/%s", dir && *dir ? dir : "/run", file);
+	return buf;
+}
+
+const char *knob_lock_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_rundir(path, sizeof(path), "schedperf-knobs.lock");
+}
+
+const char *knob_journal_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_rundir(path, sizeof(path), "schedperf-knobs.journal");
+}
+
+/* Readable by all (a command that measures only reads), whatever the umask. */
+static void readable_by_all(int fd)
+{
+	struct stat sb;
+
+	if (!fstat(fd, &sb) && sb.st_uid == geteuid() && (sb.st_mode & 0777) != 0644)
+		(void)fchmod(fd, 0644);
+}
+
+static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
+{
+	const char *path = knob_lock_path();
+
+	if (l->fd >= 0)
+		return 1;
+	l->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (l->fd >= 0) {
+		readable_by_all(l->fd);
+		return 1;
+	}
+	/* flock needs no write access: a user who may not make it may lock it. */
+	if (errno == EACCES || errno == EROFS)
+		l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (l->fd >= 0)
+		return 1;
+	if (!exclusive && errno == ENOENT)
+		return 0;
+	return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (run as root)", path,
+			 strerror(errno));
+}
+
+int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error *err)
+{
+	int op = exclusive ? LOCK_EX : LOCK_SH;
+	int rc = open_lock(l, exclusive, err);
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	if (l->held == op)
+		return 1;
+	if (!flock(l->fd, op | LOCK_NB)) {
+		l->held = op;
+		return 1;
+	}
+	if (errno != EWOULDBLOCK)
+		return error_set(err, EXIT_ENV, "cannot lock %s: %s", knob_lock_path(),
+				 strerror(errno));
+	/* A conversion that must wait has let go of the lock held. */
+	l->held = 0;
+	if (!wait)
+		return 0;
+	while (flock(l->fd, op)) {
+		if (errno == EINTR && iteration_interrupted())
+			return error_set(err, 128 + iteration_interrupted(), "interrupted while "
+					 "waiting for the lock on this machine's settings (%s): "
+					 "nothing was changed", knob_lock_path());
+		if (errno != EINTR)
+			return error_set(err, EXIT_ENV, "cannot lock %s: %s", knob_lock_path(),
+					 strerror(errno));
+	}
+	l->held = op;
+	return 1;
+}
+
+void knob_lock_release(struct knob_lock *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	l->held = 0;
+}
+
+static int unreadable(const char *why, struct error *err)
+{
+	return error_set(err, EXIT_ENV, "the knob journal %s cannot be read: %s (it holds the "
+			 "originals of settings an ab changed on this machine: put them back by "
+			 "hand, then remove it)", knob_journal_path(), why);
+}
+
+static char *string_of(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+static int entry_from_json(json_t *o, struct knob_original *k)
+{
+	const char *boot = json_string_value(json_object_get(o, "boot"));
+	json_t *pid = json_object_get(o, "pid"), *start = json_object_get(o, "start");
+
+	k->kind = string_of(o, "kind");
+	k->name = string_of(o, "name");
+	k->value = string_of(o, "original");
+	k->started = string_of(o, "started");
+	if (!k->kind || !k->name || !k->value || !k->started || !boot ||
+	    !json_is_integer(pid) || !json_is_integer(start))
+		return -1;
+	snprintf(k->writer.boot, sizeof(k->writer.boot), "%s", boot);
+	k->writer.pid = json_integer_value(pid);
+	k->writer.start = (uint64_t)json_integer_value(start);
+	return 0;
+}
+
+int knob_journal_read(struct knob_original **out, size_t *n, struct error *err)
+{
+	json_error_t jerr;
+	json_t *doc, *list;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	doc = json_load_file(knob_journal_path(), 0, &jerr);
+	if (!doc) {
+		if (access(knob_journal_path(), F_OK) && errno == ENOENT)
+			return 0;
+		return unreadable(jerr.text, err);
+	}
+	list = json_object_get(doc, "settings");
+	if (strcmp(json_string_value(json_object_get(doc, "schema")) ?: "", JOURNAL_SCHEMA) ||
+	    !json_is_array(list)) {
+		json_decref(doc);
+		return unreadable("not a " JOURNAL_SCHEMA " document", err);
+	}
+	*out = xcalloc(json_array_size(list) + 1, sizeof(**out));
+	for (size_t i = 0; i < json_array_size(list) && !rc; i++) {
+		rc = entry_from_json(json_array_get(list, i), &(*out)[i]);
+		*n = i + 1;
+	}
+	json_decref(doc);
+	if (!rc)
+		return 0;
+	store_journal_release(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return unreadable("a setting without its kind, name, original or writer", err);
+}
+
+static char *journal_text(const struct knob_original *k, size_t n)
+{
+	json_t *doc = json_object(), *list = json_array();
+	char *text;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(list, json_pack("{ss ss ss ss sI sI ss}", "kind", k[i].kind,
+						      "name", k[i].name, "original", k[i].value,
+						      "boot", k[i].writer.boot,
+						      "pid", (json_int_t)k[i].writer.pid,
+						      "start", (json_int_t)k[i].writer.start,
+						      "started", k[i].started));
+	json_object_set_new(doc, "schema", json_string(JOURNAL_SCHEMA));
+	json_object_set_new(doc, "settings", list);
+	text = json_dumps(doc, JSON_INDENT(1));
+	json_decref(doc);
+	return text;
+}
+
+static int write_all(int fd, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int knob_journal_write(const struct knob_original *k, size_t n, struct error *err)
+{
+	const char *path = knob_journal_path();
+	char tmp[PATH_MAX + 8], *text;
+	int fd, rc;
+
+	if (!n) {
+		if (unlink(path) && errno != ENOENT)
+			return error_set(err, EXIT_ENV, "cannot empty the knob journal %s: %s",
+					 path, strerror(errno));
+		return 0;
+	}
+	/* One writer at a time (the exclusive lock): a leftover of a killed one is overwritten. */
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (run as "
+				 "root)", tmp, strerror(errno));
+	readable_by_all(fd);
+	text = journal_text(k, n);
+	rc = write_all(fd, text) || write_all(fd, "\n");
+	free(text);
+	if (close(fd) || rc || rename(tmp, path)) {
+		int saved = errno;
+
+		unlink(tmp);
+		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (free "
+				 "space on its file system)", path, strerror(saved));
+	}
+	return 0;
+}
+
+static void free_strings(struct knob_original *k)
+{
+	free(k->kind);
+	free(k->name);
+	free(k->value);
+	free(k->started);
+}
+
+int knob_journal_add(const struct knob_original *k, size_t n, struct error *err)
+{
+	struct knob_original *all;
+	size_t nr;
+	int rc;
+
+	if (knob_journal_read(&all, &nr, err))
+		return -1;
+	all = xreallocarray(all, nr + n + 1, sizeof(*all));
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < nr; j++)
+			if (!strcmp(all[j].kind, k[i].kind) && !strcmp(all[j].name, k[i].name)) {
+				rc = error_set(err, EXIT_ENV, "%s %s is journalled already by process "
+					       "%lld (put it back first: schedperf ab --restore)",
+					       k[i].kind, k[i].name, (long long)all[j].writer.pid);
+				store_journal_release(all, nr);
+				return rc;
+			}
+		all[nr + i] = k[i];
+	}
+	rc = knob_journal_write(all, nr + n, err);
+	/* The entries added are the caller's: free only those read. */
+	memset(all + nr, 0, n * sizeof(*all));
+	store_journal_release(all, nr);
+	return rc;
+}
+
+bool knob_journal_same(const struct knob_original *x, const struct knob_original *y)
+{
+	return !strcmp(x->kind, y->kind) && !strcmp(x->name, y->name) &&
+	       x->writer.pid == y->writer.pid && x->writer.start == y->writer.start &&
+	       !strcmp(x->writer.boot, y->writer.boot);
+}
+
+int knob_journal_forget(const char *kind, const char *name, const struct process_id *writer,
+			struct error *err)
+{
+	struct knob_original *all, key = { (char *)kind, (char *)name, NULL, *writer, NULL, NULL };
+	size_t nr, kept = 0;
+	int rc;
+
+	if (knob_journal_read(&all, &nr, err))
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		if (knob_journal_same(&all[i], &key)) {
+			free_strings(&all[i]);
+			continue;
+		}
+		all[kept++] = all[i];
+	}
+	rc = kept == nr ? 0 : knob_journal_write(all, kept, err);
+	store_journal_release(all, kept);
+	return rc;
+}
+
+bool knob_journal_of_old_boot(const struct knob_original *k)
+{
+	struct process_id self;
+
+	return k->writer.boot[0] && !process_id_of(getpid(), &self) && self.boot[0] &&
+	       strcmp(self.boot, k->writer.boot);
+}
+
+void knob_journal_mark(struct result_batch *batch)
+{
+	struct knob_original *k = NULL;
+	struct error err = { 0 };
+	size_t n = 0;
+
+	/* An unreadable journal refused the command before it measured. */
+	if (knob_journal_read(&k, &n, &err))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf key = STRBUF_INIT, value = STRBUF_INIT;
+		char *now = NULL;
+
+		if (knob_journal_of_old_boot(&k[i]) ||
+		    knob_read(k[i].kind, k[i].name, false, &now, &err) || !strcmp(now, k[i].value)) {
+			free(now);
+			continue;
+		}
+		strbuf_addf(&key, "knob.%s.%s", k[i].kind, k[i].name);
+		strbuf_addf(&value, "%s (original %s)", now, k[i].value);
+		result_batch_add_env(batch, key.buf, value.buf);
+		strbuf_release(&key);
+		strbuf_release(&value);
+		free(now);
+	}
+	result_batch_sort_env(batch);
+	store_journal_release(k, n);
+}

@@ -1,0 +1,454 @@
+#!/usr/bin/env bats
+# The machine's knob journal and lock (src/runner/knob_journal.h,
+# src/cmd/knob_guard.h): a setting an ab killed by SIGKILL left changed is
+# journalled where every schedperf process on the machine sees it, whatever
+# its store; every command that measures puts it back (a worker's job) or
+# refuses (a person); nothing takes it for an original; ab --restore puts
+# it back under the lock. Killed at every point, on SQLite and PostgreSQL,
+# with two stores and a worker.
+
+load helpers
+load sysctl
+pg_file
+
+teardown() {
+	sysctl_teardown
+	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
+	[ -n "${HOLDER:-}" ] && kill -9 "$HOLDER" 2>/dev/null
+	for db in ${PGDBS:-}; do
+		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+	done
+	rm -rf "$TMP"
+}
+
+new_pg_stores() {	# X and Y: two new PostgreSQL stores, their databases XDB and YDB
+	XDB=$(pg_new_db)
+	YDB=$(pg_new_db)
+	PGDBS="$XDB $YDB"
+	X=$(pg_url "$XDB")
+	Y=$(pg_url "$YDB")
+}
+
+copy_of() {	# copy_of STORE: the rows of its copy of the journal
+	case "$1" in
+	postgresql:*) psql -qXAt "$1" -c 'SELECT count(*) FROM knob_journal' ;;
+	*) sqlite_copy "$1" ;;
+	esac
+}
+
+copied() {	# copied STORE: its copy holds a setting
+	[ "$(copy_of "$1" 2>/dev/null)" = 1 ]
+}
+
+# An ab on store $1 in the background (PID) that changes $KNOB for ever;
+# returns once it has changed it and copied its journal to the store.
+start_ab_on() {
+	"$SP" --db "$1" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 100000 --name bg >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	wait_for knob_changed
+	wait_for copied "$1"
+}
+
+kill_ab() {
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	PID=
+	# its iteration's tasks end with it, and let go of the lock they share
+	wait_for refute process_on_this_store "schedperf --db $1 ab"
+}
+
+machine_id() {	# as src/util/machine.c reads it
+	cat /etc/machine-id 2>/dev/null || hostname
+}
+
+# jobs_show_copy STORE PATTERN: on PostgreSQL, what `jobs` lists after the
+# jobs as changed and not put back matches PATTERN (empty: nothing listed).
+jobs_show_copy() {
+	[[ "$1" == postgresql:* ]] || return 0
+	run sp --db "$1" jobs
+	[ "$status" -eq 0 ]
+	if [ -z "$2" ]; then
+		[ "${#lines[@]}" -eq 1 ]
+	else
+		[ "${lines[1]}" = "Changed by an ab and not put back yet:" ]
+		[[ "${lines[2]}" == $2 ]]
+	fi
+}
+
+refused() {	# refused: the one line of a person's command that found the leftover
+	assert_one_line_error
+	[[ "$output" == *"sysctl $KNOB is $LEFT, not its original $ORIGINAL: an ab (process "*") changed it and was killed before it put it back, and this command would measure under it (run 'schedperf ab --restore' first)" ]]
+}
+
+# kill_restore X Y: an ab on store X killed by SIGKILL; on store Y every
+# command that measures refuses, and nothing takes the leftover for an
+# original; ab --restore with Y puts it back; X's copy goes when X is next
+# used to measure here.
+kill_restore() {
+	local x=$1 y=$2
+
+	sysctl_setup
+	# a good run bisect-step can decide against: a value that never varies
+	sp --db "$y" run command -p 'cmd=echo 100' -p 'metric_regex=([0-9]+)' -i 8 --name good -q
+	start_ab_on "$x"
+	kill_ab "$x"
+	LEFT=$(cat "$KNOB_FILE")
+	knob_changed
+	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]
+	[ "$(copy_of "$x")" -eq 1 ]
+	jobs_show_copy "$x" "machine $(machine_id): sysctl $KNOB, original $ORIGINAL, since "*" by process "*
+	run sp --db "$y" ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 5
+	[ "$status" -eq 3 ]
+	refused
+	run sp --db "$y" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5
+	[ "$status" -eq 3 ]
+	refused
+	run sp --db "$y" run command -p cmd=true -i 1 --name r
+	[ "$status" -eq 3 ]
+	refused
+	run sp --db "$y" bisect-step command -p 'cmd=echo 100' -p 'metric_regex=([0-9]+)' \
+		--good good --name step
+	[ "$status" -eq 255 ]
+	refused
+	if command -v git >/dev/null; then
+		git init -q "$TMP/repo"
+		git -C "$TMP/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+		git -C "$TMP/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+		cd "$TMP/repo"
+		run sp --db "$y" bisect command -p cmd=true --build true --good HEAD~1 --bad HEAD
+		[ "$status" -eq 3 ]
+		refused
+		cd "$BATS_TEST_DIRNAME"
+	fi
+	# nothing was put back, nothing taken for an original, nothing stored
+	knob_is "$LEFT"
+	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]
+	[ "$(copy_of "$y")" -eq 0 ]
+	sp --db "$y" runs --format json >"$TMP/runs.json"
+	[ "$(json '[r["name"] for r in d]' "$TMP/runs.json")" = "['good']" ]
+	# ab --restore with any store: the machine's journal
+	run sp --db "$y" ab --restore
+	[ "$status" -eq 0 ]
+	[ "$output" = "restored sysctl $KNOB = $ORIGINAL" ]
+	knob_is "$ORIGINAL"
+	[ -z "$(machine_journal)" ]
+	# X's copy says what X's ab did until X is next used to measure here
+	[ "$(copy_of "$x")" -eq 1 ]
+	sp --db "$x" run command -p cmd=true -i 1 --name r -q
+	[ "$(copy_of "$x")" -eq 0 ]
+	jobs_show_copy "$x" ""
+	run sp --db "$y" ab --restore
+	[ "$status" -eq 0 ]
+	[[ "$output" == "nothing to restore: this machine's journal ("*") holds no changed setting" ]]
+	# and the next ab reads the true original
+	run sp --db "$y" ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 5
+	[ "$status" -eq 0 ]
+	knob_is "$ORIGINAL"
+}
+
+@test "knobs: an ab killed on one store: every command that measures refuses on another; ab --restore puts it back" {
+	kill_restore "$TMP/x.db" "$TMP/y.db"
+}
+
+@test "knobs: the same on PostgreSQL" {
+	new_pg_stores
+	kill_restore "$X" "$Y"
+}
+
+# The syscalls at which every_point kills: each that reads or writes the
+# sysctl or this machine's journal. strace counts each syscall apart.
+POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat"
+
+# every_point CHECK COMMAND...: run COMMAND under strace again and again,
+# killed by SIGKILL on entering the Nth of each kind of syscall that touches
+# $KNOB_FILE or the journal, N = 1, 2, ... until a run makes fewer; after
+# each, CHECK the machine. POINTS counts the points killed at.
+every_point() {
+	local check=$1 sc n calls
+	shift
+
+	POINTS=0
+	for sc in $POINT_SYSCALLS; do
+		for ((n = 1; ; n++)); do
+			strace -f -qq -o "$TMP/strace" -P "$KNOB_FILE" -P "$JOURNAL" \
+				-P "$JOURNAL.new" -e trace="$sc" -e inject="$sc:signal=KILL:when=$n" \
+				"$@" >"$TMP/out" 2>"$TMP/err" || true
+			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
+			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
+			[ "$calls" -ge "$n" ] || break
+			POINTS=$((POINTS + 1))
+		done
+	done
+}
+
+# After a kill: the sysctl is at its original, or the journal holds the
+# original; a person's run refuses or measures the original; ab --restore
+# leaves the machine as it was; the killed ab's store is whole, and its copy
+# of the journal goes at its next use here.
+person_after_kill() {
+	local v
+
+	v=$(cat "$KNOB_FILE")
+	if [ "$v" != "$ORIGINAL" ]; then
+		[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ] || return 1
+		LEFT=$v
+		run sp --db "$Y" run command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
+			-p 'metric_regex=([0-9]+)' -i 1 --name measured
+		[ "$status" -eq 3 ] && refused || return 1
+	fi
+	sp --db "$Y" ab --restore -q || return 1
+	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
+	sp --db "$Y" run command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
+		-p 'metric_regex=([0-9]+)' -i 1 --name measured -q || return 1
+	sp --db "$X" run command -p cmd=true -i 1 --name r -q || return 1
+	[ "$(copy_of "$X")" -eq 0 ] || return 1
+}
+
+# Every value the runs named "measured" sampled is the original.
+measured_original() {
+	[ "$(sp --db "$1" export measured | "$PYTHON" -c 'import json, sys
+print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
+              for m in b["metrics"] if m["name"] == "value" for v in m["samples"]}))')" = \
+	  "[$ORIGINAL.0]" ]
+}
+
+@test "knobs: an ab killed at every point, two SQLite stores: refused or restored, never lost" {
+	command -v strace >/dev/null || skip "no strace"
+	sysctl_setup
+	X=$TMP/x.db Y=$TMP/y.db
+	every_point person_after_kill "$SP" --db "$X" ab command -p cmd=true \
+		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 -q
+	echo "killed at $POINTS points"
+	[ "$POINTS" -ge 20 ]
+	measured_original "$Y"
+	[ "$(sqlite3 "$X" 'PRAGMA integrity_check')" = ok ]
+}
+
+# After a kill of a worker's ab job (or of the worker): the sysctl is at its
+# original or journalled; the next job, a run on the other store, puts it
+# back and measures the original, unmarked.
+job_after_kill() {
+	local v
+
+	v=$(cat "$KNOB_FILE")
+	if [ "$v" != "$ORIGINAL" ]; then
+		[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ] || return 1
+	fi
+	sp --db "$Y" submit command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
+		-p 'metric_regex=([0-9]+)' -i 1 --name measured >/dev/null || return 1
+	run sp --db "$Y" worker --once
+	[ "$status" -eq 0 ] && [ "${lines[-1]}" = "job $((++YJOBS)): done" ] || return 1
+	if [ "$v" != "$ORIGINAL" ]; then
+		[[ "${lines[0]}" == "schedperf: put back sysctl $KNOB = $ORIGINAL (it was $v): an ab (process "*") changed it and was killed before it put it back, and this worker's jobs measure" ]] || return 1
+	fi
+	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
+	# the next ab job queued on X reads the true original
+	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 5 >/dev/null
+}
+
+@test "knobs: a worker's ab job killed at every point, two PostgreSQL stores: the next job restores" {
+	command -v strace >/dev/null || skip "no strace"
+	sysctl_setup
+	new_pg_stores
+	YJOBS=0
+	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 5 >/dev/null
+	every_point job_after_kill "$SP" --db "$X" worker --once
+	echo "killed at $POINTS points"
+	[ "$POINTS" -ge 20 ]
+	measured_original "$Y"
+	# no env key marks a knob away from its original in any measured batch
+	[ "$(psql_in "$YDB" "SELECT count(*) FROM environment WHERE key LIKE 'knob.%'")" -eq 0 ]
+	# every ab job either failed (killed) or is done, its copy gone
+	[ "$(psql_in "$XDB" "SELECT count(*) FROM jobs WHERE command = 'ab' AND state NOT IN ('done', 'failed', 'queued')")" -eq 0 ]
+	sp --db "$X" run command -p cmd=true -i 1 --name r -q
+	[ "$(pg_copy "$XDB")" -eq 0 ]
+}
+
+@test "knobs: a worker killed during an ab job: the next job, a run, puts the sysctl back and measures the original" {
+	sysctl_setup
+	new_pg_stores
+	sp --db "$X" submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 100000 >/dev/null
+	"$SP" --db "$X" worker --once >/dev/null 2>"$TMP/err" &
+	PID=$!
+	wait_for knob_changed
+	wait_for copied "$X"
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	PID=
+	wait_for refute process_on_this_store "schedperf -q ab"
+	v=$(cat "$KNOB_FILE")
+	[ "$v" != "$ORIGINAL" ]
+	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]
+	sp --db "$Y" submit command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
+		-p 'metric_regex=([0-9]+)' -i 2 --name measured >/dev/null
+	run sp --db "$Y" worker --once
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "schedperf: put back sysctl $KNOB = $ORIGINAL (it was $v): "* ]]
+	[ "${lines[1]}" = "job 1: done" ]
+	knob_is "$ORIGINAL"
+	[ -z "$(machine_journal)" ]
+	measured_original "$Y"
+	[ "$(psql_in "$YDB" "SELECT count(*) FROM environment WHERE key LIKE 'knob.%'")" -eq 0 ]
+}
+
+@test "knobs: what cannot be put back is refused with why; other boots' and unchanged entries go" {
+	sysctl_setup
+	# a kind this machine cannot read (no debugfs here, or no such feature)
+	journal_entry feature NO_SUCH_FEATURE_EVER NO_SUCH_FEATURE_EVER
+	run sp run command -p cmd=true -i 1
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: feature NO_SUCH_FEATURE_EVER, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back, cannot be read: "* ]]
+	run sp ab --restore
+	[ "$status" -eq 3 ]
+	[ "$(machine_journal)" = "feature NO_SUCH_FEATURE_EVER NO_SUCH_FEATURE_EVER" ]
+	# a job refuses too, and so does a worker, which claims nothing
+	run env SCHEDPERF_JOB=7:claim "$SP" run command -p cmd=true -i 1
+	[ "$status" -eq 3 ]
+	# a kind this schedperf does not know (a later one's)
+	journal_entry cgroup cpu.weight 100
+	run sp ab --restore
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a knob of kind 'cgroup' is journalled, which this schedperf does not know"* ]]
+	# a journal that cannot be read refuses every command that measures
+	echo '{"schema": "schedperf-knobs/1", "settings": [' >"$JOURNAL"
+	run sp run command -p cmd=true -i 1
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: the knob journal $JOURNAL cannot be read: "* ]]
+	# an entry of an earlier boot: the reboot put it back
+	journal_entry sysctl "$KNOB" 12345 another-boot
+	sp run command -p cmd=true -i 1 -q
+	knob_is "$ORIGINAL"
+	[ ! -e "$JOURNAL" ]
+	# one whose setting is at its original (killed before its first change)
+	journal_entry sysctl "$KNOB" "$ORIGINAL"
+	sp run command -p cmd=true -i 1 -q
+	[ ! -e "$JOURNAL" ]
+}
+
+@test "knobs: one lock: a run waits for an ab, an ab for a run; SIGINT while waiting exits 130" {
+	sysctl_setup
+	# a run started while an ab changes the sysctl waits for it, then measures the original
+	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 100000 --name ab -q 2>"$TMP/ab.err" &
+	PID=$!
+	wait_for knob_changed
+	"$SP" run command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
+		-p 'metric_regex=([0-9]+)' -i 3 --name measured >/dev/null 2>"$TMP/err" &
+	runner=$!
+	wait_for grep -q . "$TMP/err"
+	[ "$(cat "$TMP/err")" = "schedperf: waiting for ab process $PID to end: it changes sysctl $KNOB on this machine ($KNOB_LOCK)" ]
+	kill -TERM "$PID"
+	wait "$PID" || true
+	PID=
+	wait "$runner"
+	measured_original "$SCHEDPERF_DB"
+	# an ab waits while another command measures; SIGINT ends the wait: 130, nothing changed
+	(exec 7<>"$KNOB_LOCK"; flock -s 7; exec sleep 600) &
+	HOLDER=$!
+	wait_for refute flock -n -x "$KNOB_LOCK" true
+	"$SP" --db "$TMP/new.db" ab command -p cmd=true --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 5 2>"$TMP/err" &
+	PID=$!
+	wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
+	kill -INT "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ]
+	[ "$(sed -n 2p "$TMP/err")" = "schedperf: interrupted while waiting for the lock on this machine's settings ($KNOB_LOCK): nothing was changed" ]
+	knob_is "$ORIGINAL"
+	[ ! -e "$TMP/new.db" ]
+	[ -z "$(machine_journal)" ]
+	# ab --restore waits too
+	rc=0
+	timeout --preserve-status -s INT 2 "$SP" ab --restore 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 130 ]
+	grep -q "interrupted while waiting for the lock" "$TMP/err"
+	# while a command holds it shared, a run measures beside it
+	sp run command -p cmd=true -i 1 -q
+}
+
+@test "knobs: without the tests' directory the lock and journal are /run's" {
+	sysctl_setup
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -m true 2>/dev/null || skip "no mount namespaces here"
+	# a private /run: the machine's own is never touched
+	run unshare -m sh -c 'mount -t tmpfs none /run || exit 1
+		unset SCHEDPERF_TEST_RUNDIR
+		"$0" ab command -p "cmd=sleep 0.05" --a "sysctl:$1=$2" --b "sysctl:$1=$3" \
+			--max-samples 100000 >/dev/null 2>&1 &
+		pid=$!
+		while [ "$(cat /proc/sys/kernel/printk_ratelimit)" = "$4" ]; do sleep 0.05; done
+		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		stat -c "%n %a" /run/schedperf-knobs.lock /run/schedperf-knobs.journal
+		"$0" -q run command -p cmd=true -i 1
+		echo "run: $?"
+		"$0" ab --restore' "$SP" "$KNOB" "$A" "$B" "$ORIGINAL"
+	echo "$output"
+	[ "${lines[0]}" = "/run/schedperf-knobs.lock 644" ]
+	[ "${lines[1]}" = "/run/schedperf-knobs.journal 644" ]
+	[[ "${lines[2]}" == "schedperf: sysctl $KNOB is "*"(run 'schedperf ab --restore' first)" ]]
+	[ "${lines[3]}" = "run: 3" ]
+	[ "${lines[4]}" = "restored sysctl $KNOB = $ORIGINAL" ]
+	knob_is "$ORIGINAL"
+}
+
+@test "knobs: each side's batch records its setting and the original in its environment" {
+	sysctl_setup
+	sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 \
+		--name sides -q
+	for side in a b; do
+		want=$([ $side = a ] && echo "$A" || echo "$B")
+		[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT e.value FROM environment e JOIN batches b
+			ON b.id = e.batch_id JOIN runs r ON r.id = b.run_id
+			WHERE r.name = 'sides-$side' AND e.key = 'knob.sysctl.$KNOB'")" = \
+		  "$want (original $ORIGINAL)" ]
+	done
+	# a run measured after it is not marked
+	sp run command -p cmd=true -i 1 --name after -q
+	[ -z "$(sqlite3 "$SCHEDPERF_DB" "SELECT e.key FROM environment e JOIN batches b
+		ON b.id = e.batch_id JOIN runs r ON r.id = b.run_id
+		WHERE r.name = 'after' AND e.key LIKE 'knob.%'")" ]
+	# compare shows the difference
+	run sp compare sides-a sides-b
+	[[ "$output" == *"knob.sysctl.$KNOB"* ]]
+}
+
+@test "knobs: the PostgreSQL server stops mid-ab: the sysctl is back, no --resume advice, the next ab runs" {
+	sysctl_setup
+	local own url
+	own=$(mktemp -d /tmp/schedperf-pg.XXXXXX)	# the server's user must reach it
+	"$BATS_TEST_DIRNAME/../pg-server.sh" start "$own" >/dev/null
+	url="postgresql:///postgres?host=$own&user=postgres"
+	"$SP" --db "$url" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --max-samples 100000 --name p >/dev/null 2>"$TMP/err" &
+	PID=$!
+	wait_for copied "$url"
+	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$own"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$own"
+	cat "$TMP/err"
+	[ "$rc" -eq 3 ]
+	knob_is "$ORIGINAL"
+	[ -z "$(machine_journal)" ]
+	refute grep -q -- "--resume" "$TMP/err"
+	grep -q "^schedperf: warning: the settings are restored; the store's copy" "$TMP/err"
+	[ "$(tail -1 "$TMP/err" | grep -c "the connection to the server is lost")" -eq 1 ]
+	# its copy stays until the next ab here, which is not refused and removes it
+	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM knob_journal')" -eq 1 ]
+	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5
+	[ "$status" -eq 0 ]
+	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM knob_journal')" -eq 0 ]
+	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$own"
+}

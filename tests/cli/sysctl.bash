@@ -1,0 +1,66 @@
+# What the tests that change a sysctl share (ab.bats, knob_journal.bats).
+#
+# They change kernel.printk_ratelimit (harmless) and hold $SYSCTL_LOCK so
+# that two checkouts' tests never change it at once; teardown puts back the
+# value it had. This machine's knob journal is the test's own
+# ($SCHEDPERF_TEST_RUNDIR, helpers.bash).
+
+KNOB=kernel.printk_ratelimit
+KNOB_FILE=/proc/sys/kernel/printk_ratelimit
+SYSCTL_LOCK=/tmp/schedperf-tests-sysctl.lock
+JOURNAL="$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.journal"
+KNOB_LOCK="$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.lock"
+
+sysctl_setup() {
+	[ -w "$KNOB_FILE" ] || skip "$KNOB is not writable here (needs root)"
+	exec 8>"$SYSCTL_LOCK"
+	flock 8
+	ORIGINAL=$(cat "$KNOB_FILE")
+	A=$((ORIGINAL + 1))
+	B=$((ORIGINAL + 2))
+}
+
+sysctl_teardown() {
+	if [ -n "${ORIGINAL:-}" ]; then
+		echo "$ORIGINAL" >"$KNOB_FILE"
+		exec 8>&-
+	fi
+}
+
+knob_is() {	# knob_is VALUE: $KNOB holds VALUE now
+	[ "$(cat "$KNOB_FILE")" = "$1" ]
+}
+
+knob_changed() {
+	! knob_is "$ORIGINAL"
+}
+
+# machine_journal: what this machine's knob journal holds, a "KIND NAME
+# ORIGINAL" line per setting (nothing when there is no journal).
+machine_journal() {
+	[ -e "$JOURNAL" ] || return 0
+	"$PYTHON" -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["settings"]:
+    print(s["kind"], s["name"], s["original"])' "$JOURNAL"
+}
+
+# journal_entry KIND NAME ORIGINAL [BOOT]: a journal that holds one setting
+# changed by a process that is gone (pid 1 never started at tick 1), of
+# this boot unless BOOT is given.
+journal_entry() {
+	local boot=${4:-$(cat /proc/sys/kernel/random/boot_id)}
+
+	cat >"$JOURNAL" <<-EOF
+	{"schema": "schedperf-knobs/1", "settings": [{"kind": "$1", "name": "$2",
+	 "original": "$3", "boot": "$boot", "pid": 1, "start": 1,
+	 "started": "2026-12-01T00:00:00Z"}]}
+	EOF
+}
+
+sqlite_copy() {	# sqlite_copy STORE: the rows of the store's copy of the journal
+	sqlite3 "$1" 'SELECT count(*) FROM knob_journal'
+}
+
+pg_copy() {	# pg_copy DATABASE: the same on PostgreSQL
+	psql_in "$1" 'SELECT count(*) FROM knob_journal'
+}
