@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
@@ -110,6 +111,8 @@ struct ab {
 	struct env_setting *env;
 	size_t nr_env;
 	struct knob_original *journal;	/* the originals, as journalled */
+	bool default_cap;		/* --max-samples is the default's */
+	char cap_reason[160];		/* the verdict's reason at the cap */
 	bool journalled;		/* in the machine's journal */
 	bool copied;			/* and in the store's copy */
 };
@@ -618,7 +621,7 @@ static int sample_until_verdict(struct ab *ab, struct ab_outcome *out, struct er
 	seqcs_init(&cs, ab->so.alpha, SEQCS_HUBER);
 	status_init(&sl);
 	out->decision = SEQCS_CONTINUE;
-	out->reason = "max-samples";
+	out->reason = ab->cap_reason;
 	while (out->blocks < (size_t)ab->so.max_samples) {
 		double diff = 0;
 
@@ -724,11 +727,13 @@ static void print_plan(const struct ab *ab, const char *name)
 	print_specs(&ab->side[0]);
 	printf(", b = ");
 	print_specs(&ab->side[1]);
-	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%, at most %d blocks",
-	       a->metric_name, a->metric_unit, *a->metric_unit ? ", " : "",
-	       better_name(a->better), ab->so.alpha, ab->so.margin_pct, ab->so.max_samples);
+	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%, ", a->metric_name,
+	       a->metric_unit, *a->metric_unit ? ", " : "", better_name(a->better), ab->so.alpha,
+	       ab->so.margin_pct);
+	if (ab->so.max_samples < INT_MAX)
+		printf("at most %d blocks%s", ab->so.max_samples, ab->so.max_time > 0 ? " or " : "");
 	if (ab->so.max_time > 0)
-		printf(" or %g s", ab->so.max_time);
+		printf("%s%g s", ab->so.max_samples < INT_MAX ? "" : "at most ", ab->so.max_time);
 	printf("\n");
 	for (int i = 0; i < 2; i++) {
 		const struct sample_side *s = &ab->side[i].sample;
@@ -797,6 +802,24 @@ static void print_json(const struct ab *ab, const struct ab_outcome *out, const 
 
 /* ------------------------------------------------------------ the command */
 
+/*
+ * --max-time alone lifts the cap on samples: the time is the budget. Else
+ * the default cap holds, and a verdict stopped by it says so.
+ */
+static void cap_samples(struct ab *ab)
+{
+	if (!ab->so.max_samples) {
+		ab->default_cap = ab->so.max_time <= 0;
+		ab->so.max_samples = ab->default_cap ? SEQUENTIAL_DEFAULT_MAX_SAMPLES : INT_MAX;
+	}
+	if (ab->default_cap)
+		snprintf(ab->cap_reason, sizeof(ab->cap_reason), "max-samples: the default of %d "
+			 "per side (give --max-samples N, or --max-time SEC alone for no cap)",
+			 SEQUENTIAL_DEFAULT_MAX_SAMPLES);
+	else
+		snprintf(ab->cap_reason, sizeof(ab->cap_reason), "max-samples");
+}
+
 static int parse_arguments(int argc, char **argv, struct ab *ab)
 {
 	struct cmd_option options[] = {
@@ -820,8 +843,10 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 	};
 	int code;
 
+	ab->so.max_samples = 0;		/* not given */
 	if (parse_options(argc, argv, options, &ab_usage, &code))
 		return code ? code : -1;
+	cap_samples(ab);
 	if (ab->restore) {
 		if (optind < argc || ab->side[0].nr_specs || ab->side[1].nr_specs ||
 		    ab->dry_run)
@@ -845,7 +870,11 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 	return sequential_check_utf8("ab", &ab->so);
 }
 
-/* ab-DATE-TIME; for a worker's job ab-job-ID, the same in every attempt. */
+/*
+ * ab-DATE-TIME-PID: two ab started in the same second are two processes
+ * at once, never one pid, so they never share runs (compare would pool
+ * them). For a worker's job ab-job-ID, the same in every attempt.
+ */
 static int default_name(char *buf, size_t len, struct error *err)
 {
 	time_t now = time(NULL);
@@ -861,6 +890,7 @@ static int default_name(char *buf, size_t len, struct error *err)
 	}
 	gmtime_r(&now, &tm);
 	strftime(buf, len, "ab-%Y%m%d-%H%M%S", &tm);
+	snprintf(buf + strlen(buf), len - strlen(buf), "-%ld", (long)getpid());
 	return 0;
 }
 

@@ -32,7 +32,8 @@ struct sequential_options {
 	size_t nr_params;
 };
 
-#define SEQUENTIAL_DEFAULTS { 0.05, 2.0, 200, 0, 0, NULL, NULL, NULL, 0 }
+#define SEQUENTIAL_DEFAULT_MAX_SAMPLES 200
+#define SEQUENTIAL_DEFAULTS { 0.05, 2.0, SEQUENTIAL_DEFAULT_MAX_SAMPLES, 0, 0, NULL, NULL, NULL, 0 }
 
 int sequential_add_param(const struct cmd_option *opt, const char *arg);
 /* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */

@@ -191,6 +191,38 @@ pg_journal() {
 	[[ "$output" == *"are the same configuration"* ]]
 }
 
+@test "ab: default run names are the date, time and pid: two ab in one second never share runs" {
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --format json \
+		>"$TMP/1.json" &
+	one=$!
+	"$SP" ab command -p cmd=true --a env:Y=1 --b env:Y=2 --max-samples 5 --format json \
+		>"$TMP/2.json" &
+	two=$!
+	wait "$one"
+	wait "$two"
+	[[ "$(json 'd["runs"][0]' "$TMP/1.json")" =~ ^ab-[0-9]{8}-[0-9]{6}-$one-a$ ]]
+	[[ "$(json 'd["runs"][0]' "$TMP/2.json")" =~ ^ab-[0-9]{8}-[0-9]{6}-$two-a$ ]]
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1]" ]
+}
+
+@test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --dry-run
+	[[ "${lines[1]}" == *", at most 30 s" ]]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --max-samples 9 --dry-run
+	[[ "${lines[1]}" == *", at most 9 blocks or 30 s" ]]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --dry-run
+	[[ "${lines[1]}" == *", at most 200 blocks" ]]
+	# an A/A test never decides within 1e-4 %: the cap ends it, and says which
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
+		--format json >"$TMP/ab.json"
+	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
+	[ "$(json 'd["blocks"]' "$TMP/ab.json")" -eq 200 ]
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
+		--max-samples 5 --format json >"$TMP/ab.json"
+	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples" ]
+}
+
 # tests/data/bestof.c with WORK set: a CPU-bound program printing its best
 # round's CPU time, slower in every sample when it does more work.
 write_prog() {	# write_prog FILE WORK
