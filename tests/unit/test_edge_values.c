@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "stats/adjust.h"
 #include "stats/batches.h"
 #include "stats/bootstrap.h"
 #include "stats/changepoint.h"
@@ -263,7 +264,7 @@ static void test_not_finite(void **state)
 	const double specials[] = { NAN, INFINITY, -INFINITY };
 	struct welch_result w;
 	struct summary s;
-	double x[N];
+	double x[N], adjusted[3];
 
 	for (size_t k = 0; k < ARRAY_SIZE(specials); k++) {
 		for (size_t i = 0; i < N; i++)
@@ -276,6 +277,11 @@ static void test_not_finite(void **state)
 		welch_test(base, N, x, N, &w);
 		assert_false(isfinite(w.p) && w.p < 1);
 	}
+	/* an undefined p-value stays undefined and leaves the others' family alone */
+	p_adjust((const double[]){ 0.01, NAN, 0.04 }, adjusted, 3, P_ADJUST_HOLM);
+	assert_true(isnan(adjusted[1]));
+	same(adjusted[0], 0.02, "holm", 0);
+	same(adjusted[2], 0.04, "holm", 0);
 	assert_true(isnan(summary_pct_change(NAN, 1, true)));
 	assert_true(isnan(summary_pct_change(1, INFINITY, true)) ||
 		    isinf(summary_pct_change(1, INFINITY, true)));
