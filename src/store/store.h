@@ -12,11 +12,11 @@
 #include "util/process.h"
 
 /*
- * The results store: one interface, with backends behind it chosen by the
- * location's scheme (store.c, backend.h): SQLite for a file path, the
- * embedded default. Every write is its own transaction, so whatever stops
- * schedperf — Ctrl-C, kill -9, a full disk — the store holds whole
- * iterations only. Ids are never reused. A run being written by a live
+ * The results store: one interface, with SQL drivers behind it chosen by
+ * the location's scheme (store.c, driver.h): SQLite for a file path, the
+ * embedded default; PostgreSQL for a postgresql:// URL. Every write is its
+ * own transaction, so whatever stops schedperf — Ctrl-C, kill -9, a full
+ * disk — the store holds whole iterations only. Ids are never reused. A run being written by a live
  * process can be neither replaced nor resumed by another (store.c,
  * "Writers").
  */
@@ -41,10 +41,12 @@ int store_open(const char *location, struct store **out, struct error *err);
 int store_open_existing(const char *location, struct store **out, struct error *err);
 /*
  * store_open() for the job queue (submit, worker, cancel): a location whose
- * backend keeps no queue (SQLite) is refused (EXIT_USAGE) before anything
+ * driver keeps no queue (SQLite) is refused (EXIT_USAGE) before anything
  * is opened, so that no empty store is left behind by the refusal.
  */
 int store_open_queue(const char *location, struct store **out, struct error *err);
+/* A new empty store in memory, gone when closed (unit tests). */
+int store_open_memory(struct store **out, struct error *err);
 void store_close(struct store *st);
 
 /*

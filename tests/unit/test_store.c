@@ -28,8 +28,8 @@
 #include <cmocka.h>
 #include <libpq-fe.h>
 
-#include "store/postgres_lib.h"
-#include "store/sqlite_stmt.h"
+#include "store/postgres/lib.h"
+#include "store/sqlite/sqlite.h"
 #include "store/store.h"
 #include "util/machine.h"
 #include "util/process.h"
@@ -71,7 +71,7 @@ static PGconn *pg_connect(const char *db)
 		fail_msg("SCHEDPERF_TEST_PGHOST is not set: run the PostgreSQL tests through "
 			 "tests/run.sh (make check), which starts a server");
 	snprintf(url, sizeof(url), "postgresql:///%s?host=%s&user=postgres", db, host);
-	/* libpq as schedperf has it: loaded on first use (store/postgres_lib.c) */
+	/* libpq as schedperf has it: loaded on first use (store/postgres/lib.c) */
 	if (pg_library_load(url, &err))
 		fail_msg("%s", err.msg);
 	conn = PQconnectdbParams(keys, values, 1);

@@ -21,6 +21,9 @@
  *    exists, so no writer has it open;
  *  - a store of an older schema is copied into memory and upgraded there.
  *
+ * The schema is made and upgraded by the caller's @upgrade (store/schema.c):
+ * this file knows files, not tables.
+ *
  * A new store is made under a temporary name and linked into place only
  * once its schema is committed, so that a full disk or a kill leaves no
  * empty file that later commands would take for a store.
@@ -35,9 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/sqlite_open.h"
-#include "store/sqlite_schema.h"
-#include "store/sqlite_stmt.h"
+#include "store/sqlite/sqlite.h"
 #include "util/array.h"
 #include "util/sqlite_file.h"
 #include "util/timeutil.h"
@@ -83,6 +84,7 @@ static struct sqlite_store *connect(const char *location, const char *path, int 
 	struct sqlite_store *ss = xcalloc(1, sizeof(*ss));
 	int rc;
 
+	ss->base.driver = &store_sqlite;
 	ss->base.location = xstrdup(location);
 	/*
 	 * A connection is only ever used by the thread that opened it, so
@@ -110,7 +112,7 @@ void sqlite_close(struct store *st)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 
-	sqlite_finalize_cached(ss);
+	sqlite_finalize_all(ss);
 	sqlite3_close(ss->db);
 	free(ss->base.location);
 	free(ss);
@@ -203,7 +205,8 @@ static long long wal_size(const char *location)
  * as the current schema without being changed. A writing command upgrades
  * the file itself, once.
  */
-static int read_upgraded_copy(struct sqlite_store *ss, struct error *err)
+static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade,
+			      struct error *err)
 {
 	sqlite3 *memory = NULL, *file = ss->db;
 	sqlite3_backup *copy;
@@ -222,10 +225,11 @@ static int read_upgraded_copy(struct sqlite_store *ss, struct error *err)
 		sqlite3_close(memory);
 		return -1;
 	}
+	sqlite_finalize_all(ss);
 	ss->db = memory;
 	sqlite3_close(file);
 	sqlite3_extended_result_codes(ss->db, 0);
-	if (sqlite_schema_upgrade(ss, err))
+	if (upgrade(&ss->base, err))
 		return -1;
 	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
 }
@@ -255,7 +259,8 @@ static struct sqlite_store *connect_reading(const char *location, struct error *
 	return ss;
 }
 
-static int open_for_reading(const char *location, struct store **out, struct error *err)
+static int open_for_reading(const char *location, store_upgrade_fn *upgrade,
+			    struct store **out, struct error *err)
 {
 	struct sqlite_store *ss = connect_reading(location, err);
 	int rc;
@@ -263,7 +268,7 @@ static int open_for_reading(const char *location, struct store **out, struct err
 	if (!ss)
 		return -1;
 	rc = sqlite_schema_check(ss, false, err);
-	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, err))) {
+	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, upgrade, err))) {
 		sqlite_close(&ss->base);
 		return -1;
 	}
@@ -271,7 +276,8 @@ static int open_for_reading(const char *location, struct store **out, struct err
 	return 0;
 }
 
-static int open_for_writing(const char *location, struct store **out, struct error *err)
+static int open_for_writing(const char *location, store_upgrade_fn *upgrade,
+			    struct store **out, struct error *err)
 {
 	struct sqlite_store *ss;
 	const char *read_only = sqlite_read_only_reason(location);
@@ -285,7 +291,7 @@ static int open_for_writing(const char *location, struct store **out, struct err
 		return -1;
 	/* Another program's database, or a newer store, is refused before any change. */
 	rc = sqlite_schema_check(ss, true, err) < 0 || switch_to_wal(ss, err) ||
-	     sqlite_schema_upgrade(ss, err);
+	     upgrade(&ss->base, err);
 	if (rc) {
 		sqlite_close(&ss->base);
 		return -1;
@@ -321,7 +327,8 @@ static int checkpoint(struct sqlite_store *ss, struct error *err)
 }
 
 /* Make a whole store at @tmp: schema committed and in the file, WAL, closed. */
-static int build_new(const char *location, const char *tmp, struct error *err)
+static int build_new(const char *location, const char *tmp, store_upgrade_fn *upgrade,
+		     struct error *err)
 {
 	struct sqlite_store *ss;
 	int rc;
@@ -329,8 +336,7 @@ static int build_new(const char *location, const char *tmp, struct error *err)
 	ss = connect(location, tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
 	if (!ss)
 		return -1;
-	rc = switch_to_wal(ss, err) || sqlite_schema_upgrade(ss, err) || checkpoint(ss, err) ?
-	     -1 : 0;
+	rc = switch_to_wal(ss, err) || upgrade(&ss->base, err) || checkpoint(ss, err) ? -1 : 0;
 	sqlite_close(&ss->base);
 	return rc;
 }
@@ -352,7 +358,8 @@ static int publish(const char *tmp, const char *location, struct error *err)
 			  "or give another --db", err);
 }
 
-static int create_store(const char *location, struct store **out, struct error *err)
+static int create_store(const char *location, store_upgrade_fn *upgrade, struct store **out,
+			struct error *err)
 {
 	char tmp[PATH_MAX];
 	const char *read_only = sqlite_read_only_reason(location);
@@ -366,13 +373,13 @@ static int create_store(const char *location, struct store **out, struct error *
 		return error_set(err, EXIT_USAGE, "cannot create store '%.128s...': the path "
 				 "is too long (give a shorter --db)", location);
 	remove_with_journals(tmp);	/* a leftover of a killed process with our pid */
-	rc = build_new(location, tmp, err) || publish(tmp, location, err) ? -1 : 0;
+	rc = build_new(location, tmp, upgrade, err) || publish(tmp, location, err) ? -1 : 0;
 	remove_with_journals(tmp);
-	return rc ? -1 : open_for_writing(location, out, err);
+	return rc ? -1 : open_for_writing(location, upgrade, out, err);
 }
 
-int sqlite_open(const char *location, enum store_access access, struct store **out,
-		struct error *err)
+int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
+		struct store **out, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
 	struct stat sb;
@@ -383,7 +390,7 @@ int sqlite_open(const char *location, enum store_access access, struct store **o
 					 "there yet (give the --db of an existing store, or run "
 					 "'schedperf run' first)", location);
 		if (errno == ENOENT)
-			return create_store(location, out, err);
+			return create_store(location, upgrade, out, err);
 		return open_error(location, strerror(errno), "check the path and its "
 				  "permissions, or give another --db", err);
 	}
@@ -392,8 +399,24 @@ int sqlite_open(const char *location, enum store_access access, struct store **o
 	if (access == STORE_READ && kind == FILE_EMPTY)
 		return store_not_ours(location, "it is an empty file", err);
 	if (access == STORE_READ)
-		return open_for_reading(location, out, err);
-	return open_for_writing(location, out, err);
+		return open_for_reading(location, upgrade, out, err);
+	return open_for_writing(location, upgrade, out, err);
+}
+
+int sqlite_open_memory(const char *location, enum store_access access,
+		       store_upgrade_fn *upgrade, struct store **out, struct error *err)
+{
+	struct sqlite_store *ss = connect(location, ":memory:", SQLITE_OPEN_READWRITE, err);
+
+	if (!ss)
+		return -1;
+	ss->base.driver = &store_memory;
+	if (upgrade(&ss->base, err)) {
+		sqlite_close(&ss->base);
+		return -1;
+	}
+	*out = &ss->base;
+	return 0;
 }
 
 int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err)

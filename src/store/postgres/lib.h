@@ -5,7 +5,7 @@
 #include "util/error.h"
 
 /*
- * libpq, loaded on first use (postgres_lib.c): 0, or -1 with @err
+ * libpq, loaded on first use (lib.c): 0, or -1 with @err
  * (EXIT_ENV) naming @location when it cannot be loaded.
  */
 int pg_library_load(const char *location, struct error *err);

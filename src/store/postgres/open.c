@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Connecting to a PostgreSQL store (its queries' errors and prepared
- * statements are postgres_stmt.c's).
+ * statements are driver.c's).
  *
  * The location is a libpq URI (postgresql://...), given to libpq as it is:
  * credentials come only through libpq's own means (a service file,
@@ -18,10 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/postgres_lib.h"
-#include "store/postgres_open.h"
-#include "store/postgres_schema.h"
-#include "store/postgres_stmt.h"
+#include "store/postgres/lib.h"
+#include "store/postgres/postgres.h"
 #include "util/xalloc.h"
 
 /* Notices (an index that exists already ...) are not schedperf's to print. */
@@ -61,20 +59,24 @@ static PGconn *connect_to(const char *location)
  */
 static int set_lock_timeout(struct pg_store *ps, struct error *err)
 {
-	struct pg_params p = { .nr = 0 };
 	int ms = store_busy_timeout_ms();
 	char text[32];
+	const char *values[] = { text };
+	PGresult *res;
 
 	snprintf(text, sizeof(text), "%dms", ms > 0 ? ms : 1);
-	pg_param_text(&p, text);
-	return pg_exec(ps, "SELECT set_config('lock_timeout', $1, false)", &p, err,
-		       "set the lock timeout");
+	res = pg_run(ps, "SELECT set_config('lock_timeout', $1, false)", values, 1, err,
+		     "set the lock timeout");
+	PQclear(res);
+	return res ? 0 : -1;
 }
 
 void pg_close(struct store *st)
 {
 	struct pg_store *ps = pg_of(st);
 
+	for (int i = 0; i < ps->nr_stmts; i++)
+		PQclear(ps->stmts[i].res);
 	PQfinish(ps->conn);
 	free(ps->base.location);
 	free(ps);
@@ -91,6 +93,7 @@ static struct pg_store *pg_connect(const char *location, enum store_access acces
 	if (pg_library_load(shown, err))
 		return NULL;
 	ps = xcalloc(1, sizeof(*ps));
+	ps->base.driver = &store_postgres;
 	ps->base.location = xstrdup(shown);
 	ps->read_only = access == STORE_READ;
 	ps->conn = connect_to(location);
@@ -111,8 +114,23 @@ fail:
 	return NULL;
 }
 
-int pg_open(const char *location, enum store_access access, struct store **out,
-	    struct error *err)
+/*
+ * The schema version of the store, 0 for a database with no tables when
+ * @empty_ok, -1 with @err for anything else. Reads only.
+ */
+static int schema_check(struct pg_store *ps, bool empty_ok, struct error *err)
+{
+	int version = pg_version(&ps->base, err);
+
+	if (!version && !empty_ok)
+		return error_set(err, EXIT_USAGE, "no store at '%s': the database has no "
+				 "schedperf tables yet (run 'schedperf db init' or 'schedperf "
+				 "run' first)", ps->base.location);
+	return version;
+}
+
+int pg_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
+	    struct store **out, struct error *err)
 {
 	struct pg_store *ps = pg_connect(location, access, err);
 	int rc;
@@ -120,7 +138,7 @@ int pg_open(const char *location, enum store_access access, struct store **out,
 	if (!ps)
 		return -1;
 	if (access == STORE_READ) {
-		rc = pg_schema_check(ps, false, err);
+		rc = schema_check(ps, false, err);
 		if (rc < 0)
 			goto fail;
 		if (rc < STORE_SCHEMA_VERSION) {
@@ -130,7 +148,7 @@ int pg_open(const char *location, enum store_access access, struct store **out,
 				  STORE_SCHEMA_VERSION);
 			goto fail;
 		}
-	} else if (pg_schema_upgrade(ps, err)) {
+	} else if (upgrade(&ps->base, err)) {
 		goto fail;
 	}
 	*out = &ps->base;
@@ -147,7 +165,7 @@ int pg_inspect(const char *location, struct store **out, int *version, struct er
 
 	if (!ps)
 		return -1;
-	rc = pg_schema_check(ps, true, err);
+	rc = schema_check(ps, true, err);
 	if (rc <= 0) {
 		pg_close(&ps->base);
 		return rc;

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "store/postgres_lib.h"
+#include "store/postgres/lib.h"
 #include "util/array.h"
 
 /* Debian's libpq5 (and every libpq since PostgreSQL 8.2) has this soname. */
@@ -31,6 +31,8 @@ static struct {
 	PGconn *(*connectdb_params)(const char *const *, const char *const *, int);
 	char *(*error_message)(const PGconn *);
 	PGresult *(*exec)(PGconn *, const char *);
+	PGresult *(*exec_params)(PGconn *, const char *, int, const Oid *, const char *const *,
+				 const int *, const int *, int);
 	PGresult *(*exec_prepared)(PGconn *, const char *, int, const char *const *,
 				   const int *, const int *, int);
 	void (*finish)(PGconn *);
@@ -56,6 +58,7 @@ static const struct {
 	SYMBOL(connectdb_params, "PQconnectdbParams"),
 	SYMBOL(error_message, "PQerrorMessage"),
 	SYMBOL(exec, "PQexec"),
+	SYMBOL(exec_params, "PQexecParams"),
 	SYMBOL(exec_prepared, "PQexecPrepared"),
 	SYMBOL(finish, "PQfinish"),
 	SYMBOL(getisnull, "PQgetisnull"),
@@ -121,6 +124,14 @@ char *PQerrorMessage(const PGconn *conn)
 PGresult *PQexec(PGconn *conn, const char *query)
 {
 	return lib.exec(conn, query);
+}
+
+PGresult *PQexecParams(PGconn *conn, const char *command, int nr_params, const Oid *types,
+		       const char *const *values, const int *lengths, const int *formats,
+		       int result_format)
+{
+	return lib.exec_params(conn, command, nr_params, types, values, lengths, formats,
+			       result_format);
 }
 
 PGresult *PQexecPrepared(PGconn *conn, const char *name, int nr_params,

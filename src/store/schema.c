@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SQLite store's schema and its history.
+ * The store's schema and its history, in each dialect: one numbering,
+ * STORE_SCHEMA_VERSION, so that one version says what a store holds on
+ * either backend and results move between them unchanged.
  *
  * A run is a name; each `schedperf run` under that name adds a batch (after
  * a reboot, say). A batch records its environment and benchmarks (a
@@ -10,27 +12,29 @@
  * iteration (futex-wake's `repeat`). Absent values have no row: an
  * unsupported counter is never a zero.
  *
- * Ids are never reused (AUTOINCREMENT): a process that still holds the id
- * of a batch that another deleted must fail on its next insert, never
- * write into whatever batch got the id next (store.c, "Writers").
+ * Ids are never reused (AUTOINCREMENT, identity columns): a process that
+ * still holds the id of a batch that another deleted must fail on its next
+ * insert, never write into whatever batch got the id next (store.c,
+ * "Writers"). On PostgreSQL text that is sorted or compared (names, start
+ * times, environment keys) is COLLATE "C": byte order, as SQLite sorts,
+ * whatever the database's locale.
  *
- * The version is PRAGMA user_version; PRAGMA application_id marks the file
- * as a schedperf store, so that a command never takes another program's
- * database for one. A new version is one more entry in migrations[] (the
- * SQL that turns the version before into it, run in the same transaction
- * as every other step a store needs) and, in schema_current, the tables as
- * that version has them; tests/unit/test_store.c checks that an upgraded
- * store and a new one have the same tables.
+ * A new SQLite store is made as sqlite_current, a PostgreSQL one as
+ * version 3 (PostgreSQL stores begin there) brought up by the migrations.
+ * A new version is one row of migrations[]: the SQL that turns the version
+ * before into it, in SQLite's words and, where they differ, PostgreSQL's,
+ * run in one transaction with the version stamped by the driver; and, in
+ * sqlite_current, the tables as that version has them.
+ * tests/unit/test_store.c checks that an upgraded store and a new one have
+ * the same tables.
  */
 #include <stdio.h>
-#include <string.h>
 
-#include "store/sqlite_schema.h"
-#include "store/sqlite_stmt.h"
+#include "store/schema.h"
+#include "store/sql.h"
 #include "util/array.h"
-#include "util/sqlite_file.h"
 
-#define APPLICATION_ID SQLITE_FILE_SCHEDPERF_ID
+/* ---- SQLite ---- */
 
 /* Tables as they are since version 2, unchanged since. */
 #define SAMPLES_V2(name)							\
@@ -270,13 +274,7 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  doc TEXT NOT NULL);"							\
 	"CREATE INDEX bisections_repo ON bisections(repo, machine);"
 
-#define STAMP(version)								\
-	"PRAGMA application_id = 1399023696;"					\
-	"PRAGMA user_version = " #version ";"
-
-_Static_assert(APPLICATION_ID == 1399023696, "STAMP() spells APPLICATION_ID");
-
-static const char schema_current[] =
+static const char sqlite_current[] =
 	RUNS_V3("runs")
 	BATCHES_V4("batches")
 	JOBS_V9
@@ -291,11 +289,10 @@ static const char schema_current[] =
 	KNOB_JOURNAL_V9("knob_journal")
 	CULPRITS_V6
 	PROFILES_V8
-	BISECTIONS_V10
-	STAMP(10);
+	BISECTIONS_V10;
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
-static const char upgrade_v1_to_v2[] =
+static const char sqlite_v1_to_v2[] =
 	"ALTER TABLE metrics ADD COLUMN repetitions INTEGER NOT NULL DEFAULT 1 "
 	"  CHECK (repetitions >= 1);"
 	SAMPLES_V2("samples_v2")
@@ -303,8 +300,7 @@ static const char upgrade_v1_to_v2[] =
 	"  SELECT iteration_id, metric_id, 0, value FROM samples;"
 	"DROP TABLE samples;"
 	"ALTER TABLE samples_v2 RENAME TO samples;"
-	"CREATE INDEX samples_metric ON samples(metric_id);"
-	"PRAGMA user_version = 2;";
+	"CREATE INDEX samples_metric ON samples(metric_id);";
 
 /*
  * AUTOINCREMENT cannot be added to a table: each table with ids is built
@@ -318,7 +314,7 @@ static const char upgrade_v1_to_v2[] =
 	"DROP TABLE " table ";"							\
 	"ALTER TABLE " table "_v3 RENAME TO " table ";"
 
-static const char upgrade_v2_to_v3[] =
+static const char sqlite_v2_to_v3[] =
 	REBUILD("runs", RUNS_V3, "id, name", "id, name")
 	REBUILD("batches", BATCHES_V3,
 		"id, run_id, started, finished, complete, plan, writer_pid",
@@ -330,21 +326,18 @@ static const char upgrade_v2_to_v3[] =
 		"id, benchmark_id, position, name, unit, better, source, repetitions",
 		"id, benchmark_id, position, name, unit, better, source, repetitions")
 	REBUILD("iterations", ITERATIONS_V3, "id, benchmark_id, seq, warmup, failure",
-		"id, benchmark_id, seq, warmup, failure")
-	STAMP(3);
+		"id, benchmark_id, seq, warmup, failure");
 
-static const char upgrade_v3_to_v4[] =
+static const char sqlite_v3_to_v4[] =
 	JOBS_V4
 	"ALTER TABLE batches ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL;"
-	"ALTER TABLE batches ADD COLUMN job_claim TEXT;"
-	STAMP(4);
+	"ALTER TABLE batches ADD COLUMN job_claim TEXT;";
 
-static const char upgrade_v4_to_v5[] =
-	KNOB_JOURNAL_V5
-	STAMP(5);
+static const char sqlite_v4_to_v5[] =
+	KNOB_JOURNAL_V5;
 
 /* Iterations before version 6 have no interference measured: NULL, not zero. */
-static const char upgrade_v5_to_v6[] =
+static const char sqlite_v5_to_v6[] =
 	"ALTER TABLE iterations ADD COLUMN cpu_taken REAL;"
 	"ALTER TABLE iterations ADD COLUMN cpu_steal REAL;"
 	"ALTER TABLE iterations ADD COLUMN cpu_available REAL;"
@@ -352,336 +345,260 @@ static const char upgrade_v5_to_v6[] =
 	"ALTER TABLE iterations ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE iterations ADD COLUMN started REAL;"
 	"ALTER TABLE iterations ADD COLUMN ended REAL;"
-	CULPRITS_V6
-	STAMP(6);
+	CULPRITS_V6;
 
 /* Jobs before version 7 may be claimed as often as the default allows. */
-static const char upgrade_v6_to_v7[] =
-	"ALTER TABLE jobs ADD COLUMN " MAX_ATTEMPTS_V7 ";"
-	STAMP(7);
+static const char sqlite_v6_to_v7[] =
+	"ALTER TABLE jobs ADD COLUMN " MAX_ATTEMPTS_V7 ";";
 
-static const char upgrade_v7_to_v8[] =
-	PROFILES_V8
-	STAMP(8);
+static const char sqlite_v7_to_v8[] =
+	PROFILES_V8;
 
 /* Jobs before version 9 are runs; originals journalled before it, any machine's. */
 #define KNOB_JOURNAL_V5_COLUMNS							\
 	"id, kind, name, original, writer_boot, writer_pid, writer_start, started"
 
-static const char upgrade_v8_to_v9[] =
+static const char sqlite_v8_to_v9[] =
 	"ALTER TABLE jobs ADD COLUMN " COMMAND_V9 ";"
 	"ALTER TABLE jobs ADD COLUMN " RESULT_V9 ";"
 	REBUILD("knob_journal", KNOB_JOURNAL_V9, KNOB_JOURNAL_V5_COLUMNS,
 		KNOB_JOURNAL_V5_COLUMNS)
-	ITERATIONS_FAILED_V9
-	STAMP(9);
+	ITERATIONS_FAILED_V9;
 
-static const char upgrade_v9_to_v10[] =
-	BISECTIONS_V10
-	STAMP(10);
+static const char sqlite_v9_to_v10[] =
+	BISECTIONS_V10;
 
-/* The history: migrations[i] turns version i + 1 into i + 2. */
-static const char *const migrations[] = {
-	upgrade_v1_to_v2,
-	upgrade_v2_to_v3,
-	upgrade_v3_to_v4,
-	upgrade_v4_to_v5,
-	upgrade_v5_to_v6,
-	upgrade_v6_to_v7,
-	upgrade_v7_to_v8,
-	upgrade_v8_to_v9,
-	upgrade_v9_to_v10,
+/* ---- PostgreSQL ---- */
+
+static const char pg_v3[] =
+	"CREATE TABLE schedperf_schema (version integer NOT NULL);"
+	"CREATE TABLE runs ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  name text COLLATE \"C\" NOT NULL UNIQUE);"
+	"CREATE TABLE batches ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  started text COLLATE \"C\" NOT NULL,"
+	"  finished text,"
+	"  complete boolean NOT NULL DEFAULT false,"
+	"  replacing boolean NOT NULL DEFAULT false,"
+	"  plan text,"
+	"  writer_boot text,"
+	"  writer_pid bigint,"
+	"  writer_start bigint,"
+	"  tasks_pgid bigint,"
+	"  tasks_start bigint,"
+	"  UNIQUE (run_id, started));"
+	"CREATE TABLE environment ("
+	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  key text COLLATE \"C\" NOT NULL,"
+	"  value text NOT NULL,"
+	"  PRIMARY KEY (batch_id, key));"
+	"CREATE TABLE benchmarks ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  workload text NOT NULL,"
+	"  params text NOT NULL);"
+	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+	"CREATE TABLE metrics ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  name text COLLATE \"C\" NOT NULL,"
+	"  unit text NOT NULL,"
+	"  better text NOT NULL CHECK (better IN ('lower', 'higher')),"
+	"  source text NOT NULL,"
+	"  repetitions integer NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"
+	"  UNIQUE (benchmark_id, name));"
+	"CREATE TABLE iterations ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  seq integer NOT NULL,"
+	"  warmup boolean NOT NULL,"
+	"  failure text,"
+	"  UNIQUE (benchmark_id, seq));"
+	"CREATE TABLE samples ("
+	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  metric_id bigint NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"
+	"  rep integer NOT NULL DEFAULT 0 CHECK (rep >= 0),"
+	"  value double precision NOT NULL,"
+	"  PRIMARY KEY (iteration_id, metric_id, rep));"
+	"CREATE INDEX samples_metric ON samples(metric_id);"
+	"INSERT INTO schedperf_schema (version) VALUES (3);";
+
+/* Version 4: the job queue. */
+static const char pg_v3_to_v4[] =
+	"CREATE TABLE jobs ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  state text NOT NULL DEFAULT 'queued' CHECK (state IN "
+	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"
+	"  args text NOT NULL,"
+	"  machine text NOT NULL,"
+	"  machine_like text NOT NULL,"
+	"  priority integer NOT NULL DEFAULT 0,"
+	"  submitted text NOT NULL,"
+	"  since text NOT NULL,"
+	"  attempts integer NOT NULL DEFAULT 0,"
+	"  worker text,"
+	"  claim text,"
+	"  lease_until timestamptz,"
+	"  reason text,"
+	"  result_batch bigint REFERENCES batches(id) ON DELETE SET NULL);"
+	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
+	"ALTER TABLE batches ADD COLUMN job_id bigint REFERENCES jobs(id) ON DELETE SET NULL,"
+	"  ADD COLUMN job_claim text;"
+	"CREATE INDEX batches_job ON batches(job_id);";
+
+/* Version 5: the knob journal of `schedperf ab`. */
+static const char pg_v4_to_v5[] =
+	"CREATE TABLE knob_journal ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  kind text COLLATE \"C\" NOT NULL CHECK (kind IN ('sysctl', 'feature')),"
+	"  name text COLLATE \"C\" NOT NULL,"
+	"  original text NOT NULL,"
+	"  writer_boot text NOT NULL,"
+	"  writer_pid bigint NOT NULL,"
+	"  writer_start bigint NOT NULL,"
+	"  started text NOT NULL,"
+	"  UNIQUE (kind, name));";
+
+/* Version 6: what other tasks took from each iteration. */
+static const char pg_v5_to_v6[] =
+	"ALTER TABLE iterations ADD COLUMN cpu_taken double precision,"
+	"  ADD COLUMN cpu_steal double precision,"
+	"  ADD COLUMN cpu_available double precision,"
+	"  ADD COLUMN disturbed boolean NOT NULL DEFAULT false,"
+	"  ADD COLUMN rerun boolean NOT NULL DEFAULT false,"
+	"  ADD COLUMN started double precision,"
+	"  ADD COLUMN ended double precision;"
+	"CREATE TABLE culprits ("
+	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  rank integer NOT NULL CHECK (rank >= 0),"
+	"  pid bigint NOT NULL,"
+	"  name text NOT NULL,"
+	"  cpu double precision NOT NULL,"
+	"  PRIMARY KEY (iteration_id, rank));";
+
+/* Version 8: CPU profiles. */
+static const char pg_v7_to_v8[] =
+	"CREATE TABLE profiles ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
+	"  seq integer NOT NULL,"
+	"  extra boolean NOT NULL,"
+	"  event text NOT NULL,"
+	"  scope text NOT NULL,"
+	"  frequency bigint NOT NULL,"
+	"  samples bigint NOT NULL,"
+	"  lost bigint NOT NULL,"
+	"  total bigint NOT NULL,"
+	"  UNIQUE (benchmark_id, extra, seq));"
+	"CREATE TABLE profile_symbols ("
+	"  profile_id bigint NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"
+	"  position integer NOT NULL,"
+	"  name text NOT NULL,"
+	"  dso text NOT NULL,"
+	"  self bigint NOT NULL,"
+	"  children bigint NOT NULL,"
+	"  PRIMARY KEY (profile_id, position));";
+
+/*
+ * Version 9: what a job runs and what it decided; the machine whose
+ * setting a journalled original is; an index of the failed iterations.
+ */
+static const char pg_v8_to_v9[] =
+	"ALTER TABLE jobs ADD COLUMN command text NOT NULL DEFAULT 'run' "
+	"  CHECK (command IN ('run', 'ab', 'bisect-step')),"
+	"  ADD COLUMN result text;"
+	"ALTER TABLE knob_journal ADD COLUMN machine text COLLATE \"C\" NOT NULL DEFAULT '',"
+	"  DROP CONSTRAINT knob_journal_kind_name_key,"
+	"  ADD UNIQUE (machine, kind, name);"
+	"CREATE INDEX iterations_failed ON iterations(benchmark_id) WHERE failure IS NOT NULL;";
+
+/* Version 10: bisections. */
+static const char pg_v9_to_v10[] =
+	"CREATE TABLE bisections ("
+	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	"  repo text COLLATE \"C\" NOT NULL,"
+	"  machine text COLLATE \"C\" NOT NULL,"
+	"  state text NOT NULL CHECK (state IN "
+	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"
+	"  started text NOT NULL,"
+	"  doc text NOT NULL);"
+	"CREATE INDEX bisections_repo ON bisections(repo, machine);";
+
+/* A new store: the text that makes it, and the version that text is. */
+static const struct {
+	const char *sql;
+	int version;
+} starts[] = {
+	[DIALECT_SQLITE] = { sqlite_current, STORE_SCHEMA_VERSION },
+	[DIALECT_POSTGRES] = { pg_v3, 3 },
+};
+
+/*
+ * The history: migrations[i] turns version i + 1 into i + 2, in each
+ * dialect's words (one text where they agree). Versions 1 and 2 predate
+ * PostgreSQL stores.
+ */
+#define BOTH(sql) { [DIALECT_SQLITE] = sql, [DIALECT_POSTGRES] = sql }
+
+static const struct {
+	const char *sql[2];
+} migrations[] = {
+	{ { [DIALECT_SQLITE] = sqlite_v1_to_v2 } },
+	{ { [DIALECT_SQLITE] = sqlite_v2_to_v3 } },
+	{ { sqlite_v3_to_v4, pg_v3_to_v4 } },
+	{ { sqlite_v4_to_v5, pg_v4_to_v5 } },
+	{ { sqlite_v5_to_v6, pg_v5_to_v6 } },
+	{ BOTH(sqlite_v6_to_v7) },
+	{ { sqlite_v7_to_v8, pg_v7_to_v8 } },
+	{ { sqlite_v8_to_v9, pg_v8_to_v9 } },
+	{ { sqlite_v9_to_v10, pg_v9_to_v10 } },
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,
 	       "one migration per schema version after the first");
 
-/* What a database says of itself. */
-struct schema_facts {
-	int version;		/* PRAGMA user_version */
-	int application_id;
-	int objects;		/* tables, indexes ... in sqlite_master */
-	bool store_tables;	/* the six tables every version has */
-};
-
-static int pragma_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err)
+const char *store_schema_fresh(const struct store_driver *driver)
 {
-	sqlite3_stmt *stmt = sqlite_prepare(ss, sql, err);
-	int rc;
-
-	if (!stmt)
-		return -1;
-	rc = sqlite_step(ss, stmt, err, "read the schema");
-	if (rc == 0)
-		rc = error_set(err, EXIT_INTERNAL, "'%s' returned no row", sql);
-	if (rc > 0)
-		*out = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	return rc > 0 ? 0 : -1;
+	return starts[driver->dialect].sql;
 }
 
-static int read_facts(struct sqlite_store *ss, struct schema_facts *facts, struct error *err)
+/* Create the schema, or run the migrations from @version; in the upgrade's transaction. */
+static int migrate(struct store *st, int version, struct error *err)
 {
-	int tables;
-
-	if (pragma_int(ss, "PRAGMA user_version", &facts->version, err) ||
-	    pragma_int(ss, "PRAGMA application_id", &facts->application_id, err) ||
-	    pragma_int(ss, "SELECT count(*) FROM sqlite_master", &facts->objects, err) ||
-	    pragma_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-		       "name IN ('runs', 'batches', 'environment', 'benchmarks', 'metrics', "
-		       "'samples')", &tables, err))
-		return -1;
-	facts->store_tables = tables == 6;
-	return 0;
-}
-
-/*
- * 1: a schedperf store (facts->version says which); 0: an empty database,
- * which a writer makes a store; -1 with @err: another program's database,
- * or a store of a newer schema. Stores before version 3 have no
- * application id and are known by their version and tables.
- */
-static int identify(struct sqlite_store *ss, const struct schema_facts *facts,
-		    struct error *err)
-{
-	const char *path = ss->base.location;
-
-	if (facts->application_id == APPLICATION_ID) {
-		if (facts->version > STORE_SCHEMA_VERSION)
-			return store_too_new(path, facts->version, err);
-		if (facts->version >= 1 && facts->store_tables)
-			return 1;
-		return store_not_ours(path, "its schedperf tables are missing", err);
-	}
-	if (facts->application_id)
-		return store_not_ours(path, "it is another program's SQLite database", err);
-	if (!facts->version && !facts->objects)
-		return 0;
-	if (facts->version >= 1 && facts->version < 3 && facts->store_tables)
-		return 1;
-	return store_not_ours(path, "it is an SQLite database with other tables", err);
-}
-
-/*
- * Where the schema stands: -1 with @err when the database is refused, 0
- * when it is current, 1 when migrate() must bring it from *version (0: an
- * empty database).
- */
-static int schema_behind(struct sqlite_store *ss, int *version, struct error *err)
-{
-	struct schema_facts facts;
-	int rc;
-
-	if (read_facts(ss, &facts, err))
-		return -1;
-	rc = identify(ss, &facts, err);
-	if (rc < 0)
-		return -1;
-	*version = rc ? facts.version : 0;
-	return *version != STORE_SCHEMA_VERSION;
-}
-
-int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err)
-{
-	int version;
-
-	if (schema_behind(ss, &version, err) < 0)
-		return -1;
-	if (!version && !empty_ok)
-		return store_not_ours(ss->base.location, "it is an empty database", err);
-	return version;
-}
-
-/* Create the schema, or run the migrations from @version; in a transaction. */
-static int migrate(struct sqlite_store *ss, int version, struct error *err)
-{
+	const struct store_driver *d = st->driver;
 	char what[64];
 
-	if (!version)
-		return sqlite_exec(ss, schema_current, err, "create the schema");
+	if (!version) {
+		version = starts[d->dialect].version;
+		if (d->script(st, starts[d->dialect].sql, err, "create the schema") ||
+		    d->set_version(st, version, err))
+			return -1;
+	}
 	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
 		snprintf(what, sizeof(what), "upgrade the schema from version %d to %d", v,
 			 v + 1);
-		if (sqlite_exec(ss, migrations[v - 1], err, what))
+		if (d->script(st, migrations[v - 1].sql[d->dialect], err, what) ||
+		    d->set_version(st, v + 1, err))
 			return -1;
 	}
 	return 0;
 }
 
-/* Every reference still leads somewhere after a migration. */
-static int references_intact(struct sqlite_store *ss, struct error *err)
+int store_schema_upgrade(struct store *st, struct error *err)
 {
-	sqlite3_stmt *stmt = sqlite_prepare(ss, "PRAGMA foreign_key_check", err);
+	int version = st->driver->version(st, err);
 	int rc;
 
-	if (!stmt)
+	if (version < 0 || version == STORE_SCHEMA_VERSION)
+		return version < 0 ? -1 : 0;
+	if (sql_begin(st, TXN_SCHEMA, err))
 		return -1;
-	rc = sqlite_step(ss, stmt, err, "check the upgraded schema");
-	if (rc > 0)
-		error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows whose "
-			  "references lead nowhere; nothing was changed (check the file with "
-			  "'sqlite3 FILE \"PRAGMA foreign_key_check\"')", ss->base.location,
-			  (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	return rc ? -1 : 0;
-}
-
-/*
- * Under the write lock, the facts again: another process may have created
- * or upgraded the store between our first look and our lock.
- */
-static int upgrade_locked(struct sqlite_store *ss, struct error *err)
-{
-	int version, rc = schema_behind(ss, &version, err);
-
-	if (rc <= 0)
-		return rc;
-	if (migrate(ss, version, err))
-		return -1;
-	return references_intact(ss, err);
-}
-
-int sqlite_schema_upgrade(struct sqlite_store *ss, struct error *err)
-{
-	int version, rc = schema_behind(ss, &version, err);
-
-	if (rc <= 0)
-		return rc;
-	/*
-	 * Tables are rebuilt: with foreign keys on, dropping one would delete
-	 * the rows that refer to it. The pragma is a no-op inside a
-	 * transaction, so it is set around it.
-	 */
-	if (sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, "prepare the upgrade"))
-		return -1;
-	rc = sqlite_exec(ss, "BEGIN IMMEDIATE", err, "start the upgrade");
-	if (!rc) {
-		rc = upgrade_locked(ss, err);
-		if (!rc)
-			rc = sqlite_exec(ss, "COMMIT", err, "commit the upgrade");
-		if (rc && !sqlite3_get_autocommit(ss->db))
-			sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
-	}
-	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", rc ? NULL : err,
-			"enable foreign keys"))
-		return -1;
-	return rc;
-}
-
-/* The first row's text of @sql, when it gives one, into @buf; 0, or -1 with @err. */
-static int first_text(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
-		      struct error *err)
-{
-	sqlite3_stmt *stmt = sqlite_prepare(ss, sql, err);
-	int rc;
-
-	buf[0] = '\0';
-	if (!stmt)
-		return -1;
-	rc = sqlite_step(ss, stmt, err, "check the store");
-	if (rc > 0)
-		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(stmt, 0));
-	for (char *nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
-		*nl = ' ';	/* the report is one line */
-	sqlite3_finalize(stmt);
-	return rc < 0 ? -1 : 0;
-}
-
-/* Each column of each table, "table.column TYPE [NOT NULL]", in order. */
-static const char columns_sql[] =
-	"SELECT m.name || '.' || p.name || ' ' || p.type || "
-	"  CASE WHEN p.\"notnull\" THEN ' NOT NULL' ELSE '' END "
-	"FROM sqlite_master m, pragma_table_info(m.name) p "
-	"WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1";
-
-/* The next column of @stmt, or NULL at the end (or on an error, which @rc keeps). */
-static const char *next_column(sqlite3_stmt *stmt, int *rc)
-{
-	if (*rc)
-		return NULL;
-	switch (sqlite3_step(stmt)) {
-	case SQLITE_ROW:
-		return (const char *)sqlite3_column_text(stmt, 0);
-	case SQLITE_DONE:
-		return NULL;
-	default:
-		*rc = -1;
-		return NULL;
-	}
-}
-
-/*
- * The first column that a new store has and @ss lacks, or that @ss has
- * and a new store does not, into @buf: both lists come sorted.
- */
-static int columns_differ(struct sqlite_store *ss, char *buf, size_t len, struct error *err)
-{
-	sqlite3 *fresh = NULL;
-	sqlite3_stmt *want = NULL, *have = NULL;
-	const char *w, *h;
-	int rc = 0;
-
-	buf[0] = '\0';
-	if (sqlite3_open_v2(":memory:", &fresh, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    sqlite3_exec(fresh, schema_current, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(fresh, columns_sql, -1, &want, NULL) != SQLITE_OK) {
-		rc = error_set(err, EXIT_INTERNAL, "cannot build the schema to compare store "
-			       "'%s' with: %s", ss->base.location, sqlite3_errmsg(fresh));
-		goto out;
-	}
-	have = sqlite_prepare(ss, columns_sql, err);
-	if (!have) {
-		rc = -1;
-		goto out;
-	}
-	w = next_column(want, &rc);
-	h = next_column(have, &rc);
-	while (!rc && (w || h) && !buf[0]) {
-		int order = !w ? 1 : !h ? -1 : strcmp(w, h);
-
-		if (order < 0)
-			snprintf(buf, len, "column %s is missing", w);
-		else if (order > 0)
-			snprintf(buf, len, "column %s is not schedperf's", h);
-		w = order <= 0 ? next_column(want, &rc) : w;
-		h = order >= 0 ? next_column(have, &rc) : h;
-	}
-	if (rc)
-		sqlite_error(ss, err, "check the store's tables");
-out:
-	sqlite3_finalize(want);
-	sqlite3_finalize(have);
-	sqlite3_close(fresh);
-	return rc;
-}
-
-int sqlite_schema_damage(struct store *st, int version, char *buf, size_t len,
-			 struct error *err)
-{
-	struct sqlite_store *ss = sqlite_of(st);
-	char what[256];
-
-	if (first_text(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err))
-		return -1;
-	if (strcmp(what, "ok")) {
-		snprintf(buf, len, "SQLite's integrity check says: %s (restore it from a "
-			 "backup; 'sqlite3 FILE .recover' may save its rows)", what);
-		return 0;
-	}
-	if (first_text(ss, "PRAGMA foreign_key_check", what, sizeof(what), err))
-		return -1;
-	if (what[0]) {
-		snprintf(buf, len, "table %s has rows whose references lead nowhere (see "
-			 "them with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')", what);
-		return 0;
-	}
-	if (version < STORE_SCHEMA_VERSION)
-		return 0;
-	if (columns_differ(ss, what, sizeof(what), err))
-		return -1;
-	if (what[0])
-		snprintf(buf, len, "its tables are not those of schema version %d: %s (restore "
-			 "it from a backup, or export its runs with the schedperf that made it)",
-			 version, what);
-	return 0;
+	/* Under the write lock, look again: another process may have done it meanwhile. */
+	version = st->driver->version(st, err);
+	rc = version < 0 || (version < STORE_SCHEMA_VERSION && migrate(st, version, err));
+	return sql_end_write(st, rc ? -1 : 0, err);
 }

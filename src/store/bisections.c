@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bisections (schedperf bisect, store.h): one row each, the repository and
+ * machine it bisects, its state and its record as JSON (doc/design.md,
+ * "Bisection"), rewritten after each step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/queries.h"
+#include "util/machine.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+int store_bisection_add(struct store *st, const char *repo, const char *state,
+			const char *doc, int64_t *id, struct error *err)
+{
+	char machine[256], started[40];
+
+	machine_identity(machine, sizeof(machine));
+	time_iso8601(started, sizeof(started));
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	return sql_end_write(st, sql_insert(st, "INSERT INTO bisections (repo, machine, state, "
+					    "started, doc) VALUES ($1, $2, $3, $4, $5) "
+					    "RETURNING id",
+					    SQL_ARGS(SQL_TEXT(repo), SQL_TEXT(machine),
+						     SQL_TEXT(state), SQL_TEXT(started),
+						     SQL_TEXT(doc)),
+					    id, err, "store a bisection"), err);
+}
+
+int store_bisection_save(struct store *st, int64_t id, const char *state, const char *doc,
+			 struct error *err)
+{
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	return sql_end_write(st, sql_exec(st, "UPDATE bisections SET state = $1, "
+					  "doc = coalesce($2, doc) WHERE id = $3",
+					  SQL_ARGS(SQL_TEXT(state), SQL_TEXT(doc), SQL_INT(id)),
+					  err, "store a bisection's step"), err);
+}
+
+/*
+ * The bisections, newest first: @id's (0: any), of @repo on @machine
+ * still running or interrupted (@repo NULL: any), at most @limit; in a
+ * read transaction of their own.
+ */
+static int bisections_select(struct store *st, int64_t id, const char *repo,
+			     const char *machine, int64_t limit, struct stored_bisection **out,
+			     size_t *nr, struct error *err)
+{
+	struct store_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	s = sql_query(st, "SELECT id, repo, machine, state, started, doc FROM bisections "
+		      "WHERE ($1 = 0 OR id = $1) AND (CAST($2 AS text) IS NULL OR (repo = $2 "
+		      "AND machine = $3 AND state IN ('running', 'interrupted'))) "
+		      "ORDER BY id DESC LIMIT $4",
+		      SQL_ARGS(SQL_INT(id), SQL_TEXT(repo), SQL_TEXT(machine), SQL_INT(limit)),
+		      err);
+	rc = s ? 1 : -1;
+	while (rc > 0 && (rc = sql_step(s, err, "read the bisections")) > 0) {
+		struct stored_bisection *b;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		b = &(*out)[(*nr)++];
+		b->id = sql_int(s, 0);
+		b->repo = sql_strdup(s, 1);
+		b->machine = sql_strdup(s, 2);
+		b->state = sql_strdup(s, 3);
+		b->started = sql_strdup(s, 4);
+		b->doc = sql_strdup(s, 5);
+	}
+	if (s)
+		sql_done(s);
+	sql_end_read(st);
+	return rc;
+}
+
+/* The first bisection selected: 0, 1 when none, -1. */
+static int bisection_one(struct store *st, int64_t id, const char *repo, const char *machine,
+			 struct stored_bisection *out, struct error *err)
+{
+	struct stored_bisection *list;
+	size_t n;
+	int rc = bisections_select(st, id, repo, machine, 1, &list, &n, err);
+
+	memset(out, 0, sizeof(*out));
+	if (!rc && n)
+		*out = list[0];
+	for (size_t i = !rc && n ? 1 : 0; i < n; i++)
+		stored_bisection_release(&list[i]);
+	free(list);
+	return rc ? -1 : n ? 0 : 1;
+}
+
+int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
+			struct error *err)
+{
+	return bisection_one(st, id, NULL, NULL, out, err);
+}
+
+int store_bisection_open_of(struct store *st, const char *repo, struct stored_bisection *out,
+			    struct error *err)
+{
+	char machine[256];
+
+	machine_identity(machine, sizeof(machine));
+	return bisection_one(st, 0, repo, machine, out, err);
+}
+
+int store_bisection_list(struct store *st, struct stored_bisection **out, size_t *n,
+			 struct error *err)
+{
+	return bisections_select(st, 0, NULL, NULL, INT64_MAX, out, n, err);
+}
+
+void stored_bisection_release(struct stored_bisection *b)
+{
+	free(b->repo);
+	free(b->machine);
+	free(b->state);
+	free(b->started);
+	free(b->doc);
+	memset(b, 0, sizeof(*b));
+}

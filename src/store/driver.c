@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every driver shares (driver.h): how a store's location is shown,
+ * how long a writer waits, the refusals every driver words alike, and the
+ * one spelling that differs inside a query, {now}.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/driver.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+void store_location_shown(const char *location, char *buf, size_t len)
+{
+	const char *scheme = strstr(location, "://"), *at, *colon, *param;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!scheme) {
+		snprintf(buf, len, "%s", location);
+		return;
+	}
+	at = strchr(scheme + 3, '@');
+	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
+	if (colon)
+		strbuf_addf(&sb, "%.*s%s", (int)(colon - location), location, at);
+	else
+		strbuf_addf(&sb, "%s", location);
+	param = strstr(sb.buf, "password=");
+	if (param)
+		snprintf(buf, len, "%.*s...%s", (int)(param + 9 - sb.buf), sb.buf,
+			 param + 9 + strcspn(param + 9, "&"));
+	else
+		snprintf(buf, len, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+#define BUSY_TIMEOUT_MS 10000
+
+int store_busy_timeout_ms(void)
+{
+	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
+	char *end;
+	long ms;
+
+	if (!env || !*env)
+		return BUSY_TIMEOUT_MS;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	if (errno || *end || ms < 0 || ms > 3600 * 1000)
+		return BUSY_TIMEOUT_MS;
+	return (int)ms;
+}
+
+int store_not_ours(const char *location, const char *why, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "cannot open store '%s': it is not a schedperf "
+			 "store: %s (give the --db of a schedperf store, or a new file name)",
+			 location, why);
+}
+
+int store_no_queue(const char *location, const struct store_driver *driver,
+		   struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "store '%s' has no job queue: the %s backend keeps "
+			 "none (give --db postgresql://... for a store that workers share)",
+			 location, driver->name);
+}
+
+int store_too_new(const char *location, int version, struct error *err)
+{
+	return error_set(err, EXIT_ENV, "cannot open store '%s': its schema version %d is "
+			 "newer than this schedperf knows (%d); it is left untouched (use a "
+			 "newer schedperf or another --db)", location, version,
+			 STORE_SCHEMA_VERSION);
+}
+
+int store_stmt_lookup(void *first, size_t stride, int nr, int max, const char *sql,
+		      struct store_stmt **found, struct error *err)
+{
+	for (int i = 0; i < nr; i++) {
+		struct store_stmt *s = (struct store_stmt *)((char *)first + (size_t)i * stride);
+
+		if (s->sql != sql)
+			continue;
+		if (s->busy)
+			return error_set(err, EXIT_INTERNAL, "query '%.60s...' run again while in "
+					 "use", sql);
+		s->busy = true;
+		*found = s;
+		return 0;
+	}
+	*found = NULL;
+	if (nr == max)
+		return error_set(err, EXIT_INTERNAL, "more than %d queries: raise the driver's "
+				 "number of statements", max);
+	return 0;
+}
+
+char *store_sql_dialect(const char *sql, const char *now)
+{
+	static const char token[] = "{now}";
+	const char *at = strstr(sql, token);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!at)
+		return NULL;
+	for (; at; sql = at + sizeof(token) - 1, at = strstr(sql, token))
+		strbuf_addf(&sb, "%.*s%s", (int)(at - sql), sql, now);
+	strbuf_addf(&sb, "%s", sql);
+	return strbuf_detach(&sb);
+}

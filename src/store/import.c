@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Importing whole batches (schedperf-results/1 read by import, or results
+ * another store exported): all or nothing, in one transaction; a batch
+ * the run has already (the same start time) refuses the whole import.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "store/queries.h"
+#include "util/xalloc.h"
+
+/* How many iterations an imported benchmark's samples fill, and how many values each. */
+static void import_shape(const struct result_benchmark *bench, size_t *nr_warmup,
+			 size_t *nr_measured, size_t *width)
+{
+	*nr_warmup = *nr_measured = *width = 0;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+		size_t reps = result_metric_repetitions(m);
+		size_t warmup = (m->nr_warmup + reps - 1) / reps;
+		size_t measured = (m->nr_samples + reps - 1) / reps;
+
+		if (warmup > *nr_warmup)
+			*nr_warmup = warmup;
+		if (measured > *nr_measured)
+			*nr_measured = measured;
+		*width += reps;
+	}
+}
+
+/* The values of iteration @k of @bench (warm-up or measured) into @samples; returns how many. */
+static size_t import_values(const struct result_benchmark *bench, const int64_t *metric_ids,
+			    bool warmup, size_t k, struct store_sample *samples)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+		size_t have = warmup ? m->nr_warmup : m->nr_samples;
+		const double *v = warmup ? m->warmup : m->samples;
+		size_t reps = result_metric_repetitions(m);
+
+		for (size_t r = 0; r < reps; r++, n++) {
+			size_t at = k * reps + r;
+
+			samples[n].metric_id = metric_ids[i];
+			samples[n].rep = (int)r;
+			samples[n].value = at < have ? v[at] : NAN;
+		}
+	}
+	return n;
+}
+
+/* The interference record of imported iteration @index, when the file has them. */
+static const struct result_iteration *import_info(const struct result_benchmark *bench,
+						  size_t nr_warmup, size_t nr_measured,
+						  size_t index)
+{
+	if (bench->nr_iterations != nr_warmup + nr_measured)
+		return NULL;
+	return &bench->iterations[index];
+}
+
+/*
+ * Iteration k holds the k-th group of each metric's values, one per
+ * repetition; warm-ups come first, failures last; the profiles keep their
+ * iteration numbers.
+ */
+static int import_benchmark(struct store *st, int64_t batch_id,
+			    const struct result_benchmark *bench, struct error *err)
+{
+	int64_t bench_id, *metric_ids = xcalloc(bench->nr_metrics, sizeof(int64_t));
+	size_t nr_warmup, nr_measured, width;
+	struct store_sample *samples;
+	int seq = 0, rc = -1;
+
+	import_shape(bench, &nr_warmup, &nr_measured, &width);
+	samples = xcalloc(width ? width : 1, sizeof(*samples));
+	if (benchmark_insert(st, batch_id, bench, &bench_id, metric_ids, err))
+		goto out;
+	for (int pass = 0; pass < 2; pass++) {
+		bool warmup = !pass;
+
+		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured); k++) {
+			size_t n = import_values(bench, metric_ids, warmup, k, samples);
+
+			if (iteration_insert(st, bench_id, seq++, warmup, NULL,
+					     import_info(bench, nr_warmup, nr_measured,
+							 warmup ? k : nr_warmup + k),
+					     samples, n, err))
+				goto out;
+		}
+	}
+	for (size_t k = 0; k < bench->nr_failed; k++)
+		if (iteration_insert(st, bench_id, seq++, false, "imported failure", NULL, NULL,
+				     0, err))
+			goto out;
+	for (size_t k = 0; k < bench->nr_profiles; k++)
+		if (profile_insert(st, bench_id, &bench->profiles[k], err))
+			goto out;
+	rc = 0;
+out:
+	free(metric_ids);
+	free(samples);
+	return rc;
+}
+
+static int import_batch(struct store *st, const struct result_batch *from, struct error *err)
+{
+	struct result_batch batch = *from;
+	struct batch_state state = { 0 };
+	int64_t run_id;
+	int rc;
+
+	if (run_find(st, batch.name, true, &run_id, err) < 0)
+		return -1;
+	rc = batch_insert(st, run_id, &batch, &state, err);
+	if (rc > 0)
+		return error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
+				 "(it was imported before; nothing was changed)", batch.name,
+				 batch.started);
+	if (rc)
+		return -1;
+	for (size_t j = 0; j < batch.nr_benchmarks; j++)
+		if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))
+			return -1;
+	return 0;
+}
+
+int store_import(struct store *st, const struct result_set *set, struct error *err)
+{
+	int rc = 0;
+
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	for (size_t i = 0; i < set->nr_batches && !rc; i++)
+		rc = import_batch(st, &set->batches[i], err);
+	return sql_end_write(st, rc, err);
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jobs (store.h, "Jobs"): commands queued in the store for workers on many
+ * machines. Every operation is one statement, atomic by itself, outside
+ * store.c's transactions (a claim must not wait for the writers' lock),
+ * except the two that tie a job to its batches: the batch a job's run
+ * begins names the job in the transaction that begins it, and the job is
+ * done in the one that completes its batches (store_batches_finish()).
+ *
+ * A claim is named by the worker's machine, its pid and the time, so that
+ * a worker whose lease ran out and whose job was claimed again can neither
+ * renew it, nor fail it, nor complete it: its batch stays incomplete,
+ * never seen, and goes when the next run of the job begins.
+ *
+ * Only a driver with a queue (its job_claim, job_renew and job_hold
+ * statements: PostgreSQL's, claimed with FOR UPDATE SKIP LOCKED and a
+ * lease on the server's clock) takes jobs; the others refuse.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/queries.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+/* The job queue needs a driver that has one. */
+static int no_queue(struct store *st, struct error *err)
+{
+	return st->driver->job_claim ? 0 : store_no_queue(st->location, st->driver, err);
+}
+
+void store_job_release(struct store_job *job)
+{
+	free(job->state);
+	free(job->command);
+	free(job->args);
+	free(job->machine);
+	free(job->worker);
+	free(job->since);
+	free(job->reason);
+	free(job->result);
+	free(job->claim);
+	memset(job, 0, sizeof(*job));
+}
+
+static void column_job(struct store_stmt *s, struct store_job *job)
+{
+	job->id = sql_int(s, 0);
+	job->state = sql_strdup(s, 1);
+	job->args = sql_strdup(s, 2);
+	job->machine = sql_strdup(s, 3);
+	job->priority = (int)sql_int(s, 4);
+	job->attempts = (int)sql_int(s, 5);
+	job->worker = sql_strdup_or_null(s, 6);
+	job->since = sql_strdup(s, 7);
+	job->reason = sql_strdup_or_null(s, 8);
+	job->result_batch = sql_int(s, 9);
+	job->claim = sql_strdup_or_null(s, 10);
+	job->max_attempts = (int)sql_int(s, 11);
+	job->command = sql_strdup(s, 12);
+	job->result = sql_strdup_or_null(s, 13);
+}
+
+/* The job @sql returns, if any: 1 with *job filled, 0 when none, -1 with @err. */
+static int one_job(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+		   struct store_job *job, struct error *err, const char *what)
+{
+	struct store_stmt *s;
+	int rc = no_queue(st, err) ? -1 : sql_row(st, sql, args, nr, &s, err, what);
+
+	if (rc > 0) {
+		column_job(s, job);
+		sql_done(s);
+	}
+	return rc;
+}
+
+/* A statement on one job: 1 when it touched the job, 0 when the claim is gone. */
+static int one_row(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+		   struct error *err, const char *what)
+{
+	int64_t id;
+
+	return no_queue(st, err) ? -1 : sql_id(st, sql, args, nr, &id, err, what);
+}
+
+/* A machine pattern (* any text, ? one character) as SQL LIKE reads it, \ escaping. */
+static char *pattern_to_like(const char *pattern)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '*')
+			strbuf_addf(&sb, "%%");
+		else if (*p == '?')
+			strbuf_addf(&sb, "_");
+		else if (*p == '%' || *p == '_' || *p == '\\')
+			strbuf_addf(&sb, "\\%c", *p);
+		else
+			strbuf_addf(&sb, "%c", *p);
+	}
+	return strbuf_detach(&sb);
+}
+
+int store_job_submit(struct store *st, const char *command, const char *args,
+		     const char *machine, int priority, int max_attempts, int64_t *id,
+		     struct error *err)
+{
+	char *like;
+	int rc;
+
+	if (no_queue(st, err))
+		return -1;
+	like = pattern_to_like(machine);
+	rc = sql_insert(st, "INSERT INTO jobs (args, machine, machine_like, priority, "
+			"max_attempts, command, submitted, since) VALUES ($1, $2, $3, $4, $5, "
+			"$6, {now}, {now}) RETURNING id",
+			SQL_ARGS(SQL_TEXT(args), SQL_TEXT(machine), SQL_TEXT(like),
+				 SQL_INT(priority), SQL_INT(max_attempts), SQL_TEXT(command)),
+			id, err, "submit a job");
+	free(like);
+	return rc;
+}
+
+int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
+		    struct error *err)
+{
+	static unsigned int nr;
+	char claim[sizeof(st->job_claim)];
+
+	snprintf(claim, sizeof(claim), "%.64s/%ld/%.0f/%u", worker, (long)getpid(),
+		 time_now() * 1e6, nr++);
+	return one_job(st, st->driver->job_claim,
+		       SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(claim), SQL_INT(lease)), job, err,
+		       "claim a job");
+}
+
+int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
+		    struct error *err)
+{
+	return one_row(st, st->driver->job_renew,
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_INT(lease)), err,
+		       "renew a job's lease");
+}
+
+int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
+		   struct error *err)
+{
+	return one_row(st, "UPDATE jobs SET state = 'failed', reason = $3, since = {now} "
+		       "WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id",
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), err,
+		       "record a job's failure");
+}
+
+int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
+{
+	return one_job(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE id = $1",
+		       SQL_ARGS(SQL_INT(id)), job, err, "read a job");
+}
+
+int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)
+{
+	struct store_stmt *s;
+	int rc;
+
+	*jobs = NULL;
+	*nr = 0;
+	if (no_queue(st, err))
+		return -1;
+	s = sql_query(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs ORDER BY id", SQL_NO_ARGS,
+		      err);
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "list the jobs")) > 0) {
+		*jobs = xreallocarray(*jobs, *nr + 1, sizeof(**jobs));
+		memset(&(*jobs)[*nr], 0, sizeof(**jobs));
+		column_job(s, &(*jobs)[(*nr)++]);
+	}
+	sql_done(s);
+	return rc;
+}
+
+/* One transaction: a job that cannot be cancelled leaves every other as it was. */
+int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct error *err)
+{
+	int rc = 1;
+
+	if (no_queue(st, err) || sql_begin(st, TXN_WRITE, err))
+		return -1;
+	for (size_t i = 0; i < n && rc > 0; i++)
+		if (!(rc = one_row(st, "UPDATE jobs SET state = 'cancelled', since = {now} "
+				   "WHERE id = $1 AND state IN ('queued', 'running') RETURNING id",
+				   SQL_ARGS(SQL_INT(ids[i])), err, "cancel a job")))
+			error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
+				  "job, or it has ended (see 'schedperf jobs'; no job was cancelled)",
+				  (long long)ids[i]);
+	return sql_end_write(st, rc <= 0 ? -1 : 0, err);
+}
+
+void store_set_job(struct store *st, int64_t id, const char *claim)
+{
+	st->job_id = id;
+	snprintf(st->job_claim, sizeof(st->job_claim), "%s", claim);
+}
+
+/*
+ * In the transaction that begins the batch: the claim must still hold (and
+ * holds until the end of it); the batches that an earlier, lost run of the
+ * job began go now (not those of this run: an ab begins two).
+ */
+int batch_attach_job(struct store *st, int64_t batch_id, struct error *err)
+{
+	int rc = one_row(st, st->driver->job_hold,
+			 SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim)), err,
+			 "check the job's claim");
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : error_set(err, EXIT_ENV, "job %lld is no longer this "
+					       "worker's: it was cancelled, or claimed again when "
+					       "its lease ran out (nothing was stored)",
+					       (long long)st->job_id);
+	return sql_exec(st, "UPDATE batches SET job_id = $1, job_claim = $2 WHERE id = $3",
+			SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim), SQL_INT(batch_id)),
+			err, "link the batch to its job") ||
+	       sql_exec(st, "DELETE FROM batches WHERE job_id = $1 AND NOT complete AND "
+			"job_claim <> $2", SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim)),
+			err, "discard a lost run of the job") ? -1 : 0;
+}
+
+int job_complete(struct store *st, int64_t batch_id, const char *result, struct error *err)
+{
+	int64_t job_id;
+	int rc;
+
+	if (!st->driver->job_claim)
+		return 0;
+	rc = sql_id(st, "SELECT job_id FROM batches WHERE id = $1 AND job_id IS NOT NULL",
+		    SQL_ARGS(SQL_INT(batch_id)), &job_id, err, "find the batch's job");
+	if (rc <= 0)
+		return rc;
+	rc = one_row(st, "UPDATE jobs SET state = 'done', result_batch = b.id, result = $2, "
+		     "since = {now} FROM batches b WHERE b.id = $1 AND jobs.id = b.job_id AND "
+		     "jobs.claim = b.job_claim AND jobs.state = 'running' RETURNING jobs.id",
+		     SQL_ARGS(SQL_INT(batch_id), SQL_TEXT(result)), err, "complete the job");
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return error_set(err, EXIT_ENV, "batch %lld's job is no longer this worker's: it "
+				 "was cancelled, or claimed again when its lease ran out (the batch "
+				 "stays hidden)", (long long)batch_id);
+	return 0;
+}

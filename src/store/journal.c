@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The knob journal of `schedperf ab` (store.h): the original values of
+ * the machine settings it changes, one row per setting, its writer by
+ * boot id, pid and start time as a batch's. The journal is this
+ * machine's: machines that share a store each journal, see and restore
+ * only their own settings (rows of before schema version 9 have machine
+ * '', taken as any machine's).
+ */
+#include <stdlib.h>
+
+#include "store/queries.h"
+#include "util/machine.h"
+#include "util/xalloc.h"
+
+static int journal_insert(struct store *st, const char *machine,
+			  const struct knob_original *k, struct error *err)
+{
+	int64_t id;
+	int rc = sql_id(st, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
+			"writer_pid, writer_start, started, machine) VALUES ($1, $2, $3, $4, $5, "
+			"$6, $7, $8) ON CONFLICT (machine, kind, name) DO NOTHING RETURNING id",
+			SQL_ARGS(SQL_TEXT(k->kind), SQL_TEXT(k->name), SQL_TEXT(k->value),
+				 SQL_PROCESS(&k->writer), SQL_TEXT(k->started), SQL_TEXT(machine)),
+			&id, err, "journal a setting's original value");
+
+	if (!rc)
+		return error_set(err, EXIT_ENV, "%s %s is journalled already by another ab "
+				 "(run 'schedperf ab --restore')", k->kind, k->name);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
+			struct error *err)
+{
+	char machine[256];
+	int rc = 0;
+
+	machine_identity(machine, sizeof(machine));
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = journal_insert(st, machine, &k[i], err);
+	return sql_end_write(st, rc, err);
+}
+
+/* The journal of @machine (every machine's when NULL), each row with its machine. */
+static int journal_read(struct store *st, const char *machine, struct knob_original **out,
+			size_t *nr, struct error *err)
+{
+	struct store_stmt *s;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	s = sql_query(st, "SELECT kind, name, original, writer_boot, writer_pid, writer_start, "
+		      "started, machine FROM knob_journal WHERE CAST($1 AS text) IS NULL OR "
+		      "machine IN ($1, '') ORDER BY id", SQL_ARGS(SQL_TEXT(machine)), err);
+	rc = s ? 1 : -1;
+	while (rc > 0 && (rc = sql_step(s, err, "read the knob journal")) > 0) {
+		struct knob_original *k;
+
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		k = &(*out)[(*nr)++];
+		k->kind = sql_strdup(s, 0);
+		k->name = sql_strdup(s, 1);
+		k->value = sql_strdup(s, 2);
+		sql_process(s, 3, 4, &k->writer);
+		k->started = sql_strdup(s, 6);
+		k->machine = sql_strdup(s, 7);
+	}
+	sql_done(s);
+	sql_end_read(st);
+	if (rc) {
+		store_journal_release(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
+		       struct error *err)
+{
+	char machine[256];
+
+	machine_identity(machine, sizeof(machine));
+	return journal_read(st, machine, out, n, err);
+}
+
+int store_journal_read_all(struct store *st, struct knob_original **out, size_t *n,
+			   struct error *err)
+{
+	return journal_read(st, NULL, out, n, err);
+}
+
+int store_journal_remove(struct store *st, const char *kind, const char *name,
+			 struct error *err)
+{
+	char machine[256];
+	int rc;
+
+	machine_identity(machine, sizeof(machine));
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	if (kind)
+		rc = sql_exec(st, "DELETE FROM knob_journal WHERE machine IN ($1, '') AND "
+			      "kind = $2 AND name = $3",
+			      SQL_ARGS(SQL_TEXT(machine), SQL_TEXT(kind), SQL_TEXT(name)), err,
+			      "forget a restored setting");
+	else
+		rc = sql_exec(st, "DELETE FROM knob_journal WHERE machine IN ($1, '')",
+			      SQL_ARGS(SQL_TEXT(machine)), err, "forget the restored settings");
+	return sql_end_write(st, rc, err);
+}
+
+void store_journal_release(struct knob_original *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(k[i].kind);
+		free(k[i].name);
+		free(k[i].value);
+		free(k[i].started);
+		free(k[i].machine);
+	}
+	free(k);
+}

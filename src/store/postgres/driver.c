@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PostgreSQL driver (driver.h): its primitives, and every fault's
+ * message. A write transaction first takes the store's write lock, so
+ * writers take turns as on SQLite, and a read is one REPEATABLE READ
+ * snapshot, so that it sees whole iterations. A statement's rows come
+ * whole, on its first step: a round trip to a server costs more than a
+ * row.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/postgres/lib.h"
+#include "store/postgres/postgres.h"
+
+const char *pg_text(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col);
+}
+
+int64_t pg_int(const PGresult *res, int row, int col)
+{
+	const char *text = pg_text(res, row, col);
+
+	if (text[0] == 't' || text[0] == 'f')
+		return text[0] == 't';	/* a boolean */
+	return strtoll(text, NULL, 10);
+}
+
+void pg_first_line(const char *msg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(msg, "\n"), msg);
+}
+
+/*
+ * What to do about a failed query: the connection gone (the server
+ * stopped, the network failed) is the machine's doing, as is a privilege
+ * the role lacks.
+ */
+static int query_error(struct pg_store *ps, const PGresult *res, struct error *err,
+		       const char *what)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	char msg[256];
+
+	state = state ? state : "";
+	pg_first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(ps->conn), msg,
+		      sizeof(msg));
+	if (!*msg)
+		pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
+	if (PQstatus(ps->conn) == CONNECTION_BAD)
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': the connection to the "
+				 "server is lost: %s (check that the server runs, then run the "
+				 "command again)", what, ps->base.location, msg);
+	if (!strcmp(state, "55P03"))
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (another process "
+				 "holds the store's write lock; run again when it is done)", what,
+				 ps->base.location, msg);
+	if (!strcmp(state, "42501"))
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (this role may not; "
+				 "see GRANT in schedperf(1))", what, ps->base.location, msg);
+	if (!strncmp(state, "53", 2))
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (the server is out "
+				 "of resources: free disk space or memory, then run again)", what,
+				 ps->base.location, msg);
+	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (check the server's "
+			 "log)", what, ps->base.location, msg);
+}
+
+/* @res if it went well, else NULL with @err (and @res cleared). */
+static PGresult *result(struct pg_store *ps, PGresult *res, struct error *err,
+			const char *what)
+{
+	switch (PQresultStatus(res)) {
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+		return res;
+	default:
+		query_error(ps, res, err, what);
+		PQclear(res);
+		return NULL;
+	}
+}
+
+PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
+		 struct error *err, const char *what)
+{
+	return result(ps, PQexecParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0), err,
+		      what);
+}
+
+/* Constant SQL, no parameters: transaction control. */
+static int control(struct pg_store *ps, const char *sql, struct error *err, const char *what)
+{
+	PGresult *res = pg_run(ps, sql, NULL, 0, err, what);
+
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+static struct store_stmt *prepare(struct store *st, const char *sql, struct error *err)
+{
+	struct pg_store *ps = pg_of(st);
+	struct store_stmt *found;
+	struct pg_stmt *s;
+	char name[16], *text;
+	PGresult *res;
+
+	if (store_stmt_lookup(ps->stmts, sizeof(ps->stmts[0]), ps->nr_stmts, PG_STATEMENTS, sql,
+			      &found, err) || found)
+		return found;
+	s = &ps->stmts[ps->nr_stmts];
+	snprintf(name, sizeof(name), "sp%d", ps->nr_stmts);
+	text = store_sql_dialect(sql, st->driver->now);
+	res = result(ps, PQprepare(ps->conn, name, text ? text : sql, 0, NULL), err,
+		     "prepare a query");
+	free(text);
+	if (!res)
+		return NULL;
+	PQclear(res);
+	memset(s, 0, sizeof(*s));
+	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
+	s->ps = ps;
+	ps->nr_stmts++;
+	return &s->base;
+}
+
+static struct pg_stmt *pg_stmt_of(struct store_stmt *s)
+{
+	return (struct pg_stmt *)s;
+}
+
+static void bind_text(struct store_stmt *s, int i, const char *v)
+{
+	struct pg_stmt *ps = pg_stmt_of(s);
+
+	ps->values[i - 1] = v;
+	if (i > ps->nr)
+		ps->nr = i;
+}
+
+static void bind_int(struct store_stmt *s, int i, int64_t v)
+{
+	char *buf = pg_stmt_of(s)->buf[i - 1];
+
+	snprintf(buf, sizeof(pg_stmt_of(s)->buf[0]), "%" PRId64, v);
+	bind_text(s, i, buf);
+}
+
+/* %.17g reads back as the same double; NAN (not measured) is NULL, never 'NaN'. */
+static void bind_real(struct store_stmt *s, int i, double v)
+{
+	char *buf = pg_stmt_of(s)->buf[i - 1];
+
+	snprintf(buf, sizeof(pg_stmt_of(s)->buf[0]), "%.17g", v);
+	bind_text(s, i, isnan(v) ? NULL : buf);
+}
+
+static int step(struct store_stmt *s, struct error *err, const char *what)
+{
+	struct pg_stmt *ls = pg_stmt_of(s);
+	char name[16];
+
+	if (!ls->res) {
+		snprintf(name, sizeof(name), "sp%d", (int)(ls - ls->ps->stmts));
+		ls->res = result(ls->ps, PQexecPrepared(ls->ps->conn, name, ls->nr, ls->values,
+							NULL, NULL, 0), err, what);
+		if (!ls->res)
+			return -1;
+		ls->row = -1;
+	}
+	return ++ls->row < PQntuples(ls->res);
+}
+
+static int64_t column_int(struct store_stmt *s, int col)
+{
+	return pg_int(pg_stmt_of(s)->res, pg_stmt_of(s)->row, col);
+}
+
+static double column_real(struct store_stmt *s, int col)
+{
+	struct pg_stmt *ls = pg_stmt_of(s);
+
+	return PQgetisnull(ls->res, ls->row, col) ? NAN :
+	       strtod(PQgetvalue(ls->res, ls->row, col), NULL);
+}
+
+static const char *column_text(struct store_stmt *s, int col)
+{
+	struct pg_stmt *ls = pg_stmt_of(s);
+
+	return PQgetisnull(ls->res, ls->row, col) ? NULL : PQgetvalue(ls->res, ls->row, col);
+}
+
+static bool column_null(struct store_stmt *s, int col)
+{
+	return PQgetisnull(pg_stmt_of(s)->res, pg_stmt_of(s)->row, col);
+}
+
+static void reset(struct store_stmt *s)
+{
+	struct pg_stmt *ls = pg_stmt_of(s);
+
+	PQclear(ls->res);
+	ls->res = NULL;
+	memset(ls->values, 0, sizeof(ls->values));
+	ls->nr = 0;
+	ls->base.busy = false;
+}
+
+static void rollback(struct store *st)
+{
+	struct pg_store *ps = pg_of(st);
+
+	if (PQtransactionStatus(ps->conn) != PQTRANS_IDLE &&
+	    PQstatus(ps->conn) == CONNECTION_OK)
+		PQclear(PQexec(ps->conn, "ROLLBACK"));
+}
+
+static int begin(struct store *st, enum store_txn txn, struct error *err)
+{
+	struct pg_store *ps = pg_of(st);
+
+	if (txn == TXN_READ)
+		return control(ps, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err,
+			       "start reading");
+	if (txn == TXN_WRITE && ps->read_only)
+		return error_set(err, EXIT_INTERNAL, "a write to store '%s' opened for reading",
+				 st->location);
+	if (control(ps, "BEGIN", err, txn == TXN_SCHEMA ? "start the upgrade" :
+		    "start a transaction"))
+		return -1;
+	if (control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock")) {
+		rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static int commit(struct store *st, struct error *err)
+{
+	if (control(pg_of(st), "COMMIT", err, "commit")) {
+		rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+/* Constant SQL of several statements (DDL): no parameters, so not prepared. */
+static int script(struct store *st, const char *sql, struct error *err, const char *what)
+{
+	struct pg_store *ps = pg_of(st);
+	PGresult *res = PQexec(ps->conn, sql);
+	int rc = 0;
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = error_set(err, EXIT_ENV, "cannot %s in store '%s': %.*s (check the "
+			       "server's log, and that this role may create tables)", what,
+			       ps->base.location,
+			       (int)strcspn(PQresultErrorMessage(res), "\n"),
+			       PQresultErrorMessage(res));
+	PQclear(res);
+	return rc;
+}
+
+static const char *const postgres_schemes[] = { "postgresql://", "postgres://", NULL };
+
+const struct store_driver store_postgres = {
+	.name = "PostgreSQL",
+	.schemes = postgres_schemes,
+	.dialect = DIALECT_POSTGRES,
+	.now = "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
+	       "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+	.job_claim = pg_job_claim,
+	.job_renew = pg_job_renew,
+	.job_hold = pg_job_hold,
+	.open = pg_open,
+	.inspect = pg_inspect,
+	.damage = pg_damage,
+	.close = pg_close,
+	.forget_in_child = pg_library_forget,
+	.version = pg_version,
+	.script = script,
+	.set_version = pg_set_version,
+	.begin = begin,
+	.commit = commit,
+	.rollback = rollback,
+	.prepare = prepare,
+	.bind_int = bind_int,
+	.bind_real = bind_real,
+	.bind_text = bind_text,
+	.step = step,
+	.column_int = column_int,
+	.column_real = column_real,
+	.column_text = column_text,
+	.column_null = column_null,
+	.reset = reset,
+};

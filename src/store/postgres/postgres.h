@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_POSTGRES_POSTGRES_H
+#define SCHEDPERF_STORE_POSTGRES_POSTGRES_H
+
+/*
+ * Inside the PostgreSQL driver (driver.h), through libpq (loaded when a
+ * store is first opened: lib.c): the handle and what its files share.
+ * driver.c has the primitives and every fault's message, open.c the
+ * connection, schema.c what a database holds (its version, its damage),
+ * queue.c the job queue's statements that only PostgreSQL has.
+ *
+ * Every query is a prepared statement with its values as parameters,
+ * never text pasted into SQL; each is prepared once per connection, on
+ * its first use.
+ */
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#include "store/driver.h"
+
+#define PG_MAX_PARAMS 12
+#define PG_STATEMENTS 64
+
+struct pg_stmt {
+	struct store_stmt base;
+	struct pg_store *ps;
+	const char *values[PG_MAX_PARAMS];	/* as the text PostgreSQL reads */
+	char buf[PG_MAX_PARAMS][32];
+	int nr;				/* the parameters bound: the highest $N */
+	PGresult *res;			/* once run: its rows, the one at @row */
+	int row;
+};
+
+struct pg_store {
+	struct store base;
+	PGconn *conn;
+	bool read_only;		/* STORE_READ: nothing may be written */
+	struct pg_stmt stmts[PG_STATEMENTS];
+	int nr_stmts;
+};
+
+static inline struct pg_store *pg_of(struct store *st)
+{
+	return (struct pg_store *)st;
+}
+
+/*
+ * The advisory lock that every write transaction takes first (its key
+ * spells "SchPWRIT"): writers to a store take turns, as SQLite's do, so
+ * that a check and the claim that follows it are one step for every other
+ * process (store.c).
+ */
+#define PG_WRITE_LOCK "pg_advisory_xact_lock(6008761022114056532)"
+
+/* driver.c */
+/*
+ * @sql (not prepared: the schema's, the connection's) with @nr text
+ * values; the result, to be PQclear()ed, or NULL with @err ("cannot WHAT
+ * in store ...").
+ */
+PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
+		 struct error *err, const char *what);
+/* Column @col of row @row: "" for NULL, an integer (a boolean is 0 or 1). */
+const char *pg_text(const PGresult *res, int row, int col);
+int64_t pg_int(const PGresult *res, int row, int col);
+/* The first line of libpq's message @msg, which may run over several. */
+void pg_first_line(const char *msg, char *buf, size_t len);
+
+/* open.c */
+int pg_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
+	    struct store **out, struct error *err);
+int pg_inspect(const char *location, struct store **out, int *version, struct error *err);
+void pg_close(struct store *st);
+
+/* schema.c */
+/* The version of the store, 0 for a database without tables, -1 with @err for others'. */
+int pg_version(struct store *st, struct error *err);
+int pg_set_version(struct store *st, int version, struct error *err);
+/* A table of that version missing, a version table of other than one row. */
+int pg_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+	      struct error *err);
+
+/* queue.c */
+extern const char pg_job_claim[], pg_job_renew[], pg_job_hold[];
+
+#endif

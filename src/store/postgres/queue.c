@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The job queue's statements that only PostgreSQL has (driver.h; the rest
+ * of the queue is store/jobs.c's). A claim is one UPDATE of the next job
+ * that FOR UPDATE SKIP LOCKED finds: workers that claim at once each take
+ * a different job and none waits for another. A lease is a time on the
+ * server's clock, so that machines' clocks never matter. The claim that
+ * begins a job's batch holds the job's row until that transaction ends, so
+ * that no cancel or new claim comes between its check and its commit.
+ */
+#include "store/postgres/postgres.h"
+
+/*
+ * Jobs lost after their last allowed claim fail first, in the same
+ * statement: the rows it fails and the one it claims are never the same.
+ */
+const char pg_job_claim[] =
+	"WITH given_up AS (UPDATE jobs SET state = 'failed', since = {now}, "
+	"reason = format('given up after %s attempts: each time, the worker running "
+	"it was lost before the run ended (last on %s) (find what kills it, or "
+	"submit it again with a larger --max-attempts)', attempts, worker) "
+	"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
+	"attempts >= max_attempts) "
+	"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
+	"attempts = attempts + 1, since = {now}, "
+	"lease_until = clock_timestamp() + make_interval(secs => $3) "
+	"WHERE id = (SELECT id FROM jobs WHERE (state = 'queued' OR (state = 'running' "
+	"AND lease_until < clock_timestamp() AND attempts < max_attempts)) AND "
+	"$1 LIKE machine_like ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+	"RETURNING " STORE_JOB_COLUMNS;
+
+const char pg_job_renew[] =
+	"UPDATE jobs SET lease_until = clock_timestamp() + make_interval(secs => $3) "
+	"WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id";
+
+const char pg_job_hold[] =
+	"SELECT id FROM jobs WHERE id = $1 AND claim = $2 AND state = 'running' FOR UPDATE";

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_QUERIES_H
+#define SCHEDPERF_STORE_QUERIES_H
+
+/*
+ * The store's queries, each written once over the drivers (sql.h), in the
+ * file named by what it reads or writes: runs.c (runs, batches and their
+ * environment), benchmarks.c (benchmarks and their metrics), iterations.c
+ * (iterations, their samples and culprits), profiles.c, and, with their
+ * public calls, journal.c and jobs.c. store.c decides which of them make
+ * one transaction; each runs inside the one it opened, and says "no row"
+ * (0) apart from a fault (-1 with @err) in every lookup.
+ */
+
+#include "store/sql.h"
+
+/*
+ * Who writes a batch: the process running it and the process group of
+ * the iteration it runs now. Both are checked before another process may
+ * resume or replace the run (store.c, guard_run()).
+ */
+struct batch_writer {
+	struct process_id runner;
+	struct process_id tasks;	/* pid = the group's id; 0 when none ran yet */
+};
+
+/* An incomplete batch, as resume and the guards need it. */
+struct batch_state {
+	int64_t id;
+	int64_t run_id;
+	char *run_name;
+	bool complete;
+	bool replacing;		/* once complete, the run's earlier batches go */
+	char *plan;		/* NULL when it has none */
+	struct batch_writer writer;
+};
+
+void batch_state_release(struct batch_state *state);
+
+/* runs.c */
+/* 1 with *id set, 0 when the run does not exist (and !create). */
+int run_find(struct store *st, const char *name, bool create, int64_t *id,
+	     struct error *err);
+/*
+ * Insert @batch (environment too); sets batch->id. 1, and nothing
+ * inserted, when the run has a batch of the same start time already.
+ */
+int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
+		 const struct batch_state *state, struct error *err);
+/* 1 with *state filled (free with batch_state_release()), 0 when no such batch. */
+int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
+	      struct error *err);
+/* The incomplete batches of a run, latest first. */
+int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
+		       size_t *nr, struct error *err);
+int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
+		     struct error *err);
+int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err);
+/* Delete the batches of @run_id older than @batch_id (smaller ids). */
+int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
+			  struct error *err);
+/*
+ * Append the visible batches of run @name (every run when NULL) to @set
+ * in start order, each with its environment and benchmarks, and with
+ * @with_samples their samples and profiles too: an incomplete replacing
+ * batch, or one of a job, is not visible (store.h, store_load()).
+ */
+int batches_load(struct store *st, const char *name, bool with_samples,
+		 struct result_set *set, struct error *err);
+
+/* benchmarks.c */
+/* A benchmark with its metric definitions; fills @metric_ids[nr_metrics]. */
+int benchmark_insert(struct store *st, int64_t batch_id, const struct result_benchmark *bench,
+		     int64_t *bench_id, int64_t *metric_ids, struct error *err);
+/* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
+int benchmark_find(struct store *st, int64_t batch_id, size_t position, int64_t *bench_id,
+		   struct error *err);
+/* 1 with *metric_id set, 0 when the benchmark has no such metric. */
+int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *metric_id,
+		struct error *err);
+
+/* iterations.c */
+/* @info: what other tasks took from it (store.h, store_iteration_add()). */
+int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
+		     const char *failure, const struct result_iteration *info,
+		     const struct store_sample *samples, size_t nr_samples, struct error *err);
+int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
+		     struct error *err);
+
+/* profiles.c: a profile and its symbols. */
+int profile_insert(struct store *st, int64_t bench_id, const struct result_profile *profile,
+		   struct error *err);
+
+/* jobs.c, in the transactions that begin and finish a job's batches */
+/* 0, or -1 with EXIT_ENV when the claim no longer holds. */
+int batch_attach_job(struct store *st, int64_t batch_id, struct error *err);
+/*
+ * Complete the job of a batch, if it has one, keeping @result (may be
+ * NULL); -1 when its claim no longer holds.
+ */
+int job_complete(struct store *st, int64_t batch_id, const char *result, struct error *err);
+
+/*
+ * A batch being read: each of its parts (metrics, samples, profiles) in
+ * one query for the whole batch, ordered by the benchmarks' positions and
+ * merged into them in one pass, rather than one query per benchmark: that
+ * cost 500,000 statement runs on a store of 100 batches of 1,000
+ * benchmarks, and a round trip to a server costs more than a row.
+ */
+struct batch_rows {
+	struct store *st;
+	struct result_batch *batch;
+	int64_t *ids;			/* the benchmarks' ids, in position order */
+	size_t *first_metric;		/* of each, its first in metric_ids */
+	size_t alloc_ids;
+	size_t at;			/* where a query is in them */
+	int64_t *metric_ids;
+	size_t nr_metric_ids, alloc_metric_ids;
+	void *part;			/* the state of the part being read */
+};
+
+/*
+ * The benchmark of the row whose column @col holds its id: the query's
+ * rows come in the benchmarks' order, r->at (0 before its first row)
+ * moves forward to it. NULL when none at or after r->at has the id.
+ */
+struct result_benchmark *batch_rows_benchmark(struct batch_rows *r, struct store_stmt *s,
+					      int col);
+/* Every row of @sql ($1 the batch's id) through @row: 0, or -1 with @err. */
+int batch_rows_each(struct batch_rows *r, const char *sql,
+		    int (*row)(struct batch_rows *r, struct store_stmt *s, struct error *err),
+		    struct error *err);
+
+int benchmarks_read(struct batch_rows *r, struct error *err);
+int samples_read(struct batch_rows *r, struct error *err);
+int profiles_read(struct batch_rows *r, struct error *err);
+
+#endif

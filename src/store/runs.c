@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs and their batches: a run is a name; each `schedperf run` under it
+ * adds a batch with its environment, its writer (store.c, "Writers") and,
+ * for --resume, its plan. Reading a batch back starts here and goes to
+ * benchmarks.c, iterations.c and profiles.c for its parts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/queries.h"
+#include "util/xalloc.h"
+
+int run_find(struct store *st, const char *name, bool create, int64_t *id,
+	     struct error *err)
+{
+	int rc = sql_id(st, "SELECT id FROM runs WHERE name = $1", SQL_ARGS(SQL_TEXT(name)), id,
+			err, "find the run");
+
+	if (rc || !create)
+		return rc;
+	return sql_insert(st, "INSERT INTO runs (name) VALUES ($1) RETURNING id",
+			  SQL_ARGS(SQL_TEXT(name)), id, err, "add a run") ? -1 : 1;
+}
+
+static int insert_environment(struct store *st, const struct result_batch *batch,
+			      struct error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < batch->nr_env && !rc; i++)
+		rc = sql_exec(st, "INSERT INTO environment (batch_id, key, value) VALUES ($1, $2, $3)",
+			      SQL_ARGS(SQL_INT(batch->id), SQL_TEXT(batch->env[i].key),
+				       SQL_TEXT(batch->env[i].value)),
+			      err, "record the environment");
+	return rc;
+}
+
+int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
+		 const struct batch_state *state, struct error *err)
+{
+	int rc;
+
+	rc = sql_id(st, "INSERT INTO batches (run_id, started, complete, replacing, plan, "
+		    "writer_boot, writer_pid, writer_start, tasks_pgid, tasks_start) "
+		    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+		    "ON CONFLICT (run_id, started) DO NOTHING RETURNING id",
+		    SQL_ARGS(SQL_INT(run_id), SQL_TEXT(batch->started), SQL_INT(batch->complete),
+			     SQL_INT(state->replacing), SQL_TEXT(state->plan),
+			     SQL_PROCESS(&state->writer.runner),
+			     SQL_PID_START(&state->writer.tasks)),
+		    &batch->id, err, "add a batch");
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	return insert_environment(st, batch, err);
+}
+
+#define SELECT_BATCH_STATE							\
+	"SELECT b.id, b.run_id, r.name, b.complete, b.replacing, b.plan, b.writer_boot, " \
+	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start "		\
+	"FROM batches b JOIN runs r ON r.id = b.run_id "
+
+static void column_batch_state(struct store_stmt *s, struct batch_state *state)
+{
+	state->id = sql_int(s, 0);
+	state->run_id = sql_int(s, 1);
+	state->run_name = sql_strdup(s, 2);
+	state->complete = sql_int(s, 3);
+	state->replacing = sql_int(s, 4);
+	state->plan = sql_strdup_or_null(s, 5);
+	sql_process(s, 6, 7, &state->writer.runner);
+	sql_process(s, 6, 9, &state->writer.tasks);
+	/*
+	 * A writer recorded by schema version 2 has a pid but no start time:
+	 * it cannot be told from a process that got its pid later, and is
+	 * taken for gone.
+	 */
+	if (sql_null(s, 8))
+		memset(&state->writer.runner, 0, sizeof(state->writer.runner));
+}
+
+int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
+	      struct error *err)
+{
+	struct store_stmt *s;
+	int rc = sql_row(st, SELECT_BATCH_STATE "WHERE b.id = $1", SQL_ARGS(SQL_INT(batch_id)),
+			 &s, err, "find the batch");
+
+	if (rc > 0) {
+		column_batch_state(s, state);
+		sql_done(s);
+	}
+	return rc;
+}
+
+int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
+		       size_t *nr, struct error *err)
+{
+	struct store_stmt *s = sql_query(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT "
+					 "b.complete ORDER BY b.started DESC, b.id DESC",
+					 SQL_ARGS(SQL_INT(run_id)), err);
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "find the run's incomplete batches")) > 0) {
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		column_batch_state(s, &(*out)[(*nr)++]);
+	}
+	sql_done(s);
+	return rc;
+}
+
+void batch_state_release(struct batch_state *state)
+{
+	free(state->run_name);
+	free(state->plan);
+	state->run_name = NULL;
+	state->plan = NULL;
+}
+
+int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
+		     struct error *err)
+{
+	return sql_exec(st, "UPDATE batches SET writer_boot = $1, writer_pid = $2, "
+			"writer_start = $3, tasks_pgid = $4, tasks_start = $5 WHERE id = $6",
+			SQL_ARGS(SQL_PROCESS(&writer->runner), SQL_PID_START(&writer->tasks),
+				 SQL_INT(batch_id)),
+			err, "record the batch's writer");
+}
+
+int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
+{
+	return sql_exec(st, "UPDATE batches SET complete = $1, finished = {now} WHERE id = $2",
+			SQL_ARGS(SQL_INT(complete), SQL_INT(batch_id)), err, "finish the batch");
+}
+
+int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
+			  struct error *err)
+{
+	return sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2",
+			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch_id)), err,
+			"discard earlier batches");
+}
+
+struct result_benchmark *batch_rows_benchmark(struct batch_rows *r, struct store_stmt *s,
+					      int col)
+{
+	int64_t id = sql_int(s, col);
+	struct result_batch *batch = r->batch;
+
+	while (r->at < batch->nr_benchmarks && r->ids[r->at] != id)
+		r->at++;
+	return r->at < batch->nr_benchmarks ? &batch->benchmarks[r->at] : NULL;
+}
+
+int batch_rows_each(struct batch_rows *r, const char *sql,
+		    int (*row)(struct batch_rows *r, struct store_stmt *s, struct error *err),
+		    struct error *err)
+{
+	struct store_stmt *s = sql_query(r->st, sql, SQL_ARGS(SQL_INT(r->batch->id)), err);
+	int rc;
+
+	if (!s)
+		return -1;
+	r->at = 0;
+	while ((rc = sql_step(s, err, "read the results")) > 0)
+		if (row(r, s, err)) {
+			rc = -1;
+			break;
+		}
+	sql_done(s);
+	return rc;
+}
+
+static int env_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+{
+	result_batch_add_env(r->batch, sql_text(s, 0), sql_text(s, 1));
+	return 0;
+}
+
+/* Fill @batch (its id set) with its environment and benchmarks, and their samples. */
+static int batch_load(struct store *st, struct result_batch *batch, bool with_samples,
+		      struct error *err)
+{
+	struct batch_rows r = { .st = st, .batch = batch };
+	int rc;
+
+	rc = batch_rows_each(&r, "SELECT key, value FROM environment WHERE batch_id = $1 "
+			     "ORDER BY key", env_row, err) ||
+	     benchmarks_read(&r, err) ||
+	     (with_samples && (samples_read(&r, err) || profiles_read(&r, err)));
+	free(r.ids);
+	free(r.first_metric);
+	free(r.metric_ids);
+	return rc ? -1 : 0;
+}
+
+int batches_load(struct store *st, const char *name, bool with_samples,
+		 struct result_set *set, struct error *err)
+{
+	size_t first = set->nr_batches;
+	struct store_stmt *s;
+	int rc;
+
+	s = sql_query(st, "SELECT b.id, r.name, b.started, b.complete FROM batches b "
+		      "JOIN runs r ON r.id = b.run_id WHERE (CAST($1 AS text) IS NULL OR "
+		      "r.name = $1) AND (b.complete OR (NOT b.replacing AND b.job_id IS NULL)) "
+		      "ORDER BY b.started, b.id", SQL_ARGS(SQL_TEXT(name)), err);
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "read the results")) > 0) {
+		struct result_batch *batch = result_set_add_batch(set);
+
+		batch->id = sql_int(s, 0);
+		batch->name = sql_strdup(s, 1);
+		batch->started = sql_strdup(s, 2);
+		batch->complete = sql_int(s, 3);
+	}
+	sql_done(s);
+	for (size_t i = first; i < set->nr_batches && !rc; i++)
+		rc = batch_load(st, &set->batches[i], with_samples, err);
+	return rc;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_SQL_H
+#define SCHEDPERF_STORE_SQL_H
+
+/*
+ * The queries' statements, over any driver (driver.h): a statement is run
+ * with its values given as one list, so that each query's text and its
+ * binding stand together, once:
+ *
+ *	rc = sql_exec(st, "UPDATE batches SET complete = $1 WHERE id = $2",
+ *		      SQL_ARGS(SQL_INT(complete), SQL_INT(id)), err, "finish the batch");
+ *
+ * Every call runs inside the transaction that store.c opened (jobs.c's,
+ * one statement each, outside them); every text is a string constant,
+ * known by its address to the driver's cache of prepared statements.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/driver.h"
+#include "util/array.h"
+#include "util/process.h"
+
+struct sql_arg {
+	enum { SQL_ARG_INT, SQL_ARG_REAL, SQL_ARG_TEXT } type;
+	int64_t i;
+	double r;
+	const char *s;
+};
+
+#define SQL_INT(v) ((struct sql_arg){ .type = SQL_ARG_INT, .i = (int64_t)(v) })
+#define SQL_REAL(v) ((struct sql_arg){ .type = SQL_ARG_REAL, .r = (v) })
+#define SQL_TEXT(v) ((struct sql_arg){ .type = SQL_ARG_TEXT, .s = (v) })
+#define SQL_NULL SQL_TEXT(NULL)
+/* The values of $1, $2 ...: a list and its length. */
+#define SQL_ARGS(...) (const struct sql_arg[]){ __VA_ARGS__ }, \
+	ARRAY_SIZE(((const struct sql_arg[]){ __VA_ARGS__ }))
+#define SQL_NO_ARGS NULL, 0
+
+/* @sql with @args bound, to step with sql_step() and end with sql_done(); NULL with @err. */
+struct store_stmt *sql_query(struct store *st, const char *sql, const struct sql_arg *args,
+			     size_t nr, struct error *err);
+/* A statement whose rows are not read (INSERT, UPDATE, DELETE): 0, or -1 with @err. */
+int sql_exec(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	     struct error *err, const char *what);
+/*
+ * A query for one row: 1 with *@row on it (read it, then sql_done()), 0
+ * when there is none, -1 with @err.
+ */
+int sql_row(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	    struct store_stmt **row, struct error *err, const char *what);
+/* An INSERT ... RETURNING id: 0 with *@id, or -1 with @err. */
+int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	       int64_t *id, struct error *err, const char *what);
+/* The first row's first column as an integer (an id): 1 with *@id, 0 when no row, -1. */
+int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	   int64_t *id, struct error *err, const char *what);
+
+static inline int sql_begin(struct store *st, enum store_txn txn, struct error *err)
+{
+	return st->driver->begin(st, txn, err);
+}
+
+/* End the write transaction that @rc (0 or -1) says went well or not: 0 or -1. */
+int sql_end_write(struct store *st, int rc, struct error *err);
+/* End a read transaction (it changed nothing). */
+static inline void sql_end_read(struct store *st)
+{
+	st->driver->rollback(st);
+}
+
+static inline int sql_step(struct store_stmt *s, struct error *err, const char *what)
+{
+	return s->driver->step(s, err, what);
+}
+
+static inline void sql_done(struct store_stmt *s)
+{
+	if (s)
+		s->driver->reset(s);
+}
+
+static inline int64_t sql_int(struct store_stmt *s, int col)
+{
+	return s->driver->column_int(s, col);
+}
+
+static inline double sql_real(struct store_stmt *s, int col)
+{
+	return s->driver->column_real(s, col);
+}
+
+static inline bool sql_null(struct store_stmt *s, int col)
+{
+	return s->driver->column_null(s, col);
+}
+
+/* Column @col as text, "" for NULL. */
+static inline const char *sql_text(struct store_stmt *s, int col)
+{
+	const char *text = s->driver->column_text(s, col);
+
+	return text ? text : "";
+}
+
+/* Column @col copied (xstrdup); NULL for NULL with sql_strdup_or_null(). */
+char *sql_strdup(struct store_stmt *s, int col);
+char *sql_strdup_or_null(struct store_stmt *s, int col);
+
+/*
+ * A process identity (util/process.h) as three values, boot, pid and
+ * start, all NULL for none; read back from columns @boot, @pid (and the
+ * start after it).
+ */
+#define SQL_PROCESS(p) SQL_TEXT((p)->pid ? (p)->boot : NULL), SQL_PID_START(p)
+/* The same without the boot (a process group of the writer's boot). */
+#define SQL_PID_START(p) (p)->pid ? SQL_INT((p)->pid) : SQL_NULL, \
+	(p)->pid ? SQL_INT((p)->start) : SQL_NULL
+void sql_process(struct store_stmt *s, int boot, int pid, struct process_id *p);
+
+#endif

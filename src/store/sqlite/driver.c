@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SQLite driver (driver.h): one file, WAL journal (open.c). Its
+ * primitives, and every fault's message: a full disk, a read-only file, a
+ * lock held too long or a file-size limit is said as such, and none passes
+ * for "no row" (a resume that took an error for "not there yet" would
+ * store a benchmark twice).
+ *
+ * A statement is prepared once per connection, on its first use, and kept
+ * until the store closes: preparing the queries of a read again for each
+ * batch cost more than running them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/sqlite/sqlite.h"
+
+void sqlite_directory_of(const char *location, char *dir, size_t len)
+{
+	const char *slash = strrchr(location, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		snprintf(dir, len, "%.*s", slash == location ? 1 : (int)(slash - location),
+			 location);
+}
+
+/*
+ * SQLite says "unable to open database file" whether the path is wrong or
+ * the file system is read-only (a WAL store needs its -shm file even to be
+ * read); ask the file system which, for a message that says what to fix.
+ */
+const char *sqlite_read_only_reason(const char *location)
+{
+	char dir[PATH_MAX];
+
+	if (access(location, W_OK)) {
+		if (errno == EROFS)
+			return "it is on a read-only file system";
+		if (errno == EACCES)
+			return "it is not writable by this user";
+		if (errno != ENOENT)
+			return NULL;
+	}
+	/* Its directory holds the -wal and -shm files, and a new store. */
+	sqlite_directory_of(location, dir, sizeof(dir));
+	if (!access(dir, W_OK) || (errno != EROFS && errno != EACCES))
+		return NULL;
+	return errno == EROFS ? "its directory is on a read-only file system" :
+				"its directory is not writable by this user";
+}
+
+/*
+ * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
+ * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
+ * errno (a COMMIT that fails rolls back, and sqlite3_system_errno() is
+ * then 0): the limit is to blame when the store's file kept EFBIG as its
+ * last error, or the store or its log has reached it.
+ */
+#define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
+
+static bool reached_size(const char *path, const char *suffix, rlim_t limit)
+{
+	char name[PATH_MAX];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return !stat(name, &sb) && (rlim_t)sb.st_size + 65536 >= limit;
+}
+
+static bool over_file_size_limit(sqlite3 *db, const char *path)
+{
+	struct rlimit rl;
+	int last_errno = 0;
+	const char *file;
+
+	if (!db || (sqlite3_errcode(db) != SQLITE_IOERR &&
+		    sqlite3_errcode(db) != SQLITE_CANTOPEN))
+		return false;
+	if (sqlite3_system_errno(db) == EFBIG)
+		return true;
+	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &last_errno) ==
+	    SQLITE_OK && last_errno == EFBIG)
+		return true;
+	/* A new store is built under a temporary name: its files are the ones to measure. */
+	file = sqlite3_db_filename(db, "main");
+	if (file && *file)
+		path = file;
+	return !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	       (reached_size(path, "", rl.rlim_cur) || reached_size(path, "-wal", rl.rlim_cur) ||
+		reached_size(path, "-shm", rl.rlim_cur));
+}
+
+static bool out_of_space(sqlite3 *db)
+{
+	int code = sqlite3_errcode(db), sys = sqlite3_system_errno(db);
+
+	return code == SQLITE_FULL ||
+	       ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) &&
+		(sys == ENOSPC || sys == EDQUOT));
+}
+
+int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
+{
+	const char *path = ss->base.location;
+	int code = sqlite3_errcode(ss->db);
+
+	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
+	if (out_of_space(ss->db))
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': no space left on "
+				 "device, the disk is full (free disk space and run again)",
+				 what, path);
+	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) {
+		const char *read_only = sqlite_read_only_reason(path);
+
+		if (read_only)
+			return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (make it "
+					 "writable or give another --db)", what, path, read_only);
+	}
+	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,
+			 sqlite3_errmsg(ss->db),
+			 over_file_size_limit(ss->db, path) ? FILE_SIZE_LIMIT_HINT :
+			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
+					       "run again when it is done" :
+			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
+			 code == SQLITE_CANTOPEN ? "check the path and its permissions" :
+			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
+}
+
+int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
+		const char *what)
+{
+	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_error(ss, err, what);
+	return 0;
+}
+
+int sqlite_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(ss->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return sqlite_error(ss, err, "read the schema");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(stmt, 0);
+	else if (rc == SQLITE_DONE)
+		error_set(err, EXIT_INTERNAL, "'%s' returned no row", sql);
+	else
+		sqlite_error(ss, err, "read the schema");
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+void sqlite_finalize_all(struct sqlite_store *ss)
+{
+	for (int i = 0; i < ss->nr_stmts; i++)
+		sqlite3_finalize(ss->stmts[i].stmt);
+	ss->nr_stmts = 0;
+}
+
+/* Parameters are $1, $2 ... as every driver reads them: each first used in its order. */
+static int check_parameters(struct sqlite_store *ss, sqlite3_stmt *stmt, const char *sql,
+			    struct error *err)
+{
+	char want[16];
+
+	for (int i = 1; i <= sqlite3_bind_parameter_count(stmt); i++) {
+		const char *name = sqlite3_bind_parameter_name(stmt, i);
+
+		snprintf(want, sizeof(want), "$%d", i);
+		if (!name || strcmp(name, want))
+			return error_set(err, EXIT_INTERNAL, "query '%.60s...' of store '%s': "
+					 "parameter %d is not %s", sql, ss->base.location, i, want);
+	}
+	return 0;
+}
+
+static struct store_stmt *prepare(struct store *st, const char *sql, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	struct store_stmt *found;
+	struct sqlite_stmt *s;
+	char *text;
+	int rc;
+
+	if (store_stmt_lookup(ss->stmts, sizeof(ss->stmts[0]), ss->nr_stmts, SQLITE_STATEMENTS,
+			      sql, &found, err) || found)
+		return found;
+	s = &ss->stmts[ss->nr_stmts];
+	text = store_sql_dialect(sql, st->driver->now);
+	rc = sqlite3_prepare_v3(ss->db, text ? text : sql, -1, SQLITE_PREPARE_PERSISTENT,
+				&s->stmt, NULL);
+	free(text);
+	if (rc != SQLITE_OK) {
+		sqlite_error(ss, err, "prepare a query");
+		return NULL;
+	}
+	if (check_parameters(ss, s->stmt, sql, err)) {
+		sqlite3_finalize(s->stmt);
+		return NULL;
+	}
+	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
+	s->ss = ss;
+	ss->nr_stmts++;
+	return &s->base;
+}
+
+static sqlite3_stmt *stmt_of(struct store_stmt *s)
+{
+	return ((struct sqlite_stmt *)s)->stmt;
+}
+
+static void bind_int(struct store_stmt *s, int i, int64_t v)
+{
+	sqlite3_bind_int64(stmt_of(s), i, v);
+}
+
+static void bind_real(struct store_stmt *s, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(stmt_of(s), i);
+	else
+		sqlite3_bind_double(stmt_of(s), i, v);
+}
+
+static void bind_text(struct store_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(stmt_of(s), i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(stmt_of(s), i);
+}
+
+static int step(struct store_stmt *s, struct error *err, const char *what)
+{
+	int rc = sqlite3_step(stmt_of(s));
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return sqlite_error(((struct sqlite_stmt *)s)->ss, err, what);
+}
+
+static int64_t column_int(struct store_stmt *s, int col)
+{
+	return sqlite3_column_int64(stmt_of(s), col);
+}
+
+static double column_real(struct store_stmt *s, int col)
+{
+	sqlite3_stmt *stmt = stmt_of(s);
+
+	return sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN :
+	       sqlite3_column_double(stmt, col);
+}
+
+static const char *column_text(struct store_stmt *s, int col)
+{
+	return (const char *)sqlite3_column_text(stmt_of(s), col);
+}
+
+static bool column_null(struct store_stmt *s, int col)
+{
+	return sqlite3_column_type(stmt_of(s), col) == SQLITE_NULL;
+}
+
+static void reset(struct store_stmt *s)
+{
+	struct sqlite_stmt *ls = (struct sqlite_stmt *)s;
+
+	sqlite3_reset(ls->stmt);
+	sqlite3_clear_bindings(ls->stmt);
+	ls->base.busy = false;
+}
+
+/*
+ * A write takes the write lock at once (IMMEDIATE), so a busy store waits
+ * here, not mid-way; a read is one transaction so that it sees whole
+ * iterations. An upgrade may rebuild tables: with foreign keys on,
+ * dropping one would delete the rows that refer to it, and the pragma is
+ * a no-op inside a transaction, so it is set around it.
+ */
+static int begin(struct store *st, enum store_txn txn, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+
+	ss->txn = txn;
+	if (txn == TXN_READ)
+		return sqlite_exec(ss, "BEGIN", err, "start reading");
+	if (txn == TXN_SCHEMA &&
+	    sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, "prepare the upgrade"))
+		return -1;
+	return sqlite_exec(ss, "BEGIN IMMEDIATE", err, txn == TXN_SCHEMA ?
+			   "start the upgrade" : "start a transaction");
+}
+
+static void end_schema(struct sqlite_store *ss)
+{
+	if (ss->txn == TXN_SCHEMA)
+		sqlite3_exec(ss->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	ss->txn = TXN_READ;
+}
+
+static void rollback(struct store *st)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+
+	if (!sqlite3_get_autocommit(ss->db))
+		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+	end_schema(ss);
+}
+
+/* Every reference still leads somewhere after an upgrade. */
+static int references_intact(struct sqlite_store *ss, struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(ss->db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
+		return sqlite_error(ss, err, "check the upgraded schema");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows whose "
+			  "references lead nowhere; nothing was changed (check the file with "
+			  "'sqlite3 FILE \"PRAGMA foreign_key_check\"')", ss->base.location,
+			  (const char *)sqlite3_column_text(stmt, 0));
+	else if (rc != SQLITE_DONE)
+		sqlite_error(ss, err, "check the upgraded schema");
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int commit(struct store *st, struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+
+	if ((ss->txn == TXN_SCHEMA && references_intact(ss, err)) ||
+	    sqlite_exec(ss, "COMMIT", err, ss->txn == TXN_SCHEMA ? "commit the upgrade" :
+			"commit")) {
+		rollback(st);
+		return -1;
+	}
+	end_schema(ss);
+	return 0;
+}
+
+static int script(struct store *st, const char *sql, struct error *err, const char *what)
+{
+	return sqlite_exec(sqlite_of(st), sql, err, what);
+}
+
+#define SQLITE_PRIMITIVES							\
+	.dialect = DIALECT_SQLITE,						\
+	.now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",				\
+	.close = sqlite_close,							\
+	.version = sqlite_version,						\
+	.script = script,							\
+	.set_version = sqlite_set_version,					\
+	.begin = begin,								\
+	.commit = commit,							\
+	.rollback = rollback,							\
+	.prepare = prepare,							\
+	.bind_int = bind_int,							\
+	.bind_real = bind_real,							\
+	.bind_text = bind_text,							\
+	.step = step,								\
+	.column_int = column_int,						\
+	.column_real = column_real,						\
+	.column_text = column_text,						\
+	.column_null = column_null,						\
+	.reset = reset
+
+const struct store_driver store_sqlite = {
+	.name = "SQLite",
+	.schemes = NULL,
+	.open = sqlite_open,
+	.inspect = sqlite_inspect,
+	.damage = sqlite_damage,
+	SQLITE_PRIMITIVES,
+};
+
+/* A store in memory, new and empty, gone when closed: for unit tests (store_open_memory()). */
+const struct store_driver store_memory = {
+	.name = "SQLite",
+	.open = sqlite_open_memory,
+	.damage = sqlite_damage,
+	SQLITE_PRIMITIVES,
+};

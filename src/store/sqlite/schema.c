@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an SQLite file holds: which schema version of a schedperf store
+ * (PRAGMA user_version; PRAGMA application_id marks the file as one, so
+ * that a command never takes another program's database for a store), and
+ * what is wrong with it. The tables themselves are store/schema.c's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/sqlite/sqlite.h"
+#include "util/sqlite_file.h"
+
+/* What a database says of itself. */
+struct schema_facts {
+	int version;		/* PRAGMA user_version */
+	int application_id;
+	int objects;		/* tables, indexes ... in sqlite_master */
+	bool store_tables;	/* the six tables every version has */
+};
+
+static int read_facts(struct sqlite_store *ss, struct schema_facts *facts, struct error *err)
+{
+	int tables;
+
+	if (sqlite_int(ss, "PRAGMA user_version", &facts->version, err) ||
+	    sqlite_int(ss, "PRAGMA application_id", &facts->application_id, err) ||
+	    sqlite_int(ss, "SELECT count(*) FROM sqlite_master", &facts->objects, err) ||
+	    sqlite_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+		       "name IN ('runs', 'batches', 'environment', 'benchmarks', 'metrics', "
+		       "'samples')", &tables, err))
+		return -1;
+	facts->store_tables = tables == 6;
+	return 0;
+}
+
+/*
+ * 1: a schedperf store (facts->version says which); 0: an empty database,
+ * which a writer makes a store; -1 with @err: another program's database,
+ * or a store of a newer schema. Stores before version 3 have no
+ * application id and are known by their version and tables.
+ */
+static int identify(struct sqlite_store *ss, const struct schema_facts *facts,
+		    struct error *err)
+{
+	const char *path = ss->base.location;
+
+	if (facts->application_id == (int)SQLITE_FILE_SCHEDPERF_ID) {
+		if (facts->version > STORE_SCHEMA_VERSION)
+			return store_too_new(path, facts->version, err);
+		if (facts->version >= 1 && facts->store_tables)
+			return 1;
+		return store_not_ours(path, "its schedperf tables are missing", err);
+	}
+	if (facts->application_id)
+		return store_not_ours(path, "it is another program's SQLite database", err);
+	if (!facts->version && !facts->objects)
+		return 0;
+	if (facts->version >= 1 && facts->version < 3 && facts->store_tables)
+		return 1;
+	return store_not_ours(path, "it is an SQLite database with other tables", err);
+}
+
+int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err)
+{
+	struct schema_facts facts;
+	int rc;
+
+	if (read_facts(ss, &facts, err))
+		return -1;
+	rc = identify(ss, &facts, err);
+	if (rc < 0)
+		return -1;
+	if (!rc && !empty_ok)
+		return store_not_ours(ss->base.location, "it is an empty database", err);
+	return rc ? facts.version : 0;
+}
+
+int sqlite_version(struct store *st, struct error *err)
+{
+	return sqlite_schema_check(sqlite_of(st), true, err);
+}
+
+/* The version, and the id that marks the file as a schedperf store (util/sqlite_file.h). */
+int sqlite_set_version(struct store *st, int version, struct error *err)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+		 (int)SQLITE_FILE_SCHEDPERF_ID, version);
+	return sqlite_exec(sqlite_of(st), sql, err, "stamp the schema's version");
+}
+
+/* The first row's text of @sql, when it gives one, into @buf; 0, or -1 with @err. */
+static int first_text(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
+		      struct error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(ss->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return sqlite_error(ss, err, "check the store");
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	else if (rc != SQLITE_DONE)
+		sqlite_error(ss, err, "check the store");
+	for (char *nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';	/* the report is one line */
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Each column of each table, "table.column TYPE [NOT NULL]", in order. */
+static const char columns_sql[] =
+	"SELECT m.name || '.' || p.name || ' ' || p.type || "
+	"  CASE WHEN p.\"notnull\" THEN ' NOT NULL' ELSE '' END "
+	"FROM sqlite_master m, pragma_table_info(m.name) p "
+	"WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1";
+
+/* The next column of @stmt, or NULL at the end (or on an error, which @rc keeps). */
+static const char *next_column(sqlite3_stmt *stmt, int *rc)
+{
+	if (*rc)
+		return NULL;
+	switch (sqlite3_step(stmt)) {
+	case SQLITE_ROW:
+		return (const char *)sqlite3_column_text(stmt, 0);
+	case SQLITE_DONE:
+		return NULL;
+	default:
+		*rc = -1;
+		return NULL;
+	}
+}
+
+/*
+ * The first column that a new store has and @ss lacks, or that @ss has
+ * and a new store does not, into @buf: both lists come sorted.
+ */
+static int columns_differ(struct sqlite_store *ss, const char *fresh_sql, char *buf,
+			  size_t len, struct error *err)
+{
+	sqlite3 *fresh = NULL;
+	sqlite3_stmt *want = NULL, *have = NULL;
+	const char *w, *h;
+	int rc = 0;
+
+	buf[0] = '\0';
+	if (sqlite3_open_v2(":memory:", &fresh, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(fresh, fresh_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(fresh, columns_sql, -1, &want, NULL) != SQLITE_OK) {
+		rc = error_set(err, EXIT_INTERNAL, "cannot build the schema to compare store "
+			       "'%s' with: %s", ss->base.location, sqlite3_errmsg(fresh));
+		goto out;
+	}
+	if (sqlite3_prepare_v2(ss->db, columns_sql, -1, &have, NULL) != SQLITE_OK) {
+		rc = sqlite_error(ss, err, "check the store's tables");
+		goto out;
+	}
+	w = next_column(want, &rc);
+	h = next_column(have, &rc);
+	while (!rc && (w || h) && !buf[0]) {
+		int order = !w ? 1 : !h ? -1 : strcmp(w, h);
+
+		if (order < 0)
+			snprintf(buf, len, "column %s is missing", w);
+		else if (order > 0)
+			snprintf(buf, len, "column %s is not schedperf's", h);
+		w = order <= 0 ? next_column(want, &rc) : w;
+		h = order >= 0 ? next_column(have, &rc) : h;
+	}
+	if (rc)
+		sqlite_error(ss, err, "check the store's tables");
+out:
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+	sqlite3_close(fresh);
+	return rc;
+}
+
+int sqlite_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+		  struct error *err)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	char what[256];
+
+	if (first_text(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err))
+		return -1;
+	if (strcmp(what, "ok")) {
+		snprintf(buf, len, "SQLite's integrity check says: %s (restore it from a "
+			 "backup; 'sqlite3 FILE .recover' may save its rows)", what);
+		return 0;
+	}
+	if (first_text(ss, "PRAGMA foreign_key_check", what, sizeof(what), err))
+		return -1;
+	if (what[0]) {
+		snprintf(buf, len, "table %s has rows whose references lead nowhere (see "
+			 "them with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')", what);
+		return 0;
+	}
+	if (version < STORE_SCHEMA_VERSION)
+		return 0;
+	if (columns_differ(ss, fresh, what, sizeof(what), err))
+		return -1;
+	if (what[0])
+		snprintf(buf, len, "its tables are not those of schema version %d: %s (restore "
+			 "it from a backup, or export its runs with the schedperf that made it)",
+			 version, what);
+	return 0;
+}

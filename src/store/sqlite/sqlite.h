@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_STORE_SQLITE_SQLITE_H
+#define SCHEDPERF_STORE_SQLITE_SQLITE_H
+
+/*
+ * Inside the SQLite driver (driver.h): the handle and what its files
+ * share. driver.c has the primitives and every fault's message, open.c
+ * how a file is opened, created, or read without being changed, and
+ * schema.c what a file holds (its version, its damage).
+ */
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/driver.h"
+
+#if SQLITE_VERSION_NUMBER < 3035000
+#error "SQLite 3.35 or later is needed (RETURNING)"
+#endif
+
+#define SQLITE_STATEMENTS 64
+
+struct sqlite_stmt {
+	struct store_stmt base;
+	struct sqlite_store *ss;
+	sqlite3_stmt *stmt;
+};
+
+struct sqlite_store {
+	struct store base;
+	sqlite3 *db;
+	bool read_only;		/* STORE_READ: nothing may be written */
+	enum store_txn txn;	/* of the transaction open */
+	struct sqlite_stmt stmts[SQLITE_STATEMENTS];
+	int nr_stmts;
+};
+
+static inline struct sqlite_store *sqlite_of(struct store *st)
+{
+	return (struct sqlite_store *)st;
+}
+
+/* driver.c */
+/* The directory that holds @location ("." for a bare name). */
+void sqlite_directory_of(const char *location, char *dir, size_t len);
+/*
+ * Why the store at @location cannot be written ("it is on a read-only file
+ * system"), or NULL when nothing about the file says so.
+ */
+const char *sqlite_read_only_reason(const char *location);
+/* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
+int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
+/* SQL without parameters, of one statement or several: 0, or -1 with @err. */
+int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
+		const char *what);
+/* The first column of the first row of @sql (a pragma, a count) as an integer. */
+int sqlite_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err);
+/* Finalize every prepared statement (before the connection closes or changes). */
+void sqlite_finalize_all(struct sqlite_store *ss);
+
+/* open.c */
+int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
+		struct store **out, struct error *err);
+/* A new empty store in memory, whatever @location says (store_memory). */
+int sqlite_open_memory(const char *location, enum store_access access,
+		       store_upgrade_fn *upgrade, struct store **out, struct error *err);
+int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err);
+void sqlite_close(struct store *st);
+
+/* schema.c */
+/*
+ * What the open connection holds: the schema version of a schedperf store,
+ * 0 for an empty database when @empty_ok (a writer makes it a store), or
+ * -1 with @err for anything else (another program's database, a store of a
+ * newer schema). Reads only.
+ */
+int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err);
+int sqlite_version(struct store *st, struct error *err);
+int sqlite_set_version(struct store *st, int version, struct error *err);
+/*
+ * SQLite's integrity check, references that lead nowhere and, for the
+ * current version, tables and columns other than those of @fresh.
+ */
+int sqlite_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+		  struct error *err);
+
+#endif
