@@ -13,8 +13,8 @@ load sysctl
 pg_file
 
 teardown() {
+	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
 	sysctl_teardown
-	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
 	[ -z "${PGDB:-}" ] || psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }

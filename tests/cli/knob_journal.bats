@@ -12,9 +12,9 @@ load sysctl
 pg_file
 
 teardown() {
+	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
+	[ -z "${HOLDER:-}" ] || kill -9 "$HOLDER" 2>/dev/null || true
 	sysctl_teardown
-	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
-	[ -n "${HOLDER:-}" ] && kill -9 "$HOLDER" 2>/dev/null
 	for db in ${PGDBS:-}; do
 		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
 	done

@@ -20,11 +20,14 @@ sysctl_setup() {
 	B=$((ORIGINAL + 2))
 }
 
+# After the test's processes were killed: put back the value the test found,
+# once none of them is left to write after it (a worker's ab dies with it,
+# a moment later).
 sysctl_teardown() {
-	if [ -n "${ORIGINAL:-}" ]; then
-		echo "$ORIGINAL" >"$KNOB_FILE"
-		exec 8>&-
-	fi
+	[ -n "${ORIGINAL:-}" ] || return 0
+	WAIT_LIMIT=60 wait_for refute process_on_this_store '(^|/)schedperf( |$)' || true
+	echo "$ORIGINAL" >"$KNOB_FILE"
+	exec 8>&-
 }
 
 knob_is() {	# knob_is VALUE: $KNOB holds VALUE now
