@@ -14,7 +14,7 @@
  * schema, the job queue's claim) the driver holds its own text.
  *
  * A driver is a directory under src/store/ (sqlite/, postgres/) and one
- * row of store_drivers[] in store.c, chosen by the location's scheme as
+ * row of store_drivers[] in open.c, chosen by the location's scheme as
  * git chooses its ref storage backends. Only src/store/ includes this;
  * callers use store.h.
  */

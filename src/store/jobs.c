@@ -2,7 +2,7 @@
 /*
  * Jobs (store.h, "Jobs"): commands queued in the store for workers on many
  * machines. Every operation is one statement, atomic by itself, outside
- * store.c's transactions (a claim must not wait for the writers' lock),
+ * the writers' transactions (a claim must not wait for their lock),
  * except the two that tie a job to its batches: the batch a job's run
  * begins names the job in the transaction that begins it, and the job is
  * done in the one that completes its batches (store_batches_finish()).

@@ -7,7 +7,7 @@
  * file named by what it reads or writes: runs.c (runs, batches and their
  * environment), benchmarks.c (benchmarks and their metrics), iterations.c
  * (iterations, their samples and culprits), profiles.c, and, with their
- * public calls, journal.c and jobs.c. store.c decides which of them make
+ * public calls, journal.c and jobs.c. transactions.c decides which of them make
  * one transaction; each runs inside the one it opened, and says "no row"
  * (0) apart from a fault (-1 with @err) in every lookup.
  */
@@ -17,7 +17,7 @@
 /*
  * Who writes a batch: the process running it and the process group of
  * the iteration it runs now. Both are checked before another process may
- * resume or replace the run (store.c, guard_run()).
+ * resume or replace the run (transactions.c, guard_run()).
  */
 struct batch_writer {
 	struct process_id runner;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Runs and their batches: a run is a name; each `schedperf run` under it
- * adds a batch with its environment, its writer (store.c, "Writers") and,
+ * adds a batch with its environment, its writer (transactions.c, "Writers") and,
  * for --resume, its plan. Reading a batch back starts here and goes to
  * benchmarks.c, iterations.c and profiles.c for its parts.
  */
@@ -143,36 +143,6 @@ int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 	return sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2",
 			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch_id)), err,
 			"discard earlier batches");
-}
-
-struct result_benchmark *batch_rows_benchmark(struct batch_rows *r, struct store_stmt *s,
-					      int col)
-{
-	int64_t id = sql_int(s, col);
-	struct result_batch *batch = r->batch;
-
-	while (r->at < batch->nr_benchmarks && r->ids[r->at] != id)
-		r->at++;
-	return r->at < batch->nr_benchmarks ? &batch->benchmarks[r->at] : NULL;
-}
-
-int batch_rows_each(struct batch_rows *r, const char *sql,
-		    int (*row)(struct batch_rows *r, struct store_stmt *s, struct error *err),
-		    struct error *err)
-{
-	struct store_stmt *s = sql_query(r->st, sql, SQL_ARGS(SQL_INT(r->batch->id)), err);
-	int rc;
-
-	if (!s)
-		return -1;
-	r->at = 0;
-	while ((rc = sql_step(s, err, "read the results")) > 0)
-		if (row(r, s, err)) {
-			rc = -1;
-			break;
-		}
-	sql_done(s);
-	return rc;
 }
 
 static int env_row(struct batch_rows *r, struct store_stmt *s, struct error *err)

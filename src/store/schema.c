@@ -14,7 +14,7 @@
  *
  * Ids are never reused (AUTOINCREMENT, identity columns): a process that
  * still holds the id of a batch that another deleted must fail on its next
- * insert, never write into whatever batch got the id next (store.c,
+ * insert, never write into whatever batch got the id next (transactions.c,
  * "Writers"). On PostgreSQL text that is sorted or compared (names, start
  * times, environment keys) is COLLATE "C": byte order, as SQLite sorts,
  * whatever the database's locale.

@@ -10,7 +10,7 @@
  *	rc = sql_exec(st, "UPDATE batches SET complete = $1 WHERE id = $2",
  *		      SQL_ARGS(SQL_INT(complete), SQL_INT(id)), err, "finish the batch");
  *
- * Every call runs inside the transaction that store.c opened (jobs.c's,
+ * Every call runs inside the transaction that transactions.c opened (jobs.c's,
  * one statement each, outside them); every text is a string constant,
  * known by its address to the driver's cache of prepared statements.
  */

@@ -13,12 +13,12 @@
 
 /*
  * The results store: one interface, with SQL drivers behind it chosen by
- * the location's scheme (store.c, driver.h): SQLite for a file path, the
+ * the location's scheme (open.c, driver.h): SQLite for a file path, the
  * embedded default; PostgreSQL for a postgresql:// URL. Every write is its
  * own transaction, so whatever stops schedperf — Ctrl-C, kill -9, a full
- * disk — the store holds whole iterations only. Ids are never reused. A run being written by a live
- * process can be neither replaced nor resumed by another (store.c,
- * "Writers").
+ * disk — the store holds whole iterations only. Ids are never reused. A
+ * run being written by a live process can be neither replaced nor resumed
+ * by another (transactions.c, "Writers").
  */
 
 #define STORE_SCHEMA_VERSION 10
@@ -242,7 +242,7 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
 
 /*
  * Jobs: commands queued in the store for workers on many machines
- * (PostgreSQL stores; store.c, "Jobs"): a run, an ab or a bisect-step. A
+ * (PostgreSQL stores; jobs.c): a run, an ab or a bisect-step. A
  * job is queued, then running on one machine under a claim with a lease
  * that its worker renews, then done (its batches complete and linked, in
  * the transaction that completes them), failed (with a reason) or

@@ -11,7 +11,7 @@
  * given to another: the boot it ran in, its pid and its start time (clock
  * ticks after boot, field 22 of /proc/PID/stat). Two processes of one boot
  * never share pid and start time, so a record of a writer that was killed
- * can never be mistaken for a live process (src/store/store.c, "Writers").
+ * can never be mistaken for a live process (src/store/transactions.c, "Writers").
  */
 struct process_id {
 	char boot[40];		/* /proc/sys/kernel/random/boot_id; "" = unknown */

@@ -49,7 +49,7 @@ static inline struct pg_store *pg_of(struct store *st)
  * The advisory lock that every write transaction takes first (its key
  * spells "SchPWRIT"): writers to a store take turns, as SQLite's do, so
  * that a check and the claim that follows it are one step for every other
- * process (store.c).
+ * process (transactions.c).
  */
 #define PG_WRITE_LOCK "pg_advisory_xact_lock(6008761022114056532)"
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The store's interface (store.h) over its SQL drivers (driver.h): the
- * driver is chosen by the location's scheme. Here is which calls are one
- * transaction, the guards that keep a second process off a run being
- * written, resume bookkeeping and --replace; the queries are in the files
- * named by what they read or write (queries.h).
+ * The calls of the store's interface (store.h) that write or read its
+ * results, each one transaction of the queries (queries.h) that make it:
+ * the guards that keep a second process off a run being written, resume
+ * bookkeeping and --replace.
  *
  * Writers. Each batch records its writer: the process running it and the
  * process group of the iteration it runs now, each by boot id, pid and
@@ -25,128 +24,13 @@
  * never both; a replacing run that fails or is interrupted leaves the old
  * ones in place, and `run --resume` can still finish it.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "store/queries.h"
-#include "store/schema.h"
-#include "util/array.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-
-/* Chosen by the location's scheme; the row without schemes takes file paths. */
-static const struct store_driver *const store_drivers[] = {
-	&store_postgres,
-	&store_sqlite,
-};
-
-static const struct store_driver *driver_for(const char *location)
-{
-	const struct store_driver *files = NULL;
-
-	for (size_t i = 0; i < ARRAY_SIZE(store_drivers); i++) {
-		const struct store_driver *d = store_drivers[i];
-
-		if (!d->schemes) {
-			files = d;
-			continue;
-		}
-		for (const char *const *s = d->schemes; *s; s++)
-			if (!strncmp(location, *s, strlen(*s)))
-				return d;
-	}
-	return files;
-}
-
-/* The driver for @location, or -1 with @err when there is none to use. */
-static int usable_driver(const char *location, const struct store_driver **out,
-			 struct error *err)
-{
-	const struct store_driver *d;
-	char shown[256];
-
-	if (!location || !*location)
-		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
-				 "or a URL (give --db FILE or --db postgresql://...)");
-	d = driver_for(location);
-	if (!d->open) {
-		store_location_shown(location, shown, sizeof(shown));
-		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
-				 "built with %s (%s)", shown, d->name, d->build_hint);
-	}
-	*out = d;
-	return 0;
-}
-
-static int open_with(const char *location, enum store_access access, struct store **out,
-		     struct error *err)
-{
-	const struct store_driver *d;
-
-	if (usable_driver(location, &d, err))
-		return -1;
-	return d->open(location, access, store_schema_upgrade, out, err);
-}
-
-int store_open(const char *location, struct store **out, struct error *err)
-{
-	return open_with(location, STORE_WRITE, out, err);
-}
-
-int store_open_existing(const char *location, struct store **out, struct error *err)
-{
-	return open_with(location, STORE_READ, out, err);
-}
-
-int store_open_queue(const char *location, struct store **out, struct error *err)
-{
-	const struct store_driver *d;
-	char shown[256];
-
-	if (usable_driver(location, &d, err))
-		return -1;
-	if (!d->job_claim) {
-		store_location_shown(location, shown, sizeof(shown));
-		return store_no_queue(shown, d, err);
-	}
-	return open_with(location, STORE_WRITE, out, err);
-}
-
-int store_open_memory(struct store **out, struct error *err)
-{
-	return store_memory.open("memory", STORE_WRITE, store_schema_upgrade, out, err);
-}
-
-int store_inspect(const char *location, struct store_status *status, struct error *err)
-{
-	const struct store_driver *d;
-	struct store *st = NULL;
-	int rc;
-
-	memset(status, 0, sizeof(*status));
-	if (usable_driver(location, &d, err))
-		return -1;
-	status->backend = d->name;
-	store_location_shown(location, status->location, sizeof(status->location));
-	if (d->inspect(location, &st, &status->version, err))
-		return -1;
-	if (!st)
-		return 0;
-	rc = d->damage(st, status->version, store_schema_fresh(d), status->damage,
-			sizeof(status->damage), err);
-	d->close(st);
-	return rc;
-}
-
-void store_close(struct store *st)
-{
-	if (st)
-		st->driver->close(st);
-}
 
 static void writer_self(struct batch_writer *writer)
 {
@@ -198,13 +82,6 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 	}
 	free(states);
 	return rc;
-}
-
-void store_forget_in_child(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(store_drivers); i++)
-		if (store_drivers[i]->forget_in_child)
-			store_drivers[i]->forget_in_child();
 }
 
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,

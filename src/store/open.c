@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a store (store.h): the driver is chosen by the location's scheme
+ * from store_drivers[], as git chooses its ref storage backends, and
+ * handed schema.c's upgrade to bring the store to the current version.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/schema.h"
+#include "util/array.h"
+
+/* Chosen by the location's scheme; the row without schemes takes file paths. */
+static const struct store_driver *const store_drivers[] = {
+	&store_postgres,
+	&store_sqlite,
+};
+
+static const struct store_driver *driver_for(const char *location)
+{
+	const struct store_driver *files = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(store_drivers); i++) {
+		const struct store_driver *d = store_drivers[i];
+
+		if (!d->schemes) {
+			files = d;
+			continue;
+		}
+		for (const char *const *s = d->schemes; *s; s++)
+			if (!strncmp(location, *s, strlen(*s)))
+				return d;
+	}
+	return files;
+}
+
+/* The driver for @location, or -1 with @err when there is none to use. */
+static int usable_driver(const char *location, const struct store_driver **out,
+			 struct error *err)
+{
+	const struct store_driver *d;
+	char shown[256];
+
+	if (!location || !*location)
+		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
+				 "or a URL (give --db FILE or --db postgresql://...)");
+	d = driver_for(location);
+	if (!d->open) {
+		store_location_shown(location, shown, sizeof(shown));
+		return error_set(err, EXIT_ENV, "cannot open store '%s': this schedperf is not "
+				 "built with %s (%s)", shown, d->name, d->build_hint);
+	}
+	*out = d;
+	return 0;
+}
+
+static int open_with(const char *location, enum store_access access, struct store **out,
+		     struct error *err)
+{
+	const struct store_driver *d;
+
+	if (usable_driver(location, &d, err))
+		return -1;
+	return d->open(location, access, store_schema_upgrade, out, err);
+}
+
+int store_open(const char *location, struct store **out, struct error *err)
+{
+	return open_with(location, STORE_WRITE, out, err);
+}
+
+int store_open_existing(const char *location, struct store **out, struct error *err)
+{
+	return open_with(location, STORE_READ, out, err);
+}
+
+int store_open_queue(const char *location, struct store **out, struct error *err)
+{
+	const struct store_driver *d;
+	char shown[256];
+
+	if (usable_driver(location, &d, err))
+		return -1;
+	if (!d->job_claim) {
+		store_location_shown(location, shown, sizeof(shown));
+		return store_no_queue(shown, d, err);
+	}
+	return open_with(location, STORE_WRITE, out, err);
+}
+
+int store_open_memory(struct store **out, struct error *err)
+{
+	return store_memory.open("memory", STORE_WRITE, store_schema_upgrade, out, err);
+}
+
+int store_inspect(const char *location, struct store_status *status, struct error *err)
+{
+	const struct store_driver *d;
+	struct store *st = NULL;
+	int rc;
+
+	memset(status, 0, sizeof(*status));
+	if (usable_driver(location, &d, err))
+		return -1;
+	status->backend = d->name;
+	store_location_shown(location, status->location, sizeof(status->location));
+	if (d->inspect(location, &st, &status->version, err))
+		return -1;
+	if (!st)
+		return 0;
+	rc = d->damage(st, status->version, store_schema_fresh(d), status->damage,
+			sizeof(status->damage), err);
+	d->close(st);
+	return rc;
+}
+
+void store_close(struct store *st)
+{
+	if (st)
+		st->driver->close(st);
+}
+
+void store_forget_in_child(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(store_drivers); i++)
+		if (store_drivers[i]->forget_in_child)
+			store_drivers[i]->forget_in_child();
+}
