@@ -31,6 +31,11 @@ struct perf_counter_spec {
 	uint64_t config;
 	double scale;		/* from the kernel's unit to ours */
 	const char *help;
+	/*
+	 * It happens only in the kernel: where only user counting is allowed
+	 * it would always read 0, so it is absent there.
+	 */
+	bool in_kernel;
 };
 
 #define LLC_READ(result) (PERF_COUNT_HW_CACHE_LL | \
@@ -39,27 +44,27 @@ struct perf_counter_spec {
 
 static const struct perf_counter_spec counters[] = {
 	{ "task_clock_ms", "ms", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-	  1e-6, "CPU time of the workload's tasks (perf task-clock)" },
+	  1e-6, "CPU time of the workload's tasks (perf task-clock)", false },
 	{ "context_switches", "count", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_CONTEXT_SWITCHES, 1, "context switches of the workload's tasks" },
+	  PERF_COUNT_SW_CONTEXT_SWITCHES, 1, "context switches of the workload's tasks", true },
 	{ "cpu_migrations", "count", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_CPU_MIGRATIONS, 1, "moves of the workload's tasks between CPUs" },
+	  PERF_COUNT_SW_CPU_MIGRATIONS, 1, "moves of the workload's tasks between CPUs", true },
 	{ "page_faults", "count", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS,
-	  1, "page faults of the workload's tasks" },
+	  1, "page faults of the workload's tasks", false },
 	{ "cycles", "count", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
-	  1, "CPU cycles (hardware counter)" },
+	  1, "CPU cycles (hardware counter)", false },
 	{ "instructions", "count", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
-	  1, "instructions retired (hardware counter)" },
+	  1, "instructions retired (hardware counter)", false },
 	{ "cache_references", "count", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_CACHE_REFERENCES, 1, "cache references (hardware counter)" },
+	  PERF_COUNT_HW_CACHE_REFERENCES, 1, "cache references (hardware counter)", false },
 	{ "cache_misses", "count", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
-	  1, "cache misses (hardware counter)" },
+	  1, "cache misses (hardware counter)", false },
 	{ "llc_loads", "count", PERF_TYPE_HW_CACHE,
 	  LLC_READ(PERF_COUNT_HW_CACHE_RESULT_ACCESS), 1,
-	  "last-level cache loads (hardware counter)" },
+	  "last-level cache loads (hardware counter)", false },
 	{ "llc_load_misses", "count", PERF_TYPE_HW_CACHE,
 	  LLC_READ(PERF_COUNT_HW_CACHE_RESULT_MISS), 1,
-	  "last-level cache load misses (hardware counter)" },
+	  "last-level cache load misses (hardware counter)", false },
 };
 
 #define NR_COUNTERS (ARRAY_SIZE(counters))
@@ -120,6 +125,10 @@ static int counter_probe(struct perf_monitor *pm, size_t i, struct error *err)
 		/* perf_event_paranoid >= 2 without privilege: user only. */
 		pm->user_only[i] = true;
 		fd = counter_open(&counters[i], true, 0, false);
+		if (fd >= 0 && counters[i].in_kernel) {
+			close(fd);
+			fd = -1;
+		}
 	}
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 		return error_set(err, EXIT_ENV,
