@@ -40,7 +40,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 SCHEDPERF = $(BUILD)/schedperf
 
-.PHONY: all run check test asan ubsan fuzz fuzz-ci valgrind install uninstall clean deps
+.PHONY: all run check test unit asan ubsan fuzz fuzz-ci valgrind install uninstall clean deps
 
 all: $(SCHEDPERF) $(HELPER_BIN)
 
@@ -78,6 +78,11 @@ check: deps
 
 # The same as check, under the name other projects use.
 test: check
+
+# The unit tests alone: no root, no server, nothing installed; the compiler
+# and the libraries' headers (README.md) are all they need.
+unit: tests
+	@tests/run.sh --unit $(UNIT_BIN)
 
 .PHONY: tests
 tests: $(UNIT_BIN)

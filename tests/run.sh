@@ -3,10 +3,20 @@
 # and end with one line "N passed, N failed" (doc/design.md). A skipped test
 # (bats: "ok N name # skip why"; cmocka: "not ok N # SKIP name") is neither:
 # it is listed with its reason and counted on the line before.
+# With --unit, the unit tests alone (`make unit`): no PostgreSQL server,
+# no command-line tests, so no root and nothing installed but what builds
+# schedperf; test_store leaves its PostgreSQL half to `make check`.
 # usage: tests/run.sh SCHEDPERF_BINARY UNIT_TEST_BINARY...
+#        tests/run.sh --unit UNIT_TEST_BINARY...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-export SCHEDPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+unit_only=false
+if [ "$1" = --unit ]; then
+	unit_only=true
+	export SCHEDPERF_TEST_NO_POSTGRES=1
+else
+	export SCHEDPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+fi
 shift
 passed=0 failed=0 skipped=0
 log=$(mktemp)
@@ -42,7 +52,7 @@ count() {	# $1: what ran, $2: its exit code; reads TAP from $log
 # The PostgreSQL tests share one throwaway server, each in its own database
 # (tests/pg-server.sh). A server that does not start fails the run: those
 # tests are never skipped.
-if [ -z "${SCHEDPERF_TEST_PGHOST:-}" ]; then
+if ! $unit_only && [ -z "${SCHEDPERF_TEST_PGHOST:-}" ]; then
 	pgdir=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
 	if "$here/pg-server.sh" start "$pgdir" >"$log" 2>&1; then
 		export SCHEDPERF_TEST_PGHOST=$pgdir
@@ -59,7 +69,7 @@ for t in "$@"; do
 done
 
 for f in "$here"/cli/*.bats; do
-	[ -e "$f" ] || continue
+	! $unit_only && [ -e "$f" ] || continue
 	bats --tap "$f" >"$log" 2>&1
 	count "cli/$(basename "$f")" $?
 done

@@ -10,7 +10,9 @@
  * The tests of the interface run on both backends: on SQLite, and on
  * PostgreSQL in a new database of the throwaway server that tests/run.sh
  * starts ($SCHEDPERF_TEST_PGHOST: its socket directory). Without that
- * server the PostgreSQL tests fail: they are never skipped.
+ * server the PostgreSQL tests fail: they are never skipped. Those that need
+ * no file run again on a store in memory (store_open_memory()). `make unit`
+ * (no server) sets $SCHEDPERF_TEST_NO_POSTGRES and runs SQLite's alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@
 static char dir[64];
 static char path[256];		/* the store's location: a file, or a PostgreSQL URL */
 static char pg_db[64];		/* the PostgreSQL database of this test */
+static bool in_memory;		/* the store is store_open_memory()'s */
 
 static int setup(void **state)
 {
@@ -124,12 +127,25 @@ static bool on_pg(void)
 	return !strncmp(path, "postgresql://", 13);
 }
 
+/* A store in memory for each test: nothing in it can be opened twice. */
+static int setup_memory(void **state)
+{
+	in_memory = true;
+	return setup(state);
+}
+
+static int teardown_memory(void **state)
+{
+	in_memory = false;
+	return teardown(state);
+}
+
 static struct store *open_store(void)
 {
 	struct error err = { 0 };
 	struct store *st = NULL;
 
-	if (store_open(path, &st, &err))
+	if (in_memory ? store_open_memory(&st, &err) : store_open(path, &st, &err))
 		fail_msg("store_open: %s", err.msg);
 	return st;
 }
@@ -199,14 +215,18 @@ static void db_exec(const char *sqlite_text, const char *pg_text)
 	sqlite3_close(db);
 }
 
+/* A string constant where the result structures hold their own (never written here). */
+#define TEXT(s) ((char *)(s))
+
 static struct result_metric metrics_def[2] = {
-	{ .name = "seconds", .unit = "s", .better = BETTER_LOWER, .source = "workload" },
-	{ .name = "ops", .unit = "ops/s", .better = BETTER_HIGHER, .source = "workload",
-	  .repetitions = 2 },
+	{ .name = TEXT("seconds"), .unit = TEXT("s"), .better = BETTER_LOWER,
+	  .source = TEXT("workload") },
+	{ .name = TEXT("ops"), .unit = TEXT("ops/s"), .better = BETTER_HIGHER,
+	  .source = TEXT("workload"), .repetitions = 2 },
 };
 
 static const struct result_benchmark bench_def = {
-	.workload = "pipe", .params = "{\"loops\":\"10\"}", .metrics = metrics_def,
+	.workload = TEXT("pipe"), .params = TEXT("{\"loops\":\"10\"}"), .metrics = metrics_def,
 	.nr_metrics = 2,
 };
 
@@ -971,8 +991,10 @@ static void test_knob_journal(void **state)
 {
 	struct store *st = open_store();
 	struct knob_original k[2] = {
-		{ "sysctl", "kernel.sched_autogroup_enabled", "1", { "", 0, 0 }, "2026-01-01", NULL },
-		{ "feature", "TTWU_QUEUE", "NO_TTWU_QUEUE", { "", 0, 0 }, "2026-01-01", NULL },
+		{ TEXT("sysctl"), TEXT("kernel.sched_autogroup_enabled"), TEXT("1"), { "", 0, 0 },
+		  TEXT("2026-01-01"), NULL },
+		{ TEXT("feature"), TEXT("TTWU_QUEUE"), TEXT("NO_TTWU_QUEUE"), { "", 0, 0 },
+		  TEXT("2026-01-01"), NULL },
 	}, *got;
 	char machine[256];
 	struct error err = { 0 };
@@ -984,9 +1006,9 @@ static void test_knob_journal(void **state)
 	assert_int_equal(n, 0);
 	assert_int_equal(store_journal_write(st, k, 2, &err), 0);
 	/* The second write's first row is taken, the transaction undone whole. */
-	k[0].name = "kernel.sched_child_runs_first";
-	k[1].kind = "sysctl";
-	k[1].name = "kernel.sched_autogroup_enabled";
+	k[0].name = TEXT("kernel.sched_child_runs_first");
+	k[1].kind = TEXT("sysctl");
+	k[1].name = TEXT("kernel.sched_autogroup_enabled");
 	assert_int_equal(store_journal_write(st, k, 2, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "journalled already"));
@@ -1020,7 +1042,7 @@ static void test_knob_journal(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest sqlite_tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
@@ -1038,7 +1060,18 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_process_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reading_creates_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_knob_journal, setup, teardown),
-		/* The same on PostgreSQL, where they apply. */
+	};
+	/* Those that read back only through the interface, on a store in memory. */
+	const struct CMUnitTest memory_tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup_memory, teardown_memory),
+		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_memory,
+						teardown_memory),
+		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_memory,
+						teardown_memory),
+		cmocka_unit_test_setup_teardown(test_knob_journal, setup_memory, teardown_memory),
+	};
+	/* The same on PostgreSQL, where they apply. */
+	const struct CMUnitTest pg_tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
@@ -1053,6 +1086,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_knob_journal, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_pg_refusals, setup_pg, teardown_pg),
 	};
+	int failed = cmocka_run_group_tests_name("sqlite", sqlite_tests, NULL, NULL) +
+		     cmocka_run_group_tests_name("memory", memory_tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	if (!getenv("SCHEDPERF_TEST_NO_POSTGRES"))
+		failed += cmocka_run_group_tests_name("postgresql", pg_tests, NULL, NULL);
+	return failed;
 }
