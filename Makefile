@@ -21,6 +21,14 @@ BUILD ?= build
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-truncation
+# git's developer warnings (its config.mak.dev), for those who change the
+# code: make DEVELOPER=1. Its -pedantic and -std=gnu99 are left out:
+# schedperf is C17 with GNU's extensions on purpose (_GNU_SOURCE, %m).
+ifdef DEVELOPER
+WARN += -Wdeclaration-after-statement -Wformat-security -Wold-style-definition -Woverflow \
+	-Wpointer-arith -Wstrict-prototypes -Wunused -Wvla -Wwrite-strings -fno-common \
+	-Wunreachable-code -Wmissing-prototypes
+endif
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc $(WARN) $(CFLAGS) $(SANITIZE) \
 	-DSCHEDPERF_VERSION='"$(VERSION)"' -DSCHEDPERF_LIBEXECDIR='"$(LIBEXECDIR)"' -MMD -MP \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

@@ -47,6 +47,8 @@ const char *verdict_name(enum verdict v)
 
 void compare_options_init(struct compare_options *opts)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
 	*opts = (struct compare_options){
 		.alpha = 0.05,
 		.margin = 0.01,
@@ -56,7 +58,6 @@ void compare_options_init(struct compare_options *opts)
 		.threads = 2,
 		.effects = true,
 	};
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	/* the bootstrap scales with CPUs, up to the pool's cap */
 	if (cpus > 2)

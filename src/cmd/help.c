@@ -38,7 +38,7 @@ int cmd_help(int argc, char **argv)
 {
 	const struct cmd_option options[] = { OPT_END() };
 	const struct command *cmd;
-	char *help_argv[] = { NULL, "--help", NULL };
+	char *help_argv[] = { NULL, (char *)"--help", NULL };
 	int code;
 
 	if (parse_options(argc, argv, options, &help_usage, &code))

@@ -190,9 +190,9 @@ static int check_command(const struct submit_request *req)
 	pid_t pid;
 
 	/* First, so that no option of the job's can take it for its value. */
-	argv[0] = "schedperf";
+	argv[0] = (char *)"schedperf";
 	argv[1] = (char *)req->command;
-	argv[2] = "--dry-run";
+	argv[2] = (char *)"--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
 	setenv(JOB_ENV_CHECK, "1", 1);
 	pid = spawn_self(argv, -2, -1, true);

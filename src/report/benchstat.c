@@ -564,6 +564,7 @@ static void bs_comparison(char *delta, size_t dlen, char *pn, size_t plen,
 static void bs_data_rows(struct tt *tt, const struct bs_table *t, struct notes *notes)
 {
 	char need_ci[128], need_p[128], conf[32], alpha[32];
+	double *centers;
 	const char *op;
 	int n;
 
@@ -575,9 +576,9 @@ static void bs_data_rows(struct tt *tt, const struct bs_table *t, struct notes *
 	utest_samples(t->alpha, &op, &n);
 	snprintf(need_p, sizeof(need_p), "need %s %d samples to detect a difference at alpha "
 		 "level %s", op, n, alpha);
+	centers = xcalloc(t->nr_runs + 1, sizeof(*centers));
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct bs_cell *cells = &t->cells[i * t->nr_runs];
-		double centers[t->nr_runs];
 		size_t nr_centers = 0;
 		struct scaler s;
 		char *name = bs_name(t->rows[i]);
@@ -612,11 +613,14 @@ static void bs_data_rows(struct tt *tt, const struct bs_table *t, struct notes *
 			warn_cell(tt, notes, msgs, 1);
 		}
 	}
+	free(centers);
 }
 
 /* The geomean row: of each column's medians, and of the ratios to the baseline. */
 static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes *notes)
 {
+	double *sums = xcalloc(t->nr_rows + 1, sizeof(*sums));
+	double *ratios = xcalloc(t->nr_rows + 1, sizeof(*ratios));
 	size_t nr_base = 0;
 
 	for (size_t i = 0; i < t->nr_rows; i++)
@@ -624,8 +628,8 @@ static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes
 	tt_row(tt);
 	tt_cell(tt, "geomean", TT_LEFT, NULL);
 	for (size_t r = 0; r < t->nr_runs; r++) {
-		double sums[t->nr_rows], ratios[t->nr_rows], gm;
 		size_t nr_sums = 0, nr_ratios = 0;
+		double gm;
 		bool bad_ratio = false;
 		const char *msgs[3] = { NULL, NULL, NULL };
 		char buf[64];
@@ -676,6 +680,8 @@ static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes
 		tt_col(tt, start_col(r + 1) - 1);
 		warn_cell(tt, notes, msgs, 3);
 	}
+	free(sums);
+	free(ratios);
 }
 
 /* schedperf's own verdicts, apart from benchstat's `~`. */

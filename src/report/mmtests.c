@@ -348,6 +348,7 @@ struct mm_table {
 static int mm_precision(const struct mm_table *t)
 {
 	double scale = 0;
+	int d;
 
 	for (size_t i = 0; i < t->nr_rows; i++)
 		for (size_t r = 0; r < t->nr_runs; r++) {
@@ -358,7 +359,7 @@ static int mm_precision(const struct mm_table *t)
 		}
 	if (scale <= 0)
 		return 2;
-	int d = 4 - (int)floor(log10(scale));
+	d = 4 - (int)floor(log10(scale));
 	return d < 2 ? 2 : d > 9 ? 9 : d;
 }
 
@@ -502,12 +503,11 @@ static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_ta
 {
 	const struct compare_row *first = t->rows[0];
 	bool higher = first->metric->better == BETTER_HIGHER;
-	bool any_ci[cmp->nr_runs];
+	bool *any_ci = xcalloc(t->nr_runs + 1, sizeof(*any_ci));
 	int statw = 0, opw = 0;
 	char label[32];
 
 	for (size_t r = 0; r < t->nr_runs; r++) {
-		any_ci[r] = false;
 		for (size_t i = 0; i < t->nr_rows; i++)
 			any_ci[r] |= t->cells[i * t->nr_runs + r].has_ci;
 	}
@@ -527,6 +527,7 @@ static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_ta
 		for (size_t i = 0; i < t->nr_rows; i++)
 			mm_print_line(out, t, ver, l, i, statw, opw, higher, any_ci);
 	mm_verdicts(out, cmp, t, how);
+	free(any_ci);
 }
 
 /* A row the baseline lacks has no place in MMTests' table: say so. */

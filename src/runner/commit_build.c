@@ -91,7 +91,7 @@ out:
 static int build(struct build_area *area, struct commit_build *b, struct error *err)
 {
 	char *log_path = xasprintf("%s/%.12s.log", area->root, b->hash);
-	char *argv[] = { "sh", "-c", (char *)area->build_cmd, NULL };
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)area->build_cmd, NULL };
 	struct child_command cmd = { .dir = b->dir, .argv = argv, .interrupted = area->interrupted };
 	char last[200];
 	int status;

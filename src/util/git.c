@@ -22,9 +22,9 @@ static int git_va(const char *repo, struct strbuf *out, bool must_succeed, struc
 	const char *arg;
 	int status;
 
-	argv[n++] = "git";
+	argv[n++] = (char *)"git";
 	if (repo) {
-		argv[n++] = "-C";
+		argv[n++] = (char *)"-C";
 		argv[n++] = (char *)repo;
 	}
 	while ((arg = va_arg(ap, const char *)) && n < MAX_GIT_ARGS + 3)
@@ -62,7 +62,7 @@ int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
 	return rc;
 }
 
-char *git_chomp(struct strbuf *text)
+const char *git_chomp(struct strbuf *text)
 {
 	while (text->len && (text->buf[text->len - 1] == '\n' || text->buf[text->len - 1] == '\r'))
 		text->buf[--text->len] = '\0';

@@ -29,7 +29,7 @@ int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
 	__attribute__((sentinel));
 
 /* @text without its trailing newlines, in place; returns it. */
-char *git_chomp(struct strbuf *text);
+const char *git_chomp(struct strbuf *text);
 
 /*
  * The full hash of @rev (a commit), in @hash (41 bytes). A name that is no

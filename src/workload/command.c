@@ -289,7 +289,7 @@ static int spawn_program(const struct param_value *values, int out_fd, int err_f
 			 pid_t *pid, struct error *err)
 {
 	const char *cmd = param_text(&values[CMD_PARAM_CMD]);
-	char *sh_argv[] = { "sh", "-c", (char *)cmd, NULL };
+	char *sh_argv[] = { (char *)"sh", (char *)"-c", (char *)cmd, NULL };
 	posix_spawn_file_actions_t fa;
 	char **words = NULL;
 	int rc;

@@ -71,6 +71,7 @@
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	CT_PARAM_THREADS,

@@ -48,6 +48,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	FW_PARAM_THREADS,

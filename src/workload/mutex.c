@@ -43,6 +43,7 @@
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	MTX_PARAM_THREADS,

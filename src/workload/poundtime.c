@@ -45,6 +45,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	POUND_PARAM_CALL,

@@ -89,8 +89,8 @@ static int build_command(struct spawn_command *cmd, const char *helper,
 			"(install schedperf in a directory without one)", helper);
 	snprintf(cmd->quoted, sizeof(cmd->quoted), "'%s'", helper);
 	cmd->path = "/bin/sh";
-	cmd->argv[0] = "sh";
-	cmd->argv[1] = "-c";
+	cmd->argv[0] = (char *)"sh";
+	cmd->argv[1] = (char *)"-c";
 	cmd->argv[2] = cmd->quoted;
 	cmd->argv[3] = NULL;
 	return 0;

@@ -73,6 +73,7 @@
 #include "util/xalloc.h"
 #include "workload/task_gate.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	RR_PARAM_PAIRS,

@@ -51,6 +51,7 @@
 #include "util/xalloc.h"
 #include "workload/start_gate.h"
 #include "workload/workload.h"
+#include "workload/testing.h"
 
 enum {
 	THR_PARAM_THREADS,

@@ -189,7 +189,7 @@ static void test_command_metrics_described(void **state)
 /* A text parameter is one value: its commas do not sweep it. */
 static void test_text_param_not_swept(void **state)
 {
-	char *assignments[] = { "cmd=taskset -c 0,1 true", "shell=0,1" };
+	char *assignments[] = { (char *)"cmd=taskset -c 0,1 true", (char *)"shell=0,1" };
 	struct plan plan = { 0 };
 	struct error err = { 0 };
 	char desc[256];

@@ -235,6 +235,7 @@ static void test_model_verdicts_and_env(void **state)
 	struct comparison cmp;
 	const char *keys[4];
 	const struct cell_stats *a1, *a2, *b1;
+	char buf[96];
 
 	build(runs, &cmp, P_ADJUST_BH);
 	a1 = &cmp.rows[0].cells[1].stats;
@@ -261,8 +262,6 @@ static void test_model_verdicts_and_env(void **state)
 	assert_int_equal(comparison_caveats(&cmp, 1, keys, 4), 1);
 	assert_string_equal(keys[0], "cpufreq.governor");
 	assert_int_equal(comparison_caveats(&cmp, 2, keys, 4), 0);
-
-	char buf[96];
 
 	format_verdict(buf, sizeof(buf), &cmp, &cmp.rows[0], 1, VERDICT_WORSE);
 	assert_string_equal(buf, "worse (!governor differs)");

@@ -146,7 +146,7 @@ static void paired_steps(int reps, uint64_t seed, bool heavy, double noise, doub
 
 		level_choice_init(&lc, alpha, SEQCS_HUBER);
 		for (b = 1; b <= MAX_BLOCKS; b++) {
-			double slot[3], level[3] = { 0, at * delta, delta };
+			double slot[3], level[3] = { 0, at * delta, delta }, value[3];
 			int order[3] = { 0, 1, 2 };
 
 			for (int i = 0; i < 3; i++)
@@ -158,8 +158,6 @@ static void paired_steps(int reps, uint64_t seed, bool heavy, double noise, doub
 				order[j] = t;
 			}
 			/* order[k]: which of good, build, bad ran in slot k */
-			double value[3];
-
 			for (int k = 0; k < 3; k++)
 				value[order[k]] = level[order[k]] + slot[k];
 			level_choice_add(&lc, value[1] - value[0], value[1] - value[2]);

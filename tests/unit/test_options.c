@@ -56,7 +56,7 @@ static bool parse(struct fixture *f, int *code, int *first, ...)
 		OPT_CALLBACK(0, "refuse", f, NULL, "fail with exit code 3", refuse),
 		OPT_END(),
 	};
-	char *argv[16] = { "test" };
+	char *argv[16] = { (char *)"test" };
 	int argc = 1;
 	bool stop;
 	va_list ap;

@@ -135,7 +135,9 @@ static void test_kallsyms_hidden(void **state)
 	assert_int_equal(err.code, EXIT_ENV);
 }
 
-/* A function of this file with a name to look for. */
+/* A function of this file with a name to look for (not static: its symbol is kept). */
+int profile_test_marker(int x);
+
 __attribute__((noinline)) int profile_test_marker(int x)
 {
 	__asm__ volatile("" : "+r"(x));

@@ -26,12 +26,10 @@
 #include <cmocka.h>
 
 #include "util/cgroup.h"
+#include "workload/testing.h"
 #include "workload/workload.h"
 #include "test_helpers.h"
 
-/* Test-only views into the workloads (defined in their files). */
-void cyclictest_test_last(int *policy, long *wakeups);
-void tcp_rr_test_last(uint64_t *transactions, uint64_t *bytes);
 
 /* Run @name (test_helpers.h): what run() returns, *@nr values, nothing left. */
 static int run(const char *name, double *metrics, size_t *nr, struct error *err, ...)

@@ -25,16 +25,10 @@
 
 #include "util/array.h"
 #include "util/timeutil.h"
+#include "workload/testing.h"
 #include "workload/workload.h"
 #include "test_helpers.h"
 
-/* Test-only views into the workloads (defined in their files). */
-long poundtime_test_last_calls(void);
-long poundtime_share(long calls, long threads, long index);
-void futex_wake_test_last_counts(long *woken, long *wake_returns);
-unsigned long threads_test_last_events(void);
-long mutex_test_last_locks(void);
-double mutex_percentile(double *values, long n, double p);
 
 /*
  * Run @name with the parameters, checking it succeeds, fills every metric
