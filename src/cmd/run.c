@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
@@ -26,6 +25,7 @@
 #include "monitor/topology.h"
 #include "store/store.h"
 #include "util/list.h"
+#include "util/machine.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -70,11 +70,10 @@ struct run_request {
 
 static const char *default_run_name(void)
 {
-	static struct utsname uts;
+	static char release[256];
 
-	if (uname(&uts))
-		return "unknown-kernel";
-	return uts.release;
+	machine_release(release, sizeof(release));
+	return *release ? release : "unknown-kernel";
 }
 
 

@@ -14,6 +14,7 @@
 #include "monitor/environment.h"
 #include "monitor/topology.h"
 #include "util/array.h"
+#include "util/machine.h"
 #include "util/strbuf.h"
 
 /* Files whose whole (trimmed) contents are one environment value. */
@@ -170,16 +171,27 @@ void environment_collect(struct result_batch *batch)
 {
 	struct utsname uts;
 	char buf[64];
+	char name[256];
 
 	if (!uname(&uts)) {
-		result_batch_add_env(batch, "kernel.release", uts.release);
 		result_batch_add_env(batch, "kernel.version", uts.version);
 		result_batch_add_env(batch, "machine.arch", uts.machine);
-		result_batch_add_env(batch, "machine.hostname", uts.nodename);
 		add_preempt_from_version(batch, uts.version);
 	}
+	/* what a simulated machine of the tests says of itself (util/machine.h) */
+	machine_release(name, sizeof(name));
+	if (*name)
+		result_batch_add_env(batch, "kernel.release", name);
+	machine_host_name(name, sizeof(name));
+	if (*name)
+		result_batch_add_env(batch, "machine.hostname", name);
+	if (machine_simulated()) {
+		machine_identity(name, sizeof(name));
+		result_batch_add_env(batch, "machine.id", name);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(env_files); i++)
-		add_owned(batch, env_files[i].key, read_value(env_files[i].path));
+		if (!machine_simulated() || strcmp(env_files[i].key, "machine.id"))
+			add_owned(batch, env_files[i].key, read_value(env_files[i].path));
 	add_owned(batch, "cpu.model", proc_field("/proc/cpuinfo", "model name"));
 	add_owned(batch, "memory.total", proc_field("/proc/meminfo", "MemTotal"));
 	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));

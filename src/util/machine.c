@@ -1,23 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /* This machine's identity among the machines of one store (machine.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "util/machine.h"
 
-void machine_identity(char *buf, size_t len)
+/* The first line of @path into @buf, trimmed; "" when unreadable. */
+static void first_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen("/etc/machine-id", "re");
+	FILE *f = fopen(path, "re");
 
 	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, (int)len, f))
-			buf[0] = '\0';
-		fclose(f);
-		buf[strcspn(buf, " \t\r\n")] = '\0';
-	}
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, " \t\r\n")] = '\0';
+}
+
+bool machine_simulated(void)
+{
+	const char *dir = getenv("SCHEDPERF_TEST_MACHINE");
+
+	return dir && *dir;
+}
+
+/* A file of the simulated machine's directory; false when not simulated. */
+static bool simulated(const char *file, char *buf, size_t len)
+{
+	char path[4096];
+
+	if (!machine_simulated())
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", getenv("SCHEDPERF_TEST_MACHINE"), file);
+	first_line(path, buf, len);
+	return true;
+}
+
+void machine_identity(char *buf, size_t len)
+{
+	if (simulated("name", buf, len))
+		return;
+	first_line("/etc/machine-id", buf, len);
 	if (!buf[0] && gethostname(buf, len))
 		buf[0] = '\0';
 	buf[len - 1] = '\0';
+}
+
+void machine_host_name(char *buf, size_t len)
+{
+	if (simulated("name", buf, len))
+		return;
+	if (gethostname(buf, len))
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+}
+
+void machine_release(char *buf, size_t len)
+{
+	struct utsname uts;
+
+	if (simulated("release", buf, len))
+		return;
+	buf[0] = '\0';
+	if (!uname(&uts))
+		snprintf(buf, len, "%s", uts.release);
 }

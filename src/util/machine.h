@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_UTIL_MACHINE_H
 #define SCHEDPERF_UTIL_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -10,5 +11,20 @@
  * as a batch's (src/analysis/machines.h), read from this machine now.
  */
 void machine_identity(char *buf, size_t len);
+
+/* Its host name, as a batch records it and a worker matches jobs by it. */
+void machine_host_name(char *buf, size_t len);
+
+/* The release of the kernel it runs (uname -r), "" when unknown. */
+void machine_release(char *buf, size_t len);
+
+/*
+ * A kernel bisection is tested on one machine by simulating several and
+ * their reboots (tests/cli/kernel_bisect.bats): with SCHEDPERF_TEST_MACHINE
+ * naming a directory, its file "name" is this machine's host name and
+ * identity, and its file "release" the kernel it runs. Only tests set it
+ * (doc/design.md, "Tests"); this says whether it is set.
+ */
+bool machine_simulated(void);
 
 #endif
