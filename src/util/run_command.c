@@ -136,7 +136,8 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 				 strerror(errno));
 	}
 	if (pid == 0)
-		child(cmd, cmd->out ? out[1] : cmd->log_fd, errs[1]);
+		child(cmd, cmd->out ? out[1] : cmd->log_fd,
+		      cmd->log_only && cmd->log_fd >= 0 ? cmd->log_fd : errs[1]);
 	setpgid(pid, pid);
 	close(errs[1]);
 	if (cmd->out)

@@ -24,6 +24,9 @@ struct child_command {
 	int log_fd;			/* standard output and error appended here
 					   (a build's log); -1: /dev/null (stderr's
 					   last line is kept either way) */
+	bool log_only;			/* standard error straight to log_fd too, not
+					   through us: for a command that may outlive
+					   us, as a boot does (no last line then) */
 	bool c_locale;			/* LC_ALL=C, for output that is parsed */
 	/* Polled while waiting: when it returns non-zero the group is killed. */
 	int (*interrupted)(void);
