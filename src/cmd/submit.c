@@ -241,7 +241,7 @@ int cmd_submit(int argc, char **argv)
 		int64_t id;
 
 		if (store_job_submit(st, req.command, args, req.machine, req.priority,
-				     req.max_attempts, &id, &err))
+				     req.max_attempts, NULL, &id, &err))
 			goto fail;
 		if (!global.quiet)
 			printf("%lld\n", (long long)id);

@@ -291,7 +291,7 @@ static int work(struct store *st, const struct worker_options *opt)
 		/* Where an ab was killed, no job is claimed until its settings are back. */
 		if (knob_guard_put_back(&err))
 			return error_report(&err);
-		rc = store_job_claim(st, host, opt->lease, &job, &err);
+		rc = store_job_claim(st, host, opt->lease, "", false, &job, &err);
 
 		if (rc < 0)
 			return error_report(&err);

@@ -60,7 +60,8 @@ struct store_stmt {
 
 /* A job's columns, as jobs.c reads them. */
 #define STORE_JOB_COLUMNS "id, state, args, machine, priority, attempts, worker, since, " \
-	"reason, coalesce(result_batch, 0), claim, max_attempts, command, result"
+	"reason, coalesce(result_batch, 0), claim, max_attempts, command, result, kernel, " \
+	"home_kernel, boot_deadline"
 
 /* Bring the schema of @st to STORE_SCHEMA_VERSION (store/schema.c). */
 typedef int store_upgrade_fn(struct store *st, struct error *err);
@@ -82,14 +83,29 @@ struct store_driver {
 	 * The job queue's statements in the driver's dialect (store.h,
 	 * "Jobs"); NULL for a driver that keeps no queue. claim: $1 the
 	 * worker, $2 the claim, $3 the lease in seconds, returning
-	 * STORE_JOB_COLUMNS of the job it claimed. renew: $1 the job, $2 the
+	 * STORE_JOB_COLUMNS of the job it claimed; $4 the release the
+	 * worker's machine runs and $5 whether it can boot another: a job
+	 * that needs another kernel only then. renew: $1 the job, $2 the
 	 * claim, $3 the lease, returning the id while the claim holds. hold:
 	 * $1 the job, $2 the claim, returning the id while the claim holds,
 	 * and keeping it until the transaction ends.
+	 *
+	 * Jobs that need a kernel: booting marks claimed job $1 (claim $2)
+	 * as waiting for its machine's boot, the deadline $3 seconds away,
+	 * $4 the release the machine ran (returning its id); booted takes up
+	 * the job machine $1 booted for, now running release $2, under claim
+	 * $3 with a lease of $4 (returning STORE_JOB_COLUMNS); came_back
+	 * fails it when the machine runs another ($1 the machine, $2 the
+	 * release; STORE_JOB_COLUMNS); boots_over fails the jobs whose
+	 * machine is not back by their deadline.
 	 */
 	const char *job_claim;
 	const char *job_renew;
 	const char *job_hold;
+	const char *job_booting;
+	const char *job_booted;
+	const char *job_came_back;
+	const char *job_boots_over;
 
 	/*
 	 * Open the store at @location with its schema current, @upgrade

@@ -43,6 +43,9 @@ void store_job_release(struct store_job *job)
 	free(job->reason);
 	free(job->result);
 	free(job->claim);
+	free(job->kernel);
+	free(job->home_kernel);
+	free(job->boot_deadline);
 	memset(job, 0, sizeof(*job));
 }
 
@@ -62,6 +65,9 @@ static void column_job(struct store_stmt *s, struct store_job *job)
 	job->max_attempts = (int)sql_int(s, 11);
 	job->command = sql_strdup(s, 12);
 	job->result = sql_strdup_or_null(s, 13);
+	job->kernel = sql_strdup_or_null(s, 14);
+	job->home_kernel = sql_strdup_or_null(s, 15);
+	job->boot_deadline = sql_strdup_or_null(s, 16);
 }
 
 /* The job @sql returns, if any: 1 with *job filled, 0 when none, -1 with @err. */
@@ -106,8 +112,8 @@ static char *pattern_to_like(const char *pattern)
 }
 
 int store_job_submit(struct store *st, const char *command, const char *args,
-		     const char *machine, int priority, int max_attempts, int64_t *id,
-		     struct error *err)
+		     const char *machine, int priority, int max_attempts, const char *kernel,
+		     int64_t *id, struct error *err)
 {
 	char *like;
 	int rc;
@@ -116,26 +122,87 @@ int store_job_submit(struct store *st, const char *command, const char *args,
 		return -1;
 	like = pattern_to_like(machine);
 	rc = sql_insert(st, "INSERT INTO jobs (args, machine, machine_like, priority, "
-			"max_attempts, command, submitted, since) VALUES ($1, $2, $3, $4, $5, "
-			"$6, {now}, {now}) RETURNING id",
+			"max_attempts, command, kernel, submitted, since) VALUES ($1, $2, $3, $4, "
+			"$5, $6, $7, {now}, {now}) RETURNING id",
 			SQL_ARGS(SQL_TEXT(args), SQL_TEXT(machine), SQL_TEXT(like),
-				 SQL_INT(priority), SQL_INT(max_attempts), SQL_TEXT(command)),
+				 SQL_INT(priority), SQL_INT(max_attempts), SQL_TEXT(command),
+				 SQL_TEXT(kernel)),
 			id, err, "submit a job");
 	free(like);
 	return rc;
 }
 
-int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
-		    struct error *err)
+/* A claim no other can hold: the worker, its process and this moment. */
+static void new_claim(const char *worker, char *claim, size_t len)
 {
 	static unsigned int nr;
+
+	snprintf(claim, len, "%.64s/%ld/%.0f/%u", worker, (long)getpid(), time_now() * 1e6,
+		 nr++);
+}
+
+int store_job_claim(struct store *st, const char *worker, int lease, const char *release,
+		    bool can_boot, struct store_job *job, struct error *err)
+{
 	char claim[sizeof(st->job_claim)];
 
-	snprintf(claim, sizeof(claim), "%.64s/%ld/%.0f/%u", worker, (long)getpid(),
-		 time_now() * 1e6, nr++);
+	new_claim(worker, claim, sizeof(claim));
 	return one_job(st, st->driver->job_claim,
-		       SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(claim), SQL_INT(lease)), job, err,
-		       "claim a job");
+		       SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(claim), SQL_INT(lease),
+				SQL_TEXT(release), SQL_INT(can_boot)), job, err, "claim a job");
+}
+
+int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
+		      const char *home, struct error *err)
+{
+	return one_row(st, st->driver->job_booting,
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_INT(timeout), SQL_TEXT(home)),
+		       err, "mark the job as booting");
+}
+
+int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
+		     struct store_job *job, struct error *err)
+{
+	char claim[sizeof(st->job_claim)];
+	int rc;
+
+	new_claim(worker, claim, sizeof(claim));
+	rc = one_job(st, st->driver->job_booted,
+		     SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release), SQL_TEXT(claim),
+			      SQL_INT(lease)), job, err, "take up the job booted for");
+	if (rc)
+		return rc;
+	rc = one_job(st, st->driver->job_came_back, SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release)),
+		     job, err, "fail the job booted for");
+	return rc > 0 ? 2 : rc;
+}
+
+int store_job_boot_failed(struct store *st, int64_t id, const char *reason, struct error *err)
+{
+	return no_queue(st, err) ? -1 :
+	       sql_exec(st, "UPDATE jobs SET state = 'failed', reason = $2, since = {now} "
+			"WHERE id = $1 AND state = 'booting'",
+			SQL_ARGS(SQL_INT(id), SQL_TEXT(reason)), err,
+			"fail the job whose boot failed");
+}
+
+int store_jobs_expire_boots(struct store *st, struct error *err)
+{
+	return no_queue(st, err) ? -1 :
+	       sql_exec(st, st->driver->job_boots_over, SQL_NO_ARGS, err,
+			"expire the boots overdue");
+}
+
+int store_job_pin(struct store *st, int64_t id, const char *host, struct error *err)
+{
+	char *like = pattern_to_like(host);
+	int rc = no_queue(st, err) ? -1 :
+		 sql_exec(st, "UPDATE jobs SET machine = $2, machine_like = $3 WHERE id = $1",
+			  SQL_ARGS(SQL_INT(id), SQL_TEXT(host), SQL_TEXT(like)), err,
+			  "keep the job to one machine");
+
+	free(like);
+	return rc;
 }
 
 int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
@@ -192,7 +259,8 @@ int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct err
 		return -1;
 	for (size_t i = 0; i < n && rc > 0; i++)
 		if (!(rc = one_row(st, "UPDATE jobs SET state = 'cancelled', since = {now} "
-				   "WHERE id = $1 AND state IN ('queued', 'running') RETURNING id",
+				   "WHERE id = $1 AND state IN ('queued', 'running', 'booting') "
+				   "RETURNING id",
 				   SQL_ARGS(SQL_INT(ids[i])), err, "cancel a job")))
 			error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
 				  "job, or it has ended (see 'schedperf jobs'; no job was cancelled)",

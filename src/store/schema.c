@@ -150,6 +150,16 @@
 #define JOBS_V9 JOBS_TABLE(", " MAX_ATTEMPTS_V7 ", " COMMAND_V9 ", " RESULT_V9)
 
 /*
+ * Version 11: jobs that need a kernel (store.h, "Jobs"): the release, the
+ * one its machine ran before it booted for it, and its boot's deadline
+ * (ISO 8601 UTC text, as every time the queue compares), while its state
+ * is 'booting' (PostgreSQL's queue only: an SQLite store's jobs table
+ * holds what an import brings).
+ */
+#define JOBS_V11 JOBS_TABLE(", " MAX_ATTEMPTS_V7 ", " COMMAND_V9 ", " RESULT_V9	\
+			    ", kernel TEXT, home_kernel TEXT, boot_deadline TEXT")
+
+/*
  * Also version 9: the failed iterations of a benchmark found without
  * reading the others (reading a store counts them for every benchmark:
  * 12 % of reading 100,000 benchmarks of three iterations each).
@@ -277,7 +287,7 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 static const char sqlite_current[] =
 	RUNS_V3("runs")
 	BATCHES_V4("batches")
-	JOBS_V9
+	JOBS_V11
 	ENVIRONMENT_V1
 	BENCHMARKS_V3("benchmarks")
 	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
@@ -367,6 +377,11 @@ static const char sqlite_v8_to_v9[] =
 
 static const char sqlite_v9_to_v10[] =
 	BISECTIONS_V10;
+
+static const char sqlite_v10_to_v11[] =
+	"ALTER TABLE jobs ADD COLUMN kernel TEXT;"
+	"ALTER TABLE jobs ADD COLUMN home_kernel TEXT;"
+	"ALTER TABLE jobs ADD COLUMN boot_deadline TEXT;";
 
 /* ---- PostgreSQL ---- */
 
@@ -528,6 +543,14 @@ static const char pg_v9_to_v10[] =
 	"  doc text NOT NULL);"
 	"CREATE INDEX bisections_repo ON bisections(repo, machine);";
 
+/* Version 11: jobs that need a kernel; the state 'booting'. */
+static const char pg_v10_to_v11[] =
+	"ALTER TABLE jobs ADD COLUMN kernel text, ADD COLUMN home_kernel text,"
+	"  ADD COLUMN boot_deadline text,"
+	"  DROP CONSTRAINT jobs_state_check,"
+	"  ADD CONSTRAINT jobs_state_check CHECK (state IN "
+	"    ('queued', 'running', 'booting', 'done', 'failed', 'cancelled'));";
+
 /* A new store: the text that makes it, and the version that text is. */
 static const struct {
 	const char *sql;
@@ -556,6 +579,7 @@ static const struct {
 	{ { sqlite_v7_to_v8, pg_v7_to_v8 } },
 	{ { sqlite_v8_to_v9, pg_v8_to_v9 } },
 	{ { sqlite_v9_to_v10, pg_v9_to_v10 } },
+	{ { sqlite_v10_to_v11, pg_v10_to_v11 } },
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

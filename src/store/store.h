@@ -21,7 +21,7 @@
  * by another (transactions.c, "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 struct store;
 
@@ -248,11 +248,13 @@ int store_import(struct store *st, const struct result_set *set, struct error *e
  * the transaction that completes them), failed (with a reason) or
  * cancelled. A job whose lease ran out is claimed again; the batches its
  * lost run began are never seen and go when the next run of the job
- * begins.
+ * begins. A job may need a kernel release (schema version 11): between
+ * its claim and its run it is booting, its state in the store while its
+ * worker's machine reboots into that kernel.
  */
 struct store_job {
 	int64_t id;
-	char *state;		/* queued, running, done, failed, cancelled */
+	char *state;		/* queued, running, booting, done, failed, cancelled */
 	char *command;		/* run, ab or bisect-step */
 	char *args;		/* the command's arguments: a JSON array of strings */
 	char *machine;		/* the machines it may run on: a pattern (* and ?) */
@@ -265,6 +267,9 @@ struct store_job {
 	int64_t result_batch;	/* its (first) complete batch; 0 */
 	char *result;		/* what ab or bisect-step decided, JSON; NULL */
 	char *claim;		/* the claim it runs under, when claimed */
+	char *kernel;		/* the kernel release it needs; NULL: any */
+	char *home_kernel;	/* what its machine ran before booting for it; NULL */
+	char *boot_deadline;	/* when its machine must be back, ISO 8601 UTC; NULL */
 };
 
 void store_job_release(struct store_job *job);
@@ -272,18 +277,41 @@ void store_job_release(struct store_job *job);
 /* How often a job may be claimed unless its submit says otherwise. */
 #define STORE_JOB_MAX_ATTEMPTS 3
 
+/* @kernel: the release the job needs; NULL: any. */
 int store_job_submit(struct store *st, const char *command, const char *args,
-		     const char *machine, int priority, int max_attempts, int64_t *id,
-		     struct error *err);
+		     const char *machine, int priority, int max_attempts, const char *kernel,
+		     int64_t *id, struct error *err);
 /*
  * Claim the next job that machine @worker matches, highest priority then
  * oldest, with a lease of @lease seconds: 1 with *job filled, 0 when there
  * is none. Workers never wait for each other's claims. A job whose lease
  * ran out after its last allowed claim is failed instead, with the reason
- * (a job that kills its worker, or its machine, is not run for ever).
+ * (a job that kills its worker, or its machine, is not run for ever). A
+ * job that needs a kernel other than @release, the one the worker's
+ * machine runs, is claimed only when the worker @can_boot.
  */
-int store_job_claim(struct store *st, const char *worker, int lease, struct store_job *job,
-		    struct error *err);
+int store_job_claim(struct store *st, const char *worker, int lease, const char *release,
+		    bool can_boot, struct store_job *job, struct error *err);
+/*
+ * Kernel jobs. The worker that claimed one marks it booting, its machine's
+ * deadline @timeout seconds away and @home the release it runs now (1; 0
+ * when the claim is gone), then boots. After a start, store_job_booted()
+ * finds the job machine @worker booted for: 1 with it running again under
+ * a new claim and lease when the machine runs its kernel (@release); 2
+ * with it failed, and why, when it came back on another; 0 when there is
+ * none. A boot that failed otherwise fails the job with @reason; a machine
+ * not back by its deadline fails it too, when store_jobs_expire_boots() or
+ * a claim sees it.
+ */
+int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
+		      const char *home, struct error *err);
+int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
+		     struct store_job *job, struct error *err);
+int store_job_boot_failed(struct store *st, int64_t id, const char *reason,
+			  struct error *err);
+int store_jobs_expire_boots(struct store *st, struct error *err);
+/* Job @id may run only on machine @host from now on (a bisection's first job). */
+int store_job_pin(struct store *st, int64_t id, const char *host, struct error *err);
 /* Extend the lease: 1 while the job is still this claim's, 0 when it is not (cancelled, lost). */
 int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
 		    struct error *err);
@@ -299,7 +327,7 @@ int store_job_get(struct store *st, int64_t id, struct store_job *job, struct er
 /* Every job, oldest first. */
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
 /*
- * Cancel the queued or running jobs @ids, all or none: EXIT_USAGE, and
+ * Cancel the queued, running or booting jobs @ids, all or none: EXIT_USAGE, and
  * none cancelled, when one is no such job or has ended.
  */
 int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct error *err);

@@ -118,7 +118,8 @@ current_version() {	# the version a new SQLite store gets
 # Make the PostgreSQL store in $1 one of schema version 3, as the first
 # PostgreSQL stores were: without the job queue of version 4, the knob
 # journal of version 5, the interference of version 6, the CPU profiles of
-# version 8, the bisections of version 10, and what came later.
+# version 8, the bisections of version 10, the kernel jobs of version 11,
+# and what came later.
 pg_make_v3() {
 	psql_in "$1" "DROP TABLE jobs CASCADE; DROP TABLE knob_journal; DROP TABLE culprits;
 		DROP TABLE profile_symbols, profiles; DROP INDEX iterations_failed;

@@ -259,13 +259,16 @@ PY
 	sp --db "$PG" export old > "$TMP/old.json"
 	# version 5 as it was: no interference columns, no culprits, no cap on
 	# claims, no profiles, no job commands, a journal for one machine, no
-	# bisections
+	# bisections, no kernel jobs
 	psql_in "$PGDB" "ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,
 		DROP COLUMN started, DROP COLUMN ended;
 		DROP TABLE culprits; ALTER TABLE jobs DROP COLUMN max_attempts;
 		DROP TABLE profile_symbols, profiles; DROP TABLE bisections;
-		ALTER TABLE jobs DROP COLUMN command, DROP COLUMN result;
+		ALTER TABLE jobs DROP COLUMN command, DROP COLUMN result, DROP COLUMN kernel,
+		DROP COLUMN home_kernel, DROP COLUMN boot_deadline,
+		DROP CONSTRAINT jobs_state_check, ADD CONSTRAINT jobs_state_check CHECK (state IN
+		('queued', 'running', 'done', 'failed', 'cancelled'));
 		ALTER TABLE knob_journal DROP COLUMN machine, ADD UNIQUE (kind, name);
 		DROP INDEX iterations_failed;
 		UPDATE schedperf_schema SET version = 5"

@@ -83,5 +83,6 @@ int pg_damage(struct store *st, int version, const char *fresh, char *buf, size_
 
 /* queue.c */
 extern const char pg_job_claim[], pg_job_renew[], pg_job_hold[];
+extern const char pg_job_booting[], pg_job_booted[], pg_job_came_back[], pg_job_boots_over[];
 
 #endif

@@ -10,9 +10,21 @@
  */
 #include "store/postgres/postgres.h"
 
+/* A deadline as the store writes times: ISO 8601 UTC, so that text compares as time does. */
+#define PG_IN(seconds) "to_char((clock_timestamp() + make_interval(secs => " seconds \
+	")) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+/* A machine not back by its deadline fails its job: a CTE of the claim, and a statement. */
+#define BOOTS_OVER								\
+	"UPDATE jobs SET state = 'failed', since = {now}, reason = format('the "	\
+	"machine %s did not come back on %s within its boot timeout (check its "	\
+	"console, and worker --boot-cmd)', worker, kernel) WHERE state = 'booting' "	\
+	"AND boot_deadline < {now}"
+
 /*
- * Jobs lost after their last allowed claim fail first, in the same
- * statement: the rows it fails and the one it claims are never the same.
+ * Jobs lost after their last allowed claim, and jobs whose machine did not
+ * come back from its boot, fail first, in the same statement: the rows it
+ * fails and the one it claims are never the same.
  */
 const char pg_job_claim[] =
 	"WITH given_up AS (UPDATE jobs SET state = 'failed', since = {now}, "
@@ -20,14 +32,33 @@ const char pg_job_claim[] =
 	"it was lost before the run ended (last on %s) (find what kills it, or "
 	"submit it again with a larger --max-attempts)', attempts, worker) "
 	"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
-	"attempts >= max_attempts) "
+	"attempts >= max_attempts), boots_over AS (" BOOTS_OVER ") "
 	"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
 	"attempts = attempts + 1, since = {now}, "
 	"lease_until = clock_timestamp() + make_interval(secs => $3) "
 	"WHERE id = (SELECT id FROM jobs WHERE (state = 'queued' OR (state = 'running' "
 	"AND lease_until < clock_timestamp() AND attempts < max_attempts)) AND "
-	"$1 LIKE machine_like ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+	"$1 LIKE machine_like AND (kernel IS NULL OR kernel = $4 OR $5 = 1) "
+	"ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
 	"RETURNING " STORE_JOB_COLUMNS;
+
+const char pg_job_booting[] =
+	"UPDATE jobs SET state = 'booting', since = {now}, boot_deadline = " PG_IN("$3") ", "
+	"home_kernel = $4, lease_until = NULL WHERE id = $1 AND claim = $2 AND "
+	"state = 'running' RETURNING id";
+
+const char pg_job_booted[] =
+	"UPDATE jobs SET state = 'running', claim = $3, since = {now}, "
+	"lease_until = clock_timestamp() + make_interval(secs => $4) "
+	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 RETURNING " STORE_JOB_COLUMNS;
+
+const char pg_job_came_back[] =
+	"UPDATE jobs SET state = 'failed', since = {now}, reason = format('the machine came "
+	"back on %s, not on %s (a kernel that did not boot, or a boot command whose "
+	"choice did not hold)', $2::text, kernel) WHERE state = 'booting' AND worker = $1 "
+	"RETURNING " STORE_JOB_COLUMNS;
+
+const char pg_job_boots_over[] = BOOTS_OVER;
 
 const char pg_job_renew[] =
 	"UPDATE jobs SET lease_until = clock_timestamp() + make_interval(secs => $3) "
