@@ -86,6 +86,8 @@ static void print_json(const struct store_job *jobs, size_t nr)
 		json_object_set_new(o, "reason", string_or_null(j->reason));
 		json_object_set_new(o, "args", stored_json(j->args));
 		json_object_set_new(o, "result", stored_json(j->result));
+		json_object_set_new(o, "kernel", string_or_null(j->kernel));
+		json_object_set_new(o, "boot_deadline", string_or_null(j->boot_deadline));
 		json_array_append_new(list, o);
 	}
 	json_dumpf(list, stdout, JSON_INDENT(2));
@@ -105,11 +107,14 @@ static void print_text(const struct store_job *jobs, size_t nr)
 		if (j->result_batch)
 			snprintf(result, sizeof(result), "batch %lld ", (long long)j->result_batch);
 		snprintf(tries, sizeof(tries), "%d/%d", j->attempts, j->max_attempts);
-		printf("%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s %s%s%s%s%s\n", (long long)j->id,
-		       j->state, j->worker ? j->worker : j->machine, j->since, tries,
-		       j->priority, result, j->command, j->args, verdict ? "  verdict: " : "",
-		       verdict ? verdict : "", j->reason ? "  failed: " : "",
-		       j->reason ? j->reason : "");
+		printf("%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s %s%s%s%s%s%s%s%s%s\n",
+		       (long long)j->id, j->state, j->worker ? j->worker : j->machine, j->since,
+		       tries, j->priority, result, j->command, j->args,
+		       j->kernel ? "  kernel " : "", j->kernel ? j->kernel : "",
+		       j->boot_deadline && !strcmp(j->state, "booting") ? " by " : "",
+		       j->boot_deadline && !strcmp(j->state, "booting") ? j->boot_deadline : "",
+		       verdict ? "  verdict: " : "", verdict ? verdict : "",
+		       j->reason ? "  failed: " : "", j->reason ? j->reason : "");
 		free(verdict);
 	}
 }

@@ -21,7 +21,7 @@
 
 static const struct cmd_usage submit_usage = {
 	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N]\n"
-	"                        [--max-attempts N] RUN-ARGUMENTS...\n"
+	"                        [--max-attempts N] [--kernel RELEASE] RUN-ARGUMENTS...\n"
 	"   or: schedperf submit [options] ab AB-ARGUMENTS...\n"
 	"   or: schedperf submit [options] bisect-step BISECT-ARGUMENTS...\n"
 	"\n"
@@ -35,7 +35,9 @@ static const struct cmd_usage submit_usage = {
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
 	"worker dies is run again by another, up to --max-attempts claims in all,\n"
 	"then it fails with the reason. An ab or bisect-step job without --name\n"
-	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID.\n",
+	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID. A job with\n"
+	"--kernel runs on that kernel release: a worker that runs another boots it\n"
+	"first, if it has a --boot-cmd (see 'schedperf worker --help').\n",
 };
 
 struct submit_request {
@@ -44,6 +46,7 @@ struct submit_request {
 	int priority;
 	int repeat;
 	int max_attempts;
+	const char *kernel;	/* the release it needs; NULL: any */
 	char **args;		/* the run's, NULL-terminated */
 	int nr_args;
 };
@@ -57,6 +60,8 @@ static const struct cmd_option submit_options[] = {
 	OPT_INTEGER(0, "repeat", NULL, "N", 1, 10000, "queue N jobs of this run (default 1)"),
 	OPT_INTEGER(0, "max-attempts", NULL, "N", 1, 1000, "claims a job may have: one whose "
 		    "worker was lost N times (it died, or its lease ran out) fails (default 3)"),
+	OPT_STRING(0, "kernel", NULL, "RELEASE", "run it on this kernel release (uname -r), "
+		   "booted by the worker first if need be"),
 	OPT_END(),
 };
 
@@ -108,6 +113,10 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 		return integer_option("repeat", v, 1, 10000, &req->repeat);
 	if ((v = option_value(argc, argv, i, "max-attempts", &missing)))
 		return integer_option("max-attempts", v, 1, 1000, &req->max_attempts);
+	if ((v = option_value(argc, argv, i, "kernel", &missing))) {
+		req->kernel = v;
+		return command_check_name("submit", "--kernel release", v, 255);
+	}
 	if ((v = option_value(argc, argv, i, "db", &missing))) {
 		global.db = v;
 		return 0;
@@ -241,7 +250,7 @@ int cmd_submit(int argc, char **argv)
 		int64_t id;
 
 		if (store_job_submit(st, req.command, args, req.machine, req.priority,
-				     req.max_attempts, NULL, &id, &err))
+				     req.max_attempts, req.kernel, &id, &err))
 			goto fail;
 		if (!global.quiet)
 			printf("%lld\n", (long long)id);

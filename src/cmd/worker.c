@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <getopt.h>
@@ -27,6 +28,8 @@
 #include "cmd/cmd.h"
 #include "cmd/knob_guard.h"
 #include "store/store.h"
+#include "util/machine.h"
+#include "util/run_command.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "util/timeutil.h"
@@ -34,13 +37,22 @@
 
 static const struct cmd_usage worker_usage = {
 	"usage: schedperf worker [--once] [--idle-exit SEC] [--lease SEC]\n"
+	"                        [--boot-cmd CMD [--boot-timeout SEC] [--home-kernel REL]]\n"
 	"\n"
 	"Take the jobs that 'schedperf submit' queued for this machine (its host\n"
 	"name), highest priority first, and run each: a run, an ab or a\n"
 	"bisect-step, whose verdict the job keeps. A job is held with a lease\n"
 	"that the worker renews while the run goes on; a worker that dies loses\n"
 	"it, and another worker runs the job again. Needs a PostgreSQL store.\n",
-	NULL,
+	"A job that needs a kernel (submit --kernel, a kernel bisection's) is taken\n"
+	"only by a worker that runs that kernel or has --boot-cmd: the worker marks\n"
+	"the job as waiting for the boot, in the store, and runs CMD with the\n"
+	"release as $1, which installs and boots it (the machine reboots). The\n"
+	"worker started after the boot (contrib/schedperf-worker.service) finds the\n"
+	"job and runs it if the machine runs that release; a machine that came back\n"
+	"on another, or not within --boot-timeout, fails the job with the reason.\n"
+	"--home-kernel is the machine's default: booted again after --home-after\n"
+	"seconds without a job.\n",
 };
 
 /* SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it is passed to. */
@@ -50,6 +62,10 @@ struct worker_options {
 	bool once;
 	int idle_exit;		/* 0: wait for jobs for ever */
 	int lease;
+	const char *boot_cmd;	/* installs and boots the release given as $1; NULL */
+	int boot_timeout;	/* seconds a boot may take, from the command to the job */
+	const char *home_kernel;	/* the machine's default kernel; NULL: none */
+	int home_after;		/* idle seconds before it boots the default kernel */
 };
 
 /* The last line the run wrote on stderr: a failed job's reason. */
@@ -266,23 +282,133 @@ static void on_stop(int sig)
 
 static int host_name(char *buf, size_t len)
 {
-	if (gethostname(buf, len))
+	machine_host_name(buf, len);
+	if (!*buf)
 		return die_code(EXIT_ENV, "worker: cannot read this machine's name: %m");
-	buf[len - 1] = '\0';
 	return 0;
+}
+
+/*
+ * Run the boot command for @release: 0 when it ran and exited 0 (the
+ * machine is going down), else why it did not into @why.
+ */
+static int boot_command(const struct worker_options *opt, const char *release, char *why,
+			size_t len)
+{
+	char *argv[] = { "sh", "-c", (char *)opt->boot_cmd, "sh", (char *)release, NULL };
+	/* its output goes to ours unread: the boot ends us, and it must not die of that */
+	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true };
+	struct error err = { 0 };
+	char last[200];
+	int status = run_command(&cmd, last, sizeof(last), &err);
+
+	if (status < 0)
+		snprintf(why, len, "%s", err.msg);
+	else if (status)
+		snprintf(why, len, "the boot command exited with status %d (its output is in "
+			 "the worker's)", status);
+	return status ? -1 : 0;
+}
+
+/*
+ * The machine reboots now, which ends this worker: wait for that, up to the
+ * boot timeout. 128 + the signal when it came; 0 when nothing came.
+ */
+static int wait_for_reboot(const struct worker_options *opt)
+{
+	double deadline = time_now() + opt->boot_timeout;
+
+	while (time_now() < deadline && !stop_signal)
+		time_sleep_until(fmin(deadline, time_now() + 1));
+	return stop_signal ? 128 + stop_signal : 0;
+}
+
+/* Boot the release job @job needs; it runs after the boot, in the next worker. */
+static int boot_for(struct store *st, const struct store_job *job, const char *release,
+		    const struct worker_options *opt)
+{
+	struct error err = { 0 };
+	char why[300];
+	int rc = store_job_booting(st, job->id, job->claim, opt->boot_timeout, release, &err);
+
+	if (rc <= 0) {
+		if (rc < 0)
+			return error_report(&err);
+		not_ours(job, "it was not booted for");
+		return 1;
+	}
+	if (!global.quiet)
+		printf("job %lld: booting %s\n", (long long)job->id, job->kernel);
+	fflush(stdout);
+	if (!boot_command(opt, job->kernel, why, sizeof(why))) {
+		rc = wait_for_reboot(opt);
+		if (rc)
+			return rc;	/* the shutdown: the job waits for the boot */
+		snprintf(why, sizeof(why), "the boot command returned, but the machine did not "
+			 "restart within %d s (check --boot-cmd; it must reboot)", opt->boot_timeout);
+	}
+	fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
+		job->kernel, why);
+	if (store_job_boot_failed(st, job->id, why, &err) < 0)
+		return error_report(&err);
+	return 1;
+}
+
+/* Back to the machine's default kernel, once, when no job needs the one it runs. */
+static int boot_home(const struct worker_options *opt, const char *release, bool *tried)
+{
+	char why[300];
+
+	if (!opt->boot_cmd || !opt->home_kernel || !strcmp(release, opt->home_kernel) || *tried)
+		return 0;
+	*tried = true;
+	if (!global.quiet)
+		printf("worker: booting the default kernel %s\n", opt->home_kernel);
+	fflush(stdout);
+	if (boot_command(opt, opt->home_kernel, why, sizeof(why))) {
+		fprintf(stderr, "schedperf: worker: cannot boot the default kernel %s: %s\n",
+			opt->home_kernel, why);
+		return 0;
+	}
+	return wait_for_reboot(opt);
+}
+
+/*
+ * After a start: the job this machine rebooted for, if any. It runs when the
+ * machine came back on its kernel; otherwise the store fails it, with why.
+ */
+static int after_boot(struct store *st, const char *host, const struct worker_options *opt)
+{
+	struct store_job job = { 0 };
+	struct error err = { 0 };
+	char release[256];
+	int rc, code = 0;
+
+	machine_release(release, sizeof(release));
+	rc = store_job_booted(st, host, release, opt->lease, &job, &err);
+	if (rc < 0)
+		return error_report(&err);
+	if (rc == 1)
+		code = run_job(st, &job, opt->lease);
+	else if (rc == 2)
+		fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job.id, job.reason);
+	store_job_release(&job);
+	return code > 1 ? code : 0;
 }
 
 static int work(struct store *st, const struct worker_options *opt)
 {
 	double idle_since = time_now();
 	struct error err = { 0 };
+	bool went_home = false;
 	char host[256];
 	int code;
 
-	if ((code = host_name(host, sizeof(host))))
+	if ((code = host_name(host, sizeof(host))) || (code = after_boot(st, host, opt)))
 		return code;
 	for (;;) {
 		struct store_job job = { 0 };
+		char release[256];
 		double idle;
 		int rc;
 
@@ -291,21 +417,28 @@ static int work(struct store *st, const struct worker_options *opt)
 		/* Where an ab was killed, no job is claimed until its settings are back. */
 		if (knob_guard_put_back(&err))
 			return error_report(&err);
-		rc = store_job_claim(st, host, opt->lease, "", false, &job, &err);
-
+		machine_release(release, sizeof(release));
+		rc = store_job_claim(st, host, opt->lease, release, opt->boot_cmd != NULL, &job,
+				     &err);
 		if (rc < 0)
 			return error_report(&err);
 		if (rc) {
-			code = run_job(st, &job, opt->lease);
+			if (job.kernel && strcmp(job.kernel, release))
+				code = boot_for(st, &job, release, opt);
+			else
+				code = run_job(st, &job, opt->lease);
 			store_job_release(&job);
 			if (code > 1 || opt->once)
 				return code > 1 ? code : EXIT_OK;
 			idle_since = time_now();
+			went_home = false;
 			continue;
 		}
+		idle = time_now() - idle_since;
+		if (idle >= opt->home_after && (code = boot_home(opt, release, &went_home)))
+			return code;
 		if (opt->once)
 			return EXIT_OK;
-		idle = time_now() - idle_since;
 		if (opt->idle_exit && idle >= opt->idle_exit)
 			return EXIT_OK;
 		/* Nothing to do: look again in a second (or when --idle-exit is up). */
@@ -316,7 +449,7 @@ static int work(struct store *st, const struct worker_options *opt)
 
 int cmd_worker(int argc, char **argv)
 {
-	struct worker_options opt = { false, 0, 300 };
+	struct worker_options opt = { false, 0, 300, NULL, 600, NULL, 60 };
 	const struct cmd_option options[] = {
 		OPT_BOOL(0, "once", &opt.once, "run at most one job, then exit"),
 		OPT_INTEGER(0, "idle-exit", &opt.idle_exit, "SEC", 1, 100000000,
@@ -324,6 +457,14 @@ int cmd_worker(int argc, char **argv)
 		OPT_INTEGER(0, "lease", &opt.lease, "SEC", 1, 86400,
 			    "hold each job this long between renewals of the lease, which "
 			    "come every third of it (default 300)"),
+		OPT_STRING(0, "boot-cmd", &opt.boot_cmd, "CMD", "a shell command that installs "
+			   "and boots the kernel release given as $1, for jobs that need one"),
+		OPT_INTEGER(0, "boot-timeout", &opt.boot_timeout, "SEC", 1, 86400, "a machine "
+			    "not back on the kernel within SEC fails the job (default 600)"),
+		OPT_STRING(0, "home-kernel", &opt.home_kernel, "REL", "the machine's default "
+			   "kernel, booted with --boot-cmd when no job needs another"),
+		OPT_INTEGER(0, "home-after", &opt.home_after, "SEC", 0, 86400, "boot the "
+			    "default kernel after SEC seconds without a job (default 60)"),
 		OPT_END(),
 	};
 	struct store *st = NULL;
@@ -334,6 +475,9 @@ int cmd_worker(int argc, char **argv)
 		return code;
 	if (optind < argc)
 		return command_usage_error("worker", "unexpected '%.64s'", argv[optind]);
+	if (opt.home_kernel && !opt.boot_cmd)
+		return command_usage_error("worker", "--home-kernel is booted with --boot-cmd: "
+					   "give both");
 	if (store_open_queue(global.db, &st, &err))
 		return error_report(&err);
 	signals_catch_terminating(on_stop);
