@@ -45,6 +45,8 @@
 static const struct cmd_usage bisect_usage = {
 	"usage: schedperf bisect WORKLOAD [-p KEY=VALUE]... --good REV --bad REV\n"
 	"                        [--build CMD] [--repo DIR] [options]\n"
+	"   or: schedperf bisect WORKLOAD [-p KEY=VALUE]... --good REV --bad REV\n"
+	"                        --kernel-tree DIR --build CMD --machine PATTERN [options]\n"
 	"   or: schedperf bisect --resume [--repo DIR]\n"
 	"   or: schedperf bisect --show [ID] [--format text|markdown|json]\n"
 	"   or: schedperf bisect --list\n"
@@ -62,8 +64,12 @@ static const struct cmd_usage bisect_usage = {
 	"one (nothing to bisect, not confirmed, only skipped commits left).\n",
 
 	"--alpha is each step's chance of a wrong answer, 0.01 unless given;\n"
-	"--max-samples and --max-time bound each measurement (a step at its cap goes\n"
-	"to the end with more evidence). Runs: NAME-good, NAME-bad, NAME-COMMIT.\n",
+	"--max-samples (200 blocks; with --kernel-tree, 12 rounds of boots) and\n"
+	"--max-time bound each measurement (a step at its cap goes to the end with\n"
+	"more evidence). Runs: NAME-good, NAME-bad, NAME-COMMIT. With --kernel-tree\n"
+	"each commit is a kernel, built in DIR by --build and booted and measured\n"
+	"by the workers of a machine matching --machine (a PostgreSQL store;\n"
+	"'schedperf worker --boot-cmd'), one round of boots per block.\n",
 };
 
 static int set_flag(const struct cmd_option *opt, const char *arg)
@@ -145,6 +151,12 @@ int cmd_bisect(int argc, char **argv)
 			   "command run in its scratch work tree (default: none)"),
 		OPT_STRING(0, "repo", &bi.repo, "DIR", "the git repository (default: the "
 			   "current directory)"),
+		OPT_STRING(0, "kernel-tree", &bi.kernel_tree, "DIR", "bisect kernels: the kernel "
+			   "tree, whose commits --build builds and the fleet boots"),
+		OPT_STRING(0, "machine", &bi.machine, "PATTERN", "with --kernel-tree: the "
+			   "machines (host names, * and ?) whose workers may boot them"),
+		OPT_INTEGER(0, "boot-iterations", &bi.boot_iterations, "N", 1, 1000000,
+			    "with --kernel-tree: iterations measured per boot (default 10)"),
 		OPT_STRING(0, "name", &bi.so.name, "NAME", "name its runs NAME-good, NAME-bad, "
 			   "NAME-COMMIT (default: bisect-ID)"),
 		OPT_INTEGER(0, "seed", &bi.seed, "N", 0, 2147483647, "the seed of the blocks' "
@@ -161,6 +173,8 @@ int cmd_bisect(int argc, char **argv)
 	int code;
 
 	bi.so.alpha = BISECT_DEFAULT_ALPHA;
+	bi.so.max_samples = -1;
+	bi.boot_iterations = 10;
 	bi.seed = -1;
 	if (parse_options(argc, argv, options, &bisect_usage, &code))
 		goto out;
@@ -182,11 +196,15 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	if (bi.resume) {
-		if (optind < argc || bi.good_rev || bi.bad_rev || bi.build_cmd) {
+		if (optind < argc || bi.good_rev || bi.bad_rev || bi.build_cmd || bi.machine ||
+		    (bi.repo && bi.kernel_tree)) {
 			command_usage_error("bisect", "--resume takes the bisection as it was "
-					    "started: give only --repo (and --db)");
+					    "started: give only --repo or --kernel-tree (and --db)");
 			goto out;
 		}
+		if (bi.kernel_tree)
+			bi.repo = bi.kernel_tree;
+		bi.kernel_tree = NULL;
 	} else if (optind + 1 != argc || !bi.good_rev || !bi.bad_rev) {
 		command_usage_error("bisect", optind >= argc ? "no workload given" :
 				    optind + 1 < argc ? "one workload at a time" :
@@ -195,6 +213,18 @@ int cmd_bisect(int argc, char **argv)
 	} else {
 		bi.workload = argv[optind];
 	}
+	if ((bi.machine || bi.boot_iterations != 10) && !bi.kernel_tree) {
+		command_usage_error("bisect", "--machine and --boot-iterations are for a kernel "
+				    "bisection: give --kernel-tree DIR too");
+		goto out;
+	}
+	if (bi.kernel_tree && bi.repo) {
+		command_usage_error("bisect", "--kernel-tree DIR is the repository: give it "
+				    "without --repo");
+		goto out;
+	}
+	if (bi.so.max_samples < 0)
+		bi.so.max_samples = bi.kernel_tree ? 12 : SEQUENTIAL_DEFAULT_MAX_SAMPLES;
 	code = bisect_main(&bi);
 out:
 	free(bi.so.params);

@@ -77,7 +77,7 @@ static char *subject_of(const struct bisection *bi, const char *hash)
 	struct strbuf out = STRBUF_INIT;
 	struct error ignored = { 0 };
 
-	if (git_run(bi->area.repo, &out, &ignored, "log", "-1", "--format=%s", hash, NULL)) {
+	if (git_run(bi->repo_top, &out, &ignored, "log", "-1", "--format=%s", hash, NULL)) {
 		strbuf_release(&out);
 		return xstrdup("");
 	}
@@ -129,10 +129,10 @@ static int git_bisect(struct bisection *bi, const char *word, const char *a, con
 	int status;
 
 	if (!strcmp(word, "start"))
-		status = git_status(bi->area.repo, &out, err, "bisect", "start", "--no-checkout",
+		status = git_status(bi->repo_top, &out, err, "bisect", "start", "--no-checkout",
 				    a, b, NULL);
 	else
-		status = git_status(bi->area.repo, &out, err, "bisect", word, a, NULL);
+		status = git_status(bi->repo_top, &out, err, "bisect", word, a, NULL);
 	if (status < 0) {
 		strbuf_release(&out);
 		return -1;
@@ -143,7 +143,7 @@ static int git_bisect(struct bisection *bi, const char *word, const char *a, con
 		json_decref(candidates);
 		return error_set(err, EXIT_ENV, "bisect: git bisect %s %.12s failed with exit "
 				 "status %d (see 'git -C %s bisect log')", word, a, status,
-				 bi->area.repo);
+				 bi->repo_top);
 	}
 	if (*outcome == OUTCOME_CULPRIT) {
 		char *subject = subject_of(bi, culprit);
@@ -163,36 +163,15 @@ static void git_bisect_finish(struct bisection *bi)
 	struct strbuf out = STRBUF_INIT;
 	struct error ignored = { 0 };
 
-	if (!git_run(bi->area.repo, &out, &ignored, "bisect", "log", NULL))
+	if (!git_run(bi->repo_top, &out, &ignored, "bisect", "log", NULL))
 		json_object_set_new(bi->record, "git_bisect_log", json_string(strbuf_str(&out)));
 	strbuf_release(&out);
-	git_run(bi->area.repo, NULL, &ignored, "bisect", "reset", NULL);
+	git_run(bi->repo_top, NULL, &ignored, "bisect", "reset", NULL);
 }
 
 /* ------------------------------------------------------------ measuring */
 
-/*
- * One measurement: two builds as a pair (the second against the first,
- * paired blocks, stats/sequential.h) or three as levels (good, the step,
- * bad, stats/level_choice.h), each side a batch of its run.
- */
-struct session {
-	const char *what;
-	bool levels;
-	size_t nr;
-	struct sample_side sides[3];
-	struct sample_side *order[3];
-	struct seqcs pair;		/* worse-up log of side 1 less side 0 */
-	struct level_choice lc;
-	size_t blocks;
-	double start, seconds;
-	const char *reason;		/* why it stopped; NULL: an error */
-	char failure[300];		/* a side that kept failing */
-	int verdict;			/* enum seqcs_decision or enum level_verdict */
-	double error_bound;
-};
-
-static char *run_name_of(const struct bisection *bi, const char *hash)
+char *bisection_run_name(const struct bisection *bi, const char *hash)
 {
 	if (!strcmp(hash, bi->good))
 		return xasprintf("%s-good", bi->name);
@@ -201,73 +180,37 @@ static char *run_name_of(const struct bisection *bi, const char *hash)
 	return xasprintf("%s-%.12s", bi->name, hash);
 }
 
-/*
- * The benchmark of a side, checked as the build will run it: in its work
- * tree, where a relative program (cmd=./prog) is the build's.
- */
-static int prepare_in(struct bisection *bi, struct sample_side *side, const char *dir,
-		      struct error *err)
+void bisection_note_metric(struct bisection *bi, const char *name, const char *unit,
+			   enum better better)
 {
-	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (here < 0 || chdir(dir)) {
-		if (here >= 0)
-			close(here);
-		return error_set(err, EXIT_ENV, "bisect: cannot enter %s: %s", dir,
-				 strerror(errno));
-	}
-	rc = side_prepare(side, bi->w, (char *const *)bi->so.params, bi->so.nr_params,
-			  bi->so.metric, err);
-	if (fchdir(here))
-		rc = error_set(err, EXIT_ENV, "bisect: cannot return to the directory it "
-			       "started in: %s", strerror(errno));
-	close(here);
-	side->opt.workdir = dir;
-	return rc;
-}
-
-/* The metric, the first time a side names it: the record keeps it for the report. */
-static void note_metric(struct bisection *bi, const struct sample_side *side)
-{
+	bi->better = better;
 	if (json_object_get(bi->record, "better"))
 		return;
-	json_object_set_new(bi->record, "metric", json_string(side->metric_name));
-	json_object_set_new(bi->record, "unit", json_string(side->metric_unit));
-	json_object_set_new(bi->record, "better", json_string(better_name(side->better)));
+	json_object_set_new(bi->record, "metric", json_string(name));
+	json_object_set_new(bi->record, "unit", json_string(unit));
+	json_object_set_new(bi->record, "better", json_string(better_name(better)));
 }
 
-static int session_open(struct bisection *bi, struct session *s, struct commit_build **builds,
-			struct error *err)
+static int session_open(struct bisection *bi, struct session *s, struct error *err)
 {
 	s->start = time_now();
 	s->error_bound = 1;
-	for (size_t i = 0; i < s->nr; i++) {
-		struct sample_side *side = &s->sides[i];
-		char *run = run_name_of(bi, builds[i]->hash);
-		int rc;
-
-		s->order[i] = side;
-		rc = prepare_in(bi, side, builds[i]->dir, err) ||
-		     side_open(side, bi->st, run, &bi->so, bi->ms, err);
-		free(run);
-		if (rc)
-			return -1;
-	}
-	bi->better = s->sides[0].better;
-	note_metric(bi, &s->sides[0]);
+	for (size_t i = 0; i < s->nr; i++)
+		s->runs[i] = bisection_run_name(bi, s->hashes[i]);
 	if (s->levels)
 		level_choice_init(&s->lc, bi->so.alpha, SEQCS_HUBER);
 	else
 		seqcs_init(&s->pair, bi->so.alpha, SEQCS_HUBER);
-	return 0;
+	return bi->target->session_open(bi, s, err);
 }
 
 static void session_close(struct bisection *bi, struct session *s)
 {
-	struct error ignored = { 0 };
-
-	for (size_t i = 0; i < s->nr; i++)
-		side_finish(&s->sides[i], bi->st, s->reason != NULL, &ignored);
+	bi->target->session_close(bi, s, s->reason != NULL);
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->runs[i]);
+		s->runs[i] = NULL;
+	}
 	if (s->levels)
 		level_choice_release(&s->lc);
 	else
@@ -311,7 +254,6 @@ static bool session_add(struct bisection *bi, struct session *s, const double *v
 
 static void session_run(struct bisection *bi, struct session *s, struct error *err)
 {
-	struct block_sampler bs = { s->order, s->nr, bi->rng };
 	struct status_line sl;
 	int failed_in_a_row = 0;
 
@@ -319,7 +261,6 @@ static void session_run(struct bisection *bi, struct session *s, struct error *e
 	s->reason = "max-samples";
 	while (s->blocks < (size_t)bi->so.max_samples) {
 		double values[3];
-		size_t failed;
 		char what[160];
 		int rc;
 
@@ -327,22 +268,21 @@ static void session_run(struct bisection *bi, struct session *s, struct error *e
 			s->reason = "max-time";
 			break;
 		}
-		rc = block_sample(&bs, values, &failed, err);
+		rc = bi->target->block(bi, s, values, err);
 		if (rc < 0) {
 			s->reason = NULL;
 			break;
 		}
 		if (!rc) {
-			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
+			if (!s->give_up && ++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
 				continue;
-			snprintf(s->failure, sizeof(s->failure), "%s failed: %s",
-				 s->sides[failed].run_name, s->sides[failed].result.last_failure);
 			s->reason = "the workload failed";
 			break;
 		}
 		failed_in_a_row = 0;
 		s->blocks++;
-		snprintf(what, sizeof(what), "[bisect] %s: %zu blocks", s->what, s->blocks);
+		snprintf(what, sizeof(what), "[bisect] %s: %zu %s", s->what, s->blocks,
+			 bi->target->block_word);
 		status_show(&sl, what, s->blocks, (size_t)bi->so.max_samples, bi->so.max_time);
 		if (session_add(bi, s, values)) {
 			s->reason = "decided";
@@ -350,7 +290,6 @@ static void session_run(struct bisection *bi, struct session *s, struct error *e
 		}
 	}
 	status_end(&sl);
-	bi->rng = bs.rng;
 	s->seconds = time_now() - s->start;
 	/* A step always ends for one side: at the cap, the one with more evidence. */
 	if (s->levels && s->verdict == LEVEL_UNDECIDED && s->blocks && s->reason &&
@@ -383,8 +322,7 @@ static json_t *session_json(const struct bisection *bi, const struct session *s)
 	json_t *runs = json_array();
 
 	for (size_t i = 0; i < s->nr; i++)
-		json_array_append_new(runs, json_string(s->sides[i].run_name ?
-							s->sides[i].run_name : ""));
+		json_array_append_new(runs, json_string(s->runs[i] ? s->runs[i] : ""));
 	json_object_set_new(obj, "reason", json_string(s->reason));
 	if (*s->failure)
 		json_object_set_new(obj, "failure", json_string(s->failure));
@@ -412,25 +350,24 @@ static json_t *session_json(const struct bisection *bi, const struct session *s)
 
 /* ------------------------------------------------------------ the phases */
 
-static int build(struct bisection *bi, const char *hash, struct commit_build **out,
+/* Build @hash: 0, 1 when it does not build (why in @why), -1 with @err. */
+static int build(struct bisection *bi, const char *hash, char *why, size_t len,
 		 struct error *err)
 {
-	if (!global.quiet && !build_area_find(&bi->area, hash))
-		fprintf(stderr, "bisect: %s %.12s\n", bi->build_cmd ? "building" : "checking out",
-			hash);
-	return build_area_get(&bi->area, hash, out, err);
+	return bi->target->build(bi, hash, why, len, err);
 }
 
 /* The ends must build: a bisection cannot start without them. */
 static int build_end(struct bisection *bi, const char *hash, const char *which,
-		     struct commit_build **out, struct error *err)
+		     struct error *err)
 {
-	if (build(bi, hash, out, err))
-		return -1;
-	if ((*out)->status)
+	char why[256];
+	int rc = build(bi, hash, why, sizeof(why), err);
+
+	if (rc > 0)
 		return error_set(err, EXIT_USAGE, "bisect: the %s commit %.12s does not build: %s "
-				 "(check --build)", which, hash, (*out)->failure);
-	return 0;
+				 "(check --build)", which, hash, why);
+	return rc;
 }
 
 /* Measure @base against @new as a pair; the session is closed. */
@@ -438,13 +375,13 @@ static int measure_pair(struct bisection *bi, const char *what, const char *base
 			const char *new, const char *which_base, const char *which_new,
 			json_t **out, struct error *err)
 {
-	struct commit_build *builds[2];
 	struct session s = { .what = what, .nr = 2 };
 
-	if (build_end(bi, base, which_base, &builds[0], err) ||
-	    build_end(bi, new, which_new, &builds[1], err))
+	if (build_end(bi, base, which_base, err) || build_end(bi, new, which_new, err))
 		return -1;
-	if (!session_open(bi, &s, builds, err))
+	snprintf(s.hashes[0], sizeof(s.hashes[0]), "%s", base);
+	snprintf(s.hashes[1], sizeof(s.hashes[1]), "%s", new);
+	if (!session_open(bi, &s, err))
 		session_run(bi, &s, err);
 	else
 		s.reason = NULL;
@@ -455,7 +392,8 @@ static int measure_pair(struct bisection *bi, const char *what, const char *base
 	if (!*out)
 		return -1;
 	if (!strcmp(s.reason, "the workload failed")) {
-		error_set(err, EXIT_USAGE, "bisect: %s (check -p and --build)", s.failure);
+		error_set(err, EXIT_USAGE, "bisect: %s (check -p and --build%s)", s.failure,
+			  bi->kernel_tree ? ", and the workers' --boot-cmd" : "");
 		json_decref(*out);
 		return -1;
 	}
@@ -503,31 +441,36 @@ static json_t *step_json(struct bisection *bi, const char *hash)
 static json_t *measure_step(struct bisection *bi, const char *hash, size_t number,
 			    struct error *err)
 {
-	struct commit_build *builds[3];
 	struct session s = { .levels = true, .nr = 3 };
-	char what[64];
+	char what[64], why[256];
 	json_t *step = step_json(bi, hash), *m;
+	int rc;
 
 	snprintf(what, sizeof(what), "step %zu %.12s", number, hash);
 	s.what = what;
-	if (build_end(bi, bi->good, "good", &builds[0], err) || build(bi, hash, &builds[1], err) ||
-	    build_end(bi, bi->bad, "bad", &builds[2], err)) {
+	rc = build_end(bi, bi->good, "good", err);
+	if (!rc)
+		rc = build(bi, hash, why, sizeof(why), err);
+	if (rc < 0 || (rc == 0 && build_end(bi, bi->bad, "bad", err))) {
 		json_decref(step);
 		return NULL;
 	}
-	if (builds[1]->status) {
+	if (rc > 0) {
 		json_object_set_new(step, "verdict", json_string("skip"));
-		json_object_set_new(step, "reason", json_string(builds[1]->failure));
-		build_area_drop(&bi->area, hash);
+		json_object_set_new(step, "reason", json_string(why));
+		bi->target->drop(bi, hash);
 		return step;
 	}
-	if (!session_open(bi, &s, builds, err))
+	snprintf(s.hashes[0], sizeof(s.hashes[0]), "%s", bi->good);
+	snprintf(s.hashes[1], sizeof(s.hashes[1]), "%s", hash);
+	snprintf(s.hashes[2], sizeof(s.hashes[2]), "%s", bi->bad);
+	if (!session_open(bi, &s, err))
 		session_run(bi, &s, err);
 	else
 		s.reason = NULL;
 	m = s.reason ? session_json(bi, &s) : NULL;
 	session_close(bi, &s);
-	build_area_drop(&bi->area, hash);
+	bi->target->drop(bi, hash);
 	if (!m) {
 		json_decref(step);
 		return NULL;
@@ -579,7 +522,7 @@ int bisection_steps(struct bisection *bi, struct error *err)
 		struct strbuf head = STRBUF_INIT;
 		json_t *step;
 
-		if (git_run(bi->area.repo, &head, err, "rev-parse", "--verify", "BISECT_HEAD",
+		if (git_run(bi->repo_top, &head, err, "rev-parse", "--verify", "BISECT_HEAD",
 			    NULL)) {
 			strbuf_release(&head);
 			return -1;
@@ -604,7 +547,7 @@ int bisection_confirm(struct bisection *bi, struct error *err)
 	char *spec = xasprintf("%s^1", hash);
 	int rc;
 
-	rc = git_run(bi->area.repo, &parent, err, "rev-parse", "--verify", spec, NULL);
+	rc = git_run(bi->repo_top, &parent, err, "rev-parse", "--verify", spec, NULL);
 	free(spec);
 	if (!rc) {
 		json_object_set_new(culprit, "parent", json_string(git_chomp(&parent)));

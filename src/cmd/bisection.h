@@ -10,6 +10,7 @@
 
 #include "cmd/sampling.h"
 #include "runner/commit_build.h"
+#include "stats/level_choice.h"
 #include "stats/rng.h"
 #include "store/store.h"
 
@@ -17,35 +18,100 @@
  * The engine of `schedperf bisect` (cmd/bisect.c): its phases, each of
  * which ends with the bisection's record stored, so that an interruption at
  * any point leaves a record and git's bisect state that --resume continues
- * from (doc/design.md, "Bisection").
+ * from (doc/design.md, "Bisection"). Where the commits are built and how a
+ * block of them is measured is the target's: user space here, side by side
+ * (bisection_local.c), or kernels booted by the fleet's workers
+ * (bisection_kernel.c).
  */
 
 /* Each step's wrong answer at most this likely unless --alpha says otherwise. */
 #define BISECT_DEFAULT_ALPHA 0.01
 
+struct bisect_target;
+
 struct bisection {
 	/* as asked on the command line (or, resumed, as recorded) */
 	struct sequential_options so;
 	const char *workload, *good_rev, *bad_rev, *build_cmd, *repo, *format;
+	const char *kernel_tree;	/* --kernel-tree: the fleet boots each commit */
+	const char *machine;		/* --machine: the pattern the fleet's machine matches */
+	int boot_iterations;		/* --boot-iterations: a job's iterations per boot */
 	int seed;			/* -1: from the clock */
 	bool resume, show, list;
 	int64_t id;			/* the record's; --show's */
 
 	/* while it runs */
+	const struct bisect_target *target;
 	struct store *st;
 	struct monitor_set *ms;
-	struct build_area area;
+	struct build_area area;		/* the local target's scratch builds */
 	json_t *record;			/* doc/design.md, "Bisection": what is stored */
 	const struct workload *w;
 	enum better better;		/* the metric's, once the first measurement found it */
 	char good[41], bad[41];
 	char *name;			/* NAME of NAME-good, NAME-bad, NAME-HASH12 */
+	char *repo_top;			/* the repository's top level */
+	int lock_fd;			/* held while this process works on it */
 	struct rng rng;
 };
 
 /*
- * Start a new bisection (validate, store its record, open the scratch
- * builds), or with bi->resume take up the interrupted one of the repository.
+ * One measurement: two commits as a pair (the second against the first,
+ * the ends or the culprit and its parent) or three as levels (good, the
+ * step, bad), in blocks of a random order, each side a run.
+ */
+struct session {
+	const char *what;
+	bool levels;
+	size_t nr;
+	char hashes[3][41];
+	char *runs[3];
+	void *sides;			/* the target's, while open */
+	struct seqcs pair;		/* worse-up log of side 1 less side 0 */
+	struct level_choice lc;
+	size_t blocks;
+	double start, seconds;
+	const char *reason;		/* why it stopped; NULL: an error */
+	char failure[300];		/* a side that kept failing, or failed its block */
+	size_t failed_side;
+	bool give_up;			/* the target says: no block will do better */
+	int verdict;			/* enum pair_verdict or enum level_verdict */
+	double error_bound;
+};
+
+struct bisect_target {
+	/* Check what it needs before anything is stored (EXIT_USAGE, EXIT_ENV). */
+	int (*check)(struct bisection *bi, struct error *err);
+	int (*open)(struct bisection *bi, struct error *err);
+	void (*close)(struct bisection *bi);
+	/* Build @hash, or find it built: 0, 1 when it does not build (why in @why), -1. */
+	int (*build)(struct bisection *bi, const char *hash, char *why, size_t len,
+		     struct error *err);
+	/* A step's build is no longer needed. */
+	void (*drop)(struct bisection *bi, const char *hash);
+	int (*session_open)(struct bisection *bi, struct session *s, struct error *err);
+	/*
+	 * One block, every side once in a random order: 1 with @values (the
+	 * metric's, in the sides' order), 0 when a side failed (s->failed_side,
+	 * s->failure), -1 with @err when the bisection must stop.
+	 */
+	int (*block)(struct bisection *bi, struct session *s, double *values, struct error *err);
+	void (*session_close)(struct bisection *bi, struct session *s, bool complete);
+	const char *block_word;	/* "blocks", "rounds of boots" */
+};
+
+extern const struct bisect_target bisect_local;
+extern const struct bisect_target bisect_kernel;
+
+/* The run a commit's measurements go to: NAME-good, NAME-bad or NAME-HASH12. */
+char *bisection_run_name(const struct bisection *bi, const char *hash);
+/* The metric, the first time a measurement names it: the record keeps it for the report. */
+void bisection_note_metric(struct bisection *bi, const char *name, const char *unit,
+			   enum better better);
+
+/*
+ * Start a new bisection (validate, store its record, open the target), or
+ * with bi->resume take up the interrupted one of the repository.
  */
 int bisection_open(struct bisection *bi, struct error *err);
 void bisection_close(struct bisection *bi);

@@ -4,11 +4,14 @@
  * checked and stored, an interrupted one taken up again with exactly the
  * options it was started with, the stored ones shown and listed.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "cmd/bisection.h"
@@ -18,6 +21,7 @@
 #include "report/report.h"
 #include "runner/iteration.h"
 #include "util/git.h"
+#include "util/machine.h"
 #include "util/process.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -31,20 +35,6 @@ static void set_writer(struct bisection *bi)
 	json_object_set_new(bi->record, "writer", json_pack("{s:s,s:I,s:I}", "boot", me.boot,
 							    "pid", (json_int_t)me.pid,
 							    "start", (json_int_t)me.start));
-}
-
-static bool writer_alive(const json_t *record)
-{
-	json_t *w = json_object_get(record, "writer");
-	struct process_id id = { "", 0, 0 };
-	const char *boot = json_string_value(json_object_get(w, "boot"));
-
-	if (!json_is_object(w))
-		return false;
-	snprintf(id.boot, sizeof(id.boot), "%s", boot ? boot : "");
-	id.pid = json_integer_value(json_object_get(w, "pid"));
-	id.start = (uint64_t)json_integer_value(json_object_get(w, "start"));
-	return !process_is_self(&id) && process_alive(&id);
 }
 
 /* The top level of the repository the bisection is about. */
@@ -92,7 +82,7 @@ static json_t *options_json(const struct bisection *bi, const char *top)
 	json_t *params = json_array();
 	char host[256] = "";
 
-	gethostname(host, sizeof(host) - 1);
+	machine_host_name(host, sizeof(host));
 	for (size_t i = 0; i < bi->so.nr_params; i++)
 		json_array_append_new(params, json_string(bi->so.params[i]));
 	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:s,s:s,s:o,s:f,s:f,s:i,s:f,s:f,"
@@ -108,63 +98,119 @@ static json_t *options_json(const struct bisection *bi, const char *top)
 			 "started", time_epoch(), "steps");
 }
 
-/* The rest of the opening, new or resumed: its name, monitors, scratch builds. */
+/* What only a kernel bisection records: the fleet it runs on. */
+static void kernel_options(const struct bisection *bi, json_t *record)
+{
+	json_object_set_new(record, "target", json_string(bi->kernel_tree ? "kernel" : "local"));
+	if (!bi->kernel_tree)
+		return;
+	json_object_set_new(record, "machine_pattern", json_string(bi->machine));
+	json_object_set_new(record, "boot_iterations", json_integer(bi->boot_iterations));
+}
+
+/* The rest of the opening, new or resumed: its name, monitors, the target. */
 static int open_common(struct bisection *bi, struct error *err)
 {
 	const char *name = json_string_value(json_object_get(bi->record, "name"));
-	char area[32];
 
 	bi->name = xstrdup(name);
 	rng_seed(&bi->rng, (uint64_t)bi->seed + (uint64_t)json_array_size(
 			json_object_get(bi->record, "steps")));
-	snprintf(area, sizeof(area), "bisect-%lld", (long long)bi->id);
 	if (monitors_open(MONITORS_DEFAULT, NULL, &bi->ms, err))
 		return -1;
-	return build_area_open(&bi->area, json_string_value(json_object_get(bi->record, "repo")),
-			       area, bi->build_cmd, iteration_interrupted, err);
+	return bi->target->open(bi, err);
+}
+
+/*
+ * One process at a time works on a repository's bisection: a lock beside
+ * git's own state (GIT_COMMON_DIR/schedperf-bisect.lock), held until the
+ * process ends, however it ends.
+ */
+static int lock_repo(struct bisection *bi, struct error *err)
+{
+	struct strbuf common = STRBUF_INIT;
+	char *path;
+
+	if (git_run(bi->repo_top, &common, err, "rev-parse", "--path-format=absolute",
+		    "--git-common-dir", NULL)) {
+		strbuf_release(&common);
+		return -1;
+	}
+	path = xasprintf("%s/schedperf-bisect.lock", git_chomp(&common));
+	strbuf_release(&common);
+	bi->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (bi->lock_fd < 0 || flock(bi->lock_fd, LOCK_EX | LOCK_NB)) {
+		int busy = bi->lock_fd >= 0 && errno == EWOULDBLOCK;
+
+		error_set(err, busy ? EXIT_USAGE : EXIT_ENV, busy ? "bisect: a bisection of %s "
+			  "is running in another process (wait for it, or stop it)" :
+			  "bisect: cannot lock %s: %s", busy ? bi->repo_top : path,
+			  strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/* The repository's top level, locked; and the target its options ask for. */
+static int open_repo(struct bisection *bi, const char *repo, struct error *err)
+{
+	struct strbuf top = STRBUF_INIT;
+
+	if (repo_top(repo, &top, err)) {
+		strbuf_release(&top);
+		return -1;
+	}
+	bi->repo_top = strbuf_detach(&top);
+	bi->target = bi->kernel_tree ? &bisect_kernel : &bisect_local;
+	return lock_repo(bi, err);
+}
+
+/*
+ * A bisection that measures here first deals with what a killed ab left
+ * changed (cmd/knob_guard.h); a kernel bisection measures nothing here: its
+ * workers do it before each job.
+ */
+static int guard(struct bisection *bi, struct error *err)
+{
+	return bi->target == &bisect_local ? knob_guard_measure(bi->st, err) : 0;
 }
 
 static int open_new(struct bisection *bi, struct error *err)
 {
-	struct strbuf top = STRBUF_INIT;
 	struct stored_bisection old = { 0 };
 	char *doc;
-	int rc = -1, found;
+	int rc, found;
 
 	if (!(bi->w = workload_find(bi->workload)))
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
-	if (repo_top(bi->repo, &top, err) ||
-	    check_range(bi, top.buf, err) || store_open(global.db, &bi->st, err) ||
-	    knob_guard_measure(bi->st, err))
-		goto out;
+	if (open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
+	    check_range(bi, bi->repo_top, err) || bi->target->check(bi, err) ||
+	    store_open(global.db, &bi->st, err) || guard(bi, err))
+		return -1;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
-	found = store_bisection_open_of(bi->st, top.buf, &old, err);
+	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
 	if (found < 0)
-		goto out;
+		return -1;
 	if (!found) {
-		json_t *record = json_loads(old.doc, 0, NULL);
-		bool alive = record && writer_alive(record);
+		int64_t id = old.id;
 
-		json_decref(record);
 		stored_bisection_release(&old);
-		if (alive) {
-			error_set(err, EXIT_USAGE, "bisect: bisection %lld of %s is running (wait "
-				  "for it, or stop it)", (long long)old.id, top.buf);
-			goto out;
-		}
-		if (store_bisection_save(bi->st, old.id, "abandoned", NULL, err))
-			goto out;
+		if (store_bisection_save(bi->st, id, "abandoned", NULL, err))
+			return -1;
 	}
 	if (bi->seed < 0)
 		bi->seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 				 0x7fffffff);
-	bi->record = options_json(bi, top.buf);
+	bi->record = options_json(bi, bi->repo_top);
+	kernel_options(bi, bi->record);
 	doc = json_dumps(bi->record, JSON_COMPACT);
-	rc = store_bisection_add(bi->st, top.buf, "running", doc, &bi->id, err);
+	rc = store_bisection_add(bi->st, bi->repo_top, "running", doc, &bi->id, err);
 	free(doc);
 	if (rc)
-		goto out;
+		return -1;
 	json_object_set_new(bi->record, "id", json_integer(bi->id));
 	if (bi->so.name)
 		json_object_set_new(bi->record, "name", json_string(bi->so.name));
@@ -172,10 +218,7 @@ static int open_new(struct bisection *bi, struct error *err)
 		json_object_set_new(bi->record, "name", json_sprintf("bisect-%lld",
 								     (long long)bi->id));
 	set_writer(bi);
-	rc = bisection_save(bi, true, err) || open_common(bi, err);
-out:
-	strbuf_release(&top);
-	return rc ? -1 : 0;
+	return bisection_save(bi, true, err) || open_common(bi, err) ? -1 : 0;
 }
 
 /* Options back from the record of a resumed bisection. */
@@ -194,6 +237,9 @@ static int options_from_record(struct bisection *bi, struct error *err)
 	bi->so.timeout = json_number_value(json_object_get(r, "timeout"));
 	bi->seed = (int)json_integer_value(json_object_get(r, "seed"));
 	bi->id = json_integer_value(json_object_get(r, "id"));
+	bi->machine = json_string_value(json_object_get(r, "machine_pattern"));
+	bi->kernel_tree = bi->machine ? bi->repo_top : NULL;
+	bi->boot_iterations = (int)json_integer_value(json_object_get(r, "boot_iterations"));
 	snprintf(bi->good, sizeof(bi->good), "%s", json_string_value(json_object_get(r, "good")));
 	snprintf(bi->bad, sizeof(bi->bad), "%s", json_string_value(json_object_get(r, "bad")));
 	free(bi->so.params);
@@ -209,51 +255,48 @@ static int options_from_record(struct bisection *bi, struct error *err)
 	return 0;
 }
 
-static int open_resumed(struct bisection *bi, struct error *err)
+/* The stored, interrupted bisection of the repository, to write it. */
+static int find_resumable(struct bisection *bi, struct error *err)
 {
-	struct strbuf top = STRBUF_INIT;
 	struct stored_bisection old = { 0 };
-	int rc = -1, found;
+	int found;
 
-	if (repo_top(bi->repo, &top, err) || store_open_existing(global.db, &bi->st, err))
-		goto out;
-	found = store_bisection_open_of(bi->st, top.buf, &old, err);
+	if (store_open_existing(global.db, &bi->st, err))
+		return -1;
+	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
 	if (found < 0)
-		goto out;
-	if (found) {
-		error_set(err, EXIT_USAGE, "bisect: no interrupted bisection of %s in the store "
-			  "(start one: schedperf bisect WORKLOAD --good REV --bad REV)", top.buf);
-		goto out;
-	}
+		return -1;
+	if (found)
+		return error_set(err, EXIT_USAGE, "bisect: no interrupted bisection of %s in the "
+				 "store (start one: schedperf bisect WORKLOAD --good REV --bad "
+				 "REV)", bi->repo_top);
 	bi->record = json_loads(old.doc, 0, NULL);
 	stored_bisection_release(&old);
+	if (!json_is_object(bi->record))
+		return error_set(err, EXIT_INTERNAL, "bisect: the stored bisection of %s cannot be "
+				 "read", bi->repo_top);
 	/* found without creating a store; now to write it */
 	store_close(bi->st);
-	if (store_open(global.db, &bi->st, err) || knob_guard_measure(bi->st, err))
-		goto out;
-	if (!json_is_object(bi->record)) {
-		error_set(err, EXIT_INTERNAL, "bisect: the stored bisection of %s cannot be read",
-			  top.buf);
-		goto out;
-	}
-	if (writer_alive(bi->record)) {
-		error_set(err, EXIT_USAGE, "bisect: bisection of %s is running in another process "
-			  "(wait for it, or stop it)", top.buf);
-		goto out;
-	}
-	if (options_from_record(bi, err))
-		goto out;
+	return store_open(global.db, &bi->st, err);
+}
+
+static int open_resumed(struct bisection *bi, struct error *err)
+{
+	const char *target;
+
+	if (open_repo(bi, bi->repo, err) || find_resumable(bi, err) ||
+	    options_from_record(bi, err))
+		return -1;
+	target = json_string_value(json_object_get(bi->record, "target"));
+	bi->target = target && !strcmp(target, "kernel") ? &bisect_kernel : &bisect_local;
+	if (guard(bi, err))
+		return -1;
 	if (!strcmp(bisection_state(bi), "bisecting") &&
-	    git_status(top.buf, NULL, err, "bisect", "log", NULL)) {
-		error_set(err, EXIT_USAGE, "bisect: git's bisect state of %s is gone ('git bisect "
-			  "reset'?): start the bisection again", top.buf);
-		goto out;
-	}
+	    git_status(bi->repo_top, NULL, err, "bisect", "log", NULL))
+		return error_set(err, EXIT_USAGE, "bisect: git's bisect state of %s is gone ('git "
+				 "bisect reset'?): start the bisection again", bi->repo_top);
 	set_writer(bi);
-	rc = bisection_save(bi, true, err) || open_common(bi, err);
-out:
-	strbuf_release(&top);
-	return rc ? -1 : 0;
+	return bisection_save(bi, true, err) || open_common(bi, err) ? -1 : 0;
 }
 
 int bisection_open(struct bisection *bi, struct error *err)
@@ -263,11 +306,17 @@ int bisection_open(struct bisection *bi, struct error *err)
 
 void bisection_close(struct bisection *bi)
 {
-	build_area_close(&bi->area);
+	if (bi->target && bi->repo_top)
+		bi->target->close(bi);
 	monitors_close(bi->ms);
 	store_close(bi->st);
 	json_decref(bi->record);
 	free(bi->name);
+	free(bi->repo_top);
+	bi->repo_top = NULL;
+	if (bi->lock_fd > 0)
+		close(bi->lock_fd);
+	bi->lock_fd = 0;
 	bi->ms = NULL;
 	bi->st = NULL;
 	bi->record = NULL;

@@ -25,6 +25,12 @@ static double num(const json_t *obj, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* What a block of a measurement is: a kernel bisection's is a round of boots. */
+static const char *blocks_word(const json_t *r)
+{
+	return strcmp(str(r, "target"), "kernel") ? "blocks" : "rounds of boots";
+}
+
 /* "-19.8 % [-21.3 %, -18.4 %]", or "-" when the record has no change. */
 static void change(FILE *out, const json_t *obj)
 {
@@ -69,18 +75,30 @@ static void text_header(FILE *out, const json_t *r)
 	fprintf(out, "\nmetric %s (%s is better); alpha %g per step, margin %g %%, seed %lld\n",
 		str(r, "metric"), str(r, "better"), num(r, "alpha"), num(r, "margin_pct"),
 		(long long)json_integer_value(json_object_get(r, "seed")));
+	if (json_object_get(r, "kernels"))
+		fprintf(out, "kernels of %s booted and measured on %s (of %s), %lld iterations "
+			"a boot\n", str(r, "repo"), *str(r, "machine_host") ?
+			str(r, "machine_host") : "-", str(r, "machine_pattern"),
+			(long long)json_integer_value(json_object_get(r, "boot_iterations")));
 	fprintf(out, "good %.12s, bad %.12s", str(r, "good"), str(r, "bad"));
 	if (ends) {
 		fputs(": bad against good ", out);
 		change(out, ends);
-		fprintf(out, ", %s, %lld blocks, %.1f s", str(ends, "verdict"),
+		fprintf(out, ", %s, %lld %s, %.1f s", str(ends, "verdict"),
 			(long long)json_integer_value(json_object_get(ends, "blocks")),
-			num(ends, "seconds"));
+			blocks_word(r), num(ends, "seconds"));
 	}
 	fputc('\n', out);
 }
 
-static void text_steps(FILE *out, const json_t *steps)
+/* The kernel release a commit was built as, in a kernel bisection's record. */
+static const char *kernel_of(const json_t *record, const json_t *step)
+{
+	return json_string_value(json_object_get(json_object_get(record, "kernels"),
+						 str(step, "commit")));
+}
+
+static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 {
 	size_t i;
 	json_t *step;
@@ -103,6 +121,8 @@ static void text_steps(FILE *out, const json_t *steps)
 			str(step, "commit"), str(step, "verdict"), cell, num(step, "position"),
 			(long long)json_integer_value(json_object_get(step, "blocks")),
 			num(step, "seconds"), str(step, "subject"));
+		if (kernel_of(record, step))
+			fprintf(out, "%4s  kernel %s\n", "", kernel_of(record, step));
 		if (strcmp(str(step, "reason"), "decided"))
 			fprintf(out, "%4s  %s\n", "", str(step, "reason"));
 	}
@@ -140,9 +160,9 @@ static void text_result(FILE *out, const json_t *r)
 	if (conf) {
 		fprintf(out, "  against its parent %.12s: ", str(culprit, "parent"));
 		change(out, conf);
-		fprintf(out, ", %s (%s, %lld blocks, %.1f s)\n", result, str(conf, "verdict"),
+		fprintf(out, ", %s (%s, %lld %s, %.1f s)\n", result, str(conf, "verdict"),
 			(long long)json_integer_value(json_object_get(conf, "blocks")),
-			num(conf, "seconds"));
+			blocks_word(r), num(conf, "seconds"));
 	}
 	fprintf(out, "  chance that it is the first bad commit: at least %.3f (%zu steps "
 		"decided)\n", right, decided);
@@ -159,7 +179,7 @@ static void md_header(FILE *out, const json_t *r)
 		md_text(out, json_string_value(json_array_get(json_object_get(r, "params"), i)));
 	}
 	fputs("` on ", out);
-	md_text(out, str(r, "machine"));
+	md_text(out, *str(r, "machine_host") ? str(r, "machine_host") : str(r, "machine"));
 	fprintf(out, ", metric %s (%s is better), alpha %g per step\n\n", str(r, "metric"),
 		str(r, "better"), num(r, "alpha"));
 	fprintf(out, "good `%.12s`, bad `%.12s`", str(r, "good"), str(r, "bad"));
@@ -171,7 +191,7 @@ static void md_header(FILE *out, const json_t *r)
 	fputs("\n\n", out);
 }
 
-static void md_steps(FILE *out, const json_t *steps)
+static void md_steps(FILE *out, const json_t *record, const json_t *steps)
 {
 	size_t i;
 	json_t *step;
@@ -189,6 +209,11 @@ static void md_steps(FILE *out, const json_t *steps)
 		fprintf(out, " | %lld | %.1f | ", (long long)json_integer_value(
 			json_object_get(step, "blocks")), num(step, "seconds"));
 		md_text(out, str(step, "subject"));
+		if (kernel_of(record, step)) {
+			fputs(" (", out);
+			md_text(out, kernel_of(record, step));
+			fputc(')', out);
+		}
 		fputs(" |\n", out);
 	}
 	fputc('\n', out);
@@ -232,12 +257,12 @@ int report_bisection(FILE *out, const json_t *record, const char *format)
 	}
 	if (!strcmp(format, "markdown")) {
 		md_header(out, record);
-		md_steps(out, json_object_get(record, "steps"));
+		md_steps(out, record, json_object_get(record, "steps"));
 		md_result(out, record);
 		return 0;
 	}
 	text_header(out, record);
-	text_steps(out, json_object_get(record, "steps"));
+	text_steps(out, record, json_object_get(record, "steps"));
 	text_result(out, record);
 	return 0;
 }

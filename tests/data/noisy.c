@@ -5,7 +5,9 @@
  * as slow again. The noise comes from a generator seeded by SEED and a
  * count kept in the file $NOISY_STATE, so that successive runs differ and
  * a test's sequence of values is the same on any machine, however fast.
- * Without NOISY_STATE the noise comes from the clock instead.
+ * Without NOISY_STATE the noise comes from the clock instead. NOISY_LEVEL
+ * in the environment, when set, is the level instead of LEVEL: for a
+ * simulated kernel's effect (tests/cli/kernel_bisect.bats).
  */
 #include <math.h>
 #include <stdint.h>
@@ -67,7 +69,8 @@ int main(void)
 {
 	uint64_t x = SEED * 0x2545f4914f6cdd1dULL + next_count();
 	double g = sqrt(-2 * log(uniform(&x))) * cos(2 * M_PI * uniform(&x));
-	double value = LEVEL * exp(SIGMA * g);
+	const char *level = getenv("NOISY_LEVEL");
+	double value = (level ? atof(level) : LEVEL) * exp(SIGMA * g);
 
 	if (uniform(&x) < 0.02)
 		value *= 1.5;

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bisection's kernel target (bisection.h): each commit of a kernel tree
+ * is built in the tree itself (--build, which must leave an installable
+ * kernel; its release from `make -s kernelrelease`), and measured by the
+ * fleet: a job of --boot-iterations iterations that needs that kernel
+ * (store.h, "Jobs"), which a worker on a machine matching --machine boots
+ * (worker --boot-cmd) and runs. A block is a round of boots, one per side
+ * in a random order, all on the machine that took the first job, each
+ * boot's median one value: boot-to-boot variance is in every verdict, and
+ * the machine's drift between rounds cancels as blocks' does. A round's
+ * jobs are in the record before they are waited for, so that a resumed
+ * bisection waits for them again instead of submitting more.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/bisection.h"
+#include "cmd/cmd.h"
+#include "runner/iteration.h"
+#include "stats/sort.h"
+#include "stats/summary.h"
+#include "util/git.h"
+#include "util/run_command.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define POLL_SECONDS 0.5
+
+static int kernel_check(struct bisection *bi, struct error *err)
+{
+	struct store *st = NULL;
+	bool dirty;
+
+	if (!bi->machine)
+		return error_set(err, EXIT_USAGE, "bisect: --kernel-tree needs --machine PATTERN "
+				 "(the machines whose workers boot its kernels)");
+	if (!bi->build_cmd)
+		return error_set(err, EXIT_USAGE, "bisect: --kernel-tree needs --build CMD, which "
+				 "leaves an installable kernel (e.g. 'make -j8 bindeb-pkg')");
+	if (git_is_dirty(bi->repo_top, &dirty, err))
+		return -1;
+	if (dirty)
+		return error_set(err, EXIT_USAGE, "bisect: the kernel tree %s has changes to "
+				 "tracked files, which checking out each commit would lose (commit "
+				 "or stash them)", bi->repo_top);
+	/* the fleet's queue: a PostgreSQL store */
+	if (store_open_queue(global.db, &st, err))
+		return -1;
+	store_close(st);
+	return 0;
+}
+
+static int kernel_open(struct bisection *bi, struct error *err)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	if (json_object_get(bi->record, "orig_head"))
+		return 0;
+	/* where the tree was, to leave it there again when the bisection is over */
+	if (git_status(bi->repo_top, &head, err, "symbolic-ref", "-q", "--short", "HEAD",
+		       NULL) && git_run(bi->repo_top, &head, err, "rev-parse", "HEAD", NULL)) {
+		strbuf_release(&head);
+		return -1;
+	}
+	json_object_set_new(bi->record, "orig_head", json_string(git_chomp(&head)));
+	strbuf_release(&head);
+	json_object_set_new(bi->record, "kernels", json_object());
+	return 0;
+}
+
+static void kernel_close(struct bisection *bi)
+{
+	const char *head = json_string_value(json_object_get(bi->record, "orig_head"));
+	struct error ignored = { 0 };
+
+	if (head && !strcmp(bisection_state(bi), "finished"))
+		git_run(bi->repo_top, NULL, &ignored, "checkout", "-q", head, NULL);
+}
+
+static const char *release_of(const struct bisection *bi, const char *hash)
+{
+	return json_string_value(json_object_get(json_object_get(bi->record, "kernels"), hash));
+}
+
+/* `make -s kernelrelease` in the tree: the release the build installs. */
+static int tree_release(struct bisection *bi, struct strbuf *out, struct error *err)
+{
+	char *argv[] = { "make", "-s", "kernelrelease", NULL };
+	struct child_command cmd = { .dir = bi->repo_top, .argv = argv, .out = out,
+				     .log_fd = -1, .c_locale = true };
+	char last[200];
+	int status = run_command(&cmd, last, sizeof(last), err);
+
+	if (status < 0)
+		return -1;
+	git_chomp(out);
+	if (status || !out->len || strchr(out->buf, '\n') || strchr(out->buf, '/'))
+		return error_set(err, EXIT_USAGE, "bisect: 'make -s kernelrelease' in %s gave no "
+				 "release%s%s (is it a configured kernel tree?)", bi->repo_top,
+				 *last ? ": " : "", last);
+	return 0;
+}
+
+static int kernel_build(struct bisection *bi, const char *hash, char *why, size_t len,
+			struct error *err)
+{
+	char *argv[] = { "sh", "-c", (char *)bi->build_cmd, NULL };
+	struct child_command cmd = { .dir = bi->repo_top, .argv = argv, .log_fd = -1,
+				     .interrupted = iteration_interrupted };
+	struct strbuf release = STRBUF_INIT;
+	const char *key;
+	char last[200];
+	json_t *kernels = json_object_get(bi->record, "kernels"), *r;
+	int status;
+
+	if (release_of(bi, hash))
+		return 0;
+	if (!global.quiet)
+		fprintf(stderr, "bisect: building the kernel of %.12s\n", hash);
+	if (git_run(bi->repo_top, NULL, err, "checkout", "-q", "--detach", hash, NULL))
+		return -1;
+	status = run_command(&cmd, last, sizeof(last), err);
+	if (status < 0)
+		return -1;
+	if (status) {
+		snprintf(why, len, "the build failed (exit %d)%s%s", status, *last ? ": " : "",
+			 last);
+		return 1;
+	}
+	if (tree_release(bi, &release, err)) {
+		strbuf_release(&release);
+		return -1;
+	}
+	json_object_foreach(kernels, key, r)
+		if (!strcmp(json_string_value(r), release.buf)) {
+			error_set(err, EXIT_USAGE, "bisect: commits %.12s and %.12s build the same "
+				  "release %s, which the machines could not tell apart (set "
+				  "CONFIG_LOCALVERSION_AUTO=y)", key, hash, release.buf);
+			strbuf_release(&release);
+			return -1;
+		}
+	json_object_set_new(kernels, hash, json_string(release.buf));
+	strbuf_release(&release);
+	return 0;
+}
+
+static void kernel_drop(struct bisection *bi, const char *hash)
+{
+}
+
+static int kernel_session_open(struct bisection *bi, struct session *s, struct error *err)
+{
+	return 0;
+}
+
+static void kernel_session_close(struct bisection *bi, struct session *s, bool complete)
+{
+}
+
+/* The job arguments of one boot of @hash: `run WORKLOAD -p ... -i N --name RUN`. */
+static char *job_args(const struct bisection *bi, const char *run)
+{
+	json_t *args = json_array();
+	char iterations[16];
+	char *text;
+
+	json_array_append_new(args, json_string(bi->w->name));
+	for (size_t i = 0; i < bi->so.nr_params; i++) {
+		json_array_append_new(args, json_string("-p"));
+		json_array_append_new(args, json_string(bi->so.params[i]));
+	}
+	snprintf(iterations, sizeof(iterations), "%d", bi->boot_iterations);
+	json_array_append_new(args, json_string("-i"));
+	json_array_append_new(args, json_string(iterations));
+	json_array_append_new(args, json_string("--name"));
+	json_array_append_new(args, json_string(run));
+	text = json_dumps(args, JSON_COMPACT);
+	json_decref(args);
+	return text;
+}
+
+static int submit(struct bisection *bi, struct session *s, size_t side, const char *machine,
+		  int64_t *id, struct error *err)
+{
+	char *args = job_args(bi, s->runs[side]);
+	int rc = store_job_submit(bi->st, "run", args, machine, 0, STORE_JOB_MAX_ATTEMPTS,
+				  release_of(bi, s->hashes[side]), id, err);
+
+	free(args);
+	return rc;
+}
+
+/* Wait for job @id to reach a state @done says is enough; -1 when interrupted. */
+static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct store_job *),
+		    struct store_job *job, struct error *err)
+{
+	for (;;) {
+		int rc;
+
+		if (iteration_interrupted())
+			return error_set(err, EXIT_USAGE, "bisect: interrupted while job %lld ran",
+					 (long long)id);
+		if (store_jobs_expire_boots(bi->st, err))
+			return -1;
+		store_job_release(job);
+		rc = store_job_get(bi->st, id, job, err);
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			return error_set(err, EXIT_ENV, "bisect: job %lld is gone from the store",
+					 (long long)id);
+		if (done(job))
+			return 0;
+		time_sleep_until(time_now() + POLL_SECONDS);
+	}
+}
+
+static bool claimed(const struct store_job *job)
+{
+	return job->worker || strcmp(job->state, "queued");
+}
+
+static bool ended(const struct store_job *job)
+{
+	return !strcmp(job->state, "done") || !strcmp(job->state, "failed") ||
+	       !strcmp(job->state, "cancelled");
+}
+
+/*
+ * Submit the round: one job per side in a random order, all for the
+ * machine that took the bisection's first job (the first one alone, until
+ * a machine took it). Their ids go into the record before anything waits.
+ */
+static int submit_round(struct bisection *bi, struct session *s, json_t *pending,
+			struct error *err)
+{
+	size_t order[3] = { 0, 1, 2 };
+	struct store_job job = { 0 };
+	int rc = 0;
+
+	for (size_t i = s->nr - 1; i > 0; i--) {
+		size_t j = (size_t)rng_below(&bi->rng, i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t k = 0; k < s->nr; k++) {
+		const char *host = json_string_value(json_object_get(bi->record, "machine_host"));
+		int64_t id;
+
+		if (submit(bi, s, order[k], host ? host : bi->machine, &id, err))
+			return -1;
+		json_array_set_new(pending, order[k], json_integer(id));
+		if (bisection_save(bi, true, err))
+			return -1;
+		if (host)
+			continue;
+		if (wait_job(bi, id, claimed, &job, err))
+			return -1;
+		/* that machine, and no other, even if the job is lost and claimed again */
+		if (job.worker) {
+			rc = store_job_pin(bi->st, id, job.worker, err);
+			json_object_set_new(bi->record, "machine_host", json_string(job.worker));
+		}
+		store_job_release(&job);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The median of the metric in the batch job @job stored, as a value of the block. */
+static int boot_value(struct bisection *bi, const struct store_job *job, const char *run,
+		      double *value, struct error *err)
+{
+	struct result_set set = { NULL, 0 };
+	double *x = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (store_load(bi->st, run, true, &set, err))
+		return -1;
+	for (size_t b = 0; b < set.nr_batches; b++) {
+		const struct result_batch *batch = &set.batches[b];
+
+		if (batch->id != job->result_batch || !batch->nr_benchmarks)
+			continue;
+		for (size_t m = 0; m < batch->benchmarks[0].nr_metrics; m++) {
+			const struct result_metric *rm = &batch->benchmarks[0].metrics[m];
+
+			if (bi->so.metric ? strcmp(rm->name, bi->so.metric) != 0 : m != 0)
+				continue;
+			bisection_note_metric(bi, rm->name, rm->unit, rm->better);
+			x = xcalloc(rm->nr_samples + 1, sizeof(double));
+			for (size_t k = 0; k < rm->nr_samples; k++)
+				if (rm->samples[k] > 0 && isfinite(rm->samples[k]))
+					x[n++] = rm->samples[k];
+			break;
+		}
+	}
+	if (!n) {
+		error_set(err, EXIT_USAGE, "bisect: job %lld stored no positive %s (check -p and "
+			  "--metric)", (long long)job->id, bi->so.metric ? bi->so.metric :
+			  "value of the benchmark's first metric");
+	} else {
+		sort_doubles(x, n);
+		*value = stats_median_sorted(x, n);
+		rc = 0;
+	}
+	free(x);
+	result_set_release(&set);
+	return rc;
+}
+
+static bool same_sides(const json_t *commits, const struct session *s)
+{
+	if (json_array_size(commits) != s->nr)
+		return false;
+	for (size_t i = 0; i < s->nr; i++)
+		if (strcmp(json_string_value(json_array_get(commits, i)), s->hashes[i]))
+			return false;
+	return true;
+}
+
+static int kernel_block(struct bisection *bi, struct session *s, double *values,
+			struct error *err)
+{
+	json_t *pending = json_object_get(bi->record, "pending");
+	struct store_job job = { 0 };
+	int rc = 1;
+
+	/* a round of these sides that the last process submitted is waited for again */
+	if (!same_sides(json_object_get(pending, "commits"), s)) {
+		json_t *commits = json_array();
+
+		pending = json_pack("{s:o,s:[]}", "commits", commits, "jobs");
+		for (size_t i = 0; i < s->nr; i++) {
+			json_array_append_new(commits, json_string(s->hashes[i]));
+			json_array_append_new(json_object_get(pending, "jobs"), json_integer(0));
+		}
+		json_object_set_new(bi->record, "pending", pending);
+		if (submit_round(bi, s, json_object_get(pending, "jobs"), err))
+			return -1;
+	}
+	pending = json_object_get(pending, "jobs");
+	for (size_t i = 0; i < s->nr && rc >= 0; i++) {
+		int64_t id = json_integer_value(json_array_get(pending, i));
+
+		if (wait_job(bi, id, ended, &job, err))
+			return -1;
+		if (strcmp(job.state, "done")) {
+			s->failed_side = i;
+			snprintf(s->failure, sizeof(s->failure), "job %lld for %s on %s %s: %s",
+				 (long long)id, s->runs[i], job.worker ? job.worker : bi->machine,
+				 job.state, job.reason ? job.reason : "no reason given");
+			/* the step's kernel did not boot, or its run failed: a skip, at once */
+			s->give_up = s->levels && i == 1;
+			rc = 0;
+		} else if (rc && boot_value(bi, &job, s->runs[i], &values[i], err)) {
+			rc = -1;
+		}
+		store_job_release(&job);
+	}
+	if (rc >= 0) {
+		json_object_del(bi->record, "pending");
+		if (bisection_save(bi, true, err))
+			return -1;
+	}
+	return rc;
+}
+
+const struct bisect_target bisect_kernel = {
+	.check = kernel_check,
+	.open = kernel_open,
+	.close = kernel_close,
+	.build = kernel_build,
+	.drop = kernel_drop,
+	.session_open = kernel_session_open,
+	.block = kernel_block,
+	.session_close = kernel_session_close,
+	.block_word = "rounds of boots",
+};

@@ -1,0 +1,272 @@
+#!/usr/bin/env bats
+# Kernels that need a reboot, on a fleet, for real but for the reboot: jobs
+# that need a kernel (submit --kernel, a kernel bisection's), workers that
+# boot them through --boot-cmd and take them up after the boot, and
+# schedperf bisect --kernel-tree over two machines.
+#
+# A kernel cannot be booted here, so the machines are simulated
+# (util/machine.h): each is a directory named by SCHEDPERF_TEST_MACHINE,
+# whose file "name" is its host name and "release" the kernel it runs. Its
+# boot command (boot.sh below) writes the release it was given, kills the
+# machine's worker, as a reboot would, and starts it again, as the
+# machine's systemd unit would. A "kernel" is what the build installs into
+# $KERNELS: a level that the workload's program (tests/data/noisy.c,
+# through kprog) prints, noise of its own included. Everything else is
+# real: PostgreSQL, git bisect over a repository made here, the workers,
+# the jobs and their leases.
+
+load helpers
+pg_file
+
+NOISY="$BATS_TEST_DIRNAME/../data/noisy.c"
+HOME_RELEASE=6.18.0-home
+
+setup() {
+	TMP=$(mktemp -d)
+	export SCHEDPERF_DB="$TMP/store.db"
+	SP="$SCHEDPERF"
+	PGDB=$(pg_new_db)
+	PG=$(pg_url "$PGDB")
+	export KERNELS="$TMP/kernels" NOISY_STATE="$TMP/noisy.state" NOISY_BIN="$TMP/noisy"
+	mkdir -p "$KERNELS"
+	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
+	cc -O1 -o "$NOISY_BIN" "$NOISY" -lm
+	cat >"$TMP/kprog" <<'EOF'
+#!/bin/sh
+# the workload: noisy.c at the level of the kernel the machine runs
+r=$(cat "$SCHEDPERF_TEST_MACHINE/release")
+NOISY_LEVEL=$(cat "$KERNELS/$r.level" 2>/dev/null || echo 100) exec "$NOISY_BIN"
+EOF
+	chmod +x "$TMP/kprog"
+	cat >"$TMP/boot.sh" <<'EOF'
+#!/bin/sh
+# A simulated boot of release $1: a kernel listed in the machine's file
+# "broken" does not boot (the machine falls back to its default); "hang"
+# makes the machine not come back at all; "slow" waits for the file "go".
+m=$SCHEDPERF_TEST_MACHINE
+r=$1
+[ -e "$KERNELS/$r.level" ] || [ "$r" = "$(cat "$m/home")" ] ||
+	{ echo "no kernel $r is installed" >&2; exit 1; }
+while [ -e "$m/slow" ] && [ ! -e "$m/go" ]; do sleep 0.05; done
+grep -qxF "$r" "$m/broken" 2>/dev/null && r=$(cat "$m/home")
+echo "$r" >"$m/release"
+# the reboot ends every worker the machine ran
+for pid in $(cat "$m/pids"); do kill -9 "$pid" 2>/dev/null; done
+: >"$m/pids"
+[ -e "$m/hang" ] || setsid sh "$m/start" </dev/null >/dev/null 2>&1 &
+EOF
+}
+
+teardown() {
+	for m in "$TMP"/m*; do
+		rm -f "$m/start"	# a boot under way starts no worker now
+		for pid in $(cat "$m/pids" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+	done
+	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
+	rm -rf "$TMP"
+}
+
+# machine NAME [WORKER OPTIONS...]: a simulated machine on its default
+# kernel, and the script that starts its worker, as its systemd unit would.
+machine() {
+	local m="$TMP/$1"
+	shift
+	mkdir -p "$m"
+	echo "$(basename "$m")" >"$m/name"
+	echo "$HOME_RELEASE" >"$m/home"
+	cp "$m/home" "$m/release"
+	cat >"$m/start" <<EOF
+#!/bin/sh
+echo \$\$ >"$m/pid"
+echo \$\$ >>"$m/pids"
+export SCHEDPERF_TEST_MACHINE="$m"
+exec "$SP" --db "$PG" worker --boot-cmd 'sh "$TMP/boot.sh" "\$1"' --boot-timeout 30 \
+	--home-kernel $HOME_RELEASE --lease 5 $* >>"$m/log" 2>&1
+EOF
+}
+
+start() {	# start NAME: its worker, in the background
+	rm -f "$TMP/$1/pid"
+	setsid sh "$TMP/$1/start" </dev/null >/dev/null 2>&1 &
+	wait_for test -s "$TMP/$1/pid"
+}
+
+job_state() {	# job_state ID
+	psql_in "$PGDB" "SELECT state FROM jobs WHERE id = $1"
+}
+
+# install RELEASE LEVEL: a "kernel" the machines can boot.
+install() {
+	echo "$2" >"$KERNELS/$1.level"
+}
+
+@test "worker: a job that needs a kernel is booted for, taken up after the boot, and stored on it" {
+	machine m1
+	install 6.18.0-new 150
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p "cmd=$TMP/kprog" \
+		-p 'metric_regex=value ([0-9.]+)' -i 3 --name k)
+	# a worker that cannot boot leaves it
+	run env SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once
+	[ "$status" -eq 0 ]
+	[ "$(job_state "$id")" = queued ]
+	start m1
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = done ]"
+	[ "$(cat "$TMP/m1/release")" = 6.18.0-new ]
+	grep -q "job $id: booting 6.18.0-new" "$TMP/m1/log"
+	# the batch says the machine and kernel it ran on, and the level that kernel gave
+	[ "$(psql_in "$PGDB" "SELECT string_agg(key || '=' || value, ',' ORDER BY key)
+		FROM environment WHERE key IN ('kernel.release', 'machine.hostname')")" = \
+	  "kernel.release=6.18.0-new,machine.hostname=m1" ]
+	sp --db "$PG" export k >"$TMP/k.json"
+	[ "$(json 'min(d["runs"][0]["benchmarks"][0]["metrics"][0]["samples"]) > 120' "$TMP/k.json")" = True ]
+	run sp --db "$PG" jobs
+	[[ "${lines[1]}" == *" done "*"kernel 6.18.0-new"* ]]
+	# with nothing left to do, the machine goes back to its default kernel
+	wait_for sh -c "[ \"\$(cat '$TMP/m1/release')\" = $HOME_RELEASE ]"
+}
+
+@test "worker: a kernel that does not boot, or a machine that does not come back, fails the job with the reason" {
+	machine m1 --home-after 0
+	install 6.18.0-broken 150
+	install 6.18.0-hang 150
+	echo 6.18.0-broken >"$TMP/m1/broken"
+	sp --db "$PG" db init >/dev/null
+	p=(command -p "cmd=$TMP/kprog" -i 2)
+	a=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-broken "${p[@]}" --name a)
+	start m1
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $a')\" = failed ]"
+	[[ "$(psql_in "$PGDB" "SELECT reason FROM jobs WHERE id = $a")" == \
+	   "the machine came back on $HOME_RELEASE, not on 6.18.0-broken"* ]]
+	# a machine that never comes back: its job fails at its deadline, whoever looks
+	sed -i 's/--boot-timeout 30/--boot-timeout 2/' "$TMP/m1/start"
+	kill -9 "$(cat "$TMP/m1/pid")"
+	start m1
+	touch "$TMP/m1/hang"
+	b=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-hang "${p[@]}" --name b)
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $b')\" = booting ]"
+	run sp --db "$PG" jobs
+	[[ "$output" == *" booting "*"kernel 6.18.0-hang by "* ]]
+	# another machine's worker, claiming, fails it once the deadline has passed
+	machine m2
+	start m2
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $b')\" = failed ]"
+	[[ "$(psql_in "$PGDB" "SELECT reason FROM jobs WHERE id = $b")" == \
+	   "the machine m1 did not come back on 6.18.0-hang within its boot timeout"* ]]
+	# the machine, back at last, goes on with nothing lost
+	rm "$TMP/m1/hang"
+	start m1
+	c=$(sp --db "$PG" submit --machine m1 "${p[@]}" --name c)
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $c')\" = done ]"
+}
+
+@test "worker: killed while its machine boots, the job runs once the machine is back" {
+	machine m1
+	install 6.18.0-new 150
+	sp --db "$PG" db init >/dev/null
+	touch "$TMP/m1/slow"
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p "cmd=$TMP/kprog" \
+		-i 2 --name k)
+	start m1
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
+	kill -9 "$(cat "$TMP/m1/pid")"
+	touch "$TMP/m1/go"
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = done ]"
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches WHERE job_id = $id AND complete")" -eq 1 ]
+	[ "$(psql_in "$PGDB" "SELECT attempts FROM jobs WHERE id = $id")" -eq 1 ]
+}
+
+# The kernel tree: 16 commits, a Makefile whose kernelrelease names each,
+# and a level that commit REGRESSION makes 20 % worse.
+tree_of() {	# tree_of REGRESSION
+	git init -q "$TMP/tree"
+	cd "$TMP/tree"
+	git config user.email test@example.com
+	git config user.name test
+	printf 'kernelrelease:\n\t@echo 6.18.0-sim-$$(git rev-parse --short=12 HEAD)\n' >Makefile
+	for i in $(seq 1 16); do
+		echo $([ "$i" -lt "$1" ] && echo 100 || echo 120) >level
+		echo "change $i" >change
+		git add -A
+		git commit -q -m "change $i"
+	done
+}
+
+# The machine of a job that runs on the kernel it needs (no boot under
+# way), into $TMP/busy.
+running_on_its_kernel() {
+	local worker kernel
+	read -r worker kernel < <(psql_in "$PGDB" "SELECT worker, kernel FROM jobs
+		WHERE state = 'running' LIMIT 1" | tr '|' ' ')
+	[ -n "$worker" ] && [ "$(cat "$TMP/$worker/release")" = "$kernel" ] &&
+		echo "$worker" >"$TMP/busy"
+}
+
+commit_of() {	# commit_of I: the hash of change I
+	git -C "$TMP/tree" log --format=%H --grep="^change $1\$"
+}
+
+release_of() {
+	echo "6.18.0-sim-$(commit_of "$1" | cut -c1-12)"
+}
+
+@test "bisect --kernel-tree: a fleet of two finds a 20 % regression in 16 kernels, through a broken boot, a killed worker and a killed controller" {
+	tree_of 11
+	machine m1
+	machine m2
+	sp --db "$PG" db init >/dev/null
+	# change 12's kernel does not boot on either machine
+	release_of 12 | tee "$TMP/m1/broken" >"$TMP/m2/broken"
+	start m1
+	start m2
+	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
+	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
+	      --good HEAD~15 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 11)
+	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	# a worker killed while it runs a job (not while it boots): its lease
+	# runs out, and it runs again
+	wait_for running_on_its_kernel
+	busy=$(cat "$TMP/busy")
+	kill -9 "$(cat "$TMP/$busy/pid")"
+	start "$busy"
+	# the controller killed once the first step is stored; resumed, it goes on
+	wait_for sh -c "psql -qXAt '$PG' -c \"SELECT doc FROM bisections\" | grep -q '\"told\":true'"
+	kill -9 "$PID"
+	wait "$PID" || true
+	PID=
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	echo "$output"
+	cat "$TMP"/m*/log
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit $(commit_of 11 | cut -c1-12) change 11"* ]]
+	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
+	host=$(json 'd["machine_host"]' "$TMP/b.json")
+	# every measurement on the one machine, on the kernel its commit built
+	psql_in "$PGDB" "SELECT r.name, k.value, h.value FROM batches b JOIN runs r ON r.id = b.run_id
+		JOIN environment k ON k.batch_id = b.id AND k.key = 'kernel.release'
+		JOIN environment h ON h.batch_id = b.id AND h.key = 'machine.hostname'
+		WHERE b.complete" >"$TMP/batches"
+	"$PYTHON" - "$TMP/b.json" "$TMP/batches" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {}
+for commit, release in d["kernels"].items():
+    run = d["name"] + "-" + ("good" if commit == d["good"] else "bad" if commit == d["bad"]
+                             else commit[:12])
+    want[run] = release
+for line in open(sys.argv[2]):
+    run, release, host = line.rstrip("\n").split("|")
+    assert want[run] == release, (run, release, want.get(run))
+    assert host == d["machine_host"], (run, host)
+PY
+	# the broken kernel's step is a skip, with the boot's reason
+	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" == \
+	   *"came back on $HOME_RELEASE, not on $(release_of 12)"* ]]
+	# the tree is where it was, and git's bisection over
+	[ "$(git -C "$TMP/tree" symbolic-ref --short HEAD)" = master ]
+	run git -C "$TMP/tree" bisect log
+	[ "$status" -ne 0 ]
+	[ "$host" = m1 ] || [ "$host" = m2 ]
+}
