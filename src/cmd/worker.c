@@ -37,7 +37,8 @@
 
 static const struct cmd_usage worker_usage = {
 	"usage: schedperf worker [--once] [--idle-exit SEC] [--lease SEC]\n"
-	"                        [--boot-cmd CMD [--boot-timeout SEC] [--home-kernel REL]]\n"
+	"                        [--boot-cmd CMD [--boot-timeout SEC]\n"
+	"                         [--home-kernel REL [--home-after SEC]]]\n"
 	"\n"
 	"Take the jobs that 'schedperf submit' queued for this machine (its host\n"
 	"name), highest priority first, and run each: a run, an ab or a\n"
