@@ -5,7 +5,10 @@
 # (and each file's setup_file) a directory of its own, so that tests running
 # at once on this machine, in this checkout or another, never share them.
 # tests/cli/ab.bats checks the default place in a mount namespace of its own.
-export SCHEDPERF_TEST_RUNDIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
+# (tests/golden/make.sh sources this file outside bats: no directory there.)
+if [ -n "${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-}}" ]; then
+	export SCHEDPERF_TEST_RUNDIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
+fi
 
 # Debian's python3 (install-deps.sh installs it with SciPy) for JSON checks:
 # it starts in about 60 ms where a pyenv shim first on PATH takes 600 ms.
