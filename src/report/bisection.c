@@ -172,13 +172,13 @@ static void md_header(FILE *out, const json_t *r)
 {
 	json_t *ends = json_object_get(r, "ends");
 
-	fputs("**schedperf bisect** of `", out);
+	fputs("**schedperf bisect** of ", out);
 	md_text(out, str(r, "workload"));
 	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++) {
 		fputc(' ', out);
 		md_text(out, json_string_value(json_array_get(json_object_get(r, "params"), i)));
 	}
-	fputs("` on ", out);
+	fputs(" on ", out);
 	md_text(out, *str(r, "machine_host") ? str(r, "machine_host") : str(r, "machine"));
 	fprintf(out, ", metric %s (%s is better), alpha %g per step\n\n", str(r, "metric"),
 		str(r, "better"), num(r, "alpha"));
