@@ -24,6 +24,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "assert_close.h"
+
 #include "stats/level_choice.h"
 #include "stats/median_ci.h"
 #include "stats/rng.h"
@@ -32,18 +34,6 @@
 #define ALPHA 0.05
 #define MAX_BLOCKS 200
 #define STORED 15		/* samples of a stored end, as a user stores them */
-#define REL 1e-6
-
-static void assert_close_rel_at(double actual, double expected, const char *file, int line)
-{
-	double scale = fabs(expected) > 1 ? fabs(expected) : 1;
-
-	if (fabs(actual - expected) <= REL * scale)
-		return;
-	print_error("expected %.17g, got %.17g\n", expected, actual);
-	_fail(file, line);
-}
-#define assert_close(actual, expected) assert_close_rel_at((actual), (expected), __FILE__, __LINE__)
 
 /*
  * tests/reference/sequential_reference.py, "level choice": its DATA (a 5 %

@@ -20,27 +20,17 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "assert_close.h"
+
 #include "stats/power.h"
 #include "stats/rng.h"
 #include "stats/sequential.h"
 #include "simulate.h"
 
-#define REL 1e-6
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ALPHA 0.05
 #define HUBER 1.5
 #define MAX_BLOCKS 200
-
-static void assert_close_rel_at(double actual, double expected, const char *file, int line)
-{
-	double scale = fabs(expected) > 1 ? fabs(expected) : 1;
-
-	if (fabs(actual - expected) <= REL * scale)
-		return;
-	print_error("expected %.17g, got %.17g\n", expected, actual);
-	_fail(file, line);
-}
-#define assert_close(actual, expected) assert_close_rel_at((actual), (expected), __FILE__, __LINE__)
 
 /* The script's DATA: a 5 % shift, 2 % noise and one wild sample (x10). */
 static const double data[] = {

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "assert_close.h"
+
 #include "stats/adjust.h"
 #include "stats/bootstrap.h"
 #include "stats/hodges_lehmann.h"
@@ -28,21 +30,6 @@
 #include "stats/welch.h"
 #include "util/array.h"
 
-#define REL 1e-6
-static void assert_close_rel_at(double actual, double expected, double rel,
-				const char *file, int line)
-{
-	double scale = fabs(expected) > 1 ? fabs(expected) : 1;
-
-	/* relative, except near 0 where it is absolute at the same size */
-	if (isnan(expected) ? isnan(actual) : fabs(actual - expected) <= rel * scale)
-		return;
-	/* print first: _fail() does not return */
-	print_error("expected %.17g, got %.17g (rel %g)\n", expected, actual, rel);
-	_fail(file, line);
-}
-#define assert_close_rel(actual, expected, rel) \
-	assert_close_rel_at((actual), (expected), (rel), __FILE__, __LINE__)
 #define assert_nan(x) assert_true(isnan(x))
 
 /* ------------------------------------------------------------ data sets */
