@@ -18,26 +18,36 @@ teardown() {
 }
 BESTOF="$BATS_TEST_DIRNAME/../data/bestof.c"
 
+# An empty repository $TMP/repo, the current directory from now on.
+new_repo() {
+	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
+	git init -q "$TMP/repo"
+	cd "$TMP/repo"
+	git config user.email test@example.com
+	git config user.name test
+}
+
+# commit I: prog.c as it is, as change I.
+commit() {
+	echo "/* change $1 */" >>prog.c
+	git add prog.c
+	git commit -q -m "change $1"
+}
+
 # repo_of N FROM GOOD BAD [SIGMA]: $TMP/repo with N commits of noisy.c, at
 # level GOOD before commit FROM (1-based) and BAD from it on; commit $BROKEN,
 # if set, does not compile.
 repo_of() {
-	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
-	git init -q "$TMP/repo"
-	git -C "$TMP/repo" config user.email test@example.com
-	git -C "$TMP/repo" config user.name test
+	new_repo
 	for i in $(seq 1 "$1"); do
 		level=$3
 		[ "$i" -lt "$2" ] || level=$4
 		sed -e "s/^#define LEVEL 100.0$/#define LEVEL $level/" \
-		    -e "s/^#define SIGMA 0.05$/#define SIGMA ${5:-0.05}/" "$NOISY" >"$TMP/repo/prog.c"
-		echo "/* change $i */" >>"$TMP/repo/prog.c"
-		[ "$i" != "${BROKEN:-}" ] || echo "this is not C" >>"$TMP/repo/prog.c"
-		git -C "$TMP/repo" add prog.c
-		git -C "$TMP/repo" commit -q -m "change $i"
+		    -e "s/^#define SIGMA 0.05$/#define SIGMA ${5:-0.05}/" "$NOISY" >prog.c
+		[ "$i" != "${BROKEN:-}" ] || echo "this is not C" >>prog.c
+		commit "$i"
 	done
 	export NOISY_STATE="$TMP/noisy.state"
-	cd "$TMP/repo"
 }
 
 commit_of() {	# commit_of I: the hash of change I
@@ -80,17 +90,11 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 }
 
 @test "bisect: a program twice as slow, timed for real, found and confirmed" {
-	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
-	git init -q "$TMP/repo"
-	cd "$TMP/repo"
-	git config user.email test@example.com
-	git config user.name test
+	new_repo
 	for i in 1 2 3 4 5 6 7 8; do
 		sed "s/^#define WORK 1000$/#define WORK $([ "$i" -ge 4 ] && echo 2000 || echo 1000)/" \
 			"$BESTOF" >prog.c
-		echo "/* change $i */" >>prog.c
-		git add prog.c
-		git commit -q -m "change $i"
+		commit "$i"
 	done
 	run sp bisect command -p cmd=./prog -p 'metric_regex=best ([0-9.]+)' -p metric_name=best \
 		--build 'cc -O1 -o prog prog.c' --good HEAD~7 --bad HEAD
@@ -137,19 +141,13 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 }
 
 @test "bisect: a regression spread over many commits has a culprit that does not confirm" {
-	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
-	git init -q "$TMP/repo"
-	cd "$TMP/repo"
-	git config user.email test@example.com
-	git config user.name test
+	new_repo
 	# 3 % worse at every commit under 5 % noise: the ends differ by 23 %, and
 	# no 30 blocks tell one commit from its parent
 	for i in 1 2 3 4 5 6 7 8; do
 		level=$(awk -v i="$i" 'BEGIN { printf "%.4f", 100 * 1.03 ^ (i - 1) }')
 		sed "s/^#define LEVEL 100.0$/#define LEVEL $level/" "$NOISY" >prog.c
-		echo "/* change $i */" >>prog.c
-		git add prog.c
-		git commit -q -m "change $i"
+		commit "$i"
 	done
 	export NOISY_STATE="$TMP/noisy.state"
 	run sp bisect "${NOISY_ARGS[@]}" --max-samples 30
