@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include "util/io.h"
@@ -60,12 +61,42 @@ static void keep_last_line(struct strbuf *err_text, char *last_line, size_t len)
 		snprintf(last_line, len, "%.*s", (int)(end - start), s + start);
 }
 
-/* Drain both pipes until they close; 1 when @cmd->interrupted said stop. */
-static int drain(const struct child_command *cmd, int out_pipe, int err_pipe,
-		 struct strbuf *err_text)
+/* Take what one pipe has: 0 when it gave some, 1 when it had none yet, -1 at its end. */
+static int take(const struct child_command *cmd, int fd, bool is_err, struct strbuf *err_text)
+{
+	char buf[4096];
+	ssize_t got = read(fd, buf, sizeof(buf));
+
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (got <= 0)
+		return -1;
+	if (!is_err) {
+		strbuf_add(cmd->out, buf, (size_t)got);
+		return 0;
+	}
+	/* Only the tail matters: keep the last 4 KiB or so. */
+	if (err_text->len > 8192) {
+		memmove(err_text->buf, err_text->buf + err_text->len - 4096, 4096);
+		err_text->len = 4096;
+		err_text->buf[4096] = '\0';
+	}
+	strbuf_add(err_text, buf, (size_t)got);
+	if (cmd->log_fd >= 0 && write_full(cmd->log_fd, buf, (size_t)got))
+		return -1;
+	return 0;
+}
+
+/*
+ * Drain both pipes until they close or the child has exited (a process
+ * it left in the background may hold them open for as long as it likes:
+ * a build server, say), then what is left in them. 1 when
+ * @cmd->interrupted said stop; *@status is the child's when it exited.
+ */
+static int drain(const struct child_command *cmd, pid_t pid, int out_pipe, int err_pipe,
+		 struct strbuf *err_text, int *status, bool *reaped)
 {
 	struct pollfd fds[2] = { { out_pipe, POLLIN, 0 }, { err_pipe, POLLIN, 0 } };
-	char buf[4096];
 
 	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
 		int n = poll(fds, 2, 200);
@@ -75,31 +106,21 @@ static int drain(const struct child_command *cmd, int out_pipe, int err_pipe,
 		if (n < 0 && errno != EINTR)
 			return 0;
 		for (int i = 0; i < 2 && n > 0; i++) {
-			ssize_t got;
-
 			if (fds[i].fd < 0 || !fds[i].revents)
 				continue;
-			got = read(fds[i].fd, buf, sizeof(buf));
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				continue;
-			}
-			if (i == 0) {
-				strbuf_add(cmd->out, buf, (size_t)got);
-				continue;
-			}
-			/* Only the tail matters: keep the last 4 KiB or so. */
-			if (err_text->len > 8192) {
-				memmove(err_text->buf, err_text->buf + err_text->len - 4096, 4096);
-				err_text->len = 4096;
-				err_text->buf[4096] = '\0';
-			}
-			strbuf_add(err_text, buf, (size_t)got);
-			if (cmd->log_fd >= 0 && write_full(cmd->log_fd, buf, (size_t)got))
-				return 0;
+			if (take(cmd, fds[i].fd, i == 1, err_text) < 0)
+				fds[i].fd = -1;	/* its end; the caller closes it */
+		}
+		if (!*reaped && waitpid(pid, status, WNOHANG) == pid) {
+			*reaped = true;
+			/* what it wrote before it exited is there now: take it, without waiting */
+			for (int i = 0; i < 2; i++)
+				if (fds[i].fd >= 0) {
+					fcntl(fds[i].fd, F_SETFL, O_NONBLOCK);
+					while (!take(cmd, fds[i].fd, i == 1, err_text))
+						;
+				}
+			return 0;
 		}
 	}
 	return 0;
@@ -109,6 +130,7 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err)
 {
 	int out[2] = { -1, -1 }, errs[2], status = 0, stopped;
+	bool reaped = false;
 	struct strbuf err_text = STRBUF_INIT;
 	pid_t pid;
 
@@ -142,13 +164,13 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	close(errs[1]);
 	if (cmd->out)
 		close(out[1]);
-	stopped = drain(cmd, out[0], errs[0], &err_text);
+	stopped = drain(cmd, pid, out[0], errs[0], &err_text, &status, &reaped);
 	if (stopped)
 		kill(-pid, SIGKILL);
 	if (out[0] >= 0)
 		close(out[0]);
 	close(errs[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	keep_last_line(&err_text, last_line, len);
 	strbuf_release(&err_text);
