@@ -75,8 +75,11 @@ enum level_verdict level_choice_nearer(const struct level_choice *lc, double *er
 
 	wealths(lc, &on_bad, &on_good);
 	*error_bound = 1;
-	if (fmax(on_bad, on_good) <= 0)
+	if (!lc->from_good.n)
 		return LEVEL_UNDECIDED;
+	/* neither has won anything: the nearer centre, with no bound on being wrong */
+	if (fmax(on_bad, on_good) <= 0)
+		return nearer_centre(lc);
 	*error_bound = exp(-fmax(on_bad, on_good));
 	return richer(lc, on_bad, on_good);
 }

@@ -68,10 +68,12 @@ void level_choice_add(struct level_choice *lc, double from_good, double from_bad
 enum level_verdict level_choice_decide(const struct level_choice *lc);
 
 /*
- * The verdict with more evidence now, the richer bettor's (UNDECIDED while
- * neither has won anything), and in *@error_bound the chance bound of that
- * verdict being wrong: min(1, 1/W). After a decision this is the decision,
- * with a bound of at most alpha.
+ * The verdict with more evidence now, the richer bettor's, and in
+ * *@error_bound the chance bound of that verdict being wrong: min(1, 1/W).
+ * While neither has won anything, the level whose difference has the
+ * nearer estimated centre, with a bound of 1 (UNDECIDED only with no
+ * observation). After a decision this is the decision, with a bound of at
+ * most alpha.
  */
 enum level_verdict level_choice_nearer(const struct level_choice *lc, double *error_bound);
 

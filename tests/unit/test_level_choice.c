@@ -208,6 +208,30 @@ static void stored_steps(int reps, uint64_t seed, double noise, double delta, do
 	}
 }
 
+/*
+ * Against stored ends whose bounds overlap, neither bettor wins anything;
+ * the cap's answer is then the nearer centre, said to be a guess (bound 1).
+ */
+static void test_nearer_without_evidence(void **state)
+{
+	struct level_choice lc;
+	double bound;
+
+	level_choice_init(&lc, ALPHA, 0);
+	assert_int_equal(level_choice_nearer(&lc, &bound), LEVEL_UNDECIDED);
+	for (int i = 0; i < 50; i++)
+		level_choice_add(&lc, -0.01 + 0.001 * (i % 3), 0.03 + 0.001 * (i % 3));
+	assert_int_equal(level_choice_decide(&lc), LEVEL_UNDECIDED);
+	assert_int_equal(level_choice_nearer(&lc, &bound), LEVEL_GOOD);
+	assert_true(bound == 1);
+	level_choice_release(&lc);
+	level_choice_init(&lc, ALPHA, 0);
+	for (int i = 0; i < 50; i++)
+		level_choice_add(&lc, -0.03 - 0.001 * (i % 3), 0.01 - 0.001 * (i % 3));
+	assert_int_equal(level_choice_nearer(&lc, &bound), LEVEL_BAD);
+	level_choice_release(&lc);
+}
+
 /* alpha's share of @reps plus three binomial standard deviations. */
 static double allowed(double alpha, int reps)
 {
@@ -427,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_stored_ends),
 		cmocka_unit_test(test_margin_rule),
 		cmocka_unit_test(test_sign_bettor_samples),
+		cmocka_unit_test(test_nearer_without_evidence),
 	};
 	const char *reps = getenv("LEVEL_SIM_REPS");
 
