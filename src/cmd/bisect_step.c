@@ -164,78 +164,124 @@ static double share_below(const struct stored_end *end, double theta)
 }
 
 /*
- * The number of samples of @end that would bound its median within
- * @room of it, as the bound's width shrinks with the square root of n.
+ * The number of samples of @end that would bound its median to an interval
+ * @room wide, as the bound's width shrinks with the square root of n.
  */
 static size_t samples_for_room(const struct stored_end *end, double room)
 {
-	double width = fmax(end->median - end->low, end->high - end->median);
+	double width = end->high - end->low;
 
 	return (size_t)ceil((double)end->n * (width / room) * (width / room));
 }
 
 /*
+ * A lower bound, at about 90 %, of the share of @end's samples below
+ * @theta (Wilson's interval): what a build like @end does there, without
+ * trusting a few samples more than they allow.
+ */
+static double wilson_low(double p, size_t count)
+{
+	double n = (double)count, z = 1.2816, z2 = z * z;
+
+	return (p + z2 / (2 * n) - z * sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
+static double share_below_low(const struct stored_end *end, double theta)
+{
+	return wilson_low(share_below(end, theta), end->n);
+}
+
+/*
+ * The samples a build like good needs to be shown within @margin of it
+ * (INFINITY: never), taking the build's median as high as good's may be,
+ * at its upper bound: good's samples are the build's, shifted up there.
+ */
+static double margin_samples(const struct bisect *b, double margin)
+{
+	const struct stored_end *g = &b->good;
+
+	return sign_bettor_samples(share_below_low(g, g->low + margin - (g->high - g->median)),
+				   b->so.alpha / 2);
+}
+
+/*
  * The margin rule with --good alone: a build like good is GOOD once its
- * median is shown below good.low + margin. That needs good's lower bound
- * well inside the margin (else no number of samples will do) and good's
- * spread small enough that a share p of its samples lies below, with p
- * large enough for the sign bettor to win within --max-samples: say so now.
+ * median is shown below good's lower bound plus the margin. When good's
+ * spread, or the looseness of its median's bound, leaves too small a share
+ * of its samples there for the sign bettor to win within --max-samples,
+ * say so now, with what would do: the smallest margin, the samples a step
+ * would need, or more stored samples.
  */
 static int check_margin_decidable(const struct bisect *b, struct error *err)
 {
 	const struct stored_end *g = &b->good;
-	double max = b->so.max_samples, need;
-	double p_max = (1 + sqrt(1.5 * 2 * log(2 / b->so.alpha) / max)) / 2;
-	/* the distance above its median a build like good needs to its threshold */
-	double reach = g->x[(size_t)fmin(g->n - 1, ceil(p_max * (double)g->n))] - g->median;
+	double need = margin_samples(b, b->margin), pct;
+	char fix[256];
+	size_t used;
 
-	need = sign_bettor_samples(share_below(g, g->low + b->margin), b->so.alpha / 2);
-	if (need <= max)
+	if (need <= b->so.max_samples)
 		return 0;
-	if (reach >= b->margin)
-		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' varies too much for "
-				 "--margin %g%%: a build like it would need more than "
-				 "--max-samples %d samples to be shown within the margin (give "
-				 "--bad RUN, a --margin of at least %.1f%%, or a larger "
-				 "--max-samples)", g->run, b->so.margin_pct, b->so.max_samples,
-				 ceil(fabs(shift_pct(b, reach + (g->median - g->low))) * 10) / 10);
-	return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s: its "
-			 "median is known only to %.1f%%, too loosely for --margin %g%% to be "
-			 "decided within --max-samples %d (store about %zu samples of the good "
-			 "build under that name, or give --bad RUN)", g->run, g->n,
-			 b->side.metric_name, fabs(shift_pct(b, g->median - g->low)),
-			 b->so.margin_pct, b->so.max_samples,
-			 samples_for_room(g, b->margin - reach));
+	used = (size_t)snprintf(fix, sizeof(fix), "give --bad RUN");
+	for (pct = b->so.margin_pct + 0.1; pct <= 100; pct += 0.1)
+		if (margin_samples(b, log1p(pct / 100)) <= b->so.max_samples) {
+			used += (size_t)snprintf(fix + used, sizeof(fix) - used,
+						 ", a --margin of %.1f%%", pct);
+			break;
+		}
+	if (need <= 1e6)
+		used += (size_t)snprintf(fix + used, sizeof(fix) - used, ", --max-samples %.0f",
+					 ceil(need));
+	/* a bound as wide as half the margin takes a share of it no step can win back */
+	if (g->high - g->low > b->margin / 2)
+		snprintf(fix + used, sizeof(fix) - used, ", or store about %zu samples of the "
+			 "good build under that name", samples_for_room(g, b->margin / 2));
+	return error_set(err, EXIT_USAGE, "bisect-step: a build like run '%.64s' (%zu samples "
+			 "of %s) could not be shown within --margin %g%% of it in --max-samples "
+			 "%d at --alpha %g (%s)", g->run, g->n, b->side.metric_name,
+			 b->so.margin_pct, b->so.max_samples, b->so.alpha, fix);
 }
 
 /*
- * With both ends: the bad run must be worse than good by more than the
- * margin, the two medians' bounds apart, and a build like either must be
- * decidable within --max-samples.
+ * With both ends: two runs, the bad one worse than good by more than the
+ * margin, the two medians' bounds apart, and a build like either decidable
+ * within --max-samples.
  */
 static int check_levels_decidable(const struct bisect *b, struct error *err)
 {
 	const struct stored_end *g = &b->good, *bad = &b->bad;
 	double need;
 
+	if (!strcmp(g->run, bad->run))
+		return error_set(err, EXIT_USAGE, "bisect-step: --good and --bad name the same run "
+				 "'%.64s' (give the good build's run and the bad one's)", g->run);
+	if (bad->median < g->median)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' is better than '%.64s', "
+				 "not worse: nothing to bisect as a regression (check which run is "
+				 "which)", bad->run, g->run);
 	if (bad->median - g->median <= b->margin)
-		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' is not worse than "
-				 "'%.64s' by more than the margin (%g%%): nothing to bisect",
-				 bad->run, g->run, b->so.margin_pct);
+		return error_set(err, EXIT_USAGE, "bisect-step: the medians of runs '%.64s' and "
+				 "'%.64s' differ by %.1f%%, within --margin %g%%: nothing to bisect at "
+				 "this margin (or store more samples of each, if more is hidden in "
+				 "their spread)", bad->run, g->run,
+				 fabs(shift_pct(b, bad->median - g->median)), b->so.margin_pct);
 	if (g->high >= bad->low)
 		return error_set(err, EXIT_USAGE, "bisect-step: the medians of runs '%.64s' and "
 				 "'%.64s' cannot be told apart at --alpha %g with %zu and %zu "
 				 "samples (store about %zu samples of each)", g->run, bad->run,
 				 b->so.alpha, g->n, bad->n,
 				 samples_for_room(g->n > bad->n ? g : bad,
-						  (bad->median - g->median) / 4));
-	need = fmax(sign_bettor_samples(share_below(g, bad->low), b->so.alpha / 2),
-		    sign_bettor_samples(1 - share_below(bad, g->high), b->so.alpha / 2));
+						  (bad->median - g->median) / 2));
+	/* a build like either, its median anywhere in that end's bounds */
+	need = fmax(sign_bettor_samples(share_below_low(g, bad->low - (g->high - g->median)),
+					b->so.alpha / 2),
+		    sign_bettor_samples(wilson_low(1 - share_below(bad, g->high +
+								   (bad->median - bad->low)),
+						   bad->n), b->so.alpha / 2));
 	if (need > b->so.max_samples)
 		return error_set(err, EXIT_USAGE, "bisect-step: runs '%.64s' and '%.64s' overlap "
 				 "too much for their spread: a step would need about %.0f samples, "
 				 "more than --max-samples %d (give a larger --max-samples, or "
-				 "store more samples of each)", g->run, bad->run, need,
+				 "store more samples of each)", g->run, bad->run, ceil(need),
 				 b->so.max_samples);
 	return 0;
 }
@@ -531,6 +577,12 @@ int cmd_bisect_step(int argc, char **argv)
 		command_usage_error("bisect-step", optind >= argc ? "no workload given" :
 				    optind + 1 < argc ? "one workload at a time" :
 				    "--good RUN is required: the stored run of a good build");
+		goto out;
+	}
+	if (b.so.max_samples < seqcs_min_samples(b.so.alpha)) {
+		command_usage_error("bisect-step", "--max-samples %d is too few at --alpha %g: no "
+				    "verdict can come in fewer than %d (give at least that)",
+				    b.so.max_samples, b.so.alpha, seqcs_min_samples(b.so.alpha));
 		goto out;
 	}
 	if (sequential_check_utf8("bisect-step", &b.so) ||

@@ -24,6 +24,11 @@ void seqcs_init(struct seqcs *cs, double alpha, double huber)
 	cs->huber = huber;
 }
 
+int seqcs_min_samples(double alpha)
+{
+	return (int)ceil(log(2 / alpha) / log1p(SEQCS_LAMBDA_MAX));
+}
+
 void seqcs_release(struct seqcs *cs)
 {
 	free(cs->x);

@@ -54,6 +54,14 @@ struct seqcs {
 #define SEQCS_HUBER 1.5
 
 void seqcs_init(struct seqcs *cs, double alpha, double huber);
+
+/*
+ * The fewest observations after which a sequence at @alpha can reject
+ * anything: each bet is at most SEQCS_LAMBDA_MAX, so a bettor's wealth is
+ * at most (1 + SEQCS_LAMBDA_MAX)^n, and it must reach 2 / alpha. A cap on
+ * samples below it can only end undecided.
+ */
+int seqcs_min_samples(double alpha);
 void seqcs_release(struct seqcs *cs);
 
 /* Take one observation (finite). */
