@@ -22,6 +22,7 @@
  * is recorded before git is told, and told again on resume if git has not
  * heard it.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ static const struct cmd_usage bisect_usage = {
 	"store so that --resume goes on. Exit 0 with a confirmed culprit, 1 without\n"
 	"one (nothing to bisect, not confirmed, only skipped commits left).\n",
 
-	"--alpha is each step's chance of a wrong answer, 0.01 unless given;\n"
+	"--alpha is each step's chance of a wrong answer;\n"
 	"--max-samples (200 blocks; with --kernel-tree, 12 rounds of boots) and\n"
 	"--max-time bound each measurement (a step at its cap goes to the end with\n"
 	"more evidence). Runs: NAME-good, NAME-bad, NAME-COMMIT. With --kernel-tree\n"
@@ -87,10 +88,30 @@ static int show_id(int argc, char **argv, int64_t *id)
 	*id = 0;
 	if (optind == argc)
 		return 0;
+	errno = 0;
 	*id = strtoll(argv[optind], &end, 10);
-	if (optind + 1 < argc || *end || *id <= 0)
-		return command_usage_error("bisect", "--show [ID]: give one bisection's id "
-					   "(see 'schedperf bisect --list')");
+	if (optind + 1 < argc || *end || *id <= 0 || errno)
+		return command_usage_error("bisect", "--show [ID]: give one bisection's id, "
+					   "as 'schedperf bisect --list' shows them");
+	return 0;
+}
+
+/*
+ * A resumed bisection runs with the options it was started with: any
+ * other given now would be ignored, so it is refused instead.
+ */
+static int resume_conflicts(const struct bisection *bi, int argc, int optind_now)
+{
+	bool given = optind_now < argc || bi->good_rev || bi->bad_rev || bi->build_cmd ||
+		     bi->machine || bi->so.nr_params || bi->so.metric || bi->so.name ||
+		     bi->so.alpha != BISECT_DEFAULT_ALPHA || bi->so.margin_pct != 2 ||
+		     bi->so.max_samples != -1 || bi->so.max_time || bi->so.timeout ||
+		     bi->seed != -1 || bi->boot_iterations != 10 || (bi->repo && bi->kernel_tree);
+
+	if (given)
+		return command_usage_error("bisect", "--resume goes on with the options the "
+					   "bisection was started with: give only --repo or "
+					   "--kernel-tree, --format and --db");
 	return 0;
 }
 
@@ -145,7 +166,7 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisection bi = { .so = SEQUENTIAL_DEFAULTS, .format = "text" };
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS(&bi.so),
+		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01"),
 		OPT_STRING(0, "good", &bi.good_rev, "REV", "a commit that behaves well"),
 		OPT_STRING(0, "bad", &bi.bad_rev, "REV", "a later commit that is worse"),
 		OPT_STRING(0, "build", &bi.build_cmd, "CMD", "build a checked-out commit: a shell "
@@ -184,8 +205,11 @@ int cmd_bisect(int argc, char **argv)
 	    sequential_check_utf8("bisect", &bi.so))
 		goto out;
 	if (bi.show || bi.list) {
-		if ((bi.list && optind < argc) || bi.resume || bi.good_rev || bi.bad_rev ||
-		    (bi.show && bi.list)) {
+		if (bi.show && bi.list) {
+			command_usage_error("bisect", "--show and --list: give one of them");
+			goto out;
+		}
+		if ((bi.list && optind < argc) || bi.resume || bi.good_rev || bi.bad_rev) {
 			command_usage_error("bisect", "--show and --list only read: give no "
 					    "workload, --good, --bad or --resume");
 			goto out;
@@ -197,12 +221,8 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	if (bi.resume) {
-		if (optind < argc || bi.good_rev || bi.bad_rev || bi.build_cmd || bi.machine ||
-		    (bi.repo && bi.kernel_tree)) {
-			command_usage_error("bisect", "--resume takes the bisection as it was "
-					    "started: give only --repo or --kernel-tree (and --db)");
+		if (resume_conflicts(&bi, argc, optind))
 			goto out;
-		}
 		if (bi.kernel_tree)
 			bi.repo = bi.kernel_tree;
 		bi.kernel_tree = NULL;
@@ -226,6 +246,16 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (bi.so.max_samples < 0)
 		bi.so.max_samples = bi.kernel_tree ? 12 : SEQUENTIAL_DEFAULT_MAX_SAMPLES;
+	if (bi.so.name && command_check_name("bisect", "--name", bi.so.name,
+					      RUN_NAME_MAX - 13))
+		goto out;
+	if (bi.so.max_samples < seqcs_min_samples(bi.so.alpha)) {
+		command_usage_error("bisect", "--max-samples %d is too few at --alpha %g: no "
+				    "verdict can come in fewer than %d (give at least that)",
+				    bi.so.max_samples, bi.so.alpha,
+				    seqcs_min_samples(bi.so.alpha));
+		goto out;
+	}
 	code = bisect_main(&bi);
 out:
 	free(bi.so.params);

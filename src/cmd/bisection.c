@@ -22,6 +22,7 @@
 #include "stats/level_choice.h"
 #include "util/git.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define MAX_FAILED_BLOCKS_IN_A_ROW 3
@@ -68,6 +69,15 @@ int bisection_save(struct bisection *bi, bool running, struct error *err)
 static json_t *number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *bisection_text(const char *s)
+{
+	char *escaped = utf8_escaped(s ? s : "");
+	json_t *text = json_string(escaped);
+
+	free(escaped);
+	return text;
 }
 
 /* ------------------------------------------------------------ git */
@@ -148,8 +158,8 @@ static int git_bisect(struct bisection *bi, const char *word, const char *a, con
 	if (*outcome == OUTCOME_CULPRIT) {
 		char *subject = subject_of(bi, culprit);
 
-		json_object_set_new(bi->record, "culprit", json_pack("{s:s,s:s}", "commit", culprit,
-								     "subject", subject));
+		json_object_set_new(bi->record, "culprit", json_pack("{s:s,s:o}", "commit", culprit,
+								     "subject", bisection_text(subject)));
 		free(subject);
 	}
 	if (*outcome == OUTCOME_ONLY_SKIPPED)
@@ -158,15 +168,45 @@ static int git_bisect(struct bisection *bi, const char *word, const char *a, con
 }
 
 /* Keep git's log of the bisection in the record, and end git's bisect state. */
-static void git_bisect_finish(struct bisection *bi)
+/*
+ * Whether git's bisect state in the repository is this bisection's: its
+ * log starts with the start this bisection gave (the two ends), not one a
+ * person started after this one was interrupted.
+ */
+bool bisection_git_is_ours(const struct bisection *bi)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct error ignored = { 0 };
+	const char *start;
+	bool ours = false;
+
+	if (!git_run(bi->repo_top, &log, &ignored, "bisect", "log", NULL) &&
+	    (start = strstr(strbuf_str(&log), "git bisect start '--no-checkout' '")))
+		ours = !strncmp(start + 34, bi->bad, 40) &&
+		       !strncmp(start + 34 + 40, "' '", 3) && !strncmp(start + 77, bi->good, 40);
+	strbuf_release(&log);
+	return ours;
+}
+
+/*
+ * Keep git's log of the bisection in the record, and end git's bisect
+ * state, if it is still ours: after the record says what git decided, so
+ * that a kill between the two leaves a state that --resume finishes.
+ */
+static int git_bisect_finish(struct bisection *bi, struct error *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct error ignored = { 0 };
 
+	if (!bisection_git_is_ours(bi))
+		return 0;
 	if (!git_run(bi->repo_top, &out, &ignored, "bisect", "log", NULL))
-		json_object_set_new(bi->record, "git_bisect_log", json_string(strbuf_str(&out)));
+		json_object_set_new(bi->record, "git_bisect_log", bisection_text(strbuf_str(&out)));
 	strbuf_release(&out);
+	if (bisection_save(bi, strcmp(bisection_state(bi), "finished"), err))
+		return -1;
 	git_run(bi->repo_top, NULL, &ignored, "bisect", "reset", NULL);
+	return 0;
 }
 
 /* ------------------------------------------------------------ measuring */
@@ -325,7 +365,7 @@ static json_t *session_json(const struct bisection *bi, const struct session *s)
 		json_array_append_new(runs, json_string(s->runs[i] ? s->runs[i] : ""));
 	json_object_set_new(obj, "reason", json_string(s->reason));
 	if (*s->failure)
-		json_object_set_new(obj, "failure", json_string(s->failure));
+		json_object_set_new(obj, "failure", bisection_text(s->failure));
 	json_object_set_new(obj, "blocks", json_integer((json_int_t)s->blocks));
 	json_object_set_new(obj, "seconds", json_real(s->seconds));
 	json_object_set_new(obj, "runs", runs);
@@ -423,15 +463,15 @@ int bisection_measure_ends(struct bisection *bi, struct error *err)
 	if (git_bisect(bi, "start", bi->bad, bi->good, &outcome, err))
 		return -1;
 	set_phase(bi, outcome == OUTCOME_CULPRIT ? "confirming" : "bisecting");
-	if (outcome == OUTCOME_CULPRIT)
-		git_bisect_finish(bi);
-	return bisection_save(bi, true, err);
+	if (bisection_save(bi, true, err))
+		return -1;
+	return outcome == OUTCOME_CULPRIT ? git_bisect_finish(bi, err) : 0;
 }
 
 static json_t *step_json(struct bisection *bi, const char *hash)
 {
 	char *subject = subject_of(bi, hash);
-	json_t *step = json_pack("{s:s,s:s}", "commit", hash, "subject", subject);
+	json_t *step = json_pack("{s:s,s:o}", "commit", hash, "subject", bisection_text(subject));
 
 	free(subject);
 	return step;
@@ -457,7 +497,7 @@ static json_t *measure_step(struct bisection *bi, const char *hash, size_t numbe
 	}
 	if (rc > 0) {
 		json_object_set_new(step, "verdict", json_string("skip"));
-		json_object_set_new(step, "reason", json_string(why));
+		json_object_set_new(step, "reason", bisection_text(why));
 		bi->target->drop(bi, hash);
 		return step;
 	}
@@ -481,7 +521,7 @@ static json_t *measure_step(struct bisection *bi, const char *hash, size_t numbe
 	if (s.verdict == LEVEL_UNDECIDED) {
 		json_object_set_new(step, "verdict", json_string("skip"));
 		if (*s.failure)
-			json_object_set_new(step, "reason", json_string(s.failure));
+			json_object_set_new(step, "reason", bisection_text(s.failure));
 		return step;
 	}
 	json_object_set_new(step, "verdict", json_string(s.verdict == LEVEL_GOOD ? "good" : "bad"));
@@ -499,14 +539,13 @@ static int tell_git(struct bisection *bi, json_t *step, struct error *err)
 	if (git_bisect(bi, verdict, hash, NULL, &outcome, err))
 		return -1;
 	json_object_set_new(step, "told", json_true());
-	if (outcome == OUTCOME_CULPRIT) {
+	if (outcome == OUTCOME_CULPRIT)
 		set_phase(bi, "confirming");
-		git_bisect_finish(bi);
-	} else if (outcome == OUTCOME_ONLY_SKIPPED) {
+	else if (outcome == OUTCOME_ONLY_SKIPPED)
 		finish(bi, "only skipped commits left");
-		git_bisect_finish(bi);
-	}
-	return bisection_save(bi, true, err);
+	if (bisection_save(bi, true, err))
+		return -1;
+	return outcome == OUTCOME_NEXT ? 0 : git_bisect_finish(bi, err);
 }
 
 int bisection_steps(struct bisection *bi, struct error *err)
@@ -539,23 +578,55 @@ int bisection_steps(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+/*
+ * The culprit and its parent must build to be measured against each
+ * other: 0 when both do, 1 with *@c saying which does not, -1.
+ */
+static int confirmable(struct bisection *bi, const char *parent, const char *culprit,
+		       json_t **c, struct error *err)
+{
+	const char *hashes[] = { parent, culprit }, *which[] = { "its parent", "the culprit" };
+	char why[256], reason[400];
+
+	for (size_t i = 0; i < 2; i++) {
+		int rc = build(bi, hashes[i], why, sizeof(why), err);
+
+		if (rc <= 0) {
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		snprintf(reason, sizeof(reason), "%s %.12s does not build: %s", which[i],
+			 hashes[i], why);
+		*c = json_pack("{s:s,s:o,s:i}", "verdict", "not measured", "reason",
+			       bisection_text(reason), "blocks", 0);
+		return 1;
+	}
+	return 0;
+}
+
 int bisection_confirm(struct bisection *bi, struct error *err)
 {
-	json_t *culprit = json_object_get(bi->record, "culprit"), *c;
+	json_t *culprit = json_object_get(bi->record, "culprit"), *c = NULL;
 	const char *hash = json_string_value(json_object_get(culprit, "commit"));
 	struct strbuf parent = STRBUF_INIT;
 	char *spec = xasprintf("%s^1", hash);
 	int rc;
 
+	/* killed after the record took the culprit, before git's state was ended */
+	if (git_bisect_finish(bi, err))
+		return -1;
 	rc = git_run(bi->repo_top, &parent, err, "rev-parse", "--verify", spec, NULL);
 	free(spec);
 	if (!rc) {
 		json_object_set_new(culprit, "parent", json_string(git_chomp(&parent)));
-		rc = measure_pair(bi, "the culprit against its parent", git_chomp(&parent), hash,
-				  "parent", "culprit", &c, err);
+		rc = confirmable(bi, git_chomp(&parent), hash, &c, err);
+		if (!rc)
+			rc = measure_pair(bi, "the culprit against its parent",
+					  git_chomp(&parent), hash, "parent", "culprit", &c, err);
 	}
 	strbuf_release(&parent);
-	if (rc)
+	if (rc < 0)
 		return -1;
 	json_object_set_new(bi->record, "confirmation", c);
 	finish(bi, strcmp(json_string_value(json_object_get(c, "verdict")), "worse") ?
@@ -583,7 +654,7 @@ void bisection_failed(struct bisection *bi, const struct error *err)
 
 	if (!bi->record || !bi->id)
 		return;
-	json_object_set_new(bi->record, "error", json_string(err->msg));
+	json_object_set_new(bi->record, "error", bisection_text(err->msg));
 	bisection_save(bi, false, &ignored);
 }
 

@@ -103,6 +103,9 @@ struct bisect_target {
 extern const struct bisect_target bisect_local;
 extern const struct bisect_target bisect_kernel;
 
+/* Text from outside (a subject, git's or a build's words) as the record keeps it: escaped. */
+json_t *bisection_text(const char *s);
+
 /* The run a commit's measurements go to: NAME-good, NAME-bad or NAME-HASH12. */
 char *bisection_run_name(const struct bisection *bi, const char *hash);
 /* The metric, the first time a measurement names it: the record keeps it for the report. */
@@ -130,6 +133,9 @@ int bisection_confirm(struct bisection *bi, struct error *err);
 /* Record that a signal stopped it (resumable), or that @err did (not). */
 void bisection_interrupted(struct bisection *bi);
 void bisection_failed(struct bisection *bi, const struct error *err);
+
+/* Whether git's bisect state in the repository is the one this bisection started. */
+bool bisection_git_is_ours(const struct bisection *bi);
 
 /* Whether it ended with a culprit confirmed against its parent. */
 bool bisection_confirmed(const struct bisection *bi);

@@ -24,6 +24,7 @@
 #include "util/machine.h"
 #include "util/process.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* The process that works on it now, so that a second one refuses to. */
@@ -45,6 +46,15 @@ static int repo_top(const char *repo, struct strbuf *top, struct error *err)
 				 "(give --repo DIR, a clone of the repository to bisect)",
 				 repo ? repo : "the current directory");
 	git_chomp(top);
+	/* the record is JSON: a path that is no text cannot be kept in it */
+	if (!utf8_valid(top->buf)) {
+		char shown[256];
+
+		utf8_escape(shown, sizeof(shown), top->buf);
+		return error_set(err, EXIT_USAGE, "bisect: the repository's path %s is not "
+				 "UTF-8, which the stored bisection cannot hold (give --repo a path "
+				 "of UTF-8 names, a link to it say)", shown);
+	}
 	return 0;
 }
 
@@ -177,6 +187,33 @@ static int guard(struct bisection *bi, struct error *err)
 	return bi->target == &bisect_local ? knob_guard_measure(bi->st, err) : 0;
 }
 
+/* A name's runs hold one bisection's measurements: NAME-good and NAME-bad must be new. */
+static int check_runs_free(struct bisection *bi, struct error *err)
+{
+	const char *name = json_string_value(json_object_get(bi->record, "name"));
+	static const char *const ends[] = { "good", "bad" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct result_set set = { NULL, 0 };
+		struct error none = { 0 };
+		char *run = xasprintf("%s-%s", name, ends[i]);
+		/* a run that has no batch is EXIT_USAGE: the name is free */
+		int rc = store_load(bi->st, run, false, &set, &none);
+
+		result_set_release(&set);
+		if (rc && none.code != EXIT_USAGE)
+			*err = none;
+		else if (!rc)
+			error_set(err, EXIT_USAGE, "bisect: run '%s' exists already, and a "
+				  "bisection's runs must hold its measurements alone (give --name "
+				  "a name no run starts with)", run);
+		free(run);
+		if (!rc || none.code != EXIT_USAGE)
+			return -1;
+	}
+	return 0;
+}
+
 static int open_new(struct bisection *bi, struct error *err)
 {
 	struct stored_bisection old = { 0 };
@@ -217,6 +254,12 @@ static int open_new(struct bisection *bi, struct error *err)
 	else
 		json_object_set_new(bi->record, "name", json_sprintf("bisect-%lld",
 								     (long long)bi->id));
+	if (check_runs_free(bi, err)) {
+		struct error ignored = { 0 };
+
+		store_bisection_save(bi->st, bi->id, "abandoned", NULL, &ignored);
+		return -1;
+	}
 	set_writer(bi);
 	return bisection_save(bi, true, err) || open_common(bi, err) ? -1 : 0;
 }
@@ -250,8 +293,10 @@ static int options_from_record(struct bisection *bi, struct error *err)
 	if (!bi->workload || !(bi->w = workload_find(bi->workload)))
 		return error_set(err, EXIT_USAGE, "bisect: the stored bisection names no workload "
 				 "of this schedperf ('%.64s')", bi->workload ? bi->workload : "");
-	if (better_parse(json_string_value(json_object_get(r, "better")), &bi->better))
-		bi->better = BETTER_LOWER;	/* not measured yet: the first session says */
+	/* not measured yet: the first session says */
+	if (!json_is_string(json_object_get(r, "better")) ||
+	    better_parse(json_string_value(json_object_get(r, "better")), &bi->better))
+		bi->better = BETTER_LOWER;
 	return 0;
 }
 
@@ -291,10 +336,12 @@ static int open_resumed(struct bisection *bi, struct error *err)
 	bi->target = target && !strcmp(target, "kernel") ? &bisect_kernel : &bisect_local;
 	if (guard(bi, err))
 		return -1;
-	if (!strcmp(bisection_state(bi), "bisecting") &&
-	    git_status(bi->repo_top, NULL, err, "bisect", "log", NULL))
-		return error_set(err, EXIT_USAGE, "bisect: git's bisect state of %s is gone ('git "
-				 "bisect reset'?): start the bisection again", bi->repo_top);
+	if (!strcmp(bisection_state(bi), "bisecting") && !bisection_git_is_ours(bi))
+		return error_set(err, EXIT_USAGE, "bisect: git's bisect state in %s is not this "
+				 "bisection's any more (it was reset, or another was started): "
+				 "start the bisection again", bi->repo_top);
+	/* an earlier attempt's error is not this one's */
+	json_object_del(bi->record, "error");
 	set_writer(bi);
 	return bisection_save(bi, true, err) || open_common(bi, err) ? -1 : 0;
 }
@@ -350,6 +397,22 @@ int bisection_show(int64_t id, const char *format)
 	return rc;
 }
 
+/* Whether the process the record names as working on it still runs. */
+static bool writer_alive(const char *doc)
+{
+	json_t *record = json_loads(doc, 0, NULL), *w = json_object_get(record, "writer");
+	struct process_id id = { "", 0, 0 };
+	const char *boot = json_string_value(json_object_get(w, "boot"));
+	bool alive;
+
+	snprintf(id.boot, sizeof(id.boot), "%s", boot ? boot : "");
+	id.pid = json_integer_value(json_object_get(w, "pid"));
+	id.start = (uint64_t)json_integer_value(json_object_get(w, "start"));
+	alive = json_is_object(w) && process_alive(&id);
+	json_decref(record);
+	return alive;
+}
+
 int bisection_list(FILE *out)
 {
 	struct stored_bisection *list = NULL;
@@ -364,6 +427,12 @@ int bisection_list(FILE *out)
 		return error_report(&err);
 	}
 	store_close(st);
+	/* one killed by SIGKILL, or whose machine went down, says it runs no longer */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i].state, "running") && !writer_alive(list[i].doc)) {
+			free(list[i].state);
+			list[i].state = xstrdup("interrupted");
+		}
 	rc = report_bisection_list(out, list, n) || ferror(out) ? EXIT_ENV : EXIT_OK;
 	for (size_t i = 0; i < n; i++)
 		stored_bisection_release(&list[i]);

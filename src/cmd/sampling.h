@@ -39,12 +39,14 @@ int sequential_add_param(const struct cmd_option *opt, const char *arg);
 /* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 
-/* The option rows both commands share (put inside the command's table). */
-#define SEQUENTIAL_OPTIONS(so)							\
+/* The option rows the commands share (put inside the command's table). */
+#define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05")
+/* The same where --alpha's default is another (@alpha_text: its text). */
+#define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text)					\
 	OPT_CALLBACK('p', "param", (so), "KEY=VALUE", "set a workload parameter "\
 		     "(one value each; see 'schedperf list')", sequential_add_param),	\
 	OPT_NUMBER(0, "alpha", &(so)->alpha, "A", 0, 0.5, "the chance of a wrong "	\
-		   "verdict, over every look at the data (default 0.05)"),	\
+		   "verdict, over every look at the data (default " alpha_text ")"),	\
 	OPT_NUMBER(0, "margin", &(so)->margin_pct, "PCT", 0, 100, "changes within "\
 		   "+-PCT percent count as no change (default 2)"),		\
 	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", 5, 1000000,	\

@@ -7,9 +7,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+#include "util/utf8.h"
 
 static const char *str(const json_t *obj, const char *key)
 {
@@ -68,8 +70,11 @@ static void text_header(FILE *out, const json_t *r)
 {
 	json_t *ends = json_object_get(r, "ends");
 
+	char *repo = utf8_escaped(str(r, "repo"));
+
 	fprintf(out, "bisection %lld of %s on %s: %s", (long long)json_integer_value(
-		json_object_get(r, "id")), str(r, "repo"), str(r, "machine"), str(r, "workload"));
+		json_object_get(r, "id")), repo, str(r, "machine"), str(r, "workload"));
+	free(repo);
 	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++)
 		fprintf(out, " %s", json_string_value(json_array_get(json_object_get(r, "params"), i)));
 	fprintf(out, "\nmetric %s (%s is better); alpha %g per step, margin %g %%, seed %lld\n",
@@ -117,14 +122,40 @@ static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 		} else {
 			snprintf(cell, sizeof(cell), "-");
 		}
-		fprintf(out, "%4zu  %.12s  %-7s  %-29s  %8.2f  %6lld  %7.1f  %s\n", i + 1,
-			str(step, "commit"), str(step, "verdict"), cell, num(step, "position"),
-			(long long)json_integer_value(json_object_get(step, "blocks")),
-			num(step, "seconds"), str(step, "subject"));
+		char position[16] = "-", seconds[16] = "-";
+
+		if (isfinite(num(step, "position")))
+			snprintf(position, sizeof(position), "%.2f", num(step, "position"));
+		if (isfinite(num(step, "seconds")))
+			snprintf(seconds, sizeof(seconds), "%.1f", num(step, "seconds"));
+		fprintf(out, "%4zu  %.12s  %-7s  %-29s  %8s  %6lld  %7s  %s\n", i + 1,
+			str(step, "commit"), str(step, "verdict"), cell, position,
+			(long long)json_integer_value(json_object_get(step, "blocks")), seconds,
+			str(step, "subject"));
 		if (kernel_of(record, step))
 			fprintf(out, "%4s  kernel %s\n", "", kernel_of(record, step));
 		if (strcmp(str(step, "reason"), "decided"))
 			fprintf(out, "%4s  %s\n", "", str(step, "reason"));
+	}
+}
+
+/*
+ * A build that sat well between the ends: the regression may come in
+ * parts, and the culprit found may be only one of them.
+ */
+static void between(FILE *out, const json_t *steps)
+{
+	size_t i;
+	json_t *step;
+
+	json_array_foreach(steps, i, step) {
+		double position = num(step, "position");
+
+		if (!(position > 0.25 && position < 0.75))
+			continue;
+		fprintf(out, "  but step %zu's build (%.12s) measured %.2f of the way from good "
+			"to bad: the regression may come in parts, of which this is one\n",
+			i + 1, str(step, "commit"), position);
 	}
 }
 
@@ -144,8 +175,15 @@ static void text_result(FILE *out, const json_t *r)
 		return;
 	}
 	if (!strcmp(result, "nothing to bisect")) {
-		fprintf(out, "nothing to bisect: bad is not worse than good by more than the "
-			"margin (%s)\n", str(json_object_get(r, "ends"), "verdict"));
+		json_t *ends = json_object_get(r, "ends");
+
+		if (!strcmp(str(ends, "verdict"), "unknown"))
+			fprintf(out, "nothing to bisect: good and bad were not shown to differ "
+				"within the cap (%s); give a larger --max-samples or --max-time to "
+				"tell them apart\n", str(ends, "reason"));
+		else
+			fprintf(out, "nothing to bisect: bad is not worse than good by more than "
+				"the margin (%g %%)\n", num(r, "margin_pct"));
 		return;
 	}
 	if (!strcmp(result, "only skipped commits left")) {
@@ -166,6 +204,7 @@ static void text_result(FILE *out, const json_t *r)
 	}
 	fprintf(out, "  chance that it is the first bad commit: at least %.3f (%zu steps "
 		"decided)\n", right, decided);
+	between(out, json_object_get(r, "steps"));
 }
 
 static void md_header(FILE *out, const json_t *r)
@@ -277,12 +316,15 @@ int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t
 	for (size_t i = 0; i < n; i++) {
 		json_t *r = json_loads(list[i].doc, 0, NULL);
 		json_t *culprit = json_object_get(r, "culprit");
+		char *repo = utf8_escaped(list[i].repo);
+
 		fprintf(out, "%4lld  %-11s  %-19.19s  %s: %s", (long long)list[i].id, list[i].state,
-			list[i].started, list[i].repo, *str(r, "result") ? str(r, "result") : str(r, "phase"));
+			list[i].started, repo, *str(r, "result") ? str(r, "result") : str(r, "phase"));
 		if (culprit)
 			fprintf(out, " %.12s %s", str(culprit, "commit"), str(culprit, "subject"));
 		fputc('\n', out);
 		json_decref(r);
+		free(repo);
 	}
 	return 0;
 }

@@ -26,10 +26,13 @@ static void remove_tree(const struct build_area *area, const char *dir)
 	git_status(area->repo, NULL, &ignored, "worktree", "remove", "--force", dir, NULL);
 }
 
-/* Empty @root of scratch trees and logs that an interrupted use left. */
+/*
+ * Empty @root of scratch trees and logs that an interrupted use left.
+ * Only these: never `git worktree prune`, which would also forget the
+ * user's own work trees that are not there now (on a disk unplugged).
+ */
 static void empty_root(const struct build_area *area)
 {
-	struct error ignored = { 0 };
 	DIR *d = opendir(area->root);
 	struct dirent *e;
 
@@ -48,7 +51,6 @@ static void empty_root(const struct build_area *area)
 		free(path);
 	}
 	closedir(d);
-	git_status(area->repo, NULL, &ignored, "worktree", "prune", NULL);
 }
 
 int build_area_open(struct build_area *area, const char *repo, const char *name,
@@ -167,8 +169,14 @@ void build_area_close(struct build_area *area)
 	while (area->nr)
 		build_area_drop(area, area->builds[0]->hash);
 	if (area->root) {
+		char *parent = xstrdup(area->root);
+
 		empty_root(area);
 		rmdir(area->root);
+		/* schedperf-bisect/ itself, unless another bisection's area is in it */
+		*strrchr(parent, '/') = '\0';
+		rmdir(parent);
+		free(parent);
 	}
 	free(area->builds);
 	free(area->root);
