@@ -195,7 +195,10 @@ static void text_result(FILE *out, const json_t *r)
 		return;
 	}
 	fprintf(out, "culprit %.12s %s\n", str(culprit, "commit"), str(culprit, "subject"));
-	if (conf) {
+	if (conf && !strcmp(str(conf, "verdict"), "not measured")) {
+		fprintf(out, "  against its parent %.12s: %s, not measured: %s\n",
+			str(culprit, "parent"), result, str(conf, "reason"));
+	} else if (conf) {
 		fprintf(out, "  against its parent %.12s: ", str(culprit, "parent"));
 		change(out, conf);
 		fprintf(out, ", %s (%s, %lld %s, %.1f s)\n", result, str(conf, "verdict"),

@@ -221,14 +221,85 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect-step "${p[@]}" --good good
 	[ "$status" -eq 255 ]
 	assert_one_line_error
-	[[ "$output" == *"store about "*" samples of the good build"* ||
-	   "$output" == *"varies too much for --margin 2%"* ]]
+	[[ "$output" == *"could not be shown within --margin 2% of it in --max-samples 200"* ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM runs')" -eq 1 ]
-	# a margin the noise allows is sampled and decided
-	run sp bisect-step "${p[@]}" --good good --margin 30 --name step
+	# the margin it suggests is sampled and decided
+	margin=$(sed -n 's/.*a --margin of \([0-9.]*\)%.*/\1/p' <<<"$output")
+	[ -n "$margin" ]
+	run sp bisect-step "${p[@]}" --good good --margin "$margin" --name step
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"step: good (decided)"* ]]
+	run sp bisect-step "${p[@]}" --good good --bad good
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"name the same run"* ]]
+}
+
+@test "bisect: what a hostile trial found: the user's bisect and work trees are theirs" {
+	repo_of 8 5 100.0 120.0
+	# another work tree of the user's, on a disk unplugged while the bisection runs
+	git worktree add -q -b feature "$TMP/usb/feature" HEAD
+	echo wip >"$TMP/usb/feature/wip.txt"
+	git -C "$TMP/usb/feature" add wip.txt
+	mv "$TMP/usb" "$TMP/usb.unplugged"
+	# a build that leaves a process holding its output until the test says
+	"$SP" bisect command -p 'cmd=sleep 0.02; ./prog' -p shell=1 \
+		-p 'metric_regex=value ([0-9.]+)' --good HEAD~7 --bad HEAD --seed 5 \
+		--build "cc -O1 -o prog prog.c -lm; (until [ -e '$TMP/go' ]; do sleep 0.1; done) &" \
+		>"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
+		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
+	kill -INT "$PID"
+	wait "$PID" || true
+	PID=
+	touch "$TMP/go"
+	mv "$TMP/usb.unplugged" "$TMP/usb"
+	[ "$(git -C "$TMP/usb/feature" diff --cached --name-only)" = wip.txt ]
+	# the user gives up on it, and bisects something else by hand: no resume takes that
+	git bisect reset >/dev/null 2>&1
+	git bisect start --no-checkout HEAD~1 HEAD~3 >/dev/null
+	run sp bisect --resume
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"not this bisection's any more"* ]]
+	git bisect log >/dev/null
+	git bisect reset >/dev/null 2>&1
+	# options a resume would ignore are refused
+	run sp bisect --resume --alpha 0.02
+	[ "$status" -eq 2 ]
+	run sp bisect "${NOISY_ARGS[@]}" --max-samples 5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no verdict can come in fewer than 10"* ]]
+}
+
+@test "bisect: a culprit whose parent does not build is not confirmed; subjects need not be UTF-8" {
+	# P breaks the build on master and G, the good end, mends it; C, the
+	# regression, branched from P and is merged after G: its parent is P
+	new_repo
+	cp "$NOISY" prog.c
+	commit 1
+	echo "this is not C" >>prog.c
+	git commit -q -a -m $'P: breaks the build, caf\xe9' 2>/dev/null
+	git tag P
+	git show HEAD~1:prog.c >prog.c
+	git commit -q -a -m "G: mends the build"
+	git checkout -q -b side P
+	sed "s/^#define LEVEL 100.0$/#define LEVEL 130.0/" "$NOISY" >prog.c
+	git commit -q -a -m $'C: the regression, na\xefve' 2>/dev/null
+	git checkout -q master
+	git merge -q --no-ff -X theirs side -m "merge side"
+	export NOISY_STATE="$TMP/noisy.state"
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
+		--build 'cc -O1 -o prog prog.c -lm' --good master~1 --bad master --seed 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	sp bisect --show --format json >"$TMP/b.json"
+	[ "$(json '(d["result"], d["confirmation"]["verdict"])' "$TMP/b.json")" = \
+	  "('not confirmed', 'not measured')" ]
+	[[ "$(json 'd["confirmation"]["reason"]' "$TMP/b.json")" == "its parent "*" does not build"* ]]
+	# git gives the subject as text, or the record escapes what is not
+	[[ "$(json 'd["culprit"]["subject"]' "$TMP/b.json")" == "C: the regression, na"* ]]
 }
 
 @test "bisect: bad input is one line, exit 2, and creates nothing" {
