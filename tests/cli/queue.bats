@@ -43,7 +43,7 @@ count() {	# count SQL: the number the query gives
 	[ "$(count "SELECT state FROM jobs WHERE id = 3")" = done ]
 	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued'")" -eq 3 ]
 	sp jobs --format json > "$TMP/jobs.json"
-	[ "$(json 'sorted(d[0].keys())[:7]' "$TMP/jobs.json")" = "['args', 'attempts', 'command', 'id', 'machine', 'max_attempts', 'pattern']" ]
+	[ "$(json 'sorted(d[0].keys())[:8]' "$TMP/jobs.json")" = "['args', 'attempts', 'boot_deadline', 'command', 'id', 'kernel', 'machine', 'max_attempts']" ]
 	[ "$(json '[j["max_attempts"] for j in d]' "$TMP/jobs.json")" = "[3, 3, 3, 3]" ]
 	[ "$(json '[(j["id"], j["state"], j["attempts"], j["result_batch"] is not None) for j in d]' "$TMP/jobs.json")" = \
 	  "[(1, 'queued', 0, False), (2, 'queued', 0, False), (3, 'done', 1, True), (4, 'queued', 0, False)]" ]
