@@ -215,6 +215,24 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default"
 	"  UNIQUE (machine, kind, name));"
 
 /*
+ * Version 12: any kind of setting (runner/knobs.h's table: sysfs,
+ * scratch-cgroup ...), not only the first two; the columns otherwise
+ * version 9's.
+ */
+#define KNOB_JOURNAL_V12(name)							\
+	"CREATE TABLE " name " ("						\
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
+	"  kind TEXT NOT NULL CHECK (kind <> ''),"				\
+	"  name TEXT NOT NULL,"							\
+	"  original TEXT NOT NULL,"						\
+	"  writer_boot TEXT NOT NULL,"						\
+	"  writer_pid INTEGER NOT NULL,"					\
+	"  writer_start INTEGER NOT NULL,"					\
+	"  started TEXT NOT NULL,"						\
+	"  machine TEXT NOT NULL DEFAULT '',"					\
+	"  UNIQUE (machine, kind, name));"
+
+/*
  * Version 6: what other tasks took from each iteration (doc/design.md,
  * "Interference"), NULL when it was not measured, the tasks that took
  * most, and when it ran (seconds since the epoch, from its go to its
@@ -296,7 +314,7 @@ static const char sqlite_current[] =
 	ITERATIONS_FAILED_V9
 	SAMPLES_V2("samples")
 	"CREATE INDEX samples_metric ON samples(metric_id);"
-	KNOB_JOURNAL_V9("knob_journal")
+	KNOB_JOURNAL_V12("knob_journal")
 	CULPRITS_V6
 	PROFILES_V8
 	BISECTIONS_V10;
@@ -382,6 +400,12 @@ static const char sqlite_v10_to_v11[] =
 	"ALTER TABLE jobs ADD COLUMN kernel TEXT;"
 	"ALTER TABLE jobs ADD COLUMN home_kernel TEXT;"
 	"ALTER TABLE jobs ADD COLUMN boot_deadline TEXT;";
+
+#define KNOB_JOURNAL_V9_COLUMNS KNOB_JOURNAL_V5_COLUMNS ", machine"
+
+static const char sqlite_v11_to_v12[] =
+	REBUILD("knob_journal", KNOB_JOURNAL_V12, KNOB_JOURNAL_V9_COLUMNS,
+		KNOB_JOURNAL_V9_COLUMNS);
 
 /* ---- PostgreSQL ---- */
 
@@ -551,6 +575,11 @@ static const char pg_v10_to_v11[] =
 	"  ADD CONSTRAINT jobs_state_check CHECK (state IN "
 	"    ('queued', 'running', 'booting', 'done', 'failed', 'cancelled'));";
 
+/* Version 12: any kind of setting in the knob journal, as in SQLite's. */
+static const char pg_v11_to_v12[] =
+	"ALTER TABLE knob_journal DROP CONSTRAINT knob_journal_kind_check,"
+	"  ADD CONSTRAINT knob_journal_kind_check CHECK (kind <> '');";
+
 /* A new store: the text that makes it, and the version that text is. */
 static const struct {
 	const char *sql;
@@ -580,6 +609,7 @@ static const struct {
 	{ { sqlite_v8_to_v9, pg_v8_to_v9 } },
 	{ { sqlite_v9_to_v10, pg_v9_to_v10 } },
 	{ { sqlite_v10_to_v11, pg_v10_to_v11 } },
+	{ { sqlite_v11_to_v12, pg_v11_to_v12 } },
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

@@ -21,7 +21,7 @@
  * by another (transactions.c, "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 struct store;
 
@@ -185,7 +185,7 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
  * or SIGKILL `schedperf ab --restore` knows what to restore.
  */
 struct knob_original {
-	char *kind;			/* "sysctl" or "feature" */
+	char *kind;			/* runner/knobs.h's kind: "sysctl", "sysfs" ... */
 	char *name;
 	char *value;			/* what to put back */
 	struct process_id writer;	/* the ab that changed it */
