@@ -30,6 +30,7 @@
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
 #include "cmd/knob_guard.h"
+#include "cmd/knob_session.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/cpulist.h"
@@ -57,12 +58,27 @@ static const struct cmd_usage ab_usage = {
 
 	"SPEC is one or more knobs, a comma list or --a/--b repeated:\n"
 	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
+	"  procfs:PATH=VALUE   the same by its path under /proc/sys\n"
+	"  sysfs:PATH=VALUE    any file under /sys (THP: sysfs:kernel/mm/\n"
+	"                      transparent_hugepage/enabled=never)\n"
+	"  governor:NAME       every CPU's cpufreq governor\n"
 	"  feature:NAME        a scheduler feature under debugfs; feature:NO_NAME\n"
 	"                      clears it\n"
 	"  cpus:LIST           run the workload's tasks on these CPUs (cpus:0-1,4)\n"
 	"  param:KEY=VALUE     a workload parameter that differs (param:mode=thread)\n"
 	"  env:VAR=VALUE       an environment variable of the workload\n"
 	"  cmd:PROGRAM ARGS    the command workload's program (the rest of the SPEC)\n"
+	"  policy:NAME[:PRIO]  the tasks' policy: other, batch, idle, fifo:PRIO, rr:PRIO\n"
+	"  nice:N              their nice level\n"
+	"  slice:USEC          their EEVDF slice (sched_runtime of SCHED_NORMAL,\n"
+	"                      Linux 6.12+)\n"
+	"  uclamp:MIN-MAX      their utilization clamps (0-1024)\n"
+	"  cgroup:CONTROLLER.FILE=VALUE  the tasks in a scratch cgroup of their own\n"
+	"                      with that setting (cgroup:cpu.weight=100 on v2,\n"
+	"                      cgroup:cpu.shares=1024 on v1), removed after\n"
+	"The workload's tasks take policy, nice, slice, uclamp and cgroup before it\n"
+	"starts, and every task they create inherits them; what the machine lacks\n"
+	"is refused (exit 3) before anything changes.\n"
 	"A setting one side leaves alone keeps its original value there. Originals\n"
 	"are journalled on this machine (/run/schedperf-knobs.journal) before the\n"
 	"first change and restored at the end, on Ctrl-C, SIGTERM and SIGHUP; after\n"
@@ -75,25 +91,11 @@ static const struct cmd_usage ab_usage = {
 
 enum ab_format { AB_TEXT, AB_JSON };
 
-/* A machine setting either side changes: its original and each side's value. */
-struct machine_setting {
-	const struct knob_setting *setting;	/* its kind */
-	char *name;
-	char *original;
-	const char *value[2];	/* points at a knob's value or at original */
-};
-
-/* An environment variable either side sets. */
-struct env_setting {
-	char *name;
-	char *original;		/* NULL: unset */
-	const char *value[2];	/* NULL: unset */
-};
-
 struct ab_side {
 	const char **specs;
 	size_t nr_specs;
 	struct knob_list knobs;
+	char knob_env[1024];	/* its tasks' and cgroups' knobs, for its batch */
 	struct sample_side sample;
 	bool has_cpus;
 	const char *cpus;	/* the cpus: knob's list, when has_cpus */
@@ -106,15 +108,9 @@ struct ab {
 	bool restore, fail_on_regression, dry_run;
 	enum ab_format format;
 	int seed;
-	struct machine_setting *machine;
-	size_t nr_machine;
-	struct env_setting *env;
-	size_t nr_env;
-	struct knob_original *journal;	/* the originals, as journalled */
+	struct knob_session ks;		/* what the sides' knobs change */
 	bool default_cap;		/* --max-samples is the default's */
 	char cap_reason[160];		/* the verdict's reason at the cap */
-	bool journalled;		/* in the machine's journal */
-	bool copied;			/* and in the store's copy */
 };
 
 struct ab_outcome {
@@ -201,12 +197,12 @@ static void free_assignments(char **a, size_t nr)
 static int prepare_side(struct ab *ab, int which, const struct workload *w, struct error *err)
 {
 	struct ab_side *s = &ab->side[which];
-	char flag[8];
+	char flag[16];
 	char **assignments;
 	size_t nr;
 	int rc;
 
-	snprintf(flag, sizeof(flag), "--%s", side_names[which]);
+	snprintf(flag, sizeof(flag), "ab: --%s", side_names[which]);
 	for (size_t i = 0; i < s->nr_specs; i++)
 		if (knobs_parse(&s->knobs, s->specs[i], flag, err))
 			return -1;
@@ -214,7 +210,7 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 		const struct knob *kn = &s->knobs.knobs[k];
 
 		if (kn->kind == KNOB_CMD && strcmp(w->name, "command"))
-			return error_set(err, EXIT_USAGE, "ab: %s cmd: runs a program, which only "
+			return error_set(err, EXIT_USAGE, "%s cmd: runs a program, which only "
 					 "the command workload does (give 'schedperf ab command')",
 					 flag);
 		if (kn->kind == KNOB_CPUS) {
@@ -225,79 +221,16 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 			s->sample.opt.cpus = &s->sample.cpus;
 		}
 	}
+	if (knob_session_side(&ab->ks, (size_t)which, &s->knobs, side_names[which], flag, err))
+		return -1;
 	assignments = side_assignments(ab, s, &nr);
 	rc = side_prepare(&s->sample, w, assignments, nr, ab->so.metric, err);
 	free_assignments(assignments, nr);
+	/* The session's: its cgroups are filled in when they are made. */
+	s->sample.opt.task = knob_session_task(&ab->ks, (size_t)which);
+	knob_session_describe(&ab->ks, (size_t)which, s->knob_env, sizeof(s->knob_env));
+	s->sample.opt.knob_env = s->knob_env;
 	return rc;
-}
-
-/*
- * The setting of @kn's kind and name (its one spelling: knobs_parse()
- * normalised it) in the table, added if new. Its original is read later
- * (read_originals()), under the machine lock: until then a side that
- * leaves it alone has NULL, "as it is".
- */
-static struct machine_setting *machine_setting(struct ab *ab, const struct knob *kn)
-{
-	struct machine_setting *m;
-
-	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (ab->machine[i].setting == kn->setting && !strcmp(ab->machine[i].name, kn->name))
-			return &ab->machine[i];
-	ab->machine = xreallocarray(ab->machine, ab->nr_machine + 1, sizeof(*ab->machine));
-	m = &ab->machine[ab->nr_machine++];
-	m->setting = kn->setting;
-	m->name = xstrdup(kn->name);
-	m->original = NULL;
-	m->value[0] = m->value[1] = NULL;
-	return m;
-}
-
-static struct env_setting *env_setting(struct ab *ab, const char *name)
-{
-	struct env_setting *e;
-	const char *now = getenv(name);
-
-	for (size_t i = 0; i < ab->nr_env; i++)
-		if (!strcmp(ab->env[i].name, name))
-			return &ab->env[i];
-	ab->env = xreallocarray(ab->env, ab->nr_env + 1, sizeof(*ab->env));
-	e = &ab->env[ab->nr_env++];
-	e->name = xstrdup(name);
-	e->original = now ? xstrdup(now) : NULL;
-	e->value[0] = e->value[1] = e->original;
-	return e;
-}
-
-/* Each side's value of every machine setting and variable either side names. */
-static int resolve_settings(struct ab *ab, struct error *err)
-{
-	for (int which = 0; which < 2; which++) {
-		const struct knob_list *kl = &ab->side[which].knobs;
-
-		for (size_t k = 0; k < kl->nr; k++) {
-			const struct knob *kn = &kl->knobs[k];
-			struct machine_setting *m;
-
-			if (kn->kind == KNOB_ENV)
-				env_setting(ab, kn->name)->value[which] = kn->value;
-			if (kn->kind != KNOB_MACHINE)
-				continue;
-			m = machine_setting(ab, kn);
-			if (m->value[which] && strcmp(m->value[which], kn->value))
-				return error_set(err, EXIT_USAGE, "ab: --%s sets %s %s twice (%s and "
-						 "%s): give it once", side_names[which],
-						 kn->setting->kind, kn->name, m->value[which],
-						 kn->value);
-			m->value[which] = kn->value;
-		}
-	}
-	return 0;
-}
-
-static bool same_text(const char *x, const char *y)
-{
-	return x == y || (x && y && !strcmp(x, y));
 }
 
 static bool sides_identical(const struct ab *ab)
@@ -308,13 +241,7 @@ static bool sides_identical(const struct ab *ab)
 	    ab->side[0].has_cpus != ab->side[1].has_cpus ||
 	    (ab->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
 		return false;
-	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (!same_text(ab->machine[i].value[0], ab->machine[i].value[1]))
-			return false;
-	for (size_t i = 0; i < ab->nr_env; i++)
-		if (!same_text(ab->env[i].value[0], ab->env[i].value[1]))
-			return false;
-	return true;
+	return knob_session_same(&ab->ks, 0, 1);
 }
 
 static int sides_differ(const struct ab *ab, struct error *err)
@@ -339,166 +266,7 @@ static int prepare(struct ab *ab, struct error *err)
 	if (strcmp(a->metric_name, b->metric_name) || a->better != b->better)
 		return error_set(err, EXIT_USAGE, "ab: the sides measure different metrics "
 				 "first (%s and %s): give --metric", a->metric_name, b->metric_name);
-	if (resolve_settings(ab, err))
-		return -1;
 	return sides_differ(ab, err);
-}
-
-/*
- * Each machine setting's original, read (and opened for writing) now,
- * before anything changes, under the machine lock and after the journal
- * was checked: what another ab left changed is never taken for one. A side
- * that leaves a setting alone keeps it; two sides that now are the same
- * configuration are refused.
- */
-static int read_originals(struct ab *ab, struct error *err)
-{
-	for (size_t i = 0; i < ab->nr_machine; i++) {
-		struct machine_setting *m = &ab->machine[i];
-
-		if (m->setting->read(m->name, true, &m->original, err))
-			return -1;
-		for (int which = 0; which < 2; which++)
-			if (!m->value[which])
-				m->value[which] = m->original;
-	}
-	return sides_differ(ab, err);
-}
-
-/* ------------------------------------------------------------ machine state */
-
-/*
- * Journal every machine setting's original on the machine before anything
- * changes: under the exclusive lock, after knob_guard_take() put back or
- * refused what a killed ab left, so that no original is a leftover.
- */
-static int journal_originals(struct ab *ab, struct error *err)
-{
-	struct process_id self;
-	char started[64];
-
-	if (!ab->nr_machine)
-		return 0;
-	time_iso8601(started, sizeof(started));
-	if (process_id_of(getpid(), &self))
-		memset(&self, 0, sizeof(self));
-	ab->journal = xcalloc(ab->nr_machine, sizeof(*ab->journal));
-	for (size_t i = 0; i < ab->nr_machine; i++) {
-		ab->journal[i].kind = xstrdup(ab->machine[i].setting->kind);
-		ab->journal[i].name = xstrdup(ab->machine[i].name);
-		ab->journal[i].value = xstrdup(ab->machine[i].original);
-		ab->journal[i].writer = self;
-		ab->journal[i].started = xstrdup(started);
-	}
-	if (knob_journal_add(ab->journal, ab->nr_machine, err))
-		return -1;
-	ab->journalled = true;
-	return 0;
-}
-
-/* The store's copy of the journal, for `schedperf jobs`, corrected and then ours added. */
-static int copy_journal(struct ab *ab, struct store *st, struct error *err)
-{
-	if (knob_guard_copy(st, err))
-		return -1;
-	if (!ab->journalled)
-		return 0;
-	if (store_journal_write(st, ab->journal, ab->nr_machine, err))
-		return -1;
-	ab->copied = true;
-	return 0;
-}
-
-static int apply_side(struct ab *ab, int which, struct error *err)
-{
-	for (size_t i = 0; i < ab->nr_machine; i++)
-		if (ab->machine[i].setting->write(ab->machine[i].name,
-						  ab->machine[i].value[which], err))
-			return -1;
-	for (size_t i = 0; i < ab->nr_env; i++) {
-		const char *v = ab->env[i].value[which];
-
-		if (v ? setenv(ab->env[i].name, v, 1) : unsetenv(ab->env[i].name))
-			return error_set(err, EXIT_ENV, "cannot set %s: %s", ab->env[i].name,
-					 strerror(errno));
-	}
-	return 0;
-}
-
-/*
- * Set both sides' values once before the store is opened: a value the
- * kernel refuses is bad input, found before anything is written
- * (restore_all() puts the originals back).
- */
-static int try_settings(struct ab *ab, struct error *err)
-{
-	for (int which = 0; which < 2; which++)
-		if (apply_side(ab, which, err))
-			return -1;
-	return 0;
-}
-
-/*
- * Forget the originals put back (@back): the store's copy first, so that
- * a copy never outlives the machine's entry; a copy the store cannot
- * remove now (its server is gone) the next command that measures with it
- * here removes (knob_guard_copy()), since the machine's journal no longer
- * holds it. A setting that could not be put back stays in both.
- */
-static void forget_restored(struct ab *ab, struct store *st, const bool *back)
-{
-	struct error cerr = { 0 }, jerr = { 0 };
-
-	for (size_t i = 0; i < ab->nr_machine; i++) {
-		const struct knob_original *k = &ab->journal[i];
-
-		if (!back[i])
-			continue;
-		if (ab->copied && !cerr.code)
-			store_journal_remove(st, k->kind, k->name, &cerr);
-		if (!jerr.code)
-			knob_journal_forget(k->kind, k->name, &k->writer, &jerr);
-	}
-	ab->copied = ab->journalled = false;
-	if (cerr.code && !global.quiet)
-		fprintf(stderr, "schedperf: warning: the settings are restored; the store's copy "
-			"of the journal lists them until the next command that measures with this "
-			"store on this machine\n");
-	if (jerr.code)
-		fprintf(stderr, "schedperf: warning: the settings are restored; this machine's "
-			"journal lists them until the next command that measures here: %s\n",
-			jerr.msg);
-}
-
-/* Put every original back, and the environment; the journals forget what is back. */
-static int restore_all(struct ab *ab, struct store *st, struct error *err)
-{
-	bool *back = xcalloc(ab->nr_machine + 1, sizeof(bool));
-	int rc = 0;
-
-	for (size_t i = 0; i < ab->nr_env; i++) {
-		if (ab->env[i].original)
-			setenv(ab->env[i].name, ab->env[i].original, 1);
-		else
-			unsetenv(ab->env[i].name);
-	}
-	for (size_t i = 0; i < ab->nr_machine && ab->journalled; i++) {
-		struct error werr = { 0 };
-
-		back[i] = !ab->machine[i].setting->write(ab->machine[i].name,
-							 ab->machine[i].original, &werr);
-		if (!back[i] && !rc) {
-			rc = -1;
-			*err = werr;
-		}
-	}
-	if (ab->journalled)
-		forget_restored(ab, st, back);
-	free(back);
-	if (rc)
-		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-			 "; the original stays journalled: run 'schedperf ab --restore'");
-	return rc;
 }
 
 /*
@@ -585,7 +353,7 @@ static int run_block(struct ab *ab, struct rng *rng, struct status_line *sl, dou
 		struct sample_side *s = &ab->side[which].sample;
 		int rc;
 
-		if (apply_side(ab, which, err))
+		if (knob_session_apply(&ab->ks, (size_t)which, err))
 			return -1;
 		rc = side_sample(s, &v[which], err);
 		if (rc < 0)
@@ -742,10 +510,11 @@ static void print_plan(const struct ab *ab, const char *name)
 		       s->plan.items[0].params_json, ab->side[i].has_cpus ? " on CPUs " : "",
 		       ab->side[i].has_cpus ? ab->side[i].cpus : "");
 	}
-	for (size_t i = 0; i < ab->nr_machine; i++)
-		printf("setting %s %s: a %s, b %s\n", ab->machine[i].setting->kind, ab->machine[i].name,
-		       ab->machine[i].value[0] ? ab->machine[i].value[0] : "(as it is)",
-		       ab->machine[i].value[1] ? ab->machine[i].value[1] : "(as it is)");
+	for (size_t i = 0; i < ab->ks.nr_machine; i++)
+		printf("setting %s %s: a %s, b %s\n", ab->ks.machine[i].setting->kind,
+		       ab->ks.machine[i].name,
+		       ab->ks.machine[i].value[0] ? ab->ks.machine[i].value[0] : "(as it is)",
+		       ab->ks.machine[i].value[1] ? ab->ks.machine[i].value[1] : "(as it is)");
 	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
 }
 
@@ -901,17 +670,7 @@ static void release(struct ab *ab)
 		side_release(&ab->side[i].sample);
 		free(ab->side[i].specs);
 	}
-	for (size_t i = 0; i < ab->nr_machine; i++) {
-		free(ab->machine[i].name);
-		free(ab->machine[i].original);
-	}
-	for (size_t i = 0; i < ab->nr_env; i++) {
-		free(ab->env[i].name);
-		free(ab->env[i].original);
-	}
-	store_journal_release(ab->journal, ab->journal ? ab->nr_machine : 0);
-	free(ab->machine);
-	free(ab->env);
+	knob_session_release(&ab->ks);
 	free(ab->so.params);
 }
 
@@ -952,7 +711,7 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 	/* Each side's batch opens under its settings: its environment records them. */
 	for (int i = 0; i < 2; i++) {
 		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
-		if (apply_side(ab, i, err) ||
+		if (knob_session_apply(&ab->ks, (size_t)i, err) ||
 		    side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
 			goto out;
 	}
@@ -976,7 +735,7 @@ static int exit_code(const struct ab *ab, const struct ab_outcome *out)
 static int open_store(struct ab *ab, struct store **st, struct error *err)
 {
 	return store_open(global.db, st, err) || job_env_attach(*st, err) ||
-	       copy_journal(ab, *st, err) ? -1 : 0;
+	       knob_session_copy(&ab->ks, *st, err) ? -1 : 0;
 }
 
 static void say_interrupted(const struct ab *ab, const char *name)
@@ -1019,15 +778,15 @@ static int run_ab(struct ab *ab)
 	 * values tried before the store is opened, so that one the kernel
 	 * refuses writes nothing.
 	 */
-	if (knob_guard_take(ab->nr_machine > 0, &err) || read_originals(ab, &err) ||
-	    journal_originals(ab, &err))
+	if (knob_guard_take(knob_session_changes_machine(&ab->ks), &err) ||
+	    knob_session_check(&ab->ks, &err) || sides_differ(ab, &err))
 		return error_report(&err);
-	rc = try_settings(ab, &err);
+	rc = knob_session_begin(&ab->ks, &err);
 	if (!rc)
 		rc = open_store(ab, &st, &err);
 	if (!rc)
 		rc = run_sides(ab, st, name, &out, &err);
-	if (restore_all(ab, st, &rerr) && !rc) {
+	if (knob_session_end(&ab->ks, st, &rerr) && !rc) {
 		err = rerr;
 		rc = -1;
 	}
@@ -1052,6 +811,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab ab = { .so = SEQUENTIAL_DEFAULTS };
 	int code;
 
+	knob_session_init(&ab.ks, 2);
 	ab.seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 			0x7fffffff);
 	code = parse_arguments(argc, argv, &ab);

@@ -31,6 +31,7 @@
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
 #include "cmd/knob_guard.h"
+#include "cmd/knob_session.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/iteration.h"
@@ -86,6 +87,12 @@ struct bisect {
 	bool no_commit;		/* dry run outside git, no --name: the step would fail */
 	struct sample_side side;
 	double margin;		/* log(1 + --margin / 100) */
+	const char **knob_specs;	/* --knob SPECs */
+	size_t nr_knob_specs;
+	struct knob_list knobs;
+	struct knob_session ks;
+	char knob_env[1024];
+	struct error put_back_err;
 };
 
 /* A worse-is-up log shift as compare's percent change, + better. */
@@ -475,6 +482,14 @@ static void report(const struct bisect *b, const struct step *s)
 		printf("%s\n", verdict_words[s->verdict]);
 }
 
+/* What the --knob SPECs changed put back; -1 (why: b->put_back_err) when something stays. */
+static int put_back(struct bisect *b, struct store *st)
+{
+	if (!b->nr_knob_specs)
+		return 0;
+	return knob_session_end(&b->ks, st, &b->put_back_err);
+}
+
 static int run_step(struct bisect *b, const char *name)
 {
 	static const int codes[] = { BISECT_SKIP, BISECT_GOOD, BISECT_BAD };
@@ -503,8 +518,13 @@ static int run_step(struct bisect *b, const char *name)
 		       "repository here, so the step needs --name" : "the git commit at run time");
 		return EXIT_OK;
 	}
-	if (store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
-	    knob_guard_measure(st, &err) || monitors_open(MONITORS_DEFAULT, NULL, &ms, &err)) {
+	/* The knobs before the store: a value the kernel refuses writes nothing. */
+	if ((b->nr_knob_specs && knob_session_start(&b->ks, &err)) ||
+	    store_open(global.db, &st, &err) || job_env_attach(st, &err) ||
+	    (b->nr_knob_specs ? knob_session_copy(&b->ks, st, &err) :
+	     knob_guard_measure(st, &err)) ||
+	    monitors_open(MONITORS_DEFAULT, NULL, &ms, &err)) {
+		put_back(b, st);
 		store_close(st);
 		error_report(&err);
 		return BISECT_ERROR;
@@ -525,6 +545,10 @@ static int run_step(struct bisect *b, const char *name)
 		free(result);
 	}
 	monitors_close(ms);
+	if (put_back(b, st) && s.reason) {
+		s.reason = NULL;
+		err = b->put_back_err;
+	}
 	store_close(st);
 	if (iteration_interrupted())
 		code = 128 + iteration_interrupted();
@@ -534,6 +558,15 @@ static int run_step(struct bisect *b, const char *name)
 		code = (report(b, &s), b->print_verdict ? EXIT_OK : codes[s.verdict]);
 	step_release(&s);
 	return code;
+}
+
+static int add_knob(const struct cmd_option *opt, const char *arg)
+{
+	struct bisect *b = opt->value;
+
+	b->knob_specs = xreallocarray(b->knob_specs, b->nr_knob_specs + 1, sizeof(char *));
+	b->knob_specs[b->nr_knob_specs++] = arg;
+	return command_check_utf8("bisect-step", "knob", arg);
 }
 
 static int set_print_verdict(const struct cmd_option *opt, const char *arg)
@@ -556,6 +589,10 @@ int cmd_bisect_step(int argc, char **argv)
 		OPT_CALLBACK(0, "print-verdict", &b.print_verdict, NULL, "print good, bad or "
 			     "skip and exit 0, for a kernel bisection's boot script",
 			     set_print_verdict),
+		OPT_CALLBACK(0, "knob", &b, "SPEC", "change a setting of the machine, the "
+			     "environment or the workload's tasks for the step, as ab's SPEC "
+			     "(see 'schedperf help ab'); journalled, put back after",
+			     add_knob),
 		OPT_BOOL(0, "dry-run", &b.dry_run, "check the arguments and the stored runs; "
 			 "run and store nothing"),
 		OPT_END(),
@@ -568,6 +605,7 @@ int cmd_bisect_step(int argc, char **argv)
 	int64_t job;
 	int code, has_job = 0;
 
+	knob_session_init(&b.ks, 1);
 	if (parse_options(argc, argv, options, &bisect_usage, &code)) {
 		code = code ? BISECT_ERROR : EXIT_OK;
 		goto out;
@@ -595,10 +633,15 @@ int cmd_bisect_step(int argc, char **argv)
 		goto out;
 	}
 	if (side_prepare(&b.side, w, (char *const *)b.so.params, b.so.nr_params, b.so.metric,
-			 &err) || (has_job = job_env_id(&job, &err)) < 0) {
+			 &err) || (has_job = job_env_id(&job, &err)) < 0 ||
+	    knob_session_parse(&b.ks, &b.knobs, (char *const *)b.knob_specs, b.nr_knob_specs,
+			       "bisect-step: --knob", &err)) {
 		error_report(&err);
 		goto out;
 	}
+	b.side.opt.task = knob_session_task(&b.ks, 0);
+	knob_session_describe(&b.ks, 0, b.knob_env, sizeof(b.knob_env));
+	b.side.opt.knob_env = b.knob_env;
 	name = b.so.name;
 	if (!name && has_job) {
 		snprintf(commit, sizeof(commit), "bisect-job-%lld", (long long)job);
@@ -623,6 +666,9 @@ out:
 	free(b.good.x);
 	free(b.bad.x);
 	side_release(&b.side);
+	knob_session_release(&b.ks);
+	knobs_release(&b.knobs);
+	free(b.knob_specs);
 	free(b.so.params);
 	return code;
 }

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
 #include "cmd/knob_guard.h"
+#include "cmd/knob_session.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
 #include "runner/plan.h"
@@ -59,6 +60,8 @@ struct run_request {
 	size_t nr_params;
 	const char **sweeps;
 	size_t nr_sweeps;
+	const char **knobs;	/* --knob SPECs */
+	size_t nr_knobs;
 	cpu_set_t cpus;
 	const char *cpus_list;	/* --cpus as given, stored with the plan */
 	bool shuffle, resume, dry_run;
@@ -92,6 +95,14 @@ static int add_sweep(const struct cmd_option *opt, const char *arg)
 
 	req->sweeps[req->nr_sweeps++] = arg;
 	return command_check_utf8("run", "sweep", arg);
+}
+
+static int add_knob(const struct cmd_option *opt, const char *arg)
+{
+	struct run_request *req = opt->value;
+
+	req->knobs[req->nr_knobs++] = arg;
+	return command_check_utf8("run", "knob", arg);
 }
 
 static int set_timeout(const struct cmd_option *opt, const char *arg)
@@ -173,6 +184,11 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			    "run a failed iteration again, up to N times"),
 		OPT_CALLBACK(0, "cpus", req, "LIST",
 			     "run the workload's tasks on these CPUs (0-3,8)", set_cpus),
+		OPT_CALLBACK(0, "knob", req, "SPEC", "for the whole run, change a setting of the "
+			     "machine (sysctl:, procfs:, sysfs:, governor:, feature:), of the "
+			     "workload's environment (env:) or of its tasks (policy:, nice:, "
+			     "slice:, uclamp:, cgroup:), as ab's SPEC; journalled, put back "
+			     "after and recorded in the run's environment", add_knob),
 		OPT_CALLBACK(0, "max-interference", req, "PCT", "an iteration is disturbed when "
 			     "other tasks (or the hypervisor) took more than PCT % of the CPU "
 			     "time it could use (default 5); it is kept and marked",
@@ -263,11 +279,12 @@ static int check_combinations(const struct run_request *req)
 					   "runs on its worker's CPUs (leave it out)");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
 			    req->opt.replace || req->monitors || req->opt.retries ||
-			    req->cpus_list || req->profile_iterations || req->profile_frequency))
+			    req->cpus_list || req->profile_iterations || req->profile_frequency ||
+			    req->nr_knobs))
 		return command_usage_error("run", "--resume continues the stored plan; give no "
 					   "WORKLOAD, -p, --suite, --monitors, --retries, --cpus, "
-					   "--profile-iterations, --profile-frequency or --replace "
-					   "with it");
+					   "--knob, --profile-iterations, --profile-frequency or "
+					   "--replace with it");
 	if (!req->resume && req->profile_frequency && !req->profile_iterations &&
 	    !names_profile(req->monitors))
 		return command_usage_error("run", "--profile-frequency: no profile is taken; add "
@@ -357,6 +374,8 @@ static void print_dry_run(const struct plan *plan)
 		if (item->needs.tasks > tasks)
 			tasks = item->needs.tasks;
 	}
+	for (size_t i = 0; i < plan->nr_knobs; i++)
+		printf("knob %s\n", plan->knobs[i]);
 	printf("%zu benchmark%s, %ld iterations in all (warm-ups included); at most %ld "
 	       "tasks at once; planned for %d CPUs\n", plan->nr_items,
 	       plan->nr_items == 1 ? "" : "s", iterations, tasks, workload_cpus_allowed());
@@ -536,13 +555,19 @@ int cmd_run(int argc, char **argv)
 	struct run_display display = { false, false };
 	const struct runner_events events = { show_progress, warn_failed, &display, show_note };
 	const struct runner_events quiet_events = { NULL, NULL, &display, show_note };
+	struct knob_session ks;
+	struct knob_list knobs = { NULL, 0 };
+	char knob_env[1024];
+	bool knobs_changed = false;
 	int code;
 
+	knob_session_init(&ks, 1);
 	memset(&req, 0, sizeof(req));
 	req.opt.iterations = 5;
 	req.opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
 	req.params = xcalloc((size_t)argc, sizeof(char *));
 	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
+	req.knobs = xcalloc((size_t)argc, sizeof(char *));
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
@@ -573,18 +598,33 @@ int cmd_run(int argc, char **argv)
 		plan.retries = req.opt.retries;
 		if (req.cpus_list)
 			plan.cpus = xstrdup(req.cpus_list);
+		for (size_t i = 0; i < req.nr_knobs; i++)
+			plan_add_knob(&plan, req.knobs[i]);
 		plan.profile_iterations = req.profile_iterations;
 		plan.profile_frequency = req.profile_frequency;
 		if (req.shuffle)
 			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	}
+	if (plan.nr_knobs && knob_session_parse(&ks, &knobs, plan.knobs, plan.nr_knobs,
+						"run: --knob", &err))
+		goto fail;
 	if (req.dry_run) {
 		print_dry_run(&plan);
 		goto out;
 	}
+	/* The knobs before the store: a value the kernel refuses writes nothing. */
+	if (plan.nr_knobs) {
+		knobs_changed = true;
+		if (knob_session_start(&ks, &err))
+			goto fail;
+		req.opt.task = knob_session_task(&ks, 0);
+		knob_session_describe(&ks, 0, knob_env, sizeof(knob_env));
+		req.opt.knob_env = knob_env;
+	}
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
-	if (job_env_attach(st, &err) || knob_guard_measure(st, &err))
+	if (job_env_attach(st, &err) ||
+	    (plan.nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_measure(st, &err)))
 		goto fail;
 	code = runner_execute(st, &plan, &req.opt, &res, &err);
 	clear_progress(&display);
@@ -607,9 +647,18 @@ int cmd_run(int argc, char **argv)
 fail:
 	code = error_report(&err);
 out:
+	if (knobs_changed) {
+		struct error rerr = { 0 };
+
+		if (knob_session_end(&ks, st, &rerr) && code <= 0)
+			code = error_report(&rerr);
+	}
+	knob_session_release(&ks);
+	knobs_release(&knobs);
 	store_close(st);
 	plan_release(&plan);
 	free(req.params);
 	free(req.sweeps);
+	free(req.knobs);
 	return code < 0 ? EXIT_OK : code;
 }

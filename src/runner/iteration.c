@@ -78,6 +78,11 @@ child_main(const struct workload *w, const struct param_value *values,
 					  "directory %s: %s", cfg->workdir, strerror(errno));
 		goto send;
 	}
+	/* Its cgroups and scheduling attributes, which every task it makes inherits. */
+	if (cfg->task && task_knobs_apply(cfg->task, &report.error)) {
+		report.status = -1;
+		goto send;
+	}
 	/* While the runner attaches the monitors: the workload's tasks need no store. */
 	store_forget_in_child();
 	/* Wait until the monitors are attached; EOF means the runner gave up. */

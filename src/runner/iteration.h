@@ -8,6 +8,7 @@
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
 #include "monitor/rusage.h"
+#include "runner/task_knobs.h"
 #include "util/error.h"
 #include "workload/workload.h"
 
@@ -24,6 +25,7 @@ struct iteration_config {
 	double timeout;			/* seconds; 0 = none */
 	const cpu_set_t *cpus;		/* affinity of the workload's tasks; NULL = inherit */
 	const char *workdir;		/* the workload's working directory; NULL = ours */
+	const struct task_knobs *task;	/* what the workload's tasks take; NULL = nothing */
 	struct monitor_set *monitors;	/* NULL = none */
 	/*
 	 * Called with the iteration's process group before its workload is

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "runner/iteration.h"
+#include "runner/knob_cgroup.h"
 #include "runner/knob_journal.h"
 #include "runner/knobs.h"
 #include "util/process.h"
@@ -339,7 +340,11 @@ void knob_journal_mark(struct result_batch *batch)
 		struct strbuf key = STRBUF_INIT, value = STRBUF_INIT;
 		char *now = NULL;
 
-		if (knob_journal_of_old_boot(&k[i]) ||
+		/*
+		 * A scratch cgroup changes only the tasks put in it, and their
+		 * batch says so (knob.cgroup.*): its path would be noise here.
+		 */
+		if (knob_journal_of_old_boot(&k[i]) || !strcmp(k[i].kind, knob_scratch_cgroup.kind) ||
 		    knob_read(k[i].kind, k[i].name, false, &now, &err) || !strcmp(now, k[i].value)) {
 			free(now);
 			continue;

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glob.h>
+
+#include "runner/knob_cgroup.h"
 #include "runner/knobs.h"
+#include "runner/task_knobs.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/sysfile.h"
@@ -20,27 +24,61 @@
 /* The kinds of machine setting: a new kind is its file and a row here. */
 static const struct knob_setting *const knob_settings[] = {
 	&knob_sysctl,
+	&knob_sysfs,
 	&knob_feature,
 };
 
-/* The knobs of the benchmark itself, which ab applies to its sides. */
+/* Other spellings of a kind: procfs:PATH=VALUE is a sysctl by its path. */
+static const struct {
+	const char *prefix;
+	const struct knob_setting *setting;
+	const char *syntax;
+} aliases[] = {
+	{ "procfs", &knob_sysctl, "procfs:PATH=VALUE" },
+};
+
+/* Kinds only a journal names: settings made by knobs, not given. */
+static const struct knob_setting *const journal_settings[] = {
+	&knob_scratch_cgroup,
+};
+
+static int check_task_knob(const struct knob *k, struct error *err)
+{
+	struct task_knobs t = { 0 };
+
+	return task_knobs_add(&t, k, err);
+}
+
+/* The knobs of the benchmark itself, which the command applies to its sides. */
 static const struct {
 	const char *kind;
 	enum knob_kind knob;
 	bool needs_name;	/* NAME=VALUE */
 	const char *syntax;
+	int (*check)(const struct knob *k, struct error *err);	/* NULL: any value */
 } benchmark_knobs[] = {
-	{ "cpus", KNOB_CPUS, false, "cpus:LIST" },
-	{ "param", KNOB_PARAM, true, "param:KEY=VALUE" },
-	{ "env", KNOB_ENV, true, "env:VAR=VALUE" },
-	{ "cmd", KNOB_CMD, false, "cmd:PROGRAM ARGS" },
+	{ "cpus", KNOB_CPUS, false, "cpus:LIST", NULL },
+	{ "param", KNOB_PARAM, true, "param:KEY=VALUE", NULL },
+	{ "env", KNOB_ENV, true, "env:VAR=VALUE", NULL },
+	{ "cmd", KNOB_CMD, false, "cmd:PROGRAM ARGS", NULL },
+	{ "policy", KNOB_POLICY, false, "policy:other|batch|idle|fifo:PRIO|rr:PRIO",
+	  check_task_knob },
+	{ "nice", KNOB_NICE, false, "nice:N", check_task_knob },
+	{ "slice", KNOB_SLICE, false, "slice:USEC", check_task_knob },
+	{ "uclamp", KNOB_UCLAMP, false, "uclamp:MIN-MAX", check_task_knob },
+	{ "cgroup", KNOB_CGROUP, true, "cgroup:CONTROLLER.FILE=VALUE", knob_cgroup_check },
 };
+
+#define GOVERNOR_SYNTAX "governor:NAME"
 
 const struct knob_setting *knob_setting_find(const char *kind)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(knob_settings); i++)
 		if (!strcmp(knob_settings[i]->kind, kind))
 			return knob_settings[i];
+	for (size_t i = 0; i < ARRAY_SIZE(journal_settings); i++)
+		if (!strcmp(journal_settings[i]->kind, kind))
+			return journal_settings[i];
 	return NULL;
 }
 
@@ -55,15 +93,18 @@ bool knob_valid_name(const char *name, const char *extra)
 	return true;
 }
 
-/* "sysctl:NAME=VALUE, feature:[NO_]NAME, ... or cmd:PROGRAM ARGS" */
+/* "sysctl:NAME=VALUE, sysfs:PATH=VALUE, ... or cgroup:CONTROLLER.FILE=VALUE" */
 static void all_syntaxes(struct strbuf *sb)
 {
-	size_t n = ARRAY_SIZE(knob_settings) + ARRAY_SIZE(benchmark_knobs);
+	size_t machine = ARRAY_SIZE(knob_settings), alias = ARRAY_SIZE(aliases);
+	size_t n = machine + alias + 1 + ARRAY_SIZE(benchmark_knobs);
 
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
-			    i < ARRAY_SIZE(knob_settings) ? knob_settings[i]->syntax :
-			    benchmark_knobs[i - ARRAY_SIZE(knob_settings)].syntax);
+			    i < machine ? knob_settings[i]->syntax :
+			    i < machine + alias ? aliases[i - machine].syntax :
+			    i == machine + alias ? GOVERNOR_SYNTAX :
+			    benchmark_knobs[i - machine - alias - 1].syntax);
 }
 
 static int not_a_knob(const char *text, const char *side, struct error *err)
@@ -71,7 +112,7 @@ static int not_a_knob(const char *text, const char *side, struct error *err)
 	struct strbuf sb = STRBUF_INIT;
 
 	all_syntaxes(&sb);
-	error_set(err, EXIT_USAGE, "ab: %s '%.64s' is not a knob (give %s)", side, text, sb.buf);
+	error_set(err, EXIT_USAGE, "%s '%.64s' is not a knob (give %s)", side, text, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -85,6 +126,14 @@ static size_t prefix_of(const char *text, const struct knob_setting **setting, s
 
 		if (!strncmp(text, knob_settings[i]->kind, len) && text[len] == ':') {
 			*setting = knob_settings[i];
+			return len + 1;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++) {
+		size_t len = strlen(aliases[i].prefix);
+
+		if (!strncmp(text, aliases[i].prefix, len) && text[len] == ':') {
+			*setting = aliases[i].setting;
 			return len + 1;
 		}
 	}
@@ -108,18 +157,19 @@ static int add_machine(struct knob *k, const struct knob_setting *s, const char 
 	k->setting = s;
 	if (!s->parse(body, &k->name, &k->value, &why))
 		return 0;
-	return error_set(err, EXIT_USAGE, "ab: %s %s:%.64s: %s", side, s->kind, body, why.msg);
+	return error_set(err, EXIT_USAGE, "%s %s:%.64s: %s", side, s->kind, body, why.msg);
 }
 
 static int add_benchmark(struct knob *k, size_t i, const char *text, const char *body,
 			 const char *side, struct error *err)
 {
 	const char *eq = strchr(body, '=');
+	struct error why = { 0 };
 
 	k->kind = benchmark_knobs[i].knob;
 	if (benchmark_knobs[i].needs_name) {
 		if (!eq || eq == body)
-			return error_set(err, EXIT_USAGE, "ab: %s '%.64s' needs NAME=VALUE (write "
+			return error_set(err, EXIT_USAGE, "%s '%.64s' needs NAME=VALUE (write "
 					 "it as %s)", side, text, benchmark_knobs[i].syntax);
 		k->name = xstrndup(body, (size_t)(eq - body));
 		k->value = xstrdup(eq + 1);
@@ -129,10 +179,61 @@ static int add_benchmark(struct knob *k, size_t i, const char *text, const char 
 	if ((k->kind == KNOB_ENV && (!knob_valid_name(k->name, "") ||
 				     isdigit((unsigned char)*k->name))) ||
 	    ((k->kind == KNOB_CPUS || k->kind == KNOB_CMD) && !*k->value))
-		return error_set(err, EXIT_USAGE, "ab: %s '%.64s': bad %s: name or empty value "
+		return error_set(err, EXIT_USAGE, "%s '%.64s': bad %s: name or empty value "
 				 "(give letters, digits and '_')", side, text,
 				 benchmark_knobs[i].kind);
+	if (benchmark_knobs[i].check && benchmark_knobs[i].check(k, &why))
+		return error_set(err, EXIT_USAGE, "%s %s: %s", side, text, why.msg);
 	return 0;
+}
+
+static void append(struct knob_list *list, const struct knob *k)
+{
+	list->knobs = xreallocarray(list->knobs, list->nr + 1, sizeof(*k));
+	list->knobs[list->nr++] = *k;
+}
+
+/*
+ * governor:NAME: a sysfs: knob for the scaling_governor of each cpufreq
+ * policy (CPUs that share one have one file, reached by each CPU's link).
+ */
+static int add_governor(struct knob_list *list, const char *name, const char *side,
+			struct error *err)
+{
+	glob_t g;
+	int rc = 0;
+
+	if (!*name || !knob_valid_name(name, "-"))
+		return error_set(err, EXIT_USAGE, "%s governor:%.64s: not a governor's name "
+				 "(give one of scaling_available_governors)", side, name);
+	if (glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", 0, NULL, &g)) {
+		globfree(&g);
+		return error_set(err, EXIT_ENV, "%s governor:%s: no CPU here has a cpufreq "
+				 "governor (no /sys/devices/system/cpu/cpu*/cpufreq: a virtual "
+				 "machine or a kernel without cpufreq)", side, name);
+	}
+	for (size_t i = 0; i < g.gl_pathc && !rc; i++) {
+		struct knob k = { .kind = KNOB_MACHINE, .setting = &knob_sysfs };
+		char *text = xstrdup(g.gl_pathv[i]), *spec;
+		bool seen = false;
+
+		spec = xmalloc(strlen(text) + strlen(name) + 2);
+		sprintf(spec, "%s=%s", text, name);
+		rc = add_machine(&k, &knob_sysfs, spec, side, err);
+		for (size_t j = 0; !rc && j < list->nr; j++)
+			seen |= list->knobs[j].setting == &knob_sysfs &&
+				!strcmp(list->knobs[j].name, k.name);
+		if (!rc && !seen) {
+			append(list, &k);
+		} else {
+			free(k.name);
+			free(k.value);
+		}
+		free(spec);
+		free(text);
+	}
+	globfree(&g);
+	return rc;
 }
 
 static int add_item(struct knob_list *list, const char *text, const char *side,
@@ -143,6 +244,8 @@ static int add_item(struct knob_list *list, const char *text, const char *side,
 	size_t bench = 0, len = prefix_of(text, &setting, &bench);
 	int rc;
 
+	if (!strncmp(text, "governor:", 9))
+		return add_governor(list, text + 9, side, err);
 	if (!len)
 		return not_a_knob(text, side, err);
 	if (setting)
@@ -154,8 +257,7 @@ static int add_item(struct knob_list *list, const char *text, const char *side,
 		free(k.value);
 		return -1;
 	}
-	list->knobs = xreallocarray(list->knobs, list->nr + 1, sizeof(k));
-	list->knobs[list->nr++] = k;
+	append(list, &k);
 	return 0;
 }
 
@@ -194,7 +296,7 @@ int knobs_parse(struct knob_list *list, const char *spec, const char *side, stru
 	const char *p = spec;
 
 	if (!*spec)
-		return error_set(err, EXIT_USAGE, "ab: %s is empty (give a knob, e.g. "
+		return error_set(err, EXIT_USAGE, "%s is empty (give a knob, e.g. "
 				 "sysctl:NAME=VALUE)", side);
 	for (;;) {
 		size_t len = item_length(p);

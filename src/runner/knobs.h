@@ -8,12 +8,17 @@
 #include "util/error.h"
 
 /*
- * What one side of `schedperf ab` changes, from SPECs such as
- * "sysctl:kernel.sched_autogroup_enabled=0,cpus:0-1": machine settings
- * (sysctl:NAME=VALUE, feature:NAME or feature:NO_NAME under debugfs) and
+ * What one side of `schedperf ab` changes (or a run's, a bisect step's
+ * --knob), from SPECs such as "sysctl:kernel.sched_autogroup_enabled=0,
+ * cpus:0-1": machine settings (sysctl:NAME=VALUE or procfs:PATH=VALUE under
+ * /proc/sys, sysfs:PATH=VALUE under /sys, governor:NAME for every CPU's
+ * cpufreq governor, feature:NAME or feature:NO_NAME under debugfs) and
  * settings of the benchmark itself (cpus:LIST, param:KEY=VALUE,
- * env:VAR=VALUE, cmd:PROGRAM ARGS). The machine keeps the originals of
- * the settings an ab changes in its journal (runner/knob_journal.h).
+ * env:VAR=VALUE, cmd:PROGRAM ARGS; and its tasks' policy:NAME[:PRIO],
+ * nice:N, slice:USEC, uclamp:MIN-MAX, runner/task_knobs.h, and
+ * cgroup:CONTROLLER.FILE=VALUE, runner/knob_cgroup.h). The machine keeps
+ * the originals of the settings a command changes in its journal
+ * (runner/knob_journal.h).
  */
 
 /*
@@ -43,7 +48,7 @@ struct knob_setting {
 	int (*write)(const char *name, const char *value, struct error *err);
 };
 
-extern const struct knob_setting knob_sysctl, knob_feature;
+extern const struct knob_setting knob_sysctl, knob_feature, knob_sysfs;
 
 /* The kind named @kind, or NULL. */
 const struct knob_setting *knob_setting_find(const char *kind);
@@ -54,6 +59,11 @@ enum knob_kind {
 	KNOB_PARAM,
 	KNOB_ENV,
 	KNOB_CMD,
+	KNOB_POLICY,		/* the workload's tasks' own (runner/task_knobs.h) */
+	KNOB_NICE,
+	KNOB_SLICE,
+	KNOB_UCLAMP,
+	KNOB_CGROUP,		/* name CONTROLLER.FILE (runner/knob_cgroup.h) */
 };
 
 struct knob {
@@ -72,8 +82,9 @@ struct knob_list {
 /*
  * Add the knobs of one SPEC: comma-separated items, except that cmd:
  * takes the rest of the SPEC whole and cpus: the items after it that are
- * CPU numbers or ranges (cpus:0-1,4). Syntax errors are EXIT_USAGE
- * naming @side ("--a" or "--b").
+ * CPU numbers or ranges (cpus:0-1,4); governor:NAME adds a sysfs: knob
+ * per cpufreq policy (EXIT_ENV when the machine has none). Syntax errors
+ * are EXIT_USAGE, their message starting with @side ("ab: --a").
  */
 int knobs_parse(struct knob_list *list, const char *spec, const char *side, struct error *err);
 void knobs_release(struct knob_list *list);

@@ -204,6 +204,12 @@ out:
 	return rc;
 }
 
+void plan_add_knob(struct plan *plan, const char *spec)
+{
+	plan->knobs = xreallocarray(plan->knobs, plan->nr_knobs + 1, sizeof(char *));
+	plan->knobs[plan->nr_knobs++] = xstrdup(spec);
+}
+
 void plan_release(struct plan *plan)
 {
 	for (size_t i = 0; i < plan->nr_items; i++)
@@ -211,6 +217,11 @@ void plan_release(struct plan *plan)
 	free(plan->items);
 	free(plan->monitors);
 	free(plan->cpus);
+	for (size_t i = 0; i < plan->nr_knobs; i++)
+		free(plan->knobs[i]);
+	free(plan->knobs);
+	plan->knobs = NULL;
+	plan->nr_knobs = 0;
 	plan->items = NULL;
 	plan->nr_items = 0;
 	plan->monitors = NULL;
@@ -284,6 +295,13 @@ char *plan_to_json(const struct plan *plan)
 		json_object_set_new(doc, "retries", json_integer(plan->retries));
 	if (plan->cpus)
 		json_object_set_new(doc, "cpus", json_string(plan->cpus));
+	if (plan->nr_knobs) {
+		json_t *knobs = json_array();
+
+		for (size_t i = 0; i < plan->nr_knobs; i++)
+			json_array_append_new(knobs, json_string(plan->knobs[i]));
+		json_object_set_new(doc, "knobs", knobs);
+	}
 	if (plan->profile_iterations)
 		json_object_set_new(doc, "profile_iterations",
 				    json_integer(plan->profile_iterations));
@@ -354,6 +372,9 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		plan->retries = (int)json_integer_value(json_object_get(doc, "retries"));
 	if (json_is_string(json_object_get(doc, "cpus")))
 		plan->cpus = xstrdup(json_string_value(json_object_get(doc, "cpus")));
+	json_array_foreach(json_object_get(doc, "knobs"), i, obj)
+		if (json_is_string(obj))
+			plan_add_knob(plan, json_string_value(obj));
 	plan->profile_iterations = (int)json_integer_value(json_object_get(doc,
 									   "profile_iterations"));
 	plan->profile_frequency = (int)json_integer_value(json_object_get(doc,

@@ -30,6 +30,8 @@ struct plan {
 	char *monitors;		/* --monitors list; NULL = all */
 	int retries;		/* --retries of every iteration */
 	char *cpus;		/* --cpus list as given; NULL = not pinned */
+	char **knobs;		/* --knob SPECs as given (runner/knobs.h) */
+	size_t nr_knobs;
 	/*
 	 * With the profile monitor: 0 profiles the measured iterations
 	 * themselves; N > 0 runs N extra iterations per benchmark, profiled
@@ -54,11 +56,14 @@ void plan_set_overrides(struct plan *plan, size_t first, int iterations, int war
 /* Randomise the order of the benchmarks (Fisher-Yates with @seed). */
 void plan_shuffle(struct plan *plan, unsigned long seed);
 
+/* Add a --knob SPEC to @plan. */
+void plan_add_knob(struct plan *plan, const char *spec);
+
 /*
  * The plan as stored with a batch, so that --resume can rebuild it:
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
- * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "profile_iterations"?,
- * "profile_frequency"?}.
+ * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "knobs"?: [SPEC...],
+ * "profile_iterations"?, "profile_frequency"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

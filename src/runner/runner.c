@@ -178,6 +178,7 @@ int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
 	rb->cfg.timeout = item->timeout >= 0 ? item->timeout : opt->timeout;
 	rb->cfg.cpus = opt->cpus;
 	rb->cfg.workdir = opt->workdir;
+	rb->cfg.task = opt->task;
 	rb->cfg.monitors = ms;
 	rb->cfg.started = record_tasks;
 	rb->cfg.ctx = rb;
@@ -401,6 +402,24 @@ static void max_needs(const struct plan *plan, struct workload_needs *needs,
 }
 
 /* Start the batch, or take over the one being resumed. */
+/* The knobs of the tasks and their cgroups (lines "KIND=VALUE") as knob.KIND. */
+static void mark_task_knobs(struct result_batch *batch, const char *lines)
+{
+	while (lines && *lines) {
+		size_t len = strcspn(lines, "\n"), eq = strcspn(lines, "=");
+		char key[128];
+
+		if (eq < len) {
+			char *value = xstrndup(lines + eq + 1, len - eq - 1);
+
+			snprintf(key, sizeof(key), "knob.%.*s", (int)eq, lines);
+			result_batch_add_env(batch, key, value);
+			free(value);
+		}
+		lines += len + (lines[len] == '\n');
+	}
+}
+
 static int open_batch(struct store *st, const struct plan *plan,
 		      const struct runner_options *opt, struct runner_result *result,
 		      struct error *err)
@@ -421,6 +440,7 @@ static int open_batch(struct store *st, const struct plan *plan,
 	batch->started = xstrdup(started);
 	environment_collect(batch);
 	knob_journal_mark(batch);
+	mark_task_knobs(batch, opt->knob_env);
 	rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
 	result->batch_id = batch->id;
 	free(plan_json);

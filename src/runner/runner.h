@@ -33,6 +33,8 @@ struct runner_events {
 	void (*note)(void *ctx, const char *text);
 };
 
+struct task_knobs;
+
 struct runner_options {
 	const char *name;	/* run name: a batch is added to it */
 	int iterations;		/* measured iterations per benchmark */
@@ -41,6 +43,8 @@ struct runner_options {
 	double timeout;		/* seconds per iteration; 0 = none */
 	const cpu_set_t *cpus;	/* affinity of the workload's tasks; NULL = inherit */
 	const char *workdir;	/* the workload's working directory (a build's); NULL = ours */
+	const struct task_knobs *task;	/* what its tasks take (runner/task_knobs.h); NULL: none */
+	const char *knob_env;	/* "KIND=VALUE" lines: the batch's env gets knob.KIND */
 	bool replace;		/* discard earlier batches of the name first */
 	const struct runner_events *events;	/* NULL: report nothing */
 	double max_interference;	/* disturbed above this share of the CPU time (0..1) */

@@ -185,7 +185,7 @@ pg_journal() {
 	run sp ab command -p cmd=true --a cpus:0,1,x --b cpus:0 --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[[ "$output" == *"--a 'x' is not a knob (give sysctl:NAME=VALUE, feature:[NO_]NAME, cpus:LIST, param:KEY=VALUE, env:VAR=VALUE or cmd:PROGRAM ARGS)" ]]
+	[[ "$output" == *"ab: --a 'x' is not a knob (give sysctl:NAME=VALUE, sysfs:PATH=VALUE, feature:[NO_]NAME, procfs:PATH=VALUE, governor:NAME, cpus:LIST, "*" or cgroup:CONTROLLER.FILE=VALUE)" ]]
 	run sp ab command -p cmd=true --a cpus:0,1 --b cpus:0-1 --dry-run
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"are the same configuration"* ]]

@@ -158,32 +158,6 @@ kill_restore() {
 	kill_restore "$X" "$Y"
 }
 
-# The syscalls at which every_point kills: each that reads or writes the
-# sysctl or this machine's journal. strace counts each syscall apart.
-POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat"
-
-# every_point CHECK COMMAND...: run COMMAND under strace again and again,
-# killed by SIGKILL on entering the Nth of each kind of syscall that touches
-# $KNOB_FILE or the journal, N = 1, 2, ... until a run makes fewer; after
-# each, CHECK the machine. POINTS counts the points killed at.
-every_point() {
-	local check=$1 sc n calls
-	shift
-
-	POINTS=0
-	for sc in $POINT_SYSCALLS; do
-		for ((n = 1; ; n++)); do
-			strace -f -qq -o "$TMP/strace" -P "$KNOB_FILE" -P "$JOURNAL" \
-				-P "$JOURNAL.new" -e trace="$sc" -e inject="$sc:signal=KILL:when=$n" \
-				"$@" >"$TMP/out" 2>"$TMP/err" || true
-			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
-			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
-			[ "$calls" -ge "$n" ] || break
-			POINTS=$((POINTS + 1))
-		done
-	done
-}
-
 # After a kill: the sysctl is at its original, or the journal holds the
 # original; a person's run refuses or measures the original; ab --restore
 # leaves the machine as it was; the killed ab's store is whole, and its copy

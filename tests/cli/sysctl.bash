@@ -67,3 +67,31 @@ sqlite_copy() {	# sqlite_copy STORE: the rows of the store's copy of the journal
 pg_copy() {	# pg_copy DATABASE: the same on PostgreSQL
 	psql_in "$1" 'SELECT count(*) FROM knob_journal'
 }
+
+# every_point CHECK COMMAND...: run COMMAND under strace again and again,
+# killed by SIGKILL on entering the Nth syscall of each kind in
+# $POINT_SYSCALLS that touches $POINT_FILE (default $KNOB_FILE) or this
+# machine's journal (a kind also in $POINT_ANYWHERE whatever it touches),
+# N = 1, 2, ... until a run makes fewer; after each, CHECK the machine.
+# POINTS counts the points killed at. strace counts each syscall apart.
+POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat"
+POINT_ANYWHERE=""
+
+every_point() {
+	local check=$1 sc n calls paths
+	shift
+
+	POINTS=0
+	for sc in $POINT_SYSCALLS; do
+		paths=(-P "${POINT_FILE:-$KNOB_FILE}" -P "$JOURNAL" -P "$JOURNAL.new")
+		[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
+		for ((n = 1; ; n++)); do
+			strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
+				-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
+			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
+			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
+			[ "$calls" -ge "$n" ] || break
+			POINTS=$((POINTS + 1))
+		done
+	done
+}

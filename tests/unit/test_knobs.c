@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for ab's knobs (src/runner/knobs.c, knob_sysctl.c,
- * knob_feature.c): every spelling of a sysctl is one name, what names no
- * sysctl is refused, cpus: keeps its CPU list whole, and the kinds of
- * machine setting are found by name.
+ * knob_feature.c, knob_sysfs.c, knob_cgroup.c, task_knobs.c): every
+ * spelling of a sysctl or of a file under /sys is one name, what names
+ * neither or leaves /sys is refused, cpus: keeps its CPU list whole, the
+ * tasks' knobs take only values the kernel can, and the kinds of machine
+ * setting are found by name. What the kernel makes of the tasks' knobs is
+ * read back inside the workload's tasks by tests/cli/knobs.bats.
  */
+#include <glob.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "runner/knob_cgroup.h"
 #include "runner/knobs.h"
+#include "runner/task_knobs.h"
 #include "util/array.h"
 
 /* The one knob of @spec, which must parse: its name and value. */
@@ -121,8 +130,11 @@ static void test_other_knobs(void **state)
 	parse_one("cmd:./prog --x,y", KNOB_CMD, NULL, "./prog --x,y");
 	refused("env:1X=a", "bad env:");
 	refused("param:=a", "needs NAME=VALUE");
-	refused("bogus:1", "is not a knob (give sysctl:NAME=VALUE, feature:[NO_]NAME, "
-		"cpus:LIST, param:KEY=VALUE, env:VAR=VALUE or cmd:PROGRAM ARGS)");
+	refused("bogus:1", "is not a knob (give sysctl:NAME=VALUE, sysfs:PATH=VALUE, "
+		"feature:[NO_]NAME, procfs:PATH=VALUE, governor:NAME, cpus:LIST, "
+		"param:KEY=VALUE, env:VAR=VALUE, cmd:PROGRAM ARGS, "
+		"policy:other|batch|idle|fifo:PRIO|rr:PRIO, nice:N, slice:USEC, "
+		"uclamp:MIN-MAX or cgroup:CONTROLLER.FILE=VALUE)");
 	refused("sysctlx:a=1", "is not a knob");
 }
 
@@ -130,8 +142,195 @@ static void test_kinds_by_name(void **state)
 {
 	assert_ptr_equal(knob_setting_find("sysctl"), &knob_sysctl);
 	assert_ptr_equal(knob_setting_find("feature"), &knob_feature);
+	assert_ptr_equal(knob_setting_find("sysfs"), &knob_sysfs);
+	assert_ptr_equal(knob_setting_find("scratch-cgroup"), &knob_scratch_cgroup);
 	assert_null(knob_setting_find("cpus"));
 	assert_null(knob_setting_find("cgroup"));
+	assert_null(knob_setting_find("procfs"));
+}
+
+/* The one machine setting of @spec: its kind, name and value. */
+static void parse_machine(const char *spec, const struct knob_setting *kind, const char *name,
+			  const char *value)
+{
+	struct knob_list list = { NULL, 0 };
+	struct error err = { 0 };
+
+	if (knobs_parse(&list, spec, "run: --knob", &err))
+		fail_msg("%s: %s", spec, err.msg);
+	assert_int_equal(list.nr, 1);
+	assert_ptr_equal(list.knobs[0].setting, kind);
+	assert_string_equal(list.knobs[0].name, name);
+	assert_string_equal(list.knobs[0].value, value);
+	knobs_release(&list);
+}
+
+/* procfs: is a sysctl by its path: one setting, whichever is given. */
+static void test_procfs(void **state)
+{
+	parse_machine("procfs:/proc/sys/kernel/sched_autogroup_enabled=0", &knob_sysctl,
+		      "kernel.sched_autogroup_enabled", "0");
+	parse_machine("procfs:kernel/./sched_autogroup_enabled=1", &knob_sysctl,
+		      "kernel.sched_autogroup_enabled", "1");
+	refused("procfs:/proc/meminfo=1", "a path outside /proc/sys/");
+	refused("procfs:/proc/sys/../self/environ=1", "is not a sysctl's name");
+}
+
+static void test_sysfs_spellings(void **state)
+{
+	char real[PATH_MAX], spec[PATH_MAX + 16];
+
+	/* Lexically, where nothing exists to resolve. */
+	parse_machine("sysfs:/sys/nosuch//./file=1", &knob_sysfs, "/sys/nosuch/file", "1");
+	parse_machine("sysfs:nosuch/file=a b", &knob_sysfs, "/sys/nosuch/file", "a b");
+	/* Through sysfs's links: /sys/class/net/lo is a link into /sys/devices. */
+	if (!realpath("/sys/class/net/lo/mtu", real))
+		skip();
+	parse_machine("sysfs:/sys/class/net/lo/mtu=65536", &knob_sysfs, real, "65536");
+	parse_machine("sysfs:class/net/./lo//mtu=65536", &knob_sysfs, real, "65536");
+	/* Its own spelling is itself. */
+	snprintf(spec, sizeof(spec), "sysfs:%s=1", real);
+	parse_machine(spec, &knob_sysfs, real, "1");
+}
+
+static void test_sysfs_refusals(void **state)
+{
+	refused("sysfs:/etc/passwd=1", "a path outside /sys/");
+	refused("sysfs:/sysx/a=1", "a path outside /sys/");
+	refused("sysfs:/sys/../etc/passwd=1", "'..'");
+	refused("sysfs:kernel/../../etc/passwd=1", "'..'");
+	refused("sysfs:/sys/=1", "names no file under /sys");
+	refused("sysfs:/sys/kernel/x", "needs PATH=VALUE");
+	refused("sysfs:/sys/kernel/x=", "the value is empty");
+}
+
+/* A file that shows its choices has the bracketed one as its value. */
+static void test_sysfs_choice(void **state)
+{
+	char *value = NULL;
+	struct error err = { 0 };
+	glob_t g;
+
+	if (glob("/sys/kernel/mm/transparent_hugepage/enabled", 0, NULL, &g)) {
+		globfree(&g);
+		skip();
+	}
+	globfree(&g);
+	assert_int_equal(knob_sysfs.read("/sys/kernel/mm/transparent_hugepage/enabled", false,
+					 &value, &err), 0);
+	assert_true(!strcmp(value, "always") || !strcmp(value, "madvise") ||
+		    !strcmp(value, "never"));
+	free(value);
+	assert_int_equal(knob_sysfs.read("/sys/nosuch/file", false, &value, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+}
+
+/* governor: a knob per cpufreq policy, or refused where there is none. */
+static void test_governor(void **state)
+{
+	struct knob_list list = { NULL, 0 };
+	struct error err = { 0 };
+	glob_t g;
+	int none = glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", 0, NULL,
+			&g);
+
+	globfree(&g);
+	refused("governor:per formance", "not a governor's name");
+	if (none) {
+		assert_int_equal(knobs_parse(&list, "governor:performance", "--a", &err), -1);
+		assert_int_equal(err.code, EXIT_ENV);
+		assert_non_null(strstr(err.msg, "no CPU here has a cpufreq governor"));
+		return;
+	}
+	assert_int_equal(knobs_parse(&list, "governor:performance", "--a", &err), 0);
+	assert_true(list.nr >= 1);
+	for (size_t i = 0; i < list.nr; i++) {
+		assert_ptr_equal(list.knobs[i].setting, &knob_sysfs);
+		assert_non_null(strstr(list.knobs[i].name, "scaling_governor"));
+		assert_string_equal(list.knobs[i].value, "performance");
+	}
+	knobs_release(&list);
+}
+
+static void test_task_knobs(void **state)
+{
+	parse_one("policy:fifo:50", KNOB_POLICY, NULL, "fifo:50");
+	parse_one("policy:idle", KNOB_POLICY, NULL, "idle");
+	parse_one("nice:-5", KNOB_NICE, NULL, "-5");
+	parse_one("slice:3000", KNOB_SLICE, NULL, "3000");
+	parse_one("uclamp:0-512", KNOB_UCLAMP, NULL, "0-512");
+	refused("policy:fifo", "needs a priority from 1 to 99");
+	refused("policy:rr:100", "needs a priority from 1 to 99");
+	refused("policy:other:5", "other has no priority");
+	refused("policy:deadline", "is no policy");
+	refused("nice:20", "not a nice level from -20 to 19");
+	refused("slice:99", "not a slice from 100 to 100000");
+	refused("slice:100001", "not a slice from 100 to 100000");
+	refused("uclamp:600-500", "not MIN-MAX");
+	refused("uclamp:0-1025", "not MIN-MAX");
+	refused("uclamp:5", "not MIN-MAX");
+}
+
+/* One side's tasks' knobs together: each once, and only what fits a policy. */
+static void test_task_knobs_together(void **state)
+{
+	struct knob_list list = { NULL, 0 };
+	struct task_knobs t = { 0 };
+	struct error err = { 0 };
+	char text[256];
+
+	assert_int_equal(knobs_parse(&list, "policy:batch,nice:5,slice:300,uclamp:10-20,nice:5",
+				     "--a", &err), 0);
+	for (size_t i = 0; i < list.nr; i++)
+		assert_int_equal(task_knobs_add(&t, &list.knobs[i], &err), 0);
+	assert_true(t.policy_set && t.policy == SCHED_BATCH && t.nice == 5 &&
+		    t.slice_us == 300 && t.uclamp_min == 10 && t.uclamp_max == 20);
+	task_knobs_describe(&t, text, sizeof(text));
+	assert_string_equal(text, "policy=batch\nnice=5\nslice=300\nuclamp=10-20\n");
+	knobs_release(&list);
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(knobs_parse(&list, "nice:5,nice:6", "--a", &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[0], &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
+	assert_non_null(strstr(err.msg, "two values of one knob"));
+	knobs_release(&list);
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(knobs_parse(&list, "policy:fifo:10,slice:300", "--a", &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[0], &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
+	assert_non_null(strstr(err.msg, "the fair class's"));
+	knobs_release(&list);
+}
+
+/* What this kernel takes: a slice read back, or refused with why. */
+static void test_task_knobs_check(void **state)
+{
+	struct task_knobs t = { .slice_us = 3000 };
+	struct error err = { 0 };
+
+	if (task_knobs_check(&t, &err)) {
+		assert_int_equal(err.code, EXIT_ENV);
+		assert_non_null(strstr(err.msg, "6.12"));
+	}
+	t = (struct task_knobs){ .uclamp_set = true, .uclamp_min = 0, .uclamp_max = 512 };
+	if (task_knobs_check(&t, &err)) {
+		assert_int_equal(err.code, EXIT_ENV);
+		assert_non_null(strstr(err.msg, "uclamp"));
+	}
+}
+
+static void test_cgroup_knobs(void **state)
+{
+	parse_one("cgroup:cpu.weight=100", KNOB_CGROUP, "cpu.weight", "100");
+	parse_one("cgroup:cpuset.cpus=0-1", KNOB_CGROUP, "cpuset.cpus", "0-1");
+	parse_one("cgroup:cpu.max=50000 100000", KNOB_CGROUP, "cpu.max", "50000 100000");
+	refused("cgroup:cpu=1", "is not CONTROLLER.FILE");
+	refused("cgroup:.weight=1", "is not CONTROLLER.FILE");
+	refused("cgroup:cgroup.procs=1", "the cgroup's own");
+	refused("cgroup:cpu.weight=", "empty");
+	refused("cgroup:cpu/../x.y=1", "is not CONTROLLER.FILE");
 }
 
 int main(void)
@@ -143,6 +342,15 @@ int main(void)
 		cmocka_unit_test(test_cpus_list),
 		cmocka_unit_test(test_other_knobs),
 		cmocka_unit_test(test_kinds_by_name),
+		cmocka_unit_test(test_procfs),
+		cmocka_unit_test(test_sysfs_spellings),
+		cmocka_unit_test(test_sysfs_refusals),
+		cmocka_unit_test(test_sysfs_choice),
+		cmocka_unit_test(test_governor),
+		cmocka_unit_test(test_task_knobs),
+		cmocka_unit_test(test_task_knobs_together),
+		cmocka_unit_test(test_task_knobs_check),
+		cmocka_unit_test(test_cgroup_knobs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup:CONTROLLER.FILE=VALUE: the workload's tasks in a scratch cgroup
+ * of their own with that setting (cpu.weight, cpu.max, cpuset.cpus,
+ * cpu.idle on cgroup v2; cpu.shares, cpu.cfs_quota_us, cpuset.cpus on v1,
+ * where only v1 has the controller, util/cgroup.h). One side's knobs share
+ * a cgroup per hierarchy: one on v2, where a task is in one cgroup only,
+ * one per mounted hierarchy on v1. The cgroup is machine state: it is
+ * journalled as a setting of kind scratch-cgroup whose original is
+ * "absent", so that putting it back is removing it, by the command, by
+ * the reaper when the command is killed, by `ab --restore` after.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runner/knob_cgroup.h"
+#include "util/xalloc.h"
+
+/* Its controller: what comes before the first '.', at most @len - 1 bytes. */
+static void controller_of(const char *name, char *controller, size_t len)
+{
+	snprintf(controller, len, "%.*s", (int)strcspn(name, "."), name);
+}
+
+int knob_cgroup_check(const struct knob *k, struct error *err)
+{
+	const char *dot = strchr(k->name, '.');
+
+	if (!dot || dot == k->name || !dot[1] || !knob_valid_name(k->name, ".") ||
+	    (size_t)(dot - k->name) >= 32)
+		return error_set(err, EXIT_USAGE, "'%.64s' is not CONTROLLER.FILE (give e.g. "
+				 "cgroup:cpu.weight=100)", k->name);
+	if (!strncmp(k->name, "cgroup.", 7))
+		return error_set(err, EXIT_USAGE, "%.64s is the cgroup's own, not a controller's "
+				 "setting (give a controller's file, e.g. cpu.weight)", k->name);
+	if (!*k->value || strchr(k->value, '\n'))
+		return error_set(err, EXIT_USAGE, "the value of %.64s is empty or has a newline",
+				 k->name);
+	return 0;
+}
+
+/* The cgroup of @kc in the hierarchy of @place, added when new. */
+static int cgroup_for(struct knob_cgroups *kc, const struct cgroup_place *place,
+		      const char *side, struct error *err)
+{
+	char name[96];
+	size_t i;
+
+	/* One hierarchy, one cgroup: on v2 it has every controller its parent hands down. */
+	for (i = 0; i < kc->nr; i++)
+		if (!strcmp(kc->place[i].dir, place->dir))
+			return (int)i;
+	if (kc->nr == TASK_KNOBS_MAX_CGROUPS)
+		return error_set(err, EXIT_USAGE, "cgroup: more than %d hierarchies",
+				 TASK_KNOBS_MAX_CGROUPS);
+	kc->place[i] = *place;
+	cgroup_scratch_name(name, sizeof(name), side);
+	snprintf(kc->cgroup[i].dir, sizeof(kc->cgroup[i].dir), "%s/%s", place->dir, name);
+	kc->cgroup[i].version = place->version;
+	kc->nr++;
+	return (int)i;
+}
+
+int knob_cgroups_plan(struct knob_cgroups *kc, const struct knob_list *kl, const char *side,
+		      struct error *err)
+{
+	memset(kc, 0, sizeof(*kc));
+	for (size_t k = 0; k < kl->nr; k++) {
+		const struct knob *kn = &kl->knobs[k];
+		struct cgroup_place place;
+		char controller[32];
+		int i;
+
+		if (kn->kind != KNOB_CGROUP)
+			continue;
+		controller_of(kn->name, controller, sizeof(controller));
+		if (cgroup_place_find(controller, &place, err))
+			return -1;
+		for (size_t j = 0; j < kc->nr; j++)
+			if (kc->place[j].version == CGROUP_V2 && place.version == CGROUP_V2 &&
+			    strcmp(kc->place[j].dir, place.dir))
+				return error_set(err, EXIT_ENV, "cgroup: on cgroup v2 a task is in one "
+						 "cgroup, and no cgroup above this one hands down "
+						 "both %s and %s (enable both in one: see "
+						 "cgroup.subtree_control)", kc->place[j].controller,
+						 controller);
+		i = cgroup_for(kc, &place, side, err);
+		if (i < 0)
+			return -1;
+		kc->knob[kc->nr_knobs] = kn;
+		kc->of[kc->nr_knobs++] = i;
+		if (kc->nr_knobs == KNOB_CGROUPS_MAX_FILES)
+			return error_set(err, EXIT_USAGE, "cgroup: more than %d settings",
+					 KNOB_CGROUPS_MAX_FILES - 1);
+	}
+	return 0;
+}
+
+int knob_cgroups_make(struct knob_cgroups *kc, struct error *err)
+{
+	for (size_t i = 0; i < kc->nr; i++) {
+		const char *slash = strrchr(kc->cgroup[i].dir, '/');
+		struct cgroup made;
+
+		if (cgroup_create(&kc->place[i], kc->place[i].dir, slash + 1, false, &made, err))
+			return -1;
+		kc->made = i + 1;
+	}
+	for (size_t k = 0; k < kc->nr_knobs; k++)
+		if (cgroup_set(&kc->cgroup[kc->of[k]], kc->knob[k]->name, kc->knob[k]->value, err))
+			return -1;
+	return 0;
+}
+
+void knob_cgroups_remove(struct knob_cgroups *kc)
+{
+	for (size_t i = kc->made; i > 0; i--)
+		cgroup_remove(kc->cgroup[i - 1].dir, NULL);
+	kc->made = 0;
+}
+
+static int scratch_parse(const char *text, char **name, char **value, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "a scratch cgroup is made by cgroup: knobs, not "
+			 "given (give cgroup:CONTROLLER.FILE=VALUE)");
+}
+
+static int scratch_read(const char *name, bool for_writing, char **value, struct error *err)
+{
+	struct stat sb;
+
+	*value = xstrdup(stat(name, &sb) ? "absent" : "present");
+	return 0;
+}
+
+static int scratch_write(const char *name, const char *value, struct error *err)
+{
+	if (strcmp(value, "absent"))
+		return error_set(err, EXIT_INTERNAL, "a scratch cgroup is only ever removed");
+	return cgroup_remove(name, err);
+}
+
+const struct knob_setting knob_scratch_cgroup = {
+	.kind = "scratch-cgroup",
+	.syntax = "cgroup:CONTROLLER.FILE=VALUE",
+	.parse = scratch_parse,
+	.read = scratch_read,
+	.write = scratch_write,
+};

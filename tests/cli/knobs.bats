@@ -1,0 +1,312 @@
+#!/usr/bin/env bats
+# The knobs of issue 31 (runner/knobs.h): each set for ab's sides, run's
+# and bisect-step's --knob, read back from the kernel inside the
+# workload's tasks (the command workload's program reads /proc/self/sched,
+# the file under /sys, its cgroup's file), recorded in the batch's
+# environment, and put back after; refused with exit 3 where the machine
+# lacks it, before anything changes; and an ab killed by SIGKILL at every
+# point that touches them leaves what ab --restore puts back, on SQLite and
+# on PostgreSQL, its scratch cgroups removed by the reaper at once.
+
+load helpers
+load sysctl
+pg_file
+
+# A file under /sys that changes nothing while KSM is off (its run file 0):
+# how many pages KSM would scan. $SYSFS_LOCK keeps two checkouts' tests
+# from changing it at once; teardown puts back the value it had.
+SYSFS=/sys/kernel/mm/ksm/pages_to_scan
+SYSFS_LOCK=/tmp/schedperf-tests-sysfs.lock
+
+teardown() {
+	[ -n "${PID:-}" ] && kill -9 "$PID" 2>/dev/null
+	if [ -n "${ORIGINAL:-}" ]; then
+		echo "$ORIGINAL" >"$SYSFS"
+		exec 8>&-
+	fi
+	for db in ${PGDBS:-}; do
+		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+	done
+	rm -rf "$TMP"
+}
+
+sysfs_setup() {
+	[ -w "$SYSFS" ] && [ "$(cat /sys/kernel/mm/ksm/run 2>/dev/null)" = 0 ] ||
+		skip "$SYSFS is not here, not writable, or KSM runs"
+	exec 8>"$SYSFS_LOCK"
+	flock 8
+	ORIGINAL=$(cat "$SYSFS")
+	A=$((ORIGINAL + 1))
+	B=$((ORIGINAL + 2))
+}
+
+# The cpu controller's weight file and two values for it (v2, else v1), or skip.
+cgroup_setup() {
+	[ "$(id -u)" = 0 ] || skip "scratch cgroups need root here"
+	if grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		WEIGHT=cpu.weight W1=50 W2=200 CPUDIR=/sys/fs/cgroup
+	elif [ -d /sys/fs/cgroup/cpu ] && [ -e /sys/fs/cgroup/cpu/cpu.shares ]; then
+		WEIGHT=cpu.shares W1=512 W2=2048 CPUDIR=/sys/fs/cgroup/cpu
+	else
+		skip "no cpu controller at /sys/fs/cgroup"
+	fi
+}
+
+# A program for the command workload that prints what the kernel says of
+# its own task: the line NAME of /proc/self/sched (its number alone).
+sched_line() {
+	echo "cmd=sh -c 'grep -E \"^$1 \" /proc/self/sched'"
+}
+
+# samples RUN [STORE]: the distinct values of metric "value" in RUN.
+samples() {
+	sp ${2:+--db "$2"} export "$1" | "$PYTHON" -c 'import json, sys
+print(" ".join(sorted({"%g" % v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
+                       for m in b["metrics"] if m["name"] == "value" for v in m["samples"]})))'
+}
+
+env_of() {	# env_of RUN KEY: the value of KEY in RUN's batch environment
+	sp export "$1" | "$PYTHON" -c 'import json, sys
+d = json.load(sys.stdin)["runs"][-1]["environment"]
+print(d.get(sys.argv[1], "(absent)"))' "$2"
+}
+
+# cgroup_program: for the command workload with shell=1, a line that prints
+# its own cgroup's weight (its cgroup of the cpu controller on v1, else v2's).
+cgroup_program() {
+	echo "cmd=cat $CPUDIR\$(awk -F: '\$2 ~ /(^|,)cpu(,|\$)/ { c = \$3 } \$1 == 0 { u = \$3 } END { print c != \"\" ? c : u }' /proc/self/cgroup)/$WEIGHT"
+}
+
+scratch_cgroups() {	# any scratch cgroup of a knob (a side's, "a" "b", or a run's, "k")
+	find /sys/fs/cgroup -maxdepth 3 -type d \( -name 'schedperf-*-a' -o -name 'schedperf-*-b' \
+		-o -name 'schedperf-*-k' \) 2>/dev/null
+}
+
+no_scratch_cgroups() {
+	[ -z "$(scratch_cgroups)" ]
+}
+
+none_of() {	# none_of PID: no scratch cgroup that process PID made is left
+	! scratch_cgroups | grep -q "/schedperf-$1-"
+}
+
+machine_journal() {	# "KIND NAME ORIGINAL" per journalled setting
+	[ -e "$JOURNAL" ] || return 0
+	"$PYTHON" -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["settings"]:
+    print(s["kind"], s["name"], s["original"])' "$JOURNAL"
+}
+
+@test "knobs: slice, policy and nice are the workload's tasks' own, read back there" {
+	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
+		--knob slice:3000 -i 2 --name slice -q
+	[ "$(samples slice)" = 3e+06 ]
+	[ "$(env_of slice knob.slice)" = 3000 ]
+	# SCHED_BATCH is policy 3; nice 5 is prio 125
+	sp run command -p "$(sched_line policy)" -p 'metric_regex=: +([0-9]+)' \
+		--knob policy:batch --knob nice:5 -i 1 --name batch -q
+	[ "$(samples batch)" = 3 ]
+	sp run command -p "$(sched_line prio)" -p 'metric_regex=: +([0-9]+)' \
+		--knob policy:batch,nice:5 -i 1 --name nice -q
+	[ "$(samples nice)" = 125 ]
+	[ "$(env_of nice knob.policy)" = batch ]
+	# each side's own, in one ab
+	sp ab command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
+		--a slice:3000 --b slice:300 --max-samples 5 --name sl -q
+	[ "$(samples sl-a)" = 3e+06 ]
+	[ "$(samples sl-b)" = 300000 ]
+	# and without the knob the kernel's own, unmarked
+	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' -i 1 --name plain -q
+	[ "$(samples plain)" != 3e+06 ]
+	[ "$(env_of plain knob.slice)" = "(absent)" ]
+}
+
+@test "knobs: a real-time policy for the tasks, where this process may give one" {
+	run sp run command -p "$(sched_line prio)" -p 'metric_regex=: +([0-9]+)' \
+		--knob policy:fifo:10 -i 1 --name fifo -q
+	if [ "$status" -eq 3 ]; then
+		assert_one_line_error
+		[[ "$output" == *"not permitted here"* ]]
+		skip "SCHED_FIFO is not permitted here"
+	fi
+	[ "$status" -eq 0 ]
+	# prio 99 - 10 for SCHED_FIFO priority 10
+	[ "$(samples fifo)" = 89 ]
+}
+
+@test "knobs: what the machine lacks is refused with why, exit 3, before anything changes" {
+	for spec in uclamp:0-512 governor:performance sysfs:/sys/nosuch/file=1 \
+		    slice:3000,uclamp:0-512; do
+		run sp run command -p cmd=true --knob "$spec" -i 1 --name lacks
+		case $spec in
+		uclamp*) grep -q CONFIG_UCLAMP_TASK=y "/boot/config-$(uname -r)" 2>/dev/null &&
+			 continue ;;
+		governor*) ls /sys/devices/system/cpu/cpu0/cpufreq >/dev/null 2>&1 && continue ;;
+		esac
+		[ "$status" -eq 3 ] || { echo "$spec: $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"CONFIG_UCLAMP_TASK"* || "$output" == *"cpufreq"* ||
+		   "$output" == *"has no /sys/nosuch/file"* ]]
+	done
+	# nothing was journalled or stored
+	[ -z "$(machine_journal)" ]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# bad input is exit 2, before the machine is asked anything
+	for spec in slice:50 policy:fifo nice:40 uclamp:9-1 cgroup:cpu=1 sysfs:/etc/passwd=x \
+		    procfs:/proc/meminfo=1 cpus:0 param:x=1; do
+		run sp run command -p cmd=true --knob "$spec" -i 1 --name bad
+		[ "$status" -eq 2 ] || { echo "$spec: $output"; return 1; }
+		assert_one_line_error
+	done
+	run sp run --resume --knob slice:300
+	[ "$status" -eq 2 ]
+}
+
+@test "knobs: sysfs: each side's value read back by its tasks, the original put back after" {
+	sysfs_setup
+	sp ab command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' --a "sysfs:$SYSFS=$A" \
+		--b "sysfs:kernel/mm/./ksm//pages_to_scan=$B" --max-samples 5 --name s -q
+	[ "$(samples s-a)" = "$A" ]
+	[ "$(samples s-b)" = "$B" ]
+	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
+	[ -z "$(machine_journal)" ]
+	sp run command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' --knob "sysfs:$SYSFS=$A" \
+		-i 2 --name r -q
+	[ "$(samples r)" = "$A" ]
+	[ "$(env_of r "knob.sysfs.$SYSFS")" = "$A (original $ORIGINAL)" ]
+	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
+}
+
+@test "knobs: cgroup: each side's tasks in a scratch cgroup with its setting, removed after" {
+	cgroup_setup
+	sp ab command -p shell=1 -p "$(cgroup_program)" -p 'metric_regex=([0-9]+)' \
+		--a "cgroup:$WEIGHT=$W1" --b "cgroup:$WEIGHT=$W2" --max-samples 5 --name c -q
+	[ "$(samples c-a)" = "$W1" ]
+	[ "$(samples c-b)" = "$W2" ]
+	no_scratch_cgroups
+	[ -z "$(machine_journal)" ]
+	sp run command -p shell=1 -p "$(cgroup_program)" -p 'metric_regex=([0-9]+)' \
+		--knob "cgroup:$WEIGHT=$W1" -i 2 --name r -q
+	[ "$(samples r)" = "$W1" ]
+	[ "$(env_of r "knob.cgroup.$WEIGHT")" = "$W1" ]
+	no_scratch_cgroups
+	# a file the machine's version of the controller lacks: exit 3, nothing left
+	other=cpu.weight
+	[ "$WEIGHT" = cpu.weight ] && other=cpu.shares
+	run sp run command -p cmd=true --knob "cgroup:$other=100" -i 1 --name lacks
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	no_scratch_cgroups
+	[ -z "$(machine_journal)" ]
+}
+
+@test "knobs: bisect-step --knob: the step measures under it, puts it back" {
+	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
+		--knob slice:300 -i 10 --name good -q
+	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
+		--knob slice:3000 -i 10 --name bad -q
+	run sp bisect-step command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
+		--good good --bad bad --knob slice:3000 --name step --max-samples 40
+	[ "$status" -eq 1 ]
+	[ "$(samples step)" = 3e+06 ]
+	[ "$(env_of step knob.slice)" = 3000 ]
+}
+
+# After an ab with sysfs: and cgroup: knobs was killed by SIGKILL: what it
+# left changed is journalled (the file's original; each cgroup left, whose
+# original is its absence: under strace the reaper may be killed too, by
+# the same injection), a person's run on store $Y refuses while anything
+# is, ab --restore leaves the machine as it was, and the next run measures
+# the original.
+after_kill() {
+	local left=0 d
+
+	if [ "$(cat "$SYSFS")" != "$ORIGINAL" ]; then
+		machine_journal | grep -qx "sysfs $SYSFS $ORIGINAL" || return 1
+		left=1
+	fi
+	for d in $(scratch_cgroups); do
+		machine_journal | grep -qx "scratch-cgroup $d absent" || return 1
+		left=1
+	done
+	if [ "$left" = 1 ]; then
+		run sp --db "$Y" run command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' -i 1 \
+			--name measured
+		[ "$status" -eq 3 ] || return 1
+		[[ "$output" == *"and was killed before it put it back"* ]] || return 1
+	fi
+	sp --db "$Y" ab --restore -q || return 1
+	[ "$(cat "$SYSFS")" = "$ORIGINAL" ] && [ -z "$(machine_journal)" ] || return 1
+	no_scratch_cgroups || return 1
+	sp --db "$Y" run command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' -i 1 \
+		--name measured -q || return 1
+	[ "$(samples measured "$Y")" = "$ORIGINAL" ]
+}
+
+# Where every_point (sysctl.bash) kills: the file under /sys and the
+# journal, and every mkdir and rmdir (only scratch cgroups are made).
+POINT_FILE=$SYSFS
+POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat rmdir"
+POINT_ANYWHERE="mkdir,mkdirat rmdir"
+
+kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store Y
+	X=$1 Y=$2
+	every_point after_kill "$SP" --db "$X" ab command -p cmd=true \
+		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
+		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --max-samples 5 -q
+	echo "# killed at $POINTS points" >&3
+	[ "$POINTS" -ge 10 ]
+}
+
+@test "knobs: an ab killed by SIGKILL: its scratch cgroups go at once, with their tasks" {
+	cgroup_setup
+	"$SP" ab command -p 'cmd=sleep 0.05' --a "cgroup:$WEIGHT=$W1" --b "cgroup:$WEIGHT=$W2" \
+		--max-samples 100000 --name bg -q 2>"$TMP/err" &
+	PID=$!
+	until [ "$(scratch_cgroups | grep -c "/schedperf-$PID-")" -eq 2 ]; do
+		kill -0 "$PID" || { echo "ab ended: $(cat "$TMP/err")"; return 1; }
+		sleep 0.05
+	done
+	kill -9 "$PID"
+	wait "$PID" || true
+	wait_for none_of "$PID"
+	PID=
+	# the journal's entries are of a cgroup at its original, absent: forgotten
+	sp run command -p cmd=true -i 1 --name after -q
+	[ -z "$(machine_journal)" ]
+}
+
+@test "knobs: an ab with sysfs and cgroup knobs killed at every point, SQLite: ab --restore puts all back" {
+	command -v strace >/dev/null || skip "no strace"
+	sysfs_setup
+	cgroup_setup
+	kill_everywhere "$TMP/x.db" "$TMP/y.db"
+	[ "$(sqlite3 "$TMP/x.db" 'PRAGMA integrity_check')" = ok ]
+}
+
+@test "knobs: the same on PostgreSQL" {
+	command -v strace >/dev/null || skip "no strace"
+	sysfs_setup
+	cgroup_setup
+	XDB=$(pg_new_db)
+	YDB=$(pg_new_db)
+	PGDBS="$XDB $YDB"
+	kill_everywhere "$(pg_url "$XDB")" "$(pg_url "$YDB")"
+}
+
+@test "knobs: run --resume takes the run's --knob again" {
+	# iterations long enough to be stopped after the second
+	"$SP" run command -p "cmd=sh -c 'sleep 0.3; grep -E \"^se.slice \" /proc/self/sched'" \
+		-p 'metric_regex=: +([0-9]+)' --knob slice:3000 -i 6 --name res -q &
+	PID=$!
+	wait_stopped_after 2 "$PID"
+	kill -TERM "$PID"
+	kill -CONT "$PID"
+	wait "$PID" || true
+	PID=
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')" -lt 6 ]
+	run sp run --resume --name res -q
+	[ "$status" -eq 0 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')" -eq 6 ]
+	[ "$(samples res)" = 3e+06 ]
+}
