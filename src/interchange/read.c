@@ -147,15 +147,16 @@ static int read_samples(json_t *array, bool required, struct result_metric *m, b
 	if (required && !json_array_size(array))
 		return bad(err, file, w, "no samples (a metric needs at least one)");
 	json_array_foreach(array, i, v) {
-		struct where s;
-		double x;
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
 
-		where_child(&s, w, "", (long)i);
-		if (!json_is_number(v))
-			return bad(err, file, &s, "not a number");
-		x = json_number_value(v);
-		if (!isfinite(x))
-			return bad(err, file, &s, "not a finite number");
+		/* where it is, only when it is wrong: a file holds many samples */
+		if (!isfinite(x)) {
+			struct where s;
+
+			where_child(&s, w, "", (long)i);
+			return bad(err, file, &s, json_is_number(v) ? "not a finite number" :
+				   "not a number");
+		}
 		result_metric_add_sample(m, x, warmup);
 	}
 	return 0;
