@@ -29,9 +29,7 @@
 #
 # WORKS (default all of them: "compare-json compare-text import export detect
 # history") chooses what is timed: importing the series of detect and history
-# at 10x is most of the default's time while import grows faster than its
-# samples (SQLite numbers a benchmark by counting its batch's, so a batch of
-# 10,000 benchmarks costs 100 times one of 1,000 per benchmark).
+# at 10x is most of the default's time.
 #
 # With several SCHEDPERF binaries (an older build first, say), each work is
 # timed with each, interleaved, on the same stores (the first builds them),

@@ -7,40 +7,111 @@
 #include "store/queries.h"
 #include "util/xalloc.h"
 
-static int insert_metrics(struct store *st, const struct result_benchmark *bench,
-			  int64_t bench_id, int64_t *metric_ids, struct error *err)
-{
-	for (size_t i = 0; i < bench->nr_metrics; i++) {
-		const struct result_metric *m = &bench->metrics[i];
-		int rc;
+static struct sql_insert insert_benchmarks = {
+	.head = "INSERT INTO benchmarks (batch_id, position, workload, params)",
+	.columns = 4,
+	.tail = "RETURNING id, batch_id, position",
+	.key = 2,
+};
 
-		rc = sql_id(st, "INSERT INTO metrics (benchmark_id, position, name, unit, better, "
-			    "source, repetitions) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-			    "ON CONFLICT (benchmark_id, name) DO NOTHING RETURNING id",
-			    SQL_ARGS(SQL_INT(bench_id), SQL_INT(i), SQL_TEXT(m->name),
-				     SQL_TEXT(m->unit), SQL_TEXT(better_name(m->better)),
-				     SQL_TEXT(m->source ? m->source : "workload"),
-				     SQL_INT(result_metric_repetitions(m))),
-			    &metric_ids[i], err, "add a metric");
-		if (rc < 0)
-			return -1;
-		if (!rc)
-			return error_set(err, EXIT_USAGE, "benchmark %s has metric '%s' twice "
-					 "(give each metric once)", bench->workload, m->name);
-	}
+static struct sql_insert insert_metrics = {
+	.head = "INSERT INTO metrics (benchmark_id, position, name, unit, better, source, "
+		"repetitions)",
+	.columns = 7,
+	.tail = "ON CONFLICT (benchmark_id, name) DO NOTHING "
+		"RETURNING id, benchmark_id, position",
+	.key = 2,
+};
+
+/* Benchmarks, then their metrics, being inserted: where each row's id goes. */
+struct benchmark_ids {
+	int64_t *ids[SQL_ROWS];		/* of the chunk's rows */
+};
+
+static int returned_id(void *ctx, size_t row, int64_t id, struct error *err)
+{
+	struct benchmark_ids *b = ctx;
+
+	*b->ids[row] = id;
 	return 0;
 }
 
+/*
+ * The metrics of @benches: a metric that conflicts with one of the same
+ * name returns no id, and is refused (the interchange's reader refuses it
+ * first, the runner never makes one).
+ */
+static int insert_metric_rows(struct store *st, const struct result_benchmark *benches,
+			      size_t nr, const int64_t *bench_ids, int64_t *metric_ids,
+			      struct error *err)
+{
+	struct benchmark_ids pending;
+	struct sql_rows rows;
+	int64_t *id = metric_ids;
+	int rc = 0;
+
+	sql_rows_init(&rows, st, &insert_metrics, returned_id, &pending, "add a metric");
+	for (size_t b = 0; b < nr && !rc; b++)
+		for (size_t i = 0; i < benches[b].nr_metrics && !rc; i++, id++) {
+			const struct result_metric *m = &benches[b].metrics[i];
+
+			*id = 0;
+			pending.ids[rows.nr] = id;
+			rc = sql_rows_add(&rows, SQL_ARGS(SQL_INT(bench_ids[b]), SQL_INT(i),
+							  SQL_TEXT(m->name), SQL_TEXT(m->unit),
+							  SQL_TEXT(better_name(m->better)),
+							  SQL_TEXT(m->source ? m->source : "workload"),
+							  SQL_INT(result_metric_repetitions(m))), err);
+		}
+	rc = rc || sql_rows_flush(&rows, err) ? -1 : 0;
+	sql_rows_release(&rows);
+	for (size_t b = 0, k = 0; b < nr && !rc; b++)
+		for (size_t i = 0; i < benches[b].nr_metrics; i++, k++)
+			if (!metric_ids[k])
+				return error_set(err, EXIT_USAGE, "benchmark %s has metric '%s' "
+						 "twice (give each metric once)",
+						 benches[b].workload, benches[b].metrics[i].name);
+	return rc;
+}
+
+int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
+		      const struct result_benchmark *benches, size_t nr, int64_t *bench_ids,
+		      int64_t *metric_ids, struct error *err)
+{
+	struct benchmark_ids pending;
+	struct sql_rows rows;
+	int rc = 0;
+
+	sql_rows_init(&rows, st, &insert_benchmarks, returned_id, &pending, "add a benchmark");
+	for (size_t b = 0; b < nr && !rc; b++) {
+		pending.ids[rows.nr] = &bench_ids[b];
+		rc = sql_rows_add(&rows, SQL_ARGS(SQL_INT(batch_id), SQL_INT(position + b),
+						  SQL_TEXT(benches[b].workload),
+						  SQL_TEXT(benches[b].params)), err);
+	}
+	rc = rc || sql_rows_flush(&rows, err) ? -1 : 0;
+	sql_rows_release(&rows);
+	if (rc)
+		return -1;
+	return insert_metric_rows(st, benches, nr, bench_ids, metric_ids, err);
+}
+
+/*
+ * A benchmark the runner adds goes after the batch's last: the positions
+ * are 0, 1, ... in the order added, found from the largest in one step of
+ * the index (counting them made a batch of n benchmarks cost n^2).
+ */
 int benchmark_insert(struct store *st, int64_t batch_id, const struct result_benchmark *bench,
 		     int64_t *bench_id, int64_t *metric_ids, struct error *err)
 {
-	if (sql_insert(st, "INSERT INTO benchmarks (batch_id, position, workload, params) VALUES "
-		       "($1, (SELECT count(*) FROM benchmarks WHERE batch_id = $1), $2, $3) "
-		       "RETURNING id", SQL_ARGS(SQL_INT(batch_id), SQL_TEXT(bench->workload),
-						SQL_TEXT(bench->params)),
-		       bench_id, err, "add a benchmark"))
+	int64_t position;
+
+	if (sql_id(st, "SELECT coalesce(max(position) + 1, 0) FROM benchmarks "
+		   "WHERE batch_id = $1", SQL_ARGS(SQL_INT(batch_id)), &position, err,
+		   "add a benchmark") < 0)
 		return -1;
-	return insert_metrics(st, bench, *bench_id, metric_ids, err);
+	return benchmarks_insert(st, batch_id, (size_t)position, bench, 1, bench_id,
+				 metric_ids, err);
 }
 
 int benchmark_find(struct store *st, int64_t batch_id, size_t position, int64_t *bench_id,

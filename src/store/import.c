@@ -64,45 +64,61 @@ static const struct result_iteration *import_info(const struct result_benchmark 
 
 /*
  * Iteration k holds the k-th group of each metric's values, one per
- * repetition; warm-ups come first, failures last; the profiles keep their
- * iteration numbers.
+ * repetition; warm-ups come first, failures last.
  */
-static int import_benchmark(struct store *st, int64_t batch_id,
-			    const struct result_benchmark *bench, struct error *err)
+static int import_iterations(struct iteration_rows *w, const struct result_benchmark *bench,
+			     int64_t bench_id, const int64_t *metric_ids, struct error *err)
 {
-	int64_t bench_id, *metric_ids = xcalloc(bench->nr_metrics, sizeof(int64_t));
 	size_t nr_warmup, nr_measured, width;
-	struct store_sample *samples;
-	int seq = 0, rc = -1;
+	int seq = 0, rc = 0;
 
 	import_shape(bench, &nr_warmup, &nr_measured, &width);
-	samples = xcalloc(width ? width : 1, sizeof(*samples));
-	if (benchmark_insert(st, batch_id, bench, &bench_id, metric_ids, err))
-		goto out;
 	for (int pass = 0; pass < 2; pass++) {
 		bool warmup = !pass;
 
-		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured); k++) {
+		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured) && !rc; k++) {
+			struct store_sample *samples = iteration_rows_room(w, width);
 			size_t n = import_values(bench, metric_ids, warmup, k, samples);
 
-			if (iteration_insert(st, bench_id, seq++, warmup, NULL,
-					     import_info(bench, nr_warmup, nr_measured,
-							 warmup ? k : nr_warmup + k),
-					     samples, n, err))
-				goto out;
+			rc = iteration_rows_add(w, bench_id, seq++, warmup, NULL,
+						import_info(bench, nr_warmup, nr_measured,
+							    warmup ? k : nr_warmup + k),
+						n, err);
 		}
 	}
-	for (size_t k = 0; k < bench->nr_failed; k++)
-		if (iteration_insert(st, bench_id, seq++, false, "imported failure", NULL, NULL,
-				     0, err))
-			goto out;
-	for (size_t k = 0; k < bench->nr_profiles; k++)
-		if (profile_insert(st, bench_id, &bench->profiles[k], err))
-			goto out;
-	rc = 0;
-out:
+	for (size_t k = 0; k < bench->nr_failed && !rc; k++)
+		rc = iteration_rows_add(w, bench_id, seq++, false, "imported failure", NULL, 0,
+					err);
+	return rc;
+}
+
+/* The batch's benchmarks, then their iterations, then their profiles, each many a statement. */
+static int import_benchmarks(struct store *st, const struct result_batch *batch,
+			     struct error *err)
+{
+	int64_t *bench_ids = xcalloc(batch->nr_benchmarks + 1, sizeof(int64_t)), *metric_ids;
+	size_t nr_metrics = 0;
+	struct iteration_rows w;
+	int rc;
+
+	for (size_t j = 0; j < batch->nr_benchmarks; j++)
+		nr_metrics += batch->benchmarks[j].nr_metrics;
+	metric_ids = xcalloc(nr_metrics + 1, sizeof(int64_t));
+	rc = benchmarks_insert(st, batch->id, 0, batch->benchmarks, batch->nr_benchmarks,
+			       bench_ids, metric_ids, err);
+	iteration_rows_init(&w, st);
+	for (size_t j = 0, m = 0; j < batch->nr_benchmarks && !rc; j++) {
+		rc = import_iterations(&w, &batch->benchmarks[j], bench_ids[j], metric_ids + m,
+				       err);
+		m += batch->benchmarks[j].nr_metrics;
+	}
+	rc = iteration_rows_finish(&w, rc, err);
+	for (size_t j = 0; j < batch->nr_benchmarks && !rc; j++)
+		for (size_t k = 0; k < batch->benchmarks[j].nr_profiles && !rc; k++)
+			rc = profile_insert(st, bench_ids[j], &batch->benchmarks[j].profiles[k],
+					    err);
+	free(bench_ids);
 	free(metric_ids);
-	free(samples);
 	return rc;
 }
 
@@ -122,10 +138,7 @@ static int import_batch(struct store *st, const struct result_batch *from, struc
 				 batch.started);
 	if (rc)
 		return -1;
-	for (size_t j = 0; j < batch.nr_benchmarks; j++)
-		if (import_benchmark(st, batch.id, &batch.benchmarks[j], err))
-			return -1;
-	return 0;
+	return import_benchmarks(st, &batch, err);
 }
 
 int store_import(struct store *st, const struct result_set *set, struct error *err)

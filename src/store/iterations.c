@@ -7,41 +7,104 @@
  * Absent values have no row: an unsupported counter is never a zero.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "store/queries.h"
+#include "util/xalloc.h"
 
-static int insert_culprits(struct store *st, int64_t iteration_id,
-			   const struct result_iteration *info, struct error *err)
+static struct sql_insert insert_iterations = {
+	.head = "INSERT INTO iterations (benchmark_id, seq, warmup, failure, cpu_taken, "
+		"cpu_steal, cpu_available, disturbed, rerun, started, ended)",
+	.columns = 11,
+	.tail = "RETURNING id, benchmark_id, seq",
+	.key = 2,
+};
+
+static struct sql_insert insert_samples = {
+	.head = "INSERT INTO samples (iteration_id, metric_id, rep, value)",
+	.columns = 4,
+};
+
+static struct sql_insert insert_culprits = {
+	.head = "INSERT INTO culprits (iteration_id, rank, pid, name, cpu)",
+	.columns = 5,
+};
+
+/* An iteration's id is known: its culprits and samples can go. */
+static int iteration_inserted(void *ctx, size_t row, int64_t id, struct error *err)
 {
+	struct iteration_rows *w = ctx;
+	const struct iteration_pending *p = &w->pending[row];
+	const struct result_iteration *info = p->info;
 	int rc = 0;
 
 	for (size_t i = 0; info && i < info->nr_culprits && !rc; i++) {
 		const struct result_culprit *c = &info->culprits[i];
 
-		rc = sql_exec(st, "INSERT INTO culprits (iteration_id, rank, pid, name, cpu) "
-			      "VALUES ($1, $2, $3, $4, $5)",
-			      SQL_ARGS(SQL_INT(iteration_id), SQL_INT(i), SQL_INT(c->pid),
-				       SQL_TEXT(c->name), SQL_REAL(c->cpu)),
-			      err, "add a culprit");
+		rc = sql_rows_add(&w->culprits, SQL_ARGS(SQL_INT(id), SQL_INT(i), SQL_INT(c->pid),
+							 SQL_TEXT(c->name), SQL_REAL(c->cpu)),
+				  err);
+	}
+	for (size_t i = 0; i < p->nr && !rc; i++) {
+		const struct store_sample *v = &p->samples[i];
+
+		if (isnan(v->value) || !v->metric_id)
+			continue;
+		rc = sql_rows_add(&w->samples, SQL_ARGS(SQL_INT(id), SQL_INT(v->metric_id),
+							SQL_INT(v->rep), SQL_REAL(v->value)),
+				  err);
 	}
 	return rc;
 }
 
-static int insert_samples(struct store *st, int64_t iteration_id,
-			  const struct store_sample *samples, size_t nr_samples,
-			  struct error *err)
+void iteration_rows_init(struct iteration_rows *w, struct store *st)
 {
-	int rc = 0;
+	memset(w, 0, sizeof(*w));
+	sql_rows_init(&w->iterations, st, &insert_iterations, iteration_inserted, w,
+		      "add an iteration");
+	sql_rows_init(&w->samples, st, &insert_samples, NULL, NULL, "add a sample");
+	sql_rows_init(&w->culprits, st, &insert_culprits, NULL, NULL, "add a culprit");
+}
 
-	for (size_t i = 0; i < nr_samples && !rc; i++) {
-		if (isnan(samples[i].value) || !samples[i].metric_id)
-			continue;
-		rc = sql_exec(st, "INSERT INTO samples (iteration_id, metric_id, rep, value) "
-			      "VALUES ($1, $2, $3, $4)",
-			      SQL_ARGS(SQL_INT(iteration_id), SQL_INT(samples[i].metric_id),
-				       SQL_INT(samples[i].rep), SQL_REAL(samples[i].value)),
-			      err, "add a sample");
+struct store_sample *iteration_rows_room(struct iteration_rows *w, size_t nr)
+{
+	struct iteration_pending *p = &w->pending[w->iterations.nr];
+
+	if (nr > p->alloc) {
+		p->alloc = nr;
+		p->samples = xreallocarray(p->samples, nr, sizeof(*p->samples));
 	}
+	return p->samples;
+}
+
+int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool warmup,
+		       const char *failure, const struct result_iteration *info,
+		       size_t nr_samples, struct error *err)
+{
+	struct iteration_pending *p = &w->pending[w->iterations.nr];
+
+	p->info = info;
+	p->nr = nr_samples;
+	return sql_rows_add(&w->iterations,
+			    SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(warmup),
+				     SQL_TEXT(failure), SQL_REAL(info ? info->cpu_taken : NAN),
+				     SQL_REAL(info ? info->cpu_steal : NAN),
+				     SQL_REAL(info ? info->cpu_available : NAN),
+				     SQL_INT(info && info->disturbed), SQL_INT(info && info->rerun),
+				     SQL_REAL(info ? info->started : NAN),
+				     SQL_REAL(info ? info->ended : NAN)), err);
+}
+
+int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
+{
+	rc = rc || sql_rows_flush(&w->iterations, err) || sql_rows_flush(&w->culprits, err) ||
+	     sql_rows_flush(&w->samples, err) ? -1 : 0;
+	sql_rows_release(&w->iterations);
+	sql_rows_release(&w->samples);
+	sql_rows_release(&w->culprits);
+	for (size_t i = 0; i < SQL_ROWS; i++)
+		free(w->pending[i].samples);
 	return rc;
 }
 
@@ -49,23 +112,14 @@ int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 		     const char *failure, const struct result_iteration *info,
 		     const struct store_sample *samples, size_t nr_samples, struct error *err)
 {
-	int64_t id;
+	struct iteration_rows w;
 
-	if (sql_insert(st, "INSERT INTO iterations (benchmark_id, seq, warmup, failure, "
-		       "cpu_taken, cpu_steal, cpu_available, disturbed, rerun, started, ended) "
-		       "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
-		       SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(warmup),
-				SQL_TEXT(failure), SQL_REAL(info ? info->cpu_taken : NAN),
-				SQL_REAL(info ? info->cpu_steal : NAN),
-				SQL_REAL(info ? info->cpu_available : NAN),
-				SQL_INT(info && info->disturbed), SQL_INT(info && info->rerun),
-				SQL_REAL(info ? info->started : NAN),
-				SQL_REAL(info ? info->ended : NAN)),
-		       &id, err, "add an iteration"))
-		return -1;
-	if (insert_culprits(st, id, info, err))
-		return -1;
-	return insert_samples(st, id, samples, nr_samples, err);
+	iteration_rows_init(&w, st);
+	if (nr_samples)
+		memcpy(iteration_rows_room(&w, nr_samples), samples,
+		       nr_samples * sizeof(*samples));
+	return iteration_rows_finish(&w, iteration_rows_add(&w, bench_id, seq, warmup, failure,
+							    info, nr_samples, err), err);
 }
 
 int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,

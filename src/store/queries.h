@@ -69,7 +69,15 @@ int batches_load(struct store *st, const char *name, bool with_samples,
 		 struct result_set *set, struct error *err);
 
 /* benchmarks.c */
-/* A benchmark with its metric definitions; fills @metric_ids[nr_metrics]. */
+/*
+ * @nr benchmarks at positions @position, @position + 1, ... of a batch,
+ * with their metric definitions: fills @bench_ids[nr] and @metric_ids
+ * (each benchmark's metrics in turn, in order).
+ */
+int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
+		      const struct result_benchmark *benches, size_t nr, int64_t *bench_ids,
+		      int64_t *metric_ids, struct error *err);
+/* One benchmark after the batch's last; fills @metric_ids[bench->nr_metrics]. */
 int benchmark_insert(struct store *st, int64_t batch_id, const struct result_benchmark *bench,
 		     int64_t *bench_id, int64_t *metric_ids, struct error *err);
 /* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
@@ -80,7 +88,29 @@ int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *m
 		struct error *err);
 
 /* iterations.c */
-/* @info: what other tasks took from it (store.h, store_iteration_add()). */
+/*
+ * Iterations written many a statement, each with its samples and culprits
+ * once its id is known: iteration_rows_room() is where the next one's
+ * samples go, iteration_rows_add() adds it (@info, when not NULL, must
+ * stay valid until the finish), iteration_rows_finish() sends what is
+ * left and lets go (@rc: how the adding went), 0 or -1 with @err.
+ */
+struct iteration_rows {
+	struct sql_rows iterations, samples, culprits;
+	struct iteration_pending {
+		const struct result_iteration *info;
+		struct store_sample *samples;
+		size_t nr, alloc;
+	} pending[SQL_ROWS];	/* of the iterations' chunk */
+};
+
+void iteration_rows_init(struct iteration_rows *w, struct store *st);
+struct store_sample *iteration_rows_room(struct iteration_rows *w, size_t nr);
+int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool warmup,
+		       const char *failure, const struct result_iteration *info,
+		       size_t nr_samples, struct error *err);
+int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err);
+/* One iteration; @info: what other tasks took from it (store.h, store_iteration_add()). */
 int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 		     const char *failure, const struct result_iteration *info,
 		     const struct store_sample *samples, size_t nr_samples, struct error *err);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Statements run with their values as one list (sql.h), over any driver. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/sql.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static void bind(struct store_stmt *s, int i, const struct sql_arg *a)
@@ -115,4 +117,111 @@ void sql_process(struct store_stmt *s, int boot, int pid, struct process_id *p)
 	snprintf(p->boot, sizeof(p->boot), "%s", sql_text(s, boot));
 	p->pid = sql_int(s, pid);
 	p->start = (uint64_t)sql_int(s, pid + 1);
+}
+
+/* The text of @rows rows of @insert: "HEAD VALUES ($1, $2), ($3, $4) RETURNING ...". */
+static char *insert_text(const struct sql_insert *insert, int rows)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	strbuf_addf(&sb, "%s VALUES ", insert->head);
+	for (int r = 0; r < rows; r++) {
+		strbuf_addf(&sb, "%s(", r ? ", " : "");
+		for (int c = 0; c < insert->columns; c++)
+			strbuf_addf(&sb, "%s$%d", c ? ", " : "", ++n);
+		strbuf_addf(&sb, ")");
+	}
+	if (insert->tail)
+		strbuf_addf(&sb, " %s", insert->tail);
+	return strbuf_detach(&sb);
+}
+
+void sql_rows_init(struct sql_rows *r, struct store *st, struct sql_insert *insert,
+		   int (*returned)(void *ctx, size_t row, int64_t id, struct error *err),
+		   void *ctx, const char *what)
+{
+	if (!insert->text[0]) {
+		insert->text[0] = insert_text(insert, SQL_ROWS);
+		insert->text[1] = insert_text(insert, 1);
+	}
+	*r = (struct sql_rows){ .st = st, .insert = insert, .returned = returned, .ctx = ctx,
+				.what = what };
+	r->args = xcalloc(SQL_ROWS * (size_t)insert->columns, sizeof(*r->args));
+}
+
+/* Whether the returned row on @s is row @row of the chunk: its key columns are the row's. */
+static bool is_row(const struct sql_rows *r, struct store_stmt *s, size_t row)
+{
+	const struct sql_arg *args = r->args + row * (size_t)r->insert->columns;
+
+	for (int k = 0; k < r->insert->key; k++)
+		if (sql_int(s, k + 1) != args[k].i)
+			return false;
+	return true;
+}
+
+/* The returned row on @s, the @nth of rows [@first, @first + @rows) sent, to r->returned. */
+static int returned_row(struct sql_rows *r, struct store_stmt *s, size_t first, size_t rows,
+			size_t nth, struct error *err)
+{
+	size_t row = first + nth % rows;
+
+	for (size_t tried = 0; !is_row(r, s, row); row = first + (row - first + 1) % rows)
+		if (++tried == rows)
+			return error_set(err, EXIT_INTERNAL, "cannot %s in store '%s': a row "
+					 "returned matches none inserted", r->what,
+					 r->st->location);
+	return r->returned(r->ctx, row, sql_int(s, 0), err);
+}
+
+/* Rows [@first, @first + @rows) of the chunk in one statement of @sql. */
+static int send_rows(struct sql_rows *r, const char *sql, size_t first, size_t rows,
+		     struct error *err)
+{
+	size_t columns = (size_t)r->insert->columns;
+	struct store_stmt *s = sql_query(r->st, sql, r->args + first * columns, rows * columns,
+					 err);
+	size_t nth = 0;
+	int rc;
+
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, r->what)) > 0)
+		if (r->returned && returned_row(r, s, first, rows, nth++, err)) {
+			rc = -1;
+			break;
+		}
+	sql_done(s);
+	return rc;
+}
+
+int sql_rows_flush(struct sql_rows *r, struct error *err)
+{
+	int rc = 0;
+
+	if (r->nr == SQL_ROWS)
+		rc = send_rows(r, r->insert->text[0], 0, SQL_ROWS, err);
+	else
+		for (size_t i = 0; i < r->nr && !rc; i++)
+			rc = send_rows(r, r->insert->text[1], i, 1, err);
+	r->nr = 0;
+	return rc;
+}
+
+int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struct error *err)
+{
+	size_t columns = (size_t)r->insert->columns;
+
+	if (nr != columns)
+		return error_set(err, EXIT_INTERNAL, "%zu values for a row of '%.60s...' of %zu",
+				 nr, r->insert->head, columns);
+	memcpy(r->args + r->nr * columns, row, columns * sizeof(*row));
+	return ++r->nr == SQL_ROWS ? sql_rows_flush(r, err) : 0;
+}
+
+void sql_rows_release(struct sql_rows *r)
+{
+	free(r->args);
+	r->args = NULL;
 }

@@ -58,6 +58,57 @@ int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, si
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what);
 
+/*
+ * An INSERT of many rows: its head up to VALUES, the values of a row, and
+ * what follows the rows: for inserts whose ids are wanted, it ends with
+ * "RETURNING id, " and the first @key columns of the row, which tell it
+ * from the others of its statement.
+ * sql_rows sends its rows SQL_ROWS to a statement, whose text is made
+ * here on first use and kept, so that the driver knows it by its address
+ * as it knows a constant.
+ */
+struct sql_insert {
+	const char *head;	/* "INSERT INTO samples (iteration_id, metric_id, rep, value)" */
+	int columns;		/* values a row */
+	const char *tail;	/* NULL, or "RETURNING id, benchmark_id, seq" */
+	int key;		/* the columns returned after the id: the row's first ones */
+	char *text[2];		/* made on first use: SQL_ROWS rows, and one */
+};
+
+/*
+ * Rows written many to a statement: a statement a row cost most of an
+ * import (each opens its cursors and checks its references, and on
+ * PostgreSQL waits for its own round trip). A full chunk goes in one
+ * statement of SQL_ROWS rows, the rows of the last one at a time, so that
+ * two texts serve every count. With a RETURNING, @returned gets each
+ * row's id with the row's index in its chunk (the order in which the
+ * database returns them is its own: the key finds the row). A row's text
+ * values must stay valid until its chunk is sent.
+ */
+#define SQL_ROWS 128
+
+struct sql_rows {
+	struct store *st;
+	struct sql_insert *insert;
+	int (*returned)(void *ctx, size_t row, int64_t id, struct error *err);
+	void *ctx;
+	const char *what;
+	struct sql_arg *args;	/* SQL_ROWS rows of values */
+	size_t nr;		/* rows held */
+};
+
+void sql_rows_init(struct sql_rows *r, struct store *st, struct sql_insert *insert,
+		   int (*returned)(void *ctx, size_t row, int64_t id, struct error *err),
+		   void *ctx, const char *what);
+/*
+ * Add a row of its @nr (insert->columns) values, SQL_ARGS(...), at index
+ * r->nr of its chunk; a full chunk is sent: 0, or -1 with @err.
+ */
+int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struct error *err);
+/* Send the rows held: 0, or -1 with @err. */
+int sql_rows_flush(struct sql_rows *r, struct error *err);
+void sql_rows_release(struct sql_rows *r);
+
 static inline int sql_begin(struct store *st, enum store_txn txn, struct error *err)
 {
 	return st->driver->begin(st, txn, err);

@@ -15,6 +15,7 @@
 
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
+#include "util/xalloc.h"
 
 const char *pg_text(const PGresult *res, int row, int col)
 {
@@ -108,6 +109,7 @@ static struct store_stmt *prepare(struct store *st, const char *sql, struct erro
 	struct pg_stmt *s;
 	char name[16], *text;
 	PGresult *res;
+	int params;
 
 	if (store_stmt_lookup(ps->stmts, sizeof(ps->stmts[0]), ps->nr_stmts, PG_STATEMENTS, sql,
 			      &found, err) || found)
@@ -124,6 +126,9 @@ static struct store_stmt *prepare(struct store *st, const char *sql, struct erro
 	memset(s, 0, sizeof(*s));
 	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
 	s->ps = ps;
+	params = store_sql_parameters(sql);
+	s->values = xcalloc(params ? params : 1, sizeof(*s->values));
+	s->buf = xcalloc(params ? params : 1, sizeof(*s->buf));
 	ps->nr_stmts++;
 	return &s->base;
 }
@@ -146,7 +151,7 @@ static void bind_int(struct store_stmt *s, int i, int64_t v)
 {
 	char *buf = pg_stmt_of(s)->buf[i - 1];
 
-	snprintf(buf, sizeof(pg_stmt_of(s)->buf[0]), "%" PRId64, v);
+	snprintf(buf, PG_NUMBER_LEN, "%" PRId64, v);
 	bind_text(s, i, buf);
 }
 
@@ -155,7 +160,7 @@ static void bind_real(struct store_stmt *s, int i, double v)
 {
 	char *buf = pg_stmt_of(s)->buf[i - 1];
 
-	snprintf(buf, sizeof(pg_stmt_of(s)->buf[0]), "%.17g", v);
+	snprintf(buf, PG_NUMBER_LEN, "%.17g", v);
 	bind_text(s, i, isnan(v) ? NULL : buf);
 }
 
@@ -206,7 +211,7 @@ static void reset(struct store_stmt *s)
 
 	PQclear(ls->res);
 	ls->res = NULL;
-	memset(ls->values, 0, sizeof(ls->values));
+	memset(ls->values, 0, (size_t)ls->nr * sizeof(*ls->values));
 	ls->nr = 0;
 	ls->base.busy = false;
 }

@@ -75,8 +75,11 @@ void pg_close(struct store *st)
 {
 	struct pg_store *ps = pg_of(st);
 
-	for (int i = 0; i < ps->nr_stmts; i++)
+	for (int i = 0; i < ps->nr_stmts; i++) {
 		PQclear(ps->stmts[i].res);
+		free(ps->stmts[i].values);
+		free(ps->stmts[i].buf);
+	}
 	PQfinish(ps->conn);
 	free(ps->base.location);
 	free(ps);

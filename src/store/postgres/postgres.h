@@ -19,14 +19,16 @@
 
 #include "store/driver.h"
 
-#define PG_MAX_PARAMS 12
 #define PG_STATEMENTS 64
+
+/* The text of a bound number: an int64 or a double at %.17g, with its NUL. */
+#define PG_NUMBER_LEN 32
 
 struct pg_stmt {
 	struct store_stmt base;
 	struct pg_store *ps;
-	const char *values[PG_MAX_PARAMS];	/* as the text PostgreSQL reads */
-	char buf[PG_MAX_PARAMS][32];
+	const char **values;		/* as the text PostgreSQL reads, one a parameter */
+	char (*buf)[PG_NUMBER_LEN];	/* the numbers' texts */
 	int nr;				/* the parameters bound: the highest $N */
 	PGresult *res;			/* once run: its rows, the one at @row */
 	int row;
