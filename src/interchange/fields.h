@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_INTERCHANGE_FIELDS_H
+#define SCHEDPERF_INTERCHANGE_FIELDS_H
+
+/*
+ * Inside the reading of schedperf-results/1 (read.c): a value's place in
+ * the document, and the checks of values every part shares (fields.c).
+ * Each check returns 0, or -1 with @err (EXIT_USAGE) naming the file
+ * @file, the place and why; nothing was imported then.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "util/error.h"
+
+struct where {
+	char path[160];		/* e.g. runs[0].benchmarks[2] */
+};
+
+/* @child: @parent's @key, its element @index when that is 0 or more. */
+void where_child(struct where *child, const struct where *parent, const char *key,
+		 long index);
+/* -1, @err saying that the value at @w is bad and @why. */
+int bad(struct error *err, const char *file, const struct where *w, const char *why);
+/* No control character in @s. */
+bool printable_text(const char *s);
+/* A required string of printable characters, at most @max bytes; NULL with @err. */
+const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
+		     const char *file, const struct where *parent, struct error *err);
+/* A time as ISO 8601 writes it: YYYY-MM-DDTHH:MM:SS, fraction and zone optional. */
+bool iso8601(const char *s);
+/* @obj an object whose keys are all among @allowed (NULL-terminated). */
+int check_keys(json_t *obj, const char *const *allowed, const char *file,
+	       const struct where *w, struct error *err);
+/* An object of strings, each pair handed to @add. */
+int read_string_map(json_t *obj, const char *file, const struct where *w,
+		    struct error *err, void (*add)(void *ctx, const char *k, const char *v),
+		    void *ctx);
+/* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */
+int read_seconds(json_t *obj, const char *key, double *out, const char *file,
+		 const struct where *w, struct error *err);
+/* An optional boolean at @key of @obj into *@out (false when absent). */
+int read_flag(json_t *obj, const char *key, bool *out, const char *file,
+	      const struct where *w, struct error *err);
+/* A required whole number from @min to @max at @key of @obj. */
+int get_count(json_t *obj, const char *key, json_int_t min, json_int_t max,
+	      json_int_t *out, const char *file, const struct where *parent,
+	      struct error *err);
+
+#endif
