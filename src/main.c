@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "cmd/job_env.h"
 #include "util/error.h"
@@ -31,13 +32,11 @@ static int finish_output(int code)
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
-	const char *env_db = getenv("SCHEDPERF_DB");
 	int i;
 
 	/* a file-size limit then fails a write with EFBIG, which is reported */
 	signals_ignore_file_size();
-	global.db = env_db && *env_db ? env_db : "schedperf.db";
-	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	cli_setup();
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *arg = argv[i];

@@ -5,23 +5,18 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmd/options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 #include "util/error.h"
 
 /*
  * One file per subcommand, git style: each exports cmd_NAME(), which gets
  * argv with argv[0] the command's name and returns the process exit code.
  * A new command is that file, its declaration below and one row of
- * commands[] in commands.c (doc/design.md).
+ * commands[] in commands.c (doc/design.md). What they share of the
+ * command line (the global options, usage errors, option tables) is
+ * cli/'s.
  */
-
-struct global_options {
-	const char *db;		/* --db, $SCHEDPERF_DB or ./schedperf.db */
-	bool quiet;
-	bool color;		/* colour is allowed (terminal, no NO_COLOR) */
-};
-
-extern struct global_options global;
 
 struct command {
 	const char *name;
@@ -36,38 +31,6 @@ const struct command *command_find(const char *name);
 
 /* Print schedperf's own help (global options and the commands) on @out. */
 void print_main_usage(FILE *out);
-
-/* One-line complaint about @cmd's arguments and the hint to run --help; returns 2. */
-int command_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/*
- * 0 when @s is valid UTF-8 (util/utf8.h), else the usage error, naming
- * @what ("run name") and showing @s escaped: for every name and value a
- * command takes that is stored, exported or looked up.
- */
-int command_check_utf8(const char *cmd, const char *what, const char *s);
-/* The longest run name a command takes, in bytes. */
-#define RUN_NAME_MAX 200
-
-/*
- * The same for a name shown on one line (a run name, a machine pattern):
- * also 1 to @max bytes and no control characters.
- */
-int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
-/* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
-int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
-/*
- * 0 when no operand is named twice, else the usage error: a run named
- * twice would be compared with itself, or written twice to one file.
- */
-int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv);
-
-/*
- * 0 when @format is one of @formats (NULL-terminated), else the usage
- * error that names them: "unknown format 'x': give text or json".
- */
-int command_check_format(const char *cmd, const char *format, const char *const *formats);
 
 int cmd_ab(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);

@@ -5,7 +5,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
-#include "cmd/options.h"
+#include "cli/options.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "stats/rng.h"

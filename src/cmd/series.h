@@ -3,7 +3,7 @@
 #define SCHEDPERF_CMD_SERIES_H
 
 #include "analysis/history.h"
-#include "cmd/options.h"
+#include "cli/options.h"
 #include "store/results.h"
 
 /*

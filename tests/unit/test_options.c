@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the option tables of src/cmd/options.c: that one table
+ * Unit tests for the option tables of src/cli/options.c: that one table
  * parses every kind of option (and the common ones), refuses what it must
  * with exit code 2, and prints --help lines made from the same rows.
  */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cli/options.h"
 #include "util/array.h"
 
 struct fixture {

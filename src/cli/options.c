@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 

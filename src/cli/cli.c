@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line's shared parts (cli.h): the global options and the
+ * one-line complaints about a command's arguments.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "util/utf8.h"
+
+struct global_options global = { NULL, false, false };
+
+void cli_setup(void)
+{
+	const char *env_db = getenv("SCHEDPERF_DB");
+
+	global.db = env_db && *env_db ? env_db : "schedperf.db";
+	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+}
+
+int command_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
+}
+
+int command_check_utf8(const char *cmd, const char *what, const char *s)
+{
+	char shown[128];
+
+	if (utf8_valid(s))
+		return 0;
+	utf8_escape(shown, sizeof(shown), s);
+	return command_usage_error(cmd, "%s '%s' is not valid UTF-8: names and values are "
+				   "stored and exported as UTF-8 text", what, shown);
+}
+
+int command_check_name(const char *cmd, const char *what, const char *s, size_t max)
+{
+	if (command_check_utf8(cmd, what, s))
+		return EXIT_USAGE;
+	if (!*s || strlen(s) > max)
+		return command_usage_error(cmd, "%s must have 1 to %zu characters", what, max);
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return command_usage_error(cmd, "%s contains control characters", what);
+	return 0;
+}
+
+int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv)
+{
+	int code = 0;
+
+	for (int i = optind; i < argc && !code; i++)
+		code = command_check_utf8(cmd, what, argv[i]);
+	return code;
+}
+
+int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv)
+{
+	for (int i = optind; i < argc; i++)
+		for (int j = optind; j < i; j++)
+			if (!strcmp(argv[i], argv[j]))
+				return command_usage_error(cmd, "%s '%.64s' is named twice", what,
+							   argv[i]);
+	return 0;
+}
+
+int command_check_format(const char *cmd, const char *format, const char *const *formats)
+{
+	char names[128];
+	size_t n = 0, used = 0;
+
+	for (n = 0; formats[n]; n++)
+		if (!strcmp(format, formats[n]))
+			return 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < n && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 !i ? "" : i + 1 < n ? ", " : " or ", formats[i]);
+	return command_usage_error(cmd, "unknown format '%.32s': give %s", format, names);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CLI_CLI_H
+#define SCHEDPERF_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/error.h"
+
+/*
+ * What the commands share of the command line, below them (cmd/ holds the
+ * commands alone): the options every command takes and what they fill,
+ * and the one-line complaints about arguments. Only this layer and the
+ * commands print to the user (doc/design.md, "Layers").
+ */
+
+struct global_options {
+	const char *db;		/* --db, $SCHEDPERF_DB or ./schedperf.db */
+	bool quiet;
+	bool color;		/* colour is allowed (terminal, no NO_COLOR) */
+};
+
+extern struct global_options global;
+
+/*
+ * Before a command runs, once: the global options' defaults from the
+ * environment, and the voice of the libraries that speak while they work
+ * (the machine's knob guard, runner/knob_guard.h).
+ */
+void cli_setup(void);
+
+/* One-line complaint about @cmd's arguments and the hint to run --help; returns 2. */
+int command_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * 0 when @s is valid UTF-8 (util/utf8.h), else the usage error, naming
+ * @what ("run name") and showing @s escaped: for every name and value a
+ * command takes that is stored, exported or looked up.
+ */
+int command_check_utf8(const char *cmd, const char *what, const char *s);
+/* The longest run name a command takes, in bytes. */
+#define RUN_NAME_MAX 200
+
+/*
+ * The same for a name shown on one line (a run name, a machine pattern):
+ * also 1 to @max bytes and no control characters.
+ */
+int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
+/* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
+int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
+/*
+ * 0 when no operand is named twice, else the usage error: a run named
+ * twice would be compared with itself, or written twice to one file.
+ */
+int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv);
+
+/*
+ * 0 when @format is one of @formats (NULL-terminated), else the usage
+ * error that names them: "unknown format 'x': give text or json".
+ */
+int command_check_format(const char *cmd, const char *format, const char *const *formats);
+
+#endif
