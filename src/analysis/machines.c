@@ -67,3 +67,21 @@ size_t machines_count(const struct result_set *set, char *names, size_t len)
 	}
 	return n;
 }
+
+int machines_choose(struct result_set *set, const char *name, const char *pattern, bool pool,
+		    const char *who, struct error *err)
+{
+	char names[256];
+	size_t n;
+
+	if (pattern && !machines_keep_matching(set, pattern))
+		return error_set(err, EXIT_USAGE, "%s: run '%.64s' has no batch from a machine "
+				 "matching '%.64s' (see 'schedperf runs' for its machines)", who,
+				 name, pattern);
+	n = machines_count(set, names, sizeof(names));
+	if (n < 2 || pool)
+		return 0;
+	return error_set(err, EXIT_USAGE, "%s: run '%.64s' has batches from %zu machines (%s): "
+			 "their samples are not pooled (choose one with --machine PATTERN, or "
+			 "give --pool-machines)", who, name, n, names);
+}

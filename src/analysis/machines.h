@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "store/results.h"
+#include "util/error.h"
 
 /*
  * The machine each batch ran on, as its environment recorded it: its
@@ -30,5 +31,15 @@ size_t machines_keep_matching(struct result_set *set, const char *pattern);
  * gets their names, ", "-separated, cut at @len.
  */
 size_t machines_count(const struct result_set *set, char *names, size_t len);
+
+/*
+ * The batches of run @name (in @set) that a comparison of it uses
+ * (compare, report): those of the machines @pattern matches (all when
+ * NULL). A run left with batches of several machines is refused unless
+ * @pool: its samples would be pooled as if one machine had made them.
+ * Returns 0, or -1 with @err (EXIT_USAGE) starting with @who ("compare").
+ */
+int machines_choose(struct result_set *set, const char *name, const char *pattern, bool pool,
+		    const char *who, struct error *err);
 
 #endif

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/machines.h"
 #include "cmd/cmd.h"
-#include "cmd/machine_choice.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "util/list.h"
@@ -231,11 +231,10 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 		return error_report(&err);
 	for (size_t i = 0; i < nr_runs && !code; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, runs[i].name, true, &runs[i].set, &err))
+		if (store_load(st, runs[i].name, true, &runs[i].set, &err) ||
+		    machines_choose(&runs[i].set, names[i], a->machine, a->pool_machines,
+				    "compare", &err))
 			code = error_report(&err);
-		else
-			code = choose_machines("compare", names[i], &runs[i].set, a->machine,
-					       a->pool_machines);
 	}
 	store_close(st);
 	return code;

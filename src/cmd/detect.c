@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/series.h"
+#include "cli/series_options.h"
 #include "report/history.h"
 
 static const struct cmd_usage detect_usage = {
@@ -101,7 +101,7 @@ int cmd_detect(int argc, char **argv)
 					   argv[optind]);
 		goto out;
 	}
-	if ((code = series_load(&a, &set, &h)))
+	if ((code = series_args_load(&a, &set, &h)))
 		goto out;
 	cp.window = (size_t)window;
 	history_detect(&h, &cp);

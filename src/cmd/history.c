@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/series.h"
+#include "cli/series_options.h"
 #include "report/history.h"
 
 static const struct cmd_usage history_usage = {
@@ -49,7 +49,7 @@ int cmd_history(int argc, char **argv)
 					   argv[optind]);
 		goto out;
 	}
-	if ((code = series_load(&a, &set, &h)))
+	if ((code = series_args_load(&a, &set, &h)))
 		goto out;
 	if (!strcmp(format, "json"))
 		report_history_json(stdout, &h);

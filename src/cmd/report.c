@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/machines.h"
 #include "analysis/sweeps.h"
 #include "cmd/cmd.h"
-#include "cmd/machine_choice.h"
-#include "cmd/series.h"
+#include "cli/series_options.h"
 #include "report/html.h"
 #include "store/store.h"
 #include "util/output_file.h"
@@ -42,15 +42,13 @@ static int load_runs(char **names, size_t nr, struct compare_run *runs, struct s
 		     const struct series_args *series)
 {
 	struct error err = { 0 };
-	int code;
 
 	for (size_t i = 0; i < nr; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, names[i], true, &runs[i].set, &err))
+		if (store_load(st, names[i], true, &runs[i].set, &err) ||
+		    machines_choose(&runs[i].set, names[i], series->machine,
+				    series->opts.pool_machines, "report", &err))
 			return error_report(&err);
-		if ((code = choose_machines("report", names[i], &runs[i].set, series->machine,
-					    series->opts.pool_machines)))
-			return code;
 	}
 	return 0;
 }
@@ -101,7 +99,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	if (a->with_history) {
 		struct change_point_options cp;
 
-		if ((code = series_load(&a->series, &all, &h)))
+		if ((code = series_args_load(&a->series, &all, &h)))
 			goto out;
 		change_point_options_init(&cp);
 		history_detect(&h, &cp);

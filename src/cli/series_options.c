@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The series options of history and detect (series.h), declared once so
- * that both commands choose series the same way.
+ * The series options of history, detect and report (series_options.h),
+ * declared once so that the commands choose series the same way.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/machines.h"
-#include "cmd/cmd.h"
-#include "cmd/series.h"
-#include "store/store.h"
+#include "analysis/series.h"
+#include "cli/cli.h"
+#include "cli/series_options.h"
 #include "util/list.h"
 #include "util/xalloc.h"
 
@@ -111,27 +110,11 @@ int series_set_order(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
-int series_load(const struct series_args *a, struct result_set *set, struct history *h)
+int series_args_load(const struct series_args *a, struct result_set *set, struct history *h)
 {
-	struct store *st = NULL;
 	struct error err = { 0 };
-	int code;
 
-	memset(h, 0, sizeof(*h));
-	if (store_open_existing(global.db, &st, &err))
+	if (series_load(global.db, a->machine, &a->opts, a->cmd, set, h, &err))
 		return error_report(&err);
-	code = store_load(st, NULL, true, set, &err);
-	store_close(st);
-	if (code)
-		return error_report(&err);
-	if (a->machine && !machines_keep_matching(set, a->machine))
-		return die_code(EXIT_USAGE, "%s: no stored batch ran on a machine matching "
-				"'%.64s' (see 'schedperf runs' for the machines)", a->cmd,
-				a->machine);
-	history_build(h, set, &a->opts);
-	if (!h->nr_series && (a->workloads.nr || a->metrics.nr || a->params.nr))
-		return die_code(EXIT_USAGE, "%s: no stored benchmark matches --workload, "
-				"--metric or -p (see 'schedperf runs' and 'schedperf show RUN')",
-				a->cmd);
 	return 0;
 }

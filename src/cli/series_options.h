@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_SERIES_H
-#define SCHEDPERF_CMD_SERIES_H
+#ifndef SCHEDPERF_CLI_SERIES_OPTIONS_H
+#define SCHEDPERF_CLI_SERIES_OPTIONS_H
 
 #include "analysis/history.h"
 #include "cli/options.h"
 #include "store/results.h"
 
 /*
- * What history and detect share: the options that choose the series
- * (--workload, --metric, -p, --by, --order, --all-metrics) and loading
- * them from the store.
+ * What history, detect and report --history share: the options that
+ * choose the series (--workload, --metric, -p, --by, --order,
+ * --all-metrics, --machine, --pool-machines), declared once.
  */
 
 /* A NULL-terminated list of names, as the repeatable options gather them. */
@@ -58,11 +58,9 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 		 "machine)")
 
 /*
- * Load every run of the store (--db) into @set and build @h from it under
- * @a. Returns 0 or the exit code, the error printed. A filter that matches
- * nothing is a usage error, so that a misspelt name does not read as "no
- * change".
+ * The series @a chooses, of the store --db names (analysis/series.h).
+ * Returns 0 or the exit code, the error printed.
  */
-int series_load(const struct series_args *a, struct result_set *set, struct history *h);
+int series_args_load(const struct series_args *a, struct result_set *set, struct history *h);
 
 #endif
