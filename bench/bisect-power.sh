@@ -34,17 +34,29 @@ trap 'rm -rf "$tmp"' EXIT
 alpha=()
 [ -z "${ALPHA:-}" ] || alpha=(--alpha "$ALPHA")
 
-# WORK for a run of $ms milliseconds: the median of 21 runs of a known WORK.
-calibrate() {
-	cc -O1 -DWORK=1000 -DSIGMA=0 -o "$tmp/calib" "$here/bench/noisy_work.c" -lm
-	for _ in $(seq 21); do
+# median_ns PROGRAM: the median wall time of 11 runs, in nanoseconds.
+median_ns() {
+	for _ in $(seq 11); do
 		s=$(date +%s%N)
-		"$tmp/calib"
+		"$1"
 		echo $(($(date +%s%N) - s))
-	done | sort -n | sed -n 11p | awk -v ms="$ms" '{ printf "%d", 1000 * ms * 1e6 / $1 }'
+	done | sort -n | sed -n 6p
 }
-work=$(calibrate)
-echo "# $mode: $n bisections, $size % in $commits commits, sigma $sigma, WORK $work (~$ms ms)"
+
+# The good program takes MS milliseconds a run as the command workload
+# times it (start to reap), the bad one SIZE % more: the loop's cost per
+# WORK unit from a long run, the rest (fork, exec, /dev/urandom) from an
+# empty one.
+cc -O1 -DWORK=20000 -DSIGMA=0 -o "$tmp/long" "$here/bench/noisy_work.c" -lm
+cc -O1 -DWORK=0 -DSIGMA=0 -o "$tmp/empty" "$here/bench/noisy_work.c" -lm
+unit_ns=$(awk -v t="$(median_ns "$tmp/long")" 'BEGIN { print t / 20000 }')
+overhead_ns=$(median_ns "$tmp/empty")
+work=$(awk -v ms="$ms" -v o="$overhead_ns" -v u="$unit_ns" \
+	'BEGIN { w = (ms * 1e6 - o) / u; printf "%d", (w > 1 ? w : 1) }')
+bad_work=$(awk -v w="$work" -v ms="$ms" -v s="$size" -v u="$unit_ns" \
+	'BEGIN { printf "%d", w + s / 100 * ms * 1e6 / u }')
+echo "# $mode: $n bisections, $size % in $commits commits, sigma $sigma of the loop," \
+	"WORK $work and $bad_work (~$ms ms a run, $((overhead_ns / 1000)) us of it to start)"
 
 # make_repo DIR CULPRIT: COMMITS commits, WORK from commit CULPRIT on SIZE % more.
 make_repo() {
@@ -53,7 +65,7 @@ make_repo() {
 	git -C "$1" config user.name bench
 	for i in $(seq 1 "$commits"); do
 		w=$work
-		[ "$i" -lt "$2" ] || w=$(awk -v w="$work" -v s="$size" 'BEGIN { printf "%d", w * (1 + s / 100) }')
+		[ "$i" -lt "$2" ] || w=$bad_work
 		sed -e "s/^#define WORK 1000$/#define WORK $w/" -e "s/^#define SIGMA 0.05$/#define SIGMA $sigma/" \
 			"$here/bench/noisy_work.c" >"$1/prog.c"
 		echo "/* change $i */" >>"$1/prog.c"
@@ -78,12 +90,11 @@ for b in $(seq 1 "$n"); do
 		out=$("$sp" bisect command -p cmd=./prog --build 'cc -O1 -o prog prog.c -lm' \
 			--repo "$repo" --good HEAD~$((commits - 1)) --bad HEAD "${alpha[@]}" \
 			--format json 2>/dev/null) || true
-		got=$(echo "$out" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin);
-print(d.get("result", ""), (d.get("culprit") or {}).get("commit", "-"),
-      sum(s["verdict"] == "skip" for s in d.get("steps", [])))')
-		read -r result c1 c2 s <<<"$got"
-		[ "$result" != "nothing" ] || { result="nothing to bisect"; c1=$c2; s=0; }
-		commit=${c1}
+		got=$(echo "$out" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin)
+print("|".join([d.get("result", ""), (d.get("culprit") or {}).get("commit", "-"),
+      str(sum(s["verdict"] == "skip" for s in d.get("steps", [])))]))' 2>/dev/null) ||
+			got="error|-|0"
+		IFS='|' read -r result commit s <<<"$got"
 		;;
 	step)
 		cd "$repo"

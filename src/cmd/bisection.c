@@ -240,7 +240,8 @@ static int session_open(struct bisection *bi, struct session *s, struct error *e
 	if (s->levels)
 		level_choice_init(&s->lc, bi->so.alpha, SEQCS_HUBER);
 	else
-		seqcs_init(&s->pair, bi->so.alpha, SEQCS_HUBER);
+		/* each of a pair's two verdicts is one-sided: alpha each, as a step's */
+		seqcs_init(&s->pair, 2 * bi->so.alpha, SEQCS_HUBER);
 	return bi->target->session_open(bi, s, err);
 }
 
@@ -261,7 +262,8 @@ static void session_close(struct bisection *bi, struct session *s)
  * A pair's question, for the ends and for the culprit against its parent:
  * is the second worse than the first? WORSE once the sequence rejects no
  * change (in the worse direction); NOT_WORSE once it rejects a change as
- * large as the margin; each wrong at most alpha/2 likely.
+ * large as the margin; each wrong at most alpha likely (the sequence is at
+ * 2 alpha: each of its one-sided bettors at alpha).
  */
 enum pair_verdict { PAIR_UNKNOWN, PAIR_WORSE, PAIR_NOT_WORSE };
 
