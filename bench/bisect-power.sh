@@ -19,7 +19,8 @@
 # usage: bench/bisect-power.sh [SCHEDPERF]
 # environment: N (10), SIZE (20), COMMITS (8), MODE (bisect), SIGMA (0.05),
 #   MS (3: the good program's run time in ms, calibrated here), ALPHA
-#   (bisect's default, or bisect-step's with MODE=step)
+#   (bisect's default, or bisect-step's with MODE=step), MAX_SAMPLES
+#   (the default; a small regression under this much noise needs more)
 set -euo pipefail
 sp=$(realpath "${1:-./build/schedperf}")
 n=${N:-10}
@@ -33,14 +34,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 alpha=()
 [ -z "${ALPHA:-}" ] || alpha=(--alpha "$ALPHA")
+[ -z "${MAX_SAMPLES:-}" ] || alpha+=(--max-samples "$MAX_SAMPLES")
 
-# median_ns PROGRAM: the median wall time of 11 runs, in nanoseconds.
+# median_ns PROGRAM: its median time over 21 runs as the command workload
+# measures it (from spawn to reap), in nanoseconds.
 median_ns() {
-	for _ in $(seq 11); do
-		s=$(date +%s%N)
-		"$1"
-		echo $(($(date +%s%N) - s))
-	done | sort -n | sed -n 6p
+	local run=calib$RANDOM
+	SCHEDPERF_DB=$tmp/calib.db "$sp" run command -p "cmd=$1" -i 21 --no-monitors -q \
+		--name "$run"
+	SCHEDPERF_DB=$tmp/calib.db "$sp" export "$run" | /usr/bin/python3 -c 'import json, sys
+d = json.load(sys.stdin)
+m = [m for m in d["runs"][0]["benchmarks"][0]["metrics"] if m["name"] == "seconds"][0]
+v = sorted(m["samples"])
+print(int(v[len(v) // 2] * 1e9))'
 }
 
 # The good program takes MS milliseconds a run as the command workload

@@ -278,12 +278,15 @@ static int check_levels_decidable(const struct bisect *b, struct error *err)
 				 b->so.alpha, g->n, bad->n,
 				 samples_for_room(g->n > bad->n ? g : bad,
 						  (bad->median - g->median) / 2));
-	/* a build like either, its median anywhere in that end's bounds */
-	need = fmax(sign_bettor_samples(share_below_low(g, bad->low - (g->high - g->median)),
-					b->so.alpha / 2),
-		    sign_bettor_samples(wilson_low(1 - share_below(bad, g->high +
-								   (bad->median - bad->low)),
-						   bad->n), b->so.alpha / 2));
+	/*
+	 * A build like either, as its stored samples show it. Not at the far
+	 * end of its bounds, as the margin rule takes it: a step with both
+	 * ends is never a skip, the cap ends it for the nearer with its error
+	 * bound said, so only a step hopeless at the typical level is refused.
+	 */
+	need = fmax(sign_bettor_samples(share_below_low(g, bad->low), b->so.alpha / 2),
+		    sign_bettor_samples(wilson_low(1 - share_below(bad, g->high), bad->n),
+					b->so.alpha / 2));
 	if (need > b->so.max_samples)
 		return error_set(err, EXIT_USAGE, "bisect-step: runs '%.64s' and '%.64s' overlap "
 				 "too much for their spread: a step would need about %.0f samples, "
