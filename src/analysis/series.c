@@ -20,7 +20,7 @@ int series_load(const char *db, const char *machine, const struct history_option
 	memset(h, 0, sizeof(*h));
 	if (store_open_existing(db, &st, err))
 		return -1;
-	rc = store_load(st, NULL, true, set, err);
+	rc = store_load(st, NULL, STORE_SAMPLES, set, err);
 	store_close(st);
 	if (rc)
 		return -1;

@@ -115,7 +115,7 @@ static int load_samples(struct store *st, const struct bisect *b, struct stored_
 	const struct plan_item *item = &b->side.plan.items[0];
 	struct result_set set = { NULL, 0 };
 
-	if (store_load(st, end->run, true, &set, err))
+	if (store_load(st, end->run, STORE_SAMPLES, &set, err))
 		return -1;
 	for (size_t i = 0; i < set.nr_batches; i++)
 		for (size_t j = 0; j < set.batches[i].nr_benchmarks; j++) {

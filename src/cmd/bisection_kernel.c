@@ -281,7 +281,7 @@ static int boot_value(struct bisection *bi, const struct store_job *job, const c
 	size_t n = 0;
 	int rc = -1;
 
-	if (store_load(bi->st, run, true, &set, err))
+	if (store_load(bi->st, run, STORE_SAMPLES, &set, err))
 		return -1;
 	for (size_t b = 0; b < set.nr_batches; b++) {
 		const struct result_batch *batch = &set.batches[b];

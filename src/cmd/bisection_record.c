@@ -198,7 +198,7 @@ static int check_runs_free(struct bisection *bi, struct error *err)
 		struct error none = { 0 };
 		char *run = xasprintf("%s-%s", name, ends[i]);
 		/* a run that has no batch is EXIT_USAGE: the name is free */
-		int rc = store_load(bi->st, run, false, &set, &none);
+		int rc = store_load(bi->st, run, 0, &set, &none);
 
 		result_set_release(&set);
 		if (rc && none.code != EXIT_USAGE)

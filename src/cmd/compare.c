@@ -231,7 +231,9 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 		return error_report(&err);
 	for (size_t i = 0; i < nr_runs && !code; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, runs[i].name, true, &runs[i].set, &err) ||
+		if (store_load(st, runs[i].name,
+			       STORE_SAMPLES | (a->profile ? STORE_PROFILES : 0), &runs[i].set,
+			       &err) ||
 		    machines_choose(&runs[i].set, names[i], a->machine, a->pool_machines,
 				    "compare", &err))
 			code = error_report(&err);

@@ -45,7 +45,7 @@ int cmd_export(int argc, char **argv)
 	if (store_open_existing(global.db, &st, &err))
 		goto fail;
 	for (int i = optind; i < argc; i++)
-		if (store_load(st, argv[i], true, &set, &err))
+		if (store_load(st, argv[i], STORE_EVERYTHING, &set, &err))
 			goto fail;
 	if (interchange_write(output ? of.f : stdout, &set, &err) ||
 	    (output && output_file_commit(&of, &err)))

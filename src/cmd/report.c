@@ -45,7 +45,7 @@ static int load_runs(char **names, size_t nr, struct compare_run *runs, struct s
 
 	for (size_t i = 0; i < nr; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, names[i], true, &runs[i].set, &err) ||
+		if (store_load(st, names[i], STORE_SAMPLES, &runs[i].set, &err) ||
 		    machines_choose(&runs[i].set, names[i], series->machine,
 				    series->opts.pool_machines, "report", &err))
 			return error_report(&err);

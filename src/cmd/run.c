@@ -469,7 +469,7 @@ static int show_batch(struct store *st, const char *name, int64_t batch_id, bool
 	struct result_set set = { NULL, 0 };
 	struct error err = { 0 };
 
-	if (store_load(st, name, true, &set, &err))
+	if (store_load(st, name, STORE_SAMPLES | STORE_ITERATIONS, &set, &err))
 		return error_report(&err);
 	for (size_t i = 0; i < set.nr_batches; i++) {
 		struct disturbance d;

@@ -151,7 +151,8 @@ int cmd_runs(int argc, char **argv)
 		return code;
 	if (optind < argc)
 		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
-	if (store_open_existing(global.db, &st, &err) || store_load(st, NULL, true, &set, &err)) {
+	if (store_open_existing(global.db, &st, &err) ||
+	    store_load(st, NULL, STORE_SAMPLES | STORE_ITERATIONS, &set, &err)) {
 		code = error_report(&err);
 		goto out;
 	}

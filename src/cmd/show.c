@@ -100,7 +100,7 @@ int cmd_show(int argc, char **argv)
 	if (command_check_utf8_operands("show", "run name", argc, argv))
 		return EXIT_USAGE;
 	if (store_open_existing(global.db, &st, &err) ||
-	    store_load(st, argv[optind], true, &set, &err)) {
+	    store_load(st, argv[optind], STORE_EVERYTHING, &set, &err)) {
 		code = error_report(&err);
 		goto out;
 	}

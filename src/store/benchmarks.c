@@ -4,6 +4,8 @@
  * parameter fixed, at a position in its batch's plan; a metric is what it
  * measures (name, unit, direction, source, repetitions per iteration).
  */
+#include <stdlib.h>
+
 #include "store/queries.h"
 #include "util/xalloc.h"
 
@@ -130,22 +132,56 @@ int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *m
 		      "find a metric to resume");
 }
 
-static int benchmark_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+static int benchmark_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	struct result_benchmark *bench = result_batch_add_benchmark(r->batch);
-	size_t nr = r->batch->nr_benchmarks;
+	struct result_batch *batch = load_batch(l, sql_int(s, 0));
+	struct result_benchmark *bench;
+	struct load_bench *b;
 
-	if (nr > r->alloc_ids) {
-		r->alloc_ids = 2 * nr;
-		r->ids = xreallocarray(r->ids, r->alloc_ids, sizeof(*r->ids));
-		r->first_metric = xreallocarray(r->first_metric, r->alloc_ids,
-						sizeof(*r->first_metric));
+	if (!batch)
+		return 0;
+	bench = result_batch_add_benchmark(batch);
+	bench->workload = sql_strdup(s, 2);
+	bench->params = sql_strdup(s, 3);
+	if (l->nr_benches == l->alloc_benches) {
+		l->alloc_benches = l->alloc_benches ? 2 * l->alloc_benches : 64;
+		l->benches = xreallocarray(l->benches, l->alloc_benches, sizeof(*l->benches));
 	}
-	r->ids[nr - 1] = sql_int(s, 0);
-	r->first_metric[nr - 1] = 0;
-	bench->workload = sql_strdup(s, 1);
-	bench->params = sql_strdup(s, 2);
-	bench->nr_failed = (size_t)sql_int(s, 3);
+	b = &l->benches[l->nr_benches++];
+	*b = (struct load_bench){ .id = sql_int(s, 1), .batch = (size_t)(batch - l->set->batches),
+				  .index = batch->nr_benchmarks - 1, .last_seq = -1 };
+	return 0;
+}
+
+static int by_id_cmp(const void *a, const void *b, void *benches)
+{
+	int64_t x = ((const struct load_bench *)benches)[*(const size_t *)a].id;
+	int64_t y = ((const struct load_bench *)benches)[*(const size_t *)b].id;
+
+	return (x > y) - (x < y);
+}
+
+/* The benchmarks' order by id, for load_bench(): mostly the order they were read in. */
+static void index_benches(struct load *l)
+{
+	bool sorted = true;
+
+	l->by_id = xcalloc(l->nr_benches + 1, sizeof(*l->by_id));
+	for (size_t i = 0; i < l->nr_benches; i++) {
+		l->by_id[i] = i;
+		if (i && l->benches[i].id < l->benches[i - 1].id)
+			sorted = false;
+	}
+	if (!sorted)
+		qsort_r(l->by_id, l->nr_benches, sizeof(*l->by_id), by_id_cmp, l->benches);
+}
+
+static int failed_row(struct load *l, struct store_stmt *s, struct error *err)
+{
+	struct load_bench *b = load_bench(l, sql_int(s, 0));
+
+	if (b)
+		load_benchmark(l, b)->nr_failed = (size_t)sql_int(s, 1);
 	return 0;
 }
 
@@ -160,37 +196,82 @@ static int better_read(struct store *st, const char *text, enum better *out,
 			 "with 'sqlite3 FILE \"PRAGMA integrity_check\"')", st->location, text);
 }
 
-static int metric_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+/* Metric @at of @bench goes before those of higher positions read before it. */
+static void metric_to_position(struct load *l, struct load_bench *b,
+			       struct result_benchmark *bench, size_t at)
 {
-	struct result_benchmark *bench = batch_rows_benchmark(r, s, 0);
-	struct result_metric *m;
+	int64_t *ids = l->metric_ids + b->first_metric;
 
-	if (!bench)
-		return 0;
-	if (r->nr_metric_ids == r->alloc_metric_ids) {
-		r->alloc_metric_ids = r->alloc_metric_ids ? 2 * r->alloc_metric_ids : 64;
-		r->metric_ids = xreallocarray(r->metric_ids, r->alloc_metric_ids,
-					      sizeof(*r->metric_ids));
+	for (; at && b->positions[at - 1] > b->positions[at]; at--) {
+		struct result_metric m = bench->metrics[at];
+		int64_t id = ids[at];
+		int position = b->positions[at];
+
+		bench->metrics[at] = bench->metrics[at - 1];
+		ids[at] = ids[at - 1];
+		b->positions[at] = b->positions[at - 1];
+		bench->metrics[at - 1] = m;
+		ids[at - 1] = id;
+		b->positions[at - 1] = position;
 	}
-	if (!bench->nr_metrics)
-		r->first_metric[r->at] = r->nr_metric_ids;
-	r->metric_ids[r->nr_metric_ids++] = sql_int(s, 6);
-	m = result_benchmark_add_metric(bench);
-	m->name = sql_strdup(s, 1);
-	m->unit = sql_strdup(s, 2);
-	m->source = sql_strdup(s, 4);
-	m->repetitions = (size_t)sql_int(s, 5);
-	return better_read(r->st, sql_text(s, 3), &m->better, err);
 }
 
-int benchmarks_read(struct batch_rows *r, struct error *err)
+/*
+ * A benchmark's metrics come together, in any order: each is put at its
+ * position among them, its id beside it in metric_ids.
+ */
+static int metric_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	return batch_rows_each(r, "SELECT k.id, k.workload, k.params, (SELECT count(*) FROM "
-			       "iterations i WHERE i.benchmark_id = k.id AND i.failure IS NOT "
-			       "NULL) FROM benchmarks k WHERE k.batch_id = $1 ORDER BY k.position",
-			       benchmark_row, err) ||
-	       batch_rows_each(r, "SELECT m.benchmark_id, m.name, m.unit, m.better, m.source, "
-			       "m.repetitions, m.id FROM benchmarks k JOIN metrics m ON "
-			       "m.benchmark_id = k.id WHERE k.batch_id = $1 "
-			       "ORDER BY k.position, m.position", metric_row, err) ? -1 : 0;
+	struct load_bench *b = load_bench(l, sql_int(s, 0));
+	struct result_benchmark *bench;
+	struct result_metric *m;
+	size_t at;
+
+	if (!b)
+		return 0;
+	bench = load_benchmark(l, b);
+	if (!bench->nr_metrics)
+		b->first_metric = l->nr_metric_ids;
+	else if (b->first_metric + bench->nr_metrics != l->nr_metric_ids)
+		return error_set(err, EXIT_INTERNAL, "the metrics of a benchmark of store '%s' "
+				 "came apart", l->st->location);
+	if (l->nr_metric_ids == l->alloc_metric_ids) {
+		l->alloc_metric_ids = l->alloc_metric_ids ? 2 * l->alloc_metric_ids : 64;
+		l->metric_ids = xreallocarray(l->metric_ids, l->alloc_metric_ids,
+					      sizeof(*l->metric_ids));
+	}
+	l->metric_ids[l->nr_metric_ids++] = sql_int(s, 7);
+	at = bench->nr_metrics;
+	b->positions = xreallocarray(b->positions, at + 1, sizeof(*b->positions));
+	b->positions[at] = (int)sql_int(s, 1);
+	m = result_benchmark_add_metric(bench);
+	m->name = sql_strdup(s, 2);
+	m->unit = sql_strdup(s, 3);
+	m->source = sql_strdup(s, 5);
+	m->repetitions = (size_t)sql_int(s, 6);
+	if (better_read(l->st, sql_text(s, 4), &m->better, err))
+		return -1;
+	metric_to_position(l, b, bench, at);
+	return 0;
+}
+
+int benchmarks_read(struct load *l, struct error *err)
+{
+	if (load_rows(l, "SELECT batch_id, id, workload, params FROM benchmarks "
+		      "ORDER BY batch_id, position, id",
+		      "SELECT batch_id, id, workload, params FROM benchmarks WHERE batch_id = $1 "
+		      "ORDER BY position, id", benchmark_row, err))
+		return -1;
+	index_benches(l);
+	return load_rows(l, "SELECT benchmark_id, count(*) FROM iterations "
+			 "WHERE failure IS NOT NULL GROUP BY benchmark_id",
+			 "SELECT i.benchmark_id, count(*) FROM benchmarks k JOIN iterations i "
+			 "ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL "
+			 "GROUP BY i.benchmark_id", failed_row, err) ||
+	       load_rows(l, "SELECT benchmark_id, position, name, unit, better, source, "
+			 "repetitions, id FROM metrics ORDER BY benchmark_id",
+			 "SELECT m.benchmark_id, m.position, m.name, m.unit, m.better, m.source, "
+			 "m.repetitions, m.id FROM benchmarks k JOIN metrics m ON "
+			 "m.benchmark_id = k.id WHERE k.batch_id = $1 ORDER BY k.position, k.id",
+			 metric_row, err) ? -1 : 0;
 }

@@ -146,135 +146,206 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
 
 /*
  * The samples, and with them the iterations that hold them: those that
- * did not fail are recorded, with what other tasks took from them. Each
- * metric's samples come in the order of their iterations and repetitions,
- * the order of the indexes (k.id makes the benchmarks' order one: SQLite
- * then sorts nothing).
+ * did not fail are recorded, with what other tasks took from them, when
+ * the load asks for them. A benchmark's samples come in the order of its
+ * iterations' seq, each iteration's by metric and repetition. Of a batch,
+ * that is the order of the indexes (k.id makes the benchmarks' order one:
+ * SQLite then sorts nothing); of the whole store, the iterations come in
+ * the order of their ids, a pass over the tables rather than a search for
+ * each iteration, which is a benchmark's seq order as every writer adds
+ * them: a store where it is not is read again a batch at a time.
  */
-static const char read_samples[] =
-	"SELECT i.benchmark_id, i.id, s.metric_id, s.value, i.warmup, i.disturbed, "
-	"i.failure IS NULL, i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, "
-	"i.started, i.ended FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
-	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = $1 "
-	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep";
+#define SAMPLE_COLUMNS "SELECT i.benchmark_id, i.id, i.seq, s.metric_id, s.value, i.warmup, " \
+	"i.disturbed, i.failure IS NULL"
+#define RECORD_COLUMNS ", i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, " \
+	"i.ended"
+#define SAMPLES_OF_STORE " FROM iterations i JOIN samples s ON s.iteration_id = i.id " \
+	"ORDER BY i.id, s.metric_id, s.rep"
+#define SAMPLES_OF_BATCH " FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id " \
+	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = $1 " \
+	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep"
+
+static const char *const read_samples[2][2] = {
+	{ SAMPLE_COLUMNS SAMPLES_OF_STORE, SAMPLE_COLUMNS SAMPLES_OF_BATCH },
+	{ SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_OF_STORE,
+	  SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_OF_BATCH },
+};
+
 /* The culprits of the disturbed ones of those iterations, in the same order. */
-static const char read_culprits[] =
-	"SELECT c.iteration_id, c.pid, c.name, c.cpu FROM benchmarks k "
-	"JOIN iterations i ON i.benchmark_id = k.id JOIN culprits c ON c.iteration_id = i.id "
-	"WHERE k.batch_id = $1 AND i.disturbed AND i.failure IS NULL AND EXISTS "
+#define CULPRITS_OF "SELECT c.iteration_id, c.pid, c.name, c.cpu FROM "
+#define CULPRITS_WHERE "i.disturbed AND i.failure IS NULL AND EXISTS " \
 	"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
-	"ORDER BY k.position, i.seq, c.rank";
+static const char culprits_of_store[] =
+	CULPRITS_OF "iterations i JOIN culprits c ON c.iteration_id = i.id WHERE "
+	CULPRITS_WHERE "ORDER BY c.iteration_id, c.rank";
+static const char culprits_of_batch[] =
+	CULPRITS_OF "benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
+	"JOIN culprits c ON c.iteration_id = i.id WHERE k.batch_id = $1 AND "
+	CULPRITS_WHERE "ORDER BY k.position, k.id, i.seq, c.rank";
 
 /* The samples read so far. */
 struct sample_rows {
-	int64_t iteration_id;	/* of the last sample read */
-	bool warmup, disturbed;	/* that iteration's */
-	/* the iterations read of one benchmark, until the next one's come */
-	struct result_benchmark pending;
-	struct result_benchmark *pending_for;
-	/* read_culprits, from the first disturbed iteration on (most batches have none) */
+	int64_t iteration_id;		/* of the last sample read */
+	bool warmup, disturbed;		/* that iteration's */
+	struct load_bench *bench;	/* its benchmark, NULL when not one read */
+	bool out_of_order;		/* a benchmark's iterations came not in seq order */
+	/* the culprits' query, from the first disturbed iteration on (most have none) */
 	struct store_stmt *culprits;
-	int culprits_rc;	/* its last step's */
+	int64_t culprits_batch;		/* the batch it reads */
+	int culprits_rc;		/* its last step's */
 };
 
-/* The pending iterations go to their benchmark if they hold interference. */
-static void settle_iterations(struct sample_rows *sr)
-{
-	if (sr->pending_for)
-		result_benchmark_take_iterations(sr->pending_for, &sr->pending);
-	sr->pending_for = NULL;
-}
-
-/* The culprits of @it, a disturbed iteration, the query's next rows. */
-static int add_culprits(struct batch_rows *r, struct sample_rows *sr,
-			struct result_iteration *it, struct error *err)
+/*
+ * The culprits of the iteration read (added to @it, unless NULL: its
+ * benchmark is not one read), the query's next rows: it visits the
+ * disturbed successful iterations that have samples in the samples'
+ * order.
+ */
+static int take_culprits(struct load *l, struct sample_rows *sr, struct result_iteration *it,
+			 struct error *err)
 {
 	struct store_stmt *c = sr->culprits;
 
-	if (!c) {
-		c = sr->culprits = sql_query(r->st, read_culprits,
-					     SQL_ARGS(SQL_INT(r->batch->id)), err);
+	if (!c || sr->culprits_batch != l->batch_id) {
+		sql_done(c);
+		c = sr->culprits = l->whole ?
+			sql_query(l->st, culprits_of_store, SQL_NO_ARGS, err) :
+			sql_query(l->st, culprits_of_batch, SQL_ARGS(SQL_INT(l->batch_id)), err);
 		if (!c)
 			return -1;
+		sr->culprits_batch = l->batch_id;
 		sr->culprits_rc = sql_step(c, err, "read the results");
 	}
 	for (; sr->culprits_rc > 0 && sql_int(c, 0) == sr->iteration_id;
 	     sr->culprits_rc = sql_step(c, err, "read the results"))
-		result_iteration_add_culprit(it, sql_text(c, 2), sql_int(c, 1), sql_real(c, 3));
+		if (it)
+			result_iteration_add_culprit(it, sql_text(c, 2), sql_int(c, 1),
+						     sql_real(c, 3));
 	return sr->culprits_rc < 0 ? -1 : 0;
 }
 
-/*
- * A successful iteration's record: what other tasks took from it. They are
- * kept only when some was measured, so that a store from before it was
- * measured loads as it did; most benchmarks have none, and reading each
- * one's into the same array spares allocating one for each.
- */
-static int iteration_row(struct batch_rows *r, struct sample_rows *sr, struct store_stmt *s,
-			 struct result_benchmark *bench, struct error *err)
+/* A successful iteration's record: what other tasks took from it. */
+static int iteration_record(struct load *l, struct sample_rows *sr, struct store_stmt *s,
+			    struct error *err)
 {
-	struct result_iteration *it;
+	struct result_iteration *it = NULL;
 
-	if (bench != sr->pending_for)
-		settle_iterations(sr);
-	sr->pending_for = bench;
-	it = result_benchmark_add_iteration(&sr->pending);
-	it->warmup = sr->warmup;
-	it->disturbed = sr->disturbed;
-	it->rerun = sql_int(s, 7);
-	it->cpu_taken = sql_real(s, 8);
-	it->cpu_steal = sql_real(s, 9);
-	it->cpu_available = sql_real(s, 10);
-	it->started = sql_real(s, 11);
-	it->ended = sql_real(s, 12);
-	return it->disturbed ? add_culprits(r, sr, it, err) : 0;
+	if (sr->bench) {
+		it = result_benchmark_add_iteration(load_benchmark(l, sr->bench));
+		it->warmup = sr->warmup;
+		it->disturbed = sr->disturbed;
+		it->rerun = sql_int(s, 8);
+		it->cpu_taken = sql_real(s, 9);
+		it->cpu_steal = sql_real(s, 10);
+		it->cpu_available = sql_real(s, 11);
+		it->started = sql_real(s, 12);
+		it->ended = sql_real(s, 13);
+	}
+	return sr->disturbed ? take_culprits(l, sr, it, err) : 0;
 }
 
-/* The metric of @bench, the benchmark a query is on, with store id @id; NULL if none. */
-static struct result_metric *row_metric(struct batch_rows *r, struct result_benchmark *bench,
-					int64_t id)
+/* The first sample of an iteration: which it is, and its record. */
+static int iteration_row(struct load *l, struct sample_rows *sr, struct store_stmt *s,
+			 struct error *err)
 {
+	struct load_bench *b = sr->bench = load_bench(l, sql_int(s, 0));
+	int64_t seq = sql_int(s, 2);
+
+	sr->iteration_id = sql_int(s, 1);
+	sr->warmup = sql_int(s, 5);
+	sr->disturbed = sql_int(s, 6);
+	if (b && l->whole) {
+		if (seq <= b->last_seq) {
+			sr->out_of_order = true;
+			return -1;
+		}
+		b->last_seq = seq;
+	}
+	if (l->parts & STORE_ITERATIONS && sql_int(s, 7))
+		return iteration_record(l, sr, s, err);
+	return 0;
+}
+
+/* The metric of benchmark @b with store id @id; NULL if none. */
+static struct result_metric *row_metric(struct load *l, struct load_bench *b, int64_t id)
+{
+	struct result_benchmark *bench = load_benchmark(l, b);
+
 	for (size_t i = 0; i < bench->nr_metrics; i++)
-		if (r->metric_ids[r->first_metric[r->at] + i] == id)
+		if (l->metric_ids[b->first_metric + i] == id)
 			return &bench->metrics[i];
 	return NULL;
 }
 
-static int sample_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	struct sample_rows *sr = r->part;
-	struct result_benchmark *bench = batch_rows_benchmark(r, s, 0);
-	int64_t iteration_id = sql_int(s, 1);
+	struct sample_rows *sr = l->part;
 	struct result_metric *m;
 
-	if (!bench)
+	if ((sql_int(s, 1) != sr->iteration_id || !sr->iteration_id) &&
+	    iteration_row(l, sr, s, err))
+		return -1;
+	if (!sr->bench || !(m = row_metric(l, sr->bench, sql_int(s, 3))))
 		return 0;
-	if (iteration_id != sr->iteration_id) {
-		sr->iteration_id = iteration_id;
-		sr->warmup = sql_int(s, 4);
-		sr->disturbed = sql_int(s, 5);
-		if (sql_int(s, 6) && iteration_row(r, sr, s, bench, err))
-			return -1;
-	}
-	m = row_metric(r, bench, sql_int(s, 2));
-	if (!m)
-		return 0;
-	result_metric_add_sample(m, sql_real(s, 3), sr->warmup);
+	result_metric_add_sample(m, sql_real(s, 4), sr->warmup);
 	if (!sr->warmup && sr->disturbed)
 		result_metric_mark_disturbed(m);
 	return 0;
 }
 
-int samples_read(struct batch_rows *r, struct error *err)
+/* Forget the samples and records read, to read them again. */
+static void forget_samples(struct load *l)
 {
-	struct sample_rows sr = { .iteration_id = 0 };
+	for (size_t i = 0; i < l->nr_benches; i++) {
+		struct result_benchmark *bench = load_benchmark(l, &l->benches[i]);
+
+		for (size_t k = 0; k < bench->nr_metrics; k++) {
+			struct result_metric *m = &bench->metrics[k];
+
+			free(m->samples);
+			free(m->disturbed);
+			free(m->warmup);
+			m->samples = m->warmup = NULL;
+			m->disturbed = NULL;
+			m->nr_samples = m->nr_warmup = 0;
+		}
+		result_benchmark_drop_iterations(bench);
+		l->benches[i].last_seq = -1;
+	}
+}
+
+static int read_samples_once(struct load *l, struct error *err)
+{
+	struct sample_rows sr = { .culprits = NULL };
+	const char *const *sql = read_samples[!!(l->parts & STORE_ITERATIONS)];
 	int rc;
 
-	r->part = &sr;
-	rc = batch_rows_each(r, read_samples, sample_row, err);
+	l->part = &sr;
+	rc = load_rows(l, sql[0], sql[1], sample_row, err);
 	sql_done(sr.culprits);
-	settle_iterations(&sr);
-	result_benchmark_drop_iterations(&sr.pending);
-	r->part = NULL;
+	l->part = NULL;
+	if (rc && sr.out_of_order) {
+		forget_samples(l);
+		l->whole = false;
+		rc = read_samples_once(l, err);
+		l->whole = true;
+	}
+	return rc;
+}
+
+/*
+ * The records are kept only where some interference was measured, so
+ * that a store from before it was measured loads as it did.
+ */
+int samples_read(struct load *l, struct error *err)
+{
+	int rc = read_samples_once(l, err);
+
+	for (size_t i = 0; i < l->nr_benches && !rc; i++) {
+		struct result_benchmark *bench = load_benchmark(l, &l->benches[i]);
+
+		if (!result_benchmark_has_interference(bench))
+			result_benchmark_drop_iterations(bench);
+	}
 	return rc;
 }

@@ -3,9 +3,9 @@
  * CPU profiles (the profile monitor): a profile belongs to a benchmark and
  * the iteration it was taken in, or to an extra iteration run only to be
  * profiled; its symbols, in order, each with its self and children weight.
- * A batch's profiles are read in two queries, their rows and all their
- * symbols (most batches have none, and then that is one query that
- * returns nothing).
+ * A load's profiles are read in two queries (of the store, or of each
+ * batch), their rows and all their symbols (most have none, and then the
+ * second query is not run).
  */
 #include <stdlib.h>
 
@@ -38,21 +38,28 @@ int profile_insert(struct store *st, int64_t bench_id, const struct result_profi
 	return rc;
 }
 
-/* Where each profile went: its id, and the profile it was read into. */
+/* Where each profile went: its id, its benchmark and its place there. */
+struct profile_slot {
+	int64_t id;
+	struct load_bench *bench;
+	size_t index;
+};
+
 struct profile_slots {
-	int64_t *ids;
-	struct result_profile **profiles;
+	struct profile_slot *slots;	/* sorted by id once all are read */
 	size_t nr, alloc, at;
 };
 
-static int profile_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+static int profile_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	struct result_benchmark *bench = batch_rows_benchmark(r, s, 0);
-	struct profile_slots *slots = r->part;
+	struct load_bench *b = load_bench(l, sql_int(s, 0));
+	struct profile_slots *ps = l->part;
+	struct result_benchmark *bench;
 	struct result_profile *p;
 
-	if (!bench)
+	if (!b)
 		return 0;
+	bench = load_benchmark(l, b);
 	p = result_benchmark_add_profile(bench);
 	p->seq = (int)sql_int(s, 2);
 	p->extra = sql_int(s, 3);
@@ -62,53 +69,66 @@ static int profile_row(struct batch_rows *r, struct store_stmt *s, struct error 
 	p->samples = (uint64_t)sql_int(s, 7);
 	p->lost = (uint64_t)sql_int(s, 8);
 	p->total = (uint64_t)sql_int(s, 9);
-	if (slots->nr == slots->alloc) {
-		slots->alloc = slots->alloc ? 2 * slots->alloc : 16;
-		slots->ids = xreallocarray(slots->ids, slots->alloc, sizeof(*slots->ids));
-		slots->profiles = xreallocarray(slots->profiles, slots->alloc,
-						sizeof(*slots->profiles));
+	if (ps->nr == ps->alloc) {
+		ps->alloc = ps->alloc ? 2 * ps->alloc : 16;
+		ps->slots = xreallocarray(ps->slots, ps->alloc, sizeof(*ps->slots));
 	}
-	slots->ids[slots->nr++] = sql_int(s, 1);
+	ps->slots[ps->nr++] = (struct profile_slot){ sql_int(s, 1), b, bench->nr_profiles - 1 };
 	return 0;
 }
 
-static int symbol_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+static int slot_cmp(const void *a, const void *b)
 {
-	struct profile_slots *slots = r->part;
-	int64_t id = sql_int(s, 0);
+	int64_t x = ((const struct profile_slot *)a)->id, y = ((const struct profile_slot *)b)->id;
 
-	while (slots->at < slots->nr && slots->ids[slots->at] != id)
-		slots->at++;
-	if (slots->at < slots->nr)
-		result_profile_add_symbol(slots->profiles[slots->at], sql_text(s, 1),
-					  sql_text(s, 2), (uint64_t)sql_int(s, 3),
-					  (uint64_t)sql_int(s, 4));
+	return (x > y) - (x < y);
+}
+
+/* The profile of id @id, NULL when it is not one read; a profile's symbols come together. */
+static struct result_profile *profile_of(struct load *l, struct profile_slots *ps, int64_t id)
+{
+	struct profile_slot key = { .id = id }, *slot;
+
+	if (ps->at < ps->nr && ps->slots[ps->at].id == id)
+		slot = &ps->slots[ps->at];
+	else if (!(slot = bsearch(&key, ps->slots, ps->nr, sizeof(key), slot_cmp)))
+		return NULL;
+	ps->at = (size_t)(slot - ps->slots);
+	return &load_benchmark(l, slot->bench)->profiles[slot->index];
+}
+
+static int symbol_row(struct load *l, struct store_stmt *s, struct error *err)
+{
+	struct result_profile *p = profile_of(l, l->part, sql_int(s, 0));
+
+	if (p)
+		result_profile_add_symbol(p, sql_text(s, 1), sql_text(s, 2),
+					  (uint64_t)sql_int(s, 3), (uint64_t)sql_int(s, 4));
 	return 0;
 }
 
-int profiles_read(struct batch_rows *r, struct error *err)
+#define PROFILE_COLUMNS "SELECT p.benchmark_id, p.id, p.seq, p.extra, p.event, p.scope, " \
+	"p.frequency, p.samples, p.lost, p.total FROM "
+#define SYMBOL_COLUMNS "SELECT s.profile_id, s.name, s.dso, s.self, s.children FROM "
+
+int profiles_read(struct load *l, struct error *err)
 {
-	struct profile_slots slots = { .nr = 0 };
-	size_t k = 0;
+	struct profile_slots ps = { .nr = 0 };
 	int rc;
 
-	r->part = &slots;
-	rc = batch_rows_each(r, "SELECT p.benchmark_id, p.id, p.seq, p.extra, p.event, p.scope, "
-			     "p.frequency, p.samples, p.lost, p.total FROM benchmarks k JOIN "
-			     "profiles p ON p.benchmark_id = k.id WHERE k.batch_id = $1 "
-			     "ORDER BY k.position, p.extra, p.seq", profile_row, err);
-	/* The batch's profiles, in the order read, now that none moves any more. */
-	for (size_t b = 0; b < r->batch->nr_benchmarks; b++)
-		for (size_t i = 0; i < r->batch->benchmarks[b].nr_profiles && k < slots.nr; i++)
-			slots.profiles[k++] = &r->batch->benchmarks[b].profiles[i];
-	if (!rc && slots.nr)
-		rc = batch_rows_each(r, "SELECT s.profile_id, s.name, s.dso, s.self, s.children "
-				     "FROM benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
-				     "JOIN profile_symbols s ON s.profile_id = p.id "
-				     "WHERE k.batch_id = $1 "
-				     "ORDER BY k.position, p.extra, p.seq, s.position", symbol_row, err);
-	free(slots.ids);
-	free(slots.profiles);
-	r->part = NULL;
+	l->part = &ps;
+	rc = load_rows(l, PROFILE_COLUMNS "profiles p ORDER BY p.benchmark_id, p.extra, p.seq",
+		       PROFILE_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
+		       "WHERE k.batch_id = $1 ORDER BY k.position, k.id, p.extra, p.seq",
+		       profile_row, err);
+	qsort(ps.slots, ps.nr, sizeof(*ps.slots), slot_cmp);
+	if (!rc && ps.nr)
+		rc = load_rows(l, SYMBOL_COLUMNS "profile_symbols s ORDER BY s.profile_id, "
+			       "s.position",
+			       SYMBOL_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
+			       "JOIN profile_symbols s ON s.profile_id = p.id WHERE k.batch_id = $1 "
+			       "ORDER BY s.profile_id, s.position", symbol_row, err);
+	free(ps.slots);
+	l->part = NULL;
 	return rc;
 }

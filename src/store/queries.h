@@ -61,11 +61,11 @@ int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 			  struct error *err);
 /*
  * Append the visible batches of run @name (every run when NULL) to @set
- * in start order, each with its environment and benchmarks, and with
- * @with_samples their samples and profiles too: an incomplete replacing
- * batch, or one of a job, is not visible (store.h, store_load()).
+ * in start order, each with its environment and benchmarks, and the
+ * @parts asked for: an incomplete replacing batch, or one of a job, is
+ * not visible (store.h, store_load()).
  */
-int batches_load(struct store *st, const char *name, bool with_samples,
+int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);
 
 /* benchmarks.c */
@@ -131,38 +131,59 @@ int batch_attach_job(struct store *st, int64_t batch_id, struct error *err);
 int job_complete(struct store *st, int64_t batch_id, const char *result, struct error *err);
 
 /*
- * A batch being read: each of its parts (metrics, samples, profiles) in
- * one query for the whole batch, ordered by the benchmarks' positions and
- * merged into them in one pass, rather than one query per benchmark: that
- * cost 500,000 statement runs on a store of 100 batches of 1,000
- * benchmarks, and a round trip to a server costs more than a row.
+ * A load (store_load()): its batches, and each of their parts
+ * (environment, benchmarks, metrics, samples, profiles) read in one query
+ * for the whole store when every run is read, else in one query a batch;
+ * a row goes to its batch or benchmark by id. Not one query a benchmark:
+ * that was 500,000 statement runs for 100 batches of 1,000 benchmarks, and
+ * a round trip to a server costs more than a row.
  */
-struct batch_rows {
+struct load_bench {
+	int64_t id;
+	size_t batch, index;		/* set->batches[batch].benchmarks[index] */
+	size_t first_metric;		/* its metrics' ids: load.metric_ids[first_metric ..] */
+	int *positions;			/* its metrics' positions while they are read */
+	int64_t last_iteration;		/* of its samples read so far, and its seq */
+	int64_t last_seq;
+};
+
+struct load {
 	struct store *st;
-	struct result_batch *batch;
-	int64_t *ids;			/* the benchmarks' ids, in position order */
-	size_t *first_metric;		/* of each, its first in metric_ids */
-	size_t alloc_ids;
-	size_t at;			/* where a query is in them */
+	struct result_set *set;
+	size_t first;			/* its batches: set->batches[first ..] */
+	bool whole;			/* every run's: the parts of the whole store */
+	unsigned parts;			/* enum store_parts */
+	int64_t batch_id;		/* the batch a query a batch reads */
+	size_t batch_at;		/* the last batch found */
+	struct load_bench *benches;	/* in the order read */
+	size_t nr_benches, alloc_benches;
+	size_t *by_id;			/* indexes of benches in the order of their ids */
+	size_t at;			/* in by_id, the last found */
 	int64_t *metric_ids;
 	size_t nr_metric_ids, alloc_metric_ids;
 	void *part;			/* the state of the part being read */
 };
 
+/* The batch of id @id, NULL when it is not one being read. */
+struct result_batch *load_batch(struct load *l, int64_t id);
+/* The benchmark of id @id with what the load keeps of it, NULL when not read. */
+struct load_bench *load_bench(struct load *l, int64_t id);
+static inline struct result_benchmark *load_benchmark(struct load *l,
+						      const struct load_bench *b)
+{
+	return &l->set->batches[b->batch].benchmarks[b->index];
+}
 /*
- * The benchmark of the row whose column @col holds its id: the query's
- * rows come in the benchmarks' order, r->at (0 before its first row)
- * moves forward to it. NULL when none at or after r->at has the id.
+ * Every row of a part through @row: of @of_store once when the load is
+ * the whole store's, else of @of_batch ($1 a batch's id) for each batch.
+ * 0, or -1 with @err.
  */
-struct result_benchmark *batch_rows_benchmark(struct batch_rows *r, struct store_stmt *s,
-					      int col);
-/* Every row of @sql ($1 the batch's id) through @row: 0, or -1 with @err. */
-int batch_rows_each(struct batch_rows *r, const char *sql,
-		    int (*row)(struct batch_rows *r, struct store_stmt *s, struct error *err),
-		    struct error *err);
+int load_rows(struct load *l, const char *of_store, const char *of_batch,
+	      int (*row)(struct load *l, struct store_stmt *s, struct error *err),
+	      struct error *err);
 
-int benchmarks_read(struct batch_rows *r, struct error *err);
-int samples_read(struct batch_rows *r, struct error *err);
-int profiles_read(struct batch_rows *r, struct error *err);
+int benchmarks_read(struct load *l, struct error *err);
+int samples_read(struct load *l, struct error *err);
+int profiles_read(struct load *l, struct error *err);
 
 #endif

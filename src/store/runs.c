@@ -145,33 +145,43 @@ int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 			"discard earlier batches");
 }
 
-static int env_row(struct batch_rows *r, struct store_stmt *s, struct error *err)
+static int env_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	result_batch_add_env(r->batch, sql_text(s, 0), sql_text(s, 1));
+	struct result_batch *batch = load_batch(l, sql_int(s, 0));
+
+	if (batch)
+		result_batch_add_env(batch, sql_text(s, 1), sql_text(s, 2));
 	return 0;
 }
 
-/* Fill @batch (its id set) with its environment and benchmarks, and their samples. */
-static int batch_load(struct store *st, struct result_batch *batch, bool with_samples,
-		      struct error *err)
+static void load_release(struct load *l)
 {
-	struct batch_rows r = { .st = st, .batch = batch };
+	for (size_t i = 0; i < l->nr_benches; i++)
+		free(l->benches[i].positions);
+	free(l->benches);
+	free(l->by_id);
+	free(l->metric_ids);
+}
+
+/* Fill the batches of @l (their ids set) with their parts. */
+static int load_parts(struct load *l, struct error *err)
+{
 	int rc;
 
-	rc = batch_rows_each(&r, "SELECT key, value FROM environment WHERE batch_id = $1 "
-			     "ORDER BY key", env_row, err) ||
-	     benchmarks_read(&r, err) ||
-	     (with_samples && (samples_read(&r, err) || profiles_read(&r, err)));
-	free(r.ids);
-	free(r.first_metric);
-	free(r.metric_ids);
+	rc = load_rows(l, "SELECT batch_id, key, value FROM environment ORDER BY batch_id, key",
+		       "SELECT batch_id, key, value FROM environment WHERE batch_id = $1 "
+		       "ORDER BY key", env_row, err) ||
+	     benchmarks_read(l, err) ||
+	     (l->parts & STORE_SAMPLES && samples_read(l, err)) ||
+	     (l->parts & STORE_PROFILES && profiles_read(l, err));
 	return rc ? -1 : 0;
 }
 
-int batches_load(struct store *st, const char *name, bool with_samples,
+int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err)
 {
-	size_t first = set->nr_batches;
+	struct load l = { .st = st, .set = set, .first = set->nr_batches, .whole = !name,
+			  .parts = parts };
 	struct store_stmt *s;
 	int rc;
 
@@ -190,7 +200,8 @@ int batches_load(struct store *st, const char *name, bool with_samples,
 		batch->complete = sql_int(s, 3);
 	}
 	sql_done(s);
-	for (size_t i = first; i < set->nr_batches && !rc; i++)
-		rc = batch_load(st, &set->batches[i], with_samples, err);
+	if (!rc && set->nr_batches > l.first)
+		rc = load_parts(&l, err);
+	load_release(&l);
 	return rc;
 }

@@ -136,13 +136,21 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
 		      struct error *err);
 
+/* What store_load() reads beside batches, environments, benchmarks and metrics. */
+enum store_parts {
+	STORE_SAMPLES = 1,		/* the metrics' values, and which were disturbed */
+	STORE_ITERATIONS = 2,		/* what other tasks took from each (with the samples) */
+	STORE_PROFILES = 4,
+	STORE_EVERYTHING = 7,
+};
+
 /*
  * Load every batch of run @name (all runs when @name is NULL) with its
- * benchmarks, metrics and samples (only metadata and counts when
- * !@with_samples), appended to @set in start order. A name with no batch
- * is an error (EXIT_USAGE) naming the run.
+ * benchmarks, metrics, failed iterations' counts and the @parts (enum
+ * store_parts) asked for, appended to @set in start order. A name with no
+ * batch is an error (EXIT_USAGE) naming the run.
  */
-int store_load(struct store *st, const char *name, bool with_samples,
+int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
 /*

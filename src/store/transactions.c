@@ -299,7 +299,7 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 	return rc;
 }
 
-int store_load(struct store *st, const char *name, bool with_samples,
+int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err)
 {
 	size_t first = set->nr_batches;
@@ -308,7 +308,7 @@ int store_load(struct store *st, const char *name, bool with_samples,
 	/* One read transaction: a run being written concurrently is seen whole-iteration. */
 	if (sql_begin(st, TXN_READ, err))
 		return -1;
-	rc = batches_load(st, name, with_samples, set, err);
+	rc = batches_load(st, name, parts, set, err);
 	sql_end_read(st);
 	if (rc)
 		return -1;

@@ -33,6 +33,7 @@
 #include "store/postgres/lib.h"
 #include "store/sqlite/sqlite.h"
 #include "store/store.h"
+#include "util/array.h"
 #include "util/machine.h"
 #include "util/process.h"
 #include "util/xalloc.h"
@@ -285,7 +286,7 @@ static void test_round_trip(void **state)
 					     &err), 0);
 	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
 
-	assert_int_equal(store_load(st, "a", true, &set, &err), 0);
+	assert_int_equal(store_load(st, "a", STORE_EVERYTHING, &set, &err), 0);
 	assert_int_equal(set.nr_batches, 1);
 	assert_true(set.batches[0].complete);
 	assert_string_equal(result_batch_env(&set.batches[0], "kernel.release"), "6.1");
@@ -311,13 +312,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(store_import(st, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	result_set_release(&set);
-	assert_int_equal(store_load(st, "b", true, &set, &err), 0);
+	assert_int_equal(store_load(st, "b", STORE_EVERYTHING, &set, &err), 0);
 	assert_int_equal(set.nr_batches, 1);
 	assert_int_equal(set.batches[0].benchmarks[0].metrics[1].nr_samples, 6);
 	assert_int_equal(set.batches[0].benchmarks[0].nr_failed, 1);
 	result_set_release(&set);
 
-	assert_int_equal(store_load(st, "nosuch", true, &set, &err), -1);
+	assert_int_equal(store_load(st, "nosuch", STORE_EVERYTHING, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	store_close(st);
 }
@@ -353,7 +354,7 @@ static void test_profile_round_trip(void **state)
 	assert_int_equal(store_profile_add(st, bench_id, p, &err), -1);
 	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
 
-	assert_int_equal(store_load(st, "a", true, &set, &err), 0);
+	assert_int_equal(store_load(st, "a", STORE_EVERYTHING, &set, &err), 0);
 	lb = &set.batches[0].benchmarks[0];
 	assert_int_equal(lb->nr_profiles, 2);
 	assert_int_equal(lb->profiles[0].seq, 1);
@@ -372,7 +373,7 @@ static void test_profile_round_trip(void **state)
 	assert_string_equal(lb->profiles[0].symbols[1].name, "main");
 	result_set_release(&set);
 	/* without samples, without profiles */
-	assert_int_equal(store_load(st, "a", false, &set, &err), 0);
+	assert_int_equal(store_load(st, "a", 0, &set, &err), 0);
 	assert_int_equal(set.batches[0].benchmarks[0].nr_profiles, 0);
 	result_set_release(&set);
 	result_profile_release(p);
@@ -417,13 +418,138 @@ static void test_resume_bookkeeping(void **state)
 	store_close(st);
 }
 
+/* The values of @m, measured then warm-up, as "1 2 3 | 0". */
+static void values_of(const struct result_metric *m, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->nr_samples; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%g%s", i ? " " : "",
+					 m->samples[i], m->disturbed && m->disturbed[i] ? "!" : "");
+	used += (size_t)snprintf(buf + used, len - used, " |");
+	for (size_t i = 0; i < m->nr_warmup; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %g", m->warmup[i]);
+}
+
+/* What a load read of run @name, as text: its benchmarks, metrics, samples and records. */
+static void loaded(const struct result_set *set, const char *name, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const struct result_batch *batch = &set->batches[i];
+
+		if (strcmp(batch->name, name))
+			continue;
+		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
+			const struct result_benchmark *b = &batch->benchmarks[j];
+
+			used += (size_t)snprintf(buf + used, len - used, "[%s %s failed %zu",
+						 b->workload, b->params, b->nr_failed);
+			for (size_t k = 0; k < b->nr_metrics; k++) {
+				char values[256];
+
+				values_of(&b->metrics[k], values, sizeof(values));
+				used += (size_t)snprintf(buf + used, len - used, " %s: %s;",
+							 b->metrics[k].name, values);
+			}
+			for (size_t k = 0; k < b->nr_iterations; k++)
+				used += (size_t)snprintf(buf + used, len - used, " it%s%s %g/%zu",
+							 b->iterations[k].warmup ? "w" : "",
+							 b->iterations[k].disturbed ? "!" : "",
+							 b->iterations[k].cpu_taken,
+							 b->iterations[k].nr_culprits);
+			used += (size_t)snprintf(buf + used, len - used, "]");
+		}
+	}
+}
+
+/* Run @name read by name and with the whole store: both give @expected. */
+static void assert_loads(struct store *st, const char *name, const char *expected)
+{
+	struct result_set one = { NULL, 0 }, all = { NULL, 0 };
+	struct error err = { 0 };
+	char by_name[2048], whole[2048];
+
+	assert_int_equal(store_load(st, name, STORE_EVERYTHING, &one, &err), 0);
+	assert_int_equal(store_load(st, NULL, STORE_EVERYTHING, &all, &err), 0);
+	loaded(&one, name, by_name, sizeof(by_name));
+	loaded(&all, name, whole, sizeof(whole));
+	assert_string_equal(by_name, expected);
+	assert_string_equal(whole, expected);
+	result_set_release(&one);
+	result_set_release(&all);
+}
+
+/* A benchmark of batch @batch_id whose iterations are stored in the order of @seqs. */
+static void add_in_order(struct store *st, int64_t batch_id, const int *seqs, size_t n,
+			 const struct result_iteration *noisy)
+{
+	struct error err = { 0 };
+	int64_t ids[2], bench_id;
+
+	assert_int_equal(store_benchmark_add(st, batch_id, &bench_def, &bench_id, ids, &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct store_sample s[3] = {
+			{ ids[0], 0, seqs[i] }, { ids[1], 0, 10.0 * seqs[i] },
+			{ ids[1], 1, 10.0 * seqs[i] + 1 },
+		};
+
+		assert_int_equal(store_iteration_add(st, bench_id, seqs[i], seqs[i] == 0, NULL,
+						     seqs[i] == 2 ? noisy : NULL, s, 3, &err), 0);
+	}
+	assert_int_equal(store_iteration_add(st, bench_id, (int)n, false, "crashed", NULL, NULL, 0,
+					     &err), 0);
+}
+
+/*
+ * A load gives each benchmark its samples in seq order and its metrics in
+ * position order, whatever order the store holds them in, and the same
+ * whether it reads one run or the whole store at once (which reads the
+ * iterations in the order of their ids, and reads again a batch at a time
+ * when a benchmark's are not in seq order).
+ */
+static void test_load_orders(void **state)
+{
+	struct store *st = open_store();
+	struct result_culprit culprit = { .name = TEXT("make"), .pid = 7, .cpu = 0.5 };
+	struct result_iteration noisy = { .disturbed = true, .cpu_taken = 0.5, .cpu_steal = NAN,
+					  .cpu_available = 2, .started = NAN, .ended = NAN,
+					  .culprits = &culprit, .nr_culprits = 1 };
+	static const int in_order[] = { 0, 1, 2, 3 }, out_of_order[] = { 3, 1, 0, 2 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id;
+
+	batch_id = begin(st, "x", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, batch_id, 1, 2, ids);
+	add_in_order(st, batch_id, in_order, 4, &noisy);
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+	/* the first benchmark's metrics stored in the other order */
+	db_exec("UPDATE metrics SET position = 1 - position WHERE benchmark_id = "
+		"(SELECT min(id) FROM benchmarks)", NULL);
+	fill(st, begin(st, "y", "2026-01-02T00:00:00Z", false, NULL), 0, 1, ids);
+	/* a replacing batch not complete is seen by neither */
+	fill(st, begin(st, "x", "2026-01-03T00:00:00Z", true, NULL), 0, 3, ids);
+	assert_loads(st, "x", "[pipe {\"loops\":\"10\"} failed 0 ops: 10 11 20 21 | 0 1; "
+		     "seconds: 1 2 | 0;][pipe {\"loops\":\"10\"} failed 1 seconds: 1 2! 3 | 0; "
+		     "ops: 10 11 20! 21! 30 31 | 0 1; itw nan/0 it nan/0 it! 0.5/1 it nan/0]");
+
+	add_in_order(st, begin(st, "z", "2026-01-04T00:00:00Z", false, NULL), out_of_order, 4,
+		     &noisy);
+	assert_loads(st, "z", "[pipe {\"loops\":\"10\"} failed 1 seconds: 1 2! 3 | 0; "
+		     "ops: 10 11 20! 21! 30 31 | 0 1; itw nan/0 it nan/0 it! 0.5/1 it nan/0]");
+	store_close(st);
+}
+
 static size_t batches_of(struct store *st, const char *name)
 {
 	struct result_set set = { NULL, 0 };
 	struct error err = { 0 };
 	size_t n;
 
-	if (store_load(st, name, false, &set, &err))
+	if (store_load(st, name, 0, &set, &err))
 		return 0;
 	n = set.nr_batches;
 	result_set_release(&set);
@@ -577,7 +703,7 @@ static void test_upgrade_matches_new(void **state)
 	load_sql_file(old, data_file("store-v1.sql"));
 	/* Read: the copy in memory is upgraded, the file is not. */
 	assert_int_equal(store_open_existing(old, &st, &err), 0);
-	assert_int_equal(store_load(st, "v1-fw", true, &set, &err), 0);
+	assert_int_equal(store_load(st, "v1-fw", STORE_EVERYTHING, &set, &err), 0);
 	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].repetitions, 1);
 	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].nr_samples, 2);
 	result_set_release(&set);
@@ -618,7 +744,7 @@ static void test_bad_direction(void **state)
 		"UPDATE metrics SET better = 'sideways' WHERE name = 'ops'",
 		"ALTER TABLE metrics DROP CONSTRAINT metrics_better_check; "
 		"UPDATE metrics SET better = 'sideways' WHERE name = 'ops'");
-	assert_int_equal(store_load(st, "d", true, &set, &err), -1);
+	assert_int_equal(store_load(st, "d", STORE_EVERYTHING, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "'sideways'"));
 	assert_non_null(strstr(err.msg, "damaged"));
@@ -657,7 +783,7 @@ static void test_busy_is_not_no_row(void **state)
 	assert_non_null(strstr(err.msg, "locked"));
 	assert_int_equal(store_resume_find(st, "b", &resumed, &plan, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
-	assert_int_equal(store_load(st, "b", true, &set, &err), -1);
+	assert_int_equal(store_load(st, "b", STORE_EVERYTHING, &set, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	result_set_release(&set);
 	assert_int_equal(store_iteration_add(st, ids[0], 9, false, NULL, NULL, NULL, 0, &err), -1);
@@ -935,7 +1061,7 @@ static void test_pg_write_lock(void **state)
 	assert_int_equal(store_iteration_add(st, bench_id, 9, false, NULL, NULL, NULL, 0, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "write lock"));
-	assert_int_equal(store_load(st, "l", true, &set, &err), 0);
+	assert_int_equal(store_load(st, "l", STORE_EVERYTHING, &set, &err), 0);
 	assert_int_equal(set.batches[0].benchmarks[0].metrics[0].nr_samples, 1);
 	result_set_release(&set);
 	pg_sql(holder, "ROLLBACK");
@@ -1046,6 +1172,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup, teardown),
@@ -1075,6 +1202,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup_pg, teardown_pg),
