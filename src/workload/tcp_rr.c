@@ -51,18 +51,19 @@
  * every second and prints sender and receiver sums, we the receivers'.
  *
  * Measured against tbench and iperf3 on this project's 2-CPU virtual
- * machines (bench/fidelity-net.sh, 5 s runs, interleaved, a shared
- * machine at load 12 to 43), the cost ratio ours/reference (1/throughput):
+ * machines (bench/fidelity-net.sh, 5 s runs, interleaved), the cost ratio
+ * ours/reference (1/throughput). On a shared machine at load 12 to 43:
  * one client on one CPU 0.948 [0.845, 1.081] (25 pairs); one client on
  * both CPUs 0.850 [0.772, 0.927] (25); two clients 0.960 [0.867, 1.077]
  * (25); the stream against iperf3 -l 128K 1.071 [0.929, 1.369] (26).
- * Where one client has both CPUs, tbench's client does more per call than
- * sending and receiving it: it reads and parses its load file's next
- * line and keeps per-call statistics, 1.2-1.4 us of user time a call on
- * the client alone (0.60-0.73 s for some 480,000 calls, /usr/bin/time),
- * where our client and server together take 1.1 us (0.54 s for 495,000);
- * with the two sides on two CPUs that work is on the round trip's path,
- * with both on one CPU it is shared out with the server's.
+ * Again at load 1 to 5: one client on both CPUs 1.001 [0.893, 1.052],
+ * on one CPU 0.931 [0.903, 1.010] (20 pairs each). tbench's client does
+ * more per call than send and receive it: it reads and parses its load
+ * file's next line and keeps per-call statistics, 1.2-1.4 us of user
+ * time a call on the client alone (0.60-0.73 s for some 480,000 calls,
+ * /usr/bin/time), where our client and server together take 1.1 us
+ * (0.54 s for 495,000); on a busy machine that work, on the round trip's
+ * path, is what a preemption lands on.
  */
 #include <arpa/inet.h>
 #include <errno.h>
