@@ -13,8 +13,10 @@
 # iperf3), bench/fidelity-fairness.sh (stress-ng in cgroups and at nice
 # levels) and, given SCHBENCH, bench/fidelity-schbench.sh, with a budget per case: at
 # least PAIRS pairs, then more until the interval is narrow, MAX_PAIRS, or
-# CASE_SECONDS spent. With the defaults below the 15 cases take 15 to 25
-# minutes on a 2-CPU machine (each case: CASE_SECONDS plus one pair).
+# CASE_SECONDS spent. Each case takes at most CASE_SECONDS plus one pair:
+# with the defaults below the 15 cases before cyclictest, tcp-rr and
+# fairness took 15 to 25 minutes on a 2-CPU machine; their 9 cases add at
+# most 9 x (60 s + a pair of 3 to 6 s runs).
 #
 # usage: SCHBENCH=/path/to/schbench bench/fidelity-all.sh [SCHEDPERF]
 #   SCHBENCH   a schbench binary built from its sources (there is no
