@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "store/store.h"
+#include "util/json_write.h"
 #include "util/strbuf.h"
 
 static const struct cmd_usage jobs_usage = {
@@ -90,7 +91,7 @@ static void print_json(const struct store_job *jobs, size_t nr)
 		json_object_set_new(o, "boot_deadline", string_or_null(j->boot_deadline));
 		json_array_append_new(list, o);
 	}
-	json_dumpf(list, stdout, JSON_INDENT(2));
+	json_write(stdout, list, 2);
 	putchar('\n');
 	json_decref(list);
 }

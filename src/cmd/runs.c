@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "util/json_write.h"
 
 static const struct cmd_usage runs_usage = {
 	"usage: schedperf runs [--machine PATTERN] [--format text|json]\n"
@@ -87,7 +88,7 @@ static void print_json(const struct result_set *set)
 		json_object_set_new(run, "disturbed", json_integer((json_int_t)disturbed));
 		json_array_append_new(list, run);
 	}
-	json_dumpf(list, stdout, JSON_INDENT(2));
+	json_write(stdout, list, 2);
 	putchar('\n');
 	json_decref(list);
 }

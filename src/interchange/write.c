@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "interchange/interchange.h"
+#include "util/json_write.h"
 #include "util/output_file.h"
 
 static json_t *samples_json(const double *values, size_t n)
@@ -158,7 +159,7 @@ int interchange_write(FILE *out, const struct result_set *set, struct error *err
 	for (size_t i = 0; i < set->nr_batches; i++)
 		json_array_append_new(runs, batch_json(&set->batches[i]));
 	json_object_set_new(doc, "runs", runs);
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	rc = json_write(out, doc, 2);
 	json_decref(doc);
 	if (rc || fputc('\n', out) == EOF || fflush(out)) {
 		int saved = errno ? errno : EIO;

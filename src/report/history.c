@@ -11,6 +11,7 @@
 
 #include "report/history.h"
 #include "report/report.h"
+#include "util/json_write.h"
 #include "util/strbuf.h"
 
 char *history_series_title(const struct history_series *s)
@@ -135,7 +136,7 @@ static json_t *point_json(const struct history *h, const struct history_point *p
 
 static void dump(FILE *out, json_t *doc)
 {
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_write(out, doc, 2);
 	fputc('\n', out);
 	json_decref(doc);
 }

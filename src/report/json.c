@@ -9,6 +9,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/json_write.h"
 
 static json_t *number(double v)
 {
@@ -180,7 +181,7 @@ void report_compare_json(FILE *out, const struct comparison *cmp,
 		json_array_append_new(rows, obj);
 	}
 	json_object_set_new(doc, "rows", rows);
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_write(out, doc, 2);
 	fputc('\n', out);
 	json_decref(doc);
 }

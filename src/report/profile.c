@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "report/report.h"
+#include "util/json_write.h"
 
 /* The marks of a change against the first run; see the legend below. */
 static char spread_mark(enum spread_verdict v)
@@ -212,7 +213,7 @@ void report_profile_json(FILE *out, const struct profile_diff *d, const char *co
 		json_array_append_new(benches, obj);
 	}
 	json_object_set_new(doc, "benchmarks", benches);
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_write(out, doc, 2);
 	fputc('\n', out);
 	json_decref(doc);
 }

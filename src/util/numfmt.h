@@ -11,4 +11,13 @@
  */
 void format_shortest(char *buf, size_t len, double v);
 
+/*
+ * @v as snprintf(buf, len, "%.17g", v) writes it (which reads back as
+ * exactly @v), in a tenth of its time for the values of measurements
+ * (1e-6 to 1e38, where 128-bit integers hold the exact product that is
+ * rounded; others go to snprintf). Returns the length; @buf needs 32
+ * bytes.
+ */
+int format_g17(char *buf, double v);
+
 #endif

@@ -10,10 +10,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "util/json_write.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
 
@@ -91,6 +93,110 @@ static void test_format_shortest(void **state)
 	}
 }
 
+/* format_g17() against glibc's own %.17g: the value must print alike. */
+static void assert_g17(double v)
+{
+	char mine[40], glibc[40];
+	int n = format_g17(mine, v);
+
+	snprintf(glibc, sizeof(glibc), "%.17g", v);
+	if (strcmp(mine, glibc) || n != (int)strlen(glibc))
+		fail_msg("%a: format_g17 gives '%s' (%d), printf '%s'", v, mine, n, glibc);
+}
+
+/* A double of random bits: every exponent and mantissa alike. */
+static double random_bits(uint64_t *state)
+{
+	double v;
+
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	memcpy(&v, state, sizeof(v));
+	return v;
+}
+
+static void test_format_g17(void **state)
+{
+	static const double values[] = { 0, -0.0, 1, -1, 0.1, 1.5, 100, 1e16, 1e17, 1e-5,
+					 1e-4, 9.9999999999999995e-5, 0.00012345, 99999999999999999.0,
+					 9.9999999999999999e16, 123456789012345678.0, 1e21, 1e22,
+					 1.7976931348623157e308, 5e-324, 2.2250738585072014e-308,
+					 INFINITY, -INFINITY, NAN, 1e-6, 1.0000000000000002,
+					 0.30000000000000004, 1e38, 1.7e38, 3.4e38 };
+	uint64_t bits = 88172645463325252ULL;
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		assert_g17(values[i]);
+	/* ties at the 17th digit, to even: 18 digits ending in 5 */
+	for (double k = 0x1p50; k < 0x1p50 + 4000; k++) {
+		assert_g17(k + 0.25);
+		assert_g17(k + 0.75);
+		assert_g17((k + 0.25) / 0x1p40);
+		assert_g17(-(k + 0.75) * 0x1p10);
+	}
+	for (int i = 0; i < 300000; i++) {
+		double v = random_bits(&bits);
+
+		assert_g17(v);
+		/* and the values of measurements: 1e-9 to 1e20, every digit */
+		assert_g17(ldexp(fabs(v) / 0x1p1023 + 1, (int)(bits % 100) - 30));
+		assert_g17((double)(bits % 100000000) / 1000);
+	}
+}
+
+/* json_write() of @json, as json_dumpf() writes it. */
+static void assert_json_alike(const json_t *json, int indent)
+{
+	char *mine = NULL, *theirs = NULL;
+	size_t mine_len = 0, theirs_len = 0;
+	FILE *f = open_memstream(&mine, &mine_len);
+
+	assert_int_equal(json_write(f, json, indent), 0);
+	fclose(f);
+	f = open_memstream(&theirs, &theirs_len);
+	assert_int_equal(json_dumpf(json, f, JSON_INDENT(indent) | JSON_REAL_PRECISION(17)), 0);
+	fclose(f);
+	assert_string_equal(mine, theirs);
+	free(mine);
+	free(theirs);
+}
+
+static void test_json_write(void **state)
+{
+	static const double reals[] = { 0, -0.0, 1, 1e16, 1e17, 1.5e-5, 0.0001, 123456.789,
+					 -2.5e-300, 1.7976931348623157e308, 5e-324, 1e100, 0.1 };
+	json_t *doc = json_object(), *array = json_array(), *nested = json_object();
+	uint64_t bits = 5;
+
+	json_object_set_new(doc, "text", json_string("quote \" backslash \\ tab \t nl \n "
+						      "cr \r bs \b ff \f bell \a del \x7f é ∑ 😀"));
+	json_object_set_new(doc, "nul", json_stringn("a\0b", 3));
+	json_object_set_new(doc, "key \"quoted\"\n", json_integer(-9223372036854775807LL - 1));
+	json_object_set_new(doc, "empty array", json_array());
+	json_object_set_new(doc, "empty object", json_object());
+	json_object_set_new(doc, "true", json_true());
+	json_object_set_new(doc, "false", json_false());
+	json_object_set_new(doc, "null", json_null());
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+		json_array_append_new(array, json_real(reals[i]));
+	for (int i = 0; i < 20000; i++) {
+		double v = random_bits(&bits);
+
+		if (isfinite(v))
+			json_array_append_new(array, json_real(v));
+		json_array_append_new(array, json_real((double)(bits % 1000000) / 1024));
+	}
+	json_object_set_new(nested, "deeper", json_pack("[[[{}], []], {\"a\": [1, 2.5]}]"));
+	json_object_set_new(doc, "reals", array);
+	json_object_set_new(doc, "nested", nested);
+	assert_json_alike(doc, 2);
+	assert_json_alike(doc, 0);
+	assert_json_alike(doc, 31);
+	assert_int_equal(json_write(stdout, json_object_get(doc, "true"), 2), -1);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +204,8 @@ int main(void)
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_format_shortest),
+		cmocka_unit_test(test_format_g17),
+		cmocka_unit_test(test_json_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
