@@ -13,7 +13,6 @@
 
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "cmd/job_env.h"
 #include "util/error.h"
 #include "util/signals.h"
 
@@ -70,6 +69,5 @@ int main(int argc, char **argv)
 				"commands (see 'schedperf help')", argv[i]);
 	optind = 1;
 	opterr = 0;
-	job_env_check_paths();
 	return finish_output(cmd->fn(argc - i, argv + i));
 }

@@ -11,9 +11,31 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
 #include "util/utf8.h"
 
 struct global_options global = { NULL, false, false };
+
+/* The knob guard's words: progress and warnings on stderr, restores on stdout. */
+static void knob_said(const char *text)
+{
+	if (!global.quiet)
+		fprintf(stderr, "schedperf: %s\n", text);
+}
+
+static void knob_warned(const char *text)
+{
+	fprintf(stderr, "schedperf: %s\n", text);
+}
+
+static void knob_restored(const struct knob_original *k)
+{
+	if (!global.quiet)
+		printf("restored %s %s = %s\n", k->kind, k->name, k->value);
+}
+
+static const struct knob_events knob_voice = { knob_said, knob_warned, knob_restored };
 
 void cli_setup(void)
 {
@@ -21,6 +43,8 @@ void cli_setup(void)
 
 	global.db = env_db && *env_db ? env_db : "schedperf.db";
 	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	knob_events_set(&knob_voice);
+	job_env_check_paths();
 }
 
 int command_usage_error(const char *cmd, const char *fmt, ...)

@@ -24,8 +24,9 @@ extern struct global_options global;
 
 /*
  * Before a command runs, once: the global options' defaults from the
- * environment, and the voice of the libraries that speak while they work
- * (the machine's knob guard, runner/knob_guard.h).
+ * environment, the voice of the libraries that speak while they work
+ * (the machine's knob guard, runner/knob_guard.h), and a job's check of
+ * its paths (runner/job_env.h).
  */
 void cli_setup(void);
 

@@ -12,7 +12,7 @@
  * first change and copied to the store, set before each sample of a side,
  * and put back at the end, on SIGINT, SIGTERM and SIGHUP; after a SIGKILL
  * the next command that measures here puts them back or refuses
- * (cmd/knob_guard.h), and `ab --restore` puts them back. The machine's
+ * (runner/knob_guard.h), and `ab --restore` puts them back. The machine's
  * knob lock, exclusive, keeps every other schedperf command from
  * measuring or changing settings meanwhile.
  */
@@ -28,9 +28,9 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
-#include "cmd/job_env.h"
-#include "cmd/knob_guard.h"
-#include "cmd/knob_session.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
+#include "runner/knob_session.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/cpulist.h"
@@ -277,8 +277,9 @@ static int prepare(struct ab *ab, struct error *err)
 static int ab_restore(void)
 {
 	struct store *st = NULL;
-	struct error err = { 0 };
-	int code;
+	struct error err = { 0 }, rerr = { 0 };
+	size_t dealt = 0;
+	int code = EXIT_OK;
 
 	iteration_install_signal_handlers();
 	if (!store_open_existing(global.db, &st, &err)) {
@@ -290,7 +291,13 @@ static int ab_restore(void)
 	if (err.code && err.code != EXIT_USAGE && !global.quiet)
 		fprintf(stderr, "schedperf: warning: the store's copy of the journal is not "
 			"corrected: %s\n", err.msg);
-	code = knob_guard_restore(st);
+	if (knob_guard_restore(&dealt, &rerr))
+		code = error_report(&rerr);
+	else if (!dealt && !global.quiet)
+		printf("nothing to restore: this machine's journal (%s) holds no changed "
+		       "setting\n", knob_journal_path());
+	if (st && knob_guard_copy(st, &rerr) && code == EXIT_OK)
+		code = error_report(&rerr);
 	store_close(st);
 	return code;
 }

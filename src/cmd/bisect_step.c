@@ -29,9 +29,9 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
-#include "cmd/job_env.h"
-#include "cmd/knob_guard.h"
-#include "cmd/knob_session.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
+#include "runner/knob_session.h"
 #include "cmd/sampling.h"
 #include "monitor/monitor.h"
 #include "runner/iteration.h"

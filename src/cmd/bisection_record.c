@@ -16,7 +16,7 @@
 
 #include "cmd/bisection.h"
 #include "cmd/cmd.h"
-#include "cmd/knob_guard.h"
+#include "runner/knob_guard.h"
 #include "monitor/monitor.h"
 #include "report/report.h"
 #include "runner/iteration.h"
@@ -179,7 +179,7 @@ static int open_repo(struct bisection *bi, const char *repo, struct error *err)
 
 /*
  * A bisection that measures here first deals with what a killed ab left
- * changed (cmd/knob_guard.h); a kernel bisection measures nothing here: its
+ * changed (runner/knob_guard.h); a kernel bisection measures nothing here: its
  * workers do it before each job.
  */
 static int guard(struct bisection *bi, struct error *err)

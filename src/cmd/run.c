@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/job_env.h"
-#include "cmd/knob_guard.h"
-#include "cmd/knob_session.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
+#include "runner/knob_session.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
 #include "runner/plan.h"

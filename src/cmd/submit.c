@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/job_env.h"
+#include "runner/job_env.h"
 #include "store/store.h"
 #include "util/array.h"
 #include "util/parse.h"

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/knob_guard.h"
+#include "runner/knob_guard.h"
 #include "store/store.h"
 #include "util/machine.h"
 #include "util/run_command.h"

@@ -19,7 +19,7 @@
  * fork() and pthread_create() hand down the scheduling attributes and the
  * cgroups of their caller. Nothing outlives those tasks, so nothing of
  * these is journalled; a scratch cgroup is machine state and is
- * (cmd/knob_session.h).
+ * (runner/knob_session.h).
  */
 
 #define TASK_KNOBS_MAX_CGROUPS 4

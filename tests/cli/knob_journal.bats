@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The machine's knob journal and lock (src/runner/knob_journal.h,
-# src/cmd/knob_guard.h): a setting an ab killed by SIGKILL left changed is
+# src/runner/knob_guard.h): a setting an ab killed by SIGKILL left changed is
 # journalled where every schedperf process on the machine sees it, whatever
 # its store; every command that measures puts it back (a worker's job) or
 # refuses (a person); nothing takes it for an original; ab --restore puts

@@ -9,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
-#include "cmd/knob_guard.h"
-#include "cmd/knob_session.h"
+#include "runner/knob_guard.h"
+#include "runner/knob_session.h"
 #include "runner/iteration.h"
 #include "runner/knob_journal.h"
 #include "util/process.h"
@@ -305,14 +304,13 @@ static void forget_restored(struct knob_session *ks, struct store *st, const boo
 			knob_journal_forget(k->kind, k->name, &k->writer, &jerr);
 	}
 	ks->copied = ks->journalled = false;
-	if (cerr.code && !global.quiet)
-		fprintf(stderr, "schedperf: warning: the settings are restored; the store's copy "
-			"of the journal lists them until the next command that measures with this "
-			"store on this machine\n");
+	if (cerr.code)
+		knob_note("warning: the settings are restored; the store's copy of the journal "
+			  "lists them until the next command that measures with this store on this "
+			  "machine");
 	if (jerr.code)
-		fprintf(stderr, "schedperf: warning: the settings are restored; this machine's "
-			"journal lists them until the next command that measures here: %s\n",
-			jerr.msg);
+		knob_warning("warning: the settings are restored; this machine's journal lists "
+			     "them until the next command that measures here: %s", jerr.msg);
 }
 
 int knob_session_end(struct knob_session *ks, struct store *st, struct error *err)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_JOB_ENV_H
-#define SCHEDPERF_CMD_JOB_ENV_H
+#ifndef SCHEDPERF_RUNNER_JOB_ENV_H
+#define SCHEDPERF_RUNNER_JOB_ENV_H
 
 #include <stdint.h>
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_KNOB_GUARD_H
-#define SCHEDPERF_CMD_KNOB_GUARD_H
+#ifndef SCHEDPERF_RUNNER_KNOB_GUARD_H
+#define SCHEDPERF_RUNNER_KNOB_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "store/store.h"
 #include "util/error.h"
@@ -45,9 +46,30 @@ int knob_guard_put_back(struct error *err);
 
 /*
  * `ab --restore`: put back everything the machine's journal holds, under
- * the exclusive lock, printing a line for each (or that there was
- * nothing), and correct @st's copy if @st is not NULL. An exit code.
+ * the exclusive lock, each told to the events' restored(); *@dealt counts
+ * the entries dealt with (0: there was nothing to restore). Correcting a
+ * store's copy is knob_guard_copy()'s.
  */
-int knob_guard_restore(struct store *st);
+int knob_guard_restore(size_t *dealt, struct error *err);
+
+/*
+ * What the guard and the knob sessions (knob_session.h) say while they
+ * work, for the command to show: note() what it waits for (progress,
+ * which --quiet hides), warning() what it put back or left journalled,
+ * each a line of text; restored() each setting `ab --restore` put back.
+ * The command line installs them once (cli/cli.h); without them, or
+ * with a member NULL, nothing is said.
+ */
+struct knob_events {
+	void (*note)(const char *text);
+	void (*warning)(const char *text);
+	void (*restored)(const struct knob_original *k);
+};
+
+void knob_events_set(const struct knob_events *events);
+
+/* Say @fmt through the installed events' note() or warning(). */
+void knob_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void knob_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

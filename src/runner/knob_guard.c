@@ -5,13 +5,13 @@
  * a job or refused for a person (knob_guard.h). The machine's journal is
  * the one that counts; a store's copy is corrected to it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/job_env.h"
-#include "cmd/knob_guard.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
 #include "runner/knobs.h"
 #include "util/process.h"
@@ -19,6 +19,41 @@
 
 /* Held from the first take until the process exits: it measures until then. */
 static struct knob_lock machine_lock = KNOB_LOCK_INIT;
+
+static const struct knob_events *events;
+
+void knob_events_set(const struct knob_events *ev)
+{
+	events = ev;
+}
+
+static void say(void (*fn)(const char *), const char *fmt, va_list ap)
+{
+	char text[1024];
+
+	if (!fn)
+		return;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	fn(text);
+}
+
+void knob_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(events ? events->note : NULL, fmt, ap);
+	va_end(ap);
+}
+
+void knob_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(events ? events->warning : NULL, fmt, ap);
+	va_end(ap);
+}
 
 enum leftover_policy {
 	REFUSE,			/* a person runs the command: say what to do */
@@ -42,21 +77,21 @@ static void say_waiting(bool exclusive)
 	struct error err = { 0 };
 	size_t n = 0, live = 0;
 
-	if (global.quiet)
+	if (!events || !events->note)
 		return;
 	if (!knob_journal_read(&k, &n, &err))
 		while (live < n && !process_alive(&k[live].writer))
 			live++;
 	if (live < n)
-		fprintf(stderr, "schedperf: waiting for ab process %lld to end: it changes %s %s "
-			"on this machine (%s)\n", (long long)k[live].writer.pid, k[live].kind,
-			k[live].name, knob_lock_path());
+		knob_note("waiting for ab process %lld to end: it changes %s %s on this machine "
+			  "(%s)", (long long)k[live].writer.pid, k[live].kind, k[live].name,
+			  knob_lock_path());
 	else if (exclusive)
-		fprintf(stderr, "schedperf: waiting until no other schedperf command measures or "
-			"changes settings on this machine (%s)\n", knob_lock_path());
+		knob_note("waiting until no other schedperf command measures or changes "
+			  "settings on this machine (%s)", knob_lock_path());
 	else
-		fprintf(stderr, "schedperf: waiting for the ab that changes this machine's "
-			"settings to end (%s)\n", knob_lock_path());
+		knob_note("waiting for the ab that changes this machine's settings to end (%s)",
+			  knob_lock_path());
 	store_journal_release(k, n);
 }
 
@@ -119,13 +154,13 @@ static int settle_entry(const struct knob_original *k, enum leftover_policy poli
 				 "journalled: run 'schedperf ab --restore' when it can be written)",
 				 k->kind, writer_text(k), why.msg);
 	}
-	if (policy == PUT_BACK_ASKED && !global.quiet)
-		printf("restored %s %s = %s\n", k->kind, k->name, k->value);
+	if (policy == PUT_BACK_ASKED && events && events->restored)
+		events->restored(k);
 	else if (policy != PUT_BACK_ASKED)
-		fprintf(stderr, "schedperf: put back %s %s = %s (it was %.64s): %s changed it and "
-			"was killed before it put it back, and %s\n", k->kind, k->name, k->value,
-			now, writer_text(k), policy == PUT_BACK_FOR_JOB ? "this job measures" :
-			"this worker's jobs measure");
+		knob_warning("put back %s %s = %s (it was %.64s): %s changed it and was killed "
+			     "before it put it back, and %s", k->kind, k->name, k->value, now,
+			     writer_text(k), policy == PUT_BACK_FOR_JOB ? "this job measures" :
+			     "this worker's jobs measure");
 	free(now);
 	return 0;
 }
@@ -269,18 +304,7 @@ int knob_guard_measure(struct store *st, struct error *err)
 	return knob_guard_take(false, err) || knob_guard_copy(st, err) ? -1 : 0;
 }
 
-int knob_guard_restore(struct store *st)
+int knob_guard_restore(size_t *dealt, struct error *err)
 {
-	struct error err = { 0 };
-	size_t dealt = 0;
-	int code = EXIT_OK;
-
-	if (settle(true, PUT_BACK_ASKED, &dealt, &err))
-		code = error_report(&err);
-	else if (!dealt && !global.quiet)
-		printf("nothing to restore: this machine's journal (%s) holds no changed "
-		       "setting\n", knob_journal_path());
-	if (st && knob_guard_copy(st, &err) && code == EXIT_OK)
-		code = error_report(&err);
-	return code;
+	return settle(true, PUT_BACK_ASKED, dealt, err);
 }

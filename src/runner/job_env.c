@@ -2,7 +2,7 @@
 /* The job a worker runs a command for, from $SCHEDPERF_JOB (job_env.h). */
 #include <stdlib.h>
 
-#include "cmd/job_env.h"
+#include "runner/job_env.h"
 #include "workload/workload.h"
 
 /* 1 with @id and @claim (the text after the colon), 0 when unset, -1 with @err. */

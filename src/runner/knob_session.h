@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_KNOB_SESSION_H
-#define SCHEDPERF_CMD_KNOB_SESSION_H
+#ifndef SCHEDPERF_RUNNER_KNOB_SESSION_H
+#define SCHEDPERF_RUNNER_KNOB_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,7 +21,7 @@
  * anything changes (knob_session_begin), and put back, the cgroups
  * removed, at the end (knob_session_end), which the command reaches on
  * SIGINT, SIGTERM and SIGHUP too; after a SIGKILL a reaper removes the
- * cgroups at once and the journal has the rest (cmd/knob_guard.h).
+ * cgroups at once and the journal has the rest (runner/knob_guard.h).
  */
 
 #define KNOB_SESSION_MAX_SIDES 2
@@ -76,7 +76,7 @@ bool knob_session_same(const struct knob_session *ks, size_t a, size_t b);
 bool knob_session_changes_machine(const struct knob_session *ks);
 
 /*
- * Under the machine's lock (cmd/knob_guard.h): every original read and
+ * Under the machine's lock (runner/knob_guard.h): every original read and
  * opened for writing, every cgroup's place found, the tasks' knobs tried
  * in a child; a side that leaves a setting alone then has its original.
  * Changes nothing; every refusal of the machine is EXIT_ENV.
