@@ -36,7 +36,7 @@ LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) -lpthread -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-LIB_SRC = $(sort $(wildcard src/cmd/*.c src/cli/*.c src/workload/*.c src/runner/*.c \
+LIB_SRC = $(sort $(wildcard src/cmd/*.c src/cli/*.c src/experiment/*.c src/workload/*.c src/runner/*.c \
 	src/monitor/*.c src/stats/*.c src/store/*.c src/store/sqlite/*.c src/store/postgres/*.c src/interchange/*.c src/analysis/*.c src/report/*.c \
 	src/util/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -4,7 +4,7 @@
  * bisect driven from here. Every commit it measures is built in a scratch
  * work tree of its own (runner/commit_build.h), so the good end, the bad
  * end and the step's build run side by side, in blocks of a random order
- * (cmd/sampling.h), and the drift of the machine cancels:
+ * (experiment/sampling.h), and the drift of the machine cancels:
  *
  *  1. the ends: good and bad in blocks until the paired confidence
  *     sequence says they differ (bad worse by more than the margin), else
@@ -20,7 +20,7 @@
  * (NAME-good, NAME-bad, NAME-HASH12), so that an interrupted bisection can
  * be resumed from git's own bisect state and the record: a step's verdict
  * is recorded before git is told, and told again on resume if git has not
- * heard it.
+ * heard it. The engine is experiment/bisection.h's; this is the command.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,16 +32,12 @@
 
 #include <jansson.h>
 
-#include "cmd/bisection.h"
+#include "cli/sequential_options.h"
+#include "cli/status.h"
 #include "cmd/cmd.h"
-#include "cmd/sampling.h"
-#include "monitor/monitor.h"
+#include "experiment/bisection.h"
 #include "report/report.h"
 #include "runner/iteration.h"
-#include "stats/level_choice.h"
-#include "util/git.h"
-#include "util/timeutil.h"
-#include "util/xalloc.h"
 
 static const struct cmd_usage bisect_usage = {
 	"usage: schedperf bisect WORKLOAD [-p KEY=VALUE]... --good REV --bad REV\n"
@@ -117,6 +113,52 @@ static int resume_conflicts(const struct bisection *bi, int argc, int optind_now
 
 static const char *const bisect_formats[] = { "text", "markdown", "json", NULL };
 
+/* --show: the report of a stored bisection, the newest without an id. */
+static int show(int64_t id, const char *format)
+{
+	struct stored_bisection b = { 0 };
+	struct store *st = NULL;
+	struct error err = { 0 };
+	json_t *record;
+	int found, rc;
+
+	if (store_open_existing(global.db, &st, &err))
+		return error_report(&err);
+	found = store_bisection_get(st, id, &b, &err);
+	store_close(st);
+	if (found < 0)
+		return error_report(&err);
+	if (found)
+		return die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
+				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
+				"the store%.0lld (start one: schedperf bisect)", (long long)id);
+	record = json_loads(b.doc, 0, NULL);
+	stored_bisection_release(&b);
+	if (!record)
+		return die_code(EXIT_INTERNAL, "bisect --show: the stored bisection cannot be read");
+	rc = report_bisection(stdout, record, format) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	json_decref(record);
+	return rc;
+}
+
+/* --list: the stored bisections, one a line. */
+static int list(void)
+{
+	struct stored_bisection *all = NULL;
+	struct error err = { 0 };
+	size_t n = 0;
+	int rc;
+
+	if (bisection_list_load(global.db, &all, &n, &err))
+		rc = error_report(&err);
+	else
+		rc = report_bisection_list(stdout, all, n) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	for (size_t i = 0; i < n; i++)
+		stored_bisection_release(&all[i]);
+	free(all);
+	return rc;
+}
+
 /* The flow of a new or resumed bisection, after the record is open. */
 static int bisect_run(struct bisection *bi, struct error *err)
 {
@@ -133,15 +175,22 @@ static int bisect_run(struct bisection *bi, struct error *err)
 	return 0;
 }
 
-static int bisect_main(struct bisection *bi)
+static int bisect_main(struct bisection *bi, const char *format)
 {
+	struct sampling_events events;
+	struct status_line sl;
 	struct error err = { 0 };
 	int rc;
 
+	status_events(&events, &sl, bi->so.max_time);
+	bi->events = &events;
+	bi->db = global.db;
 	if (bisection_open(bi, &err)) {
 		bisection_close(bi);
 		return error_report(&err);
 	}
+	/* resumed, the bisection's own --max-time */
+	sl.max_time = bi->so.max_time;
 	iteration_install_signal_handlers();
 	rc = bisect_run(bi, &err);
 	if (rc && iteration_interrupted()) {
@@ -156,7 +205,7 @@ static int bisect_main(struct bisection *bi)
 		bisection_close(bi);
 		return error_report(&err);
 	}
-	rc = bisection_print(bi, stdout, bi->format) || ferror(stdout);
+	rc = report_bisection(stdout, bi->record, format) || ferror(stdout);
 	rc = rc ? EXIT_ENV : bisection_confirmed(bi) ? EXIT_OK : EXIT_FOUND;
 	bisection_close(bi);
 	return rc;
@@ -164,7 +213,9 @@ static int bisect_main(struct bisection *bi)
 
 int cmd_bisect(int argc, char **argv)
 {
-	struct bisection bi = { .so = SEQUENTIAL_DEFAULTS, .format = "text" };
+	struct bisection bi = { .so = SEQUENTIAL_DEFAULTS };
+	const char *format = "text";
+	bool show_it = false, list_them = false;
 	struct cmd_option options[] = {
 		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01"),
 		OPT_STRING(0, "good", &bi.good_rev, "REV", "a commit that behaves well"),
@@ -183,13 +234,13 @@ int cmd_bisect(int argc, char **argv)
 			   "NAME-COMMIT (default: bisect-ID)"),
 		OPT_INTEGER(0, "seed", &bi.seed, "N", 0, 2147483647, "the seed of the blocks' "
 			    "random order (default: from the clock)"),
-		OPT_STRING(0, "format", &bi.format, "FORMAT", "the report: text (default), "
+		OPT_STRING(0, "format", &format, "FORMAT", "the report: text (default), "
 			   "markdown (for a mail) or json"),
 		OPT_CALLBACK(0, "resume", &bi.resume, NULL, "go on with the bisection that was "
 			     "interrupted in this repository", set_flag),
-		OPT_BOOL(0, "show", &bi.show, "print the report of the stored bisection ID "
+		OPT_BOOL(0, "show", &show_it, "print the report of the stored bisection ID "
 			 "(the newest without ID) and run nothing"),
-		OPT_CALLBACK(0, "list", &bi.list, NULL, "list the stored bisections", set_flag),
+		OPT_CALLBACK(0, "list", &list_them, NULL, "list the stored bisections", set_flag),
 		OPT_END(),
 	};
 	int code;
@@ -201,23 +252,23 @@ int cmd_bisect(int argc, char **argv)
 	if (parse_options(argc, argv, options, &bisect_usage, &code))
 		goto out;
 	code = EXIT_USAGE;
-	if (command_check_format("bisect", bi.format, bisect_formats) ||
+	if (command_check_format("bisect", format, bisect_formats) ||
 	    sequential_check_utf8("bisect", &bi.so))
 		goto out;
-	if (bi.show || bi.list) {
-		if (bi.show && bi.list) {
+	if (show_it || list_them) {
+		if (show_it && list_them) {
 			command_usage_error("bisect", "--show and --list: give one of them");
 			goto out;
 		}
-		if ((bi.list && optind < argc) || bi.resume || bi.good_rev || bi.bad_rev) {
+		if ((list_them && optind < argc) || bi.resume || bi.good_rev || bi.bad_rev) {
 			command_usage_error("bisect", "--show and --list only read: give no "
 					    "workload, --good, --bad or --resume");
 			goto out;
 		}
-		if (bi.list)
-			code = bisection_list(stdout);
+		if (list_them)
+			code = list();
 		else if (!show_id(argc, argv, &bi.id))
-			code = bisection_show(bi.id, bi.format);
+			code = show(bi.id, format);
 		goto out;
 	}
 	if (bi.resume) {
@@ -256,7 +307,7 @@ int cmd_bisect(int argc, char **argv)
 				    seqcs_min_samples(bi.so.alpha));
 		goto out;
 	}
-	code = bisect_main(&bi);
+	code = bisect_main(&bi, format);
 out:
 	free(bi.so.params);
 	return code;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A bisection's report from its stored record (cmd/bisection.h,
+ * A bisection's report from its stored record (experiment/bisection.h,
  * doc/design.md "Bisection"): text for the terminal, markdown for a mail
  * to LKML, or the record itself as JSON. Every number comes from the
  * record, so that `bisect --show` prints what the bisection printed.

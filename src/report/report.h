@@ -167,7 +167,7 @@ void csv_text(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 
 /*
- * A bisection's report from its record (cmd/bisection.h): text, markdown
+ * A bisection's report from its record (experiment/bisection.h): text, markdown
  * or json; and the stored bisections, one line each.
  */
 int report_bisection(FILE *out, const json_t *record, const char *format);

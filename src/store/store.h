@@ -219,7 +219,7 @@ int store_journal_remove(struct store *st, const char *kind, const char *name,
 void store_journal_release(struct knob_original *k, size_t n);
 
 /*
- * Bisections (schedperf bisect, cmd/bisection.h): one each, the repository
+ * Bisections (schedperf bisect, experiment/bisection.h): one each, the repository
  * and machine it bisects, its state (running, interrupted, done, failed,
  * abandoned) and its record, a JSON document (doc/design.md, "Bisection")
  * rewritten after every step. The machine is this one's identity.

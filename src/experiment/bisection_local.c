@@ -3,7 +3,7 @@
  * The bisection's local target (bisection.h): user-space commits, each
  * built in a scratch work tree of its own (runner/commit_build.h), so that
  * good, the step and bad run side by side on this machine, in blocks of a
- * random order (cmd/sampling.h) whose differences the machine's drift
+ * random order (experiment/sampling.h) whose differences the machine's drift
  * cannot bias.
  */
 #include <errno.h>
@@ -13,8 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/bisection.h"
-#include "cmd/cmd.h"
+#include "experiment/bisection.h"
 #include "runner/iteration.h"
 #include "util/xalloc.h"
 
@@ -42,9 +41,9 @@ static int local_build(struct bisection *bi, const char *hash, char *why, size_t
 {
 	struct commit_build *b;
 
-	if (!global.quiet && !build_area_find(&bi->area, hash))
-		fprintf(stderr, "bisect: %s %.12s\n", bi->build_cmd ? "building" : "checking out",
-			hash);
+	if (!build_area_find(&bi->area, hash))
+		sampling_note(bi->events, "bisect: %s %.12s", bi->build_cmd ? "building" :
+			      "checking out", hash);
 	if (build_area_get(&bi->area, hash, &b, err))
 		return -1;
 	if (!b->status)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_BISECTION_H
-#define SCHEDPERF_CMD_BISECTION_H
+#ifndef SCHEDPERF_EXPERIMENT_BISECTION_H
+#define SCHEDPERF_EXPERIMENT_BISECTION_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,15 +8,15 @@
 
 #include <jansson.h>
 
-#include "cmd/sampling.h"
+#include "experiment/sampling.h"
 #include "runner/commit_build.h"
 #include "stats/level_choice.h"
 #include "stats/rng.h"
 #include "store/store.h"
 
 /*
- * The engine of `schedperf bisect` (cmd/bisect.c): its phases, each of
- * which ends with the bisection's record stored, so that an interruption at
+ * The engine of `schedperf bisect` (cmd/bisect.c is the command): its
+ * phases, each of which ends with the bisection's record stored, so that an interruption at
  * any point leaves a record and git's bisect state that --resume continues
  * from (doc/design.md, "Bisection"). Where the commits are built and how a
  * block of them is measured is the target's: user space here, side by side
@@ -32,13 +32,15 @@ struct bisect_target;
 struct bisection {
 	/* as asked on the command line (or, resumed, as recorded) */
 	struct sequential_options so;
-	const char *workload, *good_rev, *bad_rev, *build_cmd, *repo, *format;
+	const char *db;			/* the store */
+	const char *workload, *good_rev, *bad_rev, *build_cmd, *repo;
 	const char *kernel_tree;	/* --kernel-tree: the fleet boots each commit */
 	const char *machine;		/* --machine: the pattern the fleet's machine matches */
 	int boot_iterations;		/* --boot-iterations: a job's iterations per boot */
 	int seed;			/* -1: from the clock */
-	bool resume, show, list;
-	int64_t id;			/* the record's; --show's */
+	bool resume;
+	int64_t id;			/* the record's */
+	const struct sampling_events *events;	/* what it shows as it goes; may be NULL */
 
 	/* while it runs */
 	const struct bisect_target *target;
@@ -140,11 +142,12 @@ bool bisection_git_is_ours(const struct bisection *bi);
 /* Whether it ended with a culprit confirmed against its parent. */
 bool bisection_confirmed(const struct bisection *bi);
 
-/* The report, in @format (text, markdown, json). */
-int bisection_print(const struct bisection *bi, FILE *out, const char *format);
-
-/* --show and --list: read the store only. Return the exit code. */
-int bisection_show(int64_t id, const char *format);
-int bisection_list(FILE *out);
+/*
+ * The bisections stored at @db, newest first, each "running" one whose
+ * process is gone said to be "interrupted" (one killed by SIGKILL, or
+ * whose machine went down). Reads the store only. 0, or -1 with @err.
+ */
+int bisection_list_load(const char *db, struct stored_bisection **list, size_t *n,
+			struct error *err);
 
 #endif

@@ -14,10 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/bisection.h"
-#include "cmd/cmd.h"
+#include "experiment/bisection.h"
 #include "monitor/monitor.h"
-#include "report/report.h"
 #include "runner/iteration.h"
 #include "stats/level_choice.h"
 #include "util/git.h"
@@ -296,10 +294,9 @@ static bool session_add(struct bisection *bi, struct session *s, const double *v
 
 static void session_run(struct bisection *bi, struct session *s, struct error *err)
 {
-	struct status_line sl;
 	int failed_in_a_row = 0;
 
-	status_init(&sl);
+	sampling_begin(bi->events);
 	s->reason = "max-samples";
 	while (s->blocks < (size_t)bi->so.max_samples) {
 		double values[3];
@@ -325,13 +322,13 @@ static void session_run(struct bisection *bi, struct session *s, struct error *e
 		s->blocks++;
 		snprintf(what, sizeof(what), "[bisect] %s: %zu %s", s->what, s->blocks,
 			 bi->target->block_word);
-		status_show(&sl, what, s->blocks, (size_t)bi->so.max_samples, bi->so.max_time);
+		sampling_progress(bi->events, what, s->blocks, (size_t)bi->so.max_samples);
 		if (session_add(bi, s, values)) {
 			s->reason = "decided";
 			break;
 		}
 	}
-	status_end(&sl);
+	sampling_end(bi->events);
 	s->seconds = time_now() - s->start;
 	/* A step always ends for one side: at the cap, the one with more evidence. */
 	if (s->levels && s->verdict == LEVEL_UNDECIDED && s->blocks && s->reason &&
@@ -658,9 +655,4 @@ void bisection_failed(struct bisection *bi, const struct error *err)
 		return;
 	json_object_set_new(bi->record, "error", bisection_text(err->msg));
 	bisection_save(bi, false, &ignored);
-}
-
-int bisection_print(const struct bisection *bi, FILE *out, const char *format)
-{
-	return report_bisection(out, bi->record, format);
 }

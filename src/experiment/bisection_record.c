@@ -14,12 +14,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "cmd/bisection.h"
-#include "cmd/cmd.h"
-#include "runner/knob_guard.h"
+#include "experiment/bisection.h"
 #include "monitor/monitor.h"
-#include "report/report.h"
 #include "runner/iteration.h"
+#include "runner/knob_guard.h"
 #include "util/git.h"
 #include "util/machine.h"
 #include "util/process.h"
@@ -225,7 +223,7 @@ static int open_new(struct bisection *bi, struct error *err)
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
 	if (open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
 	    check_range(bi, bi->repo_top, err) || bi->target->check(bi, err) ||
-	    store_open(global.db, &bi->st, err) || guard(bi, err))
+	    store_open(bi->db, &bi->st, err) || guard(bi, err))
 		return -1;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
 	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
@@ -306,7 +304,7 @@ static int find_resumable(struct bisection *bi, struct error *err)
 	struct stored_bisection old = { 0 };
 	int found;
 
-	if (store_open_existing(global.db, &bi->st, err))
+	if (store_open_existing(bi->db, &bi->st, err))
 		return -1;
 	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
 	if (found < 0)
@@ -322,7 +320,7 @@ static int find_resumable(struct bisection *bi, struct error *err)
 				 "read", bi->repo_top);
 	/* found without creating a store; now to write it */
 	store_close(bi->st);
-	return store_open(global.db, &bi->st, err);
+	return store_open(bi->db, &bi->st, err);
 }
 
 static int open_resumed(struct bisection *bi, struct error *err)
@@ -370,33 +368,6 @@ void bisection_close(struct bisection *bi)
 	bi->name = NULL;
 }
 
-int bisection_show(int64_t id, const char *format)
-{
-	struct stored_bisection b = { 0 };
-	struct store *st = NULL;
-	struct error err = { 0 };
-	json_t *record;
-	int found, rc;
-
-	if (store_open_existing(global.db, &st, &err))
-		return error_report(&err);
-	found = store_bisection_get(st, id, &b, &err);
-	store_close(st);
-	if (found < 0)
-		return error_report(&err);
-	if (found)
-		return die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
-				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
-				"the store%.0lld (start one: schedperf bisect)", (long long)id);
-	record = json_loads(b.doc, 0, NULL);
-	stored_bisection_release(&b);
-	if (!record)
-		return die_code(EXIT_INTERNAL, "bisect --show: the stored bisection cannot be read");
-	rc = report_bisection(stdout, record, format) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
-	json_decref(record);
-	return rc;
-}
-
 /* Whether the process the record names as working on it still runs. */
 static bool writer_alive(const char *doc)
 {
@@ -413,29 +384,23 @@ static bool writer_alive(const char *doc)
 	return alive;
 }
 
-int bisection_list(FILE *out)
+int bisection_list_load(const char *db, struct stored_bisection **list, size_t *n,
+			struct error *err)
 {
-	struct stored_bisection *list = NULL;
 	struct store *st = NULL;
-	struct error err = { 0 };
-	size_t n = 0;
 	int rc;
 
-	if (store_open_existing(global.db, &st, &err) ||
-	    store_bisection_list(st, &list, &n, &err)) {
-		store_close(st);
-		return error_report(&err);
-	}
+	*list = NULL;
+	*n = 0;
+	rc = store_open_existing(db, &st, err) || store_bisection_list(st, list, n, err) ?
+	     -1 : 0;
 	store_close(st);
-	/* one killed by SIGKILL, or whose machine went down, says it runs no longer */
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i].state, "running") && !writer_alive(list[i].doc)) {
-			free(list[i].state);
-			list[i].state = xstrdup("interrupted");
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*list)[i].state, "running") && !writer_alive((*list)[i].doc)) {
+			free((*list)[i].state);
+			(*list)[i].state = xstrdup("interrupted");
 		}
-	rc = report_bisection_list(out, list, n) || ferror(out) ? EXIT_ENV : EXIT_OK;
-	for (size_t i = 0; i < n; i++)
-		stored_bisection_release(&list[i]);
-	free(list);
-	return rc;
+	return 0;
 }

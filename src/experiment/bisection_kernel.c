@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/bisection.h"
-#include "cmd/cmd.h"
+#include "experiment/bisection.h"
 #include "runner/iteration.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
@@ -47,7 +46,7 @@ static int kernel_check(struct bisection *bi, struct error *err)
 				 "tracked files, which checking out each commit would lose (commit "
 				 "or stash them)", bi->repo_top);
 	/* the fleet's queue: a PostgreSQL store */
-	if (store_open_queue(global.db, &st, err))
+	if (store_open_queue(bi->db, &st, err))
 		return -1;
 	store_close(st);
 	return 0;
@@ -118,8 +117,7 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 
 	if (release_of(bi, hash))
 		return 0;
-	if (!global.quiet)
-		fprintf(stderr, "bisect: building the kernel of %.12s\n", hash);
+	sampling_note(bi->events, "bisect: building the kernel of %.12s", hash);
 	if (git_run(bi->repo_top, NULL, err, "checkout", "-q", "--detach", hash, NULL))
 		return -1;
 	status = run_command(&cmd, last, sizeof(last), err);

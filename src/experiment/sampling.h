@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_CMD_SAMPLING_H
-#define SCHEDPERF_CMD_SAMPLING_H
+#ifndef SCHEDPERF_EXPERIMENT_SAMPLING_H
+#define SCHEDPERF_EXPERIMENT_SAMPLING_H
 
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "cli/options.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "stats/rng.h"
@@ -13,13 +13,14 @@
 #include "store/store.h"
 
 /*
- * What ab and bisect-step share: a benchmark sampled one iteration at a
- * time into a run of its own until the sequential procedure
- * (stats/sequential.h) decides, under the same options and caps, with the
- * same status line.
+ * What ab, bisect-step and the bisection share: a benchmark sampled one
+ * iteration at a time into a run of its own until the sequential procedure
+ * (stats/sequential.h) decides, under the same options and caps; several
+ * such sides sampled in blocks of a random order. The options' rows are
+ * cli/sequential_options.h's.
  */
 
-/* The options of the sequential procedure, as both commands take them. */
+/* The options of the sequential procedure, as the commands take them. */
 struct sequential_options {
 	double alpha;		/* --alpha: error rate over all looks */
 	double margin_pct;	/* --margin: "same" / "not worse" within this */
@@ -34,29 +35,6 @@ struct sequential_options {
 
 #define SEQUENTIAL_DEFAULT_MAX_SAMPLES 200
 #define SEQUENTIAL_DEFAULTS { 0.05, 2.0, SEQUENTIAL_DEFAULT_MAX_SAMPLES, 0, 0, NULL, NULL, NULL, 0 }
-
-int sequential_add_param(const struct cmd_option *opt, const char *arg);
-/* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */
-int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
-
-/* The option rows the commands share (put inside the command's table). */
-#define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05")
-/* The same where --alpha's default is another (@alpha_text: its text). */
-#define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text)					\
-	OPT_CALLBACK('p', "param", (so), "KEY=VALUE", "set a workload parameter "\
-		     "(one value each; see 'schedperf list')", sequential_add_param),	\
-	OPT_NUMBER(0, "alpha", &(so)->alpha, "A", 0, 0.5, "the chance of a wrong "	\
-		   "verdict, over every look at the data (default " alpha_text ")"),	\
-	OPT_NUMBER(0, "margin", &(so)->margin_pct, "PCT", 0, 100, "changes within "\
-		   "+-PCT percent count as no change (default 2)"),		\
-	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", 5, 1000000,	\
-		    "stop undecided after N samples per side (default 200)"),	\
-	OPT_NUMBER(0, "max-time", &(so)->max_time, "SEC", 0, 1e9, "stop "	\
-		   "undecided after SEC seconds (default: no limit)"),		\
-	OPT_NUMBER(0, "timeout", &(so)->timeout, "SEC", 0, 604800, "kill an "	\
-		   "iteration's process group after SEC seconds (it fails)"),	\
-	OPT_STRING(0, "metric", &(so)->metric, "NAME", "decide on this metric "	\
-		   "(default: the benchmark's first, e.g. metric_regex's)")
 
 /* One benchmark sampled into its own run. */
 struct sample_side {
@@ -129,16 +107,28 @@ double change_pct(double theta, enum better better);
 double worse_up(enum better better, double value);
 double worse_up_change_pct(double shift, enum better better);
 
-/* The status line on a terminal: "[ab] WHAT ... s elapsed, <= ... s left". */
-struct status_line {
-	bool enabled;
-	double start;
+/*
+ * What a measurement shows while it goes on, for the command to draw (a
+ * status line on a terminal, cli/status.h): begin() when a measurement
+ * starts, progress() after each block (@what its words, "[bisect] step 3
+ * 0123abcd: 12 blocks", @done of at most @cap), end() when it stopped, and
+ * note() a line to say ("bisect: building 0123abcd"). NULL members, or
+ * NULL events, say nothing.
+ */
+struct sampling_events {
+	void (*begin)(void *ctx);
+	void (*progress)(void *ctx, const char *what, size_t done, size_t cap);
+	void (*end)(void *ctx);
+	void (*note)(void *ctx, const char *text);
+	void *ctx;
 };
 
-void status_init(struct status_line *sl);
-void status_show(struct status_line *sl, const char *what, size_t done, size_t cap,
-		 double max_time);
-void status_end(struct status_line *sl);
+void sampling_begin(const struct sampling_events *ev);
+void sampling_progress(const struct sampling_events *ev, const char *what, size_t done,
+		       size_t cap);
+void sampling_end(const struct sampling_events *ev);
+void sampling_note(const struct sampling_events *ev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Whether --max-time has passed since @start. */
 bool sequential_out_of_time(const struct sequential_options *so, double start);

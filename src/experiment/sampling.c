@@ -1,39 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sampling one benchmark at a time into its own run, for ab's two sides
- * and bisect-step's build: the runner's batch and benchmark handles
- * (runner/runner.h) with the metric the sequential procedure decides on.
+ * Sampling one benchmark at a time into its own run, for ab's two sides,
+ * bisect-step's build and a bisection's commits: the runner's batch and
+ * benchmark handles (runner/runner.h) with the metric the sequential
+ * procedure decides on.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cmd/cmd.h"
-#include "cmd/sampling.h"
+#include "experiment/sampling.h"
 #include "monitor/interference.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-
-int sequential_add_param(const struct cmd_option *opt, const char *arg)
-{
-	struct sequential_options *so = opt->value;
-
-	so->params = xreallocarray(so->params, so->nr_params + 1, sizeof(char *));
-	so->params[so->nr_params++] = arg;
-	return 0;
-}
-
-int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
-{
-	/* ab stores NAME-a and NAME-b: room for the suffix. */
-	int code = so->name ? command_check_name(cmd, "run name", so->name, RUN_NAME_MAX - 2) : 0;
-
-	for (size_t i = 0; i < so->nr_params && !code; i++)
-		code = command_check_utf8(cmd, "parameter", so->params[i]);
-	return code;
-}
 
 static int pick_metric(struct sample_side *side, const char *name, struct error *err)
 {
@@ -169,30 +150,36 @@ double worse_up_change_pct(double shift, enum better better)
 	return change_pct(better == BETTER_HIGHER ? -shift : shift, better);
 }
 
-void status_init(struct status_line *sl)
+void sampling_begin(const struct sampling_events *ev)
 {
-	sl->enabled = !global.quiet && isatty(STDERR_FILENO);
-	sl->start = time_now();
+	if (ev && ev->begin)
+		ev->begin(ev->ctx);
 }
 
-void status_show(struct status_line *sl, const char *what, size_t done, size_t cap,
-		 double max_time)
+void sampling_progress(const struct sampling_events *ev, const char *what, size_t done,
+		       size_t cap)
 {
-	double elapsed = time_now() - sl->start, left = INFINITY;
+	if (ev && ev->progress)
+		ev->progress(ev->ctx, what, done, cap);
+}
 
-	if (!sl->enabled)
+void sampling_end(const struct sampling_events *ev)
+{
+	if (ev && ev->end)
+		ev->end(ev->ctx);
+}
+
+void sampling_note(const struct sampling_events *ev, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (!ev || !ev->note)
 		return;
-	if (done)
-		left = elapsed / (double)done * (double)(cap - done);
-	if (max_time > 0 && max_time - elapsed < left)
-		left = fmax(0, max_time - elapsed);
-	fprintf(stderr, "\r\033[K%.90s  %.0fs elapsed, <= %.0fs left", what, elapsed, left);
-}
-
-void status_end(struct status_line *sl)
-{
-	if (sl->enabled)
-		fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ev->note(ev->ctx, text);
 }
 
 bool sequential_out_of_time(const struct sequential_options *so, double start)

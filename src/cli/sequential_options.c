@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The sequential procedure's options (sequential_options.h). */
+#include "cli/cli.h"
+#include "cli/sequential_options.h"
+#include "util/xalloc.h"
+
+int sequential_add_param(const struct cmd_option *opt, const char *arg)
+{
+	struct sequential_options *so = opt->value;
+
+	so->params = xreallocarray(so->params, so->nr_params + 1, sizeof(char *));
+	so->params[so->nr_params++] = arg;
+	return 0;
+}
+
+int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
+{
+	/* ab stores NAME-a and NAME-b: room for the suffix. */
+	int code = so->name ? command_check_name(cmd, "run name", so->name, RUN_NAME_MAX - 2) : 0;
+
+	for (size_t i = 0; i < so->nr_params && !code; i++)
+		code = command_check_utf8(cmd, "parameter", so->params[i]);
+	return code;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CLI_SEQUENTIAL_OPTIONS_H
+#define SCHEDPERF_CLI_SEQUENTIAL_OPTIONS_H
+
+#include "cli/options.h"
+#include "experiment/sampling.h"
+
+/*
+ * The options of the sequential procedure that ab, bisect-step and bisect
+ * share (experiment/sampling.h's struct sequential_options), declared once.
+ */
+
+int sequential_add_param(const struct cmd_option *opt, const char *arg);
+/* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */
+int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
+
+/* The option rows the commands share (put inside the command's table). */
+#define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05")
+/* The same where --alpha's default is another (@alpha_text: its text). */
+#define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text)					\
+	OPT_CALLBACK('p', "param", (so), "KEY=VALUE", "set a workload parameter "\
+		     "(one value each; see 'schedperf list')", sequential_add_param),	\
+	OPT_NUMBER(0, "alpha", &(so)->alpha, "A", 0, 0.5, "the chance of a wrong "	\
+		   "verdict, over every look at the data (default " alpha_text ")"),	\
+	OPT_NUMBER(0, "margin", &(so)->margin_pct, "PCT", 0, 100, "changes within "\
+		   "+-PCT percent count as no change (default 2)"),		\
+	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", 5, 1000000,	\
+		    "stop undecided after N samples per side (default 200)"),	\
+	OPT_NUMBER(0, "max-time", &(so)->max_time, "SEC", 0, 1e9, "stop "	\
+		   "undecided after SEC seconds (default: no limit)"),		\
+	OPT_NUMBER(0, "timeout", &(so)->timeout, "SEC", 0, 604800, "kill an "	\
+		   "iteration's process group after SEC seconds (it fails)"),	\
+	OPT_STRING(0, "metric", &(so)->metric, "NAME", "decide on this metric "	\
+		   "(default: the benchmark's first, e.g. metric_regex's)")
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The status line of a measurement (status.h). */
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/status.h"
+#include "util/timeutil.h"
+
+void status_init(struct status_line *sl)
+{
+	sl->enabled = !global.quiet && isatty(STDERR_FILENO);
+	sl->start = time_now();
+}
+
+void status_show(struct status_line *sl, const char *what, size_t done, size_t cap,
+		 double max_time)
+{
+	double elapsed = time_now() - sl->start, left = INFINITY;
+
+	if (!sl->enabled)
+		return;
+	if (done)
+		left = elapsed / (double)done * (double)(cap - done);
+	if (max_time > 0 && max_time - elapsed < left)
+		left = fmax(0, max_time - elapsed);
+	fprintf(stderr, "\r\033[K%.90s  %.0fs elapsed, <= %.0fs left", what, elapsed, left);
+}
+
+void status_end(struct status_line *sl)
+{
+	if (sl->enabled)
+		fputs("\r\033[K", stderr);
+}
+
+static void begin(void *ctx)
+{
+	struct status_line *sl = ctx;
+	double max_time = sl->max_time;
+
+	status_init(sl);
+	sl->max_time = max_time;
+}
+
+static void progress(void *ctx, const char *what, size_t done, size_t cap)
+{
+	struct status_line *sl = ctx;
+
+	status_show(sl, what, done, cap, sl->max_time);
+}
+
+static void end(void *ctx)
+{
+	status_end(ctx);
+}
+
+static void note(void *ctx, const char *text)
+{
+	if (!global.quiet)
+		fprintf(stderr, "%s\n", text);
+}
+
+void status_events(struct sampling_events *ev, struct status_line *sl, double max_time)
+{
+	status_init(sl);
+	sl->max_time = max_time;
+	ev->begin = begin;
+	ev->progress = progress;
+	ev->end = end;
+	ev->note = note;
+	ev->ctx = sl;
+}

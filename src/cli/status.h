@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_CLI_STATUS_H
+#define SCHEDPERF_CLI_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "experiment/sampling.h"
+
+/*
+ * The status line of a measurement on a terminal, redrawn in place on
+ * stderr: "[ab] WHAT  12s elapsed, <= 30s left". Only on a terminal, and
+ * never with --quiet.
+ */
+struct status_line {
+	bool enabled;
+	double start;
+	double max_time;	/* the events' --max-time: 0 for none */
+};
+
+void status_init(struct status_line *sl);
+void status_show(struct status_line *sl, const char *what, size_t done, size_t cap,
+		 double max_time);
+void status_end(struct status_line *sl);
+
+/*
+ * A measurement's events (experiment/sampling.h) drawn on @sl, under
+ * --max-time @max_time (0: none): its progress as the status line, its
+ * notes as lines on stderr unless --quiet.
+ */
+void status_events(struct sampling_events *ev, struct status_line *sl, double max_time);
+
+#endif
