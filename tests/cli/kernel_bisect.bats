@@ -177,15 +177,18 @@ install() {
 	[ "$(psql_in "$PGDB" "SELECT attempts FROM jobs WHERE id = $id")" -eq 1 ]
 }
 
-# The kernel tree: 16 commits, a Makefile whose kernelrelease names each,
-# and a level that commit REGRESSION makes 20 % worse.
-tree_of() {	# tree_of REGRESSION
-	git init -q "$TMP/tree"
-	cd "$TMP/tree"
+# The kernel tree: 16 commits (or N), a Makefile whose kernelrelease names
+# each, and a level that commit REGRESSION makes 20 % worse; in $TMP/tree,
+# or TREE.
+tree_of() {	# tree_of REGRESSION [N [TREE]]
+	local tree=${3:-$TMP/tree}
+
+	git init -q "$tree"
+	cd "$tree"
 	git config user.email test@example.com
 	git config user.name test
 	printf 'kernelrelease:\n\t@echo 6.18.0-sim-$$(git rev-parse --short=12 HEAD)\n' >Makefile
-	for i in $(seq 1 16); do
+	for i in $(seq 1 "${2:-16}"); do
 		echo $([ "$i" -lt "$1" ] && echo 100 || echo 120) >level
 		echo "change $i" >change
 		git add -A
@@ -269,4 +272,40 @@ PY
 	run git -C "$TMP/tree" bisect log
 	[ "$status" -ne 0 ]
 	[ "$host" = m1 ] || [ "$host" = m2 ]
+}
+
+@test "bisect --kernel-tree: two bisections share a fleet, each on the machine it started on" {
+	# two trees whose kernels have distinct releases: each tree's commits are its own
+	tree_of 3 4 "$TMP/ta"
+	tree_of 4 4 "$TMP/tb"
+	cd "$TMP"
+	machine m1
+	machine m2
+	sp --db "$PG" db init >/dev/null
+	start m1
+	start m2
+	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)'
+	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
+	      --good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 3)
+	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/ta" >"$TMP/a.out" 2>&1 &
+	a=$!
+	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/tb" >"$TMP/b.out" 2>&1 &
+	b=$!
+	wait "$a" || { cat "$TMP/a.out"; return 1; }
+	wait "$b" || { cat "$TMP/b.out"; return 1; }
+	grep -q "culprit $(git -C "$TMP/ta" log --format=%h --abbrev=12 --grep='^change 3$') change 3" "$TMP/a.out"
+	grep -q "culprit $(git -C "$TMP/tb" log --format=%h --abbrev=12 --grep='^change 4$') change 4" "$TMP/b.out"
+	# each bisection's batches on its own machine, whichever that was
+	for id in 1 2; do
+		sp --db "$PG" bisect --show "$id" --format json >"$TMP/$id.json"
+		host=$(json 'd["machine_host"]' "$TMP/$id.json")
+		name=$(json 'd["name"]' "$TMP/$id.json")
+		[ "$(psql_in "$PGDB" "SELECT count(DISTINCT h.value) FROM batches b
+			JOIN runs r ON r.id = b.run_id JOIN environment h ON h.batch_id = b.id
+			AND h.key = 'machine.hostname' WHERE r.name LIKE '$name-%' AND b.complete
+			AND h.value = '$host'")" -eq 1 ]
+		[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
+			JOIN environment h ON h.batch_id = b.id AND h.key = 'machine.hostname'
+			WHERE r.name LIKE '$name-%' AND b.complete AND h.value <> '$host'")" -eq 0 ]
+	done
 }
