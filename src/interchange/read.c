@@ -228,7 +228,7 @@ static int read_iterations(json_t *array, struct result_benchmark *bench, const 
 			if (!bench->iterations[nr_warmup + k / reps].disturbed)
 				continue;
 			if (!m->disturbed)
-				m->disturbed = xcalloc(m->nr_samples, sizeof(bool));
+				m->disturbed = xcalloc(m->alloc_samples, sizeof(bool));
 			m->disturbed[k] = true;
 		}
 	}

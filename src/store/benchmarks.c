@@ -201,18 +201,19 @@ static void metric_to_position(struct load *l, struct load_bench *b,
 			       struct result_benchmark *bench, size_t at)
 {
 	int64_t *ids = l->metric_ids + b->first_metric;
+	int *positions = l->metric_positions + b->first_metric;
 
-	for (; at && b->positions[at - 1] > b->positions[at]; at--) {
+	for (; at && positions[at - 1] > positions[at]; at--) {
 		struct result_metric m = bench->metrics[at];
 		int64_t id = ids[at];
-		int position = b->positions[at];
+		int position = positions[at];
 
 		bench->metrics[at] = bench->metrics[at - 1];
 		ids[at] = ids[at - 1];
-		b->positions[at] = b->positions[at - 1];
+		positions[at] = positions[at - 1];
 		bench->metrics[at - 1] = m;
 		ids[at - 1] = id;
-		b->positions[at - 1] = position;
+		positions[at - 1] = position;
 	}
 }
 
@@ -239,11 +240,12 @@ static int metric_row(struct load *l, struct store_stmt *s, struct error *err)
 		l->alloc_metric_ids = l->alloc_metric_ids ? 2 * l->alloc_metric_ids : 64;
 		l->metric_ids = xreallocarray(l->metric_ids, l->alloc_metric_ids,
 					      sizeof(*l->metric_ids));
+		l->metric_positions = xreallocarray(l->metric_positions, l->alloc_metric_ids,
+						    sizeof(*l->metric_positions));
 	}
+	l->metric_positions[l->nr_metric_ids] = (int)sql_int(s, 1);
 	l->metric_ids[l->nr_metric_ids++] = sql_int(s, 7);
 	at = bench->nr_metrics;
-	b->positions = xreallocarray(b->positions, at + 1, sizeof(*b->positions));
-	b->positions[at] = (int)sql_int(s, 1);
 	m = result_benchmark_add_metric(bench);
 	m->name = sql_strdup(s, 2);
 	m->unit = sql_strdup(s, 3);

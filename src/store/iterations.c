@@ -151,16 +151,18 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
  * iterations' seq, each iteration's by metric and repetition. Of a batch,
  * that is the order of the indexes (k.id makes the benchmarks' order one:
  * SQLite then sorts nothing); of the whole store, the iterations come in
- * the order of their ids, a pass over the tables rather than a search for
- * each iteration, which is a benchmark's seq order as every writer adds
- * them: a store where it is not is read again a batch at a time.
+ * the order of their ids, a pass over the samples rather than searches of
+ * three indexes for each, which is a benchmark's seq order as every
+ * writer adds them: a store where it is not is read again a batch at a
+ * time.
  */
 #define SAMPLE_COLUMNS "SELECT i.benchmark_id, i.id, i.seq, s.metric_id, s.value, i.warmup, " \
 	"i.disturbed, i.failure IS NULL"
 #define RECORD_COLUMNS ", i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, " \
 	"i.ended"
-#define SAMPLES_OF_STORE " FROM iterations i JOIN samples s ON s.iteration_id = i.id " \
-	"ORDER BY i.id, s.metric_id, s.rep"
+/* a pass over the samples, each with its iteration by rowid (SQLite's CROSS JOIN: in this order) */
+#define SAMPLES_OF_STORE " FROM samples s CROSS JOIN iterations i WHERE i.id = s.iteration_id " \
+	"ORDER BY s.iteration_id, s.metric_id, s.rep"
 #define SAMPLES_OF_BATCH " FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id " \
 	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = $1 " \
 	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep"
@@ -299,16 +301,8 @@ static void forget_samples(struct load *l)
 	for (size_t i = 0; i < l->nr_benches; i++) {
 		struct result_benchmark *bench = load_benchmark(l, &l->benches[i]);
 
-		for (size_t k = 0; k < bench->nr_metrics; k++) {
-			struct result_metric *m = &bench->metrics[k];
-
-			free(m->samples);
-			free(m->disturbed);
-			free(m->warmup);
-			m->samples = m->warmup = NULL;
-			m->disturbed = NULL;
-			m->nr_samples = m->nr_warmup = 0;
-		}
+		for (size_t k = 0; k < bench->nr_metrics; k++)
+			result_metric_drop_samples(&bench->metrics[k]);
 		result_benchmark_drop_iterations(bench);
 		l->benches[i].last_seq = -1;
 	}

@@ -141,8 +141,7 @@ int job_complete(struct store *st, int64_t batch_id, const char *result, struct 
 struct load_bench {
 	int64_t id;
 	size_t batch, index;		/* set->batches[batch].benchmarks[index] */
-	size_t first_metric;		/* its metrics' ids: load.metric_ids[first_metric ..] */
-	int *positions;			/* its metrics' positions while they are read */
+	size_t first_metric;		/* its metrics in load.metric_ids[first_metric ..] */
 	int64_t last_iteration;		/* of its samples read so far, and its seq */
 	int64_t last_seq;
 };
@@ -159,7 +158,8 @@ struct load {
 	size_t nr_benches, alloc_benches;
 	size_t *by_id;			/* indexes of benches in the order of their ids */
 	size_t at;			/* in by_id, the last found */
-	int64_t *metric_ids;
+	int64_t *metric_ids;		/* the benchmarks' metrics, a benchmark's together */
+	int *metric_positions;		/* and their positions */
 	size_t nr_metric_ids, alloc_metric_ids;
 	void *part;			/* the state of the part being read */
 };

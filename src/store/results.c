@@ -85,20 +85,29 @@ void result_batch_add_env(struct result_batch *batch, const char *key, const cha
 	e->value = utf8_copy(value);
 }
 
+/*
+ * A metric's values grow one at a time to thousands (a store's load, an
+ * import): their room is doubled, as a batch's benchmarks' is.
+ */
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup)
 {
 	if (warmup) {
-		m->warmup = xreallocarray(m->warmup, m->nr_warmup + 1, sizeof(double));
-		m->warmup[m->nr_warmup++] = value;
-	} else {
-		m->samples = xreallocarray(m->samples, m->nr_samples + 1, sizeof(double));
-		if (m->disturbed) {
-			m->disturbed = xreallocarray(m->disturbed, m->nr_samples + 1,
-						     sizeof(bool));
-			m->disturbed[m->nr_samples] = false;
+		if (m->nr_warmup == m->alloc_warmup) {
+			m->alloc_warmup = m->alloc_warmup ? 2 * m->alloc_warmup : 4;
+			m->warmup = xreallocarray(m->warmup, m->alloc_warmup, sizeof(double));
 		}
-		m->samples[m->nr_samples++] = value;
+		m->warmup[m->nr_warmup++] = value;
+		return;
 	}
+	if (m->nr_samples == m->alloc_samples) {
+		m->alloc_samples = m->alloc_samples ? 2 * m->alloc_samples : 4;
+		m->samples = xreallocarray(m->samples, m->alloc_samples, sizeof(double));
+		if (m->disturbed)
+			m->disturbed = xreallocarray(m->disturbed, m->alloc_samples, sizeof(bool));
+	}
+	if (m->disturbed)
+		m->disturbed[m->nr_samples] = false;
+	m->samples[m->nr_samples++] = value;
 }
 
 void result_metric_mark_disturbed(struct result_metric *m)
@@ -106,8 +115,18 @@ void result_metric_mark_disturbed(struct result_metric *m)
 	if (!m->nr_samples)
 		return;
 	if (!m->disturbed)
-		m->disturbed = xcalloc(m->nr_samples, sizeof(bool));
+		m->disturbed = xcalloc(m->alloc_samples, sizeof(bool));
 	m->disturbed[m->nr_samples - 1] = true;
+}
+
+void result_metric_drop_samples(struct result_metric *m)
+{
+	free(m->samples);
+	free(m->disturbed);
+	free(m->warmup);
+	m->samples = m->warmup = NULL;
+	m->disturbed = NULL;
+	m->nr_samples = m->nr_warmup = m->alloc_samples = m->alloc_warmup = 0;
 }
 
 struct result_iteration *result_benchmark_add_iteration(struct result_benchmark *bench)

@@ -30,6 +30,8 @@ struct result_metric {
 	bool *disturbed;	/* per sample: its iteration was disturbed; NULL = none */
 	double *warmup;		/* warm-up iterations: stored, never summarised */
 	size_t nr_warmup;
+	/* the room result_metric_add_sample() made in samples (and disturbed), warmup */
+	size_t alloc_samples, alloc_warmup;
 };
 
 /* A task that took CPU time from an iteration. */
@@ -127,6 +129,8 @@ struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value);
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup);
+/* Forget @m's samples and warm-ups (and which were disturbed). */
+void result_metric_drop_samples(struct result_metric *m);
 /* Mark the last measured sample of @m as taken in a disturbed iteration. */
 void result_metric_mark_disturbed(struct result_metric *m);
 /* Append an iteration record (no culprits, nothing measured) to @bench. */

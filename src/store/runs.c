@@ -156,11 +156,10 @@ static int env_row(struct load *l, struct store_stmt *s, struct error *err)
 
 static void load_release(struct load *l)
 {
-	for (size_t i = 0; i < l->nr_benches; i++)
-		free(l->benches[i].positions);
 	free(l->benches);
 	free(l->by_id);
 	free(l->metric_ids);
+	free(l->metric_positions);
 }
 
 /* Fill the batches of @l (their ids set) with their parts. */
