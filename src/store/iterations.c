@@ -148,28 +148,32 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
  * The samples, and with them the iterations that hold them: those that
  * did not fail are recorded, with what other tasks took from them, when
  * the load asks for them. A benchmark's samples come in the order of its
- * iterations' seq, each iteration's by metric and repetition. Of a batch,
- * that is the order of the indexes (k.id makes the benchmarks' order one:
- * SQLite then sorts nothing); of the whole store, the iterations come in
- * the order of their ids, a pass over the samples rather than searches of
- * three indexes for each, which is a benchmark's seq order as every
- * writer adds them: a store where it is not is read again a batch at a
- * time.
+ * iterations' seq, each iteration's by metric and repetition.
+ *
+ * They are read by ranges of iteration ids, the whole store's or each
+ * batch's (from an index of the iterations of its benchmarks): one pass
+ * over the samples in their own order, each finding its iteration by
+ * rowid (SQLite's CROSS JOIN keeps that order), instead of three searches
+ * of indexes for each iteration. A row of a benchmark not read, or read
+ * with another batch's range, is passed over. Iterations in id order are
+ * a benchmark's seq order as every writer adds them; a store where they
+ * are not is read again a batch at a time in the order of the indexes
+ * (k.id makes the benchmarks' order one: SQLite then sorts nothing).
  */
 #define SAMPLE_COLUMNS "SELECT i.benchmark_id, i.id, i.seq, s.metric_id, s.value, i.warmup, " \
 	"i.disturbed, i.failure IS NULL"
 #define RECORD_COLUMNS ", i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, " \
 	"i.ended"
-/* a pass over the samples, each with its iteration by rowid (SQLite's CROSS JOIN: in this order) */
-#define SAMPLES_OF_STORE " FROM samples s CROSS JOIN iterations i WHERE i.id = s.iteration_id " \
-	"ORDER BY s.iteration_id, s.metric_id, s.rep"
+#define SAMPLES_IN_RANGE " FROM samples s CROSS JOIN iterations i WHERE s.iteration_id " \
+	"BETWEEN $1 AND $2 AND i.id = s.iteration_id ORDER BY s.iteration_id, s.metric_id, s.rep"
 #define SAMPLES_OF_BATCH " FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id " \
 	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = $1 " \
 	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep"
 
+/* [records asked for][by range, by batch in order] */
 static const char *const read_samples[2][2] = {
-	{ SAMPLE_COLUMNS SAMPLES_OF_STORE, SAMPLE_COLUMNS SAMPLES_OF_BATCH },
-	{ SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_OF_STORE,
+	{ SAMPLE_COLUMNS SAMPLES_IN_RANGE, SAMPLE_COLUMNS SAMPLES_OF_BATCH },
+	{ SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_IN_RANGE,
 	  SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_OF_BATCH },
 };
 
@@ -177,29 +181,33 @@ static const char *const read_samples[2][2] = {
 #define CULPRITS_OF "SELECT c.iteration_id, c.pid, c.name, c.cpu FROM "
 #define CULPRITS_WHERE "i.disturbed AND i.failure IS NULL AND EXISTS " \
 	"(SELECT 1 FROM samples s WHERE s.iteration_id = i.id) "
-static const char culprits_of_store[] =
+static const char *const read_culprits[2] = {
 	CULPRITS_OF "iterations i JOIN culprits c ON c.iteration_id = i.id WHERE "
-	CULPRITS_WHERE "ORDER BY c.iteration_id, c.rank";
-static const char culprits_of_batch[] =
+	"c.iteration_id BETWEEN $1 AND $2 AND " CULPRITS_WHERE
+	"ORDER BY c.iteration_id, c.rank",
 	CULPRITS_OF "benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
 	"JOIN culprits c ON c.iteration_id = i.id WHERE k.batch_id = $1 AND "
-	CULPRITS_WHERE "ORDER BY k.position, k.id, i.seq, c.rank";
+	CULPRITS_WHERE "ORDER BY k.position, k.id, i.seq, c.rank",
+};
 
 /* The samples read so far. */
 struct sample_rows {
+	bool by_batch;			/* this pass: a batch in the order of the indexes */
+	const struct result_batch *batch;	/* the batch of the pass, NULL: any */
+	struct sql_arg range[2];	/* the query's values: a range, or a batch's id */
+	int64_t in_range;		/* the batch's iterations in its range */
 	int64_t iteration_id;		/* of the last sample read */
 	bool warmup, disturbed;		/* that iteration's */
-	struct load_bench *bench;	/* its benchmark, NULL when not one read */
+	struct load_bench *bench;	/* its benchmark, NULL when not one to read here */
 	bool out_of_order;		/* a benchmark's iterations came not in seq order */
 	/* the culprits' query, from the first disturbed iteration on (most have none) */
 	struct store_stmt *culprits;
-	int64_t culprits_batch;		/* the batch it reads */
 	int culprits_rc;		/* its last step's */
 };
 
 /*
  * The culprits of the iteration read (added to @it, unless NULL: its
- * benchmark is not one read), the query's next rows: it visits the
+ * benchmark is not one read here), the query's next rows: it visits the
  * disturbed successful iterations that have samples in the samples'
  * order.
  */
@@ -208,14 +216,11 @@ static int take_culprits(struct load *l, struct sample_rows *sr, struct result_i
 {
 	struct store_stmt *c = sr->culprits;
 
-	if (!c || sr->culprits_batch != l->batch_id) {
-		sql_done(c);
-		c = sr->culprits = l->whole ?
-			sql_query(l->st, culprits_of_store, SQL_NO_ARGS, err) :
-			sql_query(l->st, culprits_of_batch, SQL_ARGS(SQL_INT(l->batch_id)), err);
+	if (!c) {
+		c = sr->culprits = sql_query(l->st, read_culprits[sr->by_batch], sr->range,
+					     sr->by_batch ? 1 : 2, err);
 		if (!c)
 			return -1;
-		sr->culprits_batch = l->batch_id;
 		sr->culprits_rc = sql_step(c, err, "read the results");
 	}
 	for (; sr->culprits_rc > 0 && sql_int(c, 0) == sr->iteration_id;
@@ -250,13 +255,16 @@ static int iteration_record(struct load *l, struct sample_rows *sr, struct store
 static int iteration_row(struct load *l, struct sample_rows *sr, struct store_stmt *s,
 			 struct error *err)
 {
-	struct load_bench *b = sr->bench = load_bench(l, sql_int(s, 0));
+	struct load_bench *b = load_bench(l, sql_int(s, 0));
 	int64_t seq = sql_int(s, 2);
 
+	if (b && sr->batch && &l->set->batches[b->batch] != sr->batch)
+		b = NULL;
+	sr->bench = b;
 	sr->iteration_id = sql_int(s, 1);
 	sr->warmup = sql_int(s, 5);
 	sr->disturbed = sql_int(s, 6);
-	if (b && l->whole) {
+	if (b && !sr->by_batch) {
 		if (seq <= b->last_seq) {
 			sr->out_of_order = true;
 			return -1;
@@ -295,6 +303,57 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
+/* The range of a batch's iteration ids, and how many it has. */
+static int range_row(struct load *l, struct store_stmt *s, struct error *err)
+{
+	struct sample_rows *sr = l->part;
+
+	sr->range[0] = SQL_INT(sql_int(s, 0));
+	sr->range[1] = SQL_INT(sql_null(s, 0) ? -1 : sql_int(s, 1));
+	sr->in_range = sql_int(s, 2);
+	return 0;
+}
+
+/*
+ * A batch whose range holds many more iterations than its own (resumed
+ * after other runs wrote theirs) is read in the order of the indexes:
+ * its own rows, not all those between.
+ */
+#define RANGE_SLACK(n) (4 * (n) + 4096)
+
+/*
+ * One pass of the samples' query: of the range of iteration ids of
+ * @batch (every batch when NULL), or in the order of the indexes.
+ */
+static int read_pass(struct load *l, struct sample_rows *sr, const struct result_batch *batch,
+		     bool by_batch, struct error *err)
+{
+	int rc;
+
+	sr->batch = batch;
+	sr->iteration_id = 0;
+	if (!by_batch) {
+		rc = batch ? load_query(l, "SELECT min(i.id), max(i.id), count(*) FROM benchmarks k "
+					"JOIN iterations i ON i.benchmark_id = k.id "
+					"WHERE k.batch_id = $1", SQL_ARGS(SQL_INT(batch->id)),
+					range_row, err) :
+			     load_query(l, "SELECT (SELECT min(id) FROM iterations), "
+					"(SELECT max(id) FROM iterations), 0", SQL_NO_ARGS,
+					range_row, err);
+		if (rc)
+			return -1;
+		by_batch = batch && sr->range[1].i - sr->range[0].i > RANGE_SLACK(sr->in_range);
+	}
+	if (by_batch)
+		sr->range[0] = SQL_INT(batch->id);
+	sr->by_batch = by_batch;
+	rc = load_query(l, read_samples[!!(l->parts & STORE_ITERATIONS)][by_batch], sr->range,
+			by_batch ? 1 : 2, sample_row, err);
+	sql_done(sr->culprits);
+	sr->culprits = NULL;
+	return rc;
+}
+
 /* Forget the samples and records read, to read them again. */
 static void forget_samples(struct load *l)
 {
@@ -308,23 +367,16 @@ static void forget_samples(struct load *l)
 	}
 }
 
-static int read_samples_once(struct load *l, struct error *err)
+/* Every pass of a load: of the whole store's range, or of each batch. */
+static int read_passes(struct load *l, struct sample_rows *sr, bool by_batch,
+		       struct error *err)
 {
-	struct sample_rows sr = { .culprits = NULL };
-	const char *const *sql = read_samples[!!(l->parts & STORE_ITERATIONS)];
-	int rc;
-
-	l->part = &sr;
-	rc = load_rows(l, sql[0], sql[1], sample_row, err);
-	sql_done(sr.culprits);
-	l->part = NULL;
-	if (rc && sr.out_of_order) {
-		forget_samples(l);
-		l->whole = false;
-		rc = read_samples_once(l, err);
-		l->whole = true;
-	}
-	return rc;
+	if (l->whole && !by_batch)
+		return read_pass(l, sr, NULL, false, err);
+	for (size_t i = l->first; i < l->set->nr_batches; i++)
+		if (read_pass(l, sr, &l->set->batches[i], by_batch, err))
+			return -1;
+	return 0;
 }
 
 /*
@@ -333,8 +385,17 @@ static int read_samples_once(struct load *l, struct error *err)
  */
 int samples_read(struct load *l, struct error *err)
 {
-	int rc = read_samples_once(l, err);
+	struct sample_rows sr = { .by_batch = false };
+	int rc;
 
+	l->part = &sr;
+	rc = read_passes(l, &sr, false, err);
+	if (rc && sr.out_of_order) {
+		forget_samples(l);
+		sr = (struct sample_rows){ .by_batch = true };
+		rc = read_passes(l, &sr, true, err);
+	}
+	l->part = NULL;
 	for (size_t i = 0; i < l->nr_benches && !rc; i++) {
 		struct result_benchmark *bench = load_benchmark(l, &l->benches[i]);
 

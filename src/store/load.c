@@ -60,11 +60,11 @@ struct load_bench *load_bench(struct load *l, int64_t id)
 	return bench_at(l, lo, id);
 }
 
-/* Every row of @s through @row, then @s done with: 0, or -1 with @err (@s NULL: -1). */
-static int each_row(struct load *l, struct store_stmt *s,
-		    int (*row)(struct load *l, struct store_stmt *s, struct error *err),
-		    struct error *err)
+int load_query(struct load *l, const char *sql, const struct sql_arg *args, size_t nr,
+	       int (*row)(struct load *l, struct store_stmt *s, struct error *err),
+	       struct error *err)
 {
+	struct store_stmt *s = sql_query(l->st, sql, args, nr, err);
 	int rc;
 
 	if (!s)
@@ -83,11 +83,10 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 	      struct error *err)
 {
 	if (l->whole)
-		return each_row(l, sql_query(l->st, of_store, SQL_NO_ARGS, err), row, err);
+		return load_query(l, of_store, SQL_NO_ARGS, row, err);
 	for (size_t i = l->first; i < l->set->nr_batches; i++) {
 		l->batch_id = l->set->batches[i].id;
-		if (each_row(l, sql_query(l->st, of_batch, SQL_ARGS(SQL_INT(l->batch_id)), err),
-			     row, err))
+		if (load_query(l, of_batch, SQL_ARGS(SQL_INT(l->batch_id)), row, err))
 			return -1;
 	}
 	return 0;

@@ -173,6 +173,10 @@ static inline struct result_benchmark *load_benchmark(struct load *l,
 {
 	return &l->set->batches[b->batch].benchmarks[b->index];
 }
+/* Every row of @sql with its @nr values @args through @row: 0, or -1 with @err. */
+int load_query(struct load *l, const char *sql, const struct sql_arg *args, size_t nr,
+	       int (*row)(struct load *l, struct store_stmt *s, struct error *err),
+	       struct error *err);
 /*
  * Every row of a part through @row: of @of_store once when the load is
  * the whole store's, else of @of_batch ($1 a batch's id) for each batch.

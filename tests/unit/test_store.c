@@ -543,6 +543,50 @@ static void test_load_orders(void **state)
 	store_close(st);
 }
 
+/*
+ * A batch whose iterations are far apart in the store (resumed after
+ * another run wrote many) is read in the order of the indexes, not
+ * through all the iterations between: alike.
+ */
+static void test_load_far_apart(void **state)
+{
+	struct store *st = open_store();
+	struct result_culprit culprit = { .name = TEXT("make"), .pid = 7, .cpu = 0.5 };
+	struct result_iteration noisy = { .disturbed = true, .cpu_taken = 0.5, .cpu_steal = NAN,
+					  .cpu_available = 2, .started = NAN, .ended = NAN,
+					  .culprits = &culprit, .nr_culprits = 1 };
+	struct result_set big = { NULL, 0 };
+	struct result_batch *batch = result_set_add_batch(&big);
+	struct result_metric *m;
+	struct error err = { 0 };
+	int64_t ids[2], bench_id;
+
+	assert_int_equal(store_benchmark_add(st, begin(st, "late", "2026-01-01T00:00:00Z", false,
+						       NULL), &bench_def, &bench_id, ids, &err), 0);
+	for (int seq = 0; seq < 2; seq++) {
+		struct store_sample s[3] = { { ids[0], 0, seq }, { ids[1], 0, 10 }, { ids[1], 1, 11 } };
+
+		if (seq == 1) {
+			batch->name = xstrdup("between");
+			batch->started = xstrdup("2026-01-02T00:00:00Z");
+			result_batch_add_benchmark(batch)->workload = xstrdup("pipe");
+			batch->benchmarks[0].params = xstrdup("{}");
+			m = result_benchmark_add_metric(&batch->benchmarks[0]);
+			m->name = xstrdup("seconds");
+			m->unit = xstrdup("s");
+			for (int i = 0; i < 20000; i++)
+				result_metric_add_sample(m, i, false);
+			assert_int_equal(store_import(st, &big, &err), 0);
+		}
+		assert_int_equal(store_iteration_add(st, bench_id, seq, false, NULL,
+						     seq ? &noisy : NULL, s, 3, &err), 0);
+	}
+	assert_loads(st, "late", "[pipe {\"loops\":\"10\"} failed 0 seconds: 0 1! |; "
+		     "ops: 10 11 10! 11! |; it nan/0 it! 0.5/1]");
+	result_set_release(&big);
+	store_close(st);
+}
+
 static size_t batches_of(struct store *st, const char *name)
 {
 	struct result_set set = { NULL, 0 };
@@ -1173,6 +1217,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup, teardown),
@@ -1203,6 +1248,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup_pg, teardown_pg),
