@@ -14,153 +14,219 @@
 #include "interchange/interchange.h"
 #include "util/json_write.h"
 #include "util/output_file.h"
+#include "util/utf8.h"
 
-static json_t *samples_json(const double *values, size_t n)
+static void samples_json(struct json_writer *w, const char *key, const double *values,
+			 size_t n)
 {
-	json_t *array = json_array();
-
+	jw_key(w, key);
+	jw_array(w);
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(array, json_real(values[i]));
-	return array;
+		jw_real(w, values[i]);
+	jw_close(w);
 }
 
-static json_t *metric_json(const struct result_metric *m)
+static void metric_json(struct json_writer *w, const struct result_metric *m)
 {
-	json_t *obj = json_object();
-
-	json_object_set_new(obj, "name", json_string(m->name));
-	json_object_set_new(obj, "unit", json_string(m->unit));
-	json_object_set_new(obj, "better", json_string(better_name(m->better)));
-	json_object_set_new(obj, "source", json_string(m->source ? m->source : "workload"));
-	if (result_metric_repetitions(m) > 1)
-		json_object_set_new(obj, "repetitions",
-				    json_integer((json_int_t)result_metric_repetitions(m)));
-	json_object_set_new(obj, "samples", samples_json(m->samples, m->nr_samples));
-	if (m->nr_warmup)
-		json_object_set_new(obj, "warmup", samples_json(m->warmup, m->nr_warmup));
-	return obj;
-}
-
-static void set_real(json_t *obj, const char *key, double v)
-{
-	if (!isnan(v))
-		json_object_set_new(obj, key, json_real(v));
-}
-
-static json_t *iteration_json(const struct result_iteration *it)
-{
-	json_t *obj = json_object();
-
-	if (it->warmup)
-		json_object_set_new(obj, "warmup", json_true());
-	set_real(obj, "cpu_taken", it->cpu_taken);
-	set_real(obj, "cpu_steal", it->cpu_steal);
-	set_real(obj, "cpu_available", it->cpu_available);
-	set_real(obj, "started", it->started);
-	set_real(obj, "ended", it->ended);
-	if (it->disturbed)
-		json_object_set_new(obj, "disturbed", json_true());
-	if (it->rerun)
-		json_object_set_new(obj, "rerun", json_true());
-	if (it->nr_culprits) {
-		json_t *culprits = json_array();
-
-		for (size_t i = 0; i < it->nr_culprits; i++) {
-			const struct result_culprit *c = &it->culprits[i];
-
-			json_array_append_new(culprits, json_pack("{s:s, s:I, s:f}",
-								  "name", c->name,
-								  "pid", (json_int_t)c->pid,
-								  "cpu", c->cpu));
-		}
-		json_object_set_new(obj, "culprits", culprits);
+	jw_object(w);
+	jw_key(w, "name");
+	jw_string(w, m->name);
+	jw_key(w, "unit");
+	jw_string(w, m->unit);
+	jw_key(w, "better");
+	jw_string(w, better_name(m->better));
+	jw_key(w, "source");
+	jw_string(w, m->source ? m->source : "workload");
+	if (result_metric_repetitions(m) > 1) {
+		jw_key(w, "repetitions");
+		jw_integer(w, (long long)result_metric_repetitions(m));
 	}
-	return obj;
+	samples_json(w, "samples", m->samples, m->nr_samples);
+	if (m->nr_warmup)
+		samples_json(w, "warmup", m->warmup, m->nr_warmup);
+	jw_close(w);
 }
 
-static json_t *profile_json(const struct result_profile *p)
+static void set_real(struct json_writer *w, const char *key, double v)
 {
-	json_t *obj = json_object(), *symbols = json_array();
+	if (!isnan(v)) {
+		jw_key(w, key);
+		jw_real(w, v);
+	}
+}
 
-	json_object_set_new(obj, "seq", json_integer(p->seq));
-	json_object_set_new(obj, "extra", json_boolean(p->extra));
-	json_object_set_new(obj, "event", json_string(p->event));
-	json_object_set_new(obj, "scope", json_string(p->scope));
-	json_object_set_new(obj, "frequency", json_integer((json_int_t)p->frequency));
-	json_object_set_new(obj, "samples", json_integer((json_int_t)p->samples));
-	json_object_set_new(obj, "lost", json_integer((json_int_t)p->lost));
-	json_object_set_new(obj, "total", json_integer((json_int_t)p->total));
+static void set_true(struct json_writer *w, const char *key, bool v)
+{
+	if (v) {
+		jw_key(w, key);
+		jw_bool(w, true);
+	}
+}
+
+/* A culprit that jansson's json_pack() would refuse (a name not UTF-8, a cpu not finite) is left out. */
+static void culprit_json(struct json_writer *w, const struct result_culprit *c)
+{
+	if (!utf8_valid(c->name) || !isfinite(c->cpu))
+		return;
+	jw_object(w);
+	jw_key(w, "name");
+	jw_string(w, c->name);
+	jw_key(w, "pid");
+	jw_integer(w, (long long)c->pid);
+	jw_key(w, "cpu");
+	jw_real(w, c->cpu);
+	jw_close(w);
+}
+
+static void iteration_json(struct json_writer *w, const struct result_iteration *it)
+{
+	jw_object(w);
+	set_true(w, "warmup", it->warmup);
+	set_real(w, "cpu_taken", it->cpu_taken);
+	set_real(w, "cpu_steal", it->cpu_steal);
+	set_real(w, "cpu_available", it->cpu_available);
+	set_real(w, "started", it->started);
+	set_real(w, "ended", it->ended);
+	set_true(w, "disturbed", it->disturbed);
+	set_true(w, "rerun", it->rerun);
+	if (it->nr_culprits) {
+		jw_key(w, "culprits");
+		jw_array(w);
+		for (size_t i = 0; i < it->nr_culprits; i++)
+			culprit_json(w, &it->culprits[i]);
+		jw_close(w);
+	}
+	jw_close(w);
+}
+
+/* A symbol that jansson's json_pack() would refuse (a name not UTF-8) is left out. */
+static void profile_json(struct json_writer *w, const struct result_profile *p)
+{
+	jw_object(w);
+	jw_key(w, "seq");
+	jw_integer(w, p->seq);
+	jw_key(w, "extra");
+	jw_bool(w, p->extra);
+	jw_key(w, "event");
+	jw_string(w, p->event);
+	jw_key(w, "scope");
+	jw_string(w, p->scope);
+	jw_key(w, "frequency");
+	jw_integer(w, (long long)p->frequency);
+	jw_key(w, "samples");
+	jw_integer(w, (long long)p->samples);
+	jw_key(w, "lost");
+	jw_integer(w, (long long)p->lost);
+	jw_key(w, "total");
+	jw_integer(w, (long long)p->total);
+	jw_key(w, "symbols");
+	jw_array(w);
 	for (size_t i = 0; i < p->nr_symbols; i++) {
 		const struct result_profile_symbol *sym = &p->symbols[i];
 
-		json_array_append_new(symbols, json_pack("{s:s, s:s, s:I, s:I}", "name",
-							 sym->name, "dso", sym->dso, "self",
-							 (json_int_t)sym->self, "children",
-							 (json_int_t)sym->children));
+		if (!utf8_valid(sym->name) || !utf8_valid(sym->dso))
+			continue;
+		jw_object(w);
+		jw_key(w, "name");
+		jw_string(w, sym->name);
+		jw_key(w, "dso");
+		jw_string(w, sym->dso);
+		jw_key(w, "self");
+		jw_integer(w, (long long)sym->self);
+		jw_key(w, "children");
+		jw_integer(w, (long long)sym->children);
+		jw_close(w);
 	}
-	json_object_set_new(obj, "symbols", symbols);
-	return obj;
+	jw_close(w);
+	jw_close(w);
 }
 
-static json_t *benchmark_json(const struct result_benchmark *b)
+static void benchmark_json(struct json_writer *w, const struct result_benchmark *b)
 {
-	json_t *obj = json_object(), *metrics = json_array();
 	json_t *params = json_loads(b->params, 0, NULL);
 
-	json_object_set_new(obj, "workload", json_string(b->workload));
-	json_object_set_new(obj, "params", params ? params : json_object());
-	if (b->nr_failed)
-		json_object_set_new(obj, "failed_iterations",
-				    json_integer((json_int_t)b->nr_failed));
+	jw_object(w);
+	jw_key(w, "workload");
+	jw_string(w, b->workload);
+	jw_key(w, "params");
+	if (params)
+		jw_json(w, params);
+	else {
+		jw_object(w);
+		jw_close(w);
+	}
+	json_decref(params);
+	if (b->nr_failed) {
+		jw_key(w, "failed_iterations");
+		jw_integer(w, (long long)b->nr_failed);
+	}
 	/* A metric never measured (all iterations failed) has nothing to carry. */
+	jw_key(w, "metrics");
+	jw_array(w);
 	for (size_t i = 0; i < b->nr_metrics; i++)
 		if (b->metrics[i].nr_samples)
-			json_array_append_new(metrics, metric_json(&b->metrics[i]));
-	json_object_set_new(obj, "metrics", metrics);
+			metric_json(w, &b->metrics[i]);
+	jw_close(w);
 	if (b->nr_iterations) {
-		json_t *iterations = json_array();
-
+		jw_key(w, "iterations");
+		jw_array(w);
 		for (size_t i = 0; i < b->nr_iterations; i++)
-			json_array_append_new(iterations, iteration_json(&b->iterations[i]));
-		json_object_set_new(obj, "iterations", iterations);
+			iteration_json(w, &b->iterations[i]);
+		jw_close(w);
 	}
 	if (b->nr_profiles) {
-		json_t *profiles = json_array();
-
+		jw_key(w, "profiles");
+		jw_array(w);
 		for (size_t i = 0; i < b->nr_profiles; i++)
-			json_array_append_new(profiles, profile_json(&b->profiles[i]));
-		json_object_set_new(obj, "profiles", profiles);
+			profile_json(w, &b->profiles[i]);
+		jw_close(w);
 	}
-	return obj;
+	jw_close(w);
 }
 
-static json_t *batch_json(const struct result_batch *batch)
+static void batch_json(struct json_writer *w, const struct result_batch *batch)
 {
-	json_t *obj = json_object(), *env = json_object(), *benchmarks = json_array();
-
-	json_object_set_new(obj, "name", json_string(batch->name));
-	json_object_set_new(obj, "started", json_string(batch->started));
-	json_object_set_new(obj, "complete", json_boolean(batch->complete));
-	for (size_t i = 0; i < batch->nr_env; i++)
-		json_object_set_new(env, batch->env[i].key, json_string(batch->env[i].value));
-	json_object_set_new(obj, "environment", env);
+	jw_object(w);
+	jw_key(w, "name");
+	jw_string(w, batch->name);
+	jw_key(w, "started");
+	jw_string(w, batch->started);
+	jw_key(w, "complete");
+	jw_bool(w, batch->complete);
+	jw_key(w, "environment");
+	jw_object(w);
+	for (size_t i = 0; i < batch->nr_env; i++) {
+		jw_key(w, batch->env[i].key);
+		jw_string(w, batch->env[i].value);
+	}
+	jw_close(w);
+	jw_key(w, "benchmarks");
+	jw_array(w);
 	for (size_t i = 0; i < batch->nr_benchmarks; i++)
-		json_array_append_new(benchmarks, benchmark_json(&batch->benchmarks[i]));
-	json_object_set_new(obj, "benchmarks", benchmarks);
-	return obj;
+		benchmark_json(w, &batch->benchmarks[i]);
+	jw_close(w);
+	jw_close(w);
 }
 
+/*
+ * Written as it is made: an export's tree cost more than its writing.
+ * Each value is what the tree of earlier versions held (json_write.h).
+ */
 int interchange_write(FILE *out, const struct result_set *set, struct error *err)
 {
-	json_t *doc = json_object(), *runs = json_array();
+	struct json_writer *w = json_writer_new(out, 2);
 	int rc;
 
-	json_object_set_new(doc, "schema", json_string(RESULTS_SCHEMA));
+	jw_object(w);
+	jw_key(w, "schema");
+	jw_string(w, RESULTS_SCHEMA);
+	jw_key(w, "runs");
+	jw_array(w);
 	for (size_t i = 0; i < set->nr_batches; i++)
-		json_array_append_new(runs, batch_json(&set->batches[i]));
-	json_object_set_new(doc, "runs", runs);
-	rc = json_write(out, doc, 2);
-	json_decref(doc);
+		batch_json(w, &set->batches[i]);
+	jw_close(w);
+	jw_close(w);
+	rc = json_writer_end(w);
 	if (rc || fputc('\n', out) == EOF || fflush(out)) {
 		int saved = errno ? errno : EIO;
 

@@ -197,6 +197,78 @@ static void test_json_write(void **state)
 	json_decref(doc);
 }
 
+/*
+ * A document written as it is made, and the tree jansson builds from the
+ * same calls, print alike: what jansson refuses (a real not finite, a
+ * string or key not UTF-8) leaves its member or element out either way.
+ */
+static void test_json_writer(void **state)
+{
+	static const char bad[] = "\xff\xfe";
+	json_t *doc = json_object(), *a = json_array(), *o = json_object(), *inner = json_array();
+	json_t *packed;
+	char *mine = NULL, *theirs = NULL;
+	size_t mine_len = 0, theirs_len = 0;
+	FILE *f = open_memstream(&mine, &mine_len);
+	struct json_writer *w = json_writer_new(f, 2);
+
+	jw_object(w);
+	jw_key(w, "first");
+	jw_real(w, NAN);			/* left out, and its key */
+	json_object_set_new(doc, "first", json_real(NAN));
+	jw_key(w, "reals");
+	jw_array(w);
+	jw_real(w, INFINITY);
+	json_array_append_new(a, json_real(INFINITY));
+	jw_real(w, 1e16);
+	json_array_append_new(a, json_real(1e16));
+	jw_real(w, -0.5);
+	json_array_append_new(a, json_real(-0.5));
+	jw_string(w, bad);
+	json_array_append_new(a, json_string(bad));
+	jw_string(w, NULL);
+	json_array_append_new(a, json_string(NULL));
+	jw_close(w);
+	json_object_set_new(doc, "reals", a);
+	jw_key(w, bad);				/* a key not UTF-8: the member goes */
+	jw_object(w);
+	jw_key(w, "x");
+	jw_integer(w, 1);
+	jw_close(w);
+	json_object_set_new(doc, bad, json_pack("{s:i}", "x", 1));
+	jw_key(w, "empty");
+	jw_object(w);
+	jw_close(w);
+	json_object_set_new(doc, "empty", o);
+	jw_key(w, "nested");
+	jw_array(w);
+	jw_array(w);
+	jw_close(w);
+	packed = json_pack("{s:[b, n, s]}", "t", 1, "\"q\"");
+	jw_json(w, packed);
+	json_decref(packed);
+	jw_close(w);
+	json_array_append_new(inner, json_array());
+	json_array_append_new(inner, json_pack("{s:[b, n, s]}", "t", 1, "\"q\""));
+	json_object_set_new(doc, "nested", inner);
+	jw_key(w, "last");
+	jw_bool(w, false);
+	json_object_set_new(doc, "last", json_false());
+	jw_key(w, "nothing");
+	jw_null(w);
+	json_object_set_new(doc, "nothing", json_null());
+	jw_close(w);
+	assert_int_equal(json_writer_end(w), 0);
+	fclose(f);
+	f = open_memstream(&theirs, &theirs_len);
+	assert_int_equal(json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)), 0);
+	fclose(f);
+	assert_string_equal(mine, theirs);
+	free(mine);
+	free(theirs);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
 		cmocka_unit_test(test_json_write),
+		cmocka_unit_test(test_json_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
