@@ -121,7 +121,9 @@ int profiles_read(struct load *l, struct error *err)
 		       PROFILE_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
 		       "WHERE k.batch_id = $1 ORDER BY k.position, k.id, p.extra, p.seq",
 		       profile_row, err);
-	qsort(ps.slots, ps.nr, sizeof(*ps.slots), slot_cmp);
+	/* no profiles: no array, and qsort's pointer may not be NULL even for none */
+	if (ps.nr)
+		qsort(ps.slots, ps.nr, sizeof(*ps.slots), slot_cmp);
 	if (!rc && ps.nr)
 		rc = load_rows(l, SYMBOL_COLUMNS "profile_symbols s ORDER BY s.profile_id, "
 			       "s.position",
