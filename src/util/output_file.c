@@ -169,6 +169,11 @@ int output_file_open(struct output_file *of, const char *path, const char *what,
 	if (!*path)
 		return error_set(err, EXIT_USAGE, "%s: -o needs a file name (see 'schedperf "
 				 "%s --help')", what, what);
+	if (!strcmp(path, "-")) {
+		of->f = stdout;
+		of->to_stdout = true;
+		return 0;
+	}
 	if (check_target(of, err))
 		return -1;
 	if (of->in_place) {
@@ -229,6 +234,12 @@ int output_file_commit(struct output_file *of, struct error *err)
 {
 	int saved;
 
+	if (of->to_stdout) {
+		of->f = NULL;
+		if (fflush(stdout) || ferror(stdout))
+			return write_error("standard output", errno ? errno : EIO, err);
+		return 0;
+	}
 	if (of->in_place) {
 		saved = fclose(of->f) ? errno : 0;
 		of->f = NULL;
@@ -262,6 +273,10 @@ int output_file_commit(struct output_file *of, struct error *err)
 
 void output_file_abort(struct output_file *of)
 {
+	if (of->to_stdout) {
+		of->f = NULL;
+		return;
+	}
 	if (of->f)
 		fclose(of->f);
 	of->f = NULL;

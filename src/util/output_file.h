@@ -29,6 +29,9 @@
  * A FIFO, a character device (/dev/stdout) or a symbolic link is written
  * in place: renaming over it would replace the node or the link itself.
  *
+ * "-" is standard output, as import's "-" is standard input: written as it
+ * comes, its errors found when it is flushed (a file named "-" is "./-").
+ *
  * Write errors name their cause and fix: ENOSPC a full file system, EFBIG
  * a file-size limit (ulimit -f), both exit 3.
  */
@@ -38,6 +41,7 @@ struct output_file {
 	char tmp[PATH_MAX];	/* FILE.tmp.PID */
 	bool named;		/* the temporary has its name */
 	bool in_place;
+	bool to_stdout;		/* "-" */
 };
 
 /* @what names the command in the interruption message ("export"). */

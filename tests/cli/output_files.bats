@@ -144,3 +144,20 @@ refused() {
 	cmp "$TMP/from-fifo" "$TMP/expected.json"
 	[ -p "$TMP/fifo" ]
 }
+
+@test "-o - is standard output, as import - is standard input; ./- is a file named -" {
+	sp export a >"$TMP/expected.json"
+	(cd "$TMP" && "$SP" export a -o - >"$TMP/dash.json")
+	[ ! -e "$TMP/-" ]
+	cmp "$TMP/dash.json" "$TMP/expected.json"
+	sp import - --db "$TMP/other.db" <"$TMP/dash.json"
+	(cd "$TMP" && PATH=$PATH_NO_GNUPLOT "$SP" report a -o - >"$TMP/page.html")
+	[ ! -e "$TMP/-" ]
+	grep -q '<html' "$TMP/page.html"
+	(cd "$TMP" && "$SP" export a -o ./-)
+	cmp "$TMP/-" "$TMP/expected.json"
+	# a full standard output is an error, not a silent loss
+	local rc=0
+	sp export a -o - >/dev/full 2>"$ERR" || rc=$?
+	[ "$rc" -eq 3 ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^schedperf: " "$ERR"
+}
