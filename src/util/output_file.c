@@ -61,55 +61,17 @@ static int open_unnamed(const char *path)
 }
 
 /* One of SQLite's files beside a database: FILE-wal, FILE-shm, FILE-journal. */
-static int refuse_beside_database(const char *path, const char *name, struct error *err)
+static int refuse_beside_database(const char *path, struct error *err)
 {
-	static const char *const suffixes[] = { "-wal", "-shm", "-journal" };
-	size_t len = strlen(name);
 	char base[PATH_MAX];
+	enum sqlite_file kind;
+	const char *suffix = sqlite_file_beside_database(path, base, sizeof(base), &kind);
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t n = strlen(suffixes[i]);
-		enum sqlite_file kind;
-
-		if (len <= n || len - n >= sizeof(base) || strcmp(name + len - n, suffixes[i]))
-			continue;
-		snprintf(base, sizeof(base), "%.*s", (int)(len - n), name);
-		kind = sqlite_file_kind_at(base);
-		if (kind == SQLITE_FILE_STORE || kind == SQLITE_FILE_DATABASE)
-			return error_set(err, EXIT_USAGE, "cannot write '%s': it is the %s file "
-					 "of '%s', %s, which an output never replaces (give -o "
-					 "another file name)", path, suffixes[i], base,
-					 sqlite_file_describe(kind));
-	}
-	return 0;
-}
-
-/*
- * Where the chain of symbolic links from @path ends, whether a file is
- * there or not (a link to a store's -wal that is yet to be made).
- */
-static int link_end(const char *path, char *end, size_t size)
-{
-	char target[PATH_MAX], dir[PATH_MAX];
-	struct stat sb;
-	ssize_t len;
-
-	if ((size_t)snprintf(end, size, "%s", path) >= size)
-		return -1;
-	for (int hops = 0; hops < 40; hops++) {
-		if (lstat(end, &sb) || !S_ISLNK(sb.st_mode))
-			return 0;
-		len = readlink(end, target, sizeof(target) - 1);
-		if (len < 0)
-			return -1;
-		target[len] = '\0';
-		snprintf(dir, sizeof(dir), "%s", end);
-		if (target[0] == '/')
-			snprintf(end, size, "%s", target);
-		else if ((size_t)snprintf(end, size, "%s/%s", dirname(dir), target) >= size)
-			return -1;
-	}
-	return -1;
+	if (!suffix)
+		return 0;
+	return error_set(err, EXIT_USAGE, "cannot write '%s': it is the %s file of '%s', %s, "
+			 "which an output never replaces (give -o another file name)", path,
+			 suffix, base, sqlite_file_describe(kind));
 }
 
 /*
@@ -122,20 +84,15 @@ static int link_end(const char *path, char *end, size_t size)
 static int check_target(struct output_file *of, struct error *err)
 {
 	const char *path = of->path;
-	char resolved[PATH_MAX];
 	enum sqlite_file kind;
 	struct stat sb, lsb;
 
-	if (refuse_beside_database(path, path, err))
+	if (refuse_beside_database(path, err))
 		return -1;
 	if (lstat(path, &lsb))
 		return 0;	/* a new file, or opening it says why not */
-	if (S_ISLNK(lsb.st_mode)) {
+	if (S_ISLNK(lsb.st_mode))
 		of->in_place = true;
-		if (!link_end(path, resolved, sizeof(resolved)) &&
-		    refuse_beside_database(path, resolved, err))
-			return -1;
-	}
 	if (stat(path, &sb))
 		return 0;	/* a dangling link: written in place, as a new file */
 	if (S_ISDIR(sb.st_mode))

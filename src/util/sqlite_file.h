@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_UTIL_SQLITE_FILE_H
 #define SCHEDPERF_UTIL_SQLITE_FILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -30,5 +31,29 @@ enum sqlite_file sqlite_file_kind(int fd);
 enum sqlite_file sqlite_file_kind_at(const char *path);
 /* "a schedperf store", "an SQLite database", ... */
 const char *sqlite_file_describe(enum sqlite_file kind);
+
+/*
+ * Where SQLite keeps a database's other files: the database's name (at the
+ * end of its symbolic links, as SQLite finds it) and one of these.
+ */
+extern const char *const sqlite_file_suffixes[3];	/* "-wal", "-shm", "-journal" */
+
+/*
+ * Whether @path is, or would be, one of those files of a database: its
+ * name, or its link end, is BASE-wal, BASE-shm or BASE-journal, and BASE
+ * is an SQLite database (a store or another). Returns the suffix, @base
+ * (of @size bytes) and *@kind BASE's; NULL when not.
+ */
+const char *sqlite_file_beside_database(const char *path, char *base, size_t size,
+					enum sqlite_file *kind);
+
+/*
+ * The other way round: one of those files of the database @path (or of
+ * its link end) that is an SQLite database itself, which opening @path
+ * would take for its own -wal, -shm or -journal and overwrite or remove.
+ * Returns the suffix, the file's name in @beside and *@kind; NULL when none.
+ */
+const char *sqlite_file_database_beside(const char *path, char *beside, size_t size,
+					enum sqlite_file *kind);
 
 #endif

@@ -301,6 +301,43 @@ reads_change_nothing() {
 	err_has "not an SQLite database"
 }
 
+@test "store: a store never is, nor has, another database's -wal, -shm or -journal: exit 2" {
+	mkdir "$TMP/n"
+	local x="$TMP/n/x.db" y="$TMP/n/y.db" suffix sums
+	sp --db "$x" run pipe -p loops=10 -i 1 --name main -q
+	cp "$x" "$TMP/n/copy"
+	sums() { sha256sum "$TMP"/n/* 2>/dev/null; ls -a "$TMP/n"; }
+	for suffix in -wal -shm -journal; do
+		# named as x.db's file: refused by every command, x.db untouched
+		sums >"$TMP/before"
+		exit_is 2 "$SP" --db "$x$suffix" run pipe -p loops=10 -i 1 --name precious -q
+		err_has "the $suffix file of '$x'"
+		exit_is 2 "$SP" --db "$x$suffix" import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+		exit_is 2 "$SP" --db "$x$suffix" db check
+		ln -s "x.db$suffix" "$TMP/n/link.db"
+		exit_is 2 "$SP" --db "$TMP/n/link.db" run pipe -p loops=10 -i 1 -q
+		rm "$TMP/n/link.db"
+		sums | cmp - "$TMP/before"
+		# a store already there under that name (made before x.db, or copied)
+		cp "$TMP/n/copy" "$x$suffix"
+		sums >"$TMP/before"
+		exit_is 2 "$SP" --db "$x" runs
+		err_has "'$x$suffix' beside it is a schedperf store"
+		exit_is 2 "$SP" --db "$x" run pipe -p loops=10 -i 1 -q
+		exit_is 2 "$SP" --db "$x$suffix" runs
+		# nor a new store whose -wal, -shm or -journal would be that store
+		mv "$x$suffix" "$y$suffix"
+		exit_is 2 "$SP" --db "$y" import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+		exit_is 2 "$SP" --db "$y" run pipe -p loops=10 -i 1 -q
+		[ ! -e "$y" ]
+		mv "$y$suffix" "$x$suffix"
+		sums | cmp - "$TMP/before"
+		sqlite3 "$x$suffix" 'SELECT name FROM runs' | grep -qx main
+		rm "$x$suffix"
+	done
+	sp --db "$x" runs | grep -q '^main '
+}
+
 @test "store: a device or a FIFO is refused at once, exit 2, nothing created beside it" {
 	mkdir "$TMP/dev"
 	mknod "$TMP/dev/null" c 1 3 2>/dev/null || skip "cannot create a device node here"

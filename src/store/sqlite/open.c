@@ -19,7 +19,10 @@
  *  - otherwise (a read-only file system, someone else's directory) it is
  *    opened immutable: no -shm, no locks, which is safe because no -wal
  *    exists, so no writer has it open;
- *  - a store of an older schema is copied into memory and upgraded there.
+ *  - a store of an older schema is copied into memory and upgraded there;
+ *  - a location whose name is another database's -wal, -shm or -journal
+ *    file, or whose own such file is a database, is refused, since SQLite
+ *    would write over that database and remove it (check_neighbours()).
  *
  * The schema is made and upgraded by the caller's @upgrade (store/schema.c):
  * this file knows files, not tables.
@@ -378,12 +381,39 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
 	return rc ? -1 : open_for_writing(location, upgrade, out, err);
 }
 
+/*
+ * A store is never where SQLite keeps another database's -wal, -shm or
+ * -journal file, nor has one that is a database of its own: SQLite would
+ * write its log or index over that database, and remove it when the last
+ * connection closes, even a reading one (util/sqlite_file.h).
+ */
+static int check_neighbours(const char *location, struct error *err)
+{
+	char other[PATH_MAX];
+	enum sqlite_file kind;
+	const char *suffix;
+
+	if ((suffix = sqlite_file_beside_database(location, other, sizeof(other), &kind)))
+		return error_set(err, EXIT_USAGE, "cannot use '%s' as a store: it is the name of "
+				 "the %s file of '%s', %s, which SQLite would write over and remove "
+				 "(give another --db)", location, suffix, other,
+				 sqlite_file_describe(kind));
+	if ((suffix = sqlite_file_database_beside(location, other, sizeof(other), &kind)))
+		return error_set(err, EXIT_USAGE, "cannot use '%s' as a store: '%s' beside it is "
+				 "%s, which SQLite would take for the store's %s file, write over "
+				 "and remove (rename that file, or give another --db)", location,
+				 other, sqlite_file_describe(kind), suffix);
+	return 0;
+}
+
 int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 		struct store **out, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
 	struct stat sb;
 
+	if (check_neighbours(location, err))
+		return -1;
 	if (stat(location, &sb)) {
 		if (errno == ENOENT && access == STORE_READ)
 			return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored "
@@ -426,6 +456,8 @@ int sqlite_inspect(const char *location, struct store **out, int *version, struc
 	struct stat sb;
 	int rc;
 
+	if (check_neighbours(location, err))
+		return -1;
 	if (stat(location, &sb)) {
 		if (errno == ENOENT)
 			return 0;
