@@ -13,6 +13,8 @@
 #include "cli/cli.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
+#include "runner/knob_journal.h"
+#include "util/output_file.h"
 #include "util/utf8.h"
 
 struct global_options global = { NULL, false, false };
@@ -45,6 +47,11 @@ void cli_setup(void)
 	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	knob_events_set(&knob_voice);
 	job_env_check_paths();
+	/* what a -o must never replace: the originals of a killed ab's settings */
+	output_file_protect(knob_journal_path(), "this machine's knob journal");
+	output_file_protect(knob_journal_new_path(), "this machine's knob journal, as it is "
+			    "written");
+	output_file_protect(knob_lock_path(), "the lock of this machine's settings");
 }
 
 int command_usage_error(const char *cmd, const char *fmt, ...)

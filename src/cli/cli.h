@@ -25,8 +25,9 @@ extern struct global_options global;
 /*
  * Before a command runs, once: the global options' defaults from the
  * environment, the voice of the libraries that speak while they work
- * (the machine's knob guard, runner/knob_guard.h), and a job's check of
- * its paths (runner/job_env.h).
+ * (the machine's knob guard, runner/knob_guard.h), a job's check of its
+ * paths (runner/job_env.h), and the machine's files an output never
+ * replaces (util/output_file.h).
  */
 void cli_setup(void);
 

@@ -51,6 +51,13 @@ const char *knob_journal_path(void)
 	return path_in_rundir(path, sizeof(path), "schedperf-knobs.journal");
 }
 
+const char *knob_journal_new_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_rundir(path, sizeof(path), "schedperf-knobs.journal.new");
+}
+
 /* Readable by all (a command that measures only reads), whatever the umask. */
 static void readable_by_all(int fd)
 {
@@ -226,8 +233,8 @@ static int write_all(int fd, const char *text)
 
 int knob_journal_write(const struct knob_original *k, size_t n, struct error *err)
 {
-	const char *path = knob_journal_path();
-	char tmp[PATH_MAX + 8], *text;
+	const char *path = knob_journal_path(), *tmp = knob_journal_new_path();
+	char *text;
 	int fd, rc;
 
 	if (!n) {
@@ -237,7 +244,6 @@ int knob_journal_write(const struct knob_original *k, size_t n, struct error *er
 		return 0;
 	}
 	/* One writer at a time (the exclusive lock): a leftover of a killed one is overwritten. */
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (run as "

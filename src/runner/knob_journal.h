@@ -41,9 +41,13 @@ struct knob_lock {
 
 #define KNOB_LOCK_INIT { -1, 0 }
 
-/* Where the lock and the journal are ("/run/schedperf-knobs.lock"). */
+/*
+ * Where the lock and the journal are ("/run/schedperf-knobs.lock"), and
+ * the journal's next version while it is written (".journal.new").
+ */
 const char *knob_lock_path(void);
 const char *knob_journal_path(void);
+const char *knob_journal_new_path(void);
 
 /*
  * Take @l shared, or @exclusive (converting a lock held: not atomically,

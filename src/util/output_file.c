@@ -13,9 +13,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/output_file.h"
+#include "util/path.h"
 #include "util/signals.h"
 #include "util/sqlite_file.h"
+
+/* The machine's files an output never replaces (output_file_protect()). */
+static struct protected_file {
+	const char *path, *what;
+} protected_files[8];
+static size_t nr_protected;
+
+void output_file_protect(const char *path, const char *what)
+{
+	if (nr_protected < ARRAY_SIZE(protected_files))
+		protected_files[nr_protected++] = (struct protected_file){ path, what };
+}
+
+static int refuse_protected(const char *path, struct error *err)
+{
+	for (size_t i = 0; i < nr_protected; i++)
+		if (path_same_file(path, protected_files[i].path))
+			return error_set(err, EXIT_USAGE, "cannot write '%s': it is %s (%s), which "
+					 "an output never replaces (give -o another file name)",
+					 path, protected_files[i].what, protected_files[i].path);
+	return 0;
+}
 
 /* What a terminating signal must clean up: one output file at a time. */
 static char pending_tmp[PATH_MAX];
@@ -78,7 +102,8 @@ static int refuse_beside_database(const char *path, struct error *err)
  * Refuse what an output must never replace, and say whether the rest is
  * written in place. Checked before anything is written, through every
  * symbolic link and whatever the file's name: a store (or its hard link),
- * any SQLite database and the files SQLite keeps beside one, a directory,
+ * any SQLite database and the files SQLite keeps beside one, the
+ * machine's files told to output_file_protect(), a directory,
  * a block device or socket, and a file without write permission.
  */
 static int check_target(struct output_file *of, struct error *err)
@@ -87,7 +112,7 @@ static int check_target(struct output_file *of, struct error *err)
 	enum sqlite_file kind;
 	struct stat sb, lsb;
 
-	if (refuse_beside_database(path, err))
+	if (refuse_beside_database(path, err) || refuse_protected(path, err))
 		return -1;
 	if (lstat(path, &lsb))
 		return 0;	/* a new file, or opening it says why not */

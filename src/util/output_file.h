@@ -26,6 +26,11 @@
  * beside one (util/sqlite_file.h); a file without write permission is
  * kept, even for root (exit 3).
  *
+ * The machine's own files that an output must never replace either (the
+ * knob journal and its lock, whose names runner/knob_journal.h knows) are
+ * told to it with output_file_protect() before any output is opened, and
+ * refused the same way (exit 2), through any name or link.
+ *
  * A FIFO, a character device (/dev/stdout) or a symbolic link is written
  * in place: renaming over it would replace the node or the link itself.
  *
@@ -43,6 +48,12 @@ struct output_file {
 	bool in_place;
 	bool to_stdout;		/* "-" */
 };
+
+/*
+ * Refuse @path as an output: @what says what it is ("this machine's knob
+ * journal"). Both strings must last as long as the process.
+ */
+void output_file_protect(const char *path, const char *what);
 
 /* @what names the command in the interruption message ("export"). */
 int output_file_open(struct output_file *of, const char *path, const char *what,

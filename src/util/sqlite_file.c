@@ -9,14 +9,13 @@
  * rollback journal begins with d9 d5 05 f9 20 a1 63 d7.
  */
 #include <fcntl.h>
-#include <libgen.h>
-#include <stdbool.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/path.h"
 #include "util/sqlite_file.h"
 
 #define HEAD_SIZE 72	/* through the application id */
@@ -95,35 +94,6 @@ static bool is_database(enum sqlite_file kind)
 	return kind == SQLITE_FILE_STORE || kind == SQLITE_FILE_DATABASE;
 }
 
-/*
- * Where the chain of symbolic links from @path ends, whether a file is
- * there or not (a link to a store's -wal that is yet to be made): 0, or
- * -1 when it cannot be followed.
- */
-static int link_end(const char *path, char *end, size_t size)
-{
-	char target[PATH_MAX], dir[PATH_MAX];
-	struct stat sb;
-	ssize_t len;
-
-	if ((size_t)snprintf(end, size, "%s", path) >= size)
-		return -1;
-	for (int hops = 0; hops < 40; hops++) {
-		if (lstat(end, &sb) || !S_ISLNK(sb.st_mode))
-			return 0;
-		len = readlink(end, target, sizeof(target) - 1);
-		if (len < 0)
-			return -1;
-		target[len] = '\0';
-		snprintf(dir, sizeof(dir), "%s", end);
-		if (target[0] == '/')
-			snprintf(end, size, "%s", target);
-		else if ((size_t)snprintf(end, size, "%s/%s", dirname(dir), target) >= size)
-			return -1;
-	}
-	return -1;
-}
-
 static const char *beside_one(const char *name, char *base, size_t size,
 			      enum sqlite_file *kind)
 {
@@ -149,7 +119,7 @@ const char *sqlite_file_beside_database(const char *path, char *base, size_t siz
 	char end[PATH_MAX];
 	const char *suffix = beside_one(path, base, size, kind);
 
-	if (suffix || link_end(path, end, sizeof(end)) || !strcmp(end, path))
+	if (suffix || path_link_end(path, end, sizeof(end)) || !strcmp(end, path))
 		return suffix;
 	return beside_one(end, base, size, kind);
 }
@@ -173,7 +143,7 @@ const char *sqlite_file_database_beside(const char *path, char *beside, size_t s
 	char end[PATH_MAX];
 	const char *suffix = database_beside_one(path, beside, size, kind);
 
-	if (suffix || link_end(path, end, sizeof(end)) || !strcmp(end, path))
+	if (suffix || path_link_end(path, end, sizeof(end)) || !strcmp(end, path))
 		return suffix;
 	return database_beside_one(end, beside, size, kind);
 }

@@ -161,3 +161,37 @@ refused() {
 	sp export a -o - >/dev/full 2>"$ERR" || rc=$?
 	[ "$rc" -eq 3 ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^schedperf: " "$ERR"
 }
+
+@test "-o never replaces this machine's knob journal, the journal being written, or the lock" {
+	local dir=$SCHEDPERF_TEST_RUNDIR
+	: >"$ERR"	# in that directory too: made before its listing is taken
+	echo '{"schema": "schedperf-knobs/1"}' >"$dir/schedperf-knobs.journal"
+	: >"$dir/schedperf-knobs.lock"
+	refused 2 "$dir/schedperf-knobs.journal"
+	grep -q "it is this machine's knob journal" "$ERR"
+	refused 2 "$dir/schedperf-knobs.journal.new"
+	refused 2 "$dir/schedperf-knobs.lock"
+	grep -q "it is the lock of this machine's settings" "$ERR"
+	(cd "$dir" && refused 2 ./schedperf-knobs.journal)
+	ln -s "$dir/schedperf-knobs.journal" "$TMP/journal.json"
+	refused 2 "$TMP/journal.json"
+	ln "$dir/schedperf-knobs.lock" "$TMP/lock.json"
+	refused 2 "$TMP/lock.json"
+	# no journal now: a page under its name would make every command that
+	# measures refuse, and a journal written later would replace the page
+	rm "$dir/schedperf-knobs.journal"
+	refused 2 "$dir/schedperf-knobs.journal"
+	[ ! -e "$dir/schedperf-knobs.journal" ]
+	ln -s "$dir/schedperf-knobs.journal.new" "$TMP/next.json"
+	refused 2 "$TMP/next.json"
+	[ ! -e "$dir/schedperf-knobs.journal.new" ]
+	# without the tests' directory they are /run's (a private /run: the machine's is never touched)
+	command -v unshare >/dev/null && unshare -m true 2>/dev/null || return 0
+	run unshare -m sh -c 'mount -t tmpfs none /run || exit 1
+		unset SCHEDPERF_TEST_RUNDIR
+		echo keep >/run/schedperf-knobs.journal
+		"$0" export a -o /run/schedperf-knobs.journal; echo "export: $?"
+		cat /run/schedperf-knobs.journal' "$SP"
+	[ "${lines[1]}" = "export: 2" ]
+	[ "${lines[2]}" = "keep" ]
+}
