@@ -612,7 +612,10 @@ int cmd_run(int argc, char **argv)
 		print_dry_run(&plan);
 		goto out;
 	}
-	/* The knobs before the store: a value the kernel refuses writes nothing. */
+	/*
+	 * The machine's settings before the store: a value the kernel refuses,
+	 * or one a killed ab left changed, writes nothing, not even a new store.
+	 */
 	if (plan.nr_knobs) {
 		knobs_changed = true;
 		if (knob_session_start(&ks, &err))
@@ -620,11 +623,13 @@ int cmd_run(int argc, char **argv)
 		req.opt.task = knob_session_task(&ks, 0);
 		knob_session_describe(&ks, 0, knob_env, sizeof(knob_env));
 		req.opt.knob_env = knob_env;
+	} else if (knob_guard_take(false, &err)) {
+		goto fail;
 	}
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
 	if (job_env_attach(st, &err) ||
-	    (plan.nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_measure(st, &err)))
+	    (plan.nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))
 		goto fail;
 	code = runner_execute(st, &plan, &req.opt, &res, &err);
 	clear_progress(&display);

@@ -177,12 +177,19 @@ static int open_repo(struct bisection *bi, const char *repo, struct error *err)
 
 /*
  * A bisection that measures here first deals with what a killed ab left
- * changed (runner/knob_guard.h); a kernel bisection measures nothing here: its
+ * changed (runner/knob_guard.h), before its store is opened, so that a
+ * refusal makes no store; a kernel bisection measures nothing here: its
  * workers do it before each job.
  */
 static int guard(struct bisection *bi, struct error *err)
 {
-	return bi->target == &bisect_local ? knob_guard_measure(bi->st, err) : 0;
+	return bi->target == &bisect_local ? knob_guard_take(false, err) : 0;
+}
+
+/* Then the store's copy of the machine's journal is corrected. */
+static int guard_copy(struct bisection *bi, struct error *err)
+{
+	return bi->target == &bisect_local ? knob_guard_copy(bi->st, err) : 0;
 }
 
 /* A name's runs hold one bisection's measurements: NAME-good and NAME-bad must be new. */
@@ -223,7 +230,7 @@ static int open_new(struct bisection *bi, struct error *err)
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
 	if (open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
 	    check_range(bi, bi->repo_top, err) || bi->target->check(bi, err) ||
-	    store_open(bi->db, &bi->st, err) || guard(bi, err))
+	    guard(bi, err) || store_open(bi->db, &bi->st, err) || guard_copy(bi, err))
 		return -1;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
 	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
@@ -332,7 +339,7 @@ static int open_resumed(struct bisection *bi, struct error *err)
 		return -1;
 	target = json_string_value(json_object_get(bi->record, "target"));
 	bi->target = target && !strcmp(target, "kernel") ? &bisect_kernel : &bisect_local;
-	if (guard(bi, err))
+	if (guard(bi, err) || guard_copy(bi, err))
 		return -1;
 	if (!strcmp(bisection_state(bi), "bisecting") && !bisection_git_is_ours(bi))
 		return error_set(err, EXIT_USAGE, "bisect: git's bisect state in %s is not this "

@@ -44,3 +44,35 @@ setup() {
 	[ "$status" -eq 2 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 }
+
+@test "a run or bisect refused for a setting a killed ab left changed (exit 3) leaves no new store" {
+	load sysctl
+	local now
+	now=$(cat "$KNOB_FILE")
+	for entry in "sysctl $KNOB $((now + 1))" "feature NO_SUCH_FEATURE_EVER x"; do
+		journal_entry $entry
+		run sp run command -p cmd=true -i 1 -q
+		[ "$status" -eq 3 ] || { echo "$entry: exit $status: $output"; return 1; }
+		assert_one_line_error
+		[ -z "$(ls -A "$TMP/store")" ] || { echo "$entry: left $(ls -A "$TMP/store")"; return 1; }
+	done
+	# a bisection that measures here is refused the same way, before its store
+	git init -q "$TMP/repo"
+	git -C "$TMP/repo" -c user.name=t -c user.email=t commit -q --allow-empty -m one
+	git -C "$TMP/repo" -c user.name=t -c user.email=t commit -q --allow-empty -m two
+	run sp bisect command -p cmd=true --repo "$TMP/repo" --good HEAD~1 --bad HEAD
+	[ "$status" -eq 3 ] || { echo "bisect: exit $status: $output"; return 1; }
+	[ -z "$(ls -A "$TMP/store")" ]
+	echo '{"schema": "schedperf-knobs/1", "settings": [' >"$JOURNAL"
+	run sp run command -p cmd=true -i 1 -q
+	[ "$status" -eq 3 ]
+	[ -z "$(ls -A "$TMP/store")" ]
+	# the store as it was, when there is one
+	rm "$JOURNAL"
+	sp run command -p cmd=true -i 1 -q --name before
+	cp "$SCHEDPERF_DB" "$TMP/copy.db"
+	journal_entry sysctl "$KNOB" $((now + 1))
+	run sp run command -p cmd=true -i 1 -q
+	[ "$status" -eq 3 ]
+	cmp "$SCHEDPERF_DB" "$TMP/copy.db"
+}
