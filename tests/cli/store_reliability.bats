@@ -380,9 +380,12 @@ reads_change_nothing() {
 	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
 	local dir="$TMP/ro" as_nobody
 	mkdir "$dir"
+	# the machine's knob lock is read by all, in a directory all may enter, as /run
+	export SCHEDPERF_TEST_RUNDIR="$TMP/run"
+	mkdir "$SCHEDPERF_TEST_RUNDIR"
 	sp --db "$dir/store.db" run pipe -p loops=10 -i 2 --name a -q
 	sp --db "$dir/store.db" run pipe -p loops=10 -i 2 --name b -q
-	chmod 755 "$TMP" "$dir"
+	chmod 755 "$TMP" "$dir" "$SCHEDPERF_TEST_RUNDIR"
 	chmod 644 "$dir/store.db"
 	as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	$as_nobody true || skip "cannot run as nobody here"
