@@ -204,6 +204,8 @@ static int check_command(const struct submit_request *req)
 	argv[2] = (char *)"--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
 	setenv(JOB_ENV_CHECK, "1", 1);
+	/* What the dry run reads (bisect-step's runs) is in the queue's store. */
+	setenv("SCHEDPERF_DB", global.db, 1);
 	pid = spawn_self(argv, -2, -1, true);
 	unsetenv(JOB_ENV_CHECK);
 	free(argv);

@@ -296,7 +296,10 @@ for r in d["runs"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 	sp import "$TMP/fast.json" >/dev/null
-	sp submit bisect-step command -p 'cmd=sleep 0.01' --good fast >/dev/null
+	# the check reads the runs of the store given by --db, not $SCHEDPERF_DB's
+	SCHEDPERF_DB="$TMP/elsewhere.db" sp --db "$SCHEDPERF_DB" submit bisect-step command \
+		-p 'cmd=sleep 0.01' --good fast >/dev/null
+	[ ! -e "$TMP/elsewhere.db" ]
 	run sp worker --idle-exit 1
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'job 1: done\njob 2: done')" ]
