@@ -96,7 +96,6 @@ struct ab_side {
 	const char **specs;
 	size_t nr_specs;
 	struct knob_list knobs;
-	char knob_env[1024];	/* its tasks' and cgroups' knobs, for its batch */
 	struct sample_side sample;
 	bool has_cpus;
 	const char *cpus;	/* the cpus: knob's list, when has_cpus */
@@ -229,8 +228,7 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 	free_assignments(assignments, nr);
 	/* The session's: its cgroups are filled in when they are made. */
 	s->sample.opt.task = knob_session_task(&ab->ks, (size_t)which);
-	knob_session_describe(&ab->ks, (size_t)which, s->knob_env, sizeof(s->knob_env));
-	s->sample.opt.knob_env = s->knob_env;
+	s->sample.opt.knob_env = knob_session_describe(&ab->ks, (size_t)which);
 	return rc;
 }
 

@@ -92,7 +92,6 @@ struct bisect {
 	size_t nr_knob_specs;
 	struct knob_list knobs;
 	struct knob_session ks;
-	char knob_env[1024];
 	struct error put_back_err;
 };
 
@@ -644,8 +643,7 @@ int cmd_bisect_step(int argc, char **argv)
 		goto out;
 	}
 	b.side.opt.task = knob_session_task(&b.ks, 0);
-	knob_session_describe(&b.ks, 0, b.knob_env, sizeof(b.knob_env));
-	b.side.opt.knob_env = b.knob_env;
+	b.side.opt.knob_env = knob_session_describe(&b.ks, 0);
 	name = b.so.name;
 	if (!name && has_job) {
 		snprintf(commit, sizeof(commit), "bisect-job-%lld", (long long)job);

@@ -557,7 +557,6 @@ int cmd_run(int argc, char **argv)
 	const struct runner_events quiet_events = { NULL, NULL, &display, show_note };
 	struct knob_session ks;
 	struct knob_list knobs = { NULL, 0 };
-	char knob_env[1024];
 	bool knobs_changed = false;
 	int code;
 
@@ -621,8 +620,7 @@ int cmd_run(int argc, char **argv)
 		if (knob_session_start(&ks, &err))
 			goto fail;
 		req.opt.task = knob_session_task(&ks, 0);
-		knob_session_describe(&ks, 0, knob_env, sizeof(knob_env));
-		req.opt.knob_env = knob_env;
+		req.opt.knob_env = knob_session_describe(&ks, 0);
 	} else if (knob_guard_take(false, &err)) {
 		goto fail;
 	}

@@ -109,9 +109,16 @@ int knob_cgroups_make(struct knob_cgroups *kc, struct error *err)
 			return -1;
 		kc->made = i + 1;
 	}
-	for (size_t k = 0; k < kc->nr_knobs; k++)
-		if (cgroup_set(&kc->cgroup[kc->of[k]], kc->knob[k]->name, kc->knob[k]->value, err))
+	for (size_t k = 0; k < kc->nr_knobs; k++) {
+		const struct cgroup *cg = &kc->cgroup[kc->of[k]];
+		struct error unread = { 0 };
+
+		if (cgroup_set(cg, kc->knob[k]->name, kc->knob[k]->value, err))
 			return -1;
+		/* A file that cannot be read back (write-only) has the value written. */
+		if (cgroup_get(cg, kc->knob[k]->name, kc->taken[k], sizeof(kc->taken[k]), &unread))
+			snprintf(kc->taken[k], sizeof(kc->taken[k]), "%s", kc->knob[k]->value);
+	}
 	return 0;
 }
 

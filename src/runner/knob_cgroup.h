@@ -24,6 +24,7 @@ struct knob_cgroups {
 	size_t nr_knobs;
 	const struct knob *knob[KNOB_CGROUPS_MAX_FILES];	/* each setting */
 	int of[KNOB_CGROUPS_MAX_FILES];			/* and its cgroup */
+	char taken[KNOB_CGROUPS_MAX_FILES][128];	/* its value read back once made */
 };
 
 /* A cgroup: knob's name and value: EXIT_USAGE saying why when not. */
@@ -35,7 +36,10 @@ int knob_cgroup_check(const struct knob *k, struct error *err);
  */
 int knob_cgroups_plan(struct knob_cgroups *kc, const struct knob_list *kl, const char *side,
 		      struct error *err);
-/* Make them and write their settings (a setting refused: EXIT_USAGE or EXIT_ENV). */
+/*
+ * Make them and write their settings (a setting refused: EXIT_USAGE or
+ * EXIT_ENV), and read each back: the kernel may clamp or respell it.
+ */
 int knob_cgroups_make(struct knob_cgroups *kc, struct error *err);
 /* Remove those made, with whatever still runs in them. */
 void knob_cgroups_remove(struct knob_cgroups *kc);

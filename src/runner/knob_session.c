@@ -14,6 +14,7 @@
 #include "runner/iteration.h"
 #include "runner/knob_journal.h"
 #include "util/process.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -61,15 +62,52 @@ static struct knob_env *env_of(struct knob_session *ks, const char *name)
 	return e;
 }
 
+/*
+ * The benchmark knob @kl gives before @k with another value (knobs_parse()
+ * dropped repeats): cpus:, cmd:, or env:, param: or cgroup: of the same
+ * name. NULL when none.
+ */
+static const struct knob *given_before(const struct knob_list *kl, size_t k)
+{
+	const struct knob *kn = &kl->knobs[k];
+
+	if (kn->kind == KNOB_MACHINE || task_knob_kind(kn->kind))
+		return NULL;
+	for (size_t i = 0; i < k; i++) {
+		const struct knob *before = &kl->knobs[i];
+
+		if (before->kind == kn->kind && (!kn->name || !strcmp(before->name, kn->name)))
+			return before;
+	}
+	return NULL;
+}
+
+static const char *benchmark_kind(enum knob_kind kind)
+{
+	switch (kind) {
+	case KNOB_CPUS:		return "cpus";
+	case KNOB_PARAM:	return "param";
+	case KNOB_ENV:		return "env";
+	case KNOB_CMD:		return "cmd";
+	case KNOB_CGROUP:	return "cgroup";
+	default:		return "knob";
+	}
+}
+
 int knob_session_side(struct knob_session *ks, size_t which, const struct knob_list *kl,
 		      const char *label, const char *flag, struct error *err)
 {
 	ks->knobs[which] = kl;
 	snprintf(ks->label[which], sizeof(ks->label[which]), "%s", label);
 	for (size_t k = 0; k < kl->nr; k++) {
-		const struct knob *kn = &kl->knobs[k];
+		const struct knob *kn = &kl->knobs[k], *before = given_before(kl, k);
 		struct knob_machine *m;
 		struct error why = { 0 };
+
+		if (before)
+			return error_set(err, EXIT_USAGE, "%s gives %s:%s twice ('%.64s' and "
+					 "'%.64s'): give it once", flag, benchmark_kind(kn->kind),
+					 kn->name ? kn->name : "", before->value, kn->value);
 
 		if (kn->kind == KNOB_ENV)
 			env_of(ks, kn->name)->value[which] = kn->value;
@@ -226,13 +264,130 @@ static int make_cgroups(struct knob_session *ks, struct error *err)
 	return 0;
 }
 
+/* Side @which's settings once written, as the kernel took them. */
+static int read_taken(struct knob_session *ks, size_t which, struct error *err)
+{
+	for (size_t i = 0; i < ks->nr_machine; i++) {
+		struct knob_machine *m = &ks->machine[i];
+
+		free(m->taken[which]);
+		m->taken[which] = NULL;
+		if (m->setting->read(m->name, false, &m->taken[which], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Side @which's cgroup knob of @file: NULL when it has none. */
+static const char *cgroup_value(const struct knob_session *ks, size_t which, const char *file,
+				bool taken)
+{
+	const struct knob_cgroups *kc = &ks->cgroups[which];
+
+	for (size_t k = 0; k < kc->nr_knobs; k++)
+		if (!strcmp(kc->knob[k]->name, file))
+			return taken ? kc->taken[k] : kc->knob[k]->value;
+	return NULL;
+}
+
+
+/* Whether the sides' cgroups have the same files, with the same values as taken. */
+static bool cgroups_taken_alike(const struct knob_session *ks)
+{
+	const struct knob_cgroups *a = &ks->cgroups[0];
+
+	if (a->nr_knobs != ks->cgroups[1].nr_knobs)
+		return false;
+	for (size_t k = 0; k < a->nr_knobs; k++) {
+		const char *other = cgroup_value(ks, 1, a->knob[k]->name, true);
+
+		if (!other || strcmp(a->taken[k], other))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether the two sides, given apart, are alike as the kernel took them;
+ * then @what names a setting given apart and its one value.
+ */
+static bool taken_alike(const struct knob_session *ks, char *what, size_t len)
+{
+	const struct knob_cgroups *a = &ks->cgroups[0];
+
+	if (knob_session_same(ks, 0, 1) || !cgroups_taken_alike(ks) ||
+	    !task_knobs_same(&ks->task[0], &ks->task[1]))
+		return false;
+	for (size_t i = 0; i < ks->nr_machine; i++)
+		if (strcmp(ks->machine[i].taken[0], ks->machine[i].taken[1]))
+			return false;
+	for (size_t i = 0; i < ks->nr_env; i++)
+		if (!same_text(ks->env[i].value[0], ks->env[i].value[1]))
+			return false;
+	*what = '\0';
+	for (size_t i = 0; i < ks->nr_machine && !*what; i++)
+		if (!same_text(ks->machine[i].value[0], ks->machine[i].value[1]))
+			snprintf(what, len, "%s %s is %s", ks->machine[i].setting->kind,
+				 ks->machine[i].name, ks->machine[i].taken[0]);
+	for (size_t k = 0; k < a->nr_knobs && !*what; k++)
+		if (strcmp(a->knob[k]->value, cgroup_value(ks, 1, a->knob[k]->name, false)))
+			snprintf(what, len, "cgroup %s is %s", a->knob[k]->name, a->taken[k]);
+	return true;
+}
+
+static void describe(struct knob_session *ks, size_t which)
+{
+	const struct knob_list *kl = ks->knobs[which];
+	const struct knob_cgroups *kc = &ks->cgroups[which];
+	struct strbuf sb = STRBUF_INIT;
+	char tasks[256];
+
+	task_knobs_describe(&ks->task[which], tasks, sizeof(tasks));
+	strbuf_addstr(&sb, tasks);
+	for (size_t k = 0; kl && k < kl->nr; k++) {
+		const struct knob *kn = &kl->knobs[k];
+
+		if (kn->kind == KNOB_CPUS)
+			strbuf_addf(&sb, "cpus=%s\n", kn->value);
+		/* A line each: a newline in the value is spelt \n. */
+		if (kn->kind == KNOB_ENV) {
+			strbuf_addf(&sb, "env.%s=", kn->name);
+			for (const char *v = kn->value; *v; v++)
+				if (*v == '\n')
+					strbuf_addstr(&sb, "\\n");
+				else
+					strbuf_addch(&sb, *v);
+			strbuf_addch(&sb, '\n');
+		}
+	}
+	for (size_t k = 0; k < kc->nr_knobs; k++)
+		strbuf_addf(&sb, "cgroup.%s=%s\n", kc->knob[k]->name, kc->taken[k]);
+	/* Whole lines only: a value cut short would be recorded as if set. */
+	while (sb.len >= sizeof(ks->described[which])) {
+		char *end = memrchr(sb.buf, '\n', sb.len - 1);
+
+		sb.len = end ? (size_t)(end - sb.buf) + 1 : 0;
+	}
+	if (sb.len)
+		memcpy(ks->described[which], sb.buf, sb.len);
+	ks->described[which][sb.len] = '\0';
+	strbuf_release(&sb);
+}
+
 int knob_session_begin(struct knob_session *ks, struct error *err)
 {
+	char what[256];
+
 	if (journal_originals(ks, err) || start_reaper(ks, err) || make_cgroups(ks, err))
 		return -1;
 	for (size_t s = 0; s < ks->nr_sides; s++)
-		if (knob_session_apply(ks, s, err))
+		if (knob_session_apply(ks, s, err) || read_taken(ks, s, err))
 			return -1;
+	if (ks->nr_sides == 2 && taken_alike(ks, what, sizeof(what)))
+		return error_set(err, EXIT_USAGE, "the kernel took the two sides' values alike "
+				 "(%s on both): give values it keeps apart", what);
+	for (size_t s = 0; s < ks->nr_sides; s++)
+		describe(ks, s);
 	return 0;
 }
 
@@ -269,17 +424,9 @@ const struct task_knobs *knob_session_task(const struct knob_session *ks, size_t
 	return &ks->task[which];
 }
 
-void knob_session_describe(const struct knob_session *ks, size_t which, char *buf, size_t len)
+const char *knob_session_describe(const struct knob_session *ks, size_t which)
 {
-	const struct knob_list *kl = ks->knobs[which];
-	size_t used;
-
-	task_knobs_describe(&ks->task[which], buf, len);
-	used = strlen(buf);
-	for (size_t k = 0; kl && k < kl->nr && used < len; k++)
-		if (kl->knobs[k].kind == KNOB_CGROUP)
-			used += (size_t)snprintf(buf + used, len - used, "cgroup.%s=%s\n",
-						 kl->knobs[k].name, kl->knobs[k].value);
+	return ks->described[which];
 }
 
 /*
@@ -359,6 +506,9 @@ void knob_session_release(struct knob_session *ks)
 		free(ks->env[i].name);
 		free(ks->env[i].original);
 	}
+	for (size_t i = 0; i < ks->nr_machine; i++)
+		for (size_t s = 0; s < KNOB_SESSION_MAX_SIDES; s++)
+			free(ks->machine[i].taken[s]);
 	store_journal_release(ks->journal, ks->nr_journal);
 	free(ks->machine);
 	free(ks->env);

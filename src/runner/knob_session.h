@@ -32,6 +32,7 @@ struct knob_machine {
 	char *name;
 	char *original;
 	const char *value[KNOB_SESSION_MAX_SIDES];	/* a knob's value, or original */
+	char *taken[KNOB_SESSION_MAX_SIDES];	/* read back once written (begin) */
 };
 
 /* An environment variable a side sets. */
@@ -56,6 +57,7 @@ struct knob_session {
 	bool journalled;		/* in the machine's journal */
 	bool copied;			/* and in the store's copy */
 	int reaper;			/* the cgroup reaper's fd, or -1 */
+	char described[KNOB_SESSION_MAX_SIDES][2048];	/* knob_session_describe()'s */
 };
 
 void knob_session_init(struct knob_session *ks, size_t nr_sides);
@@ -86,8 +88,10 @@ int knob_session_check(struct knob_session *ks, struct error *err);
 /*
  * Journal the originals and the cgroups to be, start the cgroups' reaper,
  * make the cgroups, and try every side's values once (a value the kernel
- * refuses is EXIT_USAGE). On failure, knob_session_end() puts back what
- * changed.
+ * refuses is EXIT_USAGE), reading back what the kernel took: two sides it
+ * took alike (sysctl 07 and 7, a cgroup value clamped) are EXIT_USAGE.
+ * Then each side's description is what was taken. On failure,
+ * knob_session_end() puts back what changed.
  */
 int knob_session_begin(struct knob_session *ks, struct error *err);
 
@@ -101,12 +105,13 @@ int knob_session_apply(struct knob_session *ks, size_t which, struct error *err)
 const struct task_knobs *knob_session_task(const struct knob_session *ks, size_t which);
 
 /*
- * Lines "KIND=VALUE" describing side @which's benchmark knobs of the
- * tasks and cgroups, for its batch's environment (machine settings are
- * marked from the journal).
+ * Lines "KIND=VALUE" describing side @which's knobs of the benchmark
+ * (cpus, env.VAR, the tasks', cgroup.FILE as the kernel took it), for its
+ * batch's environment (machine settings are marked from the journal).
+ * The session's, filled in by knob_session_begin(): "" until then; lines
+ * beyond its size are left out whole.
  */
-void knob_session_describe(const struct knob_session *ks, size_t which, char *buf,
-			   size_t len);
+const char *knob_session_describe(const struct knob_session *ks, size_t which);
 
 /*
  * Put every original and variable back, remove the cgroups, and have both

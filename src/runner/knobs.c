@@ -236,6 +236,19 @@ static int add_governor(struct knob_list *list, const char *name, const char *si
 	return rc;
 }
 
+/* Whether @list has @k as it is: one knob given twice is the one knob. */
+static bool already_given(const struct knob_list *list, const struct knob *k)
+{
+	for (size_t i = 0; i < list->nr; i++) {
+		const struct knob *o = &list->knobs[i];
+
+		if (o->kind == k->kind && o->setting == k->setting && !strcmp(o->value, k->value) &&
+		    (o->name == k->name || (o->name && k->name && !strcmp(o->name, k->name))))
+			return true;
+	}
+	return false;
+}
+
 static int add_item(struct knob_list *list, const char *text, const char *side,
 		    struct error *err)
 {
@@ -252,10 +265,10 @@ static int add_item(struct knob_list *list, const char *text, const char *side,
 		rc = add_machine(&k, setting, text + len, side, err);
 	else
 		rc = add_benchmark(&k, bench, text, text + len, side, err);
-	if (rc) {
+	if (rc || already_given(list, &k)) {
 		free(k.name);
 		free(k.value);
-		return -1;
+		return rc;
 	}
 	append(list, &k);
 	return 0;
@@ -275,7 +288,10 @@ static bool cpulist_part(const char *item, size_t len)
 	return strspn(item + digits + 1, "0123456789") == len - digits - 1 && len > digits + 1;
 }
 
-/* The length of the item at @p: a cmd: takes the rest, a cpus: its CPU list. */
+/*
+ * The length of the item at @p: a cmd: takes the rest, any other the
+ * parts of a CPU list after it (cpus:0,2 or cgroup:cpuset.cpus=0,2).
+ */
 static size_t item_length(const char *p)
 {
 	size_t len;
@@ -283,9 +299,7 @@ static size_t item_length(const char *p)
 	if (!strncmp(p, "cmd:", 4))
 		return strlen(p);
 	len = strcspn(p, ",");
-	if (strncmp(p, "cpus:", 5))
-		return len;
-	/* No knob is a bare number: what follows a cpus: and is one is its list's. */
+	/* No knob is a bare number or range: one after a comma is the value's. */
 	while (p[len] == ',' && cpulist_part(p + len + 1, strcspn(p + len + 1, ",")))
 		len += 1 + strcspn(p + len + 1, ",");
 	return len;

@@ -200,6 +200,53 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 	[ -z "$(machine_journal)" ]
 }
 
+@test "knobs: a side's cpus: and env: are in its batch's environment; one knob given twice is refused" {
+	sp ab command -p cmd=true --a env:AB=x,cpus:0 --b 'env:AB=y
+z' --max-samples 5 --name e -q
+	[ "$(env_of e-a knob.env.AB)" = x ]
+	[ "$(env_of e-a knob.cpus)" = 0 ]
+	[ "$(env_of e-b knob.env.AB)" = 'y\nz' ]
+	[ "$(env_of e-b knob.cpus)" = "(absent)" ]
+	for twice in env:AB=1,env:AB=2 cpus:0,cpus:1 cgroup:cpu.weight=5,cgroup:cpu.weight=6 \
+		     cmd:true; do
+		# cmd: takes the rest of its SPEC: twice is two --a
+		run sp ab command -p cmd=true --a "$twice" --a "${twice/#cmd:true/cmd:false}" \
+			--b env:AB=3 --max-samples 5 --name twice
+		[ "$status" -eq 2 ] || { echo "$twice: $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"twice"* ]]
+	done
+	# the same value twice is the one setting
+	sp run command -p cmd=true --knob env:AB=1,env:AB=1 -i 1 --name once -q
+	[ "$(env_of once knob.env.AB)" = 1 ]
+}
+
+@test "knobs: a value is recorded as the kernel took it; two sides it took alike are refused" {
+	sysfs_setup
+	cgroup_setup
+	[ -e /sys/fs/cgroup/cpuset/cpuset.cpus ] ||
+		grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
+		skip "no cpuset controller"
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	# a list with commas is one cgroup: value, recorded as the kernel spells it
+	sp ab command -p cmd=true --a cgroup:cpuset.cpus=0,1 --b cgroup:cpuset.cpus=0 \
+		--max-samples 5 --name cs -q
+	[ "$(env_of cs-a knob.cgroup.cpuset.cpus)" = 0-1 ]
+	for pair in "sysfs:$SYSFS=0$A sysfs:$SYSFS=$A" \
+		    "cgroup:cpuset.cpus=0,1 cgroup:cpuset.cpus=0-1"; do
+		run sp ab command -p cmd=true --a "${pair% *}" --b "${pair#* }" --max-samples 5 \
+			--name alike
+		[ "$status" -eq 2 ] || { echo "$pair: $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"took the two sides' values alike"* ]]
+	done
+	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
+	no_scratch_cgroups
+	[ -z "$(machine_journal)" ]
+	[ "$(sp runs --format json | "$PYTHON" -c 'import json, sys
+print(sorted(r["name"] for r in json.load(sys.stdin)))')" = "['cs-a', 'cs-b']" ]
+}
+
 @test "knobs: bisect-step --knob: the step measures under it, puts it back" {
 	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
 		--knob slice:300 -i 10 --name good -q

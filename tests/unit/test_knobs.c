@@ -109,9 +109,18 @@ static void test_cpus_list(void **state)
 
 	parse_one("cpus:0,1", KNOB_CPUS, NULL, "0,1");
 	parse_one("cpus:0-1,4,6-7", KNOB_CPUS, NULL, "0-1,4,6-7");
-	/* What follows the list and is no CPU is the next knob. */
-	assert_int_equal(knobs_parse(&list, "cpus:0,1,env:X=2,3", "--a", &err), -1);
-	assert_non_null(strstr(err.msg, "'3' is not a knob"));
+	/* A bare number or range after a comma continues the value before it. */
+	assert_int_equal(knobs_parse(&list, "cpus:0,1,env:X=2,3", "--a", &err), 0);
+	assert_int_equal(list.nr, 2);
+	assert_string_equal(list.knobs[1].value, "2,3");
+	knobs_release(&list);
+	assert_int_equal(knobs_parse(&list, "cgroup:cpuset.cpus=0,1-2,cpus:0", "--a", &err), 0);
+	assert_int_equal(list.nr, 2);
+	assert_string_equal(list.knobs[0].value, "0,1-2");
+	knobs_release(&list);
+	/* What is neither a number nor a knob is refused. */
+	assert_int_equal(knobs_parse(&list, "cpus:0,1,x", "--a", &err), -1);
+	assert_non_null(strstr(err.msg, "'x' is not a knob"));
 	knobs_release(&list);
 	assert_int_equal(knobs_parse(&list, "cpus:0,1,env:X=2", "--a", &err), 0);
 	assert_int_equal(list.nr, 2);
