@@ -17,6 +17,7 @@
 #include "stats/mean_ci.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
+#include "util/hash.h"
 #include "util/version.h"
 #include "util/xalloc.h"
 
@@ -195,14 +196,10 @@ static bool params_match(const char *const *filter, const char *params_json)
 	return match;
 }
 
+/* The terminating NUL included, so that "ab"+"c" != "a"+"bc". */
 static uint64_t hash_bytes(uint64_t h, const char *s)
 {
-	/* FNV-1a, the terminating NUL included so that "ab"+"c" != "a"+"bc" */
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
+	return fnv1a(h, s, strlen(s) + 1);
 }
 
 /* What a series is: a benchmark and metric, on one machine unless machines are pooled. */
@@ -213,7 +210,7 @@ struct series_key {
 
 static uint64_t series_hash(const struct series_key *k)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV1A_INIT;
 
 	h = hash_bytes(h, k->machine);
 	h = hash_bytes(h, k->workload);

@@ -52,8 +52,9 @@ static const struct cmd_usage bisect_usage = {
 	"With --good alone: whether it is worse than good by more than --margin.\n"
 	"Exit 0 good, 1 bad, 125 skip (--good alone undecided at --max-samples or\n"
 	"--max-time, or the workload failed). The step is stored as a run named\n"
-	"after the current git commit (git rev-parse --short=12 HEAD; HASH-dirty\n"
-	"when tracked files have changes), or --name (for a worker's job,\n"
+	"after the current git commit (git rev-parse --short=12 HEAD;\n"
+	"HASH-dirty-CHANGES when tracked files have changes, CHANGES a hash of\n"
+	"git diff HEAD), or --name (for a worker's job,\n"
 	"bisect-job-ID). --dry-run checks the arguments and the stored runs, and\n"
 	"runs nothing. 'schedperf bisect' runs the whole bisection itself.\n",
 
@@ -316,21 +317,24 @@ static int load_runs(struct store *st, struct bisect *b, struct error *err)
 }
 
 /*
- * The run the step is stored as: the current commit, HASH-dirty when
- * tracked files have changes (what was measured is not the commit).
+ * The run the step is stored as: the current commit, HASH-dirty-CHANGES
+ * when tracked files have changes (what was measured is not the commit;
+ * CHANGES tells two sets of changes apart, and names the same set alike).
  */
 static int step_name(char *buf, size_t len, bool *dirty, struct error *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	int rc = git_run(NULL, &out, err, "rev-parse", "--short=12", "HEAD", NULL);
+	char changes[9];
 
-	if (rc || !*git_chomp(&out) || git_is_dirty(NULL, dirty, err)) {
+	if (rc || !*git_chomp(&out) || git_changes_id(NULL, changes, err)) {
 		strbuf_release(&out);
 		return error_set(err, EXIT_USAGE, "bisect-step: not inside a git repository, or "
 				 "git is missing: the step has no commit to be named after (give "
 				 "--name)");
 	}
-	snprintf(buf, len, "%s%s", out.buf, *dirty ? "-dirty" : "");
+	*dirty = *changes;
+	snprintf(buf, len, "%s%s%s", out.buf, *dirty ? "-dirty-" : "", changes);
 	strbuf_release(&out);
 	return 0;
 }
@@ -660,8 +664,8 @@ int cmd_bisect_step(int argc, char **argv)
 		}
 	}
 	if (dirty && !global.quiet && !b.dry_run)
-		fprintf(stderr, "bisect-step: the work tree has changes to tracked files: the "
-			"step is stored as run %s\n", name);
+		fprintf(stderr, "schedperf: bisect-step: the work tree has changes to tracked "
+			"files: the step is stored as run %s\n", name);
 	b.workload = w->name;
 	code = run_step(&b, name);
 out:

@@ -2,12 +2,14 @@
 /*
  * The git helpers of git.h over run_command().
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/git.h"
+#include "util/hash.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
@@ -98,5 +100,22 @@ int git_is_dirty(const char *repo, bool *dirty, struct error *err)
 
 	*dirty = rc == 0 && out.len > 0;
 	strbuf_release(&out);
+	return rc;
+}
+
+int git_changes_id(const char *repo, char id[9], struct error *err)
+{
+	struct strbuf diff = STRBUF_INIT;
+	bool dirty;
+	int rc = git_is_dirty(repo, &dirty, err);
+
+	id[0] = '\0';
+	if (rc || !dirty)
+		return rc;
+	rc = git_run(repo, &diff, err, "diff", "--no-ext-diff", "--no-textconv", "--no-color",
+		     "--binary", "HEAD", NULL);
+	if (!rc)
+		snprintf(id, 9, "%08" PRIx64, fnv1a(FNV1A_INIT, diff.buf, diff.len) >> 32);
+	strbuf_release(&diff);
 	return rc;
 }

@@ -40,4 +40,11 @@ int git_commit_hash(const char *repo, const char *rev, char hash[41], struct err
 /* Whether the work tree of @repo has changes to tracked files (untracked ones do not count). */
 int git_is_dirty(const char *repo, bool *dirty, struct error *err);
 
+/*
+ * What the changes to tracked files of @repo's work tree are, as 8 hex
+ * digits in @id (a hash of `git diff HEAD`): the same changes, the same
+ * digits; "" when there are none.
+ */
+int git_changes_id(const char *repo, char id[9], struct error *err);
+
 #endif

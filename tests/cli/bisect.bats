@@ -233,6 +233,18 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect-step "${p[@]}" --good good --bad good
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"name the same run"* ]]
+	# a work tree with changes: a run per set of changes, the same set one run
+	head=$(git rev-parse --short=12 HEAD)
+	for change in one two one; do
+		echo "/* $change */" >prog.c.tail
+		sed '$d' prog.c >prog.c.new && cat prog.c.new prog.c.tail >prog.c
+		run sp bisect-step "${p[@]}" --good good --margin 60
+		[[ "$output" == *"schedperf: bisect-step: the work tree has changes to tracked files: the step is stored as run $head-dirty-"* ]]
+		git checkout -q prog.c
+	done
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name LIKE '$head-dirty-%'")" -eq 2 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name LIKE '$head-dirty-%' GROUP BY r.id ORDER BY 1" | tr '\n' ' ')" = "1 2 " ]
 }
 
 @test "bisect: what a hostile trial found: the user's bisect and work trees are theirs" {
