@@ -704,6 +704,31 @@ static void finish_sides(struct ab *ab, struct store *st, const char *name,
 	free(result);
 }
 
+/*
+ * A --name whose runs exist: their batches would be pooled with this ab's
+ * by compare, whatever each measured. A job's attempts share their name
+ * on purpose (an attempt's batches are incomplete until it finishes).
+ */
+static int refuse_taken_name(const struct ab *ab, struct store *st, const char *name,
+			     struct error *err)
+{
+	char run[512];
+	int64_t job;
+	bool exists = false;
+
+	if (!ab->so.name || job_env_id(&job, err))
+		return 0;
+	for (int i = 0; i < 2 && !exists; i++) {
+		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
+		if (store_run_exists(st, run, &exists, err))
+			return -1;
+	}
+	if (!exists)
+		return 0;
+	return error_set(err, EXIT_USAGE, "ab: run %s exists already, and this ab's samples "
+			 "would be pooled with its own (give another --name)", run);
+}
+
 /* Open both runs; sample until the verdict. Returns 0 or -1 with @err. */
 static int run_sides(struct ab *ab, struct store *st, const char *name,
 		     struct ab_outcome *out, struct error *err)
@@ -712,7 +737,8 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 	char run[512];
 	int rc = -1;
 
-	if (monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
+	if (refuse_taken_name(ab, st, name, err) ||
+	    monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
 		return -1;
 	/* Each side's batch opens under its settings: its environment records them. */
 	for (int i = 0; i < 2; i++) {

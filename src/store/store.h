@@ -153,6 +153,9 @@ enum store_parts {
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
+/* Whether the store has a run named @name. */
+int store_run_exists(struct store *st, const char *name, bool *exists, struct error *err);
+
 /*
  * Claim the latest incomplete batch of run @name for this process, with
  * its stored plan (malloc'd, NULL when it has none). Refused (EXIT_ENV,

@@ -155,6 +155,15 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 	return sql_end_write(st, rc, err);
 }
 
+int store_run_exists(struct store *st, const char *name, bool *exists, struct error *err)
+{
+	int64_t run_id;
+	int rc = run_find(st, name, false, &run_id, err);
+
+	*exists = rc > 0;
+	return rc < 0 ? -1 : 0;
+}
+
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
 		      struct error *err)
 {

@@ -23,8 +23,10 @@ teardown() {
 # once its sides sample (their store holds its copy of the journal: events,
 # however slow the machine). $1: how to count the copy's rows.
 start_ab() {
+	# each ab its own runs (a name taken is refused); counted here, not in the child
+	AB_STARTED=$((${AB_STARTED:-0} + 1))
 	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 100000 --name bg >"$TMP/out" 2>"$TMP/err" &
+		--max-samples 100000 --name "bg-$AB_STARTED" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
 	wait_for copy_is 1 "${1:-sqlite_journal}"
@@ -204,6 +206,14 @@ pg_journal() {
 	[[ "$(json 'd["runs"][0]' "$TMP/2.json")" =~ ^ab-[0-9]{8}-[0-9]{6}-$two-a$ ]]
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1]" ]
+	# a --name whose runs exist is refused: compare would pool the two ab's samples
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name same -q
+	run sp ab command -p cmd=true --a env:X=3 --b env:X=4 --max-samples 5 --name same
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run same-a exists already"* ]]
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1, 1, 1]" ]
 }
 
 @test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
