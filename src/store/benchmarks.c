@@ -10,15 +10,17 @@
 #include "util/xalloc.h"
 
 static struct sql_insert insert_benchmarks = {
-	.head = "INSERT INTO benchmarks (batch_id, position, workload, params)",
+	.table = "benchmarks",
+	.names = "batch_id, position, workload, params",
 	.columns = 4,
 	.tail = "RETURNING id, batch_id, position",
 	.key = 2,
+	.every_row = true,
 };
 
 static struct sql_insert insert_metrics = {
-	.head = "INSERT INTO metrics (benchmark_id, position, name, unit, better, source, "
-		"repetitions)",
+	.table = "metrics",
+	.names = "benchmark_id, position, name, unit, better, source, repetitions",
 	.columns = 7,
 	.tail = "ON CONFLICT (benchmark_id, name) DO NOTHING "
 		"RETURNING id, benchmark_id, position",

@@ -161,6 +161,14 @@ struct store_driver {
 	bool (*column_null)(struct store_stmt *s, int col);
 	/* Done with it: its bindings and rows let go, ready for its next use. */
 	void (*reset)(struct store_stmt *s);
+	/*
+	 * NULL, or the text of a query of one row and column, made with
+	 * malloc: the id the next row of @table may be given, above any the
+	 * table ever had, in the transaction that writes it. sql_rows then
+	 * gives the ids of the rows it inserts instead of asking a RETURNING
+	 * for them (sql.h). PostgreSQL's identity columns give their own.
+	 */
+	char *(*next_id_query)(const char *table);
 };
 
 extern const struct store_driver store_sqlite;

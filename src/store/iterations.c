@@ -14,20 +14,24 @@
 #include "util/xalloc.h"
 
 static struct sql_insert insert_iterations = {
-	.head = "INSERT INTO iterations (benchmark_id, seq, warmup, failure, cpu_taken, "
-		"cpu_steal, cpu_available, disturbed, rerun, started, ended)",
+	.table = "iterations",
+	.names = "benchmark_id, seq, warmup, failure, cpu_taken, cpu_steal, cpu_available, "
+		 "disturbed, rerun, started, ended",
 	.columns = 11,
 	.tail = "RETURNING id, benchmark_id, seq",
 	.key = 2,
+	.every_row = true,
 };
 
 static struct sql_insert insert_samples = {
-	.head = "INSERT INTO samples (iteration_id, metric_id, rep, value)",
+	.table = "samples",
+	.names = "iteration_id, metric_id, rep, value",
 	.columns = 4,
 };
 
 static struct sql_insert insert_culprits = {
-	.head = "INSERT INTO culprits (iteration_id, rank, pid, name, cpu)",
+	.table = "culprits",
+	.names = "iteration_id, rank, pid, name, cpu",
 	.columns = 5,
 };
 

@@ -119,20 +119,24 @@ void sql_process(struct store_stmt *s, int boot, int pid, struct process_id *p)
 	p->start = (uint64_t)sql_int(s, pid + 1);
 }
 
-/* The text of @rows rows of @insert: "HEAD VALUES ($1, $2), ($3, $4) RETURNING ...". */
-static char *insert_text(const struct sql_insert *insert, int rows)
+/*
+ * The text of @rows rows of @insert: "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)
+ * RETURNING ...", or with @give_ids "INSERT INTO t (id, a, b) VALUES ($1, $2, $3), ...".
+ */
+static char *insert_text(const struct sql_insert *insert, bool give_ids, int rows)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int n = 0;
+	int n = 0, width = insert->columns + give_ids;
 
-	strbuf_addf(&sb, "%s VALUES ", insert->head);
+	strbuf_addf(&sb, "INSERT INTO %s (%s%s) VALUES ", insert->table, give_ids ? "id, " : "",
+		    insert->names);
 	for (int r = 0; r < rows; r++) {
 		strbuf_addf(&sb, "%s(", r ? ", " : "");
-		for (int c = 0; c < insert->columns; c++)
+		for (int c = 0; c < width; c++)
 			strbuf_addf(&sb, "%s$%d", c ? ", " : "", ++n);
 		strbuf_addf(&sb, ")");
 	}
-	if (insert->tail)
+	if (insert->tail && !give_ids)
 		strbuf_addf(&sb, " %s", insert->tail);
 	return strbuf_detach(&sb);
 }
@@ -141,19 +145,24 @@ void sql_rows_init(struct sql_rows *r, struct store *st, struct sql_insert *inse
 		   int (*returned)(void *ctx, size_t row, int64_t id, struct error *err),
 		   void *ctx, const char *what)
 {
-	if (!insert->text[0]) {
-		insert->text[0] = insert_text(insert, SQL_ROWS);
-		insert->text[1] = insert_text(insert, 1);
+	bool give_ids = returned && insert->every_row && st->driver->next_id_query;
+
+	if (!insert->text[give_ids][0]) {
+		insert->text[give_ids][0] = insert_text(insert, give_ids, SQL_ROWS);
+		insert->text[give_ids][1] = insert_text(insert, give_ids, 1);
 	}
+	if (give_ids && !insert->next_id)
+		insert->next_id = st->driver->next_id_query(insert->table);
 	*r = (struct sql_rows){ .st = st, .insert = insert, .returned = returned, .ctx = ctx,
-				.what = what };
-	r->args = xcalloc(SQL_ROWS * (size_t)insert->columns, sizeof(*r->args));
+				.what = what, .give_ids = give_ids,
+				.width = (size_t)insert->columns + give_ids };
+	r->args = xcalloc(SQL_ROWS * r->width, sizeof(*r->args));
 }
 
 /* Whether the returned row on @s is row @row of the chunk: its key columns are the row's. */
 static bool is_row(const struct sql_rows *r, struct store_stmt *s, size_t row)
 {
-	const struct sql_arg *args = r->args + row * (size_t)r->insert->columns;
+	const struct sql_arg *args = r->args + row * r->width + r->give_ids;
 
 	for (int k = 0; k < r->insert->key; k++)
 		if (sql_int(s, k + 1) != args[k].i)
@@ -179,9 +188,8 @@ static int returned_row(struct sql_rows *r, struct store_stmt *s, size_t first, 
 static int send_rows(struct sql_rows *r, const char *sql, size_t first, size_t rows,
 		     struct error *err)
 {
-	size_t columns = (size_t)r->insert->columns;
-	struct store_stmt *s = sql_query(r->st, sql, r->args + first * columns, rows * columns,
-					 err);
+	struct store_stmt *s = sql_query(r->st, sql, r->args + first * r->width,
+					 rows * r->width, err);
 	size_t nth = 0;
 	int rc;
 
@@ -196,15 +204,49 @@ static int send_rows(struct sql_rows *r, const char *sql, size_t first, size_t r
 	return rc;
 }
 
-int sql_rows_flush(struct sql_rows *r, struct error *err)
+/*
+ * The ids of the chunk's rows, the table's next ones, as their first
+ * values; r->returned has them once the rows are in. An id taken since
+ * is refused by the table's key: never a row given another's id.
+ */
+static int give_ids(struct sql_rows *r, struct error *err)
+{
+	int64_t id;
+	int rc = sql_id(r->st, r->insert->next_id, SQL_NO_ARGS, &id, err, r->what);
+
+	if (rc == 0)
+		error_set(err, EXIT_INTERNAL, "cannot %s in store '%s': no next id", r->what,
+			  r->st->location);
+	if (rc <= 0)
+		return -1;
+	for (size_t i = 0; i < r->nr; i++)
+		r->args[i * r->width] = SQL_INT(id + (int64_t)i);
+	return 0;
+}
+
+static int ids_given(struct sql_rows *r, struct error *err)
 {
 	int rc = 0;
 
-	if (r->nr == SQL_ROWS)
-		rc = send_rows(r, r->insert->text[0], 0, SQL_ROWS, err);
-	else
+	for (size_t i = 0; i < r->nr && !rc; i++)
+		rc = r->returned(r->ctx, i, r->args[i * r->width].i, err);
+	return rc;
+}
+
+int sql_rows_flush(struct sql_rows *r, struct error *err)
+{
+	char *const *text = r->insert->text[r->give_ids];
+	int rc = 0;
+
+	if (r->give_ids && r->nr)
+		rc = give_ids(r, err);
+	if (!rc && r->nr == SQL_ROWS)
+		rc = send_rows(r, text[0], 0, SQL_ROWS, err);
+	else if (!rc)
 		for (size_t i = 0; i < r->nr && !rc; i++)
-			rc = send_rows(r, r->insert->text[1], i, 1, err);
+			rc = send_rows(r, text[1], i, 1, err);
+	if (!rc && r->give_ids)
+		rc = ids_given(r, err);
 	r->nr = 0;
 	return rc;
 }
@@ -214,9 +256,9 @@ int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struc
 	size_t columns = (size_t)r->insert->columns;
 
 	if (nr != columns)
-		return error_set(err, EXIT_INTERNAL, "%zu values for a row of '%.60s...' of %zu",
-				 nr, r->insert->head, columns);
-	memcpy(r->args + r->nr * columns, row, columns * sizeof(*row));
+		return error_set(err, EXIT_INTERNAL, "%zu values for a row of %s of %zu",
+				 nr, r->insert->table, columns);
+	memcpy(r->args + r->nr * r->width + r->give_ids, row, columns * sizeof(*row));
 	return ++r->nr == SQL_ROWS ? sql_rows_flush(r, err) : 0;
 }
 

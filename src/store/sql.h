@@ -59,20 +59,28 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
 	   int64_t *id, struct error *err, const char *what);
 
 /*
- * An INSERT of many rows: its head up to VALUES, the values of a row, and
+ * An INSERT of many rows: its table and columns, the values of a row, and
  * what follows the rows: for inserts whose ids are wanted, it ends with
  * "RETURNING id, " and the first @key columns of the row, which tell it
  * from the others of its statement.
+ * An insert that adds every row it is given (@every_row: no ON CONFLICT)
+ * gets its ids without the RETURNING where the driver can say the next id
+ * of a table (next_id_query): the writer gives each row its id, the next
+ * ones, and knows them. SQLite's RETURNING was a fifth of an import.
  * sql_rows sends its rows SQL_ROWS to a statement, whose text is made
  * here on first use and kept, so that the driver knows it by its address
  * as it knows a constant.
  */
 struct sql_insert {
-	const char *head;	/* "INSERT INTO samples (iteration_id, metric_id, rep, value)" */
+	const char *table;	/* "samples" */
+	const char *names;	/* of its columns: "iteration_id, metric_id, rep, value" */
 	int columns;		/* values a row */
 	const char *tail;	/* NULL, or "RETURNING id, benchmark_id, seq" */
 	int key;		/* the columns returned after the id: the row's first ones */
-	char *text[2];		/* made on first use: SQL_ROWS rows, and one */
+	bool every_row;		/* every row is added: the writer may give the ids */
+	/* made on first use: [ids given by the writer][SQL_ROWS rows, and one] */
+	char *text[2][2];
+	char *next_id;		/* the driver's query of the table's next id */
 };
 
 /*
@@ -82,7 +90,8 @@ struct sql_insert {
  * statement of SQL_ROWS rows, the rows of the last one at a time, so that
  * two texts serve every count. With a RETURNING, @returned gets each
  * row's id with the row's index in its chunk (the order in which the
- * database returns them is its own: the key finds the row). A row's text
+ * database returns them is its own: the key finds the row); with ids
+ * given (give_ids), once the chunk is in, in the chunk's order. A row's text
  * values must stay valid until its chunk is sent.
  */
 #define SQL_ROWS 128
@@ -93,6 +102,8 @@ struct sql_rows {
 	int (*returned)(void *ctx, size_t row, int64_t id, struct error *err);
 	void *ctx;
 	const char *what;
+	bool give_ids;		/* each row's id is its first value, given here */
+	size_t width;		/* values a row: the insert's columns, and the id given */
 	struct sql_arg *args;	/* SQL_ROWS rows of values */
 	size_t nr;		/* rows held */
 };

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "store/sqlite/sqlite.h"
+#include "util/strbuf.h"
 
 void sqlite_directory_of(const char *location, char *dir, size_t len)
 {
@@ -285,6 +286,20 @@ static void reset(struct store_stmt *s)
 }
 
 /*
+ * AUTOINCREMENT's next id: above the largest the table ever had (kept in
+ * sqlite_sequence) and the largest it has. A row given it in the write
+ * transaction raises sqlite_sequence as a row SQLite numbers would.
+ */
+static char *next_id_query(const char *table)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = "
+		    "'%s'), 0), coalesce((SELECT max(id) FROM %s), 0)) + 1", table, table);
+	return strbuf_detach(&sb);
+}
+
+/*
  * A write takes the write lock at once (IMMEDIATE), so a busy store waits
  * here, not mid-way; a read is one transaction so that it sees whole
  * iterations. An upgrade may rebuild tables: with foreign keys on,
@@ -379,7 +394,8 @@ static int script(struct store *st, const char *sql, struct error *err, const ch
 	.column_real = column_real,						\
 	.column_text = column_text,						\
 	.column_null = column_null,						\
-	.reset = reset
+	.reset = reset,								\
+	.next_id_query = next_id_query
 
 const struct store_driver store_sqlite = {
 	.name = "SQLite",
