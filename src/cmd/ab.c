@@ -214,7 +214,10 @@ static int prepare_side(struct ab *ab, int which, const struct workload *w, stru
 					 "the command workload does (give 'schedperf ab command')",
 					 flag);
 		if (kn->kind == KNOB_CPUS) {
-			if (cpulist_parse(kn->value, &s->sample.cpus, err))
+			char what[32];
+
+			snprintf(what, sizeof(what), "the cpus: knob of --%s", side_names[which]);
+			if (cpulist_parse(kn->value, what, &s->sample.cpus, err))
 				return -1;
 			s->has_cpus = true;
 			s->cpus = kn->value;

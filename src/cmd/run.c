@@ -146,7 +146,7 @@ static int set_cpus(const struct cmd_option *opt, const char *arg)
 	struct run_request *req = opt->value;
 	struct error err = { 0 };
 
-	if (cpulist_parse(arg, &req->cpus, &err))
+	if (cpulist_parse(arg, "--cpus", &req->cpus, &err))
 		return error_report(&err);
 	req->opt.cpus = &req->cpus;
 	req->cpus_list = arg;
@@ -538,7 +538,7 @@ static int prepare_resume(struct store *st, struct run_request *req, struct plan
 	/* the missing iterations run as the others did */
 	req->opt.retries = plan->retries;
 	if (plan->cpus) {
-		if (cpulist_parse(plan->cpus, &req->cpus, err))
+		if (cpulist_parse(plan->cpus, "--cpus", &req->cpus, err))
 			return -1;
 		req->opt.cpus = &req->cpus;
 	}

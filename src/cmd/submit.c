@@ -29,8 +29,9 @@ static const struct cmd_usage submit_usage = {
 	"machines PATTERN matches. RUN-ARGUMENTS are those of 'schedperf run' (a\n"
 	"workload with -p, --sweep, -i ..., or --suite); after the word ab or\n"
 	"bisect-step, those of that command, run on the worker's machine. They are\n"
-	"checked now. Needs a PostgreSQL store (--db postgresql://...). Prints\n"
-	"each job's id.\n",
+	"checked now; a list of CPUs only for its form, the worker checking that\n"
+	"its machine has them. Needs a PostgreSQL store (--db postgresql://...).\n"
+	"Prints each job's id.\n",
 	"Each job runs once: its batches are stored whole and linked to the job,\n"
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
 	"worker dies is run again by another, up to --max-attempts claims in all,\n"
@@ -190,7 +191,8 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
  * said why). A dry run reads and changes nothing on this machine, which
  * need not be the one that runs the job; told it checks a job (job_env.h),
  * it refuses what only a dry run takes (--assume-cpus) and paths relative
- * to this directory, which a worker would look for in its own.
+ * to this directory, which a worker would look for in its own, and checks
+ * CPU lists for their form only (runner/cpulist.h).
  */
 static int check_command(const struct submit_request *req)
 {

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* --cpus: a CPU list into a cpu_set_t, refused when it names CPUs we may not use. */
+/*
+ * A CPU list (--cpus, a cpus: knob) into a cpu_set_t: its form always, the
+ * CPUs this process may use only where it runs. submit's check of a job
+ * (workload_checking_for_job()) runs on the submitter's machine, which is
+ * not the worker's: a bigger worker may have the CPUs, so only the form is
+ * checked there and the worker's run checks the rest, failing that job.
+ */
 #include <string.h>
 
 #include "runner/cpulist.h"
 #include "util/list.h"
+#include "workload/workload.h"
 
-static int bad_list(struct error *err, const char *text, const char *why)
+static int bad_list(struct error *err, const char *text, const char *what, const char *why)
 {
-	return error_set(err, EXIT_USAGE, "bad CPU list '%.64s' for --cpus: %s "
-			 "(give CPUs like 0-3,8)", text, why);
+	if (!what)
+		return error_set(err, EXIT_USAGE, "bad CPU list '%.64s': %s", text, why);
+	return error_set(err, EXIT_USAGE, "bad CPU list '%.64s' for %s: %s", text, what, why);
 }
 
 enum { RANGE_DOWNWARDS = 1 };
@@ -26,26 +34,34 @@ static int set_range(long first, long last, void *arg)
 	return 0;
 }
 
-int cpulist_parse(const char *text, cpu_set_t *set, struct error *err)
+int cpulist_parse_form(const char *text, const char *what, cpu_set_t *set, struct error *err)
 {
-	cpu_set_t allowed;
 	int rc;
 
 	CPU_ZERO(set);
 	if (!*text)
-		return bad_list(err, text, "empty");
+		return bad_list(err, text, what, "it is empty (give CPUs like 0-3,8)");
 	rc = cpulist_walk(text, set_range, set);
 	if (rc == RANGE_DOWNWARDS)
-		return bad_list(err, text, "a range goes downwards");
+		return bad_list(err, text, what, "a range goes downwards (give CPUs like 0-3,8)");
 	if (rc)
-		return bad_list(err, text, "not a CPU number or range");
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-		cpu_set_t outside;
+		return bad_list(err, text, what, "not a CPU number or range (give CPUs like "
+				"0-3,8)");
+	return 0;
+}
 
-		CPU_AND(&outside, set, &allowed);
-		if (!CPU_EQUAL(&outside, set))
-			return bad_list(err, text, "it names CPUs this process may not run on "
-					"(see 'taskset -p $$' and /sys/devices/system/cpu/online)");
-	}
+int cpulist_parse(const char *text, const char *what, cpu_set_t *set, struct error *err)
+{
+	cpu_set_t allowed, outside;
+
+	if (cpulist_parse_form(text, what, set, err))
+		return -1;
+	if (workload_checking_for_job() || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 0;
+	CPU_AND(&outside, set, &allowed);
+	if (!CPU_EQUAL(&outside, set))
+		return bad_list(err, text, what, "it names CPUs this process may not run on "
+				"(give CPUs of 'taskset -p $$' that are in "
+				"/sys/devices/system/cpu/online)");
 	return 0;
 }

@@ -7,9 +7,17 @@
 #include "util/error.h"
 
 /*
- * Parse a CPU list as the kernel writes them ("0-3,8,10-11") into @set and
- * check that this process may run on every CPU in it.
+ * Parse a CPU list as the kernel writes them ("0-3,8,10-11") into @set;
+ * @what names it in an error ("--cpus"; NULL: the caller does). The form only: what submit may
+ * check of a job for another machine.
  */
-int cpulist_parse(const char *text, cpu_set_t *set, struct error *err);
+int cpulist_parse_form(const char *text, const char *what, cpu_set_t *set, struct error *err);
+
+/*
+ * cpulist_parse_form(), and that this process may run on every CPU of the
+ * list, unless a job is only being checked (job_env.h): then the worker
+ * that runs it checks its own CPUs.
+ */
+int cpulist_parse(const char *text, const char *what, cpu_set_t *set, struct error *err);
 
 #endif

@@ -17,12 +17,29 @@
 #include <sys/stat.h>
 
 #include "runner/knob_cgroup.h"
+#include "util/list.h"
 #include "util/xalloc.h"
 
 /* Its controller: what comes before the first '.', at most @len - 1 bytes. */
 static void controller_of(const char *name, char *controller, size_t len)
 {
 	snprintf(controller, len, "%.*s", (int)strcspn(name, "."), name);
+}
+
+static int ascending(long first, long last, void *arg)
+{
+	return last < first;
+}
+
+/*
+ * cpuset's lists of CPUs and memory nodes: their form only, here; whether
+ * the machine has them is the kernel's to say when the value is written,
+ * on the machine that runs the job (cpulist.h).
+ */
+static bool is_cpuset_list(const char *name)
+{
+	return !strcmp(name, "cpuset.cpus") || !strcmp(name, "cpuset.mems") ||
+	       !strcmp(name, "cpuset.cpus.exclusive");
 }
 
 int knob_cgroup_check(const struct knob *k, struct error *err)
@@ -39,6 +56,9 @@ int knob_cgroup_check(const struct knob *k, struct error *err)
 	if (!*k->value || strchr(k->value, '\n'))
 		return error_set(err, EXIT_USAGE, "the value of %.64s is empty or has a newline",
 				 k->name);
+	if (is_cpuset_list(k->name) && cpulist_walk(k->value, ascending, NULL))
+		return error_set(err, EXIT_USAGE, "'%.64s' is not a list of numbers and ascending "
+				 "ranges (give e.g. %s=0-3,8)", k->value, k->name);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <glob.h>
 
+#include "runner/cpulist.h"
 #include "runner/knob_cgroup.h"
 #include "runner/knobs.h"
 #include "runner/task_knobs.h"
@@ -49,6 +50,14 @@ static int check_task_knob(const struct knob *k, struct error *err)
 	return task_knobs_add(&t, k, err);
 }
 
+/* Its form: the CPUs are the machine's that runs it to check (cpulist.h). */
+static int check_cpus_form(const struct knob *k, struct error *err)
+{
+	cpu_set_t set;
+
+	return cpulist_parse_form(k->value, NULL, &set, err);
+}
+
 /* The knobs of the benchmark itself, which the command applies to its sides. */
 static const struct {
 	const char *kind;
@@ -57,7 +66,7 @@ static const struct {
 	const char *syntax;
 	int (*check)(const struct knob *k, struct error *err);	/* NULL: any value */
 } benchmark_knobs[] = {
-	{ "cpus", KNOB_CPUS, false, "cpus:LIST", NULL },
+	{ "cpus", KNOB_CPUS, false, "cpus:LIST", check_cpus_form },
 	{ "param", KNOB_PARAM, true, "param:KEY=VALUE", NULL },
 	{ "env", KNOB_ENV, true, "env:VAR=VALUE", NULL },
 	{ "cmd", KNOB_CMD, false, "cmd:PROGRAM ARGS", NULL },

@@ -170,7 +170,9 @@ void workload_assume_cpus(int n);
  * with $SCHEDPERF_JOB_CHECK): the job runs in a worker's directory, on
  * another machine perhaps, where a path relative to this directory names
  * another file or none. What names a file (the command workload's program,
- * a suite file) refuses a relative path then, saying to give it whole.
+ * a suite file) refuses a relative path then, saying to give it whole;
+ * what names CPUs (a CPU list, pipe's cpus=cross) is checked for its form
+ * only, since the worker's CPUs are not this machine's.
  */
 void workload_check_for_job(void);
 bool workload_checking_for_job(void);

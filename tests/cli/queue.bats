@@ -455,3 +455,32 @@ ab_sides_sampled() {
 	# and so is a relative path when run here, not through a job
 	sp run command -p cmd=./bin/prog -i 1 --no-monitors -q
 }
+
+@test "queue: submit checks a CPU list's form only; the worker fails a job whose CPUs its machine lacks" {
+	# CPU 1000 is on no machine this test runs on, yet a worker's might have it
+	for args in "pipe -p loops=10 -i 1 --no-monitors --cpus 0,1000" \
+		    "ab pipe -p loops=10 --a cpus:1000 --b cpus:0" \
+		    "ab pipe -p loops=10 --a cgroup:cpuset.cpus=0-1000 --b cpus:0"; do
+		run sp submit $args
+		[ "$status" -eq 0 ]
+	done
+	# a count of CPUs is the worker's too: one CPU here does not refuse cpus=cross
+	run taskset -c 0 "$SP" submit pipe -p loops=10 -p cpus=cross -i 1 --no-monitors
+	[ "$status" -eq 0 ]
+	# the form is checked now, whatever the kind
+	for args in "pipe --cpus 3-1" "pipe --cpus 0-x" "pipe --cpus ''" "ab pipe --a cpus:1- --b cpus:0" \
+		    "ab pipe --a cgroup:cpuset.cpus=x --b cpus:0" \
+		    "ab pipe --a cgroup:cpuset.mems=2-1 --b cpus:0"; do
+		eval "run sp submit $args"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+	done
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 4 ]
+	run sp worker --idle-exit 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job 1 failed: bad CPU list '0,1000' for --cpus: it names CPUs this process may not run on"* ]]
+	[[ "$output" == *"job 2 failed: bad CPU list '1000' for the cpus: knob of --a: it names CPUs"* ]]
+	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs WHERE id <= 2")" = "failed failed" ]
+	# the worker went on to the next jobs
+	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued' OR state = 'running'")" -eq 0 ]
+}
