@@ -84,10 +84,11 @@ static const struct cmd_usage ab_usage = {
 	"are journalled on this machine (/run/schedperf-knobs.journal) before the\n"
 	"first change and restored at the end, on Ctrl-C, SIGTERM and SIGHUP; after\n"
 	"a SIGKILL every command that measures here refuses until 'schedperf ab\n"
-	"--restore' (a worker's job puts them back itself). Exit status: 0 with a\n"
-	"verdict; 1 with --fail-on-regression when B is worse; 2 bad input, 3 a\n"
-	"setting that cannot be read or changed, both before anything changed;\n"
-	"128+N after signal N.\n",
+	"--restore' (a worker's job puts them back itself); one whose file is gone\n"
+	"(a module unloaded, a cgroup removed) is dropped, a line saying so. Exit\n"
+	"status: 0 with a verdict; 1 with --fail-on-regression when B is worse; 2\n"
+	"bad input, 3 a setting that cannot be read or changed, both before\n"
+	"anything changed; 128+N after signal N.\n",
 };
 
 enum ab_format { AB_TEXT, AB_JSON };

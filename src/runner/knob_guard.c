@@ -123,7 +123,7 @@ static int settle_entry(const struct knob_original *k, enum leftover_policy poli
 			struct error *err)
 {
 	struct error why = { 0 };
-	char *now = NULL;
+	char *now = NULL, path[512];
 
 	if (knob_journal_of_old_boot(k))
 		return 0;
@@ -133,6 +133,12 @@ static int settle_entry(const struct knob_original *k, enum leftover_policy poli
 		return error_set(err, EXIT_ENV, "process %lld is running ab and has changed %s %s "
 				 "on this machine (wait for it to end)", (long long)k->writer.pid,
 				 k->kind, k->name);
+	/* Its file went with the setting: nothing is left to put back, or to block. */
+	if (knob_gone(k->kind, k->name, path, sizeof(path))) {
+		knob_warning("%s %s, which %s changed and never put back: %s is gone; nothing "
+			     "to put back", k->kind, k->name, writer_text(k), path);
+		return 0;
+	}
 	if (knob_read(k->kind, k->name, false, &now, &why))
 		return error_set(err, why.code, "%s %s, which %s changed and never put back, "
 				 "cannot be read: %s", k->kind, k->name, writer_text(k), why.msg);

@@ -460,6 +460,16 @@ static void forget_restored(struct knob_session *ks, struct store *st, const boo
 			     "them until the next command that measures here: %s", jerr.msg);
 }
 
+static bool gone(const struct knob_original *k)
+{
+	char path[512];
+
+	if (!knob_gone(k->kind, k->name, path, sizeof(path)))
+		return false;
+	knob_warning("%s %s: %s is gone; nothing to put back", k->kind, k->name, path);
+	return true;
+}
+
 int knob_session_end(struct knob_session *ks, struct store *st, struct error *err)
 {
 	bool *back = xcalloc(ks->nr_journal + 1, sizeof(bool));
@@ -480,8 +490,11 @@ int knob_session_end(struct knob_session *ks, struct store *st, struct error *er
 		const struct knob_original *k = &ks->journal[i];
 		struct error werr = { 0 };
 
-		/* A cgroup is back when it is gone; a setting when its original is written. */
-		back[i] = !knob_write(k->kind, k->name, k->value, &werr);
+		/*
+		 * A cgroup is back when it is gone; a setting when its original
+		 * is written, or when its file went while it ran (knob_gone()).
+		 */
+		back[i] = !knob_write(k->kind, k->name, k->value, &werr) || gone(k);
 		if (!back[i] && !rc) {
 			rc = -1;
 			*err = werr;

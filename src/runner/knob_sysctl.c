@@ -151,4 +151,5 @@ const struct knob_setting knob_sysctl = {
 	.parse = sysctl_parse,
 	.read = sysctl_read,
 	.write = sysctl_write,
+	.path = sysctl_path,
 };

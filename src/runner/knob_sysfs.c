@@ -134,6 +134,12 @@ static int sysfs_read(const char *name, bool for_writing, char **value, struct e
 	return 0;
 }
 
+/* Its name is its path. */
+static void sysfs_path(const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s", name);
+}
+
 static int sysfs_write(const char *name, const char *value, struct error *err)
 {
 	if (sysfile_write(name, value))
@@ -150,4 +156,5 @@ const struct knob_setting knob_sysfs = {
 	.parse = sysfs_parse,
 	.read = sysfs_read,
 	.write = sysfs_write,
+	.path = sysfs_path,
 };

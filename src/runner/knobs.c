@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <glob.h>
+#include <sys/stat.h>
 
 #include "runner/cpulist.h"
 #include "runner/knob_cgroup.h"
@@ -367,6 +368,17 @@ int knob_write(const char *kind, const char *name, const char *value, struct err
 				 "schedperf does not know (restore it with the schedperf that "
 				 "changed it)", kind);
 	return s->write(name, value, err);
+}
+
+bool knob_gone(const char *kind, const char *name, char *path, size_t len)
+{
+	const struct knob_setting *s = knob_setting_find(kind);
+	struct stat sb;
+
+	if (!s || !s->path)
+		return false;
+	s->path(name, path, len);
+	return stat(path, &sb) && (errno == ENOENT || errno == ENOTDIR);
 }
 
 int knob_file_read(const char *path, char **value)

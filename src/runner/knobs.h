@@ -46,6 +46,13 @@ struct knob_setting {
 	int (*read)(const char *name, bool for_writing, char **value, struct error *err);
 	/* Set it; a value the kernel refuses (EINVAL) is EXIT_USAGE. */
 	int (*write)(const char *name, const char *value, struct error *err);
+	/*
+	 * The file that holds it, into @path: one that can vanish with its
+	 * setting (a module unloaded, a cgroup removed). NULL for a kind
+	 * whose file stays when the setting is gone, or whose original is
+	 * absence.
+	 */
+	void (*path)(const char *name, char *path, size_t len);
 };
 
 extern const struct knob_setting knob_sysctl, knob_feature, knob_sysfs;
@@ -93,6 +100,12 @@ void knobs_release(struct knob_list *list);
 int knob_read(const char *kind, const char *name, bool for_writing, char **value,
 	      struct error *err);
 int knob_write(const char *kind, const char *name, const char *value, struct error *err);
+/*
+ * Whether the file of a journalled setting is gone (no such file, or a
+ * directory above it gone): then there is nothing to put back, and the
+ * entry goes. @path gets the file's path for the message saying so.
+ */
+bool knob_gone(const char *kind, const char *name, char *path, size_t len);
 
 /*
  * For the kinds' files: a kernel's small file read whole (util/sysfile.h)

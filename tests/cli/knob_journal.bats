@@ -14,6 +14,7 @@ pg_file
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
 	[ -z "${HOLDER:-}" ] || kill -9 "$HOLDER" 2>/dev/null || true
+	[ -z "${GROUP:-}" ] || rmdir "$GROUP" 2>/dev/null || true
 	sysctl_teardown
 	for db in ${PGDBS:-}; do
 		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
@@ -306,6 +307,89 @@ job_after_kill() {
 	journal_entry sysctl "$KNOB" "$ORIGINAL"
 	sp run command -p cmd=true -i 1 -q
 	[ ! -e "$JOURNAL" ]
+}
+
+# gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that
+# are no longer there, as after a module's unload or the group's removal.
+gone_entries() {
+	local boot=$(cat /proc/sys/kernel/random/boot_id)
+
+	cat >"$JOURNAL" <<-EOF
+	{"schema": "schedperf-knobs/1", "settings": [
+	 {"kind": "sysctl", "name": "kernel.schedperf_unloaded", "original": "1", "boot": "$boot",
+	  "pid": 1, "start": 1, "started": "2026-12-01T00:00:00Z"},
+	 {"kind": "sysfs", "name": "/sys/fs/cgroup/cpu/schedperf-removed/cpu.shares",
+	  "original": "1024", "boot": "$boot", "pid": 1, "start": 1,
+	  "started": "2026-12-01T00:00:00Z"}]}
+	EOF
+}
+
+gone_said() {	# gone_said: the two lines that say the entries went, and no other
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "schedperf: sysctl kernel.schedperf_unloaded, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /proc/sys/kernel/schedperf_unloaded is gone; nothing to put back" ]
+	[ "${lines[1]}" = "schedperf: sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares is gone; nothing to put back" ]
+}
+
+shares_changed() {
+	[ "$(cat "$GROUP/cpu.shares")" != 1024 ]
+}
+
+# cgroup_ab NAME: an ab NAME in the background (PID) that changes $GROUP's
+# cpu.shares, a sysfs file, until stopped; returns once it has.
+cgroup_ab() {
+	GROUP=/sys/fs/cgroup/cpu/schedperf-test-$$-$BATS_TEST_NUMBER
+	mkdir "$GROUP"
+	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysfs:$GROUP/cpu.shares=512" \
+		--b "sysfs:$GROUP/cpu.shares=256" --max-samples 100000 --name "$1" -q \
+		>"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	wait_for shares_changed
+}
+
+@test "knobs: a setting whose file is gone is dropped with a line saying so: nothing is blocked" {
+	[ -w /sys/fs/cgroup/cpu ] || skip "no writable cgroup v1 cpu controller here"
+	# every command that measures, and ab --restore, drops them and goes on
+	gone_entries
+	run sp run command -p cmd=true -i 1 -q
+	[ "$status" -eq 0 ]
+	gone_said
+	[ ! -e "$JOURNAL" ]
+	gone_entries
+	run env SCHEDPERF_JOB=7:claim "$SP" ab --restore
+	[ "$status" -eq 0 ]
+	gone_said
+	[ ! -e "$JOURNAL" ]
+	gone_entries
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 -q
+	[ "$status" -eq 0 ]
+	gone_said
+	[ ! -e "$JOURNAL" ]
+	# an ab killed by SIGKILL, its cgroup removed after: ab --restore drops it
+	cgroup_ab killed
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	killed=$PID
+	PID=
+	wait_for refute process_on_this_store "ab command"
+	[ "$(machine_journal)" = "sysfs $GROUP/cpu.shares 1024" ]
+	rmdir "$GROUP"
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "schedperf: sysfs $GROUP/cpu.shares, which an ab (process $killed, started "*") changed and never put back: $GROUP/cpu.shares is gone; nothing to put back" ]]
+	[ -z "$(machine_journal)" ]
+	sp run command -p cmd=true -i 1 -q
+	# the group removed while the ab runs: its own put-back drops it, and says so
+	cgroup_ab interrupted
+	rmdir "$GROUP"
+	kill -INT "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ]
+	grep -qxF "schedperf: sysfs $GROUP/cpu.shares: $GROUP/cpu.shares is gone; nothing to put back" "$TMP/err"
+	[ -z "$(machine_journal)" ]
+	sp run command -p cmd=true -i 1 -q
 }
 
 @test "knobs: one lock: a run waits for an ab, an ab for a run; SIGINT while waiting exits 130" {
