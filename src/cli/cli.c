@@ -106,18 +106,3 @@ int command_check_distinct_operands(const char *cmd, const char *what, int argc,
 							   argv[i]);
 	return 0;
 }
-
-int command_check_format(const char *cmd, const char *format, const char *const *formats)
-{
-	char names[128];
-	size_t n = 0, used = 0;
-
-	for (n = 0; formats[n]; n++)
-		if (!strcmp(format, formats[n]))
-			return 0;
-	names[0] = '\0';
-	for (size_t i = 0; i < n && used < sizeof(names); i++)
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-					 !i ? "" : i + 1 < n ? ", " : " or ", formats[i]);
-	return command_usage_error(cmd, "unknown format '%.32s': give %s", format, names);
-}

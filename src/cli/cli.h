@@ -57,10 +57,4 @@ int command_check_utf8_operands(const char *cmd, const char *what, int argc, cha
  */
 int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv);
 
-/*
- * 0 when @format is one of @formats (NULL-terminated), else the usage
- * error that names them: "unknown format 'x': give text or json".
- */
-int command_check_format(const char *cmd, const char *format, const char *const *formats);
-
 #endif

@@ -12,6 +12,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "util/parse.h"
+#include "util/registry.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Accepted by every command, after its own options in --help. */
@@ -20,7 +22,7 @@ static const struct cmd_option common_options[] = {
 		   "results store: an SQLite file or a postgresql:// URL (default "
 		   "$SCHEDPERF_DB or ./schedperf.db)"),
 	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),
-	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL, 0, 0 },
+	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL },
 	OPT_END(),
 };
 
@@ -42,8 +44,12 @@ static size_t count_options(const struct cmd_option *options)
 	return n;
 }
 
-/* The command's options then the common ones, as one array ended by OPT_END(). */
-static struct cmd_option *all_options(const struct cmd_option *options, size_t *nr)
+/*
+ * The command's options then the common ones, as one array ended by
+ * OPT_END(), each row knowing the command @cmd.
+ */
+static struct cmd_option *all_options(const struct cmd_option *options, const char *cmd,
+				      size_t *nr)
 {
 	size_t own = count_options(options), common = count_options(common_options);
 	struct cmd_option *all = xcalloc(own + common + 1, sizeof(*all));
@@ -51,7 +57,31 @@ static struct cmd_option *all_options(const struct cmd_option *options, size_t *
 	memcpy(all, options, own * sizeof(*all));
 	memcpy(all + own, common_options, (common + 1) * sizeof(*all));
 	*nr = own + common;
+	for (size_t i = 0; i < *nr; i++)
+		all[i].cmd = cmd;
 	return all;
+}
+
+/* @choice's names: "a|b|c" for a usage line, or with their words for --help. */
+static char *choice_names(char *buf, size_t len, const struct option_choice *choice,
+			  bool helps)
+{
+	return registry_names(buf, len, choice->table, choice->row_size, helps ? ", " : "|",
+			      helps ? " or " : "|", helps);
+}
+
+static int apply_choice(const struct cmd_option *opt, const char *arg)
+{
+	struct option_choice *choice = opt->value;
+	const void *row = registry_find(choice->table, choice->row_size, arg);
+	char names[256];
+
+	if (!row)
+		return command_usage_error(opt->cmd, "unknown %s '%.32s': give %s", opt->long_name,
+					   arg, registry_names(names, sizeof(names), choice->table,
+							       choice->row_size, ", ", " or ", 0));
+	choice->chosen = row;
+	return 0;
 }
 
 static int option_code(const struct cmd_option *all, size_t i)
@@ -108,6 +138,8 @@ static int apply_option(const char *cmd, const struct cmd_option *opt, const cha
 		return 0;
 	case CMD_OPTION_CALLBACK:
 		return opt->callback(opt, arg);
+	case CMD_OPTION_CHOICE:
+		return apply_choice(opt, arg);
 	case CMD_OPTION_HELP:
 	case CMD_OPTION_END:
 		break;
@@ -130,7 +162,7 @@ bool parse_options(int argc, char **argv, const struct cmd_option *options,
 		   const struct cmd_usage *usage, int *exit_code)
 {
 	size_t nr;
-	struct cmd_option *all = all_options(options, &nr);
+	struct cmd_option *all = all_options(options, argv[0], &nr);
 	struct option *longopts = xcalloc(nr + 1, sizeof(*longopts));
 	char *shortopts = xcalloc(2 * nr + 1, 1);
 	int opt, code = 0;
@@ -198,6 +230,38 @@ static void print_wrapped(FILE *out, const char *text, int col)
 	fputc('\n', out);
 }
 
+/*
+ * @text with "{NAME}" read as the names of the choice option NAME of @all
+ * ("{}" for @self's own), as a usage line (|) or a help line lists them.
+ */
+static char *expand_choices(const char *text, const struct cmd_option *all, size_t nr,
+			    const struct cmd_option *self)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = text, *open;
+
+	while ((open = strchr(p, '{'))) {
+		size_t len = strcspn(open + 1, "}");
+		const struct cmd_option *opt = len ? NULL : self;
+		char names[512];
+
+		for (size_t i = 0; i < nr && !opt; i++)
+			if (all[i].kind == CMD_OPTION_CHOICE && strlen(all[i].long_name) == len &&
+			    !strncmp(all[i].long_name, open + 1, len))
+				opt = &all[i];
+		strbuf_addf(&sb, "%.*s", (int)(open - p), p);
+		if (!opt || open[1 + len] != '}') {
+			strbuf_addstr(&sb, "{");
+			p = open + 1;
+			continue;
+		}
+		strbuf_addstr(&sb, choice_names(names, sizeof(names), opt->value, opt == self));
+		p = open + len + 2;
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb);
+}
+
 static void print_option_lines(FILE *out, const struct cmd_option *all, size_t nr)
 {
 	char spec[128];
@@ -219,7 +283,14 @@ static void print_option_lines(FILE *out, const struct cmd_option *all, size_t n
 			fprintf(out, "\n%*s", col, "");
 		else
 			fprintf(out, "%*s", width - len + USAGE_GAP, "");
-		print_wrapped(out, all[i].help, col);
+		if (all[i].kind == CMD_OPTION_CHOICE) {
+			char *help = expand_choices(all[i].help, all, nr, &all[i]);
+
+			print_wrapped(out, help, col);
+			free(help);
+		} else {
+			print_wrapped(out, all[i].help, col);
+		}
 	}
 }
 
@@ -227,9 +298,11 @@ void print_options_usage(FILE *out, const struct cmd_option *options,
 			 const struct cmd_usage *usage)
 {
 	size_t nr;
-	struct cmd_option *all = all_options(options, &nr);
+	struct cmd_option *all = all_options(options, NULL, &nr);
+	char *synopsis = expand_choices(usage->synopsis, all, nr, NULL);
 
-	fputs(usage->synopsis, out);
+	fputs(synopsis, out);
+	free(synopsis);
 	fputc('\n', out);
 	print_option_lines(out, all, nr);
 	if (usage->epilogue) {

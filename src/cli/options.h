@@ -3,6 +3,7 @@
 #define SCHEDPERF_CMD_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -41,6 +42,7 @@ enum cmd_option_kind {
 	CMD_OPTION_INTEGER,	/* a whole number in min..max into *(int *)value */
 	CMD_OPTION_NUMBER,	/* a number above low, at most high, into *(double *)value */
 	CMD_OPTION_CALLBACK,	/* calls callback(opt, arg) */
+	CMD_OPTION_CHOICE,	/* a row of a registry by name, into *(struct option_choice *)value */
 	CMD_OPTION_HELP,	/* prints the help and stops the command with 0 */
 };
 
@@ -54,21 +56,44 @@ struct cmd_option {
 	long min, max;		/* CMD_OPTION_INTEGER's range */
 	cmd_option_fn *callback;
 	double low, high;	/* CMD_OPTION_NUMBER's range: (low, high] */
+	const char *cmd;	/* set by parse_options(): the command, for messages */
 };
 
+/*
+ * What a choice among the rows of a registry (util/registry.h) fills: the
+ * table and the row chosen, its first until the option is given. Its
+ * --help line is the row's help with "{}" read as the table's names, each
+ * with its words ("text (default), json (schedperf-history/1) or csv"),
+ * and "{NAME}" in the usage text as its names "text|json|csv", NAME the
+ * option's long name; a name that is not the table's is the usage error
+ * that lists them. The table is the one list of the names.
+ */
+struct option_choice {
+	const void *table;
+	size_t row_size;
+	const void *chosen;
+};
+
+#define OPTION_CHOICE(table) { (table), sizeof((table)[0]), (table) }
+
 #define OPT_BOOL(s, l, v, h) \
-	{ CMD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL, 0, 0 }
+	{ CMD_OPTION_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL, 0, 0, NULL }
 #define OPT_STRING(s, l, v, a, h) \
-	{ CMD_OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, NULL, 0, 0 }
+	{ CMD_OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, NULL, 0, 0, NULL }
 #define OPT_INTEGER(s, l, v, a, lo, hi, h) \
-	{ CMD_OPTION_INTEGER, (s), (l), (v), (a), (h), (lo), (hi), NULL, 0, 0 }
+	{ CMD_OPTION_INTEGER, (s), (l), (v), (a), (h), (lo), (hi), NULL, 0, 0, NULL }
 #define OPT_NUMBER(s, l, v, a, lo, hi, h) \
-	{ CMD_OPTION_NUMBER, (s), (l), (v), (a), (h), 0, 0, NULL, (lo), (hi) }
+	{ CMD_OPTION_NUMBER, (s), (l), (v), (a), (h), 0, 0, NULL, (lo), (hi), NULL }
 /* @a NULL: the option takes no argument and @f gets NULL. */
 #define OPT_CALLBACK(s, l, v, a, h, f) \
-	{ CMD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f), 0, 0 }
+	{ CMD_OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f), 0, 0, NULL }
+/* @c is a struct option_choice. */
+#define OPT_CHOICE(l, c, a, h) \
+	{ CMD_OPTION_CHOICE, 0, (l), (c), (a), (h), 0, 0, NULL, 0, 0, NULL }
+/* --format: the formats of a kind of record (report/output.h). */
+#define OPT_FORMAT(c, h) OPT_CHOICE("format", (c), "FORMAT", (h))
 #define OPT_END() \
-	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0 }
+	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL }
 
 /*
  * What --help prints around the option lines: @synopsis ("usage: ..." and

@@ -46,7 +46,7 @@ static const struct cmd_usage bisect_usage = {
 	"                        --kernel-tree DIR --build CMD --machine PATTERN\n"
 	"                        [options]\n"
 	"   or: schedperf bisect --resume [--repo DIR]\n"
-	"   or: schedperf bisect --show [ID] [--format text|markdown|json]\n"
+	"   or: schedperf bisect --show [ID] [--format {format}]\n"
 	"   or: schedperf bisect --list\n"
 	"\n"
 	"Find the commit between REV good and REV bad of the git repository DIR\n"
@@ -111,10 +111,8 @@ static int resume_conflicts(const struct bisection *bi, int argc, int optind_now
 	return 0;
 }
 
-static const char *const bisect_formats[] = { "text", "markdown", "json", NULL };
-
 /* --show: the report of a stored bisection, the newest without an id. */
-static int show(int64_t id, const char *format)
+static int show(int64_t id, const struct output_format *format)
 {
 	struct stored_bisection b = { 0 };
 	struct store *st = NULL;
@@ -136,7 +134,8 @@ static int show(int64_t id, const char *format)
 	stored_bisection_release(&b);
 	if (!record)
 		return die_code(EXIT_INTERNAL, "bisect --show: the stored bisection cannot be read");
-	rc = report_bisection(stdout, record, format) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	format->write(stdout, record, NULL);
+	rc = ferror(stdout) ? EXIT_ENV : EXIT_OK;
 	json_decref(record);
 	return rc;
 }
@@ -149,10 +148,12 @@ static int list(void)
 	size_t n = 0;
 	int rc;
 
-	if (bisection_list_load(global.db, &all, &n, &err))
+	if (bisection_list_load(global.db, &all, &n, &err)) {
 		rc = error_report(&err);
-	else
-		rc = report_bisection_list(stdout, all, n) || ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	} else {
+		report_bisection_list(stdout, all, n);
+		rc = ferror(stdout) ? EXIT_ENV : EXIT_OK;
+	}
 	for (size_t i = 0; i < n; i++)
 		stored_bisection_release(&all[i]);
 	free(all);
@@ -175,7 +176,7 @@ static int bisect_run(struct bisection *bi, struct error *err)
 	return 0;
 }
 
-static int bisect_main(struct bisection *bi, const char *format)
+static int bisect_main(struct bisection *bi, const struct output_format *format)
 {
 	struct sampling_events events;
 	struct status_line sl;
@@ -205,7 +206,8 @@ static int bisect_main(struct bisection *bi, const char *format)
 		bisection_close(bi);
 		return error_report(&err);
 	}
-	rc = report_bisection(stdout, bi->record, format) || ferror(stdout);
+	format->write(stdout, bi->record, NULL);
+	rc = ferror(stdout);
 	rc = rc ? EXIT_ENV : bisection_confirmed(bi) ? EXIT_OK : EXIT_FOUND;
 	bisection_close(bi);
 	return rc;
@@ -214,7 +216,7 @@ static int bisect_main(struct bisection *bi, const char *format)
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisection bi = { .so = SEQUENTIAL_DEFAULTS };
-	const char *format = "text";
+	struct option_choice format = OPTION_CHOICE(bisection_formats);
 	bool show_it = false, list_them = false;
 	struct cmd_option options[] = {
 		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01"),
@@ -234,8 +236,7 @@ int cmd_bisect(int argc, char **argv)
 			   "NAME-COMMIT (default: bisect-ID)"),
 		OPT_INTEGER(0, "seed", &bi.seed, "N", 0, 2147483647, "the seed of the blocks' "
 			    "random order (default: from the clock)"),
-		OPT_STRING(0, "format", &format, "FORMAT", "the report: text (default), "
-			   "markdown (for a mail) or json"),
+		OPT_FORMAT(&format, "the report: {}"),
 		OPT_CALLBACK(0, "resume", &bi.resume, NULL, "go on with the bisection that was "
 			     "interrupted in this repository", set_flag),
 		OPT_BOOL(0, "show", &show_it, "print the report of the stored bisection ID "
@@ -252,8 +253,7 @@ int cmd_bisect(int argc, char **argv)
 	if (parse_options(argc, argv, options, &bisect_usage, &code))
 		goto out;
 	code = EXIT_USAGE;
-	if (command_check_format("bisect", format, bisect_formats) ||
-	    sequential_check_utf8("bisect", &bi.so))
+	if (sequential_check_utf8("bisect", &bi.so))
 		goto out;
 	if (show_it || list_them) {
 		if (show_it && list_them) {
@@ -268,7 +268,7 @@ int cmd_bisect(int argc, char **argv)
 		if (list_them)
 			code = list();
 		else if (!show_id(argc, argv, &bi.id))
-			code = show(bi.id, format);
+			code = show(bi.id, format.chosen);
 		goto out;
 	}
 	if (bi.resume) {
@@ -307,7 +307,7 @@ int cmd_bisect(int argc, char **argv)
 				    seqcs_min_samples(bi.so.alpha));
 		goto out;
 	}
-	code = bisect_main(&bi, format);
+	code = bisect_main(&bi, format.chosen);
 out:
 	free(bi.so.params);
 	return code;

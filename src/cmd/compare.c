@@ -21,8 +21,8 @@
 
 static const struct cmd_usage compare_usage = {
 	"usage: schedperf compare BASE NEW...\n"
-	"                         [--style mmtests|mmtests-classic|lkp|benchstat]\n"
-	"                         [--format text|markdown|csv|json] [options]\n"
+	"                         [--style {style}]\n"
+	"                         [--format {format}] [options]\n"
 	"\n"
 	"Put runs side by side, the first run the baseline: per benchmark and metric\n"
 	"the summary statistics, the change against BASE, significance and a verdict.\n"
@@ -64,8 +64,7 @@ struct names {
 };
 
 struct compare_args {
-	const struct compare_format *format;
-	const struct compare_style *style;
+	struct option_choice format, style;
 	struct compare_options opts;
 	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed, pool_machines;
 	bool profile, verbose;
@@ -101,55 +100,6 @@ static int parse_number(const char *arg, double lo, double hi, double *out)
 	errno = 0;
 	*out = strtod(arg, &end);
 	return errno || end == arg || *end || !(*out > lo && *out < hi) ? -1 : 0;
-}
-
-/*
- * "a, b or c": the names of a table of styles or formats, each row a struct
- * whose first member is its name, for the message that refuses another.
- */
-static const char *table_names(char *buf, size_t len, const void *table, size_t row_size)
-{
-	const char *row = table, *next;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (; (next = *(const char *const *)row); row += row_size) {
-		const char *sep = !used ? "" : *(const char *const *)(row + row_size) ?
-				  ", " : " or ";
-
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, next);
-		if (used >= len)
-			break;
-	}
-	return buf;
-}
-
-/* Refuse @arg, naming the rows of @table, whose first member is the name. */
-static int unknown_name(const char *what, const char *arg, const void *table,
-			size_t row_size)
-{
-	char names[256];
-
-	return command_usage_error("compare", "unknown %s '%.32s': give %s", what, arg,
-				   table_names(names, sizeof(names), table, row_size));
-}
-
-static int set_format(const struct cmd_option *opt, const char *arg)
-{
-	const struct compare_format **format = opt->value;
-
-	if (!(*format = compare_format_find(arg)))
-		return unknown_name("format", arg, compare_formats, sizeof(compare_formats[0]));
-	return 0;
-}
-
-static int set_style(const struct cmd_option *opt, const char *arg)
-{
-	const struct compare_style **style = opt->value;
-
-	if (!(*style = compare_style_find(arg)))
-		return unknown_name("style", arg, compare_styles, sizeof(compare_styles[0]));
-	return 0;
 }
 
 static int set_alpha(const struct cmd_option *opt, const char *arg)
@@ -251,14 +201,20 @@ static void release_runs(struct compare_run *runs, size_t nr_runs)
 
 static int compare_profiles(char **names, size_t nr_runs, const struct compare_args *a)
 {
-	bool json = !strcmp(a->format->name, "json");
+	const struct output_format *format = a->format.chosen;
+	const struct output_format *f = REGISTRY_FIND(profile_formats, format->id.name);
 	struct compare_run *runs;
 	struct profile_diff d;
+	char shown[64], options[128];
 	int code;
 
-	if (!json && strcmp(a->format->name, "text"))
-		return command_usage_error("compare", "--profile is shown as text or json: give "
-					   "--format text or --format json");
+	if (!f)
+		return command_usage_error("compare", "--profile is shown as %s: give --format %s",
+					   registry_names(shown, sizeof(shown), profile_formats,
+							  sizeof(profile_formats[0]), ", ", " or ", 0),
+					   registry_names(options, sizeof(options), profile_formats,
+							  sizeof(profile_formats[0]), ", --format ",
+							  " or --format ", 0));
 	if ((code = load_runs(names, nr_runs, a, &runs)))
 		goto out;
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
@@ -273,8 +229,7 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 				a->workloads.nr ? ", of these workloads," : "", why);
 	}
 	if (!code)
-		(json ? report_profile_json : report_profile_text)(stdout, &d,
-								   (const char *const *)names);
+		f->write(stdout, &d, names);
 	profile_diff_release(&d);
 out:
 	release_runs(runs, nr_runs);
@@ -283,6 +238,7 @@ out:
 
 static int compare_runs(char **names, size_t nr_runs, const struct compare_args *a)
 {
+	const struct output_format *format = a->format.chosen;
 	struct compare_options opts;
 	struct compare_run *runs;
 	struct comparison cmp;
@@ -304,14 +260,14 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		goto out;
 	}
 	opts = a->opts;
-	opts.effects = a->format->shows_effects;
+	opts.effects = format->for_machines;
 	comparison_analyze(&cmp, &opts);
 	if (a->fail_on_regression && comparison_has_regression(&cmp))
 		code = EXIT_FOUND;
 	if (a->only_changed)
 		comparison_keep_changed(&cmp);
-	a->format->render(stdout, &cmp, &(struct compare_render){
-		a->style, global.color, a->only_changed,
+	format->write(stdout, &cmp, &(struct compare_render){
+		a->style.chosen, global.color, a->only_changed,
 		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS) });
 	comparison_release(&cmp);
 out:
@@ -321,16 +277,11 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .format = &compare_formats[0], .style = &compare_styles[0],
-				  .top = 10 };
+	struct compare_args a = { .format = OPTION_CHOICE(compare_formats),
+				  .style = OPTION_CHOICE(compare_styles), .top = 10 };
 	const struct cmd_option options[] = {
-		OPT_CALLBACK(0, "style", &a.style, "STYLE", "mmtests (default): MMTests' "
-			     "table, *x.xx%* on rows with a verdict of change; lkp: value +- "
-			     "%stddev  %change lines, tiny changes hidden; benchstat: median +- "
-			     "CI, delta or ~, (p=... n=...)", set_style),
-		OPT_CALLBACK(0, "format", &a.format, "FORMAT", "text (default), markdown, csv "
-			     "or json (schedperf-compare/1); styles shape text and markdown",
-			     set_format),
+		OPT_CHOICE("style", &a.style, "STYLE", "{}"),
+		OPT_FORMAT(&a.format, "{}; styles shape text and markdown"),
 		OPT_CALLBACK(0, "alpha", &a.opts.alpha, "A", "significance level (default 0.05)",
 			     set_alpha),
 		OPT_CALLBACK(0, "adjust", &a.opts.adjust, "METHOD", "bh (default), holm or none",

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
 #include "cli/series_options.h"
+#include "cmd/cmd.h"
 #include "report/history.h"
 
 static const struct cmd_usage detect_usage = {
 	"usage: schedperf detect [--pvalue P] [--magnitude PCT] [--window N]\n"
-	"                        [--fail-on-regression] [--format text|json]\n"
+	"                        [--fail-on-regression] [--format {format}]\n"
 	"                        [series options] [options]\n"
 	"\n"
 	"Find the change points of every series that 'schedperf history' shows\n"
@@ -65,10 +65,10 @@ static int set_magnitude(const struct cmd_option *opt, const char *arg)
 
 int cmd_detect(int argc, char **argv)
 {
-	static const char *const formats[] = { "text", "json", NULL };
+	const struct output_format *f;
+	struct option_choice format = OPTION_CHOICE(detect_formats);
 	struct series_args a;
 	struct change_point_options cp;
-	const char *format = "text";
 	bool fail_on_regression = false;
 	int window = 50;
 	const struct cmd_option options[] = {
@@ -81,8 +81,7 @@ int cmd_detect(int argc, char **argv)
 			    "the split step (default 50)"),
 		OPT_BOOL(0, "fail-on-regression", &fail_on_regression, "exit 1 when the "
 			 "newest change point of some series is a regression"),
-		OPT_STRING(0, "format", &format, "FORMAT", "text (default) or json (a list "
-			   "of series with their change_points)"),
+		OPT_FORMAT(&format, "{}"),
 		SERIES_OPTIONS(&a),
 		OPT_END(),
 	};
@@ -94,8 +93,6 @@ int cmd_detect(int argc, char **argv)
 	change_point_options_init(&cp);
 	if (parse_options(argc, argv, options, &detect_usage, &code))
 		goto out;
-	if ((code = command_check_format("detect", format, formats)))
-		goto out;
 	if (optind < argc) {
 		code = command_usage_error("detect", "unexpected argument '%.64s'",
 					   argv[optind]);
@@ -105,10 +102,8 @@ int cmd_detect(int argc, char **argv)
 		goto out;
 	cp.window = (size_t)window;
 	history_detect(&h, &cp);
-	if (!strcmp(format, "json"))
-		report_detect_json(stdout, &h);
-	else
-		report_detect_text(stdout, &h);
+	f = format.chosen;
+	f->write(stdout, &h, NULL);
 	if (fail_on_regression && history_newest_is_regression(&h))
 		code = EXIT_FOUND;
 out:

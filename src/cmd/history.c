@@ -5,16 +5,15 @@
  * version order.
  */
 #include <getopt.h>
-#include <string.h>
 
-#include "cmd/cmd.h"
 #include "cli/series_options.h"
+#include "cmd/cmd.h"
 #include "report/history.h"
 
 static const struct cmd_usage history_usage = {
 	"usage: schedperf history [--workload W] [--metric M] [-p KEY=VALUE]...\n"
 	"                         [--by run|batch] [--order started|name|version]\n"
-	"                         [--format text|json|csv] [options]\n"
+	"                         [--format {format}] [options]\n"
 	"\n"
 	"Every benchmark and metric in the store as a series over the runs: one\n"
 	"point per run name (its batches pooled) or per batch, with the number of\n"
@@ -26,13 +25,12 @@ static const struct cmd_usage history_usage = {
 
 int cmd_history(int argc, char **argv)
 {
-	static const char *const formats[] = { "text", "json", "csv", NULL };
+	const struct output_format *f;
+	struct option_choice format = OPTION_CHOICE(history_formats);
 	struct series_args a;
-	const char *format = "text";
 	const struct cmd_option options[] = {
 		SERIES_OPTIONS(&a),
-		OPT_STRING(0, "format", &format, "FORMAT", "text (default), json "
-			   "(schedperf-history/1) or csv"),
+		OPT_FORMAT(&format, "{}"),
 		OPT_END(),
 	};
 	struct result_set set = { 0 };
@@ -42,8 +40,6 @@ int cmd_history(int argc, char **argv)
 	series_args_init(&a, "history");
 	if (parse_options(argc, argv, options, &history_usage, &code))
 		goto out;
-	if ((code = command_check_format("history", format, formats)))
-		goto out;
 	if (optind < argc) {
 		code = command_usage_error("history", "unexpected argument '%.64s'",
 					   argv[optind]);
@@ -51,12 +47,8 @@ int cmd_history(int argc, char **argv)
 	}
 	if ((code = series_args_load(&a, &set, &h)))
 		goto out;
-	if (!strcmp(format, "json"))
-		report_history_json(stdout, &h);
-	else if (!strcmp(format, "csv"))
-		report_history_csv(stdout, &h);
-	else
-		report_history_text(stdout, &h);
+	f = format.chosen;
+	f->write(stdout, &h, NULL);
 out:
 	history_release(&h);
 	result_set_release(&set);

@@ -284,36 +284,47 @@ static void md_result(FILE *out, const json_t *r)
 		"steps decided).\n", right, decided);
 }
 
-int report_bisection(FILE *out, const json_t *record, const char *format)
+/* The record itself, less the process that worked on it. */
+static void bisection_json(FILE *out, const void *records, const void *how)
 {
-	if (!strcmp(format, "json")) {
-		json_t *copy = json_deep_copy(record);
-		int rc;
+	json_t *copy = json_deep_copy(records);
 
-		json_object_del(copy, "writer");
-		rc = json_dumpf(copy, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) |
-				JSON_SORT_KEYS);
-		json_decref(copy);
-		fputc('\n', out);
-		return rc;
-	}
-	if (!strcmp(format, "markdown")) {
-		md_header(out, record);
-		md_steps(out, record, json_object_get(record, "steps"));
-		md_result(out, record);
-		return 0;
-	}
+	json_object_del(copy, "writer");
+	json_dumpf(copy, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_SORT_KEYS);
+	json_decref(copy);
+	fputc('\n', out);
+}
+
+static void bisection_markdown(FILE *out, const void *records, const void *how)
+{
+	const json_t *record = records;
+
+	md_header(out, record);
+	md_steps(out, record, json_object_get(record, "steps"));
+	md_result(out, record);
+}
+
+static void bisection_text(FILE *out, const void *records, const void *how)
+{
+	const json_t *record = records;
+
 	text_header(out, record);
 	text_steps(out, record, json_object_get(record, "steps"));
 	text_result(out, record);
-	return 0;
 }
 
-int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n)
+const struct output_format bisection_formats[] = {
+	{ { "text", NULL }, bisection_text, false },
+	{ { "markdown", "for a mail" }, bisection_markdown, false },
+	{ { "json", NULL }, bisection_json, true },
+	{ { NULL, NULL }, NULL, false },
+};
+
+void report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n)
 {
 	if (!n) {
 		fputs("no bisection stored\n", out);
-		return 0;
+		return;
 	}
 	fprintf(out, "%4s  %-11s  %-19s  %s\n", "id", "state", "started", "repository: result");
 	for (size_t i = 0; i < n; i++) {
@@ -329,5 +340,4 @@ int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t
 		json_decref(r);
 		free(repo);
 	}
-	return 0;
 }

@@ -84,9 +84,9 @@ static void csv_line(FILE *out, const struct comparison *cmp, const struct compa
 	fputc('\n', out);
 }
 
-void report_compare_csv(FILE *out, const struct comparison *cmp,
-			const struct compare_render *how)
+void report_compare_csv(FILE *out, const void *records, const void *render)
 {
+	const struct comparison *cmp = records;
 	fputs(csv_header, out);
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		char *params = params_display(cmp->rows[i].params);

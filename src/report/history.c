@@ -60,8 +60,9 @@ static void point_label(FILE *out, const struct history *h, const struct history
 	fprintf(out, "  %-20s", p->started ? p->started : "-");
 }
 
-void report_history_text(FILE *out, const struct history *h)
+void report_history_text(FILE *out, const void *records, const void *how)
 {
+	const struct history *h = records;
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *title = history_series_title(s);
@@ -176,8 +177,9 @@ static void dump(FILE *out, struct json_writer *w)
 	fputc('\n', out);
 }
 
-void report_history_json(FILE *out, const struct history *h)
+void report_history_json(FILE *out, const void *records, const void *how)
 {
+	const struct history *h = records;
 	struct json_writer *w = json_writer_new(out, 2);
 
 	jw_object(w);
@@ -208,8 +210,9 @@ void report_history_json(FILE *out, const struct history *h)
 	dump(out, w);
 }
 
-void report_history_csv(FILE *out, const struct history *h)
+void report_history_csv(FILE *out, const void *records, const void *how)
 {
+	const struct history *h = records;
 	fputs("workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,"
 	      "ci_low,ci_high,machine\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
@@ -250,8 +253,9 @@ static const char *change_kind(const struct history_change *c)
 	return c->regression ? "regression" : "improvement";
 }
 
-void report_detect_text(FILE *out, const struct history *h)
+void report_detect_text(FILE *out, const void *records, const void *how)
 {
+	const struct history *h = records;
 	size_t nr_changes = 0, nr_with = 0;
 
 	for (size_t i = 0; i < h->nr_series; i++) {
@@ -310,8 +314,9 @@ static void change_json(struct json_writer *w, const struct history *h,
 	jw_close(w);
 }
 
-void report_detect_json(FILE *out, const struct history *h)
+void report_detect_json(FILE *out, const void *records, const void *how)
 {
+	const struct history *h = records;
 	struct json_writer *w = json_writer_new(out, 2);
 
 	jw_array(w);
@@ -332,3 +337,16 @@ void report_detect_json(FILE *out, const struct history *h)
 	jw_close(w);
 	dump(out, w);
 }
+
+const struct output_format history_formats[] = {
+	{ { "text", NULL }, report_history_text, false },
+	{ { "json", "schedperf-history/1" }, report_history_json, true },
+	{ { "csv", NULL }, report_history_csv, true },
+	{ { NULL, NULL }, NULL, false },
+};
+
+const struct output_format detect_formats[] = {
+	{ { "text", NULL }, report_detect_text, false },
+	{ { "json", "a list of series with their change_points" }, report_detect_json, true },
+	{ { NULL, NULL }, NULL, false },
+};

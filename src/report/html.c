@@ -562,7 +562,7 @@ static void history(FILE *out, const struct history *h, const struct gnuplot *gp
 		put_chart(out, gp, ch->history[i], "history");
 	if (!(mem = open_memstream(&text, &len)))
 		return;
-	report_detect_text(mem, h);
+	report_detect_text(mem, h, NULL);
 	fclose(mem);
 	fputs("<pre>", out);
 	html_text(out, text);

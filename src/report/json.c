@@ -200,9 +200,9 @@ static void settings_json(struct json_writer *w, const struct comparison *cmp)
  * Written as it is made: the tree of a comparison of many rows cost as
  * much as some of its statistics.
  */
-void report_compare_json(FILE *out, const struct comparison *cmp,
-			 const struct compare_render *how)
+void report_compare_json(FILE *out, const void *records, const void *render)
 {
+	const struct comparison *cmp = records;
 	struct json_writer *w = json_writer_new(out, 2);
 
 	jw_object(w);

@@ -66,9 +66,10 @@ static void md_header(FILE *out, const struct comparison *cmp,
 	fputc('\n', out);
 }
 
-void report_compare_markdown(FILE *out, const struct comparison *cmp,
-			     const struct compare_render *how)
+void report_compare_markdown(FILE *out, const void *records, const void *render)
 {
+	const struct comparison *cmp = records;
+	const struct compare_render *how = render;
 	const struct compare_style *style = how->style;
 
 	report_env_differences(out, cmp, true);

@@ -114,8 +114,11 @@ static void print_rows(FILE *out, const struct profile_bench *pb, const char *co
 	}
 }
 
-void report_profile_text(FILE *out, const struct profile_diff *d, const char *const *names)
+void report_profile_text(FILE *out, const void *diff, const void *run_names)
 {
+	const struct profile_diff *d = diff;
+	const char *const *names = run_names;
+
 	for (size_t i = 0; i < d->nr_benches; i++) {
 		const struct profile_bench *pb = &d->benches[i];
 		char *params = params_display(pb->params);
@@ -191,8 +194,10 @@ static json_t *run_info_json(const struct profile_run_info *info, const char *na
 	return obj;
 }
 
-void report_profile_json(FILE *out, const struct profile_diff *d, const char *const *names)
+void report_profile_json(FILE *out, const void *diff, const void *run_names)
 {
+	const struct profile_diff *d = diff;
+	const char *const *names = run_names;
 	json_t *doc = json_object(), *benches = json_array();
 
 	json_object_set_new(doc, "schema", json_string("schedperf-profile/1"));
@@ -217,3 +222,9 @@ void report_profile_json(FILE *out, const struct profile_diff *d, const char *co
 	fputc('\n', out);
 	json_decref(doc);
 }
+
+const struct output_format profile_formats[] = {
+	{ { "text", NULL }, report_profile_text, false },
+	{ { "json", "schedperf-profile/1" }, report_profile_json, true },
+	{ { NULL, NULL }, NULL, false },
+};

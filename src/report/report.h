@@ -7,6 +7,7 @@
 
 #include "analysis/comparison.h"
 #include "analysis/profile_diff.h"
+#include "report/output.h"
 #include "store/results.h"
 #include "store/store.h"
 
@@ -51,14 +52,16 @@ void disturbance_describe(const struct disturbance *d, char *buf, size_t len);
 
 /*
  * A style shapes the table for people (text and markdown): mmtests,
- * mmtests-classic, lkp, benchstat. A format is what compare writes: text, markdown, csv, json.
- * Each is one row of a table in formats.c, so that a new one is a file
- * that renders and a row that names it (doc/design.md).
+ * mmtests-classic, lkp, benchstat. A format is what compare writes: text,
+ * markdown, csv, json (report/output.h: the formats' records are a
+ * struct comparison, @how a struct compare_render). Each is one row of a
+ * table in formats.c, so that a new one is a file that renders and a row
+ * that names it (doc/design.md).
  */
 struct compare_render;
 
 struct compare_style {
-	const char *name;
+	struct registry_name id;
 	/* The whole comparison as aligned text; ANSI colours when how->color. */
 	void (*text)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
 	/* In markdown: what the value columns hold, and one run's value. */
@@ -84,18 +87,13 @@ struct compare_render {
 /* More rows than this do not fit a screen with their verdicts. */
 #define COMPARE_SCREEN_ROWS	20
 
-struct compare_format {
-	const char *name;
-	void (*render)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
-	bool shows_effects;	/* Hodges–Lehmann, MDE: computed only if shown */
-};
-
-/* The tables, ended by a NULL name; the first row of each is the default. */
+/*
+ * The tables, ended by a NULL name; the first row of each is the default.
+ * A format for machines (csv, json) shows the Hodges–Lehmann shift and
+ * the minimum detectable effect, which are computed only then.
+ */
 extern const struct compare_style compare_styles[];
-extern const struct compare_format compare_formats[];
-
-const struct compare_style *compare_style_find(const char *name);
-const struct compare_format *compare_format_find(const char *name);
+extern const struct output_format compare_formats[];
 
 /* The renderers the tables name. */
 void report_compare_mmtests(FILE *out, const struct comparison *cmp,
@@ -110,22 +108,22 @@ void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better be
 void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better);
 void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better);
 
-void report_compare_text(FILE *out, const struct comparison *cmp,
-			 const struct compare_render *how);
-void report_compare_markdown(FILE *out, const struct comparison *cmp,
-			     const struct compare_render *how);
-void report_compare_csv(FILE *out, const struct comparison *cmp,
-			const struct compare_render *how);
-void report_compare_json(FILE *out, const struct comparison *cmp,
-			 const struct compare_render *how);
+/* The formats' writers: @cmp a struct comparison, @how a struct compare_render. */
+void report_compare_text(FILE *out, const void *cmp, const void *how);
+void report_compare_markdown(FILE *out, const void *cmp, const void *how);
+void report_compare_csv(FILE *out, const void *cmp, const void *how);
+void report_compare_json(FILE *out, const void *cmp, const void *how);
 
 /*
  * CPU profiles (report/profile.c): per benchmark each run's profiles, then
  * the symbols' shares, and with more than one run the change against the
  * first, @names[r] naming run r; as text, or as schedperf-profile/1 JSON.
+ * profile_formats[] has both: records a struct profile_diff, how the
+ * names (const char *const *).
  */
-void report_profile_text(FILE *out, const struct profile_diff *d, const char *const *names);
-void report_profile_json(FILE *out, const struct profile_diff *d, const char *const *names);
+void report_profile_text(FILE *out, const void *diff, const void *run_names);
+void report_profile_json(FILE *out, const void *diff, const void *run_names);
+extern const struct output_format profile_formats[];
 
 /* What the renderers share. */
 
@@ -167,10 +165,31 @@ void csv_text(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 
 /*
- * A bisection's report from its record (experiment/bisection.h): text, markdown
- * or json; and the stored bisections, one line each.
+ * The stored runs (runs_formats[]): records a struct result_set, each
+ * run with its batches, as text or json.
  */
-int report_bisection(FILE *out, const json_t *record, const char *format);
-int report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n);
+extern const struct output_format runs_formats[];
+
+/*
+ * The job queue (jobs_formats[]): records a struct job_listing, the jobs
+ * and, for people, the settings an ab changed on a machine and has not
+ * put back (the store's copies of the machines' journals).
+ */
+struct job_listing {
+	const struct store_job *jobs;
+	size_t nr;
+	const struct knob_original *changed;
+	size_t nr_changed;
+};
+
+extern const struct output_format jobs_formats[];
+
+/*
+ * A bisection's report from its record (experiment/bisection.h):
+ * bisection_formats[] writes a json_t record as text, markdown or json;
+ * and the stored bisections, one line each.
+ */
+extern const struct output_format bisection_formats[];
+void report_bisection_list(FILE *out, const struct stored_bisection *list, size_t n);
 
 #endif

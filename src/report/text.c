@@ -7,9 +7,10 @@
 
 #include "report/report.h"
 
-void report_compare_text(FILE *out, const struct comparison *cmp,
-			 const struct compare_render *how)
+void report_compare_text(FILE *out, const void *records, const void *render)
 {
+	const struct comparison *cmp = records;
+	const struct compare_render *how = render;
 	report_env_differences(out, cmp, false);
 	if (how->only_changed && !cmp->nr_rows)
 		fprintf(out, "no changes: no row is better or worse\n");

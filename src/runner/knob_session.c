@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/knob_guard.h"
-#include "runner/knob_session.h"
 #include "runner/iteration.h"
+#include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
+#include "runner/knob_session.h"
 #include "util/process.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

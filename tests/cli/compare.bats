@@ -333,8 +333,8 @@ PY
 JSON
 	sp import "$TMP/one.json"
 	# n = 1; a metric only one run has; Hmean of non-positive values
-	for style in mmtests mmtests-classic lkp benchstat; do
-		for format in text markdown csv json; do
+	for style in $(choices compare style); do
+		for format in $(choices compare format); do
 			run sp compare x y z --style $style --format $format
 			[ "$status" -eq 0 ] || { echo "$style $format: $output"; return 1; }
 			# MMTests itself prints "NaN%" (pndiff of an undefined baseline)
@@ -606,7 +606,7 @@ schedperf: w i=2 seconds: b better" ]
 	EOF
 	sp import "$TMP/hostile.json"
 	# every producer of lines: no control character but the newline ends them
-	for style in mmtests mmtests-classic lkp benchstat; do
+	for style in $(choices compare style); do
 		sp compare 'base|\' new --style $style >"$TMP/out.txt"
 		sp compare 'base|\' new --style $style --format markdown >>"$TMP/out.txt"
 	done

@@ -76,7 +76,7 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 	local pairs=("zero one" "one zero" "one big" "big top" "one top" "one tiny" "tiny sub"
 		     "one neg" "zero top")
 	for pair in "${pairs[@]}"; do
-		for style in mmtests mmtests-classic lkp benchstat; do
+		for style in $(choices compare style); do
 			sp compare $pair --style $style >"$TMP/out" 2>/dev/null
 			refute grep -qiw 'nan' "$TMP/out"
 		done

@@ -29,6 +29,15 @@ sp() {
 	"$SP" "$@"
 }
 
+# The names a command's option of choices takes (a --format, --style),
+# as its usage line lists them from their registry (src/util/registry.h):
+# `choices compare style` prints "mmtests mmtests-classic lkp benchstat".
+# A test that goes through every one reads them here, never from a copy.
+choices() {
+	"${SP:-$SCHEDPERF}" "$1" --help | sed -n "s/.*\[--$2 \([^] ]*\)\].*/\1/p" |
+		head -1 | tr '|' ' '
+}
+
 # An error is one line on stderr in the form of doc/design.md.
 assert_one_line_error() {
 	[ "${#lines[@]}" -eq 1 ] || { echo "expected one line, got: $output"; return 1; }

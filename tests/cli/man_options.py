@@ -3,6 +3,8 @@
 # doc/schedperf.1 (or, for the options every command takes, in its OPTIONS
 # section), and every option the man page names is one that --help lists
 # (outside WORKLOADS, which names the reference tools' flags).
+# The names an option of choices takes ("[--format text|json|csv]" in a
+# usage line, read from its registry) are each in the command's entry too.
 # usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
 import re
 import subprocess
@@ -16,6 +18,15 @@ OPTION_LINE = re.compile(r"^  (?:-([a-zA-Z]), |    )--([a-z][a-z0-9-]*)")
 
 def options_in(text):
     return {"--" + o for o in LONG.findall(text)} | {"-" + o for o in SHORT.findall(text)}
+
+
+CHOICES = re.compile(r"\[--([a-z-]+) ([a-z0-9-]+(?:\|[a-z0-9-]+)+)\]")
+
+
+def help_choices(cmd):
+    """{option: [names]} of the usage lines' choices."""
+    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    return {"--" + o: names.split("|") for o, names in CHOICES.findall(out)}
 
 
 def help_options(cmd):
@@ -67,6 +78,10 @@ for cmd in commands():
         problems.append(f"{cmd}: {o} is in --help but not in its man page entry")
     for o in sorted(in_man - in_help):
         problems.append(f"{cmd}: {o} is in its man page entry but not in --help")
+    for o, names in sorted(help_choices(cmd).items()):
+        for n in names:
+            if not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", entries[cmd]):
+                problems.append(f"{cmd}: {o} {n} is in --help but not in its man page entry")
 for o in sorted(everywhere - known):
     problems.append(f"the man page names {o}, which no --help lists")
 for p in problems:

@@ -69,6 +69,23 @@ mixed_batches() {
 	(source "$tests/cli/helpers.bash" && mixed_batches "$1")
 }
 
+# The names of a command's --format or --style, from its registry, as the
+# command-line tests read them.
+choices() {
+	# shellcheck source=../cli/helpers.bash
+	(source "$tests/cli/helpers.bash" && choices "$1" "$2")
+}
+
+# label BASE FORMAT: the file of BASE's output in FORMAT: BASE for text,
+# BASE.md for markdown, else BASE.FORMAT.
+label() {
+	case $2 in
+	text) echo "$1" ;;
+	markdown) echo "$1.md" ;;
+	*) echo "$1.$2" ;;
+	esac
+}
+
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -173,18 +190,16 @@ for v in 1 2 3 4; do
 done
 store jobs "$data/compare-runs.json"
 
-# Every store: what it holds.
+# Every store: what it holds, in every format.
 for name in "${!sqlite_of[@]}"; do
-	check "$name" runs runs
-	check "$name" runs.json runs --format json
+	for cmd in runs history detect; do
+		for f in $(choices $cmd format); do
+			check "$name" "$(label $cmd "$f")" $cmd --format "$f"
+		done
+	done
 	check "$name" db-check db check
 	check "$name" export-all export $("$SP" --db "${sqlite_of[$name]}" runs --format json |
 		"$PYTHON" -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))')
-	check "$name" history history
-	check "$name" history.json history --format json
-	check "$name" history.csv history --format csv
-	check "$name" detect detect
-	check "$name" detect.json detect --format json
 done
 
 # show, of each run of some stores.
@@ -200,16 +215,22 @@ check profiles show-p2-profile-top show p2 --profile --top 2
 check profiles show-extra-profile show extra --profile
 check mixed show-missing show nosuch
 
-# compare: every style in text and markdown, then csv and json.
+# compare: every style in the formats styles shape (text and markdown),
+# then every other format.
 compare_all() {	# compare_all STORE LABEL RUNS-AND-OPTIONS...
-	local name=$1 label=$2 style
+	local name=$1 base=$2 style f
 	shift 2
-	for style in mmtests mmtests-classic lkp benchstat; do
-		check "$name" "$label.$style" compare "$@" --style "$style"
-		check "$name" "$label.$style.md" compare "$@" --style "$style" --format markdown
+	for f in $(choices compare format); do
+		case $f in
+		text | markdown)
+			for style in $(choices compare style); do
+				check "$name" "$(label "$base.$style" "$f")" compare "$@" \
+					--style "$style" --format "$f"
+			done ;;
+		*)
+			check "$name" "$(label "$base" "$f")" compare "$@" --format "$f" ;;
+		esac
 	done
-	check "$name" "$label.csv" compare "$@" --format csv
-	check "$name" "$label.json" compare "$@" --format json
 }
 compare_all compare compare-base-slow base slow
 compare_all compare compare-three base slow twin

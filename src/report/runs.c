@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runs of a store (runs_formats[], report.h): each name with its
+ * batches, benchmarks, samples and disturbed iterations, as a table for
+ * people or as JSON.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/machines.h"
+#include "report/report.h"
+#include "util/json_write.h"
+
+static size_t batch_samples(const struct result_batch *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nr_benchmarks; i++)
+		for (size_t m = 0; m < b->benchmarks[i].nr_metrics; m++)
+			if (!strcmp(b->benchmarks[i].metrics[m].source, "workload"))
+				n += b->benchmarks[i].metrics[m].nr_samples;
+	return n;
+}
+
+static size_t batch_disturbed(const struct result_batch *b)
+{
+	struct disturbance d;
+
+	disturbance_summarize(b, DISTURBANCE_ALL, &d);
+	return d.disturbed;
+}
+
+/* Batches come sorted by start time; a run's batches are gathered by name. */
+static bool name_seen(const struct result_set *set, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (!strcmp(set->batches[i].name, name))
+			return true;
+	return false;
+}
+
+static void runs_json(FILE *out, const void *records, const void *how)
+{
+	const struct result_set *set = records;
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *name = set->batches[i].name;
+		json_t *run, *batches;
+		size_t samples = 0, disturbed = 0;
+
+		if (name_seen(set, i, name))
+			continue;
+		run = json_object();
+		batches = json_array();
+		for (size_t j = i; j < set->nr_batches; j++) {
+			const struct result_batch *b = &set->batches[j];
+			json_t *bo;
+
+			if (strcmp(b->name, name))
+				continue;
+			bo = json_object();
+			json_object_set_new(bo, "id", json_integer(b->id));
+			json_object_set_new(bo, "started", json_string(b->started));
+			json_object_set_new(bo, "machine", json_string(batch_machine_name(b)));
+			json_object_set_new(bo, "complete", json_boolean(b->complete));
+			json_object_set_new(bo, "disturbed",
+					    json_integer((json_int_t)batch_disturbed(b)));
+			json_array_append_new(batches, bo);
+			samples += batch_samples(b);
+			disturbed += batch_disturbed(b);
+		}
+		json_object_set_new(run, "name", json_string(name));
+		json_object_set_new(run, "batches", batches);
+		json_object_set_new(run, "samples", json_integer((json_int_t)samples));
+		json_object_set_new(run, "disturbed", json_integer((json_int_t)disturbed));
+		json_array_append_new(list, run);
+	}
+	json_write(out, list, 2);
+	fputc('\n', out);
+	json_decref(list);
+}
+
+static void runs_text(FILE *out, const void *records, const void *how)
+{
+	const struct result_set *set = records;
+
+	if (!set->nr_batches) {
+		fputs("no runs in the store yet (start one with 'schedperf run --suite quick')\n",
+		      out);
+		return;
+	}
+	fprintf(out, "%-32s %8s %10s %8s %10s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES",
+		"DISTURBED");
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *name = set->batches[i].name;
+		size_t batches = 0, benchmarks = 0, samples = 0, disturbed = 0;
+
+		if (name_seen(set, i, name))
+			continue;
+		for (size_t j = i; j < set->nr_batches; j++) {
+			if (strcmp(set->batches[j].name, name))
+				continue;
+			batches++;
+			benchmarks += set->batches[j].nr_benchmarks;
+			samples += batch_samples(&set->batches[j]);
+			disturbed += batch_disturbed(&set->batches[j]);
+		}
+		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches, benchmarks,
+			samples, disturbed);
+		for (size_t j = i; j < set->nr_batches; j++) {
+			const struct result_batch *b = &set->batches[j];
+
+			if (strcmp(b->name, name))
+				continue;
+			fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id,
+				b->started, b->complete ? "complete" : "incomplete",
+				batch_machine_name(b));
+			if (batch_disturbed(b))
+				fprintf(out, ", %zu disturbed", batch_disturbed(b));
+			fputc('\n', out);
+		}
+	}
+}
+
+const struct output_format runs_formats[] = {
+	{ { "text", NULL }, runs_text, false },
+	{ { "json", NULL }, runs_json, true },
+	{ { NULL, NULL }, NULL, false },
+};
