@@ -66,7 +66,8 @@ void status_events(struct sampling_events *ev, struct status_line *sl, double ma
 	status_init(sl);
 	sl->max_time = max_time;
 	ev->begin = begin;
-	ev->progress = progress;
+	/* nothing to draw: what a line would show is not even worked out */
+	ev->progress = sl->enabled ? progress : NULL;
 	ev->end = end;
 	ev->note = note;
 	ev->ctx = sl;

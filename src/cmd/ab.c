@@ -14,34 +14,31 @@
  * the next command that measures here puts them back or refuses
  * (runner/knob_guard.h), and `ab --restore` puts them back. The machine's
  * knob lock, exclusive, keeps every other schedperf command from
- * measuring or changing settings meanwhile.
+ * measuring or changing settings meanwhile. The measurement is
+ * experiment/ab.h's, the verdict's words report/ab.h's: this is the
+ * command.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
 #include <time.h>
 #include <unistd.h>
-#include <jansson.h>
 
-#include "cmd/cmd.h"
-#include "runner/job_env.h"
-#include "runner/knob_guard.h"
-#include "runner/knob_session.h"
 #include "cli/sequential_options.h"
 #include "cli/status.h"
+#include "cmd/cmd.h"
+#include "experiment/ab.h"
 #include "monitor/monitor.h"
+#include "report/ab.h"
 #include "runner/cpulist.h"
 #include "runner/iteration.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
+#include "runner/knob_session.h"
 #include "runner/knobs.h"
-#include "stats/rng.h"
-#include "util/process.h"
 #include "util/strbuf.h"
-#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage ab_usage = {
@@ -91,8 +88,6 @@ static const struct cmd_usage ab_usage = {
 	"anything changed; 128+N after signal N.\n",
 };
 
-enum ab_format { AB_TEXT, AB_JSON };
-
 struct ab_side {
 	const char **specs;
 	size_t nr_specs;
@@ -107,19 +102,11 @@ struct ab {
 	struct ab_side side[2];
 	const char *workload;
 	bool restore, fail_on_regression, dry_run;
-	enum ab_format format;
+	struct option_choice format;
 	int seed;
 	struct knob_session ks;		/* what the sides' knobs change */
 	bool default_cap;		/* --max-samples is the default's */
 	char cap_reason[160];		/* the verdict's reason at the cap */
-};
-
-struct ab_outcome {
-	enum seqcs_decision decision;
-	struct seqcs_interval ci;
-	size_t blocks;
-	double seconds;
-	const char *reason;
 };
 
 static const char *const side_names[2] = { "a", "b" };
@@ -139,17 +126,6 @@ static int add_a(const struct cmd_option *opt, const char *arg)
 static int add_b(const struct cmd_option *opt, const char *arg)
 {
 	return add_spec(&((struct ab *)opt->value)->side[1], arg);
-}
-
-static int set_format(const struct cmd_option *opt, const char *arg)
-{
-	if (!strcmp(arg, "text"))
-		*(enum ab_format *)opt->value = AB_TEXT;
-	else if (!strcmp(arg, "json"))
-		*(enum ab_format *)opt->value = AB_JSON;
-	else
-		return command_usage_error("ab", "unknown format '%.32s': give text or json", arg);
-	return 0;
 }
 
 /* ------------------------------------------------------------ the sides */
@@ -305,209 +281,49 @@ static int ab_restore(void)
 	return code;
 }
 
-static bool run_for_job(void)
-{
-	struct error err = { 0 };
-	int64_t id;
-
-	return job_env_id(&id, &err) > 0;
-}
-
-/*
- * Where a failure's iterations can be read. A job's failed run is never
- * shown (its batches go with the claim), so a job's reason names none.
- */
-static const char *see_run(const char *run_name)
-{
-	static char buf[RUN_NAME_MAX + 32];
-
-	if (run_for_job())
-		return "";
-	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
-	return buf;
-}
-
-/* ------------------------------------------------------------ sampling */
-
-static void show_status(struct status_line *sl, const struct ab *ab, const struct seqcs *cs,
-			size_t blocks)
-{
-	const struct sample_side *a = &ab->side[0].sample;
-	struct seqcs_interval ci;
-	char what[160];
-	double lo, hi;
-
-	if (!sl->enabled)
-		return;
-	seqcs_interval(cs, &ci);
-	lo = change_pct(ci.low, a->better);
-	hi = change_pct(ci.high, a->better);
-	snprintf(what, sizeof(what), "[ab] block %zu: b vs a %+.1f%% [%+.1f%%, %+.1f%%] (+ better)",
-		 blocks, change_pct(ci.estimate, a->better), fmin(lo, hi), fmax(lo, hi));
-	status_show(sl, what, blocks, (size_t)ab->so.max_samples, ab->so.max_time);
-}
-
-/*
- * One block: both sides, in the order the generator says. 1 with the
- * paired difference log b - log a, 0 when a side failed (the block is
- * dropped), -1 with @err when ab must stop.
- */
-static int run_block(struct ab *ab, struct rng *rng, struct status_line *sl, double *diff,
-		     struct error *err)
-{
-	int first = (int)(rng_next(rng) >> 63);
-	double v[2];
-
-	for (int k = 0; k < 2; k++) {
-		int which = k ? 1 - first : first;
-		struct sample_side *s = &ab->side[which].sample;
-		int rc;
-
-		if (knob_session_apply(&ab->ks, (size_t)which, err))
-			return -1;
-		rc = side_sample(s, &v[which], err);
-		if (rc < 0)
-			return -1;
-		/* A side that never ran once is broken, not unlucky: stop at once. */
-		if (!rc && !s->samples)
-			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
-					 "iteration: %s%s", side_names[which],
-					 s->result.last_failure, see_run(s->run_name));
-		if (!rc) {
-			status_end(sl);
-			if (!global.quiet)
-				fprintf(stderr, "schedperf: warning: side %s: iteration failed: "
-					"%s\n", side_names[which], s->result.last_failure);
-			return 0;
-		}
-	}
-	*diff = log(v[1]) - log(v[0]);
-	return 1;
-}
-
-#define MAX_FAILED_BLOCKS_IN_A_ROW 3
-
-static int sample_until_verdict(struct ab *ab, struct ab_outcome *out, struct error *err)
-{
-	double margin = ab->so.margin_pct / 100, start = time_now();
-	struct status_line sl;
-	struct seqcs cs;
-	struct rng rng;
-	int failed_in_a_row = 0, rc = 0;
-
-	rng_seed(&rng, (uint64_t)ab->seed);
-	seqcs_init(&cs, ab->so.alpha, SEQCS_HUBER);
-	status_init(&sl);
-	out->decision = SEQCS_CONTINUE;
-	out->reason = ab->cap_reason;
-	while (out->blocks < (size_t)ab->so.max_samples) {
-		double diff = 0;
-
-		if (sequential_out_of_time(&ab->so, start)) {
-			out->reason = "max-time";
-			break;
-		}
-		rc = run_block(ab, &rng, &sl, &diff, err);
-		if (rc < 0)
-			break;
-		if (!rc) {
-			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
-				continue;
-			rc = error_set(err, EXIT_ENV, "ab: %d blocks in a row failed, the last "
-				       "because: %s%s", MAX_FAILED_BLOCKS_IN_A_ROW,
-				       ab->side[0].sample.result.last_failure[0] ?
-				       ab->side[0].sample.result.last_failure :
-				       ab->side[1].sample.result.last_failure,
-				       see_run(ab->side[0].sample.run_name));
-			break;
-		}
-		failed_in_a_row = 0;
-		seqcs_add(&cs, diff);
-		out->blocks++;
-		out->decision = seqcs_decide(&cs, 0, log1p(-margin), log1p(margin));
-		show_status(&sl, ab, &cs, out->blocks);
-		if (out->decision != SEQCS_CONTINUE) {
-			out->reason = out->decision == SEQCS_WITHIN ? "interval within margin" :
-				      "interval excludes no change";
-			break;
-		}
-	}
-	status_end(&sl);
-	seqcs_interval(&cs, &out->ci);
-	out->seconds = time_now() - start;
-	seqcs_release(&cs);
-	return rc < 0 ? -1 : 0;
-}
-
 /* ------------------------------------------------------------ the verdict */
 
-static const char *verdict_word(const struct ab *ab, const struct ab_outcome *out,
-				const char **direction)
+static void specs_of(const struct ab *ab, struct ab_verdict *v)
 {
-	bool up = out->decision == SEQCS_ABOVE;	/* b's values larger */
+	const struct sample_side *a = &ab->side[0].sample;
 
-	*direction = NULL;
-	if (out->decision == SEQCS_WITHIN)
-		return "same";
-	if (out->decision == SEQCS_CONTINUE)
-		return "unknown";
-	*direction = up == (ab->side[0].sample.better == BETTER_HIGHER) ? "better" : "worse";
-	return "different";
+	v->workload = ab->workload;
+	for (int i = 0; i < 2; i++) {
+		v->specs[i] = ab->side[i].specs;
+		v->nr_specs[i] = ab->side[i].nr_specs;
+	}
+	v->metric = a->metric_name;
+	v->unit = a->metric_unit;
+	v->better = a->better;
+	v->alpha = ab->so.alpha;
+	v->margin_pct = ab->so.margin_pct;
 }
 
-static void interval_pct(const struct ab *ab, const struct ab_outcome *out, double *lo,
-			 double *hi)
+static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const char *name,
+		       struct ab_verdict *v)
 {
-	double x = change_pct(out->ci.low, ab->side[0].sample.better);
-	double y = change_pct(out->ci.high, ab->side[0].sample.better);
+	enum better better = ab->side[0].sample.better;
 
-	*lo = fmin(x, y);
-	*hi = fmax(x, y);
-}
-
-static void print_specs(const struct ab_side *s)
-{
-	for (size_t i = 0; i < s->nr_specs; i++)
-		printf("%s%s", i ? "," : "", s->specs[i]);
-}
-
-static void print_text(const struct ab *ab, const struct ab_outcome *out, const char *name)
-{
-	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
-	const char *direction, *verdict = verdict_word(ab, out, &direction);
-	double lo, hi, est = change_pct(out->ci.estimate, a->better);
-
-	interval_pct(ab, out, &lo, &hi);
-	printf("ab %s: a = ", ab->workload);
-	print_specs(&ab->side[0]);
-	printf(", b = ");
-	print_specs(&ab->side[1]);
-	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%\n", a->metric_name,
-	       a->metric_unit, *a->metric_unit ? ", " : "", better_name(a->better),
-	       ab->so.alpha, ab->so.margin_pct);
-	if (direction)
-		printf("verdict: different: b is %s than a by %.2f%% (interval %+.2f%% .. "
-		       "%+.2f%%; + is better)\n", direction, fabs(est), lo, hi);
-	else
-		printf("verdict: %s: b vs a %+.2f%% (interval %+.2f%% .. %+.2f%%; + is "
-		       "better)\n", verdict, est, lo, hi);
-	printf("samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
-	       a->samples, b->samples, out->blocks, ab->seed, out->seconds, out->reason);
-	printf("runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name, name, name);
+	specs_of(ab, v);
+	v->verdict = ab_verdict_word(out, better, &v->direction);
+	v->estimate_pct = change_pct(out->ci.estimate, better);
+	ab_interval_pct(out, better, &v->ci_low_pct, &v->ci_high_pct);
+	for (int i = 0; i < 2; i++)
+		v->samples[i] = ab->side[i].sample.samples;
+	v->blocks = out->blocks;
+	v->seed = ab->seed;
+	v->seconds = out->seconds;
+	v->reason = out->reason;
+	v->name = name;
 }
 
 /* What a dry run shows: the sides as they would run, and the settings they change. */
 static void print_plan(const struct ab *ab, const char *name)
 {
-	const struct sample_side *a = &ab->side[0].sample;
+	struct ab_verdict v = { 0 };
 
-	printf("ab %s: a = ", ab->workload);
-	print_specs(&ab->side[0]);
-	printf(", b = ");
-	print_specs(&ab->side[1]);
-	printf("\nmetric %s (%s%s%s is better), alpha %g, margin %g%%, ", a->metric_name,
-	       a->metric_unit, *a->metric_unit ? ", " : "", better_name(a->better), ab->so.alpha,
-	       ab->so.margin_pct);
+	specs_of(ab, &v);
+	report_ab_head(stdout, &v, ", ");
 	if (ab->so.max_samples < INT_MAX)
 		printf("at most %d blocks%s", ab->so.max_samples, ab->so.max_time > 0 ? " or " : "");
 	if (ab->so.max_time > 0)
@@ -526,57 +342,6 @@ static void print_plan(const struct ab *ab, const char *name)
 		       ab->ks.machine[i].value[0] ? ab->ks.machine[i].value[0] : "(as it is)",
 		       ab->ks.machine[i].value[1] ? ab->ks.machine[i].value[1] : "(as it is)");
 	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
-}
-
-static json_t *number_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* The verdict as --format json prints it and a job keeps it (compact). */
-static char *verdict_json(const struct ab *ab, const struct ab_outcome *out, const char *name,
-			  size_t flags)
-{
-	const struct sample_side *a = &ab->side[0].sample, *b = &ab->side[1].sample;
-	const char *direction, *verdict = verdict_word(ab, out, &direction);
-	json_t *obj = json_object(), *runs = json_array();
-	char run[512];
-	char *text;
-	double lo, hi;
-
-	interval_pct(ab, out, &lo, &hi);
-	json_object_set_new(obj, "verdict", json_string(verdict));
-	json_object_set_new(obj, "direction", direction ? json_string(direction) : json_null());
-	json_object_set_new(obj, "estimate_pct",
-			    number_or_null(change_pct(out->ci.estimate, a->better)));
-	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
-						       number_or_null(hi)));
-	json_object_set_new(obj, "samples_a", json_integer((json_int_t)a->samples));
-	json_object_set_new(obj, "samples_b", json_integer((json_int_t)b->samples));
-	json_object_set_new(obj, "reason", json_string(out->reason));
-	json_object_set_new(obj, "blocks", json_integer((json_int_t)out->blocks));
-	json_object_set_new(obj, "seconds", json_real(out->seconds));
-	json_object_set_new(obj, "metric", json_string(a->metric_name));
-	json_object_set_new(obj, "better", json_string(better_name(a->better)));
-	json_object_set_new(obj, "alpha", json_real(ab->so.alpha));
-	json_object_set_new(obj, "margin_pct", json_real(ab->so.margin_pct));
-	json_object_set_new(obj, "seed", json_integer(ab->seed));
-	for (int i = 0; i < 2; i++) {
-		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
-		json_array_append_new(runs, json_string(run));
-	}
-	json_object_set_new(obj, "runs", runs);
-	text = json_dumps(obj, JSON_REAL_PRECISION(6) | flags);
-	json_decref(obj);
-	return text;
-}
-
-static void print_json(const struct ab *ab, const struct ab_outcome *out, const char *name)
-{
-	char *text = verdict_json(ab, out, name, 0);
-
-	printf("%s\n", text);
-	free(text);
 }
 
 /* ------------------------------------------------------------ the command */
@@ -610,8 +375,7 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			   "and NAME-b (default: ab-DATE-TIME)"),
 		OPT_INTEGER(0, "seed", &ab->seed, "N", 0, 2147483647, "the seed of the block "
 			    "orders (default: from the clock; printed)"),
-		OPT_CALLBACK(0, "format", &ab->format, "FORMAT", "text (default) or json",
-			     set_format),
+		OPT_FORMAT(&ab->format, "{}"),
 		OPT_BOOL(0, "fail-on-regression", &ab->fail_on_regression,
 			 "exit 1 when B is worse than A"),
 		OPT_BOOL(0, "restore", &ab->restore, "put back the settings an ab killed by "
@@ -693,11 +457,16 @@ static void finish_sides(struct ab *ab, struct store *st, const char *name,
 			 const struct ab_outcome *out, int *rc, struct error *err)
 {
 	bool complete = !*rc && !iteration_interrupted();
-	char *result = complete ? verdict_json(ab, out, name, JSON_COMPACT) : NULL;
+	struct ab_verdict v;
+	char *result = NULL;
 	struct error ferr = { 0 };
 	int64_t ids[2];
 	size_t nr = 0;
 
+	if (complete) {
+		verdict_of(ab, out, name, &v);
+		result = ab_verdict_json(&v, 1);
+	}
 	for (int i = 0; i < 2; i++)
 		if (ab->side[i].sample.result.batch_id)
 			ids[nr++] = ab->side[i].sample.result.batch_id;
@@ -737,6 +506,10 @@ static int refuse_taken_name(const struct ab *ab, struct store *st, const char *
 static int run_sides(struct ab *ab, struct store *st, const char *name,
 		     struct ab_outcome *out, struct error *err)
 {
+	struct ab_measurement m = { { &ab->side[0].sample, &ab->side[1].sample }, &ab->ks,
+				    &ab->so, ab->seed, ab->cap_reason, NULL };
+	struct sampling_events events;
+	struct status_line sl;
 	struct monitor_set *ms = NULL;
 	char run[512];
 	int rc = -1;
@@ -751,19 +524,18 @@ static int run_sides(struct ab *ab, struct store *st, const char *name,
 		    side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
 			goto out;
 	}
-	rc = sample_until_verdict(ab, out, err);
+	status_events(&events, &sl, ab->so.max_time);
+	m.events = &events;
+	rc = ab_measure(&m, out, err);
 out:
 	finish_sides(ab, st, name, out, &rc, err);
 	monitors_close(ms);
 	return rc;
 }
 
-static int exit_code(const struct ab *ab, const struct ab_outcome *out)
+static int exit_code(const struct ab *ab, const struct ab_verdict *v)
 {
-	const char *direction;
-
-	verdict_word(ab, out, &direction);
-	return ab->fail_on_regression && direction && !strcmp(direction, "worse") ?
+	return ab->fail_on_regression && v->direction && !strcmp(v->direction, "worse") ?
 		EXIT_FOUND : EXIT_OK;
 }
 
@@ -832,11 +604,13 @@ static int run_ab(struct ab *ab)
 	} else if (rc) {
 		code = error_report(&err);
 	} else {
-		if (ab->format == AB_JSON)
-			print_json(ab, &out, name);
-		else if (!global.quiet)
-			print_text(ab, &out, name);
-		code = exit_code(ab, &out);
+		const struct output_format *f = ab->format.chosen;
+		struct ab_verdict v;
+
+		verdict_of(ab, &out, name, &v);
+		if (f->for_machines || !global.quiet)
+			f->write(stdout, &v, NULL);
+		code = exit_code(ab, &v);
 	}
 	store_close(st);
 	return code;
@@ -844,7 +618,7 @@ static int run_ab(struct ab *ab)
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab ab = { .so = SEQUENTIAL_DEFAULTS };
+	struct ab ab = { .so = SEQUENTIAL_DEFAULTS, .format = OPTION_CHOICE(ab_formats) };
 	int code;
 
 	knob_session_init(&ab.ks, 2);

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab's measurement (ab.h): blocks of the two sides in a random order until
+ * the confidence sequence of their paired differences decides.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "experiment/ab.h"
+#include "runner/job_env.h"
+#include "stats/rng.h"
+#include "util/timeutil.h"
+
+static const char *const side_names[2] = { "a", "b" };
+
+#define MAX_FAILED_BLOCKS_IN_A_ROW 3
+
+/*
+ * Where a failure's iterations can be read. A job's failed run is never
+ * shown (its batches go with the claim), so a job's reason names none.
+ */
+static const char *see_run(const char *run_name)
+{
+	static char buf[300];
+	struct error err = { 0 };
+	int64_t job;
+
+	if (job_env_id(&job, &err) > 0)
+		return "";
+	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
+	return buf;
+}
+
+static void show_progress(const struct ab_measurement *m, const struct seqcs *cs,
+			  size_t blocks)
+{
+	enum better better = m->sides[0]->better;
+	struct seqcs_interval ci;
+	char what[160];
+	double lo, hi;
+
+	/* the interval is worked out only to be shown */
+	if (!m->events || !m->events->progress)
+		return;
+	seqcs_interval(cs, &ci);
+	lo = change_pct(ci.low, better);
+	hi = change_pct(ci.high, better);
+	snprintf(what, sizeof(what), "[ab] block %zu: b vs a %+.1f%% [%+.1f%%, %+.1f%%] (+ better)",
+		 blocks, change_pct(ci.estimate, better), fmin(lo, hi), fmax(lo, hi));
+	sampling_progress(m->events, what, blocks, (size_t)m->so->max_samples);
+}
+
+/*
+ * One block: both sides, in the order the generator says. 1 with the
+ * paired difference log b - log a, 0 when a side failed (the block is
+ * dropped), -1 with @err when ab must stop.
+ */
+static int run_block(const struct ab_measurement *m, struct rng *rng, double *diff,
+		     struct error *err)
+{
+	int first = (int)(rng_next(rng) >> 63);
+	double v[2];
+
+	for (int k = 0; k < 2; k++) {
+		int which = k ? 1 - first : first;
+		struct sample_side *s = m->sides[which];
+		int rc;
+
+		if (knob_session_apply(m->ks, (size_t)which, err))
+			return -1;
+		rc = side_sample(s, &v[which], err);
+		if (rc < 0)
+			return -1;
+		/* A side that never ran once is broken, not unlucky: stop at once. */
+		if (!rc && !s->samples)
+			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
+					 "iteration: %s%s", side_names[which],
+					 s->result.last_failure, see_run(s->run_name));
+		if (!rc) {
+			sampling_end(m->events);
+			sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s",
+				      side_names[which], s->result.last_failure);
+			return 0;
+		}
+	}
+	*diff = log(v[1]) - log(v[0]);
+	return 1;
+}
+
+int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct error *err)
+{
+	double margin = m->so->margin_pct / 100, start = time_now();
+	struct seqcs cs;
+	struct rng rng;
+	int failed_in_a_row = 0, rc = 0;
+
+	rng_seed(&rng, (uint64_t)m->seed);
+	seqcs_init(&cs, m->so->alpha, SEQCS_HUBER);
+	sampling_begin(m->events);
+	out->decision = SEQCS_CONTINUE;
+	out->reason = m->cap_reason;
+	while (out->blocks < (size_t)m->so->max_samples) {
+		double diff = 0;
+
+		if (sequential_out_of_time(m->so, start)) {
+			out->reason = "max-time";
+			break;
+		}
+		rc = run_block(m, &rng, &diff, err);
+		if (rc < 0)
+			break;
+		if (!rc) {
+			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
+				continue;
+			rc = error_set(err, EXIT_ENV, "ab: %d blocks in a row failed, the last "
+				       "because: %s%s", MAX_FAILED_BLOCKS_IN_A_ROW,
+				       m->sides[0]->result.last_failure[0] ?
+				       m->sides[0]->result.last_failure :
+				       m->sides[1]->result.last_failure,
+				       see_run(m->sides[0]->run_name));
+			break;
+		}
+		failed_in_a_row = 0;
+		seqcs_add(&cs, diff);
+		out->blocks++;
+		out->decision = seqcs_decide(&cs, 0, log1p(-margin), log1p(margin));
+		show_progress(m, &cs, out->blocks);
+		if (out->decision != SEQCS_CONTINUE) {
+			out->reason = out->decision == SEQCS_WITHIN ? "interval within margin" :
+				      "interval excludes no change";
+			break;
+		}
+	}
+	sampling_end(m->events);
+	seqcs_interval(&cs, &out->ci);
+	out->seconds = time_now() - start;
+	seqcs_release(&cs);
+	return rc < 0 ? -1 : 0;
+}
+
+const char *ab_verdict_word(const struct ab_outcome *out, enum better better,
+			    const char **direction)
+{
+	bool up = out->decision == SEQCS_ABOVE;	/* b's values larger */
+
+	*direction = NULL;
+	if (out->decision == SEQCS_WITHIN)
+		return "same";
+	if (out->decision == SEQCS_CONTINUE)
+		return "unknown";
+	*direction = up == (better == BETTER_HIGHER) ? "better" : "worse";
+	return "different";
+}
+
+void ab_interval_pct(const struct ab_outcome *out, enum better better, double *lo, double *hi)
+{
+	double x = change_pct(out->ci.low, better);
+	double y = change_pct(out->ci.high, better);
+
+	*lo = fmin(x, y);
+	*hi = fmax(x, y);
+}

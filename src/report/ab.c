@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An ab's verdict (ab.h): the lines people read, and the JSON object that
+ * --format json prints and a job keeps.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report/ab.h"
+
+static const char *const side_names[2] = { "a", "b" };
+
+void report_ab_head(FILE *out, const struct ab_verdict *v, const char *end)
+{
+	fprintf(out, "ab %s: a = ", v->workload);
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < v->nr_specs[s]; i++)
+			fprintf(out, "%s%s", i ? "," : "", v->specs[s][i]);
+		fputs(s ? "" : ", b = ", out);
+	}
+	fprintf(out, "\nmetric %s (%s%s%s is better), alpha %g, margin %g%%%s", v->metric, v->unit,
+		*v->unit ? ", " : "", better_name(v->better), v->alpha, v->margin_pct, end);
+}
+
+static void ab_text(FILE *out, const void *records, const void *how)
+{
+	const struct ab_verdict *v = records;
+	const char *name = v->name;
+
+	report_ab_head(out, v, "\n");
+	if (v->direction)
+		fprintf(out, "verdict: different: b is %s than a by %.2f%% (interval %+.2f%% .. "
+			"%+.2f%%; + is better)\n", v->direction, fabs(v->estimate_pct),
+			v->ci_low_pct, v->ci_high_pct);
+	else
+		fprintf(out, "verdict: %s: b vs a %+.2f%% (interval %+.2f%% .. %+.2f%%; + is "
+			"better)\n", v->verdict, v->estimate_pct, v->ci_low_pct, v->ci_high_pct);
+	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
+		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
+	fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name, name,
+		name);
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *ab_verdict_json(const struct ab_verdict *v, int compact)
+{
+	json_t *obj = json_object(), *runs = json_array();
+	char *text;
+
+	json_object_set_new(obj, "verdict", json_string(v->verdict));
+	json_object_set_new(obj, "direction", v->direction ? json_string(v->direction) :
+			    json_null());
+	json_object_set_new(obj, "estimate_pct", number_or_null(v->estimate_pct));
+	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(v->ci_low_pct),
+						       number_or_null(v->ci_high_pct)));
+	json_object_set_new(obj, "samples_a", json_integer((json_int_t)v->samples[0]));
+	json_object_set_new(obj, "samples_b", json_integer((json_int_t)v->samples[1]));
+	json_object_set_new(obj, "reason", json_string(v->reason));
+	json_object_set_new(obj, "blocks", json_integer((json_int_t)v->blocks));
+	json_object_set_new(obj, "seconds", json_real(v->seconds));
+	json_object_set_new(obj, "metric", json_string(v->metric));
+	json_object_set_new(obj, "better", json_string(better_name(v->better)));
+	json_object_set_new(obj, "alpha", json_real(v->alpha));
+	json_object_set_new(obj, "margin_pct", json_real(v->margin_pct));
+	json_object_set_new(obj, "seed", json_integer(v->seed));
+	for (int i = 0; i < 2; i++)
+		json_array_append_new(runs, json_sprintf("%s-%s", v->name, side_names[i]));
+	json_object_set_new(obj, "runs", runs);
+	text = json_dumps(obj, JSON_REAL_PRECISION(6) | (compact ? JSON_COMPACT : 0));
+	json_decref(obj);
+	return text;
+}
+
+static void ab_json(FILE *out, const void *records, const void *how)
+{
+	char *text = ab_verdict_json(records, 0);
+
+	fprintf(out, "%s\n", text);
+	free(text);
+}
+
+const struct output_format ab_formats[] = {
+	{ { "text", NULL }, ab_text, false },
+	{ { "json", NULL }, ab_json, true },
+	{ { NULL, NULL }, NULL, false },
+};

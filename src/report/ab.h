@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_REPORT_AB_H
+#define SCHEDPERF_REPORT_AB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/output.h"
+#include "util/better.h"
+
+/*
+ * An ab's verdict as it is printed (ab_formats[]: text for people, json)
+ * and as its job keeps it (ab_verdict_json(), the same object), built in
+ * one place; `jobs` reads it back.
+ */
+struct ab_verdict {
+	const char *workload;
+	const char *const *specs[2];	/* each side's SPECs, as given */
+	size_t nr_specs[2];
+	const char *metric, *unit;
+	enum better better;
+	double alpha, margin_pct;
+	const char *verdict;		/* same, different or unknown */
+	const char *direction;		/* b better or worse; NULL unless different */
+	double estimate_pct, ci_low_pct, ci_high_pct;	/* b against a, + better */
+	size_t samples[2], blocks;
+	int seed;
+	double seconds;
+	const char *reason;		/* why it stopped */
+	const char *name;		/* the runs are NAME-a and NAME-b */
+};
+
+/* records: a struct ab_verdict; how: NULL. */
+extern const struct output_format ab_formats[];
+
+/*
+ * Its first two lines, the sides and the metric, the second ended with
+ * @end: what a dry run prints too, with the caps after.
+ */
+void report_ab_head(FILE *out, const struct ab_verdict *v, const char *end);
+
+/* The verdict as JSON text, on one line (@compact: no spaces), to be freed. */
+char *ab_verdict_json(const struct ab_verdict *v, int compact);
+
+#endif
