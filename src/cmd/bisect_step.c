@@ -26,16 +26,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
+#include "cli/sequential_options.h"
+#include "cli/status.h"
 #include "cmd/cmd.h"
+#include "monitor/monitor.h"
+#include "report/step.h"
+#include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_session.h"
-#include "cli/sequential_options.h"
-#include "cli/status.h"
-#include "monitor/monitor.h"
-#include "runner/iteration.h"
 #include "stats/level_choice.h"
 #include "stats/median_ci.h"
 #include "util/git.h"
@@ -439,54 +438,34 @@ static void step_interval(const struct bisect *b, const struct step *s, double *
 	*hi = fmax(x, y);
 }
 
-static json_t *number_or_null(double v)
+static void verdict_of(const struct bisect *b, const struct step *s, struct step_verdict *v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* The step as a job keeps it: compact JSON. */
-static char *verdict_json(const struct bisect *b, const struct step *s)
-{
-	json_t *obj = json_object();
-	char *text;
-	double lo, hi;
-
-	step_interval(b, s, &lo, &hi);
-	json_object_set_new(obj, "verdict", json_string(verdict_words[s->verdict]));
-	json_object_set_new(obj, "reason", json_string(s->reason));
-	json_object_set_new(obj, "error_bound", s->verdict == LEVEL_UNDECIDED ? json_null() :
-			    json_real(s->error_bound));
-	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
-						       number_or_null(hi)));
-	json_object_set_new(obj, "samples", json_integer((json_int_t)b->side.samples));
-	json_object_set_new(obj, "metric", json_string(b->side.metric_name));
-	json_object_set_new(obj, "better", json_string(better_name(b->side.better)));
-	json_object_set_new(obj, "good", json_string(b->good.run));
-	json_object_set_new(obj, "bad", b->bad.run ? json_string(b->bad.run) : json_null());
-	json_object_set_new(obj, "run", json_string(b->side.run_name));
-	text = json_dumps(obj, JSON_REAL_PRECISION(6) | JSON_COMPACT);
-	json_decref(obj);
-	return text;
+	memset(v, 0, sizeof(*v));
+	step_interval(b, s, &v->ci_low_pct, &v->ci_high_pct);
+	v->run = b->side.run_name;
+	v->verdict = verdict_words[s->verdict];
+	v->reason = s->reason;
+	v->decided = s->verdict != LEVEL_UNDECIDED;
+	v->error_bound = s->error_bound;
+	v->alpha = b->so.alpha;
+	v->samples = b->side.samples;
+	v->metric = b->side.metric_name;
+	v->better = b->side.better;
+	v->good = b->good.run;
+	v->bad = b->bad.run;
+	v->failed = b->side.result.iterations_failed;
+	v->last_failure = b->side.result.last_failure;
 }
 
 static void report(const struct bisect *b, const struct step *s)
 {
-	FILE *out = b->print_verdict ? stderr : stdout;
-	char bound[64] = "";
-	double lo, hi;
+	struct step_verdict v;
 
-	step_interval(b, s, &lo, &hi);
-	if (s->verdict != LEVEL_UNDECIDED && s->error_bound > b->so.alpha)
-		snprintf(bound, sizeof(bound), ", wrong with chance <= %.2g", s->error_bound);
+	verdict_of(b, s, &v);
 	if (!global.quiet)
-		fprintf(out, "bisect-step %s: %s (%s%s): %s against %s %+.2f%% .. %+.2f%% "
-			"(+ is better), %zu samples%s%s\n", b->side.run_name,
-			verdict_words[s->verdict], s->reason, bound, b->side.metric_name,
-			b->good.run, lo, hi, b->side.samples,
-			b->side.result.iterations_failed ? "; last failure: " : "",
-			b->side.result.iterations_failed ? b->side.result.last_failure : "");
+		report_step(b->print_verdict ? stderr : stdout, &v);
 	if (b->print_verdict)
-		printf("%s\n", verdict_words[s->verdict]);
+		printf("%s\n", v.verdict);
 }
 
 /* What the --knob SPECs changed put back; -1 (why: b->put_back_err) when something stays. */
@@ -543,7 +522,13 @@ static int run_step(struct bisect *b, const char *name)
 	else
 		sample(b, &s, &err);
 	if (b->side.result.batch_id) {
-		char *result = s.reason ? verdict_json(b, &s) : NULL;
+		struct step_verdict v;
+		char *result = NULL;
+
+		if (s.reason) {
+			verdict_of(b, &s, &v);
+			result = step_verdict_json(&v);
+		}
 
 		/* The job, if any, is done only with its verdict stored: else it is an error. */
 		if (store_batches_finish(st, &b->side.result.batch_id, 1, s.reason != NULL, result,
