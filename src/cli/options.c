@@ -109,6 +109,40 @@ static void build_getopt(const struct cmd_option *all, size_t nr, struct option 
 	memset(&longopts[nr], 0, sizeof(longopts[nr]));
 }
 
+/* A double above @lo and below @hi, or the error that says what to @give. */
+static int open_range(const struct cmd_option *opt, const char *arg, double lo, double hi,
+		      const char *give)
+{
+	double v;
+
+	if (parse_double(arg, &v) || !(v > lo && v < hi))
+		return command_usage_error(opt->cmd, "--%s '%.32s': give %s", opt->long_name,
+					   arg, give);
+	*(double *)opt->value = v;
+	return 0;
+}
+
+int option_alpha(const struct cmd_option *opt, const char *arg)
+{
+	return open_range(opt, arg, 0, 0.5, "a number between 0 and 0.5, e.g. 0.05");
+}
+
+int option_margin(const struct cmd_option *opt, const char *arg)
+{
+	return open_range(opt, arg, 0, 100, "a percent between 0 and 100, e.g. 1");
+}
+
+int option_seed(const struct cmd_option *opt, const char *arg)
+{
+	long v;
+
+	if (parse_long(arg, &v) || v < 0 || v > OPTION_SEED_MAX)
+		return command_usage_error(opt->cmd, "--seed '%.32s': give a whole number from 0 "
+					   "to %d", arg, OPTION_SEED_MAX);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
 /* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
 static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
 {

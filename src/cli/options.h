@@ -96,6 +96,23 @@ struct option_choice {
 	{ CMD_OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL }
 
 /*
+ * The options several commands take, each declared and checked here once;
+ * @h is the command's own sentence (what the option means there, its
+ * default). --alpha A: a chance of a wrong verdict, above 0 and below
+ * 0.5, into a double; --margin PCT: a change within +-PCT percent counts
+ * as none, above 0 and below 100, into a double in percent; --seed N: a
+ * whole number from 0 to OPTION_SEED_MAX, into an int. --format is
+ * OPT_FORMAT() above; --db, --quiet and --help are every command's.
+ */
+#define OPTION_SEED_MAX 2147483647
+int option_alpha(const struct cmd_option *opt, const char *arg);
+int option_margin(const struct cmd_option *opt, const char *arg);
+int option_seed(const struct cmd_option *opt, const char *arg);
+#define OPT_ALPHA(v, h) OPT_CALLBACK(0, "alpha", (v), "A", (h), option_alpha)
+#define OPT_MARGIN(v, h) OPT_CALLBACK(0, "margin", (v), "PCT", (h), option_margin)
+#define OPT_SEED(v, h) OPT_CALLBACK(0, "seed", (v), "N", (h), option_seed)
+
+/*
  * What --help prints around the option lines: @synopsis ("usage: ..." and
  * the description, ending in a newline) before them, @epilogue (or NULL)
  * after them, each as written.

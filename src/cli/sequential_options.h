@@ -20,10 +20,10 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 #define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text)					\
 	OPT_CALLBACK('p', "param", (so), "KEY=VALUE", "set a workload parameter "\
 		     "(one value each; see 'schedperf list')", sequential_add_param),	\
-	OPT_NUMBER(0, "alpha", &(so)->alpha, "A", 0, 0.5, "the chance of a wrong "	\
-		   "verdict, over every look at the data (default " alpha_text ")"),	\
-	OPT_NUMBER(0, "margin", &(so)->margin_pct, "PCT", 0, 100, "changes within "\
-		   "+-PCT percent count as no change (default 2)"),		\
+	OPT_ALPHA(&(so)->alpha, "the chance of a wrong verdict, over every look at "	\
+		  "the data (default " alpha_text ")"),				\
+	OPT_MARGIN(&(so)->margin_pct, "changes within +-PCT percent count as no "	\
+		   "change (default 2)"),						\
 	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", 5, 1000000,	\
 		    "stop undecided after N samples per side (default 200)"),	\
 	OPT_NUMBER(0, "max-time", &(so)->max_time, "SEC", 0, 1e9, "stop "	\

@@ -373,8 +373,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		OPT_CALLBACK(0, "b", ab, "SPEC", "configuration B, the change", add_b),
 		OPT_STRING(0, "name", &ab->so.name, "NAME", "store the sides as runs NAME-a "
 			   "and NAME-b (default: ab-DATE-TIME)"),
-		OPT_INTEGER(0, "seed", &ab->seed, "N", 0, 2147483647, "the seed of the block "
-			    "orders (default: from the clock; printed)"),
+		OPT_SEED(&ab->seed, "the seed of the block orders (default: from the clock; "
+			 "printed)"),
 		OPT_FORMAT(&ab->format, "{}"),
 		OPT_BOOL(0, "fail-on-regression", &ab->fail_on_regression,
 			 "exit 1 when B is worse than A"),

@@ -234,8 +234,8 @@ int cmd_bisect(int argc, char **argv)
 			    "with --kernel-tree: iterations measured per boot (default 10)"),
 		OPT_STRING(0, "name", &bi.so.name, "NAME", "name its runs NAME-good, NAME-bad, "
 			   "NAME-COMMIT (default: bisect-ID)"),
-		OPT_INTEGER(0, "seed", &bi.seed, "N", 0, 2147483647, "the seed of the blocks' "
-			    "random order (default: from the clock)"),
+		OPT_SEED(&bi.seed, "the seed of the blocks' random order (default: from the "
+			 "clock)"),
 		OPT_FORMAT(&format, "the report: {}"),
 		OPT_CALLBACK(0, "resume", &bi.resume, NULL, "go on with the bisection that was "
 			     "interrupted in this repository", set_flag),

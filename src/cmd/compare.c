@@ -69,6 +69,8 @@ struct compare_args {
 	bool all_metrics, only_changed, fail_on_regression, exclude_disturbed, pool_machines;
 	bool profile, verbose;
 	int top;
+	double margin_pct;	/* --margin; NAN: the default */
+	int seed;		/* --seed; -1: the default */
 	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
 };
@@ -93,51 +95,11 @@ static void free_names(char **list)
 	free(list);
 }
 
-static int parse_number(const char *arg, double lo, double hi, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	return errno || end == arg || *end || !(*out > lo && *out < hi) ? -1 : 0;
-}
-
-static int set_alpha(const struct cmd_option *opt, const char *arg)
-{
-	if (parse_number(arg, 0, 0.5, opt->value))
-		return command_usage_error("compare", "--alpha '%.32s': give a number "
-					   "between 0 and 0.5, e.g. 0.05", arg);
-	return 0;
-}
-
 static int set_adjust(const struct cmd_option *opt, const char *arg)
 {
 	if (p_adjust_method_parse(arg, opt->value))
 		return command_usage_error("compare", "--adjust '%.32s': give bh, "
 					   "holm or none", arg);
-	return 0;
-}
-
-static int set_margin(const struct cmd_option *opt, const char *arg)
-{
-	double v;
-
-	if (parse_number(arg, 0, 100, &v))
-		return command_usage_error("compare", "--margin '%.32s': give a percent "
-					   "between 0 and 100, e.g. 1", arg);
-	*(double *)opt->value = v / 100;
-	return 0;
-}
-
-static int set_seed(const struct cmd_option *opt, const char *arg)
-{
-	char *end;
-
-	errno = 0;
-	*(uint64_t *)opt->value = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || *arg == '-')
-		return command_usage_error("compare", "--seed '%.32s': give a "
-					   "non-negative integer", arg);
 	return 0;
 }
 
@@ -278,18 +240,16 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .format = OPTION_CHOICE(compare_formats),
-				  .style = OPTION_CHOICE(compare_styles), .top = 10 };
+				  .style = OPTION_CHOICE(compare_styles), .top = 10,
+				  .margin_pct = NAN, .seed = -1 };
 	const struct cmd_option options[] = {
 		OPT_CHOICE("style", &a.style, "STYLE", "{}"),
 		OPT_FORMAT(&a.format, "{}; styles shape text and markdown"),
-		OPT_CALLBACK(0, "alpha", &a.opts.alpha, "A", "significance level (default 0.05)",
-			     set_alpha),
+		OPT_ALPHA(&a.opts.alpha, "significance level (default 0.05)"),
 		OPT_CALLBACK(0, "adjust", &a.opts.adjust, "METHOD", "bh (default), holm or none",
 			     set_adjust),
-		OPT_CALLBACK(0, "margin", &a.opts.margin, "PCT",
-			     "\"same\" within +-PCT percent (default 1)", set_margin),
-		OPT_CALLBACK(0, "seed", &a.opts.seed, "N",
-			     "bootstrap seed (default fixed: reproducible)", set_seed),
+		OPT_MARGIN(&a.margin_pct, "\"same\" within +-PCT percent (default 1)"),
+		OPT_SEED(&a.seed, "bootstrap seed (default fixed: reproducible)"),
 		OPT_CALLBACK(0, "workload", &a.workloads, "NAME", "only these workloads (repeat, or a "
 			     "comma list); the rows chosen are the family adjusted together",
 			     add_workloads),
@@ -323,6 +283,10 @@ int cmd_compare(int argc, char **argv)
 	compare_options_init(&a.opts);
 	if (parse_options(argc, argv, options, &compare_usage, &code))
 		goto out;
+	if (!isnan(a.margin_pct))
+		a.opts.margin = a.margin_pct / 100;
+	if (a.seed >= 0)
+		a.opts.seed = (uint64_t)a.seed;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
 	code = (a.profile ? compare_profiles : compare_runs)(argv + optind,

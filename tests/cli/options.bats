@@ -43,3 +43,29 @@ load helpers
 		[ -z "$dups" ]
 	done
 }
+
+@test "options: --alpha, --margin and --seed are checked alike by every command that takes them" {
+	local cmds cmd opt value want
+	cmds=$(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+	while read -r opt value want; do
+		local seen=0
+		for cmd in $cmds; do
+			sp "$cmd" --help | grep -q "^  *--$opt " || continue
+			seen=$((seen + 1))
+			run sp "$cmd" "--$opt" "$value"
+			# bisect-step's errors are 255, which git bisect run takes as "stop"
+			[ "$status" -eq 2 ] || [ "$status" -eq 255 ] || { echo "$cmd: $status"; false; }
+			assert_one_line_error
+			[[ "$output" == "schedperf: $cmd: --$opt '$value': give $want"* ]] ||
+				{ echo "$cmd: $output"; false; }
+		done
+		[ "$seen" -ge 2 ] || { echo "--$opt: $seen commands"; false; }
+	done <<-'EOF2'
+	alpha 0.5 a number between 0 and 0.5
+	alpha 0 a number between 0 and 0.5
+	margin 100 a percent between 0 and 100
+	margin 0 a percent between 0 and 100
+	seed -1 a whole number from 0 to 2147483647
+	seed 2147483648 a whole number from 0 to 2147483647
+	EOF2
+}
