@@ -7,11 +7,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cmd/cmd.h"
 #include "util/error.h"
 #include "util/signals.h"
@@ -38,26 +37,27 @@ int main(int argc, char **argv)
 	cli_setup();
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *arg = argv[i];
+		const struct cmd_option *row;
+		const char *arg;
+		int found = option_match(argc, argv, &i, global_only_options, &row, &arg);
 
-		if (!strcmp(arg, "--version")) {
-			printf("schedperf %s\n", SCHEDPERF_VERSION);
-			return EXIT_OK;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+		if (!found)
+			found = option_match(argc, argv, &i, common_options, &row, &arg);
+		if (found < 0)
+			return die_code(EXIT_USAGE, "option '--%s' needs a value (give --%s %s)",
+					row->long_name, row->long_name, row->argh);
+		if (!found)
+			return die_code(EXIT_USAGE, "unknown option '%.64s' (see 'schedperf --help')",
+					argv[i]);
+		if (row->kind == CMD_OPTION_HELP) {
 			print_main_usage(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-			global.quiet = 1;
-		} else if (!strcmp(arg, "--db")) {
-			if (i + 1 >= argc)
-				return die_code(EXIT_USAGE, "option '--db' needs a value "
-						"(give --db FILE)");
-			global.db = argv[++i];
-		} else if (!strncmp(arg, "--db=", 5)) {
-			global.db = arg + 5;
-		} else {
-			return die_code(EXIT_USAGE, "unknown option '%.64s' (see 'schedperf --help')",
-					arg);
+		}
+		/* --db's string and the flags: taken as they come, no check to fail */
+		option_apply(NULL, row, arg);
+		if (global.version) {
+			printf("schedperf %s\n", SCHEDPERF_VERSION);
+			return EXIT_OK;
 		}
 	}
 	if (i >= argc)

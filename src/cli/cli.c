@@ -17,7 +17,7 @@
 #include "util/output_file.h"
 #include "util/utf8.h"
 
-struct global_options global = { NULL, false, false };
+struct global_options global = { NULL, false, false, false };
 
 /* The knob guard's words: progress and warnings on stderr, restores on stdout. */
 static void knob_said(const char *text)

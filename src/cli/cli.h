@@ -18,6 +18,7 @@ struct global_options {
 	const char *db;		/* --db, $SCHEDPERF_DB or ./schedperf.db */
 	bool quiet;
 	bool color;		/* colour is allowed (terminal, no NO_COLOR) */
+	bool version;		/* --version before the command: print it and exit */
 };
 
 extern struct global_options global;

@@ -16,13 +16,19 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* Accepted by every command, after its own options in --help. */
-static const struct cmd_option common_options[] = {
+/* Accepted by every command, after its own options in --help, and before one. */
+const struct cmd_option common_options[] = {
 	OPT_STRING(0, "db", &global.db, "FILE",
 		   "results store: an SQLite file or a postgresql:// URL (default "
 		   "$SCHEDPERF_DB or ./schedperf.db)"),
 	OPT_BOOL('q', "quiet", &global.quiet, "no progress line and no summary"),
 	{ CMD_OPTION_HELP, 'h', "help", NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL },
+	OPT_END(),
+};
+
+/* What schedperf takes before the command, besides those. */
+const struct cmd_option global_only_options[] = {
+	OPT_BOOL(0, "version", &global.version, "print the version and exit"),
 	OPT_END(),
 };
 
@@ -181,6 +187,43 @@ static int apply_option(const char *cmd, const struct cmd_option *opt, const cha
 	return 0;
 }
 
+int option_apply(const char *cmd, const struct cmd_option *opt, const char *arg)
+{
+	struct cmd_option row = *opt;
+
+	row.cmd = cmd;
+	return apply_option(cmd, &row, arg);
+}
+
+int option_match(int argc, char **argv, int *i, const struct cmd_option *options,
+		 const struct cmd_option **row, const char **arg)
+{
+	const char *word = argv[*i];
+
+	*arg = NULL;
+	for (*row = options; (*row)->kind != CMD_OPTION_END; (*row)++) {
+		const struct cmd_option *o = *row;
+		size_t len = strlen(o->long_name);
+		bool is_long = !strncmp(word, "--", 2) && !strncmp(word + 2, o->long_name, len);
+
+		if (is_long && o->argh && word[2 + len] == '=') {
+			*arg = word + 3 + len;
+			return 1;
+		}
+		if (!(is_long && !word[2 + len]) &&
+		    !(o->short_name && word[0] == '-' && word[1] == o->short_name && !word[2]))
+			continue;
+		if (!o->argh)
+			return 1;
+		if (*i + 1 >= argc)
+			return -1;
+		*arg = argv[++*i];
+		return 1;
+	}
+	*row = NULL;
+	return 0;
+}
+
 static int unknown_option(const char *cmd, char **argv)
 {
 	const char *arg = argv[optind - 1];
@@ -326,6 +369,15 @@ static void print_option_lines(FILE *out, const struct cmd_option *all, size_t n
 			print_wrapped(out, all[i].help, col);
 		}
 	}
+}
+
+void print_options(FILE *out, const struct cmd_option *options)
+{
+	size_t nr;
+	struct cmd_option *all = all_options(options, NULL, &nr);
+
+	print_option_lines(out, all, nr);
+	free(all);
 }
 
 void print_options_usage(FILE *out, const struct cmd_option *options,

@@ -113,6 +113,33 @@ int option_seed(const struct cmd_option *opt, const char *arg);
 #define OPT_SEED(v, h) OPT_CALLBACK(0, "seed", (v), "N", (h), option_seed)
 
 /*
+ * The common options (--db, -q/--quiet, -h/--help: every command takes
+ * them, and schedperf before the command), and what only schedperf takes
+ * there (--version). Each is declared here once.
+ */
+extern const struct cmd_option common_options[];
+extern const struct cmd_option global_only_options[];
+
+/*
+ * Whether argv[*i] is an option of @options as typed in full: --NAME,
+ * --NAME=VALUE, --NAME VALUE, -X or -X VALUE. 1 with *@row its row and
+ * *@arg its value (NULL for one that takes none), *@i past it; -1 when
+ * its value is missing (*@row its row); 0 when it is not one of them.
+ * For the arguments parse_options() does not scan: schedperf's before the
+ * command, submit's among the job's.
+ */
+int option_match(int argc, char **argv, int *i, const struct cmd_option *options,
+		 const struct cmd_option **row, const char **arg);
+/*
+ * Apply a row option_match() found, as parse_options() would, naming @cmd
+ * in its errors: 0 or the exit code.
+ */
+int option_apply(const char *cmd, const struct cmd_option *opt, const char *arg);
+
+/* The option lines of @options and the common ones, as --help prints them. */
+void print_options(FILE *out, const struct cmd_option *options);
+
+/*
  * What --help prints around the option lines: @synopsis ("usage: ..." and
  * the description, ending in a newline) before them, @epilogue (or NULL)
  * after them, each as written.

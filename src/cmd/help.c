@@ -11,12 +11,7 @@ static const char main_usage[] =
 "Run scheduler-sensitive workloads, store every sample with the machine's\n"
 "state, and compare runs with sound statistics.\n"
 "\n"
-"Global options:\n"
-"  --db FILE     results store (default: $SCHEDPERF_DB, else ./schedperf.db)\n"
-"  --quiet       no progress output\n"
-"  --version     print the version and exit\n"
-"\n"
-"Commands:\n";
+"Global options:\n";
 
 static const struct cmd_usage help_usage = {
 	"usage: schedperf help [COMMAND]\n"
@@ -29,6 +24,8 @@ static const struct cmd_usage help_usage = {
 void print_main_usage(FILE *out)
 {
 	fputs(main_usage, out);
+	print_options(out, global_only_options);
+	fputs("\nCommands:\n", out);
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fputs("\nSee 'schedperf help COMMAND' for one command's options.\n", out);

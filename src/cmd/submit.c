@@ -15,7 +15,6 @@
 #include "runner/job_env.h"
 #include "store/store.h"
 #include "util/array.h"
-#include "util/parse.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
 
@@ -52,88 +51,60 @@ struct submit_request {
 	int nr_args;
 };
 
-/* The options submit takes, for --help; parsed by split_arguments(). */
-static const struct cmd_option submit_options[] = {
-	OPT_STRING(0, "machine", NULL, "PATTERN", "the machines (host names; * and ? match "
-		   "any text and one character) whose workers may run it (default *: any)"),
-	OPT_INTEGER(0, "priority", NULL, "N", -1000000, 1000000,
-		    "workers take higher priorities first, then older jobs (default 0)"),
-	OPT_INTEGER(0, "repeat", NULL, "N", 1, 10000, "queue N jobs of this run (default 1)"),
-	OPT_INTEGER(0, "max-attempts", NULL, "N", 1, 1000, "claims a job may have: one whose "
-		    "worker was lost N times (it died, or its lease ran out) fails (default 3)"),
-	OPT_STRING(0, "kernel", NULL, "RELEASE", "run it on this kernel release (uname -r), "
-		   "booted by the worker first if need be"),
-	OPT_END(),
-};
-
-/* "--NAME VALUE" or "--NAME=VALUE" at argv[*i]: the value, *i past it; NULL if not NAME. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
+static int set_machine(const struct cmd_option *opt, const char *arg)
 {
-	size_t len = strlen(name);
-	const char *arg = argv[*i];
-
-	if (strncmp(arg, "--", 2) || strncmp(arg + 2, name, len))
-		return NULL;
-	if (arg[2 + len] == '=')
-		return arg + 3 + len;
-	if (arg[2 + len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
+	*(const char **)opt->value = arg;
+	return command_check_name("submit", "--machine pattern", arg, 255);
 }
 
-static int integer_option(const char *name, const char *value, long min, long max, int *out)
+static int set_kernel(const struct cmd_option *opt, const char *arg)
 {
-	long v;
-
-	if (parse_long(value, &v) || v < min || v > max)
-		return command_usage_error("submit", "--%s '%.32s' is not a whole number in "
-					   "%ld..%ld", name, value, min, max);
-	*out = (int)v;
-	return 0;
+	*(const char **)opt->value = arg;
+	return command_check_name("submit", "--kernel release", arg, 255);
 }
 
-/* One argument of submit's own, or 0 when it is the run's; an exit code on error. */
+/*
+ * One argument of submit's own, or of the common ones, at argv[*i]: 0 with
+ * *@taken when it is one of them, 0 when it is the job's; -1 after --help;
+ * else the exit code of its error. Submit's own can stand anywhere among
+ * the job's arguments, so they are found here rather than by
+ * parse_options().
+ */
 static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 		      bool *taken)
 {
-	bool missing = false;
-	const char *v;
+	const struct cmd_option options[] = {
+		OPT_CALLBACK(0, "machine", &req->machine, "PATTERN", "the machines (host names; "
+			     "* and ? match any text and one character) whose workers may run "
+			     "it (default *: any)", set_machine),
+		OPT_INTEGER(0, "priority", &req->priority, "N", -1000000, 1000000,
+			    "workers take higher priorities first, then older jobs (default 0)"),
+		OPT_INTEGER(0, "repeat", &req->repeat, "N", 1, 10000,
+			    "queue N jobs of this run (default 1)"),
+		OPT_INTEGER(0, "max-attempts", &req->max_attempts, "N", 1, 1000, "claims a job "
+			    "may have: one whose worker was lost N times (it died, or its lease "
+			    "ran out) fails (default 3)"),
+		OPT_CALLBACK(0, "kernel", &req->kernel, "RELEASE", "run it on this kernel "
+			     "release (uname -r), booted by the worker first if need be",
+			     set_kernel),
+		OPT_END(),
+	};
+	const struct cmd_option *row;
+	const char *arg;
+	int found = option_match(argc, argv, i, options, &row, &arg);
 
-	*taken = true;
-	if ((v = option_value(argc, argv, i, "machine", &missing))) {
-		req->machine = v;
-		return command_check_name("submit", "--machine pattern", v, 255);
-	}
-	if ((v = option_value(argc, argv, i, "priority", &missing)))
-		return integer_option("priority", v, -1000000, 1000000, &req->priority);
-	if ((v = option_value(argc, argv, i, "repeat", &missing)))
-		return integer_option("repeat", v, 1, 10000, &req->repeat);
-	if ((v = option_value(argc, argv, i, "max-attempts", &missing)))
-		return integer_option("max-attempts", v, 1, 1000, &req->max_attempts);
-	if ((v = option_value(argc, argv, i, "kernel", &missing))) {
-		req->kernel = v;
-		return command_check_name("submit", "--kernel release", v, 255);
-	}
-	if ((v = option_value(argc, argv, i, "db", &missing))) {
-		global.db = v;
-		return 0;
-	}
-	if (missing)
+	if (!found)
+		found = option_match(argc, argv, i, common_options, &row, &arg);
+	*taken = found != 0;
+	if (found < 0)
 		return command_usage_error("submit", "option '%.64s' lacks its value", argv[*i]);
-	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) {
-		global.quiet = true;
+	if (!found)
 		return 0;
-	}
-	if (!strcmp(argv[*i], "-h") || !strcmp(argv[*i], "--help")) {
-		print_options_usage(stdout, submit_options, &submit_usage);
+	if (row->kind == CMD_OPTION_HELP) {
+		print_options_usage(stdout, options, &submit_usage);
 		return -1;
 	}
-	*taken = false;
-	return 0;
+	return option_apply("submit", row, arg);
 }
 
 /*

@@ -69,3 +69,27 @@ load helpers
 	seed 2147483648 a whole number from 0 to 2147483647
 	EOF2
 }
+
+@test "options: schedperf's own options before the command come from the common table" {
+	run sp --db
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: option '--db' needs a value (give --db FILE)" ]
+	run sp --bogus list
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: unknown option '--bogus' (see 'schedperf --help')" ]
+	run sp --quiet=yes list
+	[ "$status" -eq 2 ]
+	run sp --db "$TMP/x.db" -q list pipe
+	[ "$status" -eq 0 ]
+	[[ "$output" == pipe* ]]
+	run sp --db="$TMP/y.db" runs
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$TMP/y.db"* ]]
+	run sp --version
+	[[ "$output" == "schedperf "* ]]
+	# the lines of schedperf --help are the tables' own
+	run sp --help
+	[[ "$output" == *"--db FILE "*"results store: an SQLite file"* ]]
+	[[ "$output" == *"-q, --quiet "*"no progress line and no summary"* ]]
+	[[ "$output" == *"--version "*"print the version and exit"* ]]
+}
