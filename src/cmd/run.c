@@ -54,21 +54,16 @@ static const struct cmd_usage run_usage = {
 
 struct run_request {
 	struct runner_options opt;
+	/* its benchmarks, and the options --resume keeps (runner/plan.h) */
+	struct plan plan;
 	const char *suite;
 	const char *workload;
 	const char **params;
 	size_t nr_params;
 	const char **sweeps;
 	size_t nr_sweeps;
-	const char **knobs;	/* --knob SPECs */
-	size_t nr_knobs;
-	cpu_set_t cpus;
-	const char *cpus_list;	/* --cpus as given, stored with the plan */
 	bool shuffle, resume, dry_run;
 	int assume_cpus;
-	const char *monitors;	/* NULL = all */
-	int profile_iterations;
-	int profile_frequency;
 };
 
 static const char *default_run_name(void)
@@ -101,7 +96,7 @@ static int add_knob(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 
-	req->knobs[req->nr_knobs++] = arg;
+	plan_option_add(&req->plan, plan_option_find("knobs"), arg);
 	return command_check_utf8("run", "knob", arg);
 }
 
@@ -141,24 +136,27 @@ static int set_quiet_wait(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+/* The plan keeps the list as given; the runner takes it from there. */
 static int set_cpus(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 	struct error err = { 0 };
+	cpu_set_t cpus;
 
-	if (cpulist_parse(arg, "--cpus", &req->cpus, &err))
+	if (cpulist_parse(arg, "--cpus", &cpus, &err))
 		return error_report(&err);
-	req->opt.cpus = &req->cpus;
-	req->cpus_list = arg;
+	free(req->plan.cpus);
+	req->plan.cpus = xstrdup(arg);
 	return 0;
 }
 
-static int no_monitors(const struct cmd_option *opt, const char *arg)
+static int set_monitors(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 
-	req->monitors = "none";
-	return 0;
+	free(req->plan.monitors);
+	req->plan.monitors = xstrdup(arg ? arg : "none");
+	return arg ? command_check_utf8("run", "monitor list", arg) : 0;
 }
 
 static int parse_arguments(int argc, char **argv, struct run_request *req)
@@ -180,7 +178,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_CALLBACK(0, "timeout", req, "SEC", "kill an iteration's whole process "
 			     "group after SEC seconds and record it as failed (default: none)",
 			     set_timeout),
-		OPT_INTEGER(0, "retries", &req->opt.retries, "N", 0, 100,
+		OPT_INTEGER(0, "retries", &req->plan.retries, "N", 0, 100,
 			    "run a failed iteration again, up to N times"),
 		OPT_CALLBACK(0, "cpus", req, "LIST",
 			     "run the workload's tasks on these CPUs (0-3,8)", set_cpus),
@@ -211,7 +209,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "
 			 "timeouts, retries, CPUs"),
-		OPT_STRING(0, "monitors", &req->monitors, "LIST", "measure these beside the "
+		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
 			   "counters on the workload's tasks: they count during it, so only when "
@@ -219,16 +217,16 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "workload's tasks, sampled while it runs, so only when named; see show "
 			   "--profile and compare --profile), profile-system (the same of every "
 			   "task on every CPU, what runs beside the workload too), all (every one "
-			   "but the profiles) or none"),
-		OPT_INTEGER(0, "profile-iterations", &req->profile_iterations, "N", 1, 1000,
+			   "but the profiles) or none", set_monitors),
+		OPT_INTEGER(0, "profile-iterations", &req->plan.profile_iterations, "N", 1, 1000,
 			    "profile N extra iterations per benchmark after its measured ones, "
 			    "which then run unprofiled (adds the profile monitor)"),
-		OPT_INTEGER(0, "profile-frequency", &req->profile_frequency, "HZ", 1, 1000000,
+		OPT_INTEGER(0, "profile-frequency", &req->plan.profile_frequency, "HZ", 1, 1000000,
 			    "samples a second on each CPU for the profile monitors (default "
 			    stringify(PROFILE_FREQUENCY) "; each sample costs the workload "
 			    "time: see schedperf(1))"),
 		OPT_CALLBACK(0, "no-monitors", req, NULL, "the same as --monitors none",
-			     no_monitors),
+			     set_monitors),
 		OPT_BOOL(0, "dry-run", &req->dry_run,
 			 "print the plan (one benchmark a line) and stop"),
 		OPT_INTEGER(0, "assume-cpus", &req->assume_cpus, "N", 1, CPU_SETSIZE,
@@ -239,8 +237,6 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 
 	if (parse_options(argc, argv, options, &run_usage, &code))
 		return code ? code : -1;
-	if (req->monitors && command_check_utf8("run", "monitor list", req->monitors))
-		return EXIT_USAGE;
 	if (command_check_utf8_operands("run", "workload name", argc, argv))
 		return EXIT_USAGE;
 	if (optind < argc)
@@ -268,6 +264,28 @@ static bool names_profile(const char *list)
 	return named;
 }
 
+static bool plan_options_given(const struct plan *plan)
+{
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		if (plan_option_given(plan, o))
+			return true;
+	return false;
+}
+
+/* --resume takes the plan's options from the plan: each named by its table. */
+static int resume_conflict(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int code;
+
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		strbuf_addf(&sb, "--%s%s", o->option, o[1].key ? ", " : " or ");
+	code = command_usage_error("run", "--resume continues the stored plan; give no "
+				   "WORKLOAD, -p, --suite, %s--replace with it", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return code;
+}
+
 static int check_combinations(const struct run_request *req)
 {
 	if (req->assume_cpus && !req->dry_run)
@@ -278,15 +296,10 @@ static int check_combinations(const struct run_request *req)
 		return command_usage_error("run", "--assume-cpus only plans a dry run: a job "
 					   "runs on its worker's CPUs (leave it out)");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
-			    req->opt.replace || req->monitors || req->opt.retries ||
-			    req->cpus_list || req->profile_iterations || req->profile_frequency ||
-			    req->nr_knobs))
-		return command_usage_error("run", "--resume continues the stored plan; give no "
-					   "WORKLOAD, -p, --suite, --monitors, --retries, --cpus, "
-					   "--knob, --profile-iterations, --profile-frequency or "
-					   "--replace with it");
-	if (!req->resume && req->profile_frequency && !req->profile_iterations &&
-	    !names_profile(req->monitors))
+			    req->opt.replace || plan_options_given(&req->plan)))
+		return resume_conflict();
+	if (!req->resume && req->plan.profile_frequency && !req->plan.profile_iterations &&
+	    !names_profile(req->plan.monitors))
 		return command_usage_error("run", "--profile-frequency: no profile is taken; add "
 					   "--monitors profile (or profile-system, or "
 					   "--profile-iterations N)");
@@ -522,26 +535,38 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 		 "--resume --name %s' finishes batch %lld)", name, (long long)res->batch_id);
 }
 
-/* Claim the batch to resume (the store refuses one still being written) and load its plan. */
-static int prepare_resume(struct store *st, struct run_request *req, struct plan *plan,
-			  struct error *err)
+/*
+ * Claim the batch to resume (the store refuses one still being written)
+ * and load its plan: its benchmarks, and the options it was started with.
+ */
+static int prepare_resume(struct store *st, struct run_request *req, struct error *err)
 {
 	char *plan_json = NULL;
 	int rc;
 
 	if (store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json, err))
 		return -1;
-	rc = plan_from_json(plan_json, plan, err);
+	rc = plan_from_json(plan_json, &req->plan, err);
 	free(plan_json);
-	if (rc)
-		return rc;
-	/* the missing iterations run as the others did */
-	req->opt.retries = plan->retries;
-	if (plan->cpus) {
-		if (cpulist_parse(plan->cpus, "--cpus", &req->cpus, err))
-			return -1;
-		req->opt.cpus = &req->cpus;
+	return rc;
+}
+
+/* A new run's plan: its benchmarks, beside the options already in it. */
+static int prepare_plan(struct run_request *req, struct error *err)
+{
+	struct plan *plan = &req->plan;
+	char *monitors;
+
+	if (build_plan(req, plan, err))
+		return -1;
+	resolve_plan(plan, &req->opt);
+	if (plan->profile_iterations) {
+		monitors = monitors_with_profile(plan->monitors);
+		free(plan->monitors);
+		plan->monitors = monitors;
 	}
+	if (req->shuffle)
+		plan_shuffle(plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	return 0;
 }
 
@@ -549,7 +574,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_request req;
 	struct runner_result res;
-	struct plan plan = { 0 };
+	struct plan *plan = &req.plan;
 	struct store *st = NULL;
 	struct error err = { 0 };
 	struct run_display display = { false, false };
@@ -566,7 +591,6 @@ int cmd_run(int argc, char **argv)
 	req.opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
 	req.params = xcalloc((size_t)argc, sizeof(char *));
 	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
-	req.knobs = xcalloc((size_t)argc, sizeof(char *));
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
@@ -582,40 +606,21 @@ int cmd_run(int argc, char **argv)
 	if (req.assume_cpus)
 		workload_assume_cpus(req.assume_cpus);
 
-	if (req.resume) {
-		if (open_to_resume(req.opt.name, &st, &err) ||
-		    prepare_resume(st, &req, &plan, &err))
-			goto fail;
-	} else {
-		if (build_plan(&req, &plan, &err))
-			goto fail;
-		resolve_plan(&plan, &req.opt);
-		if (req.profile_iterations)
-			plan.monitors = monitors_with_profile(req.monitors);
-		else if (req.monitors)
-			plan.monitors = xstrdup(req.monitors);
-		plan.retries = req.opt.retries;
-		if (req.cpus_list)
-			plan.cpus = xstrdup(req.cpus_list);
-		for (size_t i = 0; i < req.nr_knobs; i++)
-			plan_add_knob(&plan, req.knobs[i]);
-		plan.profile_iterations = req.profile_iterations;
-		plan.profile_frequency = req.profile_frequency;
-		if (req.shuffle)
-			plan_shuffle(&plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
-	}
-	if (plan.nr_knobs && knob_session_parse(&ks, &knobs, plan.knobs, plan.nr_knobs,
-						"run: --knob", &err))
+	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
+			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err))
+		goto fail;
+	if (plan->nr_knobs && knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
+						 "run: --knob", &err))
 		goto fail;
 	if (req.dry_run) {
-		print_dry_run(&plan);
+		print_dry_run(plan);
 		goto out;
 	}
 	/*
 	 * The machine's settings before the store: a value the kernel refuses,
 	 * or one a killed ab left changed, writes nothing, not even a new store.
 	 */
-	if (plan.nr_knobs) {
+	if (plan->nr_knobs) {
 		knobs_changed = true;
 		if (knob_session_start(&ks, &err))
 			goto fail;
@@ -627,9 +632,9 @@ int cmd_run(int argc, char **argv)
 	if (!st && store_open(global.db, &st, &err))
 		goto fail;
 	if (job_env_attach(st, &err) ||
-	    (plan.nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))
+	    (plan->nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))
 		goto fail;
-	code = runner_execute(st, &plan, &req.opt, &res, &err);
+	code = runner_execute(st, plan, &req.opt, &res, &err);
 	clear_progress(&display);
 	if (code) {
 		print_outcome(&res, req.opt.name);
@@ -659,9 +664,8 @@ out:
 	knob_session_release(&ks);
 	knobs_release(&knobs);
 	store_close(st);
-	plan_release(&plan);
+	plan_release(plan);
 	free(req.params);
 	free(req.sweeps);
-	free(req.knobs);
 	return code < 0 ? EXIT_OK : code;
 }

@@ -6,6 +6,7 @@
  */
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,10 +205,88 @@ out:
 	return rc;
 }
 
-void plan_add_knob(struct plan *plan, const char *spec)
+const struct plan_option plan_options[] = {
+	{ "monitors", "monitors", PLAN_OPTION_STRING, offsetof(struct plan, monitors), 0 },
+	{ "retries", "retries", PLAN_OPTION_INT, offsetof(struct plan, retries), 0 },
+	{ "cpus", "cpus", PLAN_OPTION_STRING, offsetof(struct plan, cpus), 0 },
+	{ "knobs", "knob", PLAN_OPTION_LIST, offsetof(struct plan, knobs),
+	  offsetof(struct plan, nr_knobs) },
+	{ "profile_iterations", "profile-iterations", PLAN_OPTION_INT,
+	  offsetof(struct plan, profile_iterations), 0 },
+	{ "profile_frequency", "profile-frequency", PLAN_OPTION_INT,
+	  offsetof(struct plan, profile_frequency), 0 },
+	{ NULL, NULL, 0, 0, 0 },
+};
+
+/* The fields of @o in @plan: a string's, an int's, a list's and its count. */
+static char **string_of(const struct plan *plan, const struct plan_option *o)
 {
-	plan->knobs = xreallocarray(plan->knobs, plan->nr_knobs + 1, sizeof(char *));
-	plan->knobs[plan->nr_knobs++] = xstrdup(spec);
+	return (char **)((char *)plan + o->offset);
+}
+
+static int *int_of(const struct plan *plan, const struct plan_option *o)
+{
+	return (int *)((char *)plan + o->offset);
+}
+
+static char ***list_of(const struct plan *plan, const struct plan_option *o)
+{
+	return (char ***)((char *)plan + o->offset);
+}
+
+static size_t *count_of(const struct plan *plan, const struct plan_option *o)
+{
+	return (size_t *)((char *)plan + o->count_offset);
+}
+
+bool plan_option_given(const struct plan *plan, const struct plan_option *o)
+{
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		return *string_of(plan, o) != NULL;
+	case PLAN_OPTION_INT:
+		return *int_of(plan, o) != 0;
+	case PLAN_OPTION_LIST:
+		return *count_of(plan, o) != 0;
+	}
+	return false;
+}
+
+void plan_option_add(struct plan *plan, const struct plan_option *o, const char *value)
+{
+	char ***list = list_of(plan, o);
+	size_t *nr = count_of(plan, o);
+
+	*list = xreallocarray(*list, *nr + 1, sizeof(char *));
+	(*list)[(*nr)++] = xstrdup(value);
+}
+
+const struct plan_option *plan_option_find(const char *key)
+{
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		if (!strcmp(o->key, key))
+			return o;
+	return NULL;
+}
+
+static void option_release(struct plan *plan, const struct plan_option *o)
+{
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		free(*string_of(plan, o));
+		*string_of(plan, o) = NULL;
+		break;
+	case PLAN_OPTION_INT:
+		*int_of(plan, o) = 0;
+		break;
+	case PLAN_OPTION_LIST:
+		for (size_t i = 0; i < *count_of(plan, o); i++)
+			free((*list_of(plan, o))[i]);
+		free(*list_of(plan, o));
+		*list_of(plan, o) = NULL;
+		*count_of(plan, o) = 0;
+		break;
+	}
 }
 
 void plan_release(struct plan *plan)
@@ -215,17 +294,10 @@ void plan_release(struct plan *plan)
 	for (size_t i = 0; i < plan->nr_items; i++)
 		plan_item_release(&plan->items[i]);
 	free(plan->items);
-	free(plan->monitors);
-	free(plan->cpus);
-	for (size_t i = 0; i < plan->nr_knobs; i++)
-		free(plan->knobs[i]);
-	free(plan->knobs);
-	plan->knobs = NULL;
-	plan->nr_knobs = 0;
 	plan->items = NULL;
 	plan->nr_items = 0;
-	plan->monitors = NULL;
-	plan->cpus = NULL;
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		option_release(plan, o);
 }
 
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
@@ -269,6 +341,47 @@ void plan_shuffle(struct plan *plan, unsigned long seed)
 	}
 }
 
+static json_t *option_json(const struct plan *plan, const struct plan_option *o)
+{
+	json_t *list;
+
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		return json_string(*string_of(plan, o));
+	case PLAN_OPTION_INT:
+		return json_integer(*int_of(plan, o));
+	case PLAN_OPTION_LIST:
+		list = json_array();
+		for (size_t i = 0; i < *count_of(plan, o); i++)
+			json_array_append_new(list, json_string((*list_of(plan, o))[i]));
+		return list;
+	}
+	return json_null();
+}
+
+/* @o's value in a stored plan, where it is one of its kind. */
+static void option_from_json(struct plan *plan, const struct plan_option *o, json_t *v)
+{
+	size_t i;
+	json_t *item;
+
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		if (json_is_string(v))
+			*string_of(plan, o) = xstrdup(json_string_value(v));
+		break;
+	case PLAN_OPTION_INT:
+		if (json_is_integer(v))
+			*int_of(plan, o) = (int)json_integer_value(v);
+		break;
+	case PLAN_OPTION_LIST:
+		json_array_foreach(v, i, item)
+			if (json_is_string(item))
+				plan_option_add(plan, o, json_string_value(item));
+		break;
+	}
+}
+
 char *plan_to_json(const struct plan *plan)
 {
 	json_t *doc = json_object(), *list = json_array();
@@ -289,25 +402,9 @@ char *plan_to_json(const struct plan *plan)
 		json_array_append_new(list, obj);
 	}
 	json_object_set_new(doc, "benchmarks", list);
-	if (plan->monitors)
-		json_object_set_new(doc, "monitors", json_string(plan->monitors));
-	if (plan->retries)
-		json_object_set_new(doc, "retries", json_integer(plan->retries));
-	if (plan->cpus)
-		json_object_set_new(doc, "cpus", json_string(plan->cpus));
-	if (plan->nr_knobs) {
-		json_t *knobs = json_array();
-
-		for (size_t i = 0; i < plan->nr_knobs; i++)
-			json_array_append_new(knobs, json_string(plan->knobs[i]));
-		json_object_set_new(doc, "knobs", knobs);
-	}
-	if (plan->profile_iterations)
-		json_object_set_new(doc, "profile_iterations",
-				    json_integer(plan->profile_iterations));
-	if (plan->profile_frequency)
-		json_object_set_new(doc, "profile_frequency",
-				    json_integer(plan->profile_frequency));
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		if (plan_option_given(plan, o))
+			json_object_set_new(doc, o->key, option_json(plan, o));
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	return s;
@@ -366,19 +463,8 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		if ((rc = item_from_json(obj, plan, err)))
 			break;
 	}
-	if (json_is_string(json_object_get(doc, "monitors")))
-		plan->monitors = xstrdup(json_string_value(json_object_get(doc, "monitors")));
-	if (json_is_integer(json_object_get(doc, "retries")))
-		plan->retries = (int)json_integer_value(json_object_get(doc, "retries"));
-	if (json_is_string(json_object_get(doc, "cpus")))
-		plan->cpus = xstrdup(json_string_value(json_object_get(doc, "cpus")));
-	json_array_foreach(json_object_get(doc, "knobs"), i, obj)
-		if (json_is_string(obj))
-			plan_add_knob(plan, json_string_value(obj));
-	plan->profile_iterations = (int)json_integer_value(json_object_get(doc,
-									   "profile_iterations"));
-	plan->profile_frequency = (int)json_integer_value(json_object_get(doc,
-									  "profile_frequency"));
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		option_from_json(plan, o, json_object_get(doc, o->key));
 	json_decref(doc);
 	return rc;
 }

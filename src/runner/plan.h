@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_RUNNER_PLAN_H
 #define SCHEDPERF_RUNNER_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/error.h"
@@ -27,6 +28,7 @@ struct plan_item {
 struct plan {
 	struct plan_item *items;
 	size_t nr_items;
+	/* The run's options that --resume keeps: each a row of plan_options[]. */
 	char *monitors;		/* --monitors list; NULL = all */
 	int retries;		/* --retries of every iteration */
 	char *cpus;		/* --cpus list as given; NULL = not pinned */
@@ -42,6 +44,41 @@ struct plan {
 };
 
 /*
+ * The run options a batch's plan keeps, so that --resume runs its missing
+ * iterations as the others ran, each declared once here: its field of
+ * struct plan, its key in the stored plan and the option of run that sets
+ * it. plan_to_json() and plan_from_json() serialise them from this table,
+ * run --resume refuses each one given (it takes them from the plan), and
+ * plan_release() frees them. A new one is its field, its row and its row
+ * in run's option table.
+ */
+enum plan_option_kind {
+	PLAN_OPTION_STRING,	/* a char *, NULL when not given */
+	PLAN_OPTION_INT,	/* an int, 0 when not given */
+	PLAN_OPTION_LIST,	/* a char ** and its size_t count */
+};
+
+struct plan_option {
+	const char *key;	/* in the stored plan: "profile_frequency" */
+	const char *option;	/* run's: "profile-frequency" */
+	enum plan_option_kind kind;
+	size_t offset;		/* of its field in struct plan */
+	size_t count_offset;	/* a list's: of its count */
+};
+
+/* In the stored plan's order; ended by a NULL key. */
+extern const struct plan_option plan_options[];
+
+/* Whether @o is given in @plan (not NULL, not 0, not empty). */
+bool plan_option_given(const struct plan *plan, const struct plan_option *o);
+
+/* The row of @key, or NULL. */
+const struct plan_option *plan_option_find(const char *key);
+
+/* Append @value to list option @o of @plan. */
+void plan_option_add(struct plan *plan, const struct plan_option *o, const char *value);
+
+/*
  * Expand @assignments ("KEY=V1,V2,...") for @w and append the benchmarks to
  * @plan. Every combination is validated before anything runs.
  */
@@ -55,9 +92,6 @@ void plan_set_overrides(struct plan *plan, size_t first, int iterations, int war
 
 /* Randomise the order of the benchmarks (Fisher-Yates with @seed). */
 void plan_shuffle(struct plan *plan, unsigned long seed);
-
-/* Add a --knob SPEC to @plan. */
-void plan_add_knob(struct plan *plan, const char *spec);
 
 /*
  * The plan as stored with a batch, so that --resume can rebuild it:

@@ -14,6 +14,7 @@
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
 #include "monitor/rusage.h"
+#include "runner/cpulist.h"
 #include "runner/iteration.h"
 #include "runner/knob_journal.h"
 #include "runner/limits.h"
@@ -500,10 +501,20 @@ int runner_execute(struct store *st, const struct plan *plan,
 		.profile_frequency = plan->profile_frequency,
 	};
 	struct monitor_set *ms = NULL, *profiling = NULL;
+	struct runner_options planned = *opt;
 	struct error finish_err;
+	cpu_set_t cpus;
 	int rc = 0;
 
 	memset(result, 0, sizeof(*result));
+	/* The plan's own: a resumed batch's missing iterations run as the others did. */
+	planned.retries = plan->retries;
+	if (plan->cpus) {
+		if (cpulist_parse(plan->cpus, "--cpus", &cpus, err))
+			return -1;
+		planned.cpus = &cpus;
+	}
+	opt = &planned;
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
 	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &monitor_options,
 			  &ms, err))

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plan stored with a batch: the run options --resume keeps are read
+ * from and written to it by their table (runner/plan.h), in the keys and
+ * the order a stored plan has always had, so that a batch stored by an
+ * older schedperf resumes with its options and a newer one writes what an
+ * older one reads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "runner/plan.h"
+#include "util/strbuf.h"
+
+/* A stored plan of one benchmark with @params_json, then @options ("" or ",..."). */
+static char *stored_plan(const char *params_json, const char *options)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "{\"benchmarks\":[{\"workload\":\"pipe\",\"params\":%s,"
+		    "\"iterations\":3,\"warmup\":1}]%s}", params_json, options);
+	return strbuf_detach(&sb);
+}
+
+static void assert_round_trip(const char *options, struct plan *plan)
+{
+	struct error err = { 0 };
+	char *text = stored_plan("{}", options), *want, *got;
+
+	assert_int_equal(plan_from_json(text, plan, &err), 0);
+	assert_int_equal(plan->nr_items, 1);
+	want = stored_plan(plan->items[0].params_json, options);
+	got = plan_to_json(plan);
+	assert_string_equal(got, want);
+	free(text);
+	free(want);
+	free(got);
+}
+
+static void test_plan_options_round_trip(void **state)
+{
+	struct plan plan = { 0 };
+
+	assert_round_trip(",\"monitors\":\"vmstat,profile\",\"retries\":2,\"cpus\":\"0-1\","
+			  "\"knobs\":[\"sysctl:kernel.sched_child_runs_first=1\",\"b=2\"],"
+			  "\"profile_iterations\":1,\"profile_frequency\":99", &plan);
+	assert_string_equal(plan.monitors, "vmstat,profile");
+	assert_int_equal(plan.retries, 2);
+	assert_string_equal(plan.cpus, "0-1");
+	assert_int_equal(plan.nr_knobs, 2);
+	assert_string_equal(plan.knobs[1], "b=2");
+	assert_int_equal(plan.profile_iterations, 1);
+	assert_int_equal(plan.profile_frequency, 99);
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		assert_true(plan_option_given(&plan, o));
+	plan_release(&plan);
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		assert_false(plan_option_given(&plan, o));
+	assert_null(plan.monitors);
+	assert_null(plan.knobs);
+}
+
+/* An option not given is not written, and one missing reads as not given. */
+static void test_plan_options_absent(void **state)
+{
+	struct plan plan = { 0 };
+
+	assert_round_trip("", &plan);
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		assert_false(plan_option_given(&plan, o));
+	plan_release(&plan);
+	assert_round_trip(",\"retries\":1", &plan);
+	assert_int_equal(plan.retries, 1);
+	assert_null(plan.cpus);
+	plan_release(&plan);
+}
+
+static void test_plan_option_find(void **state)
+{
+	struct plan plan = { 0 };
+	const struct plan_option *knobs = plan_option_find("knobs");
+
+	assert_non_null(knobs);
+	assert_string_equal(knobs->option, "knob");
+	assert_null(plan_option_find("nothing"));
+	plan_option_add(&plan, knobs, "a=1");
+	plan_option_add(&plan, knobs, "b=2");
+	assert_int_equal(plan.nr_knobs, 2);
+	assert_string_equal(plan.knobs[0], "a=1");
+	assert_true(plan_option_given(&plan, knobs));
+	plan_release(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_options_round_trip),
+		cmocka_unit_test(test_plan_options_absent),
+		cmocka_unit_test(test_plan_option_find),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
