@@ -92,6 +92,15 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 	return rc;
 }
 
+/* Whether some iteration of @batch has a record (import_info()). */
+static bool import_records(const struct result_batch *batch)
+{
+	for (size_t j = 0; j < batch->nr_benchmarks; j++)
+		if (batch->benchmarks[j].nr_iterations)
+			return true;
+	return false;
+}
+
 /* The batch's benchmarks, then their iterations, then their profiles, each many a statement. */
 static int import_benchmarks(struct store *st, const struct result_batch *batch,
 			     struct error *err)
@@ -106,7 +115,7 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	metric_ids = xcalloc(nr_metrics + 1, sizeof(int64_t));
 	rc = benchmarks_insert(st, batch->id, 0, batch->benchmarks, batch->nr_benchmarks,
 			       bench_ids, metric_ids, err);
-	iteration_rows_init(&w, st);
+	iteration_rows_init(&w, st, import_records(batch));
 	for (size_t j = 0, m = 0; j < batch->nr_benchmarks && !rc; j++) {
 		rc = import_iterations(&w, &batch->benchmarks[j], bench_ids[j], metric_ids + m,
 				       err);

@@ -23,6 +23,16 @@ static struct sql_insert insert_iterations = {
 	.every_row = true,
 };
 
+/* Iterations of which nothing more is known, as an import of another tool's results. */
+static struct sql_insert insert_bare_iterations = {
+	.table = "iterations",
+	.names = "benchmark_id, seq, warmup, failure",
+	.columns = 4,
+	.tail = "RETURNING id, benchmark_id, seq",
+	.key = 2,
+	.every_row = true,
+};
+
 static struct sql_insert insert_samples = {
 	.table = "samples",
 	.names = "iteration_id, metric_id, rep, value",
@@ -62,11 +72,12 @@ static int iteration_inserted(void *ctx, size_t row, int64_t id, struct error *e
 	return rc;
 }
 
-void iteration_rows_init(struct iteration_rows *w, struct store *st)
+void iteration_rows_init(struct iteration_rows *w, struct store *st, bool records)
 {
 	memset(w, 0, sizeof(*w));
-	sql_rows_init(&w->iterations, st, &insert_iterations, iteration_inserted, w,
-		      "add an iteration");
+	w->records = records;
+	sql_rows_init(&w->iterations, st, records ? &insert_iterations : &insert_bare_iterations,
+		      iteration_inserted, w, "add an iteration");
 	sql_rows_init(&w->samples, st, &insert_samples, NULL, NULL, "add a sample");
 	sql_rows_init(&w->culprits, st, &insert_culprits, NULL, NULL, "add a culprit");
 }
@@ -90,6 +101,12 @@ int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool
 
 	p->info = info;
 	p->nr = nr_samples;
+	if (!w->records)
+		return info ? error_set(err, EXIT_INTERNAL, "an iteration's record where none "
+					"was expected") :
+		       sql_rows_add(&w->iterations, SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq),
+							     SQL_INT(warmup), SQL_TEXT(failure)),
+				    err);
 	return sql_rows_add(&w->iterations,
 			    SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(warmup),
 				     SQL_TEXT(failure), SQL_REAL(info ? info->cpu_taken : NAN),
@@ -118,7 +135,7 @@ int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 {
 	struct iteration_rows w;
 
-	iteration_rows_init(&w, st);
+	iteration_rows_init(&w, st, true);
 	if (nr_samples)
 		memcpy(iteration_rows_room(&w, nr_samples), samples,
 		       nr_samples * sizeof(*samples));
