@@ -316,6 +316,22 @@ static int load_runs(struct store *st, struct bisect *b, struct error *err)
 }
 
 /*
+ * The step's samples stored in the run it is measured against would move
+ * that end towards the build at hand, and every later step with it.
+ */
+static int refuse_reference_name(const struct bisect *b, const char *name,
+				 struct error *err)
+{
+	const char *end = !strcmp(name, b->good.run) ? "--good" :
+			  b->bad.run && !strcmp(name, b->bad.run) ? "--bad" : NULL;
+
+	if (!end)
+		return 0;
+	return error_set(err, EXIT_USAGE, "bisect-step: the step would be stored in run '%s', "
+			 "the %s run it is measured against (give another --name)", name, end);
+}
+
+/*
  * The run the step is stored as: the current commit, HASH-dirty-CHANGES
  * when tracked files have changes (what was measured is not the commit;
  * CHANGES tells two sets of changes apart, and names the same set alike).
@@ -647,6 +663,10 @@ int cmd_bisect_step(int argc, char **argv)
 			error_report(&err);
 			goto out;
 		}
+	}
+	if (name && refuse_reference_name(&b, name, &err)) {
+		error_report(&err);
+		goto out;
 	}
 	if (dirty && !global.quiet && !b.dry_run)
 		fprintf(stderr, "schedperf: bisect-step: the work tree has changes to tracked "

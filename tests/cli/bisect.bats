@@ -233,6 +233,16 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect-step "${p[@]}" --good good --bad good
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"name the same run"* ]]
+	# the step is never stored in the run it is measured against
+	sp run "${p[@]}" -i 8 --name bad --quiet
+	before=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')
+	for end in good bad; do
+		run sp bisect-step "${p[@]}" --good good --bad bad --name "$end"
+		[ "$status" -eq 255 ]
+		assert_one_line_error
+		[[ "$output" == *"would be stored in run '$end', the --$end run it is measured against"* ]]
+	done
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq "$before" ]
 	# a work tree with changes: a run per set of changes, the same set one run
 	head=$(git rev-parse --short=12 HEAD)
 	for change in one two one; do
