@@ -48,10 +48,7 @@ void cli_setup(void)
 	knob_events_set(&knob_voice);
 	job_env_check_paths();
 	/* what a -o must never replace: the originals of a killed ab's settings */
-	output_file_protect(knob_journal_path(), "this machine's knob journal");
-	output_file_protect(knob_journal_new_path(), "this machine's knob journal, as it is "
-			    "written");
-	output_file_protect(knob_lock_path(), "the lock of this machine's settings");
+	knob_files_each(output_file_protect);
 }
 
 int command_usage_error(const char *cmd, const char *fmt, ...)

@@ -23,6 +23,7 @@
 #include "runner/knob_cgroup.h"
 #include "runner/knob_journal.h"
 #include "runner/knobs.h"
+#include "util/array.h"
 #include "util/process.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -56,6 +57,27 @@ const char *knob_journal_new_path(void)
 	static char path[PATH_MAX];
 
 	return path_in_rundir(path, sizeof(path), "schedperf-knobs.journal.new");
+}
+
+void knob_files_each(void (*fn)(const char *path, const char *what))
+{
+	static const struct {
+		const char *file, *what;
+	} files[] = {
+		{ "schedperf-knobs.journal", "this machine's knob journal" },
+		{ "schedperf-knobs.journal.new", "this machine's knob journal, as it is written" },
+		{ "schedperf-knobs.lock", "the lock of this machine's settings" },
+	};
+	static char in_use[ARRAY_SIZE(files)][PATH_MAX], in_run[ARRAY_SIZE(files)][PATH_MAX];
+	const char *dir = getenv(KNOB_TEST_RUNDIR_VARIABLE);
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		fn(path_in_rundir(in_use[i], PATH_MAX, files[i].file), files[i].what);
+		if (!dir || !*dir)
+			continue;
+		snprintf(in_run[i], PATH_MAX, "/run/%s", files[i].file);
+		fn(in_run[i], files[i].what);
+	}
 }
 
 /* Readable by all (a command that measures only reads), whatever the umask. */

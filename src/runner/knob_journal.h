@@ -47,6 +47,12 @@ struct knob_lock {
  */
 const char *knob_lock_path(void);
 const char *knob_journal_path(void);
+/*
+ * Calls @fn with each of the machine's journal files, and what it is: those
+ * in use, and /run's too when a test's directory stands in for /run, so that
+ * nothing run with it can reach the machine's own.
+ */
+void knob_files_each(void (*fn)(const char *path, const char *what));
 const char *knob_journal_new_path(void);
 
 /*

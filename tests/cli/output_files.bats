@@ -194,4 +194,19 @@ refused() {
 		cat /run/schedperf-knobs.journal' "$SP"
 	[ "${lines[1]}" = "export: 2" ]
 	[ "${lines[2]}" = "keep" ]
+	# and with it, /run's as well: nothing run under a test reaches the machine's
+	run unshare -m sh -c 'mount -t tmpfs none /run || exit 1
+		echo keep >/run/schedperf-knobs.journal
+		: >/run/schedperf-knobs.lock
+		"$0" export a -o /run/schedperf-knobs.journal; echo "export: $?"
+		"$0" export a -o /run/schedperf-knobs.lock; echo "export: $?"
+		"$0" export a -o /run/schedperf-knobs.journal.new; echo "export: $?"
+		cat /run/schedperf-knobs.journal /run/schedperf-knobs.lock
+		ls /run' "$SP"
+	echo "$output"
+	[ "${lines[1]}" = "export: 2" ]
+	[ "${lines[3]}" = "export: 2" ]
+	[ "${lines[5]}" = "export: 2" ]
+	[ "${lines[6]}" = "keep" ]
+	[ "${#lines[@]}" -eq 9 ]
 }
