@@ -200,7 +200,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_BOOL(0, "shuffle", &req->shuffle, "run the benchmarks in a random order"),
 		OPT_STRING(0, "name", &req->opt.name, "NAME",
 			   "run name (default: the kernel release, uname -r)"),
-		OPT_BOOL(0, "replace", &req->opt.replace, "discard the earlier batches of NAME first"),
+		OPT_BOOL(0, "replace", &req->opt.replace,
+			 "discard this machine's earlier batches of NAME first"),
 		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", "run a built-in suite or a YAML "
 			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
 			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex, latency, "

@@ -137,10 +137,22 @@ int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error
 			SQL_ARGS(SQL_INT(complete), SQL_INT(batch_id)), err, "finish the batch");
 }
 
+/* A batch's machine as analysis/machines.c tells machines apart: its id, else its host. */
+#define MACHINE_OF(batch)							\
+	"COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
+	" AND key = 'machine.id'), (SELECT value FROM environment WHERE "	\
+	"batch_id = " batch " AND key = 'machine.hostname'), '')"
+
+/*
+ * Only the machine's own: a run's name (the kernel release by default) is
+ * shared by the machines of a fleet, and one machine's --replace must not
+ * discard another's results.
+ */
 int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 			  struct error *err)
 {
-	return sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2",
+	return sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2 AND "
+			MACHINE_OF("batches.id") " = " MACHINE_OF("$2"),
 			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch_id)), err,
 			"discard earlier batches");
 }

@@ -20,7 +20,8 @@
  * --replace. The replacing batch is stored beside the earlier ones and
  * hidden from every reader (runs, show, compare, export) until it
  * finishes complete; the transaction that marks it complete deletes the
- * earlier batches. Readers see either the old batches or the new one,
+ * earlier batches of the same machine (another machine's stay: a fleet
+ * shares run names). Readers see either the old batches or the new one,
  * never both; a replacing run that fails or is interrupted leaves the old
  * ones in place, and `run --resume` can still finish it.
  */

@@ -97,6 +97,17 @@ check_machines() {	# check_machines DB
 	run sp --db "$db" detect --machine nowhere
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	# --replace discards this machine's batches of the run, never another's
+	sp --db "$db" runs --format json >"$TMP/before.json"
+	sp --db "$db" run pipe -p loops=100 -i 2 --name a --replace -q
+	sp --db "$db" runs --format json >"$TMP/after.json"
+	local of_a="sorted((b['machine'], b['id']) for r in d if r['name'] == 'a' for b in r['batches'])"
+	before=$(json "$of_a" "$TMP/before.json")
+	after=$(json "$of_a" "$TMP/after.json")
+	echo "$before -> $after"
+	[ "$(json "[m for m, i in $of_a]" "$TMP/after.json")" = "$(json "[m for m, i in $of_a]" "$TMP/before.json")" ]
+	[ "$(json "[i for m, i in $of_a if m == 'other']" "$TMP/after.json")" = "$(json "[i for m, i in $of_a if m == 'other']" "$TMP/before.json")" ]
+	[ "$(json "[i for m, i in $of_a if m != 'other']" "$TMP/after.json")" != "$(json "[i for m, i in $of_a if m != 'other']" "$TMP/before.json")" ]
 }
 
 @test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
