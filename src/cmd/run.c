@@ -206,7 +206,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
 			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex, latency, "
 			   "fairness"),
-		OPT_BOOL(0, "resume", &req->resume, "continue the latest incomplete batch of NAME "
+		OPT_BOOL(0, "resume", &req->resume, "continue this machine's latest incomplete batch of NAME "
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "
 			 "timeouts, retries, CPUs"),

@@ -33,6 +33,8 @@ struct batch_state {
 	bool replacing;		/* once complete, the run's earlier batches go */
 	char *plan;		/* NULL when it has none */
 	struct batch_writer writer;
+	char *machine;		/* its machine (util/machine.h's key), "" when unknown */
+	char *host;		/* its machine's host name, "" when unknown */
 };
 
 void batch_state_release(struct batch_state *state);

@@ -55,9 +55,17 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 	return insert_environment(st, batch, err);
 }
 
+/* A batch's machine as analysis/machines.c tells machines apart: its id, else its host. */
+#define MACHINE_OF(batch)							\
+	"COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
+	" AND key = 'machine.id'), (SELECT value FROM environment WHERE "	\
+	"batch_id = " batch " AND key = 'machine.hostname'), '')"
+
 #define SELECT_BATCH_STATE							\
 	"SELECT b.id, b.run_id, r.name, b.complete, b.replacing, b.plan, b.writer_boot, " \
-	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start "		\
+	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start, "		\
+	MACHINE_OF("b.id") ", COALESCE((SELECT value FROM environment WHERE "	\
+	"batch_id = b.id AND key = 'machine.hostname'), '') "			\
 	"FROM batches b JOIN runs r ON r.id = b.run_id "
 
 static void column_batch_state(struct store_stmt *s, struct batch_state *state)
@@ -77,6 +85,8 @@ static void column_batch_state(struct store_stmt *s, struct batch_state *state)
 	 */
 	if (sql_null(s, 8))
 		memset(&state->writer.runner, 0, sizeof(state->writer.runner));
+	state->machine = sql_strdup(s, 11);
+	state->host = sql_strdup(s, 12);
 }
 
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
@@ -117,8 +127,12 @@ void batch_state_release(struct batch_state *state)
 {
 	free(state->run_name);
 	free(state->plan);
+	free(state->machine);
+	free(state->host);
 	state->run_name = NULL;
 	state->plan = NULL;
+	state->machine = NULL;
+	state->host = NULL;
 }
 
 int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
@@ -136,12 +150,6 @@ int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error
 	return sql_exec(st, "UPDATE batches SET complete = $1, finished = {now} WHERE id = $2",
 			SQL_ARGS(SQL_INT(complete), SQL_INT(batch_id)), err, "finish the batch");
 }
-
-/* A batch's machine as analysis/machines.c tells machines apart: its id, else its host. */
-#define MACHINE_OF(batch)							\
-	"COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
-	" AND key = 'machine.id'), (SELECT value FROM environment WHERE "	\
-	"batch_id = " batch " AND key = 'machine.hostname'), '')"
 
 /*
  * Only the machine's own: a run's name (the kernel release by default) is

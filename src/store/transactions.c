@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "store/queries.h"
+#include "util/machine.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -165,11 +166,36 @@ int store_run_exists(struct store *st, const char *name, bool *exists, struct er
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * The latest incomplete batch of this machine's, in @states: another
+ * machine's is that machine's to resume (its writer cannot be seen from
+ * here, and this machine's samples would be pooled with its). One that
+ * records no machine (a store older than machines) is anyone's.
+ */
+static int this_machines(const struct batch_state *states, size_t nr, const char *name,
+			 size_t *at, struct error *err)
+{
+	char here[256];
+
+	machine_identity(here, sizeof(here));
+	for (size_t i = 0; i < nr; i++) {
+		if (!*states[i].machine || !strcmp(states[i].machine, here)) {
+			*at = i;
+			return 0;
+		}
+	}
+	return error_set(err, EXIT_USAGE, "run '%.128s': its incomplete batch %lld ran on "
+			 "machine '%.128s', not this one (resume it there; here, run it "
+			 "without --resume)", name, (long long)states[0].id,
+			 *states[0].host ? states[0].host : states[0].machine);
+}
+
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
 		      struct error *err)
 {
 	struct batch_state *states = NULL;
 	size_t nr = 0;
+	size_t at = 0;
 	int64_t run_id;
 	int rc;
 
@@ -181,11 +207,12 @@ int store_resume_find(struct store *st, const char *name, int64_t *batch_id, cha
 	if (!rc)
 		rc = error_set(err, EXIT_USAGE, "run '%.128s' has no incomplete batch to "
 			       "resume (see 'schedperf runs')", name);
-	rc = rc < 0 || claim(st, &states[0], err) ? -1 : 0;
+	rc = rc < 0 || this_machines(states, nr, name, &at, err) ||
+	     claim(st, &states[at], err) ? -1 : 0;
 	if (!rc) {
-		*batch_id = states[0].id;
-		*plan = states[0].plan;
-		states[0].plan = NULL;
+		*batch_id = states[at].id;
+		*plan = states[at].plan;
+		states[at].plan = NULL;
 	}
 	for (size_t i = 0; i < nr; i++)
 		batch_state_release(&states[i]);

@@ -108,6 +108,18 @@ check_machines() {	# check_machines DB
 	[ "$(json "[m for m, i in $of_a]" "$TMP/after.json")" = "$(json "[m for m, i in $of_a]" "$TMP/before.json")" ]
 	[ "$(json "[i for m, i in $of_a if m == 'other']" "$TMP/after.json")" = "$(json "[i for m, i in $of_a if m == 'other']" "$TMP/before.json")" ]
 	[ "$(json "[i for m, i in $of_a if m != 'other']" "$TMP/after.json")" != "$(json "[i for m, i in $of_a if m != 'other']" "$TMP/before.json")" ]
+	# --resume finishes this machine's incomplete batch, never another's
+	sp --db "$db" export y | as_other_machine z | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+d["runs"][0]["complete"] = False
+json.dump(d, sys.stdout)' | sp --db "$db" import - >/dev/null
+	run sp --db "$db" run --resume --name z
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ran on machine 'other', not this one (resume it there"* ]]
+	[ "$(sp --db "$db" runs --format json | "$PYTHON" -c 'import json, sys
+print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" = "[1]" ]
 }
 
 @test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
