@@ -335,6 +335,31 @@ static bool taken_alike(const struct knob_session *ks, char *what, size_t len)
 	return true;
 }
 
+/*
+ * A machine setting given apart that the kernel took, changed, as the value
+ * of the other side (a value it refuses quietly and resets): the sides do
+ * not differ in it, whatever their labels say. A side that gives the value
+ * the other keeps, as it is, says what runs.
+ */
+static int refuse_taken_as_other(const struct knob_session *ks, struct error *err)
+{
+	static const char side_name[] = "ab";
+
+	for (size_t i = 0; i < ks->nr_machine; i++) {
+		const struct knob_machine *m = &ks->machine[i];
+		size_t given = m->value[0] != m->original ? 0 : 1;
+
+		if (same_text(m->value[0], m->value[1]) || strcmp(m->taken[0], m->taken[1]) ||
+		    !strcmp(m->taken[given], m->value[given]))
+			continue;
+		return error_set(err, EXIT_USAGE, "%s %s: the kernel took side %c's value '%s' as "
+				 "'%s', the value of side %c: the sides do not differ in it (give "
+				 "a value it keeps)", m->setting->kind, m->name, side_name[given],
+				 m->value[given], m->taken[given], side_name[1 - given]);
+	}
+	return 0;
+}
+
 static void describe(struct knob_session *ks, size_t which)
 {
 	const struct knob_list *kl = ks->knobs[which];
@@ -386,6 +411,8 @@ int knob_session_begin(struct knob_session *ks, struct error *err)
 	if (ks->nr_sides == 2 && taken_alike(ks, what, sizeof(what)))
 		return error_set(err, EXIT_USAGE, "the kernel took the two sides' values alike "
 				 "(%s on both): give values it keeps apart", what);
+	if (ks->nr_sides == 2 && refuse_taken_as_other(ks, err))
+		return -1;
 	for (size_t s = 0; s < ks->nr_sides; s++)
 		describe(ks, s);
 	return 0;

@@ -240,11 +240,20 @@ z' --max-samples 5 --name e -q
 		assert_one_line_error
 		[[ "$output" == *"took the two sides' values alike"* ]]
 	done
+	# one side's value taken as the value the other keeps: they do not differ in it
+	run sp ab command -p cmd=true --a "sysfs:$SYSFS=0$ORIGINAL" --b env:X=1 --max-samples 5 \
+		--name alike
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"the kernel took side a's value '0$ORIGINAL' as '$ORIGINAL', the value of side b: the sides do not differ in it"* ]]
+	# a side that gives the value the other keeps, as it is, says what runs
+	sp ab command -p cmd=true --a "sysfs:$SYSFS=$ORIGINAL" --b env:X=1 --max-samples 5 \
+		--name kept -q
 	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
 	no_scratch_cgroups
 	[ -z "$(machine_journal)" ]
 	[ "$(sp runs --format json | "$PYTHON" -c 'import json, sys
-print(sorted(r["name"] for r in json.load(sys.stdin)))')" = "['cs-a', 'cs-b']" ]
+print(sorted(r["name"] for r in json.load(sys.stdin)))')" = "['cs-a', 'cs-b', 'kept-a', 'kept-b']" ]
 }
 
 @test "knobs: bisect-step --knob: the step measures under it, puts it back" {
