@@ -232,6 +232,22 @@ struct effect_size_cache {
 	bool known;
 };
 
+/*
+ * From a base mean not above 0 a ratio says nothing of magnitudes (from -5
+ * to 5 is "-1 times"): there is no ratio interval, as for batch means, and
+ * a significant change is better or worse by the sign of the difference.
+ */
+static enum verdict verdict_without_ratio(const struct summary *base, struct compare_cell *cell,
+					  enum better better, double alpha)
+{
+	double diff = cell->summary.amean - base->amean;
+
+	cell->stats.ratio_low = cell->stats.ratio_high = NAN;
+	if (!(cell->stats.p_adjusted < alpha) || !(diff != 0))
+		return VERDICT_UNKNOWN;
+	return (diff > 0) == (better == BETTER_HIGHER) ? VERDICT_BETTER : VERDICT_WORSE;
+}
+
 static void cell_conclude(const struct compare_row *row, struct compare_cell *cell,
 			  const struct compare_options *opts, struct effect_size_cache *es)
 {
@@ -241,6 +257,9 @@ static void cell_conclude(const struct compare_row *row, struct compare_cell *ce
 
 	cell->stats.verdict = cell_verdict(&cell->stats, row->metric->better,
 					   opts->alpha, opts->margin);
+	if (!(base->amean > 0))
+		cell->stats.verdict = verdict_without_ratio(base, cell, row->metric->better,
+							    opts->alpha);
 	cell->stats.batch_spread = batch_spread(&row->cells[0], cell, &diff);
 	/* never a change that one boot to the next could make by itself */
 	if ((cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE) &&

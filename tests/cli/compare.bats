@@ -637,3 +637,24 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 	sp compare 'base|\' new --format json >"$TMP/c.json"
 	[ "$(json 'd["rows"][0]["params"]["k"] == "v\rEVIL|\x1b[31mred"' "$TMP/c.json")" = True ]
 }
+
+@test "compare: from a mean not above 0 the verdict follows the difference, not a ratio" {
+	local v
+	for v in -5 -4 5 6; do
+		echo "$v" >"$TMP/val"
+		sp run command -p "cmd=cat $TMP/val" -p 'metric_regex=(-?[0-9]+)' \
+			-p metric_name=delta -i 4 --name "n$v" -q
+	done
+	# lower is better: from -5 to 5 is worse (a ratio of -1 would call it better)
+	rc=0
+	sp compare n-5 n5 --metric delta --fail-on-regression --format json >"$TMP/c.json" || rc=$?
+	[ "$rc" -eq 1 ]
+	[ "$(json "d['rows'][0]['runs'][1]['verdict'], d['rows'][0]['runs'][1]['ratio_ci']" "$TMP/c.json")" = "worse [None, None]" ]
+	# from -5 to -4 as well; from 5 to -5 is better, and 5 to 6 worse, by the ratio
+	for pair in "n-5 n-4 worse" "n5 n-5 better" "n5 n6 worse"; do
+		set -- $pair
+		sp compare "$1" "$2" --metric delta --format json >"$TMP/c.json"
+		[ "$(json "d['rows'][0]['runs'][1]['verdict']" "$TMP/c.json")" = "$3" ] ||
+			{ echo "$pair: $(cat "$TMP/c.json")"; return 1; }
+	done
+}
