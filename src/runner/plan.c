@@ -419,6 +419,11 @@ static int item_from_json(json_t *obj, struct plan *plan, struct error *err)
 	size_t n = 0;
 	int rc;
 
+	/* run's plans count their iterations; an ab's or a step's samples until a verdict */
+	if (!json_is_integer(json_object_get(obj, "iterations")))
+		return error_set(err, EXIT_USAGE, "the batch is a side of an ab or a bisect-step, "
+				 "which samples until a verdict: run --resume has no iterations to "
+				 "finish (run the ab or the bisect-step again)");
 	w = workload_find(json_string_value(json_object_get(obj, "workload")) ?: "");
 	if (!w || !json_is_object(params))
 		return error_set(err, EXIT_USAGE, "the stored plan names a workload this "

@@ -66,6 +66,17 @@ copy_is() {	# copy_is N COUNTER
 		[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM knob_journal')" -eq 0 ]
 		[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	done
+	# a side cut short is no run to finish: it sampled until a verdict
+	local sides
+	sides=$(sqlite3 "$SCHEDPERF_DB" "SELECT DISTINCT r.name FROM batches b JOIN runs r
+		ON r.id = b.run_id WHERE NOT b.complete")
+	[ -n "$sides" ]
+	for side in $sides; do
+		run sp run --resume --name "$side"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"the batch is a side of an ab or a bisect-step, which samples until a verdict"* ]]
+	done
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches WHERE complete')" -eq 0 ]
 }
 
 pg_journal_mine() {

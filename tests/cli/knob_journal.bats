@@ -140,6 +140,14 @@ kill_restore() {
 	sp --db "$x" run command -p cmd=true -i 1 --name r -q
 	[ "$(copy_of "$x")" -eq 0 ]
 	jobs_show_copy "$x" ""
+	# a side of the killed ab is no run to finish: it sampled until a verdict
+	# (a side may not have begun when the ab was killed)
+	for side in a b; do
+		run sp --db "$x" run --resume --name "bg-$side"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"the batch is a side of an ab or a bisect-step"* ||
+		   "$output" == *"has no incomplete batch"* ]]
+	done
 	run sp --db "$y" ab --restore
 	[ "$status" -eq 0 ]
 	[[ "$output" == "nothing to restore: this machine's journal ("*") holds no changed setting" ]]
