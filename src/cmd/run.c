@@ -49,7 +49,8 @@ static const struct cmd_usage run_usage = {
 	"completed iteration and marks the batch incomplete (exit 128 + the signal);\n"
 	"--resume finishes it. However the run ends, kill -9 included, the tasks of\n"
 	"the iteration it was running die with it. A crashed or hung iteration is\n"
-	"recorded as failed and the run goes on.\n",
+	"recorded as failed, with why, and the run goes on; a run none of whose\n"
+	"iterations succeeded measured nothing: exit 1, saying why the last failed.\n",
 };
 
 struct run_request {
@@ -466,9 +467,15 @@ static char *monitors_with_profile(const char *list)
 	return strbuf_detach(&sb);
 }
 
+/* Whether it ran iterations and none measured anything: a failed measurement. */
+static bool measured_nothing(const struct runner_result *res)
+{
+	return res->iterations_done && !res->iterations_measured && !res->signal;
+}
+
 static void print_outcome(const struct runner_result *res, const char *name)
 {
-	if (res->iterations_failed)
+	if (res->iterations_failed && !measured_nothing(res))
 		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
 			"stored as failures; see 'schedperf show %s')\n",
 			res->iterations_failed, res->iterations_done, name);
@@ -652,6 +659,11 @@ int cmd_run(int argc, char **argv)
 	}
 	print_outcome(&res, req.opt.name);
 	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
+	if (!code && measured_nothing(&res))
+		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
+				"measured; the last failed: %s (see 'schedperf show %s' for why each "
+				"failed, and fix the workload or its parameters)", req.opt.name,
+				res.last_failure, req.opt.name);
 	goto out;
 fail:
 	code = error_report(&err);

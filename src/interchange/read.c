@@ -380,13 +380,51 @@ static void add_param(void *ctx, const char *key, const char *value)
 	json_object_set_new(ctx, key, json_string(value));
 }
 
+/*
+ * failed_iterations, their count, and failures, why each failed (since
+ * export carried them): a file of an earlier schedperf has the count only,
+ * and its failures are stored as "imported failure".
+ */
+static int read_failures(json_t *obj, struct result_benchmark *bench, const char *file,
+			 const struct where *w, struct error *err)
+{
+	json_t *failed = json_object_get(obj, "failed_iterations");
+	json_t *why = json_object_get(obj, "failures"), *v;
+	json_int_t n = 0;
+	struct where mw;
+	size_t i;
+
+	where_child(&mw, w, "failed_iterations", -1);
+	if (failed && (!json_is_integer(failed) || json_integer_value(failed) < 0 ||
+		       json_integer_value(failed) > 1000000))
+		return bad(err, file, &mw, "not a whole number from 0 to 1000000");
+	if (failed)
+		n = json_integer_value(failed);
+	where_child(&mw, w, "failures", -1);
+	if (why && (!json_is_array(why) || (json_int_t)json_array_size(why) != n))
+		return bad(err, file, &mw, "not an array of failed_iterations reasons");
+	json_array_foreach(why, i, v) {
+		const char *s = json_string_value(v);
+
+		where_child(&mw, w, "failures", (long)i);
+		if (!s || strlen(s) != json_string_length(v) || !*s || strlen(s) > 1024)
+			return bad(err, file, &mw, "not a reason: a string of 1 to 1024 bytes "
+				   "without NUL");
+	}
+	for (json_int_t k = 0; k < n; k++)
+		result_benchmark_add_failure(bench, why ? json_string_value(json_array_get(why,
+							(size_t)k)) : "imported failure");
+	return 0;
+}
+
 static int read_benchmark(json_t *obj, struct result_batch *batch, const char *file,
 			  const struct where *w, struct error *err)
 {
 	static const char *const keys[] = { "workload", "params", "metrics",
-					    "failed_iterations", "iterations", "profiles", NULL };
+					    "failed_iterations", "failures", "iterations", "profiles",
+					    NULL };
 	struct result_benchmark *bench;
-	json_t *metrics, *params, *failed;
+	json_t *metrics, *params;
 	const char *workload;
 	struct where mw;
 	size_t i;
@@ -411,14 +449,8 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 	bench->params = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(params);
 
-	failed = json_object_get(obj, "failed_iterations");
-	if (failed) {
-		where_child(&mw, w, "failed_iterations", -1);
-		if (!json_is_integer(failed) || json_integer_value(failed) < 0 ||
-		    json_integer_value(failed) > 1000000)
-			return bad(err, file, &mw, "not a whole number from 0 to 1000000");
-		bench->nr_failed = (size_t)json_integer_value(failed);
-	}
+	if (read_failures(obj, bench, file, w, err))
+		return -1;
 
 	metrics = json_object_get(obj, "metrics");
 	where_child(&mw, w, "metrics", -1);

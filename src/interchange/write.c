@@ -159,6 +159,11 @@ static void benchmark_json(struct json_writer *w, const struct result_benchmark 
 	if (b->nr_failed) {
 		jw_key(w, "failed_iterations");
 		jw_integer(w, (long long)b->nr_failed);
+		jw_key(w, "failures");
+		jw_array(w);
+		for (size_t i = 0; i < b->nr_failed; i++)
+			jw_string(w, b->failures[i]);
+		jw_close(w);
 	}
 	/* A metric never measured (all iterations failed) has nothing to carry. */
 	jw_key(w, "metrics");

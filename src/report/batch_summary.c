@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 char *params_display(const char *params_json)
 {
@@ -36,6 +37,35 @@ char *params_display(const char *params_json)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * Why its iterations failed: a line per reason, in the order each first
+ * failed, with how many failed so (a reason is usually one of few).
+ */
+static void failure_lines(FILE *out, const struct result_benchmark *b)
+{
+	size_t *first = xcalloc(b->nr_failed + 1, sizeof(size_t));
+	size_t *count = xcalloc(b->nr_failed + 1, sizeof(size_t));
+	size_t nr = 0;
+
+	for (size_t i = 0; i < b->nr_failed; i++) {
+		size_t d = 0;
+
+		while (d < nr && strcmp(b->failures[first[d]], b->failures[i]))
+			d++;
+		if (d == nr)
+			first[nr++] = i;
+		count[d]++;
+	}
+	for (size_t d = 0; d < nr; d++) {
+		fprintf(out, "    %zu failed: ", count[d]);
+		for (const char *c = b->failures[first[d]]; *c; c++)
+			fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+		fputc('\n', out);
+	}
+	free(first);
+	free(count);
+}
+
 void report_batch_summary(FILE *out, const struct result_batch *batch)
 {
 	fprintf(out, "run %s, batch %lld (%s)%s\n", batch->name, (long long)batch->id,
@@ -50,6 +80,7 @@ void report_batch_summary(FILE *out, const struct result_batch *batch)
 			fprintf(out, "  (%zu failed iterations)", b->nr_failed);
 		fputc('\n', out);
 		free(params);
+		failure_lines(out, b);
 		disturbance_summarize(batch, i, &d);
 		if (d.disturbed) {
 			char line[512];

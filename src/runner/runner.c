@@ -306,6 +306,7 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 			return -1;
 		result->iterations_done++;
 		result->iterations_failed += outcome.failed;
+		result->iterations_measured += !warmup && !outcome.failed;
 		result->iterations_disturbed += !outcome.failed && info.disturbed;
 		if (info.rerun) {
 			reruns++;

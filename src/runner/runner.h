@@ -57,6 +57,7 @@ struct runner_result {
 	int64_t batch_id;
 	size_t iterations_done;
 	size_t iterations_failed;
+	size_t iterations_measured;	/* measured (not warm-ups) and succeeded */
 	size_t iterations_disturbed;	/* successful but disturbed, reruns included */
 	bool complete;
 	int signal;		/* the signal that stopped the run, or 0 */

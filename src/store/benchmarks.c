@@ -183,7 +183,7 @@ static int failed_row(struct load *l, struct store_stmt *s, struct error *err)
 	struct load_bench *b = load_bench(l, sql_int(s, 0));
 
 	if (b)
-		load_benchmark(l, b)->nr_failed = (size_t)sql_int(s, 1);
+		result_benchmark_add_failure(load_benchmark(l, b), sql_text(s, 1));
 	return 0;
 }
 
@@ -267,11 +267,12 @@ int benchmarks_read(struct load *l, struct error *err)
 		      "ORDER BY position, id", benchmark_row, err))
 		return -1;
 	index_benches(l);
-	return load_rows(l, "SELECT benchmark_id, count(*) FROM iterations "
-			 "WHERE failure IS NOT NULL GROUP BY benchmark_id",
-			 "SELECT i.benchmark_id, count(*) FROM benchmarks k JOIN iterations i "
+	/* Each failed iteration's reason, which show and export give. */
+	return load_rows(l, "SELECT benchmark_id, failure FROM iterations "
+			 "WHERE failure IS NOT NULL ORDER BY benchmark_id, seq",
+			 "SELECT i.benchmark_id, i.failure FROM benchmarks k JOIN iterations i "
 			 "ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL "
-			 "GROUP BY i.benchmark_id", failed_row, err) ||
+			 "ORDER BY i.benchmark_id, i.seq", failed_row, err) ||
 	       load_rows(l, "SELECT benchmark_id, position, name, unit, better, source, "
 			 "repetitions, id FROM metrics ORDER BY benchmark_id",
 			 "SELECT m.benchmark_id, m.position, m.name, m.unit, m.better, m.source, "

@@ -87,7 +87,7 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 		}
 	}
 	for (size_t k = 0; k < bench->nr_failed && !rc; k++)
-		rc = iteration_rows_add(w, bench_id, seq++, false, "imported failure", NULL, 0,
+		rc = iteration_rows_add(w, bench_id, seq++, false, bench->failures[k], NULL, 0,
 					err);
 	return rc;
 }

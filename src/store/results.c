@@ -271,8 +271,18 @@ static void metric_release(struct result_metric *m)
 	free(m->warmup);
 }
 
+void result_benchmark_add_failure(struct result_benchmark *bench, const char *reason)
+{
+	bench->failures = xreallocarray(bench->failures, bench->nr_failed + 1,
+					sizeof(*bench->failures));
+	bench->failures[bench->nr_failed++] = xstrdup(reason);
+}
+
 static void benchmark_release(struct result_benchmark *b)
 {
+	for (size_t i = 0; i < b->nr_failed; i++)
+		free(b->failures[i]);
+	free(b->failures);
 	for (size_t i = 0; i < b->nr_metrics; i++)
 		metric_release(&b->metrics[i]);
 	result_benchmark_drop_iterations(b);

@@ -92,6 +92,7 @@ struct result_benchmark {
 	struct result_metric *metrics;
 	size_t nr_metrics;
 	size_t nr_failed;	/* iterations that failed (no samples) */
+	char **failures;	/* why each failed, in iteration order: nr_failed of them */
 	struct result_iteration *iterations;	/* NULL when nothing was measured */
 	size_t nr_iterations, alloc_iterations;
 	struct result_profile *profiles;	/* in iteration order; none unless profiled */
@@ -127,6 +128,8 @@ void result_set_keep(struct result_set *set,
 struct result_batch *result_set_add_batch(struct result_set *set);
 struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);
+/* One more failed iteration of @bench, failed for @reason (copied). */
+void result_benchmark_add_failure(struct result_benchmark *bench, const char *reason);
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value);
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup);
 /* Forget @m's samples and warm-ups (and which were disturbed). */

@@ -31,7 +31,8 @@ iterations() {	# iterations [WHERE]: iterations in the store
 @test "--timeout: a hung iteration is killed with its group and recorded as failed" {
 	# --db on the command line: this test's own path names its processes
 	run sp --db "$SCHEDPERF_DB" run pipe -p loops=100000000 -i 2 --timeout 0.3 --name t
-	[ "$status" -eq 0 ]
+	# every iteration failed: nothing was measured
+	[ "$status" -eq 1 ]
 	[[ "$output" == *"timed out after 0.3 s"* ]]
 	[ "$(iterations "failure LIKE 'timed out%'")" -eq 2 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM samples')" -eq 0 ]
@@ -43,7 +44,7 @@ iterations() {	# iterations [WHERE]: iterations in the store
 
 @test "--retries: a failed iteration is attempted again and every attempt stored" {
 	run sp run pipe -p loops=100000000 -i 1 --timeout 0.2 --retries 2 --name r
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	[ "$(iterations)" -eq 3 ]
 	[[ "$output" == *"retrying"* ]]
 }
@@ -199,6 +200,64 @@ PY
 # is_zombie PID: PID has ended and waits for its parent to reap it.
 is_zombie() {
 	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+
+# fails_all ARGS...: a run of the command workload none of whose iterations
+# succeeds: exit 1, its last line saying so, and not the warning of a partial failure.
+fails_all() {
+	local name=f$((++nr_failing))
+
+	run sp run command "$@" --name "$name" --no-monitors -q
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == "schedperf: run '$name': no iteration succeeded, so nothing was measured; the last failed: "*" (see 'schedperf show $name' for why each failed, and fix the workload or its parameters)" ]]
+	refute grep -q "iterations failed (they are stored" <<<"$output"
+}
+
+@test "a run none of whose iterations succeeded exits 1 saying why; show and export give each failure's reason" {
+	# each way an iteration fails: an exit status, no match of the metric, a timeout, with retries
+	fails_all -p cmd=false -i 2
+	[[ "${lines[-1]}" == *"the last failed: the program exited with status 1 (see"* ]]
+	fails_all -p cmd=true -p 'metric_regex=([0-9]+)' -i 2
+	fails_all -p 'cmd=sleep 5' --timeout 0.05 -i 1 --retries 1
+	[[ "${lines[-1]}" == *"the last failed: timed out after 0.05 s"* ]]
+	fails_all -p cmd=false -i 1 --warmup 1
+	# some succeeded: exit 0 and a warning
+	run sp run command -p "cmd=sh -c \"test -e $TMP/ok || { touch $TMP/ok; exit 3; }\"" -i 2 \
+		--name some --no-monitors -q
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: 1 of 2 iterations failed"* ]]
+	# show: a line per reason, with how many failed so
+	sp run command -p 'cmd=false' -i 2 --name why --no-monitors -q || true
+	run sp show why
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(2 failed iterations)"$'\n'"    2 failed: the program exited with status 1"$'\n'* ]]
+	run sp show some
+	[[ "$output" == *"(1 failed iterations)"$'\n'"    1 failed: the program exited with status 3"$'\n'* ]]
+	# export carries each reason; import keeps it; export again is the same
+	sp export why some >"$TMP/f.json"
+	[ "$(json 'd["runs"][0]["benchmarks"][0]["failures"]' "$TMP/f.json")" = "['the program exited with status 1', 'the program exited with status 1']" ]
+	SCHEDPERF_DB="$TMP/copy.db" sp import "$TMP/f.json"
+	SCHEDPERF_DB="$TMP/copy.db" sp export why some | cmp - "$TMP/f.json"
+	SCHEDPERF_DB="$TMP/copy.db" run sp show some
+	[[ "$output" == *"    1 failed: the program exited with status 3"* ]]
+	# a file of an earlier schedperf (the count only) imports as before
+	"$PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    for b in r["benchmarks"]:
+        b.pop("failures", None)
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
+	SCHEDPERF_DB="$TMP/old.db" sp import "$TMP/old.json"
+	SCHEDPERF_DB="$TMP/old.db" run sp show why
+	[[ "$output" == *"    2 failed: imported failure"* ]]
+	# reasons that do not match the count, or are not text, are refused
+	for edit in 'b["failures"] = ["x"]' 'b["failures"] = "x"' 'b["failures"] = [1, 2]' \
+		    'b["failures"] = ["", "x"]' 'b["failures"] = ["x" * 1025, "x"]' 'b.pop("failed_iterations")'; do
+		"$PYTHON" -c "import json, sys; d = json.load(open(sys.argv[1])); b = d['runs'][0]['benchmarks'][0]; $edit; json.dump(d, open(sys.argv[2], 'w'))" "$TMP/f.json" "$TMP/bad.json"
+		SCHEDPERF_DB="$TMP/bad.db" run sp import "$TMP/bad.json"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[ ! -e "$TMP/bad.db" ]
+	done
 }
 
 @test "a crashed iteration is one failed iteration, not a failed run" {
