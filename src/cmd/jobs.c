@@ -3,9 +3,15 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "cmd/cmd.h"
 #include "report/report.h"
+#include "runner/knobs.h"
 #include "store/store.h"
+#include "util/machine.h"
+#include "util/process.h"
+#include "util/xalloc.h"
 
 static const struct cmd_usage jobs_usage = {
 	"usage: schedperf jobs [--format {format}]\n"
@@ -15,9 +21,48 @@ static const struct cmd_usage jobs_usage = {
 	"done (with the batch of its run, or the verdict of its ab or\n"
 	"bisect-step), failed (with the reason) or cancelled. In text, then the\n"
 	"settings that an ab changed on a machine and has not put back, from the\n"
-	"store's copy of that machine's knob journal.\n",
+	"store's copy of that machine's knob journal; on this machine, one whose\n"
+	"ab is gone and that is gone too (a scratch cgroup removed, a file no\n"
+	"longer there) or back at its original is marked so.\n",
 	NULL,
 };
+
+/*
+ * What became of an entry of this machine whose ab is gone (the copy
+ * says what it left until a command that measures here settles it): ""
+ * while it stays changed, or for another machine's, which only that
+ * machine can look at; else a mark. A scratch cgroup the reaper removed
+ * is at its original, absence.
+ */
+static const char *now_mark(const struct knob_original *k, const char *here)
+{
+	char path[512], *now = NULL;
+	struct error err = { 0 };
+	bool back;
+
+	if (!k->machine || strcmp(k->machine, here) || process_alive(&k->writer))
+		return "";
+	if (knob_gone(k->kind, k->name, path, sizeof(path)))
+		return "; gone now: nothing to put back";
+	if (knob_read(k->kind, k->name, false, &now, &err))
+		return "";
+	back = !strcmp(now, k->value);
+	free(now);
+	if (!back)
+		return "";
+	return !strcmp(k->value, "absent") ? "; gone now" : "; back at its original now";
+}
+
+static const char **now_marks(const struct knob_original *k, size_t nr)
+{
+	const char **marks = xcalloc(nr + 1, sizeof(*marks));
+	char here[256];
+
+	machine_identity(here, sizeof(here));
+	for (size_t i = 0; i < nr; i++)
+		marks[i] = now_mark(&k[i], here);
+	return marks;
+}
 
 int cmd_jobs(int argc, char **argv)
 {
@@ -25,6 +70,7 @@ int cmd_jobs(int argc, char **argv)
 	const struct output_format *f;
 	struct store_job *jobs = NULL;
 	struct knob_original *changed = NULL;
+	const char **marks = NULL;
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const struct cmd_option options[] = {
@@ -48,8 +94,10 @@ int cmd_jobs(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
-	f->write(stdout, &(struct job_listing){ jobs, nr, changed, nr_changed }, NULL);
+	marks = now_marks(changed, nr_changed);
+	f->write(stdout, &(struct job_listing){ jobs, nr, changed, nr_changed, marks }, NULL);
 out:
+	free(marks);
 	store_journal_release(changed, nr_changed);
 	for (size_t i = 0; i < nr; i++)
 		store_job_release(&jobs[i]);

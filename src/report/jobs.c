@@ -91,16 +91,19 @@ static void jobs_json(FILE *out, const void *records, const void *how)
 /*
  * The store's copy of each machine's knob journal: what an ab running
  * there changes now, or what one that was killed left changed until the
- * next command that measures there puts it back or refuses.
+ * next command that measures there puts it back or refuses; each with
+ * its mark, what the command found of it on this machine.
  */
-static void print_changed(FILE *out, const struct knob_original *k, size_t nr)
+static void print_changed(FILE *out, const struct knob_original *k, size_t nr,
+			  const char *const *marks)
 {
 	if (nr)
 		fputs("\nChanged by an ab and not put back yet:\n", out);
 	for (size_t i = 0; i < nr; i++)
-		fprintf(out, "machine %s: %s %s, original %s, since %s by process %lld\n",
+		fprintf(out, "machine %s: %s %s, original %s, since %s by process %lld%s\n",
 			k[i].machine && *k[i].machine ? k[i].machine : "(any)", k[i].kind,
-			k[i].name, k[i].value, k[i].started, (long long)k[i].writer.pid);
+			k[i].name, k[i].value, k[i].started, (long long)k[i].writer.pid,
+			marks ? marks[i] : "");
 }
 
 static void jobs_text(FILE *out, const void *records, const void *how)
@@ -127,7 +130,7 @@ static void jobs_text(FILE *out, const void *records, const void *how)
 			j->reason ? "  failed: " : "", j->reason ? j->reason : "");
 		free(verdict);
 	}
-	print_changed(out, l->changed, l->nr_changed);
+	print_changed(out, l->changed, l->nr_changed, l->marks);
 }
 
 const struct output_format jobs_formats[] = {

@@ -180,6 +180,8 @@ struct job_listing {
 	size_t nr;
 	const struct knob_original *changed;
 	size_t nr_changed;
+	/* for each changed, what it is now on this machine: "" or "; gone now" ... */
+	const char *const *marks;
 };
 
 extern const struct output_format jobs_formats[];

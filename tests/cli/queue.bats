@@ -15,6 +15,7 @@ setup() {
 
 teardown() {
 	for w in "${workers[@]}"; do kill -KILL "$w" 2>/dev/null || true; done
+	[ -z "${GROUP:-}" ] || rmdir "$GROUP" 2>/dev/null || true
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
@@ -483,4 +484,33 @@ ab_sides_sampled() {
 	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs WHERE id <= 2")" = "failed failed" ]
 	# the worker went on to the next jobs
 	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'queued' OR state = 'running'")" -eq 0 ]
+}
+
+@test "queue: jobs marks what a killed ab left on this machine and is gone since: a reaped cgroup, a removed file" {
+	[ -w /sys/fs/cgroup/cpu ] || skip "no writable cgroup v1 cpu controller here"
+	sp submit pipe -p loops=10 -i 1 >/dev/null
+	here=$(cat /etc/machine-id 2>/dev/null || hostname)
+	boot=$(cat /proc/sys/kernel/random/boot_id)
+	GROUP=/sys/fs/cgroup/cpu/schedperf-test-jobs-$$
+	mkdir "$GROUP"
+	row() {	# row MACHINE KIND NAME ORIGINAL: a copy's entry of a gone ab (pid 1 at tick 1)
+		count "INSERT INTO knob_journal (kind, name, original, writer_boot, writer_pid,
+		       writer_start, started, machine) VALUES ('$2', '$3', '$4', '$boot', 1, 1,
+		       '2026-12-01T00:00:00Z', '$1')" >/dev/null
+	}
+	row "$here" scratch-cgroup "$GROUP-reaped" absent
+	row "$here" scratch-cgroup "$GROUP" absent
+	row "$here" sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares 1024
+	row "$here" sysctl kernel.ostype "$(cat /proc/sys/kernel/ostype)"
+	row other-machine scratch-cgroup "$GROUP-reaped" absent
+	run sp jobs
+	rmdir "$GROUP"
+	[ "$status" -eq 0 ]
+	[ "${lines[2]}" = "Changed by an ab and not put back yet:" ]
+	[ "${lines[3]}" = "machine $here: scratch-cgroup $GROUP-reaped, original absent, since 2026-12-01T00:00:00Z by process 1; gone now" ]
+	[ "${lines[4]}" = "machine $here: scratch-cgroup $GROUP, original absent, since 2026-12-01T00:00:00Z by process 1" ]
+	[ "${lines[5]}" = "machine $here: sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares, original 1024, since 2026-12-01T00:00:00Z by process 1; gone now: nothing to put back" ]
+	[ "${lines[6]}" = "machine $here: sysctl kernel.ostype, original $(cat /proc/sys/kernel/ostype), since 2026-12-01T00:00:00Z by process 1; back at its original now" ]
+	# another machine's is for that machine to look at
+	[ "${lines[7]}" = "machine other-machine: scratch-cgroup $GROUP-reaped, original absent, since 2026-12-01T00:00:00Z by process 1" ]
 }
