@@ -621,7 +621,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab ab = { .so = SEQUENTIAL_DEFAULTS, .format = OPTION_CHOICE(ab_formats) };
 	int code;
 
-	knob_session_init(&ab.ks, 2);
+	knob_session_init(&ab.ks, 2, "ab");
 	ab.seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 			0x7fffffff);
 	code = parse_arguments(argc, argv, &ab);

@@ -613,7 +613,7 @@ int cmd_bisect_step(int argc, char **argv)
 	int64_t job;
 	int code, has_job = 0;
 
-	knob_session_init(&b.ks, 1);
+	knob_session_init(&b.ks, 1, "bisect-step");
 	if (parse_options(argc, argv, options, &bisect_usage, &code)) {
 		code = code ? BISECT_ERROR : EXIT_OK;
 		goto out;

@@ -593,7 +593,7 @@ int cmd_run(int argc, char **argv)
 	bool knobs_changed = false;
 	int code;
 
-	knob_session_init(&ks, 1);
+	knob_session_init(&ks, 1, "run");
 	memset(&req, 0, sizeof(req));
 	req.opt.iterations = 5;
 	req.opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;

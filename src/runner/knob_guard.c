@@ -70,6 +70,12 @@ static bool running_for_job(void)
 	return job_env_id(&id, &err) > 0;
 }
 
+/* "ab", "run", "bisect-step": the command that journalled @k, as far as it said. */
+static const char *command_of(const struct knob_original *k)
+{
+	return k->command && knob_valid_name(k->command, "-") ? k->command : "schedperf command";
+}
+
 /* Say who holds the lock, as far as the journal tells, before waiting for it. */
 static void say_waiting(bool exclusive)
 {
@@ -83,9 +89,9 @@ static void say_waiting(bool exclusive)
 		while (live < n && !process_alive(&k[live].writer))
 			live++;
 	if (live < n)
-		knob_note("waiting for ab process %lld to end: it changes %s %s on this machine "
-			  "(%s)", (long long)k[live].writer.pid, k[live].kind, k[live].name,
-			  knob_lock_path());
+		knob_note("waiting for %.32s process %lld to end: it changes %s %s on this "
+			  "machine (%s)", command_of(&k[live]), (long long)k[live].writer.pid,
+			  k[live].kind, k[live].name, knob_lock_path());
 	else if (exclusive)
 		knob_note("waiting until no other schedperf command measures or changes "
 			  "settings on this machine (%s)", knob_lock_path());
@@ -107,10 +113,11 @@ static int take(bool exclusive, struct error *err)
 
 static const char *writer_text(const struct knob_original *k)
 {
-	static char buf[160];
+	static char buf[192];
+	const char *command = command_of(k);
 
-	snprintf(buf, sizeof(buf), "an ab (process %lld, started %s)",
-		 (long long)k->writer.pid, k->started);
+	snprintf(buf, sizeof(buf), "%s %.32s (process %lld, started %s)",
+		 *command == 'a' ? "an" : "a", command, (long long)k->writer.pid, k->started);
 	return buf;
 }
 
@@ -130,9 +137,9 @@ static int settle_entry(const struct knob_original *k, enum leftover_policy poli
 	if (process_is_self(&k->writer))
 		return 1;
 	if (process_alive(&k->writer))
-		return error_set(err, EXIT_ENV, "process %lld is running ab and has changed %s %s "
-				 "on this machine (wait for it to end)", (long long)k->writer.pid,
-				 k->kind, k->name);
+		return error_set(err, EXIT_ENV, "process %lld is running %.32s and has changed %s "
+				 "%s on this machine (wait for it to end)", (long long)k->writer.pid,
+				 command_of(k), k->kind, k->name);
 	/* Its file went with the setting: nothing is left to put back, or to block. */
 	if (knob_gone(k->kind, k->name, path, sizeof(path))) {
 		knob_warning("%s %s, which %s changed and never put back: %s is gone; nothing "

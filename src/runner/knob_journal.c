@@ -175,6 +175,7 @@ static int entry_from_json(json_t *o, struct knob_original *k)
 	k->name = string_of(o, "name");
 	k->value = string_of(o, "original");
 	k->started = string_of(o, "started");
+	k->command = string_of(o, "command");	/* absent before it was recorded */
 	if (!k->kind || !k->name || !k->value || !k->started || !boot ||
 	    !json_is_integer(pid) || !json_is_integer(start))
 		return -1;
@@ -223,13 +224,18 @@ static char *journal_text(const struct knob_original *k, size_t n)
 	json_t *doc = json_object(), *list = json_array();
 	char *text;
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(list, json_pack("{ss ss ss ss sI sI ss}", "kind", k[i].kind,
-						      "name", k[i].name, "original", k[i].value,
-						      "boot", k[i].writer.boot,
-						      "pid", (json_int_t)k[i].writer.pid,
-						      "start", (json_int_t)k[i].writer.start,
-						      "started", k[i].started));
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = json_pack("{ss ss ss ss sI sI ss}", "kind", k[i].kind,
+				      "name", k[i].name, "original", k[i].value,
+				      "boot", k[i].writer.boot,
+				      "pid", (json_int_t)k[i].writer.pid,
+				      "start", (json_int_t)k[i].writer.start,
+				      "started", k[i].started);
+
+		if (k[i].command)
+			json_object_set_new(e, "command", json_string(k[i].command));
+		json_array_append_new(list, e);
+	}
 	json_object_set_new(doc, "schema", json_string(JOURNAL_SCHEMA));
 	json_object_set_new(doc, "settings", list);
 	text = json_dumps(doc, JSON_INDENT(1));
@@ -290,6 +296,7 @@ static void free_strings(struct knob_original *k)
 	free(k->name);
 	free(k->value);
 	free(k->started);
+	free(k->command);
 }
 
 int knob_journal_add(const struct knob_original *k, size_t n, struct error *err)
@@ -329,7 +336,8 @@ bool knob_journal_same(const struct knob_original *x, const struct knob_original
 int knob_journal_forget(const char *kind, const char *name, const struct process_id *writer,
 			struct error *err)
 {
-	struct knob_original *all, key = { (char *)kind, (char *)name, NULL, *writer, NULL, NULL };
+	struct knob_original *all, key = { .kind = (char *)kind, .name = (char *)name,
+					    .writer = *writer };
 	size_t nr, kept = 0;
 	int rc;
 

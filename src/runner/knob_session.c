@@ -18,10 +18,11 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-void knob_session_init(struct knob_session *ks, size_t nr_sides)
+void knob_session_init(struct knob_session *ks, size_t nr_sides, const char *command)
 {
 	memset(ks, 0, sizeof(*ks));
 	ks->nr_sides = nr_sides;
+	ks->command = command;
 	ks->reaper = -1;
 }
 
@@ -197,9 +198,12 @@ int knob_session_check(struct knob_session *ks, struct error *err)
 	return 0;
 }
 
-static void journal_entry(struct knob_original *k, const char *kind, const char *name,
+static void journal_entry(struct knob_session *ks, const char *kind, const char *name,
 			  const char *value, const struct process_id *self, const char *started)
 {
+	struct knob_original *k = &ks->journal[ks->nr_journal++];
+
+	k->command = xstrdup(ks->command);
 	k->kind = xstrdup(kind);
 	k->name = xstrdup(name);
 	k->value = xstrdup(value);
@@ -223,11 +227,11 @@ static int journal_originals(struct knob_session *ks, struct error *err)
 		memset(&self, 0, sizeof(self));
 	ks->journal = xcalloc(n, sizeof(*ks->journal));
 	for (size_t i = 0; i < ks->nr_machine; i++)
-		journal_entry(&ks->journal[ks->nr_journal++], ks->machine[i].setting->kind,
+		journal_entry(ks, ks->machine[i].setting->kind,
 			      ks->machine[i].name, ks->machine[i].original, &self, started);
 	for (size_t s = 0; s < ks->nr_sides; s++)
 		for (size_t c = 0; c < ks->cgroups[s].nr; c++)
-			journal_entry(&ks->journal[ks->nr_journal++], knob_scratch_cgroup.kind,
+			journal_entry(ks, knob_scratch_cgroup.kind,
 				      ks->cgroups[s].cgroup[c].dir, "absent", &self, started);
 	if (knob_journal_add(ks->journal, ks->nr_journal, err))
 		return -1;

@@ -57,10 +57,12 @@ struct knob_session {
 	bool journalled;		/* in the machine's journal */
 	bool copied;			/* and in the store's copy */
 	int reaper;			/* the cgroup reaper's fd, or -1 */
+	const char *command;		/* ab, run, bisect-step: journalled, for messages */
 	char described[KNOB_SESSION_MAX_SIDES][2048];	/* knob_session_describe()'s */
 };
 
-void knob_session_init(struct knob_session *ks, size_t nr_sides);
+/* @command ("ab", "run", "bisect-step") is journalled with each original. */
+void knob_session_init(struct knob_session *ks, size_t nr_sides, const char *command);
 
 /*
  * Side @which's knobs (@kl must outlive the session), named @label ("a")

@@ -70,6 +70,7 @@ static int journal_read(struct store *st, const char *machine, struct knob_origi
 		sql_process(s, 3, 4, &k->writer);
 		k->started = sql_strdup(s, 6);
 		k->machine = sql_strdup(s, 7);
+		k->command = NULL;	/* the machine's journal says it; the copy, not */
 	}
 	sql_done(s);
 	sql_end_read(st);
@@ -125,6 +126,7 @@ void store_journal_release(struct knob_original *k, size_t n)
 		free(k[i].value);
 		free(k[i].started);
 		free(k[i].machine);
+		free(k[i].command);
 	}
 	free(k);
 }

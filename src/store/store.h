@@ -202,6 +202,7 @@ struct knob_original {
 	struct process_id writer;	/* the ab that changed it */
 	char *started;			/* when, ISO 8601 */
 	char *machine;			/* whose (read from a store; NULL: this one) */
+	char *command;			/* ab, run or bisect-step; NULL: not known */
 };
 
 /*

@@ -288,7 +288,8 @@ job_after_kill() {
 	run sp run command -p cmd=true -i 1
 	[ "$status" -eq 3 ]
 	assert_one_line_error
-	[[ "$output" == "schedperf: feature NO_SUCH_FEATURE_EVER, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back, cannot be read: "* ]]
+	# (a journal of before it named the command: "a schedperf command")
+	[[ "$output" == "schedperf: feature NO_SUCH_FEATURE_EVER, which a schedperf command (process 1, started 2026-12-01T00:00:00Z) changed and never put back, cannot be read: "* ]]
 	run sp ab --restore
 	[ "$status" -eq 3 ]
 	[ "$(machine_journal)" = "feature NO_SUCH_FEATURE_EVER NO_SUCH_FEATURE_EVER" ]
@@ -317,6 +318,26 @@ job_after_kill() {
 	[ ! -e "$JOURNAL" ]
 }
 
+@test "knobs: what a killed run --knob left changed is said to be a run's, not an ab's" {
+	sysctl_setup
+	"$SP" run command -p 'cmd=sleep 0.02' -i 10000 --knob "sysctl:$KNOB=$A" --name left \
+		--no-monitors -q >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	wait_for knob_changed
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	killed=$PID
+	PID=
+	wait_for refute process_on_this_store "run command"
+	run sp run command -p cmd=true -i 1
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: sysctl $KNOB is $A, not its original $ORIGINAL: a run (process $killed, started "*") changed it and was killed before it put it back, and this command would measure under it (run 'schedperf ab --restore' first)" ]]
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	knob_is "$ORIGINAL"
+}
+
 # gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that
 # are no longer there, as after a module's unload or the group's removal.
 gone_entries() {
@@ -325,7 +346,7 @@ gone_entries() {
 	cat >"$JOURNAL" <<-EOF
 	{"schema": "schedperf-knobs/1", "settings": [
 	 {"kind": "sysctl", "name": "kernel.schedperf_unloaded", "original": "1", "boot": "$boot",
-	  "pid": 1, "start": 1, "started": "2026-12-01T00:00:00Z"},
+	  "pid": 1, "start": 1, "started": "2026-12-01T00:00:00Z", "command": "run"},
 	 {"kind": "sysfs", "name": "/sys/fs/cgroup/cpu/schedperf-removed/cpu.shares",
 	  "original": "1024", "boot": "$boot", "pid": 1, "start": 1,
 	  "started": "2026-12-01T00:00:00Z"}]}
@@ -334,8 +355,8 @@ gone_entries() {
 
 gone_said() {	# gone_said: the two lines that say the entries went, and no other
 	[ "${#lines[@]}" -eq 2 ]
-	[ "${lines[0]}" = "schedperf: sysctl kernel.schedperf_unloaded, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /proc/sys/kernel/schedperf_unloaded is gone; nothing to put back" ]
-	[ "${lines[1]}" = "schedperf: sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares, which an ab (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares is gone; nothing to put back" ]
+	[ "${lines[0]}" = "schedperf: sysctl kernel.schedperf_unloaded, which a run (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /proc/sys/kernel/schedperf_unloaded is gone; nothing to put back" ]
+	[ "${lines[1]}" = "schedperf: sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares, which a schedperf command (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares is gone; nothing to put back" ]
 }
 
 shares_changed() {

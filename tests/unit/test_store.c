@@ -1162,9 +1162,9 @@ static void test_knob_journal(void **state)
 	struct store *st = open_store();
 	struct knob_original k[2] = {
 		{ TEXT("sysctl"), TEXT("kernel.sched_autogroup_enabled"), TEXT("1"), { "", 0, 0 },
-		  TEXT("2026-01-01"), NULL },
+		  TEXT("2026-01-01"), NULL, NULL },
 		{ TEXT("feature"), TEXT("TTWU_QUEUE"), TEXT("NO_TTWU_QUEUE"), { "", 0, 0 },
-		  TEXT("2026-01-01"), NULL },
+		  TEXT("2026-01-01"), NULL, NULL },
 	}, *got;
 	char machine[256];
 	struct error err = { 0 };
