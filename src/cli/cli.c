@@ -15,26 +15,43 @@
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
 #include "util/output_file.h"
+#include "util/strbuf.h"
 #include "util/utf8.h"
 
 struct global_options global = { NULL, false, false, false };
 
-/* The knob guard's words: progress and warnings on stderr, restores on stdout. */
+/*
+ * The knob guard's words: progress and warnings on stderr, restores on
+ * stdout, each one line whatever a value holds (a tab spelt \t, a newline \n).
+ */
+static void say_line(FILE *out, const char *prefix, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_one_line(&sb, text);
+	fprintf(out, "%s%s\n", prefix, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 static void knob_said(const char *text)
 {
 	if (!global.quiet)
-		fprintf(stderr, "schedperf: %s\n", text);
+		say_line(stderr, "schedperf: ", text);
 }
 
 static void knob_warned(const char *text)
 {
-	fprintf(stderr, "schedperf: %s\n", text);
+	say_line(stderr, "schedperf: ", text);
 }
 
 static void knob_restored(const struct knob_original *k)
 {
-	if (!global.quiet)
-		printf("restored %s %s = %s\n", k->kind, k->name, k->value);
+	char *text;
+
+	if (global.quiet || asprintf(&text, "%s %s = %s", k->kind, k->name, k->value) < 0)
+		return;
+	say_line(stdout, "restored ", text);
+	free(text);
 }
 
 static const struct knob_events knob_voice = { knob_said, knob_warned, knob_restored };

@@ -372,7 +372,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			     "below; repeat or comma-separate knobs)", add_a),
 		OPT_CALLBACK(0, "b", ab, "SPEC", "configuration B, the change", add_b),
 		OPT_STRING(0, "name", &ab->so.name, "NAME", "store the sides as runs NAME-a "
-			   "and NAME-b (default: ab-DATE-TIME)"),
+			   "and NAME-b (default: ab-DATE-TIME-PID, the date and time UTC and the "
+			   "process id; a worker's job: ab-job-ID)"),
 		OPT_SEED(&ab->seed, "the seed of the block orders (default: from the clock; "
 			 "printed)"),
 		OPT_FORMAT(&ab->format, "{}"),

@@ -226,7 +226,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_INTEGER(0, "profile-frequency", &req->plan.profile_frequency, "HZ", 1, 1000000,
 			    "samples a second on each CPU for the profile monitors (default "
 			    stringify(PROFILE_FREQUENCY) "; each sample costs the workload "
-			    "time: see schedperf(1))"),
+			    "time: see 'man schedperf')"),
 		OPT_CALLBACK(0, "no-monitors", req, NULL, "the same as --monitors none",
 			     set_monitors),
 		OPT_BOOL(0, "dry-run", &req->dry_run,

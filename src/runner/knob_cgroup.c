@@ -50,6 +50,12 @@ int knob_cgroup_check(const struct knob *k, struct error *err)
 	    (size_t)(dot - k->name) >= 32)
 		return error_set(err, EXIT_USAGE, "'%.64s' is not CONTROLLER.FILE (give e.g. "
 				 "cgroup:cpu.weight=100)", k->name);
+	/* The kernel's controllers and their files are all named in lower case. */
+	for (const char *c = k->name; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			return error_set(err, EXIT_USAGE, "'%.64s' is not a cgroup file: their "
+					 "names are lower case (give e.g. cpu.shares or "
+					 "cpu.weight)", k->name);
 	if (!strncmp(k->name, "cgroup.", 7))
 		return error_set(err, EXIT_USAGE, "%.64s is the cgroup's own, not a controller's "
 				 "setting (give a controller's file, e.g. cpu.weight)", k->name);

@@ -378,14 +378,10 @@ static void describe(struct knob_session *ks, size_t which)
 
 		if (kn->kind == KNOB_CPUS)
 			strbuf_addf(&sb, "cpus=%s\n", kn->value);
-		/* A line each: a newline in the value is spelt \n. */
+		/* A line each: a newline in the value is spelt \n, a tab \t. */
 		if (kn->kind == KNOB_ENV) {
 			strbuf_addf(&sb, "env.%s=", kn->name);
-			for (const char *v = kn->value; *v; v++)
-				if (*v == '\n')
-					strbuf_addstr(&sb, "\\n");
-				else
-					strbuf_addch(&sb, *v);
+			strbuf_add_one_line(&sb, kn->value);
 			strbuf_addch(&sb, '\n');
 		}
 	}

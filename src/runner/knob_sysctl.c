@@ -37,8 +37,9 @@ static int sysctl_normalise(const char *given, char **out, struct error *err)
 
 	if (*p == '/') {
 		if (strncmp(p, PROC_SYS, strlen(PROC_SYS)))
-			return error_set(err, EXIT_USAGE, "a path outside " PROC_SYS " (give a "
-					 "sysctl's name, kernel.NAME, or its path there)");
+			return error_set(err, EXIT_USAGE, "a path outside " PROC_SYS ", where "
+					 "the sysctls are (give a file there, or a sysctl's name, "
+					 "kernel.NAME)");
 		p += strlen(PROC_SYS);
 	}
 	while (*p) {

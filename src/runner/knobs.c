@@ -65,18 +65,20 @@ static const struct {
 	enum knob_kind knob;
 	bool needs_name;	/* NAME=VALUE */
 	const char *syntax;
+	const char *example;	/* for a message: one that works */
 	int (*check)(const struct knob *k, struct error *err);	/* NULL: any value */
 } benchmark_knobs[] = {
-	{ "cpus", KNOB_CPUS, false, "cpus:LIST", check_cpus_form },
-	{ "param", KNOB_PARAM, true, "param:KEY=VALUE", NULL },
-	{ "env", KNOB_ENV, true, "env:VAR=VALUE", NULL },
-	{ "cmd", KNOB_CMD, false, "cmd:PROGRAM ARGS", NULL },
+	{ "cpus", KNOB_CPUS, false, "cpus:LIST", "cpus:0-3,8", check_cpus_form },
+	{ "param", KNOB_PARAM, true, "param:KEY=VALUE", "param:loops=1000", NULL },
+	{ "env", KNOB_ENV, true, "env:VAR=VALUE", "env:OMP_NUM_THREADS=2", NULL },
+	{ "cmd", KNOB_CMD, false, "cmd:PROGRAM ARGS", "cmd:/usr/bin/sleep 0.01", NULL },
 	{ "policy", KNOB_POLICY, false, "policy:other|batch|idle|fifo:PRIO|rr:PRIO",
-	  check_task_knob },
-	{ "nice", KNOB_NICE, false, "nice:N", check_task_knob },
-	{ "slice", KNOB_SLICE, false, "slice:USEC", check_task_knob },
-	{ "uclamp", KNOB_UCLAMP, false, "uclamp:MIN-MAX", check_task_knob },
-	{ "cgroup", KNOB_CGROUP, true, "cgroup:CONTROLLER.FILE=VALUE", knob_cgroup_check },
+	  "policy:fifo:10", check_task_knob },
+	{ "nice", KNOB_NICE, false, "nice:N", "nice:5", check_task_knob },
+	{ "slice", KNOB_SLICE, false, "slice:USEC", "slice:3000", check_task_knob },
+	{ "uclamp", KNOB_UCLAMP, false, "uclamp:MIN-MAX", "uclamp:0-512", check_task_knob },
+	{ "cgroup", KNOB_CGROUP, true, "cgroup:CONTROLLER.FILE=VALUE", "cgroup:cpu.weight=100",
+	  knob_cgroup_check },
 };
 
 #define GOVERNOR_SYNTAX "governor:NAME"
@@ -158,8 +160,9 @@ static size_t prefix_of(const char *text, const struct knob_setting **setting, s
 	return 0;
 }
 
-static int add_machine(struct knob *k, const struct knob_setting *s, const char *body,
-		       const char *side, struct error *err)
+/* @text is the item as given: its kind as spelt there (procfs:, not sysctl:), then @body. */
+static int add_machine(struct knob *k, const struct knob_setting *s, const char *text,
+		       const char *body, const char *side, struct error *err)
 {
 	struct error why = { 0 };
 
@@ -167,7 +170,8 @@ static int add_machine(struct knob *k, const struct knob_setting *s, const char 
 	k->setting = s;
 	if (!s->parse(body, &k->name, &k->value, &why))
 		return 0;
-	return error_set(err, EXIT_USAGE, "%s %s:%.64s: %s", side, s->kind, body, why.msg);
+	return error_set(err, EXIT_USAGE, "%s %.*s%.64s: %s", side, (int)(body - text), text,
+			 body, why.msg);
 }
 
 static int add_benchmark(struct knob *k, size_t i, const char *text, const char *body,
@@ -186,12 +190,15 @@ static int add_benchmark(struct knob *k, size_t i, const char *text, const char 
 	} else {
 		k->value = xstrdup(body);
 	}
-	if ((k->kind == KNOB_ENV && (!knob_valid_name(k->name, "") ||
-				     isdigit((unsigned char)*k->name))) ||
-	    ((k->kind == KNOB_CPUS || k->kind == KNOB_CMD) && !*k->value))
-		return error_set(err, EXIT_USAGE, "%s '%.64s': bad %s: name or empty value "
-				 "(give letters, digits and '_')", side, text,
-				 benchmark_knobs[i].kind);
+	if (k->kind == KNOB_ENV && (!knob_valid_name(k->name, "") ||
+				    isdigit((unsigned char)*k->name)))
+		return error_set(err, EXIT_USAGE, "%s '%.64s': '%.64s' is not a variable's name "
+				 "(give letters, digits and '_', not first a digit)", side, text,
+				 k->name);
+	if ((k->kind == KNOB_CPUS || k->kind == KNOB_CMD) && !*k->value)
+		return error_set(err, EXIT_USAGE, "%s '%.64s' has no value (write it as %s, e.g. "
+				 "%s)", side, text, benchmark_knobs[i].syntax,
+				 benchmark_knobs[i].example);
 	if (benchmark_knobs[i].check && benchmark_knobs[i].check(k, &why))
 		return error_set(err, EXIT_USAGE, "%s %s: %s", side, text, why.msg);
 	return 0;
@@ -229,7 +236,7 @@ static int add_governor(struct knob_list *list, const char *name, const char *si
 
 		spec = xmalloc(strlen(text) + strlen(name) + 2);
 		sprintf(spec, "%s=%s", text, name);
-		rc = add_machine(&k, &knob_sysfs, spec, side, err);
+		rc = add_machine(&k, &knob_sysfs, spec, spec, side, err);
 		for (size_t j = 0; !rc && j < list->nr; j++)
 			seen |= list->knobs[j].setting == &knob_sysfs &&
 				!strcmp(list->knobs[j].name, k.name);
@@ -272,7 +279,7 @@ static int add_item(struct knob_list *list, const char *text, const char *side,
 	if (!len)
 		return not_a_knob(text, side, err);
 	if (setting)
-		rc = add_machine(&k, setting, text + len, side, err);
+		rc = add_machine(&k, setting, text, text + len, side, err);
 	else
 		rc = add_benchmark(&k, bench, text, text + len, side, err);
 	if (rc || already_given(list, &k)) {

@@ -288,10 +288,10 @@ static int parse_root(struct parser *p, struct suite *suite)
 
 	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root)))
 		return error_set(p->err, EXIT_USAGE, "%s:1: the suite is empty (a suite is a "
-				 "list of benchmarks; see schedperf-suite(5))", p->name);
+				 "list of benchmarks; see 'man 5 schedperf-suite')", p->name);
 	if (root->type != YAML_SEQUENCE_NODE)
 		return fail(p, root, "a suite is a list of benchmarks, each starting with "
-			    "'- workload: NAME' (see schedperf-suite(5))");
+			    "'- workload: NAME' (see 'man 5 schedperf-suite')");
 	if (root->data.sequence.items.start == root->data.sequence.items.top)
 		return fail(p, root, "the suite is empty (give at least one benchmark)");
 	for (yaml_node_item_t *item = root->data.sequence.items.start;
@@ -311,7 +311,7 @@ static int parse_root(struct parser *p, struct suite *suite)
 static int syntax_error(const yaml_parser_t *parser, const char *name, struct error *err)
 {
 	return error_set(err, EXIT_USAGE, "%s:%d: YAML syntax error: %s%s%s (see "
-			 "schedperf-suite(5) for the format)", name,
+			 "'man 5 schedperf-suite' for the format)", name,
 			 (int)parser->problem_mark.line + 1,
 			 parser->problem ? parser->problem : "unreadable",
 			 parser->context ? " " : "", parser->context ? parser->context : "");
@@ -349,7 +349,7 @@ static int check_shape(const char *name, const char *text, size_t len, struct er
 			if (++depth > SUITE_MAX_DEPTH)
 				rc = error_set(err, EXIT_USAGE, "%s:%d: nested more than %d levels "
 					       "deep (a suite is a list of benchmarks; see "
-					       "schedperf-suite(5))", name,
+					       "'man 5 schedperf-suite')", name,
 					       (int)event.start_mark.line + 1, SUITE_MAX_DEPTH);
 			break;
 		case YAML_SEQUENCE_END_EVENT:
@@ -368,7 +368,7 @@ static int check_shape(const char *name, const char *text, size_t len, struct er
 			if (++documents > 1)
 				rc = error_set(err, EXIT_USAGE, "%s:%d: a second YAML document "
 					       "(a suite is one document: one list of "
-					       "benchmarks; see schedperf-suite(5))", name,
+					       "benchmarks; see 'man 5 schedperf-suite')", name,
 					       (int)event.start_mark.line + 1);
 			break;
 		case YAML_STREAM_END_EVENT:

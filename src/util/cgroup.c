@@ -317,10 +317,15 @@ static int write_file(const char *dir, const char *file, const char *value)
 static int file_error(struct error *err, const char *dir, const char *file,
 		      const char *value, int e)
 {
-	if (e == ENOENT)
+	/* Its cgroup exists: a file it lacks is a setting this machine's controller has not. */
+	if (e == ENOENT) {
+		const char *slash = strrchr(dir, '/');
+		int parent = slash && slash != dir ? (int)(slash - dir) : (int)strlen(dir);
+
 		return error_set(err, EXIT_ENV, "cgroup file %s/%s does not exist: this "
-				 "machine's cgroup hierarchy has no such setting (see its files "
-				 "with ls %s)", dir, file, dir);
+				 "machine's cgroup hierarchy has no such setting (see the files "
+				 "there with ls %.*s)", dir, file, parent, dir);
+	}
 	if (e == EINVAL || e == ERANGE)
 		return error_set(err, EXIT_USAGE, "cgroup file %s/%s refused '%s': %s (give a "
 				 "value the kernel takes there)", dir, file, value, strerror(e));

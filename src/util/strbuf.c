@@ -35,6 +35,18 @@ void strbuf_addstr(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_add_one_line(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (*s == '\t')
+			strbuf_addstr(sb, "\\t");
+		else
+			strbuf_addch(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	}
+}
+
 void strbuf_addch(struct strbuf *sb, char c)
 {
 	strbuf_add(sb, &c, 1);

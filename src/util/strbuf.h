@@ -16,6 +16,11 @@ struct strbuf {
 void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
+/*
+ * @s on one line, as a value is shown to people: a newline spelt \n, a
+ * tab \t, any other control character '?'.
+ */
+void strbuf_add_one_line(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Hand the buffer to the caller (never NULL) and reset @sb. */

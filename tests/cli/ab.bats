@@ -215,6 +215,8 @@ pg_journal() {
 	wait "$two"
 	[[ "$(json 'd["runs"][0]' "$TMP/1.json")" =~ ^ab-[0-9]{8}-[0-9]{6}-$one-a$ ]]
 	[[ "$(json 'd["runs"][0]' "$TMP/2.json")" =~ ^ab-[0-9]{8}-[0-9]{6}-$two-a$ ]]
+	# and --help says so
+	sp ab --help | tr -s ' \n' ' ' | grep -qF "(default: ab-DATE-TIME-PID, the date and time UTC and the process id; a worker's job: ab-job-ID)"
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1]" ]
 	# a --name whose runs exist is refused: compare would pool the two ab's samples

@@ -15,6 +15,7 @@ teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
 	[ -z "${HOLDER:-}" ] || kill -9 "$HOLDER" 2>/dev/null || true
 	[ -z "${GROUP:-}" ] || rmdir "$GROUP" 2>/dev/null || true
+	[ -z "${PRINTK:-}" ] || printf '%s\n' "$PRINTK" >/proc/sys/kernel/printk
 	sysctl_teardown
 	for db in ${PGDBS:-}; do
 		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
@@ -336,6 +337,28 @@ job_after_kill() {
 	run sp ab --restore
 	[ "$status" -eq 0 ]
 	knob_is "$ORIGINAL"
+}
+
+@test "knobs: ab --restore shows a value's tabs as \\t: one line a setting" {
+	[ -w /proc/sys/kernel/printk ] || skip "kernel.printk is not writable here (needs root)"
+	exec 8>"$SYSCTL_LOCK"
+	flock 8
+	PRINTK=$(cat /proc/sys/kernel/printk)
+	[[ "$PRINTK" == *$'\t'* ]] || skip "kernel.printk has no tab here"
+	# what a killed ab left: the console's level changed, its original journalled
+	journal_entry sysctl kernel.printk "${PRINTK//$'\t'/\\t}"
+	printf '1 %s\n' "${PRINTK#*$'\t'}" >/proc/sys/kernel/printk
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = "restored sysctl kernel.printk = ${PRINTK//$'\t'/\\t}" ]
+	[ "$(cat /proc/sys/kernel/printk)" = "$PRINTK" ]
+	# a job puts it back before it measures, saying so on one line too
+	journal_entry sysctl kernel.printk "${PRINTK//$'\t'/\\t}"
+	printf '1 %s\n' "${PRINTK#*$'\t'}" >/proc/sys/kernel/printk
+	run env SCHEDPERF_JOB=7:claim "$SP" run command -p cmd=true -i 1 -q
+	[ "$(cat /proc/sys/kernel/printk)" = "$PRINTK" ]
+	[[ "${lines[0]}" == "schedperf: put back sysctl kernel.printk = ${PRINTK//$'\t'/\\t} (it was 1\\t"*"): a schedperf command (process 1, "* ]]
 }
 
 # gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that

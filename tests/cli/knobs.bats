@@ -366,3 +366,47 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations')" -eq 6 ]
 	[ "$(samples res)" = 3e+06 ]
 }
+
+@test "knobs: messages say what to give: empty values, cgroup names, procfs:, no nested parentheses" {
+	# an empty cpus: or cmd: says how it is written, with an example
+	for spec in cpus: cmd:; do
+		run sp ab command -p cmd=true --a "$spec" --b env:X=1 --max-samples 5
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == "schedperf: ab: --a '$spec' has no value (write it as ${spec}"*", e.g. ${spec}"?*")" ]]
+	done
+	run sp ab command -p cmd=true --a env:1A=2 --b env:X=1 --max-samples 5
+	[[ "$output" == *"'1A' is not a variable's name (give letters, digits and '_', not first a digit)" ]]
+	# a cgroup file in the wrong case is bad input, exit 2, whatever the
+	# machine has (one its controller lacks is exit 3, the files it has shown)
+	for spec in cgroup:CPU.shares=100 cgroup:cpu.Shares=100; do
+		run sp run command -p cmd=true --knob "$spec" -i 1
+		[ "$status" -eq 2 ] || { echo "$spec: $output"; return 1; }
+		assert_one_line_error
+	done
+	if [ -w /sys/fs/cgroup/cpu ]; then
+		run sp run command -p cmd=true --knob cgroup:cpu.no_such_file=1 -i 1
+		[ "$status" -eq 3 ]
+		assert_one_line_error
+		[[ "$output" == *"cpu.no_such_file does not exist: "*"(see the files there with ls /sys/fs/cgroup/cpu)" ]]
+	fi
+	[ ! -e "$SCHEDPERF_DB" ]
+	[ -z "$(machine_journal)" ]
+	# procfs: is named as given, not as the sysctl it is spelt for
+	run sp ab command -p cmd=true --a procfs:/proc/meminfo=1 --b env:X=1
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: ab: --a procfs:/proc/meminfo=1: a path outside /proc/sys/, where the sysctls are"* ]]
+	# a hint is never nested in another: no "((" or "))" in any of these
+	printf 'a: [\n' >"$TMP/bad.yaml"
+	printf '' >"$TMP/empty.yaml"
+	printf -- '- workload: pipe\n---\n- workload: pipe\n' >"$TMP/two.yaml"
+	for args in "--suite $TMP/bad.yaml" "--suite $TMP/empty.yaml" "--suite $TMP/two.yaml" \
+		    "pipe --cpus 0-4000" "pipe --cpus 3-1" "pipe --knob cpus:0"; do
+		run sp run $args -i 1
+		[ "$status" -eq 2 ] || { echo "$args: $output"; return 1; }
+		assert_one_line_error
+		refute grep -qE '\(\(|\)\)' <<<"$output"
+	done
+	run sp run pipe --cpus 0-1000 -i 1
+	[[ "$output" == *"may not run on (give CPUs of 'taskset -p \$\$' that are in /sys/devices/system/cpu/online)" ]]
+}

@@ -62,7 +62,7 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 				 ps->base.location, msg);
 	if (!strcmp(state, "42501"))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (this role may not; "
-				 "see GRANT in schedperf(1))", what, ps->base.location, msg);
+				 "see GRANT in 'man schedperf')", what, ps->base.location, msg);
 	if (!strncmp(state, "53", 2))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (the server is out "
 				 "of resources: free disk space or memory, then run again)", what,
