@@ -286,12 +286,44 @@ static bool row_selected(const struct comparison *cmp, const struct compare_row 
 	       listed(f->metric_names, row->metric->name);
 }
 
-void comparison_filter(struct comparison *cmp, const char *const *workload_names,
-		       const char *const *metric_names)
+/* The first of @names that no row has: @of gives a row's name. */
+static const char *unmatched(const struct comparison *cmp, const char *const *names,
+			     const char *(*of)(const struct compare_row *row))
+{
+	for (; names && *names; names++) {
+		size_t i = 0;
+
+		while (i < cmp->nr_rows && strcmp(of(&cmp->rows[i]), *names))
+			i++;
+		if (i == cmp->nr_rows)
+			return *names;
+	}
+	return NULL;
+}
+
+static const char *row_workload(const struct compare_row *row)
+{
+	return row->workload;
+}
+
+static const char *row_metric(const struct compare_row *row)
+{
+	return row->metric->name;
+}
+
+const char *comparison_filter(struct comparison *cmp, const char *const *workload_names,
+			      const char *const *metric_names, const char **kind)
 {
 	struct row_filter f = { workload_names, metric_names };
+	const char *missing = unmatched(cmp, workload_names, row_workload);
 
+	*kind = "--workload";
+	if (!missing) {
+		missing = unmatched(cmp, metric_names, row_metric);
+		*kind = "--metric";
+	}
 	keep_rows(cmp, row_selected, &f);
+	return missing;
 }
 
 static bool row_changed(const struct comparison *cmp, const struct compare_row *row,

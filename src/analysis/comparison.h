@@ -131,10 +131,12 @@ size_t compare_cell_batches(const struct compare_cell *c);
 
 /*
  * Keep only rows whose workload is in @workload_names and metric in @metric_names
- * (NULL-terminated lists; NULL or empty keeps all).
+ * (NULL-terminated lists; NULL or empty keeps all). Returns the first name
+ * no row had (a misspelling, which must not pass for "nothing changed"),
+ * @kind its option, or NULL when each was found.
  */
-void comparison_filter(struct comparison *cmp, const char *const *workload_names,
-		       const char *const *metric_names);
+const char *comparison_filter(struct comparison *cmp, const char *const *workload_names,
+			      const char *const *metric_names, const char **kind);
 /* Tests, intervals, adjustment, verdicts and environment differences. */
 void comparison_analyze(struct comparison *cmp, const struct compare_options *opts);
 /* The verdict of one cell from its adjusted p and ratio interval. */

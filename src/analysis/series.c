@@ -11,6 +11,24 @@ static bool listed(const char *const *list)
 	return list && *list;
 }
 
+/*
+ * The first of @names no series has (@metric: a metric's name, else a
+ * workload's): one misspelt name of a list must not pass for "no change".
+ */
+static const char *unmatched(const struct history *h, const char *const *names, bool metric)
+{
+	for (; names && *names; names++) {
+		size_t i = 0;
+
+		while (i < h->nr_series &&
+		       strcmp(metric ? h->series[i].metric->name : h->series[i].workload, *names))
+			i++;
+		if (i == h->nr_series)
+			return *names;
+	}
+	return NULL;
+}
+
 int series_load(const char *db, const char *machine, const struct history_options *opts,
 		const char *who, struct result_set *set, struct history *h, struct error *err)
 {
@@ -33,5 +51,14 @@ int series_load(const char *db, const char *machine, const struct history_option
 		return error_set(err, EXIT_USAGE, "%s: no stored benchmark matches --workload, "
 				 "--metric or -p (see 'schedperf runs' and 'schedperf show RUN')",
 				 who);
+	for (int metric = 0; metric < 2; metric++) {
+		const char *missing = unmatched(h, metric ? opts->metrics : opts->workloads,
+						metric);
+
+		if (missing)
+			return error_set(err, EXIT_USAGE, "%s: %s '%.64s' is in none of the stored "
+					 "series (see 'schedperf runs' and 'schedperf show RUN')",
+					 who, metric ? "--metric" : "--workload", missing);
+	}
 	return 0;
 }

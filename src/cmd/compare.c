@@ -204,23 +204,24 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	struct compare_options opts;
 	struct compare_run *runs;
 	struct comparison cmp;
+	const char *missing, *kind;
 	int code;
 
 	if ((code = load_runs(names, nr_runs, a, &runs)))
 		goto out;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
-	comparison_filter(&cmp, (const char *const *)a->workloads.list,
-			  (const char *const *)a->metrics.list);
-	if (a->exclude_disturbed)
-		comparison_exclude_disturbed(&cmp);
-	if (!cmp.nr_rows && (a->workloads.nr || a->metrics.nr)) {
-		/* A misspelt name must not read as "nothing changed". */
-		code = die_code(EXIT_USAGE, "compare: no row matches --workload or --metric "
-				"(see 'schedperf show %.64s' for the workloads and metrics)",
-				names[0]);
+	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
+				    (const char *const *)a->metrics.list, &kind);
+	if (missing) {
+		code = die_code(EXIT_USAGE, "compare: %s '%.64s' is in none of the rows (see "
+				"'schedperf show %.64s' for the workloads and metrics%s)", kind,
+				missing, names[0], a->all_metrics ? "" : "; a monitor's metric "
+				"needs --all-metrics");
 		comparison_release(&cmp);
 		goto out;
 	}
+	if (a->exclude_disturbed)
+		comparison_exclude_disturbed(&cmp);
 	opts = a->opts;
 	opts.effects = format->for_machines;
 	comparison_analyze(&cmp, &opts);

@@ -78,6 +78,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	struct store *st = NULL;
 	struct error err = { 0 };
 	struct sweep *sw = NULL;
+	const char *missing, *kind;
 	int code;
 
 	if (store_open_existing(global.db, &st, &err)) {
@@ -89,8 +90,14 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	if (code)
 		goto out_runs;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
-	comparison_filter(&cmp, (const char *const *)a->series.workloads.list,
-			  (const char *const *)a->series.metrics.list);
+	missing = comparison_filter(&cmp, (const char *const *)a->series.workloads.list,
+				    (const char *const *)a->series.metrics.list, &kind);
+	if (missing) {
+		code = die_code(EXIT_USAGE, "report: %s '%.64s' is in none of the runs' rows "
+				"(see 'schedperf show %.64s' for the workloads and metrics)",
+				kind, missing, names[0]);
+		goto out;
+	}
 	compare_options_init(&opts);
 	comparison_analyze(&cmp, &opts);
 	in.cmp = &cmp;

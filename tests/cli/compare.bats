@@ -245,7 +245,7 @@ PY
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]	# header, baseline, bad: only wx changed
 	[[ "${lines[2]}" == wx,threads=4,seconds,*,worse,* ]]
-	run sp compare good bad --workload wy,nosuch --format json
+	run sp compare good bad --workload wy --format json
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | "$PYTHON" -c 'import json,sys; print([r["workload"] for r in json.load(sys.stdin)["rows"]])')" = "['wy']" ]
 	run sp compare good bad --adjust holm --alpha 0.01 --margin 2 --format json
@@ -398,8 +398,25 @@ JSON
 	assert_one_line_error
 	run sp compare fa fb --workload nosuch --format json
 	[ "$status" -eq 2 ]
+	# every name of a list is checked: one misspelt is not dropped
+	run sp compare fa fb --workload pipe,nosuch
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--workload 'nosuch' is in none of the rows"* ]]
+	run sp compare fa fb --metric usec_per_op --metric bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--metric 'bogus' is in none of the rows"* ]]
+	# and report's the same, writing nothing
+	for sel in "--workload nosuch" "--workload pipe,nosuch" "--metric usec_per_op,bogus"; do
+		run sp report fa fb $sel -o "$TMP/r.html"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[ ! -e "$TMP/r.html" ]
+	done
 	run sp compare fa fb --metric usec_per_op --format json
 	[ "$status" -eq 0 ]
+	sp report fa fb --workload pipe -o "$TMP/r.html"
+	[ -s "$TMP/r.html" ]
 }
 
 @test "compare pools a run's batches: tests on every sample, each batch's environment" {

@@ -45,6 +45,16 @@ cps() {	# cps WORKLOAD: "index:kind ..." of its change points in detect.json
 	# futex-hash: an improvement, then a regression that is the newest
 	run sp detect --fail-on-regression --workload futex-hash
 	[ "$status" -eq 1 ]
+	# every name of a list is checked: one misspelt is an error, not "no change"
+	for cmd in detect history; do
+		run sp $cmd --workload pipe,nosuch
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"--workload 'nosuch' is in none of the stored series"* ]]
+		run sp $cmd --metric nosuch,usec_per_op
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--metric 'nosuch' is in none"* ]]
+	done
 }
 
 @test "detect --magnitude and --pvalue drop what they should" {

@@ -276,17 +276,24 @@ static void test_model_filter(void **state)
 {
 	static const char *const wb[] = { "wb", NULL };
 	static const char *const none[] = { "nosuch", NULL };
+	static const char *const one_bad[] = { "wb", "nosuch", NULL };
 	struct compare_run runs[3];
 	struct comparison cmp;
+	const char *kind;
 
 	make_run(&runs[0], "base", "performance", r_base_a, r_base_b);
 	make_run(&runs[1], "new1", "powersave", r_new1_a, r_new1_b);
 	make_run(&runs[2], "new2", "performance", r_new2_a, r_new2_b);
 	comparison_build(&cmp, runs, 3, false);
-	comparison_filter(&cmp, wb, NULL);
+	/* a name no row has is said, whatever the others match */
+	assert_string_equal(comparison_filter(&cmp, one_bad, NULL, &kind), "nosuch");
+	assert_string_equal(kind, "--workload");
+	assert_int_equal(cmp.nr_rows, 1);
+	assert_null(comparison_filter(&cmp, wb, NULL, &kind));
 	assert_int_equal(cmp.nr_rows, 1);
 	assert_string_equal(cmp.rows[0].workload, "wb");
-	comparison_filter(&cmp, NULL, none);
+	assert_string_equal(comparison_filter(&cmp, NULL, none, &kind), "nosuch");
+	assert_string_equal(kind, "--metric");
 	assert_int_equal(cmp.nr_rows, 0);
 	release(runs, &cmp);
 }
