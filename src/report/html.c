@@ -309,6 +309,14 @@ static size_t chart_history(struct gnuplot *gp, const struct history_series *hs)
 	return n;
 }
 
+static bool row_has_samples(const struct compare_row *row, size_t nr_runs)
+{
+	for (size_t r = 0; r < nr_runs; r++)
+		if (row->cells[r].nr_samples)
+			return true;
+	return false;
+}
+
 static size_t *no_charts(size_t n)
 {
 	size_t *c = xcalloc(n + 1, sizeof(*c));
@@ -326,6 +334,9 @@ static int draw_charts(const struct html_input *in, struct gnuplot *gp, struct c
 	if (gnuplot_start(gp, err))
 		return -1;
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		/* a row of failed iterations only has nothing to draw (gnuplot refuses it) */
+		if (!row_has_samples(&cmp->rows[i], cmp->nr_runs))
+			continue;
 		ch->distribution[i] = chart_distribution(gp, cmp, i);
 		ch->order[i] = chart_order(gp, cmp, i);
 	}

@@ -128,3 +128,14 @@ JSON
 	[ "$status" -ne 0 ]
 	assert_one_line_error
 }
+
+@test "report: a run whose every iteration failed has a page, its rows without charts" {
+	command -v gnuplot >/dev/null || skip "gnuplot missing"
+	sp run command -p cmd=false -i 2 --name failed -q || true
+	sp run command -p cmd=true -i 2 --name fine -q
+	sp report failed -o "$TMP/failed.html"
+	grep -q '<html' "$TMP/failed.html"
+	! grep -q '<svg' "$TMP/failed.html"
+	sp report failed fine -o "$TMP/both.html"
+	grep -q '<svg' "$TMP/both.html"
+}
