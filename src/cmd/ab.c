@@ -372,8 +372,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			     "below; repeat or comma-separate knobs)", add_a),
 		OPT_CALLBACK(0, "b", ab, "SPEC", "configuration B, the change", add_b),
 		OPT_STRING(0, "name", &ab->so.name, "NAME", "store the sides as runs NAME-a "
-			   "and NAME-b (default: ab-DATE-TIME-PID, the date and time UTC and the "
-			   "process id; a worker's job: ab-job-ID)"),
+			   "and NAME-b, which must hold no batch yet (default: ab-DATE-TIME-PID, the "
+			   "date and time UTC and the process id; a worker's job: ab-job-ID)"),
 		OPT_SEED(&ab->seed, "the seed of the block orders (default: from the clock; "
 			 "printed)"),
 		OPT_FORMAT(&ab->format, "{}"),
@@ -415,9 +415,10 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 }
 
 /*
- * ab-DATE-TIME-PID: two ab started in the same second are two processes
- * at once, never one pid, so they never share runs (compare would pool
- * them). For a worker's job ab-job-ID, the same in every attempt.
+ * ab-DATE-TIME-PID: two ab started in the same second on one machine are
+ * two processes at once, never one pid (on two machines, the second to
+ * begin its batches is refused: run_sides()). For a worker's job
+ * ab-job-ID, the same in every attempt.
  */
 static int default_name(char *buf, size_t len, struct error *err)
 {
@@ -479,56 +480,40 @@ static void finish_sides(struct ab *ab, struct store *st, const char *name,
 }
 
 /*
- * A --name whose runs exist: their batches would be pooled with this ab's
- * by compare, whatever each measured. A job's attempts share their name
- * on purpose (an attempt's batches are incomplete until it finishes).
+ * Open both runs, each side's batch made under its settings (its
+ * environment records them) and both begun at once: refused when a run
+ * of the name holds a batch already (another ab's, or a run's), so that
+ * of two ab started together under one name exactly one proceeds. A job's
+ * earlier, lost attempt is its own (its batches go now). Then sample
+ * until the verdict. Returns 0 or -1 with @err.
  */
-static int refuse_taken_name(const struct ab *ab, struct store *st, const char *name,
-			     struct error *err)
-{
-	char run[512];
-	int64_t job;
-	bool exists = false;
-
-	if (!ab->so.name || job_env_id(&job, err))
-		return 0;
-	for (int i = 0; i < 2 && !exists; i++) {
-		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
-		if (store_run_exists(st, run, &exists, err))
-			return -1;
-	}
-	if (!exists)
-		return 0;
-	return error_set(err, EXIT_USAGE, "ab: run %s exists already, and this ab's samples "
-			 "would be pooled with its own (give another --name)", run);
-}
-
-/* Open both runs; sample until the verdict. Returns 0 or -1 with @err. */
 static int run_sides(struct ab *ab, struct store *st, const char *name,
 		     struct ab_outcome *out, struct error *err)
 {
 	struct ab_measurement m = { { &ab->side[0].sample, &ab->side[1].sample }, &ab->ks,
 				    &ab->so, ab->seed, ab->cap_reason, NULL };
+	struct result_set set = { NULL, 0 };
 	struct sampling_events events;
 	struct status_line sl;
 	struct monitor_set *ms = NULL;
 	char run[512];
 	int rc = -1;
 
-	if (refuse_taken_name(ab, st, name, err) ||
-	    monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
+	if (monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
 		return -1;
-	/* Each side's batch opens under its settings: its environment records them. */
 	for (int i = 0; i < 2; i++) {
 		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
 		if (knob_session_apply(&ab->ks, (size_t)i, err) ||
-		    side_open(&ab->side[i].sample, st, run, &ab->so, ms, err))
+		    side_batch(m.sides[i], run, &ab->so, &set, err))
 			goto out;
 	}
+	if (sides_open(m.sides, st, &set, ms, err))
+		goto out;
 	status_events(&events, &sl, ab->so.max_time);
 	m.events = &events;
 	rc = ab_measure(&m, out, err);
 out:
+	result_set_release(&set);
 	finish_sides(ab, st, name, out, &rc, err);
 	monitors_close(ms);
 	return rc;

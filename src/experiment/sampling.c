@@ -56,18 +56,54 @@ int side_prepare(struct sample_side *side, const struct workload *w, char *const
 	return pick_metric(side, metric, err);
 }
 
-int side_open(struct sample_side *side, struct store *st, const char *name,
-	      const struct sequential_options *so, struct monitor_set *ms, struct error *err)
+/* The runner's options of a side sampled into run @name. */
+static void side_options(struct sample_side *side, const char *name,
+			 const struct sequential_options *so)
 {
 	side->run_name = xstrdup(name);
 	side->opt.name = side->run_name;
 	side->opt.iterations = 1;
 	side->opt.timeout = so->timeout;
 	side->opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
+}
+
+int side_open(struct sample_side *side, struct store *st, const char *name,
+	      const struct sequential_options *so, struct monitor_set *ms, struct error *err)
+{
+	side_options(side, name, so);
 	if (runner_batch_open(st, &side->plan, &side->opt, &side->result, err))
 		return -1;
 	return runner_bench_open(st, side->result.batch_id, 0, &side->plan.items[0],
 				 &side->opt, ms, &side->bench, err);
+}
+
+int side_batch(struct sample_side *side, const char *name, const struct sequential_options *so,
+	       struct result_set *set, struct error *err)
+{
+	side_options(side, name, so);
+	return runner_batch_make(&side->plan, &side->opt, set, err);
+}
+
+int sides_open(struct sample_side *const *sides, struct store *st, struct result_set *set,
+	       struct monitor_set *ms, struct error *err)
+{
+	const struct plan *plans[BLOCK_MAX_SIDES] = { NULL };
+	struct runner_result *results[BLOCK_MAX_SIDES] = { NULL };
+	size_t n = set->nr_batches;
+
+	if (n > BLOCK_MAX_SIDES)
+		return error_set(err, EXIT_INTERNAL, "%zu sides: at most %d", n, BLOCK_MAX_SIDES);
+	for (size_t i = 0; i < n; i++) {
+		plans[i] = &sides[i]->plan;
+		results[i] = &sides[i]->result;
+	}
+	if (runner_batches_begin_own(st, set, plans, results, err))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (runner_bench_open(st, sides[i]->result.batch_id, 0, &sides[i]->plan.items[0],
+				      &sides[i]->opt, ms, &sides[i]->bench, err))
+			return -1;
+	return 0;
 }
 
 int side_sample(struct sample_side *side, double *value, struct error *err)

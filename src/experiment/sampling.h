@@ -61,6 +61,18 @@ int side_prepare(struct sample_side *side, const struct workload *w, char *const
 int side_open(struct sample_side *side, struct store *st, const char *name,
 	      const struct sequential_options *so, struct monitor_set *ms, struct error *err);
 /*
+ * The sides of an experiment whose runs are its own (ab's): side_batch()
+ * makes @side's batch of run @name into @set, its environment read under
+ * the settings the machine has now; sides_open() then begins the batches
+ * of @set, the i-th @sides[i]'s, all at once, refused (EXIT_USAGE,
+ * nothing begun) when one of their runs holds a batch already
+ * (store_batches_begin_own()), and opens their benchmarks.
+ */
+int side_batch(struct sample_side *side, const char *name, const struct sequential_options *so,
+	       struct result_set *set, struct error *err);
+int sides_open(struct sample_side *const *sides, struct store *st, struct result_set *set,
+	       struct monitor_set *ms, struct error *err);
+/*
  * One iteration: 1 with the metric's @value (finite, > 0), 0 when it
  * failed or measured no positive value (why: side->result.last_failure),
  * -1 with @err when the run must stop (a signal, a store error).

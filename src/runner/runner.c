@@ -422,13 +422,26 @@ static void mark_task_knobs(struct result_batch *batch, const char *lines)
 	}
 }
 
+/* The batch of run opt->name for @plan, appended to @set: its environment as it is now. */
+static void make_batch(const struct runner_options *opt, struct result_set *set)
+{
+	struct result_batch *batch = result_set_add_batch(set);
+	char started[64];
+
+	time_iso8601(started, sizeof(started));
+	batch->name = xstrdup(opt->name);
+	batch->started = xstrdup(started);
+	environment_collect(batch);
+	knob_journal_mark(batch);
+	mark_task_knobs(batch, opt->knob_env);
+}
+
 static int open_batch(struct store *st, const struct plan *plan,
 		      const struct runner_options *opt, struct runner_result *result,
 		      struct error *err)
 {
 	struct result_set set = { NULL, 0 };
-	struct result_batch *batch;
-	char started[64], *plan_json;
+	char *plan_json;
 	int rc;
 
 	if (opt->resume_batch) {
@@ -436,34 +449,65 @@ static int open_batch(struct store *st, const struct plan *plan,
 		return store_batch_claim(st, opt->resume_batch, err);
 	}
 	plan_json = plan_to_json(plan);
-	batch = result_set_add_batch(&set);
-	time_iso8601(started, sizeof(started));
-	batch->name = xstrdup(opt->name);
-	batch->started = xstrdup(started);
-	environment_collect(batch);
-	knob_journal_mark(batch);
-	mark_task_knobs(batch, opt->knob_env);
-	rc = store_batch_begin(st, batch, opt->replace, plan_json, err);
-	result->batch_id = batch->id;
+	make_batch(opt, &set);
+	rc = store_batch_begin(st, &set.batches[0], opt->replace, plan_json, err);
+	result->batch_id = set.batches[0].id;
 	free(plan_json);
 	result_set_release(&set);
 	return rc;
+}
+
+/* Raise the resource limits for @plan's workloads and the monitors. */
+static int ensure_limits(const struct plan *plan, struct error *err)
+{
+	struct workload_needs needs;
+	long memory_kb;
+
+	max_needs(plan, &needs, &memory_kb);
+	needs.fds += MONITOR_MAX_FDS;
+	return limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
+			     memory_kb, err);
 }
 
 int runner_batch_open(struct store *st, const struct plan *plan,
 		      const struct runner_options *opt, struct runner_result *result,
 		      struct error *err)
 {
-	struct workload_needs needs;
-	long memory_kb;
-
 	memset(result, 0, sizeof(*result));
-	max_needs(plan, &needs, &memory_kb);
-	needs.fds += MONITOR_MAX_FDS;
-	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
-			  memory_kb, err))
+	if (ensure_limits(plan, err))
 		return -1;
 	return open_batch(st, plan, opt, result, err);
+}
+
+int runner_batch_make(const struct plan *plan, const struct runner_options *opt,
+		      struct result_set *set, struct error *err)
+{
+	if (ensure_limits(plan, err))
+		return -1;
+	make_batch(opt, set);
+	return 0;
+}
+
+int runner_batches_begin_own(struct store *st, struct result_set *set,
+			     const struct plan *const *plans, struct runner_result *const *results,
+			     struct error *err)
+{
+	char **plan_json = xcalloc(set->nr_batches, sizeof(char *));
+	int rc;
+
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		memset(results[i], 0, sizeof(*results[i]));
+		plan_json[i] = plan_to_json(plans[i]);
+	}
+	rc = store_batches_begin_own(st, set->batches, (const char *const *)plan_json,
+				     set->nr_batches, err);
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		if (!rc)
+			results[i]->batch_id = set->batches[i].id;
+		free(plan_json[i]);
+	}
+	free(plan_json);
+	return rc;
 }
 
 /*

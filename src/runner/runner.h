@@ -90,6 +90,19 @@ int runner_batch_open(struct store *st, const struct plan *plan,
 		      const struct runner_options *opt, struct runner_result *result,
 		      struct error *err);
 
+/*
+ * runner_batch_open() for the sides of an experiment whose runs are its
+ * own (ab's): make each side's batch into @set, its environment read
+ * under the settings the side has then; then begin them all at once
+ * (store_batches_begin_own(): refused, nothing begun, when one of their
+ * runs holds a batch already), @results[i] the batch of @set's i-th.
+ */
+int runner_batch_make(const struct plan *plan, const struct runner_options *opt,
+		      struct result_set *set, struct error *err);
+int runner_batches_begin_own(struct store *st, struct result_set *set,
+			     const struct plan *const *plans, struct runner_result *const *results,
+			     struct error *err);
+
 struct runner_bench;
 struct monitor_set;
 

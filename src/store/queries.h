@@ -43,6 +43,8 @@ void batch_state_release(struct batch_state *state);
 /* 1 with *id set, 0 when the run does not exist (and !create). */
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	     struct error *err);
+/* 1 when run @name holds a batch that is not job @job_id's (0: any job's), else 0. */
+int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
 /*
  * Insert @batch (environment too); sets batch->id. 1, and nothing
  * inserted, when the run has a batch of the same start time already.

@@ -23,6 +23,16 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 			  SQL_ARGS(SQL_TEXT(name)), id, err, "add a run") ? -1 : 1;
 }
 
+int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err)
+{
+	int64_t batch_id;
+
+	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
+		      "WHERE r.name = $1 AND (b.job_id IS NULL OR b.job_id <> $2) LIMIT 1",
+		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
+		      "find the run's batches");
+}
+
 static int insert_environment(struct store *st, const struct result_batch *batch,
 			      struct error *err)
 {

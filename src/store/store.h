@@ -88,6 +88,17 @@ void store_forget_in_child(void);
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
 		      const char *plan, struct error *err);
 /*
+ * Begin the @n batches of an experiment whose runs are its own (ab's two
+ * sides), each as store_batch_begin() with @plans[i], in one transaction
+ * with the check that none of their runs holds a batch, other than those
+ * of an earlier attempt of the job this process runs: refused
+ * (EXIT_USAGE, naming the run) otherwise, nothing begun, so that of two
+ * experiments begun at once under one name exactly one proceeds and
+ * compare never pools one's samples with another's.
+ */
+int store_batches_begin_own(struct store *st, struct result_batch *batches,
+			    const char *const *plans, size_t n, struct error *err);
+/*
  * Mark a batch finished; @complete says whether every planned iteration ran.
  * A complete replacing batch discards the run's earlier batches in the same
  * transaction.
@@ -153,8 +164,8 @@ enum store_parts {
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
-/* Whether the store has a run named @name. */
-int store_run_exists(struct store *st, const char *name, bool *exists, struct error *err);
+/* Whether run @name holds a batch (a run's, an ab's, any job's). */
+int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err);
 
 /*
  * Claim the latest incomplete batch of run @name for this process, with

@@ -86,16 +86,15 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 	return rc;
 }
 
-int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
-		      const char *plan, struct error *err)
+/* Begin @batch in the write transaction open: store_batch_begin() without the transaction. */
+static int begin_one(struct store *st, struct result_batch *batch, bool replace,
+		     const char *plan, struct error *err)
 {
 	struct batch_state state = { .replacing = replace, .plan = (char *)plan };
 	int64_t run_id;
 	int rc;
 
 	writer_self(&state.writer);
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
 	rc = run_find(st, batch->name, true, &run_id, err) < 0 ||
 	     (replace && guard_run(st, run_id, err)) ? -1 : 0;
 	/*
@@ -119,6 +118,48 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 	}
 	if (!rc && st->job_id)
 		rc = batch_attach_job(st, batch->id, err);
+	return rc;
+}
+
+int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
+		      const char *plan, struct error *err)
+{
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	return sql_end_write(st, begin_one(st, batch, replace, plan, err), err);
+}
+
+/*
+ * The runs of an experiment are its own: a batch of one of them that is
+ * not an earlier attempt's of the job this process runs (its lost
+ * batches go as this one begins) is another experiment's, whose samples
+ * compare would pool with these.
+ */
+static int runs_free(struct store *st, struct result_batch *batches, size_t n,
+		     struct error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = run_taken(st, batches[i].name, st->job_id, err);
+
+		if (rc)
+			return rc < 0 ? -1 :
+			       error_set(err, EXIT_USAGE, "run %.128s exists already, and "
+					 "compare would pool its samples with this experiment's "
+					 "(give another --name)", batches[i].name);
+	}
+	return 0;
+}
+
+int store_batches_begin_own(struct store *st, struct result_batch *batches,
+			    const char *const *plans, size_t n, struct error *err)
+{
+	int rc;
+
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	rc = runs_free(st, batches, n, err);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = begin_one(st, &batches[i], false, plans[i], err);
 	return sql_end_write(st, rc, err);
 }
 
@@ -157,12 +198,15 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 	return sql_end_write(st, rc, err);
 }
 
-int store_run_exists(struct store *st, const char *name, bool *exists, struct error *err)
+int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err)
 {
-	int64_t run_id;
-	int rc = run_find(st, name, false, &run_id, err);
+	int rc;
 
-	*exists = rc > 0;
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	rc = run_taken(st, name, 0, err);
+	sql_end_read(st);
+	*taken = rc > 0;
 	return rc < 0 ? -1 : 0;
 }
 

@@ -229,6 +229,40 @@ pg_journal() {
 	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1, 1, 1]" ]
 }
 
+# race_ab I: two ab of the name race-I started at once, into $SCHEDPERF_DB.
+race_ab() {
+	local one two
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name "race-$1" \
+		-q 2>"$TMP/err1" &
+	one=$!
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=3 --max-samples 5 --name "race-$1" \
+		-q 2>"$TMP/err2" &
+	two=$!
+	wait "$one" && s1=0 || s1=$?
+	wait "$two" && s2=0 || s2=$?
+	# exactly one proceeds; the other is refused before it stores anything
+	[ "$((s1 + s2))" -eq 2 ] && [ "$((s1 * s2))" -eq 0 ] || {
+		echo "exit statuses $s1 $s2"; cat "$TMP/err1" "$TMP/err2"; return 1; }
+	cat "$TMP/err1" "$TMP/err2" >"$TMP/err"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	grep -q "^schedperf: run race-$1-a exists already, and compare would pool its samples" \
+		"$TMP/err" || { cat "$TMP/err"; return 1; }
+}
+
+@test "ab: two ab of one --name started at once: one proceeds, the other exits 2 (SQLite, PostgreSQL)" {
+	PGDB=$(pg_new_db)
+	for db in "$TMP/race.db" "$(pg_url "$PGDB")"; do
+		export SCHEDPERF_DB=$db
+		sp db init >/dev/null	# the race is the runs', not the schema's
+		for i in 1 2 3 4 5; do
+			race_ab "$i"
+		done
+		sp runs --format json >"$TMP/runs.json"
+		[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+		  "$(json 'sorted((f"race-{i}-{s}", 1) for i in range(1, 6) for s in "ab")' "$TMP/runs.json")" ]
+	done
+}
+
 @test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --dry-run
 	[[ "${lines[1]}" == *", at most 30 s" ]]
