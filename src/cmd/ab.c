@@ -24,9 +24,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "cli/sequential_options.h"
 #include "cli/status.h"
+#include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "experiment/ab.h"
 #include "monitor/monitor.h"
@@ -451,6 +453,105 @@ static void release(struct ab *ab)
 }
 
 /*
+ * The name of the runs of ab job @job: its --name, else ab-job-ID
+ * (malloc'd), read by the parser that reads ours; NULL when its
+ * arguments do not parse (a job of another version).
+ */
+static char *job_runs_name(const struct store_job *job)
+{
+	json_t *list = json_loads(job->args, 0, NULL);
+	size_t n = json_is_array(list) ? json_array_size(list) : 0;
+	char **argv = xcalloc(n + 2, sizeof(char *));
+	struct global_options saved = global;
+	struct ab other = { .so = SEQUENTIAL_DEFAULTS };
+	char *name = NULL;
+
+	argv[0] = (char *)"ab";
+	for (size_t i = 0; i < n; i++) {
+		const char *arg = json_string_value(json_array_get(list, i));
+
+		argv[1 + i] = (char *)(arg ? arg : "");
+	}
+	knob_session_init(&other.ks, 2, "ab");
+	optind = 0;
+	if (!parse_arguments((int)n + 1, argv, &other))
+		name = other.so.name ? xstrdup(other.so.name) :
+		       xasprintf("ab-job-%lld", (long long)job->id);
+	global = saved;
+	release(&other);
+	free(argv);
+	json_decref(list);
+	return name;
+}
+
+/* Another queued or running ab job whose runs are @name's: refused. */
+static int job_name_free(struct store *st, const char *name, struct error *err)
+{
+	struct store_job *jobs;
+	size_t nr;
+	int rc;
+
+	if (store_jobs_list(st, &jobs, &nr, err))
+		return -1;
+	rc = 0;
+	for (size_t i = 0; i < nr; i++) {
+		char *other = NULL;
+
+		if (!rc && !strcmp(jobs[i].command, "ab") &&
+		    (!strcmp(jobs[i].state, "queued") || !strcmp(jobs[i].state, "running") ||
+		     !strcmp(jobs[i].state, "booting")) &&
+		    (other = job_runs_name(&jobs[i])) && !strcmp(other, name))
+			rc = error_set(err, EXIT_USAGE, "ab: --name %.128s: job %lld (%s) stores its "
+				       "runs under that name already, and compare would pool the "
+				       "two (give another --name)", name, (long long)jobs[i].id,
+				       jobs[i].state);
+		free(other);
+		store_job_release(&jobs[i]);
+	}
+	free(jobs);
+	return rc;
+}
+
+/*
+ * What submit's check of an ab job (job_env.h) asks of a --name: runs of
+ * its own, so one job only, whose runs hold no batch yet and which no
+ * other queued or running ab job names. Two submits at once may both
+ * pass: the worker refuses the second when it begins (run_sides()).
+ */
+static int check_job_name(const char *name, struct error *err)
+{
+	struct store_status status;
+	struct store *st = NULL;
+	char run[512];
+	bool taken = false;
+	int rc = 0;
+
+	if (job_env_check_jobs() > 1)
+		return error_set(err, EXIT_USAGE, "ab: --name %.128s with --repeat %d: the jobs "
+				 "would pool their samples in one pair of runs (give one job each "
+				 "its own --name, or no --name: ab-job-ID)", name,
+				 job_env_check_jobs());
+	/* No store there yet holds no run and no job. */
+	if (store_inspect(global.db, &status, err))
+		return -1;
+	if (!status.version)
+		return 0;
+	if (store_open_existing(global.db, &st, err))
+		return -1;
+	for (int i = 0; i < 2 && !rc && !taken; i++) {
+		snprintf(run, sizeof(run), "%s-%s", name, side_names[i]);
+		rc = store_run_taken(st, run, &taken, err);
+	}
+	if (!rc && taken)
+		rc = error_set(err, EXIT_USAGE, "ab: run %.128s exists already, and compare would "
+			       "pool its samples with this job's (give another --name)", run);
+	if (!rc)
+		rc = job_name_free(st, name, err);
+	store_close(st);
+	return rc;
+}
+
+/*
  * Both sides' batches finished in one transaction, complete when the
  * verdict was reached: the job this ab runs for (if any) is done with
  * them and keeps the verdict. The first error is the one @err keeps.
@@ -560,6 +661,8 @@ static int run_ab(struct ab *ab)
 	else if (default_name(name, sizeof(name), &err))
 		return error_report(&err);
 	if (ab->dry_run) {
+		if (ab->so.name && job_env_check_jobs() && check_job_name(name, &err))
+			return error_report(&err);
 		print_plan(ab, name);
 		return EXIT_OK;
 	}

@@ -35,9 +35,12 @@ static const struct cmd_usage submit_usage = {
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
 	"worker dies is run again by another, up to --max-attempts claims in all,\n"
 	"then it fails with the reason. An ab or bisect-step job without --name\n"
-	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID. A job with\n"
-	"--kernel runs on that kernel release: a worker that runs another boots it\n"
-	"first, if it has a --boot-cmd (see 'schedperf worker --help').\n",
+	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID; an ab's --name\n"
+	"names runs of its own: refused with --repeat N > 1, when its runs exist or\n"
+	"another queued or running ab job names them, and failed by the worker\n"
+	"when they were made meanwhile. A job with --kernel runs on that kernel\n"
+	"release: a worker that runs another boots it first, if it has a\n"
+	"--boot-cmd (see 'schedperf worker --help').\n",
 };
 
 struct submit_request {
@@ -170,13 +173,16 @@ static int check_command(const struct submit_request *req)
 	char **argv = xcalloc((size_t)req->nr_args + 4, sizeof(char *));
 	int code;
 	pid_t pid;
+	char jobs[16];
 
 	/* First, so that no option of the job's can take it for its value. */
 	argv[0] = (char *)"schedperf";
 	argv[1] = (char *)req->command;
 	argv[2] = (char *)"--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
-	setenv(JOB_ENV_CHECK, "1", 1);
+	/* How many: an ab's --name is refused for more than one (its runs are its own). */
+	snprintf(jobs, sizeof(jobs), "%d", req->repeat);
+	setenv(JOB_ENV_CHECK, jobs, 1);
 	/* What the dry run reads (bisect-step's runs) is in the queue's store. */
 	setenv("SCHEDPERF_DB", global.db, 1);
 	pid = spawn_self(argv, -2, -1, true);

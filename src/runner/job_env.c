@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The job a worker runs a command for, from $SCHEDPERF_JOB (job_env.h). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "runner/job_env.h"
@@ -48,4 +49,12 @@ void job_env_check_paths(void)
 
 	if (check && *check)
 		workload_check_for_job();
+}
+
+int job_env_check_jobs(void)
+{
+	const char *check = getenv(JOB_ENV_CHECK);
+	long n = check ? strtol(check, NULL, 10) : 0;
+
+	return n > 0 && n <= INT_MAX ? (int)n : 0;
 }

@@ -26,5 +26,10 @@ int job_env_attach(struct store *st, struct error *err);
  */
 #define JOB_ENV_CHECK "SCHEDPERF_JOB_CHECK"
 void job_env_check_paths(void);
+/*
+ * In that check, how many jobs of these arguments submit queues (its
+ * --repeat; JOB_ENV_CHECK's value); 0 when the command checks no job.
+ */
+int job_env_check_jobs(void);
 
 #endif

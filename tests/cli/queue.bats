@@ -377,6 +377,55 @@ ab_sides_sampled() {
 	  "[('mid-a', 1), ('mid-b', 1)]" ]
 }
 
+@test "queue: an ab job's --name is its own: refused at submit when taken, and by the worker" {
+	ab=(ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5)
+	# one pair of runs for several jobs would pool them
+	run sp submit --repeat 2 "${ab[@]}" --name dup
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ab: --name dup with --repeat 2: the jobs would pool their samples"* ]]
+	[ "$(count "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" -eq 0 ]
+	sp submit --repeat 2 "${ab[@]}" >/dev/null	# each its ab-job-ID
+	# another queued job of that name
+	sp submit "${ab[@]}" --name dup >/dev/null
+	run sp submit "${ab[@]}" --a env:Y=3 --name=dup
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ab: --name dup: job 3 (queued) stores its runs under that name already"* ]]
+	run sp submit "${ab[@]}" --name ab-job-1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"job 1 (queued) stores its runs"* ]]
+	for i in 1 2 3; do sp worker --once >/dev/null; done
+	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "done done done" ]
+	# runs that exist
+	run sp submit "${ab[@]}" --a env:Y=9 --name dup
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ab: run dup-a exists already, and compare would pool its samples with this job's"* ]]
+	sp submit pipe -p loops=10 -i 1 --name solo-b >/dev/null
+	sp submit "${ab[@]}" --name solo >/dev/null	# queued before solo-b was stored
+	sp worker --once >/dev/null	# the run
+	# the worker refuses the ab whose runs were made meanwhile, and stores nothing
+	run sp worker --once
+	[ "$(count "SELECT state FROM jobs WHERE id = 5")" = failed ]
+	[ "$(count "SELECT reason FROM jobs WHERE id = 5")" = \
+	  "run solo-b exists already, and compare would pool its samples with this experiment's (give another --name)" ]
+	[ "$(count "SELECT count(*) FROM batches WHERE job_id = 5")" -eq 0 ]
+	[ "$(count "SELECT count(*) FROM runs r JOIN batches b ON b.run_id = r.id
+		WHERE r.name IN ('solo-a', 'solo-b')")" -eq 1 ]
+	# two jobs of one name submitted at once both pass submit: the second to run fails
+	sp submit "${ab[@]}" --name twice >/dev/null
+	psql_in "$PGDB" "INSERT INTO jobs (command, args, machine, machine_like, submitted, since)
+		SELECT command, args, machine, machine_like, submitted, since FROM jobs WHERE id = 6"
+	sp worker --once >/dev/null
+	run sp worker --once
+	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs WHERE id >= 6")" = "done failed" ]
+	[[ "$(count "SELECT reason FROM jobs WHERE id = 7")" == "run twice-a exists already"* ]]
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d if r["name"].startswith("twice"))' "$TMP/runs.json")" = \
+	  "[('twice-a', 1), ('twice-b', 1)]" ]
+}
+
 @test "queue: what would make a job no job is refused, however spelled; a run that stores nothing fails its job" {
 	# a last option without its value must not take the check's --dry-run for it
 	run sp submit ab command --a cmd:true --b cmd:false --name
