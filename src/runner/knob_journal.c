@@ -89,6 +89,18 @@ static void readable_by_all(int fd)
 		(void)fchmod(fd, 0644);
 }
 
+/* How to fix a failed open of the journal or its lock: root is no fix for root. */
+static const char *open_hint(int e)
+{
+	if (geteuid() && (e == EACCES || e == EPERM))
+		return "run as root";
+	if (e == EROFS)
+		return "its file system is read-only: mount it read-write";
+	if (e == ENOENT)
+		return "its directory does not exist: create it";
+	return "check the directory and its permissions";
+}
+
 static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
 {
 	const char *path = knob_lock_path();
@@ -107,8 +119,8 @@ static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
 		return 1;
 	if (!exclusive && errno == ENOENT)
 		return 0;
-	return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (run as root)", path,
-			 strerror(errno));
+	return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (%s)", path,
+			 strerror(errno), open_hint(errno));
 }
 
 int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error *err)
@@ -274,8 +286,8 @@ int knob_journal_write(const struct knob_original *k, size_t n, struct error *er
 	/* One writer at a time (the exclusive lock): a leftover of a killed one is overwritten. */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (run as "
-				 "root)", tmp, strerror(errno));
+		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (%s)", tmp,
+				 strerror(errno), open_hint(errno));
 	readable_by_all(fd);
 	text = journal_text(k, n);
 	rc = write_all(fd, text) || write_all(fd, "\n");

@@ -562,3 +562,13 @@ cgroup_ab() {
 	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM knob_journal')" -eq 0 ]
 	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$own"
 }
+
+@test "knobs: a lock that cannot be made says how to fix it, never 'run as root' to root" {
+	run env SCHEDPERF_TEST_RUNDIR="$TMP/missing" "$SP" ab --restore
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"schedperf-knobs.lock: No such file or directory (its directory does not exist: create it)" ]]
+	if [ "$(id -u)" = 0 ]; then
+		[[ "$output" != *"run as root"* ]]
+	fi
+}
