@@ -150,6 +150,10 @@ static int settle_entry(const struct knob_original *k, enum leftover_policy poli
 		return error_set(err, why.code, "%s %s, which %s changed and never put back, "
 				 "cannot be read: %s", k->kind, k->name, writer_text(k), why.msg);
 	if (!strcmp(now, k->value)) {
+		/* a restore asked for says what it did with each setting, this one too */
+		if (policy == PUT_BACK_ASKED)
+			knob_warning("%s %s, which %s changed, is at its original %.64s already: "
+				     "nothing to put back", k->kind, k->name, writer_text(k), now);
 		free(now);
 		return 0;
 	}

@@ -317,6 +317,12 @@ job_after_kill() {
 	journal_entry sysctl "$KNOB" "$ORIGINAL"
 	sp run command -p cmd=true -i 1 -q
 	[ ! -e "$JOURNAL" ]
+	# ab --restore says so, a line for it as for every setting it deals with
+	journal_entry sysctl "$KNOB" "$ORIGINAL"
+	run sp ab --restore
+	[ "$status" -eq 0 ]
+	[[ "$output" == "schedperf: sysctl $KNOB, which "*" is at its original $ORIGINAL already: nothing to put back" ]]
+	[ ! -e "$JOURNAL" ]
 }
 
 @test "knobs: what a killed run --knob left changed is said to be a run's, not an ab's" {
