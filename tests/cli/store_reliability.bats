@@ -434,3 +434,16 @@ reads_change_nothing() {
 	grep -q s3cret "$TMP/err" && return 1
 	return 0
 }
+
+@test "store: a --db that is a dangling symbolic link is refused, exit 2, nothing made" {
+	ln -s "$TMP/target.db" "$TMP/link.db"
+	exit_is 2 "$SP" --db "$TMP/link.db" run pipe -p loops=10 -i 1 -q
+	err_has "it is a symbolic link to a file that does not exist"
+	exit_is 2 "$SP" --db "$TMP/link.db" import "$BATS_TEST_DIRNAME/../data/store-v1.json"
+	[ ! -e "$TMP/target.db" ]
+	[ "$(ls "$TMP" | grep -c '^target')" -eq 0 ]
+	# a link to a store is followed as ever
+	sp --db "$TMP/target.db" run pipe -p loops=10 -i 1 --name a -q
+	sp --db "$TMP/link.db" run pipe -p loops=10 -i 1 --name b -q
+	[ "$(sqlite3 "$TMP/target.db" 'SELECT count(*) FROM runs')" -eq 2 ]
+}

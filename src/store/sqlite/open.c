@@ -419,6 +419,11 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 			return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored "
 					 "there yet (give the --db of an existing store, or run "
 					 "'schedperf run' first)", location);
+		if (errno == ENOENT && !lstat(location, &sb) && S_ISLNK(sb.st_mode))
+			return error_set(err, EXIT_USAGE, "no store at '%s': it is a symbolic "
+					 "link to a file that does not exist, and a new store is not "
+					 "made behind a link (give its target as --db, or remove the "
+					 "link)", location);
 		if (errno == ENOENT)
 			return create_store(location, upgrade, out, err);
 		return open_error(location, strerror(errno), "check the path and its "
