@@ -617,8 +617,10 @@ int cmd_run(int argc, char **argv)
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
 			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err))
 		goto fail;
-	if (plan->nr_knobs && knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
-						 "run: --knob", &err))
+	if (plan->nr_knobs && (knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
+						  "run: --knob", &err) ||
+			       (plan->cpus && knob_session_cpus(&ks, 0, plan->cpus, "run: --cpus ",
+								&err))))
 		goto fail;
 	if (req.dry_run) {
 		print_dry_run(plan);

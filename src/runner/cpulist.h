@@ -20,4 +20,11 @@ int cpulist_parse_form(const char *text, const char *what, cpu_set_t *set, struc
  */
 int cpulist_parse(const char *text, const char *what, cpu_set_t *set, struct error *err);
 
+/*
+ * @set in the kernel's form, as /proc/self/status's Cpus_allowed_list
+ * spells it ("0-3,8": a range for two CPUs or more), malloc'd; "" for
+ * none. One set has one spelling: what a batch's environment records.
+ */
+char *cpulist_format(const cpu_set_t *set);
+
 #endif

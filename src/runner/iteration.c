@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "util/guardian.h"
+#include "runner/cpulist.h"
 #include "runner/iteration.h"
 #include "store/store.h"
 #include "util/io.h"
@@ -54,6 +55,35 @@ int iteration_interrupted(void)
 	return interrupted;
 }
 
+/*
+ * Run on @cpus, and make sure the task does: its samples are recorded as
+ * run there (knob.cpus). A set the task's cpuset leaves no CPU of, or only
+ * some, fails the iteration (1) saying where it would have run; -1 when
+ * the affinity cannot be set or read at all.
+ */
+static int pin(const cpu_set_t *cpus, struct error *err)
+{
+	cpu_set_t now;
+	char *want, *got;
+
+	if (sched_setaffinity(0, sizeof(*cpus), cpus) && errno != EINVAL)
+		return error_set(err, EXIT_ENV, "cannot run on the CPUs given: %s (give CPUs "
+				 "this process may use)", strerror(errno));
+	CPU_ZERO(&now);
+	if (sched_getaffinity(0, sizeof(now), &now))
+		return error_set(err, EXIT_ENV, "cannot read the CPUs it runs on: %s",
+				 strerror(errno));
+	if (CPU_EQUAL(&now, cpus))
+		return 0;
+	want = cpulist_format(cpus);
+	got = cpulist_format(&now);
+	error_set(err, EXIT_ENV, "runs on CPUs %.128s, not on CPUs %.128s as given: a "
+		  "cgroup's cpuset.cpus holds it there (give CPUs inside the cpuset)", got, want);
+	free(want);
+	free(got);
+	return 1;
+}
+
 static void __attribute__((noreturn))
 child_main(const struct workload *w, const struct param_value *values,
 	   const struct iteration_config *cfg, int report_fd, int go_fd)
@@ -67,12 +97,6 @@ child_main(const struct workload *w, const struct param_value *values,
 	memset(&report, 0, sizeof(report));
 	for (size_t i = 0; i < nr_values; i++)
 		metrics[i] = NAN;
-	if (cfg->cpus && sched_setaffinity(0, sizeof(*cfg->cpus), cfg->cpus)) {
-		report.status = error_set(&report.error, EXIT_ENV, "cannot run on the CPUs of "
-					  "--cpus: %s (give CPUs this process may use)",
-					  strerror(errno));
-		goto send;
-	}
 	if (cfg->workdir && chdir(cfg->workdir)) {
 		report.status = error_set(&report.error, EXIT_ENV, "cannot enter the build's "
 					  "directory %s: %s", cfg->workdir, strerror(errno));
@@ -83,6 +107,9 @@ child_main(const struct workload *w, const struct param_value *values,
 		report.status = -1;
 		goto send;
 	}
+	/* After the cgroups: joining a cpuset replaces the affinity (cgroup v1). */
+	if (cfg->cpus && (report.status = pin(cfg->cpus, &report.error)))
+		goto send;
 	/* While the runner attaches the monitors: the workload's tasks need no store. */
 	store_forget_in_child();
 	/* Wait until the monitors are attached; EOF means the runner gave up. */

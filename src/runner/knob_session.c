@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner/cpulist.h"
 #include "runner/iteration.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
@@ -95,6 +96,37 @@ static const char *benchmark_kind(enum knob_kind kind)
 	}
 }
 
+/* Side @which's cgroup:cpuset.cpus knob, or NULL. */
+static const struct knob *cpuset_of(const struct knob_session *ks, size_t which)
+{
+	const struct knob_list *kl = ks->knobs[which];
+
+	for (size_t k = 0; kl && k < kl->nr; k++)
+		if (kl->knobs[k].kind == KNOB_CGROUP && !strcmp(kl->knobs[k].name, "cpuset.cpus"))
+			return &kl->knobs[k];
+	return NULL;
+}
+
+int knob_session_cpus(const struct knob_session *ks, size_t which, const char *cpus,
+		      const char *what, struct error *err)
+{
+	const struct knob *cpuset = cpuset_of(ks, which);
+	cpu_set_t given, within, inside;
+
+	if (!cpuset)
+		return 0;
+	if (cpulist_parse_form(cpus, NULL, &given, err) ||
+	    cpulist_parse_form(cpuset->value, NULL, &within, err))
+		return -1;
+	CPU_AND(&inside, &given, &within);
+	if (CPU_EQUAL(&inside, &given))
+		return 0;
+	return error_set(err, EXIT_USAGE, "%s%.64s is not inside cgroup:cpuset.cpus=%.64s: "
+			 "the cpuset would run the tasks on its own CPUs, not on these (give "
+			 "CPUs within %.64s, or leave one of the two out)", what, cpus,
+			 cpuset->value, cpuset->value);
+}
+
 int knob_session_side(struct knob_session *ks, size_t which, const struct knob_list *kl,
 		      const char *label, const char *flag, struct error *err)
 {
@@ -122,6 +154,14 @@ int knob_session_side(struct knob_session *ks, size_t which, const struct knob_l
 					 "it once", flag, kn->setting->kind, kn->name,
 					 m->value[which], kn->value);
 		m->value[which] = kn->value;
+	}
+	for (size_t k = 0; k < kl->nr; k++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s cpus:", flag);
+		if (kl->knobs[k].kind == KNOB_CPUS &&
+		    knob_session_cpus(ks, which, kl->knobs[k].value, what, err))
+			return -1;
 	}
 	return 0;
 }

@@ -73,6 +73,16 @@ void knob_session_init(struct knob_session *ks, size_t nr_sides, const char *com
 int knob_session_side(struct knob_session *ks, size_t which, const struct knob_list *kl,
 		      const char *label, const char *flag, struct error *err);
 
+/*
+ * That side @which's CPU list @cpus (a cpus: knob, run's --cpus), named
+ * @what in the message ("run: --cpus "), is inside the side's
+ * cgroup:cpuset.cpus, when it has one: the cpuset would move its tasks
+ * onto its own CPUs. EXIT_USAGE when not; called for a side's cpus: knob
+ * by knob_session_side().
+ */
+int knob_session_cpus(const struct knob_session *ks, size_t which, const char *cpus,
+		      const char *what, struct error *err);
+
 /* Whether sides @a and @b change the same (machine, variables, tasks, cgroups). */
 bool knob_session_same(const struct knob_session *ks, size_t a, size_t b);
 

@@ -256,6 +256,57 @@ z' --max-samples 5 --name e -q
 print(sorted(r["name"] for r in json.load(sys.stdin)))')" = "['cs-a', 'cs-b', 'kept-a', 'kept-b']" ]
 }
 
+# cpuset_setup: root, a cpuset controller and two CPUs, or skip; CPUSET_PROGRAM
+# is a line for the command workload with shell=1 that writes $1 to its own
+# cgroup's cpuset.cpus (v1's cpuset hierarchy, else v2's).
+cpuset_setup() {
+	[ "$(id -u)" = 0 ] || skip "scratch cgroups need root here"
+	[ -e /sys/fs/cgroup/cpuset/cpuset.cpus ] ||
+		grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
+		skip "no cpuset controller"
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	WHERE=(-p "cmd=grep Cpus_allowed_list /proc/self/status"
+	       -p 'metric_regex=Cpus_allowed_list:[[:space:]]*([0-9]+)')
+}
+
+cpuset_program() {	# cpuset_program CPUS
+	echo "cmd=d=/sys/fs/cgroup/cpuset\$(awk -F: '\$2 == \"cpuset\" { print \$3 }' /proc/self/cgroup); [ -d \$d ] || d=/sys/fs/cgroup\$(awk -F: '\$1 == 0 { print \$3 }' /proc/self/cgroup); echo $1 > \$d/cpuset.cpus; echo 7"
+}
+
+@test "knobs: cpus: and run's --cpus must lie inside the side's cgroup:cpuset.cpus; inside it, the tasks run on them" {
+	cpuset_setup
+	# the cpuset would move the tasks to CPU 1 while the batch says 0
+	run sp ab command "${WHERE[@]}" --a cpus:0,cgroup:cpuset.cpus=1 --b cpus:1 \
+		--max-samples 5 --name out
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ab: --a cpus:0 is not inside cgroup:cpuset.cpus=1"* ]]
+	run sp run command "${WHERE[@]}" --cpus 0-1 --knob cgroup:cpuset.cpus=1 -i 2 --name out
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run: --cpus 0-1 is not inside cgroup:cpuset.cpus=1"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+	no_scratch_cgroups
+	[ -z "$(machine_journal)" ]
+	# inside: the tasks join the cpuset, then are pinned, and run where the batch says
+	sp run command "${WHERE[@]}" --cpus 1 --knob cgroup:cpuset.cpus=0-1 -i 2 --name in -q
+	[ "$(samples in)" = 1 ]
+	[ "$(env_of in knob.cpus)" = 1 ]
+	[ "$(env_of in knob.cgroup.cpuset.cpus)" = 0-1 ]
+}
+
+@test "knobs: an iteration whose cpuset no longer holds the CPUs given fails, saying where it would run" {
+	cpuset_setup
+	# the first iteration narrows its own cpuset to CPU 1: the next ones
+	# cannot run on CPU 0 and fail rather than store samples labelled 0
+	run sp run command -p shell=1 -p "$(cpuset_program 1)" -p 'metric_regex=([0-9]+)' \
+		--cpus 0 --knob cgroup:cpuset.cpus=0-1 -i 3 --name moved
+	[[ "$output" == *"iteration 2 failed: runs on CPUs 1, not on CPUs 0 as given: a cgroup's cpuset.cpus holds it there"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure LIKE 'runs on CPUs 1, not on CPUs 0 %'")" -eq 2 ]
+	no_scratch_cgroups
+	[ -z "$(machine_journal)" ]
+}
+
 @test "knobs: bisect-step --knob: the step measures under it, puts it back" {
 	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
 		--knob slice:300 -i 10 --name good -q

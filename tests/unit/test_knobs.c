@@ -19,7 +19,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "runner/cpulist.h"
 #include "runner/knob_cgroup.h"
+#include "runner/knob_session.h"
 #include "runner/knobs.h"
 #include "runner/task_knobs.h"
 #include "util/array.h"
@@ -130,6 +132,100 @@ static void test_cpus_list(void **state)
 	refused("cpus:0,1-", "'1-' is not a knob");
 	refused("cpus:0,-1", "'-1' is not a knob");
 	refused("cpus:", "empty value");
+}
+
+/* A set in the kernel's spelling, and that spelling read back is the set. */
+static void formats_as(const char *list, const char *expected)
+{
+	struct error err = { 0 };
+	cpu_set_t set, again;
+	char *text;
+
+	assert_int_equal(cpulist_parse_form(list, NULL, &set, &err), 0);
+	text = cpulist_format(&set);
+	assert_string_equal(text, expected);
+	assert_int_equal(cpulist_parse_form(text, NULL, &again, &err), 0);
+	assert_true(CPU_EQUAL(&set, &again));
+	free(text);
+}
+
+static void test_cpulist_format(void **state)
+{
+	cpu_set_t none;
+	char *text;
+
+	formats_as("0", "0");
+	formats_as("0,1", "0-1");
+	formats_as("1,0", "0-1");
+	formats_as("0,2", "0,2");
+	formats_as("8,0-3", "0-3,8");
+	formats_as("0-1,1-2,5,6,7,9", "0-2,5-7,9");
+	formats_as("1023", "1023");
+	formats_as("0-1023", "0-1023");
+	CPU_ZERO(&none);
+	text = cpulist_format(&none);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+/* knob_session_side() with one side's SPEC; the session's error in @err. */
+static int side_of(const char *spec, struct knob_list *list, struct knob_session *ks,
+		   struct error *err)
+{
+	knob_session_init(ks, 1, "ab");
+	assert_int_equal(knobs_parse(list, spec, "ab: --a", err), 0);
+	return knob_session_side(ks, 0, list, "a", "ab: --a", err);
+}
+
+static void test_cpus_within_cpuset(void **state)
+{
+	static const struct {
+		const char *spec;
+		bool inside;
+	} cases[] = {
+		{ "cpus:1,cgroup:cpuset.cpus=0-1", true },
+		{ "cgroup:cpuset.cpus=0-1,cpus:1,0", true },
+		{ "cpus:0-3,cgroup:cpuset.cpus=0-1,2-3", true },
+		{ "cpus:0,cgroup:cpuset.cpus=1", false },
+		{ "cpus:0-1,cgroup:cpuset.cpus=1", false },
+		{ "cgroup:cpuset.cpus=2,cpus:0-1", false },
+		/* without a cpuset, or a cpuset without cpus:, nothing to check */
+		{ "cpus:5,cgroup:cpuset.mems=0", true },
+		{ "cgroup:cpuset.cpus=1", true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct knob_list list = { NULL, 0 };
+		struct knob_session ks;
+		struct error err = { 0 };
+		int rc = side_of(cases[i].spec, &list, &ks, &err);
+
+		if (cases[i].inside) {
+			assert_int_equal(rc, 0);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_int_equal(err.code, EXIT_USAGE);
+			assert_non_null(strstr(err.msg, "ab: --a cpus:"));
+			assert_non_null(strstr(err.msg, "is not inside cgroup:cpuset.cpus="));
+		}
+		knob_session_release(&ks);
+		knobs_release(&list);
+	}
+	/* run's --cpus, beside its --knob */
+	{
+		struct knob_list list = { NULL, 0 };
+		struct knob_session ks;
+		struct error err = { 0 };
+
+		assert_int_equal(side_of("cgroup:cpuset.cpus=1", &list, &ks, &err), 0);
+		assert_int_equal(knob_session_cpus(&ks, 0, "1", "run: --cpus ", &err), 0);
+		assert_int_equal(knob_session_cpus(&ks, 0, "0", "run: --cpus ", &err), -1);
+		assert_string_equal(err.msg, "run: --cpus 0 is not inside cgroup:cpuset.cpus=1: "
+				    "the cpuset would run the tasks on its own CPUs, not on these "
+				    "(give CPUs within 1, or leave one of the two out)");
+		knob_session_release(&ks);
+		knobs_release(&list);
+	}
 }
 
 static void test_other_knobs(void **state)
@@ -349,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_sysctl_refusals),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_cpus_list),
+		cmocka_unit_test(test_cpulist_format),
+		cmocka_unit_test(test_cpus_within_cpuset),
 		cmocka_unit_test(test_other_knobs),
 		cmocka_unit_test(test_kinds_by_name),
 		cmocka_unit_test(test_procfs),
