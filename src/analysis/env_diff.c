@@ -32,6 +32,7 @@ static const struct {
 	{ "cpu.model", "cpu" },
 	{ "machine.hostname", "machine" },
 	{ "machine.id", "machine-id" },
+	{ "knob.cpus", "cpus" },	/* pinned, or to other CPUs */
 };
 
 static const char *moving_key(const char *key)

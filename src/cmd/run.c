@@ -182,7 +182,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_INTEGER(0, "retries", &req->plan.retries, "N", 0, 100,
 			    "run a failed iteration again, up to N times"),
 		OPT_CALLBACK(0, "cpus", req, "LIST",
-			     "run the workload's tasks on these CPUs (0-3,8)", set_cpus),
+			     "run the workload's tasks on these CPUs (0-3,8); each batch records "
+			     "them (knob.cpus)", set_cpus),
 		OPT_CALLBACK(0, "knob", req, "SPEC", "for the whole run, change a setting of the "
 			     "machine (sysctl:, procfs:, sysfs:, governor:, feature:), of the "
 			     "workload's environment (env:) or of its tasks (policy:, nice:, "

@@ -26,10 +26,10 @@ static void print_samples(const struct result_batch *batch)
 {
 	for (size_t i = 0; i < batch->nr_benchmarks; i++) {
 		const struct result_benchmark *b = &batch->benchmarks[i];
-		char *params = params_display(b->params);
+		char *label = benchmark_label(batch, b);
 
-		printf("  samples of %s %s\n", b->workload, params);
-		free(params);
+		printf("  samples of %s\n", label);
+		free(label);
 		for (size_t m = 0; m < b->nr_metrics; m++) {
 			const struct result_metric *metric = &b->metrics[m];
 

@@ -66,20 +66,49 @@ static void failure_lines(FILE *out, const struct result_benchmark *b)
 	free(count);
 }
 
+/*
+ * The CPUs the batch's workload was held to: run's --cpus or a side's
+ * cpus: (knob.cpus), else its cgroup's cpuset: a workload's own "cpus="
+ * parameter (pipe's "any") says nothing of them.
+ */
+static const char *held_to(const struct result_batch *batch)
+{
+	const char *cpus = result_batch_env(batch, "knob.cpus");
+
+	return cpus ? cpus : result_batch_env(batch, "knob.cgroup.cpuset.cpus");
+}
+
+char *benchmark_label(const struct result_batch *batch, const struct result_benchmark *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *params = params_display(b->params);
+	const char *cpus = held_to(batch);
+
+	strbuf_addf(&sb, "%s %s", b->workload, params);
+	if (cpus) {
+		char *shown = utf8_escaped(cpus);
+
+		strbuf_addf(&sb, " on CPUs %s", shown);
+		free(shown);
+	}
+	free(params);
+	return strbuf_detach(&sb);
+}
+
 void report_batch_summary(FILE *out, const struct result_batch *batch)
 {
 	fprintf(out, "run %s, batch %lld (%s)%s\n", batch->name, (long long)batch->id,
 		batch->started, batch->complete ? "" : ", incomplete");
 	for (size_t i = 0; i < batch->nr_benchmarks; i++) {
 		const struct result_benchmark *b = &batch->benchmarks[i];
-		char *params = params_display(b->params);
+		char *label = benchmark_label(batch, b);
 		struct disturbance d;
 
-		fprintf(out, "  %s %s", b->workload, params);
+		fprintf(out, "  %s", label);
 		if (b->nr_failed)
 			fprintf(out, "  (%zu failed iterations)", b->nr_failed);
 		fputc('\n', out);
-		free(params);
+		free(label);
 		failure_lines(out, b);
 		disturbance_summarize(batch, i, &d);
 		if (d.disturbed) {

@@ -29,6 +29,13 @@
  */
 char *params_display(const char *params_json);
 
+/*
+ * "WORKLOAD PARAMS", then " on CPUs LIST" when @batch's workload was held
+ * to CPUs (its knob.cpus, else its cgroup's cpuset.cpus), malloc'd: how
+ * run and show name a benchmark of a batch.
+ */
+char *benchmark_label(const struct result_batch *batch, const struct result_benchmark *b);
+
 /* One line per workload metric of a batch: mean, spread, n. */
 void report_batch_summary(FILE *out, const struct result_batch *batch);
 

@@ -416,8 +416,6 @@ static void describe(struct knob_session *ks, size_t which)
 	for (size_t k = 0; kl && k < kl->nr; k++) {
 		const struct knob *kn = &kl->knobs[k];
 
-		if (kn->kind == KNOB_CPUS)
-			strbuf_addf(&sb, "cpus=%s\n", kn->value);
 		/* A line each: a newline in the value is spelt \n, a tab \t. */
 		if (kn->kind == KNOB_ENV) {
 			strbuf_addf(&sb, "env.%s=", kn->name);

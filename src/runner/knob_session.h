@@ -118,8 +118,9 @@ const struct task_knobs *knob_session_task(const struct knob_session *ks, size_t
 
 /*
  * Lines "KIND=VALUE" describing side @which's knobs of the benchmark
- * (cpus, env.VAR, the tasks', cgroup.FILE as the kernel took it), for its
- * batch's environment (machine settings are marked from the journal).
+ * (env.VAR, the tasks', cgroup.FILE as the kernel took it), for its
+ * batch's environment (machine settings are marked from the journal, the
+ * CPUs by the runner that pins them).
  * The session's, filled in by knob_session_begin(): "" until then; lines
  * beyond its size are left out whole.
  */

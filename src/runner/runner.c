@@ -422,6 +422,22 @@ static void mark_task_knobs(struct result_batch *batch, const char *lines)
 	}
 }
 
+/*
+ * The CPUs its tasks are pinned to as knob.cpus, whichever command pinned
+ * them (run's --cpus, an ab side's cpus:), in one spelling: the iteration
+ * fails rather than run elsewhere (iteration.c).
+ */
+static void mark_cpus(struct result_batch *batch, const cpu_set_t *cpus)
+{
+	char *list;
+
+	if (!cpus)
+		return;
+	list = cpulist_format(cpus);
+	result_batch_add_env(batch, "knob.cpus", list);
+	free(list);
+}
+
 /* The batch of run opt->name for @plan, appended to @set: its environment as it is now. */
 static void make_batch(const struct runner_options *opt, struct result_set *set)
 {
@@ -434,6 +450,7 @@ static void make_batch(const struct runner_options *opt, struct result_set *set)
 	environment_collect(batch);
 	knob_journal_mark(batch);
 	mark_task_knobs(batch, opt->knob_env);
+	mark_cpus(batch, opt->cpus);
 }
 
 static int open_batch(struct store *st, const struct plan *plan,

@@ -136,6 +136,32 @@ PY
 	[[ "$output" != *"samples of"* ]]
 }
 
+@test "run --cpus: each batch records its CPUs; show, compare, export and import see them" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	sp run pipe -p loops=100 -i 2 --cpus 1,0 --name pin -q
+	sp run pipe -p loops=100 -i 2 --name pin -q
+	sp run pipe -p loops=100 -i 2 --name nopin -q
+	# in the kernel's spelling: 1,0 and 0-1 are one set
+	run sp show pin
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"batch 1 "*"pipe cpus=any loops=100 mode=process on CPUs 0-1"* ]]
+	[[ "$(echo "$output" | grep -c "on CPUs")" -eq 1 ]]
+	run sp show pin --samples
+	[[ "$output" == *"samples of pipe cpus=any loops=100 mode=process on CPUs 0-1"* ]]
+	# a run that pools pinned and unpinned batches differs from one that does not
+	run sp compare nopin pin
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"!knob.cpus: nopin=(unset), pin=0-1 | (unset)"* ]]
+	[[ "$output" == *"pin "*" (!cpus differs"* ]]
+	sp export pin -o "$TMP/pin.json"
+	[ "$(json '[r["environment"].get("knob.cpus") for r in d["runs"]]' "$TMP/pin.json")" = "['0-1', None]" ]
+	sp --db "$TMP/imported.db" import "$TMP/pin.json"
+	run sp --db "$TMP/imported.db" show pin
+	[[ "$output" == *"batch 1 "*"on CPUs 0-1"* ]]
+	# the CPUs given in the batch's plan, for --resume, stay as given
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches WHERE plan LIKE '%\"cpus\":\"1,0\"%'")" -eq 1 ]
+}
+
 @test "compare: MMTests table with percent changes, positive = better" {
 	sp run pipe -p loops=2000 -i 3 --name a --quiet
 	sp run pipe -p loops=2000 -i 3 --name b --quiet
