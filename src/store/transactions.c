@@ -17,6 +17,12 @@
  * process whose batch was deleted under it fails on its next insert and
  * never writes into another batch.
  *
+ * An experiment's own runs (ab's two sides): the check that none of them
+ * holds a batch, other than an earlier, lost attempt's of the job this
+ * process runs, and the begin of all their batches are one write
+ * transaction, so that of two experiments begun under one name at once
+ * exactly one proceeds and compare never pools them.
+ *
  * --replace. The replacing batch is stored beside the earlier ones and
  * hidden from every reader (runs, show, compare, export) until it
  * finishes complete; the transaction that marks it complete deletes the
