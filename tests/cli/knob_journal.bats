@@ -325,17 +325,23 @@ job_after_kill() {
 	[ ! -e "$JOURNAL" ]
 }
 
+# kill_bg PATTERN: SIGKILL the command run in the background ($PID, then
+# $killed), and wait until no process of this store's matches PATTERN.
+kill_bg() {
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	killed=$PID
+	PID=
+	wait_for refute process_on_this_store "$1"
+}
+
 @test "knobs: what a killed run --knob left changed is said to be a run's, not an ab's" {
 	sysctl_setup
 	"$SP" run command -p 'cmd=sleep 0.02' -i 10000 --knob "sysctl:$KNOB=$A" --name left \
 		--no-monitors -q >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
-	kill -9 "$PID"
-	wait "$PID" 2>/dev/null || true
-	killed=$PID
-	PID=
-	wait_for refute process_on_this_store "run command"
+	kill_bg "run command"
 	run sp run command -p cmd=true -i 1
 	[ "$status" -eq 3 ]
 	assert_one_line_error
@@ -430,11 +436,7 @@ cgroup_ab() {
 	[ ! -e "$JOURNAL" ]
 	# an ab killed by SIGKILL, its cgroup removed after: ab --restore drops it
 	cgroup_ab killed
-	kill -9 "$PID"
-	wait "$PID" 2>/dev/null || true
-	killed=$PID
-	PID=
-	wait_for refute process_on_this_store "ab command"
+	kill_bg "ab command"
 	[ "$(machine_journal)" = "sysfs $GROUP/cpu.shares 1024" ]
 	rmdir "$GROUP"
 	run sp ab --restore
