@@ -400,6 +400,10 @@ gone_said() {	# gone_said: the two lines that say the entries went, and no other
 	[ "${lines[1]}" = "schedperf: sysfs /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares, which a schedperf command (process 1, started 2026-12-01T00:00:00Z) changed and never put back: /sys/fs/cgroup/cpu/schedperf-removed/cpu.shares is gone; nothing to put back" ]
 }
 
+is_stopped() {	# is_stopped PID: the process is stopped (SIGSTOP took effect)
+	[ "$(awk '{ print $3 }' "/proc/$1/stat")" = T ]
+}
+
 shares_changed() {
 	[ "$(cat "$GROUP/cpu.shares")" != 1024 ]
 }
@@ -445,10 +449,15 @@ cgroup_ab() {
 	[[ "${lines[0]}" == "schedperf: sysfs $GROUP/cpu.shares, which an ab (process $killed, started "*") changed and never put back: $GROUP/cpu.shares is gone; nothing to put back" ]]
 	[ -z "$(machine_journal)" ]
 	sp run command -p cmd=true -i 1 -q
-	# the group removed while the ab runs: its own put-back drops it, and says so
+	# the group removed while the ab runs: its own put-back drops it, and
+	# says so (stopped meanwhile, so that SIGINT is what ends it, not its
+	# next write to the file that went)
 	cgroup_ab interrupted
+	kill -STOP "$PID"
+	wait_for is_stopped "$PID"
 	rmdir "$GROUP"
 	kill -INT "$PID"
+	kill -CONT "$PID"
 	rc=0
 	wait "$PID" || rc=$?
 	PID=
