@@ -66,8 +66,11 @@ same_compare() {
 @test "postgres: a failure that quotes bytes not UTF-8 is stored, escaped, as on SQLite" {
 	# the program's last line of standard error is the failure's reason
 	cmd='sh -c "printf \"bad \\377\\376 end\\n\" >&2; exit 3"'
-	sp --db "$PG" run command -p cmd="$cmd" -i 1 --name bytes -q 2>/dev/null
-	sp run command -p cmd="$cmd" -i 1 --name bytes -q 2>/dev/null
+	# its only iteration failed: exit 1, the failure stored
+	run sp --db "$PG" run command -p cmd="$cmd" -i 1 --name bytes -q
+	[ "$status" -eq 1 ]
+	run sp run command -p cmd="$cmd" -i 1 --name bytes -q
+	[ "$status" -eq 1 ]
 	[ "$(psql_in "$PGDB" 'SELECT failure FROM iterations')" = \
 		"$(sqlite3 "$SCHEDPERF_DB" 'SELECT failure FROM iterations')" ]
 	[[ "$(psql_in "$PGDB" 'SELECT failure FROM iterations')" == *'bad \xff\xfe end'* ]]
