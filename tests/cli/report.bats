@@ -135,7 +135,7 @@ JSON
 	sp run command -p cmd=true -i 2 --name fine -q
 	sp report failed -o "$TMP/failed.html"
 	grep -q '<html' "$TMP/failed.html"
-	! grep -q '<svg' "$TMP/failed.html"
+	refute grep -q '<svg' "$TMP/failed.html"
 	sp report failed fine -o "$TMP/both.html"
 	grep -q '<svg' "$TMP/both.html"
 }
