@@ -33,7 +33,7 @@ struct batch_state {
 	bool replacing;		/* once complete, the run's earlier batches go */
 	char *plan;		/* NULL when it has none */
 	struct batch_writer writer;
-	char *machine;		/* its machine (util/machine.h's key), "" when unknown */
+	char *machine;		/* its machine, "ID/HOST" (machine_batch_key()), "/" unknown */
 	char *host;		/* its machine's host name, "" when unknown */
 };
 

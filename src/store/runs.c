@@ -65,11 +65,15 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 	return insert_environment(st, batch, err);
 }
 
-/* A batch's machine as analysis/machines.c tells machines apart: its id, else its host. */
+/*
+ * A batch's machine: its machine id and host name, "ID/HOST", as
+ * machine_batch_key() says of this one (machines cloned from one image
+ * share their id, not their name).
+ */
 #define MACHINE_OF(batch)							\
-	"COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
-	" AND key = 'machine.id'), (SELECT value FROM environment WHERE "	\
-	"batch_id = " batch " AND key = 'machine.hostname'), '')"
+	"(COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
+	" AND key = 'machine.id'), '') || '/' || COALESCE((SELECT value FROM "	\
+	"environment WHERE batch_id = " batch " AND key = 'machine.hostname'), ''))"
 
 #define SELECT_BATCH_STATE							\
 	"SELECT b.id, b.run_id, r.name, b.complete, b.replacing, b.plan, b.writer_boot, " \

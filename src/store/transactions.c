@@ -227,9 +227,9 @@ static int this_machines(const struct batch_state *states, size_t nr, const char
 {
 	char here[256];
 
-	machine_identity(here, sizeof(here));
+	machine_batch_key(here, sizeof(here));
 	for (size_t i = 0; i < nr; i++) {
-		if (!*states[i].machine || !strcmp(states[i].machine, here)) {
+		if (!strcmp(states[i].machine, "/") || !strcmp(states[i].machine, here)) {
 			*at = i;
 			return 0;
 		}

@@ -51,6 +51,16 @@ void machine_identity(char *buf, size_t len)
 	buf[len - 1] = '\0';
 }
 
+void machine_batch_key(char *buf, size_t len)
+{
+	char id[256], host[256];
+
+	if (!simulated("name", id, sizeof(id)))
+		first_line("/etc/machine-id", id, sizeof(id));
+	machine_host_name(host, sizeof(host));
+	snprintf(buf, len, "%s/%s", id, host);
+}
+
 void machine_host_name(char *buf, size_t len)
 {
 	if (simulated("name", buf, len))

@@ -12,6 +12,14 @@
  */
 void machine_identity(char *buf, size_t len);
 
+/*
+ * Its machine id and host name as a batch run here records them, "ID/HOST"
+ * (either "" when unknown): what the store's --replace and --resume tell
+ * machines apart by, so that machines cloned from one image, which share
+ * their machine id, are still two (src/store/runs.c, MACHINE_OF).
+ */
+void machine_batch_key(char *buf, size_t len);
+
 /* Its host name, as a batch records it and a worker matches jobs by it. */
 void machine_host_name(char *buf, size_t len);
 

@@ -118,6 +118,17 @@ json.dump(d, sys.stdout)' | sp --db "$db" import - >/dev/null
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"ran on machine 'other', not this one (resume it there"* ]]
+	# a machine cloned from this one's image shares its machine id, not its name:
+	# still another machine for --replace and --resume
+	sp --db "$db" export y | as_other_machine c | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+d["runs"][0]["environment"]["machine.id"] = open("/etc/machine-id").read().strip()
+d["runs"][0]["environment"]["machine.hostname"] = "clone"
+json.dump(d, sys.stdout)' | sp --db "$db" import - >/dev/null
+	sp --db "$db" run pipe -p loops=100 -i 2 --name c --replace -q
+	[ "$(sp --db "$db" runs --format json | "$PYTHON" -c 'import json, sys
+print(sorted(b["machine"] for r in json.load(sys.stdin) if r["name"] == "c" for b in r["batches"]))')" = "$("$PYTHON" -c "print(sorted(['clone', '$HOST']))")" ]
 	[ "$(sp --db "$db" runs --format json | "$PYTHON" -c 'import json, sys
 print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" = "[1]" ]
 }
