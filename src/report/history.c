@@ -92,17 +92,6 @@ void report_history_text(FILE *out, const void *records, const void *how)
 		fprintf(out, "\nci: the %g %% t interval of the mean\n", h->level * 100);
 }
 
-/* A number, or null when undefined; a member of @key, or with NULL an element. */
-static void number(struct json_writer *w, const char *key, double v)
-{
-	if (key)
-		jw_key(w, key);
-	if (isfinite(v))
-		jw_real(w, v);
-	else
-		jw_null(w);
-}
-
 static void string_or_null(struct json_writer *w, const char *key, const char *s)
 {
 	jw_key(w, key);
@@ -156,13 +145,13 @@ static void point_json(struct json_writer *w, const struct history *h,
 	point_json_label(w, h, p);
 	jw_key(w, "n");
 	jw_integer(w, (long long)p->nr_samples);
-	number(w, "mean", p->mean);
-	number(w, "median", p->median);
-	number(w, "stddev", p->stddev);
+	jw_number(w, "mean", p->mean);
+	jw_number(w, "median", p->median);
+	jw_number(w, "stddev", p->stddev);
 	jw_key(w, "ci");
 	jw_array(w);
-	number(w, NULL, p->ci_low);
-	number(w, NULL, p->ci_high);
+	jw_number(w, NULL, p->ci_low);
+	jw_number(w, NULL, p->ci_high);
 	jw_close(w);
 	jw_close(w);
 }
@@ -303,14 +292,14 @@ static void change_json(struct json_writer *w, const struct history *h,
 	point_json_label(w, h, &s->points[c->cp.index]);
 	jw_key(w, "index");
 	jw_integer(w, (long long)c->cp.index);
-	number(w, "mean_before", c->cp.sides.mean_before);
-	number(w, "mean_after", c->cp.sides.mean_after);
-	number(w, "stddev_before", c->cp.sides.stddev_before);
-	number(w, "stddev_after", c->cp.sides.stddev_after);
-	number(w, "pct_change", c->pct_change);
+	jw_number(w, "mean_before", c->cp.sides.mean_before);
+	jw_number(w, "mean_after", c->cp.sides.mean_after);
+	jw_number(w, "stddev_before", c->cp.sides.stddev_before);
+	jw_number(w, "stddev_after", c->cp.sides.stddev_after);
+	jw_number(w, "pct_change", c->pct_change);
 	jw_key(w, "kind");
 	jw_string(w, change_kind(c));
-	number(w, "p", c->cp.sides.p);
+	jw_number(w, "p", c->cp.sides.p);
 	jw_close(w);
 }
 

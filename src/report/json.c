@@ -12,23 +12,12 @@
 #include "util/json_write.h"
 #include "util/utf8.h"
 
-/* A number, or null when undefined; a member of @key, or with NULL an element. */
-static void number(struct json_writer *w, const char *key, double v)
-{
-	if (key)
-		jw_key(w, key);
-	if (isfinite(v))
-		jw_real(w, v);
-	else
-		jw_null(w);
-}
-
 static void pair(struct json_writer *w, const char *key, double low, double high)
 {
 	jw_key(w, key);
 	jw_array(w);
-	number(w, NULL, low);
-	number(w, NULL, high);
+	jw_number(w, NULL, low);
+	jw_number(w, NULL, high);
 	jw_close(w);
 }
 
@@ -51,21 +40,21 @@ static void against_baseline(struct json_writer *w, const struct comparison *cmp
 	const char *keys[COMPARE_MAX_CAVEATS];
 	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys));
 
-	number(w, "p_welch", st->p_welch);
-	number(w, "p_mwu", st->p_mwu);
-	number(w, "p_adjusted", st->p_adjusted);
+	jw_number(w, "p_welch", st->p_welch);
+	jw_number(w, "p_mwu", st->p_mwu);
+	jw_number(w, "p_adjusted", st->p_adjusted);
 	pair(w, "ratio_ci", st->ratio_low, st->ratio_high);
-	number(w, "hl_shift", st->hl_shift);
+	jw_number(w, "hl_shift", st->hl_shift);
 	pair(w, "hl_ci", st->hl_low, st->hl_high);
-	number(w, "mde_pct", st->mde_pct);
+	jw_number(w, "mde_pct", st->mde_pct);
 	jw_key(w, "verdict");
 	if (st->verdict == VERDICT_NONE)
 		jw_null(w);
 	else
 		jw_string(w, verdict_name(st->verdict));
 	string(w, "tested_on", st->batched ? "batch means" : "samples");
-	number(w, "p_batch", st->p_batch);
-	number(w, "batch_spread", st->batch_spread);
+	jw_number(w, "p_batch", st->p_batch);
+	jw_number(w, "batch_spread", st->batch_spread);
 	jw_key(w, "within_batch_spread");
 	jw_bool(w, st->within_spread);
 	jw_key(w, "env_caveats");
@@ -110,29 +99,29 @@ static void cell_json(struct json_writer *w, const struct comparison *cmp,
 	jw_object(w);
 	string(w, "name", cmp->runs[r].name);
 	integer(w, "n", (long long)s->n);
-	number(w, "min", s->min);
-	number(w, "max", s->max);
-	number(w, "amean", s->amean);
-	number(w, "hmean", s->hmean);
-	number(w, "gmean", s->gmean);
-	number(w, "median", s->median);
-	number(w, "stddev", s->stddev);
-	number(w, "coeffvar", s->coeffvar);
+	jw_number(w, "min", s->min);
+	jw_number(w, "max", s->max);
+	jw_number(w, "amean", s->amean);
+	jw_number(w, "hmean", s->hmean);
+	jw_number(w, "gmean", s->gmean);
+	jw_number(w, "median", s->median);
+	jw_number(w, "stddev", s->stddev);
+	jw_number(w, "coeffvar", s->coeffvar);
 	for (int i = 0; i < SUMMARY_NR_BMEANS; i++) {
 		char key[16];
 
 		snprintf(key, sizeof(key), "bmean_%d", summary_bmean_percents[i]);
-		number(w, key, s->bmean[i]);
+		jw_number(w, key, s->bmean[i]);
 	}
 	pair(w, "median_ci", row->cells[r].stats.median_low, row->cells[r].stats.median_high);
 	integer(w, "batches", (long long)compare_cell_batches(&row->cells[r]));
-	number(w, "between_batch_share", row->cells[r].between_share);
+	jw_number(w, "between_batch_share", row->cells[r].between_share);
 	integer(w, "disturbed", (long long)row->cells[r].nr_disturbed);
 	integer(w, "excluded", (long long)row->cells[r].nr_excluded);
 	if (r > 0) {
 		const struct summary *base = &row->cells[0].summary;
 
-		number(w, "pct_change", summary_pct_change(
+		jw_number(w, "pct_change", summary_pct_change(
 			compare_headline(base, row->metric->better),
 			compare_headline(s, row->metric->better), higher));
 		against_baseline(w, cmp, &row->cells[r].stats, r);
@@ -177,9 +166,9 @@ static void settings_json(struct json_writer *w, const struct comparison *cmp)
 
 	jw_key(w, "settings");
 	jw_object(w);
-	number(w, "alpha", o->alpha);
-	number(w, "confidence", cmp->level);
-	number(w, "margin_pct", o->margin * 100);
+	jw_number(w, "alpha", o->alpha);
+	jw_number(w, "confidence", cmp->level);
+	jw_number(w, "margin_pct", o->margin * 100);
 	string(w, "adjust", adjust[o->adjust]);
 	string(w, "test", "welch");
 	integer(w, "resamples", (long long)o->resamples);

@@ -234,6 +234,16 @@ void jw_null(struct json_writer *w)
 		put(w, "null", 4);
 }
 
+void jw_number(struct json_writer *w, const char *key, double v)
+{
+	if (key)
+		jw_key(w, key);
+	if (isfinite(v))
+		jw_real(w, v);
+	else
+		jw_null(w);
+}
+
 /* A jansson tree holds only what it could take: every key and value is written. */
 void jw_json(struct json_writer *w, const json_t *json)
 {

@@ -38,6 +38,11 @@ void jw_real(struct json_writer *w, double v);
 void jw_integer(struct json_writer *w, long long v);
 void jw_bool(struct json_writer *w, bool v);
 void jw_null(struct json_writer *w);
+/*
+ * A number, or null where it is undefined (NaN, an infinity), as a member
+ * of @key, or with NULL an element.
+ */
+void jw_number(struct json_writer *w, const char *key, double v);
 /* A value of a jansson tree (NULL: nothing). */
 void jw_json(struct json_writer *w, const json_t *json);
 
