@@ -179,7 +179,9 @@ install() {
 
 # The kernel tree: 16 commits (or N), a Makefile whose kernelrelease names
 # each, and a level that commit REGRESSION makes 20 % worse; in $TMP/tree,
-# or TREE.
+# or TREE. Each tree's commits are its own (its path is in them): two trees
+# made in one second would otherwise share their first commits, and their
+# kernels' releases.
 tree_of() {	# tree_of REGRESSION [N [TREE]]
 	local tree=${3:-$TMP/tree}
 
@@ -190,7 +192,7 @@ tree_of() {	# tree_of REGRESSION [N [TREE]]
 	printf 'kernelrelease:\n\t@echo 6.18.0-sim-$$(git rev-parse --short=12 HEAD)\n' >Makefile
 	for i in $(seq 1 "${2:-16}"); do
 		echo $([ "$i" -lt "$1" ] && echo 100 || echo 120) >level
-		echo "change $i" >change
+		echo "change $i of $tree" >change
 		git add -A
 		git commit -q -m "change $i"
 	done
