@@ -27,6 +27,7 @@ void knob_events_set(const struct knob_events *ev)
 	events = ev;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void say(void (*fn)(const char *), const char *fmt, va_list ap)
 {
 	char text[1024];

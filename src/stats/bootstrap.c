@@ -498,7 +498,7 @@ int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
 		return -1;
 	xt = xreallocarray(NULL, n, BOOTSTRAP_LANES * sizeof(*xt));
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
-		struct side side = lane < nr ? side_of(x[lane], n) : (struct side){ NULL };
+		struct side side = lane < nr ? side_of(x[lane], n) : (struct side){ 0 };
 
 		for (size_t j = 0; j < n; j++)
 			xt[j * BOOTSTRAP_LANES + lane] = side.x ? side.x[j] : 1;
