@@ -104,18 +104,9 @@ static void string_or_null(struct json_writer *w, const char *key, const char *s
 /* The fields every series has in JSON, in its object. */
 static void series_json(struct json_writer *w, const struct history_series *s)
 {
-	json_t *params = json_loads(s->params ? s->params : "{}", 0, NULL);
-
 	jw_key(w, "workload");
 	jw_string(w, s->workload);
-	jw_key(w, "params");
-	if (params) {
-		jw_json(w, params);
-		json_decref(params);
-	} else {
-		jw_object(w);
-		jw_close(w);
-	}
+	jw_json_text(w, "params", s->params);
 	jw_key(w, "metric");
 	jw_string(w, s->metric->name);
 	jw_key(w, "unit");

@@ -204,18 +204,10 @@ void report_compare_json(FILE *out, const void *records, const void *render)
 	jw_array(w);
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct compare_row *row = &cmp->rows[i];
-		json_t *params = json_loads(row->params, 0, NULL);
 
 		jw_object(w);
 		string(w, "workload", row->workload);
-		jw_key(w, "params");
-		if (params) {
-			jw_json(w, params);
-			json_decref(params);
-		} else {
-			jw_object(w);
-			jw_close(w);
-		}
+		jw_json_text(w, "params", row->params);
 		string(w, "metric", row->metric->name);
 		string(w, "unit", row->metric->unit);
 		string(w, "better", better_name(row->metric->better));

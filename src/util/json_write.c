@@ -327,3 +327,17 @@ int json_write(FILE *out, const json_t *json, int indent_by)
 	jw_json(w, json);
 	return json_writer_end(w);
 }
+
+void jw_json_text(struct json_writer *w, const char *key, const char *text)
+{
+	json_t *json = json_loads(text ? text : "{}", 0, NULL);
+
+	jw_key(w, key);
+	if (json) {
+		jw_json(w, json);
+		json_decref(json);
+	} else {
+		jw_object(w);
+		jw_close(w);
+	}
+}

@@ -45,5 +45,7 @@ void jw_null(struct json_writer *w);
 void jw_number(struct json_writer *w, const char *key, double v);
 /* A value of a jansson tree (NULL: nothing). */
 void jw_json(struct json_writer *w, const json_t *json);
+/* JSON @text (NULL or unparsable: an empty object), as a member of @key. */
+void jw_json_text(struct json_writer *w, const char *key, const char *text);
 
 #endif
