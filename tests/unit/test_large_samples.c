@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The statistics of src/stats/ at sizes where their cost matters: the
- * radix sort, the Hodges–Lehmann selection from the implicit matrix of
+ * radix sort, quickselect, the Hodges–Lehmann selection from the implicit matrix of
  * pairwise differences (checked exactly against sorting every difference,
  * as the code did before), and the large-sample limit of the bootstrap
  * interval, and every test on samples near the largest double. Reference
@@ -25,6 +25,7 @@
 #include "stats/bootstrap.h"
 #include "stats/hodges_lehmann.h"
 #include "stats/rng.h"
+#include "stats/select.h"
 #include "stats/sort.h"
 #include "stats/welch.h"
 
@@ -98,6 +99,42 @@ static void test_sort_doubles(void **state)
 		}
 		free(x);
 		free(y);
+	}
+}
+
+/*
+ * Every rank selected from random values with many ties (some sets all
+ * one value), against qsort: the value at k, nothing larger before it and
+ * nothing smaller after it, and the values only reordered.
+ */
+static void test_select_kth(void **state)
+{
+	const size_t sizes[] = { 1, 2, 3, 16, 17, 18, 100, 1000, 3000 };
+	struct rng rng;
+
+	rng_seed(&rng, 11);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y));
+		double *z = malloc(n * sizeof(*z));
+
+		for (int distinct = 1; distinct <= 1 << 20; distinct *= 32) {
+			for (size_t i = 0; i < n; i++)
+				y[i] = (double)rng_below(&rng, (uint64_t)distinct) - distinct / 2;
+			qsort(memcpy(z, y, n * sizeof(*y)), n, sizeof(*z), cmp_nan_last);
+			for (size_t k = 0; k < n; k += 1 + n / 50) {
+				double v = select_kth(memcpy(x, y, n * sizeof(*y)), n, k);
+
+				assert_true(v == z[k] && x[k] == v);
+				for (size_t i = 0; i < n; i++)
+					assert_true(i < k ? x[i] <= v : x[i] >= v);
+				qsort(x, n, sizeof(*x), cmp_nan_last);
+				assert_memory_equal(x, z, n * sizeof(*x));
+			}
+		}
+		free(x);
+		free(y);
+		free(z);
 	}
 }
 
@@ -322,6 +359,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_doubles),
+		cmocka_unit_test(test_select_kth),
 		cmocka_unit_test(test_hl_selection_brute_force),
 		cmocka_unit_test(test_hl_selection_large),
 		cmocka_unit_test(test_hl_estimate_formed),
