@@ -326,3 +326,28 @@ int knob_guard_restore(size_t *dealt, struct error *err)
 {
 	return settle(true, PUT_BACK_ASKED, dealt, err);
 }
+
+int knob_guard_restore_store(const char *db, size_t *dealt, struct error *err)
+{
+	struct store *st = NULL;
+	struct error serr = { 0 }, cerr = { 0 };
+	int rc = 0;
+
+	if (!store_open_existing(db, &st, &serr)) {
+		store_close(st);
+		st = NULL;
+		store_open(db, &st, &serr);
+	}
+	/* No store there is nothing to correct; one that cannot be opened is said. */
+	if (serr.code && serr.code != EXIT_USAGE)
+		knob_note("warning: the store's copy of the journal is not corrected: %s",
+			  serr.msg);
+	if (knob_guard_restore(dealt, err))
+		rc = -1;
+	if (st && knob_guard_copy(st, &cerr) && !rc) {
+		*err = cerr;
+		rc = 1;
+	}
+	store_close(st);
+	return rc;
+}

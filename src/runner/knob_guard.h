@@ -53,6 +53,15 @@ int knob_guard_put_back(struct error *err);
 int knob_guard_restore(size_t *dealt, struct error *err);
 
 /*
+ * `ab --restore` whole: knob_guard_restore(), then the copy in the store
+ * at @db corrected when that store exists (a mistyped path is never made
+ * a new store for it; one that cannot be opened is a warning, and left).
+ * 0; -1 with @err when the machine's journal could not be put back; 1
+ * with @err when only the store's copy could not be corrected.
+ */
+int knob_guard_restore_store(const char *db, size_t *dealt, struct error *err);
+
+/*
  * What the guard and the knob sessions (knob_session.h) say while they
  * work, for the command to show: note() what it waits for (progress,
  * which --quiet hides), warning() what it put back or left journalled,

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab's sides (ab.h): each side's SPECs made its knobs and its benchmark,
+ * the settings the two change checked, journalled, set before each sample
+ * of a side (ab.c) and put back (runner/knob_session.h), and the sides'
+ * runs begun and finished in the store.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/ab.h"
+#include "monitor/monitor.h"
+#include "runner/cpulist.h"
+#include "runner/iteration.h"
+#include "runner/job_env.h"
+#include "runner/knob_guard.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+const char *const ab_side_names[2] = { "a", "b" };
+
+void ab_experiment_init(struct ab_experiment *x)
+{
+	knob_session_init(&x->ks, 2, "ab");
+}
+
+void ab_experiment_release(struct ab_experiment *x)
+{
+	for (int i = 0; i < 2; i++) {
+		knobs_release(&x->side[i].knobs);
+		side_release(&x->side[i].sample);
+		free(x->side[i].specs);
+	}
+	knob_session_release(&x->ks);
+	free(x->so.params);
+}
+
+void ab_add_spec(struct ab_experiment *x, int which, const char *spec)
+{
+	struct ab_side *s = &x->side[which];
+
+	s->specs = xreallocarray(s->specs, s->nr_specs + 1, sizeof(char *));
+	s->specs[s->nr_specs++] = spec;
+}
+
+/* The common -p, less the keys this side sets, then the side's own. */
+static char **side_assignments(const struct ab_experiment *x, const struct ab_side *s,
+			       size_t *nr)
+{
+	char **out = xcalloc(x->so.nr_params + s->knobs.nr + 1, sizeof(char *));
+	struct strbuf sb = STRBUF_INIT;
+
+	*nr = 0;
+	for (size_t i = 0; i < x->so.nr_params; i++) {
+		const char *p = x->so.params[i];
+		size_t key = strcspn(p, "=");
+		bool overridden = false;
+
+		for (size_t k = 0; k < s->knobs.nr; k++) {
+			const struct knob *kn = &s->knobs.knobs[k];
+			const char *name = kn->kind == KNOB_CMD ? "cmd" : kn->name;
+
+			if ((kn->kind == KNOB_PARAM || kn->kind == KNOB_CMD) &&
+			    strlen(name) == key && !strncmp(p, name, key))
+				overridden = true;
+		}
+		if (!overridden)
+			out[(*nr)++] = xstrdup(p);
+	}
+	for (size_t k = 0; k < s->knobs.nr; k++) {
+		const struct knob *kn = &s->knobs.knobs[k];
+
+		if (kn->kind != KNOB_PARAM && kn->kind != KNOB_CMD)
+			continue;
+		strbuf_addf(&sb, "%s=%s", kn->kind == KNOB_CMD ? "cmd" : kn->name, kn->value);
+		out[(*nr)++] = strbuf_detach(&sb);
+	}
+	return out;
+}
+
+static void free_assignments(char **a, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(a[i]);
+	free(a);
+}
+
+/* The benchmark's own knobs of side @which: cmd: only for the command workload, cpus:. */
+static int side_own_knobs(struct ab_side *s, int which, const struct workload *w,
+			  const char *flag, struct error *err)
+{
+	for (size_t k = 0; k < s->knobs.nr; k++) {
+		const struct knob *kn = &s->knobs.knobs[k];
+
+		if (kn->kind == KNOB_CMD && strcmp(w->name, "command"))
+			return error_set(err, EXIT_USAGE, "%s cmd: runs a program, which only "
+					 "the command workload does (give 'schedperf ab command')",
+					 flag);
+		if (kn->kind == KNOB_CPUS) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "the cpus: knob of --%s", ab_side_names[which]);
+			if (cpulist_parse(kn->value, what, &s->sample.cpus, err))
+				return -1;
+			s->has_cpus = true;
+			s->cpus = kn->value;
+			s->sample.opt.cpus = &s->sample.cpus;
+		}
+	}
+	return 0;
+}
+
+static int prepare_side(struct ab_experiment *x, int which, const struct workload *w,
+			struct error *err)
+{
+	struct ab_side *s = &x->side[which];
+	char flag[16];
+	char **assignments;
+	size_t nr;
+	int rc;
+
+	snprintf(flag, sizeof(flag), "ab: --%s", ab_side_names[which]);
+	for (size_t i = 0; i < s->nr_specs; i++)
+		if (knobs_parse(&s->knobs, s->specs[i], flag, err))
+			return -1;
+	if (side_own_knobs(s, which, w, flag, err) ||
+	    knob_session_side(&x->ks, (size_t)which, &s->knobs, ab_side_names[which], flag, err))
+		return -1;
+	assignments = side_assignments(x, s, &nr);
+	rc = side_prepare(&s->sample, w, assignments, nr, x->so.metric, err);
+	free_assignments(assignments, nr);
+	/* The session's: its cgroups are filled in when they are made. */
+	s->sample.opt.task = knob_session_task(&x->ks, (size_t)which);
+	s->sample.opt.knob_env = knob_session_describe(&x->ks, (size_t)which);
+	return rc;
+}
+
+static bool sides_identical(const struct ab_experiment *x)
+{
+	const struct sample_side *a = &x->side[0].sample, *b = &x->side[1].sample;
+
+	if (strcmp(a->plan.items[0].params_json, b->plan.items[0].params_json) ||
+	    x->side[0].has_cpus != x->side[1].has_cpus ||
+	    (x->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
+		return false;
+	return knob_session_same(&x->ks, 0, 1);
+}
+
+static int sides_differ(const struct ab_experiment *x, struct error *err)
+{
+	if (!sides_identical(x))
+		return 0;
+	return error_set(err, EXIT_USAGE, "ab: --a and --b are the same configuration (give "
+			 "two that differ; for an A/A check, a variable nothing reads: --a "
+			 "env:AB=a --b env:AB=b)");
+}
+
+int ab_prepare(struct ab_experiment *x, struct error *err)
+{
+	const struct workload *w = workload_find(x->workload);
+	const struct sample_side *a = &x->side[0].sample, *b = &x->side[1].sample;
+
+	if (!w)
+		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
+				 "schedperf's workloads (see 'schedperf list')", x->workload);
+	if (prepare_side(x, 0, w, err) || prepare_side(x, 1, w, err))
+		return -1;
+	if (strcmp(a->metric_name, b->metric_name) || a->better != b->better)
+		return error_set(err, EXIT_USAGE, "ab: the sides measure different metrics "
+				 "first (%s and %s): give --metric", a->metric_name, b->metric_name);
+	return sides_differ(x, err);
+}
+
+int ab_check_machine(struct ab_experiment *x, struct error *err)
+{
+	iteration_install_signal_handlers();
+	if (knob_guard_take(knob_session_changes_machine(&x->ks), err) ||
+	    knob_session_check(&x->ks, err))
+		return -1;
+	return sides_differ(x, err);
+}
+
+/*
+ * Both sides' batches finished in one transaction, complete when the
+ * verdict was reached: the job this ab runs for (if any) is done with
+ * them and keeps the verdict. The first error is the one @err keeps.
+ */
+static void finish_sides(struct ab_experiment *x, struct store *st, const char *name,
+			 const struct ab_run_hooks *hooks, const struct ab_outcome *out,
+			 int *rc, struct error *err)
+{
+	bool complete = !*rc && !iteration_interrupted();
+	char *result = complete ? hooks->result(hooks->ctx, out, name) : NULL;
+	struct error ferr = { 0 };
+	int64_t ids[2];
+	size_t nr = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (x->side[i].sample.result.batch_id)
+			ids[nr++] = x->side[i].sample.result.batch_id;
+	if (nr && store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
+		*err = ferr;
+		*rc = -1;
+	}
+	free(result);
+}
+
+/*
+ * Open both runs, each side's batch made under its settings (its
+ * environment records them) and both begun at once: refused when a run
+ * of the name holds a batch already (another ab's, or a run's), so that
+ * of two ab started together under one name exactly one proceeds. A job's
+ * earlier, lost attempt is its own (its batches go now). Then sample
+ * until the verdict. Returns 0 or -1 with @err.
+ */
+static int run_sides(struct ab_experiment *x, struct store *st, const char *name,
+		     const struct ab_run_hooks *hooks, struct ab_outcome *out,
+		     struct error *err)
+{
+	struct ab_measurement m = { { &x->side[0].sample, &x->side[1].sample }, &x->ks,
+				    &x->so, x->seed, x->cap_reason, hooks->events };
+	struct result_set set = { NULL, 0 };
+	struct monitor_set *ms = NULL;
+	char run[512];
+	int rc = -1;
+
+	if (monitors_open(MONITORS_DEFAULT, NULL, &ms, err))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		snprintf(run, sizeof(run), "%s-%s", name, ab_side_names[i]);
+		if (knob_session_apply(&x->ks, (size_t)i, err) ||
+		    side_batch(m.sides[i], run, &x->so, &set, err))
+			goto out;
+	}
+	if (sides_open(m.sides, st, &set, ms, err))
+		goto out;
+	rc = ab_measure(&m, out, err);
+out:
+	result_set_release(&set);
+	finish_sides(x, st, name, hooks, out, &rc, err);
+	monitors_close(ms);
+	return rc;
+}
+
+int ab_run(struct ab_experiment *x, const char *db, const char *name,
+	   const struct ab_run_hooks *hooks, struct ab_outcome *out, struct error *err)
+{
+	struct store *st = NULL;
+	struct error rerr = { 0 };
+	int rc = knob_session_begin(&x->ks, err);
+
+	/* The store, once the settings were tried: the sides' runs are stored there. */
+	if (!rc)
+		rc = store_open(db, &st, err) || job_env_attach(st, err) ||
+		     knob_session_copy(&x->ks, st, err) ? -1 : 0;
+	if (!rc)
+		rc = run_sides(x, st, name, hooks, out, err);
+	if (knob_session_end(&x->ks, st, &rerr) && !rc) {
+		*err = rerr;
+		rc = -1;
+	}
+	store_close(st);
+	return rc;
+}
