@@ -165,21 +165,6 @@ void result_benchmark_drop_iterations(struct result_benchmark *bench)
 	bench->nr_iterations = bench->alloc_iterations = 0;
 }
 
-void result_benchmark_take_iterations(struct result_benchmark *to,
-				     struct result_benchmark *from)
-{
-	if (!result_benchmark_has_interference(from)) {
-		from->nr_iterations = 0;	/* no culprits either: they are interference */
-		return;
-	}
-	result_benchmark_drop_iterations(to);
-	to->iterations = from->iterations;
-	to->nr_iterations = from->nr_iterations;
-	to->alloc_iterations = from->alloc_iterations;
-	from->iterations = NULL;
-	from->nr_iterations = from->alloc_iterations = 0;
-}
-
 bool result_benchmark_has_interference(const struct result_benchmark *bench)
 {
 	for (size_t i = 0; i < bench->nr_iterations; i++) {
@@ -222,19 +207,6 @@ void result_profile_release(struct result_profile *p)
 	free(p->event);
 	free(p->scope);
 	memset(p, 0, sizeof(*p));
-}
-
-void result_profile_copy(struct result_profile *to, const struct result_profile *from)
-{
-	*to = *from;
-	to->event = xstrdup(from->event);
-	to->scope = xstrdup(from->scope);
-	to->symbols = xcalloc(from->nr_symbols ? from->nr_symbols : 1, sizeof(*to->symbols));
-	for (size_t i = 0; i < from->nr_symbols; i++) {
-		to->symbols[i] = from->symbols[i];
-		to->symbols[i].name = xstrdup(from->symbols[i].name);
-		to->symbols[i].dso = xstrdup(from->symbols[i].dso);
-	}
 }
 
 size_t result_metric_repetitions(const struct result_metric *m)

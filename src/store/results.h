@@ -142,13 +142,6 @@ void result_iteration_add_culprit(struct result_iteration *it, const char *name,
 				  int64_t pid, double cpu);
 /* Release @bench's iteration records, leaving none. */
 void result_benchmark_drop_iterations(struct result_benchmark *bench);
-/*
- * Move @from's iteration records to @to when some hold interference
- * (below), as a store keeps them; otherwise empty @from, keeping its array
- * for the next benchmark's records.
- */
-void result_benchmark_take_iterations(struct result_benchmark *to,
-				     struct result_benchmark *from);
 /* Whether any iteration of @bench has interference measured or marked. */
 bool result_benchmark_has_interference(const struct result_benchmark *bench);
 struct result_profile *result_benchmark_add_profile(struct result_benchmark *bench);
@@ -157,8 +150,6 @@ void result_profile_add_symbol(struct result_profile *p, const char *name, const
 			       uint64_t self, uint64_t children);
 /* Free what @p holds (not @p itself). */
 void result_profile_release(struct result_profile *p);
-/* A deep copy of @from into @to. */
-void result_profile_copy(struct result_profile *to, const struct result_profile *from);
 /* @m's values per iteration, at least 1. */
 size_t result_metric_repetitions(const struct result_metric *m);
 /* Sort the environment by key (for stable output and lookups). */
