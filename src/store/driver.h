@@ -123,8 +123,8 @@ struct store_driver {
 	 */
 	int (*inspect)(const char *location, struct store **out, int *version,
 		       struct error *err);
-	/* What is wrong with it ("" when nothing); @fresh: a new store's schema. */
-	int (*damage)(struct store *st, int version, const char *fresh, char *buf, size_t len,
+	/* What is wrong with it ("" when nothing); @fresh: a new store, in memory. */
+	int (*damage)(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		      struct error *err);
 	void (*close)(struct store *st);
 	/* In a child that will use no store: unmap the libraries it loaded; may be NULL. */

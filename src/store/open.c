@@ -96,7 +96,7 @@ int store_open_memory(struct store **out, struct error *err)
 int store_inspect(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_driver *d;
-	struct store *st = NULL;
+	struct store *st = NULL, *fresh = NULL;
 	int rc;
 
 	memset(status, 0, sizeof(*status));
@@ -108,8 +108,9 @@ int store_inspect(const char *location, struct store_status *status, struct erro
 		return -1;
 	if (!st)
 		return 0;
-	rc = d->damage(st, status->version, store_schema_fresh(d), status->damage,
-			sizeof(status->damage), err);
+	rc = store_open_memory(&fresh, err) ? -1 :
+	     d->damage(st, status->version, fresh, status->damage, sizeof(status->damage), err);
+	store_close(fresh);
 	d->close(st);
 	return rc;
 }

@@ -19,14 +19,15 @@
  * times, environment keys) is COLLATE "C": byte order, as SQLite sorts,
  * whatever the database's locale.
  *
- * A new SQLite store is made as sqlite_current, a PostgreSQL one as
- * version 3 (PostgreSQL stores begin there) brought up by the migrations.
- * A new version is one row of migrations[]: the SQL that turns the version
- * before into it, in SQLite's words and, where they differ, PostgreSQL's,
- * run in one transaction with the version stamped by the driver; and, in
- * sqlite_current, the tables as that version has them.
- * tests/unit/test_store.c checks that an upgraded store and a new one have
- * the same tables.
+ * A new store is made as version 3 (where PostgreSQL stores begin) and
+ * brought up by the migrations, so that a new store and an upgraded one
+ * are made by the same text. A new version is one row of migrations[]:
+ * the SQL that turns the version before into it, its tables written once
+ * with each dialect's words pasted in (LITE_ for SQLite's, PG_ for
+ * PostgreSQL's) and, where the dialects differ more, a text each; run in
+ * one transaction with the version stamped by the driver.
+ * tests/unit/test_store.c checks that a store upgraded from version 1 and
+ * a new one have the same tables.
  */
 #include <stdio.h>
 
@@ -34,301 +35,138 @@
 #include "store/sql.h"
 #include "util/array.h"
 
-/* ---- SQLite ---- */
+/*
+ * The words of each dialect. SQLite's are its stores' as they always
+ * were (a store's columns are checked against a new store's, types and
+ * all); PostgreSQL's have 64-bit ids and counts (BIG), booleans, and
+ * COLLATE "C" on text that is sorted or compared (NAME).
+ */
+#define LITE_ID "INTEGER PRIMARY KEY AUTOINCREMENT"
+#define PG_ID "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+#define LITE_BIG "INTEGER"
+#define PG_BIG "bigint"
+#define LITE_INT "INTEGER"
+#define PG_INT "integer"
+#define LITE_REAL "REAL"
+#define PG_REAL "double precision"
+#define LITE_TEXT "TEXT"
+#define PG_TEXT "text"
+#define LITE_NAME "TEXT"
+#define PG_NAME "text COLLATE \"C\""
+#define LITE_BOOL "INTEGER"
+#define PG_BOOL "boolean"
+#define LITE_FALSE "0"
+#define PG_FALSE "false"
+#define LITE_FLAG(col) "INTEGER NOT NULL CHECK (" col " IN (0, 1))"
+#define PG_FLAG(col) "boolean NOT NULL"
+#define LITE_TIME "TEXT"
+#define PG_TIME "timestamptz"
+/* The end of a table keyed by its primary key, which needs no rowid of its own. */
+#define LITE_KEYED ") WITHOUT ROWID;"
+#define PG_KEYED ");"
 
-/* Tables as they are since version 2, unchanged since. */
-#define SAMPLES_V2(name)							\
+/* ---- Version 3: the tables a new store begins with ---- */
+
+#define RUNS(d, name)								\
 	"CREATE TABLE " name " ("						\
-	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
-	"  metric_id INTEGER NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"	\
-	"  rep INTEGER NOT NULL DEFAULT 0 CHECK (rep >= 0),"			\
-	"  value REAL NOT NULL,"						\
-	"  PRIMARY KEY (iteration_id, metric_id, rep)) WITHOUT ROWID;"
-
-#define ENVIRONMENT_V1								\
-	"CREATE TABLE environment ("						\
-	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
-	"  key TEXT NOT NULL,"							\
-	"  value TEXT NOT NULL,"						\
-	"  PRIMARY KEY (batch_id, key)) WITHOUT ROWID;"
-
-/* Version 3: ids never reused; a batch knows its writer and whether it replaces. */
-#define RUNS_V3(name)								\
-	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  name TEXT NOT NULL UNIQUE);"
+	"  id " d##_ID ","							\
+	"  name " d##_NAME " NOT NULL UNIQUE);"
 
 /*
- * writer_*: the process running the batch (boot id, pid, start time);
- * tasks_*: the process group of the iteration it runs now, by its leader.
+ * A batch knows whether it replaces (transactions.c, "--replace") and its
+ * writer: writer_*, the process running it (boot id, pid, start time);
+ * tasks_*, the process group of the iteration it runs now, by its leader.
  */
-#define BATCHES_COLUMNS_V3							\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"	\
-	"  started TEXT NOT NULL,"						\
-	"  finished TEXT,"							\
-	"  complete INTEGER NOT NULL DEFAULT 0,"				\
-	"  replacing INTEGER NOT NULL DEFAULT 0,"				\
-	"  plan TEXT,"								\
-	"  writer_boot TEXT,"							\
-	"  writer_pid INTEGER,"							\
-	"  writer_start INTEGER,"						\
-	"  tasks_pgid INTEGER,"							\
-	"  tasks_start INTEGER,"
-
-#define BATCHES_V3(name)							\
+#define BATCHES(d, name)							\
 	"CREATE TABLE " name " ("						\
-	BATCHES_COLUMNS_V3							\
+	"  id " d##_ID ","							\
+	"  run_id " d##_BIG " NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"	\
+	"  started " d##_NAME " NOT NULL,"					\
+	"  finished " d##_TEXT ","						\
+	"  complete " d##_BOOL " NOT NULL DEFAULT " d##_FALSE ","		\
+	"  replacing " d##_BOOL " NOT NULL DEFAULT " d##_FALSE ","		\
+	"  plan " d##_TEXT ","							\
+	"  writer_boot " d##_TEXT ","						\
+	"  writer_pid " d##_BIG ","						\
+	"  writer_start " d##_BIG ","						\
+	"  tasks_pgid " d##_BIG ","						\
+	"  tasks_start " d##_BIG ","						\
 	"  UNIQUE (run_id, started));"
 
-#define BENCHMARKS_V3(name)							\
-	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  batch_id INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
-	"  position INTEGER NOT NULL,"						\
-	"  workload TEXT NOT NULL,"						\
-	"  params TEXT NOT NULL);"
+#define ENVIRONMENT(d)								\
+	"CREATE TABLE environment ("						\
+	"  batch_id " d##_BIG " NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
+	"  key " d##_NAME " NOT NULL,"						\
+	"  value " d##_TEXT " NOT NULL,"					\
+	"  PRIMARY KEY (batch_id, key)" d##_KEYED
 
-#define METRICS_V3(name)							\
+#define BENCHMARKS(d, name)							\
 	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
-	"  position INTEGER NOT NULL,"						\
-	"  name TEXT NOT NULL,"							\
-	"  unit TEXT NOT NULL,"							\
-	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),"		\
-	"  source TEXT NOT NULL,"						\
-	"  repetitions INTEGER NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"	\
+	"  id " d##_ID ","							\
+	"  batch_id " d##_BIG " NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"	\
+	"  position " d##_INT " NOT NULL,"					\
+	"  workload " d##_TEXT " NOT NULL,"					\
+	"  params " d##_TEXT " NOT NULL);"
+
+#define METRICS(d, name)							\
+	"CREATE TABLE " name " ("						\
+	"  id " d##_ID ","							\
+	"  benchmark_id " d##_BIG " NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  position " d##_INT " NOT NULL,"					\
+	"  name " d##_NAME " NOT NULL,"						\
+	"  unit " d##_TEXT " NOT NULL,"						\
+	"  better " d##_TEXT " NOT NULL CHECK (better IN ('lower', 'higher')),"	\
+	"  source " d##_TEXT " NOT NULL,"					\
+	"  repetitions " d##_INT " NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"	\
 	"  UNIQUE (benchmark_id, name));"
 
-/* @more: the columns a later version adds, each followed by a comma. */
-#define ITERATIONS(name, more)							\
+#define ITERATIONS(d, name)							\
 	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
-	"  seq INTEGER NOT NULL,"						\
-	"  warmup INTEGER NOT NULL,"						\
-	"  failure TEXT,"							\
-	more									\
+	"  id " d##_ID ","							\
+	"  benchmark_id " d##_BIG " NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  seq " d##_INT " NOT NULL,"						\
+	"  warmup " d##_BOOL " NOT NULL,"					\
+	"  failure " d##_TEXT ","						\
 	"  UNIQUE (benchmark_id, seq));"
 
-#define ITERATIONS_V3(name) ITERATIONS(name, "")
-
-/*
- * Version 4: the job queue (src/store/store.h, "Jobs"). A batch that a
- * job's run writes names the job and the claim it ran under; it is seen
- * only once complete, and completing it completes the job.
- */
-#define BATCHES_V4(name)							\
+/* A sample is one repetition of a metric in an iteration (version 2). */
+#define SAMPLES(d, name)							\
 	"CREATE TABLE " name " ("						\
-	BATCHES_COLUMNS_V3							\
-	"  job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,"		\
-	"  job_claim TEXT,"							\
-	"  UNIQUE (run_id, started));"
+	"  iteration_id " d##_BIG " NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
+	"  metric_id " d##_BIG " NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"	\
+	"  rep " d##_INT " NOT NULL DEFAULT 0 CHECK (rep >= 0),"		\
+	"  value " d##_REAL " NOT NULL,"					\
+	"  PRIMARY KEY (iteration_id, metric_id, rep)" d##_KEYED
 
-#define JOBS_V4 JOBS_TABLE("")
+#define BENCHMARKS_BATCH "CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
+#define SAMPLES_METRIC "CREATE INDEX samples_metric ON samples(metric_id);"
 
-/*
- * Version 7: how often a job may be claimed before it fails
- * (STORE_JOB_MAX_ATTEMPTS by default); the column comes last, where
- * ALTER TABLE puts it.
- */
-#define MAX_ATTEMPTS_V7								\
-	"max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1)"
+#define V3(d)									\
+	RUNS(d, "runs") BATCHES(d, "batches") ENVIRONMENT(d)			\
+	BENCHMARKS(d, "benchmarks") BENCHMARKS_BATCH METRICS(d, "metrics")	\
+	ITERATIONS(d, "iterations") SAMPLES(d, "samples") SAMPLES_METRIC
 
-/*
- * Version 9: a job is a run, an ab or a bisect-step (store.h, "Jobs"),
- * and keeps what the command decided (ab's or bisect-step's verdict as
- * JSON; NULL for a run, whose result is its batch). A job of an older
- * store is a run. A journalled original is one machine's (its id: one
- * store serves many); one of an older store has machine '', any machine's.
- */
-#define COMMAND_V9								\
-	"command TEXT NOT NULL DEFAULT 'run' CHECK (command IN "		\
-	"('run', 'ab', 'bisect-step'))"
-#define RESULT_V9 "result TEXT"
-#define JOBS_V9 JOBS_TABLE(", " MAX_ATTEMPTS_V7 ", " COMMAND_V9 ", " RESULT_V9)
+/* A new store: version 3, and PostgreSQL's table of the version. */
+#define FRESH_VERSION 3
 
-/*
- * Version 11: jobs that need a kernel (store.h, "Jobs"): the release, the
- * one its machine ran before it booted for it, and its boot's deadline
- * (ISO 8601 UTC text, as every time the queue compares), while its state
- * is 'booting' (PostgreSQL's queue only: an SQLite store's jobs table
- * holds what an import brings).
- */
-#define JOBS_V11 JOBS_TABLE(", " MAX_ATTEMPTS_V7 ", " COMMAND_V9 ", " RESULT_V9	\
-			    ", kernel TEXT, home_kernel TEXT, boot_deadline TEXT")
+static const char *const fresh[] = {
+	[DIALECT_SQLITE] = V3(LITE),
+	[DIALECT_POSTGRES] = "CREATE TABLE schedperf_schema (version integer NOT NULL);"
+			     V3(PG) "INSERT INTO schedperf_schema (version) VALUES (3);",
+};
 
-/*
- * Also version 9: the failed iterations of a benchmark found without
- * reading the others (reading a store counts them for every benchmark:
- * 12 % of reading 100,000 benchmarks of three iterations each).
- */
-#define ITERATIONS_FAILED_V9							\
-	"CREATE INDEX iterations_failed ON iterations(benchmark_id) "		\
-	"WHERE failure IS NOT NULL;"
-
-_Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "MAX_ATTEMPTS_V7 spells the default");
-
-#define JOBS_TABLE(more)							\
-	"CREATE TABLE jobs ("							\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN "		\
-	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"		\
-	"  args TEXT NOT NULL,"							\
-	"  machine TEXT NOT NULL,"						\
-	"  machine_like TEXT NOT NULL,"						\
-	"  priority INTEGER NOT NULL DEFAULT 0,"				\
-	"  submitted TEXT NOT NULL,"						\
-	"  since TEXT NOT NULL,"						\
-	"  attempts INTEGER NOT NULL DEFAULT 0,"				\
-	"  worker TEXT,"							\
-	"  claim TEXT,"								\
-	"  lease_until TEXT,"							\
-	"  reason TEXT,"							\
-	"  result_batch INTEGER REFERENCES batches(id) ON DELETE SET NULL"	\
-	more ");"								\
-	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
-
-/*
- * Version 5: the knob journal of `schedperf ab` (store.h), its writer by
- * boot id, pid and start time as a batch's.
- */
-#define KNOB_JOURNAL_COLUMNS							\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  kind TEXT NOT NULL CHECK (kind IN ('sysctl', 'feature')),"		\
-	"  name TEXT NOT NULL,"							\
-	"  original TEXT NOT NULL,"						\
-	"  writer_boot TEXT NOT NULL,"						\
-	"  writer_pid INTEGER NOT NULL,"					\
-	"  writer_start INTEGER NOT NULL,"					\
-	"  started TEXT NOT NULL,"
-
-#define KNOB_JOURNAL_V5								\
-	"CREATE TABLE knob_journal (" KNOB_JOURNAL_COLUMNS			\
-	"  UNIQUE (kind, name));"
-
-/* Version 9: the machine the original is of (see JOBS_V9's comment). */
-#define KNOB_JOURNAL_V9(name)							\
-	"CREATE TABLE " name " (" KNOB_JOURNAL_COLUMNS				\
-	"  machine TEXT NOT NULL DEFAULT '',"					\
-	"  UNIQUE (machine, kind, name));"
-
-/*
- * Version 12: any kind of setting (runner/knobs.h's table: sysfs,
- * scratch-cgroup ...), not only the first two; the columns otherwise
- * version 9's.
- */
-#define KNOB_JOURNAL_V12(name)							\
-	"CREATE TABLE " name " ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  kind TEXT NOT NULL CHECK (kind <> ''),"				\
-	"  name TEXT NOT NULL,"							\
-	"  original TEXT NOT NULL,"						\
-	"  writer_boot TEXT NOT NULL,"						\
-	"  writer_pid INTEGER NOT NULL,"					\
-	"  writer_start INTEGER NOT NULL,"					\
-	"  started TEXT NOT NULL,"						\
-	"  machine TEXT NOT NULL DEFAULT '',"					\
-	"  UNIQUE (machine, kind, name));"
-
-/*
- * Version 6: what other tasks took from each iteration (doc/design.md,
- * "Interference"), NULL when it was not measured, the tasks that took
- * most, and when it ran (seconds since the epoch, from its go to its
- * reap). The columns come last, where ALTER TABLE puts them in an upgrade.
- */
-#define ITERATIONS_V6_COLUMNS							\
-	"  cpu_taken REAL,"							\
-	"  cpu_steal REAL,"							\
-	"  cpu_available REAL,"							\
-	"  disturbed INTEGER NOT NULL DEFAULT 0,"				\
-	"  rerun INTEGER NOT NULL DEFAULT 0,"					\
-	"  started REAL,"							\
-	"  ended REAL,"
-
-#define ITERATIONS_V6(name) ITERATIONS(name, ITERATIONS_V6_COLUMNS)
-
-#define CULPRITS_V6								\
-	"CREATE TABLE culprits ("						\
-	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
-	"  rank INTEGER NOT NULL CHECK (rank >= 0),"				\
-	"  pid INTEGER NOT NULL,"						\
-	"  name TEXT NOT NULL,"							\
-	"  cpu REAL NOT NULL,"							\
-	"  PRIMARY KEY (iteration_id, rank)) WITHOUT ROWID;"
-
-/*
- * Version 8: CPU profiles (the profile monitor). A profile belongs to a
- * benchmark and the iteration it was taken in (seq), or to an extra
- * iteration run only to be profiled (extra = 1, seq counting those); a
- * symbol's self and children are the weight of its samples, of total.
- */
-#define PROFILES_V8							\
-	"CREATE TABLE profiles ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
-	"  seq INTEGER NOT NULL,"						\
-	"  extra INTEGER NOT NULL CHECK (extra IN (0, 1)),"			\
-	"  event TEXT NOT NULL,"						\
-	"  scope TEXT NOT NULL,"						\
-	"  frequency INTEGER NOT NULL,"						\
-	"  samples INTEGER NOT NULL,"						\
-	"  lost INTEGER NOT NULL,"						\
-	"  total INTEGER NOT NULL,"						\
-	"  UNIQUE (benchmark_id, extra, seq));"					\
-	"CREATE TABLE profile_symbols ("					\
-	"  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"	\
-	"  position INTEGER NOT NULL,"						\
-	"  name TEXT NOT NULL,"							\
-	"  dso TEXT NOT NULL,"							\
-	"  self INTEGER NOT NULL,"						\
-	"  children INTEGER NOT NULL,"						\
-	"  PRIMARY KEY (profile_id, position)) WITHOUT ROWID;"
-
-/*
- * Version 10: bisections (schedperf bisect), one row each: the repository
- * and machine it bisects, its state, and its record as JSON
- * (doc/design.md, "Bisection"), rewritten after each step.
- */
-#define BISECTIONS_V10								\
-	"CREATE TABLE bisections ("						\
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"				\
-	"  repo TEXT NOT NULL,"							\
-	"  machine TEXT NOT NULL,"						\
-	"  state TEXT NOT NULL CHECK (state IN "				\
-	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"	\
-	"  started TEXT NOT NULL,"						\
-	"  doc TEXT NOT NULL);"							\
-	"CREATE INDEX bisections_repo ON bisections(repo, machine);"
-
-static const char sqlite_current[] =
-	RUNS_V3("runs")
-	BATCHES_V4("batches")
-	JOBS_V11
-	ENVIRONMENT_V1
-	BENCHMARKS_V3("benchmarks")
-	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
-	METRICS_V3("metrics")
-	ITERATIONS_V6("iterations")
-	ITERATIONS_FAILED_V9
-	SAMPLES_V2("samples")
-	"CREATE INDEX samples_metric ON samples(metric_id);"
-	KNOB_JOURNAL_V12("knob_journal")
-	CULPRITS_V6
-	PROFILES_V8
-	BISECTIONS_V10;
+/* ---- The history of SQLite stores before PostgreSQL's began ---- */
 
 /* Version 1 had no repetitions: its samples become repetition 0. */
-static const char sqlite_v1_to_v2[] =
+static const char lite_v1_to_v2[] =
 	"ALTER TABLE metrics ADD COLUMN repetitions INTEGER NOT NULL DEFAULT 1 "
 	"  CHECK (repetitions >= 1);"
-	SAMPLES_V2("samples_v2")
+	SAMPLES(LITE, "samples_v2")
 	"INSERT INTO samples_v2 (iteration_id, metric_id, rep, value) "
 	"  SELECT iteration_id, metric_id, 0, value FROM samples;"
 	"DROP TABLE samples;"
 	"ALTER TABLE samples_v2 RENAME TO samples;"
-	"CREATE INDEX samples_metric ON samples(metric_id);";
+	SAMPLES_METRIC;
 
 /*
  * AUTOINCREMENT cannot be added to a table: each table with ids is built
@@ -337,288 +175,235 @@ static const char sqlite_v1_to_v2[] =
  * writer is taken for gone (see process.h).
  */
 #define REBUILD(table, def, columns, from)					\
-	def(table "_v3")							\
+	def(LITE, table "_v3")							\
 	"INSERT INTO " table "_v3 (" columns ") SELECT " from " FROM " table ";"	\
 	"DROP TABLE " table ";"							\
 	"ALTER TABLE " table "_v3 RENAME TO " table ";"
 
-static const char sqlite_v2_to_v3[] =
-	REBUILD("runs", RUNS_V3, "id, name", "id, name")
-	REBUILD("batches", BATCHES_V3,
+static const char lite_v2_to_v3[] =
+	REBUILD("runs", RUNS, "id, name", "id, name")
+	REBUILD("batches", BATCHES,
 		"id, run_id, started, finished, complete, plan, writer_pid",
 		"id, run_id, started, finished, complete, plan, pid")
-	REBUILD("benchmarks", BENCHMARKS_V3, "id, batch_id, position, workload, params",
+	REBUILD("benchmarks", BENCHMARKS, "id, batch_id, position, workload, params",
 		"id, batch_id, position, workload, params")
-	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
-	REBUILD("metrics", METRICS_V3,
+	BENCHMARKS_BATCH
+	REBUILD("metrics", METRICS,
 		"id, benchmark_id, position, name, unit, better, source, repetitions",
 		"id, benchmark_id, position, name, unit, better, source, repetitions")
-	REBUILD("iterations", ITERATIONS_V3, "id, benchmark_id, seq, warmup, failure",
+	REBUILD("iterations", ITERATIONS, "id, benchmark_id, seq, warmup, failure",
 		"id, benchmark_id, seq, warmup, failure");
 
-static const char sqlite_v3_to_v4[] =
-	JOBS_V4
-	"ALTER TABLE batches ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL;"
-	"ALTER TABLE batches ADD COLUMN job_claim TEXT;";
-
-static const char sqlite_v4_to_v5[] =
-	KNOB_JOURNAL_V5;
-
-/* Iterations before version 6 have no interference measured: NULL, not zero. */
-static const char sqlite_v5_to_v6[] =
-	"ALTER TABLE iterations ADD COLUMN cpu_taken REAL;"
-	"ALTER TABLE iterations ADD COLUMN cpu_steal REAL;"
-	"ALTER TABLE iterations ADD COLUMN cpu_available REAL;"
-	"ALTER TABLE iterations ADD COLUMN disturbed INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE iterations ADD COLUMN rerun INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE iterations ADD COLUMN started REAL;"
-	"ALTER TABLE iterations ADD COLUMN ended REAL;"
-	CULPRITS_V6;
-
-/* Jobs before version 7 may be claimed as often as the default allows. */
-static const char sqlite_v6_to_v7[] =
-	"ALTER TABLE jobs ADD COLUMN " MAX_ATTEMPTS_V7 ";";
-
-static const char sqlite_v7_to_v8[] =
-	PROFILES_V8;
-
-/* Jobs before version 9 are runs; originals journalled before it, any machine's. */
-#define KNOB_JOURNAL_V5_COLUMNS							\
-	"id, kind, name, original, writer_boot, writer_pid, writer_start, started"
-
-static const char sqlite_v8_to_v9[] =
-	"ALTER TABLE jobs ADD COLUMN " COMMAND_V9 ";"
-	"ALTER TABLE jobs ADD COLUMN " RESULT_V9 ";"
-	REBUILD("knob_journal", KNOB_JOURNAL_V9, KNOB_JOURNAL_V5_COLUMNS,
-		KNOB_JOURNAL_V5_COLUMNS)
-	ITERATIONS_FAILED_V9;
-
-static const char sqlite_v9_to_v10[] =
-	BISECTIONS_V10;
-
-static const char sqlite_v10_to_v11[] =
-	"ALTER TABLE jobs ADD COLUMN kernel TEXT;"
-	"ALTER TABLE jobs ADD COLUMN home_kernel TEXT;"
-	"ALTER TABLE jobs ADD COLUMN boot_deadline TEXT;";
-
-#define KNOB_JOURNAL_V9_COLUMNS KNOB_JOURNAL_V5_COLUMNS ", machine"
-
-static const char sqlite_v11_to_v12[] =
-	REBUILD("knob_journal", KNOB_JOURNAL_V12, KNOB_JOURNAL_V9_COLUMNS,
-		KNOB_JOURNAL_V9_COLUMNS);
-
-/* ---- PostgreSQL ---- */
-
-static const char pg_v3[] =
-	"CREATE TABLE schedperf_schema (version integer NOT NULL);"
-	"CREATE TABLE runs ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  name text COLLATE \"C\" NOT NULL UNIQUE);"
-	"CREATE TABLE batches ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  run_id bigint NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  started text COLLATE \"C\" NOT NULL,"
-	"  finished text,"
-	"  complete boolean NOT NULL DEFAULT false,"
-	"  replacing boolean NOT NULL DEFAULT false,"
-	"  plan text,"
-	"  writer_boot text,"
-	"  writer_pid bigint,"
-	"  writer_start bigint,"
-	"  tasks_pgid bigint,"
-	"  tasks_start bigint,"
-	"  UNIQUE (run_id, started));"
-	"CREATE TABLE environment ("
-	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
-	"  key text COLLATE \"C\" NOT NULL,"
-	"  value text NOT NULL,"
-	"  PRIMARY KEY (batch_id, key));"
-	"CREATE TABLE benchmarks ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  batch_id bigint NOT NULL REFERENCES batches(id) ON DELETE CASCADE,"
-	"  position integer NOT NULL,"
-	"  workload text NOT NULL,"
-	"  params text NOT NULL);"
-	"CREATE INDEX benchmarks_batch ON benchmarks(batch_id, position);"
-	"CREATE TABLE metrics ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
-	"  position integer NOT NULL,"
-	"  name text COLLATE \"C\" NOT NULL,"
-	"  unit text NOT NULL,"
-	"  better text NOT NULL CHECK (better IN ('lower', 'higher')),"
-	"  source text NOT NULL,"
-	"  repetitions integer NOT NULL DEFAULT 1 CHECK (repetitions >= 1),"
-	"  UNIQUE (benchmark_id, name));"
-	"CREATE TABLE iterations ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
-	"  seq integer NOT NULL,"
-	"  warmup boolean NOT NULL,"
-	"  failure text,"
-	"  UNIQUE (benchmark_id, seq));"
-	"CREATE TABLE samples ("
-	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
-	"  metric_id bigint NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"
-	"  rep integer NOT NULL DEFAULT 0 CHECK (rep >= 0),"
-	"  value double precision NOT NULL,"
-	"  PRIMARY KEY (iteration_id, metric_id, rep));"
-	"CREATE INDEX samples_metric ON samples(metric_id);"
-	"INSERT INTO schedperf_schema (version) VALUES (3);";
-
-/* Version 4: the job queue. */
-static const char pg_v3_to_v4[] =
-	"CREATE TABLE jobs ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  state text NOT NULL DEFAULT 'queued' CHECK (state IN "
-	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"
-	"  args text NOT NULL,"
-	"  machine text NOT NULL,"
-	"  machine_like text NOT NULL,"
-	"  priority integer NOT NULL DEFAULT 0,"
-	"  submitted text NOT NULL,"
-	"  since text NOT NULL,"
-	"  attempts integer NOT NULL DEFAULT 0,"
-	"  worker text,"
-	"  claim text,"
-	"  lease_until timestamptz,"
-	"  reason text,"
-	"  result_batch bigint REFERENCES batches(id) ON DELETE SET NULL);"
-	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"
-	"ALTER TABLE batches ADD COLUMN job_id bigint REFERENCES jobs(id) ON DELETE SET NULL,"
-	"  ADD COLUMN job_claim text;"
-	"CREATE INDEX batches_job ON batches(job_id);";
-
-/* Version 5: the knob journal of `schedperf ab`. */
-static const char pg_v4_to_v5[] =
-	"CREATE TABLE knob_journal ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  kind text COLLATE \"C\" NOT NULL CHECK (kind IN ('sysctl', 'feature')),"
-	"  name text COLLATE \"C\" NOT NULL,"
-	"  original text NOT NULL,"
-	"  writer_boot text NOT NULL,"
-	"  writer_pid bigint NOT NULL,"
-	"  writer_start bigint NOT NULL,"
-	"  started text NOT NULL,"
-	"  UNIQUE (kind, name));";
-
-/* Version 6: what other tasks took from each iteration. */
-static const char pg_v5_to_v6[] =
-	"ALTER TABLE iterations ADD COLUMN cpu_taken double precision,"
-	"  ADD COLUMN cpu_steal double precision,"
-	"  ADD COLUMN cpu_available double precision,"
-	"  ADD COLUMN disturbed boolean NOT NULL DEFAULT false,"
-	"  ADD COLUMN rerun boolean NOT NULL DEFAULT false,"
-	"  ADD COLUMN started double precision,"
-	"  ADD COLUMN ended double precision;"
-	"CREATE TABLE culprits ("
-	"  iteration_id bigint NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
-	"  rank integer NOT NULL CHECK (rank >= 0),"
-	"  pid bigint NOT NULL,"
-	"  name text NOT NULL,"
-	"  cpu double precision NOT NULL,"
-	"  PRIMARY KEY (iteration_id, rank));";
-
-/* Version 8: CPU profiles. */
-static const char pg_v7_to_v8[] =
-	"CREATE TABLE profiles ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  benchmark_id bigint NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"
-	"  seq integer NOT NULL,"
-	"  extra boolean NOT NULL,"
-	"  event text NOT NULL,"
-	"  scope text NOT NULL,"
-	"  frequency bigint NOT NULL,"
-	"  samples bigint NOT NULL,"
-	"  lost bigint NOT NULL,"
-	"  total bigint NOT NULL,"
-	"  UNIQUE (benchmark_id, extra, seq));"
-	"CREATE TABLE profile_symbols ("
-	"  profile_id bigint NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"
-	"  position integer NOT NULL,"
-	"  name text NOT NULL,"
-	"  dso text NOT NULL,"
-	"  self bigint NOT NULL,"
-	"  children bigint NOT NULL,"
-	"  PRIMARY KEY (profile_id, position));";
+/* ---- Versions 4 to 12 ---- */
 
 /*
- * Version 9: what a job runs and what it decided; the machine whose
- * setting a journalled original is; an index of the failed iterations.
+ * Version 4: the job queue (src/store/store.h, "Jobs"). A batch that a
+ * job's run writes names the job and the claim it ran under; it is seen
+ * only once complete, and completing it completes the job. @more: what
+ * only one dialect has.
  */
-static const char pg_v8_to_v9[] =
-	"ALTER TABLE jobs ADD COLUMN command text NOT NULL DEFAULT 'run' "
-	"  CHECK (command IN ('run', 'ab', 'bisect-step')),"
-	"  ADD COLUMN result text;"
-	"ALTER TABLE knob_journal ADD COLUMN machine text COLLATE \"C\" NOT NULL DEFAULT '',"
-	"  DROP CONSTRAINT knob_journal_kind_name_key,"
-	"  ADD UNIQUE (machine, kind, name);"
-	"CREATE INDEX iterations_failed ON iterations(benchmark_id) WHERE failure IS NOT NULL;";
+#define V4(d, more)								\
+	"CREATE TABLE jobs ("							\
+	"  id " d##_ID ","							\
+	"  state " d##_TEXT " NOT NULL DEFAULT 'queued' CHECK (state IN "	\
+	"    ('queued', 'running', 'done', 'failed', 'cancelled')),"		\
+	"  args " d##_TEXT " NOT NULL,"						\
+	"  machine " d##_TEXT " NOT NULL,"					\
+	"  machine_like " d##_TEXT " NOT NULL,"					\
+	"  priority " d##_INT " NOT NULL DEFAULT 0,"				\
+	"  submitted " d##_TEXT " NOT NULL,"					\
+	"  since " d##_TEXT " NOT NULL,"					\
+	"  attempts " d##_INT " NOT NULL DEFAULT 0,"				\
+	"  worker " d##_TEXT ","						\
+	"  claim " d##_TEXT ","							\
+	"  lease_until " d##_TIME ","						\
+	"  reason " d##_TEXT ","						\
+	"  result_batch " d##_BIG " REFERENCES batches(id) ON DELETE SET NULL);"	\
+	"CREATE INDEX jobs_queue ON jobs(state, priority, id);"			\
+	"ALTER TABLE batches ADD COLUMN job_id " d##_BIG			\
+	" REFERENCES jobs(id) ON DELETE SET NULL;"				\
+	"ALTER TABLE batches ADD COLUMN job_claim " d##_TEXT ";"		\
+	more
 
-/* Version 10: bisections. */
-static const char pg_v9_to_v10[] =
-	"CREATE TABLE bisections ("
-	"  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-	"  repo text COLLATE \"C\" NOT NULL,"
-	"  machine text COLLATE \"C\" NOT NULL,"
-	"  state text NOT NULL CHECK (state IN "
-	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"
-	"  started text NOT NULL,"
-	"  doc text NOT NULL);"
-	"CREATE INDEX bisections_repo ON bisections(repo, machine);";
+/*
+ * Version 5: the knob journal of `schedperf ab` (store.h), its writer by
+ * boot id, pid and start time as a batch's. @kinds: the kinds of setting
+ * it takes; @more, the columns after its first ones.
+ */
+#define KNOB_JOURNAL(d, name, kinds, more)					\
+	"CREATE TABLE " name " ("						\
+	"  id " d##_ID ","							\
+	"  kind " d##_NAME " NOT NULL CHECK (" kinds "),"			\
+	"  name " d##_NAME " NOT NULL,"						\
+	"  original " d##_TEXT " NOT NULL,"					\
+	"  writer_boot " d##_TEXT " NOT NULL,"					\
+	"  writer_pid " d##_BIG " NOT NULL,"					\
+	"  writer_start " d##_BIG " NOT NULL,"					\
+	"  started " d##_TEXT " NOT NULL,"					\
+	more ");"
 
-/* Version 11: jobs that need a kernel; the state 'booting'. */
-static const char pg_v10_to_v11[] =
-	"ALTER TABLE jobs ADD COLUMN kernel text, ADD COLUMN home_kernel text,"
-	"  ADD COLUMN boot_deadline text,"
-	"  DROP CONSTRAINT jobs_state_check,"
-	"  ADD CONSTRAINT jobs_state_check CHECK (state IN "
-	"    ('queued', 'running', 'booting', 'done', 'failed', 'cancelled'));";
+#define KINDS_V5 "kind IN ('sysctl', 'feature')"
+#define V5(d) KNOB_JOURNAL(d, "knob_journal", KINDS_V5, "  UNIQUE (kind, name)")
 
-/* Version 12: any kind of setting in the knob journal, as in SQLite's. */
-static const char pg_v11_to_v12[] =
-	"ALTER TABLE knob_journal DROP CONSTRAINT knob_journal_kind_check,"
-	"  ADD CONSTRAINT knob_journal_kind_check CHECK (kind <> '');";
+/*
+ * Version 6: what other tasks took from each iteration (doc/design.md,
+ * "Interference"), NULL when it was not measured (so in the iterations
+ * before it), the tasks that took most, and when it ran (seconds since
+ * the epoch, from its go to its reap).
+ */
+#define V6(d)									\
+	"ALTER TABLE iterations ADD COLUMN cpu_taken " d##_REAL ";"		\
+	"ALTER TABLE iterations ADD COLUMN cpu_steal " d##_REAL ";"		\
+	"ALTER TABLE iterations ADD COLUMN cpu_available " d##_REAL ";"		\
+	"ALTER TABLE iterations ADD COLUMN disturbed " d##_BOOL			\
+	" NOT NULL DEFAULT " d##_FALSE ";"					\
+	"ALTER TABLE iterations ADD COLUMN rerun " d##_BOOL			\
+	" NOT NULL DEFAULT " d##_FALSE ";"					\
+	"ALTER TABLE iterations ADD COLUMN started " d##_REAL ";"		\
+	"ALTER TABLE iterations ADD COLUMN ended " d##_REAL ";"			\
+	"CREATE TABLE culprits ("						\
+	"  iteration_id " d##_BIG " NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"	\
+	"  rank " d##_INT " NOT NULL CHECK (rank >= 0),"			\
+	"  pid " d##_BIG " NOT NULL,"						\
+	"  name " d##_TEXT " NOT NULL,"						\
+	"  cpu " d##_REAL " NOT NULL,"						\
+	"  PRIMARY KEY (iteration_id, rank)" d##_KEYED
 
-/* A new store: the text that makes it, and the version that text is. */
-static const struct {
-	const char *sql;
-	int version;
-} starts[] = {
-	[DIALECT_SQLITE] = { sqlite_current, STORE_SCHEMA_VERSION },
-	[DIALECT_POSTGRES] = { pg_v3, 3 },
-};
+/*
+ * Version 7: how often a job may be claimed before it fails (jobs before
+ * it, as often as the default allows).
+ */
+static const char v6_to_v7[] =
+	"ALTER TABLE jobs ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3 "
+	"CHECK (max_attempts >= 1);";
+
+_Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
+
+/*
+ * Version 8: CPU profiles (the profile monitor). A profile belongs to a
+ * benchmark and the iteration it was taken in (seq), or to an extra
+ * iteration run only to be profiled (extra = 1, seq counting those); a
+ * symbol's self and children are the weight of its samples, of total.
+ */
+#define V8(d)									\
+	"CREATE TABLE profiles ("						\
+	"  id " d##_ID ","							\
+	"  benchmark_id " d##_BIG " NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,"	\
+	"  seq " d##_INT " NOT NULL,"						\
+	"  extra " d##_FLAG("extra") ","					\
+	"  event " d##_TEXT " NOT NULL,"					\
+	"  scope " d##_TEXT " NOT NULL,"					\
+	"  frequency " d##_BIG " NOT NULL,"					\
+	"  samples " d##_BIG " NOT NULL,"					\
+	"  lost " d##_BIG " NOT NULL,"						\
+	"  total " d##_BIG " NOT NULL,"						\
+	"  UNIQUE (benchmark_id, extra, seq));"					\
+	"CREATE TABLE profile_symbols ("					\
+	"  profile_id " d##_BIG " NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"	\
+	"  position " d##_INT " NOT NULL,"					\
+	"  name " d##_TEXT " NOT NULL,"						\
+	"  dso " d##_TEXT " NOT NULL,"						\
+	"  self " d##_BIG " NOT NULL,"						\
+	"  children " d##_BIG " NOT NULL,"					\
+	"  PRIMARY KEY (profile_id, position)" d##_KEYED
+
+/*
+ * Version 9: a job is a run, an ab or a bisect-step (store.h, "Jobs"),
+ * and keeps what the command decided (ab's or bisect-step's verdict as
+ * JSON; NULL for a run, whose result is its batch): a job of an older
+ * store is a run. A journalled original is one machine's (its id: one
+ * store serves many); one of an older store has machine '', any
+ * machine's (@journal: SQLite cannot change a table's UNIQUE in place).
+ * The failed iterations of a benchmark are found without reading the
+ * others (reading a store counts them for every benchmark: 12 % of
+ * reading 100,000 benchmarks of three iterations each).
+ */
+#define V9(d, journal)								\
+	"ALTER TABLE jobs ADD COLUMN command " d##_TEXT " NOT NULL DEFAULT 'run' "	\
+	"CHECK (command IN ('run', 'ab', 'bisect-step'));"			\
+	"ALTER TABLE jobs ADD COLUMN result " d##_TEXT ";"			\
+	journal									\
+	"CREATE INDEX iterations_failed ON iterations(benchmark_id) "		\
+	"WHERE failure IS NOT NULL;"
+
+#define JOURNAL_V5_COLUMNS							\
+	"id, kind, name, original, writer_boot, writer_pid, writer_start, started"
+#define JOURNAL_V9(d, name, kinds)						\
+	KNOB_JOURNAL(d, name, kinds, "  machine " d##_NAME " NOT NULL DEFAULT '',"	\
+		     "  UNIQUE (machine, kind, name)")
+#define KNOB_JOURNAL_V9(d, name) JOURNAL_V9(d, name, KINDS_V5)
+
+/*
+ * Version 10: bisections (schedperf bisect), one row each: the repository
+ * and machine it bisects, its state, and its record as JSON
+ * (doc/design.md, "Bisection"), rewritten after each step.
+ */
+#define V10(d)									\
+	"CREATE TABLE bisections ("						\
+	"  id " d##_ID ","							\
+	"  repo " d##_NAME " NOT NULL,"						\
+	"  machine " d##_NAME " NOT NULL,"					\
+	"  state " d##_TEXT " NOT NULL CHECK (state IN "			\
+	"    ('running', 'interrupted', 'done', 'failed', 'abandoned')),"	\
+	"  started " d##_TEXT " NOT NULL,"					\
+	"  doc " d##_TEXT " NOT NULL);"						\
+	"CREATE INDEX bisections_repo ON bisections(repo, machine);"
+
+/*
+ * Version 11: jobs that need a kernel (store.h, "Jobs"): the release, the
+ * one its machine ran before it booted for it, and its boot's deadline
+ * (ISO 8601 UTC text, as every time the queue compares), while its state
+ * is 'booting' (PostgreSQL's queue only: an SQLite store's jobs table
+ * holds what an import brings).
+ */
+#define V11(d, more)								\
+	"ALTER TABLE jobs ADD COLUMN kernel " d##_TEXT ";"			\
+	"ALTER TABLE jobs ADD COLUMN home_kernel " d##_TEXT ";"			\
+	"ALTER TABLE jobs ADD COLUMN boot_deadline " d##_TEXT ";"		\
+	more
+
+/*
+ * Version 12: any kind of setting in the knob journal (runner/knobs.h's
+ * table: sysfs, scratch-cgroup ...), not only the first two.
+ */
+#define KINDS_V12 "kind <> ''"
+#define KNOB_JOURNAL_V12(d, name) JOURNAL_V9(d, name, KINDS_V12)
 
 /*
  * The history: migrations[i] turns version i + 1 into i + 2, in each
- * dialect's words (one text where they agree). Versions 1 and 2 predate
- * PostgreSQL stores.
+ * dialect's words. Versions 1 and 2 predate PostgreSQL stores.
  */
 #define BOTH(sql) { [DIALECT_SQLITE] = sql, [DIALECT_POSTGRES] = sql }
+#define EACH(v) { [DIALECT_SQLITE] = v(LITE), [DIALECT_POSTGRES] = v(PG) }
 
 static const struct {
 	const char *sql[2];
 } migrations[] = {
-	{ { [DIALECT_SQLITE] = sqlite_v1_to_v2 } },
-	{ { [DIALECT_SQLITE] = sqlite_v2_to_v3 } },
-	{ { sqlite_v3_to_v4, pg_v3_to_v4 } },
-	{ { sqlite_v4_to_v5, pg_v4_to_v5 } },
-	{ { sqlite_v5_to_v6, pg_v5_to_v6 } },
-	{ BOTH(sqlite_v6_to_v7) },
-	{ { sqlite_v7_to_v8, pg_v7_to_v8 } },
-	{ { sqlite_v8_to_v9, pg_v8_to_v9 } },
-	{ { sqlite_v9_to_v10, pg_v9_to_v10 } },
-	{ { sqlite_v10_to_v11, pg_v10_to_v11 } },
-	{ { sqlite_v11_to_v12, pg_v11_to_v12 } },
+	{ { [DIALECT_SQLITE] = lite_v1_to_v2 } },
+	{ { [DIALECT_SQLITE] = lite_v2_to_v3 } },
+	{ { V4(LITE, ""), V4(PG, "CREATE INDEX batches_job ON batches(job_id);") } },
+	{ EACH(V5) },
+	{ EACH(V6) },
+	{ BOTH(v6_to_v7) },
+	{ EACH(V8) },
+	{ { V9(LITE, REBUILD("knob_journal", KNOB_JOURNAL_V9, JOURNAL_V5_COLUMNS,
+			     JOURNAL_V5_COLUMNS)),
+	    V9(PG, "ALTER TABLE knob_journal ADD COLUMN machine " PG_NAME " NOT NULL "
+		   "DEFAULT '', DROP CONSTRAINT knob_journal_kind_name_key, "
+		   "ADD UNIQUE (machine, kind, name);") } },
+	{ EACH(V10) },
+	{ { V11(LITE, ""),
+	    V11(PG, "ALTER TABLE jobs DROP CONSTRAINT jobs_state_check, ADD CONSTRAINT "
+		    "jobs_state_check CHECK (state IN ('queued', 'running', 'booting', "
+		    "'done', 'failed', 'cancelled'));") } },
+	{ { REBUILD("knob_journal", KNOB_JOURNAL_V12, JOURNAL_V5_COLUMNS ", machine",
+		    JOURNAL_V5_COLUMNS ", machine"),
+	    "ALTER TABLE knob_journal DROP CONSTRAINT knob_journal_kind_check, "
+	    "ADD CONSTRAINT knob_journal_kind_check CHECK (" KINDS_V12 ");" } },
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,
 	       "one migration per schema version after the first");
-
-const char *store_schema_fresh(const struct store_driver *driver)
-{
-	return starts[driver->dialect].sql;
-}
 
 /* Create the schema, or run the migrations from @version; in the upgrade's transaction. */
 static int migrate(struct store *st, int version, struct error *err)
@@ -627,8 +412,8 @@ static int migrate(struct store *st, int version, struct error *err)
 	char what[64];
 
 	if (!version) {
-		version = starts[d->dialect].version;
-		if (d->script(st, starts[d->dialect].sql, err, "create the schema") ||
+		version = FRESH_VERSION;
+		if (d->script(st, fresh[d->dialect], err, "create the schema") ||
 		    d->set_version(st, version, err))
 			return -1;
 	}
@@ -641,7 +426,6 @@ static int migrate(struct store *st, int version, struct error *err)
 	}
 	return 0;
 }
-
 int store_schema_upgrade(struct store *st, struct error *err)
 {
 	int version = st->driver->version(st, err);

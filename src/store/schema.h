@@ -13,7 +13,5 @@
  * store of a newer schema, is refused before anything is written.
  */
 int store_schema_upgrade(struct store *st, struct error *err);
-/* The SQL that makes a new store of @driver's dialect (for its damage check). */
-const char *store_schema_fresh(const struct store_driver *driver);
 
 #endif

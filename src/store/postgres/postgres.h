@@ -80,7 +80,7 @@ void pg_close(struct store *st);
 int pg_version(struct store *st, struct error *err);
 int pg_set_version(struct store *st, int version, struct error *err);
 /* A table of that version missing, a version table of other than one row. */
-int pg_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+int pg_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 	      struct error *err);
 
 /* queue.c */

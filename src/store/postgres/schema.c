@@ -69,7 +69,7 @@ static const struct {
 	{ "profile_symbols", 8 }, { "bisections", 10 },
 };
 
-int pg_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+int pg_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 	      struct error *err)
 {
 	struct pg_store *ps = pg_of(st);

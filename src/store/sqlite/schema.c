@@ -139,20 +139,16 @@ static const char *next_column(sqlite3_stmt *stmt, int *rc)
  * The first column that a new store has and @ss lacks, or that @ss has
  * and a new store does not, into @buf: both lists come sorted.
  */
-static int columns_differ(struct sqlite_store *ss, const char *fresh_sql, char *buf,
+static int columns_differ(struct sqlite_store *ss, struct sqlite_store *fresh, char *buf,
 			  size_t len, struct error *err)
 {
-	sqlite3 *fresh = NULL;
 	sqlite3_stmt *want = NULL, *have = NULL;
 	const char *w, *h;
 	int rc = 0;
 
 	buf[0] = '\0';
-	if (sqlite3_open_v2(":memory:", &fresh, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    sqlite3_exec(fresh, fresh_sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(fresh, columns_sql, -1, &want, NULL) != SQLITE_OK) {
-		rc = error_set(err, EXIT_INTERNAL, "cannot build the schema to compare store "
-			       "'%s' with: %s", ss->base.location, sqlite3_errmsg(fresh));
+	if (sqlite3_prepare_v2(fresh->db, columns_sql, -1, &want, NULL) != SQLITE_OK) {
+		rc = sqlite_error(fresh, err, "read a new store's tables");
 		goto out;
 	}
 	if (sqlite3_prepare_v2(ss->db, columns_sql, -1, &have, NULL) != SQLITE_OK) {
@@ -176,11 +172,10 @@ static int columns_differ(struct sqlite_store *ss, const char *fresh_sql, char *
 out:
 	sqlite3_finalize(want);
 	sqlite3_finalize(have);
-	sqlite3_close(fresh);
 	return rc;
 }
 
-int sqlite_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		  struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
@@ -202,7 +197,7 @@ int sqlite_damage(struct store *st, int version, const char *fresh, char *buf, s
 	}
 	if (version < STORE_SCHEMA_VERSION)
 		return 0;
-	if (columns_differ(ss, fresh, what, sizeof(what), err))
+	if (columns_differ(ss, sqlite_of(fresh), what, sizeof(what), err))
 		return -1;
 	if (what[0])
 		snprintf(buf, len, "its tables are not those of schema version %d: %s (restore "

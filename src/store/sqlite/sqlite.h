@@ -80,9 +80,10 @@ int sqlite_version(struct store *st, struct error *err);
 int sqlite_set_version(struct store *st, int version, struct error *err);
 /*
  * SQLite's integrity check, references that lead nowhere and, for the
- * current version, tables and columns other than those of @fresh.
+ * current version, tables and columns other than those of @fresh, a new
+ * store in memory.
  */
-int sqlite_damage(struct store *st, int version, const char *fresh, char *buf, size_t len,
+int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		  struct error *err);
 
 #endif
