@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/bootstrap.h"
 #include "stats/bootstrap_parts.h"
@@ -153,65 +154,102 @@ int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
 }
 
 /*
- * The tails of every lane in one pass over the means, as percentiles_tails()
- * keeps them: the cuts from the first resamples' ratios (resamples come in
- * a random order, so the first are as good a sample as any), then each
- * resample's ratios divided as vectors and compared with the lanes' cuts
- * at once; the few beyond a cut are kept. @nan[lane] tells whether a
- * lane's ratio was NaN (not equal to itself); a lane without cuts (NaN
- * cuts compare false) keeps nothing.
+ * A block of up to TAIL_BLOCK of a lane's ratios, every BOOTSTRAP_LANES-th
+ * of @x, those beyond either cut appended to @kept (@nr of them so far,
+ * returned): each is written at the end, and the count moves only for
+ * one beyond a cut. A tenth of the ratios are, in a random order: a branch
+ * on it mispredicted so often that this pass cost more than the
+ * resampling. One write a ratio, not one to each tail: a store a cycle is
+ * what this loop can do.
+ */
+static inline __attribute__((always_inline)) size_t
+keep_beyond(const struct tails *t, const double *x, size_t len, double *kept, size_t nr)
+{
+	double cut_low = t->cut_low, cut_high = t->cut_high;
+
+	for (size_t i = 0; i < len; i++) {
+		double r = x[i * BOOTSTRAP_LANES];
+
+		kept[nr] = r;
+		nr += (r <= cut_low) | (r >= cut_high);
+	}
+	return nr;
+}
+
+/* The ratios kept into the two tails, or the tails overflow. */
+static void split_tails(struct tails *t, const double *kept, size_t nr)
+{
+	for (size_t i = 0; i < nr && !t->overflow; i++) {
+		if (kept[i] <= t->cut_low && t->nr_low < t->room)
+			t->lows[t->nr_low++] = kept[i];
+		else if (kept[i] >= t->cut_high && t->nr_high < t->room)
+			t->highs[t->nr_high++] = kept[i];
+		else
+			t->overflow = true;
+	}
+}
+
+/*
+ * The tails of every lane in one pass over the means, as cut_tails() of
+ * bootstrap_percentiles.c keeps them for one: the cuts from the first
+ * resamples' ratios (resamples come in a random order, so the first are
+ * as good a sample as any), then the ratios of a block of resamples
+ * divided as vectors, each lane's beyond its cuts kept by keep_beyond()
+ * in @kept (@room ratios a lane, and TAIL_BLOCK more), and split into its
+ * tails at the end. @nan[lane] tells whether a lane's ratio was NaN (not
+ * equal to itself); a lane without cuts (NaN cuts compare false) keeps
+ * nothing.
  */
 static inline __attribute__((always_inline)) void
-lane_tails(const double *base_means, const double *new_means, struct tails *t, bool *nan)
+lane_tails(const double *base_means, const double *new_means, struct tails *t, bool *nan,
+	   double *kept, size_t room)
 {
 	const vector4 *base = (const vector4 *)base_means, *new = (const vector4 *)new_means;
-	const size_t per = BOOTSTRAP_LANES / 4;	/* vectors per resample */
-	vector4 cut_low[BOOTSTRAP_LANES / 4], cut_high[BOOTSTRAP_LANES / 4];
+	const size_t per = BOOTSTRAP_LANES / 4, n = t[0].n;
 	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };
+	vector4 ratios[TAIL_BLOCK][BOOTSTRAP_LANES / 4];
+	size_t nr[BOOTSTRAP_LANES] = { 0 };
 
-	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
-		cut_low[lane / 4][lane % 4] = t[lane].cut_low;
-		cut_high[lane / 4][lane % 4] = t[lane].cut_high;
-	}
-	for (size_t i = 0; i < t[0].n; i++) {
-		for (size_t v = 0; v < per; v++) {
-			vector4 r = new[i * per + v] / base[i * per + v];
-			mask4 beyond = (r <= cut_low[v]) | (r >= cut_high[v]);
+	for (size_t at = 0; at < n; at += TAIL_BLOCK) {
+		size_t len = n - at < TAIL_BLOCK ? n - at : TAIL_BLOCK;
 
-			seen[v] |= r != r;
-			if (!(beyond[0] | beyond[1] | beyond[2] | beyond[3]))
-				continue;
-			for (size_t k = 0; k < 4; k++) {
-				struct tails *lane = &t[4 * v + k];
+		for (size_t i = 0; i < len; i++) {
+			for (size_t v = 0; v < per; v++) {
+				vector4 q = new[(at + i) * per + v] / base[(at + i) * per + v];
 
-				if (!beyond[k])
-					continue;
-				if (r[k] <= lane->cut_low && lane->nr_low < lane->room)
-					lane->lows[lane->nr_low++] = r[k];
-				else if (r[k] >= lane->cut_high && lane->nr_high < lane->room)
-					lane->highs[lane->nr_high++] = r[k];
-				else
-					lane->overflow = true;
+				seen[v] |= q != q;
+				ratios[i][v] = q;
+			}
+		}
+		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+			nr[lane] = keep_beyond(&t[lane], (const double *)ratios + lane, len,
+					       kept + lane * (room + TAIL_BLOCK), nr[lane]);
+			/* the block may have written TAIL_BLOCK past the room, not more */
+			if (nr[lane] > room) {
+				t[lane].overflow = true;
+				nr[lane] = 0;
 			}
 		}
 	}
-	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		split_tails(&t[lane], kept + lane * (room + TAIL_BLOCK), nr[lane]);
 		nan[lane] = seen[lane / 4][lane % 4] != 0;
+	}
 }
 
 /* Compiled twice, as the lane means are: with AVX2 where the CPU has it. */
 static void lane_tails_sse(const double *base_means, const double *new_means,
-			   struct tails *t, bool *nan)
+			   struct tails *t, bool *nan, double *kept, size_t room)
 {
-	lane_tails(base_means, new_means, t, nan);
+	lane_tails(base_means, new_means, t, nan, kept, room);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2")))
 static void lane_tails_avx2(const double *base_means, const double *new_means,
-			    struct tails *t, bool *nan)
+			    struct tails *t, bool *nan, double *kept, size_t room)
 {
-	lane_tails(base_means, new_means, t, nan);
+	lane_tails(base_means, new_means, t, nan, kept, room);
 }
 #else
 #define lane_tails_avx2	lane_tails_sse
@@ -267,15 +305,18 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 		return -1;
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
 		tails_init(&t[lane], resamples, level);
+	/* a lane's two tails, then the ratios it keeps (both tails' room) */
 	each = 2 * (t[0].room + TAIL_BLOCK);
-	buf = xreallocarray(NULL, BOOTSTRAP_LANES * each + resamples / TAIL_STRIDE + 1,
+	buf = xreallocarray(NULL, 2 * BOOTSTRAP_LANES * each + resamples / TAIL_STRIDE + 1,
 			    sizeof(*buf));
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
 		t[lane].lows = buf + lane * each;
 		t[lane].highs = t[lane].lows + t[lane].room + TAIL_BLOCK;
 	}
-	lane_cuts(base_means, new_means, nr, t, buf + BOOTSTRAP_LANES * each);
-	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan);
+	lane_cuts(base_means, new_means, nr, t, buf + 2 * BOOTSTRAP_LANES * each);
+	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan,
+							 buf + BOOTSTRAP_LANES * each,
+							 2 * t[0].room);
 	for (size_t lane = 0; lane < nr; lane++) {
 		if (nan[lane])
 			rc = -1;

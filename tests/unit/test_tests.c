@@ -515,8 +515,9 @@ static void test_bootstrap_plan_sizes(void **state)
  * BOOTSTRAP_LANES rows resampled together give each row the interval of
  * the one-row code to the bit: byte and word plans, sizes not a multiple
  * of four, fewer rows than lanes, a lane of values near the largest double
- * (resampled scaled), a lane whose base is all zeros (no interval) and one
- * of constant samples (every ratio the same: no tails to cut).
+ * (resampled scaled), a lane whose base is all zeros (no interval), one
+ * of constant samples (every ratio the same: no tails to cut) and one of
+ * two values a side (ratios so tied that a tail overflows its room).
  */
 static void test_bootstrap_lanes(void **state)
 {
@@ -534,6 +535,8 @@ static void test_bootstrap_lanes(void **state)
 		base[2][j] = 0;
 		base[3][j] = 5;
 		new[3][j] = 5.5;
+		base[4][j] = 1 + (j % 9 == 0);
+		new[4][j] = 1 + (j % 8 == 0);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct bootstrap_plan *plan = bootstrap_plan_new(sizes[i][0], sizes[i][1],
