@@ -172,6 +172,12 @@ double summary_pct_change(double base, double value, bool higher_is_better)
 	if (isnan(base) || isnan(value) || base == 0.0)
 		return NAN;
 	ratio = value / base * 100.0;
+	/*
+	 * (value - base) / |base|: from a negative base the ratio has the
+	 * other sign (-5 to 5 is -100 %, a rise of 200 %).
+	 */
+	if (base < 0)
+		higher_is_better = !higher_is_better;
 	return higher_is_better ? ratio - 100.0 : 100.0 - ratio;
 }
 

@@ -43,6 +43,7 @@ void summary_compute(const double *samples, size_t n, bool higher_is_better,
 
 /*
  * Percent change of @value against @base, positive = better, whichever way the metric goes:
+ * (value - base) / |base| * 100, negated when lower is better; for a positive base,
  * higher is better: value/base*100 - 100; lower is better: 100 - value/base*100.
  * NAN when either is NAN or base is 0.
  */

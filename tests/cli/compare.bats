@@ -668,10 +668,15 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 	[ "$rc" -eq 1 ]
 	[ "$(json "d['rows'][0]['runs'][1]['verdict'], d['rows'][0]['runs'][1]['ratio_ci']" "$TMP/c.json")" = "worse [None, None]" ]
 	# from -5 to -4 as well; from 5 to -5 is better, and 5 to 6 worse, by the ratio
-	for pair in "n-5 n-4 worse" "n5 n-5 better" "n5 n6 worse"; do
+	# and schedperf's percent has the verdict's sign: (new - base) / |base|
+	# (the styles print their tools' own, schedperf(1))
+	for pair in "n-5 n5 worse -200" "n-5 n-4 worse -20" "n5 n-5 better 200" \
+		"n5 n6 worse -20" "n-4 n-5 better 25"; do
 		set -- $pair
 		sp compare "$1" "$2" --metric delta --format json >"$TMP/c.json"
-		[ "$(json "d['rows'][0]['runs'][1]['verdict']" "$TMP/c.json")" = "$3" ] ||
+		[ "$(json "d['rows'][0]['runs'][1]['verdict'], round(d['rows'][0]['runs'][1]['pct_change'], 9)" "$TMP/c.json")" = "$3 $4.0" ] ||
 			{ echo "$pair: $(cat "$TMP/c.json")"; return 1; }
+		run sp compare "$1" "$2" --metric delta --format markdown
+		[[ "$output" == *" | $(printf '%+.2f' "$4")% | "* ]] || { echo "$pair: $output"; return 1; }
 	done
 }

@@ -217,3 +217,24 @@ JSON
 	run sp history --format csv
 	"$PYTHON" -c 'import csv, sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) == 2, rows; assert rows[1][0] == "w\"<b>", rows' <(sp history --format csv)
 }
+
+@test "detect: the percent from a negative mean has the change's sign, (after - before) / |before|" {
+	"$PYTHON" - "$TMP/neg.json" <<-'EOF'
+	import json, sys
+	def run(i, value):
+	    return {"name": "k%02d" % i, "started": "2026-01-%02dT00:00:00Z" % i,
+	            "complete": True, "environment": {},
+	            "benchmarks": [{"workload": "pipe", "params": {},
+	                            "metrics": [{"name": "delta", "unit": "", "better": "lower",
+	                                         "samples": [value, value * 1.001]}]}]}
+	runs = [run(i, -5 if i < 7 else 5) for i in range(1, 13)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/neg.json" >/dev/null
+	run sp detect --format json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$TMP/d.json"
+	[ "$(json "[(c['run'], c['kind'], round(c['pct_change'])) for s in d for c in s['change_points']]" "$TMP/d.json")" = "[('k07', 'regression', -200)]" ]
+	run sp detect
+	[[ "$output" == *"at k07 (point 6): "*", -200.00 %, regression"* ]]
+}
