@@ -41,13 +41,13 @@ const char *history_order_name(enum history_order order)
 
 /*
  * A point before it has samples: a run name on one machine (on every
- * machine when they are pooled), or one batch. A run name is often shared
- * by machines (the kernel release), and each machine's series is dated
- * and ordered by that machine's batches alone.
+ * machine when they are pooled) under one pinning, or one batch. A run
+ * name is often shared by machines (the kernel release), and each
+ * machine's series is dated and ordered by that machine's batches alone.
  */
 struct group {
 	const char *run;
-	const char *machine;	/* batch_machine_key(), or "" when pooled */
+	const char *setting;	/* its batches' setting_key() */
 	int64_t batch;
 	const char *started;
 	size_t rank;		/* its place in the order asked for */
@@ -63,13 +63,15 @@ struct entry {
 
 struct series_build {
 	struct history_series *series;
-	const char *machine_key;	/* the key's machine: "" when pooled */
+	const char *setting;	/* its batches' setting_key() */
 	struct entry *entries;
 	size_t nr_entries, alloc_entries;
 };
 
 struct builder {
 	const struct history_options *opts;
+	const struct result_set *set;
+	char **settings;	/* setting_key() of each batch of set */
 	struct group *groups;
 	size_t nr_groups;
 	struct series_build *series;
@@ -108,13 +110,28 @@ static int compare_groups(const void *pa, const void *pb, void *arg)
 	return c ? c : (a->batch > b->batch) - (a->batch < b->batch);
 }
 
-static const char *machine_of(const struct history_options *opts,
-			      const struct result_batch *batch)
+/*
+ * What keeps a batch's samples apart from another's of the same benchmark:
+ * its machine ("ID/HOST", batch_machine_key(); none when machines are
+ * pooled) and the CPUs it was pinned to (knob.cpus; none when unpinned),
+ * for a pinned run does not measure what an unpinned one does.
+ */
+static char *setting_key(const struct history_options *opts, const struct result_batch *batch)
 {
-	return opts->pool_machines ? "" : batch_machine_key(batch);
+	const char *cpus = result_batch_env(batch, "knob.cpus");
+	char *machine = opts->pool_machines ? NULL : batch_machine_key(batch);
+	char *key = xasprintf("%s\n%s", machine ? machine : "", cpus ? cpus : "");
+
+	free(machine);
+	return key;
 }
 
-/* Batches by run name and machine, so that each group's are together. */
+static const char *setting_of(const struct builder *b, const struct result_batch *batch)
+{
+	return b->settings[batch - b->set->batches];
+}
+
+/* Batches by run name and setting, so that each group's are together. */
 static int compare_batch_names(const void *pa, const void *pb, void *arg)
 {
 	const struct result_batch *a = *(const struct result_batch *const *)pa;
@@ -122,7 +139,7 @@ static int compare_batch_names(const void *pa, const void *pb, void *arg)
 	int c = strcmp(a->name, b->name);
 
 	if (!c)
-		c = strcmp(machine_of(arg, a), machine_of(arg, b));
+		c = strcmp(setting_of(arg, a), setting_of(arg, b));
 	return c ? c : (a < b ? -1 : a > b);
 }
 
@@ -136,18 +153,17 @@ static void make_groups(struct builder *b, const struct result_set *set, size_t 
 	for (size_t i = 0; i < set->nr_batches; i++)
 		by_name[i] = &set->batches[i];
 	if (b->opts->by == HISTORY_BY_RUN)
-		qsort_r(by_name, set->nr_batches, sizeof(*by_name), compare_batch_names,
-			(void *)b->opts);
+		qsort_r(by_name, set->nr_batches, sizeof(*by_name), compare_batch_names, b);
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const struct result_batch *batch = by_name[i];
-		const char *machine = machine_of(b->opts, batch);
+		const char *setting = setting_of(b, batch);
 		struct group *g = b->nr_groups ? &b->groups[b->nr_groups - 1] : NULL;
 
 		if (!g || b->opts->by == HISTORY_BY_BATCH || strcmp(g->run, batch->name) ||
-		    strcmp(g->machine, machine)) {
+		    strcmp(g->setting, setting)) {
 			g = &b->groups[b->nr_groups++];
 			g->run = batch->name;
-			g->machine = machine;
+			g->setting = setting;
 			g->batch = b->opts->by == HISTORY_BY_BATCH ? batch->id : 0;
 			g->started = batch->started;
 		} else if (batch->started && (!g->started ||
@@ -202,9 +218,9 @@ static uint64_t hash_bytes(uint64_t h, const char *s)
 	return fnv1a(h, s, strlen(s) + 1);
 }
 
-/* What a series is: a benchmark and metric, on one machine unless machines are pooled. */
+/* What a series is: a benchmark and metric under one setting_key(). */
 struct series_key {
-	const char *machine;	/* batch_machine_key(), or "" */
+	const char *setting;
 	const char *workload, *params, *metric;
 };
 
@@ -212,7 +228,7 @@ static uint64_t series_hash(const struct series_key *k)
 {
 	uint64_t h = FNV1A_INIT;
 
-	h = hash_bytes(h, k->machine);
+	h = hash_bytes(h, k->setting);
 	h = hash_bytes(h, k->workload);
 	h = hash_bytes(h, k->params ? k->params : "");
 	return hash_bytes(h, k->metric);
@@ -222,7 +238,7 @@ static bool series_is(const struct series_build *sb, const struct series_key *k)
 {
 	const struct history_series *s = sb->series;
 
-	return !strcmp(sb->machine_key, k->machine) && !strcmp(s->workload, k->workload) &&
+	return !strcmp(sb->setting, k->setting) && !strcmp(s->workload, k->workload) &&
 	       !strcmp(s->metric->name, k->metric) &&
 	       !strcmp(s->params ? s->params : "", k->params ? k->params : "");
 }
@@ -234,7 +250,7 @@ static void rehash(struct builder *b)
 	b->slots = xcalloc(b->nr_slots, sizeof(*b->slots));
 	for (size_t i = 0; i < b->nr_series; i++) {
 		const struct series_build *sb = &b->series[i];
-		struct series_key k = { sb->machine_key, sb->series->workload,
+		struct series_key k = { sb->setting, sb->series->workload,
 					sb->series->params, sb->series->metric->name };
 		size_t at = series_hash(&k) & (b->nr_slots - 1);
 
@@ -250,7 +266,7 @@ static struct series_build *series_find(struct builder *b,
 					const struct result_metric *metric)
 {
 	bool pooled = b->opts->pool_machines;
-	struct series_key k = { machine_of(b->opts, batch), bench->workload, bench->params,
+	struct series_key k = { setting_of(b, batch), bench->workload, bench->params,
 				metric->name };
 	struct series_build *sb;
 	size_t at;
@@ -269,10 +285,11 @@ static struct series_build *series_find(struct builder *b,
 	}
 	sb = &b->series[b->nr_series];
 	memset(sb, 0, sizeof(*sb));
-	sb->machine_key = k.machine;
+	sb->setting = k.setting;
 	sb->series = xcalloc(1, sizeof(*sb->series));
 	sb->series->machine = pooled || !result_batch_env(batch, "machine.hostname") ? NULL :
 			      batch_machine_name(batch);
+	sb->series->cpus = result_batch_env(batch, "knob.cpus");
 	sb->series->workload = bench->workload;
 	sb->series->params = bench->params;
 	sb->series->metric = metric;
@@ -360,9 +377,12 @@ static void make_points(struct series_build *sb, const struct builder *b)
 void history_build(struct history *h, const struct result_set *set,
 		   const struct history_options *opts)
 {
-	struct builder b = { .opts = opts };
+	struct builder b = { .opts = opts, .set = set };
 	size_t *group_of = xcalloc(set->nr_batches + 1, sizeof(*group_of));
 
+	b.settings = xcalloc(set->nr_batches + 1, sizeof(*b.settings));
+	for (size_t i = 0; i < set->nr_batches; i++)
+		b.settings[i] = setting_key(opts, &set->batches[i]);
 	memset(h, 0, sizeof(*h));
 	h->level = opts->level;
 	h->by = opts->by;
@@ -394,6 +414,9 @@ void history_build(struct history *h, const struct result_set *set,
 	free(b.slots);
 	free(b.groups);
 	free(group_of);
+	for (size_t i = 0; i < set->nr_batches; i++)
+		free(b.settings[i]);
+	free(b.settings);
 }
 
 void history_detect(struct history *h, const struct change_point_options *opts)

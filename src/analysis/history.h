@@ -59,6 +59,7 @@ struct history_change {
 
 struct history_series {
 	const char *machine;	/* its batches' host name; NULL when machines are pooled */
+	const char *cpus;	/* the CPUs its batches were pinned to (knob.cpus); NULL: unpinned */
 	const char *workload;
 	const char *params;	/* canonical JSON */
 	const struct result_metric *metric;	/* name, unit, better */
@@ -83,7 +84,8 @@ const char *history_order_name(enum history_order order);
  * Build the series of @set (every batch to consider, as store_load() gives
  * them) under @opts; they point into @set, which must outlive @h. Each
  * machine has series of its own unless @opts->pool_machines, its points
- * dated and ordered by that machine's batches alone. Series keep
+ * dated and ordered by that machine's batches alone, and so has each set
+ * of CPUs batches were pinned to (knob.cpus), and unpinned batches. Series keep
  * the order in which they first appear; points with no sample are left
  * out.
  */

@@ -7,9 +7,12 @@
  */
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/machines.h"
+#include "util/machine.h"
+#include "util/xalloc.h"
 
 const char *batch_machine_name(const struct result_batch *batch)
 {
@@ -18,12 +21,10 @@ const char *batch_machine_name(const struct result_batch *batch)
 	return host ? host : "unknown";
 }
 
-const char *batch_machine_key(const struct result_batch *batch)
+char *batch_machine_key(const struct result_batch *batch)
 {
-	const char *id = result_batch_env(batch, "machine.id");
-	const char *host = result_batch_env(batch, "machine.hostname");
-
-	return id ? id : host ? host : "";
+	return machine_key(result_batch_env(batch, "machine.id"),
+			   result_batch_env(batch, "machine.hostname"));
 }
 
 static bool matches(const struct result_batch *batch, const void *arg)
@@ -40,31 +41,34 @@ size_t machines_keep_matching(struct result_set *set, const char *pattern)
 	return set->nr_batches;
 }
 
-/* Whether batch @i's machine is one of an earlier batch's. */
-static bool seen_before(const struct result_set *set, size_t i)
+/* Whether @keys[i] is one of the keys before it. */
+static bool seen_before(char *const *keys, size_t i)
 {
-	const char *key = batch_machine_key(&set->batches[i]);
-
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(batch_machine_key(&set->batches[j]), key))
+		if (!strcmp(keys[j], keys[i]))
 			return true;
 	return false;
 }
 
 size_t machines_count(const struct result_set *set, char *names, size_t len)
 {
+	char **keys = xcalloc(set->nr_batches + 1, sizeof(*keys));
 	size_t n = 0, used = 0;
 
 	if (names && len)
 		names[0] = '\0';
 	for (size_t i = 0; i < set->nr_batches; i++) {
-		if (seen_before(set, i))
+		keys[i] = batch_machine_key(&set->batches[i]);
+		if (seen_before(keys, i))
 			continue;
 		if (names && used < len)
 			used += (size_t)snprintf(names + used, len - used, "%s%s", n ? ", " : "",
 						 batch_machine_name(&set->batches[i]));
 		n++;
 	}
+	for (size_t i = 0; i < set->nr_batches; i++)
+		free(keys[i]);
+	free(keys);
 	return n;
 }
 

@@ -10,15 +10,17 @@
 
 /*
  * The machine each batch ran on, as its environment recorded it: its
- * machine id (/etc/machine-id) where it has one, else its host name. Two
- * machines' samples are never pooled as one sample unless the user asks
- * (--pool-machines): a faster CPU is not a better kernel.
+ * machine id (/etc/machine-id) and its host name, so that machines cloned
+ * from one image (one machine id) are still two, as the store's --replace
+ * and --resume tell them (util/machine.h). Two machines' samples are never
+ * pooled as one sample unless the user asks (--pool-machines): a faster
+ * CPU is not a better kernel.
  */
 
 /* The name people know the batch's machine by: its host name, or "unknown". */
 const char *batch_machine_name(const struct result_batch *batch);
-/* What tells the batch's machine from another: its id, else its host name, else "". */
-const char *batch_machine_key(const struct result_batch *batch);
+/* What tells the batch's machine from another: "ID/HOST" (machine_key()), malloc()ed. */
+char *batch_machine_key(const struct result_batch *batch);
 
 /*
  * Keep only the batches of @set whose machine matches @pattern (its host

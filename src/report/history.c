@@ -28,6 +28,8 @@ char *history_series_title(const struct history_series *s)
 		strbuf_addf(&sb, " (%s is better)", better_name(s->metric->better));
 	if (s->machine)
 		strbuf_addf(&sb, " on %s", s->machine);
+	if (s->cpus)
+		strbuf_addf(&sb, " pinned to CPUs %s", s->cpus);
 	free(params);
 	return strbuf_detach(&sb);
 }
@@ -114,6 +116,7 @@ static void series_json(struct json_writer *w, const struct history_series *s)
 	jw_key(w, "better");
 	jw_string(w, better_name(s->metric->better));
 	string_or_null(w, "machine", s->machine);
+	string_or_null(w, "cpus", s->cpus);
 }
 
 static void point_json_label(struct json_writer *w, const struct history *h,
@@ -194,7 +197,7 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
 	fputs("workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,"
-	      "ci_low,ci_high,machine\n", out);
+	      "ci_low,ci_high,machine,cpus\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *params = params_display(s->params);
@@ -222,6 +225,8 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			csv_number(out, p->ci_high);
 			fputc(',', out);
 			csv_text(out, s->machine ? s->machine : "");
+			fputc(',', out);
+			csv_text(out, s->cpus ? s->cpus : "");
 			fputc('\n', out);
 		}
 		free(params);

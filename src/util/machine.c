@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/machine.h"
+#include "util/xalloc.h"
 
 /* The first line of @path into @buf, trimmed; "" when unreadable. */
 static void first_line(const char *path, char *buf, size_t len)
@@ -51,14 +52,21 @@ void machine_identity(char *buf, size_t len)
 	buf[len - 1] = '\0';
 }
 
+char *machine_key(const char *id, const char *host)
+{
+	return xasprintf("%s/%s", id ? id : "", host ? host : "");
+}
+
 void machine_batch_key(char *buf, size_t len)
 {
-	char id[256], host[256];
+	char id[256], host[256], *key;
 
 	if (!simulated("name", id, sizeof(id)))
 		first_line("/etc/machine-id", id, sizeof(id));
 	machine_host_name(host, sizeof(host));
-	snprintf(buf, len, "%s/%s", id, host);
+	key = machine_key(id, host);
+	snprintf(buf, len, "%s", key);
+	free(key);
 }
 
 void machine_host_name(char *buf, size_t len)

@@ -20,6 +20,14 @@ void machine_identity(char *buf, size_t len);
  */
 void machine_batch_key(char *buf, size_t len);
 
+/*
+ * The key "ID/HOST" of the machine with id @id and host name @host (either
+ * NULL or "" when unknown), malloc()ed: the one spelling of a machine that
+ * machine_batch_key(), a stored batch's (src/analysis/machines.h) and the
+ * store's MACHINE_OF all make.
+ */
+char *machine_key(const char *id, const char *host);
+
 /* Its host name, as a batch records it and a worker matches jobs by it. */
 void machine_host_name(char *buf, size_t len);
 

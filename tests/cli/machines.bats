@@ -131,6 +131,25 @@ json.dump(d, sys.stdout)' | sp --db "$db" import - >/dev/null
 print(sorted(b["machine"] for r in json.load(sys.stdin) if r["name"] == "c" for b in r["batches"]))')" = "$("$PYTHON" -c "print(sorted(['clone', '$HOST']))")" ]
 	[ "$(sp --db "$db" runs --format json | "$PYTHON" -c 'import json, sys
 print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" = "[1]" ]
+	# and for history and detect: the clone's batches are a series of their own
+	sp --db "$db" history --workload pipe --metric usec_per_op --format json >"$TMP/hc.json"
+	[ "$(json "sorted((s['machine'], p['n']) for s in d['series'] for p in s['points'] \
+		  if p['run'] == 'c')" "$TMP/hc.json")" = "$("$PYTHON" -c "print(sorted([('clone', 2), ('$HOST', 2)]))")" ]
+	# a pinned batch of a run is not pooled with an unpinned one: a series each
+	sp --db "$db" run pipe -p loops=100 -i 2 --name p --cpus 0 -q
+	sp --db "$db" run pipe -p loops=100 -i 3 --name p -q
+	local of_p='sorted((s["cpus"] or "-", [(p["run"], p["n"]) for p in s["points"] if p["run"] == "p"]) for s in d["series"])'
+	sp --db "$db" history --workload pipe --metric usec_per_op --machine "$HOST" \
+		--format json >"$TMP/hp.json"
+	[ "$(json "$of_p" "$TMP/hp.json")" = "[('-', [('p', 3)]), ('0', [('p', 2)])]" ]
+	sp --db "$db" detect --workload pipe --metric usec_per_op --machine "$HOST" \
+		--format json >"$TMP/dp.json"
+	[ "$(json 'sorted((s["cpus"] or "-", s["points"]) for s in d)' "$TMP/dp.json")" = "[('-', 5), ('0', 1)]" ]
+	run sp --db "$db" history --workload pipe --metric usec_per_op --machine "$HOST"
+	[[ "$output" == *"usec_per_op (usec, lower is better) on $HOST pinned to CPUs 0"* ]]
+	sp --db "$db" history --workload pipe --metric usec_per_op --machine "$HOST" --format csv \
+		>"$TMP/hp.csv"
+	grep -q "^pipe,.*,p,,.*,2,.*,$HOST,0\$" "$TMP/hp.csv"
 }
 
 @test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
