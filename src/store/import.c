@@ -145,7 +145,7 @@ static int import_batch(struct store *st, const struct result_batch *from, struc
 		return error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
 				 "(it was imported before; nothing was changed)", batch.name,
 				 batch.started);
-	if (rc)
+	if (rc || batch_may_join(st, run_id, &batch, err))
 		return -1;
 	return import_benchmarks(st, &batch, err);
 }

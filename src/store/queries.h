@@ -46,6 +46,14 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 /* 1 when run @name holds a batch that is not job @job_id's (0: any job's), else 0. */
 int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
 /*
+ * 0 when @batch (not inserted yet, or batch->id) may join run @run_id:
+ * none of the others, but for this process's job's, is an experiment's
+ * and, when @batch is an experiment's (its environment has the key
+ * "experiment"), there is no other. Else -1 with @err (EXIT_USAGE).
+ */
+int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
+		   struct error *err);
+/*
  * Insert @batch (environment too); sets batch->id. 1, and nothing
  * inserted, when the run has a batch of the same start time already.
  */

@@ -33,6 +33,35 @@ int run_taken(struct store *st, const char *name, int64_t job_id, struct error *
 		      "find the run's batches");
 }
 
+/*
+ * An experiment's runs are its own (ab's sides: their batches' environment
+ * has the key "experiment"): compare pools every batch of a run, and
+ * samples the experiment did not take must not join those it took.
+ */
+int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
+		   struct error *err)
+{
+	bool own = result_batch_env(batch, "experiment");
+	int64_t other;
+	int rc = sql_id(st, own ?
+			"SELECT id FROM batches WHERE run_id = $1 AND id <> $2 AND "
+			"(job_id IS NULL OR job_id <> $3) LIMIT 1" :
+			"SELECT b.id FROM batches b JOIN environment e ON e.batch_id = b.id AND "
+			"e.key = 'experiment' WHERE b.run_id = $1 AND b.id <> $2 AND "
+			"(b.job_id IS NULL OR b.job_id <> $3) LIMIT 1",
+			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch->id), SQL_INT(st->job_id)), &other,
+			err, "find the run's batches");
+
+	if (rc <= 0)
+		return rc;
+	return error_set(err, EXIT_USAGE, own ?
+			 "run '%.128s' holds batches already, and compare would pool them with "
+			 "this ab experiment's samples (store it under another run name)" :
+			 "run '%.128s' is an ab experiment's own, and compare would pool a batch "
+			 "added to it with the experiment's samples (store it under another run "
+			 "name)", batch->name);
+}
+
 static int insert_environment(struct store *st, const struct result_batch *batch,
 			      struct error *err)
 {

@@ -263,6 +263,53 @@ race_ab() {
 	done
 }
 
+# ab_runs_own DB: an ab's runs take no later batch of run, bisect-step or import.
+ab_runs_own() {
+	export SCHEDPERF_DB=$1
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name own -q
+	sp run command -p cmd=true -i 1 --name plain -q
+	sp export own-a >"$TMP/own-a.json"
+	sp export plain >"$TMP/plain.json"
+	sp runs --format json >"$TMP/before.json"
+	run sp run command -p cmd=true -i 1 --name own-a
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'own-a' is an ab experiment's own, and compare would pool a batch added to it"* ]]
+	run sp run command -p cmd=true -i 1 --name own-b --replace
+	[ "$status" -eq 2 ]
+	# a run's batch imported into the ab's run, and the ab's into a run's: refused
+	"$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = sys.argv[2]
+json.dump(d, open(sys.argv[3], "w"))' "$TMP/plain.json" own-b "$TMP/into-ab.json"
+	run sp import "$TMP/into-ab.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'own-b' is an ab experiment's own"* ]]
+	"$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = sys.argv[2]
+json.dump(d, open(sys.argv[3], "w"))' "$TMP/own-a.json" plain "$TMP/ab-into.json"
+	run sp import "$TMP/ab-into.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'plain' holds batches already, and compare would pool them with this ab experiment's samples"* ]]
+	# nothing was stored; and the same batch again is still "imported before"
+	sp runs --format json >"$TMP/after.json"
+	cmp "$TMP/before.json" "$TMP/after.json"
+	run sp import "$TMP/own-a.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"it was imported before"* ]]
+}
+
+@test "ab: its runs are its own: run, --replace and import add no batch to them (SQLite, PostgreSQL)" {
+	PGDB=$(pg_new_db)
+	ab_runs_own "$TMP/own.db"
+	ab_runs_own "$(pg_url "$PGDB")"
+	# an ab's runs exported go into a store without them, whole
+	SCHEDPERF_DB=$TMP/fresh.db sp import "$TMP/own-a.json" >/dev/null
+	[ "$(SCHEDPERF_DB=$TMP/fresh.db sp runs --format json | "$PYTHON" -c 'import json, sys
+print([(r["name"], len(r["batches"])) for r in json.load(sys.stdin)])')" = "[('own-a', 1)]" ]
+}
+
 @test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --dry-run
 	[[ "${lines[1]}" == *", at most 30 s" ]]
