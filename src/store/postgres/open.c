@@ -117,21 +117,6 @@ fail:
 	return NULL;
 }
 
-/*
- * The schema version of the store, 0 for a database with no tables when
- * @empty_ok, -1 with @err for anything else. Reads only.
- */
-static int schema_check(struct pg_store *ps, bool empty_ok, struct error *err)
-{
-	int version = pg_version(&ps->base, err);
-
-	if (!version && !empty_ok)
-		return error_set(err, EXIT_USAGE, "no store at '%s': the database has no "
-				 "schedperf tables yet (run 'schedperf db init' or 'schedperf "
-				 "run' first)", ps->base.location);
-	return version;
-}
-
 int pg_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 	    struct store **out, struct error *err)
 {
@@ -141,16 +126,18 @@ int pg_open(const char *location, enum store_access access, store_upgrade_fn *up
 	if (!ps)
 		return -1;
 	if (access == STORE_READ) {
-		rc = schema_check(ps, false, err);
+		rc = pg_version(&ps->base, err);
+		if (!rc)
+			rc = error_set(err, EXIT_USAGE, "no store at '%s': the database has no "
+				       "schedperf tables yet (run 'schedperf db init' or 'schedperf "
+				       "run' first)", ps->base.location);
+		else if (rc > 0 && rc < STORE_SCHEMA_VERSION)
+			rc = error_set(err, EXIT_ENV, "cannot read store '%s': its schema version "
+				       "%d is older than this schedperf's (%d) (upgrade it with "
+				       "'schedperf db upgrade' as a role that may)",
+				       ps->base.location, rc, STORE_SCHEMA_VERSION);
 		if (rc < 0)
 			goto fail;
-		if (rc < STORE_SCHEMA_VERSION) {
-			error_set(err, EXIT_ENV, "cannot read store '%s': its schema version %d "
-				  "is older than this schedperf's (%d) (upgrade it with 'schedperf "
-				  "db upgrade' as a role that may)", ps->base.location, rc,
-				  STORE_SCHEMA_VERSION);
-			goto fail;
-		}
 	} else if (upgrade(&ps->base, err)) {
 		goto fail;
 	}
@@ -168,7 +155,7 @@ int pg_inspect(const char *location, struct store **out, int *version, struct er
 
 	if (!ps)
 		return -1;
-	rc = schema_check(ps, true, err);
+	rc = pg_version(&ps->base, err);
 	if (rc <= 0) {
 		pg_close(&ps->base);
 		return rc;

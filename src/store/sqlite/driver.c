@@ -39,7 +39,7 @@ void sqlite_directory_of(const char *location, char *dir, size_t len)
  * the file system is read-only (a WAL store needs its -shm file even to be
  * read); ask the file system which, for a message that says what to fix.
  */
-const char *sqlite_read_only_reason(const char *location)
+static const char *read_only_reason(const char *location)
 {
 	char dir[PATH_MAX];
 
@@ -57,6 +57,16 @@ const char *sqlite_read_only_reason(const char *location)
 		return NULL;
 	return errno == EROFS ? "its directory is on a read-only file system" :
 				"its directory is not writable by this user";
+}
+
+int sqlite_read_only(const char *location, const char *what, struct error *err)
+{
+	const char *why = read_only_reason(location);
+
+	if (!why)
+		return 0;
+	return error_set(err, EXIT_ENV, "cannot %s store '%s': %s (make it writable or give "
+			 "another --db)", what, location, why);
 }
 
 /*
@@ -120,11 +130,11 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 				 "device, the disk is full (free disk space and run again)",
 				 what, path);
 	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) {
-		const char *read_only = sqlite_read_only_reason(path);
+		char doing[128];
 
-		if (read_only)
-			return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (make it "
-					 "writable or give another --db)", what, path, read_only);
+		snprintf(doing, sizeof(doing), "%s in", what);
+		if (sqlite_read_only(path, doing, err))
+			return -1;
 	}
 	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,
 			 sqlite3_errmsg(ss->db),

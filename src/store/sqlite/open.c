@@ -47,15 +47,12 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-static int open_error(const char *location, const char *why, const char *fix,
-		      struct error *err)
+static int open_error(const char *location, const char *why, struct error *err)
 {
-	const char *read_only = sqlite_read_only_reason(location);
-
-	if (read_only)
-		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (make it writable "
-				 "or give another --db)", location, read_only);
-	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (%s)", location, why, fix);
+	if (sqlite_read_only(location, "open", err))
+		return -1;
+	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (check the path and its "
+			 "permissions, or give another --db)", location, why);
 }
 
 /* "file:PATH?OPTION", PATH escaped as RFC 3986 asks of an SQLite URI. */
@@ -97,8 +94,7 @@ static struct sqlite_store *connect(const char *location, const char *path, int 
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	rc = sqlite3_open_v2(path, &ss->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		open_error(location, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc),
-			   "check the path and its permissions, or give another --db", err);
+		open_error(location, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc), err);
 		sqlite_close(&ss->base);
 		return NULL;
 	}
@@ -283,12 +279,10 @@ static int open_for_writing(const char *location, store_upgrade_fn *upgrade,
 			    struct store **out, struct error *err)
 {
 	struct sqlite_store *ss;
-	const char *read_only = sqlite_read_only_reason(location);
 	int rc;
 
-	if (read_only)
-		return error_set(err, EXIT_ENV, "cannot write store '%s': %s (make it writable "
-				 "or give another --db)", location, read_only);
+	if (sqlite_read_only(location, "write", err))
+		return -1;
 	ss = connect(location, location, SQLITE_OPEN_READWRITE, err);
 	if (!ss)
 		return -1;
@@ -357,20 +351,17 @@ static int publish(const char *tmp, const char *location, struct error *err)
 		    errno == EEXIST)
 			return 0;
 	}
-	return open_error(location, strerror(errno), "check the path and its permissions, "
-			  "or give another --db", err);
+	return open_error(location, strerror(errno), err);
 }
 
 static int create_store(const char *location, store_upgrade_fn *upgrade, struct store **out,
 			struct error *err)
 {
 	char tmp[PATH_MAX];
-	const char *read_only = sqlite_read_only_reason(location);
 	int rc;
 
-	if (read_only)
-		return error_set(err, EXIT_ENV, "cannot create store '%s': %s (make it "
-				 "writable or give another --db)", location, read_only);
+	if (sqlite_read_only(location, "create", err))
+		return -1;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", location, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return error_set(err, EXIT_USAGE, "cannot create store '%.128s...': the path "
@@ -406,31 +397,37 @@ static int check_neighbours(const char *location, struct error *err)
 	return 0;
 }
 
+/* A file at @location (1, of @kind), or nothing there (0), or -1 with @err. */
+static int locate(const char *location, enum file_kind *kind, struct error *err)
+{
+	struct stat sb;
+
+	if (check_neighbours(location, err))
+		return -1;
+	if (stat(location, &sb))
+		return errno == ENOENT ? 0 : open_error(location, strerror(errno), err);
+	return file_kind(location, &sb, kind, err) ? -1 : 1;
+}
+
 int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 		struct store **out, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
 	struct stat sb;
+	int rc = locate(location, &kind, err);
 
-	if (check_neighbours(location, err))
+	if (rc < 0)
 		return -1;
-	if (stat(location, &sb)) {
-		if (errno == ENOENT && access == STORE_READ)
-			return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored "
-					 "there yet (give the --db of an existing store, or run "
-					 "'schedperf run' first)", location);
-		if (errno == ENOENT && !lstat(location, &sb) && S_ISLNK(sb.st_mode))
-			return error_set(err, EXIT_USAGE, "no store at '%s': it is a symbolic "
-					 "link to a file that does not exist, and a new store is not "
-					 "made behind a link (give its target as --db, or remove the "
-					 "link)", location);
-		if (errno == ENOENT)
-			return create_store(location, upgrade, out, err);
-		return open_error(location, strerror(errno), "check the path and its "
-				  "permissions, or give another --db", err);
-	}
-	if (file_kind(location, &sb, &kind, err))
-		return -1;
+	if (!rc && access == STORE_READ)
+		return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored there "
+				 "yet (give the --db of an existing store, or run 'schedperf run' "
+				 "first)", location);
+	if (!rc && !lstat(location, &sb) && S_ISLNK(sb.st_mode))
+		return error_set(err, EXIT_USAGE, "no store at '%s': it is a symbolic link to a "
+				 "file that does not exist, and a new store is not made behind a "
+				 "link (give its target as --db, or remove the link)", location);
+	if (!rc)
+		return create_store(location, upgrade, out, err);
 	if (access == STORE_READ && kind == FILE_EMPTY)
 		return store_not_ours(location, "it is an empty file", err);
 	if (access == STORE_READ)
@@ -458,21 +455,10 @@ int sqlite_inspect(const char *location, struct store **out, int *version, struc
 {
 	enum file_kind kind = FILE_SQLITE;
 	struct sqlite_store *ss;
-	struct stat sb;
-	int rc;
+	int rc = locate(location, &kind, err);
 
-	if (check_neighbours(location, err))
-		return -1;
-	if (stat(location, &sb)) {
-		if (errno == ENOENT)
-			return 0;
-		return open_error(location, strerror(errno), "check the path and its "
-				  "permissions, or give another --db", err);
-	}
-	if (file_kind(location, &sb, &kind, err))
-		return -1;
-	if (kind == FILE_EMPTY)
-		return 0;
+	if (rc <= 0 || kind == FILE_EMPTY)
+		return rc < 0 ? -1 : 0;
 	ss = connect_reading(location, err);
 	if (!ss)
 		return -1;

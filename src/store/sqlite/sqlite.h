@@ -45,10 +45,11 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 /* The directory that holds @location ("." for a bare name). */
 void sqlite_directory_of(const char *location, char *dir, size_t len);
 /*
- * Why the store at @location cannot be written ("it is on a read-only file
- * system"), or NULL when nothing about the file says so.
+ * When the store at @location cannot be written, -1 with @err: "cannot
+ * WHAT store 'PATH': it is on a read-only file system (make it writable
+ * ...)"; else 0, when nothing about the file says so.
  */
-const char *sqlite_read_only_reason(const char *location);
+int sqlite_read_only(const char *location, const char *what, struct error *err);
 /* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
 int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
 /* SQL without parameters, of one statement or several: 0, or -1 with @err. */
