@@ -6,6 +6,7 @@
  * and the measurement are experiment/bisect_step.h's; the verdict's line
  * and JSON report/step.h's: this is the command.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,11 @@
 #include "cmd/cmd.h"
 #include "experiment/bisect_step.h"
 #include "report/step.h"
+#include "runner/cpulist.h"
 #include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "util/git.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage bisect_usage = {
@@ -31,12 +34,14 @@ static const struct cmd_usage bisect_usage = {
 	"likely; always decided (at --max-samples, for the side with more evidence).\n"
 	"With --good alone: whether it is worse than good by more than --margin.\n"
 	"Exit 0 good, 1 bad, 125 skip (--good alone undecided at --max-samples or\n"
-	"--max-time, or the workload failed). The step is stored as a run named\n"
+	"--max-time, or three iterations in a row failed or measured the metric\n"
+	"as not positive, which has no log). The step is stored as a run named\n"
 	"after the current git commit (git rev-parse --short=12 HEAD;\n"
 	"HASH-dirty-CHANGES when tracked files have changes, CHANGES a hash of\n"
-	"git diff HEAD), or --name (for a worker's job,\n"
-	"bisect-job-ID). --dry-run checks the arguments and the stored runs, and\n"
-	"runs nothing. 'schedperf bisect' runs the whole bisection itself.\n",
+	"git diff HEAD; then -knobs-ID under --knob or --cpus, ID a hash of them),\n"
+	"or --name (for a worker's job, bisect-job-ID). --dry-run checks the\n"
+	"arguments and the stored runs, and runs nothing. 'schedperf bisect' runs\n"
+	"the whole bisection itself.\n",
 
 	"Errors (bad input, a missing resource) print one line and exit 255, which\n"
 	"stops git bisect run rather than marking the commit bad. With\n"
@@ -58,6 +63,10 @@ struct bisect {
 	const char *workload;
 	bool print_verdict, dry_run;
 	bool no_commit;		/* dry run outside git, no --name: the step would fail */
+	int has_job;		/* run by a worker for job @job */
+	int64_t job;
+	const char *cpus;	/* --cpus LIST as given, or NULL */
+	cpu_set_t cpuset;	/* and as parsed */
 };
 
 /*
@@ -145,10 +154,11 @@ static void print_dry_run(const struct bisect *b, const char *name)
 {
 	const struct bisect_step *st = &b->step;
 
-	printf("bisect-step: %s %s, metric %s (%s is better), against %s%s%s; "
+	printf("bisect-step: %s %s%s%s, metric %s (%s is better), against %s%s%s; "
 	       "alpha %g, margin %g%%, at most %d samples; run: %s\n"
 	       "dry run: nothing was run\n", b->workload,
-	       st->side.plan.items[0].params_json, st->side.metric_name,
+	       st->side.plan.items[0].params_json, b->cpus ? " on CPUs " : "",
+	       b->cpus ? b->cpus : "", st->side.metric_name,
 	       better_name(st->side.better), st->good.run, st->bad.run ? " and " : "",
 	       st->bad.run ? st->bad.run : "", st->so.alpha, st->so.margin_pct,
 	       st->so.max_samples, name ? name : b->no_commit ? "none: not inside a git "
@@ -188,11 +198,22 @@ static int run_step(struct bisect *b, const char *name)
 
 static int add_knob(const struct cmd_option *opt, const char *arg)
 {
-	struct bisect *b = opt->value;
+	struct bisect_step *st = &((struct bisect *)opt->value)->step;
 
-	b->step.knob_specs = xreallocarray(b->step.knob_specs, b->step.nr_knob_specs + 1, sizeof(char *));
-	b->step.knob_specs[b->step.nr_knob_specs++] = arg;
+	st->knob_specs = xreallocarray(st->knob_specs, st->nr_knob_specs + 1, sizeof(char *));
+	st->knob_specs[st->nr_knob_specs++] = arg;
 	return command_check_utf8("bisect-step", "knob", arg);
+}
+
+static int set_cpus(const struct cmd_option *opt, const char *arg)
+{
+	struct bisect *b = opt->value;
+	struct error err = { 0 };
+
+	if (cpulist_parse(arg, "--cpus", &b->cpuset, &err))
+		return error_report(&err);
+	b->cpus = arg;
+	return 0;
 }
 
 static int set_print_verdict(const struct cmd_option *opt, const char *arg)
@@ -201,97 +222,158 @@ static int set_print_verdict(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
-int cmd_bisect_step(int argc, char **argv)
+/* The options and operands: 0, -1 after --help, else the exit code (said). */
+static int parse_arguments(int argc, char **argv, struct bisect *b)
 {
-	struct bisect b = { .step.so = SEQUENTIAL_DEFAULTS };
+	struct bisect_step *st = &b->step;
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS(&b.step.so),
-		OPT_STRING(0, "good", &b.step.good.run, "RUN", "the stored run of a good build "
+		SEQUENTIAL_OPTIONS(&st->so),
+		OPT_STRING(0, "good", &st->good.run, "RUN", "the stored run of a good build "
 			   "(required)"),
-		OPT_STRING(0, "bad", &b.step.bad.run, "RUN", "the stored run of a bad build: decide "
+		OPT_STRING(0, "bad", &st->bad.run, "RUN", "the stored run of a bad build: decide "
 			   "which of the two the build behaves like"),
-		OPT_STRING(0, "name", &b.step.so.name, "NAME", "store the step as run NAME (default: "
+		OPT_STRING(0, "name", &st->so.name, "NAME", "store the step as run NAME (default: "
 			   "the current git commit)"),
-		OPT_CALLBACK(0, "print-verdict", &b.print_verdict, NULL, "print good, bad or "
+		OPT_CALLBACK(0, "print-verdict", &b->print_verdict, NULL, "print good, bad or "
 			     "skip and exit 0, for a kernel bisection's boot script",
 			     set_print_verdict),
-		OPT_CALLBACK(0, "knob", &b, "SPEC", "change a setting of the machine, the "
+		OPT_CALLBACK(0, "knob", b, "SPEC", "change a setting of the machine, the "
 			     "environment or the workload's tasks for the step, as ab's SPEC "
 			     "(see 'schedperf help ab'); journalled, put back after",
 			     add_knob),
-		OPT_BOOL(0, "dry-run", &b.dry_run, "check the arguments and the stored runs; "
+		OPT_CALLBACK(0, "cpus", b, "LIST", "run the workload's tasks on these CPUs "
+			     "(0-3,8); the step's batch records them (knob.cpus)", set_cpus),
+		OPT_BOOL(0, "dry-run", &b->dry_run, "check the arguments and the stored runs; "
 			 "run and store nothing"),
 		OPT_END(),
 	};
-	const struct workload *w;
-	struct error err = { 0 };
-	char commit[64];
-	const char *name;
+	int code;
+
+	if (parse_options(argc, argv, options, &bisect_usage, &code))
+		return code ? code : -1;
+	if (optind + 1 != argc || !st->good.run)
+		return command_usage_error("bisect-step", optind >= argc ? "no workload given" :
+					   optind + 1 < argc ? "one workload at a time" :
+					   "--good RUN is required: the stored run of a good build");
+	if (st->so.max_samples < seqcs_min_samples(st->so.alpha))
+		return command_usage_error("bisect-step", "--max-samples %d is too few at --alpha "
+					   "%g: no verdict can come in fewer than %d (give at "
+					   "least that)", st->so.max_samples, st->so.alpha,
+					   seqcs_min_samples(st->so.alpha));
+	if ((code = sequential_check_utf8("bisect-step", &st->so)) ||
+	    (code = command_check_utf8("bisect-step", "run name", st->good.run)) ||
+	    (st->bad.run && (code = command_check_utf8("bisect-step", "run name", st->bad.run))))
+		return code;
+	b->workload = argv[optind];
+	return 0;
+}
+
+/* The step's benchmark of the workload, under its knobs. */
+static int prepare(struct bisect *b, struct error *err)
+{
+	struct bisect_step *st = &b->step;
+	const struct workload *w = workload_find(b->workload);
+
+	if (!w)
+		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
+				 "schedperf's workloads (see 'schedperf list')", b->workload);
+	b->workload = w->name;
+	if (side_prepare(&st->side, w, (char *const *)st->so.params, st->so.nr_params,
+			 st->so.metric, err) || (b->has_job = job_env_id(&b->job, err)) < 0 ||
+	    knob_session_parse(&st->ks, &st->knobs, (char *const *)st->knob_specs,
+			       st->nr_knob_specs, "bisect-step: --knob", err))
+		return -1;
+	if (b->cpus) {
+		st->side.cpus = b->cpuset;
+		st->side.opt.cpus = &st->side.cpus;
+		if (knob_session_cpus(&st->ks, 0, b->cpus, "bisect-step: --cpus ", err))
+			return -1;
+	}
+	st->side.opt.task = knob_session_task(&st->ks, 0);
+	st->side.opt.knob_env = knob_session_describe(&st->ks, 0);
+	return 0;
+}
+
+/*
+ * A step under --knob or --cpus is another configuration of the build:
+ * its default run is the commit's told apart by them, -knobs-ID, ID 8 hex
+ * digits of a hash of the knobs and the CPUs, so that steps of one commit
+ * under different settings never pool their samples in one run.
+ */
+static void add_knobs_id(const struct bisect *b, char *buf, size_t len)
+{
+	uint64_t h;
+	char *cpus;
+	size_t used = strlen(buf);
+
+	if (!b->step.knobs.nr && !b->cpus)
+		return;
+	h = knobs_hash(&b->step.knobs, FNV1A_INIT);
+	if (b->cpus) {
+		cpus = cpulist_format(&b->cpuset);
+		h = fnv1a(h, "cpus\t", 5);
+		h = fnv1a(h, cpus, strlen(cpus));
+		free(cpus);
+	}
+	snprintf(buf + used, len - used, "-knobs-%08" PRIx64, h >> 32);
+}
+
+/*
+ * The run the step is stored in: --name; a job's bisect-job-ID; else the
+ * commit's (step_name()). NULL, with b->no_commit, for a dry run outside
+ * git. -1 with @err.
+ */
+static int choose_name(struct bisect *b, char *buf, size_t len, const char **name,
+		       struct error *err)
+{
 	bool dirty = false;
-	int64_t job;
-	int code, has_job = 0;
+
+	*name = b->step.so.name;
+	if (*name && job_env_check_jobs() > 1)
+		return error_set(err, EXIT_USAGE, "bisect-step: --name %.128s with --repeat %d: "
+				 "the jobs would pool their samples in one run (give each job its "
+				 "own --name, or no --name: bisect-job-ID)", *name,
+				 job_env_check_jobs());
+	if (!*name && b->has_job) {
+		snprintf(buf, len, "bisect-job-%lld", (long long)b->job);
+		*name = buf;
+	} else if (!*name) {
+		/* A dry run says what the step would be named, or that it cannot be. */
+		if (!step_name(buf, len, &dirty, err)) {
+			add_knobs_id(b, buf, len);
+			*name = buf;
+		}
+		else if (b->dry_run)
+			b->no_commit = true;
+		else
+			return -1;
+	}
+	if (*name && refuse_reference_name(b, *name, err))
+		return -1;
+	if (dirty && !global.quiet && !b->dry_run)
+		fprintf(stderr, "schedperf: bisect-step: the work tree has changes to tracked "
+			"files: the step is stored as run %s\n", *name);
+	return 0;
+}
+
+int cmd_bisect_step(int argc, char **argv)
+{
+	struct bisect b = { .step.so = SEQUENTIAL_DEFAULTS };
+	struct error err = { 0 };
+	char buf[64];
+	const char *name;
+	int code;
 
 	bisect_step_init(&b.step);
-	if (parse_options(argc, argv, options, &bisect_usage, &code)) {
-		code = code ? BISECT_ERROR : EXIT_OK;
-		goto out;
-	}
-	code = BISECT_ERROR;
-	if (optind + 1 != argc || !b.step.good.run) {
-		command_usage_error("bisect-step", optind >= argc ? "no workload given" :
-				    optind + 1 < argc ? "one workload at a time" :
-				    "--good RUN is required: the stored run of a good build");
-		goto out;
-	}
-	if (b.step.so.max_samples < seqcs_min_samples(b.step.so.alpha)) {
-		command_usage_error("bisect-step", "--max-samples %d is too few at --alpha %g: no "
-				    "verdict can come in fewer than %d (give at least that)",
-				    b.step.so.max_samples, b.step.so.alpha, seqcs_min_samples(b.step.so.alpha));
-		goto out;
-	}
-	if (sequential_check_utf8("bisect-step", &b.step.so) ||
-	    command_check_utf8("bisect-step", "run name", b.step.good.run) ||
-	    (b.step.bad.run && command_check_utf8("bisect-step", "run name", b.step.bad.run)))
-		goto out;
-	if (!(w = workload_find(argv[optind]))) {
-		die_code(EXIT_USAGE, "unknown workload '%.64s': not one of schedperf's workloads "
-			 "(see 'schedperf list')", argv[optind]);
-		goto out;
-	}
-	if (side_prepare(&b.step.side, w, (char *const *)b.step.so.params, b.step.so.nr_params, b.step.so.metric,
-			 &err) || (has_job = job_env_id(&job, &err)) < 0 ||
-	    knob_session_parse(&b.step.ks, &b.step.knobs, (char *const *)b.step.knob_specs, b.step.nr_knob_specs,
-			       "bisect-step: --knob", &err)) {
+	code = parse_arguments(argc, argv, &b);
+	if (code) {
+		code = code < 0 ? EXIT_OK : BISECT_ERROR;
+	} else if (prepare(&b, &err) || choose_name(&b, buf, sizeof(buf), &name, &err)) {
 		error_report(&err);
-		goto out;
+		code = BISECT_ERROR;
+	} else {
+		code = run_step(&b, name);
 	}
-	b.step.side.opt.task = knob_session_task(&b.step.ks, 0);
-	b.step.side.opt.knob_env = knob_session_describe(&b.step.ks, 0);
-	name = b.step.so.name;
-	if (!name && has_job) {
-		snprintf(commit, sizeof(commit), "bisect-job-%lld", (long long)job);
-		name = commit;
-	} else if (!name) {
-		/* A dry run says what the step would be named, or that it cannot be. */
-		if (!step_name(commit, sizeof(commit), &dirty, &err)) {
-			name = commit;
-		} else if (b.dry_run) {
-			b.no_commit = true;
-		} else {
-			error_report(&err);
-			goto out;
-		}
-	}
-	if (name && refuse_reference_name(&b, name, &err)) {
-		error_report(&err);
-		goto out;
-	}
-	if (dirty && !global.quiet && !b.dry_run)
-		fprintf(stderr, "schedperf: bisect-step: the work tree has changes to tracked "
-			"files: the step is stored as run %s\n", name);
-	b.workload = w->name;
-	code = run_step(&b, name);
-out:
 	bisect_step_release(&b.step);
 	return code;
 }

@@ -38,7 +38,8 @@ static const struct cmd_usage submit_usage = {
 	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID; an ab's --name\n"
 	"names runs of its own: refused with --repeat N > 1, when its runs exist or\n"
 	"another queued or running ab job names them, and failed by the worker\n"
-	"when they were made meanwhile. A job with --kernel runs on that kernel\n"
+	"when they were made meanwhile; a bisect-step's --name is refused with\n"
+	"--repeat N > 1 too. A job with --kernel runs on that kernel\n"
 	"release: a worker that runs another boots it first, if it has a\n"
 	"--boot-cmd (see 'schedperf worker --help').\n",
 };

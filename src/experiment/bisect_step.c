@@ -58,11 +58,25 @@ static enum level_verdict step_add(struct step_outcome *s, const struct bisect_s
 
 #define MAX_FAILURES_IN_A_ROW 3
 
+/*
+ * Why the step stopped after MAX_FAILURES_IN_A_ROW iterations that gave no
+ * sample: iterations that failed, or that measured the metric as not
+ * positive (zero, say), which has no log to compare.
+ */
+static const char failed_reason[] = "the workload failed";
+static const char nonpositive_reason[] = "the metric was not positive";
+static const char either_reason[] = "the workload failed or its metric was not positive";
+
+static const char *no_sample_reason(bool failed, bool nonpositive)
+{
+	return !nonpositive ? failed_reason : !failed ? nonpositive_reason : either_reason;
+}
+
 /* Both ends known: the cap ends the step for the side with more evidence. */
 static void nearer_at_cap(struct step_outcome *s, const struct bisect_step *b)
 {
-	if (s->verdict != LEVEL_UNDECIDED || !b->bad.run || !s->reason ||
-	    !strcmp(s->reason, "the workload failed") || !b->side.samples)
+	if (s->verdict != LEVEL_UNDECIDED || !b->bad.run || !s->reason || s->no_samples ||
+	    !b->side.samples)
 		return;
 	s->verdict = level_choice_nearer(&s->lc, &s->error_bound);
 	/* the stored ends' bounds may be wrong too, with alpha/2 */
@@ -76,11 +90,13 @@ static void sample(struct bisect_step *b, struct step_outcome *s,
 		   const struct sampling_events *events, struct error *err)
 {
 	double start = time_now();
+	bool failed = false, nonpositive = false;	/* among the failures in a row */
 	int failures = 0;
 
 	sampling_begin(events);
 	s->reason = "max-samples";
 	while (b->side.samples < (size_t)b->so.max_samples) {
+		size_t failed_before = b->side.result.iterations_failed;
 		double value;
 		char what[128];
 		int rc;
@@ -95,12 +111,18 @@ static void sample(struct bisect_step *b, struct step_outcome *s,
 			break;
 		}
 		if (!rc) {
+			if (b->side.result.iterations_failed > failed_before)
+				failed = true;
+			else
+				nonpositive = true;
 			if (++failures < MAX_FAILURES_IN_A_ROW)
 				continue;
-			s->reason = "the workload failed";
+			s->reason = no_sample_reason(failed, nonpositive);
+			s->no_samples = true;
 			break;
 		}
 		failures = 0;
+		failed = nonpositive = false;
 		s->verdict = step_add(s, b, worse_up(b->side.better, value));
 		snprintf(what, sizeof(what), "[bisect-step] %s: %zu samples", b->side.run_name,
 			 b->side.samples);

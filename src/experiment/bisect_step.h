@@ -37,6 +37,7 @@ struct stored_end {
 	const char *run;
 	double *x;
 	size_t n;
+	size_t nonpositive;		/* samples left out: not positive, no log */
 	double median, low, high;	/* low, high: at alpha/2 each side */
 };
 
@@ -68,6 +69,7 @@ struct step_outcome {
 	struct level_choice lc;		/* with --bad */
 	enum level_verdict verdict;
 	const char *reason;		/* NULL: an error stopped the step */
+	bool no_samples;		/* stopped by iterations that gave none */
 	double error_bound;		/* the verdict's chance of being wrong */
 };
 

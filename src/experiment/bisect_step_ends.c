@@ -21,7 +21,11 @@ static int compare_doubles(const void *x, const void *y)
 	return (a > c) - (a < c);
 }
 
-/* Every measured positive sample of the run's benchmark like ours, sorted. */
+/*
+ * Every measured positive sample of the run's benchmark like ours, sorted;
+ * those not positive (zero, negative, not a number) only counted: a step
+ * compares logs, which they have none of.
+ */
 static int load_samples(struct store *st, const struct bisect_step *b, struct stored_end *end,
 			struct error *err)
 {
@@ -48,6 +52,8 @@ static int load_samples(struct store *st, const struct bisect_step *b, struct st
 					if (rm->samples[k] > 0 && isfinite(rm->samples[k]))
 						end->x[end->n++] = worse_up(b->side.better,
 									    rm->samples[k]);
+					else
+						end->nonpositive++;
 			}
 		}
 	result_set_release(&set);
@@ -64,13 +70,21 @@ static int load_end(struct store *st, const struct bisect_step *b, struct stored
 	if (load_samples(st, b, end, err))
 		return -1;
 	x = end->x;
-	if (median_ci(x, end->n, 1 - b->so.alpha, &end->low, &end->high))
-		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s "
-				 "for this benchmark, too few for a median interval at %g (run "
-				 "more iterations, e.g. -i 20, or check -p)", end->run, end->n,
-				 b->side.metric_name, 1 - b->so.alpha);
-	end->median = end->n % 2 ? x[end->n / 2] : (x[end->n / 2 - 1] + x[end->n / 2]) / 2;
-	return 0;
+	if (!median_ci(x, end->n, 1 - b->so.alpha, &end->low, &end->high)) {
+		end->median = end->n % 2 ? x[end->n / 2] : (x[end->n / 2 - 1] + x[end->n / 2]) / 2;
+		return 0;
+	}
+	if (end->nonpositive)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu positive "
+				 "samples of %s for this benchmark, too few for a median interval "
+				 "at %g: %zu more are not positive, and a step compares logs (give "
+				 "a --metric whose values are positive, or run more iterations)",
+				 end->run, end->n, b->side.metric_name, 1 - b->so.alpha,
+				 end->nonpositive);
+	return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s "
+			 "for this benchmark, too few for a median interval at %g (run "
+			 "more iterations, e.g. -i 20, or check -p)", end->run, end->n,
+			 b->side.metric_name, 1 - b->so.alpha);
 }
 
 /* The share of @end's samples below @theta: how often a build like it falls there. */
@@ -218,11 +232,17 @@ static int load_runs(struct store *st, struct bisect_step *b, struct error *err)
 		return check_margin_decidable(b, err);
 	if (load_samples(st, b, &b->bad, err))
 		return -1;
+	if (!b->bad.n && b->bad.nonpositive)
+		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu samples of %s "
+				 "for this benchmark, none positive, and a step compares logs "
+				 "(give a --metric whose values are positive)", b->bad.run,
+				 b->bad.nonpositive, b->side.metric_name);
 	if (!b->bad.n)
 		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has no sample of %s "
 				 "for this benchmark (check -p and --metric)", b->bad.run,
 				 b->side.metric_name);
 	b->bad.n = 0;
+	b->bad.nonpositive = 0;
 	free(b->bad.x);
 	b->bad.x = NULL;
 	return load_end(st, b, &b->bad, err) || check_levels_decidable(b, err);

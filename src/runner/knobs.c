@@ -19,6 +19,7 @@
 #include "runner/knobs.h"
 #include "runner/task_knobs.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/sysfile.h"
 #include "util/xalloc.h"
@@ -352,6 +353,32 @@ void knobs_release(struct knob_list *list)
 	free(list->knobs);
 	list->knobs = NULL;
 	list->nr = 0;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
+{
+	char **lines = xcalloc(list->nr + 1, sizeof(char *));
+
+	/* each knob a line of its kind, setting, name and value; sorted, hashed */
+	for (size_t i = 0; i < list->nr; i++) {
+		const struct knob *k = &list->knobs[i];
+
+		lines[i] = xasprintf("%d\t%s\t%s\t%s", (int)k->kind,
+				     k->setting ? k->setting->kind : "", k->name ? k->name : "",
+				     k->value ? k->value : "");
+	}
+	qsort(lines, list->nr, sizeof(char *), compare_strings);
+	for (size_t i = 0; i < list->nr; i++) {
+		h = fnv1a(h, lines[i], strlen(lines[i]) + 1);
+		free(lines[i]);
+	}
+	free(lines);
+	return h;
 }
 
 int knob_read(const char *kind, const char *name, bool for_writing, char **value,

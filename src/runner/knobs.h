@@ -3,6 +3,7 @@
 #define SCHEDPERF_RUNNER_KNOBS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "util/error.h"
@@ -95,6 +96,13 @@ struct knob_list {
  */
 int knobs_parse(struct knob_list *list, const char *spec, const char *side, struct error *err);
 void knobs_release(struct knob_list *list);
+
+/*
+ * A hash of @list's knobs, whatever their order, to tell two lists apart
+ * (a setting in two spellings of its value is two lists: told apart, never
+ * pooled), chained from @h (FNV1A_INIT, util/hash.h).
+ */
+uint64_t knobs_hash(const struct knob_list *list, uint64_t h);
 
 /* knob_setting_find(@kind)'s read and write, for a kind named in a journal. */
 int knob_read(const char *kind, const char *name, bool for_writing, char **value,

@@ -370,3 +370,65 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 5 ]
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)"
 }
+
+# The step's default run is its commit's, told apart by --knob and --cpus:
+# steps of one commit under other settings never pool their samples. A
+# metric that never varies, so that the margin is decided on any machine.
+@test "bisect-step: a step under --knob or --cpus is a run of its own; --cpus pins it, as knob.cpus" {
+	new_repo
+	git commit -q --allow-empty -m c
+	head=$(git rev-parse --short=12 HEAD)
+	c=(command -p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
+	cpu=$("$PYTHON" -c 'import os; print(min(os.sched_getaffinity(0)))')
+	sp run "${c[@]}" -i 8 --name good --quiet
+	for k in "" "--knob env:X=1" "--knob env:X=2" "--cpus $cpu"; do
+		sp bisect-step "${c[@]}" --good good $k --quiet
+	done
+	sqlite3 "$SCHEDPERF_DB" "SELECT name FROM runs WHERE name LIKE '$head%'" >"$TMP/runs"
+	cat "$TMP/runs"
+	[ "$(sort -u "$TMP/runs" | wc -l)" -eq 4 ]
+	[ "$(grep -cE "^$head-knobs-[0-9a-f]{8}$" "$TMP/runs")" -eq 3 ]
+	grep -qx "$head" "$TMP/runs"
+	# the same knobs in another order are the same run; the dry run names it
+	run sp bisect-step "${c[@]}" --good good --knob env:X=1,env:Y=2 --dry-run
+	one=${lines[0]##*; run: }
+	run sp bisect-step "${c[@]}" --good good --knob env:Y=2 --knob env:X=1 --dry-run
+	[ "${lines[0]##*; run: }" = "$one" ]
+	[[ "$one" == "$head-knobs-"* ]]
+	run sp bisect-step "${c[@]}" --good good --cpus "$cpu" --dry-run
+	[[ "${lines[0]}" == "bisect-step: command {"*"} on CPUs $cpu, metric"* ]]
+	pinned=${lines[0]##*; run: }
+	[ "$(env_of "$pinned" knob.cpus)" = "$cpu" ]
+	[ "$(env_of "$head" knob.cpus)" = "(absent)" ]
+	run sp bisect-step "${c[@]}" --good good --cpus 0-x --name x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+}
+
+# A step compares logs: a sample that is not positive has none, and the
+# reasons say so rather than blame the workload or the run's size.
+@test "bisect-step: samples that are not positive are said to be, in the stored runs and the step" {
+	c=(command -p shell=1 -p 'cmd=[ -z "$FAIL" ] && echo v ${V:-5}' -p 'metric_regex=v ([0-9]+)')
+	sp run "${c[@]}" -i 8 --name good --quiet
+	V=10 sp run "${c[@]}" -i 8 --name bad --quiet
+	V=0 sp run "${c[@]}" -i 8 --name zero --quiet
+	run sp bisect-step "${c[@]}" --good zero --name x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'zero' has 0 positive samples of value for this benchmark, too few for a median interval at 0.95: 8 more are not positive"* ]]
+	run sp bisect-step "${c[@]}" --good good --bad zero --name x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'zero' has 8 samples of value for this benchmark, none positive"* ]]
+	# the build measures 0: skip, for that reason, with one end or both
+	for ends in "--good good" "--good good --bad bad"; do
+		run sp bisect-step "${c[@]}" $ends --knob env:V=0 --name "step$RANDOM"
+		echo "$output"
+		[ "$status" -eq 125 ]
+		[[ "$output" == *": skip (the metric was not positive): "* ]]
+	done
+	# one that fails is the workload's failure
+	run sp bisect-step "${c[@]}" --good good --knob env:FAIL=1 --name failed
+	[ "$status" -eq 125 ]
+	[[ "$output" == *": skip (the workload failed): "* ]]
+}

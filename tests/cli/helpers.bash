@@ -29,6 +29,12 @@ sp() {
 	"$SP" "$@"
 }
 
+env_of() {	# env_of RUN KEY: the value of KEY in RUN's batch environment
+	sp export "$1" | "$PYTHON" -c 'import json, sys
+d = json.load(sys.stdin)["runs"][-1]["environment"]
+print(d.get(sys.argv[1], "(absent)"))' "$2"
+}
+
 # The names a command's option of choices takes (a --format, --style),
 # as its usage line lists them from their registry (src/util/registry.h):
 # `choices compare style` prints "mmtests mmtests-classic lkp benchstat".

@@ -65,12 +65,6 @@ print(" ".join(sorted({"%g" % v for r in json.load(sys.stdin)["runs"] for b in r
                        for m in b["metrics"] if m["name"] == "value" for v in m["samples"]})))'
 }
 
-env_of() {	# env_of RUN KEY: the value of KEY in RUN's batch environment
-	sp export "$1" | "$PYTHON" -c 'import json, sys
-d = json.load(sys.stdin)["runs"][-1]["environment"]
-print(d.get(sys.argv[1], "(absent)"))' "$2"
-}
-
 # cgroup_program: for the command workload with shell=1, a line that prints
 # its own cgroup's weight (its cgroup of the cpu controller on v1, else v2's).
 cgroup_program() {

@@ -324,6 +324,16 @@ PY
 	  "[('ab-job-1-a', 1), ('ab-job-1-b', 1), ('bisect-job-2', 1), ('fast', 1), ('slow', 1)]" ]
 }
 
+# N jobs of one bisect-step --name would pool their samples in one run.
+@test "queue: a bisect-step job's --name with --repeat N > 1 is refused" {
+	run sp submit --repeat 2 bisect-step command -p cmd=true --good good --name same
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"bisect-step: --name same with --repeat 2: the jobs would pool their samples in one run"* ]]
+	# nothing queued: the store is not even made
+	[ "$(count "SELECT count(*) FROM pg_tables WHERE tablename = 'jobs'")" -eq 0 ]
+}
+
 @test "queue: an ab job that fails names no run to look at; alone, ab names the side's" {
 	# alone, the failed side's iterations are kept: the reason says where
 	run sp ab command --a cmd:true --b cmd:false --name alone
