@@ -154,103 +154,125 @@ int bootstrap_plan_lane_means(const struct bootstrap_plan *plan, bool new_side,
 }
 
 /*
- * A block of up to TAIL_BLOCK of a lane's ratios, every BOOTSTRAP_LANES-th
- * of @x, those beyond either cut appended to @kept (@nr of them so far,
- * returned): each is written at the end, and the count moves only for
- * one beyond a cut. A tenth of the ratios are, in a random order: a branch
- * on it mispredicted so often that this pass cost more than the
- * resampling. One write a ratio, not one to each tail: a store a cycle is
- * what this loop can do.
+ * Which of 8 resamples' ratios are beyond a lane's cuts: bit lane of
+ * each byte of @bytes (byte j for resample j), packed into bit j of the
+ * result. The multiplication moves each byte's bit to its place, and no
+ * two of its partial products meet, so nothing carries.
  */
-static inline __attribute__((always_inline)) size_t
-keep_beyond(const struct tails *t, const double *x, size_t len, double *kept, size_t nr)
+static inline uint64_t lane_bits(uint64_t bytes, size_t lane)
 {
-	double cut_low = t->cut_low, cut_high = t->cut_high;
-
-	for (size_t i = 0; i < len; i++) {
-		double r = x[i * BOOTSTRAP_LANES];
-
-		kept[nr] = r;
-		nr += (r <= cut_low) | (r >= cut_high);
-	}
-	return nr;
+	return ((bytes >> lane) & UINT64_C(0x0101010101010101)) *
+	       UINT64_C(0x0102040810204080) >> 56;
 }
 
-/* The ratios kept into the two tails, or the tails overflow. */
+/*
+ * The ratios kept into the two tails, or the tails overflow: without a
+ * branch, as cut_tails() of bootstrap_percentiles.c does (half of them
+ * go to each tail, in a random order).
+ */
 static void split_tails(struct tails *t, const double *kept, size_t nr)
 {
-	for (size_t i = 0; i < nr && !t->overflow; i++) {
-		if (kept[i] <= t->cut_low && t->nr_low < t->room)
-			t->lows[t->nr_low++] = kept[i];
-		else if (kept[i] >= t->cut_high && t->nr_high < t->room)
-			t->highs[t->nr_high++] = kept[i];
-		else
+	size_t nl = 0, nh = 0;
+
+	for (size_t at = 0; at < nr; at += TAIL_BLOCK) {
+		size_t end = at + TAIL_BLOCK < nr ? at + TAIL_BLOCK : nr;
+
+		for (size_t i = at; i < end; i++) {
+			t->lows[nl] = kept[i];
+			t->highs[nh] = kept[i];
+			nl += kept[i] <= t->cut_low;
+			nh += kept[i] >= t->cut_high;
+		}
+		if (nl > t->room || nh > t->room) {
 			t->overflow = true;
+			return;
+		}
 	}
+	t->nr_low = nl;
+	t->nr_high = nh;
 }
 
 /*
  * The tails of every lane in one pass over the means, as cut_tails() of
  * bootstrap_percentiles.c keeps them for one: the cuts from the first
  * resamples' ratios (resamples come in a random order, so the first are
- * as good a sample as any), then the ratios of a block of resamples
- * divided as vectors, each lane's beyond its cuts kept by keep_beyond()
- * in @kept (@room ratios a lane, and TAIL_BLOCK more), and split into its
- * tails at the end. @nan[lane] tells whether a lane's ratio was NaN (not
- * equal to itself); a lane without cuts (NaN cuts compare false) keeps
- * nothing.
+ * as good a sample as any), then the ratios of a block of TAIL_BLOCK (64)
+ * resamples divided and compared with the cuts as vectors, a byte a
+ * resample of which lanes' ratios are beyond a cut; each lane then copies
+ * out those of its ratios, about a tenth, by the bits of its own (@kept
+ * holds @room a lane, and TAIL_BLOCK more), and splits them into its
+ * tails at the end. A tenth in a random order: a branch on each ratio
+ * mispredicted so often that this pass cost more than the resampling.
+ * @nan[lane] tells whether a lane's ratio was NaN (not equal to itself);
+ * a lane without cuts (NaN cuts compare false) keeps nothing.
  */
-static inline __attribute__((always_inline)) void
-lane_tails(const double *base_means, const double *new_means, struct tails *t, bool *nan,
-	   double *kept, size_t room)
-{
-	const vector4 *base = (const vector4 *)base_means, *new = (const vector4 *)new_means;
-	const size_t per = BOOTSTRAP_LANES / 4, n = t[0].n;
-	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };
-	vector4 ratios[TAIL_BLOCK][BOOTSTRAP_LANES / 4];
-	size_t nr[BOOTSTRAP_LANES] = { 0 };
-
-	for (size_t at = 0; at < n; at += TAIL_BLOCK) {
-		size_t len = n - at < TAIL_BLOCK ? n - at : TAIL_BLOCK;
-
-		for (size_t i = 0; i < len; i++) {
-			for (size_t v = 0; v < per; v++) {
-				vector4 q = new[(at + i) * per + v] / base[(at + i) * per + v];
-
-				seen[v] |= q != q;
-				ratios[i][v] = q;
-			}
-		}
-		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
-			nr[lane] = keep_beyond(&t[lane], (const double *)ratios + lane, len,
-					       kept + lane * (room + TAIL_BLOCK), nr[lane]);
-			/* the block may have written TAIL_BLOCK past the room, not more */
-			if (nr[lane] > room) {
-				t[lane].overflow = true;
-				nr[lane] = 0;
-			}
-		}
-	}
-	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
-		split_tails(&t[lane], kept + lane * (room + TAIL_BLOCK), nr[lane]);
-		nan[lane] = seen[lane / 4][lane % 4] != 0;
-	}
+#define DEFINE_LANE_TAILS(name, movemask, attribute)				\
+attribute static void name(const double *base_means, const double *new_means,	\
+			   struct tails *t, bool *nan, double *kept, size_t room) \
+{										\
+	const vector4 *base = (const vector4 *)base_means;			\
+	const vector4 *new = (const vector4 *)new_means;			\
+	const size_t per = BOOTSTRAP_LANES / 4, n = t[0].n;			\
+	vector4 cut_low[BOOTSTRAP_LANES / 4], cut_high[BOOTSTRAP_LANES / 4];	\
+	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };				\
+	vector4 ratios[TAIL_BLOCK][BOOTSTRAP_LANES / 4];			\
+	size_t nr[BOOTSTRAP_LANES] = { 0 };					\
+										\
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
+		cut_low[lane / 4][lane % 4] = t[lane].cut_low;			\
+		cut_high[lane / 4][lane % 4] = t[lane].cut_high;		\
+	}									\
+	for (size_t at = 0; at < n; at += TAIL_BLOCK) {				\
+		size_t len = n - at < TAIL_BLOCK ? n - at : TAIL_BLOCK;		\
+		uint64_t bytes[TAIL_BLOCK / 8] = { 0 };				\
+										\
+		for (size_t i = 0; i < len; i++) {				\
+			uint64_t bits = 0;					\
+										\
+			for (size_t v = 0; v < per; v++) {			\
+				vector4 q = new[(at + i) * per + v] /		\
+					    base[(at + i) * per + v];		\
+										\
+				seen[v] |= q != q;				\
+				ratios[i][v] = q;				\
+				bits |= (uint64_t)movemask((q <= cut_low[v]) |	\
+							   (q >= cut_high[v])) << (4 * v); \
+			}							\
+			bytes[i / 8] |= bits << (8 * (i % 8));			\
+		}								\
+		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {		\
+			double *out = kept + lane * (room + TAIL_BLOCK);	\
+			uint64_t beyond = 0;					\
+										\
+			for (size_t g = 0; g < TAIL_BLOCK / 8; g++)		\
+				beyond |= lane_bits(bytes[g], lane) << (8 * g);	\
+			for (; beyond; beyond &= beyond - 1)			\
+				out[nr[lane]++] = ratios[__builtin_ctzll(beyond)] \
+						[lane / 4][lane % 4];		\
+			/* the block may have written TAIL_BLOCK past the room, not more */ \
+			if (nr[lane] > room) {					\
+				t[lane].overflow = true;			\
+				nr[lane] = 0;					\
+			}							\
+		}								\
+	}									\
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
+		if (!t[lane].overflow)						\
+			split_tails(&t[lane], kept + lane * (room + TAIL_BLOCK), nr[lane]); \
+		nan[lane] = seen[lane / 4][lane % 4] != 0;			\
+	}									\
 }
+
+/* A bit a lane of a mask of four, 0 or -1 each. */
+#define MOVEMASK_ANY(m)	((unsigned)(((m)[0] & 1) | ((m)[1] & 2) | ((m)[2] & 4) | ((m)[3] & 8)))
 
 /* Compiled twice, as the lane means are: with AVX2 where the CPU has it. */
-static void lane_tails_sse(const double *base_means, const double *new_means,
-			   struct tails *t, bool *nan, double *kept, size_t room)
-{
-	lane_tails(base_means, new_means, t, nan, kept, room);
-}
+DEFINE_LANE_TAILS(lane_tails_sse, MOVEMASK_ANY, )
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2")))
-static void lane_tails_avx2(const double *base_means, const double *new_means,
-			    struct tails *t, bool *nan, double *kept, size_t room)
-{
-	lane_tails(base_means, new_means, t, nan, kept, room);
-}
+#define MOVEMASK_AVX2(m)	((unsigned)__builtin_ia32_movmskpd256((vector4)(m)))
+
+DEFINE_LANE_TAILS(lane_tails_avx2, MOVEMASK_AVX2, __attribute__((target("avx2"))))
 #else
 #define lane_tails_avx2	lane_tails_sse
 #endif
