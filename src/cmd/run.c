@@ -146,6 +146,8 @@ static int set_cpus(const struct cmd_option *opt, const char *arg)
 
 	if (cpulist_parse(arg, "--cpus", &cpus, &err))
 		return error_report(&err);
+	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
+	workload_pin_cpus(&cpus);
 	free(req->plan.cpus);
 	req->plan.cpus = xstrdup(arg);
 	return 0;

@@ -91,9 +91,9 @@ static int pipe_check(const struct param_value *values,
 	if (values[PIPE_PARAM_CPUS].num == PIPE_CPUS_CROSS && !workload_checking_for_job() &&
 	    workload_cpus_allowed() < 2)
 		return error_set(err, EXIT_USAGE,
-			"bad value for parameter 'cpus': 'cross' needs two CPUs but this "
-			"process may run on only one (use cpus=same or cpus=any, or widen "
-			"the CPU affinity)");
+			"bad value for parameter 'cpus': 'cross' needs two CPUs but its tasks "
+			"may run on only one (use cpus=same or cpus=any, or widen "
+			"the CPU affinity or run's --cpus)");
 	return 0;
 }
 
@@ -121,8 +121,8 @@ static int pick_cpus(enum pipe_cpus cpus, int cpu[2], struct error *err)
 	}
 	if (found < 2)
 		return error_set(err, EXIT_USAGE,
-			"bad value for parameter 'cpus': 'cross' needs two CPUs but this "
-			"process may run on only one (use cpus=same or cpus=any, or widen "
+			"bad value for parameter 'cpus': 'cross' needs two CPUs but its tasks "
+			"may run on only one (use cpus=same or cpus=any, or widen "
 			"the CPU affinity)");
 	return 0;
 }

@@ -229,6 +229,14 @@ int workload_repetitions(const struct workload *w, const struct param_value *val
 
 static int assumed_cpus;
 static bool checking_for_job;
+static cpu_set_t pinned_cpus;
+static bool pinned;
+
+void workload_pin_cpus(const cpu_set_t *cpus)
+{
+	pinned_cpus = *cpus;
+	pinned = true;
+}
 
 void workload_assume_cpus(int n)
 {
@@ -254,6 +262,8 @@ int workload_cpus_allowed(void)
 		return assumed_cpus;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
+	if (pinned)
+		CPU_AND(&set, &set, &pinned_cpus);
 	n = CPU_COUNT(&set);
 	return n > 0 ? n : 1;
 }

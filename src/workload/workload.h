@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_WORKLOAD_H
 #define SCHEDPERF_WORKLOAD_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -164,6 +165,12 @@ void param_describe_range(const struct param_spec *p, char *buf, size_t len);
  */
 int workload_cpus_allowed(void);
 void workload_assume_cpus(int n);
+/*
+ * The CPUs the workload's tasks will be pinned to (run --cpus): from then
+ * on workload_cpus_allowed() counts only those of them, as the tasks will
+ * see, so that a check refuses before a run stores anything.
+ */
+void workload_pin_cpus(const cpu_set_t *cpus);
 
 /*
  * Set while submit checks a job's arguments (the command's dry run, run

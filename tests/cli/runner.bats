@@ -71,6 +71,14 @@ group_has() {
 	run sp run pipe -p loops=1000 -p cpus=cross -i 1 --cpus "$cpu" --name c
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == *"'cross' needs two CPUs but its tasks may run on only one"* ]]
+	# refused before anything is stored: no store, and in a store no run c
+	[ ! -e "$SCHEDPERF_DB" ]
+	sp run pipe -p loops=100 -i 1 --name other -q
+	run sp run pipe -p loops=1000 -p cpus=cross -i 1 --cpus "$cpu" --name c
+	[ "$status" -eq 2 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name = 'c'")" -eq 0 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 	# Every task of a running iteration, the pipe's partner process and
 	# every thread too, may run on that CPU alone.
 	for mode in process thread; do
