@@ -471,14 +471,9 @@ static char *monitors_with_profile(const char *list)
 }
 
 /* Whether it ran iterations and none measured anything: a failed measurement. */
-static bool measured_nothing(const struct runner_result *res)
-{
-	return res->iterations_done && !res->iterations_measured && !res->signal;
-}
-
 static void print_outcome(const struct runner_result *res, const char *name)
 {
-	if (res->iterations_failed && !measured_nothing(res))
+	if (res->iterations_failed && !runner_measured_nothing(res))
 		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
 			"stored as failures; see 'schedperf show %s')\n",
 			res->iterations_failed, res->iterations_done, name);
@@ -664,7 +659,7 @@ int cmd_run(int argc, char **argv)
 	}
 	print_outcome(&res, req.opt.name);
 	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
-	if (!code && measured_nothing(&res))
+	if (!code && runner_measured_nothing(&res))
 		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
 				"measured; the last failed: %s (see 'schedperf show %s' for why each "
 				"failed, and fix the workload or its parameters)", req.opt.name,

@@ -114,6 +114,11 @@ static void iteration_values_release(struct iteration_values *iv)
 	free(iv->samples);
 }
 
+bool runner_measured_nothing(const struct runner_result *res)
+{
+	return res->iterations_done && !res->iterations_measured && !res->signal;
+}
+
 int runner_item_iterations(const struct plan_item *item, const struct runner_options *opt)
 {
 	return item->iterations >= 0 ? item->iterations : opt->iterations;
@@ -604,7 +609,9 @@ int runner_execute(struct store *st, const struct plan *plan,
 	result->signal = iteration_interrupted();
 	result->complete = !rc;
 	/* Keep the first error: it is the one that explains the stop. */
-	if (store_batch_finish(st, result->batch_id, result->complete, &finish_err) && !rc) {
+	if ((result->complete && runner_measured_nothing(result) ?
+	     store_batch_finish_failed(st, result->batch_id, &finish_err) :
+	     store_batch_finish(st, result->batch_id, result->complete, &finish_err)) && !rc) {
 		*err = finish_err;
 		rc = -1;
 	}

@@ -64,6 +64,13 @@ struct runner_result {
 	char last_failure[256];	/* why the latest failed iteration failed */
 };
 
+/*
+ * Whether the run ran iterations, none of them stopped by a signal, and
+ * none succeeded: nothing was measured. Its batch is complete but its job
+ * failed (store_batch_finish_failed()), and run exits 1 saying why.
+ */
+bool runner_measured_nothing(const struct runner_result *res);
+
 /* Iterations and warm-ups of a plan item, its own or the run's. */
 int runner_item_iterations(const struct plan_item *item, const struct runner_options *opt);
 int runner_item_warmup(const struct plan_item *item, const struct runner_options *opt);

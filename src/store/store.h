@@ -113,6 +113,12 @@ int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
  */
 int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 			 bool complete, const char *result, struct error *err);
+/*
+ * store_batch_finish() of a batch whose every iteration ran and failed: it
+ * is complete, but a job this process runs is not done with it (the
+ * command exits saying why, and its worker fails the job with that).
+ */
+int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err);
 
 /*
  * Add a benchmark to a batch with its metric definitions (names, units,

@@ -302,8 +302,8 @@ static int finish_one(struct store *st, int64_t batch_id, bool complete, struct 
 	return rc;
 }
 
-int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
-			 bool complete, const char *result, struct error *err)
+static int finish_batches(struct store *st, const int64_t *batch_ids, size_t nr,
+			  bool complete, bool job_done, const char *result, struct error *err)
 {
 	int rc = 0;
 
@@ -312,14 +312,25 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 	for (size_t i = 0; i < nr && !rc; i++)
 		rc = finish_one(st, batch_ids[i], complete, err);
 	/* The job goes with its batches: every batch names it, the first says so. */
-	if (!rc && nr && complete)
+	if (!rc && nr && complete && job_done)
 		rc = job_complete(st, batch_ids[0], result, err);
 	return sql_end_write(st, rc, err);
 }
 
+int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
+			 bool complete, const char *result, struct error *err)
+{
+	return finish_batches(st, batch_ids, nr, complete, true, result, err);
+}
+
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
 {
-	return store_batches_finish(st, &batch_id, 1, complete, NULL, err);
+	return finish_batches(st, &batch_id, 1, complete, true, NULL, err);
+}
+
+int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err)
+{
+	return finish_batches(st, &batch_id, 1, true, false, NULL, err);
 }
 
 int store_benchmark_add(struct store *st, int64_t batch_id,

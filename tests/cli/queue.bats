@@ -86,6 +86,21 @@ count() {	# count SQL: the number the query gives
 	[ "$output" = "[]" ]
 }
 
+@test "queue: a run job none of whose iterations succeeded fails, with the last failure's reason" {
+	sp submit command -p cmd=false -i 2 --no-monitors --name nothing >/dev/null
+	sp submit command -p cmd=true -i 1 --no-monitors --name something >/dev/null
+	run sp worker --once
+	[[ "$output" == *"job 1 failed: run 'nothing': no iteration succeeded"* ]]
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+	[[ "$(count "SELECT reason FROM jobs WHERE id = 1")" == *"no iteration succeeded, so nothing was measured; the last failed: "* ]]
+	# its batch is stored, complete, with each failure's reason, as run's own is
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 1 ]
+	[ "$(count "SELECT count(*) FROM iterations")" -eq 2 ]
+	# a job with a success is done
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state FROM jobs WHERE id = 2")" = done ]
+}
+
 iterations_stored() {	# iterations_stored N: at least N iterations are committed
 	[ "$(count "SELECT count(*) FROM iterations")" -ge "$1" ]
 }
