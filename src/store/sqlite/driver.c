@@ -154,22 +154,34 @@ int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
 	return 0;
 }
 
-int sqlite_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err)
+int sqlite_first(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
+		 struct error *err, const char *what)
 {
 	sqlite3_stmt *stmt = NULL;
+	const char *text;
 	int rc;
 
+	buf[0] = '\0';
 	if (sqlite3_prepare_v2(ss->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return sqlite_error(ss, err, "read the schema");
+		return sqlite_error(ss, err, what);
 	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(stmt, 0);
-	else if (rc == SQLITE_DONE)
-		error_set(err, EXIT_INTERNAL, "'%s' returned no row", sql);
-	else
-		sqlite_error(ss, err, "read the schema");
+	text = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0) : NULL;
+	snprintf(buf, len, "%s", text ? text : "");
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		sqlite_error(ss, err, what);
 	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int sqlite_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err)
+{
+	char text[32];
+	int rc = sqlite_first(ss, sql, text, sizeof(text), err, "read the schema");
+
+	if (!rc)
+		return error_set(err, EXIT_INTERNAL, "'%s' returned no row", sql);
+	*out = (int)strtol(text, NULL, 10);
+	return rc < 0 ? -1 : 0;
 }
 
 void sqlite_finalize_all(struct sqlite_store *ss)
@@ -349,21 +361,16 @@ static void rollback(struct store *st)
 /* Every reference still leads somewhere after an upgrade. */
 static int references_intact(struct sqlite_store *ss, struct error *err)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc;
+	char table[128];
+	int rc = sqlite_first(ss, "PRAGMA foreign_key_check", table, sizeof(table), err,
+			      "check the upgraded schema");
 
-	if (sqlite3_prepare_v2(ss->db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
-		return sqlite_error(ss, err, "check the upgraded schema");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows whose "
-			  "references lead nowhere; nothing was changed (check the file with "
-			  "'sqlite3 FILE \"PRAGMA foreign_key_check\"')", ss->base.location,
-			  (const char *)sqlite3_column_text(stmt, 0));
-	else if (rc != SQLITE_DONE)
-		sqlite_error(ss, err, "check the upgraded schema");
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (rc > 0)
+		return error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows "
+				 "whose references lead nowhere; nothing was changed (check the "
+				 "file with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')",
+				 ss->base.location, table);
+	return rc;
 }
 
 static int commit(struct store *st, struct error *err)

@@ -91,27 +91,6 @@ int sqlite_set_version(struct store *st, int version, struct error *err)
 	return sqlite_exec(sqlite_of(st), sql, err, "stamp the schema's version");
 }
 
-/* The first row's text of @sql, when it gives one, into @buf; 0, or -1 with @err. */
-static int first_text(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
-		      struct error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-
-	buf[0] = '\0';
-	if (sqlite3_prepare_v2(ss->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return sqlite_error(ss, err, "check the store");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(stmt, 0));
-	else if (rc != SQLITE_DONE)
-		sqlite_error(ss, err, "check the store");
-	for (char *nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
-		*nl = ' ';	/* the report is one line */
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
 /* Each column of each table, "table.column TYPE [NOT NULL]", in order. */
 static const char columns_sql[] =
 	"SELECT m.name || '.' || p.name || ' ' || p.type || "
@@ -181,14 +160,18 @@ int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf,
 	struct sqlite_store *ss = sqlite_of(st);
 	char what[256];
 
-	if (first_text(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err))
+	if (sqlite_first(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err,
+			 "check the store") < 0)
 		return -1;
+	for (char *nl = strchr(what, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';	/* the report is one line */
 	if (strcmp(what, "ok")) {
 		snprintf(buf, len, "SQLite's integrity check says: %s (restore it from a "
 			 "backup; 'sqlite3 FILE .recover' may save its rows)", what);
 		return 0;
 	}
-	if (first_text(ss, "PRAGMA foreign_key_check", what, sizeof(what), err))
+	if (sqlite_first(ss, "PRAGMA foreign_key_check", what, sizeof(what), err,
+			 "check the store") < 0)
 		return -1;
 	if (what[0]) {
 		snprintf(buf, len, "table %s has rows whose references lead nowhere (see "

@@ -55,7 +55,13 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
 /* SQL without parameters, of one statement or several: 0, or -1 with @err. */
 int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
 		const char *what);
-/* The first column of the first row of @sql (a pragma, a count) as an integer. */
+/*
+ * The first column of the first row of @sql (a pragma, a check) as text
+ * into @buf, "" when none: 1 a row, 0 no row, -1 with @err ("cannot WHAT").
+ */
+int sqlite_first(struct sqlite_store *ss, const char *sql, char *buf, size_t len,
+		 struct error *err, const char *what);
+/* The same as an integer (a pragma, a count): 0, or -1 with @err when no row. */
 int sqlite_int(struct sqlite_store *ss, const char *sql, int *out, struct error *err);
 /* Finalize every prepared statement (before the connection closes or changes). */
 void sqlite_finalize_all(struct sqlite_store *ss);
