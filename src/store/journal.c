@@ -102,20 +102,17 @@ int store_journal_remove(struct store *st, const char *kind, const char *name,
 			 struct error *err)
 {
 	char machine[256];
-	int rc;
 
 	machine_identity(machine, sizeof(machine));
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
-	if (kind)
-		rc = sql_exec(st, "DELETE FROM knob_journal WHERE machine IN ($1, '') AND "
-			      "kind = $2 AND name = $3",
-			      SQL_ARGS(SQL_TEXT(machine), SQL_TEXT(kind), SQL_TEXT(name)), err,
-			      "forget a restored setting");
-	else
-		rc = sql_exec(st, "DELETE FROM knob_journal WHERE machine IN ($1, '')",
-			      SQL_ARGS(SQL_TEXT(machine)), err, "forget the restored settings");
-	return sql_end_write(st, rc, err);
+	return sql_end_write(st, sql_exec(st, "DELETE FROM knob_journal WHERE machine IN "
+					  "($1, '') AND (CAST($2 AS text) IS NULL OR "
+					  "(kind = $2 AND name = $3))",
+					  SQL_ARGS(SQL_TEXT(machine), SQL_TEXT(kind),
+						   SQL_TEXT(name)), err,
+					  kind ? "forget a restored setting" :
+					  "forget the restored settings"), err);
 }
 
 void store_journal_release(struct knob_original *k, size_t n)
