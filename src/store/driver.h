@@ -70,12 +70,6 @@ struct store_driver {
 	const char *name;
 	/* Location prefixes it takes ("postgresql://"); NULL: a file path. */
 	const char *const *schemes;
-	/*
-	 * How to get this driver into a schedperf that lacks it; with no
-	 * open() the row only names the driver, so that its locations are
-	 * refused as "not built with it" instead of being taken for files.
-	 */
-	const char *build_hint;
 	enum store_dialect dialect;
 	/* The time as the store writes it: ISO 8601 UTC, milliseconds. */
 	const char *now;

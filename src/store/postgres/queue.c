@@ -14,6 +14,9 @@
 #define PG_IN(seconds) "to_char((clock_timestamp() + make_interval(secs => " seconds \
 	")) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 
+/* A lease of @seconds from now, on the server's clock. */
+#define LEASE(seconds) "lease_until = clock_timestamp() + make_interval(secs => " seconds ")"
+
 /* A machine not back by its deadline fails its job: a CTE of the claim, and a statement. */
 #define BOOTS_OVER								\
 	"UPDATE jobs SET state = 'failed', since = {now}, reason = format('the "	\
@@ -34,8 +37,7 @@ const char pg_job_claim[] =
 	"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
 	"attempts >= max_attempts), boots_over AS (" BOOTS_OVER ") "
 	"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
-	"attempts = attempts + 1, since = {now}, "
-	"lease_until = clock_timestamp() + make_interval(secs => $3) "
+	"attempts = attempts + 1, since = {now}, " LEASE("$3") " "
 	"WHERE id = (SELECT id FROM jobs WHERE (state = 'queued' OR (state = 'running' "
 	"AND lease_until < clock_timestamp() AND attempts < max_attempts)) AND "
 	"$1 LIKE machine_like AND (kernel IS NULL OR kernel = $4 OR $5 = 1) "
@@ -48,8 +50,7 @@ const char pg_job_booting[] =
 	"state = 'running' RETURNING id";
 
 const char pg_job_booted[] =
-	"UPDATE jobs SET state = 'running', claim = $3, since = {now}, "
-	"lease_until = clock_timestamp() + make_interval(secs => $4) "
+	"UPDATE jobs SET state = 'running', claim = $3, since = {now}, " LEASE("$4") " "
 	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 RETURNING " STORE_JOB_COLUMNS;
 
 const char pg_job_came_back[] =
@@ -61,7 +62,7 @@ const char pg_job_came_back[] =
 const char pg_job_boots_over[] = BOOTS_OVER;
 
 const char pg_job_renew[] =
-	"UPDATE jobs SET lease_until = clock_timestamp() + make_interval(secs => $3) "
+	"UPDATE jobs SET " LEASE("$3") " "
 	"WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id";
 
 const char pg_job_hold[] =
