@@ -20,7 +20,9 @@
  * differences are fewer than one round's pivot sample, so up to
  * HL_ALL_MAX differences are formed once and the four order statistics
  * an estimate needs are selected from them in place, each search confined
- * between the ranks already placed.
+ * between the ranks already placed. Only those between two cuts that
+ * bracket all four are formed (the middle fifth or so for 50 a side): the
+ * ranks are known before any is selected.
  */
 #ifndef MATHLIB_STANDALONE
 #define MATHLIB_STANDALONE	/* Rmath without R itself */
@@ -52,6 +54,13 @@
 /* Up to this many differences are formed (128 KB), and ranks placed among them. */
 #define HL_ALL_MAX	16384
 #define HL_MAX_PLACED	8
+/*
+ * The cuts of the formed band: order statistics of a grid of up to
+ * BAND_GRID x BAND_GRID differences, BAND_MARGIN of them beyond where the
+ * ranks fall among them.
+ */
+#define BAND_GRID	16
+#define BAND_MARGIN	8
 
 /* ------------------------------------------------------------ selection */
 
@@ -71,10 +80,13 @@ struct diff_matrix {
 	double *sample;		/* PIVOT_SAMPLE candidates (scratch) */
 	struct rng rng;
 	/*
-	 * Small matrices: every difference, each rank in placed[] at its
-	 * place with nothing larger before it and nothing smaller after.
+	 * Small matrices: the differences of ranks offset .. offset + nr_all
+	 * - 1, each rank in placed[] (less offset) at its place with nothing
+	 * larger before it and nothing smaller after.
 	 */
+	bool small;
 	double *all;
+	unsigned long long offset;
 	size_t nr_all, placed[HL_MAX_PLACED], nr_placed;
 };
 
@@ -194,10 +206,54 @@ static void extreme_to(double *x, size_t lo, size_t hi, size_t k)
 	x[at] = t;
 }
 
-/* The @k-th smallest difference of a small matrix, between the ranks placed. */
-static double select_formed(struct diff_matrix *m, size_t k)
+/*
+ * Small matrices: the differences between two cuts that bracket every
+ * rank of @ranks, formed, and the number below the lower cut. The cuts
+ * are order statistics of a grid of the matrix (evenly spaced rows and
+ * columns of two sorted samples: a sample of the differences spread over
+ * all of them); counted exactly, and moved to the end when they do not
+ * bracket the ranks.
+ */
+static void form_band(struct diff_matrix *m, const unsigned long long *ranks, size_t nr)
 {
-	size_t lo = 0, hi = m->nr_all;
+	unsigned long long n = (unsigned long long)m->n_base * m->n_new;
+	unsigned long long k_min = ranks[0], k_max = ranks[0], lt_low, le_low, lt_high, le_high;
+	size_t gb = m->n_base < BAND_GRID ? m->n_base : BAND_GRID;
+	size_t gn = m->n_new < BAND_GRID ? m->n_new : BAND_GRID, s = 0;
+	double cut_low = -INFINITY, cut_high = INFINITY;
+	long long lo, hi;
+
+	for (size_t r = 1; r < nr; r++) {
+		k_min = ranks[r] < k_min ? ranks[r] : k_min;
+		k_max = ranks[r] > k_max ? ranks[r] : k_max;
+	}
+	for (size_t a = 0; a < gb; a++)
+		for (size_t b = 0; b < gn; b++)
+			m->sample[s++] = diff_at(m, (2 * a + 1) * m->n_base / (2 * gb),
+						 (2 * b + 1) * m->n_new / (2 * gn));
+	lo = (long long)(k_min * s / n) - BAND_MARGIN;
+	hi = (long long)(((k_max + 1) * s + n - 1) / n) + BAND_MARGIN;
+	if (lo >= 0)
+		cut_low = select_kth(m->sample, s, (size_t)lo);
+	if (hi < (long long)s)
+		cut_high = select_kth(m->sample, s, (size_t)hi);
+	count_pivot(m, cut_low, m->below_low, m->upto_low, &lt_low, &le_low);
+	if (lt_low > k_min)
+		count_pivot(m, -INFINITY, m->below_low, m->upto_low, &lt_low, &le_low);
+	count_pivot(m, cut_high, m->below_high, m->upto_high, &lt_high, &le_high);
+	if (le_high <= k_max)
+		count_pivot(m, INFINITY, m->below_high, m->upto_high, &lt_high, &le_high);
+	m->offset = lt_low;
+	m->all = xreallocarray(NULL, le_high - lt_low, sizeof(*m->all));
+	for (size_t i = 0; i < m->n_base; i++)
+		for (size_t j = m->below_low[i]; j < m->upto_high[i]; j++)
+			m->all[m->nr_all++] = diff_at(m, i, j);
+}
+
+/* The @rank-th smallest difference of a small matrix, between the ranks placed. */
+static double select_formed(struct diff_matrix *m, unsigned long long rank)
+{
+	size_t lo = 0, hi = m->nr_all, k = (size_t)(rank - m->offset);
 
 	for (size_t i = 0; i < m->nr_placed; i++) {
 		size_t p = m->placed[i];
@@ -230,8 +286,8 @@ static double select_difference(struct diff_matrix *m, unsigned long long k,
 {
 	size_t finish_at = m->n_base + m->n_new + PIVOT_SAMPLE;
 
-	if (m->all)
-		return select_formed(m, (size_t)k);
+	if (m->small)
+		return select_formed(m, k);
 	for (size_t i = 0; i < m->n_base; i++) {
 		m->lo[i] = 0;
 		m->hi[i] = m->n_new;
@@ -351,9 +407,12 @@ static long long approximate_rank(const struct shifted_test *st, long long n,
 	return n - u - 1;
 }
 
-static void approximate_ci(struct shifted_test *st, struct diff_matrix *m,
-			   double *scratch, unsigned long long *cumulative,
-			   double alpha, struct hl_result *r)
+/*
+ * The ranks of the approximate interval's ends into @rank; false when R
+ * has none.
+ */
+static bool approximate_ranks(struct shifted_test *st, struct diff_matrix *m, double alpha,
+			      unsigned long long *rank)
 {
 	long long n = (long long)st->n_base * (long long)st->n_new;
 	double zq = qnorm(alpha / 2, 0, 1, 0, 0);
@@ -371,16 +430,14 @@ static void approximate_ci(struct shifted_test *st, struct diff_matrix *m,
 	at_min = shifted_rank(st, mumin);
 	at_max = shifted_rank(st, mumax);
 	if (at_min.sigma == 0 || at_max.sigma == 0)
-		return;
-	r->low = select_difference(m, approximate_rank(st, n, zq, at_min, at_max),
-				   scratch, cumulative);
-	r->high = select_difference(m, approximate_rank(st, n, -zq, at_min, at_max),
-				    scratch, cumulative);
+		return false;
+	rank[0] = (unsigned long long)approximate_rank(st, n, zq, at_min, at_max);
+	rank[1] = (unsigned long long)approximate_rank(st, n, -zq, at_min, at_max);
+	return true;
 }
 
-static void exact_ci(struct diff_matrix *m, double *scratch,
-		     unsigned long long *cumulative, double alpha,
-		     struct hl_result *r)
+/* The ranks of the exact interval's ends into @rank. */
+static bool exact_ranks(const struct diff_matrix *m, double alpha, unsigned long long *rank)
 {
 	unsigned long long n = (unsigned long long)m->n_base * m->n_new;
 	double qu = qwilcox(alpha / 2, (double)m->n_new, (double)m->n_base, 1, 0);
@@ -390,8 +447,9 @@ static void exact_ci(struct diff_matrix *m, double *scratch,
 	if (qu < 1)
 		qu = 1;
 	upper = (unsigned long long)qu;
-	r->low = select_difference(m, upper - 1, scratch, cumulative);
-	r->high = select_difference(m, n - upper, scratch, cumulative);
+	rank[0] = upper - 1;
+	rank[1] = n - upper;
+	return true;
 }
 
 /*
@@ -405,8 +463,8 @@ static double difference_before(struct diff_matrix *m, double d,
 	unsigned long long n_below, n_upto;
 	double before = -INFINITY;
 
-	if (m->all)
-		return select_formed(m, (size_t)k - 1);
+	if (m->small)
+		return select_formed(m, k - 1);
 	count_pivot(m, d, m->below_low, m->upto_low, &n_below, &n_upto);
 	if (n_below < k)
 		return d;
@@ -453,12 +511,7 @@ static void hl_work_init(struct hl_work *w, const double *base, size_t n_base,
 				   sizeof(*w->scratch));
 	w->m.sample = w->scratch + n_base + n_new + PIVOT_SAMPLE;
 	rng_seed(&w->m.rng, PIVOT_SEED);
-	if ((unsigned long long)n_base * n_new > HL_ALL_MAX)
-		return;
-	w->m.all = xreallocarray(NULL, n_base * n_new, sizeof(*w->m.all));
-	for (size_t i = 0; i < n_base; i++)
-		for (size_t j = 0; j < n_new; j++)
-			w->m.all[w->m.nr_all++] = diff_at(&w->m, i, j);
+	w->m.small = (unsigned long long)n_base * n_new <= HL_ALL_MAX;
 }
 
 static void hl_work_free(struct hl_work *w)
@@ -478,6 +531,8 @@ double hl_difference_kth(const double *base, size_t n_base,
 	double d;
 
 	hl_work_init(&w, base, n_base, new, n_new);
+	if (w.m.small)
+		form_band(&w.m, &k, 1);
 	d = select_difference(&w.m, k, w.scratch, w.cumulative);
 	hl_work_free(&w);
 	return d;
@@ -487,9 +542,11 @@ void hl_estimate(const double *base, size_t n_base,
 		 const double *new, size_t n_new, double level,
 		 struct hl_result *r)
 {
+	unsigned long long n = (unsigned long long)n_base * n_new, ranks[4];
 	struct hl_work w;
 	struct shifted_test st;
 	struct rank_sum rs;
+	bool interval;
 
 	r->shift = r->low = r->high = NAN;
 	r->exact = false;
@@ -498,12 +555,21 @@ void hl_estimate(const double *base, size_t n_base,
 
 	hl_work_init(&w, base, n_base, new, n_new);
 	st = (struct shifted_test){ w.m.base, w.m.new, n_base, n_new, 0 };
-	r->shift = median_difference(&w.m, w.scratch, w.cumulative);
 	rank_sum_sorted(st.new, n_new, 0, st.base, n_base, &rs);
 	r->exact = n_new < HL_EXACT_LIMIT && n_base < HL_EXACT_LIMIT && !rs.ties;
-	if (r->exact)
-		exact_ci(&w.m, w.scratch, w.cumulative, 1 - level, r);
-	else
-		approximate_ci(&st, &w.m, w.scratch, w.cumulative, 1 - level, r);
+	/* the interval's ranks, then the median's: every one before any is selected */
+	interval = r->exact ? exact_ranks(&w.m, 1 - level, ranks) :
+			      approximate_ranks(&st, &w.m, 1 - level, ranks);
+	if (!interval)
+		ranks[0] = ranks[1] = n / 2;
+	ranks[2] = n / 2;
+	ranks[3] = n % 2 ? n / 2 : n / 2 - 1;
+	if (w.m.small)
+		form_band(&w.m, ranks, 4);
+	r->shift = median_difference(&w.m, w.scratch, w.cumulative);
+	if (interval) {
+		r->low = select_difference(&w.m, ranks[0], w.scratch, w.cumulative);
+		r->high = select_difference(&w.m, ranks[1], w.scratch, w.cumulative);
+	}
 	hl_work_free(&w);
 }
