@@ -31,12 +31,37 @@ typedef double vector4 __attribute__((vector_size(4 * sizeof(double)),
 typedef long long mask4 __attribute__((vector_size(4 * sizeof(long long))));
 
 /*
+ * The values at four indices of a plan at @p, of the lanes' @x. Bytes are
+ * read four in one load: three loads an index (its own and two vectors)
+ * were more than the CPU issues in a cycle.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BYTES4(p, x, x0, x1, x2, x3) do {					\
+	uint32_t four_;								\
+										\
+	memcpy(&four_, (p), sizeof(four_));					\
+	x0 = (x) + (size_t)(four_ & 0xff) * BOOTSTRAP_LANES;			\
+	x1 = (x) + (size_t)(four_ >> 8 & 0xff) * BOOTSTRAP_LANES;		\
+	x2 = (x) + (size_t)(four_ >> 16 & 0xff) * BOOTSTRAP_LANES;		\
+	x3 = (x) + (size_t)(four_ >> 24) * BOOTSTRAP_LANES;			\
+} while (0)
+#else
+#define BYTES4	WORDS4
+#endif
+#define WORDS4(p, x, x0, x1, x2, x3) do {					\
+	x0 = (x) + (size_t)(p)[0] * BOOTSTRAP_LANES;				\
+	x1 = (x) + (size_t)(p)[1] * BOOTSTRAP_LANES;				\
+	x2 = (x) + (size_t)(p)[2] * BOOTSTRAP_LANES;				\
+	x3 = (x) + (size_t)(p)[3] * BOOTSTRAP_LANES;				\
+} while (0)
+
+/*
  * The lanes two vectors at a time (8 partial sums of vectors: as many
  * registers as there are, and no more), over the plan once per pair:
  * @xt holds BOOTSTRAP_LANES values per index, @means BOOTSTRAP_LANES
  * means per resample.
  */
-#define DEFINE_LANE_MEANS(name, index_type, vector, attribute)			\
+#define DEFINE_LANE_MEANS(name, index_type, INDEX4, vector, attribute)		\
 attribute static void name(const index_type *index, size_t stride, size_t n,	\
 			   size_t resamples, const double *xt, double *means)	\
 {										\
@@ -53,11 +78,9 @@ attribute static void name(const index_type *index, size_t stride, size_t n,	\
 			size_t i;						\
 										\
 			for (i = 0; i + 4 <= n; i += 4) {			\
-				const double *x0 = x + (size_t)ix[i] * BOOTSTRAP_LANES;	\
-				const double *x1 = x + (size_t)ix[i + 1] * BOOTSTRAP_LANES; \
-				const double *x2 = x + (size_t)ix[i + 2] * BOOTSTRAP_LANES; \
-				const double *x3 = x + (size_t)ix[i + 3] * BOOTSTRAP_LANES; \
+				const double *x0, *x1, *x2, *x3;		\
 										\
+				INDEX4(ix + i, x, x0, x1, x2, x3);		\
 				a0 += *(const vector *)x0;			\
 				b0 += *(const vector *)(x0 + w);		\
 				a1 += *(const vector *)x1;			\
@@ -86,13 +109,15 @@ attribute static void name(const index_type *index, size_t stride, size_t n,	\
 		}								\
 	}									\
 }
-DEFINE_LANE_MEANS(lane_means_words, uint32_t, vector2, )
-DEFINE_LANE_MEANS(lane_means_bytes, uint8_t, vector2, )
+DEFINE_LANE_MEANS(lane_means_words, uint32_t, WORDS4, vector2, )
+DEFINE_LANE_MEANS(lane_means_bytes, uint8_t, BYTES4, vector2, )
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Where the CPU has them, vectors of four: half the additions and loads. */
-DEFINE_LANE_MEANS(lane_means_words_avx2, uint32_t, vector4, __attribute__((target("avx2"))))
-DEFINE_LANE_MEANS(lane_means_bytes_avx2, uint8_t, vector4, __attribute__((target("avx2"))))
+DEFINE_LANE_MEANS(lane_means_words_avx2, uint32_t, WORDS4, vector4,
+		  __attribute__((target("avx2"))))
+DEFINE_LANE_MEANS(lane_means_bytes_avx2, uint8_t, BYTES4, vector4,
+		  __attribute__((target("avx2"))))
 
 static bool avx2_refused;	/* bootstrap_refuse_avx2() */
 
