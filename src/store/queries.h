@@ -43,7 +43,10 @@ void batch_state_release(struct batch_state *state);
 /* 1 with *id set, 0 when the run does not exist (and !create). */
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	     struct error *err);
-/* 1 when run @name holds a batch that is not job @job_id's (0: any job's), else 0. */
+/*
+ * 1 when run @name holds a batch that is not job @job_id's (0: any job's)
+ * nor an unfinished one of a cancelled or failed job, else 0.
+ */
 int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
 /*
  * 0 when @batch (not inserted yet, or batch->id) may join run @run_id:

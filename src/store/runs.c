@@ -23,12 +23,21 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 			  SQL_ARGS(SQL_TEXT(name)), id, err, "add a run") ? -1 : 1;
 }
 
+/*
+ * Batch @b holds its run: it is not job @job's (an earlier, lost attempt
+ * of the job this process runs) nor an unfinished one of a job cancelled
+ * or failed, which no one will finish or show, even with its worker dead.
+ */
+#define HOLDS_RUN(b, job)							\
+	"(" b ".job_id IS NULL OR (" b ".job_id <> " job " AND (" b ".complete OR "	\
+	b ".job_id NOT IN (SELECT id FROM jobs WHERE state IN ('cancelled', 'failed')))))"
+
 int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err)
 {
 	int64_t batch_id;
 
 	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
-		      "WHERE r.name = $1 AND (b.job_id IS NULL OR b.job_id <> $2) LIMIT 1",
+		      "WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " LIMIT 1",
 		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
 		      "find the run's batches");
 }
@@ -44,11 +53,11 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 	bool own = result_batch_env(batch, "experiment");
 	int64_t other;
 	int rc = sql_id(st, own ?
-			"SELECT id FROM batches WHERE run_id = $1 AND id <> $2 AND "
-			"(job_id IS NULL OR job_id <> $3) LIMIT 1" :
+			"SELECT b.id FROM batches b WHERE b.run_id = $1 AND b.id <> $2 AND "
+			HOLDS_RUN("b", "$3") " LIMIT 1" :
 			"SELECT b.id FROM batches b JOIN environment e ON e.batch_id = b.id AND "
 			"e.key = 'experiment' WHERE b.run_id = $1 AND b.id <> $2 AND "
-			"(b.job_id IS NULL OR b.job_id <> $3) LIMIT 1",
+			HOLDS_RUN("b", "$3") " LIMIT 1",
 			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch->id), SQL_INT(st->job_id)), &other,
 			err, "find the run's batches");
 

@@ -371,7 +371,7 @@ PY
 # Both sides of job 1's ab have begun and committed an iteration.
 ab_sides_sampled() {
 	[ "$(count "SELECT count(DISTINCT b.id) FROM batches b JOIN benchmarks k ON
-		k.batch_id = b.id JOIN iterations i ON i.benchmark_id = k.id WHERE b.job_id = 1")" -eq 2 ]
+		k.batch_id = b.id JOIN iterations i ON i.benchmark_id = k.id WHERE b.job_id = ${1:-1}")" -eq 2 ]
 }
 
 @test "queue: a worker killed mid-ab loses both sides; the job's next run stores them whole" {
@@ -400,6 +400,44 @@ ab_sides_sampled() {
 	sp runs --format json > "$TMP/runs.json"
 	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
 	  "[('mid-a', 1), ('mid-b', 1)]" ]
+}
+
+@test "queue: a job cancelled while its worker is dead leaves its --name free" {
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+		--name dead >/dev/null
+	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
+	local w=$!
+	workers+=($w)
+	wait_for ab_sides_sampled
+	kill -KILL "$w"
+	wait "$w" || true
+	wait_for refute process_on_this_store "schedperf -q ab command"
+	sp cancel 1
+	[ "$(count "SELECT count(*) || ' ' || count(*) FILTER (WHERE complete) FROM batches
+		WHERE job_id = 1")" = "2 0" ]
+	# its unfinished sides are no one's: the name is free for a job and for ab itself
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+		--name dead >/dev/null
+	sp worker --once >/dev/null
+	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "cancelled done" ]
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+	  "[('dead-a', 1), ('dead-b', 1)]" ]
+	sp compare dead-a dead-b >/dev/null
+	# and for an ab run by hand
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+		--name gone >/dev/null
+	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
+	w=$!
+	workers+=($w)
+	wait_for ab_sides_sampled 3
+	kill -KILL "$w"
+	wait "$w" || true
+	wait_for refute process_on_this_store "schedperf -q ab command"
+	sp cancel 3
+	sp ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 --name gone -q
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json '[len(r["batches"]) for r in d if r["name"].startswith("gone")]' "$TMP/runs.json")" = "[1, 1]" ]
 }
 
 @test "queue: an ab job's --name is its own: refused at submit when taken, and by the worker" {
