@@ -360,16 +360,26 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The SPEC's prefix of @k's kind ("sysctl", "env"): what names it in every version. */
+static const char *knob_kind_name(const struct knob *k)
+{
+	if (k->setting)
+		return k->setting->kind;
+	for (size_t i = 0; i < ARRAY_SIZE(benchmark_knobs); i++)
+		if (benchmark_knobs[i].knob == k->kind)
+			return benchmark_knobs[i].kind;
+	return "";
+}
+
 uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
 {
 	char **lines = xcalloc(list->nr + 1, sizeof(char *));
 
-	/* each knob a line of its kind, setting, name and value; sorted, hashed */
+	/* each knob a line of its kind, name and value; sorted, hashed */
 	for (size_t i = 0; i < list->nr; i++) {
 		const struct knob *k = &list->knobs[i];
 
-		lines[i] = xasprintf("%d\t%s\t%s\t%s", (int)k->kind,
-				     k->setting ? k->setting->kind : "", k->name ? k->name : "",
+		lines[i] = xasprintf("%s\t%s\t%s", knob_kind_name(k), k->name ? k->name : "",
 				     k->value ? k->value : "");
 	}
 	qsort(lines, list->nr, sizeof(char *), compare_strings);

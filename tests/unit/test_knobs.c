@@ -5,7 +5,8 @@
  * spelling of a sysctl or of a file under /sys is one name, what names
  * neither or leaves /sys is refused, cpus: keeps its CPU list whole, the
  * tasks' knobs take only values the kernel can, and the kinds of machine
- * setting are found by name. What the kernel makes of the tasks' knobs is
+ * setting are found by name, and a list's hash is its knobs' whatever
+ * their order. What the kernel makes of the tasks' knobs is
  * read back inside the workload's tasks by tests/cli/knobs.bats.
  */
 #include <glob.h>
@@ -25,6 +26,7 @@
 #include "runner/knobs.h"
 #include "runner/task_knobs.h"
 #include "util/array.h"
+#include "util/hash.h"
 
 /* The one knob of @spec, which must parse: its name and value. */
 static void parse_one(const char *spec, enum knob_kind kind, const char *name,
@@ -438,6 +440,34 @@ static void test_cgroup_knobs(void **state)
 	refused("cgroup:cpu/../x.y=1", "is not CONTROLLER.FILE");
 }
 
+/* The hash of @spec's knobs, which must parse. */
+static uint64_t hash_of(const char *spec)
+{
+	struct knob_list list = { NULL, 0 };
+	struct error err = { 0 };
+	uint64_t h;
+
+	if (knobs_parse(&list, spec, "--knob", &err))
+		fail_msg("%s: %s", spec, err.msg);
+	h = knobs_hash(&list, FNV1A_INIT);
+	knobs_release(&list);
+	return h;
+}
+
+/* A list's hash is its knobs', whatever their order; any other knob, name or value differs. */
+static void test_knobs_hash(void **state)
+{
+	struct knob_list none = { NULL, 0 };
+	uint64_t base = hash_of("env:X=1,nice:5,sysctl:kernel.sched_autogroup_enabled=0");
+
+	assert_true(base == hash_of("sysctl:kernel/sched_autogroup_enabled=0,nice:5,env:X=1"));
+	assert_true(base != hash_of("env:X=2,nice:5,sysctl:kernel.sched_autogroup_enabled=0"));
+	assert_true(base != hash_of("env:Y=1,nice:5,sysctl:kernel.sched_autogroup_enabled=0"));
+	assert_true(base != hash_of("env:X=1,nice:5"));
+	assert_true(hash_of("nice:5") != hash_of("env:nice=5"));
+	assert_true(knobs_hash(&none, FNV1A_INIT) == FNV1A_INIT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_task_knobs_together),
 		cmocka_unit_test(test_task_knobs_check),
 		cmocka_unit_test(test_cgroup_knobs),
+		cmocka_unit_test(test_knobs_hash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
