@@ -29,6 +29,7 @@
 enum store_access {
 	STORE_READ,		/* never create or change anything */
 	STORE_WRITE,		/* create it if missing, upgrade its schema */
+	STORE_INSPECT,		/* as STORE_READ, as it is: any version, or nothing there */
 };
 
 /* Which text of a schema row a driver runs (store/schema.c). */
@@ -105,18 +106,13 @@ struct store_driver {
 	 * Open the store at @location with its schema current, @upgrade
 	 * bringing it there: for STORE_WRITE in place (a missing store
 	 * made), for STORE_READ on a copy in memory where the driver can
-	 * make one, else refused. Another program's database is refused
-	 * (EXIT_USAGE), a newer store too (EXIT_ENV), untouched.
+	 * make one, else refused; for STORE_INSPECT (store_inspect()) as
+	 * it is, *out NULL when nothing is stored there yet. Another
+	 * program's database is refused (EXIT_USAGE), a newer store too
+	 * (EXIT_ENV), untouched.
 	 */
 	int (*open)(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 		    struct store **out, struct error *err);
-	/*
-	 * For store_inspect(), nothing changed: open the store at @location
-	 * as it is, any version this schedperf knows, with *version set;
-	 * *out stays NULL when nothing is stored there yet.
-	 */
-	int (*inspect)(const char *location, struct store **out, int *version,
-		       struct error *err);
 	/* What is wrong with it ("" when nothing); @fresh: a new store, in memory. */
 	int (*damage)(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		      struct error *err);

@@ -95,11 +95,12 @@ int store_inspect(const char *location, struct store_status *status, struct erro
 		return -1;
 	status->backend = d->name;
 	store_location_shown(location, status->location, sizeof(status->location));
-	if (d->inspect(location, &st, &status->version, err))
+	if (d->open(location, STORE_INSPECT, store_schema_upgrade, &st, err))
 		return -1;
 	if (!st)
 		return 0;
-	rc = store_open_memory(&fresh, err) ? -1 :
+	status->version = d->version(st, err);
+	rc = status->version < 0 || store_open_memory(&fresh, err) ? -1 :
 	     d->damage(st, status->version, fresh, status->damage, sizeof(status->damage), err);
 	store_close(fresh);
 	d->close(st);

@@ -287,7 +287,6 @@ const struct store_driver store_postgres = {
 	.job_came_back = pg_job_came_back,
 	.job_boots_over = pg_job_boots_over,
 	.open = pg_open,
-	.inspect = pg_inspect,
 	.damage = pg_damage,
 	.close = pg_close,
 	.forget_in_child = pg_library_forget,

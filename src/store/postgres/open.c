@@ -98,7 +98,7 @@ static struct pg_store *pg_connect(const char *location, enum store_access acces
 	ps = xcalloc(1, sizeof(*ps));
 	ps->base.driver = &store_postgres;
 	ps->base.location = xstrdup(shown);
-	ps->read_only = access == STORE_READ;
+	ps->read_only = access != STORE_WRITE;
 	ps->conn = connect_to(location);
 	if (!ps->conn) {
 		error_set(err, EXIT_ENV, "cannot open store '%s': out of memory", shown);
@@ -123,44 +123,23 @@ int pg_open(const char *location, enum store_access access, store_upgrade_fn *up
 	struct pg_store *ps = pg_connect(location, access, err);
 	int rc;
 
+	*out = NULL;
 	if (!ps)
 		return -1;
-	if (access == STORE_READ) {
-		rc = pg_version(&ps->base, err);
-		if (!rc)
-			rc = error_set(err, EXIT_USAGE, "no store at '%s': the database has no "
-				       "schedperf tables yet (run 'schedperf db init' or 'schedperf "
-				       "run' first)", ps->base.location);
-		else if (rc > 0 && rc < STORE_SCHEMA_VERSION)
-			rc = error_set(err, EXIT_ENV, "cannot read store '%s': its schema version "
-				       "%d is older than this schedperf's (%d) (upgrade it with "
-				       "'schedperf db upgrade' as a role that may)",
-				       ps->base.location, rc, STORE_SCHEMA_VERSION);
-		if (rc < 0)
-			goto fail;
-	} else if (upgrade(&ps->base, err)) {
-		goto fail;
-	}
-	*out = &ps->base;
-	return 0;
-fail:
-	pg_close(&ps->base);
-	return -1;
-}
-
-int pg_inspect(const char *location, struct store **out, int *version, struct error *err)
-{
-	struct pg_store *ps = pg_connect(location, STORE_READ, err);
-	int rc;
-
-	if (!ps)
-		return -1;
-	rc = pg_version(&ps->base, err);
+	rc = access == STORE_WRITE ? (upgrade(&ps->base, err) ? -1 : 1) : pg_version(&ps->base, err);
+	if (!rc && access == STORE_READ)
+		rc = error_set(err, EXIT_USAGE, "no store at '%s': the database has no schedperf "
+			       "tables yet (run 'schedperf db init' or 'schedperf run' first)",
+			       ps->base.location);
+	else if (rc > 0 && rc < STORE_SCHEMA_VERSION && access == STORE_READ)
+		rc = error_set(err, EXIT_ENV, "cannot read store '%s': its schema version %d is "
+			       "older than this schedperf's (%d) (upgrade it with 'schedperf db "
+			       "upgrade' as a role that may)", ps->base.location, rc,
+			       STORE_SCHEMA_VERSION);
 	if (rc <= 0) {
 		pg_close(&ps->base);
 		return rc;
 	}
-	*version = rc;
 	*out = &ps->base;
 	return 0;
 }

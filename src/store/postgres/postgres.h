@@ -37,7 +37,7 @@ struct pg_stmt {
 struct pg_store {
 	struct store base;
 	PGconn *conn;
-	bool read_only;		/* STORE_READ: nothing may be written */
+	bool read_only;		/* not STORE_WRITE: nothing may be written */
 	struct pg_stmt stmts[PG_STATEMENTS];
 	int nr_stmts;
 };
@@ -72,7 +72,6 @@ void pg_first_line(const char *msg, char *buf, size_t len);
 /* open.c */
 int pg_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 	    struct store **out, struct error *err);
-int pg_inspect(const char *location, struct store **out, int *version, struct error *err);
 void pg_close(struct store *st);
 
 /* schema.c */

@@ -418,7 +418,6 @@ const struct store_driver store_sqlite = {
 	.name = "SQLite",
 	.schemes = NULL,
 	.open = sqlite_open,
-	.inspect = sqlite_inspect,
 	.damage = sqlite_damage,
 	SQLITE_PRIMITIVES,
 };

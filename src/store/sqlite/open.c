@@ -258,18 +258,22 @@ static struct sqlite_store *connect_reading(const char *location, struct error *
 	return ss;
 }
 
-static int open_for_reading(const char *location, store_upgrade_fn *upgrade,
-			    struct store **out, struct error *err)
+/* STORE_READ, an older store read upgraded, or STORE_INSPECT: as it is, or an empty database. */
+static int open_for_reading(const char *location, enum store_access access,
+			    store_upgrade_fn *upgrade, struct store **out, struct error *err)
 {
 	struct sqlite_store *ss = connect_reading(location, err);
 	int rc;
 
 	if (!ss)
 		return -1;
-	rc = sqlite_schema_check(ss, false, err);
-	if (rc < 0 || (rc < STORE_SCHEMA_VERSION && read_upgraded_copy(ss, upgrade, err))) {
+	rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
+	if (rc > 0 && rc < STORE_SCHEMA_VERSION && access == STORE_READ &&
+	    read_upgraded_copy(ss, upgrade, err))
+		rc = -1;
+	if (rc <= 0) {
 		sqlite_close(&ss->base);
-		return -1;
+		return rc;
 	}
 	*out = &ss->base;
 	return 0;
@@ -416,8 +420,9 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 	struct stat sb;
 	int rc = locate(location, &kind, err);
 
-	if (rc < 0)
-		return -1;
+	*out = NULL;
+	if (rc < 0 || (access == STORE_INSPECT && (!rc || kind == FILE_EMPTY)))
+		return rc < 0 ? -1 : 0;
 	if (!rc && access == STORE_READ)
 		return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored there "
 				 "yet (give the --db of an existing store, or run 'schedperf run' "
@@ -430,9 +435,9 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 		return create_store(location, upgrade, out, err);
 	if (access == STORE_READ && kind == FILE_EMPTY)
 		return store_not_ours(location, "it is an empty file", err);
-	if (access == STORE_READ)
-		return open_for_reading(location, upgrade, out, err);
-	return open_for_writing(location, upgrade, out, err);
+	if (access == STORE_WRITE)
+		return open_for_writing(location, upgrade, out, err);
+	return open_for_reading(location, access, upgrade, out, err);
 }
 
 int sqlite_open_memory(const char *location, enum store_access access,
@@ -447,27 +452,6 @@ int sqlite_open_memory(const char *location, enum store_access access,
 		sqlite_close(&ss->base);
 		return -1;
 	}
-	*out = &ss->base;
-	return 0;
-}
-
-int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err)
-{
-	enum file_kind kind = FILE_SQLITE;
-	struct sqlite_store *ss;
-	int rc = locate(location, &kind, err);
-
-	if (rc <= 0 || kind == FILE_EMPTY)
-		return rc < 0 ? -1 : 0;
-	ss = connect_reading(location, err);
-	if (!ss)
-		return -1;
-	rc = sqlite_schema_check(ss, true, err);
-	if (rc <= 0) {
-		sqlite_close(&ss->base);
-		return rc;
-	}
-	*version = rc;
 	*out = &ss->base;
 	return 0;
 }

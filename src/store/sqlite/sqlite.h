@@ -30,7 +30,7 @@ struct sqlite_stmt {
 struct sqlite_store {
 	struct store base;
 	sqlite3 *db;
-	bool read_only;		/* STORE_READ: nothing may be written */
+	bool read_only;		/* not STORE_WRITE: nothing may be written */
 	enum store_txn txn;	/* of the transaction open */
 	struct sqlite_stmt stmts[SQLITE_STATEMENTS];
 	int nr_stmts;
@@ -72,7 +72,6 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 /* A new empty store in memory, whatever @location says (store_memory). */
 int sqlite_open_memory(const char *location, enum store_access access,
 		       store_upgrade_fn *upgrade, struct store **out, struct error *err);
-int sqlite_inspect(const char *location, struct store **out, int *version, struct error *err);
 void sqlite_close(struct store *st);
 
 /* schema.c */
