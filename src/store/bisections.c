@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Bisections (schedperf bisect, store.h): one row each, the repository and
- * machine it bisects, its state and its record as JSON (doc/design.md,
- * "Bisection"), rewritten after each step.
- */
+/* Bisections (schedperf bisect): store.h says what each row holds, schema.c its table. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -12,9 +12,8 @@
  * renew it, nor fail it, nor complete it: its batch stays incomplete,
  * never seen, and goes when the next run of the job begins.
  *
- * Only a driver with a queue (its job_claim, job_renew and job_hold
- * statements: PostgreSQL's, claimed with FOR UPDATE SKIP LOCKED and a
- * lease on the server's clock) takes jobs; the others refuse.
+ * Only a driver with a queue (its job_* statements: PostgreSQL's,
+ * postgres/queue.c) takes jobs; the others refuse.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU profiles (the profile monitor): a profile belongs to a benchmark and
- * the iteration it was taken in, or to an extra iteration run only to be
- * profiled; its symbols, in order, each with its self and children weight.
- * A load's profiles are read in two queries (of the store, or of each
- * batch), their rows and all their symbols (most have none, and then the
- * second query is not run).
+ * CPU profiles and their symbols (schema.c, version 8). A load's profiles
+ * are read in two queries (of the store, or of each batch), their rows
+ * and all their symbols (most have none, and then the second query is
+ * not run).
  */
 #include <stdlib.h>
 
