@@ -15,10 +15,11 @@ static const struct cmd_usage import_usage = {
 	"\n"
 	"Read schedperf-results/1 JSON (as 'schedperf export' writes it, or\n"
 	"converted from another tool: any workload name is accepted) into the store.\n"
-	"Everything is validated first (types, finite numbers, non-empty samples,\n"
-	"better = higher|lower); one bad value and nothing is imported. A batch\n"
-	"already in the store (same run name and start time), or twice in the\n"
-	"input, is refused; a refused import creates no store. FILE must be a\n"
+	"Everything is validated first (types, finite numbers, none too small for\n"
+	"a double, non-empty samples, better = higher|lower); one bad value and\n"
+	"nothing is imported. A batch already in the store (same run name and\n"
+	"start time, the same instant however written), or twice in the input,\n"
+	"is refused; a refused import creates no store. FILE must be a\n"
 	"regular file; - reads standard input (to import from a pipe).\n",
 	NULL,
 };

@@ -8,9 +8,12 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "interchange/fields.h"
+#include "util/xalloc.h"
 
 void where_child(struct where *child, const struct where *parent, const char *key,
 		 long index)
@@ -66,40 +69,157 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 	return s;
 }
 
-static int two_digits(const char *s)
+/* The digits of @s from @at, @n of them, as a number. */
+static int digits(const char *s, int at, int n)
 {
-	return (s[0] - '0') * 10 + (s[1] - '0');
+	int v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v * 10 + (s[at + i] - '0');
+	return v;
 }
 
-bool iso8601(const char *s)
+static bool leap_year(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int days_in_month(int y, int m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return m == 2 && leap_year(y) ? 29 : days[m - 1];
+}
+
+/* The fraction of a second at @s ("." and digits, or nothing) in microseconds, truncated. */
+static long micros(const char **s)
+{
+	long us = 0;
+	int n = 0;
+
+	if (**s != '.')
+		return 0;
+	for (++*s; isdigit((unsigned char)**s); ++*s)
+		if (n++ < 6)
+			us = us * 10 + (**s - '0');
+	for (; n < 6; n++)
+		us *= 10;
+	return us;
+}
+
+bool iso8601(const char *s, char *out, size_t len)
 {
 	/* YYYY-MM-DDTHH:MM:SS, then optional fraction and zone (Z or +HH:MM). */
 	static const char pattern[] = "dddd-dd-ddTdd:dd:dd";
+	struct tm tm = { 0 };
+	long offset = 0, us;
+	time_t t;
 	size_t i;
 
 	for (i = 0; pattern[i]; i++) {
 		if (pattern[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pattern[i])
 			return false;
 	}
+	tm.tm_year = digits(s, 0, 4) - 1900;
+	tm.tm_mon = digits(s, 5, 2) - 1;
+	tm.tm_mday = digits(s, 8, 2);
+	tm.tm_hour = digits(s, 11, 2);
+	tm.tm_min = digits(s, 14, 2);
+	tm.tm_sec = digits(s, 17, 2);
 	/* Fields in range, so that times sort and print as what they claim to be. */
-	if (two_digits(s + 5) < 1 || two_digits(s + 5) > 12 ||
-	    two_digits(s + 8) < 1 || two_digits(s + 8) > 31 ||
-	    two_digits(s + 11) > 23 || two_digits(s + 14) > 59 || two_digits(s + 17) > 60)
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
+	    tm.tm_mday > days_in_month(tm.tm_year + 1900, tm.tm_mon + 1) ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
 		return false;
 	s += i;
-	if (*s == '.') {
-		if (!isdigit((unsigned char)*++s))
+	if (*s == '.' && !isdigit((unsigned char)s[1]))
+		return false;
+	us = micros(&s);
+	if (*s == '+' || *s == '-') {
+		if (!isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[2]) || s[3] != ':' ||
+		    !isdigit((unsigned char)s[4]) || !isdigit((unsigned char)s[5]) || s[6] ||
+		    digits(s, 1, 2) > 23 || digits(s, 4, 2) > 59)
 			return false;
-		while (isdigit((unsigned char)*s))
-			s++;
+		offset = (*s == '-' ? -60 : 60) * (digits(s, 1, 2) * 60L + digits(s, 4, 2));
+	} else if (*s == 'Z' ? s[1] != '\0' : *s != '\0') {
+		return false;
 	}
-	if (*s == 'Z')
-		return s[1] == '\0';
-	if (*s == '+' || *s == '-')
-		return isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) &&
-		       s[3] == ':' && isdigit((unsigned char)s[4]) &&
-		       isdigit((unsigned char)s[5]) && s[6] == '\0';
-	return *s == '\0';
+	/*
+	 * One instant, one spelling: the store's, in UTC, its microseconds
+	 * when there are any (2026-01-01T10:00:00Z, 2026-01-01T10:00:00.500000Z),
+	 * since a batch is known by its run and start text.
+	 */
+	t = timegm(&tm) - offset;
+	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0)
+		return false;
+	i = strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!i)
+		return false;
+	if (us)
+		snprintf(out + i, len - i, ".%06ldZ", us);
+	else
+		snprintf(out + i, len - i, "Z");
+	return true;
+}
+
+/* The end of the number at @p: its digits, sign, point and exponent. */
+static const char *number_end(const char *p, const char *end)
+{
+	while (p < end && *p && (isdigit((unsigned char)*p) || strchr("-+.eE", *p)))
+		p++;
+	return p;
+}
+
+/* Whether the number of @len characters at @p has a digit not 0 before its exponent yet reads 0. */
+static bool reads_as_zero(const char *p, size_t len)
+{
+	bool nonzero = false;
+	char *num;
+	double v;
+
+	for (size_t i = 0; i < len && p[i] != 'e' && p[i] != 'E'; i++)
+		nonzero |= p[i] >= '1' && p[i] <= '9';
+	if (!nonzero)
+		return false;
+	num = xstrndup(p, len);
+	v = strtod(num, NULL);
+	free(num);
+	return v == 0;
+}
+
+/*
+ * The first number of the JSON text @buf that strtod() takes to 0 though
+ * a digit of it is not 0 (1e-400): NULL when there is none. Strings are
+ * skipped; *@line and *@col (from 1) say where it starts.
+ */
+const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *col)
+{
+	const char *end = buf + len, *bol = buf;
+	bool in_string = false;
+
+	*line = 1;
+	for (const char *p = buf; p < end; p++) {
+		if (*p == '\n') {
+			++*line;
+			bol = p + 1;
+		} else if (in_string) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == '"') {
+			in_string = true;
+		} else if (*p == '-' || isdigit((unsigned char)*p)) {
+			const char *q = number_end(p, end);
+
+			if (reads_as_zero(p, (size_t)(q - p))) {
+				*col = (size_t)(p - bol) + 1;
+				return p;
+			}
+			p = q - 1;
+		}
+	}
+	return NULL;
 }
 
 int check_keys(json_t *obj, const char *const *allowed, const char *file,

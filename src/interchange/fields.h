@@ -28,8 +28,18 @@ bool printable_text(const char *s);
 /* A required string of printable characters, at most @max bytes; NULL with @err. */
 const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		     const char *file, const struct where *parent, struct error *err);
-/* A time as ISO 8601 writes it: YYYY-MM-DDTHH:MM:SS, fraction and zone optional. */
-bool iso8601(const char *s);
+/*
+ * A time as ISO 8601 writes it: YYYY-MM-DDTHH:MM:SS, fraction and zone
+ * optional, a date that exists; into @out the store's spelling of it, in
+ * UTC (2026-01-01T10:00:00Z, or .ffffffZ when there are microseconds).
+ */
+bool iso8601(const char *s, char *out, size_t len);
+/*
+ * The first number of JSON text @buf that reads as 0 though it is not
+ * (1e-400: below the smallest double), NULL when none; where it is in
+ * *@line and *@col.
+ */
+const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *col);
 /* @obj an object whose keys are all among @allowed (NULL-terminated). */
 int check_keys(json_t *obj, const char *const *allowed, const char *file,
 	       const struct where *w, struct error *err);

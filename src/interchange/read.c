@@ -484,6 +484,7 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 					    "benchmarks", NULL };
 	struct result_batch *batch;
 	const char *name, *started;
+	char normal[64];
 	json_t *complete, *benchmarks, *env, *v;
 	struct where sub;
 	size_t i;
@@ -496,7 +497,7 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	    !(started = get_text(obj, "started", 64, false, file, w, err)))
 		return -1;
 	where_child(&sub, w, "started", -1);
-	if (!iso8601(started))
+	if (!iso8601(started, normal, sizeof(normal)))
 		return bad(err, file, &sub, "not an ISO 8601 time (YYYY-MM-DDTHH:MM:SS...)");
 	complete = json_object_get(obj, "complete");
 	where_child(&sub, w, "complete", -1);
@@ -505,7 +506,7 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 
 	batch = result_set_add_batch(set);
 	batch->name = xstrdup(name);
-	batch->started = xstrdup(started);
+	batch->started = xstrdup(normal);
 	batch->complete = json_is_true(complete);
 	env = json_object_get(obj, "environment");
 	where_child(&sub, w, "environment", -1);
@@ -651,6 +652,44 @@ int interchange_read(const char *path, struct result_set *set, struct error *err
 	return rc;
 }
 
+/* Whether a batch of @set from @first on has a sample or warm-up of 0. */
+static bool has_zero_sample(const struct result_set *set, size_t first)
+{
+	for (size_t i = first; i < set->nr_batches; i++) {
+		const struct result_batch *batch = &set->batches[i];
+
+		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
+			const struct result_benchmark *bench = &batch->benchmarks[j];
+
+			for (size_t k = 0; k < bench->nr_metrics; k++)
+				for (size_t n = 0; n < bench->metrics[k].nr_samples; n++)
+					if (bench->metrics[k].samples[n] == 0)
+						return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A number below the smallest double reads as 0 and would be stored as
+ * a 0 no one wrote: refused, where it is (jansson keeps no places), which
+ * is looked for only when a 0 was read, so that most files cost nothing.
+ */
+static int check_underflow(const char *name, const char *buf, size_t len, struct error *err)
+{
+	size_t line, col;
+	const char *at = json_underflow(buf, len, &line, &col);
+	size_t n;
+
+	if (!at)
+		return 0;
+	n = strspn(at, "0123456789-+.eE");
+	return error_set(err, EXIT_USAGE, "cannot import '%s': line %zu, column %zu: %.*s%s "
+			 "is too small for a double and would be stored as 0 (write 0, or the "
+			 "value in a smaller unit; nothing was imported)", name, line, col,
+			 (int)(n > 32 ? 32 : n), at, n > 32 ? "..." : "");
+}
+
 int interchange_read_buffer(const char *name, const char *buf, size_t len,
 			    struct result_set *set, struct error *err)
 {
@@ -658,9 +697,15 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 	json_t *doc;
 
 	watch_json_memory();
+	size_t first = set->nr_batches;
+	int rc;
+
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 
 	if (!doc)
 		return load_error(name, &jerr, err);
-	return read_document(doc, name, set, err);
+	rc = read_document(doc, name, set, err);
+	if (!rc && has_zero_sample(set, first))
+		rc = check_underflow(name, buf, len, err);
+	return rc;
 }

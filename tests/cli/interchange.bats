@@ -39,6 +39,54 @@ JSON
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 1 ]
 }
 
+one_run() {	# one_run STARTED SAMPLES: a file of run t, one batch
+	printf '{"schema": "schedperf-results/1", "runs": [{"name": "t", "started": "%s", "complete": true, "environment": {}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": %s}]}]}]}' "$1" "$2"
+}
+
+@test "import: one instant is one batch however spelled, stored in the store's spelling" {
+	one_run 2020-01-01T10:00:00Z '[1]' >"$TMP/a.json"
+	sp import "$TMP/a.json" >/dev/null
+	for t in 2020-01-01T10:00:00.000Z 2020-01-01T10:00:00.0000001Z 2020-01-01T11:30:00+01:30 \
+		2020-01-01T05:00:00-05:00 2020-01-01T10:00:00; do
+		one_run "$t" '[2]' >"$TMP/b.json"
+		run sp import "$TMP/b.json"
+		[ "$status" -eq 2 ] || { echo "$t: $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"already has a batch started at 2020-01-01T10:00:00Z (it was imported before"* ]]
+	done
+	# another instant: in UTC, microseconds when there are any
+	one_run 2020-01-01T12:00:00.25+02:00 '[3]' >"$TMP/c.json"
+	sp import "$TMP/c.json" >/dev/null
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT started FROM batches ORDER BY started')" = \
+	  "$(printf '2020-01-01T10:00:00.250000Z\n2020-01-01T10:00:00Z')" ]
+	# two spellings in one input are one batch twice
+	one_run 2020-01-02T00:00:00Z '[1]' >"$TMP/d.json"
+	one_run 2020-01-02T01:00:00+01:00 '[1]' >"$TMP/e.json"
+	run sp import "$TMP/d.json" "$TMP/e.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"has two batches started at 2020-01-02T00:00:00Z in the input"* ]]
+	# a day no calendar has is no time
+	one_run 2021-02-29T00:00:00Z '[1]' >"$TMP/f.json"
+	run sp import "$TMP/f.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"runs[0].started: not an ISO 8601 time"* ]]
+}
+
+@test "import: a number too small for a double is refused where it is, not stored as 0" {
+	one_run 2020-01-01T10:00:00Z '[1, 0, 2.5e-310,
+  1e-400]' >"$TMP/u.json"
+	run sp import "$TMP/u.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"cannot import '$TMP/u.json': line 2, column 3: 1e-400 is too small for a double and would be stored as 0"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# zeros, small doubles and such text in a string are kept
+	one_run 2020-01-01T10:00:00Z '[1, 0, -0.0, 0e5, 2.5e-310]' | sed 's/"w"/"w 1e-400"/' >"$TMP/z.json"
+	sp import "$TMP/z.json" >/dev/null
+	[ "$(sp export t | "$PYTHON" -c 'import json, sys
+print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])')" = "[1.0, 0.0, 0.0, 0.0, 2.5e-310]" ]
+}
+
 bad_import() {	# bad_import JSON: the file is refused whole, with one line, exit 2
 	printf '%s' "$1" > "$TMP/bad.json"
 	before=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM samples' 2>/dev/null || echo none)
