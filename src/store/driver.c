@@ -99,19 +99,6 @@ int store_stmt_lookup(void *first, size_t stride, int nr, int max, const char *s
 	return 0;
 }
 
-int store_sql_parameters(const char *sql)
-{
-	int most = 0;
-
-	for (const char *p = strchr(sql, '$'); p; p = strchr(p + 1, '$')) {
-		int n = atoi(p + 1);
-
-		if (n > most)
-			most = n;
-	}
-	return most;
-}
-
 char *store_sql_dialect(const char *sql, const char *now)
 {
 	static const char token[] = "{now}";

@@ -196,8 +196,6 @@ void store_location_shown(const char *location, char *buf, size_t len);
  */
 int store_stmt_lookup(void *first, size_t stride, int nr, int max, const char *sql,
 		      struct store_stmt **found, struct error *err);
-/* The parameters of @sql: the highest $N in it. */
-int store_sql_parameters(const char *sql);
 /* @sql with {now} spelt @now (malloc'd), or NULL when it has none. */
 char *store_sql_dialect(const char *sql, const char *now);
 

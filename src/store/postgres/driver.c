@@ -102,6 +102,20 @@ static int control(struct pg_store *ps, const char *sql, struct error *err, cons
 	return res ? 0 : -1;
 }
 
+/* The parameters of @sql: the highest $N in it. */
+static int parameters(const char *sql)
+{
+	int most = 0;
+
+	for (const char *p = strchr(sql, '$'); p; p = strchr(p + 1, '$')) {
+		int n = atoi(p + 1);
+
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
 static struct store_stmt *prepare(struct store *st, const char *sql, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
@@ -126,7 +140,7 @@ static struct store_stmt *prepare(struct store *st, const char *sql, struct erro
 	memset(s, 0, sizeof(*s));
 	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
 	s->ps = ps;
-	params = store_sql_parameters(sql);
+	params = parameters(sql);
 	s->values = xcalloc(params ? params : 1, sizeof(*s->values));
 	s->buf = xcalloc(params ? params : 1, sizeof(*s->buf));
 	ps->nr_stmts++;

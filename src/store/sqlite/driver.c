@@ -78,13 +78,22 @@ int sqlite_read_only(const char *location, const char *what, struct error *err)
  */
 #define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
 
-static bool reached_size(const char *path, const char *suffix, rlim_t limit)
+long long sqlite_file_size(const char *path, const char *suffix)
 {
-	char name[PATH_MAX];
+	char name[PATH_MAX + 16];
 	struct stat sb;
 
-	snprintf(name, sizeof(name), "%s%s", path, suffix);
-	return !stat(name, &sb) && (rlim_t)sb.st_size + 65536 >= limit;
+	if (snprintf(name, sizeof(name), "%s%s", path, suffix) >= (int)sizeof(name) ||
+	    stat(name, &sb))
+		return -1;
+	return (long long)sb.st_size;
+}
+
+static bool reached_size(const char *path, const char *suffix, rlim_t limit)
+{
+	long long size = sqlite_file_size(path, suffix);
+
+	return size >= 0 && (rlim_t)size + 65536 >= limit;
 }
 
 static bool over_file_size_limit(sqlite3 *db, const char *path)

@@ -187,18 +187,6 @@ static bool writable_here(const char *location)
 	return !access(location, W_OK) && !access(dir, W_OK);
 }
 
-/* -1: no -wal file; else its size. */
-static long long wal_size(const char *location)
-{
-	char wal[PATH_MAX + 8];
-	struct stat sb;
-
-	if (snprintf(wal, sizeof(wal), "%s-wal", location) >= (int)sizeof(wal) ||
-	    stat(wal, &sb))
-		return -1;
-	return (long long)sb.st_size;
-}
-
 /*
  * Copy the store into memory and upgrade the copy: an older store is read
  * as the current schema without being changed. A writing command upgrades
@@ -237,7 +225,7 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 static struct sqlite_store *connect_reading(const char *location, struct error *err)
 {
 	struct sqlite_store *ss;
-	long long wal = wal_size(location);
+	long long wal = sqlite_file_size(location, "-wal");
 	char *uri = NULL;
 
 	if (wal > 0)

@@ -42,6 +42,8 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 }
 
 /* driver.c */
+/* The size of the file @path@suffix ("-wal" ...), -1 when there is none. */
+long long sqlite_file_size(const char *path, const char *suffix);
 /* The directory that holds @location ("." for a bare name). */
 void sqlite_directory_of(const char *location, char *dir, size_t len);
 /*
