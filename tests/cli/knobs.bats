@@ -71,9 +71,20 @@ cgroup_program() {
 	echo "cmd=cat $CPUDIR\$(awk -F: '\$2 ~ /(^|,)cpu(,|\$)/ { c = \$3 } \$1 == 0 { u = \$3 } END { print c != \"\" ? c : u }' /proc/self/cgroup)/$WEIGHT"
 }
 
-scratch_cgroups() {	# any scratch cgroup of a knob (a side's, "a" "b", or a run's, "k")
+# Each schedperf this test runs, its pid in $TMP/pids (sh execs it, keeping
+# its pid): scratch cgroups are named by the pid of the process that made
+# them, and another checkout's tests running at once make theirs.
+RECORD_PID='echo $$ >>"$0"; exec "$@"'
+sp() {
+	sh -c "$RECORD_PID" "$TMP/pids" "$SP" "$@"
+}
+
+scratch_cgroups() {	# this test's scratch cgroups of knobs (a side's, "a" "b", or a run's, "k")
+	local pids
+	pids=$(sort -u "$TMP/pids" 2>/dev/null | paste -sd '|')
+	[ -n "$pids" ] || return 0
 	find /sys/fs/cgroup -maxdepth 3 -type d \( -name 'schedperf-*-a' -o -name 'schedperf-*-b' \
-		-o -name 'schedperf-*-k' \) 2>/dev/null
+		-o -name 'schedperf-*-k' \) 2>/dev/null | grep -E "/schedperf-($pids)-[0-9]+-[abk]\$" || true
 }
 
 no_scratch_cgroups() {
@@ -352,7 +363,7 @@ POINT_ANYWHERE="mkdir,mkdirat rmdir"
 
 kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store Y
 	X=$1 Y=$2
-	every_point after_kill "$SP" --db "$X" ab command -p cmd=true \
+	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" ab command -p cmd=true \
 		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
 		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --max-samples 5 -q
 	echo "# killed at $POINTS points" >&3
@@ -364,6 +375,7 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	"$SP" ab command -p 'cmd=sleep 0.05' --a "cgroup:$WEIGHT=$W1" --b "cgroup:$WEIGHT=$W2" \
 		--max-samples 100000 --name bg -q 2>"$TMP/err" &
 	PID=$!
+	echo "$PID" >>"$TMP/pids"
 	until [ "$(scratch_cgroups | grep -c "/schedperf-$PID-")" -eq 2 ]; do
 		kill -0 "$PID" || { echo "ab ended: $(cat "$TMP/err")"; return 1; }
 		sleep 0.05
