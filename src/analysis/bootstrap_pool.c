@@ -116,19 +116,25 @@ static const struct boot_job *row_job(const struct bootstrap_pool *pool, size_t 
 	return NULL;
 }
 
-/* Every job under the block's plan, the baselines' means resampled once. */
+/*
+ * Every job under the block's plan, the baselines' means resampled once;
+ * approximately first where they may be (stats/bootstrap.h), and then
+ * each run's too, unless its values may not: then the baselines' again,
+ * exactly.
+ */
 static void boot_lanes(const struct bootstrap_pool *pool, const struct boot_block *block,
 		       double *base_means, double *new_means)
 {
-	const double *x[BOOTSTRAP_LANES];
+	const double *base[BOOTSTRAP_LANES] = { NULL }, *x[BOOTSTRAP_LANES] = { NULL };
 	const struct boot_job *job[BOOTSTRAP_LANES];
 	const double *filler = NULL;
 	double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
 	size_t nr = block->nr_rows;
+	bool approx;
 
 	for (size_t lane = 0; lane < nr; lane++)
-		x[lane] = row_job(pool, block->rows[lane], block->plan, 0)->base->samples;
-	bootstrap_plan_lane_means(block->plan, false, x, nr, base_means);
+		base[lane] = row_job(pool, block->rows[lane], block->plan, 0)->base->samples;
+	approx = bootstrap_plan_lane_means_approx(block->plan, false, base, nr, base_means) == 1;
 	for (size_t k = 0;; k++) {
 		bool any = false;
 
@@ -144,9 +150,18 @@ static void boot_lanes(const struct bootstrap_pool *pool, const struct boot_bloc
 				filler = job[lane]->cell->samples;
 		for (size_t lane = 0; lane < nr; lane++)
 			x[lane] = job[lane] ? job[lane]->cell->samples : filler;
-		bootstrap_plan_lane_means(block->plan, true, x, nr, new_means);
-		bootstrap_lane_ratio_cis(base_means, new_means, nr, pool->resamples,
-					 pool->level, low, high);
+		if (approx && bootstrap_plan_lane_means_approx(block->plan, true, x, nr,
+							       new_means) == 1) {
+			bootstrap_lane_ratio_cis_approx(block->plan, base, base_means, x,
+							new_means, nr, pool->level, low, high);
+		} else {
+			if (approx)
+				bootstrap_plan_lane_means(block->plan, false, base, nr, base_means);
+			approx = false;
+			bootstrap_plan_lane_means(block->plan, true, x, nr, new_means);
+			bootstrap_lane_ratio_cis(base_means, new_means, nr, pool->resamples,
+						 pool->level, low, high);
+		}
 		for (size_t lane = 0; lane < nr; lane++) {
 			if (!job[lane])
 				continue;

@@ -126,8 +126,8 @@ static double mean_drawn(struct rng *rng, const double *x, size_t n)
  * The mean of @x over the @n indices that resample @i of a plan that keeps
  * its indices draws from @offset on (0 for the base, n_base for the new).
  */
-static double kept_mean(const struct bootstrap_plan *plan, const double *x, size_t i,
-			size_t offset, size_t n)
+double kept_mean(const struct bootstrap_plan *plan, const double *x, size_t i, size_t offset,
+		 size_t n)
 {
 	size_t at = i * (plan->n_base + plan->n_new) + offset;
 

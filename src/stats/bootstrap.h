@@ -102,6 +102,25 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 			     size_t resamples, double level, double *low, double *high);
 
 /*
+ * The same, the means approximated first where they may be (a plan of
+ * bytes, every value of the @nr rows in [2^-60, 2^60]): each within a
+ * known factor of its exact value, in single precision, at half the cost.
+ * bootstrap_plan_lane_means_approx() fills @means as
+ * bootstrap_plan_lane_means() does, approximately (returning 1) or, where
+ * it may not, exactly (returning 0); -1 as it.
+ * bootstrap_lane_ratio_cis_approx() then gives, from both sides'
+ * approximate means and the rows' values, each interval identical to
+ * bootstrap_lane_ratio_cis()'s: it resamples again exactly the few
+ * resamples that might hold the ranks an interval reads.
+ */
+int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new_side,
+				     const double *const *x, size_t nr, double *means);
+int bootstrap_lane_ratio_cis_approx(const struct bootstrap_plan *plan,
+				    const double *const *base, const double *base_means,
+				    const double *const *new, const double *new_means, size_t nr,
+				    double level, double *low, double *high);
+
+/*
  * The percentile interval from @n >= 2 resampled values of a statistic: R's
  * quantile(type = 7) at (1 - @level)/2 and (1 + @level)/2. Reorders @values.
  */

@@ -13,6 +13,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/bootstrap_parts.h"
+#include "stats/sort.h"
 #include "util/xalloc.h"
 
 /*
@@ -337,19 +338,16 @@ static void lane_cuts(const double *base_means, const double *new_means, size_t 
 	}
 }
 
-int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,
-			     size_t resamples, double level, double *low, double *high)
+/*
+ * The tails of the first @nr lanes' ratios cut and kept, into @t, which
+ * point into the returned buffer (free it after); @nan as lane_tails().
+ */
+static double *lanes_tails(const double *base_means, const double *new_means, size_t nr,
+			   size_t resamples, double level, struct tails *t, bool *nan)
 {
-	struct tails t[BOOTSTRAP_LANES];
-	bool nan[BOOTSTRAP_LANES];
-	double *buf;
 	size_t each;
-	int rc = 0;
+	double *buf;
 
-	for (size_t lane = 0; lane < nr; lane++)
-		low[lane] = high[lane] = NAN;
-	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
-		return -1;
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)
 		tails_init(&t[lane], resamples, level);
 	/* a lane's two tails, then the ratios it keeps (both tails' room) */
@@ -364,6 +362,22 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan,
 							 buf + BOOTSTRAP_LANES * each,
 							 2 * t[0].room);
+	return buf;
+}
+
+int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, size_t nr,
+			     size_t resamples, double level, double *low, double *high)
+{
+	struct tails t[BOOTSTRAP_LANES];
+	bool nan[BOOTSTRAP_LANES];
+	double *buf;
+	int rc = 0;
+
+	for (size_t lane = 0; lane < nr; lane++)
+		low[lane] = high[lane] = NAN;
+	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
+		return -1;
+	buf = lanes_tails(base_means, new_means, nr, resamples, level, t, nan);
 	for (size_t lane = 0; lane < nr; lane++) {
 		if (nan[lane])
 			rc = -1;
@@ -378,5 +392,289 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 		}
 	}
 	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------------------ approximated first */
+
+/*
+ * Rows of positive values of ordinary size (nearly every benchmark's) are
+ * resampled in single precision first: eight lanes a vector, half the
+ * loads and additions of the exact means, which are what the bootstrap
+ * waits on. The interval reads only four order statistics of the ratios,
+ * and each approximate ratio q is within a factor `bound` of the exact
+ * one r (q / bound <= r <= q * bound: the float sums' rounding, with room
+ * to spare); so the k-th exact ratio lies between the k-th approximate
+ * one divided and multiplied by the bound, every resample whose
+ * approximate ratio is below the k-th's divided by bound^2 is below it
+ * exactly too, and those within the bounds (about a dozen a rank) are
+ * resampled again exactly, in the order and into the partial sums of the
+ * one-row code: the same interval to the bit. Where anything does not hold
+ * (a value out of range, too many ties), the lanes take the exact way.
+ */
+#define APPROX_MIN		0x1p-60
+#define APPROX_MAX		0x1p60
+#define APPROX_CANDIDATES	256	/* most resamples of a lane resampled again */
+
+typedef float fvector8 __attribute__((vector_size(8 * sizeof(float)),
+				      aligned(sizeof(float))));
+typedef float fvector4 __attribute__((vector_size(4 * sizeof(float)),
+				      aligned(sizeof(float))));
+
+/* The float means of a byte plan's lanes: @xt holds BOOTSTRAP_LANES floats an index. */
+#define DEFINE_LANE_APPROX(name, fvector, attribute)				\
+attribute static void name(const uint8_t *index, size_t stride, size_t n,	\
+			   size_t resamples, const float *xt, double *means)	\
+{										\
+	const size_t w = sizeof(fvector) / sizeof(float);			\
+	const double per = 1 / (double)n;					\
+										\
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane += w) {		\
+		const uint8_t *ix = index;					\
+		const float *x = xt + lane;					\
+										\
+		for (size_t r = 0; r < resamples; r++, ix += stride) {		\
+			fvector a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 }, sum; \
+			double *out = means + r * BOOTSTRAP_LANES + lane;	\
+			size_t i;						\
+										\
+			for (i = 0; i + 4 <= n; i += 4) {			\
+				const float *x0, *x1, *x2, *x3;			\
+										\
+				BYTES4(ix + i, x, x0, x1, x2, x3);		\
+				a0 += *(const fvector *)x0;			\
+				a1 += *(const fvector *)x1;			\
+				a2 += *(const fvector *)x2;			\
+				a3 += *(const fvector *)x3;			\
+			}							\
+			for (; i < n; i++)					\
+				a0 += *(const fvector *)(x + (size_t)ix[i] * BOOTSTRAP_LANES); \
+			sum = (a0 + a1) + (a2 + a3);				\
+			for (size_t k = 0; k < w; k++)				\
+				out[k] = (double)sum[k] * per;			\
+		}								\
+	}									\
+}
+DEFINE_LANE_APPROX(lane_approx_sse, fvector4, )
+#if defined(__x86_64__) && defined(__GNUC__)
+DEFINE_LANE_APPROX(lane_approx_avx2, fvector8, __attribute__((target("avx2"))))
+#else
+#define lane_approx_avx2	lane_approx_sse
+#endif
+
+/* The lanes' values as floats, index by index; false when one is out of range. */
+static bool approx_values(const double *const *x, size_t nr, size_t n, float *xt)
+{
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		for (size_t j = 0; j < n; j++) {
+			double v = lane < nr ? x[lane][j] : 1;
+
+			if (!(v >= APPROX_MIN && v <= APPROX_MAX))
+				return false;
+			xt[j * BOOTSTRAP_LANES + lane] = (float)v;
+		}
+	}
+	return true;
+}
+
+int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new_side,
+				     const double *const *x, size_t nr, double *means)
+{
+	size_t n = new_side ? plan->n_new : plan->n_base, offset = new_side ? plan->n_base : 0;
+	float *xt;
+	bool in_range;
+
+	if (!plan || !plan->byte_indices || nr > BOOTSTRAP_LANES)
+		return bootstrap_plan_lane_means(plan, new_side, x, nr, means) ? -1 : 0;
+	xt = xreallocarray(NULL, n, BOOTSTRAP_LANES * sizeof(*xt));
+	in_range = approx_values(x, nr, n, xt);
+	if (in_range)
+		(have_avx2() ? lane_approx_avx2 : lane_approx_sse)(plan->byte_indices + offset,
+								   plan->n_base + plan->n_new,
+								   n, plan->resamples, xt, means);
+	free(xt);
+	if (!in_range)
+		return bootstrap_plan_lane_means(plan, new_side, x, nr, means) ? -1 : 0;
+	return 1;
+}
+
+/*
+ * Per lane, the resamples whose approximate ratio is within the bounds of
+ * one of the four ranks (@th: the low end's bounds, then the high end's),
+ * and how many are below each end's lower bound.
+ */
+struct candidates {
+	size_t nr[BOOTSTRAP_LANES];
+	uint32_t at[BOOTSTRAP_LANES][APPROX_CANDIDATES];
+	size_t below[2][BOOTSTRAP_LANES];
+};
+
+#define DEFINE_LANE_CANDIDATES(name, movemask, attribute)			\
+attribute static int name(const double *base_means, const double *new_means,	\
+			  size_t n, const double (*th)[BOOTSTRAP_LANES],	\
+			  struct candidates *c)					\
+{										\
+	const vector4 *base = (const vector4 *)base_means;			\
+	const vector4 *new = (const vector4 *)new_means;			\
+	const size_t per = BOOTSTRAP_LANES / 4;					\
+	vector4 t[4][BOOTSTRAP_LANES / 4];					\
+	mask4 below[2][BOOTSTRAP_LANES / 4] = { { { 0 } } };			\
+										\
+	for (size_t k = 0; k < 4; k++)						\
+		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)		\
+			t[k][lane / 4][lane % 4] = th[k][lane];			\
+	for (size_t r = 0; r < n; r++) {					\
+		unsigned bits = 0;						\
+										\
+		for (size_t v = 0; v < per; v++) {				\
+			vector4 q = new[r * per + v] / base[r * per + v];	\
+										\
+			below[0][v] -= q < t[0][v];				\
+			below[1][v] -= q < t[2][v];				\
+			bits |= movemask(((q >= t[0][v]) & (q <= t[1][v])) |	\
+					 ((q >= t[2][v]) & (q <= t[3][v]))) << (4 * v); \
+		}								\
+		for (; bits; bits &= bits - 1) {				\
+			size_t lane = (size_t)__builtin_ctz(bits);		\
+										\
+			if (c->nr[lane] == APPROX_CANDIDATES)			\
+				return -1;					\
+			c->at[lane][c->nr[lane]++] = (uint32_t)r;		\
+		}								\
+	}									\
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
+		c->below[0][lane] = (size_t)below[0][lane / 4][lane % 4];	\
+		c->below[1][lane] = (size_t)below[1][lane / 4][lane % 4];	\
+	}									\
+	return 0;								\
+}
+DEFINE_LANE_CANDIDATES(lane_candidates_sse, MOVEMASK_ANY, )
+#if defined(__x86_64__) && defined(__GNUC__)
+DEFINE_LANE_CANDIDATES(lane_candidates_avx2, MOVEMASK_AVX2, __attribute__((target("avx2"))))
+#else
+#define lane_candidates_avx2	lane_candidates_sse
+#endif
+
+/*
+ * One end of a lane's interval from its @nr candidates (resampled at
+ * at[i], their approximate ratios approx[i]): the exact ratios of those
+ * within the bounds th[0] .. th[1], sorted, hold ranks @lo and the next
+ * (@below less) of all. -1 when they do not.
+ */
+static int exact_end(const struct bootstrap_plan *plan, const double *base, const double *new,
+		     const uint32_t *at, const double *approx, size_t nr, const double *th,
+		     size_t below, size_t lo, double prob, double *end)
+{
+	size_t n = plan->resamples, need = lo + 1 < n ? 2 : 1, len = 0;
+	double r[APPROX_CANDIDATES];
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!(approx[i] >= th[0] && approx[i] <= th[1]))
+			continue;
+		r[len++] = kept_mean(plan, new, at[i], plan->n_base, plan->n_new) /
+			   kept_mean(plan, base, at[i], 0, plan->n_base);
+	}
+	if (below > lo || lo - below + need > len)
+		return -1;
+	sort_doubles(r, len);
+	*end = quantile_between(n, lo, prob, r[lo - below], r[lo - below + need - 1]);
+	return isfinite(*end) ? 0 : -1;
+}
+
+/* Lane @lane's ends from its candidates; -1 as exact_end(). */
+static int exact_lane(const struct bootstrap_plan *plan, const double *base, const double *new,
+		      const double *base_means, const double *new_means, size_t lane,
+		      const struct tails *t, const double (*th)[BOOTSTRAP_LANES],
+		      const struct candidates *c, double *low, double *high)
+{
+	double approx[APPROX_CANDIDATES];
+	const double th_low[2] = { th[0][lane], th[1][lane] };
+	const double th_high[2] = { th[2][lane], th[3][lane] };
+	size_t nr = c->nr[lane];
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t at = (size_t)c->at[lane][i] * BOOTSTRAP_LANES + lane;
+
+		approx[i] = new_means[at] / base_means[at];
+	}
+	if (exact_end(plan, base, new, c->at[lane], approx, nr, th_low, c->below[0][lane],
+		      t->lo1, t->p_low, low))
+		return -1;
+	return exact_end(plan, base, new, c->at[lane], approx, nr, th_high, c->below[1][lane],
+			 t->lo2, t->p_high, high);
+}
+
+/* The bound on the approximate ratios' distance (in factor) from the exact ones. */
+static double approx_bound(const struct bootstrap_plan *plan)
+{
+	size_t n = plan->n_base > plan->n_new ? plan->n_base : plan->n_new;
+
+	/* a float sum of n positive values: (n / 4 + 3) * 2^-24 at most, each side */
+	return 1 + (double)(n + 16) * 0x1p-22;
+}
+
+/* Every lane's ends, or -1. */
+static int approx_cis(const struct bootstrap_plan *plan, const double *const *base,
+		      const double *base_means, const double *const *new,
+		      const double *new_means, size_t nr, double level, double *low,
+		      double *high)
+{
+	double bound = approx_bound(plan), th[4][BOOTSTRAP_LANES], q[4], *buf;
+	struct tails t[BOOTSTRAP_LANES];
+	bool nan[BOOTSTRAP_LANES];
+	struct candidates *c = xcalloc(1, sizeof(*c));
+	int rc = -1;
+
+	buf = lanes_tails(base_means, new_means, nr, plan->resamples, level, t, nan);
+	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+		for (size_t k = 0; k < 4; k++)
+			th[k][lane] = NAN;	/* compares false: no candidates */
+		if (lane >= nr)
+			continue;
+		if (nan[lane] || isnan(t[lane].cut_low) || tails_order_stats(&t[lane], q))
+			goto out;
+		th[0][lane] = q[0] / bound / bound;
+		th[1][lane] = q[1] * bound * bound;
+		th[2][lane] = q[2] / bound / bound;
+		th[3][lane] = q[3] * bound * bound;
+	}
+	if ((have_avx2() ? lane_candidates_avx2 : lane_candidates_sse)(base_means, new_means,
+								       plan->resamples,
+								       (const double (*)[BOOTSTRAP_LANES])th,
+								       c))
+		goto out;
+	for (size_t lane = 0; lane < nr; lane++)
+		if (exact_lane(plan, base[lane], new[lane], base_means, new_means, lane, &t[lane],
+			       (const double (*)[BOOTSTRAP_LANES])th, c, &low[lane], &high[lane]))
+			goto out;
+	rc = 0;
+out:
+	free(c);
+	free(buf);
+	return rc;
+}
+
+int bootstrap_lane_ratio_cis_approx(const struct bootstrap_plan *plan,
+				    const double *const *base, const double *base_means,
+				    const double *const *new, const double *new_means, size_t nr,
+				    double level, double *low, double *high)
+{
+	double *exact;
+	int rc;
+
+	for (size_t lane = 0; lane < nr; lane++)
+		low[lane] = high[lane] = NAN;
+	if (!plan || plan->resamples < 2 || !(level > 0 && level < 1) || !nr ||
+	    nr > BOOTSTRAP_LANES)
+		return -1;
+	if (!approx_cis(plan, base, base_means, new, new_means, nr, level, low, high))
+		return 0;
+	/* the exact way: both sides' means again */
+	exact = xreallocarray(NULL, 2 * plan->resamples, BOOTSTRAP_LANES * sizeof(*exact));
+	bootstrap_plan_lane_means(plan, false, base, nr, exact);
+	bootstrap_plan_lane_means(plan, true, new, nr, exact + plan->resamples * BOOTSTRAP_LANES);
+	rc = bootstrap_lane_ratio_cis(exact, exact + plan->resamples * BOOTSTRAP_LANES, nr,
+				      plan->resamples, level, low, high);
+	free(exact);
 	return rc;
 }

@@ -76,5 +76,23 @@ int tails_cut(struct tails *t, double *sample, size_t m);
  * selection; -1 when the cuts misled or a tail overflowed.
  */
 int tails_interval(struct tails *t, double *low, double *high);
+/*
+ * The order statistics it reads, the same way: ranks lo1 and lo1 + 1 into
+ * q[0] and q[1], lo2 and lo2 + 1 (lo2 again when it is the last) into
+ * q[2] and q[3].
+ */
+int tails_order_stats(struct tails *t, double *q);
+/*
+ * R's quantile(type = 7) at @prob of @n values from the order statistics
+ * of rank @lo = floor((n - 1) prob), @at, and of the next, @next.
+ */
+double quantile_between(size_t n, size_t lo, double prob, double at, double next);
+
+/*
+ * The mean of @x over the @n indices that resample @i of a plan that keeps
+ * its indices draws from @offset on (0 for the base, n_base for the new).
+ */
+double kept_mean(const struct bootstrap_plan *plan, const double *x, size_t i,
+		 size_t offset, size_t n);
 
 #endif

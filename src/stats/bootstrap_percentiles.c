@@ -25,6 +25,15 @@ static double min_of(const double *x, size_t n)
 	return m;
 }
 
+double quantile_between(size_t n, size_t lo, double prob, double at, double next)
+{
+	double h = (double)(n - 1) * prob;
+
+	if (lo + 1 >= n)
+		return at;
+	return at + (h - (double)lo) * (next - at);
+}
+
 /*
  * R's quantile(type = 7) at @prob of @n values, once the lower order
  * statistic (rank @lo of the @n) is in place at x[at] of @x's @len values:
@@ -34,11 +43,9 @@ static double min_of(const double *x, size_t n)
 static double interpolate(const double *x, size_t len, size_t at, size_t n, size_t lo,
 			  double prob)
 {
-	double h = (double)(n - 1) * prob;
-
 	if (lo + 1 >= n)
 		return x[at];
-	return x[at] + (h - (double)lo) * (min_of(x + at + 1, len - at - 1) - x[at]);
+	return quantile_between(n, lo, prob, x[at], min_of(x + at + 1, len - at - 1));
 }
 
 /*
@@ -82,6 +89,23 @@ int tails_cut(struct tails *t, double *sample, size_t m)
 	return t->cut_low < t->cut_high ? 0 : -1;
 }
 
+int tails_order_stats(struct tails *t, double *q)
+{
+	size_t skipped = t->n - t->nr_high;	/* rank lo2 of all, less these, in highs */
+	size_t at = t->lo2 - skipped;
+
+	if (t->overflow || t->nr_low > t->room || t->nr_high > t->room ||
+	    t->nr_low < t->want_low || t->nr_high < t->want_high)
+		return -1;
+	select_kth(t->lows, t->nr_low, t->lo1);
+	q[0] = t->lows[t->lo1];
+	q[1] = t->lo1 + 1 >= t->n ? q[0] : min_of(t->lows + t->lo1 + 1, t->nr_low - t->lo1 - 1);
+	select_kth(t->highs, t->nr_high, at);
+	q[2] = t->highs[at];
+	q[3] = t->lo2 + 1 >= t->n ? q[2] : min_of(t->highs + at + 1, t->nr_high - at - 1);
+	return 0;
+}
+
 /*
  * The interval from the tails kept: the values beyond a cut are exactly
  * the smallest (largest) of all, so when enough of them are there the
@@ -90,15 +114,12 @@ int tails_cut(struct tails *t, double *sample, size_t m)
  */
 int tails_interval(struct tails *t, double *low, double *high)
 {
-	size_t skipped = t->n - t->nr_high;	/* rank lo2 of all, less these, in highs */
+	double q[4];
 
-	if (t->overflow || t->nr_low > t->room || t->nr_high > t->room ||
-	    t->nr_low < t->want_low || t->nr_high < t->want_high)
+	if (tails_order_stats(t, q))
 		return -1;
-	select_kth(t->lows, t->nr_low, t->lo1);
-	*low = interpolate(t->lows, t->nr_low, t->lo1, t->n, t->lo1, t->p_low);
-	select_kth(t->highs, t->nr_high, t->lo2 - skipped);
-	*high = interpolate(t->highs, t->nr_high, t->lo2 - skipped, t->n, t->lo2, t->p_high);
+	*low = quantile_between(t->n, t->lo1, t->p_low, q[0], q[1]);
+	*high = quantile_between(t->n, t->lo2, t->p_high, q[2], q[3]);
 	return 0;
 }
 

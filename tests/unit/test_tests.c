@@ -583,6 +583,82 @@ static void test_bootstrap_lanes_without_avx2(void **state)
 	bootstrap_refuse_avx2(false);
 }
 
+/*
+ * The lanes' means approximated first give every lane the interval of the
+ * one-row code to the bit, over many random blocks: sizes up to a byte
+ * plan's largest, spreads from a thousandth to tenfold, values of few
+ * distinct levels (ties, which may overflow the tails or the candidates
+ * and take the exact way), and a lane out of the approximation's range
+ * (a value not positive), which makes the block exact.
+ */
+static void test_bootstrap_lanes_approx(void **state)
+{
+	static double base[BOOTSTRAP_LANES][256], new[BOOTSTRAP_LANES][256];
+	const size_t resamples = 3000;
+	double *means = malloc(2 * resamples * BOOTSTRAP_LANES * sizeof(double));
+	double *new_means = means + resamples * BOOTSTRAP_LANES;
+	size_t approximated = 0;
+	struct rng rng;
+
+	assert_non_null(means);
+	rng_seed(&rng, 31);
+	for (int block = 0; block < 60; block++) {
+		size_t nb = 1 + rng_below(&rng, 256), nn = 1 + rng_below(&rng, 256);
+		size_t nr = 1 + rng_below(&rng, BOOTSTRAP_LANES);
+		struct bootstrap_plan *plan = bootstrap_plan_new(nb, nn, resamples, (uint64_t)block);
+		const double *b[BOOTSTRAP_LANES], *n[BOOTSTRAP_LANES];
+		double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
+		int sides;
+
+		for (size_t lane = 0; lane < nr; lane++) {
+			double spread = block % 3 == 0 ? 10 : block % 3 == 1 ? 0.001 : 0.2;
+			uint64_t levels = block % 4 == 3 ? 3 : 0;
+
+			for (size_t j = 0; j < 256; j++) {
+				double u = levels ? (double)rng_below(&rng, levels) / 2 :
+					   (double)(rng_next(&rng) >> 11) * 0x1p-53;
+
+				base[lane][j] = 50 * (1 + spread * u);
+				new[lane][j] = 51 * (1 + spread * (levels ? u : 1 - u));
+			}
+			if (block == 7 && lane == nr - 1)
+				base[lane][nb / 2] = 0;
+			b[lane] = base[lane];
+			n[lane] = new[lane];
+		}
+		sides = bootstrap_plan_lane_means_approx(plan, false, b, nr, means) +
+			bootstrap_plan_lane_means_approx(plan, true, n, nr, new_means);
+		if (sides == 2) {
+			approximated++;
+			bootstrap_lane_ratio_cis_approx(plan, b, means, n, new_means, nr, 0.95,
+							low, high);
+		} else {
+			bootstrap_plan_lane_means(plan, false, b, nr, means);
+			bootstrap_plan_lane_means(plan, true, n, nr, new_means);
+			bootstrap_lane_ratio_cis(means, new_means, nr, resamples, 0.95, low, high);
+		}
+		for (size_t lane = 0; lane < nr; lane++) {
+			double low1, high1;
+
+			bootstrap_plan_ratio_ci(plan, b[lane], n[lane], 0.95, &low1, &high1);
+			if (isnan(low1))	/* the lane of a zero: no interval */
+				assert_true(isnan(low[lane]) && isnan(high[lane]));
+			else
+				assert_true(low[lane] == low1 && high[lane] == high1);
+		}
+		bootstrap_plan_free(plan);
+	}
+	assert_true(approximated >= 50);
+	free(means);
+}
+
+static void test_bootstrap_lanes_approx_without_avx2(void **state)
+{
+	bootstrap_refuse_avx2(true);
+	test_bootstrap_lanes_approx(state);
+	bootstrap_refuse_avx2(false);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -709,6 +785,8 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_plan_sizes),
 		cmocka_unit_test(test_bootstrap_lanes),
 		cmocka_unit_test(test_bootstrap_lanes_without_avx2),
+		cmocka_unit_test(test_bootstrap_lanes_approx),
+		cmocka_unit_test(test_bootstrap_lanes_approx_without_avx2),
 		cmocka_unit_test(test_bootstrap_percentiles_tails),
 		cmocka_unit_test(test_bootstrap_degenerate),
 	};
