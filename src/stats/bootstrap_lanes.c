@@ -219,22 +219,33 @@ static void split_tails(struct tails *t, const double *kept, size_t nr)
 }
 
 /*
+ * The ratios a lane keeps, beyond either of its cuts, before they are
+ * split into its tails: each lane's @room of them (and TAIL_BLOCK more,
+ * see lane_tails()) at x + lane * (room + TAIL_BLOCK), the resample of
+ * each at the same place of @at.
+ */
+struct kept {
+	double *x;
+	uint32_t *at;
+	size_t room, nr[BOOTSTRAP_LANES];
+};
+
+/*
  * The tails of every lane in one pass over the means, as cut_tails() of
  * bootstrap_percentiles.c keeps them for one: the cuts from the first
  * resamples' ratios (resamples come in a random order, so the first are
  * as good a sample as any), then the ratios of a block of TAIL_BLOCK (64)
  * resamples divided and compared with the cuts as vectors, a byte a
  * resample of which lanes' ratios are beyond a cut; each lane then copies
- * out those of its ratios, about a tenth, by the bits of its own (@kept
- * holds @room a lane, and TAIL_BLOCK more), and splits them into its
- * tails at the end. A tenth in a random order: a branch on each ratio
+ * out those of its ratios, about a tenth, by the bits of its own, into
+ * @kept, and splits them into its tails at the end. A tenth in a random order: a branch on each ratio
  * mispredicted so often that this pass cost more than the resampling.
  * @nan[lane] tells whether a lane's ratio was NaN (not equal to itself);
  * a lane without cuts (NaN cuts compare false) keeps nothing.
  */
 #define DEFINE_LANE_TAILS(name, movemask, attribute)				\
 attribute static void name(const double *base_means, const double *new_means,	\
-			   struct tails *t, bool *nan, double *kept, size_t room) \
+			   struct tails *t, bool *nan, struct kept *kept)	\
 {										\
 	const vector4 *base = (const vector4 *)base_means;			\
 	const vector4 *new = (const vector4 *)new_means;			\
@@ -242,7 +253,7 @@ attribute static void name(const double *base_means, const double *new_means,	\
 	vector4 cut_low[BOOTSTRAP_LANES / 4], cut_high[BOOTSTRAP_LANES / 4];	\
 	mask4 seen[BOOTSTRAP_LANES / 4] = { 0 };				\
 	vector4 ratios[TAIL_BLOCK][BOOTSTRAP_LANES / 4];			\
-	size_t nr[BOOTSTRAP_LANES] = { 0 };					\
+	size_t *nr = kept->nr, room = kept->room;				\
 										\
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
 		cut_low[lane / 4][lane % 4] = t[lane].cut_low;			\
@@ -267,14 +278,18 @@ attribute static void name(const double *base_means, const double *new_means,	\
 			bytes[i / 8] |= bits << (8 * (i % 8));			\
 		}								\
 		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {		\
-			double *out = kept + lane * (room + TAIL_BLOCK);	\
+			double *out = kept->x + lane * (room + TAIL_BLOCK);	\
+			uint32_t *out_at = kept->at + lane * (room + TAIL_BLOCK); \
 			uint64_t beyond = 0;					\
 										\
 			for (size_t g = 0; g < TAIL_BLOCK / 8; g++)		\
 				beyond |= lane_bits(bytes[g], lane) << (8 * g);	\
-			for (; beyond; beyond &= beyond - 1)			\
-				out[nr[lane]++] = ratios[__builtin_ctzll(beyond)] \
-						[lane / 4][lane % 4];		\
+			for (; beyond; beyond &= beyond - 1, nr[lane]++) {	\
+				size_t i = (size_t)__builtin_ctzll(beyond);	\
+										\
+				out[nr[lane]] = ratios[i][lane / 4][lane % 4];	\
+				out_at[nr[lane]] = (uint32_t)(at + i);		\
+			}							\
 			/* the block may have written TAIL_BLOCK past the room, not more */ \
 			if (nr[lane] > room) {					\
 				t[lane].overflow = true;			\
@@ -284,7 +299,7 @@ attribute static void name(const double *base_means, const double *new_means,	\
 	}									\
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
 		if (!t[lane].overflow)						\
-			split_tails(&t[lane], kept + lane * (room + TAIL_BLOCK), nr[lane]); \
+			split_tails(&t[lane], kept->x + lane * (room + TAIL_BLOCK), nr[lane]); \
 		nan[lane] = seen[lane / 4][lane % 4] != 0;			\
 	}									\
 }
@@ -340,10 +355,12 @@ static void lane_cuts(const double *base_means, const double *new_means, size_t 
 
 /*
  * The tails of the first @nr lanes' ratios cut and kept, into @t, which
- * point into the returned buffer (free it after); @nan as lane_tails().
+ * point into the returned buffer (free it, and kept->at, after); @nan and
+ * @kept as lane_tails().
  */
 static double *lanes_tails(const double *base_means, const double *new_means, size_t nr,
-			   size_t resamples, double level, struct tails *t, bool *nan)
+			   size_t resamples, double level, struct tails *t, bool *nan,
+			   struct kept *kept)
 {
 	size_t each;
 	double *buf;
@@ -359,9 +376,12 @@ static double *lanes_tails(const double *base_means, const double *new_means, si
 		t[lane].highs = t[lane].lows + t[lane].room + TAIL_BLOCK;
 	}
 	lane_cuts(base_means, new_means, nr, t, buf + 2 * BOOTSTRAP_LANES * each);
-	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan,
-							 buf + BOOTSTRAP_LANES * each,
-							 2 * t[0].room);
+	*kept = (struct kept){
+		.x = buf + BOOTSTRAP_LANES * each,
+		.at = xreallocarray(NULL, BOOTSTRAP_LANES, each * sizeof(*kept->at)),
+		.room = 2 * t[0].room,
+	};
+	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan, kept);
 	return buf;
 }
 
@@ -370,6 +390,7 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 {
 	struct tails t[BOOTSTRAP_LANES];
 	bool nan[BOOTSTRAP_LANES];
+	struct kept kept;
 	double *buf;
 	int rc = 0;
 
@@ -377,7 +398,8 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 		low[lane] = high[lane] = NAN;
 	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
 		return -1;
-	buf = lanes_tails(base_means, new_means, nr, resamples, level, t, nan);
+	buf = lanes_tails(base_means, new_means, nr, resamples, level, t, nan, &kept);
+	free(kept.at);
 	for (size_t lane = 0; lane < nr; lane++) {
 		if (nan[lane])
 			rc = -1;
@@ -509,51 +531,37 @@ struct candidates {
 	size_t below[2][BOOTSTRAP_LANES];
 };
 
-#define DEFINE_LANE_CANDIDATES(name, movemask, attribute)			\
-attribute static int name(const double *base_means, const double *new_means,	\
-			  size_t n, const double (*th)[BOOTSTRAP_LANES],	\
-			  struct candidates *c)					\
-{										\
-	const vector4 *base = (const vector4 *)base_means;			\
-	const vector4 *new = (const vector4 *)new_means;			\
-	const size_t per = BOOTSTRAP_LANES / 4;					\
-	vector4 t[4][BOOTSTRAP_LANES / 4];					\
-	mask4 below[2][BOOTSTRAP_LANES / 4] = { { { 0 } } };			\
-										\
-	for (size_t k = 0; k < 4; k++)						\
-		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++)		\
-			t[k][lane / 4][lane % 4] = th[k][lane];			\
-	for (size_t r = 0; r < n; r++) {					\
-		unsigned bits = 0;						\
-										\
-		for (size_t v = 0; v < per; v++) {				\
-			vector4 q = new[r * per + v] / base[r * per + v];	\
-										\
-			below[0][v] -= q < t[0][v];				\
-			below[1][v] -= q < t[2][v];				\
-			bits |= movemask(((q >= t[0][v]) & (q <= t[1][v])) |	\
-					 ((q >= t[2][v]) & (q <= t[3][v]))) << (4 * v); \
-		}								\
-		for (; bits; bits &= bits - 1) {				\
-			size_t lane = (size_t)__builtin_ctz(bits);		\
-										\
-			if (c->nr[lane] == APPROX_CANDIDATES)			\
-				return -1;					\
-			c->at[lane][c->nr[lane]++] = (uint32_t)r;		\
-		}								\
-	}									\
-	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
-		c->below[0][lane] = (size_t)below[0][lane / 4][lane % 4];	\
-		c->below[1][lane] = (size_t)below[1][lane / 4][lane % 4];	\
-	}									\
-	return 0;								\
+/*
+ * A lane's candidates from the ratios it kept, with the resample of each:
+ * every ratio below the low end's upper bound or above the high end's
+ * lower bound is one of them, so long as those bounds are within the
+ * cuts. -1 when not, or when there are too many.
+ */
+static int kept_candidates(const struct kept *kept, size_t lane, const struct tails *t,
+			   const double *th, struct candidates *c)
+{
+	const double *x = kept->x + lane * (kept->room + TAIL_BLOCK);
+	const uint32_t *at = kept->at + lane * (kept->room + TAIL_BLOCK);
+	size_t below = 0, above = 0;
+
+	if (!(th[1] <= t->cut_low && th[2] >= t->cut_high))
+		return -1;
+	for (size_t i = 0; i < kept->nr[lane]; i++) {
+		/* not && and ||: each comparison a branch, half of them mispredicted */
+		bool in = ((x[i] >= th[0]) & (x[i] <= th[1])) | ((x[i] >= th[2]) & (x[i] <= th[3]));
+
+		below += x[i] < th[0];
+		above += x[i] >= th[2];
+		if (!in)
+			continue;
+		if (c->nr[lane] == APPROX_CANDIDATES)
+			return -1;
+		c->at[lane][c->nr[lane]++] = at[i];
+	}
+	c->below[0][lane] = below;
+	c->below[1][lane] = t->n - above;
+	return 0;
 }
-DEFINE_LANE_CANDIDATES(lane_candidates_sse, MOVEMASK_ANY, )
-#if defined(__x86_64__) && defined(__GNUC__)
-DEFINE_LANE_CANDIDATES(lane_candidates_avx2, MOVEMASK_AVX2, __attribute__((target("avx2"))))
-#else
-#define lane_candidates_avx2	lane_candidates_sse
-#endif
 
 /*
  * One end of a lane's interval from its @nr candidates (resampled at
@@ -623,32 +631,27 @@ static int approx_cis(const struct bootstrap_plan *plan, const double *const *ba
 	struct tails t[BOOTSTRAP_LANES];
 	bool nan[BOOTSTRAP_LANES];
 	struct candidates *c = xcalloc(1, sizeof(*c));
+	struct kept kept;
 	int rc = -1;
 
-	buf = lanes_tails(base_means, new_means, nr, plan->resamples, level, t, nan);
-	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
-		for (size_t k = 0; k < 4; k++)
-			th[k][lane] = NAN;	/* compares false: no candidates */
-		if (lane >= nr)
-			continue;
+	buf = lanes_tails(base_means, new_means, nr, plan->resamples, level, t, nan, &kept);
+	for (size_t lane = 0; lane < nr; lane++) {
+		double th_lane[4];
+
 		if (nan[lane] || isnan(t[lane].cut_low) || tails_order_stats(&t[lane], q))
 			goto out;
-		th[0][lane] = q[0] / bound / bound;
-		th[1][lane] = q[1] * bound * bound;
-		th[2][lane] = q[2] / bound / bound;
-		th[3][lane] = q[3] * bound * bound;
-	}
-	if ((have_avx2() ? lane_candidates_avx2 : lane_candidates_sse)(base_means, new_means,
-								       plan->resamples,
-								       (const double (*)[BOOTSTRAP_LANES])th,
-								       c))
-		goto out;
-	for (size_t lane = 0; lane < nr; lane++)
-		if (exact_lane(plan, base[lane], new[lane], base_means, new_means, lane, &t[lane],
+		th_lane[0] = th[0][lane] = q[0] / bound / bound;
+		th_lane[1] = th[1][lane] = q[1] * bound * bound;
+		th_lane[2] = th[2][lane] = q[2] / bound / bound;
+		th_lane[3] = th[3][lane] = q[3] * bound * bound;
+		if (kept_candidates(&kept, lane, &t[lane], th_lane, c) ||
+		    exact_lane(plan, base[lane], new[lane], base_means, new_means, lane, &t[lane],
 			       (const double (*)[BOOTSTRAP_LANES])th, c, &low[lane], &high[lane]))
 			goto out;
+	}
 	rc = 0;
 out:
+	free(kept.at);
 	free(c);
 	free(buf);
 	return rc;
