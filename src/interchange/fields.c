@@ -152,13 +152,11 @@ bool iso8601(const char *s, char *out, size_t len)
 	t = timegm(&tm) - offset;
 	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0)
 		return false;
-	i = strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!i)
-		return false;
+	/* four digits of year, as read: strftime's %Y gives 226 for 0226 */
+	snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d%s", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, us ? "." : "Z");
 	if (us)
-		snprintf(out + i, len - i, ".%06ldZ", us);
-	else
-		snprintf(out + i, len - i, "Z");
+		snprintf(out + strlen(out), len - strlen(out), "%06ldZ", us);
 	return true;
 }
 

@@ -65,6 +65,11 @@ one_run() {	# one_run STARTED SAMPLES: a file of run t, one batch
 	run sp import "$TMP/d.json" "$TMP/e.json"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"has two batches started at 2020-01-02T00:00:00Z in the input"* ]]
+	# a year before 1000 keeps its four digits
+	one_run 0226-01-01T00:00:00+00:00 '[1]' >"$TMP/g.json"
+	sp import "$TMP/g.json" >/dev/null
+	[ "$(sp export t | "$PYTHON" -c 'import json, sys
+print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T00:00:00Z ]
 	# a day no calendar has is no time
 	one_run 2021-02-29T00:00:00Z '[1]' >"$TMP/f.json"
 	run sp import "$TMP/f.json"
