@@ -374,17 +374,24 @@ ab_sides_sampled() {
 		k.batch_id = b.id JOIN iterations i ON i.benchmark_id = k.id WHERE b.job_id = ${1:-1}")" -eq 2 ]
 }
 
-@test "queue: a worker killed mid-ab loses both sides; the job's next run stores them whole" {
+# kill_mid_ab NAME JOB: submit an ab job (id JOB) of --name NAME, and
+# SIGKILL the worker that runs it once both sides have sampled.
+kill_mid_ab() {
+	local w
 	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
-		--name mid >/dev/null
+		--name "$1" >/dev/null
 	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
-	local w=$!
+	w=$!
 	workers+=($w)
-	wait_for ab_sides_sampled
+	wait_for ab_sides_sampled "$2"
 	kill -KILL "$w"
 	wait "$w" || true
 	# the ab dies with its worker
 	wait_for refute process_on_this_store "schedperf -q ab command"
+}
+
+@test "queue: a worker killed mid-ab loses both sides; the job's next run stores them whole" {
+	kill_mid_ab mid 1
 	[ "$(count "SELECT count(*) || ' ' || count(*) FILTER (WHERE complete) FROM batches
 		WHERE job_id = 1")" = "2 0" ]
 	run sp runs --format json
@@ -403,15 +410,7 @@ ab_sides_sampled() {
 }
 
 @test "queue: a job cancelled while its worker is dead leaves its --name free" {
-	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
-		--name dead >/dev/null
-	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
-	local w=$!
-	workers+=($w)
-	wait_for ab_sides_sampled
-	kill -KILL "$w"
-	wait "$w" || true
-	wait_for refute process_on_this_store "schedperf -q ab command"
+	kill_mid_ab dead 1
 	sp cancel 1
 	[ "$(count "SELECT count(*) || ' ' || count(*) FILTER (WHERE complete) FROM batches
 		WHERE job_id = 1")" = "2 0" ]
@@ -425,15 +424,7 @@ ab_sides_sampled() {
 	  "[('dead-a', 1), ('dead-b', 1)]" ]
 	sp compare dead-a dead-b >/dev/null
 	# and for an ab run by hand
-	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
-		--name gone >/dev/null
-	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
-	w=$!
-	workers+=($w)
-	wait_for ab_sides_sampled 3
-	kill -KILL "$w"
-	wait "$w" || true
-	wait_for refute process_on_this_store "schedperf -q ab command"
+	kill_mid_ab gone 3
 	sp cancel 3
 	sp ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 --name gone -q
 	sp runs --format json >"$TMP/runs.json"
