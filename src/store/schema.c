@@ -172,27 +172,25 @@ static const char lite_v1_to_v2[] =
  * AUTOINCREMENT cannot be added to a table: each table with ids is built
  * again and its rows copied, ids kept (sqlite_sequence starts above the
  * largest). The batch's pid becomes writer_pid, with no start time: such a
- * writer is taken for gone (see process.h).
+ * writer is taken for gone (see process.h). COPY keeps every column.
  */
 #define REBUILD(table, def, columns, from)					\
 	def(LITE, table "_v3")							\
 	"INSERT INTO " table "_v3 (" columns ") SELECT " from " FROM " table ";"	\
 	"DROP TABLE " table ";"							\
 	"ALTER TABLE " table "_v3 RENAME TO " table ";"
+#define COPY(table, def, columns) REBUILD(table, def, columns, columns)
 
 static const char lite_v2_to_v3[] =
-	REBUILD("runs", RUNS, "id, name", "id, name")
+	COPY("runs", RUNS, "id, name")
 	REBUILD("batches", BATCHES,
 		"id, run_id, started, finished, complete, plan, writer_pid",
 		"id, run_id, started, finished, complete, plan, pid")
-	REBUILD("benchmarks", BENCHMARKS, "id, batch_id, position, workload, params",
-		"id, batch_id, position, workload, params")
+	COPY("benchmarks", BENCHMARKS, "id, batch_id, position, workload, params")
 	BENCHMARKS_BATCH
-	REBUILD("metrics", METRICS,
-		"id, benchmark_id, position, name, unit, better, source, repetitions",
-		"id, benchmark_id, position, name, unit, better, source, repetitions")
-	REBUILD("iterations", ITERATIONS, "id, benchmark_id, seq, warmup, failure",
-		"id, benchmark_id, seq, warmup, failure");
+	COPY("metrics", METRICS,
+	     "id, benchmark_id, position, name, unit, better, source, repetitions")
+	COPY("iterations", ITERATIONS, "id, benchmark_id, seq, warmup, failure");
 
 /* ---- Versions 4 to 12 ---- */
 
@@ -386,8 +384,7 @@ static const struct {
 	{ EACH(V6) },
 	{ BOTH(v6_to_v7) },
 	{ EACH(V8) },
-	{ { V9(LITE, REBUILD("knob_journal", KNOB_JOURNAL_V9, JOURNAL_V5_COLUMNS,
-			     JOURNAL_V5_COLUMNS)),
+	{ { V9(LITE, COPY("knob_journal", KNOB_JOURNAL_V9, JOURNAL_V5_COLUMNS)),
 	    V9(PG, "ALTER TABLE knob_journal ADD COLUMN machine " PG_NAME " NOT NULL "
 		   "DEFAULT '', DROP CONSTRAINT knob_journal_kind_name_key, "
 		   "ADD UNIQUE (machine, kind, name);") } },
@@ -396,8 +393,7 @@ static const struct {
 	    V11(PG, "ALTER TABLE jobs DROP CONSTRAINT jobs_state_check, ADD CONSTRAINT "
 		    "jobs_state_check CHECK (state IN ('queued', 'running', 'booting', "
 		    "'done', 'failed', 'cancelled'));") } },
-	{ { REBUILD("knob_journal", KNOB_JOURNAL_V12, JOURNAL_V5_COLUMNS ", machine",
-		    JOURNAL_V5_COLUMNS ", machine"),
+	{ { COPY("knob_journal", KNOB_JOURNAL_V12, JOURNAL_V5_COLUMNS ", machine"),
 	    "ALTER TABLE knob_journal DROP CONSTRAINT knob_journal_kind_check, "
 	    "ADD CONSTRAINT knob_journal_kind_check CHECK (" KINDS_V12 ");" } },
 };
