@@ -659,7 +659,12 @@ int cmd_run(int argc, char **argv)
 	}
 	print_outcome(&res, req.opt.name);
 	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
-	if (!code && runner_measured_nothing(&res))
+	if (!code && runner_measured_nothing(&res) && req.opt.replace)
+		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
+				"measured and nothing replaced (its earlier batches are kept); the "
+				"last failed: %s (fix the workload or its parameters, then --replace "
+				"again)", req.opt.name, res.last_failure);
+	else if (!code && runner_measured_nothing(&res))
 		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
 				"measured; the last failed: %s (see 'schedperf show %s' for why each "
 				"failed, and fix the workload or its parameters)", req.opt.name,

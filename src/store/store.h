@@ -116,7 +116,9 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 /*
  * store_batch_finish() of a batch whose every iteration ran and failed: it
  * is complete, but a job this process runs is not done with it (the
- * command exits saying why, and its worker fails the job with that).
+ * command exits saying why, and its worker fails the job with that); and
+ * a replacing one replaces nothing, left incomplete (hidden; --resume
+ * may finish it), the run's earlier batches kept.
  */
 int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err);
 

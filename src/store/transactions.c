@@ -289,13 +289,17 @@ int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct er
  * every reader sees, and a replacing run that fails leaves them as they
  * were. Batches begun after it (ids are never reused, so larger) stay.
  */
-static int finish_one(struct store *st, int64_t batch_id, bool complete, struct error *err)
+static int finish_one(struct store *st, int64_t batch_id, bool complete, bool measured,
+		      struct error *err)
 {
 	struct batch_state state = { 0 };
 	int rc;
 
-	rc = batch_state_of(st, batch_id, &state, err) ||
-	     batch_finish(st, batch_id, complete, err) ||
+	rc = batch_state_of(st, batch_id, &state, err);
+	/* one that measured nothing replaces nothing: it stays hidden, resumable */
+	if (!rc && state.replacing && !measured)
+		complete = false;
+	rc = rc || batch_finish(st, batch_id, complete, err) ||
 	     (complete && state.replacing &&
 	      batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;
 	batch_state_release(&state);
@@ -303,16 +307,16 @@ static int finish_one(struct store *st, int64_t batch_id, bool complete, struct 
 }
 
 static int finish_batches(struct store *st, const int64_t *batch_ids, size_t nr,
-			  bool complete, bool job_done, const char *result, struct error *err)
+			  bool complete, bool measured, const char *result, struct error *err)
 {
 	int rc = 0;
 
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
 	for (size_t i = 0; i < nr && !rc; i++)
-		rc = finish_one(st, batch_ids[i], complete, err);
+		rc = finish_one(st, batch_ids[i], complete, measured, err);
 	/* The job goes with its batches: every batch names it, the first says so. */
-	if (!rc && nr && complete && job_done)
+	if (!rc && nr && complete && measured)
 		rc = job_complete(st, batch_ids[0], result, err);
 	return sql_end_write(st, rc, err);
 }

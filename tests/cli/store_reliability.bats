@@ -178,6 +178,21 @@ interrupted() {
 	[ "$(db "SELECT complete FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 1 ]
 }
 
+@test "store: a --replace none of whose iterations succeeded replaces nothing" {
+	sp run command -p cmd=true -i 2 --name x -q
+	sp export x -o "$TMP/before.json"
+	run sp run command -p cmd=false -i 2 --name x --replace -q
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'x': no iteration succeeded, so nothing was measured and nothing replaced (its earlier batches are kept)"* ]]
+	sp export x | cmp - "$TMP/before.json"
+	# hidden, not complete; a --replace that measures replaces both
+	[ "$(db "SELECT count(*) FROM batches WHERE NOT complete AND replacing")" -eq 1 ]
+	sp run command -p cmd=true -i 3 --name x --replace -q
+	[ "$(db "SELECT count(*) || ' ' || min(complete) FROM batches")" = "1 1" ]
+	[ "$(iterations_of x)" -eq 3 ]
+}
+
 @test "store: two resumes of one batch at once: one proceeds, the other is refused" {
 	local round a b ra rb
 	for round in 1 2 3 4 5 6; do
