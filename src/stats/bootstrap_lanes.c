@@ -238,8 +238,9 @@ struct kept {
  * resamples divided and compared with the cuts as vectors, a byte a
  * resample of which lanes' ratios are beyond a cut; each lane then copies
  * out those of its ratios, about a tenth, by the bits of its own, into
- * @kept, and splits them into its tails at the end. A tenth in a random order: a branch on each ratio
- * mispredicted so often that this pass cost more than the resampling.
+ * @kept, and splits them into its tails at the end. A tenth in a random
+ * order: a branch on each ratio mispredicted so often that this pass cost
+ * more than the resampling.
  * @nan[lane] tells whether a lane's ratio was NaN (not equal to itself);
  * a lane without cuts (NaN cuts compare false) keeps nothing.
  */
