@@ -75,16 +75,19 @@ static void cell_stats_clear(struct cell_stats *st)
 	};
 }
 
+/* The cell's samples sorted once, for the median's interval and the rank tests. */
+static void cell_sort(struct compare_cell *cell)
+{
+	free(cell->sorted);
+	cell->sorted = cell->nr_samples ? sorted_doubles(cell->samples, cell->nr_samples) : NULL;
+}
+
 static void median_interval(struct compare_cell *cell, double level)
 {
-	double *sorted;
-
 	if (!cell->nr_samples)
 		return;
-	sorted = sorted_doubles(cell->samples, cell->nr_samples);
-	median_ci(sorted, cell->nr_samples, level, &cell->stats.median_low,
+	median_ci(cell->sorted, cell->nr_samples, level, &cell->stats.median_low,
 		  &cell->stats.median_high);
-	free(sorted);
 }
 
 /* The tests that use Rmath's static tables: on this thread only. */
@@ -98,15 +101,15 @@ static void cell_tests(const struct compare_cell *base, struct compare_cell *cel
 	if (!base->nr_samples || !cell->nr_samples)
 		return;
 	welch_test(base->samples, base->nr_samples, cell->samples, cell->nr_samples, &w);
-	mwu_test(base->samples, base->nr_samples, cell->samples, cell->nr_samples, &u);
+	mwu_test_sorted(base->sorted, base->nr_samples, cell->sorted, cell->nr_samples, &u);
 	cell->stats.p_welch = w.p;
 	cell->stats.p_mwu = u.p;
 	/* Welch is undefined for constant samples of different means */
 	cell->stats.p_test = isnan(w.p) ? u.p : w.p;
 	if (!effects)
 		return;
-	hl_estimate(base->samples, base->nr_samples, cell->samples, cell->nr_samples,
-		    level, &hl);
+	hl_estimate_sorted(base->sorted, base->nr_samples, cell->sorted, cell->nr_samples,
+			   level, &hl);
 	cell->stats.hl_shift = hl.shift;
 	cell->stats.hl_low = hl.low;
 	cell->stats.hl_high = hl.high;
@@ -287,9 +290,12 @@ void comparison_analyze(struct comparison *cmp, const struct compare_options *op
 
 	cmp->level = 1 - opts->alpha;
 	cmp->opts = *opts;
-	for (size_t i = 0; i < cmp->nr_rows; i++)
-		for (size_t r = 0; r < cmp->nr_runs; r++)
+	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			cell_stats_clear(&cmp->rows[i].cells[r].stats);
+			cell_sort(&cmp->rows[i].cells[r]);
+		}
+	}
 	pool = bootstrap_pool_start(cmp, opts);
 	/* the workers fill only ratio_low/high; these fields are disjoint */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {

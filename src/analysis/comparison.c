@@ -228,6 +228,7 @@ static void row_release(struct compare_row *row, size_t nr_runs)
 {
 	for (size_t r = 0; r < nr_runs; r++) {
 		free(row->cells[r].samples);
+		free(row->cells[r].sorted);
 		free(row->cells[r].disturbed);
 		free(row->cells[r].batch_sizes);
 	}

@@ -485,21 +485,23 @@ static double median_difference(struct diff_matrix *m, double *scratch,
 	return stats_midpoint(difference_before(m, upper, n / 2), upper);
 }
 
-/* Sorted copies of both samples and the selection's working memory. */
+/* Both samples sorted (copies, unless they came sorted) and the selection's working memory. */
 struct hl_work {
 	struct diff_matrix m;
+	bool copies;
 	unsigned long long *cumulative;
 	double *scratch;
 };
 
 static void hl_work_init(struct hl_work *w, const double *base, size_t n_base,
-			 const double *new, size_t n_new)
+			 const double *new, size_t n_new, bool sorted)
 {
 	size_t rows = n_base;
 
 	w->m = (struct diff_matrix){ .n_base = n_base, .n_new = n_new };
-	w->m.base = sorted_doubles(base, n_base);
-	w->m.new = sorted_doubles(new, n_new);
+	w->copies = !sorted;
+	w->m.base = sorted ? base : sorted_doubles(base, n_base);
+	w->m.new = sorted ? new : sorted_doubles(new, n_new);
 	w->m.lo = xreallocarray(NULL, 6 * rows, sizeof(size_t));
 	w->m.hi = w->m.lo + rows;
 	w->m.below_low = w->m.hi + rows;
@@ -520,8 +522,10 @@ static void hl_work_free(struct hl_work *w)
 	free(w->scratch);
 	free(w->cumulative);
 	free(w->m.lo);
-	free((double *)w->m.base);
-	free((double *)w->m.new);
+	if (w->copies) {
+		free((double *)w->m.base);
+		free((double *)w->m.new);
+	}
 }
 
 double hl_difference_kth(const double *base, size_t n_base,
@@ -530,7 +534,7 @@ double hl_difference_kth(const double *base, size_t n_base,
 	struct hl_work w;
 	double d;
 
-	hl_work_init(&w, base, n_base, new, n_new);
+	hl_work_init(&w, base, n_base, new, n_new, false);
 	if (w.m.small)
 		form_band(&w.m, &k, 1);
 	d = select_difference(&w.m, k, w.scratch, w.cumulative);
@@ -538,9 +542,8 @@ double hl_difference_kth(const double *base, size_t n_base,
 	return d;
 }
 
-void hl_estimate(const double *base, size_t n_base,
-		 const double *new, size_t n_new, double level,
-		 struct hl_result *r)
+static void estimate(const double *base, size_t n_base, const double *new, size_t n_new,
+		     bool sorted, double level, struct hl_result *r)
 {
 	unsigned long long n = (unsigned long long)n_base * n_new, ranks[4];
 	struct hl_work w;
@@ -553,7 +556,7 @@ void hl_estimate(const double *base, size_t n_base,
 	if (n_base == 0 || n_new == 0 || !(level > 0 && level < 1))
 		return;
 
-	hl_work_init(&w, base, n_base, new, n_new);
+	hl_work_init(&w, base, n_base, new, n_new, sorted);
 	st = (struct shifted_test){ w.m.base, w.m.new, n_base, n_new, 0 };
 	rank_sum_sorted(st.new, n_new, 0, st.base, n_base, &rs);
 	r->exact = n_new < HL_EXACT_LIMIT && n_base < HL_EXACT_LIMIT && !rs.ties;
@@ -572,4 +575,18 @@ void hl_estimate(const double *base, size_t n_base,
 		r->high = select_difference(&w.m, ranks[1], w.scratch, w.cumulative);
 	}
 	hl_work_free(&w);
+}
+
+void hl_estimate(const double *base, size_t n_base,
+		 const double *new, size_t n_new, double level,
+		 struct hl_result *r)
+{
+	estimate(base, n_base, new, n_new, false, level, r);
+}
+
+void hl_estimate_sorted(const double *base, size_t n_base,
+			const double *new, size_t n_new, double level,
+			struct hl_result *r)
+{
+	estimate(base, n_base, new, n_new, true, level, r);
 }

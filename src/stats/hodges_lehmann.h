@@ -43,6 +43,10 @@ struct hl_result {
 void hl_estimate(const double *base, size_t n_base,
 		 const double *new, size_t n_new, double level,
 		 struct hl_result *r);
+/* The same from both samples in ascending order, which it does not copy. */
+void hl_estimate_sorted(const double *base, size_t n_base,
+			const double *new, size_t n_new, double level,
+			struct hl_result *r);
 
 /*
  * The @k-th smallest (0-based, k < n_base * n_new) of the differences

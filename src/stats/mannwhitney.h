@@ -27,5 +27,8 @@ struct mwu_result {
  */
 void mwu_test(const double *base, size_t n_base,
 	      const double *new, size_t n_new, struct mwu_result *r);
+/* The same from both samples in ascending order, which it does not copy. */
+void mwu_test_sorted(const double *base, size_t n_base,
+		     const double *new, size_t n_new, struct mwu_result *r);
 
 #endif

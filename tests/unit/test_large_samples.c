@@ -24,6 +24,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/hodges_lehmann.h"
+#include "stats/mannwhitney.h"
 #include "stats/rng.h"
 #include "stats/select.h"
 #include "stats/sort.h"
@@ -178,6 +179,31 @@ static void test_hl_selection_brute_force(void **state)
 }
 
 /*
+ * hl_estimate_sorted() and mwu_test_sorted() on sorted copies give what
+ * hl_estimate() (@r) and mwu_test() give on the samples as they came.
+ */
+static void assert_sorted_variants_agree(const double *b, size_t nb, const double *n, size_t nn,
+					 const struct hl_result *r)
+{
+	double *bs = malloc(nb * sizeof(*bs)), *ns = malloc(nn * sizeof(*ns));
+	struct mwu_result u, us;
+	struct hl_result rs;
+
+	qsort(memcpy(bs, b, nb * sizeof(*b)), nb, sizeof(*bs), cmp_nan_last);
+	qsort(memcpy(ns, n, nn * sizeof(*n)), nn, sizeof(*ns), cmp_nan_last);
+	hl_estimate_sorted(bs, nb, ns, nn, 0.95, &rs);
+	assert_memory_equal(&rs.shift, &r->shift, sizeof(rs.shift));
+	assert_memory_equal(&rs.low, &r->low, sizeof(rs.low));
+	assert_memory_equal(&rs.high, &r->high, sizeof(rs.high));
+	assert_true(rs.exact == r->exact);
+	mwu_test(b, nb, n, nn, &u);
+	mwu_test_sorted(bs, nb, ns, nn, &us);
+	assert_true(u.u == us.u && u.exact == us.exact && (u.p == us.p || (isnan(u.p) && isnan(us.p))));
+	free(bs);
+	free(ns);
+}
+
+/*
  * The estimate selects up to four ranks one after the other from the
  * differences it formed (small samples), each search confined by the
  * ranks placed before: its shift is still the median of all of them, and
@@ -207,6 +233,7 @@ static void test_hl_estimate_formed(void **state)
 		median = k % 2 ? all[k / 2] : (all[k / 2 - 1] + all[k / 2]) / 2;
 		hl_estimate(b, nb, n, nn, 0.95, &r);
 		assert_true(r.shift == median);
+		assert_sorted_variants_agree(b, nb, n, nn, &r);
 		for (size_t i = 0; i < k; i++) {
 			low_found |= all[i] == r.low;
 			high_found |= all[i] == r.high;
