@@ -247,6 +247,18 @@ static void plan_blocks(struct bootstrap_pool *pool)
 	}
 }
 
+/*
+ * Only the cells whose ratio interval is the bootstrap's: a cell and its
+ * baseline of two batches or more each have theirs from the batch means,
+ * and from a baseline mean not above 0 there is none (analyze.c).
+ */
+static bool needs_bootstrap(const struct compare_cell *base, const struct compare_cell *cell)
+{
+	if (!base->nr_samples || !cell->nr_samples || !(base->summary.amean > 0))
+		return false;
+	return compare_cell_batches(base) < 2 || compare_cell_batches(cell) < 2;
+}
+
 struct bootstrap_pool *bootstrap_pool_start(struct comparison *cmp,
 					    const struct compare_options *opts)
 {
@@ -266,7 +278,7 @@ struct bootstrap_pool *bootstrap_pool_start(struct comparison *cmp,
 		for (size_t r = 1; r < cmp->nr_runs; r++) {
 			struct compare_cell *cell = &cmp->rows[i].cells[r];
 
-			if (!base->nr_samples || !cell->nr_samples)
+			if (!needs_bootstrap(base, cell))
 				continue;
 			pool->jobs[pool->nr_jobs++] = (struct boot_job){
 				base, cell,
