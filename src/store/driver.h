@@ -5,13 +5,12 @@
 /*
  * An SQL driver: what the store's queries ask of a database, and no more
  * (doc/design.md, "The store"). Every query is written once, above the
- * drivers, in the files named by what they read or write (runs.c,
- * benchmarks.c, iterations.c, profiles.c, journal.c, jobs.c), in one
- * dialect: placeholders $1, $2 ... each first used in that order,
- * "RETURNING id" for the id of an insert, "ON CONFLICT ... DO NOTHING"
- * where a unique key may be taken, booleans as 0 and 1, {now} for the
- * time as ISO 8601 UTC with milliseconds. Where the dialects differ (the
- * schema, the job queue's claim) the driver holds its own text.
+ * drivers (queries.h), in one dialect: placeholders $1, $2 ... each first
+ * used in that order, "RETURNING id" for the id of an insert, "ON
+ * CONFLICT ... DO NOTHING" where a unique key may be taken, booleans as 0
+ * and 1, {now} for the time as ISO 8601 UTC with milliseconds. Where the
+ * dialects differ (the schema, the job queue's claim) the driver holds
+ * its own text.
  *
  * A driver is a directory under src/store/ (sqlite/, postgres/) and one
  * row of store_drivers[] in open.c, chosen by the location's scheme as
