@@ -693,15 +693,13 @@ static int check_underflow(const char *name, const char *buf, size_t len, struct
 int interchange_read_buffer(const char *name, const char *buf, size_t len,
 			    struct result_set *set, struct error *err)
 {
+	size_t first = set->nr_batches;
 	json_error_t jerr;
 	json_t *doc;
-
-	watch_json_memory();
-	size_t first = set->nr_batches;
 	int rc;
 
+	watch_json_memory();
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-
 	if (!doc)
 		return load_error(name, &jerr, err);
 	rc = read_document(doc, name, set, err);
