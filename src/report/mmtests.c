@@ -176,6 +176,21 @@ static double mm_bmean(const double *sorted, size_t n, int percent, bool higher,
 	return mm_mean(sorted, count < n ? count : n, higher, classic);
 }
 
+/*
+ * The analysis sorted the cell's samples once (analysis/comparison.h):
+ * the order qsort() gives here too, but where a zero or a NaN is among
+ * them (-0 and 0 compare equal here, and NaN with anything).
+ */
+static bool sorted_as_qsort(const struct compare_cell *cell)
+{
+	if (!cell->sorted)
+		return false;
+	for (size_t i = 0; i < cell->nr_samples; i++)
+		if (!(cell->sorted[i] != 0) || isnan(cell->sorted[i]))
+			return false;
+	return true;
+}
+
 static void mm_cell_compute(struct mm_cell *c, const struct compare_cell *cell,
 			    bool higher, const struct mm_version *ver)
 {
@@ -183,9 +198,10 @@ static void mm_cell_compute(struct mm_cell *c, const struct compare_cell *cell,
 	double *x = xmalloc((n ? n : 1) * sizeof(double));
 	double amean, mean, sd;
 
-	if (n)	/* a run without the row has no samples array */
-		memcpy(x, cell->samples, n * sizeof(double));
-	qsort(x, n, sizeof(double), cmp_up);
+	if (n && sorted_as_qsort(cell))	/* the analysis's sorted copy */
+		memcpy(x, cell->sorted, n * sizeof(double));
+	else if (n)	/* a run without the row has no samples array */
+		qsort(memcpy(x, cell->samples, n * sizeof(double)), n, sizeof(double), cmp_up);
 	if (higher)	/* MMTests sorts into the preferred order */
 		for (size_t i = 0; i < n / 2; i++) {
 			double t = x[i];
