@@ -98,23 +98,21 @@ int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool
 		       size_t nr_samples, struct error *err)
 {
 	struct iteration_pending *p = &w->pending[w->iterations.nr];
+	const struct sql_arg row[] = {
+		SQL_INT(bench_id), SQL_INT(seq), SQL_INT(warmup), SQL_TEXT(failure),
+		SQL_REAL(info ? info->cpu_taken : NAN), SQL_REAL(info ? info->cpu_steal : NAN),
+		SQL_REAL(info ? info->cpu_available : NAN), SQL_INT(info && info->disturbed),
+		SQL_INT(info && info->rerun), SQL_REAL(info ? info->started : NAN),
+		SQL_REAL(info ? info->ended : NAN),
+	};
 
 	p->info = info;
 	p->nr = nr_samples;
-	if (!w->records)
-		return info ? error_set(err, EXIT_INTERNAL, "an iteration's record where none "
-					"was expected") :
-		       sql_rows_add(&w->iterations, SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq),
-							     SQL_INT(warmup), SQL_TEXT(failure)),
-				    err);
-	return sql_rows_add(&w->iterations,
-			    SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(warmup),
-				     SQL_TEXT(failure), SQL_REAL(info ? info->cpu_taken : NAN),
-				     SQL_REAL(info ? info->cpu_steal : NAN),
-				     SQL_REAL(info ? info->cpu_available : NAN),
-				     SQL_INT(info && info->disturbed), SQL_INT(info && info->rerun),
-				     SQL_REAL(info ? info->started : NAN),
-				     SQL_REAL(info ? info->ended : NAN)), err);
+	if (!w->records && info)
+		return error_set(err, EXIT_INTERNAL, "an iteration's record where none was "
+				 "expected");
+	/* A row is the insert's first values: all, or the bare insert's four. */
+	return sql_rows_add(&w->iterations, row, (size_t)w->iterations.insert->columns, err);
 }
 
 int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
