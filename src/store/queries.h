@@ -29,7 +29,6 @@ struct batch_state {
 	int64_t id;
 	int64_t run_id;
 	char *run_name;
-	bool complete;
 	bool replacing;		/* once complete, the run's earlier batches go */
 	char *plan;		/* NULL when it has none */
 	struct batch_writer writer;

@@ -103,21 +103,23 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 	return insert_environment(st, batch, err);
 }
 
+/* The value of @key in a batch's environment, '' when it has none. */
+#define ENV_OF(batch, key)							\
+	"COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
+	" AND key = '" key "'), '')"
+
 /*
  * A batch's machine: its machine id and host name, "ID/HOST", as
  * machine_batch_key() says of this one (machines cloned from one image
  * share their id, not their name).
  */
 #define MACHINE_OF(batch)							\
-	"(COALESCE((SELECT value FROM environment WHERE batch_id = " batch	\
-	" AND key = 'machine.id'), '') || '/' || COALESCE((SELECT value FROM "	\
-	"environment WHERE batch_id = " batch " AND key = 'machine.hostname'), ''))"
+	"(" ENV_OF(batch, "machine.id") " || '/' || " ENV_OF(batch, "machine.hostname") ")"
 
 #define SELECT_BATCH_STATE							\
-	"SELECT b.id, b.run_id, r.name, b.complete, b.replacing, b.plan, b.writer_boot, " \
+	"SELECT b.id, b.run_id, r.name, b.replacing, b.plan, b.writer_boot, "	\
 	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start, "		\
-	MACHINE_OF("b.id") ", COALESCE((SELECT value FROM environment WHERE "	\
-	"batch_id = b.id AND key = 'machine.hostname'), '') "			\
+	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") " "		\
 	"FROM batches b JOIN runs r ON r.id = b.run_id "
 
 static void column_batch_state(struct store_stmt *s, struct batch_state *state)
@@ -125,20 +127,19 @@ static void column_batch_state(struct store_stmt *s, struct batch_state *state)
 	state->id = sql_int(s, 0);
 	state->run_id = sql_int(s, 1);
 	state->run_name = sql_strdup(s, 2);
-	state->complete = sql_int(s, 3);
-	state->replacing = sql_int(s, 4);
-	state->plan = sql_strdup_or_null(s, 5);
-	sql_process(s, 6, 7, &state->writer.runner);
-	sql_process(s, 6, 9, &state->writer.tasks);
+	state->replacing = sql_int(s, 3);
+	state->plan = sql_strdup_or_null(s, 4);
+	sql_process(s, 5, 6, &state->writer.runner);
+	sql_process(s, 5, 8, &state->writer.tasks);
 	/*
 	 * A writer recorded by schema version 2 has a pid but no start time:
 	 * it cannot be told from a process that got its pid later, and is
 	 * taken for gone.
 	 */
-	if (sql_null(s, 8))
+	if (sql_null(s, 7))
 		memset(&state->writer.runner, 0, sizeof(state->writer.runner));
-	state->machine = sql_strdup(s, 11);
-	state->host = sql_strdup(s, 12);
+	state->machine = sql_strdup(s, 10);
+	state->host = sql_strdup(s, 11);
 }
 
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
