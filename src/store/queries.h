@@ -160,8 +160,7 @@ struct load_bench {
 	int64_t id;
 	size_t batch, index;		/* set->batches[batch].benchmarks[index] */
 	size_t first_metric;		/* its metrics in load.metric_ids[first_metric ..] */
-	int64_t last_iteration;		/* of its samples read so far, and its seq */
-	int64_t last_seq;
+	int64_t last_seq;		/* of its iterations read so far */
 };
 
 struct load {
