@@ -75,11 +75,14 @@ static void cell_stats_clear(struct cell_stats *st)
 	};
 }
 
-/* The cell's samples sorted once, for the median's interval and the rank tests. */
+/*
+ * The cell's samples sorted once, with its summary (comparison.c), for the
+ * median's interval and the rank tests too.
+ */
 static void cell_sort(struct compare_cell *cell)
 {
-	free(cell->sorted);
-	cell->sorted = cell->nr_samples ? sorted_doubles(cell->samples, cell->nr_samples) : NULL;
+	if (!cell->sorted && cell->nr_samples)
+		cell->sorted = sorted_doubles(cell->samples, cell->nr_samples);
 }
 
 static void median_interval(struct compare_cell *cell, double level)

@@ -10,6 +10,7 @@
 
 #include "analysis/comparison.h"
 #include "stats/batches.h"
+#include "stats/sort.h"
 #include "util/xalloc.h"
 
 struct occurrence {
@@ -117,8 +118,10 @@ static void cell_summarize(struct compare_cell *cell, enum better better)
 {
 	struct batch_components bc;
 
-	summary_compute(cell->samples, cell->nr_samples, better == BETTER_HIGHER,
-			&cell->summary);
+	free(cell->sorted);
+	cell->sorted = cell->nr_samples ? sorted_doubles(cell->samples, cell->nr_samples) : NULL;
+	summary_compute_sorted(cell->samples, cell->sorted, cell->nr_samples,
+			       better == BETTER_HIGHER, &cell->summary);
 	batch_components(cell->samples, cell->batch_sizes, cell->nr_batches, &bc);
 	cell->between_share = bc.between_share;
 }

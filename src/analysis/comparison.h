@@ -69,7 +69,7 @@ struct compare_cell {
 	size_t nr_batches;
 	double between_share;	/* between-batch share of the variance; NAN under 2 batches */
 	struct summary summary;
-	double *sorted;		/* the samples in ascending order, for the analysis */
+	double *sorted;		/* the samples in ascending order, with the summary */
 	struct cell_stats stats;
 };
 

@@ -224,16 +224,21 @@ static void summary_set_nan(struct summary *s)
 void summary_compute(const double *samples, size_t n, bool higher_is_better,
 		     struct summary *s)
 {
-	double *sorted;
+	/* The caller's samples stay in run order: sort a copy. */
+	double *sorted = n ? sorted_doubles(samples, n) : NULL;
+
+	summary_compute_sorted(samples, sorted, n, higher_is_better, s);
+	free(sorted);
+}
+
+void summary_compute_sorted(const double *samples, const double *sorted, size_t n,
+			    bool higher_is_better, struct summary *s)
+{
 	int i;
 
 	summary_set_nan(s);
 	if (!n)
 		return;
-
-	/* The caller's samples stay in run order: sort a copy. */
-	sorted = sorted_doubles(samples, n);
-
 	s->n = n;
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
@@ -247,5 +252,4 @@ void summary_compute(const double *samples, size_t n, bool higher_is_better,
 	for (i = 0; i < SUMMARY_NR_BMEANS; i++)
 		s->bmean[i] = bmean(sorted, n, summary_bmean_percents[i],
 				    higher_is_better);
-	free(sorted);
 }

@@ -40,6 +40,9 @@ struct summary {
  */
 void summary_compute(const double *samples, size_t n, bool higher_is_better,
 		     struct summary *s);
+/* The same with @sorted, the samples in ascending order, given. */
+void summary_compute_sorted(const double *samples, const double *sorted, size_t n,
+			    bool higher_is_better, struct summary *s);
 
 /*
  * Percent change of @value against @base, positive = better, whichever way the metric goes:
