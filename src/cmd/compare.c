@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "util/list.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage compare_usage = {
@@ -70,7 +72,6 @@ struct compare_args {
 	bool profile, verbose;
 	int top;
 	double margin_pct;	/* --margin; NAN: the default */
-	int seed;		/* --seed; -1: the default */
 	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
 };
@@ -100,6 +101,22 @@ static int set_adjust(const struct cmd_option *opt, const char *arg)
 	if (p_adjust_method_parse(arg, opt->value))
 		return command_usage_error("compare", "--adjust '%.32s': give bh, "
 					   "holm or none", arg);
+	return 0;
+}
+
+/*
+ * compare's --seed takes every seed compare prints, its default among them
+ * (BOOTSTRAP_SEED, above the int seeds of ab and bisect): from 0 to the
+ * largest JSON integer it prints as a number.
+ */
+static int set_seed(const struct cmd_option *opt, const char *arg)
+{
+	long v;
+
+	if (parse_long(arg, &v) || v < 0)
+		return command_usage_error("compare", "--seed '%.32s': give a whole number from "
+					   "0 to %ld", arg, LONG_MAX);
+	*(uint64_t *)opt->value = (uint64_t)v;
 	return 0;
 }
 
@@ -242,7 +259,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .format = OPTION_CHOICE(compare_formats),
 				  .style = OPTION_CHOICE(compare_styles), .top = 10,
-				  .margin_pct = NAN, .seed = -1 };
+				  .margin_pct = NAN };
 	const struct cmd_option options[] = {
 		OPT_CHOICE("style", &a.style, "STYLE", "{}"),
 		OPT_FORMAT(&a.format, "{}; styles shape text and markdown"),
@@ -250,7 +267,8 @@ int cmd_compare(int argc, char **argv)
 		OPT_CALLBACK(0, "adjust", &a.opts.adjust, "METHOD", "bh (default), holm or none",
 			     set_adjust),
 		OPT_MARGIN(&a.margin_pct, "\"same\" within +-PCT percent (default 1)"),
-		OPT_SEED(&a.seed, "bootstrap seed (default fixed: reproducible)"),
+		OPT_CALLBACK(0, "seed", &a.opts.seed, "N", "bootstrap seed (default fixed, "
+			     "printed in the JSON: reproducible)", set_seed),
 		OPT_CALLBACK(0, "workload", &a.workloads, "NAME", "only these workloads (repeat, or a "
 			     "comma list); the rows chosen are the family adjusted together",
 			     add_workloads),
@@ -286,8 +304,6 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if (!isnan(a.margin_pct))
 		a.opts.margin = a.margin_pct / 100;
-	if (a.seed >= 0)
-		a.opts.seed = (uint64_t)a.seed;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
 	code = (a.profile ? compare_profiles : compare_runs)(argv + optind,

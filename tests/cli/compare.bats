@@ -212,6 +212,25 @@ for ra, rb in zip(a["rows"], b["rows"]):
 PY
 }
 
+@test "compare: --seed takes the seed compare printed, and reproduces its result" {
+	results "$TMP/r.json" a:0:0.02:performance:11 b:0.01:0.02:performance:12
+	sp import "$TMP/r.json"
+	sp compare a b --format json > "$TMP/1.json"
+	seed=$(json 'd["settings"]["seed"]' "$TMP/1.json")
+	[ "$seed" -gt 2147483647 ]
+	sp compare a b --format json --seed "$seed" > "$TMP/2.json"
+	cmp "$TMP/1.json" "$TMP/2.json"
+	sp compare a b --format json --seed 9223372036854775807 > "$TMP/3.json"
+	[ "$(json 'd["settings"]["seed"]' "$TMP/3.json")" = 9223372036854775807 ]
+	run sp compare a b --seed 9223372036854775808
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: compare: --seed '9223372036854775808': give a whole number from 0 to 9223372036854775807 (see 'schedperf compare --help')" ] || { echo "$output"; false; }
+	# ab's and bisect's seeds, printed from the int range, stay in it
+	run sp ab pipe --a nice:0 --b nice:1 --seed 2147483648
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give a whole number from 0 to 2147483647"* ]]
+}
+
 @test "compare: two runs of identical data have no significant row" {
 	results "$TMP/a.json" same1:0:0.03:performance:5
 	results "$TMP/b.json" same2:0:0.03:performance:5

@@ -65,8 +65,8 @@ load helpers
 	alpha 0 a number between 0 and 0.5
 	margin 100 a percent between 0 and 100
 	margin 0 a percent between 0 and 100
-	seed -1 a whole number from 0 to 2147483647
-	seed 2147483648 a whole number from 0 to 2147483647
+	seed -1 a whole number from 0 to
+	seed 9223372036854775808 a whole number from 0 to
 	EOF2
 }
 
