@@ -58,7 +58,7 @@ static int set_magnitude(const struct cmd_option *opt, const char *arg)
 
 	if (parse_fraction(arg, 0, 1e6, &pct))
 		return command_usage_error("detect", "--magnitude '%.32s': give a percent "
-					   ">= 0, e.g. 2", arg);
+					   "from 0 to below 1000000, e.g. 2", arg);
 	*(double *)opt->value = pct / 100;
 	return 0;
 }
@@ -74,9 +74,9 @@ int cmd_detect(int argc, char **argv)
 	const struct cmd_option options[] = {
 		OPT_CALLBACK(0, "pvalue", &cp.max_pvalue, "P", "a change point's t-test "
 			     "p-value must be below P (default 0.001)", set_pvalue),
-		OPT_CALLBACK(0, "magnitude", &cp.min_magnitude, "PCT", "and its relative "
-			     "change of the mean above PCT percent (default 0; Hunter's "
-			     "--magnitude 0.05 is 5 here)", set_magnitude),
+		OPT_CALLBACK(0, "magnitude", &cp.min_magnitude, "PCT", "and its change of "
+			     "the mean above PCT percent, either way round (10 -> 5 is 100; "
+			     "default 0; Hunter's --magnitude 0.05 is 5 here)", set_magnitude),
 		OPT_INTEGER(0, "window", &window, "N", 2, 1000000, "points per window of "
 			    "the split step (default 50)"),
 		OPT_BOOL(0, "fail-on-regression", &fail_on_regression, "exit 1 when the "

@@ -175,6 +175,29 @@ two_machines() {
 	done
 }
 
+@test "detect --magnitude measures a change either way round: 10 -> 5 is 100 %" {
+	"$PYTHON" - "$TMP/half.json" <<-'EOF'
+	import json, sys
+	runs = [{"name": "r%02d" % i, "started": "2026-01-%02dT00:00:00Z" % (i + 1),
+	         "complete": True, "environment": {"machine.hostname": "h"},
+	         "benchmarks": [{"workload": "pipe", "params": {},
+	                         "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
+	                                      "samples": [v, v * 1.001, v * 0.999]}]}]}
+	        for i, v in enumerate([10] * 8 + [5] * 8)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/half.json" >/dev/null
+	for m in 60 99.9; do
+		sp detect --magnitude $m --format json >"$TMP/d.json"
+		[ "$(json "[(c['run'], round(c['pct_change'], 6), c['kind']) for s in d for c in s['change_points']]" "$TMP/d.json")" = "[('r08', 50.0, 'improvement')]" ]
+	done
+	sp detect --magnitude 100.1 --format json >"$TMP/d.json"
+	[ "$(json "sum(len(s['change_points']) for s in d)" "$TMP/d.json")" = 0 ]
+	run sp detect --magnitude 1e6
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: detect: --magnitude '1e6': give a percent from 0 to below 1000000, e.g. 2"* ]]
+}
+
 @test "history and detect refuse bad options with one line and exit 2" {
 	import_history 5
 	for args in "--by day" "--order size" "--format xml" "-p loops" "-p =1" \
