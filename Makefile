@@ -99,7 +99,7 @@ tests: $(UNIT_BIN)
 # expect them to die of it; a real wild access is still caught by ASan's checks.
 asan:
 	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 DEVELOPER=1 \
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		all tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -296,7 +296,8 @@ static int host_name(char *buf, size_t len)
 static int boot_command(const struct worker_options *opt, const char *release, char *why,
 			size_t len)
 {
-	char *argv[] = { "sh", "-c", (char *)opt->boot_cmd, "sh", (char *)release, NULL };
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)opt->boot_cmd, (char *)"sh",
+			 (char *)release, NULL };
 	/* its output goes to ours unread: the boot ends us, and it must not die of that */
 	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true };
 	struct error err = { 0 };

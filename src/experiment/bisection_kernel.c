@@ -87,7 +87,7 @@ static const char *release_of(const struct bisection *bi, const char *hash)
 /* `make -s kernelrelease` in the tree: the release the build installs. */
 static int tree_release(struct bisection *bi, struct strbuf *out, struct error *err)
 {
-	char *argv[] = { "make", "-s", "kernelrelease", NULL };
+	char *argv[] = { (char *)"make", (char *)"-s", (char *)"kernelrelease", NULL };
 	struct child_command cmd = { .dir = bi->repo_top, .argv = argv, .out = out,
 				     .log_fd = -1, .c_locale = true };
 	char last[200];
@@ -106,7 +106,7 @@ static int tree_release(struct bisection *bi, struct strbuf *out, struct error *
 static int kernel_build(struct bisection *bi, const char *hash, char *why, size_t len,
 			struct error *err)
 {
-	char *argv[] = { "sh", "-c", (char *)bi->build_cmd, NULL };
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)bi->build_cmd, NULL };
 	struct child_command cmd = { .dir = bi->repo_top, .argv = argv, .log_fd = -1,
 				     .interrupted = iteration_interrupted };
 	struct strbuf release = STRBUF_INIT;

@@ -113,7 +113,7 @@ static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 	fprintf(out, "\n%4s  %-12s  %-7s  %-29s  %8s  %6s  %7s  %s\n", "step", "commit",
 		"verdict", "change against good", "position", "blocks", "seconds", "subject");
 	json_array_foreach(steps, i, step) {
-		char cell[64];
+		char cell[64], position[16] = "-", seconds[16] = "-";
 		FILE *mem = fmemopen(cell, sizeof(cell), "w");
 
 		if (mem) {
@@ -122,8 +122,6 @@ static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 		} else {
 			snprintf(cell, sizeof(cell), "-");
 		}
-		char position[16] = "-", seconds[16] = "-";
-
 		if (isfinite(num(step, "position")))
 			snprintf(position, sizeof(position), "%.2f", num(step, "position"));
 		if (isfinite(num(step, "seconds")))
