@@ -17,15 +17,17 @@ static const char *const side_names[2] = { "a", "b" };
 
 /*
  * Where a failure's iterations can be read. A job's failed run is never
- * shown (its batches go with the claim), so a job's reason names none.
+ * shown (its batches go with the claim), so a job's reason names none;
+ * nor does an ab that measured nothing, whose runs go (ab_sides.c).
  */
-static const char *see_run(const char *run_name)
+static const char *see_run(const struct ab_measurement *m, const char *run_name)
 {
 	static char buf[300];
 	struct error err = { 0 };
 	int64_t job;
 
-	if (job_env_id(&job, &err) > 0)
+	if (job_env_id(&job, &err) > 0 || (!m->sides[0]->result.iterations_measured &&
+					    !m->sides[1]->result.iterations_measured))
 		return "";
 	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
 	return buf;
@@ -75,7 +77,7 @@ static int run_block(const struct ab_measurement *m, struct rng *rng, double *di
 		if (!rc && !s->samples)
 			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
 					 "iteration: %s%s", side_names[which],
-					 s->result.last_failure, see_run(s->run_name));
+					 s->result.last_failure, see_run(m, s->run_name));
 		if (!rc) {
 			sampling_end(m->events);
 			sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s",
@@ -117,7 +119,7 @@ int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct er
 				       m->sides[0]->result.last_failure[0] ?
 				       m->sides[0]->result.last_failure :
 				       m->sides[1]->result.last_failure,
-				       see_run(m->sides[0]->run_name));
+				       see_run(m, m->sides[0]->run_name));
 			break;
 		}
 		failed_in_a_row = 0;

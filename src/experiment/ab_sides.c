@@ -128,7 +128,10 @@ static int prepare_side(struct ab_experiment *x, int which, const struct workloa
 	    knob_session_side(&x->ks, (size_t)which, &s->knobs, ab_side_names[which], flag, err))
 		return -1;
 	assignments = side_assignments(x, s, &nr);
+	/* the plan's checks count the CPUs of the side's cpus: (pipe's cpus=cross) */
+	workload_pin_cpus(s->has_cpus ? &s->sample.cpus : NULL);
 	rc = side_prepare(&s->sample, w, assignments, nr, x->so.metric, err);
+	workload_pin_cpus(NULL);
 	free_assignments(assignments, nr);
 	/* The session's: its cgroups are filled in when they are made. */
 	s->sample.opt.task = knob_session_task(&x->ks, (size_t)which);
@@ -184,7 +187,10 @@ int ab_check_machine(struct ab_experiment *x, struct error *err)
 /*
  * Both sides' batches finished in one transaction, complete when the
  * verdict was reached: the job this ab runs for (if any) is done with
- * them and keeps the verdict. The first error is the one @err keeps.
+ * them and keeps the verdict. An ab that measured no sample on either
+ * side (a side failed at once, a signal came first) leaves nothing: its
+ * batches and runs go, and its name is free for the ab run again. The
+ * first error is the one @err keeps.
  */
 static void finish_sides(struct ab_experiment *x, struct store *st, const char *name,
 			 const struct ab_run_hooks *hooks, const struct ab_outcome *out,
@@ -195,11 +201,21 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 	struct error ferr = { 0 };
 	int64_t ids[2];
 	size_t nr = 0;
+	bool measured = false;
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (x->side[i].sample.result.batch_id)
 			ids[nr++] = x->side[i].sample.result.batch_id;
-	if (nr && store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
+		measured = measured || x->side[i].sample.result.iterations_measured;
+	}
+	if (nr && !complete && !measured) {
+		if (store_batches_discard(st, ids, nr, &ferr) && !*rc) {
+			*err = ferr;
+			*rc = -1;
+		}
+		for (int i = 0; i < 2; i++)
+			x->side[i].sample.result.batch_id = 0;
+	} else if (nr && store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
 		*err = ferr;
 		*rc = -1;
 	}

@@ -114,6 +114,13 @@ int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 			 bool complete, const char *result, struct error *err);
 /*
+ * Delete @nr batches that hold no sample, each with its run when the run
+ * holds no other batch: an ab that measured nothing keeps no name taken
+ * (a failed job's batches hold none either: run_taken()).
+ */
+int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
+			  struct error *err);
+/*
  * store_batch_finish() of a batch whose every iteration ran and failed: it
  * is complete, but a job this process runs is not done with it (the
  * command exits saying why, and its worker fails the job with that); and

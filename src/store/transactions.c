@@ -327,6 +327,23 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 	return finish_batches(st, batch_ids, nr, complete, true, result, err);
 }
 
+int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
+			  struct error *err)
+{
+	int rc = 0;
+
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	for (size_t i = 0; i < nr && !rc; i++)
+		rc = sql_exec(st, "DELETE FROM runs WHERE id IN (SELECT run_id FROM batches WHERE "
+			      "id = $1) AND NOT EXISTS (SELECT 1 FROM batches o WHERE o.run_id = "
+			      "runs.id AND o.id <> $1)", SQL_ARGS(SQL_INT(batch_ids[i])), err,
+			      "discard the run") ||
+		     sql_exec(st, "DELETE FROM batches WHERE id = $1",
+			      SQL_ARGS(SQL_INT(batch_ids[i])), err, "discard the batch");
+	return sql_end_write(st, rc, err);
+}
+
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
 {
 	return finish_batches(st, &batch_id, 1, complete, true, NULL, err);

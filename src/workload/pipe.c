@@ -93,7 +93,7 @@ static int pipe_check(const struct param_value *values,
 		return error_set(err, EXIT_USAGE,
 			"bad value for parameter 'cpus': 'cross' needs two CPUs but its tasks "
 			"may run on only one (use cpus=same or cpus=any, or widen "
-			"the CPU affinity or run's --cpus)");
+			"the CPU affinity, --cpus or an ab side's cpus:)");
 	return 0;
 }
 

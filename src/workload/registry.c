@@ -234,8 +234,9 @@ static bool pinned;
 
 void workload_pin_cpus(const cpu_set_t *cpus)
 {
-	pinned_cpus = *cpus;
-	pinned = true;
+	pinned = cpus != NULL;
+	if (cpus)
+		pinned_cpus = *cpus;
 }
 
 void workload_assume_cpus(int n)

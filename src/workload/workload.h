@@ -168,7 +168,8 @@ void workload_assume_cpus(int n);
 /*
  * The CPUs the workload's tasks will be pinned to (run --cpus): from then
  * on workload_cpus_allowed() counts only those of them, as the tasks will
- * see, so that a check refuses before a run stores anything.
+ * see, so that a check refuses before a run stores anything. NULL: all
+ * the process may run on again (ab pins each side's plan in turn).
  */
 void workload_pin_cpus(const cpu_set_t *cpus);
 

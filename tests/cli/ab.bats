@@ -357,6 +357,38 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name IN ('builds-a', 'builds-b')")" -eq 2 ]
 }
 
+# ab_refused_frees DB: a refused ab and one that measured nothing keep no name taken.
+ab_refused_frees() {
+	export SCHEDPERF_DB=$1
+	# cpus=cross on a side of one CPU: refused by the dry run and the run, nothing made
+	run sp ab pipe -p cpus=cross -p loops=100 --a cpus:1 --b cpus:0 --name X --dry-run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"'cross' needs two CPUs"*"cpus:"* ]]
+	run sp ab pipe -p cpus=cross -p loops=100 --a cpus:1 --b cpus:0 --name X
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$SCHEDPERF_DB" == postgresql* ]] || [ ! -e "$SCHEDPERF_DB" ]
+	# a side that fails at once: exit 3, its runs gone, the name free
+	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 6 --name F
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" != *"schedperf show"* ]]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name F -q
+	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 --max-samples 5 --name X -q
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+	  "[('F-a', 1), ('F-b', 1), ('X-a', 1), ('X-b', 1)]" ]
+}
+
+@test "ab: refused, or with nothing measured, it stores nothing and its --name stays free (SQLite, PostgreSQL)" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	PGDB=$(pg_new_db)
+	ab_refused_frees "$TMP/refused.db"
+	ab_refused_frees "$(pg_url "$PGDB")"
+}
+
 @test "ab: the command workload's failure stops ab with its reason" {
 	run sp ab command --a 'cmd:sh -c "echo broken build >&2; exit 1"' --b cmd:true \
 		--max-samples 20
