@@ -212,6 +212,8 @@ static int set_cpus(const struct cmd_option *opt, const char *arg)
 
 	if (cpulist_parse(arg, "--cpus", &b->cpuset, &err))
 		return error_report(&err);
+	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
+	workload_pin_cpus(&b->cpuset);
 	b->cpus = arg;
 	return 0;
 }

@@ -456,6 +456,23 @@ ab_refused_frees() {
 	[[ "$output" == *"too few"* ]]
 }
 
+@test "bisect-step: pipe's cpus=cross under --cpus of one CPU is refused before a batch, dry run alike" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	sp run pipe -p cpus=cross -p loops=100 -i 8 --name good --quiet
+	sp runs --format json >"$TMP/before.json"
+	for dry in --dry-run ""; do
+		run sp bisect-step pipe -p cpus=cross -p loops=100 --good good --cpus 1 --name cc $dry
+		[ "$status" -eq 255 ]
+		assert_one_line_error
+		[[ "$output" == *"'cross' needs two CPUs"*"--cpus"* ]]
+	done
+	sp runs --format json >"$TMP/after.json"
+	cmp "$TMP/before.json" "$TMP/after.json"
+	# two CPUs are enough (whatever else the step says of a good run so short)
+	run sp bisect-step pipe -p cpus=cross -p loops=100 --good good --cpus 0-1 --name cc --dry-run
+	[[ "$output" != *"needs two CPUs"* ]]
+}
+
 @test "ab --dry-run and bisect-step --dry-run check, print, and touch nothing" {
 	sysctl_setup
 	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --name dry \
