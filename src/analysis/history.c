@@ -71,6 +71,7 @@ struct series_build {
 struct builder {
 	const struct history_options *opts;
 	const struct result_set *set;
+	struct machine_of *machines;	/* machines_of(set) */
 	char **settings;	/* setting_key() of each batch of set */
 	struct group *groups;
 	size_t nr_groups;
@@ -112,18 +113,16 @@ static int compare_groups(const void *pa, const void *pb, void *arg)
 
 /*
  * What keeps a batch's samples apart from another's of the same benchmark:
- * its machine ("ID/HOST", batch_machine_key(); none when machines are
- * pooled) and the CPUs it was pinned to (knob.cpus; none when unpinned),
- * for a pinned run does not measure what an unpinned one does.
+ * its machine ("ID/HOST", machines_of(); none when machines are pooled)
+ * and the CPUs it was pinned to (knob.cpus; none when unpinned), for a
+ * pinned run does not measure what an unpinned one does.
  */
-static char *setting_key(const struct history_options *opts, const struct result_batch *batch)
+static char *setting_key(const struct history_options *opts, const struct machine_of *machine,
+			 const struct result_batch *batch)
 {
 	const char *cpus = result_batch_env(batch, "knob.cpus");
-	char *machine = opts->pool_machines ? NULL : batch_machine_key(batch);
-	char *key = xasprintf("%s\n%s", machine ? machine : "", cpus ? cpus : "");
 
-	free(machine);
-	return key;
+	return xasprintf("%s\n%s", opts->pool_machines ? "" : machine->key, cpus ? cpus : "");
 }
 
 static const char *setting_of(const struct builder *b, const struct result_batch *batch)
@@ -287,8 +286,13 @@ static struct series_build *series_find(struct builder *b,
 	memset(sb, 0, sizeof(*sb));
 	sb->setting = k.setting;
 	sb->series = xcalloc(1, sizeof(*sb->series));
-	sb->series->machine = pooled || !result_batch_env(batch, "machine.hostname") ? NULL :
-			      batch_machine_name(batch);
+	if (!pooled) {
+		const struct machine_of *m = &b->machines[batch - b->set->batches];
+
+		sb->series->machine = m->host;
+		sb->series->machine_id = m->id;
+		sb->series->machine_label = m->host ? machine_of_label(m) : NULL;
+	}
 	sb->series->cpus = result_batch_env(batch, "knob.cpus");
 	sb->series->workload = bench->workload;
 	sb->series->params = bench->params;
@@ -380,9 +384,10 @@ void history_build(struct history *h, const struct result_set *set,
 	struct builder b = { .opts = opts, .set = set };
 	size_t *group_of = xcalloc(set->nr_batches + 1, sizeof(*group_of));
 
+	b.machines = machines_of(set);
 	b.settings = xcalloc(set->nr_batches + 1, sizeof(*b.settings));
 	for (size_t i = 0; i < set->nr_batches; i++)
-		b.settings[i] = setting_key(opts, &set->batches[i]);
+		b.settings[i] = setting_key(opts, &b.machines[i], &set->batches[i]);
 	memset(h, 0, sizeof(*h));
 	h->level = opts->level;
 	h->by = opts->by;
@@ -417,6 +422,7 @@ void history_build(struct history *h, const struct result_set *set,
 	for (size_t i = 0; i < set->nr_batches; i++)
 		free(b.settings[i]);
 	free(b.settings);
+	machines_of_free(b.machines, set->nr_batches);
 }
 
 void history_detect(struct history *h, const struct change_point_options *opts)
@@ -468,6 +474,7 @@ void history_release(struct history *h)
 			free(h->series[i].points[j].samples);
 		free(h->series[i].points);
 		free(h->series[i].changes);
+		free(h->series[i].machine_label);
 	}
 	free(h->series);
 	memset(h, 0, sizeof(*h));

@@ -59,6 +59,8 @@ struct history_change {
 
 struct history_series {
 	const char *machine;	/* its batches' host name; NULL when machines are pooled */
+	const char *machine_id;	/* their machine id; NULL when pooled or none recorded */
+	char *machine_label;	/* machine_of_label(); NULL when pooled or no host name */
 	const char *cpus;	/* the CPUs its batches were pinned to (knob.cpus); NULL: unpinned */
 	const char *workload;
 	const char *params;	/* canonical JSON */

@@ -27,6 +27,87 @@ char *batch_machine_key(const struct result_batch *batch)
 			   result_batch_env(batch, "machine.hostname"));
 }
 
+/* Batch indices by host name, then machine key. */
+static int compare_host_key(const void *pa, const void *pb, void *arg)
+{
+	const struct machine_of *m = arg;
+	const struct machine_of *a = &m[*(const size_t *)pa], *b = &m[*(const size_t *)pb];
+	int c = strcmp(a->host ? a->host : "", b->host ? b->host : "");
+
+	return c ? c : strcmp(a->key, b->key);
+}
+
+/* The host group m[order[from..to)]: its machines apart, and no-id batches joined. */
+static void settle_host(struct machine_of *m, const size_t *order, size_t from, size_t to)
+{
+	const struct machine_of *only = NULL;
+	size_t nr = 0;
+
+	for (size_t i = from; i < to; i++) {
+		const struct machine_of *x = &m[order[i]];
+
+		if (x->id && (!only || strcmp(only->key, x->key))) {
+			only = x;
+			nr++;
+		}
+	}
+	for (size_t i = from; i < to; i++) {
+		struct machine_of *x = &m[order[i]];
+
+		if (!x->id && nr == 1) {
+			free(x->key);
+			x->key = xstrdup(only->key);
+			x->id = only->id;
+		}
+	}
+	for (size_t i = from; i < to; i++)
+		m[order[i]].shared_host = nr > 1;
+}
+
+struct machine_of *machines_of(const struct result_set *set)
+{
+	size_t n = set->nr_batches, *order = xcalloc(n + 1, sizeof(*order));
+	struct machine_of *m = xcalloc(n + 1, sizeof(*m));
+
+	for (size_t i = 0; i < n; i++) {
+		const char *id = result_batch_env(&set->batches[i], "machine.id");
+
+		m[i].id = id && *id ? id : NULL;
+		m[i].host = result_batch_env(&set->batches[i], "machine.hostname");
+		m[i].key = batch_machine_key(&set->batches[i]);
+		order[i] = i;
+	}
+	qsort_r(order, n, sizeof(*order), compare_host_key, m);
+	for (size_t from = 0, to; from < n; from = to) {
+		const char *host = m[order[from]].host ? m[order[from]].host : "";
+
+		for (to = from + 1; to < n && !strcmp(host, m[order[to]].host ?
+							  m[order[to]].host : ""); to++)
+			;
+		settle_host(m, order, from, to);
+	}
+	free(order);
+	return m;
+}
+
+void machines_of_free(struct machine_of *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++)
+		free(m[i].key);
+	free(m);
+}
+
+char *machine_of_label(const struct machine_of *m)
+{
+	const char *host = m->host ? m->host : "unknown";
+
+	if (!m->shared_host)
+		return xstrdup(host);
+	if (!m->id)
+		return xasprintf("%s (no machine id)", host);
+	return xasprintf("%s (%.8s)", host, m->id);
+}
+
 static bool matches(const struct result_batch *batch, const void *arg)
 {
 	const char *pattern = arg, *id = result_batch_env(batch, "machine.id");
@@ -41,34 +122,35 @@ size_t machines_keep_matching(struct result_set *set, const char *pattern)
 	return set->nr_batches;
 }
 
-/* Whether @keys[i] is one of the keys before it. */
-static bool seen_before(char *const *keys, size_t i)
+/* Whether @m[i] is one of the machines before it. */
+static bool seen_before(const struct machine_of *m, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(keys[j], keys[i]))
+		if (!strcmp(m[j].key, m[i].key))
 			return true;
 	return false;
 }
 
 size_t machines_count(const struct result_set *set, char *names, size_t len)
 {
-	char **keys = xcalloc(set->nr_batches + 1, sizeof(*keys));
+	struct machine_of *m = machines_of(set);
 	size_t n = 0, used = 0;
 
 	if (names && len)
 		names[0] = '\0';
 	for (size_t i = 0; i < set->nr_batches; i++) {
-		keys[i] = batch_machine_key(&set->batches[i]);
-		if (seen_before(keys, i))
+		char *label;
+
+		if (seen_before(m, i))
 			continue;
+		label = machine_of_label(&m[i]);
 		if (names && used < len)
 			used += (size_t)snprintf(names + used, len - used, "%s%s", n ? ", " : "",
-						 batch_machine_name(&set->batches[i]));
+						 label);
+		free(label);
 		n++;
 	}
-	for (size_t i = 0; i < set->nr_batches; i++)
-		free(keys[i]);
-	free(keys);
+	machines_of_free(m, set->nr_batches);
 	return n;
 }
 

@@ -22,6 +22,33 @@ const char *batch_machine_name(const struct result_batch *batch);
 /* What tells the batch's machine from another: "ID/HOST" (machine_key()), malloc()ed. */
 char *batch_machine_key(const struct result_batch *batch);
 
+/* The machine of one batch of a set, told apart from the set's others. */
+struct machine_of {
+	char *key;		/* "ID/HOST", malloc()ed */
+	const char *id;		/* NULL: none recorded, and none taken from its host */
+	const char *host;	/* NULL: none recorded */
+	bool shared_host;	/* another machine of the set has this host name */
+};
+
+/*
+ * The machine of each batch of @set (an array of set->nr_batches): its
+ * batch_machine_key(), except that a batch that recorded no machine id
+ * (stores from before machine ids were recorded) takes the key of the one
+ * machine of its host name in @set when there is exactly one, so that an
+ * upgraded machine's history is not split in two; with two or more it
+ * stays apart, for it cannot be told whose it is. Free with
+ * machines_of_free().
+ */
+struct machine_of *machines_of(const struct result_set *set);
+void machines_of_free(struct machine_of *m, size_t n);
+
+/*
+ * @m's name for people, malloc()ed: its host name ("unknown" when none),
+ * followed, when another machine of the set has that host name, by the
+ * start of its machine id: "h (3f2a9c01)", or "h (no machine id)".
+ */
+char *machine_of_label(const struct machine_of *m);
+
 /*
  * Keep only the batches of @set whose machine matches @pattern (its host
  * name or its id; * and ? as in the shell). Returns how many are left.
@@ -29,8 +56,8 @@ char *batch_machine_key(const struct result_batch *batch);
 size_t machines_keep_matching(struct result_set *set, const char *pattern);
 
 /*
- * How many machines the batches of @set ran on; @names (may be NULL)
- * gets their names, ", "-separated, cut at @len.
+ * How many machines the batches of @set ran on (machines_of()); @names (may
+ * be NULL) gets their machine_of_label()s, ", "-separated, cut at @len.
  */
 size_t machines_count(const struct result_set *set, char *names, size_t len);
 

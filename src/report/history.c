@@ -26,8 +26,8 @@ char *history_series_title(const struct history_series *s)
 			    better_name(s->metric->better));
 	else
 		strbuf_addf(&sb, " (%s is better)", better_name(s->metric->better));
-	if (s->machine)
-		strbuf_addf(&sb, " on %s", s->machine);
+	if (s->machine_label)
+		strbuf_addf(&sb, " on %s", s->machine_label);
 	if (s->cpus)
 		strbuf_addf(&sb, " pinned to CPUs %s", s->cpus);
 	free(params);
@@ -116,6 +116,7 @@ static void series_json(struct json_writer *w, const struct history_series *s)
 	jw_key(w, "better");
 	jw_string(w, better_name(s->metric->better));
 	string_or_null(w, "machine", s->machine);
+	string_or_null(w, "machine_id", s->machine_id);
 	string_or_null(w, "cpus", s->cpus);
 }
 
@@ -197,7 +198,7 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
 	fputs("workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,"
-	      "ci_low,ci_high,machine,cpus\n", out);
+	      "ci_low,ci_high,machine,cpus,machine_id\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *params = params_display(s->params);
@@ -227,6 +228,8 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			csv_text(out, s->machine ? s->machine : "");
 			fputc(',', out);
 			csv_text(out, s->cpus ? s->cpus : "");
+			fputc(',', out);
+			csv_text(out, s->machine_id ? s->machine_id : "");
 			fputc('\n', out);
 		}
 		free(params);

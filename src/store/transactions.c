@@ -218,6 +218,27 @@ int store_run_taken(struct store *st, const char *name, bool *taken, struct erro
 }
 
 /*
+ * @state's machine is not this one (@here, "ID/HOST"): named by its host
+ * name, and by its machine id too when its host name is this one's.
+ */
+static int other_machine(const struct batch_state *state, const char *name, const char *here,
+			 struct error *err)
+{
+	const char *host = strchr(here, '/') + 1;
+	int id_len = (int)strcspn(state->machine, "/"), here_len = (int)(host - here - 1);
+
+	if (*state->host && strcmp(state->host, host))
+		return error_set(err, EXIT_USAGE, "run '%.128s': its incomplete batch %lld ran "
+				 "on machine '%.128s', not this one (resume it there; here, run "
+				 "it without --resume)", name, (long long)state->id, state->host);
+	return error_set(err, EXIT_USAGE, "run '%.128s': its incomplete batch %lld ran on "
+			 "machine '%.128s' of machine id '%.*s', not this one, of machine id "
+			 "'%.*s' (resume it there; here, run it without --resume)", name,
+			 (long long)state->id, *state->host ? state->host : "unknown", id_len,
+			 state->machine, here_len, here);
+}
+
+/*
  * The latest incomplete batch of this machine's, in @states: another
  * machine's is that machine's to resume (its writer cannot be seen from
  * here, and this machine's samples would be pooled with its). One that
@@ -235,10 +256,7 @@ static int this_machines(const struct batch_state *states, size_t nr, const char
 			return 0;
 		}
 	}
-	return error_set(err, EXIT_USAGE, "run '%.128s': its incomplete batch %lld ran on "
-			 "machine '%.128s', not this one (resume it there; here, run it "
-			 "without --resume)", name, (long long)states[0].id,
-			 *states[0].host ? states[0].host : states[0].machine);
+	return other_machine(&states[0], name, here, err);
 }
 
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,

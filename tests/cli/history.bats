@@ -93,7 +93,7 @@ assert abs(point["median"] - statistics.median(samples)) < 1e-12
 assert point["ci"][0] < point["mean"] < point["ci"][1]
 PY
 	run sp history --workload messaging --format csv
-	[ "${lines[0]}" = "workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,ci_low,ci_high,machine,cpus" ]
+	[ "${lines[0]}" = "workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,ci_low,ci_high,machine,cpus,machine_id" ]
 	[ "${#lines[@]}" -eq 13 ]
 	[[ "${lines[1]}" == "messaging,groups=2,seconds,s,lower,6.1,,2026-01-01T10:00:00Z,5,"* ]]
 	run sp history --workload messaging

@@ -149,7 +149,7 @@ print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" 
 	[[ "$output" == *"usec_per_op (usec, lower is better) on $HOST pinned to CPUs 0"* ]]
 	sp --db "$db" history --workload pipe --metric usec_per_op --machine "$HOST" --format csv \
 		>"$TMP/hp.csv"
-	grep -q "^pipe,.*,p,,.*,2,.*,$HOST,0\$" "$TMP/hp.csv"
+	grep -q "^pipe,.*,p,,.*,2,.*,$HOST,0,$(cat /etc/machine-id)\$" "$TMP/hp.csv"
 }
 
 @test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
@@ -167,4 +167,78 @@ print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" 
 @test "machines: PostgreSQL: the same" {
 	fleet_store "$PG"
 	check_machines "$PG"
+}
+
+# In store $1: runs k01..k08 on two machines both named "h" (ids aaaaaaaa...
+# and bbbbbbbb...), k09 on an "h" with no machine id; machine "solo" ran
+# k01..k04 before machine ids were recorded and k05..k08 after.
+same_host_store() {
+	"$PYTHON" - "$TMP/same.json" <<-'EOF'
+	import json, sys
+	def run(name, day, host, mid, value):
+	    env = {"machine.hostname": host}
+	    if mid:
+	        env["machine.id"] = mid * 32
+	    return {"name": name, "started": "2026-01-%02dT%02d:00:00Z" % (day, ["ha", "hb", "h", "solo", "soloc"].index(host + mid)),
+	            "complete": True, "environment": env,
+	            "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+	                            "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                         "better": "lower",
+	                                         "samples": [value, value * 1.001]}]}]}
+	runs = [run("k%02d" % i, i, "h", "a", 10) for i in range(1, 9)]
+	runs += [run("k%02d" % i, i, "h", "b", 20) for i in range(1, 9)]
+	runs += [run("k09", 9, "h", "", 30)]
+	runs += [run("k%02d" % i, i, "solo", "" if i < 5 else "c", 5) for i in range(1, 9)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp --db "$1" import "$TMP/same.json" >/dev/null
+}
+
+check_same_host() {
+	local db=$1 a=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+	local c=cccccccccccccccccccccccccccccccc HOST
+	HOST=$(hostname)
+	run sp --db "$db" history
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' on h (aaaaaaaa)$' <<<"$output")" = 1 ]
+	[ "$(grep -c ' on h (bbbbbbbb)$' <<<"$output")" = 1 ]
+	[ "$(grep -c ' on h (no machine id)$' <<<"$output")" = 1 ]
+	# solo's batches without an id join the one solo that has one
+	[ "$(grep -c ' on solo$' <<<"$output")" = 1 ]
+	sp --db "$db" history --format json >"$TMP/h.json"
+	[ "$(json "sorted((s['machine'], s['machine_id'] or '', len(s['points'])) for s in d['series'])" "$TMP/h.json")" = "[('h', '', 1), ('h', '$a', 8), ('h', '$b', 8), ('solo', '$c', 8)]" ]
+	sp --db "$db" history --format csv >"$TMP/h.csv"
+	[ "$(cut -d, -f15,17 "$TMP/h.csv" | LC_ALL=C sort | uniq -c | awk '{ print $1 ":" $2 }' | tr '\n' ' ')" = "1:h, 8:h,$a 8:h,$b 1:machine,machine_id 8:solo,$c " ]
+	sp --db "$db" detect --format json >"$TMP/d.json"
+	[ "$(json "sorted((s['machine'], s['machine_id'] or '') for s in d)" "$TMP/d.json")" = "[('h', ''), ('h', '$a'), ('h', '$b'), ('solo', '$c')]" ]
+	# compare names the two h apart
+	run sp --db "$db" compare k01 k02
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"has batches from 3 machines (h (aaaaaaaa), h (bbbbbbbb), solo)"* ]] ||
+		{ echo "$output"; false; }
+	sp --db "$db" compare k04 k05 --machine solo --format json >/dev/null
+	# --machine by id still chooses one of them
+	sp --db "$db" history --machine "$a" --format json >"$TMP/h.json"
+	[ "$(json "[s['machine_id'] for s in d['series']]" "$TMP/h.json")" = "['$a']" ]
+	# resume: an incomplete batch of a machine with this host name but another id
+	sp --db "$db" export k09 | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+d["runs"][0].update(name="inc", complete=False)
+d["runs"][0]["environment"].update({"machine.hostname": sys.argv[1], "machine.id": "f" * 32})
+json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
+	run sp --db "$db" run --resume --name inc
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ran on machine '$HOST' of machine id 'ffffffffffffffffffffffffffffffff', not this one, of machine id '$(cat /etc/machine-id)' (resume it there"* ]] || { echo "$output"; false; }
+}
+
+@test "machines: SQLite: two machines of one host name are told apart, a batch without id joins its host's one machine" {
+	same_host_store "$SCHEDPERF_DB"
+	check_same_host "$SCHEDPERF_DB"
+}
+
+@test "machines: PostgreSQL: two machines of one host name, the same" {
+	same_host_store "$PG"
+	check_same_host "$PG"
 }
