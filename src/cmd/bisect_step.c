@@ -175,7 +175,9 @@ static int run_step(struct bisect *b, const char *name)
 	struct step_outcome s;
 	int code;
 
-	if (bisect_step_load_ends(&b->step, global.db, &err)) {
+	/* an ab's run takes no step's batch: refused before the step, dry run alike */
+	if (bisect_step_load_ends(&b->step, global.db, &err) ||
+	    (name && store_check_run_own(global.db, name, &err))) {
 		error_report(&err);
 		return BISECT_ERROR;
 	}

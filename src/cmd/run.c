@@ -621,6 +621,9 @@ int cmd_run(int argc, char **argv)
 								&err))))
 		goto fail;
 	if (req.dry_run) {
+		/* what the run would be refused for when it stores its batch (submit's check too) */
+		if (!req.resume && store_check_run_own(global.db, req.opt.name, &err))
+			goto fail;
 		print_dry_run(plan);
 		goto out;
 	}

@@ -47,6 +47,9 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
  * nor an unfinished one of a cancelled or failed job, else 0.
  */
 int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
+/* -1 with @err (EXIT_USAGE) when run @name is an ab experiment's own, else 0 (or -1). */
+int run_own(struct store *st, const char *name, struct error *err);
+int run_own_error(const char *name, struct error *err);
 /*
  * 0 when @batch (not inserted yet, or batch->id) may join run @run_id:
  * none of the others, but for this process's job's, is an experiment's

@@ -63,12 +63,30 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 
 	if (rc <= 0)
 		return rc;
-	return error_set(err, EXIT_USAGE, own ?
-			 "run '%.128s' holds batches already, and compare would pool them with "
-			 "this ab experiment's samples (store it under another run name)" :
-			 "run '%.128s' is an ab experiment's own, and compare would pool a batch "
-			 "added to it with the experiment's samples (store it under another run "
-			 "name)", batch->name);
+	if (!own)
+		return run_own_error(batch->name, err);
+	return error_set(err, EXIT_USAGE, "run '%.128s' holds batches already, and compare "
+			 "would pool them with this ab experiment's samples (store it under "
+			 "another run name)", batch->name);
+}
+
+int run_own(struct store *st, const char *name, struct error *err)
+{
+	int64_t batch_id;
+	int rc = sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
+			"JOIN environment e ON e.batch_id = b.id AND e.key = 'experiment' "
+			"WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " LIMIT 1",
+			SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &batch_id, err,
+			"find the run's batches");
+
+	return rc <= 0 ? rc : run_own_error(name, err);
+}
+
+int run_own_error(const char *name, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "run '%.128s' is an ab experiment's own, and compare "
+			 "would pool a batch added to it with the experiment's samples (store it "
+			 "under another run name)", name);
 }
 
 static int insert_environment(struct store *st, const struct result_batch *batch,

@@ -179,6 +179,12 @@ enum store_parts {
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
+/*
+ * Refused (EXIT_USAGE) when the store at @db, if there is one, holds run
+ * @name as an ab experiment's own: what adding a batch to it would be
+ * refused for, told before anything runs (a dry run, submit's check).
+ */
+int store_check_run_own(const char *db, const char *name, struct error *err);
 /* Whether run @name holds a batch (a run's, an ab's, any job's). */
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err);
 

@@ -217,6 +217,27 @@ int store_run_taken(struct store *st, const char *name, bool *taken, struct erro
 	return rc < 0 ? -1 : 0;
 }
 
+int store_check_run_own(const char *db, const char *name, struct error *err)
+{
+	struct store_status status;
+	struct store *st = NULL;
+	int rc;
+
+	if (store_inspect(db, &status, err))
+		return -1;
+	if (!status.version)
+		return 0;
+	if (store_open_existing(db, &st, err))
+		return -1;
+	rc = sql_begin(st, TXN_READ, err);
+	if (!rc) {
+		rc = run_own(st, name, err);
+		sql_end_read(st);
+	}
+	store_close(st);
+	return rc;
+}
+
 /*
  * @state's machine is not this one (@here, "ID/HOST"): named by its host
  * name, and by its machine id too when its host name is this one's.

@@ -268,6 +268,8 @@ ab_runs_own() {
 	export SCHEDPERF_DB=$1
 	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name own -q
 	sp run command -p cmd=true -i 1 --name plain -q
+	c=(-p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
+	sp run command "${c[@]}" -i 8 --name good --quiet
 	sp export own-a >"$TMP/own-a.json"
 	sp export plain >"$TMP/plain.json"
 	sp runs --format json >"$TMP/before.json"
@@ -277,6 +279,26 @@ ab_runs_own() {
 	[[ "$output" == *"run 'own-a' is an ab experiment's own, and compare would pool a batch added to it"* ]]
 	run sp run command -p cmd=true -i 1 --name own-b --replace
 	[ "$status" -eq 2 ]
+	# a dry run, and submit's check of a job, refuse it alike
+	run sp run command -p cmd=true -i 1 --name own-a --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'own-a' is an ab experiment's own"* ]]
+	for dry in --dry-run ""; do
+		run sp bisect-step command "${c[@]}" --good good --name own-b $dry
+		[ "$status" -eq 255 ]
+		assert_one_line_error
+		[[ "$output" == *"run 'own-b' is an ab experiment's own"* ]]
+	done
+	if [[ "$1" == postgresql* ]]; then
+		run sp submit command -p cmd=true -i 1 --name own-a
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"run 'own-a' is an ab experiment's own"* ]]
+		run sp submit bisect-step command "${c[@]}" --good good --name own-b
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"run 'own-b' is an ab experiment's own"* ]]
+		[ "$(psql_in "$PGDB" 'SELECT count(*) FROM jobs')" -eq 0 ]
+	fi
 	# a run's batch imported into the ab's run, and the ab's into a run's: refused
 	"$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = sys.argv[2]
