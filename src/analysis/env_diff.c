@@ -33,6 +33,7 @@ static const struct {
 	{ "machine.hostname", "machine" },
 	{ "machine.id", "machine-id" },
 	{ "knob.cpus", "cpus" },	/* pinned, or to other CPUs */
+	{ "knob.cgroup.cpuset.cpus", "cpuset" },	/* the same by a cgroup */
 };
 
 static const char *moving_key(const char *key)

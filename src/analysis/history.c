@@ -114,13 +114,14 @@ static int compare_groups(const void *pa, const void *pb, void *arg)
 /*
  * What keeps a batch's samples apart from another's of the same benchmark:
  * its machine ("ID/HOST", machines_of(); none when machines are pooled)
- * and the CPUs it was pinned to (knob.cpus; none when unpinned), for a
- * pinned run does not measure what an unpinned one does.
+ * and the CPUs it was pinned to (result_batch_cpus(): --cpus, cpus: or a
+ * cgroup's cpuset; none when unpinned), for a pinned run does not measure
+ * what an unpinned one does.
  */
 static char *setting_key(const struct history_options *opts, const struct machine_of *machine,
 			 const struct result_batch *batch)
 {
-	const char *cpus = result_batch_env(batch, "knob.cpus");
+	const char *cpus = result_batch_cpus(batch);
 
 	return xasprintf("%s\n%s", opts->pool_machines ? "" : machine->key, cpus ? cpus : "");
 }
@@ -293,7 +294,7 @@ static struct series_build *series_find(struct builder *b,
 		sb->series->machine_id = m->id;
 		sb->series->machine_label = m->host ? machine_of_label(m) : NULL;
 	}
-	sb->series->cpus = result_batch_env(batch, "knob.cpus");
+	sb->series->cpus = result_batch_cpus(batch);
 	sb->series->workload = bench->workload;
 	sb->series->params = bench->params;
 	sb->series->metric = metric;

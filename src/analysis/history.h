@@ -61,7 +61,7 @@ struct history_series {
 	const char *machine;	/* its batches' host name; NULL when machines are pooled */
 	const char *machine_id;	/* their machine id; NULL when pooled or none recorded */
 	char *machine_label;	/* machine_of_label(); NULL when pooled or no host name */
-	const char *cpus;	/* the CPUs its batches were pinned to (knob.cpus); NULL: unpinned */
+	const char *cpus;	/* the CPUs its batches were pinned to (result_batch_cpus()); NULL: unpinned */
 	const char *workload;
 	const char *params;	/* canonical JSON */
 	const struct result_metric *metric;	/* name, unit, better */
@@ -87,7 +87,7 @@ const char *history_order_name(enum history_order order);
  * them) under @opts; they point into @set, which must outlive @h. Each
  * machine has series of its own unless @opts->pool_machines, its points
  * dated and ordered by that machine's batches alone, and so has each set
- * of CPUs batches were pinned to (knob.cpus), and unpinned batches. Series keep
+ * of CPUs batches were pinned to (result_batch_cpus()), and unpinned batches. Series keep
  * the order in which they first appear; points with no sample are left
  * out.
  */

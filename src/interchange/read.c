@@ -14,6 +14,7 @@
 #include "interchange/fields.h"
 #include "interchange/interchange.h"
 #include "util/input_file.h"
+#include "util/list.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -472,9 +473,19 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 	return read_profiles(json_object_get(obj, "profiles"), bench, file, w, err);
 }
 
+/*
+ * A CPU list the batch was held to (result_batch_cpus()) in its one
+ * spelling, as schedperf records it: "1,0" of a foreign file is "0-1", so
+ * that history does not count one set of CPUs as two.
+ */
 static void add_env(void *ctx, const char *key, const char *value)
 {
-	result_batch_add_env(ctx, key, value);
+	char *cpus = NULL;
+
+	if (!strcmp(key, "knob.cpus") || !strcmp(key, "knob.cgroup.cpuset.cpus"))
+		cpus = cpulist_canonical(value);
+	result_batch_add_env(ctx, key, cpus ? cpus : value);
+	free(cpus);
 }
 
 static int read_batch(json_t *obj, struct result_set *set, const char *file,

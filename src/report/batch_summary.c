@@ -66,23 +66,11 @@ static void failure_lines(FILE *out, const struct result_benchmark *b)
 	free(count);
 }
 
-/*
- * The CPUs the batch's workload was held to: run's --cpus or a side's
- * cpus: (knob.cpus), else its cgroup's cpuset: a workload's own "cpus="
- * parameter (pipe's "any") says nothing of them.
- */
-static const char *held_to(const struct result_batch *batch)
-{
-	const char *cpus = result_batch_env(batch, "knob.cpus");
-
-	return cpus ? cpus : result_batch_env(batch, "knob.cgroup.cpuset.cpus");
-}
-
 char *benchmark_label(const struct result_batch *batch, const struct result_benchmark *b)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *params = params_display(b->params);
-	const char *cpus = held_to(batch);
+	const char *cpus = result_batch_cpus(batch);
 
 	strbuf_addf(&sb, "%s %s", b->workload, params);
 	if (cpus) {

@@ -10,7 +10,6 @@
 
 #include "runner/cpulist.h"
 #include "util/list.h"
-#include "util/strbuf.h"
 #include "workload/workload.h"
 
 static int bad_list(struct error *err, const char *text, const char *what, const char *why)
@@ -65,23 +64,4 @@ int cpulist_parse(const char *text, const char *what, cpu_set_t *set, struct err
 				"(give CPUs of 'taskset -p $$' that are in "
 				"/sys/devices/system/cpu/online)");
 	return 0;
-}
-
-char *cpulist_format(const cpu_set_t *set)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		int last = cpu;
-
-		if (!CPU_ISSET(cpu, set))
-			continue;
-		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		strbuf_addf(&sb, sb.len ? ",%d" : "%d", cpu);
-		if (last > cpu)
-			strbuf_addf(&sb, "-%d", last);
-		cpu = last;
-	}
-	return strbuf_detach(&sb);
 }

@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include "util/error.h"
+#include "util/list.h"	/* cpulist_format() */
 
 /*
  * Parse a CPU list as the kernel writes them ("0-3,8,10-11") into @set;
@@ -19,12 +20,5 @@ int cpulist_parse_form(const char *text, const char *what, cpu_set_t *set, struc
  * that runs it checks its own CPUs.
  */
 int cpulist_parse(const char *text, const char *what, cpu_set_t *set, struct error *err);
-
-/*
- * @set in the kernel's form, as /proc/self/status's Cpus_allowed_list
- * spells it ("0-3,8": a range for two CPUs or more), malloc'd; "" for
- * none. One set has one spelling: what a batch's environment records.
- */
-char *cpulist_format(const cpu_set_t *set);
 
 #endif

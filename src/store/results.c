@@ -233,6 +233,13 @@ const char *result_batch_env(const struct result_batch *batch, const char *key)
 	return NULL;
 }
 
+const char *result_batch_cpus(const struct result_batch *batch)
+{
+	const char *cpus = result_batch_env(batch, "knob.cpus");
+
+	return cpus ? cpus : result_batch_env(batch, "knob.cgroup.cpuset.cpus");
+}
+
 static void metric_release(struct result_metric *m)
 {
 	free(m->name);

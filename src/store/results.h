@@ -155,5 +155,11 @@ size_t result_metric_repetitions(const struct result_metric *m);
 /* Sort the environment by key (for stable output and lookups). */
 void result_batch_sort_env(struct result_batch *batch);
 const char *result_batch_env(const struct result_batch *batch, const char *key);
+/*
+ * The CPUs @batch's workload was held to, NULL when none: run's --cpus or
+ * an ab side's cpus: (knob.cpus), else its cgroup's cpuset
+ * (knob.cgroup.cpuset.cpus), which pins its tasks just as well.
+ */
+const char *result_batch_cpus(const struct result_batch *batch);
 
 #endif

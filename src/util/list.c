@@ -4,6 +4,7 @@
 
 #include "util/list.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 
 int comma_list_each(const char *list, list_item_fn *fn, void *arg)
 {
@@ -54,4 +55,44 @@ int cpulist_walk(const char *list, cpu_range_fn *range, void *arg)
 	struct cpulist_walk walk = { range, arg };
 
 	return comma_list_each(list, cpulist_item, &walk);
+}
+
+char *cpulist_format(const cpu_set_t *set)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		int last = cpu;
+
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		strbuf_addf(&sb, sb.len ? ",%d" : "%d", cpu);
+		if (last > cpu)
+			strbuf_addf(&sb, "-%d", last);
+		cpu = last;
+	}
+	return strbuf_detach(&sb);
+}
+
+static int canonical_range(long first, long last, void *arg)
+{
+	cpu_set_t *set = arg;
+
+	if (last < first || last >= CPU_SETSIZE)
+		return -1;
+	for (long cpu = first; cpu <= last; cpu++)
+		CPU_SET((int)cpu, set);
+	return 0;
+}
+
+char *cpulist_canonical(const char *list)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (!*list || cpulist_walk(list, canonical_range, &set))
+		return NULL;
+	return cpulist_format(&set);
 }

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_UTIL_LIST_H
 #define SCHEDPERF_UTIL_LIST_H
 
+#include <sched.h>
 #include <stddef.h>
 
 /*
@@ -33,5 +34,19 @@ typedef int cpu_range_fn(long first, long last, void *arg);
  * @range stopped with. Whether a range may go downwards is @range's call.
  */
 int cpulist_walk(const char *list, cpu_range_fn *range, void *arg);
+
+/*
+ * @set in the kernel's form, as /proc/self/status's Cpus_allowed_list
+ * spells it ("0-3,8": a range for two CPUs or more), malloc'd; "" for
+ * none. One set has one spelling: what a batch's environment records.
+ */
+char *cpulist_format(const cpu_set_t *set);
+
+/*
+ * The CPU list @list (ranges upwards, CPUs below CPU_SETSIZE) in
+ * cpulist_format()'s one spelling ("1,0" and "0,1" are "0-1"), malloc'd;
+ * NULL when @list is not such a list.
+ */
+char *cpulist_canonical(const char *list);
 
 #endif

@@ -198,6 +198,41 @@ two_machines() {
 	[[ "$output" == "schedperf: detect: --magnitude '1e6': give a percent from 0 to below 1000000, e.g. 2"* ]]
 }
 
+@test "history: a cgroup's cpuset pins as --cpus does, and an imported CPU list is read in one spelling" {
+	"$PYTHON" - "$TMP/pin.json" <<-'EOF'
+	import json, sys
+	def run(hour, env):
+	    env = dict(env, **{"machine.hostname": "h", "machine.id": "a" * 32})
+	    return {"name": "K", "started": "2026-01-01T%02d:00:00Z" % hour, "complete": True,
+	            "environment": env,
+	            "benchmarks": [{"workload": "pipe", "params": {},
+	                            "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
+	                                         "samples": [1.0, 2.0]}]}]}
+	runs = [run(0, {}), run(1, {"knob.cgroup.cpuset.cpus": "0"}), run(2, {"knob.cpus": "0"}),
+	        run(3, {"knob.cpus": "1,0"}), run(4, {"knob.cpus": "0-1"}),
+	        run(5, {"knob.cgroup.cpuset.cpus": "1,0,2"})]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/pin.json" >/dev/null
+	sp history --format json >"$TMP/h.json"
+	[ "$(json "[(s['cpus'], sum(p['n'] for p in s['points'])) for s in d['series']]" "$TMP/h.json")" = "[(None, 2), ('0', 4), ('0-1', 4), ('0-2', 2)]" ]
+	run sp history
+	[ "$(grep -c 'pinned to CPUs' <<<"$output")" = 3 ]
+	# the file's "1,0" is stored as the kernel spells it
+	[ "$(sp export K | grep -c '"knob.cpus": "1,0"')" = 0 ]
+	[ "$(sp export K | grep -c '"knob.cgroup.cpuset.cpus": "0-2"')" = 1 ]
+	# compare counts a cpuset among what moves results, as it does --cpus
+	sp export K | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+for r, name in zip(d["runs"][:2], ["U", "C"]):
+    r["name"] = name
+d["runs"] = d["runs"][:2]
+json.dump(d, sys.stdout)' | sp import - >/dev/null
+	run sp compare U C
+	[[ "$output" == *"(!cpuset differs)"* ]] || { echo "$output"; false; }
+}
+
 @test "history and detect refuse bad options with one line and exit 2" {
 	import_history 5
 	for args in "--by day" "--order size" "--format xml" "-p loops" "-p =1" \
