@@ -371,6 +371,21 @@ static const char *knob_kind_name(const struct knob *k)
 	return "";
 }
 
+/*
+ * A knob of the tasks' as its batch records it (nice:+0 and nice:00 are
+ * nice=0, as ab compares them), else its value as given.
+ */
+static const char *task_knob_value(const struct knob *k, char *buf, size_t len)
+{
+	struct task_knobs t = { 0 };
+	struct error err = { 0 };
+
+	if (!task_knob_kind(k->kind) || task_knobs_add(&t, k, &err))
+		return k->value ? k->value : "";
+	task_knobs_describe(&t, buf, len);
+	return buf;
+}
+
 uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
 {
 	char **lines = xcalloc(list->nr + 1, sizeof(char *));
@@ -378,9 +393,10 @@ uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
 	/* each knob a line of its kind, name and value; sorted, hashed */
 	for (size_t i = 0; i < list->nr; i++) {
 		const struct knob *k = &list->knobs[i];
+		char value[128];
 
 		lines[i] = xasprintf("%s\t%s\t%s", knob_kind_name(k), k->name ? k->name : "",
-				     k->value ? k->value : "");
+				     task_knob_value(k, value, sizeof(value)));
 	}
 	qsort(lines, list->nr, sizeof(char *), compare_strings);
 	for (size_t i = 0; i < list->nr; i++) {

@@ -98,9 +98,10 @@ int knobs_parse(struct knob_list *list, const char *spec, const char *side, stru
 void knobs_release(struct knob_list *list);
 
 /*
- * A hash of @list's knobs, whatever their order, to tell two lists apart
- * (a setting in two spellings of its value is two lists: told apart, never
- * pooled), chained from @h (FNV1A_INIT, util/hash.h).
+ * A hash of @list's knobs, whatever their order, to tell two lists apart,
+ * chained from @h (FNV1A_INIT, util/hash.h). The tasks' knobs count by
+ * their value as recorded (nice:+0 is nice:0); any other setting in two
+ * spellings of its value is two lists: told apart, never pooled.
  */
 uint64_t knobs_hash(const struct knob_list *list, uint64_t h);
 

@@ -395,6 +395,13 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect-step "${c[@]}" --good good --knob env:Y=2 --knob env:X=1 --dry-run
 	[ "${lines[0]##*; run: }" = "$one" ]
 	[[ "$one" == "$head-knobs-"* ]]
+	# a tasks' knob in two spellings of one value, recorded alike, is one run too
+	run sp bisect-step "${c[@]}" --good good --knob nice:0 --knob slice:3000 --dry-run
+	one=${lines[0]##*; run: }
+	run sp bisect-step "${c[@]}" --good good --knob nice:+00 --knob slice:03000 --dry-run
+	[ "${lines[0]##*; run: }" = "$one" ]
+	run sp bisect-step "${c[@]}" --good good --knob nice:1 --knob slice:3000 --dry-run
+	[ "${lines[0]##*; run: }" != "$one" ]
 	run sp bisect-step "${c[@]}" --good good --cpus "$cpu" --dry-run
 	[[ "${lines[0]}" == "bisect-step: command {"*"} on CPUs $cpu, metric"* ]]
 	pinned=${lines[0]##*; run: }
