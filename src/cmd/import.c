@@ -56,6 +56,16 @@ static int check_distinct_batches(const struct result_set *set, struct error *er
 	return rc;
 }
 
+/* Whether "-" is among the files twice: the second would read an empty input. */
+static bool stdin_twice(int argc, char **argv)
+{
+	int n = 0;
+
+	for (int i = optind; i < argc; i++)
+		n += !strcmp(argv[i], "-");
+	return n > 1;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct result_set set = { NULL, 0 };
@@ -68,6 +78,9 @@ int cmd_import(int argc, char **argv)
 		return code;
 	if (optind >= argc)
 		return command_usage_error("import", "give a schedperf-results/1 JSON file");
+	if (stdin_twice(argc, argv))
+		return command_usage_error("import", "standard input (-) is given twice: it "
+					   "can be read once (give - once)");
 	for (int i = optind; i < argc; i++)
 		if (interchange_read(argv[i], &set, &err))
 			goto fail;

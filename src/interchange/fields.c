@@ -107,18 +107,20 @@ static long micros(const char **s)
 	return us;
 }
 
-bool iso8601(const char *s, char *out, size_t len)
+const char *iso8601(const char *s, char *out, size_t len)
 {
 	/* YYYY-MM-DDTHH:MM:SS, then optional fraction and zone (Z or +HH:MM). */
 	static const char pattern[] = "dddd-dd-ddTdd:dd:dd";
+	static const char not_iso[] = "not an ISO 8601 time (YYYY-MM-DDTHH:MM:SS...)";
 	struct tm tm = { 0 };
+	bool leap_second;
 	long offset = 0, us;
 	time_t t;
 	size_t i;
 
 	for (i = 0; pattern[i]; i++) {
 		if (pattern[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pattern[i])
-			return false;
+			return not_iso;
 	}
 	tm.tm_year = digits(s, 0, 4) - 1900;
 	tm.tm_mon = digits(s, 5, 2) - 1;
@@ -130,19 +132,22 @@ bool iso8601(const char *s, char *out, size_t len)
 	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
 	    tm.tm_mday > days_in_month(tm.tm_year + 1900, tm.tm_mon + 1) ||
 	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
-		return false;
+		return not_iso;
+	/* a leap second is 60, its minute's last: put it at 59 to check the minute */
+	leap_second = tm.tm_sec == 60;
+	tm.tm_sec -= leap_second;
 	s += i;
 	if (*s == '.' && !isdigit((unsigned char)s[1]))
-		return false;
+		return not_iso;
 	us = micros(&s);
 	if (*s == '+' || *s == '-') {
 		if (!isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[2]) || s[3] != ':' ||
 		    !isdigit((unsigned char)s[4]) || !isdigit((unsigned char)s[5]) || s[6] ||
 		    digits(s, 1, 2) > 23 || digits(s, 4, 2) > 59)
-			return false;
+			return not_iso;
 		offset = (*s == '-' ? -60 : 60) * (digits(s, 1, 2) * 60L + digits(s, 4, 2));
 	} else if (*s == 'Z' ? s[1] != '\0' : *s != '\0') {
-		return false;
+		return not_iso;
 	}
 	/*
 	 * One instant, one spelling: the store's, in UTC, its microseconds
@@ -150,14 +155,26 @@ bool iso8601(const char *s, char *out, size_t len)
 	 * since a batch is known by its run and start text.
 	 */
 	t = timegm(&tm) - offset;
-	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0)
-		return false;
+	if (!gmtime_r(&t, &tm))
+		return not_iso;
+	if (tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 0)
+		return "in UTC not in the years 0000 to 9999 that the store spells";
+	/* leap seconds are inserted at 23:59:60 UTC of a month's last day */
+	if (leap_second && (tm.tm_hour != 23 || tm.tm_min != 59 ||
+			    tm.tm_mday != days_in_month(tm.tm_year + 1900, tm.tm_mon + 1)))
+		return "a leap second (:60) not at 23:59:60 UTC of a month's last day";
+	if (leap_second) {
+		t++;
+		gmtime_r(&t, &tm);
+		if (tm.tm_year + 1900 > 9999)
+			return "in UTC not in the years 0000 to 9999 that the store spells";
+	}
 	/* four digits of year, as read: strftime's %Y gives 226 for 0226 */
 	snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d%s", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, us ? "." : "Z");
 	if (us)
 		snprintf(out + strlen(out), len - strlen(out), "%06ldZ", us);
-	return true;
+	return NULL;
 }
 
 /* The end of the number at @p: its digits, sign, point and exponent. */

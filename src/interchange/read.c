@@ -494,7 +494,7 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	static const char *const keys[] = { "name", "started", "complete", "environment",
 					    "benchmarks", NULL };
 	struct result_batch *batch;
-	const char *name, *started;
+	const char *name, *started, *why;
 	char normal[64];
 	json_t *complete, *benchmarks, *env, *v;
 	struct where sub;
@@ -508,8 +508,8 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	    !(started = get_text(obj, "started", 64, false, file, w, err)))
 		return -1;
 	where_child(&sub, w, "started", -1);
-	if (!iso8601(started, normal, sizeof(normal)))
-		return bad(err, file, &sub, "not an ISO 8601 time (YYYY-MM-DDTHH:MM:SS...)");
+	if ((why = iso8601(started, normal, sizeof(normal))))
+		return bad(err, file, &sub, why);
 	complete = json_object_get(obj, "complete");
 	where_child(&sub, w, "complete", -1);
 	if (!json_is_boolean(complete))

@@ -77,6 +77,35 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	[[ "$output" == *"runs[0].started: not an ISO 8601 time"* ]]
 }
 
+@test "import: a leap second only at 23:59:60 UTC of a month's end; a year out of the store's range says so; - once" {
+	for t in 2016-12-31T23:59:60Z 2015-06-30T23:59:60Z 2017-01-01T00:59:60+01:00; do
+		one_run "$t" '[1]' >"$TMP/l.json"
+		sp --db "$TMP/l.db" import "$TMP/l.json" >/dev/null || { echo "$t refused"; return 1; }
+		rm -f "$TMP/l.db"
+	done
+	for t in 2026-06-15T12:34:60Z 2026-06-15T23:59:60Z 2016-12-31T23:59:60+01:00; do
+		one_run "$t" '[1]' >"$TMP/l.json"
+		run sp --db "$TMP/l.db" import "$TMP/l.json"
+		[ "$status" -eq 2 ] || { echo "$t: $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"runs[0].started: a leap second (:60) not at 23:59:60 UTC of a month's last day"* ]]
+		[ ! -e "$TMP/l.db" ]
+	done
+	for t in 9999-12-31T23:30:00-01:00 0000-01-01T00:30:00+01:00; do
+		one_run "$t" '[1]' >"$TMP/y.json"
+		run sp --db "$TMP/y.db" import "$TMP/y.json"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"runs[0].started: in UTC not in the years 0000 to 9999 that the store spells"* ]] ||
+			{ echo "$t: $output"; return 1; }
+	done
+	one_run 2020-01-01T00:00:00Z '[1]' >"$TMP/s.json"
+	run sp --db "$TMP/s.db" import - - <"$TMP/s.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: import: standard input (-) is given twice"* ]]
+	[ ! -e "$TMP/s.db" ]
+}
+
 @test "import: a number too small for a double is refused where it is, not stored as 0" {
 	one_run 2020-01-01T10:00:00Z '[1, 0, 2.5e-310,
   1e-400]' >"$TMP/u.json"
