@@ -77,7 +77,7 @@ static int load_end(struct store *st, const struct bisect_step *b, struct stored
 	if (end->nonpositive)
 		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' has %zu positive "
 				 "samples of %s for this benchmark, too few for a median interval "
-				 "at %g: %zu more are not positive, and a step compares logs (give "
+				 "at %g: the other %zu are not positive, and a step compares logs (give "
 				 "a --metric whose values are positive, or run more iterations)",
 				 end->run, end->n, b->side.metric_name, 1 - b->so.alpha,
 				 end->nonpositive);

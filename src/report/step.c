@@ -5,16 +5,25 @@
 
 #include "report/step.h"
 
+/* A bound of the interval: "-" when there is none, and no "-0.00" for a change that rounds to none. */
+static const char *pct_text(double pct, char *buf, size_t len)
+{
+	if (!isfinite(pct))
+		return "-";
+	snprintf(buf, len, "%+.2f%%", fabs(pct) < 0.005 ? 0.0 : pct);
+	return buf;
+}
+
 void report_step(FILE *out, const struct step_verdict *v)
 {
-	char bound[64] = "";
+	char bound[64] = "", lo[32], hi[32];
 
 	if (v->decided && v->error_bound > v->alpha)
 		snprintf(bound, sizeof(bound), ", wrong with chance <= %.2g", v->error_bound);
-	fprintf(out, "bisect-step %s: %s (%s%s): %s against %s %+.2f%% .. %+.2f%% (+ is better), "
+	fprintf(out, "bisect-step %s: %s (%s%s): %s against %s %s .. %s (+ is better), "
 		"%zu samples%s%s\n", v->run, v->verdict, v->reason, bound, v->metric, v->good,
-		v->ci_low_pct, v->ci_high_pct, v->samples, v->failed ? "; last failure: " : "",
-		v->failed ? v->last_failure : "");
+		pct_text(v->ci_low_pct, lo, sizeof(lo)), pct_text(v->ci_high_pct, hi, sizeof(hi)),
+		v->samples, v->failed ? "; last failure: " : "", v->failed ? v->last_failure : "");
 }
 
 static json_t *number_or_null(double v)

@@ -422,7 +422,7 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect-step "${c[@]}" --good zero --name x
 	[ "$status" -eq 255 ]
 	assert_one_line_error
-	[[ "$output" == *"run 'zero' has 0 positive samples of value for this benchmark, too few for a median interval at 0.95: 8 more are not positive"* ]]
+	[[ "$output" == *"run 'zero' has 0 positive samples of value for this benchmark, too few for a median interval at 0.95: the other 8 are not positive"* ]]
 	run sp bisect-step "${c[@]}" --good good --bad zero --name x
 	[ "$status" -eq 255 ]
 	assert_one_line_error
@@ -432,8 +432,11 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 		run sp bisect-step "${c[@]}" $ends --knob env:V=0 --name "step$RANDOM"
 		echo "$output"
 		[ "$status" -eq 125 ]
-		[[ "$output" == *": skip (the metric was not positive): "* ]]
+		[[ "$output" == *": skip (the metric was not positive): value against good - .. - (+ is better)"* ]]
 	done
+	# a build that measures as the good one did: no change, and no "-0.00%"
+	run sp bisect-step "${c[@]}" --good good --name same
+	[[ "$output" == *"value against good +0.00% .. +0.00% (+ is better)"* ]]
 	# one that fails is the workload's failure
 	run sp bisect-step "${c[@]}" --good good --knob env:FAIL=1 --name failed
 	[ "$status" -eq 125 ]
