@@ -306,6 +306,15 @@ static void scaler_format(char *buf, size_t len, struct scaler s, double v)
 {
 	char num[32];
 
+	/* Go prints an infinity as +Inf; a value the row's prefix overflows, unscaled */
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	if (!isfinite(v / s.factor)) {
+		format_shortest(buf, len, v);
+		return;
+	}
 	if (fabs(v / s.factor) >= 1e15) {
 		format_shortest(num, sizeof(num), v / s.factor);
 		snprintf(buf, len, "%s%s", num, s.prefix);
@@ -539,6 +548,25 @@ static void pct_range(char *buf, size_t len, const struct bs_cell *c)
 		snprintf(buf, len, "%.0f%%", 100 * fmax(c->hi / c->center - 1, 1 - c->lo / c->center));
 }
 
+/*
+ * A percent change as benchstat's %+.2f%% prints it: +Inf% and NaN% as Go
+ * spells them, and from 1e15 the shortest form that reads back exactly,
+ * for %f's every digit would not fit.
+ */
+static void pct_format(char *buf, size_t len, double pct)
+{
+	char num[32];
+
+	if (!isfinite(pct)) {
+		snprintf(buf, len, "%s%%", isnan(pct) ? "NaN" : pct > 0 ? "+Inf" : "-Inf");
+	} else if (fabs(pct) >= 1e15) {
+		format_shortest(num, sizeof(num), pct);
+		snprintf(buf, len, "%s%s%%", pct > 0 ? "+" : "", num);
+	} else {
+		snprintf(buf, len, "%+.2f%%", pct);
+	}
+}
+
 static void bs_comparison(char *delta, size_t dlen, char *pn, size_t plen,
 			  const struct bs_cell *base, const struct bs_cell *c, double alpha)
 {
@@ -551,7 +579,7 @@ static void bs_comparison(char *delta, size_t dlen, char *pn, size_t plen,
 	else if (base->center == 0)
 		snprintf(delta, dlen, "?");
 	else
-		snprintf(delta, dlen, "%+.2f%%", (c->center / base->center - 1.0) * 100.0);
+		pct_format(delta, dlen, (c->center / base->center - 1.0) * 100.0);
 	used = snprintf(pn, plen, "(");
 	if (c->p != 0)
 		used += snprintf(pn + used, plen - (size_t)used, "p=%0.3f ", c->p);
@@ -673,7 +701,7 @@ static void bs_geomean_row(struct tt *tt, const struct bs_table *t, struct notes
 			if (isnan(ratio)) {
 				tt_cell(tt, "?", TT_LEFT, NULL);
 			} else {
-				snprintf(buf, sizeof(buf), "%+.2f%%", (ratio - 1) * 100);
+				pct_format(buf, sizeof(buf), (ratio - 1) * 100);
 				tt_cell(tt, buf, TT_RIGHT, NULL);
 			}
 		}

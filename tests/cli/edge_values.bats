@@ -116,6 +116,18 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 	SCHEDPERF_DB="$TMP/again.db" sp export zero top tiny sub | cmp - "$TMP/e.json"
 }
 
+@test "compare --style benchstat: a row whose prefix overflows, and an infinite change, print as Go would" {
+	import_runs tiny=$(printf '1e-300,%.0s' $(seq 9))1e-300 huge=$(printf '1.5e307,%.0s' $(seq 9))1.4e307 \
+		neg=$(printf -- '-1.5,%.0s' $(seq 9))-1.4
+	run sp compare tiny huge neg --style benchstat
+	echo "$output"
+	# no "infn", no "+inf%", and every percent ends with "%"
+	refute grep -q 'infn\|+inf%\|inf n' <<<"$output"
+	[[ "$output" == *" 1.5e+307 ± "* ]]
+	[[ "$output" == *"+Inf% (p="* ]]
+	[[ "$output" == *"e+"*"% (p="* ]]
+}
+
 @test "command: a captured inf, nan, 1e999 or 1e-999 fails the iteration with the reason" {
 	for v in inf nan 1e999 1e-999; do
 		run sp run command -p "cmd=echo v=$v" -p 'metric_regex=v=([^ ]+)' -i 1 \
