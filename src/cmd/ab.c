@@ -199,6 +199,38 @@ static void cap_samples(struct ab *ab)
 		snprintf(ab->x.cap_reason, sizeof(ab->x.cap_reason), "max-samples");
 }
 
+/*
+ * The first option an ab --restore was given that only a measurement
+ * takes (--restore puts settings back and measures nothing), or NULL.
+ * @seed: ab's seed before the options were read.
+ */
+static const char *measurement_option(const struct ab *ab, int seed)
+{
+	const struct sequential_options *so = &ab->x.so, defaults = SEQUENTIAL_DEFAULTS;
+
+	if (so->name)
+		return "--name";
+	if (ab->format.chosen != ab->format.table)
+		return "--format";
+	if (so->max_samples)
+		return "--max-samples";
+	if (so->nr_params)
+		return "-p";
+	if (so->alpha != defaults.alpha)
+		return "--alpha";
+	if (so->margin_pct != defaults.margin_pct)
+		return "--margin";
+	if (so->max_time != defaults.max_time)
+		return "--max-time";
+	if (so->timeout != defaults.timeout)
+		return "--timeout";
+	if (so->metric)
+		return "--metric";
+	if (ab->x.seed != seed)
+		return "--seed";
+	return ab->fail_on_regression ? "--fail-on-regression" : NULL;
+}
+
 static int parse_arguments(int argc, char **argv, struct ab *ab)
 {
 	struct cmd_option options[] = {
@@ -220,19 +252,24 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			 "run, read, change and store nothing"),
 		OPT_END(),
 	};
-	int code;
+	int code, seed = ab->x.seed;
+	const char *extra;
 
 	ab->x.so.max_samples = 0;		/* not given */
 	if (parse_options(argc, argv, options, &ab_usage, &code))
 		return code ? code : -1;
-	cap_samples(ab);
 	if (ab->restore) {
 		if (optind < argc || ab->x.side[0].nr_specs || ab->x.side[1].nr_specs ||
 		    ab->dry_run)
 			return command_usage_error("ab", "--restore takes no workload, no --a or "
 						   "--b, and no --dry-run");
+		if ((extra = measurement_option(ab, seed)))
+			return command_usage_error("ab", "--restore takes no %s: it puts back "
+						   "settings and measures nothing (give --restore "
+						   "alone)", extra);
 		return 0;
 	}
+	cap_samples(ab);
 	if (optind >= argc)
 		return command_usage_error("ab", "no workload given: name one (see "
 					   "'schedperf list')");

@@ -535,9 +535,12 @@ ab_refused_frees() {
 	[ "$status" -eq 255 ]
 	# --restore changes settings: no dry run of it; it restores this machine,
 	# and makes no store to correct the copy of a mistyped --db in
-	run sp ab --restore --dry-run
-	[ "$status" -eq 2 ]
-	assert_one_line_error
+	for o in --dry-run "--name foo" "--format json" "--max-samples 5" "-p loops=1" "--seed 3"; do
+		run sp ab --restore $o
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+	done
+	[[ "$output" == *"--restore takes no --seed"* ]]
 	run sp --db "$TMP/none.db" ab --restore
 	[ "$status" -eq 0 ]
 	[[ "$output" == "nothing to restore: "* ]]
