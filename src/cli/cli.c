@@ -95,7 +95,8 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 	if (command_check_utf8(cmd, what, s))
 		return EXIT_USAGE;
 	if (!*s || strlen(s) > max)
-		return command_usage_error(cmd, "%s must have 1 to %zu characters", what, max);
+		return command_usage_error(cmd, "%s must have 1 to %zu bytes (in UTF-8, a "
+					   "character beyond ASCII takes 2 to 4)", what, max);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return command_usage_error(cmd, "%s contains control characters", what);

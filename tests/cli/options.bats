@@ -93,3 +93,15 @@ load helpers
 	[[ "$output" == *"-q, --quiet "*"no progress line and no summary"* ]]
 	[[ "$output" == *"--version "*"print the version and exit"* ]]
 }
+
+@test "options: a name's limit is counted and said in bytes" {
+	run sp ab pipe --a nice:0 --b nice:1 --name "$(printf 'é%.0s' {1..100})"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: ab: run name must have 1 to 198 bytes (in UTF-8, a character beyond ASCII takes 2 to 4)"* ]]
+	run sp ab pipe --a nice:0 --b nice:1 --dry-run --name "$(printf 'é%.0s' {1..99})"
+	[ "$status" -eq 0 ]
+	run sp run pipe -i 1 --name "$(printf 'é%.0s' {1..101})"
+	[[ "$output" == "schedperf: run: run name must have 1 to 200 bytes"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+}
