@@ -21,7 +21,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <jansson.h>
 
 #include "cli/sequential_options.h"
 #include "cli/status.h"
@@ -312,63 +311,23 @@ static int default_name(char *buf, size_t len, struct error *err)
 }
 
 /*
- * The name of the runs of ab job @job: its --name, else ab-job-ID
- * (malloc'd), read by the parser that reads ours; NULL when its
- * arguments do not parse (a job of another version).
+ * The name of the runs of ab job @id (job_env_name_free()): its --name,
+ * else ab-job-ID, read by the parser that reads ours.
  */
-static char *job_runs_name(const struct store_job *job)
+static char *job_runs_name(int argc, char **argv, int64_t id)
 {
-	json_t *list = json_loads(job->args, 0, NULL);
-	size_t n = json_is_array(list) ? json_array_size(list) : 0;
-	char **argv = xcalloc(n + 2, sizeof(char *));
 	struct global_options saved = global;
 	struct ab other = { .x.so = SEQUENTIAL_DEFAULTS };
 	char *name = NULL;
 
-	argv[0] = (char *)"ab";
-	for (size_t i = 0; i < n; i++) {
-		const char *arg = json_string_value(json_array_get(list, i));
-
-		argv[1 + i] = (char *)(arg ? arg : "");
-	}
 	ab_experiment_init(&other.x);
 	optind = 0;
-	if (!parse_arguments((int)n + 1, argv, &other))
+	if (!parse_arguments(argc, argv, &other))
 		name = other.x.so.name ? xstrdup(other.x.so.name) :
-		       xasprintf("ab-job-%lld", (long long)job->id);
+		       xasprintf("ab-job-%lld", (long long)id);
 	global = saved;
 	ab_experiment_release(&other.x);
-	free(argv);
-	json_decref(list);
 	return name;
-}
-
-/* Another queued or running ab job whose runs are @name's: refused. */
-static int job_name_free(struct store *st, const char *name, struct error *err)
-{
-	struct store_job *jobs;
-	size_t nr;
-	int rc;
-
-	if (store_jobs_list(st, &jobs, &nr, err))
-		return -1;
-	rc = 0;
-	for (size_t i = 0; i < nr; i++) {
-		char *other = NULL;
-
-		if (!rc && !strcmp(jobs[i].command, "ab") &&
-		    (!strcmp(jobs[i].state, "queued") || !strcmp(jobs[i].state, "running") ||
-		     !strcmp(jobs[i].state, "booting")) &&
-		    (other = job_runs_name(&jobs[i])) && !strcmp(other, name))
-			rc = error_set(err, EXIT_USAGE, "ab: --name %.128s: job %lld (%s) stores its "
-				       "runs under that name already, and compare would pool the "
-				       "two (give another --name)", name, (long long)jobs[i].id,
-				       jobs[i].state);
-		free(other);
-		store_job_release(&jobs[i]);
-	}
-	free(jobs);
-	return rc;
 }
 
 /*
@@ -405,7 +364,7 @@ static int check_job_name(const char *name, struct error *err)
 		rc = error_set(err, EXIT_USAGE, "ab: run %.128s exists already, and compare would "
 			       "pool its samples with this job's (give another --name)", run);
 	if (!rc)
-		rc = job_name_free(st, name, err);
+		rc = job_env_name_free(st, "ab", name, job_runs_name, err);
 	store_close(st);
 	return rc;
 }

@@ -165,6 +165,42 @@ static void print_dry_run(const struct bisect *b, const char *name)
 	       "repository here, so the step needs --name" : "the git commit at run time");
 }
 
+static int parse_arguments(int argc, char **argv, struct bisect *b);
+
+/* The run of bisect-step job @id (job_env_name_free()): its --name, else bisect-job-ID. */
+static char *job_run_name(int argc, char **argv, int64_t id)
+{
+	struct global_options saved = global;
+	struct bisect other = { .step.so = SEQUENTIAL_DEFAULTS };
+	char *name = NULL;
+
+	bisect_step_init(&other.step);
+	optind = 0;
+	if (!parse_arguments(argc, argv, &other))
+		name = other.step.so.name ? xstrdup(other.step.so.name) :
+		       xasprintf("bisect-job-%lld", (long long)id);
+	global = saved;
+	bisect_step_release(&other.step);
+	return name;
+}
+
+/*
+ * Submit's check of a job given a --name: no other queued or running
+ * bisect-step job stores its steps in that run (--repeat N is refused in
+ * choose_name()). Two submits at once may both pass.
+ */
+static int check_job_name(const char *name, struct error *err)
+{
+	struct store *st = NULL;
+	int rc;
+
+	if (store_open_existing(global.db, &st, err))
+		return -1;
+	rc = job_env_name_free(st, "bisect-step", name, job_run_name, err);
+	store_close(st);
+	return rc;
+}
+
 static int run_step(struct bisect *b, const char *name)
 {
 	static const int codes[] = { BISECT_SKIP, BISECT_GOOD, BISECT_BAD };
@@ -177,7 +213,8 @@ static int run_step(struct bisect *b, const char *name)
 
 	/* an ab's run takes no step's batch: refused before the step, dry run alike */
 	if (bisect_step_load_ends(&b->step, global.db, &err) ||
-	    (name && store_check_run_own(global.db, name, &err))) {
+	    (name && store_check_run_own(global.db, name, &err)) ||
+	    (b->step.so.name && job_env_check_jobs() && check_job_name(name, &err))) {
 		error_report(&err);
 		return BISECT_ERROR;
 	}
@@ -214,8 +251,6 @@ static int set_cpus(const struct cmd_option *opt, const char *arg)
 
 	if (cpulist_parse(arg, "--cpus", &b->cpuset, &err))
 		return error_report(&err);
-	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
-	workload_pin_cpus(&b->cpuset);
 	b->cpus = arg;
 	return 0;
 }
@@ -282,6 +317,9 @@ static int prepare(struct bisect *b, struct error *err)
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", b->workload);
 	b->workload = w->name;
+	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
+	if (b->cpus)
+		workload_pin_cpus(&b->cpuset);
 	if (side_prepare(&st->side, w, (char *const *)st->so.params, st->so.nr_params,
 			 st->so.metric, err) || (b->has_job = job_env_id(&b->job, err)) < 0 ||
 	    knob_session_parse(&st->ks, &st->knobs, (char *const *)st->knob_specs,

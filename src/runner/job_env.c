@@ -2,8 +2,11 @@
 /* The job a worker runs a command for, from $SCHEDPERF_JOB (job_env.h). */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
 
 #include "runner/job_env.h"
+#include "util/xalloc.h"
 #include "workload/workload.h"
 
 /* 1 with @id and @claim (the text after the colon), 0 when unset, -1 with @err. */
@@ -57,4 +60,56 @@ int job_env_check_jobs(void)
 	long n = check ? strtol(check, NULL, 10) : 0;
 
 	return n > 0 && n <= INT_MAX ? (int)n : 0;
+}
+
+static bool waiting_or_running(const struct store_job *job)
+{
+	return !strcmp(job->state, "queued") || !strcmp(job->state, "running") ||
+	       !strcmp(job->state, "booting");
+}
+
+/* @runs_name of @job's arguments (argv[0] its command), as its command reads them. */
+static char *job_runs_name(const struct store_job *job, job_runs_name_fn *runs_name)
+{
+	json_t *list = json_loads(job->args, 0, NULL);
+	size_t n = json_is_array(list) ? json_array_size(list) : 0;
+	char **argv = xcalloc(n + 2, sizeof(char *));
+	char *name;
+
+	argv[0] = job->command;
+	for (size_t i = 0; i < n; i++) {
+		const char *arg = json_string_value(json_array_get(list, i));
+
+		argv[1 + i] = (char *)(arg ? arg : "");
+	}
+	name = runs_name((int)n + 1, argv, job->id);
+	free(argv);
+	json_decref(list);
+	return name;
+}
+
+int job_env_name_free(struct store *st, const char *command, const char *name,
+		      job_runs_name_fn *runs_name, struct error *err)
+{
+	struct store_job *jobs;
+	size_t nr;
+	int rc;
+
+	if (store_jobs_list(st, &jobs, &nr, err))
+		return -1;
+	rc = 0;
+	for (size_t i = 0; i < nr; i++) {
+		char *other = NULL;
+
+		if (!rc && !strcmp(jobs[i].command, command) && waiting_or_running(&jobs[i]) &&
+		    (other = job_runs_name(&jobs[i], runs_name)) && !strcmp(other, name))
+			rc = error_set(err, EXIT_USAGE, "%s: --name %.128s: job %lld (%s) stores its "
+				       "runs under that name already, and compare would pool the "
+				       "two (give another --name)", command, name,
+				       (long long)jobs[i].id, jobs[i].state);
+		free(other);
+		store_job_release(&jobs[i]);
+	}
+	free(jobs);
+	return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_RUNNER_JOB_ENV_H
 #define SCHEDPERF_RUNNER_JOB_ENV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -31,5 +32,16 @@ void job_env_check_paths(void);
  * --repeat; JOB_ENV_CHECK's value); 0 when the command checks no job.
  */
 int job_env_check_jobs(void);
+/*
+ * In that check, of a job of @command whose runs are named @name: refused
+ * (EXIT_USAGE) when another queued, booting or running job of @command
+ * names its runs so too, for the two would pool their samples. 0, or -1
+ * with @err. @runs_name: the name job @id's arguments give its runs
+ * (@argv[0] the command), read by the command's own parser; malloc'd, NULL
+ * when they do not parse (a job of another version).
+ */
+typedef char *job_runs_name_fn(int argc, char **argv, int64_t id);
+int job_env_name_free(struct store *st, const char *command, const char *name,
+		      job_runs_name_fn *runs_name, struct error *err);
 
 #endif

@@ -347,11 +347,30 @@ PY
 	[[ "$output" == *"bisect-step: --name same with --repeat 2: the jobs would pool their samples in one run"* ]]
 	# nothing queued: the store is not even made
 	[ "$(count "SELECT count(*) FROM pg_tables WHERE tablename = 'jobs'")" -eq 0 ]
+	# nor with two submits: the second is refused while the first waits
+	c=(-p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
+	sp run command "${c[@]}" -i 8 --name good --quiet
+	sp submit bisect-step command "${c[@]}" --good good --name same >/dev/null
+	run sp submit bisect-step command "${c[@]}" --good good --knob env:X=1 --name=same
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"bisect-step: --name same: job 1 (queued) stores its runs under that name already"* ]]
+	sp submit bisect-step command "${c[@]}" --good good --name other >/dev/null
+	run sp submit bisect-step command "${c[@]}" --good good --name bisect-job-1
+	[ "$status" -eq 0 ]
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 3 ]
 }
 
 @test "queue: an ab job that fails names no run to look at; alone, ab names the side's" {
-	# alone, the failed side's iterations are kept: the reason says where
-	run sp ab command --a cmd:true --b cmd:false --name alone
+	# alone, the failed side's iterations are kept (side a sampled first:
+	# --seed 2's order) and the reason says where; with b first, ab measured
+	# nothing and keeps no run, so none is named
+	run sp ab command --a cmd:true --b cmd:false --name none --seed 1
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" != *"schedperf show"* ]]
+	run sp show none-b
+	[ "$status" -eq 2 ]
+	run sp ab command --a cmd:true --b cmd:false --name alone --seed 2
 	[ "$status" -eq 3 ]
 	[[ "${lines[-1]}" == "schedperf: ab: side b failed on its first iteration: "*" (see 'schedperf show "* ]]
 	name=${lines[-1]##*schedperf show }
