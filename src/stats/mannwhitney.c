@@ -52,8 +52,8 @@ static void mwu_from(const struct rank_sum *rs, size_t n_base, size_t n_new,
 		r->p = normal_p(rs->w, n_new, n_base, rs->tie_sum);
 }
 
-void mwu_test(const double *base, size_t n_base,
-	      const double *new, size_t n_new, struct mwu_result *r)
+static void mwu(const double *base, size_t n_base, const double *new, size_t n_new,
+		bool sorted, struct mwu_result *r)
 {
 	struct rank_sum rs;
 
@@ -61,19 +61,18 @@ void mwu_test(const double *base, size_t n_base,
 	r->exact = false;
 	if (n_base == 0 || n_new == 0)
 		return;
-	rank_sum(new, n_new, 0, base, n_base, &rs);
+	(sorted ? rank_sum_sorted : rank_sum)(new, n_new, 0, base, n_base, &rs);
 	mwu_from(&rs, n_base, n_new, r);
+}
+
+void mwu_test(const double *base, size_t n_base,
+	      const double *new, size_t n_new, struct mwu_result *r)
+{
+	mwu(base, n_base, new, n_new, false, r);
 }
 
 void mwu_test_sorted(const double *base, size_t n_base,
 		     const double *new, size_t n_new, struct mwu_result *r)
 {
-	struct rank_sum rs;
-
-	r->u = r->p = NAN;
-	r->exact = false;
-	if (n_base == 0 || n_new == 0)
-		return;
-	rank_sum_sorted(new, n_new, 0, base, n_base, &rs);
-	mwu_from(&rs, n_base, n_new, r);
+	mwu(base, n_base, new, n_new, true, r);
 }
