@@ -45,7 +45,8 @@ static const struct cmd_usage ab_usage = {
 	"worse, with the size and its interval), same (the interval inside\n"
 	"+-margin) or unknown (at --max-samples or --max-time). The sides are stored\n"
 	"as runs NAME-a and NAME-b, for compare, show and export. --dry-run checks\n"
-	"the arguments and prints the sides, reading and changing nothing.\n",
+	"the arguments (and that a --name's runs hold nothing yet) and prints the\n"
+	"sides, changing nothing.\n",
 
 	"SPEC is one or more knobs, a comma list or --a/--b repeated:\n"
 	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
@@ -248,7 +249,7 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		OPT_BOOL(0, "restore", &ab->restore, "put back the settings an ab killed by "
 			 "SIGKILL left changed (they are journalled on this machine)"),
 		OPT_BOOL(0, "dry-run", &ab->dry_run, "check the arguments and print the sides; "
-			 "run, read, change and store nothing"),
+			 "run, change and store nothing"),
 		OPT_END(),
 	};
 	int code, seed = ab->x.seed;
@@ -331,12 +332,13 @@ static char *job_runs_name(int argc, char **argv, int64_t id)
 }
 
 /*
- * What submit's check of an ab job (job_env.h) asks of a --name: runs of
- * its own, so one job only, whose runs hold no batch yet and which no
- * other queued or running ab job names. Two submits at once may both
- * pass: the worker refuses the second when it begins (run_sides()).
+ * What a dry run asks of a --name: runs of its own, which hold no batch
+ * yet (the ab would be refused); and submit's check of an ab job
+ * (job_env.h), also one job only, whose runs no other queued or running
+ * ab job names. Two submits at once may both pass: the worker refuses the
+ * second when it begins (run_sides()).
  */
-static int check_job_name(const char *name, struct error *err)
+static int check_name(const char *name, struct error *err)
 {
 	struct store_status status;
 	struct store *st = NULL;
@@ -362,8 +364,9 @@ static int check_job_name(const char *name, struct error *err)
 	}
 	if (!rc && taken)
 		rc = error_set(err, EXIT_USAGE, "ab: run %.128s exists already, and compare would "
-			       "pool its samples with this job's (give another --name)", run);
-	if (!rc)
+			       "pool its samples with this %s (give another --name)", run,
+			       job_env_check_jobs() ? "job's" : "ab's");
+	if (!rc && job_env_check_jobs())
 		rc = job_env_name_free(st, "ab", name, job_runs_name, err);
 	store_close(st);
 	return rc;
@@ -425,7 +428,7 @@ static int run_ab(struct ab *ab)
 	else if (default_name(name, sizeof(name), &err))
 		return error_report(&err);
 	if (ab->dry_run) {
-		if (ab->x.so.name && job_env_check_jobs() && check_job_name(name, &err))
+		if (ab->x.so.name && check_name(name, &err))
 			return error_report(&err);
 		print_plan(ab, name);
 		return EXIT_OK;

@@ -402,6 +402,11 @@ ab_refused_frees() {
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
 	  "[('F-a', 1), ('F-b', 1), ('X-a', 1), ('X-b', 1)]" ]
+	# now taken: the dry run refuses the name as the ab would
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --name F --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run F-a exists already"* ]]
 }
 
 @test "ab: refused, or with nothing measured, it stores nothing and its --name stays free (SQLite, PostgreSQL)" {
