@@ -25,11 +25,8 @@ teardown() {
 start_ab() {
 	# each ab its own runs (a name taken is refused); counted here, not in the child
 	AB_STARTED=$((${AB_STARTED:-0} + 1))
-	# sleeps of 10 to 90 ms by the shell's pid: too noisy for a verdict
-	# within the test (a steady command reaches 'same' in half a second)
-	"$SP" ab command -p shell=1 -p 'cmd=sleep 0.0$(($$ % 9 + 1))' \
-		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 100000 \
-		--name "bg-$AB_STARTED" >"$TMP/out" 2>"$TMP/err" &
+	"$SP" ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+		--max-samples 100000 --name "bg-$AB_STARTED" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
 	wait_for copy_is 1 "${1:-sqlite_journal}"
@@ -574,7 +571,7 @@ ab_job_running() {
 	sysctl_setup
 	PGDB=$(pg_new_db)
 	export SCHEDPERF_DB=$(pg_url "$PGDB")
-	sp submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+	sp submit ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
 		--max-samples "$1" >/dev/null
 	"$SP" worker --once --lease "$2" >/dev/null 2>"$TMP/err" &
 	PID=$!

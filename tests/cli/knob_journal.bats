@@ -45,7 +45,7 @@ copied() {	# copied STORE: its copy holds a setting
 # An ab on store $1 in the background (PID) that changes $KNOB for ever;
 # returns once it has changed it and copied its journal to the store.
 start_ab_on() {
-	"$SP" --db "$1" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+	"$SP" --db "$1" ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" \
 		--b "sysctl:$KNOB=$B" --max-samples 100000 --name bg >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	wait_for knob_changed
@@ -256,7 +256,7 @@ job_after_kill() {
 @test "knobs: a worker killed during an ab job: the next job, a run, puts the sysctl back and measures the original" {
 	sysctl_setup
 	new_pg_stores
-	sp --db "$X" submit ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+	sp --db "$X" submit ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" \
 		--b "sysctl:$KNOB=$B" --max-samples 100000 >/dev/null
 	"$SP" --db "$X" worker --once >/dev/null 2>"$TMP/err" &
 	PID=$!
@@ -413,7 +413,7 @@ shares_changed() {
 cgroup_ab() {
 	GROUP=/sys/fs/cgroup/cpu/schedperf-test-$$-$BATS_TEST_NUMBER
 	mkdir "$GROUP"
-	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysfs:$GROUP/cpu.shares=512" \
+	"$SP" ab command "${NOISY_CMD[@]}" --a "sysfs:$GROUP/cpu.shares=512" \
 		--b "sysfs:$GROUP/cpu.shares=256" --max-samples 100000 --name "$1" -q \
 		>"$TMP/out" 2>"$TMP/err" &
 	PID=$!
@@ -470,7 +470,7 @@ cgroup_ab() {
 @test "knobs: one lock: a run waits for an ab, an ab for a run; SIGINT while waiting exits 130" {
 	sysctl_setup
 	# a run started while an ab changes the sysctl waits for it, then measures the original
-	"$SP" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
+	"$SP" ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
 		--max-samples 100000 --name ab -q 2>"$TMP/ab.err" &
 	PID=$!
 	wait_for knob_changed
@@ -562,7 +562,7 @@ cgroup_ab() {
 	own=$(mktemp -d /tmp/schedperf-pg.XXXXXX)	# the server's user must reach it
 	"$BATS_TEST_DIRNAME/../pg-server.sh" start "$own" >/dev/null
 	url="postgresql:///postgres?host=$own&user=postgres"
-	"$SP" --db "$url" ab command -p 'cmd=sleep 0.02' --a "sysctl:$KNOB=$A" \
+	"$SP" --db "$url" ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" \
 		--b "sysctl:$KNOB=$B" --max-samples 100000 --name p >/dev/null 2>"$TMP/err" &
 	PID=$!
 	wait_for copied "$url"

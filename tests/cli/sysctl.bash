@@ -11,6 +11,11 @@ SYSCTL_LOCK=/tmp/schedperf-tests-sysctl.lock
 JOURNAL="$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.journal"
 KNOB_LOCK="$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.lock"
 
+# An ab's command too noisy for a verdict while a test waits on the ab:
+# sleeps of 10 to 90 ms by the shell's pid (a steady 'sleep 0.02' reaches
+# 'same' in half a second, and the ab is over before the test kills it).
+NOISY_CMD=(-p shell=1 -p 'cmd=sleep 0.0$(($$ % 9 + 1))')
+
 sysctl_setup() {
 	[ -w "$KNOB_FILE" ] || skip "$KNOB is not writable here (needs root)"
 	exec 8>"$SYSCTL_LOCK"
