@@ -260,10 +260,21 @@ static int other_machine(const struct batch_state *state, const char *name, cons
 }
 
 /*
+ * Whether a batch of machine @key ("ID/HOST") ran here (@here): its key,
+ * or no machine id (a store or an export older than machine ids) and this
+ * host name or none. An id that is absent is not another machine's id.
+ */
+static bool ran_here(const char *key, const char *here)
+{
+	if (!strcmp(key, here))
+		return true;
+	return key[0] == '/' && (!key[1] || !strcmp(key + 1, strchr(here, '/') + 1));
+}
+
+/*
  * The latest incomplete batch of this machine's, in @states: another
  * machine's is that machine's to resume (its writer cannot be seen from
- * here, and this machine's samples would be pooled with its). One that
- * records no machine (a store older than machines) is anyone's.
+ * here, and this machine's samples would be pooled with its).
  */
 static int this_machines(const struct batch_state *states, size_t nr, const char *name,
 			 size_t *at, struct error *err)
@@ -272,7 +283,7 @@ static int this_machines(const struct batch_state *states, size_t nr, const char
 
 	machine_batch_key(here, sizeof(here));
 	for (size_t i = 0; i < nr; i++) {
-		if (!strcmp(states[i].machine, "/") || !strcmp(states[i].machine, here)) {
+		if (ran_here(states[i].machine, here)) {
 			*at = i;
 			return 0;
 		}

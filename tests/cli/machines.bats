@@ -231,11 +231,41 @@ json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"ran on machine '$HOST' of machine id 'ffffffffffffffffffffffffffffffff', not this one, of machine id '$(cat /etc/machine-id)' (resume it there"* ]] || { echo "$output"; false; }
+	# one that records no machine id (older than machine ids) and this host name
+	# is this machine's: an absent id is not another id. An export keeps no
+	# batch's plan, so what refuses it is the plan, not the machine.
+	sp --db "$db" export k09 | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+r = d["runs"][0]
+assert "machine.id" not in r["environment"]
+r.update(name="noid-h", complete=False)
+d["runs"].append(json.loads(json.dumps(r)))
+d["runs"][1]["name"] = "noid"
+d["runs"][1]["environment"]["machine.hostname"] = sys.argv[1]
+json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
+	run sp --db "$db" run --resume --name noid
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"the batch has no stored plan to resume"* ]] || { echo "$output"; false; }
+	# and with no machine id, another host name is still another machine
+	run sp --db "$db" run --resume --name noid-h
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"ran on machine 'h', not this one"* ]] || { echo "$output"; false; }
 }
 
 @test "machines: SQLite: two machines of one host name are told apart, a batch without id joins its host's one machine" {
 	same_host_store "$SCHEDPERF_DB"
 	check_same_host "$SCHEDPERF_DB"
+	# a batch of a store older than machine ids, cut short here, is resumed here
+	sp run pipe -p loops=100 -i 3 --name old -q
+	sqlite3 "$SCHEDPERF_DB" "UPDATE batches SET complete = 0, finished = NULL
+		WHERE run_id = (SELECT id FROM runs WHERE name = 'old');
+		DELETE FROM environment WHERE key = 'machine.id' AND batch_id IN
+		(SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'old')"
+	sp run --resume --name old -q
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT b.complete FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name = 'old'")" = 1 ]
 }
 
 @test "machines: PostgreSQL: two machines of one host name, the same" {
