@@ -264,11 +264,15 @@ int ab_run(struct ab_experiment *x, const char *db, const char *name,
 {
 	struct store *st = NULL;
 	struct error rerr = { 0 };
+	bool made = false;
 	int rc = knob_session_begin(&x->ks, err);
 
-	/* The store, once the settings were tried: the sides' runs are stored there. */
+	/*
+	 * The store, once the settings were tried: the sides' runs are stored
+	 * there. One made for an ab that measured nothing goes with its runs.
+	 */
 	if (!rc)
-		rc = store_open(db, &st, err) || job_env_attach(st, err) ||
+		rc = store_open_made(db, &st, &made, err) || job_env_attach(st, err) ||
 		     knob_session_copy(&x->ks, st, err) ? -1 : 0;
 	if (!rc)
 		rc = run_sides(x, st, name, hooks, out, err);
@@ -276,6 +280,6 @@ int ab_run(struct ab_experiment *x, const char *db, const char *name,
 		*err = rerr;
 		rc = -1;
 	}
-	store_close(st);
+	store_close_made(st, made);
 	return rc;
 }

@@ -116,6 +116,8 @@ struct store_driver {
 	int (*damage)(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		      struct error *err);
 	void (*close)(struct store *st);
+	/* Close, and remove the store when it holds nothing and is no one else's; may be NULL. */
+	void (*close_removing_empty)(struct store *st);
 	/* In a child that will use no store: unmap the libraries it loaded; may be NULL. */
 	void (*forget_in_child)(void);
 

@@ -79,6 +79,16 @@ int store_open_queue(const char *location, struct store **out, struct error *err
 	return open_with(location, STORE_WRITE, out, err);
 }
 
+int store_open_made(const char *location, struct store **out, bool *made, struct error *err)
+{
+	struct store_status status;
+
+	if (store_inspect(location, &status, err))
+		return -1;
+	*made = !status.version;
+	return store_open(location, out, err);
+}
+
 int store_open_memory(struct store **out, struct error *err)
 {
 	return store_memory.open("memory", STORE_WRITE, store_schema_upgrade, out, err);
@@ -111,6 +121,14 @@ void store_close(struct store *st)
 {
 	if (st)
 		st->driver->close(st);
+}
+
+void store_close_made(struct store *st, bool made)
+{
+	if (st && made && st->driver->close_removing_empty)
+		st->driver->close_removing_empty(st);
+	else
+		store_close(st);
 }
 
 void store_forget_in_child(void)

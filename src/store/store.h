@@ -45,6 +45,19 @@ int store_open_existing(const char *location, struct store **out, struct error *
  * is opened, so that no empty store is left behind by the refusal.
  */
 int store_open_queue(const char *location, struct store **out, struct error *err);
+/*
+ * store_open() for a command that may end having stored nothing (an ab
+ * whose side failed at once): @made says whether nothing was stored at
+ * @location before, for store_close_made().
+ */
+int store_open_made(const char *location, struct store **out, bool *made, struct error *err);
+/*
+ * Close @st; when @made and it still holds nothing, remove it: a command
+ * that stored nothing leaves no new store, as one refused before it opens
+ * the store. A store another process has open stays (SQLite only: a
+ * PostgreSQL store is a database someone made, kept).
+ */
+void store_close_made(struct store *st, bool made);
 /* A new empty store in memory, gone when closed (unit tests). */
 int store_open_memory(struct store **out, struct error *err);
 void store_close(struct store *st);

@@ -398,15 +398,23 @@ ab_refused_frees() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$SCHEDPERF_DB" == postgresql* ]] || [ ! -e "$SCHEDPERF_DB" ]
-	# a side that fails at once: exit 3, its runs gone, the name free
+	# a side that fails at once: exit 3, its runs gone, the name free, and
+	# the store it made gone too (a PostgreSQL database, made by its owner, stays)
 	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 6 --name F
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" != *"schedperf show"* ]]
-	run sp runs --format json
-	[ "$output" = "[]" ]
+	if [[ "$SCHEDPERF_DB" == postgresql* ]]; then
+		run sp runs --format json
+		[ "$output" = "[]" ]
+	else
+		[ -z "$(compgen -G "$SCHEDPERF_DB*")" ] || { ls -A "$TMP"; false; }
+	fi
 	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name F -q
 	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 --max-samples 5 --name X -q
+	# a store that was there stays, as it was
+	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 6 --name G
+	[ "$status" -eq 3 ]
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
 	  "[('F-a', 1), ('F-b', 1), ('X-a', 1), ('X-b', 1)]" ]
@@ -422,6 +430,34 @@ ab_refused_frees() {
 	PGDB=$(pg_new_db)
 	ab_refused_frees "$TMP/refused.db"
 	ab_refused_frees "$(pg_url "$PGDB")"
+}
+
+@test "ab: a new store another process has open stays when the ab stores nothing" {
+	mkdir "$TMP/new"
+	local db="$TMP/new/store.db" holder rc=0
+	# the side fails once the other process has the store open
+	printf '#!/bin/sh\nuntil [ -e %s ]; do sleep 0.05; done\nexit 1\n' "$TMP/held" >"$TMP/prog"
+	chmod +x "$TMP/prog"
+	"$SP" --db "$db" ab command -p "cmd=$TMP/prog" --a env:X=1 --b env:X=2 --max-samples 6 \
+		--name F 2>"$TMP/err" &
+	PID=$!
+	wait_for test -s "$db"
+	"$PYTHON" -c '
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1])
+c.execute("SELECT count(*) FROM runs").fetchall()
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+c.execute("INSERT INTO runs (name) VALUES (?)", ("late",))
+c.commit()' "$db" "$TMP/held" "$TMP/done" &
+	holder=$!
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 3 ] || { cat "$TMP/err"; false; }
+	touch "$TMP/done"
+	wait "$holder"
+	[ "$(sqlite3 "$db" 'SELECT name FROM runs')" = late ]
 }
 
 @test "ab: the command workload's failure stops ab with its reason" {

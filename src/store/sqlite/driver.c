@@ -428,6 +428,7 @@ const struct store_driver store_sqlite = {
 	.schemes = NULL,
 	.open = sqlite_open,
 	.damage = sqlite_damage,
+	.close_removing_empty = sqlite_close_removing_empty,
 	SQLITE_PRIMITIVES,
 };
 

@@ -299,6 +299,60 @@ static void remove_with_journals(const char *path)
 			unlink(name);
 }
 
+/* Whether a table holds a row (SQLite's own bookkeeping aside): 1, 0, or -1 unknown. */
+static int holds_rows(struct sqlite_store *ss)
+{
+	sqlite3_stmt *tables = NULL, *row = NULL;
+	int found = 0, rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(ss->db, "SELECT name FROM sqlite_master WHERE type = 'table' "
+			       "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", -1, &tables,
+			       NULL) != SQLITE_OK) {
+		sqlite3_finalize(tables);
+		return -1;
+	}
+	while (!found && (rc = sqlite3_step(tables)) == SQLITE_ROW) {
+		char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1",
+					    (const char *)sqlite3_column_text(tables, 0));
+
+		if (!sql || sqlite3_prepare_v2(ss->db, sql, -1, &row, NULL) != SQLITE_OK)
+			found = -1;
+		else if ((rc = sqlite3_step(row)) != SQLITE_DONE)
+			found = rc == SQLITE_ROW ? 1 : -1;
+		sqlite3_finalize(row);
+		row = NULL;
+		sqlite3_free(sql);
+	}
+	if (!found && rc != SQLITE_DONE)
+		found = -1;
+	sqlite3_finalize(tables);
+	return found;
+}
+
+/*
+ * Leaving WAL needs the only connection to the file, and the exclusive
+ * lock, under which the store is found empty again, keeps out whoever
+ * would open it until it is gone: one that opened
+ * it before finds its file moved, and SQLite refuses its writes rather
+ * than lose them. Whatever fails, the store stays.
+ */
+void sqlite_close_removing_empty(struct store *st)
+{
+	struct sqlite_store *ss = sqlite_of(st);
+	struct error err = { 0 };
+	char mode[16] = "";
+
+	sqlite_finalize_all(ss);
+	/* a store that holds something is not taken out of WAL for nothing */
+	if (!holds_rows(ss) &&
+	    sqlite_first(ss, "PRAGMA journal_mode = DELETE", mode, sizeof(mode), &err,
+			 "leave WAL") == 1 && !strcmp(mode, "delete") &&
+	    sqlite3_exec(ss->db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK &&
+	    !holds_rows(ss))
+		remove_with_journals(ss->base.location);
+	sqlite_close(st);
+}
+
 /*
  * Copy the schema from the WAL into @tmp's file itself and check that it
  * went: only the file is published (its journals are removed), and a

@@ -75,6 +75,7 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 int sqlite_open_memory(const char *location, enum store_access access,
 		       store_upgrade_fn *upgrade, struct store **out, struct error *err);
 void sqlite_close(struct store *st);
+void sqlite_close_removing_empty(struct store *st);
 
 /* schema.c */
 /*
