@@ -274,28 +274,30 @@ static int iteration_record(struct load *l, struct sample_rows *sr, struct store
 	return sr->disturbed ? take_culprits(l, sr, it, err) : 0;
 }
 
-/* The first sample of an iteration: which it is, and its record. */
+/* The first sample of iteration @id: which it is, and its record. */
 static int iteration_row(struct load *l, struct sample_rows *sr, struct store_stmt *s,
-			 struct error *err)
+			 int64_t id, struct error *err)
 {
 	struct load_bench *b = load_bench(l, sql_int(s, 0));
-	int64_t seq = sql_int(s, 2);
+	bool ok = sql_int(s, 7);
 
 	if (b && sr->batch && &l->set->batches[b->batch] != sr->batch)
 		b = NULL;
 	sr->bench = b;
-	sr->iteration_id = sql_int(s, 1);
+	sr->iteration_id = id;
 	sr->warmup = sql_int(s, 5);
 	sr->disturbed = sql_int(s, 6);
 	if (b && !sr->by_batch) {
+		int64_t seq = sql_int(s, 2);
+
 		if (seq <= b->last_seq) {
 			sr->out_of_order = true;
 			return -1;
 		}
 		b->last_seq = seq;
-		sr->read_ok += sql_int(s, 7);
+		sr->read_ok += ok;
 	}
-	if (l->parts & STORE_ITERATIONS && sql_int(s, 7))
+	if (l->parts & STORE_ITERATIONS && ok)
 		return iteration_record(l, sr, s, err);
 	return 0;
 }
@@ -314,10 +316,10 @@ static struct result_metric *row_metric(struct load *l, struct load_bench *b, in
 static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 {
 	struct sample_rows *sr = l->part;
+	int64_t id = sql_int(s, 1);
 	struct result_metric *m;
 
-	if ((sql_int(s, 1) != sr->iteration_id || !sr->iteration_id) &&
-	    iteration_row(l, sr, s, err))
+	if ((id != sr->iteration_id || !sr->iteration_id) && iteration_row(l, sr, s, id, err))
 		return -1;
 	if (!sr->bench || !(m = row_metric(l, sr->bench, sql_int(s, 3))))
 		return 0;
