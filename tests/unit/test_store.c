@@ -587,6 +587,31 @@ static void test_load_far_apart(void **state)
 	store_close(st);
 }
 
+/*
+ * A failed iteration that holds samples, stored before the benchmark's
+ * first by seq (so outside the ids of its first and last), is read as
+ * the others are: a batch's range holds its failed iterations too.
+ */
+static void test_load_failed_first(void **state)
+{
+	struct store *st = open_store();
+	static const int seqs[] = { 1, 0, 2 };
+	struct error err = { 0 };
+	int64_t ids[2], bench_id;
+
+	assert_int_equal(store_benchmark_add(st, begin(st, "f", "2026-01-01T00:00:00Z", false,
+						       NULL), &bench_def, &bench_id, ids, &err), 0);
+	for (size_t i = 0; i < 3; i++) {
+		struct store_sample s = { ids[0], 0, seqs[i] };
+
+		assert_int_equal(store_iteration_add(st, bench_id, seqs[i], false,
+						     seqs[i] == 1 ? "crashed" : NULL, NULL, &s, 1,
+						     &err), 0);
+	}
+	assert_loads(st, "f", "[pipe {\"loops\":\"10\"} failed 1 seconds: 0 1 2 |; ops:  |;]");
+	store_close(st);
+}
+
 static size_t batches_of(struct store *st, const char *name)
 {
 	struct result_set set = { NULL, 0 };
@@ -1218,6 +1243,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_failed_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup, teardown),
@@ -1249,6 +1275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_failed_first, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_same_start_time, setup_pg, teardown_pg),
