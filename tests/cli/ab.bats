@@ -460,6 +460,17 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[ "$(sqlite3 "$db" 'SELECT name FROM runs')" = late ]
 }
 
+@test "ab: a store behind a symbolic link stays, and the link, when the ab stores nothing" {
+	mkdir "$TMP/real"
+	: >"$TMP/real/store.db"
+	ln -s "$TMP/real/store.db" "$TMP/link.db"
+	run sp --db "$TMP/link.db" ab command -p cmd=false --a env:X=1 --b env:X=2 \
+		--max-samples 6 --name F
+	[ "$status" -eq 3 ]
+	[ -L "$TMP/link.db" ]
+	[ "$(sqlite3 "$TMP/real/store.db" 'SELECT count(*) FROM runs')" -eq 0 ]
+}
+
 @test "ab: the command workload's failure stops ab with its reason" {
 	run sp ab command --a 'cmd:sh -c "echo broken build >&2; exit 1"' --b cmd:true \
 		--max-samples 20

@@ -329,7 +329,16 @@ static int holds_rows(struct sqlite_store *ss)
 	return found;
 }
 
+static bool is_link(const char *path)
+{
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISLNK(sb.st_mode);
+}
+
 /*
+ * A store reached through a symbolic link (to an empty file) stays: the
+ * link is the user's, and so is the file behind it.
  * Leaving WAL needs the only connection to the file, and the exclusive
  * lock, under which the store is found empty again, keeps out whoever
  * would open it until it is gone: one that opened
@@ -344,7 +353,7 @@ void sqlite_close_removing_empty(struct store *st)
 
 	sqlite_finalize_all(ss);
 	/* a store that holds something is not taken out of WAL for nothing */
-	if (!holds_rows(ss) &&
+	if (!is_link(ss->base.location) && !holds_rows(ss) &&
 	    sqlite_first(ss, "PRAGMA journal_mode = DELETE", mode, sizeof(mode), &err,
 			 "leave WAL") == 1 && !strcmp(mode, "delete") &&
 	    sqlite3_exec(ss->db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK &&
@@ -459,7 +468,6 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 		struct store **out, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
-	struct stat sb;
 	int rc = locate(location, &kind, err);
 
 	*out = NULL;
@@ -469,7 +477,7 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 		return error_set(err, EXIT_USAGE, "no store at '%s': nothing was stored there "
 				 "yet (give the --db of an existing store, or run 'schedperf run' "
 				 "first)", location);
-	if (!rc && !lstat(location, &sb) && S_ISLNK(sb.st_mode))
+	if (!rc && is_link(location))
 		return error_set(err, EXIT_USAGE, "no store at '%s': it is a symbolic link to a "
 				 "file that does not exist, and a new store is not made behind a "
 				 "link (give its target as --db, or remove the link)", location);
