@@ -63,7 +63,7 @@ struct run_request {
 	size_t nr_params;
 	const char **sweeps;
 	size_t nr_sweeps;
-	bool shuffle, resume, dry_run;
+	bool resume, dry_run;
 	int assume_cpus;
 };
 
@@ -109,7 +109,7 @@ static int set_timeout(const struct cmd_option *opt, const char *arg)
 	if (parse_double(arg, &timeout) || timeout <= 0 || timeout > 86400 * 7)
 		return command_usage_error("run", "--timeout '%.32s' is not a number "
 					   "of seconds above 0", arg);
-	req->opt.timeout = timeout;
+	req->plan.timeout = timeout;
 	return 0;
 }
 
@@ -173,9 +173,9 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			     "values: pow2 (MIN, doubling, MAX), stride (MMTests' large stride), "
 			     "topology (SMT, LLC, node, machine, 2x, 4x CPUs); MIN..MAX default "
 			     "1..4x, MAX may be Nx (x CPUs)", add_sweep),
-		OPT_INTEGER('i', "iterations", &req->opt.iterations, "N", 1, 1000000,
+		OPT_INTEGER('i', "iterations", &req->plan.iterations, "N", 1, 1000000,
 			    "measured iterations per benchmark (default 5)"),
-		OPT_INTEGER(0, "warmup", &req->opt.warmup, "N", 0, 1000000,
+		OPT_INTEGER(0, "warmup", &req->plan.warmup, "N", 0, 1000000,
 			    "warm-up iterations first: stored, marked, never summarised "
 			    "(default 0)"),
 		OPT_CALLBACK(0, "timeout", req, "SEC", "kill an iteration's whole process "
@@ -198,10 +198,10 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_CALLBACK(0, "quiet-wait", req, "SEC", "before each iteration, wait up to "
 			     "SEC seconds for its CPUs to be quiet (default 0: do not wait)",
 			     set_quiet_wait),
-		OPT_INTEGER(0, "rerun-disturbed", &req->opt.rerun_disturbed, "N", 0, 100,
+		OPT_INTEGER(0, "rerun-disturbed", &req->plan.rerun_disturbed, "N", 0, 100,
 			    "run a disturbed iteration again, up to N times; the disturbed one "
 			    "is kept and marked (default 0)"),
-		OPT_BOOL(0, "shuffle", &req->shuffle, "run the benchmarks in a random order"),
+		OPT_BOOL(0, "shuffle", &req->plan.shuffle, "run the benchmarks in a random order"),
 		OPT_STRING(0, "name", &req->opt.name, "NAME",
 			   "run name (default: the kernel release, uname -r)"),
 		OPT_BOOL(0, "replace", &req->opt.replace,
@@ -213,7 +213,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_BOOL(0, "resume", &req->resume, "continue this machine's latest incomplete batch of NAME "
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "
-			 "timeouts, retries, CPUs"),
+			 "warm-ups, timeouts, order, retries, reruns, CPUs, knobs, monitors"),
 		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
@@ -565,13 +565,18 @@ static int prepare_plan(struct run_request *req, struct error *err)
 
 	if (build_plan(req, plan, err))
 		return -1;
+	/* -i, --warmup and --timeout where a benchmark has none of its own */
+	if (plan->iterations)
+		req->opt.iterations = plan->iterations;
+	req->opt.warmup = plan->warmup;
+	req->opt.timeout = plan->timeout;
 	resolve_plan(plan, &req->opt);
 	if (plan->profile_iterations) {
 		monitors = monitors_with_profile(plan->monitors);
 		free(plan->monitors);
 		plan->monitors = monitors;
 	}
-	if (req->shuffle)
+	if (plan->shuffle)
 		plan_shuffle(plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	return 0;
 }

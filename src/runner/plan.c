@@ -215,6 +215,12 @@ const struct plan_option plan_options[] = {
 	  offsetof(struct plan, profile_iterations), 0 },
 	{ "profile_frequency", "profile-frequency", PLAN_OPTION_INT,
 	  offsetof(struct plan, profile_frequency), 0 },
+	{ "rerun_disturbed", "rerun-disturbed", PLAN_OPTION_INT,
+	  offsetof(struct plan, rerun_disturbed), 0 },
+	{ "iterations", "iterations", PLAN_OPTION_INT, offsetof(struct plan, iterations), 0 },
+	{ "warmup", "warmup", PLAN_OPTION_INT, offsetof(struct plan, warmup), 0 },
+	{ "timeout", "timeout", PLAN_OPTION_NUMBER, offsetof(struct plan, timeout), 0 },
+	{ "shuffle", "shuffle", PLAN_OPTION_FLAG, offsetof(struct plan, shuffle), 0 },
 	{ NULL, NULL, 0, 0, 0 },
 };
 
@@ -227,6 +233,16 @@ static char **string_of(const struct plan *plan, const struct plan_option *o)
 static int *int_of(const struct plan *plan, const struct plan_option *o)
 {
 	return (int *)((char *)plan + o->offset);
+}
+
+static double *number_of(const struct plan *plan, const struct plan_option *o)
+{
+	return (double *)((char *)plan + o->offset);
+}
+
+static bool *flag_of(const struct plan *plan, const struct plan_option *o)
+{
+	return (bool *)((char *)plan + o->offset);
 }
 
 static char ***list_of(const struct plan *plan, const struct plan_option *o)
@@ -246,6 +262,10 @@ bool plan_option_given(const struct plan *plan, const struct plan_option *o)
 		return *string_of(plan, o) != NULL;
 	case PLAN_OPTION_INT:
 		return *int_of(plan, o) != 0;
+	case PLAN_OPTION_NUMBER:
+		return *number_of(plan, o) != 0;
+	case PLAN_OPTION_FLAG:
+		return *flag_of(plan, o);
 	case PLAN_OPTION_LIST:
 		return *count_of(plan, o) != 0;
 	}
@@ -278,6 +298,12 @@ static void option_release(struct plan *plan, const struct plan_option *o)
 		break;
 	case PLAN_OPTION_INT:
 		*int_of(plan, o) = 0;
+		break;
+	case PLAN_OPTION_NUMBER:
+		*number_of(plan, o) = 0;
+		break;
+	case PLAN_OPTION_FLAG:
+		*flag_of(plan, o) = false;
 		break;
 	case PLAN_OPTION_LIST:
 		for (size_t i = 0; i < *count_of(plan, o); i++)
@@ -350,6 +376,10 @@ static json_t *option_json(const struct plan *plan, const struct plan_option *o)
 		return json_string(*string_of(plan, o));
 	case PLAN_OPTION_INT:
 		return json_integer(*int_of(plan, o));
+	case PLAN_OPTION_NUMBER:
+		return json_real(*number_of(plan, o));
+	case PLAN_OPTION_FLAG:
+		return json_boolean(*flag_of(plan, o));
 	case PLAN_OPTION_LIST:
 		list = json_array();
 		for (size_t i = 0; i < *count_of(plan, o); i++)
@@ -373,6 +403,14 @@ static void option_from_json(struct plan *plan, const struct plan_option *o, jso
 	case PLAN_OPTION_INT:
 		if (json_is_integer(v))
 			*int_of(plan, o) = (int)json_integer_value(v);
+		break;
+	case PLAN_OPTION_NUMBER:
+		if (json_is_number(v))
+			*number_of(plan, o) = json_number_value(v);
+		break;
+	case PLAN_OPTION_FLAG:
+		if (json_is_boolean(v))
+			*flag_of(plan, o) = json_is_true(v);
 		break;
 	case PLAN_OPTION_LIST:
 		json_array_foreach(v, i, item)

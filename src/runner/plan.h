@@ -41,6 +41,15 @@ struct plan {
 	 */
 	int profile_iterations;
 	int profile_frequency;	/* --profile-frequency; 0 = the monitor's default */
+	int rerun_disturbed;	/* --rerun-disturbed of every disturbed iteration */
+	/*
+	 * The run's -i, --warmup and --timeout, which fix each benchmark's own
+	 * (0: not given), and --shuffle, which fixes their order: kept as given.
+	 */
+	int iterations;
+	int warmup;
+	double timeout;
+	bool shuffle;
 };
 
 /*
@@ -55,6 +64,8 @@ struct plan {
 enum plan_option_kind {
 	PLAN_OPTION_STRING,	/* a char *, NULL when not given */
 	PLAN_OPTION_INT,	/* an int, 0 when not given */
+	PLAN_OPTION_NUMBER,	/* a double, 0 when not given */
+	PLAN_OPTION_FLAG,	/* a bool, false when not given */
 	PLAN_OPTION_LIST,	/* a char ** and its size_t count */
 };
 
@@ -97,7 +108,8 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
  * The plan as stored with a batch, so that --resume can rebuild it:
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
  * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "knobs"?: [SPEC...],
- * "profile_iterations"?, "profile_frequency"?}.
+ * "profile_iterations"?, "profile_frequency"?, "rerun_disturbed"?,
+ * "iterations"?, "warmup"?, "timeout"?, "shuffle"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

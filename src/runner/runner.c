@@ -576,6 +576,7 @@ int runner_execute(struct store *st, const struct plan *plan,
 	memset(result, 0, sizeof(*result));
 	/* The plan's own: a resumed batch's missing iterations run as the others did. */
 	planned.retries = plan->retries;
+	planned.rerun_disturbed = plan->rerun_disturbed;
 	if (plan->cpus) {
 		if (cpulist_parse(plan->cpus, "--cpus", &cpus, err))
 			return -1;

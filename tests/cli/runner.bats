@@ -158,12 +158,35 @@ group_has() {
 	run sp run pipe --resume
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	for option in "--retries 1" "--cpus 0" "-p loops=5" "--monitors none"; do
+	for option in "--retries 1" "--cpus 0" "-p loops=5" "--monitors none" "-i 2" \
+		      "--warmup 1" "--timeout 9" "--shuffle" "--rerun-disturbed 1"; do
 		run sp run --resume $option
 		[ "$status" -eq 2 ] || { echo "$option: $status"; return 1; }
 		assert_one_line_error
-		[[ "$output" == *"stored plan"* ]]
+		[[ "$output" == *"stored plan"* ]] || { echo "$option: $output"; return 1; }
 	done
+}
+
+@test "--resume -i is refused, nothing run; --resume then runs the stored plan's iterations" {
+	# never disturbed (none is above 100 %), so never rerun: 6 iterations in all
+	"$SP" run command -p shell=1 -p 'cmd=sleep 0.2; echo value: 1' \
+		-p 'metric_regex=value: ([0-9]+)' -i 6 --rerun-disturbed 2 --max-interference 100 --name rr --quiet &
+	pid=$!
+	kill9_after 1 $pid
+	before=$(iterations)
+	[ "$before" -lt 6 ]
+	run sp run --resume --name rr -i 2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"-iterations"* ]]
+	[ "$(iterations)" -eq "$before" ]
+	# --max-interference is not the plan's: given again
+	sp run --resume --name rr --max-interference 100 --quiet
+	[ "$(iterations)" -eq 6 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
+	# kept with the plan, so that the resumed iterations ran as the others
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT plan FROM batches" | "$PYTHON" -c \
+		'import json, sys; p = json.load(sys.stdin); print(p["iterations"], p["rerun_disturbed"])')" = "6 2" ]
 }
 
 @test "monitors: counters of a pipe run match its loop count; absent is never zero" {

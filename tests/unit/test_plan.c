@@ -48,7 +48,8 @@ static void test_plan_options_round_trip(void **state)
 
 	assert_round_trip(",\"monitors\":\"vmstat,profile\",\"retries\":2,\"cpus\":\"0-1\","
 			  "\"knobs\":[\"sysctl:kernel.sched_child_runs_first=1\",\"b=2\"],"
-			  "\"profile_iterations\":1,\"profile_frequency\":99", &plan);
+			  "\"profile_iterations\":1,\"profile_frequency\":99,\"rerun_disturbed\":3,"
+			  "\"iterations\":3,\"warmup\":1,\"timeout\":2.5,\"shuffle\":true", &plan);
 	assert_string_equal(plan.monitors, "vmstat,profile");
 	assert_int_equal(plan.retries, 2);
 	assert_string_equal(plan.cpus, "0-1");
@@ -56,6 +57,11 @@ static void test_plan_options_round_trip(void **state)
 	assert_string_equal(plan.knobs[1], "b=2");
 	assert_int_equal(plan.profile_iterations, 1);
 	assert_int_equal(plan.profile_frequency, 99);
+	assert_int_equal(plan.rerun_disturbed, 3);
+	assert_int_equal(plan.iterations, 3);
+	assert_int_equal(plan.warmup, 1);
+	assert_true(plan.timeout == 2.5);
+	assert_true(plan.shuffle);
 	for (const struct plan_option *o = plan_options; o->key; o++)
 		assert_true(plan_option_given(&plan, o));
 	plan_release(&plan);
