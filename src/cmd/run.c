@@ -378,7 +378,34 @@ static void resolve_plan(struct plan *plan, const struct runner_options *opt)
 	}
 }
 
-static void print_dry_run(const struct plan *plan)
+/*
+ * The iterations of @plan's benchmarks that batch @batch_id, being
+ * resumed, has already had: as the runner counts them, so that a dry run
+ * says what --resume would run.
+ */
+static int resumed_done(struct store *st, int64_t batch_id, const struct plan *plan,
+			long *done, struct error *err)
+{
+	struct result_benchmark none = { 0 };
+
+	*done = 0;
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		const struct plan_item *item = &plan->items[i];
+		struct benchmark_progress had;
+		int64_t bench_id;
+
+		if (store_benchmark_progress(st, batch_id, i, &none, &bench_id, NULL, &had,
+					     err) < 0)
+			return -1;
+		*done += had.warmup_done < item->warmup ? had.warmup_done : item->warmup;
+		*done += had.measured_done < item->iterations ? had.measured_done :
+			 item->iterations;
+	}
+	return 0;
+}
+
+/* @done: the iterations a resumed batch has had, or NULL for a new run. */
+static void print_dry_run(const struct plan *plan, const long *done)
 {
 	long iterations = 0, tasks = 0;
 
@@ -394,9 +421,12 @@ static void print_dry_run(const struct plan *plan)
 	}
 	for (size_t i = 0; i < plan->nr_knobs; i++)
 		printf("knob %s\n", plan->knobs[i]);
-	printf("%zu benchmark%s, %ld iterations in all (warm-ups included); at most %ld "
-	       "tasks at once; planned for %d CPUs\n", plan->nr_items,
-	       plan->nr_items == 1 ? "" : "s", iterations, tasks, workload_cpus_allowed());
+	printf("%zu benchmark%s, %ld iterations in all (warm-ups included)", plan->nr_items,
+	       plan->nr_items == 1 ? "" : "s", iterations);
+	if (done)
+		printf(", %ld of them missing, which --resume runs", iterations - *done);
+	printf("; at most %ld tasks at once; planned for %d CPUs\n", tasks,
+	       workload_cpus_allowed());
 }
 
 /*
@@ -626,10 +656,14 @@ int cmd_run(int argc, char **argv)
 								&err))))
 		goto fail;
 	if (req.dry_run) {
+		long done = 0;
+
 		/* what the run would be refused for when it stores its batch (submit's check too) */
 		if (!req.resume && store_check_run_own(global.db, req.opt.name, &err))
 			goto fail;
-		print_dry_run(plan);
+		if (req.resume && resumed_done(st, req.opt.resume_batch, plan, &done, &err))
+			goto fail;
+		print_dry_run(plan, req.resume ? &done : NULL);
 		goto out;
 	}
 	/*

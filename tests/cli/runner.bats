@@ -126,6 +126,8 @@ group_has() {
 	[ "$before" -lt 14 ]
 	# whole iterations only: every stored iteration has all its samples
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations i WHERE (SELECT count(*) FROM samples s WHERE s.iteration_id = i.id) != (SELECT count(*) FROM metrics m WHERE m.benchmark_id = i.benchmark_id)')" -eq 0 ]
+	run sp run --resume --name k --dry-run
+	[[ "${lines[2]}" == "2 benchmarks, 14 iterations in all (warm-ups included), $((14 - before)) of them missing,"* ]] || { echo "$output"; false; }
 	run sp run --resume --name k --quiet
 	[ "$status" -eq 0 ]
 	[ "$(iterations)" -eq 14 ]
@@ -179,6 +181,11 @@ group_has() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"-iterations"* ]]
+	[ "$(iterations)" -eq "$before" ]
+	# its dry run says what it would run: the iterations missing
+	run sp run --resume --name rr --dry-run
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "1 benchmark, 6 iterations in all (warm-ups included), $((6 - before)) of them missing, which --resume runs;"* ]] || { echo "$output"; false; }
 	[ "$(iterations)" -eq "$before" ]
 	# --max-interference is not the plan's: given again
 	sp run --resume --name rr --max-interference 100 --quiet
