@@ -71,10 +71,10 @@ static json_t *number_or_null(double v)
 
 json_t *bisection_text(const char *s)
 {
-	char *escaped = utf8_escaped(s ? s : "");
-	json_t *text = json_string(escaped);
+	char *kept = utf8_kept(s ? s : "");
+	json_t *text = json_string(kept);
 
-	free(escaped);
+	free(kept);
 	return text;
 }
 

@@ -105,7 +105,7 @@ struct bisect_target {
 extern const struct bisect_target bisect_local;
 extern const struct bisect_target bisect_kernel;
 
-/* Text from outside (a subject, git's or a build's words) as the record keeps it: escaped. */
+/* Text from outside (a subject, git's or a build's words), as the record keeps it. */
 json_t *bisection_text(const char *s);
 
 /* The run a commit's measurements go to: NAME-good, NAME-bad or NAME-HASH12. */

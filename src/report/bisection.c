@@ -20,6 +20,25 @@ static const char *str(const json_t *obj, const char *key)
 	return s ? s : "";
 }
 
+/*
+ * A text of the record (a commit's subject, a reason, git's words) for a
+ * line of text: the record keeps it as it is, a control character in it
+ * would rewrite the terminal's line, so it is shown as \xHH.
+ */
+static const char *shown(const json_t *obj, const char *key, char *buf, size_t len)
+{
+	utf8_escape(buf, len, str(obj, key));
+	return buf;
+}
+
+/* The @i-th of the commits left when only skipped ones are. */
+static const char *candidate(const json_t *candidates, size_t i)
+{
+	const char *s = json_string_value(json_array_get(candidates, i));
+
+	return s ? s : "";
+}
+
 static double num(const json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
@@ -113,7 +132,7 @@ static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 	fprintf(out, "\n%4s  %-12s  %-7s  %-29s  %8s  %6s  %7s  %s\n", "step", "commit",
 		"verdict", "change against good", "position", "blocks", "seconds", "subject");
 	json_array_foreach(steps, i, step) {
-		char cell[64], position[16] = "-", seconds[16] = "-";
+		char cell[64], position[16] = "-", seconds[16] = "-", text[1024];
 		FILE *mem = fmemopen(cell, sizeof(cell), "w");
 
 		if (mem) {
@@ -129,11 +148,11 @@ static void text_steps(FILE *out, const json_t *record, const json_t *steps)
 		fprintf(out, "%4zu  %.12s  %-7s  %-29s  %8s  %6lld  %7s  %s\n", i + 1,
 			str(step, "commit"), str(step, "verdict"), cell, position,
 			(long long)json_integer_value(json_object_get(step, "blocks")), seconds,
-			str(step, "subject"));
+			shown(step, "subject", text, sizeof(text)));
 		if (kernel_of(record, step))
 			fprintf(out, "%4s  kernel %s\n", "", kernel_of(record, step));
 		if (strcmp(str(step, "reason"), "decided"))
-			fprintf(out, "%4s  %s\n", "", str(step, "reason"));
+			fprintf(out, "%4s  %s\n", "", shown(step, "reason", text, sizeof(text)));
 	}
 }
 
@@ -161,12 +180,13 @@ static void text_result(FILE *out, const json_t *r)
 {
 	json_t *culprit = json_object_get(r, "culprit"), *conf = json_object_get(r, "confirmation");
 	const char *result = str(r, "result");
+	char text[1024];
 	size_t decided;
 	double right = chance_right(json_object_get(r, "steps"), &decided);
 
 	fputc('\n', out);
 	if (json_object_get(r, "error"))
-		fprintf(out, "stopped by an error: %s\n", str(r, "error"));
+		fprintf(out, "stopped by an error: %s\n", shown(r, "error", text, sizeof(text)));
 	if (!*result) {
 		fprintf(out, "unfinished, %s (schedperf bisect --resume goes on)\n",
 			str(r, "phase"));
@@ -178,7 +198,7 @@ static void text_result(FILE *out, const json_t *r)
 		if (!strcmp(str(ends, "verdict"), "unknown"))
 			fprintf(out, "nothing to bisect: good and bad were not shown to differ "
 				"within the cap (%s); give a larger --max-samples or --max-time to "
-				"tell them apart\n", str(ends, "reason"));
+				"tell them apart\n", shown(ends, "reason", text, sizeof(text)));
 		else
 			fprintf(out, "nothing to bisect: bad is not worse than good by more than "
 				"the margin (%g %%)\n", num(r, "margin_pct"));
@@ -187,15 +207,15 @@ static void text_result(FILE *out, const json_t *r)
 	if (!strcmp(result, "only skipped commits left")) {
 		fputs("only skipped commits left: the first bad commit is one of", out);
 		for (size_t i = 0; i < json_array_size(json_object_get(r, "candidates")); i++)
-			fprintf(out, " %.12s", json_string_value(json_array_get(
-				json_object_get(r, "candidates"), i)));
+			fprintf(out, " %.12s", candidate(json_object_get(r, "candidates"), i));
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "culprit %.12s %s\n", str(culprit, "commit"), str(culprit, "subject"));
+	fprintf(out, "culprit %.12s %s\n", str(culprit, "commit"),
+		shown(culprit, "subject", text, sizeof(text)));
 	if (conf && !strcmp(str(conf, "verdict"), "not measured")) {
 		fprintf(out, "  against its parent %.12s: %s, not measured: %s\n",
-			str(culprit, "parent"), result, str(conf, "reason"));
+			str(culprit, "parent"), result, shown(conf, "reason", text, sizeof(text)));
 	} else if (conf) {
 		fprintf(out, "  against its parent %.12s: ", str(culprit, "parent"));
 		change(out, conf);
@@ -246,9 +266,19 @@ static void md_steps(FILE *out, const json_t *record, const json_t *steps)
 		change(out, step);
 		fputs(" | ", out);
 		md_number(out, num(step, "position"), MD_G3);
-		fprintf(out, " | %lld | %.1f | ", (long long)json_integer_value(
-			json_object_get(step, "blocks")), num(step, "seconds"));
+		fprintf(out, " | %lld | ", (long long)json_integer_value(
+			json_object_get(step, "blocks")));
+		if (isfinite(num(step, "seconds")))
+			fprintf(out, "%.1f", num(step, "seconds"));
+		else
+			fputc('-', out);
+		fputs(" | ", out);
 		md_text(out, str(step, "subject"));
+		if (strcmp(str(step, "reason"), "decided")) {
+			fputs(" (", out);
+			md_text(out, str(step, "reason"));
+			fputc(')', out);
+		}
 		if (kernel_of(record, step)) {
 			fputs(" (", out);
 			md_text(out, kernel_of(record, step));
@@ -266,8 +296,16 @@ static void md_result(FILE *out, const json_t *r)
 	size_t decided;
 	double right = chance_right(json_object_get(r, "steps"), &decided);
 
-	if (!*result || !strcmp(result, "nothing to bisect") ||
-	    !strcmp(result, "only skipped commits left")) {
+	if (!strcmp(result, "only skipped commits left")) {
+		json_t *candidates = json_object_get(r, "candidates");
+
+		fprintf(out, "**Result:** %s: the first bad commit is one of", result);
+		for (size_t i = 0; i < json_array_size(candidates); i++)
+			fprintf(out, " `%.12s`", candidate(candidates, i));
+		fputs("\n", out);
+		return;
+	}
+	if (!*result || !strcmp(result, "nothing to bisect")) {
 		fprintf(out, "**Result:** %s\n", *result ? result : "unfinished");
 		return;
 	}
@@ -328,12 +366,13 @@ void report_bisection_list(FILE *out, const struct stored_bisection *list, size_
 	for (size_t i = 0; i < n; i++) {
 		json_t *r = json_loads(list[i].doc, 0, NULL);
 		json_t *culprit = json_object_get(r, "culprit");
-		char *repo = utf8_escaped(list[i].repo);
+		char *repo = utf8_escaped(list[i].repo), text[1024];
 
 		fprintf(out, "%4lld  %-11s  %-19.19s  %s: %s", (long long)list[i].id, list[i].state,
 			list[i].started, repo, *str(r, "result") ? str(r, "result") : str(r, "phase"));
 		if (culprit)
-			fprintf(out, " %.12s %s", str(culprit, "commit"), str(culprit, "subject"));
+			fprintf(out, " %.12s %s", str(culprit, "commit"),
+				shown(culprit, "subject", text, sizeof(text)));
 		fputc('\n', out);
 		json_decref(r);
 		free(repo);

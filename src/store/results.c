@@ -58,31 +58,14 @@ struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench
 	return &bench->metrics[bench->nr_metrics - 1];
 }
 
-/*
- * What the machine says is not always UTF-8 (a kernel command line, a host
- * name): such a value is kept with its stray bytes as \xHH, so that JSON,
- * which can hold only UTF-8, does not lose it.
- */
-static char *utf8_copy(const char *s)
-{
-	size_t len = 4 * strlen(s) + 4;
-	char *copy;
-
-	if (utf8_valid(s))
-		return xstrdup(s);
-	copy = xmalloc(len);
-	utf8_escape(copy, len, s);
-	return copy;
-}
-
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value)
 {
 	struct env_entry *e;
 
 	batch->env = grow_one(batch->env, &batch->nr_env, sizeof(*batch->env));
 	e = &batch->env[batch->nr_env - 1];
-	e->key = utf8_copy(key);
-	e->value = utf8_copy(value);
+	e->key = utf8_kept(key);
+	e->value = utf8_kept(value);
 }
 
 /*
@@ -191,8 +174,8 @@ void result_profile_add_symbol(struct result_profile *p, const char *name, const
 
 	p->symbols = grow_one(p->symbols, &p->nr_symbols, sizeof(*p->symbols));
 	sym = &p->symbols[p->nr_symbols - 1];
-	sym->name = utf8_copy(name);
-	sym->dso = utf8_copy(dso);
+	sym->name = utf8_kept(name);
+	sym->dso = utf8_kept(dso);
 	sym->self = self;
 	sym->children = children;
 }

@@ -4,6 +4,7 @@
 
 #include "util/strbuf.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 /* The length of the well-formed sequence at @s, or 0 if there is none. */
 static size_t sequence_length(const unsigned char *s)
@@ -99,4 +100,9 @@ char *utf8_escaped(const char *s)
 		strbuf_add(&sb, piece, n);
 	}
 	return strbuf_detach(&sb);
+}
+
+char *utf8_kept(const char *s)
+{
+	return utf8_valid(s) ? xstrdup(s) : utf8_escaped(s);
 }

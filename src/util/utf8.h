@@ -24,5 +24,12 @@ void utf8_escape(char *buf, size_t len, const char *s);
  * the terminal or the mail shows.
  */
 char *utf8_escaped(const char *s);
+/*
+ * @s to keep, malloc'd: itself when it is well-formed UTF-8, else escaped
+ * as above. What the machine or git says is not always UTF-8, and JSON
+ * can hold nothing else; what is UTF-8 is kept as it is (a reader escapes
+ * it where it shows it).
+ */
+char *utf8_kept(const char *s);
 
 #endif

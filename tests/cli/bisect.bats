@@ -72,6 +72,9 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ "$(json '(d["result"], d["culprit"]["commit"])' "$TMP/b.json")" = "('confirmed', '$culprit')" ]
 	[ "$(json 'all(s["error_bound"] <= 0.01 for s in d["steps"])' "$TMP/b.json")" = True ]
 	[ "$(json '(d["ends"]["verdict"], d["ends"]["change_pct"] < -10)' "$TMP/b.json")" = "('worse', True)" ]
+	# git's log as git wrote it, a line a step: JSON carries what text escapes
+	[ "$(json '("\\x0a" in d["git_bisect_log"], d["git_bisect_log"].count("\n") > 3)' \
+	  "$TMP/b.json")" = "(False, True)" ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 5 ]
 	run sp compare bisect-1-good "bisect-1-${culprit:0:12}"
 	[ "$status" -eq 0 ]
@@ -124,11 +127,16 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	BROKEN=4 repo_of 8 5 100.0 120.0
 	run sp bisect "${NOISY_ARGS[@]}"
 	echo "$output"
+	local rc=$status
 	sp bisect --show --format json >"$TMP/b.json"
 	[ "$(json '[s["commit"] for s in d["steps"] if s["verdict"] == "skip"]' "$TMP/b.json")" = \
 	  "['$(commit_of 4)']" ]
 	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" \
 		== "the build failed (exit 1)"* ]]
+	# the mail's row of the skipped step says why, and no number it lacks
+	run sp bisect --show --format markdown
+	[[ "$output" == *"| \`$(commit_of 4 | cut -c1-12)\` | skip |"*" | - | change 4 (the build failed (exit 1)"* ]]
+	[[ "$output" != *nan* ]]
 	# change 5 when its parent change 4 would build; else git names both
 	if [ "$(json 'd["result"]' "$TMP/b.json")" = confirmed ]; then
 		[ "$(json 'd["culprit"]["commit"]' "$TMP/b.json")" = "$(commit_of 5)" ]
@@ -136,7 +144,9 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 		[ "$(json 'd["result"]' "$TMP/b.json")" = "only skipped commits left" ]
 		[ "$(json 'sorted(d["candidates"])' "$TMP/b.json")" = \
 		  "$("$PYTHON" -c 'import sys; print(sorted(sys.argv[1:]))' "$(commit_of 4)" "$(commit_of 5)")" ]
-		[ "$status" -eq 1 ]
+		[ "$rc" -eq 1 ]
+		run sp bisect --show --format markdown
+		[[ "$output" == *"**Result:** only skipped commits left: the first bad commit is one of \`"* ]]
 	fi
 }
 

@@ -76,6 +76,18 @@ static void test_utf8_escaped(void **state)
 	free(s);
 }
 
+/* Kept for JSON: UTF-8 as it is, a control character too; stray bytes escaped. */
+static void test_utf8_kept(void **state)
+{
+	char *s = utf8_kept("log\nline\tTAB \x1b[31mred caf\xc3\xa9");
+
+	assert_string_equal(s, "log\nline\tTAB \x1b[31mred caf\xc3\xa9");
+	free(s);
+	s = utf8_kept("caf\xe9\n");
+	assert_string_equal(s, "caf\\xe9\\x0a");
+	free(s);
+}
+
 static void test_format_shortest(void **state)
 {
 	static const double values[] = { 1.547e308, 1.7976931348623157e308, 0.1, 1e15,
@@ -275,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_valid),
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
+		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
 		cmocka_unit_test(test_json_write),
