@@ -150,6 +150,8 @@ static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const 
 	v->seconds = out->seconds;
 	v->reason = out->reason;
 	v->name = name;
+	v->runs_kept = ab->x.side[0].sample.result.batch_id ||
+		       ab->x.side[1].sample.result.batch_id;
 }
 
 /* What a dry run shows: the sides as they would run, and the settings they change. */

@@ -188,16 +188,16 @@ int ab_check_machine(struct ab_experiment *x, struct error *err)
  * Both sides' batches finished in one transaction, complete when the
  * verdict was reached: the job this ab runs for (if any) is done with
  * them and keeps the verdict. An ab that measured no sample on either
- * side (a side failed at once, a signal came first) leaves nothing: its
- * batches and runs go, and its name is free for the ab run again. The
- * first error is the one @err keeps.
+ * side (a side failed at once, a signal or a cap came first) leaves
+ * nothing, verdict or not: its batches and runs go, and its name is free
+ * for the ab run again. The first error is the one @err keeps.
  */
 static void finish_sides(struct ab_experiment *x, struct store *st, const char *name,
 			 const struct ab_run_hooks *hooks, const struct ab_outcome *out,
 			 int *rc, struct error *err)
 {
 	bool complete = !*rc && !iteration_interrupted();
-	char *result = complete ? hooks->result(hooks->ctx, out, name) : NULL;
+	char *result = NULL;
 	struct error ferr = { 0 };
 	int64_t ids[2];
 	size_t nr = 0;
@@ -208,14 +208,20 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 			ids[nr++] = x->side[i].sample.result.batch_id;
 		measured = measured || x->side[i].sample.result.iterations_measured;
 	}
-	if (nr && !complete && !measured) {
+	if (!nr)
+		return;
+	if (!measured) {
 		if (store_batches_discard(st, ids, nr, &ferr) && !*rc) {
 			*err = ferr;
 			*rc = -1;
 		}
 		for (int i = 0; i < 2; i++)
 			x->side[i].sample.result.batch_id = 0;
-	} else if (nr && store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
+		return;
+	}
+	if (complete)
+		result = hooks->result(hooks->ctx, out, name);
+	if (store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
 		*err = ferr;
 		*rc = -1;
 	}

@@ -30,7 +30,10 @@ static void ab_text(FILE *out, const void *records, const void *how)
 	const char *name = v->name;
 
 	report_ab_head(out, v, "\n");
-	if (v->direction)
+	if (!v->blocks)
+		fprintf(out, "verdict: %s: %s\n", v->verdict, v->samples[0] || v->samples[1] ?
+			"no block measured both sides" : "no sample was measured");
+	else if (v->direction)
 		fprintf(out, "verdict: different: b is %s than a by %.2f%% (interval %+.2f%% .. "
 			"%+.2f%%; + is better)\n", v->direction, fabs(v->estimate_pct),
 			v->ci_low_pct, v->ci_high_pct);
@@ -39,8 +42,11 @@ static void ab_text(FILE *out, const void *records, const void *how)
 			"better)\n", v->verdict, v->estimate_pct, v->ci_low_pct, v->ci_high_pct);
 	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
 		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
-	fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name, name,
-		name);
+	if (v->runs_kept)
+		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name,
+			name, name);
+	else
+		fputs("runs: none kept: nothing was measured\n", out);
 }
 
 static json_t *number_or_null(double v)
@@ -69,7 +75,7 @@ char *ab_verdict_json(const struct ab_verdict *v, int compact)
 	json_object_set_new(obj, "alpha", json_real(v->alpha));
 	json_object_set_new(obj, "margin_pct", json_real(v->margin_pct));
 	json_object_set_new(obj, "seed", json_integer(v->seed));
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2 && v->runs_kept; i++)
 		json_array_append_new(runs, json_sprintf("%s-%s", v->name, side_names[i]));
 	json_object_set_new(obj, "runs", runs);
 	text = json_dumps(obj, JSON_REAL_PRECISION(6) | (compact ? JSON_COMPACT : 0));

@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_REPORT_AB_H
 #define SCHEDPERF_REPORT_AB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,7 @@ struct ab_verdict {
 	double seconds;
 	const char *reason;		/* why it stopped */
 	const char *name;		/* the runs are NAME-a and NAME-b */
+	bool runs_kept;			/* false when nothing was measured: they went */
 };
 
 /* records: a struct ab_verdict; how: NULL. */

@@ -387,7 +387,8 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name IN ('builds-a', 'builds-b')")" -eq 2 ]
 }
 
-# ab_refused_frees DB: a refused ab and one that measured nothing keep no name taken.
+# ab_refused_frees DB: a refused ab and one that measured nothing (failed, or capped
+# first) keep no name taken.
 ab_refused_frees() {
 	export SCHEDPERF_DB=$1
 	# cpus=cross on a side of one CPU: refused by the dry run and the run, nothing made
@@ -404,6 +405,15 @@ ab_refused_frees() {
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" != *"schedperf show"* ]]
+	# a cap reached before any sample: a verdict, unknown, that says so; nothing kept
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 1e-9 --name F
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"verdict: unknown: no sample was measured"*"runs: none kept"* ]]
+	[[ "$output" != *nan* ]]
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 1e-9 --name F \
+		--format json >"$TMP/capped.json"
+	[ "$(json '(d["estimate_pct"], d["ci_pct"], d["runs"], d["samples_a"] + d["samples_b"])' \
+	     "$TMP/capped.json")" = "(None, [None, None], [], 0)" ]
 	if [[ "$SCHEDPERF_DB" == postgresql* ]]; then
 		run sp runs --format json
 		[ "$output" = "[]" ]
