@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
@@ -77,6 +78,18 @@ int command_usage_error(const char *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
+}
+
+int command_interrupted(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedperf: interrupted: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 128 + iteration_interrupted();
 }
 
 int command_check_utf8(const char *cmd, const char *what, const char *s)

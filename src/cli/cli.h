@@ -37,6 +37,13 @@ int command_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * A command stopped by SIGINT or SIGTERM (runner/iteration.h) says so in
+ * one line, "schedperf: interrupted: " and what it kept (@fmt); returns
+ * its exit code, 128 + the signal.
+ */
+int command_interrupted(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * 0 when @s is valid UTF-8 (util/utf8.h), else the usage error, naming
  * @what ("run name") and showing @s escaped: for every name and value a
  * command takes that is stored, exported or looked up.

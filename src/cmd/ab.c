@@ -400,16 +400,14 @@ static int print_verdict(const struct ab *ab, const struct ab_outcome *out, cons
 	return exit_code(ab, &v);
 }
 
-static void say_interrupted(const struct ab *ab, const char *name)
+static int say_interrupted(const struct ab *ab, const char *name)
 {
 	bool stored = ab->x.side[0].sample.result.batch_id || ab->x.side[1].sample.result.batch_id;
 
 	if (stored)
-		fprintf(stderr, "schedperf: interrupted: the settings are restored; the samples "
-			"so far are kept in runs %s-a and %s-b\n", name, name);
-	else
-		fprintf(stderr, "schedperf: interrupted: the settings are restored; nothing was "
-			"stored\n");
+		return command_interrupted("the settings are restored; the samples so far are "
+					   "kept in runs %s-a and %s-b", name, name);
+	return command_interrupted("the settings are restored; nothing was stored");
 }
 
 static int run_ab(struct ab *ab)
@@ -439,10 +437,8 @@ static int run_ab(struct ab *ab)
 		return error_report(&err);
 	status_events(&events, &sl, ab->x.so.max_time);
 	rc = ab_run(&ab->x, global.db, name, &hooks, &out, &err);
-	if (iteration_interrupted()) {
-		say_interrupted(ab, name);
-		return 128 + iteration_interrupted();
-	}
+	if (iteration_interrupted())
+		return say_interrupted(ab, name);
 	if (rc)
 		return error_report(&err);
 	return print_verdict(ab, &out, name);

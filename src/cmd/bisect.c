@@ -197,9 +197,8 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 	if (rc && iteration_interrupted()) {
 		bisection_interrupted(bi);
 		bisection_close(bi);
-		fprintf(stderr, "schedperf: bisect: interrupted; git's bisect state and the "
-			"store are kept: 'schedperf bisect --resume' goes on\n");
-		return 128 + iteration_interrupted();
+		return command_interrupted("git's bisect state and the store are kept: "
+					   "'schedperf bisect --resume' goes on");
 	}
 	if (rc) {
 		bisection_failed(bi, &err);

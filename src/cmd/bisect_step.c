@@ -201,6 +201,18 @@ static int check_job_name(const char *name, struct error *err)
 	return rc;
 }
 
+/* What a step stopped by a signal kept: its batch, incomplete, of the iterations it stored. */
+static int say_interrupted(const struct bisect *b)
+{
+	const struct runner_result *r = &b->step.side.result;
+
+	if (!r->batch_id)
+		return command_interrupted("nothing was stored");
+	return command_interrupted("%zu completed iterations are kept; batch %lld of run '%s' "
+				   "is marked incomplete", r->iterations_done,
+				   (long long)r->batch_id, b->step.side.run_name);
+}
+
 static int run_step(struct bisect *b, const char *name)
 {
 	static const int codes[] = { BISECT_SKIP, BISECT_GOOD, BISECT_BAD };
@@ -226,7 +238,7 @@ static int run_step(struct bisect *b, const char *name)
 	if (bisect_step_measure(&b->step, global.db, name, &hooks, &s, &err))
 		code = (error_report(&err), BISECT_ERROR);
 	else if (iteration_interrupted())
-		code = 128 + iteration_interrupted();
+		code = say_interrupted(b);
 	else if (!s.reason)
 		code = (error_report(&err), BISECT_ERROR);
 	else

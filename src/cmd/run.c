@@ -689,11 +689,11 @@ int cmd_run(int argc, char **argv)
 	if (code) {
 		print_outcome(&res, req.opt.name);
 		if (res.signal) {
-			fprintf(stderr, "schedperf: interrupted: %zu completed iterations are kept; "
-				"batch %lld of run '%s' is marked incomplete (finish it with "
-				"'schedperf run --resume --name %s')\n", res.iterations_done,
-				(long long)res.batch_id, req.opt.name, req.opt.name);
-			code = 128 + res.signal;
+			code = command_interrupted("%zu completed iterations are kept; batch "
+						   "%lld of run '%s' is marked incomplete (finish "
+						   "it with 'schedperf run --resume --name %s')",
+						   res.iterations_done, (long long)res.batch_id,
+						   req.opt.name, req.opt.name);
 			goto out;
 		}
 		add_resume_hint(&err, &res, req.opt.name);

@@ -548,6 +548,40 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "$output" == *"too few"* ]]
 }
 
+# SIGINT and SIGTERM stop a step as they stop run and ab: one line saying so
+# and what was kept, exit 128 + the signal (which stops git bisect run).
+@test "bisect-step: a signal stops the step with one line saying what it kept" {
+	local c=(-p "cmd=$TMP/prog" -p 'metric_regex=value: ([0-9.]+)') sig code rc before
+	# the ends and the step one benchmark: the program's value is the file's
+	printf '#!/bin/sh\n[ -e %s ] && exec sleep 600\n! [ -e %s ] || touch %s\necho "value: $(cat %s)"\n' \
+		"$TMP/first" "$TMP/step" "$TMP/first" "$TMP/value" >"$TMP/prog"
+	chmod +x "$TMP/prog"
+	echo 10 >"$TMP/value"
+	sp run command "${c[@]}" -i 8 --name good --quiet
+	echo 20 >"$TMP/value"
+	sp run command "${c[@]}" -i 8 --name bad --quiet
+	touch "$TMP/step"
+	for sig in INT TERM; do
+		rm -f "$TMP/first"
+		before=$(stored_iterations)
+		# its first iteration stores a sample; the next waits for the signal
+		"$SP" -q bisect-step command "${c[@]}" --good good --bad bad --name "step-$sig" \
+			2>"$TMP/err" &
+		PID=$!
+		wait_for iterations_above "$before"
+		kill -"$sig" "$PID"
+		rc=0
+		wait "$PID" || rc=$?
+		PID=
+		code=$((128 + $(kill -l "$sig")))
+		cat "$TMP/err"
+		[ "$rc" -eq "$code" ]
+		[ "$(wc -l <"$TMP/err")" -eq 1 ]
+		[[ "$(cat "$TMP/err")" == "schedperf: interrupted: "*" completed iterations are kept; batch "*" of run 'step-$sig' is marked incomplete" ]]
+		[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT b.complete FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'step-$sig'")" = 0 ]
+	done
+}
+
 @test "bisect-step: pipe's cpus=cross under --cpus of one CPU is refused before a batch, dry run alike" {
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 	sp run pipe -p cpus=cross -p loops=100 -i 8 --name good --quiet
