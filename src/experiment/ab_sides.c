@@ -143,7 +143,10 @@ static bool sides_identical(const struct ab_experiment *x)
 {
 	const struct sample_side *a = &x->side[0].sample, *b = &x->side[1].sample;
 
-	if (strcmp(a->plan.items[0].params_json, b->plan.items[0].params_json) ||
+	const struct plan_item *pa = &a->plan.items[0], *pb = &b->plan.items[0];
+
+	if ((strcmp(pa->params_json, pb->params_json) &&
+	     !(pa->workload->same_params && pa->workload->same_params(pa->values, pb->values))) ||
 	    x->side[0].has_cpus != x->side[1].has_cpus ||
 	    (x->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
 		return false;

@@ -410,6 +410,29 @@ static int command_run(const struct param_value *values, double *metrics,
 	return rc;
 }
 
+/* Without a shell, cmd runs as its words: '/bin/true ' and "'/bin/true'" are /bin/true. */
+static bool command_same_params(const struct param_value *a, const struct param_value *b)
+{
+	struct error err = { 0 };
+	char **wa, **wb;
+	bool same;
+	size_t i;
+
+	for (i = 0; i < NR_CMD_PARAMS; i++)
+		if (i != CMD_PARAM_CMD && strcmp(param_text(&a[i]), param_text(&b[i])))
+			return false;
+	if (a[CMD_PARAM_SHELL].num)
+		return !strcmp(param_text(&a[CMD_PARAM_CMD]), param_text(&b[CMD_PARAM_CMD]));
+	wa = words_split(param_text(&a[CMD_PARAM_CMD]), "command", &err);
+	wb = words_split(param_text(&b[CMD_PARAM_CMD]), "command", &err);
+	same = wa && wb;
+	for (i = 0; same && (wa[i] || wb[i]); i++)
+		same = wa[i] && wb[i] && !strcmp(wa[i], wb[i]);
+	words_free(wa);
+	words_free(wb);
+	return same;
+}
+
 const struct workload workload_command = {
 	.name = "command",
 	.summary = "time an external program (-p cmd='PROG ARGS'), optionally a number it prints",
@@ -419,5 +442,6 @@ const struct workload workload_command = {
 	.nr_metrics = sizeof(command_metrics) / sizeof(command_metrics[0]),
 	.check = command_check,
 	.describe_metrics = command_describe_metrics,
+	.same_params = command_same_params,
 	.run = command_run,
 };

@@ -109,6 +109,13 @@ struct workload {
 				   struct metric_spec *metrics);
 
 	/*
+	 * Optional: whether two sets of parameters whose text differs run
+	 * alike (command's cmd, compared by its words as it runs). NULL:
+	 * only the same text does.
+	 */
+	bool (*same_params)(const struct param_value *a, const struct param_value *b);
+
+	/*
 	 * Run one iteration and store one value per metric and repetition in
 	 * @metrics[rep * N + i], N the benchmark's metric count (see
 	 * workload_metrics(); NAN where a metric was not measured).

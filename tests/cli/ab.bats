@@ -212,6 +212,20 @@ pg_journal() {
 	[[ "$output" == *"are the same configuration"* ]]
 }
 
+@test "ab: a command without a shell is its words: cmd: sides that split alike are one configuration" {
+	for b in "cmd:/bin/true " "cmd:'/bin/true'" 'cmd:"/bin/true"' 'cmd:/bin/tr\ue'; do
+		for dry in --dry-run ""; do
+			run sp ab command --a cmd:/bin/true --b "$b" --max-samples 5 $dry
+			[ "$status" -eq 2 ] || { echo "--b $b $dry: $status: $output"; false; }
+			assert_one_line_error
+			[[ "$output" == *"are the same configuration"* ]]
+		done
+	done
+	run sp ab command --a cmd:/bin/true --b "cmd:/bin/true ''" --dry-run
+	[ "$status" -eq 0 ]
+	[ ! -e "$SCHEDPERF_DB" ]
+}
+
 @test "ab: default run names are the date, time and pid: two ab in one second never share runs" {
 	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --format json \
 		>"$TMP/1.json" &
