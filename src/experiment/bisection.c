@@ -653,6 +653,17 @@ void bisection_failed(struct bisection *bi, const struct error *err)
 
 	if (!bi->record || !bi->id)
 		return;
+	/*
+	 * A new bisection whose ends do not build or run is refused (exit 2):
+	 * there is nothing to resume (it would fail the same way), and its
+	 * record goes, as a refusal before the record would leave none. What
+	 * the ends measured before the workload failed stays in their runs.
+	 */
+	if (err->code == EXIT_USAGE && !bi->resume &&
+	    !strcmp(bisection_state(bi), "measuring ends")) {
+		store_bisection_delete(bi->st, bi->id, &ignored);
+		return;
+	}
 	json_object_set_new(bi->record, "error", bisection_text(err->msg));
 	bisection_save(bi, false, &ignored);
 }

@@ -45,6 +45,7 @@ struct bisection {
 	/* while it runs */
 	const struct bisect_target *target;
 	struct store *st;
+	bool store_made;		/* nothing was stored at db before this bisection */
 	struct monitor_set *ms;
 	struct build_area area;		/* the local target's scratch builds */
 	json_t *record;			/* doc/design.md, "Bisection": what is stored */

@@ -230,7 +230,8 @@ static int open_new(struct bisection *bi, struct error *err)
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
 	if (open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
 	    check_range(bi, bi->repo_top, err) || bi->target->check(bi, err) ||
-	    guard(bi, err) || store_open(bi->db, &bi->st, err) || guard_copy(bi, err))
+	    guard(bi, err) || store_open_made(bi->db, &bi->st, &bi->store_made, err) ||
+	    guard_copy(bi, err))
 		return -1;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
 	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
@@ -361,7 +362,7 @@ void bisection_close(struct bisection *bi)
 	if (bi->target && bi->repo_top)
 		bi->target->close(bi);
 	monitors_close(bi->ms);
-	store_close(bi->st);
+	store_close_made(bi->st, bi->store_made);
 	json_decref(bi->record);
 	free(bi->name);
 	free(bi->repo_top);

@@ -37,6 +37,14 @@ int store_bisection_save(struct store *st, int64_t id, const char *state, const 
 					  err, "store a bisection's step"), err);
 }
 
+int store_bisection_delete(struct store *st, int64_t id, struct error *err)
+{
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	return sql_end_write(st, sql_exec(st, "DELETE FROM bisections WHERE id = $1",
+					  SQL_ARGS(SQL_INT(id)), err, "forget a bisection"), err);
+}
+
 /*
  * The bisections, newest first: @id's (0: any), of @repo on @machine
  * still running or interrupted (@repo NULL: any), at most @limit; in a

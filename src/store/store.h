@@ -283,6 +283,8 @@ int store_bisection_add(struct store *st, const char *repo, const char *state,
 /* Set its state and, unless @doc is NULL, its record. */
 int store_bisection_save(struct store *st, int64_t id, const char *state, const char *doc,
 			 struct error *err);
+/* Forget bisection @id, refused before it measured (its record only: runs stay). */
+int store_bisection_delete(struct store *st, int64_t id, struct error *err);
 /* Bisection @id, or the newest with @id 0: 0, 1 when there is none, -1 with @err. */
 int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
 			struct error *err);

@@ -366,6 +366,18 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[[ "$output" == *"git bisect is in progress"* ]]
 	git bisect reset >/dev/null 2>&1
 	[ ! -e "$SCHEDPERF_DB" ]
+	# ends that do not build, or a program missing from them: refused once
+	# the ends are tried, still no store, and in a store no bisection
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --build false
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"does not build"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+	sp run command -p cmd=true -i 1 --name other -q
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot run './prog'"* ]]
+	run sp bisect --list
+	[ "$output" = "no bisection stored" ]
 }
 
 @test "bisect: on PostgreSQL, the record and every step's runs" {
