@@ -134,6 +134,12 @@ static void specs_of(const struct ab *ab, struct ab_verdict *v)
 	v->margin_pct = ab->x.so.margin_pct;
 }
 
+/* Whether the ab kept its sides' runs (one that measured nothing keeps none). */
+static bool runs_kept(const struct ab *ab)
+{
+	return ab->x.side[0].sample.result.batch_id || ab->x.side[1].sample.result.batch_id;
+}
+
 static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const char *name,
 		       struct ab_verdict *v)
 {
@@ -150,8 +156,7 @@ static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const 
 	v->seconds = out->seconds;
 	v->reason = out->reason;
 	v->name = name;
-	v->runs_kept = ab->x.side[0].sample.result.batch_id ||
-		       ab->x.side[1].sample.result.batch_id;
+	v->runs_kept = runs_kept(ab);
 }
 
 /* What a dry run shows: the sides as they would run, and the settings they change. */
@@ -402,9 +407,7 @@ static int print_verdict(const struct ab *ab, const struct ab_outcome *out, cons
 
 static int say_interrupted(const struct ab *ab, const char *name)
 {
-	bool stored = ab->x.side[0].sample.result.batch_id || ab->x.side[1].sample.result.batch_id;
-
-	if (stored)
+	if (runs_kept(ab))
 		return command_interrupted("the settings are restored; the samples so far are "
 					   "kept in runs %s-a and %s-b", name, name);
 	return command_interrupted("the settings are restored; nothing was stored");

@@ -142,7 +142,6 @@ static int prepare_side(struct ab_experiment *x, int which, const struct workloa
 static bool sides_identical(const struct ab_experiment *x)
 {
 	const struct sample_side *a = &x->side[0].sample, *b = &x->side[1].sample;
-
 	const struct plan_item *pa = &a->plan.items[0], *pb = &b->plan.items[0];
 
 	if ((strcmp(pa->params_json, pb->params_json) &&
