@@ -240,8 +240,11 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 	};
 	int code;
 
+	/* what the options give, 0 too, is the plan's given: --resume refuses it */
+	plan_options_unset(&req->plan);
 	if (parse_options(argc, argv, options, &run_usage, &code))
 		return code ? code : -1;
+	plan_options_mark(&req->plan);
 	if (command_check_utf8_operands("run", "workload name", argc, argv))
 		return EXIT_USAGE;
 	if (optind < argc)

@@ -5,6 +5,8 @@
  * JSON so that --resume runs exactly what is missing.
  */
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "runner/plan.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/list.h"
 #include "util/xalloc.h"
@@ -223,6 +226,8 @@ const struct plan_option plan_options[] = {
 	{ "shuffle", "shuffle", PLAN_OPTION_FLAG, offsetof(struct plan, shuffle), 0 },
 	{ NULL, NULL, 0, 0, 0 },
 };
+_Static_assert(ARRAY_SIZE(plan_options) - 1 <= sizeof(((struct plan *)0)->given) * CHAR_BIT,
+	       "a bit of plan->given for each row");
 
 /* The fields of @o in @plan: a string's, an int's, a list's and its count. */
 static char **string_of(const struct plan *plan, const struct plan_option *o)
@@ -255,8 +260,16 @@ static size_t *count_of(const struct plan *plan, const struct plan_option *o)
 	return (size_t *)((char *)plan + o->count_offset);
 }
 
+/* @o's bit in plan->given. */
+static unsigned int given_bit(const struct plan_option *o)
+{
+	return 1u << (o - plan_options);
+}
+
 bool plan_option_given(const struct plan *plan, const struct plan_option *o)
 {
+	if (plan->given & given_bit(o))
+		return true;
 	switch (o->kind) {
 	case PLAN_OPTION_STRING:
 		return *string_of(plan, o) != NULL;
@@ -279,6 +292,50 @@ void plan_option_add(struct plan *plan, const struct plan_option *o, const char 
 
 	*list = xreallocarray(*list, *nr + 1, sizeof(char *));
 	(*list)[(*nr)++] = xstrdup(value);
+	plan->given |= given_bit(o);
+}
+
+/* No option of run gives a negative number: these say "not given" while they parse. */
+#define INT_UNSET INT_MIN
+#define NUMBER_UNSET (-HUGE_VAL)
+
+void plan_options_unset(struct plan *plan)
+{
+	for (const struct plan_option *o = plan_options; o->key; o++) {
+		if (o->kind == PLAN_OPTION_INT)
+			*int_of(plan, o) = INT_UNSET;
+		else if (o->kind == PLAN_OPTION_NUMBER)
+			*number_of(plan, o) = NUMBER_UNSET;
+	}
+}
+
+/*
+ * Whether an option set @o since plan_options_unset(); a number none set
+ * goes back to 0, "not given".
+ */
+static bool option_was_set(struct plan *plan, const struct plan_option *o)
+{
+	switch (o->kind) {
+	case PLAN_OPTION_INT:
+		if (*int_of(plan, o) != INT_UNSET)
+			return true;
+		*int_of(plan, o) = 0;
+		return false;
+	case PLAN_OPTION_NUMBER:
+		if (*number_of(plan, o) != NUMBER_UNSET)
+			return true;
+		*number_of(plan, o) = 0;
+		return false;
+	default:
+		return plan_option_given(plan, o);
+	}
+}
+
+void plan_options_mark(struct plan *plan)
+{
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		if (option_was_set(plan, o))
+			plan->given |= given_bit(o);
 }
 
 const struct plan_option *plan_option_find(const char *key)
@@ -324,6 +381,7 @@ void plan_release(struct plan *plan)
 	plan->nr_items = 0;
 	for (const struct plan_option *o = plan_options; o->key; o++)
 		option_release(plan, o);
+	plan->given = 0;
 }
 
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len)
@@ -397,27 +455,35 @@ static void option_from_json(struct plan *plan, const struct plan_option *o, jso
 
 	switch (o->kind) {
 	case PLAN_OPTION_STRING:
-		if (json_is_string(v))
-			*string_of(plan, o) = xstrdup(json_string_value(v));
+		if (!json_is_string(v))
+			return;
+		*string_of(plan, o) = xstrdup(json_string_value(v));
 		break;
 	case PLAN_OPTION_INT:
-		if (json_is_integer(v))
-			*int_of(plan, o) = (int)json_integer_value(v);
+		if (!json_is_integer(v))
+			return;
+		*int_of(plan, o) = (int)json_integer_value(v);
 		break;
 	case PLAN_OPTION_NUMBER:
-		if (json_is_number(v))
-			*number_of(plan, o) = json_number_value(v);
+		if (!json_is_number(v))
+			return;
+		*number_of(plan, o) = json_number_value(v);
 		break;
 	case PLAN_OPTION_FLAG:
-		if (json_is_boolean(v))
-			*flag_of(plan, o) = json_is_true(v);
+		if (!json_is_boolean(v))
+			return;
+		*flag_of(plan, o) = json_is_true(v);
 		break;
 	case PLAN_OPTION_LIST:
+		if (!json_is_array(v))
+			return;
 		json_array_foreach(v, i, item)
 			if (json_is_string(item))
 				plan_option_add(plan, o, json_string_value(item));
 		break;
 	}
+	/* absent (an older plan) is not given; present is, its 0 too */
+	plan->given |= given_bit(o);
 }
 
 char *plan_to_json(const struct plan *plan)

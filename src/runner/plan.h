@@ -50,6 +50,12 @@ struct plan {
 	int warmup;
 	double timeout;
 	bool shuffle;
+	/*
+	 * The rows of plan_options[] given (bit i: row i), so that a 0 given
+	 * (--warmup 0) is given as any other value: what run's options gave
+	 * (plan_options_mark()) and what a stored plan holds.
+	 */
+	unsigned int given;
 };
 
 /*
@@ -63,8 +69,8 @@ struct plan {
  */
 enum plan_option_kind {
 	PLAN_OPTION_STRING,	/* a char *, NULL when not given */
-	PLAN_OPTION_INT,	/* an int, 0 when not given */
-	PLAN_OPTION_NUMBER,	/* a double, 0 when not given */
+	PLAN_OPTION_INT,	/* an int, 0 when not given (0 may be given too) */
+	PLAN_OPTION_NUMBER,	/* a double, 0 when not given (0 may be given too) */
 	PLAN_OPTION_FLAG,	/* a bool, false when not given */
 	PLAN_OPTION_LIST,	/* a char ** and its size_t count */
 };
@@ -80,8 +86,20 @@ struct plan_option {
 /* In the stored plan's order; ended by a NULL key. */
 extern const struct plan_option plan_options[];
 
-/* Whether @o is given in @plan (not NULL, not 0, not empty). */
+/*
+ * Whether @o is given in @plan: marked given, or set to other than its
+ * "not given" (not NULL, not 0, not false, not empty).
+ */
 bool plan_option_given(const struct plan *plan, const struct plan_option *o);
+
+/*
+ * Around the parsing of run's options, which write the fields themselves:
+ * plan_options_unset() sets each number option of @plan to a value none of
+ * them gives (each refuses a negative one); plan_options_mark() then marks
+ * given each that an option set, its 0 too, and puts the others back to 0.
+ */
+void plan_options_unset(struct plan *plan);
+void plan_options_mark(struct plan *plan);
 
 /* The row of @key, or NULL. */
 const struct plan_option *plan_option_find(const char *key);

@@ -160,8 +160,10 @@ group_has() {
 	run sp run pipe --resume
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	# a 0 given is given: --warmup 0 is no less a plan than --warmup 1
 	for option in "--retries 1" "--cpus 0" "-p loops=5" "--monitors none" "-i 2" \
-		      "--warmup 1" "--timeout 9" "--shuffle" "--rerun-disturbed 1"; do
+		      "--warmup 1" "--timeout 9" "--shuffle" "--rerun-disturbed 1" \
+		      "--warmup 0" "--retries 0" "--rerun-disturbed 0" "--warmup=0"; do
 		run sp run --resume $option
 		[ "$status" -eq 2 ] || { echo "$option: $status"; return 1; }
 		assert_one_line_error

@@ -86,6 +86,33 @@ static void test_plan_options_absent(void **state)
 	plan_release(&plan);
 }
 
+/* A 0 an option gave (--warmup 0) is given: written, read back, refused by --resume. */
+static void test_plan_options_zero_given(void **state)
+{
+	struct plan plan = { 0 };
+	const struct plan_option *warmup = plan_option_find("warmup");
+	const struct plan_option *retries = plan_option_find("retries");
+	const struct plan_option *timeout = plan_option_find("timeout");
+
+	plan_options_unset(&plan);
+	plan.warmup = 0;	/* as --warmup 0 and --retries 0 set them */
+	plan.retries = 0;
+	plan_options_mark(&plan);
+	assert_true(plan_option_given(&plan, warmup));
+	assert_true(plan_option_given(&plan, retries));
+	assert_false(plan_option_given(&plan, timeout));
+	assert_true(plan.timeout == 0);
+	assert_int_equal(plan.iterations, 0);
+	plan_release(&plan);
+	assert_false(plan_option_given(&plan, warmup));
+	assert_round_trip(",\"retries\":0,\"warmup\":0,\"shuffle\":false", &plan);
+	assert_true(plan_option_given(&plan, warmup));
+	assert_true(plan_option_given(&plan, retries));
+	assert_true(plan_option_given(&plan, plan_option_find("shuffle")));
+	assert_false(plan_option_given(&plan, timeout));
+	plan_release(&plan);
+}
+
 static void test_plan_option_find(void **state)
 {
 	struct plan plan = { 0 };
@@ -107,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_options_round_trip),
 		cmocka_unit_test(test_plan_options_absent),
+		cmocka_unit_test(test_plan_options_zero_given),
 		cmocka_unit_test(test_plan_option_find),
 	};
 
