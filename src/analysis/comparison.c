@@ -18,6 +18,7 @@ struct occurrence {
 	const char *params;
 	const struct result_metric *metric;
 	size_t run;
+	size_t batch;		/* its index in the run's set */
 	size_t seq;		/* order of appearance, for stable output */
 };
 
@@ -82,6 +83,7 @@ static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs
 					occ[n].params = bench->params;
 					occ[n].metric = metric;
 					occ[n].run = r;
+					occ[n].batch = b;
 					occ[n].seq = n;
 					n++;
 				}
@@ -92,12 +94,25 @@ static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs
 	return occ;
 }
 
-static void add_samples(struct compare_cell *cell, const struct result_metric *m)
+/*
+ * A batch is a block of the cell's samples. A benchmark its plan lists
+ * twice (a suite naming it twice) is one benchmark measured twice in the
+ * same batch: its occurrences come one after the other (sorted by seq,
+ * which follows the batches) and share the block, so that a cell counts
+ * batches, as runs does, and never takes one batch for two.
+ */
+static void add_samples(struct compare_cell *cell, const struct occurrence *o,
+			size_t *last_batch)
 {
-	/* each occurrence is one batch's: a block of its own */
-	cell->batch_sizes = xreallocarray(cell->batch_sizes, cell->nr_batches + 1,
-					  sizeof(size_t));
-	cell->batch_sizes[cell->nr_batches++] = m->nr_samples;
+	const struct result_metric *m = o->metric;
+
+	if (!cell->nr_batches || *last_batch != o->batch) {
+		cell->batch_sizes = xreallocarray(cell->batch_sizes, cell->nr_batches + 1,
+						  sizeof(size_t));
+		cell->batch_sizes[cell->nr_batches++] = 0;
+		*last_batch = o->batch;
+	}
+	cell->batch_sizes[cell->nr_batches - 1] += m->nr_samples;
 	if (!m->nr_samples)
 		return;
 	cell->samples = xreallocarray(cell->samples, cell->nr_samples + m->nr_samples,
@@ -186,7 +201,7 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 
 	for (size_t i = 0; i < nr_occ;) {
 		struct row_order *ro;
-		size_t j;
+		size_t j, last_batch = 0;
 
 		rows = xreallocarray(rows, nr_rows + 1, sizeof(*rows));
 		ro = &rows[nr_rows++];
@@ -198,7 +213,7 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		for (j = i; j < nr_occ && same_key(&occ[i], &occ[j]); j++) {
 			if (occ[j].seq < ro->first_seq)
 				ro->first_seq = occ[j].seq;
-			add_samples(&ro->row.cells[occ[j].run], occ[j].metric);
+			add_samples(&ro->row.cells[occ[j].run], &occ[j], &last_batch);
 		}
 		i = j;
 	}

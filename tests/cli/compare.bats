@@ -699,3 +699,55 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 		[[ "$output" == *" | $(printf '%+.2f' "$4")% | "* ]] || { echo "$pair: $output"; return 1; }
 	done
 }
+
+@test "a suite listing one benchmark twice: one batch of its samples in compare, as in runs, after export and import too" {
+	printf '%s\n' '- workload: pipe' '  params: {loops: 20}' '  iterations: 2' \
+		'- workload: pipe' '  params: {loops: 20}' '  iterations: 3' > "$TMP/twice.yaml"
+	sp run --suite "$TMP/twice.yaml" --name a -q
+	sp run --suite "$TMP/twice.yaml" --name b -q
+	for db in "$SCHEDPERF_DB" "$TMP/imported.db"; do
+		run sp --db "$db" compare a b --format json
+		[ "$status" -eq 0 ]
+		echo "$output" > "$TMP/c.json"
+		# every row: both entries' 5 samples, in the one batch runs counts
+		[ "$(json "sorted({(c['n'], c['batches']) for r in d['rows'] for c in r['runs']})" \
+			"$TMP/c.json")" = "[(5, 1)]" ]
+		[ "$(json "[r['batches'] for r in d['runs']]" "$TMP/c.json")" = "[1, 1]" ]
+		[ "$(json "{c['tested_on'] for r in d['rows'] for c in r['runs'][1:]}" \
+			"$TMP/c.json")" = "{'samples'}" ]
+		run sp --db "$db" compare a b
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"schedperf: note: run a has one batch"* ]]
+		[[ "$output" != *"tested on batch means"* ]]
+		sp --db "$db" export a b > "$TMP/e.json"
+		[ "$db" != "$SCHEDPERF_DB" ] || sp --db "$TMP/imported.db" import "$TMP/e.json"
+	done
+	sp --db "$TMP/imported.db" export a b | cmp - "$TMP/e.json"
+}
+
+@test "an imported batch holding one benchmark twice is one batch of all its samples" {
+	"$PYTHON" - > "$TMP/r.json" <<'PY'
+import json
+def bench(samples):
+    return {"workload": "wx", "params": {"n": "1"}, "metrics": [
+        {"name": "seconds", "unit": "s", "better": "lower", "samples": samples}]}
+def batch(name, day, *benches):
+    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+            "environment": {}, "benchmarks": list(benches)}
+print(json.dumps({"schema": "schedperf-results/1", "runs": [
+    batch("base", 1, bench([10.0, 10.2, 9.9]), bench([10.1, 9.8])),
+    batch("new", 2, bench([11.0, 11.2, 10.9])),
+    batch("new", 3, bench([11.1, 10.8, 11.0]), bench([11.3]))]}))
+PY
+	sp import "$TMP/r.json"
+	run sp compare base new --format json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/c.json"
+	[ "$(json "[(c['n'], c['batches']) for c in d['rows'][0]['runs']]" "$TMP/c.json")" = \
+		"[(5, 1), (7, 2)]" ]
+	[ "$(json "[r['batches'] for r in d['runs']]" "$TMP/c.json")" = "[1, 2]" ]
+	# one batch in the baseline: tested on the samples, not on batch means
+	[ "$(json "d['rows'][0]['runs'][1]['tested_on']" "$TMP/c.json")" = samples ]
+	run sp compare base new
+	[[ "$output" == *"schedperf: note: run base has one batch"* ]]
+}
