@@ -121,7 +121,7 @@ static int set_max_interference(const struct cmd_option *opt, const char *arg)
 	if (parse_double(arg, &pct) || pct < 0 || pct > 100)
 		return command_usage_error("run", "--max-interference '%.32s' is not a "
 					   "percent from 0 to 100", arg);
-	req->opt.max_interference = pct / 100;
+	req->plan.max_interference = pct;
 	return 0;
 }
 
@@ -133,7 +133,7 @@ static int set_quiet_wait(const struct cmd_option *opt, const char *arg)
 	if (parse_double(arg, &seconds) || seconds < 0 || seconds > 86400)
 		return command_usage_error("run", "--quiet-wait '%.32s' is not a number "
 					   "of seconds from 0 to 86400", arg);
-	req->opt.quiet_wait = seconds;
+	req->plan.quiet_wait = seconds;
 	return 0;
 }
 
@@ -213,7 +213,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_BOOL(0, "resume", &req->resume, "continue this machine's latest incomplete batch of NAME "
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "
-			 "warm-ups, timeouts, order, retries, reruns, CPUs, knobs, monitors"),
+			 "warm-ups, timeouts, order, retries, reruns, CPUs, knobs, monitors, "
+			 "--max-interference, --quiet-wait"),
 		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
@@ -590,6 +591,17 @@ static int prepare_resume(struct store *st, struct run_request *req, struct erro
 	return rc;
 }
 
+/*
+ * The plan's options the runner takes with the others of the run: a new
+ * run's as given, a resumed one's as its plan was given them.
+ */
+static void runner_options_of_plan(struct runner_options *opt, const struct plan *plan)
+{
+	if (plan_option_given(plan, plan_option_find("max_interference")))
+		opt->max_interference = plan->max_interference / 100;
+	opt->quiet_wait = plan->quiet_wait;
+}
+
 /* A new run's plan: its benchmarks, beside the options already in it. */
 static int prepare_plan(struct run_request *req, struct error *err)
 {
@@ -653,6 +665,7 @@ int cmd_run(int argc, char **argv)
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
 			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err))
 		goto fail;
+	runner_options_of_plan(&req.opt, plan);
 	if (plan->nr_knobs && (knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
 						  "run: --knob", &err) ||
 			       (plan->cpus && knob_session_cpus(&ks, 0, plan->cpus, "run: --cpus ",

@@ -224,6 +224,9 @@ const struct plan_option plan_options[] = {
 	{ "warmup", "warmup", PLAN_OPTION_INT, offsetof(struct plan, warmup), 0 },
 	{ "timeout", "timeout", PLAN_OPTION_NUMBER, offsetof(struct plan, timeout), 0 },
 	{ "shuffle", "shuffle", PLAN_OPTION_FLAG, offsetof(struct plan, shuffle), 0 },
+	{ "max_interference", "max-interference", PLAN_OPTION_NUMBER,
+	  offsetof(struct plan, max_interference), 0 },
+	{ "quiet_wait", "quiet-wait", PLAN_OPTION_NUMBER, offsetof(struct plan, quiet_wait), 0 },
 	{ NULL, NULL, 0, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(plan_options) - 1 <= sizeof(((struct plan *)0)->given) * CHAR_BIT,

@@ -51,6 +51,12 @@ struct plan {
 	double timeout;
 	bool shuffle;
 	/*
+	 * --max-interference, in percent as given (0: not given, the
+	 * default, unless marked given), and --quiet-wait in seconds.
+	 */
+	double max_interference;
+	double quiet_wait;
+	/*
 	 * The rows of plan_options[] given (bit i: row i), so that a 0 given
 	 * (--warmup 0) is given as any other value: what run's options gave
 	 * (plan_options_mark()) and what a stored plan holds.
@@ -127,7 +133,8 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
  * {"benchmarks": [{"workload", "params": {...}, "iterations"?, "warmup"?,
  * "timeout"?}], "monitors"?, "retries"?, "cpus"?, "knobs"?: [SPEC...],
  * "profile_iterations"?, "profile_frequency"?, "rerun_disturbed"?,
- * "iterations"?, "warmup"?, "timeout"?, "shuffle"?}.
+ * "iterations"?, "warmup"?, "timeout"?, "shuffle"?, "max_interference"?,
+ * "quiet_wait"?}.
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);

@@ -163,7 +163,8 @@ group_has() {
 	# a 0 given is given: --warmup 0 is no less a plan than --warmup 1
 	for option in "--retries 1" "--cpus 0" "-p loops=5" "--monitors none" "-i 2" \
 		      "--warmup 1" "--timeout 9" "--shuffle" "--rerun-disturbed 1" \
-		      "--warmup 0" "--retries 0" "--rerun-disturbed 0" "--warmup=0"; do
+		      "--warmup 0" "--retries 0" "--rerun-disturbed 0" "--warmup=0" \
+		      "--max-interference 100" "--max-interference 0" "--quiet-wait 0"; do
 		run sp run --resume $option
 		[ "$status" -eq 2 ] || { echo "$option: $status"; return 1; }
 		assert_one_line_error
@@ -189,13 +190,16 @@ group_has() {
 	[ "$status" -eq 0 ]
 	[[ "${lines[1]}" == "1 benchmark, 6 iterations in all (warm-ups included), $((6 - before)) of them missing, which --resume runs;"* ]] || { echo "$output"; false; }
 	[ "$(iterations)" -eq "$before" ]
-	# --max-interference is not the plan's: given again
-	sp run --resume --name rr --max-interference 100 --quiet
+	# --max-interference is the plan's: refused again, and kept
+	run sp run --resume --name rr --max-interference 100
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--max-interference"* ]]
+	sp run --resume --name rr --quiet
 	[ "$(iterations)" -eq 6 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
 	# kept with the plan, so that the resumed iterations ran as the others
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT plan FROM batches" | "$PYTHON" -c \
-		'import json, sys; p = json.load(sys.stdin); print(p["iterations"], p["rerun_disturbed"])')" = "6 2" ]
+		'import json, sys; p = json.load(sys.stdin); print(p["iterations"], p["rerun_disturbed"], p["max_interference"])')" = "6 2 100.0" ]
 }
 
 @test "monitors: counters of a pipe run match its loop count; absent is never zero" {

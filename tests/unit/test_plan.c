@@ -49,7 +49,8 @@ static void test_plan_options_round_trip(void **state)
 	assert_round_trip(",\"monitors\":\"vmstat,profile\",\"retries\":2,\"cpus\":\"0-1\","
 			  "\"knobs\":[\"sysctl:kernel.sched_child_runs_first=1\",\"b=2\"],"
 			  "\"profile_iterations\":1,\"profile_frequency\":99,\"rerun_disturbed\":3,"
-			  "\"iterations\":3,\"warmup\":1,\"timeout\":2.5,\"shuffle\":true", &plan);
+			  "\"iterations\":3,\"warmup\":1,\"timeout\":2.5,\"shuffle\":true,"
+			  "\"max_interference\":12.5,\"quiet_wait\":0.5", &plan);
 	assert_string_equal(plan.monitors, "vmstat,profile");
 	assert_int_equal(plan.retries, 2);
 	assert_string_equal(plan.cpus, "0-1");
@@ -62,6 +63,8 @@ static void test_plan_options_round_trip(void **state)
 	assert_int_equal(plan.warmup, 1);
 	assert_true(plan.timeout == 2.5);
 	assert_true(plan.shuffle);
+	assert_true(plan.max_interference == 12.5);
+	assert_true(plan.quiet_wait == 0.5);
 	for (const struct plan_option *o = plan_options; o->key; o++)
 		assert_true(plan_option_given(&plan, o));
 	plan_release(&plan);
@@ -105,7 +108,10 @@ static void test_plan_options_zero_given(void **state)
 	assert_int_equal(plan.iterations, 0);
 	plan_release(&plan);
 	assert_false(plan_option_given(&plan, warmup));
-	assert_round_trip(",\"retries\":0,\"warmup\":0,\"shuffle\":false", &plan);
+	assert_round_trip(",\"retries\":0,\"warmup\":0,\"shuffle\":false,"
+			  "\"max_interference\":0.0", &plan);
+	assert_true(plan_option_given(&plan, plan_option_find("max_interference")));
+	assert_false(plan_option_given(&plan, plan_option_find("quiet_wait")));
 	assert_true(plan_option_given(&plan, warmup));
 	assert_true(plan_option_given(&plan, retries));
 	assert_true(plan_option_given(&plan, plan_option_find("shuffle")));
