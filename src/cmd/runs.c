@@ -13,10 +13,11 @@ static const struct cmd_usage runs_usage = {
 	"\n"
 	"List the runs in the store: each name with its batches (start time, the\n"
 	"machine it ran on and whether every planned iteration completed), its\n"
-	"benchmarks and samples. JSON: [{\"name\", \"batches\": [{\"id\",\n"
-	"\"started\", \"machine\", \"complete\", \"disturbed\"}], \"samples\",\n"
-	"\"disturbed\"}]; disturbed counts measured iterations that other tasks\n"
-	"disturbed (see 'schedperf run --max-interference').\n",
+	"benchmarks (each workload with its parameters once, however many batches\n"
+	"ran it) and the samples of their workloads' metrics. JSON: [{\"name\",\n"
+	"\"batches\": [{\"id\", \"started\", \"machine\", \"complete\", \"disturbed\"}],\n"
+	"\"benchmarks\", \"samples\", \"disturbed\"}]; disturbed counts measured\n"
+	"iterations that other tasks disturbed (see 'schedperf run --max-interference').\n",
 	NULL,
 };
 

@@ -7,11 +7,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/machines.h"
 #include "report/report.h"
 #include "util/json_write.h"
+#include "util/xalloc.h"
 
 static size_t batch_samples(const struct result_batch *b)
 {
@@ -30,6 +32,42 @@ static size_t batch_disturbed(const struct result_batch *b)
 
 	disturbance_summarize(b, DISTURBANCE_ALL, &d);
 	return d.disturbed;
+}
+
+static int benchmark_cmp(const void *pa, const void *pb)
+{
+	const struct result_benchmark *a = *(const struct result_benchmark *const *)pa;
+	const struct result_benchmark *b = *(const struct result_benchmark *const *)pb;
+	int c = strcmp(a->workload, b->workload);
+
+	return c ? c : strcmp(a->params, b->params);
+}
+
+/*
+ * The benchmarks of run @name, from batch @first on: each workload with
+ * its parameters once, however many batches ran it or entries of a
+ * suite listed it (compare's rows are the same, a metric each).
+ */
+static size_t run_benchmarks(const struct result_set *set, size_t first, const char *name)
+{
+	const struct result_benchmark **all = NULL;
+	size_t n = 0, distinct = 0;
+
+	for (size_t i = first; i < set->nr_batches; i++) {
+		const struct result_batch *b = &set->batches[i];
+
+		if (strcmp(b->name, name))
+			continue;
+		all = xreallocarray(all, n + b->nr_benchmarks + 1, sizeof(*all));
+		for (size_t k = 0; k < b->nr_benchmarks; k++)
+			all[n++] = &b->benchmarks[k];
+	}
+	if (n)
+		qsort(all, n, sizeof(*all), benchmark_cmp);
+	for (size_t i = 0; i < n; i++)
+		distinct += !i || benchmark_cmp(&all[i - 1], &all[i]);
+	free(all);
+	return distinct;
 }
 
 /* Batches come sorted by start time; a run's batches are gathered by name. */
@@ -74,6 +112,8 @@ static void runs_json(FILE *out, const void *records, const void *how)
 		}
 		json_object_set_new(run, "name", json_string(name));
 		json_object_set_new(run, "batches", batches);
+		json_object_set_new(run, "benchmarks",
+				    json_integer((json_int_t)run_benchmarks(set, i, name)));
 		json_object_set_new(run, "samples", json_integer((json_int_t)samples));
 		json_object_set_new(run, "disturbed", json_integer((json_int_t)disturbed));
 		json_array_append_new(list, run);
@@ -96,7 +136,7 @@ static void runs_text(FILE *out, const void *records, const void *how)
 		"DISTURBED");
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const char *name = set->batches[i].name;
-		size_t batches = 0, benchmarks = 0, samples = 0, disturbed = 0;
+		size_t batches = 0, samples = 0, disturbed = 0;
 
 		if (name_seen(set, i, name))
 			continue;
@@ -104,12 +144,11 @@ static void runs_text(FILE *out, const void *records, const void *how)
 			if (strcmp(set->batches[j].name, name))
 				continue;
 			batches++;
-			benchmarks += set->batches[j].nr_benchmarks;
 			samples += batch_samples(&set->batches[j]);
 			disturbed += batch_disturbed(&set->batches[j]);
 		}
-		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches, benchmarks,
-			samples, disturbed);
+		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches,
+			run_benchmarks(set, i, name), samples, disturbed);
 		for (size_t j = i; j < set->nr_batches; j++) {
 			const struct result_batch *b = &set->batches[j];
 
