@@ -9,6 +9,7 @@
 #include "experiment/ab.h"
 #include "runner/job_env.h"
 #include "stats/rng.h"
+#include "util/numfmt.h"
 #include "util/timeutil.h"
 
 static const char *const side_names[2] = { "a", "b" };
@@ -33,22 +34,39 @@ static const char *see_run(const struct ab_measurement *m, const char *run_name)
 	return buf;
 }
 
+/*
+ * @ci of log b - log a as compare's percent change (+ better), low to
+ * high; NAN for an end the sequence has not bounded yet, whose -100 % or
+ * infinite percent would read as a bound the samples gave.
+ */
+static void interval_pct(const struct seqcs_interval *ci, enum better better, double *lo,
+			 double *hi)
+{
+	double x = isfinite(ci->low) ? change_pct(ci->low, better) : NAN;
+	double y = isfinite(ci->high) ? change_pct(ci->high, better) : NAN;
+
+	/* the percent grows with the log ratio when higher is better */
+	*lo = better == BETTER_HIGHER ? x : y;
+	*hi = better == BETTER_HIGHER ? y : x;
+}
+
 static void show_progress(const struct ab_measurement *m, const struct seqcs *cs,
 			  size_t blocks)
 {
 	enum better better = m->sides[0]->better;
 	struct seqcs_interval ci;
-	char what[160];
-	double lo, hi;
+	char what[160], est[32], lo[32], hi[32];
+	double low, high;
 
 	/* the interval is worked out only to be shown */
 	if (!m->events || !m->events->progress)
 		return;
 	seqcs_interval(cs, &ci);
-	lo = change_pct(ci.low, better);
-	hi = change_pct(ci.high, better);
-	snprintf(what, sizeof(what), "[ab] block %zu: b vs a %+.1f%% [%+.1f%%, %+.1f%%] (+ better)",
-		 blocks, change_pct(ci.estimate, better), fmin(lo, hi), fmax(lo, hi));
+	interval_pct(&ci, better, &low, &high);
+	snprintf(what, sizeof(what), "[ab] block %zu: b vs a %s [%s, %s] (+ better)", blocks,
+		 format_pct(est, sizeof(est), change_pct(ci.estimate, better), 1, "unknown"),
+		 format_pct(lo, sizeof(lo), low, 1, "unbounded"),
+		 format_pct(hi, sizeof(hi), high, 1, "unbounded"));
 	sampling_progress(m->events, what, blocks, (size_t)m->so->max_samples);
 }
 
@@ -156,9 +174,5 @@ const char *ab_verdict_word(const struct ab_outcome *out, enum better better,
 
 void ab_interval_pct(const struct ab_outcome *out, enum better better, double *lo, double *hi)
 {
-	double x = change_pct(out->ci.low, better);
-	double y = change_pct(out->ci.high, better);
-
-	*lo = fmin(x, y);
-	*hi = fmax(x, y);
+	interval_pct(&out->ci, better, lo, hi);
 }

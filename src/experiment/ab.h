@@ -49,7 +49,10 @@ int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct er
 const char *ab_verdict_word(const struct ab_outcome *out, enum better better,
 			    const char **direction);
 
-/* The outcome's interval as compare's percent change of b against a (+ better), low to high. */
+/*
+ * The outcome's interval as compare's percent change of b against a (+
+ * better), low to high; NAN for an end not bounded yet.
+ */
 void ab_interval_pct(const struct ab_outcome *out, enum better better, double *lo, double *hi);
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "report/ab.h"
+#include "util/numfmt.h"
 
 static const char *const side_names[2] = { "a", "b" };
 
@@ -24,22 +25,38 @@ void report_ab_head(FILE *out, const struct ab_verdict *v, const char *end)
 		*v->unit ? ", " : "", better_name(v->better), v->alpha, v->margin_pct, end);
 }
 
+/*
+ * The interval's words: its ends, "unbounded" for one the first blocks
+ * have not bounded yet (no infinite percent), or that word alone.
+ */
+static void interval_text(char *buf, size_t len, const struct ab_verdict *v)
+{
+	char lo[32], hi[32];
+
+	if (!isfinite(v->ci_low_pct) && !isfinite(v->ci_high_pct))
+		snprintf(buf, len, "unbounded");
+	else
+		snprintf(buf, len, "%s .. %s", format_pct(lo, sizeof(lo), v->ci_low_pct, 2, "unbounded"),
+			 format_pct(hi, sizeof(hi), v->ci_high_pct, 2, "unbounded"));
+}
+
 static void ab_text(FILE *out, const void *records, const void *how)
 {
 	const struct ab_verdict *v = records;
 	const char *name = v->name;
+	char ci[80], est[32];
 
 	report_ab_head(out, v, "\n");
+	interval_text(ci, sizeof(ci), v);
 	if (!v->blocks)
 		fprintf(out, "verdict: %s: %s\n", v->verdict, v->samples[0] || v->samples[1] ?
 			"no block measured both sides" : "no sample was measured");
 	else if (v->direction)
-		fprintf(out, "verdict: different: b is %s than a by %.2f%% (interval %+.2f%% .. "
-			"%+.2f%%; + is better)\n", v->direction, fabs(v->estimate_pct),
-			v->ci_low_pct, v->ci_high_pct);
+		fprintf(out, "verdict: different: b is %s than a by %.2f%% (interval %s; + is "
+			"better)\n", v->direction, fabs(v->estimate_pct), ci);
 	else
-		fprintf(out, "verdict: %s: b vs a %+.2f%% (interval %+.2f%% .. %+.2f%%; + is "
-			"better)\n", v->verdict, v->estimate_pct, v->ci_low_pct, v->ci_high_pct);
+		fprintf(out, "verdict: %s: b vs a %s (interval %s; + is better)\n", v->verdict,
+			format_pct(est, sizeof(est), v->estimate_pct, 2, "unknown"), ci);
 	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
 		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
 	if (v->runs_kept)

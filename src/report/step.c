@@ -4,14 +4,12 @@
 #include <math.h>
 
 #include "report/step.h"
+#include "util/numfmt.h"
 
-/* A bound of the interval: "-" when there is none, and no "-0.00" for a change that rounds to none. */
+/* A bound of the interval: "-" when there is none. */
 static const char *pct_text(double pct, char *buf, size_t len)
 {
-	if (!isfinite(pct))
-		return "-";
-	snprintf(buf, len, "%+.2f%%", fabs(pct) < 0.005 ? 0.0 : pct);
-	return buf;
+	return format_pct(buf, len, pct, 2, "-");
 }
 
 void report_step(FILE *out, const struct step_verdict *v)

@@ -172,6 +172,23 @@ static bool down_accepts(const struct edge *e, double theta)
 	return seqcs_log_wealth(e->cs, theta, -1) < e->level;
 }
 
+/*
+ * Observations all equal to @c: their MAD is 0, so every psi is the sign
+ * and each wealth is a step at @c: below it M+ is prod (1 + l_i), above it
+ * M- is, and at @c both are 1. The interval is exactly [c, c] once that
+ * product reaches 2 / alpha, unbounded before; no bisection, whose
+ * tolerance of the data's size is 0 when @c is (two identical sides).
+ */
+static void constant_interval(const struct seqcs *cs, double c, double level,
+			      struct seqcs_interval *out)
+{
+	bool bounded = seqcs_log_wealth(cs, -INFINITY, 1) >= level;
+
+	out->estimate = c;
+	out->low = bounded ? c : -INFINITY;
+	out->high = bounded ? c : INFINITY;
+}
+
 void seqcs_interval(const struct seqcs *cs, struct seqcs_interval *out)
 {
 	double level = log(2 / cs->alpha), min = INFINITY, max = -INFINITY, reach = 0, tol;
@@ -187,6 +204,10 @@ void seqcs_interval(const struct seqcs *cs, struct seqcs_interval *out)
 		min = fmin(min, cs->x[i]);
 		max = fmax(max, cs->x[i]);
 		reach = fmax(reach, cs->scale[i]);
+	}
+	if (min == max) {
+		constant_interval(cs, min, level, out);
+		return;
 	}
 	/* Beyond [min - reach, max + reach] every psi is +1 or -1: the wealths are flat. */
 	tol = 1e-12 * fmax(max - min + 2 * reach, fmax(fabs(min), fabs(max)));

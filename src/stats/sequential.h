@@ -81,7 +81,8 @@ struct seqcs_interval {
 
 /*
  * The current interval and estimate: low is where M+ falls below 2/alpha,
- * high where M- does (each found to 1e-12 of the data's spread), the
+ * high where M- does (each found to 1e-12 of the data's spread; exactly
+ * the observation when all are equal, a constant shift), the
  * estimate the root of sum atanh(l_i psi_i(x_i - theta)), where the two
  * wealths are equal: inside the interval whenever it is not empty. With
  * no observation everything is NAN.

@@ -139,3 +139,13 @@ int format_g17(char *buf, double v)
 	}
 	return sprintf(buf, "%.17g", v);
 }
+
+const char *format_pct(char *buf, size_t len, double pct, int decimals, const char *none)
+{
+	if (!isfinite(pct))
+		return none;
+	if (fabs(pct) < 0.5 * pow(10, -decimals))
+		pct = 0;
+	snprintf(buf, len, "%+.*f%%", decimals, pct);
+	return buf;
+}

@@ -20,4 +20,11 @@ void format_shortest(char *buf, size_t len, double v);
  */
 int format_g17(char *buf, double v);
 
+/*
+ * A percent change as people read it, "%+.*f%%" to @decimals places, with
+ * no "-0.00%" for one that rounds to none: @buf; or @none when @pct is not
+ * a finite number (an end an interval does not have).
+ */
+const char *format_pct(char *buf, size_t len, double pct, int decimals, const char *none);
+
 #endif

@@ -401,6 +401,48 @@ write_prog() {	# write_prog FILE WORK
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name IN ('builds-a', 'builds-b')")" -eq 2 ]
 }
 
+# An ab of a metric that never varies: the command prints it.
+fixed_ab() {	# fixed_ab A B [ab options]: a prints "v A", b "v B"
+	local a=$1 b=$2
+	shift 2
+	sp ab command -p 'metric_regex=v ([0-9.]+)' --a "cmd:echo v $a" --b "cmd:echo v $b" \
+		--a env:S=a --b env:S=b "$@"
+}
+
+@test "ab: a metric that never varies: the interval is the exact change, 0 for equal sides; unbounded at first, never inf" {
+	run fixed_ab 5 5 --max-samples 30
+	[ "$status" -eq 0 ]
+	[ "${lines[2]}" = "verdict: same: b vs a +0.00% (interval +0.00% .. +0.00%; + is better)" ]
+	fixed_ab 5 5 --max-samples 30 --format json >"$TMP/same.json"
+	[ "$(json '(d["verdict"], d["estimate_pct"], d["ci_pct"])' "$TMP/same.json")" = \
+	  "('same', 0.0, [0.0, 0.0])" ]
+	# b takes 6 where a takes 5: 20 % worse, and the interval is that point
+	run fixed_ab 5 6 --max-samples 30
+	[ "${lines[2]}" = "verdict: different: b is worse than a by 20.00% (interval -20.00% .. -20.00%; + is better)" ]
+	fixed_ab 5 6 --max-samples 30 --format json >"$TMP/worse.json"
+	[ "$(json '[round(x, 9) for x in [d["estimate_pct"]] + d["ci_pct"]]' "$TMP/worse.json")" = \
+	  "[-20.0, -20.0, -20.0]" ]
+	run fixed_ab 5 6 -p better=higher --max-samples 30
+	[ "${lines[2]}" = "verdict: different: b is better than a by 20.00% (interval +20.00% .. +20.00%; + is better)" ]
+	# five blocks cannot bound anything at alpha 0.05: the interval is
+	# unbounded, in words and null in JSON, not -100 % or inf
+	for b in 5 6; do
+		run fixed_ab 5 $b --max-samples 5
+		[[ "${lines[2]}" == "verdict: unknown: b vs a "*"% (interval unbounded; + is better)" ]]
+		run fixed_ab 5 $b --max-samples 5 --format json
+		[[ "$output" != *[Ii]nf* && "$output" != *[Nn]a[Nn]* ]]
+		echo "$output" >"$TMP/unknown.json"
+		[ "$(json 'd["ci_pct"]' "$TMP/unknown.json")" = "[None, None]" ]
+		[ "$(json 'd["verdict"]' "$TMP/unknown.json")" = unknown ]
+	done
+	# and the status line of a terminal says it as the verdict does
+	out=$(SCHEDPERF_DB="$SCHEDPERF_DB" script -qec "$SP ab command -p 'metric_regex=v ([0-9.]+)' \
+		-p 'cmd=echo v 5' --a env:S=a --b env:S=b --max-samples 8" /dev/null)
+	[[ "$out" == *"[ab] block 1: b vs a +0.0% [unbounded, unbounded]"* ]]
+	[[ "$out" == *"[ab] block 7: b vs a +0.0% [+0.0%, +0.0%]"* ]]
+	[[ "$out" != *inf* && "$out" != *nan* ]]
+}
+
 # ab_refused_frees DB: a refused ab and one that measured nothing (failed, or capped
 # first) keep no name taken.
 ab_refused_frees() {

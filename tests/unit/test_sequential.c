@@ -135,6 +135,42 @@ static void test_empty_and_unbounded(void **state)
 	seqcs_release(&cs);
 }
 
+/*
+ * Constant observations (an ab of a metric that never varies): the
+ * interval is the point itself once the bettors can reject, 0 for two
+ * identical sides, and unbounded before; each end checked against the
+ * wealths of the definition just beside it.
+ */
+static void check_constant(double c)
+{
+	double level = log(2 / ALPHA), near = fmax(1e-9, 1e-9 * fabs(c));
+	struct seqcs cs;
+	struct seqcs_interval ci;
+
+	seqcs_init(&cs, ALPHA, HUBER);
+	for (int i = 0; i < 6; i++)
+		seqcs_add(&cs, c);
+	seqcs_interval(&cs, &ci);
+	assert_true(ci.low == -INFINITY && ci.high == INFINITY && ci.estimate == c);
+	seqcs_add(&cs, c);
+	seqcs_interval(&cs, &ci);
+	assert_true(ci.low == c && ci.high == c && ci.estimate == c);
+	assert_false(ci.empty);
+	assert_true(seqcs_log_wealth(&cs, c - near, 1) >= level);
+	assert_true(seqcs_log_wealth(&cs, c + near, -1) >= level);
+	assert_false(seqcs_rejects(&cs, c, 1) || seqcs_rejects(&cs, c, -1));
+	assert_int_equal(seqcs_decide(&cs, 0, log(0.98), log(1.02)),
+			 c == 0 ? SEQCS_WITHIN : c > 0 ? SEQCS_ABOVE : SEQCS_BELOW);
+	seqcs_release(&cs);
+}
+
+static void test_constant(void **state)
+{
+	check_constant(0);
+	check_constant(log(6.0) - log(5.0));
+	check_constant(-0.5);
+}
+
 /* ------------------------------------------------------------ simulation */
 
 struct sim_result {
@@ -331,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_reference_huber),
 		cmocka_unit_test(test_reference_sign),
 		cmocka_unit_test(test_empty_and_unbounded),
+		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_aa_heavy_tails),
 		cmocka_unit_test(test_aa_same),
 		cmocka_unit_test(test_shift_found),
