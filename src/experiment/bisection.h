@@ -54,7 +54,8 @@ struct bisection {
 	char good[41], bad[41];
 	char *name;			/* NAME of NAME-good, NAME-bad, NAME-HASH12 */
 	char *repo_top;			/* the repository's top level */
-	int lock_fd;			/* held while this process works on it */
+	char *lock_path;		/* GIT_COMMON_DIR/schedperf-bisect.lock, while held */
+	int lock_fd;			/* its lock, held while this process works on it */
 	struct rng rng;
 };
 

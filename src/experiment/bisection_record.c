@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "experiment/bisection.h"
@@ -129,15 +130,53 @@ static int open_common(struct bisection *bi, struct error *err)
 	return bi->target->open(bi, err);
 }
 
+/* Whether @fd is the file at @path still: one that a holder removed is not. */
+static bool lock_at_path(int fd, const char *path)
+{
+	struct stat held, named;
+
+	return !fstat(fd, &held) && !stat(path, &named) && held.st_dev == named.st_dev &&
+	       held.st_ino == named.st_ino;
+}
+
 /*
  * One process at a time works on a repository's bisection: a lock beside
  * git's own state (GIT_COMMON_DIR/schedperf-bisect.lock), held until the
- * process ends, however it ends.
+ * process ends, however it ends. The bisection's end removes it, while it
+ * holds it (bisection_close()): a process that opened the file before and
+ * locks it after finds it is no longer the one at the path, and takes the
+ * one there, so that the file removed never lets two in.
  */
+static int lock_file(struct bisection *bi, const char *path, struct error *err)
+{
+	for (;;) {
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+			int busy = fd >= 0 && errno == EWOULDBLOCK;
+
+			error_set(err, busy ? EXIT_USAGE : EXIT_ENV, busy ? "bisect: a bisection "
+				  "of %s is running in another process (wait for it, or stop it)" :
+				  "bisect: cannot lock %s: %s", busy ? bi->repo_top : path,
+				  strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		if (lock_at_path(fd, path)) {
+			bi->lock_fd = fd;
+			bi->lock_path = xstrdup(path);
+			return 0;
+		}
+		close(fd);
+	}
+}
+
 static int lock_repo(struct bisection *bi, struct error *err)
 {
 	struct strbuf common = STRBUF_INIT;
 	char *path;
+	int rc;
 
 	if (git_run(bi->repo_top, &common, err, "rev-parse", "--path-format=absolute",
 		    "--git-common-dir", NULL)) {
@@ -146,19 +185,22 @@ static int lock_repo(struct bisection *bi, struct error *err)
 	}
 	path = xasprintf("%s/schedperf-bisect.lock", git_chomp(&common));
 	strbuf_release(&common);
-	bi->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (bi->lock_fd < 0 || flock(bi->lock_fd, LOCK_EX | LOCK_NB)) {
-		int busy = bi->lock_fd >= 0 && errno == EWOULDBLOCK;
-
-		error_set(err, busy ? EXIT_USAGE : EXIT_ENV, busy ? "bisect: a bisection of %s "
-			  "is running in another process (wait for it, or stop it)" :
-			  "bisect: cannot lock %s: %s", busy ? bi->repo_top : path,
-			  strerror(errno));
-		free(path);
-		return -1;
-	}
+	rc = lock_file(bi, path, err);
 	free(path);
-	return 0;
+	return rc;
+}
+
+/* The lock's file goes while it is held, if it is still the one at its path. */
+static void unlock_repo(struct bisection *bi)
+{
+	if (!bi->lock_path)
+		return;
+	if (lock_at_path(bi->lock_fd, bi->lock_path))
+		unlink(bi->lock_path);
+	close(bi->lock_fd);
+	free(bi->lock_path);
+	bi->lock_path = NULL;
+	bi->lock_fd = 0;
 }
 
 /* The repository's top level, locked; and the target its options ask for. */
@@ -367,9 +409,7 @@ void bisection_close(struct bisection *bi)
 	free(bi->name);
 	free(bi->repo_top);
 	bi->repo_top = NULL;
-	if (bi->lock_fd > 0)
-		close(bi->lock_fd);
-	bi->lock_fd = 0;
+	unlock_repo(bi);
 	bi->ms = NULL;
 	bi->st = NULL;
 	bi->record = NULL;

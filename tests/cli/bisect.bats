@@ -50,6 +50,12 @@ repo_of() {
 	export NOISY_STATE="$TMP/noisy.state"
 }
 
+# Nothing of schedperf's is left in the repository's .git: no bisection runs.
+no_schedperf_in_git() {
+	left=$(ls -A "$(git rev-parse --git-common-dir)" | grep schedperf || true)
+	[ -z "$left" ] || { echo "left in .git: $left"; return 1; }
+}
+
 commit_of() {	# commit_of I: the hash of change I
 	git -C "$TMP/repo" log --format=%H --grep="^change $1\$"
 }
@@ -84,6 +90,7 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ -z "$(git status --porcelain --untracked-files=no)" ]
 	[ "$(git worktree list | wc -l)" -eq 1 ]
 	[ ! -e .git/schedperf-bisect/bisect-1 ]
+	no_schedperf_in_git
 	# the mail: a markdown table of the steps and the culprit
 	run sp bisect --show 1 --format markdown
 	[[ "$output" == *$'\n| step | commit | verdict |'* ]]
@@ -180,6 +187,17 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	# the first step's run appears once the ends are measured and git started
 	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
 		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
+	# one process at a time works on the repository's bisection
+	[ -e .git/schedperf-bisect.lock ]
+	run sp bisect --resume
+	[ "$status" -eq 2 ] || { echo "$output"; return 1; }
+	assert_one_line_error
+	[[ "$output" == *"running in another process"* ]]
+	run sp bisect "${NOISY_ARGS[@]}"
+	[ "$status" -eq 2 ] || { echo "$output"; return 1; }
+	assert_one_line_error
+	[[ "$output" == *"running in another process"* ]]
+	[ -e .git/schedperf-bisect.lock ]
 	kill -INT "$PID"
 	rc=0
 	wait "$PID" || rc=$?
@@ -187,6 +205,7 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	cat "$TMP/err"
 	[ "$rc" -eq 130 ]
 	grep -q -- "--resume" "$TMP/err"
+	no_schedperf_in_git
 	git bisect log >/dev/null
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT state FROM bisections")" = interrupted ]
 	# the incomplete step's batches are kept, marked
@@ -197,9 +216,11 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"culprit $(commit_of 5 | cut -c1-12) change 5"* ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT state FROM bisections")" = done ]
+	no_schedperf_in_git
 	run sp bisect --resume
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	no_schedperf_in_git
 }
 
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
@@ -378,6 +399,7 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[[ "$output" == *"cannot run './prog'"* ]]
 	run sp bisect --list
 	[ "$output" = "no bisection stored" ]
+	no_schedperf_in_git
 }
 
 @test "bisect: on PostgreSQL, the record and every step's runs" {
