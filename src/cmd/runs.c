@@ -43,7 +43,7 @@ int cmd_runs(int argc, char **argv)
 	if (optind < argc)
 		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
 	if (store_open_existing(global.db, &st, &err) ||
-	    store_load(st, NULL, STORE_SAMPLES | STORE_ITERATIONS, &set, &err)) {
+	    store_load(st, NULL, STORE_COUNTS, &set, &err)) {
 		code = error_report(&err);
 		goto out;
 	}

@@ -172,8 +172,8 @@ void csv_text(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 
 /*
- * The stored runs (runs_formats[]): records a struct result_set, each
- * run with its batches, as text or json.
+ * The stored runs (runs_formats[]): records a struct result_set loaded
+ * with STORE_COUNTS, each run with its batches, as text or json.
  */
 extern const struct output_format runs_formats[];
 

@@ -2,7 +2,8 @@
 /*
  * The runs of a store (runs_formats[], report.h): each name with its
  * batches, benchmarks, samples and disturbed iterations, as a table for
- * people or as JSON.
+ * people or as JSON. The samples and disturbed iterations are the counts
+ * the store made (STORE_COUNTS), not read.
  */
 #include <jansson.h>
 #include <stdbool.h>
@@ -14,25 +15,6 @@
 #include "report/report.h"
 #include "util/json_write.h"
 #include "util/xalloc.h"
-
-static size_t batch_samples(const struct result_batch *b)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < b->nr_benchmarks; i++)
-		for (size_t m = 0; m < b->benchmarks[i].nr_metrics; m++)
-			if (!strcmp(b->benchmarks[i].metrics[m].source, "workload"))
-				n += b->benchmarks[i].metrics[m].nr_samples;
-	return n;
-}
-
-static size_t batch_disturbed(const struct result_batch *b)
-{
-	struct disturbance d;
-
-	disturbance_summarize(b, DISTURBANCE_ALL, &d);
-	return d.disturbed;
-}
 
 static int benchmark_cmp(const void *pa, const void *pb)
 {
@@ -105,10 +87,10 @@ static void runs_json(FILE *out, const void *records, const void *how)
 			json_object_set_new(bo, "machine", json_string(batch_machine_name(b)));
 			json_object_set_new(bo, "complete", json_boolean(b->complete));
 			json_object_set_new(bo, "disturbed",
-					    json_integer((json_int_t)batch_disturbed(b)));
+					    json_integer((json_int_t)b->nr_disturbed));
 			json_array_append_new(batches, bo);
-			samples += batch_samples(b);
-			disturbed += batch_disturbed(b);
+			samples += b->nr_samples;
+			disturbed += b->nr_disturbed;
 		}
 		json_object_set_new(run, "name", json_string(name));
 		json_object_set_new(run, "batches", batches);
@@ -144,8 +126,8 @@ static void runs_text(FILE *out, const void *records, const void *how)
 			if (strcmp(set->batches[j].name, name))
 				continue;
 			batches++;
-			samples += batch_samples(&set->batches[j]);
-			disturbed += batch_disturbed(&set->batches[j]);
+			samples += set->batches[j].nr_samples;
+			disturbed += set->batches[j].nr_disturbed;
 		}
 		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches,
 			run_benchmarks(set, i, name), samples, disturbed);
@@ -157,8 +139,8 @@ static void runs_text(FILE *out, const void *records, const void *how)
 			fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id,
 				b->started, b->complete ? "complete" : "incomplete",
 				batch_machine_name(b));
-			if (batch_disturbed(b))
-				fprintf(out, ", %zu disturbed", batch_disturbed(b));
+			if (b->nr_disturbed)
+				fprintf(out, ", %zu disturbed", b->nr_disturbed);
 			fputc('\n', out);
 		}
 	}

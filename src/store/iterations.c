@@ -460,3 +460,58 @@ int samples_read(struct load *l, struct error *err)
 	}
 	return rc;
 }
+
+/*
+ * What a load of the samples and records would count (STORE_COUNTS),
+ * counted in the store instead: the measured samples of the workloads'
+ * metrics (every sample of such a metric, less those of warm-ups) and the
+ * measured iterations a load records as disturbed (successful, with a
+ * sample: CULPRITS_WHERE). Rows of a batch and part: its id, samples,
+ * warm-ups' samples, disturbed. The store's samples are counted a metric
+ * at a time (SQLite walks its index of metrics, grouped as it goes), its
+ * iterations in one scan each; a batch's are found from its benchmarks.
+ * Joins, not a subquery for each row: PostgreSQL's estimate of those
+ * makes it compile the query first, which took longer than the query.
+ */
+#define WARMUP_SAMPLES "SELECT k.batch_id, 0, count(*), 0 "
+#define WARMUP_SAMPLES_WHERE "i.warmup AND s.iteration_id = i.id AND m.id = s.metric_id " \
+	"AND m.source = 'workload' "
+#define DISTURBED "SELECT k.batch_id, 0, 0, count(*) "
+#define DISTURBED_WHERE "NOT i.warmup AND " CULPRITS_WHERE
+static const char *const count_parts[2] = {
+	"SELECT k.batch_id, sum(c.n), 0, 0 FROM (SELECT s.metric_id, count(*) AS n "
+	"FROM samples s GROUP BY s.metric_id) c CROSS JOIN metrics m CROSS JOIN benchmarks k "
+	"WHERE m.id = c.metric_id AND m.source = 'workload' AND k.id = m.benchmark_id "
+	"GROUP BY k.batch_id UNION ALL "
+	WARMUP_SAMPLES "FROM iterations i CROSS JOIN samples s CROSS JOIN metrics m "
+	"CROSS JOIN benchmarks k WHERE " WARMUP_SAMPLES_WHERE "AND k.id = i.benchmark_id "
+	"GROUP BY k.batch_id UNION ALL "
+	DISTURBED "FROM iterations i CROSS JOIN benchmarks k WHERE " DISTURBED_WHERE
+	"AND k.id = i.benchmark_id GROUP BY k.batch_id",
+
+	"SELECT k.batch_id, count(*), 0, 0 FROM benchmarks k CROSS JOIN metrics m "
+	"CROSS JOIN samples s WHERE k.batch_id = $1 AND m.benchmark_id = k.id "
+	"AND m.source = 'workload' AND s.metric_id = m.id GROUP BY k.batch_id UNION ALL "
+	WARMUP_SAMPLES "FROM benchmarks k CROSS JOIN iterations i CROSS JOIN samples s "
+	"CROSS JOIN metrics m WHERE k.batch_id = $1 AND i.benchmark_id = k.id AND "
+	WARMUP_SAMPLES_WHERE "GROUP BY k.batch_id UNION ALL "
+	DISTURBED "FROM benchmarks k CROSS JOIN iterations i WHERE k.batch_id = $1 AND "
+	"i.benchmark_id = k.id AND " DISTURBED_WHERE "GROUP BY k.batch_id",
+};
+
+static int count_row(struct load *l, struct store_stmt *s, struct error *err)
+{
+	struct result_batch *batch = load_batch(l, sql_int(s, 0));
+
+	if (batch) {
+		batch->nr_samples += (size_t)sql_int(s, 1);
+		batch->nr_samples -= (size_t)sql_int(s, 2);
+		batch->nr_disturbed += (size_t)sql_int(s, 3);
+	}
+	return 0;
+}
+
+int counts_read(struct load *l, struct error *err)
+{
+	return load_rows(l, count_parts[0], count_parts[1], count_row, err);
+}

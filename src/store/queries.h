@@ -208,6 +208,7 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 
 int benchmarks_read(struct load *l, struct error *err);
 int samples_read(struct load *l, struct error *err);
+int counts_read(struct load *l, struct error *err);
 int profiles_read(struct load *l, struct error *err);
 
 #endif

@@ -113,6 +113,14 @@ struct result_batch {
 	size_t nr_env;
 	struct result_benchmark *benchmarks;
 	size_t nr_benchmarks, alloc_benchmarks;
+	/*
+	 * Counted in the store when a load asks for STORE_COUNTS (else 0):
+	 * what its benchmarks' metrics of source "workload" hold of
+	 * measured samples (nr_samples), and the measured iterations that
+	 * other tasks disturbed (the iteration records' disturbed).
+	 */
+	size_t nr_samples;
+	size_t nr_disturbed;
 };
 
 struct result_set {

@@ -263,6 +263,7 @@ static int load_parts(struct load *l, struct error *err)
 		       "ORDER BY key", env_row, err) ||
 	     benchmarks_read(l, err) ||
 	     (l->parts & STORE_SAMPLES && samples_read(l, err)) ||
+	     (l->parts & STORE_COUNTS && counts_read(l, err)) ||
 	     (l->parts & STORE_PROFILES && profiles_read(l, err));
 	return rc ? -1 : 0;
 }

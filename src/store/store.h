@@ -180,7 +180,12 @@ enum store_parts {
 	STORE_SAMPLES = 1,		/* the metrics' values, and which were disturbed */
 	STORE_ITERATIONS = 2,		/* what other tasks took from each (with the samples) */
 	STORE_PROFILES = 4,
-	STORE_EVERYTHING = 7,
+	STORE_EVERYTHING = 7,		/* every part read (not the counts of them) */
+	/*
+	 * Each batch's nr_samples and nr_disturbed, counted in the store
+	 * without reading the samples and iterations (what runs prints).
+	 */
+	STORE_COUNTS = 8,
 };
 
 /*

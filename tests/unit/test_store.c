@@ -323,6 +323,102 @@ static void test_round_trip(void **state)
 	store_close(st);
 }
 
+/* What runs counted of a batch from a load of its samples and records. */
+static void counted_by_reading(const struct result_batch *b, size_t *samples,
+			       size_t *disturbed)
+{
+	*samples = *disturbed = 0;
+	for (size_t k = 0; k < b->nr_benchmarks; k++) {
+		const struct result_benchmark *bench = &b->benchmarks[k];
+
+		for (size_t m = 0; m < bench->nr_metrics; m++)
+			if (!strcmp(bench->metrics[m].source, "workload"))
+				*samples += bench->metrics[m].nr_samples;
+		for (size_t i = 0; i < bench->nr_iterations; i++)
+			*disturbed += !bench->iterations[i].warmup &&
+				      bench->iterations[i].disturbed;
+	}
+}
+
+/* Add to @batch_id a benchmark with a monitor's metric, and disturbed iterations. */
+static void fill_disturbed(struct store *st, int64_t batch_id)
+{
+	struct result_metric defs[2] = {
+		{ .name = TEXT("usec"), .unit = TEXT("usec"), .better = BETTER_LOWER,
+		  .source = TEXT("workload") },
+		{ .name = TEXT("wall"), .unit = TEXT("s"), .better = BETTER_LOWER,
+		  .source = TEXT("rusage") },
+	};
+	const struct result_benchmark def = {
+		.workload = TEXT("pipe"), .params = TEXT("{\"loops\":\"20\"}"),
+		.metrics = defs, .nr_metrics = 2,
+	};
+	struct result_iteration calm = { .cpu_taken = 0, .cpu_steal = 0, .cpu_available = 1,
+					 .started = NAN, .ended = NAN };
+	struct result_iteration hit = calm;
+	struct error err = { 0 };
+	int64_t bench_id, ids[2];
+
+	hit.disturbed = true;
+	hit.cpu_taken = 0.5;
+	assert_int_equal(store_benchmark_add(st, batch_id, &def, &bench_id, ids, &err), 0);
+	for (int seq = 0; seq < 6; seq++) {
+		struct store_sample s[2] = { { ids[0], 0, seq }, { ids[1], 0, 1.0 + seq } };
+		/*
+		 * seq 0 a disturbed warm-up, 1 calm, 2 and 4 disturbed, 3 failed
+		 * while disturbed (its sample kept), 5 disturbed with no sample
+		 */
+		bool warmup = seq == 0, disturbed = seq != 1;
+		const char *failure = seq == 3 ? "crashed" : NULL;
+
+		assert_int_equal(store_iteration_add(st, bench_id, seq, warmup, failure,
+						     disturbed ? &hit : &calm, s,
+						     seq == 5 ? 0 : 2, &err), 0);
+	}
+}
+
+/* STORE_COUNTS counts in the store what a load of every sample would. */
+static void test_load_counts(void **state)
+{
+	struct store *st = open_store();
+	struct error err = { 0 };
+	int64_t ids[2], a, b;
+	const char *names[] = { NULL, "a", "b" };
+	/* a: 3 + 6 of bench_def, 4 (seq 1 to 4) of usec; 2 disturbed. b: 2 + 4 */
+	const size_t samples[] = { 13, 6 }, disturbed[] = { 2, 0 };
+
+	a = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, a, 1, 3, ids);
+	fill_disturbed(st, a);
+	assert_int_equal(store_batch_finish(st, a, true, &err), 0);
+	b = begin(st, "b", "2026-01-02T00:00:00Z", false, NULL);
+	fill(st, b, 2, 2, ids);
+	assert_int_equal(store_batch_finish(st, b, true, &err), 0);
+	for (size_t n = 0; n < 3; n++) {
+		struct result_set counted = { NULL, 0 }, read = { NULL, 0 };
+
+		assert_int_equal(store_load(st, names[n], STORE_COUNTS, &counted, &err), 0);
+		assert_int_equal(store_load(st, names[n], STORE_SAMPLES | STORE_ITERATIONS, &read,
+					    &err), 0);
+		assert_int_equal(counted.nr_batches, read.nr_batches);
+		for (size_t i = 0; i < counted.nr_batches; i++) {
+			const struct result_batch *c = &counted.batches[i];
+			size_t at = c->id == a ? 0 : 1, s, d;
+
+			counted_by_reading(&read.batches[i], &s, &d);
+			assert_int_equal(c->nr_samples, samples[at]);
+			assert_int_equal(c->nr_disturbed, disturbed[at]);
+			assert_int_equal(c->nr_samples, s);
+			assert_int_equal(c->nr_disturbed, d);
+			/* nothing read */
+			assert_int_equal(c->benchmarks[0].metrics[0].nr_samples, 0);
+		}
+		result_set_release(&counted);
+		result_set_release(&read);
+	}
+	store_close(st);
+}
+
 /* A profile comes back as stored: counts, symbols in order, timed before extra. */
 static void test_profile_round_trip(void **state)
 {
@@ -1240,6 +1336,7 @@ int main(void)
 	const struct CMUnitTest sqlite_tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
@@ -1272,6 +1369,7 @@ int main(void)
 	const struct CMUnitTest pg_tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_counts, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
