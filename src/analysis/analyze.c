@@ -231,6 +231,11 @@ static void cell_batch_ratio(const struct compare_cell *base, struct compare_cel
 	cell->stats.ratio_high = 1 + bt.diff_high / bc.mean_of_means;
 }
 
+bool compare_cells_too_few(const struct compare_cell *base, const struct compare_cell *cell)
+{
+	return base->nr_samples < COMPARE_MIN_SAMPLES || cell->nr_samples < COMPARE_MIN_SAMPLES;
+}
+
 /* The last effect size solved for (power_effect_size()), by sizes. */
 struct effect_size_cache {
 	size_t n_base, n_new;
@@ -261,12 +266,19 @@ static void cell_conclude(const struct compare_row *row, struct compare_cell *ce
 	struct mde mde;
 	double diff;
 
+	cell->stats.batch_spread = batch_spread(&row->cells[0], cell, &diff);
+	if (compare_cells_too_few(&row->cells[0], cell)) {
+		/* a side measured once: its spread is unknown, nothing is claimed */
+		cell->stats.too_few = row->cells[0].nr_samples && cell->nr_samples;
+		cell->stats.ratio_low = cell->stats.ratio_high = NAN;
+		cell->stats.verdict = VERDICT_UNKNOWN;
+		return;
+	}
 	cell->stats.verdict = cell_verdict(&cell->stats, row->metric->better,
 					   opts->alpha, opts->margin);
 	if (!(base->amean > 0))
 		cell->stats.verdict = verdict_without_ratio(base, cell, row->metric->better,
 							    opts->alpha);
-	cell->stats.batch_spread = batch_spread(&row->cells[0], cell, &diff);
 	/* never a change that one boot to the next could make by itself */
 	if ((cell->stats.verdict == VERDICT_BETTER || cell->stats.verdict == VERDICT_WORSE) &&
 	    fabs(diff) <= cell->stats.batch_spread) {

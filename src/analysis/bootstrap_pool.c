@@ -250,11 +250,12 @@ static void plan_blocks(struct bootstrap_pool *pool)
 /*
  * Only the cells whose ratio interval is the bootstrap's: a cell and its
  * baseline of two batches or more each have theirs from the batch means,
- * and from a baseline mean not above 0 there is none (analyze.c).
+ * and from a baseline mean not above 0 or a side of too few samples there
+ * is none (analyze.c).
  */
 static bool needs_bootstrap(const struct compare_cell *base, const struct compare_cell *cell)
 {
-	if (!base->nr_samples || !cell->nr_samples || !(base->summary.amean > 0))
+	if (compare_cells_too_few(base, cell) || !(base->summary.amean > 0))
 		return false;
 	return compare_cell_batches(base) < 2 || compare_cell_batches(cell) < 2;
 }

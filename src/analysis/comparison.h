@@ -22,6 +22,13 @@ struct compare_run {
 	struct result_set set;
 };
 
+/*
+ * The fewest samples each side needs for a ratio interval and a verdict:
+ * with one, the side's spread is unknown (Welch's t-test is undefined and
+ * the bootstrap resamples only the other side's spread).
+ */
+#define COMPARE_MIN_SAMPLES 2
+
 enum verdict {
 	VERDICT_NONE,		/* the baseline, or not analysed */
 	VERDICT_BETTER,		/* significant after adjustment, ratio CI excludes 1 */
@@ -55,6 +62,13 @@ struct cell_stats {
 	double p_batch;
 	double batch_spread;	/* NAN when neither cell has two batches */
 	bool within_spread;	/* better/worse withheld: |change| <= batch_spread */
+	/*
+	 * The baseline or this cell has samples, but fewer than
+	 * COMPARE_MIN_SAMPLES: its spread is unknown, so there is no ratio
+	 * interval and the verdict is unknown (as for a side without any,
+	 * which the tables show as such).
+	 */
+	bool too_few;
 	enum verdict verdict;
 };
 
@@ -140,6 +154,8 @@ const char *comparison_filter(struct comparison *cmp, const char *const *workloa
 			      const char *const *metric_names, const char **kind);
 /* Tests, intervals, adjustment, verdicts and environment differences. */
 void comparison_analyze(struct comparison *cmp, const struct compare_options *opts);
+/* Whether @base or @cell has fewer than COMPARE_MIN_SAMPLES samples. */
+bool compare_cells_too_few(const struct compare_cell *base, const struct compare_cell *cell);
 /* The verdict of one cell from its adjusted p and ratio interval. */
 enum verdict cell_verdict(const struct cell_stats *st, enum better better,
 			  double alpha, double margin);

@@ -57,6 +57,8 @@ static void against_baseline(struct json_writer *w, const struct comparison *cmp
 	jw_number(w, "batch_spread", st->batch_spread);
 	jw_key(w, "within_batch_spread");
 	jw_bool(w, st->within_spread);
+	jw_key(w, "too_few_samples");
+	jw_bool(w, st->too_few);
 	jw_key(w, "env_caveats");
 	jw_array(w);
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++)

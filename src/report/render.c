@@ -85,6 +85,12 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
 		used = add_note(buf, len, used, &first, "%zu disturbed left out", excluded);
 	if (cell->stats.within_spread)
 		used = add_note(buf, len, used, &first, "within batch spread");
+	if (cell->stats.too_few)
+		used = add_note(buf, len, used, &first, "too few samples: %.32s has %zu, %d needed",
+				base->nr_samples < COMPARE_MIN_SAMPLES ? cmp->runs[0].name :
+				cmp->runs[r].name,
+				base->nr_samples < COMPARE_MIN_SAMPLES ? base->nr_samples :
+				cell->nr_samples, COMPARE_MIN_SAMPLES);
 	if (!first && used < len)
 		snprintf(buf + used, len - used, ")");
 }
@@ -212,6 +218,7 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 	};
 	const char *keys[COMPARE_MAX_CAVEATS];
 	size_t n = comparison_caveats(cmp, r, keys, ARRAY_SIZE(keys)), disturbed = 0, left_out = 0;
+	size_t too_few = 0;
 	const char *sep = "";
 
 	fprintf(out, "schedperf: %s:", cmp->runs[r].name);
@@ -230,6 +237,7 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		const struct compare_cell *base = &cmp->rows[i].cells[0];
 		const struct compare_cell *cell = &cmp->rows[i].cells[r];
 
+		too_few += cell->stats.too_few;
 		if (base->nr_excluded + cell->nr_excluded)
 			left_out++;
 		else if (base->nr_disturbed + cell->nr_disturbed)
@@ -246,11 +254,15 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		fprintf(out, "%s%zu with disturbed samples left out", sep, left_out);
 	if (left_out)
 		sep = "; ";
+	if (too_few)
+		fprintf(out, "%s%zu with too few samples", sep, too_few);
+	if (too_few)
+		sep = "; ";
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++, sep = ",")
 		fprintf(out, "%s%s%s", sep, i ? "" : "!", env_key_short(keys[i]));
 	if (n)
 		fprintf(out, " %s", n > 1 ? "differ" : "differs");
-	fprintf(out, "%s\n", disturbed || left_out || n ? ")" : "");
+	fprintf(out, "%s\n", disturbed || left_out || too_few || n ? ")" : "");
 }
 
 /* A changed row's place: its worst change against the baseline (percent, + better). */

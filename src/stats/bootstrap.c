@@ -46,7 +46,7 @@ struct bootstrap_plan *bootstrap_plan_new(size_t n_base, size_t n_new,
 	size_t per_resample = n_base + n_new, total, i;
 	struct rng rng;
 
-	if (n_base == 0 || n_new == 0 || resamples < 2)
+	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2)
 		return NULL;
 	plan = xcalloc(1, sizeof(*plan));
 	*plan = (struct bootstrap_plan){
@@ -237,7 +237,7 @@ int bootstrap_ratio_ci(const double *base, size_t n_base,
 		.n_base = n_base, .n_new = n_new, .resamples = resamples, .seed = seed,
 	};
 
-	if (n_base == 0 || n_new == 0 || resamples < 2) {
+	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2) {
 		*low = *high = NAN;
 		return -1;
 	}

@@ -10,6 +10,11 @@
 #define BOOTSTRAP_SEED		UINT64_C(0x5c4edbe7f)	/* default when no --seed */
 /* beyond this many drawn indices per interval, the large-sample limit */
 #define BOOTSTRAP_MAX_DRAWS	(UINT64_C(1) << 29)
+/*
+ * The fewest samples a side needs: resampling one sample gives its mean
+ * every time, so the interval would carry the other side's spread alone.
+ */
+#define BOOTSTRAP_MIN_N		2
 
 /*
  * Percentile bootstrap confidence interval of mean(new) / mean(base):
@@ -27,7 +32,7 @@
  * interval is bootstrap_ratio_limit() instead, in O(n_base + n_new).
  *
  * Returns 0 and fills @low and @high, or -1 with both NAN when the interval
- * is undefined: an empty side, @resamples < 2, @level outside (0, 1), or a
+ * is undefined: a side of fewer than BOOTSTRAP_MIN_N samples, @resamples < 2, @level outside (0, 1), or a
  * resample whose base mean is 0 (a ratio 0/0).
  */
 int bootstrap_ratio_ci(const double *base, size_t n_base,
@@ -50,8 +55,8 @@ int bootstrap_ratio_limit(const double *base, size_t n_base,
 
 /*
  * The same, with the indices drawn once. A plan is read-only once made, so
- * threads may share it. bootstrap_plan_new() returns NULL for an empty side
- * or @resamples < 2.
+ * threads may share it. bootstrap_plan_new() returns NULL for a side of
+ * fewer than BOOTSTRAP_MIN_N samples or @resamples < 2.
  */
 struct bootstrap_plan;
 

@@ -56,7 +56,7 @@ int bootstrap_ratio_limit(const double *base, size_t n_base,
 	const double p[2] = { (1 - level) / 2, (1 + level) / 2 };
 
 	*low = *high = NAN;
-	if (n_base == 0 || n_new == 0 || !(level > 0 && level < 1))
+	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || !(level > 0 && level < 1))
 		return -1;
 	if (log_mean_cumulants(base, n_base, &b) || log_mean_cumulants(new, n_new, &n))
 		return -1;

@@ -751,3 +751,44 @@ PY
 	run sp compare base new
 	[[ "$output" == *"schedperf: note: run base has one batch"* ]]
 }
+
+# one_sample FILE BASE_SAMPLES NEW_SAMPLES: runs base and new of one
+# benchmark, their samples as JSON lists
+one_sample() {
+	cat > "$1" <<JSON
+{"schema":"schedperf-results/1","runs":[
+{"name":"base","started":"2026-01-01T00:00:00Z","complete":true,"environment":{},"benchmarks":[{"workload":"pipe","params":{"loops":"10"},"metrics":[{"name":"usec_per_op","unit":"usec","better":"lower","source":"workload","samples":$2}]}]},
+{"name":"new","started":"2026-01-02T00:00:00Z","complete":true,"environment":{},"benchmarks":[{"workload":"pipe","params":{"loops":"10"},"metrics":[{"name":"usec_per_op","unit":"usec","better":"lower","source":"workload","samples":$3}]}]}]}
+JSON
+}
+
+@test "compare: a side of one sample has no ratio interval and an unknown verdict that says why" {
+	one_sample "$TMP/r.json" "[10.00,10.05,9.95,10.02,9.98,10.03,9.97,10.01,9.99,10.00]" "[10.01]"
+	sp import "$TMP/r.json"
+	for style in $(choices compare style); do
+		run sp compare --style "$style" base new
+		[ "$status" -eq 0 ]
+		[[ "$output" == *": new unknown (too few samples: new has 1, 2 needed)"* ]]
+		[[ "$output" != *"new same"* ]]
+	done
+	run sp compare --all-metrics base new	# verdicts summarised
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: new: 1 unknown (1 with too few samples)"* ]]
+	sp compare --format json base new > "$TMP/c.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["verdict"]' "$TMP/c.json")" = unknown ]
+	[ "$(json 'd["rows"][0]["runs"][1]["too_few_samples"]' "$TMP/c.json")" = True ]
+	[ "$(json 'd["rows"][0]["runs"][1]["ratio_ci"]' "$TMP/c.json")" = "[None, None]" ]
+	sp compare --format csv base new > "$TMP/c.csv"
+	[ "$("$PYTHON" -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))[1]
+print(r["ratio_ci_low"], r["ratio_ci_high"], r["verdict"], sep="/")' "$TMP/c.csv")" = "//unknown" ]
+	# the baseline of one sample, the other way round
+	run sp compare new base
+	[[ "$output" == *": base unknown (too few samples: new has 1, 2 needed)"* ]]
+	# two samples a side are enough for a verdict
+	rm -f "$SCHEDPERF_DB"
+	one_sample "$TMP/r.json" "[10.00,10.05,9.95,10.02,9.98,10.03,9.97,10.01,9.99,10.00]" "[10.01,10.00]"
+	sp import "$TMP/r.json"
+	sp compare --format json base new > "$TMP/c.json"
+	[ "$(json 'd["rows"][0]["runs"][1]["too_few_samples"]' "$TMP/c.json")" = False ]
+	[ "$(json 'd["rows"][0]["runs"][1]["ratio_ci"][0] is not None' "$TMP/c.json")" = True ]
+}

@@ -442,6 +442,20 @@ static void test_bootstrap_plan(void **state)
 
 	assert_null(bootstrap_plan_new(0, 7, BOOTSTRAP_RESAMPLES, 1));
 	assert_null(bootstrap_plan_new(8, 7, 1, 1));
+	/* one sample a side: its spread unknown, no interval (not the other's alone) */
+	assert_null(bootstrap_plan_new(1, 7, BOOTSTRAP_RESAMPLES, 1));
+	assert_null(bootstrap_plan_new(8, 1, BOOTSTRAP_RESAMPLES, 1));
+	assert_int_equal(bootstrap_ratio_ci(lat_base, 1, lat_new, 7, 1000, 0.95, 1, &low, &high),
+			 -1);
+	assert_nan(low);
+	assert_nan(high);
+	assert_int_equal(bootstrap_ratio_ci(lat_base, 8, lat_new, 1, 1000, 0.95, 1, &low, &high),
+			 -1);
+	assert_nan(high);
+	assert_int_equal(bootstrap_ratio_limit(lat_base, 1, lat_new, 7, 0.95, &low, &high), -1);
+	assert_nan(low);
+	assert_int_equal(bootstrap_ratio_limit(lat_base, 8, lat_new, 1, 0.95, &low, &high), -1);
+	assert_nan(high);
 	assert_int_equal(bootstrap_plan_ratio_ci(NULL, lat_base, lat_new, 0.95,
 						 &low, &high), -1);
 	assert_nan(low);
@@ -522,7 +536,7 @@ static void test_bootstrap_plan_sizes(void **state)
 static void test_bootstrap_lanes(void **state)
 {
 	static double base[BOOTSTRAP_LANES][300], new[BOOTSTRAP_LANES][300];
-	const size_t sizes[][2] = { { 50, 50 }, { 7, 13 }, { 1, 2 }, { 300, 41 } };
+	const size_t sizes[][2] = { { 50, 50 }, { 7, 13 }, { 2, 3 }, { 300, 41 } };
 	const size_t nrs[] = { BOOTSTRAP_LANES, 3, 1 };
 
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
@@ -605,10 +619,15 @@ static void test_bootstrap_lanes_approx(void **state)
 	for (int block = 0; block < 60; block++) {
 		size_t nb = 1 + rng_below(&rng, 256), nn = 1 + rng_below(&rng, 256);
 		size_t nr = 1 + rng_below(&rng, BOOTSTRAP_LANES);
-		struct bootstrap_plan *plan = bootstrap_plan_new(nb, nn, resamples, (uint64_t)block);
+		struct bootstrap_plan *plan;
 		const double *b[BOOTSTRAP_LANES], *n[BOOTSTRAP_LANES];
 		double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
 		int sides;
+
+		/* the fewest a plan takes, with the same draws as before */
+		nb = nb < BOOTSTRAP_MIN_N ? BOOTSTRAP_MIN_N : nb;
+		nn = nn < BOOTSTRAP_MIN_N ? BOOTSTRAP_MIN_N : nn;
+		plan = bootstrap_plan_new(nb, nn, resamples, (uint64_t)block);
 
 		for (size_t lane = 0; lane < nr; lane++) {
 			double spread = block % 3 == 0 ? 10 : block % 3 == 1 ? 0.001 : 0.2;
@@ -749,11 +768,11 @@ static void test_bootstrap_degenerate(void **state)
 					    0.95, 1, &low, &high), -1);
 	assert_int_equal(bootstrap_ratio_ci(SAMPLE(small_base), SAMPLE(small_new), 100,
 					    1.0, 1, &low, &high), -1);
-	/* n = 1 each: every resample is the same ratio */
+	/* n = 1 each: every resample is the same ratio, which no spread bounds */
 	assert_int_equal(bootstrap_ratio_ci(SAMPLE(one), SAMPLE(one), 100,
-					    0.95, 1, &low, &high), 0);
-	assert_close_rel(low, 1, REL);
-	assert_close_rel(high, 1, REL);
+					    0.95, 1, &low, &high), -1);
+	assert_nan(low);
+	assert_nan(high);
 	/* constant, equal: ratio exactly 1 */
 	assert_int_equal(bootstrap_ratio_ci(SAMPLE(const_base), SAMPLE(const_base), 100,
 					    0.95, 1, &low, &high), 0);
