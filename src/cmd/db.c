@@ -83,7 +83,8 @@ static int db_upgrade(const struct store_status *status)
 		return code;
 	if (status->damage[0])
 		return die_code(EXIT_ENV, "db upgrade: store '%s' is damaged, nothing was "
-				"changed: %s", status->location, status->damage);
+				"changed: %s (repair it, or restore it from a backup, and upgrade "
+				"that)", status->location, status->damage);
 	snprintf(done, sizeof(done), "upgraded from schema version %d to %d",
 		 status->version, STORE_SCHEMA_VERSION);
 	return write_schema(status, done);

@@ -285,7 +285,8 @@ static int host_name(char *buf, size_t len)
 {
 	machine_host_name(buf, len);
 	if (!*buf)
-		return die_code(EXIT_ENV, "worker: cannot read this machine's name: %m");
+		return die_code(EXIT_ENV, "worker: cannot read this machine's name: %m (give "
+				"the machine a host name, which the queue's jobs match)");
 	return 0;
 }
 

@@ -69,14 +69,15 @@ static int prepare_in(struct bisection *bi, struct sample_side *side, const char
 	if (here < 0 || chdir(dir)) {
 		if (here >= 0)
 			close(here);
-		return error_set(err, EXIT_ENV, "bisect: cannot enter %s: %s", dir,
-				 strerror(errno));
+		return error_set(err, EXIT_ENV, "bisect: cannot enter %s: %s (check its "
+				 "permissions)", dir, strerror(errno));
 	}
 	rc = side_prepare(side, bi->w, (char *const *)bi->so.params, bi->so.nr_params,
 			  bi->so.metric, err);
 	if (fchdir(here))
 		rc = error_set(err, EXIT_ENV, "bisect: cannot return to the directory it "
-			       "started in: %s", strerror(errno));
+			       "started in: %s (start it from a directory that stays)",
+			       strerror(errno));
 	close(here);
 	side->opt.workdir = dir;
 	return rc;

@@ -157,7 +157,8 @@ static int lock_file(struct bisection *bi, const char *path, struct error *err)
 
 			error_set(err, busy ? EXIT_USAGE : EXIT_ENV, busy ? "bisect: a bisection "
 				  "of %s is running in another process (wait for it, or stop it)" :
-				  "bisect: cannot lock %s: %s", busy ? bi->repo_top : path,
+				  "bisect: cannot lock %s: %s (check that you may write in the "
+				  "repository's git directory)", busy ? bi->repo_top : path,
 				  strerror(errno));
 			if (fd >= 0)
 				close(fd);

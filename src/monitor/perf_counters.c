@@ -193,8 +193,9 @@ static int perf_before(void *state, pid_t pid, struct error *err)
 			continue;
 		if (errno == EMFILE || errno == ENFILE || errno == ESRCH) {
 			error_set(err, errno == ESRCH ? EXIT_INTERNAL : EXIT_ENV,
-				  "perf counters: cannot attach %s to pid %d: %s",
-				  counters[i].name, (int)pid, strerror(errno));
+				  "perf counters: cannot attach %s to pid %d: %s%s",
+				  counters[i].name, (int)pid, strerror(errno), errno == ESRCH ?
+				  "" : " (raise the open-file limit, 'ulimit -n')");
 			perf_detach(pm);
 			return -1;
 		}

@@ -426,7 +426,8 @@ static int drainer_start(struct profile_monitor *pm, struct error *err)
 
 	pm->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (pm->stop_fd < 0)
-		return error_set(err, EXIT_ENV, "profile: eventfd: %s", strerror(errno));
+		return error_set(err, EXIT_ENV, "profile: eventfd: %s (raise the open-file "
+				 "limit, 'ulimit -n')", strerror(errno));
 	/* Signals are for the runner's thread: the drainer blocks them all. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -435,7 +436,8 @@ static int drainer_start(struct profile_monitor *pm, struct error *err)
 	if (rc) {
 		close(pm->stop_fd);
 		pm->stop_fd = -1;
-		return error_set(err, EXIT_ENV, "profile: cannot start a thread: %s",
+		return error_set(err, EXIT_ENV, "profile: cannot start a thread: %s (free "
+				 "some memory, or raise the process limit, 'ulimit -u')",
 				 strerror(rc));
 	}
 	pm->drainer_running = true;

@@ -221,7 +221,8 @@ int kallsyms_load(struct symbol_table *table, const char *path, struct error *er
 	memset(table, 0, sizeof(*table));
 	f = fopen(path ? path : "/proc/kallsyms", "re");
 	if (!f)
-		return error_set(err, EXIT_ENV, "cannot read %s: %s", path ? path : "/proc/kallsyms",
+		return error_set(err, EXIT_ENV, "cannot read %s: %s (mount /proc, or "
+				 "profile on a kernel built with CONFIG_KALLSYMS)", path ? path : "/proc/kallsyms",
 				 strerror(errno));
 	kernel_dso = builder_string(&b, KERNEL_DSO, strlen(KERNEL_DSO));
 	while (fgets(line, sizeof(line), f))

@@ -100,7 +100,8 @@ static int build(struct build_area *area, struct commit_build *b, struct error *
 
 	cmd.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (cmd.log_fd < 0) {
-		error_set(err, EXIT_ENV, "cannot write the build log %s: %s", log_path,
+		error_set(err, EXIT_ENV, "cannot write the build log %s: %s (check that you may "
+			  "write in the repository's git directory, and its disk is not full)", log_path,
 			  strerror(errno));
 		free(log_path);
 		return -1;

@@ -60,7 +60,8 @@ int knob_cgroup_check(const struct knob *k, struct error *err)
 		return error_set(err, EXIT_USAGE, "%.64s is the cgroup's own, not a controller's "
 				 "setting (give a controller's file, e.g. cpu.weight)", k->name);
 	if (!*k->value || strchr(k->value, '\n'))
-		return error_set(err, EXIT_USAGE, "the value of %.64s is empty or has a newline",
+		return error_set(err, EXIT_USAGE, "the value of %.64s is empty or has a newline "
+				 "(give one value on one line, as cgroup:%.64s=VALUE)", k->name,
 				 k->name);
 	if (is_cpuset_list(k->name) && cpulist_walk(k->value, ascending, NULL))
 		return error_set(err, EXIT_USAGE, "'%.64s' is not a list of numbers and ascending "
@@ -80,7 +81,8 @@ static int cgroup_for(struct knob_cgroups *kc, const struct cgroup_place *place,
 		if (!strcmp(kc->place[i].dir, place->dir))
 			return (int)i;
 	if (kc->nr == TASK_KNOBS_MAX_CGROUPS)
-		return error_set(err, EXIT_USAGE, "cgroup: more than %d hierarchies",
+		return error_set(err, EXIT_USAGE, "cgroup: more than %d hierarchies "
+				 "(give settings of fewer controllers' hierarchies)",
 				 TASK_KNOBS_MAX_CGROUPS);
 	kc->place[i] = *place;
 	cgroup_scratch_name(name, sizeof(name), side);
@@ -119,8 +121,8 @@ int knob_cgroups_plan(struct knob_cgroups *kc, const struct knob_list *kl, const
 		kc->knob[kc->nr_knobs] = kn;
 		kc->of[kc->nr_knobs++] = i;
 		if (kc->nr_knobs == KNOB_CGROUPS_MAX_FILES)
-			return error_set(err, EXIT_USAGE, "cgroup: more than %d settings",
-					 KNOB_CGROUPS_MAX_FILES - 1);
+			return error_set(err, EXIT_USAGE, "cgroup: more than %d settings "
+					 "(give fewer)", KNOB_CGROUPS_MAX_FILES - 1);
 	}
 	return 0;
 }

@@ -137,8 +137,8 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 		return 1;
 	}
 	if (errno != EWOULDBLOCK)
-		return error_set(err, EXIT_ENV, "cannot lock %s: %s", knob_lock_path(),
-				 strerror(errno));
+		return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system must "
+				 "support flock(2))", knob_lock_path(), strerror(errno));
 	/* A conversion that must wait has let go of the lock held. */
 	l->held = 0;
 	if (!wait)
@@ -149,8 +149,8 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 					 "waiting for the lock on this machine's settings (%s): "
 					 "nothing was changed", knob_lock_path());
 		if (errno != EINTR)
-			return error_set(err, EXIT_ENV, "cannot lock %s: %s", knob_lock_path(),
-					 strerror(errno));
+			return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system "
+					 "must support flock(2))", knob_lock_path(), strerror(errno));
 	}
 	l->held = op;
 	return 1;
@@ -279,8 +279,9 @@ int knob_journal_write(const struct knob_original *k, size_t n, struct error *er
 
 	if (!n) {
 		if (unlink(path) && errno != ENOENT)
-			return error_set(err, EXIT_ENV, "cannot empty the knob journal %s: %s",
-					 path, strerror(errno));
+			return error_set(err, EXIT_ENV, "cannot empty the knob journal %s: %s "
+					 "(check the permissions of its directory)", path,
+					 strerror(errno));
 		return 0;
 	}
 	/* One writer at a time (the exclusive lock): a leftover of a killed one is overwritten. */

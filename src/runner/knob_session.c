@@ -478,8 +478,8 @@ int knob_session_apply(struct knob_session *ks, size_t which, struct error *err)
 		const char *v = ks->env[i].value[which];
 
 		if (v ? setenv(ks->env[i].name, v, 1) : unsetenv(ks->env[i].name))
-			return error_set(err, EXIT_ENV, "cannot set %s: %s", ks->env[i].name,
-					 strerror(errno));
+			return error_set(err, EXIT_ENV, "cannot set %s: %s (free some "
+					 "memory, then try again)", ks->env[i].name, strerror(errno));
 	}
 	return 0;
 }

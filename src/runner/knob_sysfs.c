@@ -56,14 +56,15 @@ static int sysfs_normalise(const char *given, char **out, struct error *err)
 	}
 	if (!strcmp(path.buf, "/sys")) {
 		strbuf_release(&path);
-		return error_set(err, EXIT_USAGE, "'%.64s' names no file under /sys", given);
+		return error_set(err, EXIT_USAGE, "'%.64s' names no file under /sys (give a "
+				 "file there)", given);
 	}
 	/* The links of sysfs lead within it; a path that leaves it is refused. */
 	if (realpath(path.buf, real)) {
 		if (strncmp(real, SYS, strlen(SYS))) {
 			strbuf_release(&path);
-			return error_set(err, EXIT_USAGE, "'%.64s' leads to %.64s, outside /sys",
-					 given, real);
+			return error_set(err, EXIT_USAGE, "'%.64s' leads to %.64s, outside /sys "
+					 "(give a file of /sys itself)", given, real);
 		}
 		strbuf_release(&path);
 		*out = xstrdup(real);
@@ -113,8 +114,8 @@ static int sysfs_read(const char *name, bool for_writing, char **value, struct e
 	int fd;
 
 	if (stat(name, &sb))
-		return error_set(err, EXIT_ENV, "this machine has no %s: %s", name,
-				 strerror(errno));
+		return error_set(err, EXIT_ENV, "this machine has no %s: %s (give a file "
+				 "this machine has)", name, strerror(errno));
 	if (!S_ISREG(sb.st_mode))
 		return error_set(err, EXIT_USAGE, "%s is not a file of settings (give a file "
 				 "under it)", name);

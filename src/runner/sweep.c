@@ -76,8 +76,8 @@ int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err
 				 cpus, cpus == 1 ? "" : "s");
 done:
 	if (value > SWEEP_MAX_VALUE)
-		return error_set(err, EXIT_USAGE, "bad count '%.64s': larger than %ld",
-				 text, SWEEP_MAX_VALUE);
+		return error_set(err, EXIT_USAGE, "bad count '%.64s': larger than %ld (give "
+				 "at most %ld)", text, SWEEP_MAX_VALUE, SWEEP_MAX_VALUE);
 	*out = (long)value;
 	return 0;
 }
@@ -175,7 +175,8 @@ static int gen_topology(const struct range *r, const struct topology *topo,
 	sort_unique(p);
 	if (!p->nr)
 		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': no topology level (SMT %d, "
-				 "LLC %d, node %d, machine %d, 2x, 4x) lies within %ld..%ld",
+				 "LLC %d, node %d, machine %d, 2x, 4x) lies within %ld..%ld (widen "
+				 "MIN..MAX, or list the values)",
 				 gen, topo->smt, topo->llc, topo->node, topo->cpus,
 				 r->min, r->max);
 	return 0;
@@ -217,7 +218,8 @@ static int gen_list(const char *list, int cpus, struct sweep_points *p, const ch
 	int rc = comma_list_each(list, list_point, &lp);
 
 	if (!rc && !p->nr)
-		rc = error_set(err, EXIT_USAGE, "bad sweep '%.64s': no values", gen);
+		rc = error_set(err, EXIT_USAGE, "bad sweep '%.64s': no values (give at least "
+			       "one, e.g. 1,2,4)", gen);
 	return rc;
 }
 
@@ -227,8 +229,8 @@ static int parse_bound(const char *text, size_t len, int cpus, long *out, const 
 	char buf[64];
 
 	if (!len || len >= sizeof(buf))
-		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': expected MIN..MAX such as "
-				 "2..4x", gen);
+		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': expected MIN..MAX (give "
+				 "both bounds, e.g. 2..4x)", gen);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	if (sweep_resolve_value(buf, cpus, out, err))
@@ -244,13 +246,14 @@ static int parse_range(const char *text, int cpus, struct range *r, const char *
 
 	if (!dots)
 		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': expected MIN..MAX after "
-				 "':' such as 2..4x", gen);
+				 "':' (give both bounds, e.g. 2..4x)", gen);
 	if (parse_bound(text, (size_t)(dots - text), cpus, &r->min, gen, err) ||
 	    parse_bound(dots + 2, strlen(dots + 2), cpus, &r->max, gen, err))
 		return -1;
 	if (r->min > r->max)
-		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': MIN %ld is above MAX %ld",
-				 gen, r->min, r->max);
+		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': MIN %ld is above MAX %ld "
+				 "(give the smaller first: %ld..%ld)", gen, r->min, r->max,
+				 r->max, r->min);
 	return 0;
 }
 
@@ -266,7 +269,8 @@ static int points_of(const char *gen, const char *label, const struct topology *
 	if (name_len && (isdigit((unsigned char)gen[0]) || memchr(gen, '%', name_len))) {
 		if (colon)
 			return error_set(err, EXIT_USAGE, "bad sweep '%.64s': a list of values "
-					 "takes no MIN..MAX", label);
+					 "takes no MIN..MAX (give the values alone, e.g. "
+					 "50%%,100%%)", label);
 		return gen_list(gen, topo->cpus, out, label, err);
 	}
 	if (colon && parse_range(colon + 1, topo->cpus, &r, label, err))

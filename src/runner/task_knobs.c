@@ -127,14 +127,15 @@ static int add_one(struct task_knobs *t, const struct knob *k, struct error *err
 	case KNOB_NICE:
 		if (parse_long(k->value, &n) || n < -20 || n > 19)
 			return error_set(err, EXIT_USAGE, "'%.32s' is not a nice level from -20 "
-					 "to 19", k->value);
+					 "to 19 (give one of them, e.g. nice:5)", k->value);
 		t->nice_set = true;
 		t->nice = (int)n;
 		return 0;
 	case KNOB_SLICE:
 		if (parse_long(k->value, &n) || n < SLICE_MIN_US || n > SLICE_MAX_US)
 			return error_set(err, EXIT_USAGE, "'%.32s' is not a slice from %d to %d "
-					 "microseconds, the kernel's range", k->value,
+					 "microseconds, the kernel's range (give one within it, e.g. "
+					 "slice:3000)", k->value,
 					 SLICE_MIN_US, SLICE_MAX_US);
 		t->slice_us = n;
 		return 0;
@@ -251,7 +252,7 @@ static int refusal(const struct task_knobs *t, int e, struct error *err)
 		return error_set(err, EXIT_ENV, "policy, nice, slice or uclamp: not permitted "
 				 "here: %s (run as root, or with CAP_SYS_NICE)", strerror(e));
 	return error_set(err, EXIT_ENV, "policy, nice, slice or uclamp: this kernel refuses "
-			 "them: %s", strerror(e));
+			 "them: %s (leave them out on this kernel)", strerror(e));
 }
 
 int task_knobs_apply(const struct task_knobs *t, struct error *err)
@@ -295,7 +296,8 @@ int task_knobs_check(const struct task_knobs *t, struct error *err)
 		return 0;
 	pid = fork();
 	if (pid < 0)
-		return error_set(err, EXIT_ENV, "cannot fork to try the task knobs: %s",
+		return error_set(err, EXIT_ENV, "cannot fork to try the task knobs: %s "
+				 "(free some memory, or raise the process limit, 'ulimit -u')",
 				 strerror(errno));
 	if (pid == 0)
 		trial(t);

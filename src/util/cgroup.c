@@ -343,7 +343,9 @@ static int inherit_cpuset(const char *parent, struct cgroup *cg, struct error *e
 
 		snprintf(path, sizeof(path), "%s/%s", parent, files[i]);
 		if (read_text(path, value, sizeof(value)))
-			return error_set(err, EXIT_ENV, "cannot read %s: %s", path, strerror(errno));
+			return error_set(err, EXIT_ENV, "cannot read %s: %s (check that the "
+				 "cgroup file system is mounted and readable)", path,
+				 strerror(errno));
 		if (cgroup_set(cg, files[i], value, err))
 			return -1;
 	}
@@ -357,7 +359,8 @@ int cgroup_create(const struct cgroup_place *place, const char *parent, const ch
 
 	cg->version = place->version;
 	if (snprintf(cg->dir, sizeof(cg->dir), "%s/%s", parent, name) >= (int)sizeof(cg->dir))
-		return error_set(err, EXIT_USAGE, "cgroup path %s/%s is too long", parent, name);
+		return error_set(err, EXIT_USAGE, "cgroup path %s/%s is too long (run it "
+				 "from a cgroup nested less deeply)", parent, name);
 	snprintf(plus, sizeof(plus), "+%s", place->controller);
 	if (place->version == CGROUP_V2 && enable_in_parent &&
 	    write_file(parent, "cgroup.subtree_control", plus))

@@ -167,7 +167,8 @@ int output_file_open(struct output_file *of, const char *path, const char *what,
 	}
 	if ((size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.tmp.%d", path, (int)getpid()) >=
 	    sizeof(of->tmp))
-		return error_set(err, EXIT_USAGE, "output path too long: '%.64s...'", path);
+		return error_set(err, EXIT_USAGE, "output path too long: '%.64s...' (give a "
+				 "shorter one)", path);
 	snprintf(pending_tmp, sizeof(pending_tmp), "%s", of->tmp);
 	snprintf(pending_msg, sizeof(pending_msg), "schedperf: %s: interrupted by a signal: "
 		 "'%s' was not written\n", what, path);

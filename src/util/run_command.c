@@ -137,13 +137,13 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	if (len)
 		last_line[0] = '\0';
 	if (pipe2(errs, O_CLOEXEC))
-		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s",
-				 cmd->argv[0], strerror(errno));
+		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s (raise "
+				 "the open-file limit, 'ulimit -n')", cmd->argv[0], strerror(errno));
 	if (cmd->out && pipe2(out, O_CLOEXEC)) {
 		close(errs[0]);
 		close(errs[1]);
-		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s",
-				 cmd->argv[0], strerror(errno));
+		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s (raise "
+				 "the open-file limit, 'ulimit -n')", cmd->argv[0], strerror(errno));
 	}
 	fflush(NULL);
 	pid = fork();
@@ -154,7 +154,8 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 			close(out[0]);
 			close(out[1]);
 		}
-		return error_set(err, EXIT_ENV, "cannot start %s: %s", cmd->argv[0],
+		return error_set(err, EXIT_ENV, "cannot start %s: %s (free some memory, or "
+				 "raise the process limit, 'ulimit -u')", cmd->argv[0],
 				 strerror(errno));
 	}
 	if (pid == 0)

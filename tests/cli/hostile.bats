@@ -446,3 +446,23 @@ big() {		# big N: a string of N letters
 		hostile 2 import "$f" || { echo "spoilt with: $(cat "${f%.json}.why")"; return 1; }
 	done
 }
+
+# fixed WANT ARGS...: as hostile, and the line ends with how to fix it: "(...)".
+fixed() {
+	hostile "$@" || return 1
+	[[ "$(cat "$TMP/err")" == *")" ]] || { echo "no fix: $(cat "$TMP/err")"; return 1; }
+}
+
+@test "a refused sweep, count, task knob, cgroup value or output path says how to fix it" {
+	fixed 2 run pipe --sweep loops=pow2:8..2
+	[[ "$(cat "$TMP/err")" == *"(give the smaller first: 2..8)" ]]
+	fixed 2 run pipe --sweep loops=pow2:x
+	fixed 2 run pipe --sweep loops=pow2:2..
+	fixed 2 run pipe --sweep loops=1,2:2..4
+	fixed 2 run pipe --sweep loops=topology:100000..200000
+	fixed 2 run pipe -p loops=99999999999x
+	for knob in nice:99 slice:1 cgroup:cpu.weight=; do
+		fixed 2 run pipe --knob "$knob" --dry-run
+	done
+	fixed 2 export a -o "$TMP/$(big 5000)"
+}

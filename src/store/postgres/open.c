@@ -101,7 +101,8 @@ static struct pg_store *pg_connect(const char *location, enum store_access acces
 	ps->read_only = access != STORE_WRITE;
 	ps->conn = connect_to(location);
 	if (!ps->conn) {
-		error_set(err, EXIT_ENV, "cannot open store '%s': out of memory", shown);
+		error_set(err, EXIT_ENV, "cannot open store '%s': out of memory (free "
+				 "some memory, then try again)", shown);
 		goto fail;
 	}
 	if (PQstatus(ps->conn) != CONNECTION_OK) {

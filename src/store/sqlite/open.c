@@ -201,7 +201,8 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 
 	if (sqlite3_open_v2(":memory:", &memory, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		sqlite3_close(memory);
-		return error_set(err, EXIT_ENV, "cannot read store '%s': out of memory",
+		return error_set(err, EXIT_ENV, "cannot read store '%s': out of memory (free "
+				 "some memory, then try again)",
 				 ss->base.location);
 	}
 	copy = sqlite3_backup_init(memory, "main", file, "main");
