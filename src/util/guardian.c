@@ -45,13 +45,13 @@ int guardian_start(struct guardian *g, struct error *err)
 	g->pgid = 0;
 	g->fd = -1;
 	if (pipe2(fds, O_CLOEXEC))
-		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
+		return error_set(err, EXIT_ENV, "cannot create a pipe for a process group: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return error_set(err, EXIT_ENV, "cannot fork an iteration: %s "
+		return error_set(err, EXIT_ENV, "cannot fork a process group's guardian: %s "
 				 "(raise 'ulimit -u' or free memory)", strerror(errno));
 	}
 	if (pid == 0) {
@@ -73,14 +73,26 @@ int guardian_join(const struct guardian *g)
 	return setpgid(0, g->pgid);
 }
 
-void guardian_stop(struct guardian *g)
+/* SIGKILL @target, then let the guardian go (its pid is the group's id). */
+static void guardian_end(struct guardian *g, pid_t target)
 {
 	if (!g->pgid)
 		return;
-	kill(-g->pgid, SIGKILL);
+	kill(target, SIGKILL);
 	close(g->fd);
 	while (waitpid(g->pgid, NULL, 0) < 0 && errno == EINTR)
 		;
 	g->pgid = 0;
 	g->fd = -1;
+}
+
+void guardian_stop(struct guardian *g)
+{
+	guardian_end(g, -g->pgid);
+}
+
+void guardian_release(struct guardian *g)
+{
+	/* killed before its pipe closes, it cannot take the group with it */
+	guardian_end(g, g->pgid);
 }

@@ -10,7 +10,7 @@
  * A process group held by a guardian: a process that leads the group and
  * sleeps on a pipe whose only writer is the process that started it (the
  * runner, for an iteration's group; a workload, for the load it runs
- * beside its own tasks). However that process ends, SIGKILL included, the
+ * beside its own tasks; run_command(), for a build or a git command). However that process ends, SIGKILL included, the
  * kernel closes that pipe, the guardian wakes and kills its whole group,
  * so no task of the group (children, grandchildren, threads or exec'd
  * helpers) outlives it. While its starter lives, the guardian costs
@@ -36,6 +36,12 @@ int guardian_join(const struct guardian *g);
 
 /* Kill the whole group, guardian included, and reap the guardian. */
 void guardian_stop(struct guardian *g);
+
+/*
+ * End the guardian alone, and reap it: the group's tasks are then left to
+ * live on as any others (what a finished command left in the background).
+ */
+void guardian_release(struct guardian *g);
 
 /*
  * What a guardian does while its starter lives, for other processes that

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_command() of run_command.h: fork, and in the child its own process
- * group, the directory, the outputs, then execvp. Standard error goes
+ * run_command() of run_command.h: fork, and in the child its process group
+ * (a guardian's, util/guardian.h, unless it may outlive us), the
+ * directory, the outputs, then execvp. Standard error goes
  * through a pipe that we read to its end (keeping its last line, and
  * copying it to the log when there is one); standard output to @out the
  * same way, or to the log, or to /dev/null.
@@ -17,16 +18,20 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "util/guardian.h"
 #include "util/io.h"
 #include "util/run_command.h"
 #include "util/signals.h"
 
 static void __attribute__((noreturn))
-child(const struct child_command *cmd, int out_fd, int err_fd)
+child(const struct child_command *cmd, const struct guardian *g, int out_fd, int err_fd)
 {
 	int null = open("/dev/null", O_RDWR);
 
-	setpgid(0, 0);
+	if (!g->pgid)
+		setpgid(0, 0);
+	else if (guardian_join(g))
+		_exit(127);	/* we died meanwhile: nobody waits for it */
 	signals_restore_defaults();
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
@@ -126,16 +131,13 @@ static int drain(const struct child_command *cmd, pid_t pid, int out_pipe, int e
 	return 0;
 }
 
-int run_command(const struct child_command *cmd, char *last_line, size_t len,
-		struct error *err)
+/*
+ * The pipes of @cmd: standard error's, and standard output's when it is
+ * kept; -1 with @err, none left open, when one cannot be made.
+ */
+static int open_pipes(const struct child_command *cmd, int out[2], int errs[2],
+		      struct error *err)
 {
-	int out[2] = { -1, -1 }, errs[2], status = 0, stopped;
-	bool reaped = false;
-	struct strbuf err_text = STRBUF_INIT;
-	pid_t pid;
-
-	if (len)
-		last_line[0] = '\0';
 	if (pipe2(errs, O_CLOEXEC))
 		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s (raise "
 				 "the open-file limit, 'ulimit -n')", cmd->argv[0], strerror(errno));
@@ -145,34 +147,62 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		return error_set(err, EXIT_ENV, "cannot create a pipe for %s: %s (raise "
 				 "the open-file limit, 'ulimit -n')", cmd->argv[0], strerror(errno));
 	}
+	return 0;
+}
+
+static void close_pipes(int out[2], int errs[2])
+{
+	for (int i = 0; i < 2; i++) {
+		close(errs[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+	}
+}
+
+int run_command(const struct child_command *cmd, char *last_line, size_t len,
+		struct error *err)
+{
+	int out[2] = { -1, -1 }, errs[2], status = 0, stopped;
+	bool reaped = false;
+	struct strbuf err_text = STRBUF_INIT;
+	struct guardian g = { 0, -1 };
+	pid_t pid, group;
+
+	if (len)
+		last_line[0] = '\0';
+	if (open_pipes(cmd, out, errs, err))
+		return -1;
+	/* A command that may outlive us (a boot) has no guardian to end it with us. */
+	if (!cmd->log_only && guardian_start(&g, err)) {
+		close_pipes(out, errs);
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		close(errs[0]);
-		close(errs[1]);
-		if (cmd->out) {
-			close(out[0]);
-			close(out[1]);
-		}
+		close_pipes(out, errs);
+		guardian_stop(&g);
 		return error_set(err, EXIT_ENV, "cannot start %s: %s (free some memory, or "
 				 "raise the process limit, 'ulimit -u')", cmd->argv[0],
 				 strerror(errno));
 	}
 	if (pid == 0)
-		child(cmd, cmd->out ? out[1] : cmd->log_fd,
+		child(cmd, &g, cmd->out ? out[1] : cmd->log_fd,
 		      cmd->log_only && cmd->log_fd >= 0 ? cmd->log_fd : errs[1]);
-	setpgid(pid, pid);
+	group = g.pgid ? g.pgid : pid;
+	setpgid(pid, group);
 	close(errs[1]);
 	if (cmd->out)
 		close(out[1]);
 	stopped = drain(cmd, pid, out[0], errs[0], &err_text, &status, &reaped);
 	if (stopped)
-		kill(-pid, SIGKILL);
+		kill(-group, SIGKILL);
 	if (out[0] >= 0)
 		close(out[0]);
 	close(errs[0]);
 	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	guardian_release(&g);
 	keep_last_line(&err_text, last_line, len);
 	strbuf_release(&err_text);
 	if (stopped)

@@ -15,7 +15,9 @@
  * as they are (a user's shell command is run as "sh", "-c", CMD, because
  * the user asked for one). The child runs in a process group of its own,
  * so that a build's many processes can be stopped together when we are
- * interrupted.
+ * interrupted; a guardian (util/guardian.h) leads the group, so that they
+ * stop too when we are killed (SIGKILL) while it runs, unless @log_only
+ * says it may outlive us.
  */
 struct child_command {
 	const char *dir;		/* run in this directory; NULL: ours */

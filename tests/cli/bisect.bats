@@ -223,6 +223,27 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	no_schedperf_in_git
 }
 
+gone() {	# gone PID: no such process (a zombie is reaped by init at once)
+	! kill -0 "$1" 2>/dev/null
+}
+
+@test "bisect: killed with SIGKILL during --build, the build's processes end with it" {
+	repo_of 2 2 100.0 120.0
+	"$SP" bisect command -p cmd=./prog --good HEAD~1 --bad HEAD \
+		--build "sleep 600 & echo \$\$ \$! >'$TMP/build.pids'; wait" \
+		>"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	wait_for test -s "$TMP/build.pids"
+	read -r shell sleeper <"$TMP/build.pids"
+	kill -0 "$shell"
+	kill -0 "$sleeper"
+	kill -9 "$PID"
+	wait "$PID" || true
+	PID=
+	wait_for gone "$shell"
+	wait_for gone "$sleeper"
+}
+
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
 	repo_of 8 5 100.0 120.0
 	p=(-p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
