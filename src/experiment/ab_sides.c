@@ -192,7 +192,9 @@ int ab_check_machine(struct ab_experiment *x, struct error *err)
  * them and keeps the verdict. An ab that measured no sample on either
  * side (a side failed at once, a signal or a cap came first) leaves
  * nothing, verdict or not: its batches and runs go, and its name is free
- * for the ab run again. The first error is the one @err keeps.
+ * for the ab run again; with a verdict (the cap) its job is done all the
+ * same, keeping it, as an ab alone ends with it. The first error is the
+ * one @err keeps.
  */
 static void finish_sides(struct ab_experiment *x, struct store *st, const char *name,
 			 const struct ab_run_hooks *hooks, const struct ab_outcome *out,
@@ -212,18 +214,13 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 	}
 	if (!nr)
 		return;
-	if (!measured) {
-		if (store_batches_discard(st, ids, nr, &ferr) && !*rc) {
-			*err = ferr;
-			*rc = -1;
-		}
-		for (int i = 0; i < 2; i++)
-			x->side[i].sample.result.batch_id = 0;
-		return;
-	}
+	/* the verdict's runs are those the ab keeps: none when they go */
+	for (int i = 0; i < 2 && !measured; i++)
+		x->side[i].sample.result.batch_id = 0;
 	if (complete)
 		result = hooks->result(hooks->ctx, out, name);
-	if (store_batches_finish(st, ids, nr, complete, result, &ferr) && !*rc) {
+	if ((measured ? store_batches_finish(st, ids, nr, complete, result, &ferr) :
+	     store_batches_discard(st, ids, nr, result, &ferr)) && !*rc) {
 		*err = ferr;
 		*rc = -1;
 	}

@@ -5,7 +5,9 @@
  * the writers' transactions (a claim must not wait for their lock),
  * except the two that tie a job to its batches: the batch a job's run
  * begins names the job in the transaction that begins it, and the job is
- * done in the one that completes its batches (store_batches_finish()).
+ * done in the one that completes its batches (store_batches_finish()), or
+ * in the one that discards them when it measured nothing and reached its
+ * verdict all the same (store_batches_discard(): an ab capped first).
  *
  * A claim is named by the worker's machine, its pid and the time, so that
  * a worker whose lease ran out and whose job was claimed again can neither
@@ -278,6 +280,13 @@ void store_set_job(struct store *st, int64_t id, const char *claim)
  * holds until the end of it); the batches that an earlier, lost run of the
  * job began go now (not those of this run: an ab begins two).
  */
+static int job_lost(const struct store *st, struct error *err)
+{
+	return error_set(err, EXIT_ENV, "job %lld is no longer this worker's: it was cancelled, "
+			 "or claimed again when its lease ran out (nothing was stored)",
+			 (long long)st->job_id);
+}
+
 int batch_attach_job(struct store *st, int64_t batch_id, struct error *err)
 {
 	int rc = one_row(st, st->driver->job_hold,
@@ -285,10 +294,7 @@ int batch_attach_job(struct store *st, int64_t batch_id, struct error *err)
 			 "check the job's claim");
 
 	if (rc <= 0)
-		return rc < 0 ? -1 : error_set(err, EXIT_ENV, "job %lld is no longer this "
-					       "worker's: it was cancelled, or claimed again when "
-					       "its lease ran out (nothing was stored)",
-					       (long long)st->job_id);
+		return rc < 0 ? -1 : job_lost(st, err);
 	return sql_exec(st, "UPDATE batches SET job_id = $1, job_claim = $2 WHERE id = $3",
 			SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim), SQL_INT(batch_id)),
 			err, "link the batch to its job") ||
@@ -318,5 +324,20 @@ int job_complete(struct store *st, int64_t batch_id, const char *result, struct 
 		return error_set(err, EXIT_ENV, "batch %lld's job is no longer this worker's: it "
 				 "was cancelled, or claimed again when its lease ran out (the batch "
 				 "stays hidden)", (long long)batch_id);
+	return 0;
+}
+
+int job_complete_unstored(struct store *st, const char *result, struct error *err)
+{
+	int rc;
+
+	if (!st->driver->job_claim || !st->job_id)
+		return 0;
+	rc = one_row(st, "UPDATE jobs SET state = 'done', result_batch = NULL, result = $3, "
+		     "since = {now} WHERE id = $1 AND claim = $2 AND state = 'running' "
+		     "RETURNING id", SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim),
+					      SQL_TEXT(result)), err, "complete the job");
+	if (rc <= 0)
+		return rc < 0 ? -1 : job_lost(st, err);
 	return 0;
 }

@@ -150,6 +150,11 @@ int batch_attach_job(struct store *st, int64_t batch_id, struct error *err);
  * NULL); -1 when its claim no longer holds.
  */
 int job_complete(struct store *st, int64_t batch_id, const char *result, struct error *err);
+/*
+ * Complete the job this process runs, if any, with no batch, keeping
+ * @result; -1 when its claim no longer holds.
+ */
+int job_complete_unstored(struct store *st, const char *result, struct error *err);
 
 /*
  * A load (store_load()): its batches, and each of their parts

@@ -129,10 +129,13 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 /*
  * Delete @nr batches that hold no sample, each with its run when the run
  * holds no other batch: an ab that measured nothing keeps no name taken
- * (a failed job's batches hold none either: run_taken()).
+ * (a failed job's batches hold none either: run_taken()). With @result,
+ * the verdict the command reached all the same (a cap before any sample),
+ * a job this process runs is done in that transaction, with no batch,
+ * keeping @result.
  */
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
-			  struct error *err);
+			  const char *result, struct error *err);
 /*
  * store_batch_finish() of a batch whose every iteration ran and failed: it
  * is complete, but a job this process runs is not done with it (the

@@ -378,12 +378,14 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 }
 
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
-			  struct error *err)
+			  const char *result, struct error *err)
 {
 	int rc = 0;
 
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
+	if (result)
+		rc = job_complete_unstored(st, result, err);
 	for (size_t i = 0; i < nr && !rc; i++)
 		rc = sql_exec(st, "DELETE FROM runs WHERE id IN (SELECT run_id FROM batches WHERE "
 			      "id = $1) AND NOT EXISTS (SELECT 1 FROM batches o WHERE o.run_id = "

@@ -387,6 +387,27 @@ PY
 	[ "$status" -eq 2 ]
 }
 
+@test "queue: an ab job capped before any sample is done as the ab alone ends: verdict unknown, no run kept" {
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 1e-9 --name alone \
+		--format json >"$TMP/alone.json"
+	sp submit ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 1e-9 >/dev/null
+	run sp worker --once
+	[ "$status" -eq 0 ]
+	[ "$output" = "job 1: done" ]
+	[ "$(count "SELECT state || ' ' || coalesce(result_batch::text, 'none') || ' ' ||
+		coalesce(reason, 'none') FROM jobs WHERE id = 1")" = "done none none" ]
+	sp jobs --format json >"$TMP/jobs.json"
+	# the job keeps the verdict the ab alone prints, but for its seed and time
+	keep='{k: v for k, v in d.items() if k not in ("seed", "seconds")}'
+	[ "$(json "$keep" "$TMP/alone.json")" = "$(json "(lambda d: $keep)(d[0][\"result\"])" "$TMP/jobs.json")" ]
+	[ "$(json '(d[0]["result"]["verdict"], d[0]["result"]["runs"], d[0]["result"]["samples_a"])' \
+		"$TMP/jobs.json")" = "('unknown', [], 0)" ]
+	run sp jobs
+	[[ "${lines[1]}" == *" done "*" ab "*"  verdict: unknown" ]]
+	# and it stored nothing, as the ab alone
+	[ "$(count "SELECT count(*) FROM runs") $(count "SELECT count(*) FROM batches")" = "0 0" ]
+}
+
 # Both sides of job 1's ab have begun and committed an iteration.
 ab_sides_sampled() {
 	[ "$(count "SELECT count(DISTINCT b.id) FROM batches b JOIN benchmarks k ON
