@@ -208,8 +208,9 @@ static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct 
 		if (rc < 0)
 			return -1;
 		if (!rc)
-			return error_set(err, EXIT_ENV, "bisect: job %lld is gone from the store",
-					 (long long)id);
+			return error_set(err, EXIT_ENV, "bisect: job %lld is gone from the store "
+					 "(see 'schedperf jobs'; 'schedperf bisect --resume' measures "
+					 "the step again)", (long long)id);
 		if (done(job))
 			return 0;
 		time_sleep_until(time_now() + POLL_SECONDS);
