@@ -67,6 +67,11 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
 	used = (size_t)snprintf(buf, len, "%s", verdict_name(v));
 	if (v == VERDICT_NONE)
 		return;
+	/* what a style's table may show as zeros (MMTests' cells of a missing operation) */
+	if (!cell->nr_samples)
+		used = add_note(buf, len, used, &first, "no samples");
+	else if (!base->nr_samples)
+		used = add_note(buf, len, used, &first, "no samples in %s", cmp->runs[0].name);
 	if (n) {
 		/* one note for every key: "!machine,machine-id differ" */
 		char env[256];

@@ -64,3 +64,113 @@ check_style() {
 @test "--style lkp: lkp-tests' compare, cell for cell" {
 	check_style lkp
 }
+
+# A run without samples of a row: MMTests prints an operation a run lacks
+# as 0 (its _generateComparisonTable() pushes 0 for the value and for the
+# change of an operation absent from a run's summary; CoeffVar, computed as
+# 0 there, shows pndiff's 100 %, and v0.27's t-test marks the mean). The
+# tables below are what compare-mmtests.pl printed for these samples, with
+# the operations left out of new's data, at 638401e and at v0.27 (as
+# make_fixtures.sh runs it).
+@test "--style mmtests: a run without samples of an operation is shown as MMTests shows one it lacks" {
+	"$PYTHON" - > "$TMP/absent.json" <<'PY'
+import json
+def bench(workload, params, metric, unit, better, samples):
+    return {"workload": workload, "params": params, "metrics": [] if samples is None else
+            [{"name": metric, "unit": unit, "better": better, "source": "workload",
+              "samples": samples}]}
+def run(name, n2, t8):
+    return {"name": name, "started": "2026-01-01T00:00:00Z", "complete": True,
+            "environment": {"machine.hostname": "fixture"}, "benchmarks": [
+        bench("wx", {"n": "1"}, "seconds", "s", "lower",
+              [10.0, 10.2, 9.9] if name == "base" else [11.0, 11.2, 10.9]),
+        bench("wx", {"n": "2"}, "seconds", "s", "lower", n2),
+        bench("sb", {"threads": "4"}, "requests", "rps", "higher",
+              [520.0, 530.0, 525.0, 522.0] if name == "base" else [551.0, 548.0, 555.0, 549.0]),
+        bench("sb", {"threads": "8"}, "requests", "rps", "higher", t8)]}
+print(json.dumps({"schema": "schedperf-results/1", "runs": [
+    run("base", [20.0, 20.4, 19.8], [980.0, 990.0, 985.0, 970.0]), run("new", None, None)]}))
+PY
+	sp import "$TMP/absent.json"
+	cat > "$TMP/mmtests" <<'TXT'
+                                       bas                           ne
+                                      base                          new
+Min       n=1             9.900 (   0.00%)            10.900 ( -10.10%)
+Min       n=2            19.800 (   0.00%)             0.000 (   0.00%)
+Amean     n=1            10.033 (   0.00%)            11.033 *  -9.97%*
+Amean     n=2            20.067 (   0.00%)             0.000 (   0.00%)
+Stddev    n=1             0.153 (   0.00%)             0.153 (   0.00%)
+Stddev    n=2             0.306 (   0.00%)             0.000 (   0.00%)
+CoeffVar  n=1             1.522 (   0.00%)             1.384 (   9.06%)
+CoeffVar  n=2             1.522 (   0.00%)             0.000 ( 100.00%)
+Max       n=1            10.200 (   0.00%)            11.200 (  -9.80%)
+Max       n=2            20.400 (   0.00%)             0.000 (   0.00%)
+BAmean.95 n=1             9.950 (   0.00%)            10.950 ( -10.05%)
+BAmean.95 n=2            19.900 (   0.00%)             0.000 (   0.00%)
+
+                                             bas                           ne
+                                            base                          new
+Min       threads=4            520.00 (   0.00%)            548.00 (   5.38%)
+Min       threads=8            970.00 (   0.00%)              0.00 (   0.00%)
+Hmean     threads=4            524.22 (   0.00%)            550.74 *   5.06%*
+Hmean     threads=8            981.19 (   0.00%)              0.00 (   0.00%)
+HStddev   threads=4              3.75 (   0.00%)              2.67 (  28.81%)
+HStddev   threads=8              7.42 (   0.00%)              0.00 (   0.00%)
+HCoeffVar threads=4              0.72 (   0.00%)              0.49 (  32.23%)
+HCoeffVar threads=8              0.76 (   0.00%)              0.00 ( 100.00%)
+Max       threads=4            530.00 (   0.00%)            555.00 (   4.72%)
+Max       threads=8            990.00 (   0.00%)              0.00 (   0.00%)
+BHmean.95 threads=4            525.65 (   0.00%)            551.66 (   4.95%)
+BHmean.95 threads=8            984.98 (   0.00%)              0.00 (   0.00%)
+TXT
+	cat > "$TMP/mmtests-classic" <<'TXT'
+                                 bas                     ne
+                                base                    new
+Min       n=1       9.900 (   0.00%)      10.900 ( -10.10%)
+Min       n=2      19.800 (   0.00%)       0.000 (   0.00%)
+Amean     n=1      10.033 (   0.00%)      11.033 *  -9.97%*
+Amean     n=2      20.067 (   0.00%)       0.000 *   0.00%*
+Stddev    n=1       0.153 (   0.00%)       0.153 (   0.00%)
+Stddev    n=2       0.306 (   0.00%)       0.000 (   0.00%)
+CoeffVar  n=1       1.522 (   0.00%)       1.384 (   9.06%)
+CoeffVar  n=2       1.522 (   0.00%)       0.000 ( 100.00%)
+Max       n=1      10.200 (   0.00%)      11.200 (  -9.80%)
+Max       n=2      20.400 (   0.00%)       0.000 (   0.00%)
+BAmean-50 n=1       9.900 (   0.00%)      10.900 ( -10.10%)
+BAmean-50 n=2      19.800 (   0.00%)       0.000 (   0.00%)
+BAmean-95 n=1       9.950 (   0.00%)      10.950 ( -10.05%)
+BAmean-95 n=2      19.900 (   0.00%)       0.000 (   0.00%)
+BAmean-99 n=1       9.950 (   0.00%)      10.950 ( -10.05%)
+BAmean-99 n=2      19.900 (   0.00%)       0.000 (   0.00%)
+
+                                       bas                     ne
+                                      base                    new
+Min       threads=4      520.00 (   0.00%)      548.00 (   5.38%)
+Min       threads=8      970.00 (   0.00%)        0.00 (   0.00%)
+Hmean     threads=4      524.22 (   0.00%)      550.74 *   5.06%*
+Hmean     threads=8      981.19 (   0.00%)        0.00 *   0.00%*
+Stddev    threads=4        4.35 (   0.00%)        3.10 (  28.82%)
+Stddev    threads=8        8.54 (   0.00%)        0.00 (   0.00%)
+CoeffVar  threads=4        0.83 (   0.00%)        0.56 (  32.25%)
+CoeffVar  threads=8        0.87 (   0.00%)        0.00 ( 100.00%)
+Max       threads=4      530.00 (   0.00%)      555.00 (   4.72%)
+Max       threads=8      990.00 (   0.00%)        0.00 (   0.00%)
+BHmean-50 threads=4      527.49 (   0.00%)      552.99 (   4.84%)
+BHmean-50 threads=8      987.49 (   0.00%)        0.00 (   0.00%)
+BHmean-95 threads=4      525.65 (   0.00%)      551.66 (   4.95%)
+BHmean-95 threads=8      984.98 (   0.00%)        0.00 (   0.00%)
+BHmean-99 threads=4      525.65 (   0.00%)      551.66 (   4.95%)
+BHmean-99 threads=8      984.98 (   0.00%)        0.00 (   0.00%)
+TXT
+	for style in mmtests mmtests-classic; do
+		sp compare base new --style "$style" | tool_part > "$TMP/out"
+		diff -u "$TMP/$style" "$TMP/out"
+		# schedperf's own line says what the zeros are: no samples
+		run sp compare base new --style "$style"
+		[[ "$output" == *"schedperf: n=2: new unknown (no samples)"* ]]
+		[[ "$output" == *"schedperf: threads=8: new unknown (no samples)"* ]]
+	done
+	# as JSON says: n 0
+	sp compare base new --format json > "$TMP/c.json"
+	[ "$(json "[c['n'] for r in d['rows'] for c in r['runs'][1:]]" "$TMP/c.json")" = "[3, 0, 4, 0]" ]
+}
