@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "interchange/interchange.h"
+#include "runner/iteration.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 
@@ -19,8 +20,9 @@ static const struct cmd_usage import_usage = {
 	"a double, non-empty samples, better = higher|lower); one bad value and\n"
 	"nothing is imported. A batch already in the store (same run name and\n"
 	"start time, the same instant however written), or twice in the input,\n"
-	"is refused; a refused import creates no store. FILE must be a\n"
-	"regular file; - reads standard input (to import from a pipe).\n",
+	"is refused; a refused import creates no store. Interrupted, it imports\n"
+	"nothing and removes a store it made. FILE must be a regular file; - reads\n"
+	"standard input (to import from a pipe).\n",
 	NULL,
 };
 
@@ -66,13 +68,32 @@ static bool stdin_twice(int argc, char **argv)
 	return n > 1;
 }
 
+static bool import_stopped(void)
+{
+	return iteration_interrupted() != 0;
+}
+
+/*
+ * A signal (Ctrl-C, SIGTERM, SIGHUP) stops the import before its next
+ * iteration: the one transaction rolls back, and a store the import made
+ * goes with it. Caught only after the import had committed, it says so.
+ */
+static int say_interrupted(int rc, const struct result_set *set)
+{
+	if (!rc)
+		return command_interrupted("the import had ended: its %zu batch%s are kept",
+					   set->nr_batches, set->nr_batches == 1 ? "" : "es");
+	return command_interrupted("nothing was imported (an import is one transaction)");
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
 	const struct cmd_option options[] = { OPT_END() };
-	int code = EXIT_OK;
+	int code = EXIT_OK, rc = 0;
+	bool made = false;
 
 	if (parse_options(argc, argv, options, &import_usage, &code))
 		return code;
@@ -81,11 +102,17 @@ int cmd_import(int argc, char **argv)
 	if (stdin_twice(argc, argv))
 		return command_usage_error("import", "standard input (-) is given twice: it "
 					   "can be read once (give - once)");
-	for (int i = optind; i < argc; i++)
-		if (interchange_read(argv[i], &set, &err))
-			goto fail;
-	if (check_distinct_batches(&set, &err) || store_open(global.db, &st, &err) ||
-	    store_import(st, &set, &err))
+	iteration_install_signal_handlers();
+	for (int i = optind; i < argc && !rc && !import_stopped(); i++)
+		rc = interchange_read(argv[i], &set, &err);
+	rc = rc || import_stopped() || check_distinct_batches(&set, &err) ||
+	     store_open_made(global.db, &st, &made, &err) ||
+	     store_import(st, &set, import_stopped, &err);
+	if (import_stopped()) {
+		code = say_interrupted(rc, &set);
+		goto out;
+	}
+	if (rc)
 		goto fail;
 	if (!global.quiet)
 		printf("imported %zu batch%s\n", set.nr_batches, set.nr_batches == 1 ? "" : "es");
@@ -94,6 +121,6 @@ fail:
 	code = error_report(&err);
 out:
 	result_set_release(&set);
-	store_close(st);
+	store_close_made(st, made);
 	return code;
 }

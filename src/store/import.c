@@ -67,7 +67,8 @@ static const struct result_iteration *import_info(const struct result_benchmark 
  * repetition; warm-ups come first, failures last.
  */
 static int import_iterations(struct iteration_rows *w, const struct result_benchmark *bench,
-			     int64_t bench_id, const int64_t *metric_ids, struct error *err)
+			     int64_t bench_id, const int64_t *metric_ids,
+			     bool (*stopped)(void), struct error *err)
 {
 	size_t nr_warmup, nr_measured, width;
 	int seq = 0, rc = 0;
@@ -77,9 +78,13 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 		bool warmup = !pass;
 
 		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured) && !rc; k++) {
-			struct store_sample *samples = iteration_rows_room(w, width);
-			size_t n = import_values(bench, metric_ids, warmup, k, samples);
+			struct store_sample *samples;
+			size_t n;
 
+			if (stopped && stopped())
+				return error_set(err, EXIT_INTERNAL, "the import was stopped");
+			samples = iteration_rows_room(w, width);
+			n = import_values(bench, metric_ids, warmup, k, samples);
 			rc = iteration_rows_add(w, bench_id, seq++, warmup, NULL,
 						import_info(bench, nr_warmup, nr_measured,
 							    warmup ? k : nr_warmup + k),
@@ -103,7 +108,7 @@ static bool import_records(const struct result_batch *batch)
 
 /* The batch's benchmarks, then their iterations, then their profiles, each many a statement. */
 static int import_benchmarks(struct store *st, const struct result_batch *batch,
-			     struct error *err)
+			     bool (*stopped)(void), struct error *err)
 {
 	int64_t *bench_ids = xcalloc(batch->nr_benchmarks + 1, sizeof(int64_t)), *metric_ids;
 	size_t nr_metrics = 0;
@@ -118,7 +123,7 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	iteration_rows_init(&w, st, import_records(batch));
 	for (size_t j = 0, m = 0; j < batch->nr_benchmarks && !rc; j++) {
 		rc = import_iterations(&w, &batch->benchmarks[j], bench_ids[j], metric_ids + m,
-				       err);
+				       stopped, err);
 		m += batch->benchmarks[j].nr_metrics;
 	}
 	rc = iteration_rows_finish(&w, rc, err);
@@ -131,7 +136,8 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	return rc;
 }
 
-static int import_batch(struct store *st, const struct result_batch *from, struct error *err)
+static int import_batch(struct store *st, const struct result_batch *from,
+			bool (*stopped)(void), struct error *err)
 {
 	struct result_batch batch = *from;
 	struct batch_state state = { 0 };
@@ -147,16 +153,17 @@ static int import_batch(struct store *st, const struct result_batch *from, struc
 				 batch.started);
 	if (rc || batch_may_join(st, run_id, &batch, err))
 		return -1;
-	return import_benchmarks(st, &batch, err);
+	return import_benchmarks(st, &batch, stopped, err);
 }
 
-int store_import(struct store *st, const struct result_set *set, struct error *err)
+int store_import(struct store *st, const struct result_set *set, bool (*stopped)(void),
+		 struct error *err)
 {
 	int rc = 0;
 
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
 	for (size_t i = 0; i < set->nr_batches && !rc; i++)
-		rc = import_batch(st, &set->batches[i], err);
+		rc = import_batch(st, &set->batches[i], stopped, err);
 	return sql_end_write(st, rc, err);
 }

@@ -304,8 +304,13 @@ int store_bisection_list(struct store *st, struct stored_bisection **out, size_t
 			 struct error *err);
 void stored_bisection_release(struct stored_bisection *b);
 
-/* Import whole batches (all or nothing, one transaction). */
-int store_import(struct store *st, const struct result_set *set, struct error *err);
+/*
+ * Import whole batches (all or nothing, one transaction). @stopped, when
+ * not NULL, is asked before each iteration; once it says true, nothing is
+ * imported and -1 returned.
+ */
+int store_import(struct store *st, const struct result_set *set, bool (*stopped)(void),
+		 struct error *err);
 
 /*
  * Jobs: commands queued in the store for workers on many machines

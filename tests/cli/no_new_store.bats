@@ -76,3 +76,56 @@ setup() {
 	[ "$status" -eq 3 ]
 	cmp "$SCHEDPERF_DB" "$TMP/copy.db"
 }
+
+# import_interrupted SIGNAL STATUS: an import into $SCHEDPERF_DB, held by
+# another connection's lock until the import has it open, is sent SIGNAL:
+# it exits STATUS with one line saying nothing was imported.
+import_interrupted() {
+	local pid st=0
+	rm -f "$TMP/locked" "$TMP/go"
+	"$PYTHON" - "$SCHEDPERF_DB" "$TMP" <<'PY' &
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2] + "/locked", "w").close()
+while not os.path.exists(sys.argv[2] + "/go"):
+    time.sleep(0.02)
+c.execute("ROLLBACK")
+PY
+	wait_for test -e "$TMP/locked"
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" import "$TMP/r.json" 2>"$TMP/err" &
+	pid=$!
+	# past reading its input, with its signals caught: it waits for the store
+	wait_for sh -c "ls -l /proc/$pid/fd | grep -q '$SCHEDPERF_DB'"
+	kill -"$1" "$pid"
+	touch "$TMP/go"
+	wait "$pid" || st=$?
+	[ "$st" -eq "$2" ] || { echo "exit $st"; cat "$TMP/err"; return 1; }
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: nothing was imported (an import is one transaction)" ]
+	wait
+}
+
+@test "an interrupted import imports nothing, says so, and leaves no store it made" {
+	"$PYTHON" -c 'import json
+runs = [{"name": "r%d" % i, "started": "2026-01-01T00:00:%02dZ" % i, "complete": True,
+         "environment": {}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [
+             {"name": "m", "unit": "s", "better": "lower", "samples": [1.5, 2, 3]}]}]}
+        for i in range(3)]
+print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))' >"$TMP/r.json"
+	# the store an empty file: the import makes it, and removes it
+	for sig in INT:130 TERM:143 HUP:129; do
+		: >"$SCHEDPERF_DB"
+		import_interrupted "${sig%%:*}" "${sig##*:}"
+		[ -z "$(ls -A "$TMP/store")" ] || { echo "left $(ls -A "$TMP/store")"; return 1; }
+	done
+	# a store that was there keeps what it held, and nothing of the import
+	sp import - <<<'{"schema": "schedperf-results/1", "runs": [{"name": "kept",
+		"started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+		"benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m",
+		"unit": "s", "better": "lower", "samples": [1, 2]}]}]}]}'
+	import_interrupted INT 130
+	run sp runs
+	[ "$status" -eq 0 ]
+	[[ "$output" == *kept* ]]
+	[[ "$output" != *r0* ]]
+}

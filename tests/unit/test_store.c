@@ -272,6 +272,11 @@ static int64_t fill(struct store *st, int64_t batch_id, int warmup, int n, int64
 	return bench_id;
 }
 
+static bool always_stopped(void)
+{
+	return true;
+}
+
 static void test_round_trip(void **state)
 {
 	struct store *st = open_store();
@@ -307,9 +312,17 @@ static void test_round_trip(void **state)
 	/* Import of what was loaded: a second run with the same numbers. */
 	free(set.batches[0].name);
 	set.batches[0].name = xstrdup("b");
-	assert_int_equal(store_import(st, &set, &err), 0);
+	/* Stopped (a signal) before its first iteration: nothing of it is kept. */
+	assert_int_equal(store_import(st, &set, always_stopped, &err), -1);
+	{
+		struct result_set none = { NULL, 0 };
+
+		assert_int_equal(store_load(st, "b", STORE_EVERYTHING, &none, &err), -1);
+		assert_int_equal(err.code, EXIT_USAGE);
+	}
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
 	/* Importing it again is refused whole, nothing added. */
-	assert_int_equal(store_import(st, &set, &err), -1);
+	assert_int_equal(store_import(st, &set, NULL, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	result_set_release(&set);
 	assert_int_equal(store_load(st, "b", STORE_EVERYTHING, &set, &err), 0);
@@ -672,7 +685,7 @@ static void test_load_far_apart(void **state)
 			m->unit = xstrdup("s");
 			for (int i = 0; i < 20000; i++)
 				result_metric_add_sample(m, i, false);
-			assert_int_equal(store_import(st, &big, &err), 0);
+			assert_int_equal(store_import(st, &big, NULL, &err), 0);
 		}
 		assert_int_equal(store_iteration_add(st, bench_id, seq, false, NULL,
 						     seq ? &noisy : NULL, s, 3, &err), 0);
@@ -772,7 +785,7 @@ static void test_same_start_time(void **state)
 	batch->name = xstrdup("fleet");
 	batch->started = xstrdup("2026-12-01T23:49:13.373464Z");
 	batch->complete = true;
-	assert_int_equal(store_import(st, &set, &err), -1);
+	assert_int_equal(store_import(st, &set, NULL, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "already has a batch started at"));
 	assert_int_equal(sql_int("SELECT count(*) FROM batches"), 2);
