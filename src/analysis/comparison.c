@@ -150,6 +150,15 @@ size_t compare_cell_batches(const struct compare_cell *c)
 	return n;
 }
 
+size_t compare_run_incomplete(const struct compare_run *run)
+{
+	size_t n = 0;
+
+	for (size_t b = 0; b < run->set.nr_batches; b++)
+		n += !run->set.batches[b].complete;
+	return n;
+}
+
 static void cell_exclude_disturbed(struct compare_cell *cell)
 {
 	size_t out = 0, at = 0;

@@ -143,6 +143,8 @@ void comparison_release(struct comparison *cmp);
 void comparison_exclude_disturbed(struct comparison *cmp);
 /* Batches with samples of cell @c (those the tests count). */
 size_t compare_cell_batches(const struct compare_cell *c);
+/* The batches of @run that are not complete: cut short, or running still. */
+size_t compare_run_incomplete(const struct compare_run *run);
 
 /*
  * Keep only rows whose workload is in @workload_names and metric in @metric_names

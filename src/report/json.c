@@ -153,6 +153,7 @@ static void runs_json(struct json_writer *w, const struct comparison *cmp)
 		jw_object(w);
 		string(w, "name", cmp->runs[r].name);
 		integer(w, "batches", (long long)cmp->runs[r].set.nr_batches);
+		integer(w, "incomplete_batches", (long long)compare_run_incomplete(&cmp->runs[r]));
 		integer(w, "samples", (long long)samples);
 		integer(w, "disturbed", (long long)disturbed);
 		integer(w, "excluded", (long long)excluded);

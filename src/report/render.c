@@ -177,6 +177,16 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 		}
 	}
 	report_disturbed(out, cmp, markdown);
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		size_t incomplete = compare_run_incomplete(&cmp->runs[r]);
+
+		if (incomplete)
+			fprintf(out, "%snote: run %s: %zu of its %zu batches incomplete (cut short, "
+				"or running still): only the iterations stored are compared (finish "
+				"it with 'schedperf run --resume --name %s' on its machine)\n",
+				markdown ? "\n" : NOTE_LEAD, cmp->runs[r].name, incomplete,
+				cmp->runs[r].set.nr_batches, cmp->runs[r].name);
+	}
 	for (size_t r = 0; r < cmp->nr_runs; r++)
 		if (cmp->nr_rows && one_batch(cmp, r))
 			fprintf(out, "%snote: run %s has one batch: boot-to-boot variation could "

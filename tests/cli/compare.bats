@@ -792,3 +792,24 @@ print(r["ratio_ci_low"], r["ratio_ci_high"], r["verdict"], sep="/")' "$TMP/c.csv
 	[ "$(json 'd["rows"][0]["runs"][1]["too_few_samples"]' "$TMP/c.json")" = False ]
 	[ "$(json 'd["rows"][0]["runs"][1]["ratio_ci"][0] is not None' "$TMP/c.json")" = True ]
 }
+
+@test "compare: a run whose batch is incomplete says so, in text, markdown and JSON" {
+	results "$TMP/r.json" base:0:0.01:performance:1 cut:0:0.01:performance:2
+	"$PYTHON" - "$TMP/r.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["runs"][1]["complete"] = False
+json.dump(f, open(sys.argv[1], "w"))
+PY
+	sp import "$TMP/r.json"
+	run sp compare base cut
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[[ "$output" == *"schedperf: note: run cut: 1 of its 1 batches incomplete (cut short, or running still): only the iterations stored are compared (finish it with 'schedperf run --resume --name cut' on its machine)"* ]]
+	[[ "$output" != *"note: run base:"* ]]
+	run sp compare base cut --format markdown
+	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"* ]]
+	sp compare base cut --format json >"$TMP/c.json"
+	[ "$(jq -c '[.runs[] | [.name, .incomplete_batches]]' "$TMP/c.json")" = \
+		'[["base",0],["cut",1]]' ]
+}
