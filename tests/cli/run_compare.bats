@@ -214,7 +214,8 @@ for row in c["rows"]:
         assert set(r) - {"pct_change", "median_ci", "p_welch", "p_mwu", "p_adjusted", "ratio_ci",
                          "hl_shift", "hl_ci", "mde_pct", "verdict", "env_caveats", "tested_on",
                          "p_batch", "batch_spread", "within_batch_spread", "batches",
-                         "between_batch_share", "disturbed", "excluded"} == keys, r.keys()
+                         "between_batch_share", "disturbed", "excluded",
+                         "too_few_samples"} == keys, r.keys()
     assert "pct_change" not in row["runs"][0]
     pct = heads[1] / heads[0] * 100 - 100 if higher else 100 - heads[1] / heads[0] * 100
     close(row["runs"][1]["pct_change"], pct)
