@@ -340,19 +340,24 @@ static void session_run(struct bisection *bi, struct session *s, struct error *e
 	}
 }
 
-/* A worse-up interval of @cs as compare's percent change (+ better), into @obj. */
+/*
+ * A worse-up interval of @cs as compare's percent change (+ better), into
+ * @obj: the change falls as the worse-up shift grows, so the shift's high
+ * end is the change's low one. An end the samples have not bounded yet is
+ * null, not the -100 % or infinity it would map to.
+ */
 static void put_change(const struct bisection *bi, json_t *obj, const struct seqcs *cs)
 {
 	struct seqcs_interval ci;
 	double lo, hi;
 
 	seqcs_interval(cs, &ci);
-	lo = worse_up_change_pct(ci.high, bi->better);
-	hi = worse_up_change_pct(ci.low, bi->better);
+	lo = isfinite(ci.high) ? worse_up_change_pct(ci.high, bi->better) : NAN;
+	hi = isfinite(ci.low) ? worse_up_change_pct(ci.low, bi->better) : NAN;
 	json_object_set_new(obj, "change_pct", number_or_null(worse_up_change_pct(ci.estimate,
 						bi->better)));
-	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(fmin(lo, hi)),
-						     number_or_null(fmax(lo, hi))));
+	json_object_set_new(obj, "ci_pct", json_pack("[oo]", number_or_null(lo),
+						     number_or_null(hi)));
 }
 
 static json_t *session_json(const struct bisection *bi, const struct session *s)

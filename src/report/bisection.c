@@ -52,20 +52,35 @@ static const char *blocks_word(const json_t *r)
 	return strcmp(str(r, "target"), "kernel") ? "blocks" : "rounds of boots";
 }
 
-/* "-19.8 % [-21.3 %, -18.4 %]", or "-" when the record has no change. */
+/* An end of a change's interval: "-21.3 %", or "unbounded" when the samples set none. */
+static void change_end(FILE *out, const json_t *end)
+{
+	if (json_is_number(end))
+		fprintf(out, "%+.1f %%", json_number_value(end));
+	else
+		fputs("unbounded", out);
+}
+
+/*
+ * "-19.8 % [-21.3 %, -18.4 %]", or "-" when the record has no change; an
+ * interval of a record from before it had one is left out.
+ */
 static void change(FILE *out, const json_t *obj)
 {
 	json_t *ci = json_object_get(obj, "ci_pct");
-	double lo = json_number_value(json_array_get(ci, 0));
-	double hi = json_number_value(json_array_get(ci, 1));
 
 	if (!isfinite(num(obj, "change_pct"))) {
 		fputs("-", out);
 		return;
 	}
 	fprintf(out, "%+.1f %%", num(obj, "change_pct"));
-	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-		fprintf(out, " [%+.1f %%, %+.1f %%]", lo, hi);
+	if (json_array_size(ci) != 2)
+		return;
+	fputs(" [", out);
+	change_end(out, json_array_get(ci, 0));
+	fputs(", ", out);
+	change_end(out, json_array_get(ci, 1));
+	fputc(']', out);
 }
 
 /* The chance that the culprit is right: every decided step right, by the union bound. */

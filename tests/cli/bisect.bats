@@ -244,6 +244,25 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	wait_for gone "$sleeper"
 }
 
+@test "bisect --show: an end of a change's interval not bounded yet is unbounded, not a number" {
+	repo_of 2 2 100.0 130.0
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
+		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
+	[ "$status" -eq 0 ]
+	# as a record holds an interval whose low end the samples did not bound
+	sqlite3 "$SCHEDPERF_DB" "SELECT doc FROM bisections" >"$TMP/doc.json"
+	"$PYTHON" - "$TMP/doc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["ends"]["ci_pct"] = [None, -3.25]
+open(sys.argv[1], "w").write(json.dumps(d))
+PY
+	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = readfile('$TMP/doc.json')"
+	run sp bisect --show
+	echo "$output"
+	[[ "$output" == *"bad against good "*" [unbounded, -3.2 %], worse"* ]]
+}
+
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
 	repo_of 8 5 100.0 120.0
 	p=(-p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
