@@ -261,10 +261,10 @@ int check_keys(json_t *obj, const char *const *allowed, const char *file,
 }
 
 int read_string_map(json_t *obj, const char *file, const struct where *w,
-		    struct error *err, void (*add)(void *ctx, const char *k, const char *v),
-		    void *ctx)
+		    struct error *err,
+		    const char *(*add)(void *ctx, const char *k, const char *v), void *ctx)
 {
-	const char *key;
+	const char *key, *why;
 	json_t *v;
 
 	if (!json_is_object(obj))
@@ -280,7 +280,8 @@ int read_string_map(json_t *obj, const char *file, const struct where *w,
 		if (strlen(json_string_value(v)) != json_string_length(v) ||
 		    json_string_length(v) > 65536)
 			return bad(err, file, &kw, "contains NUL or is too long");
-		add(ctx, key, json_string_value(v));
+		if ((why = add(ctx, key, json_string_value(v))))
+			return bad(err, file, &kw, why);
 	}
 	return 0;
 }

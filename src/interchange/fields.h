@@ -45,10 +45,13 @@ const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *co
 /* @obj an object whose keys are all among @allowed (NULL-terminated). */
 int check_keys(json_t *obj, const char *const *allowed, const char *file,
 	       const struct where *w, struct error *err);
-/* An object of strings, each pair handed to @add. */
+/*
+ * An object of strings, each pair handed to @add, which returns why the
+ * pair is refused, or NULL.
+ */
 int read_string_map(json_t *obj, const char *file, const struct where *w,
-		    struct error *err, void (*add)(void *ctx, const char *k, const char *v),
-		    void *ctx);
+		    struct error *err,
+		    const char *(*add)(void *ctx, const char *k, const char *v), void *ctx);
 /* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */
 int read_seconds(json_t *obj, const char *key, double *out, const char *file,
 		 const struct where *w, struct error *err);

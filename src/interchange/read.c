@@ -378,9 +378,10 @@ static int read_profiles(json_t *profiles, struct result_benchmark *bench, const
 	return 0;
 }
 
-static void add_param(void *ctx, const char *key, const char *value)
+static const char *add_param(void *ctx, const char *key, const char *value)
 {
 	json_object_set_new(ctx, key, json_string(value));
+	return NULL;
 }
 
 /*
@@ -476,16 +477,22 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 /*
  * A CPU list the batch was held to (result_batch_cpus()) in its one
  * spelling, as schedperf records it: "1,0" of a foreign file is "0-1", so
- * that history does not count one set of CPUs as two.
+ * that history does not count one set of CPUs as two. One that is no such
+ * list is none schedperf could have recorded, and would be a series of
+ * its own in history: refused.
  */
-static void add_env(void *ctx, const char *key, const char *value)
+static const char *add_env(void *ctx, const char *key, const char *value)
 {
 	char *cpus = NULL;
 
-	if (!strcmp(key, "knob.cpus") || !strcmp(key, "knob.cgroup.cpuset.cpus"))
+	if (!strcmp(key, "knob.cpus") || !strcmp(key, "knob.cgroup.cpuset.cpus")) {
 		cpus = cpulist_canonical(value);
+		if (!cpus)
+			return "not a CPU list (CPUs 0-1023 in ranges upwards, as 0-3,8)";
+	}
 	result_batch_add_env(ctx, key, cpus ? cpus : value);
 	free(cpus);
+	return NULL;
 }
 
 static int read_batch(json_t *obj, struct result_set *set, const char *file,

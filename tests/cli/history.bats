@@ -231,6 +231,15 @@ d["runs"] = d["runs"][:2]
 json.dump(d, sys.stdout)' | sp import - >/dev/null
 	run sp compare U C
 	[[ "$output" == *"(!cpuset differs)"* ]] || { echo "$output"; false; }
+	# a list schedperf could not have recorded is refused, and nothing imported
+	for bad in 99999999999999999999-1 1,0,0-4000000000 3-1 "" x; do
+		sed "s/\"knob.cpus\": \"0\"/\"knob.cpus\": \"$bad\"/" "$TMP/pin.json" >"$TMP/bad.json"
+		run sp --db "$TMP/bad.db" import "$TMP/bad.json"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"runs[2].environment.knob.cpus: not a CPU list (CPUs 0-1023 in ranges upwards, as 0-3,8)"* ]] || { echo "$output"; false; }
+		[ ! -e "$TMP/bad.db" ]
+	done
 }
 
 @test "history and detect refuse bad options with one line and exit 2" {
