@@ -130,10 +130,10 @@ static int show(int64_t id, const struct output_format *format)
 		return die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
 				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
 				"the store%.0lld (start one: schedperf bisect)", (long long)id);
-	record = json_loads(b.doc, 0, NULL);
+	record = bisection_record_read(&b, "bisect --show", &err);
 	stored_bisection_release(&b);
 	if (!record)
-		return die_code(EXIT_INTERNAL, "bisect --show: the stored bisection cannot be read");
+		return error_report(&err);
 	format->write(stdout, record, NULL);
 	rc = ferror(stdout) ? EXIT_ENV : EXIT_OK;
 	json_decref(record);

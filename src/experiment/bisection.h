@@ -120,6 +120,12 @@ void bisection_note_metric(struct bisection *bi, const char *name, const char *u
  * Start a new bisection (validate, store its record, open the target), or
  * with bi->resume take up the interrupted one of the repository.
  */
+/*
+ * The record of stored bisection @b, or NULL with @err: one that is not a
+ * JSON object means a damaged store (EXIT_ENV), said for @cmd.
+ */
+json_t *bisection_record_read(const struct stored_bisection *b, const char *cmd,
+			      struct error *err);
 int bisection_open(struct bisection *bi, struct error *err);
 void bisection_close(struct bisection *bi);
 

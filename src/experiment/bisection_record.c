@@ -349,6 +349,21 @@ static int options_from_record(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+json_t *bisection_record_read(const struct stored_bisection *b, const char *cmd,
+			      struct error *err)
+{
+	json_t *record = json_loads(b->doc, 0, NULL);
+
+	if (json_is_object(record))
+		return record;
+	json_decref(record);
+	error_set(err, EXIT_ENV, "%s: cannot read the store: the record of bisection %lld is "
+		  "not a JSON object: the store is damaged (it was changed outside schedperf: "
+		  "restore the store from a copy, or start the bisection again)", cmd,
+		  (long long)b->id);
+	return NULL;
+}
+
 /* The stored, interrupted bisection of the repository, to write it. */
 static int find_resumable(struct bisection *bi, struct error *err)
 {
@@ -364,11 +379,10 @@ static int find_resumable(struct bisection *bi, struct error *err)
 		return error_set(err, EXIT_USAGE, "bisect: no interrupted bisection of %s in the "
 				 "store (start one: schedperf bisect WORKLOAD --good REV --bad "
 				 "REV)", bi->repo_top);
-	bi->record = json_loads(old.doc, 0, NULL);
+	bi->record = bisection_record_read(&old, "bisect", err);
 	stored_bisection_release(&old);
-	if (!json_is_object(bi->record))
-		return error_set(err, EXIT_INTERNAL, "bisect: the stored bisection of %s cannot be "
-				 "read", bi->repo_top);
+	if (!bi->record)
+		return -1;
 	/* found without creating a store; now to write it */
 	store_close(bi->st);
 	return store_open(bi->db, &bi->st, err);

@@ -46,6 +46,43 @@ static double num(const json_t *obj, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/*
+ * A number of the record for a line: "missing" where the record has none
+ * (one edited outside schedperf), never "nan".
+ */
+static const char *num_shown(const json_t *obj, const char *key, bool seconds, char *buf,
+			     size_t len)
+{
+	double v = num(obj, key);
+
+	if (isnan(v))
+		return "missing";
+	if (seconds)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+/* An integer of the record, "missing" where it has none. */
+static const char *int_shown(const json_t *obj, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v))
+		return "missing";
+	snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	return buf;
+}
+
+/* A field every record has, "missing" where it has not. */
+static const char *said(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "missing";
+}
+
 /* What a block of a measurement is: a kernel bisection's is a round of boots. */
 static const char *blocks_word(const json_t *r)
 {
@@ -103,29 +140,30 @@ static double chance_right(const json_t *steps, size_t *decided)
 static void text_header(FILE *out, const json_t *r)
 {
 	json_t *ends = json_object_get(r, "ends");
+	char alpha[32], margin[32], id[32], *repo = utf8_escaped(said(r, "repo"));
 
-	char *repo = utf8_escaped(str(r, "repo"));
-
-	fprintf(out, "bisection %lld of %s on %s: %s", (long long)json_integer_value(
-		json_object_get(r, "id")), repo, str(r, "machine"), str(r, "workload"));
+	fprintf(out, "bisection %s of %s on %s: %s", int_shown(r, "id", id, sizeof(id)), repo,
+		said(r, "machine"), said(r, "workload"));
 	free(repo);
 	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++)
 		fprintf(out, " %s", json_string_value(json_array_get(json_object_get(r, "params"), i)));
-	fprintf(out, "\nmetric %s (%s is better); alpha %g per step, margin %g %%, seed %lld\n",
-		str(r, "metric"), str(r, "better"), num(r, "alpha"), num(r, "margin_pct"),
-		(long long)json_integer_value(json_object_get(r, "seed")));
+	fprintf(out, "\nmetric %s (%s is better); alpha %s per step, margin %s %%, seed %s\n",
+		said(r, "metric"), said(r, "better"),
+		num_shown(r, "alpha", false, alpha, sizeof(alpha)),
+		num_shown(r, "margin_pct", false, margin, sizeof(margin)),
+		int_shown(r, "seed", id, sizeof(id)));
 	if (json_object_get(r, "kernels"))
 		fprintf(out, "kernels of %s booted and measured on %s (of %s), %lld iterations "
 			"a boot\n", str(r, "repo"), *str(r, "machine_host") ?
 			str(r, "machine_host") : "-", str(r, "machine_pattern"),
 			(long long)json_integer_value(json_object_get(r, "boot_iterations")));
-	fprintf(out, "good %.12s, bad %.12s", str(r, "good"), str(r, "bad"));
+	fprintf(out, "good %.12s, bad %.12s", said(r, "good"), said(r, "bad"));
 	if (ends) {
 		fputs(": bad against good ", out);
 		change(out, ends);
-		fprintf(out, ", %s, %lld %s, %.1f s", str(ends, "verdict"),
+		fprintf(out, ", %s, %lld %s, %s s", said(ends, "verdict"),
 			(long long)json_integer_value(json_object_get(ends, "blocks")),
-			blocks_word(r), num(ends, "seconds"));
+			blocks_word(r), num_shown(ends, "seconds", true, margin, sizeof(margin)));
 	}
 	fputc('\n', out);
 }
@@ -204,7 +242,7 @@ static void text_result(FILE *out, const json_t *r)
 		fprintf(out, "stopped by an error: %s\n", shown(r, "error", text, sizeof(text)));
 	if (!*result) {
 		fprintf(out, "unfinished, %s (schedperf bisect --resume goes on)\n",
-			str(r, "phase"));
+			said(r, "phase"));
 		return;
 	}
 	if (!strcmp(result, "nothing to bisect")) {
@@ -216,7 +254,8 @@ static void text_result(FILE *out, const json_t *r)
 				"tell them apart\n", shown(ends, "reason", text, sizeof(text)));
 		else
 			fprintf(out, "nothing to bisect: bad is not worse than good by more than "
-				"the margin (%g %%)\n", num(r, "margin_pct"));
+				"the margin (%s %%)\n",
+				num_shown(r, "margin_pct", false, text, sizeof(text)));
 		return;
 	}
 	if (!strcmp(result, "only skipped commits left")) {
@@ -234,9 +273,9 @@ static void text_result(FILE *out, const json_t *r)
 	} else if (conf) {
 		fprintf(out, "  against its parent %.12s: ", str(culprit, "parent"));
 		change(out, conf);
-		fprintf(out, ", %s (%s, %lld %s, %.1f s)\n", result, str(conf, "verdict"),
+		fprintf(out, ", %s (%s, %lld %s, %s s)\n", result, said(conf, "verdict"),
 			(long long)json_integer_value(json_object_get(conf, "blocks")),
-			blocks_word(r), num(conf, "seconds"));
+			blocks_word(r), num_shown(conf, "seconds", true, text, sizeof(text)));
 	}
 	fprintf(out, "  chance that it is the first bad commit: at least %.3f (%zu steps "
 		"decided)\n", right, decided);
@@ -246,18 +285,19 @@ static void text_result(FILE *out, const json_t *r)
 static void md_header(FILE *out, const json_t *r)
 {
 	json_t *ends = json_object_get(r, "ends");
+	char alpha[32];
 
 	fputs("**schedperf bisect** of ", out);
-	md_text(out, str(r, "workload"));
+	md_text(out, said(r, "workload"));
 	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++) {
 		fputc(' ', out);
 		md_text(out, json_string_value(json_array_get(json_object_get(r, "params"), i)));
 	}
 	fputs(" on ", out);
-	md_text(out, *str(r, "machine_host") ? str(r, "machine_host") : str(r, "machine"));
-	fprintf(out, ", metric %s (%s is better), alpha %g per step\n\n", str(r, "metric"),
-		str(r, "better"), num(r, "alpha"));
-	fprintf(out, "good `%.12s`, bad `%.12s`", str(r, "good"), str(r, "bad"));
+	md_text(out, *str(r, "machine_host") ? str(r, "machine_host") : said(r, "machine"));
+	fprintf(out, ", metric %s (%s is better), alpha %s per step\n\n", said(r, "metric"),
+		said(r, "better"), num_shown(r, "alpha", false, alpha, sizeof(alpha)));
+	fprintf(out, "good `%.12s`, bad `%.12s`", said(r, "good"), said(r, "bad"));
 	if (ends) {
 		fputs(": bad against good ", out);
 		change(out, ends);
@@ -384,7 +424,8 @@ void report_bisection_list(FILE *out, const struct stored_bisection *list, size_
 		char *repo = utf8_escaped(list[i].repo), text[1024];
 
 		fprintf(out, "%4lld  %-11s  %-19.19s  %s: %s", (long long)list[i].id, list[i].state,
-			list[i].started, repo, *str(r, "result") ? str(r, "result") : str(r, "phase"));
+			list[i].started, repo, !json_is_object(r) ? "damaged record (not JSON)" :
+			*str(r, "result") ? str(r, "result") : str(r, "phase"));
 		if (culprit)
 			fprintf(out, " %.12s %s", str(culprit, "commit"),
 				shown(culprit, "subject", text, sizeof(text)));

@@ -359,7 +359,11 @@ static int range_row(struct load *l, struct store_stmt *s, struct error *err)
 	sr->range[0] = SQL_INT(sql_int(s, 0));
 	sr->range[1] = SQL_INT(none ? -1 : sql_int(s, 1));
 	sr->in_range = none ? 0 : sql_int(s, 2);
-	sr->expected = none ? 0 : sql_int(s, 2) - sql_int(s, 3);
+	/* beyond 64 bits (a hand-edited store's seqs): no count, read by the indexes */
+	if (none)
+		sr->expected = 0;
+	else if (__builtin_sub_overflow(sr->in_range, sql_int(s, 3), &sr->expected))
+		sr->expected = -1;
 	return 0;
 }
 
@@ -368,7 +372,17 @@ static int range_row(struct load *l, struct store_stmt *s, struct error *err)
  * after other runs wrote theirs) is read in the order of the indexes:
  * its own rows, not all those between.
  */
-#define RANGE_SLACK(n) (4 * (n) + 4096)
+#define RANGE_SLACK(n) (4 * (double)(n) + 4096)
+
+/*
+ * Whether the range [@lo, @hi] holds many more ids than @n, in doubles:
+ * ids and the sums of seqs a hand-edited store gives may lie anywhere in
+ * 64 bits, where their differences overflow.
+ */
+static bool range_too_wide(int64_t lo, int64_t hi, int64_t n)
+{
+	return (double)hi - (double)lo > RANGE_SLACK(n);
+}
 
 /*
  * One pass of the samples' query: of the range of iteration ids of
@@ -390,7 +404,7 @@ static int read_pass(struct load *l, struct sample_rows *sr, const struct result
 					range_row, err);
 		if (rc)
 			return -1;
-		by_batch = batch && sr->range[1].i - sr->range[0].i > RANGE_SLACK(sr->in_range);
+		by_batch = batch && range_too_wide(sr->range[0].i, sr->range[1].i, sr->in_range);
 	}
 	if (by_batch)
 		sr->range[0] = SQL_INT(batch->id);

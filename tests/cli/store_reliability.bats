@@ -462,3 +462,41 @@ reads_change_nothing() {
 	sp --db "$TMP/link.db" run pipe -p loops=10 -i 1 --name b -q
 	[ "$(sqlite3 "$TMP/target.db" 'SELECT count(*) FROM runs')" -eq 2 ]
 }
+
+@test "store: a hand-edited seq anywhere in 64 bits is read without overflow (UBSan)" {
+	"$SP" run pipe -p loops=10 -i 3 --name a -q
+	"$SP" run pipe -p loops=10 -i 2 --name b -q
+	for seq in -9223372036854775808 9223372036854775807; do
+		sqlite3 "$SCHEDPERF_DB" "UPDATE iterations SET seq = $seq WHERE id = 1"
+		"$SP" show a >/dev/null
+		"$SP" compare a b >/dev/null
+		"$SP" export a b >/dev/null
+		"$SP" report -o "$TMP/r.html" a b
+	done
+	sqlite3 "$SCHEDPERF_DB" "UPDATE iterations SET id = 9223372036854775807 WHERE id = 2"
+	"$SP" show a >/dev/null
+	"$SP" export a >/dev/null
+}
+
+@test "store: a bisection record that cannot be read is a damaged store; missing fields are said missing" {
+	"$SP" run pipe -p loops=10 -i 1 --name a -q
+	sqlite3 "$SCHEDPERF_DB" "INSERT INTO bisections (repo, machine, state, started, doc)
+		VALUES ('/r', 'm', 'done', '2026-01-01T00:00:00Z', '{}')"
+	run "$SP" bisect --show
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"alpha missing per step, margin missing %"* ]]
+	[[ "$output" != *nan* ]]
+	run "$SP" bisect --show --format markdown
+	[[ "$output" == *"alpha missing per step"* ]]
+	[[ "$output" != *nan* ]]
+	for doc in '{not json' '[1]'; do
+		sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = '$doc'"
+		run "$SP" bisect --show
+		[ "$status" -eq 3 ]
+		assert_one_line_error
+		[[ "$output" == *"the record of bisection 1 is not a JSON object: the store is damaged ("*")" ]]
+		run "$SP" bisect --list
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"/r: damaged record (not JSON)"* ]]
+	done
+}
