@@ -6,13 +6,17 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-/* The length of the well-formed sequence at @s, or 0 if there is none. */
-static size_t sequence_length(const unsigned char *s)
+/*
+ * The length of the well-formed sequence at @s, or 0 if there is none;
+ * its code point in *@code.
+ */
+static size_t sequence_length(const unsigned char *s, unsigned long *code)
 {
 	unsigned char c = s[0];
 	size_t len, i;
 	unsigned long cp;
 
+	*code = c;
 	if (c < 0x80)
 		return 1;
 	if (c >= 0xc2 && c <= 0xdf) {
@@ -35,6 +39,7 @@ static size_t sequence_length(const unsigned char *s)
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	*code = cp;
 	return len;
 }
 
@@ -43,7 +48,8 @@ bool utf8_valid(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t len = sequence_length(p);
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
 
 		if (!len)
 			return false;
@@ -52,15 +58,33 @@ bool utf8_valid(const char *s)
 	return true;
 }
 
-/* The next piece of @*p as shown: itself, or \xHH; *p moves past it. */
+/*
+ * Characters that change how a terminal shows what follows them: the C1
+ * controls (0x9b starts an escape sequence on some terminals) and the
+ * bidirectional marks, embeddings, overrides and isolates, which reorder
+ * the rest of the line.
+ */
+static bool reorders_or_controls(unsigned long cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The next piece of @*p as shown: itself, \xHH or \uHHHH; *p moves past it. */
 static size_t next_shown(const unsigned char **p, char piece[8])
 {
-	size_t seq = sequence_length(*p);
+	unsigned long code;
+	size_t seq = sequence_length(*p, &code);
 
 	if (!seq || **p < 0x20 || **p == 0x7f) {
 		snprintf(piece, 8, "\\x%02x", **p);
 		(*p)++;
 		return 4;
+	}
+	if (reorders_or_controls(code)) {
+		snprintf(piece, 8, "\\u%04lx", code);
+		*p += seq;
+		return 6;
 	}
 	memcpy(piece, *p, seq);
 	*p += seq;

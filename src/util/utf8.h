@@ -15,7 +15,9 @@ bool utf8_valid(const char *s);
 
 /*
  * @s for a message: the bytes that are not part of well-formed UTF-8, and
- * control characters, as \xHH; cut to fit @len with "...".
+ * control characters, as \xHH; C1 controls and the bidirectional controls
+ * (U+202E, which shows the rest of a line backwards...) as \uHHHH; cut to
+ * fit @len with "...".
  */
 void utf8_escape(char *buf, size_t len, const char *s);
 /*

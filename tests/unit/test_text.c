@@ -68,6 +68,10 @@ static void test_utf8_escaped(void **state)
 	s = utf8_escaped("");
 	assert_string_equal(s, "");
 	free(s);
+	/* what reorders the rest of a line (U+202E, U+2066), or a C1 control (U+009B) */
+	s = utf8_escaped("run\xe2\x80\xae" "1v \xe2\x81\xa6x\xc2\x9b" "2J \xe2\x80\x94 \xe2\x80\xad");
+	assert_string_equal(s, "run\\u202e1v \\u2066x\\u009b2J \xe2\x80\x94 \\u202d");
+	free(s);
 	memset(long_value, '\r', sizeof(long_value) - 1);
 	long_value[sizeof(long_value) - 1] = '\0';
 	s = utf8_escaped(long_value);
