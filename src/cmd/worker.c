@@ -452,7 +452,8 @@ static int work(struct store *st, const struct worker_options *opt)
 
 int cmd_worker(int argc, char **argv)
 {
-	struct worker_options opt = { false, 0, 300, NULL, 600, NULL, 60 };
+	/* -1: not given, for the options that need another (then their defaults) */
+	struct worker_options opt = { false, 0, 300, NULL, -1, NULL, -1 };
 	const struct cmd_option options[] = {
 		OPT_BOOL(0, "once", &opt.once, "run at most one job, then exit"),
 		OPT_INTEGER(0, "idle-exit", &opt.idle_exit, "SEC", 1, 100000000,
@@ -481,6 +482,14 @@ int cmd_worker(int argc, char **argv)
 	if (opt.home_kernel && !opt.boot_cmd)
 		return command_usage_error("worker", "--home-kernel is booted with --boot-cmd: "
 					   "give both");
+	if (opt.boot_timeout >= 0 && !opt.boot_cmd)
+		return command_usage_error("worker", "--boot-timeout is how long a boot by "
+					   "--boot-cmd may take: give both");
+	if (opt.home_after >= 0 && !opt.home_kernel)
+		return command_usage_error("worker", "--home-after is when --home-kernel is "
+					   "booted: give both");
+	opt.boot_timeout = opt.boot_timeout < 0 ? 600 : opt.boot_timeout;
+	opt.home_after = opt.home_after < 0 ? 60 : opt.home_after;
 	if (store_open_queue(global.db, &st, &err))
 		return error_report(&err);
 	signals_catch_terminating(on_stop);

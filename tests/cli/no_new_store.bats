@@ -38,6 +38,15 @@ setup() {
 	refused_without_store submit pipe -p loops=10 -i 1
 	refused_without_store worker --once
 	[[ "$output" == *"has no job queue"* ]]
+	# an option without the one it depends on, as the synopsis nests them
+	refused_without_store worker --once --home-kernel 6.1
+	[[ "$output" == *"--home-kernel is booted with --boot-cmd: give both"* ]]
+	refused_without_store worker --once --boot-timeout 5
+	[[ "$output" == *"--boot-timeout is how long a boot by --boot-cmd may take: give both"* ]]
+	refused_without_store worker --once --boot-cmd true --home-after 5
+	[[ "$output" == *"--home-after is when --home-kernel is booted: give both"* ]]
+	refused_without_store worker --once --home-after 0
+	[[ "$output" == *"--home-after is when --home-kernel is booted"* ]]
 	# what is valid is imported, once
 	sp import "$TMP/once.json"
 	run sp import "$TMP/once.json"
