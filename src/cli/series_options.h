@@ -47,7 +47,7 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 		     "batches pooled (default), or one per batch", series_set_by),	\
 	OPT_CALLBACK(0, "order", (a), "ORDER", "started (default: first start "	\
 		     "time), name, or version (kernel release order: 5.9-rc1 < "	\
-		     "5.9 < 5.10-rc1 < 5.10)", series_set_order),			\
+		     "5.9 < v5.10-rc1 < 5.10)", series_set_order),			\
 	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
 		 "measured (rusage: wall, user, system, ...)"),			\
 	OPT_STRING(0, "machine", &(a)->machine, "PATTERN", "only the batches of "	\

@@ -111,6 +111,20 @@ PY
 	[ "$(order --order version)" = "6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8 6.9 6.10 6.11 6.12 " ]
 }
 
+@test "history --order version: a git tag's v is a version (6.1 < v6.2 < 6.3), other names last" {
+	"$PYTHON" -c 'import json
+names = ["vanilla", "6.3", "v6.2", "baseline", "6.1"]
+runs = [{"name": n, "started": "2026-01-0%dT00:00:00Z" % (i + 1), "complete": True,
+         "environment": {}, "benchmarks": [{"workload": "pipe", "params": {}, "metrics": [
+             {"name": "m", "unit": "u", "better": "lower", "samples": [1, 2]}]}]}
+        for i, n in enumerate(names)]
+print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))' >"$TMP/ver.json"
+	sp import "$TMP/ver.json"
+	run sp history --order version --format csv
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -d, -f6 | tr '\n' ' ')" = "6.1 v6.2 6.3 baseline vanilla " ]
+}
+
 @test "history --by batch: a point per batch; by run pools them" {
 	cat > "$TMP/two.json" <<'JSON'
 {"schema": "schedperf-results/1", "runs": [
