@@ -50,6 +50,7 @@ struct group {
 	const char *setting;	/* its batches' setting_key() */
 	int64_t batch;
 	const char *started;
+	bool incomplete;	/* a batch of it is not complete */
 	size_t rank;		/* its place in the order asked for */
 };
 
@@ -170,6 +171,7 @@ static void make_groups(struct builder *b, const struct result_set *set, size_t 
 					      strcmp(batch->started, g->started) < 0)) {
 			g->started = batch->started;
 		}
+		g->incomplete |= !batch->complete;
 		group_of[batch - set->batches] = (size_t)(g - b->groups);
 	}
 	for (size_t i = 0; i < b->nr_groups; i++)
@@ -369,6 +371,7 @@ static void make_points(struct series_build *sb, const struct builder *b)
 		p->run = g->run;
 		p->batch = g->batch;
 		p->started = g->started;
+		p->incomplete = g->incomplete;
 		p->samples = xmalloc(n * sizeof(*p->samples));
 		for (; i < j; i++) {
 			memcpy(p->samples + p->nr_samples, sb->entries[i].samples,

@@ -48,6 +48,7 @@ struct history_point {
 	size_t nr_samples;
 	double mean, median, stddev;
 	double ci_low, ci_high;	/* t interval of the mean; NAN for n < 2 */
+	bool incomplete;	/* a batch of it is not complete: cut short, or running still */
 };
 
 /* A change point of a series, as people read it. */

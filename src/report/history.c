@@ -42,21 +42,30 @@ static void text_number(FILE *out, int width, double v)
 		fprintf(out, " %*s", width, "-");
 }
 
+/* A point's run as the text shows it: its name, and * when a batch of it is incomplete. */
+static size_t run_shown_length(const struct history_point *p)
+{
+	return strlen(p->run) + p->incomplete;
+}
+
 /* The width of the run column: the longest name, at least "run". */
 static int run_width(const struct history_series *s)
 {
 	size_t w = 3;
 
 	for (size_t i = 0; i < s->nr_points; i++)
-		if (strlen(s->points[i].run) > w)
-			w = strlen(s->points[i].run);
+		if (run_shown_length(&s->points[i]) > w)
+			w = run_shown_length(&s->points[i]);
 	return w > 64 ? 64 : (int)w;
 }
 
 static void point_label(FILE *out, const struct history *h, const struct history_point *p,
 			int width)
 {
-	fprintf(out, "  %-*s", width, p->run);
+	size_t len = run_shown_length(p);
+
+	fprintf(out, "  %s%s%*s", p->run, p->incomplete ? "*" : "",
+		len < (size_t)width ? width - (int)len : 0, "");
 	if (h->by == HISTORY_BY_BATCH)
 		fprintf(out, " %6lld", (long long)p->batch);
 	fprintf(out, "  %-20s", p->started ? p->started : "-");
@@ -65,6 +74,8 @@ static void point_label(FILE *out, const struct history *h, const struct history
 void report_history_text(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
+	bool incomplete = false;
+
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *title = history_series_title(s);
@@ -86,12 +97,17 @@ void report_history_text(FILE *out, const void *records, const void *how)
 			text_number(out, 12, p->ci_low);
 			text_number(out, 12, p->ci_high);
 			fputc('\n', out);
+			incomplete |= p->incomplete;
 		}
 	}
-	if (!h->nr_series)
+	if (!h->nr_series) {
 		fputs("no series: the store has no run with such a benchmark and metric\n", out);
-	else
-		fprintf(out, "\nci: the %g %% t interval of the mean\n", h->level * 100);
+		return;
+	}
+	fprintf(out, "\nci: the %g %% t interval of the mean\n", h->level * 100);
+	if (incomplete)
+		fputs("*: a batch of the run is incomplete (cut short, or running still): its "
+		      "iterations stored are in the point\n", out);
 }
 
 static void string_or_null(struct json_writer *w, const char *key, const char *s)
@@ -140,6 +156,8 @@ static void point_json(struct json_writer *w, const struct history *h,
 	point_json_label(w, h, p);
 	jw_key(w, "n");
 	jw_integer(w, (long long)p->nr_samples);
+	jw_key(w, "incomplete");
+	jw_bool(w, p->incomplete);
 	jw_number(w, "mean", p->mean);
 	jw_number(w, "median", p->median);
 	jw_number(w, "stddev", p->stddev);

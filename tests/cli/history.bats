@@ -319,3 +319,31 @@ JSON
 	run sp detect
 	[[ "$output" == *"at k07 (point 6): "*", -200.00 %, regression"* ]]
 }
+
+@test "history: a point with an incomplete batch is marked, in text and JSON" {
+	"$PYTHON" - "$TMP/inc.json" <<-'EOF'
+	import json, sys
+	def run(name, complete):
+	    return {"name": name, "started": "2026-01-01T00:00:00Z", "complete": complete,
+	            "environment": {"machine.hostname": "h", "machine.id": "a" * 32},
+	            "benchmarks": [{"workload": "pipe", "params": {},
+	                            "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
+	                                         "samples": [1.0, 2.0]}]}]}
+	runs = [run("v1", True), run("v2", False)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/inc.json" >/dev/null
+	run sp history
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[[ "$output" == *$'\n  v1   2026'* ]]
+	[[ "$output" == *$'\n  v2*  2026'* ]]
+	[[ "$output" == *"*: a batch of the run is incomplete (cut short, or running still): its iterations stored are in the point"* ]]
+	sp history --format json >"$TMP/h.json"
+	[ "$(json "[(p['run'], p['incomplete']) for p in d['series'][0]['points']]" "$TMP/h.json")" = "[('v1', False), ('v2', True)]" ]
+	# a store whose batches are all complete has no mark and no note
+	"$PYTHON" -c "import json; d = json.load(open('$TMP/inc.json')); d['runs'][1]['complete'] = True; print(json.dumps(d))" |
+		sp --db "$TMP/c.db" import - >/dev/null
+	run sp --db "$TMP/c.db" history
+	[[ "$output" != *"*"* ]]
+}
