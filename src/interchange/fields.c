@@ -5,6 +5,7 @@
  * why, before anything reaches the store.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -202,6 +203,39 @@ static bool reads_as_zero(const char *p, size_t len)
 	return v == 0;
 }
 
+/* Where a scan of JSON text is: past strings, at numbers. */
+struct json_scan {
+	const char *p, *end, *bol;	/* next character, the end, its line's start */
+	size_t line;			/* from 1 */
+};
+
+/* The next number of the text outside strings, *@q its end; NULL at the end. */
+static const char *next_number(struct json_scan *s, const char **q)
+{
+	bool in_string = false;
+
+	for (; s->p < s->end; s->p++) {
+		const char *p = s->p;
+
+		if (*p == '\n') {
+			s->line++;
+			s->bol = p + 1;
+		} else if (in_string) {
+			if (*p == '\\' && p + 1 < s->end)
+				s->p++;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == '"') {
+			in_string = true;
+		} else if (*p == '-' || isdigit((unsigned char)*p)) {
+			*q = number_end(p, s->end);
+			s->p = *q;
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /*
  * The first number of the JSON text @buf that strtod() takes to 0 though
  * a digit of it is not 0 (1e-400): NULL when there is none. Strings are
@@ -209,32 +243,60 @@ static bool reads_as_zero(const char *p, size_t len)
  */
 const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *col)
 {
-	const char *end = buf + len, *bol = buf;
-	bool in_string = false;
+	struct json_scan s = { buf, buf + len, buf, 1 };
+	const char *p, *q;
 
-	*line = 1;
-	for (const char *p = buf; p < end; p++) {
-		if (*p == '\n') {
-			++*line;
-			bol = p + 1;
-		} else if (in_string) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				in_string = false;
-		} else if (*p == '"') {
-			in_string = true;
-		} else if (*p == '-' || isdigit((unsigned char)*p)) {
-			const char *q = number_end(p, end);
-
-			if (reads_as_zero(p, (size_t)(q - p))) {
-				*col = (size_t)(p - bol) + 1;
-				return p;
-			}
-			p = q - 1;
+	while ((p = next_number(&s, &q)))
+		if (reads_as_zero(p, (size_t)(q - p))) {
+			*line = s.line;
+			*col = (size_t)(p - s.bol) + 1;
+			return p;
 		}
-	}
 	return NULL;
+}
+
+/* Whether the number of @len characters at @p is whole and beyond 64 bits. */
+static bool integer_too_big(const char *p, size_t len)
+{
+	char *num;
+	bool big;
+
+	if (memchr(p, '.', len) || memchr(p, 'e', len) || memchr(p, 'E', len))
+		return false;
+	num = xstrndup(p, len);
+	errno = 0;
+	strtoll(num, NULL, 10);
+	big = errno == ERANGE;
+	free(num);
+	return big;
+}
+
+char *json_big_integers_as_reals(const char *buf, size_t len, size_t *out_len)
+{
+	struct json_scan s = { buf, buf + len, buf, 1 };
+	const char *p, *q, *from = buf;
+	char *out = NULL;
+	size_t n = 0;
+
+	while ((p = next_number(&s, &q))) {
+		if (!integer_too_big(p, (size_t)(q - p)))
+			continue;
+		/* room for ".0" after every such number, each of 19 digits or more */
+		if (!out)
+			out = xmalloc(len + 2 * (len / 19 + 1) + 1);
+		memcpy(out + n, from, (size_t)(q - from));
+		n += (size_t)(q - from);
+		memcpy(out + n, ".0", 2);
+		n += 2;
+		from = q;
+	}
+	if (!out)
+		return NULL;
+	memcpy(out + n, from, (size_t)(buf + len - from));
+	n += (size_t)(buf + len - from);
+	out[n] = 0;
+	*out_len = n;
+	return out;
 }
 
 int check_keys(json_t *obj, const char *const *allowed, const char *file,

@@ -42,6 +42,13 @@ const char *iso8601(const char *s, char *out, size_t len);
  * *@line and *@col.
  */
 const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *col);
+/*
+ * JSON text @buf with ".0" after every whole number beyond 64 bits
+ * (18446744073709551615, a counter of another tool), which jansson refuses
+ * as integers but reads as the doubles they are once written as reals;
+ * malloc()ed, its length in *@out_len. NULL when it has no such number.
+ */
+char *json_big_integers_as_reals(const char *buf, size_t len, size_t *out_len);
 /* @obj an object whose keys are all among @allowed (NULL-terminated). */
 int check_keys(json_t *obj, const char *const *allowed, const char *file,
 	       const struct where *w, struct error *err);

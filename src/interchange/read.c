@@ -718,6 +718,18 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 
 	watch_json_memory();
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	/*
+	 * A sample is a double however written: a whole number beyond 64 bits
+	 * is read again as a real, which integer fields still refuse.
+	 */
+	if (!doc && json_error_code(&jerr) == json_error_numeric_overflow) {
+		size_t real_len;
+		char *real = json_big_integers_as_reals(buf, len, &real_len);
+
+		if (real)
+			doc = json_loadb(real, real_len, JSON_REJECT_DUPLICATES, &jerr);
+		free(real);
+	}
 	if (!doc)
 		return load_error(name, &jerr, err);
 	rc = read_document(doc, name, set, err);

@@ -121,6 +121,29 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])')" = "[1.0, 0.0, 0.0, 0.0, 2.5e-310]" ]
 }
 
+@test "import: a whole-number sample beyond 64 bits is the double it is; integer fields still refuse it" {
+	one_run 2020-01-01T10:00:00Z '[18446744073709551615, -99999999999999999999,
+  9223372036854775807, 1]' | sed 's/"w"/"w 18446744073709551615"/' >"$TMP/big.json"
+	run sp import "$TMP/big.json"
+	[ "$status" -eq 0 ]
+	[ "$(sp export t | "$PYTHON" -c 'import json, sys
+b = json.load(sys.stdin)["runs"][0]["benchmarks"][0]
+print(b["workload"], b["metrics"][0]["samples"])')" = "w 18446744073709551615 [1.8446744073709552e+19, -1e+20, 9.223372036854776e+18, 1.0]" ]
+	# an integer field beyond 64 bits is no integer, and a double beyond doubles no number
+	rm -f "$SCHEDPERF_DB"
+	one_run 2020-01-01T10:00:00Z '[1, 2]' |
+		sed 's/"samples"/"repetitions": 18446744073709551616, "samples"/' >"$TMP/reps.json"
+	run sp import "$TMP/reps.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"repetitions"*"must be a whole number from 1 to 1000000"* ]]
+	one_run 2020-01-01T10:00:00Z '[18446744073709551615, 1e400]' >"$TMP/both.json"
+	run sp import "$TMP/both.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ ! -e "$SCHEDPERF_DB" ]
+}
+
 bad_import() {	# bad_import JSON: the file is refused whole, with one line, exit 2
 	printf '%s' "$1" > "$TMP/bad.json"
 	before=$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM samples' 2>/dev/null || echo none)
