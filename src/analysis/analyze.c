@@ -231,11 +231,6 @@ static void cell_batch_ratio(const struct compare_cell *base, struct compare_cel
 	cell->stats.ratio_high = 1 + bt.diff_high / bc.mean_of_means;
 }
 
-bool compare_cells_too_few(const struct compare_cell *base, const struct compare_cell *cell)
-{
-	return base->nr_samples < COMPARE_MIN_SAMPLES || cell->nr_samples < COMPARE_MIN_SAMPLES;
-}
-
 /* The last effect size solved for (power_effect_size()), by sizes. */
 struct effect_size_cache {
 	size_t n_base, n_new;

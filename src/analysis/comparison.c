@@ -150,6 +150,11 @@ size_t compare_cell_batches(const struct compare_cell *c)
 	return n;
 }
 
+bool compare_cells_too_few(const struct compare_cell *base, const struct compare_cell *cell)
+{
+	return base->nr_samples < COMPARE_MIN_SAMPLES || cell->nr_samples < COMPARE_MIN_SAMPLES;
+}
+
 size_t compare_run_incomplete(const struct compare_run *run)
 {
 	size_t n = 0;
