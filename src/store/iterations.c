@@ -345,7 +345,7 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 	"WHERE benchmark_id = k.id ORDER BY seq" order " LIMIT 1)"
 #define BATCH_RANGE "SELECT min(lo), max(hi), sum(span), sum(failed) FROM (SELECT " \
 	SEQ_END("id", "") " AS lo, " SEQ_END("id", " DESC") " AS hi, " \
-	SEQ_END("seq", " DESC") " - " SEQ_END("seq", "") " + 1 AS span, " \
+	"CAST(" SEQ_END("seq", " DESC") " AS BIGINT) - " SEQ_END("seq", "") " + 1 AS span, " \
 	"0 AS failed FROM benchmarks k WHERE k.batch_id = $1 " \
 	"UNION ALL SELECT i.id, i.id, 0, 1 FROM benchmarks k JOIN iterations i " \
 	"ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL) AS r"

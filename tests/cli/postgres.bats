@@ -302,3 +302,19 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	sp --db "$PG" show a --samples > "$TMP/show2"
 	cmp "$TMP/show1" "$TMP/show2"
 }
+
+@test "postgres: hand-edited seqs at the ends of its integers are read, as on SQLite" {
+	sp run pipe -p loops=10 -i 3 --name a -q
+	sp run pipe -p loops=10 -i 2 --name b -q
+	sp export a b | sp --db "$PG" import -
+	sp --db "$PG" export a b >"$TMP/before.json"
+	# the first and last iterations of a's benchmark: their span overflows 32 bits
+	psql -qXAt -v ON_ERROR_STOP=1 "$PG" -c "UPDATE iterations SET seq = -2147483648 WHERE id =
+		(SELECT min(id) FROM iterations); UPDATE iterations SET seq = 2147483647 WHERE id =
+		(SELECT max(id) FROM iterations WHERE benchmark_id =
+		 (SELECT benchmark_id FROM iterations ORDER BY id LIMIT 1))"
+	sp --db "$PG" show a >/dev/null
+	sp --db "$PG" compare a b >/dev/null
+	sp --db "$PG" export a b >"$TMP/after.json"
+	same_json "$TMP/after.json" "$TMP/before.json"
+}
