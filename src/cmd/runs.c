@@ -14,8 +14,11 @@ static const struct cmd_usage runs_usage = {
 	"List the runs in the store: each name with its batches (start time, the\n"
 	"machine it ran on and whether every planned iteration completed), its\n"
 	"benchmarks (each workload with its parameters once, however many batches\n"
-	"ran it) and the samples of their workloads' metrics. JSON: [{\"name\",\n"
-	"\"batches\": [{\"id\", \"started\", \"machine\", \"complete\", \"disturbed\"}],\n"
+	"ran it) and the samples of their workloads' metrics. A machine is named by\n"
+	"its host name, followed by the start of its machine id when another machine\n"
+	"shown has the same host name, as compare names it: \"lab1 (3f2a9c01)\".\n"
+	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"machine\" (host name),\n"
+	"\"machine_id\" (null when none was recorded), \"complete\", \"disturbed\"}],\n"
 	"\"benchmarks\", \"samples\", \"disturbed\"}]; disturbed counts measured\n"
 	"iterations that other tasks disturbed (see 'schedperf run --max-interference').\n",
 	NULL,

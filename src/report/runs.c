@@ -61,6 +61,14 @@ static bool name_seen(const struct result_set *set, size_t upto, const char *nam
 	return false;
 }
 
+/* The machine id @b recorded, in full; null when it recorded none. */
+static json_t *machine_id_json(const struct result_batch *b)
+{
+	const char *id = result_batch_env(b, "machine.id");
+
+	return id && *id ? json_string(id) : json_null();
+}
+
 static void runs_json(FILE *out, const void *records, const void *how)
 {
 	const struct result_set *set = records;
@@ -85,6 +93,7 @@ static void runs_json(FILE *out, const void *records, const void *how)
 			json_object_set_new(bo, "id", json_integer(b->id));
 			json_object_set_new(bo, "started", json_string(b->started));
 			json_object_set_new(bo, "machine", json_string(batch_machine_name(b)));
+			json_object_set_new(bo, "machine_id", machine_id_json(b));
 			json_object_set_new(bo, "complete", json_boolean(b->complete));
 			json_object_set_new(bo, "disturbed",
 					    json_integer((json_int_t)b->nr_disturbed));
@@ -105,15 +114,42 @@ static void runs_json(FILE *out, const void *records, const void *how)
 	json_decref(list);
 }
 
+/*
+ * The batches of run @name, from batch @first on, each with its machine
+ * named as compare names it when it refuses two (machine_of_label() of
+ * @m): the host name, and the start of the machine id when another
+ * machine shown has the same host name.
+ */
+static void run_batches_text(FILE *out, const struct result_set *set, const struct machine_of *m,
+			     size_t first, const char *name)
+{
+	for (size_t j = first; j < set->nr_batches; j++) {
+		const struct result_batch *b = &set->batches[j];
+		char *machine;
+
+		if (strcmp(b->name, name))
+			continue;
+		machine = machine_of_label(&m[j]);
+		fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id, b->started,
+			b->complete ? "complete" : "incomplete", machine);
+		free(machine);
+		if (b->nr_disturbed)
+			fprintf(out, ", %zu disturbed", b->nr_disturbed);
+		fputc('\n', out);
+	}
+}
+
 static void runs_text(FILE *out, const void *records, const void *how)
 {
 	const struct result_set *set = records;
+	struct machine_of *m;
 
 	if (!set->nr_batches) {
 		fputs("no runs in the store yet (start one with 'schedperf run --suite quick')\n",
 		      out);
 		return;
 	}
+	m = machines_of(set);
 	fprintf(out, "%-32s %8s %10s %8s %10s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES",
 		"DISTURBED");
 	for (size_t i = 0; i < set->nr_batches; i++) {
@@ -131,19 +167,9 @@ static void runs_text(FILE *out, const void *records, const void *how)
 		}
 		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches,
 			run_benchmarks(set, i, name), samples, disturbed);
-		for (size_t j = i; j < set->nr_batches; j++) {
-			const struct result_batch *b = &set->batches[j];
-
-			if (strcmp(b->name, name))
-				continue;
-			fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id,
-				b->started, b->complete ? "complete" : "incomplete",
-				batch_machine_name(b));
-			if (b->nr_disturbed)
-				fprintf(out, ", %zu disturbed", b->nr_disturbed);
-			fputc('\n', out);
-		}
+		run_batches_text(out, set, m, i, name);
 	}
+	machines_of_free(m, set->nr_batches);
 }
 
 const struct output_format runs_formats[] = {

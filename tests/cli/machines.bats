@@ -217,6 +217,17 @@ check_same_host() {
 	[[ "$output" == *"has batches from 3 machines (h (aaaaaaaa), h (bbbbbbbb), solo)"* ]] ||
 		{ echo "$output"; false; }
 	sp --db "$db" compare k04 k05 --machine solo --format json >/dev/null
+	# runs names them as compare does, the id only where the host name is shared
+	run sp --db "$db" runs
+	[ "$status" -eq 0 ]
+	[ "$(awk '$1 == "k01" { on = 1; next } /^[^ ]/ { on = 0 } on { sub(/.*complete +/, ""); print }' <<<"$output" | tr '\n' ';')" = "h (aaaaaaaa);h (bbbbbbbb);solo;" ] ||
+		{ echo "$output"; false; }
+	[ "$(grep -cE ' complete +h \(no machine id\)$' <<<"$output")" = 1 ]
+	run sp --db "$db" runs --machine "$a"
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE ' complete +h$' <<<"$output")" = 8 ]
+	sp --db "$db" runs --format json >"$TMP/r.json"
+	[ "$(json "[(b['machine'], b['machine_id']) for r in d if r['name'] in ('k01', 'k09') for b in r['batches']]" "$TMP/r.json")" = "[('h', '$a'), ('h', '$b'), ('solo', None), ('h', None)]" ]
 	# --machine by id still chooses one of them
 	sp --db "$db" history --machine "$a" --format json >"$TMP/h.json"
 	[ "$(json "[s['machine_id'] for s in d['series']]" "$TMP/h.json")" = "['$a']" ]
