@@ -77,6 +77,9 @@ int command_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* one (how to fix) part: the message's own when it has one, else --help */
+	if (msg[0] && msg[strlen(msg) - 1] == ')')
+		return die_code(EXIT_USAGE, "%s: %s", cmd, msg);
 	return die_code(EXIT_USAGE, "%s: %s (see 'schedperf %s --help')", cmd, msg, cmd);
 }
 
@@ -108,8 +111,8 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 	if (command_check_utf8(cmd, what, s))
 		return EXIT_USAGE;
 	if (!*s || strlen(s) > max)
-		return command_usage_error(cmd, "%s must have 1 to %zu bytes (in UTF-8, a "
-					   "character beyond ASCII takes 2 to 4)", what, max);
+		return command_usage_error(cmd, "%s must have 1 to %zu bytes, a character "
+					   "beyond ASCII taking 2 to 4 in UTF-8", what, max);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return command_usage_error(cmd, "%s contains control characters", what);

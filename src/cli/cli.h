@@ -32,7 +32,11 @@ extern struct global_options global;
  */
 void cli_setup(void);
 
-/* One-line complaint about @cmd's arguments and the hint to run --help; returns 2. */
+/*
+ * One-line complaint about @cmd's arguments; returns 2. Its one (how to
+ * fix) part is the message's own when it ends with one ("... (see
+ * 'schedperf runs')"), else the hint to run @cmd --help.
+ */
 int command_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -309,8 +309,8 @@ static int check_combinations(const struct run_request *req)
 		return resume_conflict();
 	if (!req->resume && req->plan.profile_frequency && !req->plan.profile_iterations &&
 	    !names_profile(req->plan.monitors))
-		return command_usage_error("run", "--profile-frequency: no profile is taken; add "
-					   "--monitors profile (or profile-system, or "
+		return command_usage_error("run", "--profile-frequency: no profile is taken "
+					   "(add --monitors profile or profile-system, or "
 					   "--profile-iterations N)");
 	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "

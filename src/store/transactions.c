@@ -58,7 +58,7 @@ static int writer_conflict(const struct batch_state *state, struct error *err)
 
 	if (w->runner.pid && !process_is_self(&w->runner) && process_alive(&w->runner))
 		return error_set(err, EXIT_ENV, "run '%.128s' is being written by process "
-				 "%lld (batch %lld) (wait for it to end, or stop it first)",
+				 "%lld, batch %lld (wait for it to end, or stop it first)",
 				 name, (long long)w->runner.pid, (long long)state->id);
 	if (w->tasks.pid && process_group_alive(&w->tasks))
 		return error_set(err, EXIT_ENV, "run '%.128s': tasks of batch %lld still run in "

@@ -92,7 +92,8 @@ big() {		# big N: a string of N letters
 	hostile 2 --db "$TMP" runs
 	hostile 2 --db "$TMP/no/such/dir/store.db" runs
 	hostile 2 --db /dev/null runs
-	hostile 3 --db "$(big 120000)" runs
+	# a path too long for the system is the user's to shorten
+	hostile 2 --db "$(big 120000)" runs
 	hostile 3 --db "postgresql:///x?host=$TMP/nowhere" runs
 }
 

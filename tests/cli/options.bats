@@ -98,10 +98,43 @@ load helpers
 	run sp ab pipe --a nice:0 --b nice:1 --name "$(printf 'é%.0s' {1..100})"
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[[ "$output" == "schedperf: ab: run name must have 1 to 198 bytes (in UTF-8, a character beyond ASCII takes 2 to 4)"* ]]
+	[[ "$output" == "schedperf: ab: run name must have 1 to 198 bytes, a character beyond ASCII taking 2 to 4 in UTF-8 (see 'schedperf ab --help')" ]]
 	run sp ab pipe --a nice:0 --b nice:1 --dry-run --name "$(printf 'é%.0s' {1..99})"
 	[ "$status" -eq 0 ]
 	run sp run pipe -i 1 --name "$(printf 'é%.0s' {1..101})"
 	[[ "$output" == "schedperf: run: run name must have 1 to 200 bytes"* ]]
 	[ ! -e "$SCHEDPERF_DB" ]
+}
+
+@test "options: a usage error has one (how to fix) part: its own, or else --help" {
+	run sp export
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: export: give the name of at least one run (see 'schedperf runs')" ]
+	run sp cancel
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: cancel: give the id of a job (see 'schedperf jobs')" ]
+	run sp show
+	[ "$output" = "schedperf: show: give the name of a run (see 'schedperf runs')" ]
+	run sp ab
+	[ "$output" = "schedperf: ab: no workload given: name one (see 'schedperf list')" ]
+	run sp import - -
+	[ "$output" = "schedperf: import: standard input (-) is given twice: it can be read once (give - once)" ]
+	run sp run pipe -i 1 --profile-frequency 99 --dry-run
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: run: --profile-frequency: no profile is taken (add --monitors profile or profile-system, or --profile-iterations N)" ]
+	# one without a fix of its own points at --help
+	run sp runs x
+	[ "$output" = "schedperf: runs: unexpected argument 'x' (see 'schedperf runs --help')" ]
+}
+
+@test "options: a --db path too long for the system is bad input, said in one short line" {
+	for db in "$(printf 'x%.0s' {1..5000})" "$TMP/$(printf 'x%.0s' {1..300})"; do
+		for cmd in "runs" "run pipe -p loops=10 -i 1"; do
+			run sp --db "$db" $cmd
+			[ "$status" -eq 2 ] || { echo "$status $output"; false; }
+			assert_one_line_error
+			[[ "$output" == *"...' as a store: the path, or a name in it, is too long (give a shorter --db)" ]]
+			[ "${#output}" -lt 200 ]
+		done
+	done
 }

@@ -134,7 +134,7 @@ int pg_open(const char *location, enum store_access access, store_upgrade_fn *up
 			       ps->base.location);
 	else if (rc > 0 && rc < STORE_SCHEMA_VERSION && access == STORE_READ)
 		rc = error_set(err, EXIT_ENV, "cannot read store '%s': its schema version %d is "
-			       "older than this schedperf's (%d) (upgrade it with 'schedperf db "
+			       "older than this schedperf's, %d (upgrade it with 'schedperf db "
 			       "upgrade' as a role that may)", ps->base.location, rc,
 			       STORE_SCHEMA_VERSION);
 	if (rc <= 0) {

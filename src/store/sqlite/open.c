@@ -55,6 +55,13 @@ static int open_error(const char *location, const char *why, struct error *err)
 			 "permissions, or give another --db)", location, why);
 }
 
+/* A path the system refuses as too long (ENAMETOOLONG) is the user's to shorten. */
+static int path_too_long(const char *location, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "cannot use '%.64s...' as a store: the path, or a name "
+			 "in it, is too long (give a shorter --db)", location);
+}
+
 /* "file:PATH?OPTION", PATH escaped as RFC 3986 asks of an SQLite URI. */
 static char *file_uri(const char *path, const char *option)
 {
@@ -420,8 +427,7 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
 		return -1;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", location, (long)getpid()) >=
 	    (int)sizeof(tmp))
-		return error_set(err, EXIT_USAGE, "cannot create store '%.128s...': the path "
-				 "is too long (give a shorter --db)", location);
+		return path_too_long(location, err);
 	remove_with_journals(tmp);	/* a leftover of a killed process with our pid */
 	rc = build_new(location, tmp, upgrade, err) || publish(tmp, location, err) ? -1 : 0;
 	remove_with_journals(tmp);
@@ -460,9 +466,11 @@ static int locate(const char *location, enum file_kind *kind, struct error *err)
 
 	if (check_neighbours(location, err))
 		return -1;
-	if (stat(location, &sb))
-		return errno == ENOENT ? 0 : open_error(location, strerror(errno), err);
-	return file_kind(location, &sb, kind, err) ? -1 : 1;
+	if (!stat(location, &sb))
+		return file_kind(location, &sb, kind, err) ? -1 : 1;
+	if (errno == ENAMETOOLONG)
+		return path_too_long(location, err);
+	return errno == ENOENT ? 0 : open_error(location, strerror(errno), err);
 }
 
 int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
