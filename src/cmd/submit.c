@@ -20,13 +20,15 @@
 
 static const struct cmd_usage submit_usage = {
 	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N]\n"
-	"                        [--max-attempts N] [--kernel RELEASE] RUN-ARGUMENTS...\n"
+	"                        [--max-attempts N] [--kernel RELEASE]\n"
+	"                        [run] RUN-ARGUMENTS...\n"
 	"   or: schedperf submit [options] ab AB-ARGUMENTS...\n"
 	"   or: schedperf submit [options] bisect-step BISECT-ARGUMENTS...\n"
 	"\n"
 	"Queue a run in the store for the workers ('schedperf worker') of the\n"
 	"machines PATTERN matches. RUN-ARGUMENTS are those of 'schedperf run' (a\n"
-	"workload with -p, --sweep, -i ..., or --suite); after the word ab or\n"
+	"workload with -p, --sweep, -i ..., or --suite), after the word run or\n"
+	"none, as 'schedperf jobs' names the job's command; after the word ab or\n"
 	"bisect-step, those of that command, run on the worker's machine. They are\n"
 	"checked now; a list of CPUs only for its form, the worker checking that\n"
 	"its machine has them. Needs a PostgreSQL store (--db postgresql://...).\n"
@@ -139,9 +141,10 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 			return code;
 		if (taken)
 			continue;
-		/* The first word names the command; a workload is never ab or bisect-step. */
+		/* The first word names the command; no workload is run, ab or bisect-step. */
 		if (!req->nr_args && !req->command &&
-		    (!strcmp(argv[i], "ab") || !strcmp(argv[i], "bisect-step"))) {
+		    (!strcmp(argv[i], "run") || !strcmp(argv[i], "ab") ||
+		     !strcmp(argv[i], "bisect-step"))) {
 			req->command = argv[i];
 			continue;
 		}

@@ -547,6 +547,19 @@ kill_mid_ab() {
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
 }
 
+@test "queue: submit run WORKLOAD is submit WORKLOAD, as jobs names its command" {
+	sp submit run pipe -p loops=10 -i 1 --name r >/dev/null
+	sp jobs --format json >"$TMP/jobs.json"
+	[ "$(json '[(j["command"], j["args"][:3]) for j in d]' "$TMP/jobs.json")" = "[('run', ['pipe', '-p', 'loops=10'])]" ]
+	run sp submit run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: submit: no run given: give a workload with its options, or --suite, as to 'schedperf run'"* ]]
+	run sp submit run bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown workload 'bogus'"* ]]
+}
+
 @test "queue: cancel checks every id first: one that cannot be cancelled cancels none" {
 	sp submit pipe -p loops=10 -i 1 --name x >/dev/null
 	sp submit pipe -p loops=10 -i 1 --name y >/dev/null
