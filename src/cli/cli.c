@@ -106,6 +106,17 @@ int command_check_utf8(const char *cmd, const char *what, const char *s)
 				   "stored and exported as UTF-8 text", what, shown);
 }
 
+int command_check_names(const char *cmd, const char *option, const char *what, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		return command_usage_error(cmd, "%s '%.64s': an empty %s chooses nothing (give "
+					   "one or more, separated by single commas)", option, arg,
+					   what);
+	return command_check_utf8(cmd, what, arg);
+}
+
 int command_check_name(const char *cmd, const char *what, const char *s, size_t max)
 {
 	if (command_check_utf8(cmd, what, s))

@@ -33,6 +33,14 @@ extern struct global_options global;
 void cli_setup(void);
 
 /*
+ * 0 when the comma list @arg of option @option ("--workload") names one
+ * or more names, none empty, each valid UTF-8 (@what: "workload name"),
+ * else the usage error: an empty name would choose nothing, and a filter
+ * that chooses nothing must not pass for one that chooses everything.
+ */
+int command_check_names(const char *cmd, const char *option, const char *what, const char *arg);
+
+/*
  * One-line complaint about @cmd's arguments; returns 2. Its one (how to
  * fix) part is the message's own when it ends with one ("... (see
  * 'schedperf runs')"), else the hint to run @cmd --help.

@@ -149,6 +149,12 @@ int option_seed(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+int option_machine(const struct cmd_option *opt, const char *arg)
+{
+	*(const char **)opt->value = arg;
+	return command_check_name(opt->cmd, "--machine pattern", arg, 255);
+}
+
 /* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
 static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
 {

@@ -13,6 +13,17 @@ int sequential_add_param(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+int sequential_set_metric(const struct cmd_option *opt, const char *arg)
+{
+	struct sequential_options *so = opt->value;
+
+	if (!*arg)
+		return command_usage_error(opt->cmd, "--metric '': give the name of one of the "
+					   "workload's metrics (see 'schedperf list')");
+	so->metric = arg;
+	return 0;
+}
+
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
 {
 	/* ab stores NAME-a and NAME-b: room for the suffix. */

@@ -11,6 +11,8 @@
  */
 
 int sequential_add_param(const struct cmd_option *opt, const char *arg);
+/* --metric NAME: an empty name is refused here, not later as a metric no workload has. */
+int sequential_set_metric(const struct cmd_option *opt, const char *arg);
 /* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 
@@ -30,7 +32,8 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 		   "undecided after SEC seconds (default: no limit)"),		\
 	OPT_NUMBER(0, "timeout", &(so)->timeout, "SEC", 0, 604800, "kill an "	\
 		   "iteration's process group after SEC seconds (it fails)"),	\
-	OPT_STRING(0, "metric", &(so)->metric, "NAME", "decide on this metric "	\
-		   "(default: the benchmark's first, e.g. metric_regex's)")
+	OPT_CALLBACK(0, "metric", (so), "NAME", "decide on this metric "	\
+		     "(default: the benchmark's first, e.g. metric_regex's)",		\
+		     sequential_set_metric)
 
 #endif

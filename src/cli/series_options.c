@@ -42,11 +42,10 @@ static void names_add(struct name_list *names, const char *name, size_t len)
 	names->list[names->nr] = NULL;
 }
 
-/* One name of a comma list; empty ones are skipped. */
+/* One name of a comma list (command_check_names(): none is empty). */
 static int add_listed(const char *name, size_t len, void *arg)
 {
-	if (len)
-		names_add(arg, name, len);
+	names_add(arg, name, len);
 	return 0;
 }
 
@@ -54,18 +53,22 @@ int series_add_workloads(const struct cmd_option *opt, const char *arg)
 {
 	struct series_args *a = opt->value;
 
+	if (command_check_names(a->cmd, "--workload", "workload name", arg))
+		return EXIT_USAGE;
 	comma_list_each(arg, add_listed, &a->workloads);
 	a->opts.workloads = (const char *const *)a->workloads.list;
-	return command_check_utf8(a->cmd, "workload name", arg);
+	return 0;
 }
 
 int series_add_metrics(const struct cmd_option *opt, const char *arg)
 {
 	struct series_args *a = opt->value;
 
+	if (command_check_names(a->cmd, "--metric", "metric name", arg))
+		return EXIT_USAGE;
 	comma_list_each(arg, add_listed, &a->metrics);
 	a->opts.metrics = (const char *const *)a->metrics.list;
-	return command_check_utf8(a->cmd, "metric name", arg);
+	return 0;
 }
 
 int series_add_param(const struct cmd_option *opt, const char *arg)

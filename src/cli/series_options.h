@@ -50,9 +50,8 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 		     "5.9 < v5.10-rc1 < 5.10)", series_set_order),			\
 	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
 		 "measured (rusage: wall, user, system, ...)"),			\
-	OPT_STRING(0, "machine", &(a)->machine, "PATTERN", "only the batches of "	\
-		   "the machines whose host name or machine id PATTERN matches "	\
-		   "(* and ?)"),							\
+	OPT_MACHINE(&(a)->machine, "only the batches of the machines whose host "	\
+		    "name or machine id PATTERN matches (* and ?)"),		\
 	OPT_BOOL(0, "pool-machines", &(a)->opts.pool_machines, "one series for "	\
 		 "all machines, their samples pooled (default: a series per "	\
 		 "machine)")

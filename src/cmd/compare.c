@@ -76,13 +76,11 @@ struct compare_args {
 	struct names workloads, metrics;
 };
 
-/* Append one name of a comma list; empty ones are skipped. */
+/* Append one name of a comma list (command_check_names(): none is empty). */
 static int add_name(const char *name, size_t len, void *arg)
 {
 	struct names *names = arg;
 
-	if (!len)
-		return 0;
 	names->list = xreallocarray(names->list, names->nr + 2, sizeof(char *));
 	names->list[names->nr++] = xstrndup(name, len);
 	names->list[names->nr] = NULL;
@@ -120,17 +118,18 @@ static int set_seed(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
-/* The UTF-8 check after the names: an invalid name still goes to the message. */
 static int add_workloads(const struct cmd_option *opt, const char *arg)
 {
-	comma_list_each(arg, add_name, opt->value);
-	return command_check_utf8("compare", "workload name", arg);
+	if (command_check_names("compare", "--workload", "workload name", arg))
+		return EXIT_USAGE;
+	return comma_list_each(arg, add_name, opt->value);
 }
 
 static int add_metrics(const struct cmd_option *opt, const char *arg)
 {
-	comma_list_each(arg, add_name, opt->value);
-	return command_check_utf8("compare", "metric name", arg);
+	if (command_check_names("compare", "--metric", "metric name", arg))
+		return EXIT_USAGE;
+	return comma_list_each(arg, add_name, opt->value);
 }
 
 static int check_run_names(int argc, char **argv)
@@ -286,8 +285,8 @@ int cmd_compare(int argc, char **argv)
 		OPT_BOOL('v', "verbose", &a.verbose, "a verdict line under every table row, "
 			 "however many rows (else, with --all-metrics or more than 20 rows, "
 			 "the verdicts are summed up per run, with a line per row that changed)"),
-		OPT_STRING(0, "machine", &a.machine, "PATTERN", "only the batches of the "
-			   "machines whose host name or machine id PATTERN matches (* and ?)"),
+		OPT_MACHINE(&a.machine, "only the batches of the machines whose host name or "
+			    "machine id PATTERN matches (* and ?)"),
 		OPT_BOOL(0, "pool-machines", &a.pool_machines, "pool the samples of a run's "
 			 "batches from several machines (refused otherwise)"),
 		OPT_BOOL(0, "profile", &a.profile, "compare the runs' CPU profiles instead: per "

@@ -33,8 +33,8 @@ int cmd_runs(int argc, char **argv)
 	struct error err = { 0 };
 	const char *machine = NULL;
 	const struct cmd_option options[] = {
-		OPT_STRING(0, "machine", &machine, "PATTERN", "only the batches of the "
-			   "machines whose host name or machine id PATTERN matches (* and ?)"),
+		OPT_MACHINE(&machine, "only the batches of the machines whose host name or "
+			    "machine id PATTERN matches (* and ?)"),
 		OPT_FORMAT(&format, "{}"),
 		OPT_END(),
 	};

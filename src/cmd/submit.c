@@ -57,12 +57,6 @@ struct submit_request {
 	int nr_args;
 };
 
-static int set_machine(const struct cmd_option *opt, const char *arg)
-{
-	*(const char **)opt->value = arg;
-	return command_check_name("submit", "--machine pattern", arg, 255);
-}
-
 static int set_kernel(const struct cmd_option *opt, const char *arg)
 {
 	*(const char **)opt->value = arg;
@@ -80,9 +74,8 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 		      bool *taken)
 {
 	const struct cmd_option options[] = {
-		OPT_CALLBACK(0, "machine", &req->machine, "PATTERN", "the machines (host names; "
-			     "* and ? match any text and one character) whose workers may run "
-			     "it (default *: any)", set_machine),
+		OPT_MACHINE(&req->machine, "the machines (host names; * and ? match any text "
+			    "and one character) whose workers may run it (default *: any)"),
 		OPT_INTEGER(0, "priority", &req->priority, "N", -1000000, 1000000,
 			    "workers take higher priorities first, then older jobs (default 0)"),
 		OPT_INTEGER(0, "repeat", &req->repeat, "N", 1, 10000,

@@ -44,22 +44,28 @@ load helpers
 	done
 }
 
+# refused_by_all OPT VALUE WANT: every command whose --help lists --OPT
+# refuses --OPT VALUE in one line that starts "schedperf: CMD: --OPT WANT",
+# and at least two commands take it.
+refused_by_all() {
+	local opt=$1 value=$2 want=$3 cmd seen=0
+	for cmd in $(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
+		sp "$cmd" --help | grep -q "^  *--$opt " || continue
+		seen=$((seen + 1))
+		run sp "$cmd" "--$opt" "$value"
+		# bisect-step's errors are 255, which git bisect run takes as "stop"
+		[ "$status" -eq 2 ] || [ "$status" -eq 255 ] || { echo "$cmd: $status"; return 1; }
+		assert_one_line_error
+		[[ "$output" == "schedperf: $cmd: --$opt $want"* ]] ||
+			{ echo "$cmd: $output"; return 1; }
+	done
+	[ "$seen" -ge 2 ] || { echo "--$opt: $seen commands"; return 1; }
+}
+
 @test "options: --alpha, --margin and --seed are checked alike by every command that takes them" {
-	local cmds cmd opt value want
-	cmds=$(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+	local opt value want
 	while read -r opt value want; do
-		local seen=0
-		for cmd in $cmds; do
-			sp "$cmd" --help | grep -q "^  *--$opt " || continue
-			seen=$((seen + 1))
-			run sp "$cmd" "--$opt" "$value"
-			# bisect-step's errors are 255, which git bisect run takes as "stop"
-			[ "$status" -eq 2 ] || [ "$status" -eq 255 ] || { echo "$cmd: $status"; false; }
-			assert_one_line_error
-			[[ "$output" == "schedperf: $cmd: --$opt '$value': give $want"* ]] ||
-				{ echo "$cmd: $output"; false; }
-		done
-		[ "$seen" -ge 2 ] || { echo "--$opt: $seen commands"; false; }
+		refused_by_all "$opt" "$value" "'$value': give $want"
 	done <<-'EOF2'
 	alpha 0.5 a number between 0 and 0.5
 	alpha 0 a number between 0 and 0.5
@@ -137,4 +143,13 @@ load helpers
 			[ "${#output}" -lt 200 ]
 		done
 	done
+}
+
+@test "options: an empty --workload, --metric or --machine is refused by every command that takes them" {
+	local value
+	for value in '' pipe, ,pipe pipe,,hackbench; do
+		refused_by_all workload "$value" "'$value': an empty workload name chooses nothing"
+	done
+	refused_by_all metric '' ""
+	refused_by_all machine '' "pattern must have 1 to 255 bytes"
 }
