@@ -13,7 +13,19 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-char *params_display(const char *params_json)
+/* @s onto @sb, each character of @encode as %HH (none when @encode is NULL). */
+static void add_encoded(struct strbuf *sb, const char *s, const char *encode)
+{
+	for (; *s; s++) {
+		if (encode && strchr(encode, *s))
+			strbuf_addf(sb, "%%%02X", (unsigned char)*s);
+		else
+			strbuf_addch(sb, *s);
+	}
+}
+
+/* "key=value" joined by @sep, the characters of @encode in keys and values as %HH. */
+static char *params_join(const char *params_json, char sep, const char *encode)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_t *obj = json_loads(params_json, 0, NULL);
@@ -29,12 +41,28 @@ char *params_display(const char *params_json)
 		char *k = utf8_escaped(key);
 		char *value = utf8_escaped(json_is_string(v) ? json_string_value(v) : "?");
 
-		strbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "", k, value);
+		if (sb.len)
+			strbuf_addch(&sb, sep);
+		add_encoded(&sb, k, encode);
+		strbuf_addch(&sb, '=');
+		add_encoded(&sb, value, encode);
 		free(k);
 		free(value);
 	}
 	json_decref(obj);
 	return strbuf_detach(&sb);
+}
+
+char *params_display(const char *params_json)
+{
+	return params_join(params_json, ' ', NULL);
+}
+
+char *params_label(const char *params_json, char sep)
+{
+	const char encode[] = { '%', ' ', sep, '\0' };
+
+	return params_join(params_json, sep, encode);
 }
 
 /*

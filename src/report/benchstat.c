@@ -516,17 +516,14 @@ static void bs_header(struct tt *tt, const struct comparison *cmp, const struct 
 	tt_cell(tt, "", TT_LEFT, " │");
 }
 
-/* "messaging/groups=4": the benchmark's name without "Benchmark". */
+/* "messaging/groups=4": the benchmark's name without "Benchmark" (params_label()). */
 static char *bs_name(const struct compare_row *row)
 {
-	char *params = params_display(row->params), *name;
+	char *params = params_label(row->params, '/'), *name;
 	size_t len = strlen(row->workload) + strlen(params) + 2;
 
 	name = xmalloc(len);
 	snprintf(name, len, "%s%s%s", row->workload, *params ? "/" : "", params);
-	for (char *s = name; *s; s++)
-		if (*s == ' ')
-			*s = '/';
 	free(params);
 	return name;
 }

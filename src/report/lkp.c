@@ -424,13 +424,13 @@ static int cmp_stats(const void *x, const void *y)
 /* The group's header: its axes, its runs, their names over the columns. */
 static void lkp_group_header(FILE *out, const struct comparison *cmp, const struct compare_row *row)
 {
-	char *params = params_display(row->params), *save = NULL;
+	char *params = params_label(row->params, '/'), *save = NULL;
 	char *keys = xcalloc(strlen(params) + strlen("testcase") + 2, 1);
 	char *vals = xcalloc(strlen(params) + strlen(row->workload) + 2, 1);
 	bool testcase_done = false;
 
 	/* the axes sorted by name, testcase among them */
-	for (char *kv = strtok_r(params, " ", &save);; kv = strtok_r(NULL, " ", &save)) {
+	for (char *kv = strtok_r(params, "/", &save);; kv = strtok_r(NULL, "/", &save)) {
 		char *eq = kv ? strchr(kv, '=') : NULL;
 
 		if (!testcase_done && (!kv || (eq && strncmp(kv, "testcase", (size_t)(eq - kv)) > 0))) {

@@ -379,18 +379,15 @@ static int mm_precision(const struct mm_table *t)
 	return d < 2 ? 2 : d > 9 ? 9 : d;
 }
 
-/* The operation's name: the parameters "k=v,k=v", or the metric's name. */
+/* The operation's name: the parameters "k=v,k=v" (params_label()), or the metric's name. */
 static char *mm_op_name(const struct compare_row *row)
 {
-	char *p = params_display(row->params);
+	char *p = params_label(row->params, ',');
 
 	if (!*p) {
 		free(p);
 		return xstrdup(row->metric->name);
 	}
-	for (char *s = p; *s; s++)
-		if (*s == ' ')
-			*s = ',';
 	return p;
 }
 

@@ -30,6 +30,16 @@
 char *params_display(const char *params_json);
 
 /*
+ * The parameters as a style's label: "key=value" joined by @sep (',' for
+ * MMTests' operations, '/' for benchstat's names and LKP's axes), with
+ * '%', a space and @sep in a key or value percent-encoded as %25, %20 and
+ * %2C or %2F, so that the tool, which splits its columns at white space and
+ * its parameters at @sep, reads back the same parameters:
+ * "cmd=/bin/sleep%200.3" in MMTests, "cmd=%2Fbin%2Fsleep%200.3" in benchstat.
+ */
+char *params_label(const char *params_json, char sep);
+
+/*
  * "WORKLOAD PARAMS", then " on CPUs LIST" when @batch's workload was held
  * to CPUs (its knob.cpus, else its cgroup's cpuset.cpus), malloc'd: how
  * run and show name a benchmark of a batch.

@@ -174,3 +174,31 @@ TXT
 	sp compare base new --format json > "$TMP/c.json"
 	[ "$(json "[c['n'] for r in d['rows'] for c in r['runs'][1:]]" "$TMP/c.json")" = "[3, 0, 4, 0]" ]
 }
+
+@test "--style: a space, % or the separator in a parameter value is percent-encoded, one parameter in every style" {
+	"$PYTHON" - "$TMP/sp.json" <<-'PY'
+	import json, sys
+	def run(name, day, samples):
+	    return {"name": name, "started": "2026-01-0%dT00:00:00Z" % day, "complete": True,
+	            "environment": {"machine.hostname": "h"},
+	            "benchmarks": [{"workload": "command", "params": {"cmd": "/bin/sleep 0.3", "x": "1%,2"},
+	                            "metrics": [{"name": "m", "unit": "s", "better": "lower",
+	                                         "samples": samples}]}]}
+	runs = [run("a", 1, [1, 1.1, 1.2, 1.3, 1.1, 1.2]), run("b", 2, [2, 2.1, 2.2, 2.3, 2.1, 2.2])]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	PY
+	sp import "$TMP/sp.json" >/dev/null
+	for style in mmtests mmtests-classic; do
+		run sp compare a b --style "$style"
+		[ "$status" -eq 0 ]
+		[ "$(awk '$1 == "Amean" { print $2 }' <<<"$output")" = "cmd=/bin/sleep%200.3,x=1%25%2C2" ] ||
+			{ echo "$output"; false; }
+	done
+	run sp compare a b --style benchstat
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\n''command/cmd=%2Fbin%2Fsleep%200.3/x=1%25,2   '* ]] || { echo "$output"; false; }
+	run sp compare a b --style lkp
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\n''cmd/testcase/x:'$'\n''  %2Fbin%2Fsleep%200.3/command/1%25,2'$'\n'* ]] ||
+		{ echo "$output"; false; }
+}
