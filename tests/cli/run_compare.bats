@@ -79,7 +79,7 @@ JSON
 	[ "$(json 'len(d)' "$TMP/runs.json")" -eq 1 ]
 	[ "$(json 'len(d[0]["batches"])' "$TMP/runs.json")" -eq 2 ]
 	[ "$(json 'd[0]["batches"][0]["complete"]' "$TMP/runs.json")" = True ]
-	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'disturbed', 'id', 'machine', 'started']" ]
+	[ "$(json 'sorted(d[0]["batches"][0].keys())' "$TMP/runs.json")" = "['complete', 'disturbed', 'id', 'machine', 'machine_id', 'started']" ]
 	[ "$(json 'd[0]["samples"]' "$TMP/runs.json")" -eq 8 ]
 	run sp runs
 	[ "$status" -eq 0 ]
