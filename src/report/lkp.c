@@ -528,15 +528,26 @@ static void lkp_changes(struct lkp_stat *s, const struct comparison *cmp, const 
 	}
 }
 
-/* schedperf's own verdicts on the group's stats, shown or not. */
+/*
+ * schedperf's own verdicts on the group's stats, shown or not. Under no
+ * header (no stat of the group shown) a stat's name is not enough: two
+ * groups of one workload have the same names, so their axes follow it.
+ */
 static void lkp_verdicts(FILE *out, const struct comparison *cmp,
-			 const struct compare_row *const *rows, size_t nr,
+			 const struct compare_row *const *rows, size_t nr, bool header,
 			 const struct compare_render *how)
 {
 	for (size_t i = 0; i < nr; i++) {
-		char *key = lkp_key(rows[i]);
+		char *key = lkp_key(rows[i]), *axes = params_label(rows[i]->params, '/');
 
+		if (!header && *axes) {
+			char *named = xasprintf("%s (%s)", key, axes);
+
+			free(key);
+			key = named;
+		}
 		print_verdict_line(out, cmp, rows[i], key, how);
+		free(axes);
 		free(key);
 	}
 }
@@ -588,7 +599,7 @@ static void lkp_group(FILE *out, const struct comparison *cmp,
 	}
 	if (shown)
 		lkp_show_group(out, cmp, stats, shown, runs);
-	lkp_verdicts(out, cmp, rows, nr, how);
+	lkp_verdicts(out, cmp, rows, nr, shown, how);
 	for (size_t i = 0; i < shown; i++) {
 		free(stats[i].key);
 		free(stats[i].changes);

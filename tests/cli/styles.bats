@@ -202,3 +202,27 @@ TXT
 	[[ "$output" == *$'\n''cmd/testcase/x:'$'\n''  %2Fbin%2Fsleep%200.3/command/1%25,2'$'\n'* ]] ||
 		{ echo "$output"; false; }
 }
+
+@test "lkp: a group with no stat shown names its axes on its verdict lines" {
+	"$PYTHON" - "$TMP/l.json" <<'PY'
+import json, random, sys
+rng = random.Random(1)
+runs = []
+for name in ("base", "new"):
+    runs.append({"name": name, "started": "2026-01-01T00:00:00Z", "complete": True,
+                 "environment": {},
+                 "benchmarks": [{"workload": "wx", "params": {"threads": t},
+                                 "metrics": [{"name": "seconds", "unit": "s",
+                                              "better": "lower",
+                                              "samples": [rng.gauss(10, 0.1)
+                                                          for _ in range(6)]}]}
+                                for t in ("4", "8")]})
+json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+PY
+	sp import "$TMP/l.json" >/dev/null
+	run sp compare base new --style lkp
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[ "$(grep -c '^schedperf: wx.seconds (threads=4): new ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^schedperf: wx.seconds (threads=8): new ' <<<"$output")" -eq 1 ]
+}
