@@ -265,14 +265,14 @@ static void run_summary(FILE *out, const struct comparison *cmp, size_t r)
 		fprintf(out, "%s%zu disturbed", sep, disturbed);
 	if (disturbed)
 		sep = "; ";
-	if (left_out)
+	if (left_out) {
 		fprintf(out, "%s%zu with disturbed samples left out", sep, left_out);
-	if (left_out)
 		sep = "; ";
-	if (too_few)
+	}
+	if (too_few) {
 		fprintf(out, "%s%zu with too few samples", sep, too_few);
-	if (too_few)
 		sep = "; ";
+	}
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(keys); i++, sep = ",")
 		fprintf(out, "%s%s%s", sep, i ? "" : "!", env_key_short(keys[i]));
 	if (n)
