@@ -450,6 +450,23 @@ static int work(struct store *st, const struct worker_options *opt)
 	}
 }
 
+/* A release as submit --kernel takes it: the worker compares it with uname -r. */
+static int set_home_kernel(const struct cmd_option *opt, const char *arg)
+{
+	*(const char **)opt->value = arg;
+	return command_check_name("worker", "--home-kernel release", arg, 255);
+}
+
+/* An empty command would return at once, without a boot, each job failing after it. */
+static int set_boot_cmd(const struct cmd_option *opt, const char *arg)
+{
+	*(const char **)opt->value = arg;
+	if (!arg[strspn(arg, " \t\n")])
+		return command_usage_error("worker", "--boot-cmd is empty: give the shell "
+					   "command that installs and boots the release $1");
+	return 0;
+}
+
 int cmd_worker(int argc, char **argv)
 {
 	/* -1: not given, for the options that need another (then their defaults) */
@@ -461,12 +478,14 @@ int cmd_worker(int argc, char **argv)
 		OPT_INTEGER(0, "lease", &opt.lease, "SEC", 1, 86400,
 			    "hold each job this long between renewals of the lease, which "
 			    "come every third of it (default 300)"),
-		OPT_STRING(0, "boot-cmd", &opt.boot_cmd, "CMD", "a shell command that installs "
-			   "and boots the kernel release given as $1, for jobs that need one"),
+		OPT_CALLBACK(0, "boot-cmd", &opt.boot_cmd, "CMD", "a shell command that "
+			     "installs and boots the kernel release given as $1, for jobs that "
+			     "need one", set_boot_cmd),
 		OPT_INTEGER(0, "boot-timeout", &opt.boot_timeout, "SEC", 1, 86400, "a machine "
 			    "not back on the kernel within SEC fails the job (default 600)"),
-		OPT_STRING(0, "home-kernel", &opt.home_kernel, "REL", "the machine's default "
-			   "kernel, booted with --boot-cmd when no job needs another"),
+		OPT_CALLBACK(0, "home-kernel", &opt.home_kernel, "REL", "the machine's "
+			     "default kernel, booted with --boot-cmd when no job needs another",
+			     set_home_kernel),
 		OPT_INTEGER(0, "home-after", &opt.home_after, "SEC", 0, 86400, "boot the "
 			    "default kernel after SEC seconds without a job (default 60)"),
 		OPT_END(),

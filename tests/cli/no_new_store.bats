@@ -47,6 +47,13 @@ setup() {
 	[[ "$output" == *"--home-after is when --home-kernel is booted: give both"* ]]
 	refused_without_store worker --once --home-after 0
 	[[ "$output" == *"--home-after is when --home-kernel is booted"* ]]
+	# an empty boot command or default kernel, which no boot could satisfy
+	refused_without_store worker --once --boot-cmd ''
+	[[ "$output" == *"--boot-cmd is empty"* ]]
+	refused_without_store worker --once --boot-cmd true --home-kernel ''
+	[[ "$output" == *"--home-kernel release must have 1 to 255 bytes"* ]]
+	refused_without_store worker --once --boot-cmd true --home-kernel $'6.1\n'
+	[[ "$output" == *"--home-kernel release contains control characters"* ]]
 	# what is valid is imported, once
 	sp import "$TMP/once.json"
 	run sp import "$TMP/once.json"
