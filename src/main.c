@@ -51,13 +51,13 @@ int main(int argc, char **argv)
 					argv[i]);
 		if (row->kind == CMD_OPTION_HELP) {
 			print_main_usage(stdout);
-			return EXIT_OK;
+			return finish_output(EXIT_OK);
 		}
 		/* --db's string and the flags: taken as they come, no check to fail */
 		option_apply(NULL, row, arg);
 		if (global.version) {
 			printf("schedperf %s\n", SCHEDPERF_VERSION);
-			return EXIT_OK;
+			return finish_output(EXIT_OK);
 		}
 	}
 	if (i >= argc)

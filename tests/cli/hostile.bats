@@ -320,6 +320,14 @@ big() {		# big N: a string of N letters
 	"$SP" list >/dev/full 2>"$TMP/err" || rc=$?
 	[ "$rc" -eq 3 ]
 	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	# the global --help and --version too, as 'help' and 'runs --help' are
+	local opt
+	for opt in --help --version; do
+		rc=0
+		"$SP" $opt >/dev/full 2>"$TMP/err" || rc=$?
+		[ "$rc" -eq 3 ] || { echo "$opt: exit $rc"; return 1; }
+		[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	done
 }
 
 @test "hostile: import files that are not documents" {
