@@ -290,7 +290,8 @@ static int resume_conflict(void)
 	for (const struct plan_option *o = plan_options; o->key; o++)
 		strbuf_addf(&sb, "--%s%s", o->option, o[1].key ? ", " : " or ");
 	code = command_usage_error("run", "--resume continues the stored plan; give no "
-				   "WORKLOAD, -p, --suite, %s--replace with it", strbuf_str(&sb));
+				   "WORKLOAD, -p, --sweep, --suite, %s--replace with it",
+				   strbuf_str(&sb));
 	strbuf_release(&sb);
 	return code;
 }
@@ -304,6 +305,9 @@ static int check_combinations(const struct run_request *req)
 	if (req->assume_cpus && workload_checking_for_job())
 		return command_usage_error("run", "--assume-cpus only plans a dry run: a job "
 					   "runs on its worker's CPUs (leave it out)");
+	if (req->resume && req->assume_cpus)
+		return command_usage_error("run", "--assume-cpus: --resume runs the stored plan, "
+					   "made for the CPUs of its batch's machine (leave it out)");
 	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
 			    req->opt.replace || plan_options_given(&req->plan)))
 		return resume_conflict();

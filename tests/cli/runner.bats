@@ -170,6 +170,15 @@ group_has() {
 		assert_one_line_error
 		[[ "$output" == *"stored plan"* ]] || { echo "$option: $output"; return 1; }
 	done
+	# the message names every option refused, --sweep among them
+	run sp run --resume --sweep loops=pow2:1..4
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"WORKLOAD, -p, --sweep, --suite,"* ]] || { echo "$output"; false; }
+	# its dry run's plan was made for its machine's CPUs: none other is assumed
+	run sp run --resume --dry-run --assume-cpus 4
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--assume-cpus: --resume runs the stored plan"* ]] || { echo "$output"; false; }
 }
 
 @test "--resume -i is refused, nothing run; --resume then runs the stored plan's iterations" {
