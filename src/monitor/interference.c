@@ -25,7 +25,6 @@
  */
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@
 #include <unistd.h>
 
 #include "monitor/interference.h"
+#include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -74,30 +74,6 @@ struct interference_monitor {
 };
 
 /* ---- /proc/stat ---- */
-
-static int read_all(int fd, char **text, size_t *cap)
-{
-	size_t len = 0;
-
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= *cap) {
-			*cap = *cap ? *cap * 2 : 16384;
-			*text = xrealloc(*text, *cap);
-		}
-		n = pread(fd, *text + len, *cap - 1 - len, (off_t)len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	(*text)[len] = '\0';
-	return 0;
-}
 
 size_t interference_parse_stat(const char *text, const cpu_set_t *cpus, double user_hz,
 			       struct cpu_times *times, size_t nr)
@@ -161,7 +137,7 @@ void interference_compute(const struct cpu_times *before, const struct cpu_times
 
 static int read_cpus(struct interference_monitor *im, struct cpu_times *times)
 {
-	if (read_all(im->stat_fd, &im->text, &im->cap))
+	if (pread_text(im->stat_fd, &im->text, &im->cap, NULL))
 		return -1;
 	return interference_parse_stat(im->text, &im->cpus, im->user_hz, times,
 				       im->nr_cpus) == im->nr_cpus ? 0 : -1;

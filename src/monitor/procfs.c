@@ -13,7 +13,6 @@
  * waits for after(), outside the timed section and off the critical path
  * of starting the workload.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,6 +23,7 @@
 
 #include "monitor/procfs.h"
 #include "util/array.h"
+#include "util/io.h"
 #include "util/xalloc.h"
 
 struct procfs_monitor;
@@ -64,26 +64,7 @@ struct procfs_monitor {
 /* Read the whole file into @snap; grows the buffer only if it outgrew it. */
 static int snapshot_read(struct procfs_monitor *pm, struct procfs_snapshot *snap)
 {
-	snap->len = 0;
-	for (;;) {
-		ssize_t n;
-
-		if (snap->len + 1 >= snap->cap) {
-			snap->cap *= 2;
-			snap->text = xrealloc(snap->text, snap->cap);
-		}
-		n = pread(pm->fd, snap->text + snap->len,
-			  snap->cap - 1 - snap->len, (off_t)snap->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		snap->len += (size_t)n;
-	}
-	snap->text[snap->len] = '\0';
-	return 0;
+	return pread_text(pm->fd, &snap->text, &snap->cap, &snap->len);
 }
 
 /* ---- keys ---- */

@@ -46,4 +46,13 @@ static inline int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The whole of a file open as @fd (a /proc file, read again at every
+ * iteration), from its start, as text in *@text, NUL-terminated; the
+ * buffer, *@cap bytes, grows only when the file outgrew it, so that a
+ * monitor's reads before and after an iteration allocate nothing.
+ * Its length goes to @len unless NULL. Returns 0, or -1 with errno.
+ */
+int pread_text(int fd, char **text, size_t *cap, size_t *len);
+
 #endif
