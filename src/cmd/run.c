@@ -23,6 +23,7 @@
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "runner/suite.h"
+#include "runner/suite_file.h"
 #include "runner/sweep.h"
 #include "store/store.h"
 #include "util/list.h"
@@ -164,6 +165,7 @@ static int set_monitors(const struct cmd_option *opt, const char *arg)
 
 static int parse_arguments(int argc, char **argv, struct run_request *req)
 {
+	char suite_help[256];	/* the built-in suites named from their table */
 	struct cmd_option options[] = {
 		OPT_CALLBACK('p', "param", req, "KEY=VALUE", "set a workload parameter; a "
 			     "comma list (KEY=A,B) runs one benchmark per value, several lists "
@@ -206,10 +208,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "run name (default: the kernel release, uname -r)"),
 		OPT_BOOL(0, "replace", &req->opt.replace,
 			 "discard this machine's earlier batches of NAME first"),
-		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", "run a built-in suite or a YAML "
-			   "suite file (see schedperf-suite(5)): quick, standard, poundtime, "
-			   "hackbench, perfpipe, aim9, reaim, schbench, sysbench, futex, latency, "
-			   "fairness"),
+		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", suite_help),
 		OPT_BOOL(0, "resume", &req->resume, "continue this machine's latest incomplete batch of NAME "
 			 "with exactly the iterations it is missing (an iteration with no "
 			 "successful attempt is missing), as its plan says: iterations, "
@@ -241,6 +240,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 	};
 	int code;
 
+	snprintf(suite_help, sizeof(suite_help), "run a built-in suite or a YAML suite file (see "
+		 "schedperf-suite(5)): %s", suite_names());
 	/* what the options give, 0 too, is the plan's given: --resume refuses it */
 	plan_options_unset(&req->plan);
 	if (parse_options(argc, argv, options, &run_usage, &code))

@@ -8,12 +8,6 @@
 #include "runner/suite_file.h"
 #include "workload/workload.h"
 
-const char *suite_names(void)
-{
-	return "quick, standard, poundtime, hackbench, perfpipe, aim9, reaim, schbench, sysbench, "
-	       "futex, latency, fairness";
-}
-
 int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,
 		  struct error *err)
 {

@@ -19,7 +19,4 @@ int suite_plan(const char *name, struct plan *plan, struct error *err);
 int suite_plan_on(const char *name, const struct topology *topo, struct plan *plan,
 		  struct error *err);
 
-/* Names of the built-in suites, for help and errors: "quick, standard, ...". */
-const char *suite_names(void);
-
 #endif

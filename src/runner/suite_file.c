@@ -459,12 +459,6 @@ static int suite_load_file(struct suite *suite, const char *path,
 	return rc;
 }
 
-static void list_builtin(struct strbuf *sb)
-{
-	for (const char *const *n = suite_builtin_names; *n; n++)
-		strbuf_addf(sb, "%s%s", n == suite_builtin_names ? "" : ", ", *n);
-}
-
 int suite_load(struct suite *suite, const char *name_or_path, const struct topology *topo,
 	       struct error *err)
 {
@@ -487,12 +481,9 @@ int suite_load(struct suite *suite, const char *name_or_path, const struct topol
 				 name_or_path);
 	if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
 		return suite_load_file(suite, name_or_path, topo, err);
-	list_builtin(&sb);
-	rc = error_set(err, EXIT_USAGE, "unknown suite '%.64s': not a built-in suite (%s) "
-		       "nor a file (give a path such as ./%s.yaml)", name_or_path,
-		       strbuf_str(&sb), name_or_path);
-	strbuf_release(&sb);
-	return rc;
+	return error_set(err, EXIT_USAGE, "unknown suite '%.64s': not a built-in suite (%s) "
+			 "nor a file (give a path such as ./%s.yaml)", name_or_path,
+			 suite_names(), name_or_path);
 }
 
 void suite_release(struct suite *suite)

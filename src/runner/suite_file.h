@@ -7,6 +7,7 @@
 #include "runner/plan.h"
 #include "monitor/topology.h"
 #include "util/error.h"
+#include "util/registry.h"
 
 /*
  * Suites in YAML (schedperf-suite(5)): a list of benchmarks, each a mapping
@@ -67,10 +68,20 @@ void suite_release(struct suite *suite);
 int suite_entry_plan(const struct suite *suite, const struct suite_entry *entry,
 		     struct plan *plan, struct error *err);
 
+/*
+ * The built-in suites, a registry (util/registry.h) ended by a NULL name,
+ * in the order help shows them: each one's name and YAML text.
+ */
+struct suite_builtin {
+	struct registry_name id;
+	const char *yaml;
+};
+extern const struct suite_builtin suite_builtins[];
+
 /* The YAML text of built-in suite @name, NULL when there is none. */
 const char *suite_builtin_text(const char *name);
 
-/* The built-in suite names, NULL-terminated, in the order help shows them. */
-extern const char *const suite_builtin_names[];
+/* Names of the built-in suites, for help and errors: "quick, standard, ...". */
+const char *suite_names(void);
 
 #endif

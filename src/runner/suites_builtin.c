@@ -12,12 +12,7 @@
 #include <string.h>
 
 #include "runner/suite_file.h"
-#include "util/array.h"
-
-struct builtin_suite {
-	const char *name;
-	const char *yaml;
-};
+#include "util/registry.h"
 
 /*
  * quick: perf bench's two scheduler workloads at sizes that finish in about a
@@ -181,30 +176,39 @@ static const char fairness_yaml[] =
 	"- workload: fairness\n"
 	"  params: {mode: [cgroup, nice], weights: \"100:100:100:100\"}\n";
 
-static const struct builtin_suite builtin_suites[] = {
-	{ "quick", quick_yaml },
-	{ "standard", standard_yaml },
-	{ "poundtime", poundtime_yaml },
-	{ "hackbench", hackbench_yaml },
-	{ "perfpipe", perfpipe_yaml },
-	{ "aim9", aim9_yaml },
-	{ "reaim", reaim_yaml },
-	{ "schbench", schbench_yaml },
-	{ "sysbench", sysbench_yaml },
-	{ "futex", futex_yaml },
-	{ "latency", latency_yaml },
-	{ "fairness", fairness_yaml },
-};
-
-const char *const suite_builtin_names[] = {
-	"quick", "standard", "poundtime", "hackbench", "perfpipe", "aim9", "reaim",
-	"schbench", "sysbench", "futex", "latency", "fairness", NULL
+/*
+ * The one list of the built-in suites, in the order help shows them: --suite
+ * NAME finds its text here, and its help and errors list these names.
+ */
+const struct suite_builtin suite_builtins[] = {
+	{ { "quick", NULL }, quick_yaml },
+	{ { "standard", NULL }, standard_yaml },
+	{ { "poundtime", NULL }, poundtime_yaml },
+	{ { "hackbench", NULL }, hackbench_yaml },
+	{ { "perfpipe", NULL }, perfpipe_yaml },
+	{ { "aim9", NULL }, aim9_yaml },
+	{ { "reaim", NULL }, reaim_yaml },
+	{ { "schbench", NULL }, schbench_yaml },
+	{ { "sysbench", NULL }, sysbench_yaml },
+	{ { "futex", NULL }, futex_yaml },
+	{ { "latency", NULL }, latency_yaml },
+	{ { "fairness", NULL }, fairness_yaml },
+	{ { NULL, NULL }, NULL },
 };
 
 const char *suite_builtin_text(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(builtin_suites); i++)
-		if (!strcmp(builtin_suites[i].name, name))
-			return builtin_suites[i].yaml;
-	return NULL;
+	const struct suite_builtin *b = REGISTRY_FIND(suite_builtins, name);
+
+	return b ? b->yaml : NULL;
+}
+
+const char *suite_names(void)
+{
+	static char names[256];
+
+	if (!names[0])
+		registry_names(names, sizeof(names), suite_builtins, sizeof(suite_builtins[0]),
+			       ", ", ", ", 0);
+	return names;
 }
