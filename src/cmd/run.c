@@ -496,9 +496,9 @@ static char *monitors_with_profile(const char *list)
 	if (!list) {
 		strbuf_addstr(&sb, MONITORS_DEFAULT ",profile");
 	} else if (!strcmp(list, "all")) {
-		for (const char *const *name = monitor_names; *name; name++)
-			if (strcmp(*name, "profile-system"))
-				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", *name);
+		for (size_t i = 0; monitor_name(i); i++)
+			if (strcmp(monitor_name(i), "profile-system"))
+				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", monitor_name(i));
 	} else if (!*list || !strcmp(list, "none")) {
 		strbuf_addstr(&sb, "profile");
 	} else {

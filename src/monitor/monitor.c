@@ -4,7 +4,7 @@
  * offer on this machine (fixed once opened, so every iteration of a run
  * stores the same columns), and the calls around each iteration.
  *
- * Monitors always run in the order of monitor_names[], whatever order the
+ * Monitors always run in the order of all_monitors[], whatever order the
  * list gave, so that two runs with the same monitors have the same metric
  * order.
  */
@@ -38,10 +38,10 @@ static const struct monitor_ops *const all_monitors[] = {
 
 #define NR_MONITORS (ARRAY_SIZE(all_monitors))
 
-const char *const monitor_names[] = {
-	"perf", "vmstat", "stat", "softirqs", "schedstat", "cpufreq", "profile",
-	"profile-system", NULL,
-};
+const char *monitor_name(size_t i)
+{
+	return i < NR_MONITORS ? all_monitors[i]->name : NULL;
+}
 
 /* One opened monitor and the slice of the metric table it fills. */
 struct monitor_slot {
@@ -99,8 +99,8 @@ static bool is_profiling(const struct monitor_ops *ops)
 static int monitor_index(const char *name, size_t len)
 {
 	for (size_t i = 0; i < NR_MONITORS; i++)
-		if (strlen(monitor_names[i]) == len &&
-		    !strncmp(monitor_names[i], name, len))
+		if (strlen(all_monitors[i]->name) == len &&
+		    !strncmp(all_monitors[i]->name, name, len))
 			return (int)i;
 	return -1;
 }
@@ -112,7 +112,7 @@ static void known_names(char *buf, size_t size)
 	buf[0] = '\0';
 	for (size_t i = 0; i < NR_MONITORS && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, "%s, ",
-					 monitor_names[i]);
+					 all_monitors[i]->name);
 	if (used < size)
 		snprintf(buf + used, size - used, "all or none");
 }

@@ -48,11 +48,13 @@ struct monitor_set;
 #define MONITOR_MAX_FDS 14
 
 /*
- * The names accepted by --monitors, comma-separated: "perf,vmstat,...";
- * NULL-terminated. Besides them, "all" (every monitor but the profiles,
- * which sample inside the timed section) and "none" (or "") are accepted.
+ * The names accepted by --monitors, comma-separated: "perf,vmstat,...":
+ * the @i-th monitor's (each monitor's own, from the one table of them in
+ * monitor.c), NULL past the last. Besides them, "all" (every monitor but
+ * the profiles, which sample inside the timed section) and "none" (or "")
+ * are accepted.
  */
-extern const char *const monitor_names[];
+const char *monitor_name(size_t i);
 
 /*
  * The profile monitors' samples a second on each CPU unless a run asks for
@@ -72,7 +74,7 @@ struct monitor_options {
  * Open the monitors named in @list (comma-separated; NULL = all, "" or
  * "none" = no metric at all), with @options (NULL = the defaults). Decides
  * which metrics exist on this machine: the metric list is fixed from here
- * on, in the order of monitor_names[] whatever the order of @list. Unknown
+ * on, in the order of monitor_name() whatever the order of @list. Unknown
  * names fail with EXIT_USAGE. Holds a few fds (at most 14, close-on-exec)
  * until monitors_close().
  */
