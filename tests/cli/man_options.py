@@ -4,7 +4,9 @@
 # section), and every option the man page names is one that --help lists
 # (outside WORKLOADS, which names the reference tools' flags).
 # The names an option of choices takes ("[--format text|json|csv]" in a
-# usage line, read from its registry) are each in the command's entry too.
+# usage line, read from its registry; for a --format or --style the usage
+# line leaves out, the names its error lists) are each in the command's
+# entry too.
 # usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
 import re
 import subprocess
@@ -23,10 +25,20 @@ def options_in(text):
 CHOICES = re.compile(r"\[--([a-z-]+) ([a-z0-9-]+(?:\|[a-z0-9-]+)+)\]")
 
 
-def help_choices(cmd):
-    """{option: [names]} of the usage lines' choices."""
+REFUSED = re.compile(r"unknown \w+ '\?': give (.+?) \(see ")
+
+
+def help_choices(cmd, options):
+    """{option: [names]} of the usage lines' choices, and of each --format or
+    --style the usage line does not list, the names its error gives."""
     out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
-    return {"--" + o: names.split("|") for o, names in CHOICES.findall(out)}
+    found = {"--" + o: names.split("|") for o, names in CHOICES.findall(out)}
+    for o in ("--format", "--style"):
+        if o in options and o not in found:
+            err = subprocess.run([sp, cmd, o, "?"], capture_output=True, text=True).stderr
+            m = REFUSED.search(err)
+            found[o] = re.split(r", | or ", m.group(1)) if m else ["(no list in: %s)" % err]
+    return found
 
 
 def help_options(cmd):
@@ -78,7 +90,7 @@ for cmd in commands():
         problems.append(f"{cmd}: {o} is in --help but not in its man page entry")
     for o in sorted(in_man - in_help):
         problems.append(f"{cmd}: {o} is in its man page entry but not in --help")
-    for o, names in sorted(help_choices(cmd).items()):
+    for o, names in sorted(help_choices(cmd, in_help).items()):
         for n in names:
             if not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", entries[cmd]):
                 problems.append(f"{cmd}: {o} {n} is in --help but not in its man page entry")

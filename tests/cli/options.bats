@@ -10,6 +10,22 @@ load helpers
 	[ "$status" -eq 0 ]
 }
 
+@test "options: an option or a format name the man page lacks, or one it names that no --help lists, is found" {
+	local man="$BATS_TEST_DIRNAME/../../doc/schedperf.1"
+	sed 's/only\\-changed/only\\-changes/g' "$man" > "$TMP/renamed.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/renamed.1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"compare: --only-changed is in --help but not in its man page entry"* ]]
+	[[ "$output" == *"compare: --only-changes is in its man page entry but not in --help"* ]]
+	[[ "$output" == *"the man page names --only-changes, which no --help lists"* ]]
+	[ "${#lines[@]}" -eq 3 ] || { echo "$output"; false; }
+	# ab's usage line lists no format: its error names them
+	sed 's/(\\-\\-format text, the default) //' "$man" > "$TMP/no-text.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/no-text.1"
+	[ "$status" -eq 1 ]
+	[ "$output" = "ab: --format text is in --help but not in its man page entry" ]
+}
+
 @test "options: the common options are accepted by every command" {
 	for cmd in list runs env; do
 		run sp "$cmd" --db "$TMP/none.db" --help
