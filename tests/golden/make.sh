@@ -289,5 +289,6 @@ psql_in "${pgdb_of[jobs]}" "
 	UPDATE jobs SET state = 'done', worker = 'golden-host', attempts = 1,
 		result = '{\"verdict\": \"SAME\"}', result_batch = 1 WHERE id = 4;
 	UPDATE jobs SET state = 'cancelled' WHERE id = 5;"
-check jobs jobs jobs
-check jobs jobs.json jobs --format json
+for f in $(choices jobs format); do
+	check jobs "$(label jobs "$f")" jobs --format "$f"
+done
