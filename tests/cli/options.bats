@@ -169,3 +169,16 @@ refused_by_all() {
 	refused_by_all metric '' ""
 	refused_by_all machine '' "pattern must have 1 to 255 bytes"
 }
+
+@test "options: every built-in suite, as --suite's error lists them, is in both man pages" {
+	local doc="$BATS_TEST_DIRNAME/../../doc" names name
+	run sp run --suite no-such-suite
+	[ "$status" -eq 2 ]
+	names=$(sed -n 's/.*not a built-in suite (\([^)]*\)).*/\1/p' <<<"$output" | tr -d ,)
+	[ "$(wc -w <<<"$names")" -ge 10 ] || { echo "$output"; false; }
+	for name in $names; do
+		grep -qx ".B $name" "$doc/schedperf-suite.5" || { echo "schedperf-suite.5: $name"; false; }
+		sed -n '/^\.B run \\-\\-suite/,/^\.TP/p' "$doc/schedperf.1" | grep -qw "$name" ||
+			{ echo "schedperf.1, run --suite: $name"; false; }
+	done
+}
