@@ -35,6 +35,7 @@ enum store_access {
 enum store_dialect {
 	DIALECT_SQLITE,
 	DIALECT_POSTGRES,
+	NR_DIALECTS		/* how many texts a schema row may have */
 };
 
 enum store_txn {

@@ -149,7 +149,7 @@
 /* A new store: version 3, and PostgreSQL's table of the version. */
 #define FRESH_VERSION 3
 
-static const char *const fresh[] = {
+static const char *const fresh[NR_DIALECTS] = {
 	[DIALECT_SQLITE] = V3(LITE),
 	[DIALECT_POSTGRES] = "CREATE TABLE schedperf_schema (version integer NOT NULL);"
 			     V3(PG) "INSERT INTO schedperf_schema (version) VALUES (3);",
@@ -375,7 +375,7 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
 #define EACH(v) { [DIALECT_SQLITE] = v(LITE), [DIALECT_POSTGRES] = v(PG) }
 
 static const struct {
-	const char *sql[2];
+	const char *sql[NR_DIALECTS];
 } migrations[] = {
 	{ { [DIALECT_SQLITE] = lite_v1_to_v2 } },
 	{ { [DIALECT_SQLITE] = lite_v2_to_v3 } },
