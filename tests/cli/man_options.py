@@ -2,7 +2,9 @@
 # Every option that a command's --help lists is in that command's entry of
 # doc/schedperf.1 (or, for the options every command takes, in its OPTIONS
 # section), and every option the man page names is one that --help lists
-# (outside WORKLOADS, which names the reference tools' flags).
+# (outside WORKLOADS, which names the reference tools' flags); an option
+# that follows another command's name in bold ("submit --kernel") is that
+# command's.
 # The names an option of choices takes ("[--format text|json|csv]" in a
 # usage line, read from its registry; for a --format or --style the usage
 # line leaves out, the names its error lists) are each in the command's
@@ -61,6 +63,10 @@ def commands():
 
 # The man page as plain text, split by section and, under COMMANDS, by entry.
 man = open(man_path).read().replace("\\-", "-").replace("\\(en", "-")
+# A command's name in bold before an option ("\fBsubmit --kernel") names
+# that command's option: kept apart by a no-break space.
+cmds = commands()
+man = re.sub(r"\\fB(" + "|".join(re.escape(c) for c in cmds) + r") (?=-)", "\\1\u00a0", man)
 man = re.sub(r"\\f[BIRP]", "", man)
 # Options of other programs the page quotes ('ulimit -f', 'perf bench sched
 # pipe -T') are not schedperf's: drop a quoted command that is not ours, and
@@ -79,13 +85,22 @@ everywhere = options_in("".join(body for name, body in sections.items() if name 
 problems = []
 main_help = subprocess.run([sp, "--help"], capture_output=True, text=True, check=True).stdout
 known = options_in(main_help)
-for cmd in commands():
-    in_help = help_options(cmd)
+helps = {cmd: help_options(cmd) for cmd in cmds}
+for cmd in cmds:
+    in_help = helps[cmd]
     known |= in_help
     if cmd not in entries:
         problems.append(f"{cmd}: no entry under COMMANDS in the man page")
         continue
-    in_man = options_in(entries[cmd]) | common
+    # "submit --kernel" in worker's entry is submit's option: held to
+    # submit's --help, not to worker's.
+    others = re.compile(r"(?<![\w-])(" + "|".join(re.escape(c) for c in cmds if c != cmd) +
+                        r")\u00a0(--[a-z][a-z0-9-]*)")
+    for other, o in others.findall(entries[cmd]):
+        if o not in helps[other]:
+            problems.append(f"{cmd}: its man page entry names {other} {o}, "
+                            f"which is not in {other} --help")
+    in_man = options_in(others.sub(" ", entries[cmd])) | common
     for o in sorted(in_help - in_man):
         problems.append(f"{cmd}: {o} is in --help but not in its man page entry")
     for o in sorted(in_man - in_help):

@@ -24,6 +24,12 @@ load helpers
 	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/no-text.1"
 	[ "$status" -eq 1 ]
 	[ "$output" = "ab: --format text is in --help but not in its man page entry" ]
+	# another command's option, after its name in bold, is held to that command's --help
+	sed 's/submit \\-\\-kernel\\fR would/submit \\-\\-kernels\\fR would/' "$man" > "$TMP/other.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/other.1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"worker: its man page entry names submit --kernels, which is not in submit --help"* ]]
+	[ "${#lines[@]}" -eq 2 ] || { echo "$output"; false; }
 }
 
 @test "options: the common options are accepted by every command" {
