@@ -124,9 +124,9 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 	if (!*s || strlen(s) > max)
 		return command_usage_error(cmd, "%s must have 1 to %zu bytes, a character "
 					   "beyond ASCII taking 2 to 4 in UTF-8", what, max);
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return command_usage_error(cmd, "%s contains control characters", what);
+	if (!utf8_plain(s))
+		return command_usage_error(cmd, "%s contains control characters, or marks such as "
+					   "U+202E that reorder a line", what);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "interchange/fields.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 void where_child(struct where *child, const struct where *parent, const char *key,
@@ -31,14 +32,6 @@ int bad(struct error *err, const char *file, const struct where *w, const char *
 {
 	return error_set(err, EXIT_USAGE, "cannot import '%s': %s: %s (fix the file; "
 			 "nothing was imported)", file, w->path[0] ? w->path : "document", why);
-}
-
-bool printable_text(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
 }
 
 /* A required non-empty string of printable characters, at most @max bytes. */
@@ -59,8 +52,9 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		return NULL;
 	}
 	s = json_string_value(v);
-	if (strlen(s) != json_string_length(v) || !printable_text(s)) {
-		bad(err, file, &w, "contains control characters");
+	if (strlen(s) != json_string_length(v) || !utf8_plain(s)) {
+		bad(err, file, &w, "contains control characters, or marks such as U+202E that "
+		    "reorder a line");
 		return NULL;
 	}
 	if ((!allow_empty && !*s) || strlen(s) > max) {
@@ -335,7 +329,7 @@ int read_string_map(json_t *obj, const char *file, const struct where *w,
 		struct where kw;
 
 		where_child(&kw, w, key, -1);
-		if (!*key || strlen(key) > 128 || !printable_text(key))
+		if (!*key || strlen(key) > 128 || !utf8_plain(key))
 			return bad(err, file, &kw, "key empty, too long or not printable");
 		if (!json_is_string(v))
 			return bad(err, file, &kw, "not a string");

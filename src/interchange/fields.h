@@ -23,8 +23,6 @@ void where_child(struct where *child, const struct where *parent, const char *ke
 		 long index);
 /* -1, @err saying that the value at @w is bad and @why. */
 int bad(struct error *err, const char *file, const struct where *w, const char *why);
-/* No control character in @s. */
-bool printable_text(const char *s);
 /* A required string of printable characters, at most @max bytes; NULL with @err. */
 const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		     const char *file, const struct where *parent, struct error *err);

@@ -70,6 +70,21 @@ static bool reorders_or_controls(unsigned long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+bool utf8_plain(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+
+		if (!len || code < 0x20 || code == 0x7f || reorders_or_controls(code))
+			return false;
+		p += len;
+	}
+	return true;
+}
+
 /* The next piece of @*p as shown: itself, \xHH or \uHHHH; *p moves past it. */
 static size_t next_shown(const unsigned char **p, char piece[8])
 {

@@ -14,6 +14,14 @@
 bool utf8_valid(const char *s);
 
 /*
+ * Whether @s is well-formed UTF-8 that shows as it is on one line: no
+ * control character (C0, DEL, C1) and no mark that reorders a line
+ * (U+202E...), the characters utf8_escape() escapes. A name is refused
+ * where it enters schedperf unless it is, as every command shows names.
+ */
+bool utf8_plain(const char *s);
+
+/*
  * @s for a message: the bytes that are not part of well-formed UTF-8, and
  * control characters, as \xHH; C1 controls and the bidirectional controls
  * (U+202E, which shows the rest of a line backwards...) as \uHHHH; cut to

@@ -167,6 +167,9 @@ big() {		# big N: a string of N letters
 	hostile 2 run pipe --cpus "$(big 120000)"
 	hostile 2 run pipe --name ''
 	hostile 2 run pipe --name "$(big 120000)"
+	hostile 2 run pipe --name $'a\x1b[2Jb'
+	hostile 2 run pipe --name $'a\xe2\x80\xaeb'	# U+202E, which reverses the rest of a line
+	hostile 2 run pipe --name $'a\xc2\x9bb'	# U+009B, a C1 control
 	hostile 2 run pipe --monitors bogus
 	hostile 2 run pipe --shuffle=yes
 	hostile 2 run pipe --bogus
@@ -406,6 +409,8 @@ big() {		# big N: a string of N letters
 	del r['benchmarks']
 	r['name'] = ''
 	r['name'] = 'a\u0000b'
+	r['name'] = 'a\u202eb'
+	r['name'] = 'a\u0085b'
 	r['name'] = 'x' * 100000
 	r['name'] = ['x']
 	del r['name']

@@ -80,6 +80,19 @@ static void test_utf8_escaped(void **state)
 	free(s);
 }
 
+/* Plain: what utf8_escape() would show as it is, and nothing else. */
+static void test_utf8_plain(void **state)
+{
+	assert_true(utf8_plain(""));
+	assert_true(utf8_plain("v6.1-rc2 caf\xc3\xa9 \xe2\x80\x94 \xc2\xa0"));
+	assert_false(utf8_plain("a\tb"));
+	assert_false(utf8_plain("a\x7f"));
+	assert_false(utf8_plain("a\xc2\x85"));		/* U+0085, a C1 control */
+	assert_false(utf8_plain("a\xe2\x80\xae" "b"));	/* U+202E */
+	assert_false(utf8_plain("a\xe2\x81\xa6" "b"));	/* U+2066 */
+	assert_false(utf8_plain("a\xff"));
+}
+
 /* Kept for JSON: UTF-8 as it is, a control character too; stray bytes escaped. */
 static void test_utf8_kept(void **state)
 {
@@ -291,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_valid),
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
+		cmocka_unit_test(test_utf8_plain),
 		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
