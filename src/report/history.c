@@ -13,11 +13,12 @@
 #include "report/report.h"
 #include "util/json_write.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 char *history_series_title(const struct history_series *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *params = params_display(s->params);
+	char *params = params_display(s->params), *title;
 
 	strbuf_addf(&sb, "%s%s%s: %s", s->workload, *params ? " " : "", params,
 		    s->metric->name);
@@ -31,7 +32,10 @@ char *history_series_title(const struct history_series *s)
 	if (s->cpus)
 		strbuf_addf(&sb, " pinned to CPUs %s", s->cpus);
 	free(params);
-	return strbuf_detach(&sb);
+	/* a host name is the machine's to choose: escaped, as every value shown */
+	title = utf8_escaped(strbuf_str(&sb));
+	strbuf_release(&sb);
+	return title;
 }
 
 static void text_number(FILE *out, int width, double v)

@@ -14,6 +14,7 @@
 #include "analysis/machines.h"
 #include "report/report.h"
 #include "util/json_write.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static int benchmark_cmp(const void *pa, const void *pb)
@@ -125,14 +126,17 @@ static void run_batches_text(FILE *out, const struct result_set *set, const stru
 {
 	for (size_t j = first; j < set->nr_batches; j++) {
 		const struct result_batch *b = &set->batches[j];
-		char *machine;
+		char *label, *machine;
 
 		if (strcmp(b->name, name))
 			continue;
-		machine = machine_of_label(&m[j]);
+		label = machine_of_label(&m[j]);
+		/* a host name is the machine's to choose: escaped, as every value shown */
+		machine = utf8_escaped(label);
 		fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id, b->started,
 			b->complete ? "complete" : "incomplete", machine);
 		free(machine);
+		free(label);
 		if (b->nr_disturbed)
 			fprintf(out, ", %zu disturbed", b->nr_disturbed);
 		fputc('\n', out);
@@ -155,6 +159,7 @@ static void runs_text(FILE *out, const void *records, const void *how)
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const char *name = set->batches[i].name;
 		size_t batches = 0, samples = 0, disturbed = 0;
+		char *shown;
 
 		if (name_seen(set, i, name))
 			continue;
@@ -165,8 +170,11 @@ static void runs_text(FILE *out, const void *records, const void *how)
 			samples += set->batches[j].nr_samples;
 			disturbed += set->batches[j].nr_disturbed;
 		}
-		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", name, batches,
+		/* a name from a store older than utf8_plain()'s check may hold anything */
+		shown = utf8_escaped(name);
+		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", shown, batches,
 			run_benchmarks(set, i, name), samples, disturbed);
+		free(shown);
 		run_batches_text(out, set, m, i, name);
 	}
 	machines_of_free(m, set->nr_batches);

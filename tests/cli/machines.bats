@@ -283,3 +283,29 @@ json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
 	same_host_store "$PG"
 	check_same_host "$PG"
 }
+
+@test "machines: a host name that would rewrite the line is shown escaped by runs and history" {
+	"$PYTHON" - "$TMP/hosts.json" <<-'PY'
+	import json, sys
+	def run(name, host):
+	    return {"name": name, "started": "2026-01-01T00:00:00Z", "complete": True,
+	            "environment": {"machine.hostname": host, "machine.id": name * 32},
+	            "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+	                            "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                         "better": "lower", "samples": [1, 2]}]}]}
+	runs = [run("a", "lab\x1b[31m\nred"), run("b", "lab\u202e1"), run("c", "lab\u009b2J")]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	PY
+	sp import "$TMP/hosts.json"
+	local cmd
+	for cmd in runs history; do
+		sp $cmd >"$TMP/out"
+		refute grep -q $'\x1b\|\xe2\x80\xae\|\xc2\x9b' "$TMP/out"
+		grep -qF 'lab\x1b[31m\x0ared' "$TMP/out"
+		grep -qF 'lab\u202e1' "$TMP/out"
+		grep -qF 'lab\u009b2J' "$TMP/out"
+	done
+	# JSON keeps the host name as it is
+	sp runs --format json >"$TMP/r.json"
+	[ "$(json "'lab\u202e1' in [b['machine'] for r in d for b in r['batches']]" "$TMP/r.json")" = True ]
+}
