@@ -652,6 +652,121 @@ static void test_load_orders(void **state)
 	store_close(st);
 }
 
+/* A record with only its @k-th of the six values an iteration stores (0: rerun). */
+static struct result_iteration record_with(int k)
+{
+	struct result_iteration it = { .cpu_taken = NAN, .cpu_steal = NAN, .cpu_available = NAN,
+				       .started = NAN, .ended = NAN };
+	double *values[] = { &it.cpu_taken, &it.cpu_steal, &it.cpu_available, &it.started,
+			     &it.ended };
+
+	if (k)
+		*values[k - 1] = 0.25;
+	else
+		it.rerun = true;
+	return it;
+}
+
+/* A benchmark of batch @batch_id: seq 0 with no record, seq 1 with @info (NULL: none). */
+static void add_recorded(struct store *st, int64_t batch_id, const struct result_iteration *info)
+{
+	struct error err = { 0 };
+	int64_t ids[2], bench_id;
+
+	assert_int_equal(store_benchmark_add(st, batch_id, &bench_def, &bench_id, ids, &err), 0);
+	for (int seq = 0; seq < 2; seq++) {
+		struct store_sample s = { ids[0], 0, seq };
+
+		assert_int_equal(store_iteration_add(st, bench_id, seq, false, NULL,
+						     seq ? info : NULL, &s, 1, &err), 0);
+	}
+}
+
+/* The iterations @b holds: none, or seq 1's record the @k-th of record_with(). */
+static void assert_recorded(const struct result_benchmark *b, int k)
+{
+	const struct result_iteration *it = b->iterations;
+	const double *values[2][5];
+
+	if (k < 0) {
+		assert_int_equal(b->nr_iterations, 0);
+		return;
+	}
+	assert_int_equal(b->nr_iterations, 2);
+	for (int i = 0; i < 2; i++) {
+		const double *v[] = { &it[i].cpu_taken, &it[i].cpu_steal, &it[i].cpu_available,
+				      &it[i].started, &it[i].ended };
+
+		memcpy(values[i], v, sizeof(v));
+	}
+	assert_false(it[0].rerun);
+	assert_int_equal(it[1].rerun, k == 0);
+	for (int j = 0; j < 5; j++) {
+		assert_true(isnan(*values[0][j]));
+		if (j == k - 1)
+			assert_true(*values[1][j] == 0.25);
+		else
+			assert_true(isnan(*values[1][j]));
+	}
+}
+
+/* The benchmark of the batch of run @name started at @started in @set. */
+static const struct result_benchmark *benchmark_of(const struct result_set *set,
+						   const char *name, const char *started)
+{
+	for (size_t i = 0; i < set->nr_batches; i++)
+		if (!strcmp(set->batches[i].name, name) &&
+		    !strcmp(set->batches[i].started, started)) {
+			assert_int_equal(set->batches[i].nr_benchmarks, 1);
+			return &set->batches[i].benchmarks[0];
+		}
+	fail_msg("no batch of %s started at %s", name, started);
+	return NULL;
+}
+
+/*
+ * Iterations with no record read as none, and an iteration with one of
+ * the six values (after others with none, after a batch with none) keeps
+ * its benchmark's where that value is interference (rerun, cpu_taken,
+ * started: result_benchmark_has_interference()): read one run at a time
+ * and the whole store.
+ */
+static void test_load_records(void **state)
+{
+	struct store *st = open_store();
+	static const bool kept[] = { true, true, false, false, true, false };
+	struct result_set set = { NULL, 0 }, all = { NULL, 0 };
+	struct error err = { 0 };
+	char name[8];
+
+	add_recorded(st, begin(st, "none", "2026-01-01T00:00:00Z", false, NULL), NULL);
+	for (int k = 0; k < 6; k++) {
+		struct result_iteration info = record_with(k);
+
+		snprintf(name, sizeof(name), "r%d", k);
+		add_recorded(st, begin(st, name, "2026-01-02T00:00:00Z", false, NULL), NULL);
+		add_recorded(st, begin(st, name, "2026-01-03T00:00:00Z", false, NULL), &info);
+	}
+	assert_int_equal(store_load(st, NULL, STORE_EVERYTHING, &all, &err), 0);
+	assert_int_equal(all.nr_batches, 13);
+	assert_recorded(benchmark_of(&all, "none", "2026-01-01T00:00:00Z"), -1);
+	for (int k = 0; k < 6; k++) {
+		snprintf(name, sizeof(name), "r%d", k);
+		assert_int_equal(store_load(st, name, STORE_EVERYTHING, &set, &err), 0);
+		assert_int_equal(set.nr_batches, 2);
+		for (int whole = 0; whole < 2; whole++) {
+			const struct result_set *of = whole ? &all : &set;
+
+			assert_recorded(benchmark_of(of, name, "2026-01-02T00:00:00Z"), -1);
+			assert_recorded(benchmark_of(of, name, "2026-01-03T00:00:00Z"),
+					kept[k] ? k : -1);
+		}
+		result_set_release(&set);
+	}
+	result_set_release(&all);
+	store_close(st);
+}
+
 /*
  * A batch whose iterations are far apart in the store (resumed after
  * another run wrote many) is read in the order of the indexes, not
@@ -1353,6 +1468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_failed_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup, teardown),
@@ -1386,6 +1502,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_records, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_failed_first, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_ids_never_reused, setup_pg, teardown_pg),
