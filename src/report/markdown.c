@@ -92,7 +92,8 @@ void report_compare_markdown(FILE *out, const void *records, const void *render)
 		md_text(out, row->metric->name);
 		fputs(" (", out);
 		md_text(out, row->metric->unit);
-		fprintf(out, ", %s is better) | ", better_name(row->metric->better));
+		fprintf(out, "%s%s is better) | ", *row->metric->unit ? ", " : "",
+			better_name(row->metric->better));
 		style->md_value(out, &row->cells[0], row->metric->better);
 		fputs(" |", out);
 		for (size_t r = 1; r < cmp->nr_runs; r++) {

@@ -533,8 +533,9 @@ static void mm_print_table(FILE *out, const struct comparison *cmp, struct mm_ta
 		if ((int)strlen(t->ops[i]) > opw)
 			opw = (int)strlen(t->ops[i]);
 
-	fprintf(out, "%s %s (%s, %s is better)\n", first->workload, first->metric->name,
-		first->metric->unit, better_name(first->metric->better));
+	fprintf(out, "%s %s (%s%s%s is better)\n", first->workload, first->metric->name,
+		first->metric->unit, *first->metric->unit ? ", " : "",
+		better_name(first->metric->better));
 	mm_header(out, cmp, statw + 1 + opw, ver->field);
 	for (size_t l = 0; l < ver->nr_lines; l++)
 		for (size_t i = 0; i < t->nr_rows; i++)

@@ -226,3 +226,28 @@ PY
 	[ "$(grep -c '^schedperf: wx.seconds (threads=4): new ' <<<"$output")" -eq 1 ]
 	[ "$(grep -c '^schedperf: wx.seconds (threads=8): new ' <<<"$output")" -eq 1 ]
 }
+
+@test "--style mmtests and markdown: a metric without unit is titled (lower is better), not (, lower is better)" {
+	"$PYTHON" - "$TMP/nounit.json" <<-'PY'
+	import json, sys
+	def run(name, day, samples):
+	    return {"name": name, "started": "2026-01-0%dT00:00:00Z" % day, "complete": True,
+	            "environment": {"machine.hostname": "h"},
+	            "benchmarks": [{"workload": "w", "params": {},
+	                            "metrics": [{"name": "m", "unit": "", "better": "lower",
+	                                         "samples": samples}]}]}
+	runs = [run("a", 1, [1, 1.1, 1.2]), run("b", 2, [2, 2.1, 2.2])]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	PY
+	sp import "$TMP/nounit.json" >/dev/null
+	local style
+	for style in mmtests mmtests-classic; do
+		run sp compare a b --style "$style"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "w m (lower is better)" ] || { echo "$output"; false; }
+	done
+	run sp compare a b --format markdown
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| m (lower is better) |"* ]] || { echo "$output"; false; }
+	[[ "$output" != *"(, "* ]]
+}
