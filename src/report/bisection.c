@@ -31,10 +31,13 @@ static const char *shown(const json_t *obj, const char *key, char *buf, size_t l
 	return buf;
 }
 
-/* The @i-th of the commits left when only skipped ones are. */
-static const char *candidate(const json_t *candidates, size_t i)
+/*
+ * The @i-th string of @array (the commits left when only skipped ones are,
+ * the -p options): "" where a record edited outside schedperf has another value.
+ */
+static const char *nth_string(const json_t *array, size_t i)
 {
-	const char *s = json_string_value(json_array_get(candidates, i));
+	const char *s = json_string_value(json_array_get(array, i));
 
 	return s ? s : "";
 }
@@ -139,14 +142,19 @@ static double chance_right(const json_t *steps, size_t *decided)
 
 static void text_header(FILE *out, const json_t *r)
 {
-	json_t *ends = json_object_get(r, "ends");
+	json_t *ends = json_object_get(r, "ends"), *params = json_object_get(r, "params");
 	char alpha[32], margin[32], id[32], *repo = utf8_escaped(said(r, "repo"));
 
 	fprintf(out, "bisection %s of %s on %s: %s", int_shown(r, "id", id, sizeof(id)), repo,
 		said(r, "machine"), said(r, "workload"));
 	free(repo);
-	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++)
-		fprintf(out, " %s", json_string_value(json_array_get(json_object_get(r, "params"), i)));
+	/* a -p value may hold a line break (a command's script): escaped */
+	for (size_t i = 0; i < json_array_size(params); i++) {
+		char *param = utf8_escaped(nth_string(params, i));
+
+		fprintf(out, " %s", param);
+		free(param);
+	}
 	fprintf(out, "\nmetric %s (%s is better); alpha %s per step, margin %s %%, seed %s\n",
 		said(r, "metric"), said(r, "better"),
 		num_shown(r, "alpha", false, alpha, sizeof(alpha)),
@@ -261,7 +269,7 @@ static void text_result(FILE *out, const json_t *r)
 	if (!strcmp(result, "only skipped commits left")) {
 		fputs("only skipped commits left: the first bad commit is one of", out);
 		for (size_t i = 0; i < json_array_size(json_object_get(r, "candidates")); i++)
-			fprintf(out, " %.12s", candidate(json_object_get(r, "candidates"), i));
+			fprintf(out, " %.12s", nth_string(json_object_get(r, "candidates"), i));
 		fputc('\n', out);
 		return;
 	}
@@ -291,7 +299,7 @@ static void md_header(FILE *out, const json_t *r)
 	md_text(out, said(r, "workload"));
 	for (size_t i = 0; i < json_array_size(json_object_get(r, "params")); i++) {
 		fputc(' ', out);
-		md_text(out, json_string_value(json_array_get(json_object_get(r, "params"), i)));
+		md_text(out, nth_string(json_object_get(r, "params"), i));
 	}
 	fputs(" on ", out);
 	md_text(out, *str(r, "machine_host") ? str(r, "machine_host") : said(r, "machine"));
@@ -356,7 +364,7 @@ static void md_result(FILE *out, const json_t *r)
 
 		fprintf(out, "**Result:** %s: the first bad commit is one of", result);
 		for (size_t i = 0; i < json_array_size(candidates); i++)
-			fprintf(out, " `%.12s`", candidate(candidates, i));
+			fprintf(out, " `%.12s`", nth_string(candidates, i));
 		fputs("\n", out);
 		return;
 	}

@@ -263,6 +263,28 @@ PY
 	[[ "$output" == *"bad against good "*" [unbounded, -3.2 %], worse"* ]]
 }
 
+@test "bisect --show: a record's -p options edited to other values, or holding a line break, are shown in one line" {
+	repo_of 2 2 100.0 130.0
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
+		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
+	[ "$status" -eq 0 ]
+	sqlite3 "$SCHEDPERF_DB" "SELECT doc FROM bisections" >"$TMP/doc.json"
+	"$PYTHON" - "$TMP/doc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["params"] = [1, None, "cmd=./prog\nrm -rf /", ["x"]]
+open(sys.argv[1], "w").write(json.dumps(d))
+PY
+	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = readfile('$TMP/doc.json')"
+	run sp bisect --show
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "bisection 1 of "*": command   cmd=./prog\x0arm -rf / " ]] || { echo "$output"; false; }
+	[[ "$output" != *"(null)"* ]]
+	run sp bisect --show --format markdown
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "**schedperf bisect** of command   cmd=./prog rm -rf /  on "* ]] || { echo "$output"; false; }
+}
+
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
 	repo_of 8 5 100.0 120.0
 	p=(-p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
