@@ -41,6 +41,14 @@ enum store_dialect {
 enum store_txn {
 	TXN_READ,		/* one snapshot: whole iterations only */
 	TXN_WRITE,		/* writers take turns: a check and a claim are one step */
+	/*
+	 * A write that only adds rows (no UPDATE, no DELETE: no cascade to
+	 * run), each referring to rows it found or added itself: another
+	 * writer waits for it, so none of those can go before it commits.
+	 * Its references are right as it makes them, and a driver need not
+	 * look each one up again (import: a fifth of its time).
+	 */
+	TXN_ADD,
 	TXN_SCHEMA,		/* an upgrade: a write that may rebuild tables */
 };
 

@@ -156,12 +156,16 @@ static int import_batch(struct store *st, const struct result_batch *from,
 	return import_benchmarks(st, &batch, stopped, err);
 }
 
+/*
+ * The import only adds rows, and each refers to the run it found, or to
+ * a row it added, with the id the insert gave: TXN_ADD.
+ */
 int store_import(struct store *st, const struct result_set *set, bool (*stopped)(void),
 		 struct error *err)
 {
 	int rc = 0;
 
-	if (sql_begin(st, TXN_WRITE, err))
+	if (sql_begin(st, TXN_ADD, err))
 		return -1;
 	for (size_t i = 0; i < set->nr_batches && !rc; i++)
 		rc = import_batch(st, &set->batches[i], stopped, err);

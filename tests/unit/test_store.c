@@ -1045,6 +1045,67 @@ static void test_bad_direction(void **state)
 	store_close(st);
 }
 
+/* Whether the store's own connection checks foreign keys (1), or not (0). */
+static int checks_references(struct store *st)
+{
+	sqlite3_stmt *stmt;
+	int on = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(sqlite_of(st)->db, "PRAGMA foreign_keys", -1, &stmt,
+					    NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		on = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return on;
+}
+
+/*
+ * An import adds its rows without SQLite looking up each reference
+ * (TXN_ADD): it makes them right itself, under the write lock. The
+ * checks are on again for whatever the connection writes next, whether
+ * the import went in, was refused, or could not start (another writer
+ * held the lock); and a delete, which waits for the lock, takes the
+ * imported rows with the run.
+ */
+static void test_import_checks_again(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 };
+	struct error err = { 0 };
+	int64_t ids[2], batch_id;
+	sqlite3 *db;
+
+	batch_id = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
+	fill(st, batch_id, 1, 3, ids);
+	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
+	assert_int_equal(store_load(st, "a", STORE_EVERYTHING, &set, &err), 0);
+	free(set.batches[0].name);
+	set.batches[0].name = xstrdup("b");
+	assert_int_equal(checks_references(st), 1);
+
+	db = raw();
+	sql(db, "BEGIN IMMEDIATE");
+	assert_int_equal(store_import(st, &set, NULL, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_int_equal(checks_references(st), 1);
+	sql(db, "ROLLBACK");
+	sqlite3_close(db);
+
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	assert_int_equal(checks_references(st), 1);
+	assert_int_equal(store_import(st, &set, NULL, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_int_equal(checks_references(st), 1);
+	/* every reference leads somewhere, and what refers to the run goes with it */
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 2 * 3 * 4);
+	db_exec("DELETE FROM runs WHERE name = 'b'", NULL);
+	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 4);
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	result_set_release(&set);
+	store_close(st);
+}
+
 /*
  * Another connection holds the store's exclusive lock: every lookup must
  * fail with "locked", never answer "nothing there". In WAL mode a writer
@@ -1476,6 +1537,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_upgrade_matches_new, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_is_not_no_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_checks_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trigger_refuses_insert, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full, setup, teardown),

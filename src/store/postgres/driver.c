@@ -239,6 +239,11 @@ static void rollback(struct store *st)
 		PQclear(PQexec(ps->conn, "ROLLBACK"));
 }
 
+/*
+ * Every transaction checks its references, TXN_ADD's too: PostgreSQL
+ * turns its checks off only for a superuser (session_replication_role),
+ * which a store's role need not be.
+ */
 static int begin(struct store *st, enum store_txn txn, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
@@ -246,7 +251,7 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 	if (txn == TXN_READ)
 		return control(ps, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err,
 			       "start reading");
-	if (txn == TXN_WRITE && ps->read_only)
+	if ((txn == TXN_WRITE || txn == TXN_ADD) && ps->read_only)
 		return error_set(err, EXIT_INTERNAL, "a write to store '%s' opened for reading",
 				 st->location);
 	if (control(ps, "BEGIN", err, txn == TXN_SCHEMA ? "start the upgrade" :

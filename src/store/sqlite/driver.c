@@ -330,12 +330,28 @@ static char *next_id_query(const char *table)
 	return strbuf_detach(&sb);
 }
 
+/* Whether transactions of kind @txn run with foreign keys off (begin()). */
+static bool unchecked(enum store_txn txn)
+{
+	return txn == TXN_SCHEMA || txn == TXN_ADD;
+}
+
+static void end_txn(struct sqlite_store *ss)
+{
+	if (unchecked(ss->txn))
+		sqlite3_exec(ss->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	ss->txn = TXN_READ;
+}
+
 /*
  * A write takes the write lock at once (IMMEDIATE), so a busy store waits
- * here, not mid-way; a read is one transaction so that it sees whole
- * iterations. An upgrade may rebuild tables: with foreign keys on,
- * dropping one would delete the rows that refer to it, and the pragma is
- * a no-op inside a transaction, so it is set around it.
+ * here, not mid-way, and no other writer commits until it ends; a read is
+ * one transaction so that it sees whole iterations. An upgrade may rebuild
+ * tables: with foreign keys on, dropping one would delete the rows that
+ * refer to it. An addition (TXN_ADD) makes its references right itself,
+ * under that lock, and looking each up again was a fifth of an import.
+ * The pragma is a no-op inside a transaction, so it is set around it,
+ * and on again when the transaction could not start.
  */
 static int begin(struct store *st, enum store_txn txn, struct error *err)
 {
@@ -344,18 +360,16 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 	ss->txn = txn;
 	if (txn == TXN_READ)
 		return sqlite_exec(ss, "BEGIN", err, "start reading");
-	if (txn == TXN_SCHEMA &&
-	    sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, "prepare the upgrade"))
+	if (unchecked(txn) &&
+	    sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, txn == TXN_SCHEMA ?
+			"prepare the upgrade" : "start a transaction"))
 		return -1;
-	return sqlite_exec(ss, "BEGIN IMMEDIATE", err, txn == TXN_SCHEMA ?
-			   "start the upgrade" : "start a transaction");
-}
-
-static void end_schema(struct sqlite_store *ss)
-{
-	if (ss->txn == TXN_SCHEMA)
-		sqlite3_exec(ss->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	ss->txn = TXN_READ;
+	if (sqlite_exec(ss, "BEGIN IMMEDIATE", err, txn == TXN_SCHEMA ?
+			"start the upgrade" : "start a transaction")) {
+		end_txn(ss);
+		return -1;
+	}
+	return 0;
 }
 
 static void rollback(struct store *st)
@@ -364,7 +378,7 @@ static void rollback(struct store *st)
 
 	if (!sqlite3_get_autocommit(ss->db))
 		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
-	end_schema(ss);
+	end_txn(ss);
 }
 
 /* Every reference still leads somewhere after an upgrade. */
@@ -392,7 +406,7 @@ static int commit(struct store *st, struct error *err)
 		rollback(st);
 		return -1;
 	}
-	end_schema(ss);
+	end_txn(ss);
 	return 0;
 }
 
