@@ -24,7 +24,7 @@
 #include <time.h>
 
 /* rows a statement, as the store's writer sends them (src/store/sql.h) */
-#define ROWS 128
+#define ROWS 64
 
 static double cpu_seconds(void)
 {

@@ -92,9 +92,12 @@ struct sql_insert {
  * row's id with the row's index in its chunk (the order in which the
  * database returns them is its own: the key finds the row); with ids
  * given (give_ids), once the chunk is in, in the chunk's order. A row's text
- * values must stay valid until its chunk is sent.
+ * values must stay valid until its chunk is sent. Not more rows: SQLite's
+ * parse of a statement's $N grows with the square of their number, and
+ * 64 rows a statement imported a twentieth faster than 128, 512 a third
+ * slower (bench/scale.sh, import).
  */
-#define SQL_ROWS 128
+#define SQL_ROWS 64
 
 struct sql_rows {
 	struct store *st;
