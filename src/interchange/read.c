@@ -571,7 +571,7 @@ static void *json_malloc(size_t size)
  * The memory of a document being read: its values are cut from blocks,
  * which go all at once when it has been read, instead of a malloc and a
  * free for each of its hundreds of thousands of values (and a walk of the
- * tree to free them): a fifteenth of an import. Nothing of it outlives
+ * tree to free them): 4 % of an import. Nothing of it outlives
  * the read; what the results keep is copied. A value larger than a
  * quarter of a block has a block of its own, after the one being filled.
  */
