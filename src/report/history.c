@@ -220,7 +220,7 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
 	fputs("workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,"
-	      "ci_low,ci_high,machine,cpus,machine_id\n", out);
+	      "ci_low,ci_high,machine,cpus,machine_id,incomplete\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *params = params_display(s->params);
@@ -252,7 +252,7 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			csv_text(out, s->cpus ? s->cpus : "");
 			fputc(',', out);
 			csv_text(out, s->machine_id ? s->machine_id : "");
-			fputc('\n', out);
+			fprintf(out, ",%d\n", p->incomplete);
 		}
 		free(params);
 	}

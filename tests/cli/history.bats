@@ -93,7 +93,7 @@ assert abs(point["median"] - statistics.median(samples)) < 1e-12
 assert point["ci"][0] < point["mean"] < point["ci"][1]
 PY
 	run sp history --workload messaging --format csv
-	[ "${lines[0]}" = "workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,ci_low,ci_high,machine,cpus,machine_id" ]
+	[ "${lines[0]}" = "workload,params,metric,unit,better,run,batch,started,n,mean,median,stddev,ci_low,ci_high,machine,cpus,machine_id,incomplete" ]
 	[ "${#lines[@]}" -eq 13 ]
 	[[ "${lines[1]}" == "messaging,groups=2,seconds,s,lower,6.1,,2026-01-01T10:00:00Z,5,"* ]]
 	run sp history --workload messaging
@@ -320,7 +320,7 @@ JSON
 	[[ "$output" == *"at k07 (point 6): "*", -200.00 %, regression"* ]]
 }
 
-@test "history: a point with an incomplete batch is marked, in text and JSON" {
+@test "history: a point with an incomplete batch is marked, in text, JSON and CSV" {
 	"$PYTHON" - "$TMP/inc.json" <<-'EOF'
 	import json, sys
 	def run(name, complete):
@@ -341,6 +341,11 @@ JSON
 	[[ "$output" == *"*: a batch of the run is incomplete (cut short, or running still): its iterations stored are in the point"* ]]
 	sp history --format json >"$TMP/h.json"
 	[ "$(json "[(p['run'], p['incomplete']) for p in d['series'][0]['points']]" "$TMP/h.json")" = "[('v1', False), ('v2', True)]" ]
+	# and in CSV, its last column
+	run sp history --format csv
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *",machine_id,incomplete" ]]
+	[ "$(cut -d, -f6,18 <<<"$output" | tr '\n' ' ')" = "run,incomplete v1,0 v2,1 " ] || { echo "$output"; false; }
 	# a store whose batches are all complete has no mark and no note
 	"$PYTHON" -c "import json; d = json.load(open('$TMP/inc.json')); d['runs'][1]['complete'] = True; print(json.dumps(d))" |
 		sp --db "$TMP/c.db" import - >/dev/null

@@ -149,7 +149,7 @@ print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" 
 	[[ "$output" == *"usec_per_op (usec, lower is better) on $HOST pinned to CPUs 0"* ]]
 	sp --db "$db" history --workload pipe --metric usec_per_op --machine "$HOST" --format csv \
 		>"$TMP/hp.csv"
-	grep -q "^pipe,.*,p,,.*,2,.*,$HOST,0,$(cat /etc/machine-id)\$" "$TMP/hp.csv"
+	grep -q "^pipe,.*,p,,.*,2,.*,$HOST,0,$(cat /etc/machine-id),0\$" "$TMP/hp.csv"
 }
 
 @test "machines: SQLite: --machine chooses, machines are never pooled unless asked" {
