@@ -163,9 +163,32 @@ static int set_monitors(const struct cmd_option *opt, const char *arg)
 	return arg ? command_check_utf8("run", "monitor list", arg) : 0;
 }
 
+/*
+ * The options --resume keeps, from their table: "--monitors, ..." with
+ * @last before the last one. Its help line and its refusal name them so.
+ */
+static void add_kept_options(struct strbuf *sb, const char *last)
+{
+	for (const struct plan_option *o = plan_options; o->key; o++) {
+		if (o != plan_options)
+			strbuf_addstr(sb, o[1].key ? ", " : last);
+		strbuf_addf(sb, "--%s", o->option);
+	}
+}
+
+static const char *resume_help(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "continue this machine's latest incomplete batch of NAME with exactly "
+		      "the iterations it is missing (an iteration with no successful attempt "
+		      "is missing), as its plan says: its benchmarks and the run's ");
+	add_kept_options(sb, " and ");
+	return strbuf_str(sb);
+}
+
 static int parse_arguments(int argc, char **argv, struct run_request *req)
 {
 	char suite_help[256];	/* the built-in suites named from their table */
+	struct strbuf kept_help = STRBUF_INIT;	/* --resume's, from plan_options[] */
 	struct cmd_option options[] = {
 		OPT_CALLBACK('p', "param", req, "KEY=VALUE", "set a workload parameter; a "
 			     "comma list (KEY=A,B) runs one benchmark per value, several lists "
@@ -209,11 +232,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_BOOL(0, "replace", &req->opt.replace,
 			 "discard this machine's earlier batches of NAME first"),
 		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", suite_help),
-		OPT_BOOL(0, "resume", &req->resume, "continue this machine's latest incomplete batch of NAME "
-			 "with exactly the iterations it is missing (an iteration with no "
-			 "successful attempt is missing), as its plan says: iterations, "
-			 "warm-ups, timeouts, order, retries, reruns, CPUs, knobs, monitors, "
-			 "--max-interference, --quiet-wait"),
+		OPT_BOOL(0, "resume", &req->resume, resume_help(&kept_help)),
 		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
 			   "after each iteration; the default), perf (software and hardware "
@@ -238,13 +257,16 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			    "with --dry-run: plan for a machine with N CPUs"),
 		OPT_END(),
 	};
+	bool stop;
 	int code;
 
 	snprintf(suite_help, sizeof(suite_help), "run a built-in suite or a YAML suite file (see "
 		 "schedperf-suite(5)): %s", suite_names());
 	/* what the options give, 0 too, is the plan's given: --resume refuses it */
 	plan_options_unset(&req->plan);
-	if (parse_options(argc, argv, options, &run_usage, &code))
+	stop = parse_options(argc, argv, options, &run_usage, &code);
+	strbuf_release(&kept_help);
+	if (stop)
 		return code ? code : -1;
 	plan_options_mark(&req->plan);
 	if (command_check_utf8_operands("run", "workload name", argc, argv))
@@ -288,10 +310,9 @@ static int resume_conflict(void)
 	struct strbuf sb = STRBUF_INIT;
 	int code;
 
-	for (const struct plan_option *o = plan_options; o->key; o++)
-		strbuf_addf(&sb, "--%s%s", o->option, o[1].key ? ", " : " or ");
+	add_kept_options(&sb, ", ");
 	code = command_usage_error("run", "--resume continues the stored plan; give no "
-				   "WORKLOAD, -p, --sweep, --suite, %s--replace with it",
+				   "WORKLOAD, -p, --sweep, --suite, %s or --replace with it",
 				   strbuf_str(&sb));
 	strbuf_release(&sb);
 	return code;

@@ -69,9 +69,9 @@ struct plan {
  * iterations as the others ran, each declared once here: its field of
  * struct plan, its key in the stored plan and the option of run that sets
  * it. plan_to_json() and plan_from_json() serialise them from this table,
- * run --resume refuses each one given (it takes them from the plan), and
- * plan_release() frees them. A new one is its field, its row and its row
- * in run's option table.
+ * run --resume refuses each one given (it takes them from the plan) and
+ * its --help line names them, and plan_release() frees them. A new one is
+ * its field, its row and its row in run's option table (HACKING.md).
  */
 enum plan_option_kind {
 	PLAN_OPTION_STRING,	/* a char *, NULL when not given */
