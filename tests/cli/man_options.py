@@ -9,6 +9,10 @@
 # usage line, read from its registry; for a --format or --style the usage
 # line leaves out, the names its error lists) are each in the command's
 # entry too.
+# run --resume's entry names what --resume keeps, and nothing else, in its
+# sentence "The plan keeps ...": the options that --resume's line of run
+# --help names, made from the table of what the stored plan keeps (a short
+# option there stands for its long one).
 # usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
 import re
 import subprocess
@@ -55,6 +59,46 @@ def help_options(cmd):
     return found
 
 
+def help_paragraphs(cmd):
+    """{--option: its help text, its wrapped lines joined} of cmd --help,
+    and {-x: --option} of its short options."""
+    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    paragraphs, longs, current = {}, {}, None
+    for line in out.splitlines():
+        m = OPTION_LINE.match(line)
+        if m:
+            current = "--" + m.group(2)
+            paragraphs[current] = line[m.end():]
+            if m.group(1):
+                longs["-" + m.group(1)] = current
+        elif current and line.startswith("      "):
+            paragraphs[current] += " " + line.strip()
+        else:
+            current = None
+    return paragraphs, longs
+
+
+KEPT = re.compile(r"The plan keeps (.*?)\.(?:\s|\Z)", re.S)
+
+
+def resume_problems(commands_section):
+    """What run --resume's entry gets wrong of what --resume keeps."""
+    paragraphs, longs = help_paragraphs("run")
+    kept = options_in(paragraphs.get("--resume", ""))
+    if not kept:
+        return ["run --help: its --resume line names none of the options it keeps"]
+    m = re.search(r"^\.TP\n\.B run --resume(.*?)(?=^\.TP\n|\Z)", commands_section, re.M | re.S)
+    said = KEPT.search(m.group(1) if m else "")
+    if not said:
+        return ["run --resume: its man page entry has no sentence 'The plan keeps ...' "
+                "naming what --resume keeps"]
+    named = {longs.get(o, o) for o in options_in(said.group(1))}
+    return ([f"run --resume: its man page entry does not name {o}, which run --help "
+             f"says --resume keeps" for o in sorted(kept - named)] +
+            [f"run --resume: its man page entry names {o} as kept, which run --help "
+             f"does not say --resume keeps" for o in sorted(named - kept)])
+
+
 def commands():
     out = subprocess.run([sp, "help"], capture_output=True, text=True, check=True).stdout
     listed = out.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
@@ -62,7 +106,9 @@ def commands():
 
 
 # The man page as plain text, split by section and, under COMMANDS, by entry.
+# (Its comments are not its text.)
 man = open(man_path).read().replace("\\-", "-").replace("\\(en", "-")
+man = re.sub(r"^\.\\\".*\n", "", man, flags=re.M)
 # A command's name in bold before an option ("\fBsubmit --kernel") names
 # that command's option: kept apart by a no-break space.
 cmds = commands()
@@ -109,6 +155,7 @@ for cmd in cmds:
         for n in names:
             if not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", entries[cmd]):
                 problems.append(f"{cmd}: {o} {n} is in --help but not in its man page entry")
+problems += resume_problems(sections["COMMANDS"])
 for o in sorted(everywhere - known):
     problems.append(f"the man page names {o}, which no --help lists")
 for p in problems:

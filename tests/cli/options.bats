@@ -32,6 +32,27 @@ load helpers
 	[ "${#lines[@]}" -eq 2 ] || { echo "$output"; false; }
 }
 
+@test "options: run --resume's entry names what run --help says --resume keeps, and no other" {
+	local man="$BATS_TEST_DIRNAME/../../doc/schedperf.1"
+	sed 's/\\fB\\-\\-cpus\\fR and //' "$man" > "$TMP/no-cpus.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/no-cpus.1"
+	[ "$status" -eq 1 ]
+	[ "$output" = "run --resume: its man page entry does not name --cpus, which run --help says --resume keeps" ]
+	# -i stands for --iterations
+	sed "s/run's \\\\fB\\\\-i\\\\fR,/run's/" "$man" > "$TMP/no-i.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/no-i.1"
+	[ "$status" -eq 1 ]
+	[ "$output" = "run --resume: its man page entry does not name --iterations, which run --help says --resume keeps" ]
+	sed 's/(their order),/(their order), \\fB\\-\\-replace\\fR,/' "$man" > "$TMP/replace.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/replace.1"
+	[ "$status" -eq 1 ]
+	[ "$output" = "run --resume: its man page entry names --replace as kept, which run --help does not say --resume keeps" ]
+	sed 's/^The plan keeps/It keeps/' "$man" > "$TMP/unsaid.1"
+	run "$PYTHON" "$BATS_TEST_DIRNAME/man_options.py" "$SP" "$TMP/unsaid.1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "run --resume: its man page entry has no sentence 'The plan keeps ...'"* ]]
+}
+
 @test "options: the common options are accepted by every command" {
 	for cmd in list runs env; do
 		run sp "$cmd" --db "$TMP/none.db" --help
