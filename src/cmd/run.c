@@ -617,17 +617,6 @@ static int prepare_resume(struct store *st, struct run_request *req, struct erro
 	return rc;
 }
 
-/*
- * The plan's options the runner takes with the others of the run: a new
- * run's as given, a resumed one's as its plan was given them.
- */
-static void runner_options_of_plan(struct runner_options *opt, const struct plan *plan)
-{
-	if (plan_option_given(plan, plan_option_find("max_interference")))
-		opt->max_interference = plan->max_interference / 100;
-	opt->quiet_wait = plan->quiet_wait;
-}
-
 /* A new run's plan: its benchmarks, beside the options already in it. */
 static int prepare_plan(struct run_request *req, struct error *err)
 {
@@ -691,7 +680,6 @@ int cmd_run(int argc, char **argv)
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
 			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err))
 		goto fail;
-	runner_options_of_plan(&req.opt, plan);
 	if (plan->nr_knobs && (knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
 						  "run: --knob", &err) ||
 			       (plan->cpus && knob_session_cpus(&ks, 0, plan->cpus, "run: --cpus ",

@@ -577,6 +577,9 @@ int runner_execute(struct store *st, const struct plan *plan,
 	/* The plan's own: a resumed batch's missing iterations run as the others did. */
 	planned.retries = plan->retries;
 	planned.rerun_disturbed = plan->rerun_disturbed;
+	if (plan_option_given(plan, plan_option_find("max_interference")))
+		planned.max_interference = plan->max_interference / 100;
+	planned.quiet_wait = plan->quiet_wait;
 	if (plan->cpus) {
 		if (cpulist_parse(plan->cpus, "--cpus", &cpus, err))
 			return -1;

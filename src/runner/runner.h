@@ -80,8 +80,9 @@ int runner_item_warmup(const struct plan_item *item, const struct runner_options
  * committed as soon as it ends. On an error or a signal the batch is marked
  * incomplete and everything completed stays. With opt->resume_batch, the
  * plan must be the one stored with that batch: each benchmark continues
- * with exactly the iterations it is missing. The plan's retries and CPUs
- * (its options, runner/plan.h) stand for opt's. Returns 0 or -1 with @err.
+ * with exactly the iterations it is missing. The plan's retries, reruns,
+ * CPUs, --max-interference (when given) and --quiet-wait (its options,
+ * runner/plan.h) stand for opt's. Returns 0 or -1 with @err.
  */
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
