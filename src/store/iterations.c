@@ -170,12 +170,14 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
  * iterations' seq, each iteration's by metric and repetition.
  *
  * Many stores hold no such records (every one before they were measured,
- * every import of another tool's results), and a load keeps none where no
- * iteration of a benchmark has one: a pass reads at first only whether
- * each iteration has one (BARE_COLUMN); one that comes to an iteration
- * that has (or is disturbed) is read again with them, as are the passes
- * after it. Their six columns, and the iterations made and freed for
- * nothing, were a tenth of an export's CPU time.
+ * every import of another tool's results), and a load keeps a benchmark's
+ * only where one of its iterations has interference (a cpu_taken, a
+ * started, rerun or disturbed: result_benchmark_has_interference()): a
+ * pass reads at first only whether each iteration has (BARE_COLUMN, and
+ * disturbed); one that comes to an iteration that has is read again with
+ * the records, as are the passes after it. Their six columns, and the
+ * iterations made and freed for nothing, were a sixth of an export's CPU
+ * time.
  *
  * They are read by ranges of iteration ids, the whole store's or each
  * batch's (from the first and last of each of its benchmarks): one pass
@@ -191,8 +193,7 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
  */
 #define SAMPLE_COLUMNS "SELECT i.benchmark_id, i.id, i.seq, s.metric_id, s.value, i.warmup, " \
 	"i.disturbed, i.failure IS NULL"
-#define BARE_COLUMN ", coalesce(i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, " \
-	"i.ended) IS NULL AND NOT i.rerun"
+#define BARE_COLUMN ", coalesce(i.cpu_taken, i.started) IS NULL AND NOT i.rerun"
 #define RECORD_COLUMNS ", i.rerun, i.cpu_taken, i.cpu_steal, i.cpu_available, i.started, " \
 	"i.ended"
 #define SAMPLES_IN_RANGE " FROM samples s CROSS JOIN iterations i WHERE s.iteration_id " \
@@ -204,7 +205,7 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
 /* What a pass reads of the iterations' records. */
 enum records {
 	RECORDS_NONE,		/* nothing: the load does not ask for them */
-	RECORDS_UNSEEN,		/* whether an iteration has one: none was seen so far */
+	RECORDS_UNSEEN,		/* whether an iteration has interference: none so far */
 	RECORDS_READ,		/* them */
 };
 
@@ -234,7 +235,7 @@ static const char *const read_culprits[2] = {
 struct sample_rows {
 	bool by_batch;			/* this pass: a batch in the order of the indexes */
 	enum records records;		/* what it reads of the records */
-	bool record_seen;		/* RECORDS_UNSEEN: an iteration read has one */
+	bool record_seen;		/* RECORDS_UNSEEN: an iteration read has interference */
 	const struct result_batch *batch;	/* the batch of the pass, NULL: any */
 	struct sql_arg range[2];	/* the query's values: a range, or a batch's id */
 	int64_t in_range;		/* the batch's iterations in its range */
@@ -322,7 +323,7 @@ static int iteration_row(struct load *l, struct sample_rows *sr, struct store_st
 		return 0;
 	if (sr->records == RECORDS_READ)
 		return iteration_record(l, sr, s, err);
-	/* one to keep: the pass is read again with the records */
+	/* interference: the pass is read again with the records */
 	if (b && (sr->disturbed || !sql_int(s, 8))) {
 		sr->record_seen = true;
 		return -1;
@@ -429,7 +430,7 @@ static void forget_samples(struct load *l, const struct result_batch *batch)
 
 /*
  * The samples' query of a pass, its values in sr->range; read again from
- * the start with the records when an iteration is seen to have one.
+ * the start with the records when an iteration is seen to have interference.
  */
 static int read_samples_query(struct load *l, struct sample_rows *sr, struct error *err)
 {

@@ -148,6 +148,7 @@ void result_benchmark_drop_iterations(struct result_benchmark *bench)
 	bench->nr_iterations = bench->alloc_iterations = 0;
 }
 
+/* samples_read() asks the store the same of each iteration (store/iterations.c). */
 bool result_benchmark_has_interference(const struct result_benchmark *bench)
 {
 	for (size_t i = 0; i < bench->nr_iterations; i++) {
