@@ -289,12 +289,16 @@ static int64_t column_int(struct store_stmt *s, int col)
 	return sqlite3_column_int64(stmt_of(s), col);
 }
 
+/*
+ * NULL reads as 0.0: its type is asked only then, one call of SQLite's a
+ * value where most are not zero (a load's samples).
+ */
 static double column_real(struct store_stmt *s, int col)
 {
 	sqlite3_stmt *stmt = stmt_of(s);
+	double v = sqlite3_column_double(stmt, col);
 
-	return sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN :
-	       sqlite3_column_double(stmt, col);
+	return v == 0 && sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN : v;
 }
 
 static const char *column_text(struct store_stmt *s, int col)
