@@ -158,9 +158,14 @@ static int set_monitors(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 
+	struct error err = { 0 };
+
 	free(req->plan.monitors);
 	req->plan.monitors = xstrdup(arg ? arg : "none");
-	return arg ? command_check_utf8("run", "monitor list", arg) : 0;
+	if (arg && command_check_utf8("run", "monitor list", arg))
+		return EXIT_USAGE;
+	/* before the store is opened, and by --dry-run (so by submit) too */
+	return arg && monitors_check_list(arg, &err) ? error_report(&err) : 0;
 }
 
 /*

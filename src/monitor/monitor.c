@@ -165,6 +165,13 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 	return 0;
 }
 
+int monitors_check_list(const char *list, struct error *err)
+{
+	bool chosen[NR_MONITORS] = { false };
+
+	return parse_list(list, chosen, err);
+}
+
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
 		     const struct monitor_options *options, struct error *err)
 {

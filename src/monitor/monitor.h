@@ -80,6 +80,11 @@ struct monitor_options {
  */
 int monitors_open(const char *list, const struct monitor_options *options,
 		  struct monitor_set **out, struct error *err);
+/*
+ * Whether monitors_open() would take @list's names, checked before
+ * anything is opened or stored: 0, or -1 with @err as it would fail.
+ */
+int monitors_check_list(const char *list, struct error *err);
 void monitors_close(struct monitor_set *ms);
 
 size_t monitors_nr_metrics(const struct monitor_set *ms);

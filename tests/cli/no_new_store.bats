@@ -35,6 +35,11 @@ setup() {
 	refused_without_store run --resume
 	[[ "$output" == *"there is no store at"* ]]
 	refused_without_store cancel 1
+	# a monitor list monitors_open() would refuse: before the store, and in a dry run
+	refused_without_store run pipe -p loops=10 -i 1 --monitors bogus
+	[[ "$output" == *"--monitors: unknown monitor 'bogus'"* ]]
+	refused_without_store run pipe --dry-run --monitors none,all
+	refused_without_store run pipe -p loops=10 -i 1 --monitors profile,profile-system
 	refused_without_store submit pipe -p loops=10 -i 1
 	refused_without_store worker --once
 	[[ "$output" == *"has no job queue"* ]]
