@@ -481,8 +481,11 @@ int suite_load(struct suite *suite, const char *name_or_path, const struct topol
 				 name_or_path);
 	if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
 		return suite_load_file(suite, name_or_path, topo, err);
+	if (!*name_or_path)
+		return error_set(err, EXIT_USAGE, "--suite '' names no suite (give a built-in "
+				 "suite: %s; or the path of a YAML file)", suite_names());
 	return error_set(err, EXIT_USAGE, "unknown suite '%.64s': not a built-in suite (%s) "
-			 "nor a file (give a path such as ./%s.yaml)", name_or_path,
+			 "nor a file (give a path such as ./%.64s.yaml)", name_or_path,
 			 suite_names(), name_or_path);
 }
 

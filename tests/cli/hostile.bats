@@ -202,6 +202,7 @@ big() {		# big N: a string of N letters
 @test "hostile: suite files" {
 	hostile 2 run --suite
 	hostile 2 run --suite ''
+	grep -q "^schedperf: --suite '' names no suite (give a built-in suite: quick, " "$TMP/err"
 	hostile 2 run --suite bogus
 	hostile 2 run --suite "$TMP"
 	hostile 2 run --suite /dev/null
