@@ -8,7 +8,7 @@ packages="build-essential pkg-config libsqlite3-dev libpq-dev libjansson-dev
 r-mathlib libyaml-dev libcmocka-dev libelf-dev bats sqlite3 postgresql
 postgresql-client python3 python3-scipy r-base-core
 gnuplot-nox linux-perf rt-tests sysbench stress-ng dbench iperf3 clang libclang-rt-dev valgrind strace
-chromium"
+chromium groff-base"
 
 missing=""
 for p in $packages; do

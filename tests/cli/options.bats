@@ -209,3 +209,18 @@ refused_by_all() {
 			{ echo "schedperf.1, run --suite: $name"; false; }
 	done
 }
+
+# A line that begins with a quote or a dot is a request to troff: text put
+# there by mistake vanishes from the page, with only a warning to say so.
+@test "options: the man pages render with no troff warning, and a stray request is caught" {
+	local doc="$BATS_TEST_DIRNAME/../../doc" page
+	for page in "$doc/schedperf.1" "$doc/schedperf-suite.5"; do
+		run groff -ww -man -z "$page"
+		echo "$page: $output"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+	done
+	printf '.TH T 1\n.SH NAME\nwhat\n'\''uname \\-r'\'' says\n' > "$TMP/stray.1"
+	run groff -ww -man -z "$TMP/stray.1"
+	[[ "$output" == *"macro 'uname' not defined"* ]]
+}
