@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "stats/moremath.h"
 #include "util/numfmt.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* The layout of cmd/benchstat/internal/texttab: cells on a grid. */
@@ -41,16 +42,6 @@ struct tt {
 	bool *shrink;
 	int nr_shrink;
 };
-
-/* Visible width of UTF-8 text: one column per code point. */
-static int runes(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
 
 static void tt_row(struct tt *t)
 {
@@ -115,7 +106,7 @@ static int cmp_cells_pos(const void *a, const void *b)
 /* Widen a multi-column cell's stretchable columns, widest first. */
 static void tt_fit_span(const struct tt *t, const struct tt_cell *c, int *ws, const int *lmargin)
 {
-	int w = runes(c->value) + lmargin[c->col], tw = 0, nr = 0;
+	int w = (int)utf8_columns(c->value) + lmargin[c->col], tw = 0, nr = 0;
 	int cols[64];
 
 	for (int col = c->col; col < c->col + c->span; col++)
@@ -152,14 +143,14 @@ static void tt_format(FILE *out, struct tt *t)
 	int row = 0, off = 0;
 
 	for (size_t i = 0; i < t->nr_cells; i++) {
-		int m = runes(t->cells[i].margin);
+		int m = (int)utf8_columns(t->cells[i].margin);
 
 		if (m > lmargin[t->cells[i].col])
 			lmargin[t->cells[i].col] = m;
 	}
 	for (size_t i = 0; i < t->nr_cells; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		int w = runes(c->value) + lmargin[c->col];
+		int w = (int)utf8_columns(c->value) + lmargin[c->col];
 
 		if (c->span == 1 && w > ws[c->col])
 			ws[c->col] = w;
@@ -174,7 +165,7 @@ static void tt_format(FILE *out, struct tt *t)
 	qsort(t->cells, t->nr_cells, sizeof(*t->cells), cmp_cells_pos);
 	for (size_t i = 0; i < t->nr_cells; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		int tw, len = runes(c->value), m = runes(c->margin);
+		int tw, len = (int)utf8_columns(c->value), m = (int)utf8_columns(c->margin);
 
 		if (!*c->value && strspn(c->margin, " ") == strlen(c->margin))
 			continue;

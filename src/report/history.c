@@ -46,13 +46,16 @@ static void text_number(FILE *out, int width, double v)
 		fprintf(out, " %*s", width, "-");
 }
 
-/* A point's run as the text shows it: its name, and * when a batch of it is incomplete. */
+/*
+ * The columns of a point's run as the text shows it: its name, and * when
+ * a batch of it is incomplete.
+ */
 static size_t run_shown_length(const struct history_point *p)
 {
-	return strlen(p->run) + p->incomplete;
+	return utf8_columns(p->run) + p->incomplete;
 }
 
-/* The width of the run column: the longest name, at least "run". */
+/* The width of the run column: the longest name (at most RUN_NAME_MAX), at least "run". */
 static int run_width(const struct history_series *s)
 {
 	size_t w = 3;
@@ -60,11 +63,25 @@ static int run_width(const struct history_series *s)
 	for (size_t i = 0; i < s->nr_points; i++)
 		if (run_shown_length(&s->points[i]) > w)
 			w = run_shown_length(&s->points[i]);
-	return w > 64 ? 64 : (int)w;
+	return (int)w;
+}
+
+/*
+ * The width of the started column: a time of a whole second (an import's)
+ * has 20 characters, one that run recorded 27 (its microseconds).
+ */
+static int started_width(const struct history_series *s)
+{
+	size_t w = 20;
+
+	for (size_t i = 0; i < s->nr_points; i++)
+		if (s->points[i].started && strlen(s->points[i].started) > w)
+			w = strlen(s->points[i].started);
+	return (int)w;
 }
 
 static void point_label(FILE *out, const struct history *h, const struct history_point *p,
-			int width)
+			int width, int started_w)
 {
 	size_t len = run_shown_length(p);
 
@@ -72,7 +89,7 @@ static void point_label(FILE *out, const struct history *h, const struct history
 		len < (size_t)width ? width - (int)len : 0, "");
 	if (h->by == HISTORY_BY_BATCH)
 		fprintf(out, " %6lld", (long long)p->batch);
-	fprintf(out, "  %-20s", p->started ? p->started : "-");
+	fprintf(out, "  %-*s", started_w, p->started ? p->started : "-");
 }
 
 void report_history_text(FILE *out, const void *records, const void *how)
@@ -83,17 +100,17 @@ void report_history_text(FILE *out, const void *records, const void *how)
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct history_series *s = &h->series[i];
 		char *title = history_series_title(s);
-		int w = run_width(s);
+		int w = run_width(s), started_w = started_width(s);
 
 		fprintf(out, "%s%s\n", i ? "\n" : "", title);
 		free(title);
-		fprintf(out, "  %-*s%s  %-20s %6s %12s %12s %12s %12s %12s\n", w, "run",
-			h->by == HISTORY_BY_BATCH ? "  batch" : "", "started", "n", "mean",
-			"median", "stddev", "ci_low", "ci_high");
+		fprintf(out, "  %-*s%s  %-*s %6s %12s %12s %12s %12s %12s\n", w, "run",
+			h->by == HISTORY_BY_BATCH ? "  batch" : "", started_w, "started", "n",
+			"mean", "median", "stddev", "ci_low", "ci_high");
 		for (size_t j = 0; j < s->nr_points; j++) {
 			const struct history_point *p = &s->points[j];
 
-			point_label(out, h, p, w);
+			point_label(out, h, p, w, started_w);
 			fprintf(out, " %6zu", p->nr_samples);
 			text_number(out, 12, p->mean);
 			text_number(out, 12, p->median);

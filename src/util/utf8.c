@@ -70,6 +70,15 @@ static bool reorders_or_controls(unsigned long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+size_t utf8_columns(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 bool utf8_plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -22,6 +22,12 @@ bool utf8_valid(const char *s);
 bool utf8_plain(const char *s);
 
 /*
+ * The columns @s takes on a terminal, one per code point (a wide CJK
+ * character is counted as one): what pads a column of names.
+ */
+size_t utf8_columns(const char *s);
+
+/*
  * @s for a message: the bytes that are not part of well-formed UTF-8, and
  * control characters, as \xHH; C1 controls and the bidirectional controls
  * (U+202E, which shows the rest of a line backwards...) as \uHHHH; cut to

@@ -80,6 +80,13 @@ static void test_utf8_escaped(void **state)
 	free(s);
 }
 
+static void test_utf8_columns(void **state)
+{
+	assert_int_equal(utf8_columns(""), 0);
+	assert_int_equal(utf8_columns("run"), 3);
+	assert_int_equal(utf8_columns("\xc3\xbc\xe2\x80\x94\xf0\x9f\x98\x80x"), 4);
+}
+
 /* Plain: what utf8_escape() would show as it is, and nothing else. */
 static void test_utf8_plain(void **state)
 {
@@ -305,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_utf8_plain),
+		cmocka_unit_test(test_utf8_columns),
 		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
