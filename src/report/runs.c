@@ -121,8 +121,32 @@ static void runs_json(FILE *out, const void *records, const void *how)
  * @m): the host name, and the start of the machine id when another
  * machine shown has the same host name.
  */
+/*
+ * The widths of the text's columns over every batch shown: the names (at
+ * least 32 characters, escaped as shown), and the start times, of 20
+ * characters when imported to the second, 27 when run stored them.
+ */
+struct runs_widths {
+	int name, started;
+};
+
+static struct runs_widths runs_widths(const struct result_set *set)
+{
+	struct runs_widths w = { 32, 20 };
+
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		char *shown = utf8_escaped(set->batches[i].name);
+		int len = (int)utf8_columns(shown), started = (int)strlen(set->batches[i].started);
+
+		w.name = len > w.name ? len : w.name;
+		w.started = started > w.started ? started : w.started;
+		free(shown);
+	}
+	return w;
+}
+
 static void run_batches_text(FILE *out, const struct result_set *set, const struct machine_of *m,
-			     size_t first, const char *name)
+			     size_t first, const char *name, int started_w)
 {
 	for (size_t j = first; j < set->nr_batches; j++) {
 		const struct result_batch *b = &set->batches[j];
@@ -133,8 +157,8 @@ static void run_batches_text(FILE *out, const struct result_set *set, const stru
 		label = machine_of_label(&m[j]);
 		/* a host name is the machine's to choose: escaped, as every value shown */
 		machine = utf8_escaped(label);
-		fprintf(out, "    batch %-6lld %s  %-10s  %s", (long long)b->id, b->started,
-			b->complete ? "complete" : "incomplete", machine);
+		fprintf(out, "    batch %-6lld %-*s  %-10s  %s", (long long)b->id, started_w,
+			b->started, b->complete ? "complete" : "incomplete", machine);
 		free(machine);
 		free(label);
 		if (b->nr_disturbed)
@@ -147,6 +171,7 @@ static void runs_text(FILE *out, const void *records, const void *how)
 {
 	const struct result_set *set = records;
 	struct machine_of *m;
+	struct runs_widths w;
 
 	if (!set->nr_batches) {
 		fputs("no runs in the store yet (start one with 'schedperf run --suite quick')\n",
@@ -154,8 +179,9 @@ static void runs_text(FILE *out, const void *records, const void *how)
 		return;
 	}
 	m = machines_of(set);
-	fprintf(out, "%-32s %8s %10s %8s %10s\n", "NAME", "BATCHES", "BENCHMARKS", "SAMPLES",
-		"DISTURBED");
+	w = runs_widths(set);
+	fprintf(out, "%-*s %8s %10s %8s %10s\n", w.name, "NAME", "BATCHES", "BENCHMARKS",
+		"SAMPLES", "DISTURBED");
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		const char *name = set->batches[i].name;
 		size_t batches = 0, samples = 0, disturbed = 0;
@@ -172,10 +198,11 @@ static void runs_text(FILE *out, const void *records, const void *how)
 		}
 		/* a name from a store older than utf8_plain()'s check may hold anything */
 		shown = utf8_escaped(name);
-		fprintf(out, "%-32s %8zu %10zu %8zu %10zu\n", shown, batches,
+		fprintf(out, "%s%*s %8zu %10zu %8zu %10zu\n", shown,
+			w.name - (int)utf8_columns(shown), "", batches,
 			run_benchmarks(set, i, name), samples, disturbed);
 		free(shown);
-		run_batches_text(out, set, m, i, name);
+		run_batches_text(out, set, m, i, name, w.started);
 	}
 	machines_of_free(m, set->nr_batches);
 }

@@ -21,3 +21,27 @@ load helpers
 	[ "$(json "[(r['name'], len(r['batches']), r['benchmarks'], r['samples']) for r in d]" \
 		"$TMP/r.json")" = "[('a', 2, 2, 20), ('b', 1, 1, 2)]" ]
 }
+
+@test "runs: columns stay aligned with a long name, a name beyond ASCII and start times of both precisions" {
+	"$PYTHON" - "$TMP/w.json" <<-'PY'
+	import json, sys
+	def run(name, started):
+	    return {"name": name, "started": started, "complete": True,
+	            "environment": {"machine.hostname": "h", "machine.id": "a" * 32},
+	            "benchmarks": [{"workload": "pipe", "params": {},
+	                            "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
+	                                         "samples": [1.0, 2.0]}]}]}
+	runs = [run("v1", "2026-01-01T00:00:00Z"), run("v2", "2026-01-02T00:00:00.123456Z"),
+	        run("x" * 100, "2026-01-03T00:00:00Z"), run("\u00fc" * 40, "2026-01-04T00:00:00Z")]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	PY
+	sp import "$TMP/w.json" >/dev/null
+	sp runs >"$TMP/out"
+	# the name lines end where the header does, the batch lines' states start together
+	"$PYTHON" -c 'import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+names = [l for l in lines if not l.startswith(" ")]
+batches = [l for l in lines if l.startswith("    batch")]
+sys.exit(len({len(l) for l in names}) != 1 or len({l.index("complete") for l in batches}) != 1)' "$TMP/out" ||
+		{ cat "$TMP/out"; false; }
+}
