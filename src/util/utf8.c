@@ -43,7 +43,8 @@ static size_t sequence_length(const unsigned char *s, unsigned long *code)
 	return len;
 }
 
-bool utf8_valid(const char *s)
+/* Whether @s is well-formed and each of its code points @fits. */
+static bool every_code(const char *s, bool (*fits)(unsigned long code))
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -51,11 +52,21 @@ bool utf8_valid(const char *s)
 		unsigned long code;
 		size_t len = sequence_length(p, &code);
 
-		if (!len)
+		if (!len || !fits(code))
 			return false;
 		p += len;
 	}
 	return true;
+}
+
+static bool any_code(unsigned long code)
+{
+	return true;
+}
+
+bool utf8_valid(const char *s)
+{
+	return every_code(s, any_code);
 }
 
 /*
@@ -79,19 +90,14 @@ size_t utf8_columns(const char *s)
 	return w;
 }
 
+static bool shows_plainly(unsigned long code)
+{
+	return code >= 0x20 && code != 0x7f && !reorders_or_controls(code);
+}
+
 bool utf8_plain(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		unsigned long code;
-		size_t len = sequence_length(p, &code);
-
-		if (!len || code < 0x20 || code == 0x7f || reorders_or_controls(code))
-			return false;
-		p += len;
-	}
-	return true;
+	return every_code(s, shows_plainly);
 }
 
 /* The next piece of @*p as shown: itself, \xHH or \uHHHH; *p moves past it. */
