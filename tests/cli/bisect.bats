@@ -244,38 +244,31 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	wait_for gone "$sleeper"
 }
 
-@test "bisect --show: an end of a change's interval not bounded yet is unbounded, not a number" {
+# bisect_record_edited EDIT: a bisection of a 30 % regression done, then its
+# stored record d changed by the Python statement EDIT, as outside schedperf.
+bisect_record_edited() {
 	repo_of 2 2 100.0 130.0
 	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
 		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
 	[ "$status" -eq 0 ]
-	# as a record holds an interval whose low end the samples did not bound
 	sqlite3 "$SCHEDPERF_DB" "SELECT doc FROM bisections" >"$TMP/doc.json"
-	"$PYTHON" - "$TMP/doc.json" <<'PY'
-import json, sys
+	"$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-d["ends"]["ci_pct"] = [None, -3.25]
-open(sys.argv[1], "w").write(json.dumps(d))
-PY
+exec(sys.argv[2])
+open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = readfile('$TMP/doc.json')"
+}
+
+@test "bisect --show: an end of a change's interval not bounded yet is unbounded, not a number" {
+	# as a record holds an interval whose low end the samples did not bound
+	bisect_record_edited 'd["ends"]["ci_pct"] = [None, -3.25]'
 	run sp bisect --show
 	echo "$output"
 	[[ "$output" == *"bad against good "*" [unbounded, -3.2 %], worse"* ]]
 }
 
 @test "bisect --show: a record's -p options edited to other values, or holding a line break, are shown in one line" {
-	repo_of 2 2 100.0 130.0
-	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
-		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
-	[ "$status" -eq 0 ]
-	sqlite3 "$SCHEDPERF_DB" "SELECT doc FROM bisections" >"$TMP/doc.json"
-	"$PYTHON" - "$TMP/doc.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["params"] = [1, None, "cmd=./prog\nrm -rf /", ["x"]]
-open(sys.argv[1], "w").write(json.dumps(d))
-PY
-	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = readfile('$TMP/doc.json')"
+	bisect_record_edited 'd["params"] = [1, None, "cmd=./prog\nrm -rf /", ["x"]]'
 	run sp bisect --show
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "bisection 1 of "*": command   cmd=./prog\x0arm -rf / " ]] || { echo "$output"; false; }
