@@ -23,19 +23,9 @@ load helpers
 }
 
 @test "runs: columns stay aligned with a long name, a name beyond ASCII and start times of both precisions" {
-	"$PYTHON" - "$TMP/w.json" <<-'PY'
-	import json, sys
-	def run(name, started):
-	    return {"name": name, "started": started, "complete": True,
-	            "environment": {"machine.hostname": "h", "machine.id": "a" * 32},
-	            "benchmarks": [{"workload": "pipe", "params": {},
-	                            "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
-	                                         "samples": [1.0, 2.0]}]}]}
-	runs = [run("v1", "2026-01-01T00:00:00Z"), run("v2", "2026-01-02T00:00:00.123456Z"),
-	        run("x" * 100, "2026-01-03T00:00:00Z"), run("\u00fc" * 40, "2026-01-04T00:00:00Z")]
-	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
-	PY
-	sp import "$TMP/w.json" >/dev/null
+	import_named_at v1 2026-01-01T00:00:00Z v2 2026-01-02T00:00:00.123456Z \
+		"$(printf 'x%.0s' {1..100})" 2026-01-03T00:00:00Z \
+		"$(printf '\xc3\xbc%.0s' {1..40})" 2026-01-04T00:00:00Z
 	sp runs >"$TMP/out"
 	# the name lines end where the header does, the batch lines' states start together
 	"$PYTHON" -c 'import sys
