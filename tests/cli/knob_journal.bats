@@ -353,8 +353,7 @@ kill_bg() {
 
 @test "knobs: ab --restore shows a value's tabs as \\t: one line a setting" {
 	[ -w /proc/sys/kernel/printk ] || skip "kernel.printk is not writable here (needs root)"
-	exec 8>"$SYSCTL_LOCK"
-	flock 8
+	sysctl_hold
 	PRINTK=$(cat /proc/sys/kernel/printk)
 	[[ "$PRINTK" == *$'\t'* ]] || skip "kernel.printk has no tab here"
 	# what a killed ab left: the console's level changed, its original journalled

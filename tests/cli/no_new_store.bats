@@ -69,6 +69,9 @@ setup() {
 @test "a run or bisect refused for a setting a killed ab left changed (exit 3) leaves no new store" {
 	load sysctl
 	local now
+	# the journal says $KNOB was now + 1, and the run must find it changed:
+	# no other test may set it (to now + 1) until this one ends
+	sysctl_hold
 	now=$(cat "$KNOB_FILE")
 	for entry in "sysctl $KNOB $((now + 1))" "feature NO_SUCH_FEATURE_EVER x"; do
 		journal_entry $entry
