@@ -120,9 +120,7 @@ pg_journal() {
 	  "another-machine 12345" ]
 	# kill -9 mid-ab: --restore here puts back this machine's original, not the other's
 	start_ab pg_journal_mine
-	kill -9 "$PID"
-	wait "$PID" 2>/dev/null || true
-	PID=
+	kill_ab "schedperf ab command"
 	[ "$(pg_journal)" -eq 2 ]
 	run sp ab --restore
 	[ "$status" -eq 0 ]

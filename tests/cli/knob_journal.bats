@@ -52,14 +52,6 @@ start_ab_on() {
 	wait_for copied "$1"
 }
 
-kill_ab() {
-	kill -9 "$PID"
-	wait "$PID" 2>/dev/null || true
-	PID=
-	# its iteration's tasks end with it, and let go of the lock they share
-	wait_for refute process_on_this_store "schedperf --db $1 ab"
-}
-
 machine_id() {	# as src/util/machine.c reads it
 	cat /etc/machine-id 2>/dev/null || hostname
 }
@@ -94,7 +86,7 @@ kill_restore() {
 	# a good run bisect-step can decide against: a value that never varies
 	sp --db "$y" run command -p 'cmd=echo 100' -p 'metric_regex=([0-9]+)' -i 8 --name good -q
 	start_ab_on "$x"
-	kill_ab "$x"
+	kill_ab "schedperf --db $x ab"
 	LEFT=$(cat "$KNOB_FILE")
 	knob_changed
 	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]

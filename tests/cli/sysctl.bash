@@ -43,6 +43,19 @@ sysctl_teardown() {
 	exec 8>&-
 }
 
+# kill_ab PATTERN: kill the ab $PID with SIGKILL, reap it, and return once
+# the processes its command line PATTERN matches are gone too: its
+# iteration's task is a fork of the ab that holds the machine's lock it
+# took until the iteration's guardian kills it, a moment later (longer on a
+# loaded machine), and a command started before then waits for the lock
+# and says so.
+kill_ab() {
+	kill -9 "$PID"
+	wait "$PID" 2>/dev/null || true
+	PID=
+	wait_for refute process_on_this_store "$1"
+}
+
 knob_is() {	# knob_is VALUE: $KNOB holds VALUE now
 	[ "$(cat "$KNOB_FILE")" = "$1" ]
 }
