@@ -197,15 +197,31 @@ lease_over() {
 	[ "$(count "SELECT count(*) FROM jobs WHERE id = 1 AND lease_until < now()")" -eq 1 ]
 }
 
+# mid_cmd: the command of the job a worker is killed in: iteration N
+# writes N to $TMP/n; the second then waits until $TMP/go exists.
+mid_cmd() {
+	printf 'n=$(($(cat %s/n 2>/dev/null || echo 0) + 1)); echo $n >%s/n; ' "$TMP" "$TMP"
+	printf '[ $n -ne 2 ] || until [ -e %s/go ]; do sleep 0.01; done' "$TMP"
+}
+
+second_iteration_waits() {
+	[ "$(cat "$TMP/n" 2>/dev/null)" = 2 ]
+}
+
 @test "queue: a worker killed mid-job takes its run along; the partial batch is never finished" {
-	sp submit pipe -p loops=20000 -i 8 --no-monitors --name mid >/dev/null
+	# each iteration counts itself in $TMP/n; the second waits for $TMP/go, so
+	# that the run is mid-job, past a committed iteration, until the test
+	# lets it go however loaded the machine (a run of quick iterations could
+	# end before the test looked)
+	sp submit command -p shell=1 -p "cmd=$(mid_cmd)" -i 8 --no-monitors --name mid >/dev/null
 	"$SP" worker --once --lease 5 >/dev/null 2>"$TMP/err" &
 	local w=$! runner
 	workers+=($w)
 	wait_for pgrep -P "$w" >/dev/null
 	runner=$(pgrep -P "$w")
-	wait_for hold_iteration_in_job "$runner"
-	[ "$before" -lt 8 ]
+	wait_for second_iteration_waits
+	hold_iteration_in_job "$runner"
+	[ "$before" -eq 1 ]
 	batch=$(count "SELECT id FROM batches WHERE job_id = 1")
 	[ "$(batch_iterations "$batch")" -eq "$before" ]
 	# the run, its iteration's guardian and the workload's processes
@@ -214,10 +230,11 @@ lease_over() {
 	kill -KILL "$w"
 	wait "$w" || true
 	# an orphaned run would go on from here
+	touch "$TMP/go"
 	release_iteration
 	wait_for run_ended_or_went_on
 	all_gone "${procs[@]}"
-	refute process_on_this_store "schedperf -q run pipe -p loops=20000 -i 8"
+	refute process_on_this_store "schedperf -q run command -p shell=1"
 	[ "$(batch_iterations "$batch")" -eq "$before" ]
 	[ "$(count "SELECT complete FROM batches WHERE id = $batch")" = f ]
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = running ]
