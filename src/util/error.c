@@ -6,6 +6,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "util/error.h"
 
@@ -20,6 +22,46 @@ static void make_printable(char *s)
 			*s = '?';
 }
 
+/*
+ * A message longer than @size (a long file name quoted whole) keeps its
+ * start and its end, where the why and the "(how to fix)" are, the middle
+ * given up for "...", cut where characters begin.
+ */
+void error_shorten(char *buf, size_t size, const char *full)
+{
+	size_t len = strlen(full), head, tail;
+
+	if (len < size) {
+		memcpy(buf, full, len + 1);
+		return;
+	}
+	tail = len - (size - 4) / 2;
+	while (tail < len && ((unsigned char)full[tail] & 0xc0) == 0x80)
+		tail++;
+	head = size - 4 - (len - tail);
+	while (head && ((unsigned char)full[head] & 0xc0) == 0x80)
+		head--;
+	snprintf(buf, size, "%.*s...%s", (int)head, full, full + tail);
+}
+
+/* The message of @fmt, shortened to @size (error_shorten()) if need be. */
+static void __attribute__((format(printf, 3, 0)))
+format_message(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	char *full;
+	va_list again;
+
+	va_copy(again, ap);
+	if (vasprintf(&full, fmt, again) < 0) {
+		vsnprintf(buf, size, fmt, ap);
+	} else {
+		error_shorten(buf, size, full);
+		free(full);
+	}
+	va_end(again);
+	make_printable(buf);
+}
+
 int error_set(struct error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -28,9 +70,8 @@ int error_set(struct error *err, int code, const char *fmt, ...)
 		return -1;
 	err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	format_message(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	make_printable(err->msg);
 	return -1;
 }
 
@@ -48,8 +89,7 @@ error_vreport(int code, const char *fmt, va_list ap)
 {
 	char msg[1024];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	make_printable(msg);
+	format_message(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "schedperf: %s\n", msg);
 	return code;
 }

@@ -26,6 +26,12 @@ int error_set(struct error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Print @err to stderr with the "schedperf: " prefix; returns its exit code. */
+/*
+ * @full, to fit @size bytes of @buf: whole when it does, else its start,
+ * "..." and its end (error_set() uses it).
+ */
+void error_shorten(char *buf, size_t size, const char *full);
+
 int error_report(const struct error *err);
 
 /* Print a message with the prefix and return @code: for commands. */

@@ -342,6 +342,8 @@ big() {		# big N: a string of N letters
 	hostile 2 import "$TMP"
 	hostile 2 import /dev/null
 	hostile 2 import "$(big 120000)"
+	# a message longer than its line's room keeps its why and how to fix
+	[[ "$(cat "$TMP/err")" == *"aaa...aaa"*"aaa': File name too long (give a schedperf-results/1 JSON file, or - for standard input)" ]]
 	: >"$TMP/empty.json"
 	hostile 2 import "$TMP/empty.json"
 	head -c 100000 /dev/urandom >"$TMP/garbage.bin"

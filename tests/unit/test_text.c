@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "util/error.h"
 #include "util/json_write.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
@@ -305,6 +306,35 @@ static void test_json_writer(void **state)
 	json_decref(doc);
 }
 
+/* A message too long for its buffer keeps its start and its end: why, and how to fix. */
+static void test_error_shorten(void **state)
+{
+	char buf[40], full[200];
+	struct error err;
+
+	(void)state;
+	error_shorten(buf, sizeof(buf), "short (fix it)");
+	assert_string_equal(buf, "short (fix it)");
+	error_shorten(buf, sizeof(buf), "cannot import 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaabbb': why (fix it)");
+	assert_string_equal(buf, "cannot import 'aaa...bbb': why (fix it)");
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	/* never cut inside a character: \u00fc is two bytes */
+	error_shorten(buf, sizeof(buf), "f\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc");
+	assert_string_equal(buf, "f\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc...\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc");
+	error_shorten(buf, sizeof(buf), "\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fcg");
+	assert_string_equal(buf, "\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc...\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fc\u00fcg");
+	/* error_set() shortens so */
+	memset(full, 'n', sizeof(full) - 1);
+	full[sizeof(full) - 1] = '\0';
+	error_set(&err, 2, "cannot import '%s%s%s%s': File name too long (give a shorter name)",
+		  full, full, full, full);
+	assert_int_equal(err.code, 2);
+	assert_int_equal(strlen(err.msg), sizeof(err.msg) - 1);
+	assert_non_null(strstr(err.msg, "cannot import 'nnn"));
+	assert_non_null(strstr(err.msg, "nnn...nnn"));
+	assert_non_null(strstr(err.msg, "nnn': File name too long (give a shorter name)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_format_g17),
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_json_writer),
+		cmocka_unit_test(test_error_shorten),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
