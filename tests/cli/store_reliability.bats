@@ -450,6 +450,19 @@ reads_change_nothing() {
 	return 0
 }
 
+@test "store: a PostgreSQL URL libpq cannot read is bad input: exit 2, libpq's why, no password shown" {
+	exit_is 2 "$SP" --db "postgresql://analyst:s3cret@[::1/results" runs
+	err_has "cannot open store 'postgresql://analyst@"
+	err_has 'IPv6 host address'
+	err_has "give a URL such as postgresql://HOST/DATABASE"
+	grep -q s3cret "$TMP/err" && return 1
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
+	exit_is 2 "$SP" --db "postgresql:///results?bogus=1&password=s3cret" run pipe -i 1 -q
+	err_has 'invalid URI query parameter: "bogus"'
+	grep -q s3cret "$TMP/err" && return 1
+	return 0
+}
+
 @test "store: a --db that is a dangling symbolic link is refused, exit 2, nothing made" {
 	ln -s "$TMP/target.db" "$TMP/link.db"
 	exit_is 2 "$SP" --db "$TMP/link.db" run pipe -p loops=10 -i 1 -q

@@ -29,6 +29,8 @@ static struct {
 	void *handle;
 	void (*clear)(PGresult *);
 	PGconn *(*connectdb_params)(const char *const *, const char *const *, int);
+	void (*conninfo_free)(PQconninfoOption *);
+	PQconninfoOption *(*conninfo_parse)(const char *, char **);
 	char *(*error_message)(const PGconn *);
 	PGresult *(*exec)(PGconn *, const char *);
 	PGresult *(*exec_params)(PGconn *, const char *, int, const Oid *, const char *const *,
@@ -36,6 +38,7 @@ static struct {
 	PGresult *(*exec_prepared)(PGconn *, const char *, int, const char *const *,
 				   const int *, const int *, int);
 	void (*finish)(PGconn *);
+	void (*freemem)(void *);
 	int (*getisnull)(const PGresult *, int, int);
 	char *(*getvalue)(const PGresult *, int, int);
 	int (*ntuples)(const PGresult *);
@@ -56,11 +59,14 @@ static const struct {
 } symbols[] = {
 	SYMBOL(clear, "PQclear"),
 	SYMBOL(connectdb_params, "PQconnectdbParams"),
+	SYMBOL(conninfo_free, "PQconninfoFree"),
+	SYMBOL(conninfo_parse, "PQconninfoParse"),
 	SYMBOL(error_message, "PQerrorMessage"),
 	SYMBOL(exec, "PQexec"),
 	SYMBOL(exec_params, "PQexecParams"),
 	SYMBOL(exec_prepared, "PQexecPrepared"),
 	SYMBOL(finish, "PQfinish"),
+	SYMBOL(freemem, "PQfreemem"),
 	SYMBOL(getisnull, "PQgetisnull"),
 	SYMBOL(getvalue, "PQgetvalue"),
 	SYMBOL(ntuples, "PQntuples"),
@@ -145,6 +151,21 @@ PGresult *PQexecPrepared(PGconn *conn, const char *name, int nr_params,
 void PQfinish(PGconn *conn)
 {
 	lib.finish(conn);
+}
+
+void PQfreemem(void *ptr)
+{
+	lib.freemem(ptr);
+}
+
+void PQconninfoFree(PQconninfoOption *options)
+{
+	lib.conninfo_free(options);
+}
+
+PQconninfoOption *PQconninfoParse(const char *conninfo, char **errmsg)
+{
+	return lib.conninfo_parse(conninfo, errmsg);
 }
 
 int PQgetisnull(const PGresult *res, int row, int field)

@@ -20,6 +20,7 @@
 
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Notices (an index that exists already ...) are not schedperf's to print. */
@@ -38,6 +39,39 @@ static int connect_error(struct pg_store *ps, struct error *err)
 				 "command line)", ps->base.location, msg);
 	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (check that the server "
 			 "runs and that the URL names it)", ps->base.location, msg);
+}
+
+/*
+ * A URL libpq cannot read is the user's to fix (exit 2), not a server to
+ * look for: its words say what is wrong with it, and quote the URL, which
+ * is shown as everywhere else, its password left out.
+ */
+static int check_url(const char *location, const char *shown, struct error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	PQconninfoOption *options;
+	char *why = NULL, line[256];
+	const char *quoted;
+
+	options = PQconninfoParse(location, &why);
+	if (options) {
+		PQconninfoFree(options);
+		return 0;
+	}
+	if (!why)
+		return error_set(err, EXIT_ENV, "cannot open store '%s': out of memory (free "
+				 "some memory, then try again)", shown);
+	quoted = strstr(why, location);
+	if (quoted)
+		strbuf_addf(&sb, "%.*s%s%s", (int)(quoted - why), why, shown,
+			    quoted + strlen(location));
+	else
+		strbuf_addstr(&sb, why);
+	PQfreemem(why);
+	pg_first_line(strbuf_str(&sb), line, sizeof(line));
+	strbuf_release(&sb);
+	return error_set(err, EXIT_USAGE, "cannot open store '%s': %s (give a URL such as "
+			 "postgresql://HOST/DATABASE)", shown, line);
 }
 
 /*
@@ -93,7 +127,7 @@ static struct pg_store *pg_connect(const char *location, enum store_access acces
 	char shown[512];
 
 	store_location_shown(location, shown, sizeof(shown));
-	if (pg_library_load(shown, err))
+	if (pg_library_load(shown, err) || check_url(location, shown, err))
 		return NULL;
 	ps = xcalloc(1, sizeof(*ps));
 	ps->base.driver = &store_postgres;
