@@ -359,7 +359,7 @@ static int check_name(const char *name, struct error *err)
 				 "its own --name, or no --name: ab-job-ID)", name,
 				 job_env_check_jobs());
 	/* No store there yet holds no run and no job. */
-	if (store_inspect(global.db, &status, err))
+	if (store_peek(global.db, &status, err))
 		return -1;
 	if (!status.version)
 		return 0;

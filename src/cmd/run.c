@@ -582,7 +582,7 @@ static int open_to_resume(const char *name, struct store **st, struct error *err
 {
 	struct store_status status;
 
-	if (store_inspect(global.db, &status, err))
+	if (store_peek(global.db, &status, err))
 		return -1;
 	if (!status.version)
 		return error_set(err, EXIT_USAGE, "run '%s' has no incomplete batch to resume: "

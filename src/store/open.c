@@ -95,21 +95,40 @@ static int open_as_is(const char *location, const struct store_driver *d, struct
 }
 
 /*
- * Whether a store was there is its version: not a check of its every page
- * and reference (store_inspect()), which took longer than the import of
- * 150,000 samples into a store of as many.
+ * The driver of @location, and the store there as that driver opens it as
+ * it is (*@st NULL: none), with what store_peek() says of it.
  */
-int store_open_made(const char *location, struct store **out, bool *made, struct error *err)
+static int peek(const char *location, struct store_status *status,
+		const struct store_driver **d, struct store **st, struct error *err)
+{
+	memset(status, 0, sizeof(*status));
+	*st = NULL;
+	if (usable_driver(location, d, err))
+		return -1;
+	status->backend = (*d)->name;
+	store_location_shown(location, status->location, sizeof(status->location));
+	return open_as_is(location, *d, st, &status->version, err);
+}
+
+int store_peek(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_driver *d;
 	struct store *st;
-	int version;
 
-	if (usable_driver(location, &d, err) || open_as_is(location, d, &st, &version, err))
+	if (peek(location, status, &d, &st, err))
 		return -1;
 	if (st)
 		d->close(st);
-	*made = !version;
+	return 0;
+}
+
+int store_open_made(const char *location, struct store **out, bool *made, struct error *err)
+{
+	struct store_status status;
+
+	if (store_peek(location, &status, err))
+		return -1;
+	*made = !status.version;
 	return store_open(location, out, err);
 }
 
@@ -121,15 +140,10 @@ int store_open_memory(struct store **out, struct error *err)
 int store_inspect(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_driver *d;
-	struct store *st = NULL, *fresh = NULL;
+	struct store *st, *fresh = NULL;
 	int rc;
 
-	memset(status, 0, sizeof(*status));
-	if (usable_driver(location, &d, err))
-		return -1;
-	status->backend = d->name;
-	store_location_shown(location, status->location, sizeof(status->location));
-	if (open_as_is(location, d, &st, &status->version, err))
+	if (peek(location, status, &d, &st, err))
 		return -1;
 	if (!st)
 		return 0;
