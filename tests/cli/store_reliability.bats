@@ -463,6 +463,23 @@ reads_change_nothing() {
 	return 0
 }
 
+@test "store: no PostgreSQL URL shows its password: percent-encoded, given twice, its key encoded, an '@' in it" {
+	local url
+	for url in "postgresql://analyst:%zzs3cret@localhost/results" \
+		"postgresql://analyst:s3%00cret@localhost/results" \
+		"postgresql:///results?password=s3%zzcret" \
+		"postgresql:///results?password=a&password=s3cret&bogus=1" \
+		"postgresql:///results?pass%77ord=s3cret&bogus=1" \
+		"postgresql://analyst:p@s3cret@localhost:1/results" \
+		"postgresql://analyst:s3cret/x@localhost/results"; do
+		"$SP" --db "$url" runs >"$TMP/out" 2>"$TMP/err" && return 1
+		[ "$(wc -l <"$TMP/err")" -eq 1 ]
+		grep -q s3 "$TMP/err" && { cat "$TMP/err"; return 1; }
+		err_has "cannot open store 'postgresql:"
+	done
+	return 0
+}
+
 @test "store: a --db that is a dangling symbolic link is refused, exit 2, nothing made" {
 	ln -s "$TMP/target.db" "$TMP/link.db"
 	exit_is 2 "$SP" --db "$TMP/link.db" run pipe -p loops=10 -i 1 -q

@@ -28,11 +28,40 @@ static void ignore_notice(void *arg, const char *message)
 {
 }
 
-static int connect_error(struct pg_store *ps, struct error *err)
+/*
+ * libpq's words @why, each quoted text of the user's that the shown URL
+ * @shown does not hold ("%zzs3cret", a host "ss@server" cut from a password
+ * with an '@') given up for "...": a password is quoted by none.
+ */
+static void hide_quoted(const char *why, const char *location, const char *shown,
+			char *buf, size_t size)
+{
+	struct strbuf sb = STRBUF_INIT, token = STRBUF_INIT;
+	const char *end;
+
+	while (*why) {
+		if (*why != '"' || !(end = strchr(why + 1, '"'))) {
+			strbuf_addch(&sb, *why++);
+			continue;
+		}
+		strbuf_release(&token);
+		strbuf_add(&token, why + 1, (size_t)(end - why - 1));
+		if (strstr(shown, strbuf_str(&token)) || !strstr(location, strbuf_str(&token)))
+			strbuf_addf(&sb, "\"%s\"", strbuf_str(&token));
+		else
+			strbuf_addstr(&sb, "\"...\"");
+		why = end + 1;
+	}
+	pg_first_line(strbuf_str(&sb), buf, size);
+	strbuf_release(&token);
+	strbuf_release(&sb);
+}
+
+static int connect_error(struct pg_store *ps, const char *location, struct error *err)
 {
 	char msg[256];
 
-	pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
+	hide_quoted(PQerrorMessage(ps->conn), location, ps->base.location, msg, sizeof(msg));
 	if (strstr(msg, "password") || strstr(msg, "authentication"))
 		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (give the password "
 				 "through ~/.pgpass, PGPASSFILE or a service file, never on the "
@@ -68,7 +97,7 @@ static int check_url(const char *location, const char *shown, struct error *err)
 	else
 		strbuf_addstr(&sb, why);
 	PQfreemem(why);
-	pg_first_line(strbuf_str(&sb), line, sizeof(line));
+	hide_quoted(strbuf_str(&sb), location, shown, line, sizeof(line));
 	strbuf_release(&sb);
 	return error_set(err, EXIT_USAGE, "cannot open store '%s': %s (give a URL such as "
 			 "postgresql://HOST/DATABASE)", shown, line);
@@ -140,7 +169,7 @@ static struct pg_store *pg_connect(const char *location, enum store_access acces
 		goto fail;
 	}
 	if (PQstatus(ps->conn) != CONNECTION_OK) {
-		connect_error(ps, err);
+		connect_error(ps, location, err);
 		goto fail;
 	}
 	PQsetNoticeProcessor(ps->conn, ignore_notice, NULL);
