@@ -10,13 +10,16 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/utf8.h"
 
 /*
  * Messages quote what the user gave (a value, a file name, a run name), and
- * that may hold a newline or a terminal escape: an error stays one line.
+ * that may hold a newline or a terminal escape: an error stays one line,
+ * and text (a value cut by "%.64s" inside a character, bytes not UTF-8).
  */
 static void make_printable(char *s)
 {
+	utf8_mend(s);
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';

@@ -81,6 +81,21 @@ static bool reorders_or_controls(unsigned long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+void utf8_mend(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+
+		if (len)
+			p += len;
+		else
+			*p++ = '?';
+	}
+}
+
 size_t utf8_columns(const char *s)
 {
 	size_t w = 0;

@@ -22,6 +22,13 @@ bool utf8_valid(const char *s);
 bool utf8_plain(const char *s);
 
 /*
+ * @s with each byte that is not part of well-formed UTF-8 made '?', in
+ * place: a message that quotes a value cut by "%.64s" in the middle of a
+ * character is still text.
+ */
+void utf8_mend(char *s);
+
+/*
  * The columns @s takes on a terminal, one per code point (a wide CJK
  * character is counted as one): what pads a column of names.
  */
