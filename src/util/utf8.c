@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -96,12 +98,32 @@ void utf8_mend(char *s)
 	}
 }
 
+/*
+ * wcwidth() answers for the locale of the thread, and schedperf sets none:
+ * it is asked in C.UTF-8's, made once. Where that locale is missing, each
+ * code point is one column.
+ */
 size_t utf8_columns(const char *s)
 {
+	static locale_t utf8_locale;
+	const unsigned char *p = (const unsigned char *)s;
+	locale_t old = (locale_t)0;
 	size_t w = 0;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	if (!utf8_locale)
+		utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (utf8_locale)
+		old = uselocale(utf8_locale);
+	while (*p) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+		int cw = len && utf8_locale ? wcwidth((wchar_t)code) : 1;
+
+		w += cw < 0 ? 1 : (size_t)cw;
+		p += len ? len : 1;
+	}
+	if (utf8_locale)
+		uselocale(old);
 	return w;
 }
 

@@ -29,8 +29,9 @@ bool utf8_plain(const char *s);
 void utf8_mend(char *s);
 
 /*
- * The columns @s takes on a terminal, one per code point (a wide CJK
- * character is counted as one): what pads a column of names.
+ * The columns @s takes on a terminal, as wcwidth() counts them: two for a
+ * wide CJK character or emoji, none for a combining mark or a zero-width
+ * space, one for a byte not UTF-8: what pads a column of names.
  */
 size_t utf8_columns(const char *s);
 

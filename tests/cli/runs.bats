@@ -35,3 +35,17 @@ batches = [l for l in lines if l.startswith("    batch")]
 sys.exit(len({len(l) for l in names}) != 1 or len({l.index("complete") for l in batches}) != 1)' "$TMP/out" ||
 		{ cat "$TMP/out"; false; }
 }
+
+@test "runs: columns stay aligned on a terminal with wide CJK characters, combining marks and a zero-width space in names" {
+	import_named_at plain 2026-01-01T00:00:00Z "$(printf '\xe6\x97\xa5\xe6\x9c\xac')" 2026-01-02T00:00:00Z \
+		"$(printf 'e\xcc\x81e\xcc\x81')" 2026-01-03T00:00:00Z "$(printf 'zw\xe2\x80\x8bj')" 2026-01-04T00:00:00Z
+	sp runs >"$TMP/out"
+	# the name lines end at one column of the terminal, as the header does
+	"$PYTHON" -c 'import sys, unicodedata
+def width(l):
+	return sum(0 if unicodedata.combining(c) or c == "\u200b" else
+		   2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l)
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+sys.exit(len({width(l) for l in lines if not l.startswith(" ")}) != 1)' "$TMP/out" ||
+		{ cat "$TMP/out"; false; }
+}

@@ -85,7 +85,10 @@ static void test_utf8_columns(void **state)
 {
 	assert_int_equal(utf8_columns(""), 0);
 	assert_int_equal(utf8_columns("run"), 3);
-	assert_int_equal(utf8_columns("\xc3\xbc\xe2\x80\x94\xf0\x9f\x98\x80x"), 4);
+	/* \u00fc, \u2014: one each; U+1F600 and \u65e5: two; U+0301 and U+200B: none */
+	assert_int_equal(utf8_columns("\xc3\xbc\xe2\x80\x94\xf0\x9f\x98\x80x"), 5);
+	assert_int_equal(utf8_columns("\u65e5e\u0301a\u200bb"), 5);
+	assert_int_equal(utf8_columns("a\xff" "b"), 3);
 }
 
 /* Plain: what utf8_escape() would show as it is, and nothing else. */
