@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/driver.h"
 #include "util/strbuf.h"
@@ -37,7 +38,7 @@ static void add_decoded(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
-/* Whether the query parameter @param, @len bytes, is libpq's password. */
+/* Whether the query parameter @param, @len bytes, names a password, in any case. */
 static int is_password(const char *param, size_t len)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -45,7 +46,7 @@ static int is_password(const char *param, size_t len)
 	int yes;
 
 	add_decoded(&key, param, end < len ? end : len);
-	yes = !strcmp(strbuf_str(&key), "password");
+	yes = !strcasecmp(strbuf_str(&key), "password");
 	strbuf_release(&key);
 	return yes;
 }
@@ -53,7 +54,8 @@ static int is_password(const char *param, size_t len)
 /*
  * The user's part ends at the last '@' (a password may hold an '@' not
  * percent-encoded), and every query parameter that libpq reads as the
- * password (password=, pass%77ord=, given twice) has its value left out.
+ * password (password=, pass%77ord=, given twice), or that the user meant
+ * as one (PASSWORD=, which libpq refuses), has its value left out.
  */
 void store_location_shown(const char *location, char *buf, size_t len)
 {

@@ -470,6 +470,7 @@ reads_change_nothing() {
 		"postgresql:///results?password=s3%zzcret" \
 		"postgresql:///results?password=a&password=s3cret&bogus=1" \
 		"postgresql:///results?pass%77ord=s3cret&bogus=1" \
+		"postgresql:///results?PASSWORD=s3cret" \
 		"postgresql://analyst:p@s3cret@localhost:1/results" \
 		"postgresql://analyst:s3cret/x@localhost/results"; do
 		"$SP" --db "$url" runs >"$TMP/out" 2>"$TMP/err" && return 1
