@@ -34,6 +34,31 @@ static const struct store_driver *driver_for(const char *location)
 	return files;
 }
 
+/*
+ * A location no scheme took is a file name, unless it cannot have been
+ * meant as one: a URL of a scheme no driver has (POSTGRESQL://, mysql://)
+ * or a libpq connection string ("host=... password=..."), which would
+ * otherwise be an SQLite file, its name the password.
+ */
+static int file_name_meant(const char *location, struct error *err)
+{
+	size_t scheme = strspn(location, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789+.-");
+	char shown[256];
+
+	if (strcasestr(location, "password="))
+		return error_set(err, EXIT_USAGE, "--db holds password=: a PostgreSQL store is "
+				 "given as a URL, not a libpq connection string, nor a password "
+				 "(give --db postgresql://HOST/DATABASE, the password in ~/.pgpass)");
+	if (scheme && !strncmp(location + scheme, "://", 3)) {
+		store_location_shown(location, shown, sizeof(shown));
+		return error_set(err, EXIT_USAGE, "--db '%s': no store is reached by a URL of "
+				 "%.*s:// (give --db FILE or --db postgresql://HOST/DATABASE)",
+				 shown, (int)scheme, location);
+	}
+	return 0;
+}
+
 /* The driver for @location, or -1 with @err when there is none to use. */
 static int usable_driver(const char *location, const struct store_driver **out,
 			 struct error *err)
@@ -42,7 +67,9 @@ static int usable_driver(const char *location, const struct store_driver **out,
 		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
 				 "or a URL (give --db FILE or --db postgresql://...)");
 	*out = driver_for(location);
-	return 0;
+	if ((*out)->schemes)
+		return 0;
+	return file_name_meant(location, err);
 }
 
 static int open_with(const char *location, enum store_access access, struct store **out,

@@ -481,6 +481,17 @@ reads_change_nothing() {
 	return 0
 }
 
+@test "store: a libpq connection string or a URL of no driver's scheme is refused, exit 2, no file made, no password shown" {
+	cd "$TMP"
+	exit_is 2 "$SP" --db "host=localhost password=s3cret dbname=results" run pipe -p loops=10 -i 1 -q
+	err_has "give --db postgresql://HOST/DATABASE"
+	exit_is 2 "$SP" --db "POSTGRESQL://analyst:s3cret@localhost/results" run pipe -p loops=10 -i 1 -q
+	err_has "no store is reached by a URL of POSTGRESQL://"
+	exit_is 2 "$SP" --db "mysql://localhost/results" runs
+	grep -rq s3cret "$TMP" && return 1
+	[ -z "$(ls "$TMP" | grep -v -e '^out$' -e '^err$')" ]
+}
+
 @test "store: a --db that is a dangling symbolic link is refused, exit 2, nothing made" {
 	ln -s "$TMP/target.db" "$TMP/link.db"
 	exit_is 2 "$SP" --db "$TMP/link.db" run pipe -p loops=10 -i 1 -q
