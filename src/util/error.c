@@ -15,7 +15,7 @@
 /*
  * Messages quote what the user gave (a value, a file name, a run name), and
  * that may hold a newline or a terminal escape: an error stays one line,
- * and text (a value cut by "%.64s" inside a character, bytes not UTF-8).
+ * and a value cut by "%.64s" inside a character is not left cut.
  */
 static void make_printable(char *s)
 {

@@ -83,18 +83,33 @@ static bool reorders_or_controls(unsigned long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* The bytes of the sequence that @c begins: 1 for ASCII or a byte no sequence begins with. */
+static size_t lead_length(unsigned char c)
+{
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	return c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+}
+
 void utf8_mend(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 
 	while (*p) {
 		unsigned long code;
-		size_t len = sequence_length(p, &code);
+		size_t len = sequence_length(p, &code), need = lead_length(*p), i = 1;
 
-		if (len)
+		if (len) {
 			p += len;
-		else
-			*p++ = '?';
+			continue;
+		}
+		while (i < need && (p[i] & 0xc0) == 0x80)
+			i++;
+		if (i < need)
+			memset(p, '?', i);
+		p += i;
 	}
 }
 

@@ -22,9 +22,10 @@ bool utf8_valid(const char *s);
 bool utf8_plain(const char *s);
 
 /*
- * @s with each byte that is not part of well-formed UTF-8 made '?', in
- * place: a message that quotes a value cut by "%.64s" in the middle of a
- * character is still text.
+ * @s with each sequence cut short (a value cut by "%.64s" in the middle of
+ * a character) made '?', in place, so that a message quoting it is text;
+ * other bytes not UTF-8 are left for utf8_escape() or utf8_kept() to show
+ * as \xHH.
  */
 void utf8_mend(char *s);
 
