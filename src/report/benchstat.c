@@ -106,7 +106,7 @@ static int cmp_cells_pos(const void *a, const void *b)
 /* Widen a multi-column cell's stretchable columns, widest first. */
 static void tt_fit_span(const struct tt *t, const struct tt_cell *c, int *ws, const int *lmargin)
 {
-	int w = (int)utf8_columns(c->value) + lmargin[c->col], tw = 0, nr = 0;
+	int w = (int)utf8_runes(c->value) + lmargin[c->col], tw = 0, nr = 0;
 	int cols[64];
 
 	for (int col = c->col; col < c->col + c->span; col++)
@@ -143,14 +143,14 @@ static void tt_format(FILE *out, struct tt *t)
 	int row = 0, off = 0;
 
 	for (size_t i = 0; i < t->nr_cells; i++) {
-		int m = (int)utf8_columns(t->cells[i].margin);
+		int m = (int)utf8_runes(t->cells[i].margin);
 
 		if (m > lmargin[t->cells[i].col])
 			lmargin[t->cells[i].col] = m;
 	}
 	for (size_t i = 0; i < t->nr_cells; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		int w = (int)utf8_columns(c->value) + lmargin[c->col];
+		int w = (int)utf8_runes(c->value) + lmargin[c->col];
 
 		if (c->span == 1 && w > ws[c->col])
 			ws[c->col] = w;
@@ -165,7 +165,7 @@ static void tt_format(FILE *out, struct tt *t)
 	qsort(t->cells, t->nr_cells, sizeof(*t->cells), cmp_cells_pos);
 	for (size_t i = 0; i < t->nr_cells; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		int tw, len = (int)utf8_columns(c->value), m = (int)utf8_columns(c->margin);
+		int tw, len = (int)utf8_runes(c->value), m = (int)utf8_runes(c->margin);
 
 		if (!*c->value && strspn(c->margin, " ") == strlen(c->margin))
 			continue;

@@ -113,6 +113,21 @@ void utf8_mend(char *s)
 	}
 }
 
+size_t utf8_runes(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	while (*p) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+
+		p += len ? len : 1;
+		n++;
+	}
+	return n;
+}
+
 /*
  * wcwidth() answers for the locale of the thread, and schedperf sets none:
  * it is asked in C.UTF-8's, made once. Where that locale is missing, each

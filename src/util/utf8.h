@@ -35,6 +35,12 @@ void utf8_mend(char *s);
  * space, one for a byte not UTF-8: what pads a column of names.
  */
 size_t utf8_columns(const char *s);
+/*
+ * The code points of @s, a byte not UTF-8 counted as one, as Go's
+ * utf8.RuneCountInString(): how benchstat measures a cell, wide
+ * characters and combining marks alike, which its style reproduces.
+ */
+size_t utf8_runes(const char *s);
 
 /*
  * @s for a message: the bytes that are not part of well-formed UTF-8, and

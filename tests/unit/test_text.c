@@ -91,6 +91,17 @@ static void test_utf8_columns(void **state)
 	assert_int_equal(utf8_columns("a\xff" "b"), 3);
 }
 
+/* benchstat's count: a code point each, whatever its width; a stray byte one. */
+static void test_utf8_runes(void **state)
+{
+	assert_int_equal(utf8_runes(""), 0);
+	assert_int_equal(utf8_runes("run"), 3);
+	assert_int_equal(utf8_runes("\xc3\xbc\xe2\x80\x94\xf0\x9f\x98\x80x"), 4);
+	assert_int_equal(utf8_runes("\u65e5e\u0301a\u200bb"), 6);
+	assert_int_equal(utf8_runes("a\xff\x80" "b"), 4);
+	assert_int_equal(utf8_runes("\xe2\x80"), 2);
+}
+
 /* Plain: what utf8_escape() would show as it is, and nothing else. */
 static void test_utf8_plain(void **state)
 {
@@ -349,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_utf8_plain),
 		cmocka_unit_test(test_utf8_columns),
+		cmocka_unit_test(test_utf8_runes),
 		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
