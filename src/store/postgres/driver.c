@@ -243,7 +243,15 @@ static void rollback(struct store *st)
  * Every transaction checks its references, TXN_ADD's too: PostgreSQL
  * turns its checks off only for a superuser (session_replication_role),
  * which a store's role need not be.
+ *
+ * A check is a query PostgreSQL plans once a connection, for the size
+ * its table has then. A TXN_ADD adds many rows to tables that may be
+ * empty when its first check is planned (a store whose runs were
+ * deleted, once vacuumed), and a scan of the whole table planned then
+ * would be run for every row after: an import quadratic in its rows.
+ * Its transaction plans without whole-table scans where an index serves.
  */
+#define PG_ADD_PLANS "SET LOCAL enable_seqscan = off"
 static int begin(struct store *st, enum store_txn txn, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
@@ -257,7 +265,8 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 	if (control(ps, "BEGIN", err, txn == TXN_SCHEMA ? "start the upgrade" :
 		    "start a transaction"))
 		return -1;
-	if (control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock")) {
+	if (control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock") ||
+	    (txn == TXN_ADD && control(ps, PG_ADD_PLANS, err, "start a transaction"))) {
 		rollback(st);
 		return -1;
 	}
