@@ -116,12 +116,6 @@ static void runs_json(FILE *out, const void *records, const void *how)
 }
 
 /*
- * The batches of run @name, from batch @first on, each with its machine
- * named as compare names it when it refuses two (machine_of_label() of
- * @m): the host name, and the start of the machine id when another
- * machine shown has the same host name.
- */
-/*
  * The widths of the text's columns over every batch shown: the names (at
  * least 32 characters, escaped as shown), and the start times, of 20
  * characters when imported to the second, 27 when run stored them.
@@ -145,6 +139,12 @@ static struct runs_widths runs_widths(const struct result_set *set)
 	return w;
 }
 
+/*
+ * The batches of run @name, from batch @first on, each with its machine
+ * named as compare names it when it refuses two (machine_of_label() of
+ * @m): the host name, and the start of the machine id when another
+ * machine shown has the same host name.
+ */
 static void run_batches_text(FILE *out, const struct result_set *set, const struct machine_of *m,
 			     size_t first, const char *name, int started_w)
 {
