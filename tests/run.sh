@@ -63,15 +63,36 @@ if ! $unit_only && [ -z "${SCHEDPERF_TEST_PGHOST:-}" ]; then
 	fi
 fi
 
+# A test that hangs fails after BATS_TEST_TIMEOUT seconds, marked "timeout"
+# with its name, and a file that still does not end (its teardown hangs, or
+# a process it left holds bats's output open) is stopped after
+# FILE_TIMEOUT: one hang costs minutes and names itself, never the whole
+# of CI's time.
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-600}
+file_timeout=${FILE_TIMEOUT:-1800}
+
+# run_file NAME COMMAND...: COMMAND's TAP into $log, counted as NAME.
+run_file() {
+	local name=$1 rc last
+
+	shift
+	timeout --kill-after=30 "$file_timeout" "$@" >"$log" 2>&1
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		last=$(grep -E '^(not )?ok ' "$log" | tail -1)
+		echo "not ok - $name did not end within $file_timeout s;" \
+			"the last test to end: ${last:-none}" >>"$log"
+	fi
+	count "$name" $rc
+}
+
 for t in "$@"; do
-	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$log" 2>&1
-	count "$(basename "$t")" $?
+	CMOCKA_MESSAGE_OUTPUT=TAP run_file "$(basename "$t")" "$t"
 done
 
 for f in "$here"/cli/*.bats; do
 	! $unit_only && [ -e "$f" ] || continue
-	bats --tap "$f" >"$log" 2>&1
-	count "cli/$(basename "$f")" $?
+	run_file "cli/$(basename "$f")" bats --tap "$f"
 done
 
 [ "$skipped" = 0 ] || echo "$skipped skipped (listed above; neither passed nor failed)"
