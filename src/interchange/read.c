@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interchange/doc_memory.h"
 #include "interchange/fields.h"
 #include "interchange/interchange.h"
 #include "util/input_file.h"
@@ -551,98 +552,9 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	return 0;
 }
 
-/*
- * jansson reports a failed allocation while parsing as an error with no
- * text (not as json_error_out_of_memory): its allocations go through here,
- * so that running out of memory is told as such.
- */
-static bool json_out_of_memory;
-
-static void *json_malloc(size_t size)
-{
-	void *p = malloc(size);
-
-	if (!p)
-		json_out_of_memory = true;
-	return p;
-}
-
-/*
- * The memory of a document being read: its values are cut from blocks,
- * which go all at once when it has been read, instead of a malloc and a
- * free for each of its hundreds of thousands of values (and a walk of the
- * tree to free them): 4 % of an import. Nothing of it outlives
- * the read; what the results keep is copied. A value larger than a
- * quarter of a block has a block of its own, after the one being filled.
- */
-struct doc_block {
-	struct doc_block *next;
-	size_t used, size;
-	max_align_t data[];
-};
-
-#define DOC_BLOCK ((size_t)1 << 20)
-#define DOC_ALIGN _Alignof(max_align_t)
-
-static struct doc_block *doc_blocks;
-
-static void *doc_block_malloc(size_t size)
-{
-	struct doc_block *b = doc_blocks;
-	size_t room;
-
-	if (size > SIZE_MAX / 2)
-		goto out_of_memory;
-	size = (size + DOC_ALIGN - 1) & ~(DOC_ALIGN - 1);
-	if (b && b->size - b->used >= size) {
-		b->used += size;
-		return (char *)b->data + b->used - size;
-	}
-	room = size > DOC_BLOCK / 4 ? size : DOC_BLOCK;
-	b = malloc(sizeof(*b) + room);
-	if (!b)
-		goto out_of_memory;
-	*b = (struct doc_block){ .used = size, .size = room };
-	if (room == DOC_BLOCK || !doc_blocks) {
-		b->next = doc_blocks;
-		doc_blocks = b;
-	} else {
-		b->next = doc_blocks->next;
-		doc_blocks->next = b;
-	}
-	return b->data;
-out_of_memory:
-	json_out_of_memory = true;
-	return NULL;
-}
-
-/* A value of the document goes with its block. */
-static void doc_block_free(void *p)
-{
-	(void)p;
-}
-
-static void read_with_blocks(void)
-{
-	json_out_of_memory = false;
-	json_set_alloc_funcs(doc_block_malloc, doc_block_free);
-}
-
-/* The document read (every value of it), and jansson back on malloc. */
-static void release_blocks(void)
-{
-	while (doc_blocks) {
-		struct doc_block *b = doc_blocks;
-
-		doc_blocks = b->next;
-		free(b);
-	}
-	json_set_alloc_funcs(json_malloc, free);
-}
-
 static int load_error(const char *path, const json_error_t *jerr, struct error *err)
 {
-	if (json_out_of_memory || json_error_code(jerr) == json_error_out_of_memory)
+	if (doc_memory_exhausted() || json_error_code(jerr) == json_error_out_of_memory)
 		return error_set(err, EXIT_ENV, "cannot import '%s': out of memory (free "
 				 "memory or raise 'ulimit -v'; nothing was imported)", path);
 	if (jerr->line < 0 || jerr->position == 0)
@@ -787,7 +699,7 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 	json_t *doc;
 	int rc;
 
-	read_with_blocks();
+	doc_memory_begin();
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	/*
 	 * A sample is a double however written: a whole number beyond 64 bits
@@ -802,7 +714,7 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 		free(real);
 	}
 	rc = doc ? read_document(doc, name, set, err) : load_error(name, &jerr, err);
-	release_blocks();
+	doc_memory_end();
 	if (!rc && has_zero_sample(set, first))
 		rc = check_underflow(name, buf, len, err);
 	return rc;
