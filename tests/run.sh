@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 skip_re='^(not )?ok [0-9]+.* # [Ss][Kk][Ii][Pp]'
 
-count() {	# $1: what ran, $2: its exit code; reads TAP from $log
+count() {	# $1: what ran, $2: its exit code, $3: its seconds; reads TAP from $log
 	local ok notok skip skip_note=
 	skip=$(grep -c -E "$skip_re" "$log")
 	ok=$(grep -E '^ok ' "$log" | grep -c -v -E "$skip_re")
@@ -43,7 +43,7 @@ count() {	# $1: what ran, $2: its exit code; reads TAP from $log
 		notok=1
 	fi
 	[ "$skip" = 0 ] || skip_note=", $skip skipped"
-	echo "$1: $ok passed, $notok failed$skip_note"
+	echo "$1: $ok passed, $notok failed$skip_note ($3 s)"
 	passed=$((passed + ok))
 	failed=$((failed + notok))
 	skipped=$((skipped + skip))
@@ -73,7 +73,7 @@ file_timeout=${FILE_TIMEOUT:-1800}
 
 # run_file NAME COMMAND...: COMMAND's TAP into $log, counted as NAME.
 run_file() {
-	local name=$1 rc last
+	local name=$1 start=$SECONDS rc last
 
 	shift
 	timeout --kill-after=30 "$file_timeout" "$@" >"$log" 2>&1
@@ -83,7 +83,7 @@ run_file() {
 		echo "not ok - $name did not end within $file_timeout s;" \
 			"the last test to end: ${last:-none}" >>"$log"
 	fi
-	count "$name" $rc
+	count "$name" $rc $((SECONDS - start))
 }
 
 for t in "$@"; do
