@@ -179,10 +179,11 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 
 @test "bisect: Ctrl-C keeps git's bisect state and the store; --resume finds the culprit" {
 	repo_of 8 5 100.0 120.0
-	# a slower program, so that the signal finds a step under way
+	# a slower program, so that the signal finds a step under way (3>&-:
+	# nothing it leaves behind holds bats's output open)
 	"$SP" bisect command -p 'cmd=sleep 0.02; ./prog' -p shell=1 \
 		-p 'metric_regex=value ([0-9.]+)' --build 'cc -O1 -o prog prog.c -lm' \
-		--good HEAD~7 --bad HEAD --seed 5 >"$TMP/out" 2>"$TMP/err" &
+		--good HEAD~7 --bad HEAD --seed 5 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	# the first step's run appears once the ends are measured and git started
 	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
@@ -200,6 +201,8 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ -e .git/schedperf-bisect.lock ]
 	kill -INT "$PID"
 	rc=0
+	# a runner that never ends fails here, not waits for ever
+	wait_for all_gone "$PID"
 	wait "$PID" || rc=$?
 	PID=
 	cat "$TMP/err"
@@ -231,7 +234,7 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	repo_of 2 2 100.0 120.0
 	"$SP" bisect command -p cmd=./prog --good HEAD~1 --bad HEAD \
 		--build "sleep 600 & echo \$\$ \$! >'$TMP/build.pids'; wait" \
-		>"$TMP/out" 2>"$TMP/err" &
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for test -s "$TMP/build.pids"
 	read -r shell sleeper <"$TMP/build.pids"
@@ -350,15 +353,19 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	echo wip >"$TMP/usb/feature/wip.txt"
 	git -C "$TMP/usb/feature" add wip.txt
 	mv "$TMP/usb" "$TMP/usb.unplugged"
-	# a build that leaves a process holding its output until the test says
+	# a build that leaves a process holding its output until the test says,
+	# or, should the test fail first, until its teardown removes $TMP (3>&-:
+	# that process never holds bats's output open, nor lives on for ever)
 	"$SP" bisect command -p 'cmd=sleep 0.02; ./prog' -p shell=1 \
 		-p 'metric_regex=value ([0-9.]+)' --good HEAD~7 --bad HEAD --seed 5 \
-		--build "cc -O1 -o prog prog.c -lm; (until [ -e '$TMP/go' ]; do sleep 0.1; done) &" \
-		>"$TMP/out" 2>"$TMP/err" &
+		--build "cc -O1 -o prog prog.c -lm; (until [ -e '$TMP/go' ] || [ ! -d '$TMP' ]
+			do sleep 0.1; done) &" \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
 		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
 	kill -INT "$PID"
+	wait_for all_gone "$PID"
 	wait "$PID" || true
 	PID=
 	touch "$TMP/go"
