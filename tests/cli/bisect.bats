@@ -177,6 +177,21 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ "$v" = unknown ] || [ "$v" = "not worse" ]
 }
 
+# step_under_way: some step of bisection 1 is being sampled (its batches
+# not complete yet), before the culprit's confirmation. Every step is, for
+# most of its time, so a poll that comes late misses one step, not the
+# moment (the first step's run alone exists a second or so, and its last
+# tenth is between steps).
+step_under_way() {
+	local n
+
+	n=$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON
+		r.id = b.run_id WHERE NOT b.complete AND r.name NOT IN
+		('bisect-1-good', 'bisect-1-bad') AND (SELECT json_extract(doc, '$.phase')
+		FROM bisections) = 'bisecting'" 2>/dev/null) || return 1
+	[ "${n:-0}" -ge 1 ]
+}
+
 @test "bisect: Ctrl-C keeps git's bisect state and the store; --resume finds the culprit" {
 	repo_of 8 5 100.0 120.0
 	# a slower program, so that the signal finds a step under way (3>&-:
@@ -185,9 +200,8 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 		-p 'metric_regex=value ([0-9.]+)' --build 'cc -O1 -o prog prog.c -lm' \
 		--good HEAD~7 --bad HEAD --seed 5 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
-	# the first step's run appears once the ends are measured and git started
-	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
-		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
+	# a step is sampled once the ends are measured and git started
+	wait_for step_under_way
 	# one process at a time works on the repository's bisection
 	[ -e .git/schedperf-bisect.lock ]
 	run sp bisect --resume
@@ -199,6 +213,8 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	assert_one_line_error
 	[[ "$output" == *"running in another process"* ]]
 	[ -e .git/schedperf-bisect.lock ]
+	# the signal finds a step under way
+	wait_for step_under_way
 	kill -INT "$PID"
 	rc=0
 	# a runner that never ends fails here, not waits for ever
@@ -362,8 +378,7 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 			do sleep 0.1; done) &" \
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
-	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT count(*) FROM runs WHERE name NOT IN
-		('bisect-1-good', 'bisect-1-bad')\" 2>/dev/null | grep -qx 1"
+	wait_for step_under_way
 	kill -INT "$PID"
 	wait_for all_gone "$PID"
 	wait "$PID" || true
