@@ -22,7 +22,7 @@ void where_child(struct where *child, const struct where *parent, const char *ke
 {
 	if (index >= 0)
 		snprintf(child->path, sizeof(child->path), "%s%s%s[%ld]", parent->path,
-			 parent->path[0] ? "." : "", key, index);
+			 parent->path[0] && key[0] ? "." : "", key, index);
 	else
 		snprintf(child->path, sizeof(child->path), "%s%s%s", parent->path,
 			 parent->path[0] ? "." : "", key);

@@ -653,6 +653,14 @@ int interchange_read(const char *path, struct result_set *set, struct error *err
 	return rc;
 }
 
+static bool has_zero(const double *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (values[i] == 0)
+			return true;
+	return false;
+}
+
 /* Whether a batch of @set from @first on has a sample or warm-up of 0. */
 static bool has_zero_sample(const struct result_set *set, size_t first)
 {
@@ -662,10 +670,13 @@ static bool has_zero_sample(const struct result_set *set, size_t first)
 		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
 			const struct result_benchmark *bench = &batch->benchmarks[j];
 
-			for (size_t k = 0; k < bench->nr_metrics; k++)
-				for (size_t n = 0; n < bench->metrics[k].nr_samples; n++)
-					if (bench->metrics[k].samples[n] == 0)
-						return true;
+			for (size_t k = 0; k < bench->nr_metrics; k++) {
+				const struct result_metric *m = &bench->metrics[k];
+
+				if (has_zero(m->samples, m->nr_samples) ||
+				    has_zero(m->warmup, m->nr_warmup))
+					return true;
+			}
 		}
 	}
 	return false;

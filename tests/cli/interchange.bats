@@ -114,6 +114,16 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	assert_one_line_error
 	[[ "$output" == *"cannot import '$TMP/u.json': line 2, column 3: 1e-400 is too small for a double and would be stored as 0"* ]]
 	[ ! -e "$SCHEDPERF_DB" ]
+	# in a warm-up as in a sample; a bad sample's place is said as the file has it
+	one_run 2020-01-01T10:00:00Z '[1], "warmup": [1e-400]' >"$TMP/w.json"
+	run sp import "$TMP/w.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"column 262: 1e-400 is too small for a double"* ]]
+	one_run 2020-01-01T10:00:00Z '[1, "2"]' >"$TMP/s.json"
+	run sp import "$TMP/s.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *": runs[0].benchmarks[0].metrics[0].samples[1]: not a number"* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
 	# zeros, small doubles and such text in a string are kept
 	one_run 2020-01-01T10:00:00Z '[1, 0, -0.0, 0e5, 2.5e-310]' | sed 's/"w"/"w 1e-400"/' >"$TMP/z.json"
 	sp import "$TMP/z.json" >/dev/null
