@@ -188,14 +188,6 @@ static int read_iteration(json_t *obj, struct result_benchmark *bench, const cha
 	return 0;
 }
 
-/* Iterations a metric's values fill: ceil(values / repetitions). */
-static size_t metric_iterations(const struct result_metric *m, bool warmup)
-{
-	size_t reps = result_metric_repetitions(m);
-
-	return ((warmup ? m->nr_warmup : m->nr_samples) + reps - 1) / reps;
-}
-
 /*
  * "iterations": one record per iteration the metrics' values fill, warm-ups
  * first, in their order; each measured one's "disturbed" marks its values.
@@ -203,15 +195,10 @@ static size_t metric_iterations(const struct result_metric *m, bool warmup)
 static int read_iterations(json_t *array, struct result_benchmark *bench, const char *file,
 			   const struct where *w, struct error *err)
 {
-	size_t nr_warmup = 0, nr_measured = 0, i, k = 0;
+	size_t nr_warmup, nr_measured, i, k = 0;
 	json_t *v;
 
-	for (i = 0; i < bench->nr_metrics; i++) {
-		if (metric_iterations(&bench->metrics[i], true) > nr_warmup)
-			nr_warmup = metric_iterations(&bench->metrics[i], true);
-		if (metric_iterations(&bench->metrics[i], false) > nr_measured)
-			nr_measured = metric_iterations(&bench->metrics[i], false);
-	}
+	result_benchmark_filled(bench, &nr_warmup, &nr_measured);
 	if (!json_is_array(array) || json_array_size(array) != nr_warmup + nr_measured)
 		return bad(err, file, w, "must be an array with one entry per iteration the "
 			   "samples and warm-ups fill");

@@ -141,6 +141,20 @@ static void profile_json(struct json_writer *w, const struct result_profile *p)
 	jw_close(w);
 }
 
+/*
+ * Whether @b's records are one for each iteration its metrics written
+ * fill, as import reads them. A benchmark whose warm-ups succeeded and
+ * measured iterations all failed writes no metric, and so none of its
+ * warm-ups' records: the file would be one import refuses.
+ */
+static bool records_fit(const struct result_benchmark *b)
+{
+	size_t nr_warmup, nr_measured;
+
+	result_benchmark_filled(b, &nr_warmup, &nr_measured);
+	return b->nr_iterations == nr_warmup + nr_measured;
+}
+
 static void benchmark_json(struct json_writer *w, const struct result_benchmark *b)
 {
 	json_t *params = json_loads(b->params, 0, NULL);
@@ -172,7 +186,7 @@ static void benchmark_json(struct json_writer *w, const struct result_benchmark 
 		if (b->metrics[i].nr_samples)
 			metric_json(w, &b->metrics[i]);
 	jw_close(w);
-	if (b->nr_iterations) {
+	if (b->nr_iterations && records_fit(b)) {
 		jw_key(w, "iterations");
 		jw_array(w);
 		for (size_t i = 0; i < b->nr_iterations; i++)

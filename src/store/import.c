@@ -14,19 +14,10 @@
 static void import_shape(const struct result_benchmark *bench, size_t *nr_warmup,
 			 size_t *nr_measured, size_t *width)
 {
-	*nr_warmup = *nr_measured = *width = 0;
-	for (size_t i = 0; i < bench->nr_metrics; i++) {
-		const struct result_metric *m = &bench->metrics[i];
-		size_t reps = result_metric_repetitions(m);
-		size_t warmup = (m->nr_warmup + reps - 1) / reps;
-		size_t measured = (m->nr_samples + reps - 1) / reps;
-
-		if (warmup > *nr_warmup)
-			*nr_warmup = warmup;
-		if (measured > *nr_measured)
-			*nr_measured = measured;
-		*width += reps;
-	}
+	result_benchmark_filled(bench, nr_warmup, nr_measured);
+	*width = 0;
+	for (size_t i = 0; i < bench->nr_metrics; i++)
+		*width += result_metric_repetitions(&bench->metrics[i]);
 }
 
 /* The values of iteration @k of @bench (warm-up or measured) into @samples; returns how many. */

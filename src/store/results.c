@@ -198,6 +198,29 @@ size_t result_metric_repetitions(const struct result_metric *m)
 	return m->repetitions ? m->repetitions : 1;
 }
 
+size_t result_metric_iterations(const struct result_metric *m, bool warmup)
+{
+	size_t reps = result_metric_repetitions(m);
+
+	return ((warmup ? m->nr_warmup : m->nr_samples) + reps - 1) / reps;
+}
+
+void result_benchmark_filled(const struct result_benchmark *bench, size_t *nr_warmup,
+			     size_t *nr_measured)
+{
+	*nr_warmup = *nr_measured = 0;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		const struct result_metric *m = &bench->metrics[i];
+
+		if (!m->nr_samples)
+			continue;
+		if (result_metric_iterations(m, true) > *nr_warmup)
+			*nr_warmup = result_metric_iterations(m, true);
+		if (result_metric_iterations(m, false) > *nr_measured)
+			*nr_measured = result_metric_iterations(m, false);
+	}
+}
+
 static int env_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct env_entry *)a)->key, ((const struct env_entry *)b)->key);

@@ -160,6 +160,15 @@ void result_profile_add_symbol(struct result_profile *p, const char *name, const
 void result_profile_release(struct result_profile *p);
 /* @m's values per iteration, at least 1. */
 size_t result_metric_repetitions(const struct result_metric *m);
+/* The iterations @m's warm-ups (or measured values) fill: ceil(values / repetitions). */
+size_t result_metric_iterations(const struct result_metric *m, bool warmup);
+/*
+ * The warm-up and measured iterations the values of @bench's metrics fill,
+ * of those metrics that have measured values (the only ones an export
+ * writes, and an import takes): as many records as "iterations" holds.
+ */
+void result_benchmark_filled(const struct result_benchmark *bench, size_t *nr_warmup,
+			     size_t *nr_measured);
 /* Sort the environment by key (for stable output and lookups). */
 void result_batch_sort_env(struct result_batch *batch);
 const char *result_batch_env(const struct result_batch *batch, const char *key);

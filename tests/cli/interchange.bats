@@ -131,6 +131,18 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])')" = "[1.0, 0.0, 0.0, 0.0, 2.5e-310]" ]
 }
 
+@test "a run whose warm-ups succeeded and measured iterations all failed is exported as import reads it" {
+	run sp run command -p shell=1 -p cmd="test ! -e $TMP/ran && touch $TMP/ran" -i 2 --warmup 1 \
+		--name f --quiet --monitors none
+	[ "$status" -eq 1 ]
+	sp export f -o "$TMP/one.json"
+	[ "$(json 'd["runs"][0]["benchmarks"][0]["failed_iterations"]' "$TMP/one.json")" -eq 2 ]
+	[ "$(json '"iterations" in d["runs"][0]["benchmarks"][0]' "$TMP/one.json")" = False ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export f > "$TMP/two.json"
+	cmp "$TMP/one.json" "$TMP/two.json"
+}
+
 @test "import: a whole-number sample beyond 64 bits is the double it is; integer fields still refuse it" {
 	one_run 2020-01-01T10:00:00Z '[18446744073709551615, -99999999999999999999,
   9223372036854775807, 1]' | sed 's/"w"/"w 18446744073709551615"/' >"$TMP/big.json"
