@@ -444,12 +444,37 @@ typedef float fvector8 __attribute__((vector_size(8 * sizeof(float)),
 typedef float fvector4 __attribute__((vector_size(4 * sizeof(float)),
 				      aligned(sizeof(float))));
 
+/*
+ * Eight indices below 64 (a side of up to 64 samples, nearly every row's)
+ * in one load, each multiplied by four at once (no byte overflows into
+ * the next): then an index's floats lie at eight bytes times its byte,
+ * which an address scales by itself, where BYTES4 shifts each index
+ * apart. Half the instructions an index; the same sums, in the same order.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SCALED8_MAX	64
+#define SCALED8(p, eight) do {							\
+	memcpy(&(eight), (p), sizeof(eight));					\
+	(eight) <<= 2;								\
+} while (0)
+#else
+#define SCALED8_MAX	0
+#define SCALED8(p, eight)	((eight) = 0)
+#endif
+/* The floats of the lowest two bytes of @eight, then the next two down. */
+#define AT_LOW(x, eight)	((const char *)(x) + ((eight) & 0xff) * 8)
+#define AT_NEXT(x, eight)	((const char *)(x) + ((eight) >> 8 & 0xff) * 8)
+
+_Static_assert(BOOTSTRAP_LANES * sizeof(float) == 4 * 8,
+	       "a scaled byte is an index's offset in units of 8 bytes");
+
 /* The float means of a byte plan's lanes: @xt holds BOOTSTRAP_LANES floats an index. */
 #define DEFINE_LANE_APPROX(name, fvector, attribute)				\
 attribute static void name(const uint8_t *index, size_t stride, size_t n,	\
 			   size_t resamples, const float *xt, double *means)	\
 {										\
 	const size_t w = sizeof(fvector) / sizeof(float);			\
+	const size_t n8 = n <= SCALED8_MAX ? n : 0;				\
 	const double per = 1 / (double)n;					\
 										\
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane += w) {		\
@@ -461,7 +486,23 @@ attribute static void name(const uint8_t *index, size_t stride, size_t n,	\
 			double *out = means + r * BOOTSTRAP_LANES + lane;	\
 			size_t i;						\
 										\
-			for (i = 0; i + 4 <= n; i += 4) {			\
+			for (i = 0; i + 8 <= n8; i += 8) {			\
+				uint64_t eight;					\
+										\
+				SCALED8(ix + i, eight);				\
+				a0 += *(const fvector *)AT_LOW(x, eight);	\
+				a1 += *(const fvector *)AT_NEXT(x, eight);	\
+				eight >>= 16;					\
+				a2 += *(const fvector *)AT_LOW(x, eight);	\
+				a3 += *(const fvector *)AT_NEXT(x, eight);	\
+				eight >>= 16;					\
+				a0 += *(const fvector *)AT_LOW(x, eight);	\
+				a1 += *(const fvector *)AT_NEXT(x, eight);	\
+				eight >>= 16;					\
+				a2 += *(const fvector *)AT_LOW(x, eight);	\
+				a3 += *(const fvector *)AT_NEXT(x, eight);	\
+			}							\
+			for (; i + 4 <= n; i += 4) {				\
 				const float *x0, *x1, *x2, *x3;			\
 										\
 				BYTES4(ix + i, x, x0, x1, x2, x3);		\
