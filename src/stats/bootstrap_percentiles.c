@@ -74,18 +74,20 @@ void tails_init(struct tails *t, size_t n, double level)
 
 /*
  * The cuts from @m values drawn at random from the @n (reordered): a
- * margin beyond where the wanted ranks fall among them. -1 when they do
- * not leave a middle (ties, or too few values).
+ * margin beyond where the wanted ranks fall among them, the high one
+ * selected among the values above the low one. -1 when they do not leave
+ * a middle (ties, or too few values: the same cut for both).
  */
 int tails_cut(struct tails *t, double *sample, size_t m)
 {
 	size_t below = t->want_low / TAIL_STRIDE + TAIL_MARGIN;
 	size_t above = t->want_high / TAIL_STRIDE + TAIL_MARGIN;
 
-	if (t->n < TAIL_MIN_N || t->lo2 <= t->lo1 || below + above >= m)
+	if (t->n < TAIL_MIN_N || t->lo2 <= t->lo1 || below + above + 1 >= m)
 		return -1;
 	t->cut_low = select_kth(sample, m, below);
-	t->cut_high = select_kth(sample, m, m - 1 - above);
+	/* the values after the low cut are the larger ones: the high cut is among them */
+	t->cut_high = select_kth(sample + below + 1, m - below - 1, m - 1 - above - below - 1);
 	return t->cut_low < t->cut_high ? 0 : -1;
 }
 
