@@ -117,17 +117,57 @@ static const struct boot_job *row_job(const struct bootstrap_pool *pool, size_t 
 }
 
 /*
+ * The block's @k-th jobs under its plan into @job, their samples into @x:
+ * a lane whose row has no k-th job resamples another's, unread. False
+ * when no row has one.
+ */
+static bool kth_jobs(const struct bootstrap_pool *pool, const struct boot_block *block,
+		     size_t k, const struct boot_job **job, const double **x)
+{
+	const double *filler = NULL;
+
+	for (size_t lane = 0; lane < block->nr_rows; lane++) {
+		job[lane] = row_job(pool, block->rows[lane], block->plan, k);
+		if (job[lane])
+			filler = job[lane]->cell->samples;
+	}
+	for (size_t lane = 0; lane < block->nr_rows; lane++)
+		x[lane] = job[lane] ? job[lane]->cell->samples : filler;
+	return filler != NULL;
+}
+
+/* The intervals of @job's cells from the approximate means of both sides. */
+static void approx_intervals(const struct bootstrap_pool *pool, const struct boot_block *block,
+			     const struct boot_job **job, const double *const *base,
+			     const double *base_means, const double *const *x,
+			     const double *new_means)
+{
+	double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
+
+	bootstrap_lane_ratio_cis_approx(block->plan, base, base_means, x, new_means,
+					block->nr_rows, pool->level, low, high);
+	for (size_t lane = 0; lane < block->nr_rows; lane++) {
+		if (!job[lane])
+			continue;
+		job[lane]->cell->stats.ratio_low = low[lane];
+		job[lane]->cell->stats.ratio_high = high[lane];
+	}
+}
+
+/*
  * Every job under the block's plan, the baselines' means resampled once;
  * approximately first where they may be (stats/bootstrap.h), and then
- * each run's too, unless its values may not: then the baselines' again,
- * exactly.
+ * each run's too, two runs at a time while both may be, unless its values
+ * may not: then the baselines' again, exactly. @new_means holds two
+ * sides' means.
  */
 static void boot_lanes(const struct bootstrap_pool *pool, const struct boot_block *block,
 		       double *base_means, double *new_means)
 {
 	const double *base[BOOTSTRAP_LANES] = { NULL }, *x[BOOTSTRAP_LANES] = { NULL };
-	const struct boot_job *job[BOOTSTRAP_LANES];
-	const double *filler = NULL;
+	const double *x2[BOOTSTRAP_LANES] = { NULL };
+	const struct boot_job *job[BOOTSTRAP_LANES], *job2[BOOTSTRAP_LANES];
+	double *new_means2 = new_means + pool->resamples * BOOTSTRAP_LANES;
 	double low[BOOTSTRAP_LANES], high[BOOTSTRAP_LANES];
 	size_t nr = block->nr_rows;
 	bool approx;
@@ -135,33 +175,26 @@ static void boot_lanes(const struct bootstrap_pool *pool, const struct boot_bloc
 	for (size_t lane = 0; lane < nr; lane++)
 		base[lane] = row_job(pool, block->rows[lane], block->plan, 0)->base->samples;
 	approx = bootstrap_plan_lane_means_approx(block->plan, false, base, nr, base_means) == 1;
-	for (size_t k = 0;; k++) {
-		bool any = false;
-
-		for (size_t lane = 0; lane < nr; lane++) {
-			job[lane] = row_job(pool, block->rows[lane], block->plan, k);
-			any |= job[lane] != NULL;
+	for (size_t k = 0; kth_jobs(pool, block, k, job, x); k++) {
+		if (approx && kth_jobs(pool, block, k + 1, job2, x2) &&
+		    bootstrap_plan_lane_means_approx2(block->plan, true, x, x2, nr, new_means,
+						      new_means2) == 1) {
+			approx_intervals(pool, block, job, base, base_means, x, new_means);
+			approx_intervals(pool, block, job2, base, base_means, x2, new_means2);
+			k++;
+			continue;
 		}
-		if (!any)
-			return;
-		/* a lane whose row has no k-th job resamples another's, unread */
-		for (size_t lane = 0; lane < nr; lane++)
-			if (job[lane])
-				filler = job[lane]->cell->samples;
-		for (size_t lane = 0; lane < nr; lane++)
-			x[lane] = job[lane] ? job[lane]->cell->samples : filler;
 		if (approx && bootstrap_plan_lane_means_approx(block->plan, true, x, nr,
 							       new_means) == 1) {
-			bootstrap_lane_ratio_cis_approx(block->plan, base, base_means, x,
-							new_means, nr, pool->level, low, high);
-		} else {
-			if (approx)
-				bootstrap_plan_lane_means(block->plan, false, base, nr, base_means);
-			approx = false;
-			bootstrap_plan_lane_means(block->plan, true, x, nr, new_means);
-			bootstrap_lane_ratio_cis(base_means, new_means, nr, pool->resamples,
-						 pool->level, low, high);
+			approx_intervals(pool, block, job, base, base_means, x, new_means);
+			continue;
 		}
+		if (approx)
+			bootstrap_plan_lane_means(block->plan, false, base, nr, base_means);
+		approx = false;
+		bootstrap_plan_lane_means(block->plan, true, x, nr, new_means);
+		bootstrap_lane_ratio_cis(base_means, new_means, nr, pool->resamples,
+					 pool->level, low, high);
 		for (size_t lane = 0; lane < nr; lane++) {
 			if (!job[lane])
 				continue;
@@ -175,9 +208,9 @@ static void *boot_worker(void *arg)
 {
 	struct bootstrap_pool *pool = arg;
 	size_t lanes = pool->resamples * BOOTSTRAP_LANES;
-	double *base_means = xreallocarray(NULL, 2 * lanes, sizeof(double));
+	double *base_means = xreallocarray(NULL, 3 * lanes, sizeof(double));
 
-	/* the means of one side of a block: base_means, then the new side's */
+	/* the means of one side of a block: base_means, then two new sides' */
 	size_t i;
 
 	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_blocks) {

@@ -120,6 +120,16 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
  */
 int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new_side,
 				     const double *const *x, size_t nr, double *means);
+/*
+ * bootstrap_plan_lane_means_approx() for two sets of @nr rows at once (@x0
+ * and @x1, the new sides of two runs against one baseline, say): the plan
+ * read once for both, @means0 and @means1 each what a call of it gives.
+ * 1 when both are approximated; 0, with nothing written, when they may
+ * not be (then call it for each).
+ */
+int bootstrap_plan_lane_means_approx2(const struct bootstrap_plan *plan, bool new_side,
+				      const double *const *x0, const double *const *x1, size_t nr,
+				      double *means0, double *means1);
 int bootstrap_lane_ratio_cis_approx(const struct bootstrap_plan *plan,
 				    const double *const *base, const double *base_means,
 				    const double *const *new, const double *new_means, size_t nr,

@@ -678,6 +678,62 @@ static void test_bootstrap_lanes_approx_without_avx2(void **state)
 	bootstrap_refuse_avx2(false);
 }
 
+/*
+ * Two sets of lanes approximated together give each the means a call for
+ * it alone gives, to the bit: sides of 2 to 256 (the scaled bytes up to
+ * 64, every remainder of eight), a set out of range (nothing written), and
+ * no plan of bytes.
+ */
+static void test_bootstrap_lanes_approx2(void **state)
+{
+	static double x[2][BOOTSTRAP_LANES][256];
+	const size_t resamples = 200, sizes[] = { 2, 5, 8, 13, 50, 63, 64, 65, 71, 256 };
+	double *means = malloc(4 * resamples * BOOTSTRAP_LANES * sizeof(double));
+	double *m0 = means, *m1 = m0 + resamples * BOOTSTRAP_LANES;
+	double *one0 = m1 + resamples * BOOTSTRAP_LANES, *one1 = one0 + resamples * BOOTSTRAP_LANES;
+	struct rng rng;
+
+	assert_non_null(means);
+	rng_seed(&rng, 37);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct bootstrap_plan *plan = bootstrap_plan_new(7, sizes[k], resamples, k);
+		const double *x0[BOOTSTRAP_LANES], *x1[BOOTSTRAP_LANES];
+		size_t nr = 1 + k % BOOTSTRAP_LANES;
+
+		for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {
+			for (size_t j = 0; j < 256; j++) {
+				double u = (double)(rng_next(&rng) >> 11) * 0x1p-53;
+
+				x[0][lane][j] = 1 + u;
+				x[1][lane][j] = 1e3 * (2 - u);
+			}
+			x0[lane] = x[0][lane];
+			x1[lane] = x[1][lane];
+		}
+		assert_int_equal(bootstrap_plan_lane_means_approx2(plan, true, x0, x1, nr, m0, m1),
+				 1);
+		assert_int_equal(bootstrap_plan_lane_means_approx(plan, true, x0, nr, one0), 1);
+		assert_int_equal(bootstrap_plan_lane_means_approx(plan, true, x1, nr, one1), 1);
+		assert_memory_equal(m0, one0, resamples * BOOTSTRAP_LANES * sizeof(double));
+		assert_memory_equal(m1, one1, resamples * BOOTSTRAP_LANES * sizeof(double));
+		x[1][nr - 1][sizes[k] - 1] = 0;
+		m0[0] = 42;
+		assert_int_equal(bootstrap_plan_lane_means_approx2(plan, true, x0, x1, nr, m0, m1),
+				 0);
+		assert_true(m0[0] == 42);
+		bootstrap_plan_free(plan);
+	}
+	assert_int_equal(bootstrap_plan_lane_means_approx2(NULL, true, NULL, NULL, 1, m0, m1), 0);
+	free(means);
+}
+
+static void test_bootstrap_lanes_approx2_without_avx2(void **state)
+{
+	bootstrap_refuse_avx2(true);
+	test_bootstrap_lanes_approx2(state);
+	bootstrap_refuse_avx2(false);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -806,6 +862,8 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_lanes_without_avx2),
 		cmocka_unit_test(test_bootstrap_lanes_approx),
 		cmocka_unit_test(test_bootstrap_lanes_approx_without_avx2),
+		cmocka_unit_test(test_bootstrap_lanes_approx2),
+		cmocka_unit_test(test_bootstrap_lanes_approx2_without_avx2),
 		cmocka_unit_test(test_bootstrap_percentiles_tails),
 		cmocka_unit_test(test_bootstrap_degenerate),
 	};
