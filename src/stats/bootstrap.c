@@ -43,7 +43,7 @@ struct bootstrap_plan *bootstrap_plan_new(size_t n_base, size_t n_new,
 					  size_t resamples, uint64_t seed)
 {
 	struct bootstrap_plan *plan;
-	size_t per_resample = n_base + n_new, total, i;
+	size_t per_resample = n_base + n_new, total, i = 0;
 	struct rng rng;
 
 	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2)
@@ -62,15 +62,16 @@ struct bootstrap_plan *bootstrap_plan_new(size_t n_base, size_t n_new,
 	else
 		plan->indices = xreallocarray(NULL, total, sizeof(*plan->indices));
 	rng_seed(&rng, seed);
-	for (i = 0; i < total; i++) {
-		size_t k = i % per_resample;
-		uint64_t index = k < n_base ? rng_below(&rng, n_base) :
-					      rng_below(&rng, n_new);
+	/* resample by resample: i % per_resample, a division an index, cost more than the draws */
+	for (size_t r = 0; r < resamples; r++) {
+		for (size_t k = 0; k < per_resample; k++, i++) {
+			uint64_t index = rng_below(&rng, k < n_base ? n_base : n_new);
 
-		if (plan->byte_indices)
-			plan->byte_indices[i] = (uint8_t)index;
-		else
-			plan->indices[i] = (uint32_t)index;
+			if (plan->byte_indices)
+				plan->byte_indices[i] = (uint8_t)index;
+			else
+				plan->indices[i] = (uint32_t)index;
+		}
 	}
 	return plan;
 }
