@@ -243,8 +243,19 @@ struct kept {
  * more than the resampling.
  * @nan[lane] tells whether a lane's ratio was NaN (not equal to itself);
  * a lane without cuts (NaN cuts compare false) keeps nothing.
+ *
+ * @by_product: means that are positive and finite (approximated: none is
+ * NaN then) are compared without a division a resample, which was most of
+ * this pass: a ratio is beyond a cut when its new mean is beyond the cut
+ * times its base mean, with the cuts widened by CUT_WIDEN so that the
+ * products' rounding misses none; the few kept are divided one by one
+ * (the quotient a vector gives), and split_tails() compares those with
+ * the cuts themselves. The values a few more kept, just inside the cuts,
+ * count for nothing after (kept_candidates() reads only those beyond).
  */
-#define DEFINE_LANE_TAILS(name, movemask, attribute)				\
+#define CUT_WIDEN	0x1p-48
+
+#define DEFINE_LANE_TAILS(name, movemask, by_product, attribute)		\
 attribute static void name(const double *base_means, const double *new_means,	\
 			   struct tails *t, bool *nan, struct kept *kept)	\
 {										\
@@ -257,8 +268,10 @@ attribute static void name(const double *base_means, const double *new_means,	\
 	size_t *nr = kept->nr, room = kept->room;				\
 										\
 	for (size_t lane = 0; lane < BOOTSTRAP_LANES; lane++) {			\
-		cut_low[lane / 4][lane % 4] = t[lane].cut_low;			\
-		cut_high[lane / 4][lane % 4] = t[lane].cut_high;		\
+		cut_low[lane / 4][lane % 4] = t[lane].cut_low *			\
+					      (by_product ? 1 + CUT_WIDEN : 1);	\
+		cut_high[lane / 4][lane % 4] = t[lane].cut_high *		\
+					       (by_product ? 1 - CUT_WIDEN : 1); \
 	}									\
 	for (size_t at = 0; at < n; at += TAIL_BLOCK) {				\
 		size_t len = n - at < TAIL_BLOCK ? n - at : TAIL_BLOCK;		\
@@ -268,9 +281,16 @@ attribute static void name(const double *base_means, const double *new_means,	\
 			uint64_t bits = 0;					\
 										\
 			for (size_t v = 0; v < per; v++) {			\
-				vector4 q = new[(at + i) * per + v] /		\
-					    base[(at + i) * per + v];		\
+				vector4 b = base[(at + i) * per + v];		\
+				vector4 w = new[(at + i) * per + v], q;		\
 										\
+				if (by_product) {				\
+					bits |= (uint64_t)movemask((w <= cut_low[v] * b) | \
+								   (w >= cut_high[v] * b)) \
+						<< (4 * v);			\
+					continue;				\
+				}						\
+				q = w / b;					\
 				seen[v] |= q != q;				\
 				ratios[i][v] = q;				\
 				bits |= (uint64_t)movemask((q <= cut_low[v]) |	\
@@ -287,8 +307,11 @@ attribute static void name(const double *base_means, const double *new_means,	\
 				beyond |= lane_bits(bytes[g], lane) << (8 * g);	\
 			for (; beyond; beyond &= beyond - 1, nr[lane]++) {	\
 				size_t i = (size_t)__builtin_ctzll(beyond);	\
+				size_t mean = (at + i) * BOOTSTRAP_LANES + lane; \
 										\
-				out[nr[lane]] = ratios[i][lane / 4][lane % 4];	\
+				out[nr[lane]] = by_product ?			\
+						new_means[mean] / base_means[mean] : \
+						ratios[i][lane / 4][lane % 4];	\
 				out_at[nr[lane]] = (uint32_t)(at + i);		\
 			}							\
 			/* the block may have written TAIL_BLOCK past the room, not more */ \
@@ -308,15 +331,19 @@ attribute static void name(const double *base_means, const double *new_means,	\
 /* A bit a lane of a mask of four, 0 or -1 each. */
 #define MOVEMASK_ANY(m)	((unsigned)(((m)[0] & 1) | ((m)[1] & 2) | ((m)[2] & 4) | ((m)[3] & 8)))
 
-/* Compiled twice, as the lane means are: with AVX2 where the CPU has it. */
-DEFINE_LANE_TAILS(lane_tails_sse, MOVEMASK_ANY, )
+/* Compiled twice each, as the lane means are: with AVX2 where the CPU has it. */
+DEFINE_LANE_TAILS(lane_tails_sse, MOVEMASK_ANY, false, )
+DEFINE_LANE_TAILS(lane_tails_product_sse, MOVEMASK_ANY, true, )
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MOVEMASK_AVX2(m)	((unsigned)__builtin_ia32_movmskpd256((vector4)(m)))
 
-DEFINE_LANE_TAILS(lane_tails_avx2, MOVEMASK_AVX2, __attribute__((target("avx2"))))
+DEFINE_LANE_TAILS(lane_tails_avx2, MOVEMASK_AVX2, false, __attribute__((target("avx2"))))
+DEFINE_LANE_TAILS(lane_tails_product_avx2, MOVEMASK_AVX2, true,
+		  __attribute__((target("avx2"))))
 #else
-#define lane_tails_avx2	lane_tails_sse
+#define lane_tails_avx2		lane_tails_sse
+#define lane_tails_product_avx2	lane_tails_product_sse
 #endif
 
 /* Lane @lane's ratios, all of them, and their interval (the long way). */
@@ -357,11 +384,11 @@ static void lane_cuts(const double *base_means, const double *new_means, size_t 
 /*
  * The tails of the first @nr lanes' ratios cut and kept, into @t, which
  * point into the returned buffer (free it, and kept->at, after); @nan and
- * @kept as lane_tails().
+ * @kept as lane_tails(), compared @by_product when the means allow it.
  */
 static double *lanes_tails(const double *base_means, const double *new_means, size_t nr,
-			   size_t resamples, double level, struct tails *t, bool *nan,
-			   struct kept *kept)
+			   size_t resamples, double level, bool by_product, struct tails *t,
+			   bool *nan, struct kept *kept)
 {
 	size_t each;
 	double *buf;
@@ -382,7 +409,12 @@ static double *lanes_tails(const double *base_means, const double *new_means, si
 		.at = xreallocarray(NULL, BOOTSTRAP_LANES, each * sizeof(*kept->at)),
 		.room = 2 * t[0].room,
 	};
-	(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan, kept);
+	if (by_product)
+		(have_avx2() ? lane_tails_product_avx2 :
+			       lane_tails_product_sse)(base_means, new_means, t, nan, kept);
+	else
+		(have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan,
+								 kept);
 	return buf;
 }
 
@@ -399,7 +431,7 @@ int bootstrap_lane_ratio_cis(const double *base_means, const double *new_means, 
 		low[lane] = high[lane] = NAN;
 	if (resamples < 2 || !(level > 0 && level < 1) || !nr || nr > BOOTSTRAP_LANES)
 		return -1;
-	buf = lanes_tails(base_means, new_means, nr, resamples, level, t, nan, &kept);
+	buf = lanes_tails(base_means, new_means, nr, resamples, level, false, t, nan, &kept);
 	free(kept.at);
 	for (size_t lane = 0; lane < nr; lane++) {
 		if (nan[lane])
@@ -767,7 +799,9 @@ static int approx_cis(const struct bootstrap_plan *plan, const double *const *ba
 	struct kept kept;
 	int rc = -1;
 
-	buf = lanes_tails(base_means, new_means, nr, plan->resamples, level, t, nan, &kept);
+	/* approximated means: positive and finite */
+	buf = lanes_tails(base_means, new_means, nr, plan->resamples, level, true, t, nan,
+			  &kept);
 	for (size_t lane = 0; lane < nr; lane++) {
 		double th_lane[4];
 
