@@ -409,20 +409,23 @@ static long long approximate_rank(const struct shifted_test *st, long long n,
 
 /*
  * The ranks of the approximate interval's ends into @rank; false when R
- * has none.
+ * has none. @ties: whether any two values of both samples together are
+ * equal (without, neither sample has ties of its own to count).
  */
 static bool approximate_ranks(struct shifted_test *st, struct diff_matrix *m, double alpha,
-			      unsigned long long *rank)
+			      bool ties, unsigned long long *rank)
 {
 	long long n = (long long)st->n_base * (long long)st->n_new;
 	double zq = qnorm(alpha / 2, 0, 1, 0, 0);
 	double mumin = diff_at(m, st->n_base - 1, 0);
 	double mumax = diff_at(m, 0, st->n_new - 1);
-	struct rank_sum base_ties, new_ties;
+	struct rank_sum base_ties = { 0 }, new_ties = { 0 };
 	struct shifted_rank at_min, at_max;
 
-	rank_sum_sorted(st->base, st->n_base, 0, NULL, 0, &base_ties);
-	rank_sum_sorted(st->new, st->n_new, 0, NULL, 0, &new_ties);
+	if (ties) {
+		rank_sum_sorted(st->base, st->n_base, 0, NULL, 0, &base_ties);
+		rank_sum_sorted(st->new, st->n_new, 0, NULL, 0, &new_ties);
+	}
 	st->sigma_between = rank_sum_sigma(st->n_new, st->n_base,
 					   base_ties.tie_sum + new_ties.tie_sum);
 
@@ -562,7 +565,7 @@ static void estimate(const double *base, size_t n_base, const double *new, size_
 	r->exact = n_new < HL_EXACT_LIMIT && n_base < HL_EXACT_LIMIT && !rs.ties;
 	/* the interval's ranks, then the median's: every one before any is selected */
 	interval = r->exact ? exact_ranks(&w.m, 1 - level, ranks) :
-			      approximate_ranks(&st, &w.m, 1 - level, ranks);
+			      approximate_ranks(&st, &w.m, 1 - level, rs.ties, ranks);
 	if (!interval)
 		ranks[0] = ranks[1] = n / 2;
 	ranks[2] = n / 2;
