@@ -280,7 +280,13 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	interference_before(cfg->interference, guardian.pgid);
 	start = time_now();
 	out->started = time_epoch();
-	if (send_go(go_fds[1]))
+	/*
+	 * A signal that came before running_group was set, or before the
+	 * child was in it, killed nothing, and the wait below would last as
+	 * long as the workload: no go then (the child's read ends). One from
+	 * now on finds the child in the group.
+	 */
+	if (interrupted || send_go(go_fds[1]))
 		kill(-guardian.pgid, SIGKILL);
 	close(go_fds[1]);
 

@@ -135,6 +135,35 @@ group_dies() {
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 }
 
+iterations_stored() {	# the store has some iteration
+	[ "$(stored_iterations)" -gt 0 ]
+}
+
+# A signal that came while the runner started an iteration (between its
+# check for one and the iteration's group holding the child) was lost: the
+# run waited for the iteration to end by itself, for ever if it never did.
+@test "run: Ctrl-C while an iteration starts ends the run, not waits for the iteration" {
+	local try status
+	# iterations of a few milliseconds, mostly spent starting, and once the
+	# signal is sent, one that never ends: the run ends only if the signal
+	# ends the iteration it finds or stops the next (before the fix, one
+	# try in ten waited)
+	for try in $(seq 30); do
+		rm -f "$TMP/sent"
+		export SCHEDPERF_DB="$TMP/try-$try.db"
+		"$SP" run command -p shell=1 -p "cmd=[ -e '$TMP/sent' ] && exec sleep 1000; true" \
+			-i 1000000 -q --name "try-$try" 2>"$TMP/err" 3>&- &
+		RUNNER=$!
+		wait_for iterations_stored
+		touch "$TMP/sent"
+		kill -INT "$RUNNER"
+		wait_for all_gone "$RUNNER" || { kill -9 "$RUNNER"; return 1; }
+		status=0
+		wait "$RUNNER" || status=$?
+		[ "$status" -eq 130 ] || { echo "try $try: exit $status: $(cat "$TMP/err")"; return 1; }
+	done
+}
+
 @test "run: SIGKILL of the runner leaves no task of any kind of workload" {
 	# threads in one process, exec'd helpers, fork+exec, forked processes
 	start_iteration 2 messaging -p groups=1 -p fds=4 -p loops=10000000 -p mode=thread -i 2 \
