@@ -293,6 +293,27 @@ char *json_big_integers_as_reals(const char *buf, size_t len, size_t *out_len)
 	return out;
 }
 
+void json_big_integers_place(const char *buf, size_t len, json_error_t *jerr)
+{
+	struct json_scan s = { buf, buf + len, buf, 1 };
+	const char *p, *q;
+	size_t added = 0;
+
+	if (jerr->position <= 0)
+		return;
+	while ((p = next_number(&s, &q))) {
+		if (!integer_too_big(p, (size_t)(q - p)))
+			continue;
+		/* this number's ".0" was at q + added in the text read: after the error? */
+		if ((size_t)(q - buf) + added >= (size_t)jerr->position)
+			break;
+		added += 2;
+		if (s.line == (size_t)jerr->line)
+			jerr->column -= 2;
+	}
+	jerr->position -= (int)added;
+}
+
 int check_keys(json_t *obj, const char *const *allowed, const char *file,
 	       const struct where *w, struct error *err)
 {

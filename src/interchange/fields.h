@@ -47,6 +47,11 @@ const char *json_underflow(const char *buf, size_t len, size_t *line, size_t *co
  * malloc()ed, its length in *@out_len. NULL when it has no such number.
  */
 char *json_big_integers_as_reals(const char *buf, size_t len, size_t *out_len);
+/*
+ * @jerr, of the text json_big_integers_as_reals() made of @buf, placed in
+ * @buf: its column less two for each ".0" added before it on its line.
+ */
+void json_big_integers_place(const char *buf, size_t len, json_error_t *jerr);
 /* @obj an object whose keys are all among @allowed (NULL-terminated). */
 int check_keys(json_t *obj, const char *const *allowed, const char *file,
 	       const struct where *w, struct error *err);

@@ -707,8 +707,8 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 		size_t real_len;
 		char *real = json_big_integers_as_reals(buf, len, &real_len);
 
-		if (real)
-			doc = json_loadb(real, real_len, JSON_REJECT_DUPLICATES, &jerr);
+		if (real && !(doc = json_loadb(real, real_len, JSON_REJECT_DUPLICATES, &jerr)))
+			json_big_integers_place(buf, len, &jerr);
 		free(real);
 	}
 	rc = doc ? read_document(doc, name, set, err) : load_error(name, &jerr, err);

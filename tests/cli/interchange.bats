@@ -164,6 +164,14 @@ print(b["workload"], b["metrics"][0]["samples"])')" = "w 18446744073709551615 [1
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[ ! -e "$SCHEDPERF_DB" ]
+	# said where it is in the file: where it is with a real number as wide before it
+	local place
+	place=$(grep -o 'line [0-9]* column [0-9]*' <<<"$output")
+	one_run 2020-01-01T10:00:00Z '[1844674407370955.615, 1e400]' >"$TMP/same-width.json"
+	run sp import "$TMP/same-width.json"
+	[ "$status" -eq 2 ]
+	[ -n "$place" ]
+	[ "$(grep -o 'line [0-9]* column [0-9]*' <<<"$output")" = "$place" ]
 }
 
 bad_import() {	# bad_import JSON: the file is refused whole, with one line, exit 2
