@@ -441,7 +441,7 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 		json_decref(params);
 		return json_object_get(obj, "params") ? -1 : bad(err, file, &mw, "missing");
 	}
-	/* jansson's text is the document's memory (read_with_blocks()) */
+	/* jansson's text is the document's memory (doc_memory.h): copied */
 	text = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
 	bench->params = text ? xstrdup(text) : NULL;
 	json_decref(params);
