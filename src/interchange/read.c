@@ -178,6 +178,10 @@ static int read_iteration(json_t *obj, struct result_benchmark *bench, const cha
 	where_child(&cw, w, "culprits", -1);
 	if (!json_is_array(culprits) || json_array_size(culprits) > 64)
 		return bad(err, file, &cw, "not an array of at most 64 culprits");
+	/* the store keeps them of a disturbed iteration only: others would go unseen */
+	if (json_array_size(culprits) && !it->disturbed)
+		return bad(err, file, &cw, "only an iteration marked \"disturbed\": true has "
+			   "culprits");
 	json_array_foreach(culprits, i, v) {
 		struct where one;
 

@@ -381,6 +381,7 @@ JSON
 	# one record per iteration, warm-ups first, well-formed fields
 	for edit in 'b["iterations"].pop()' 'b["iterations"][0]["warmup"] = False' \
 		    'b["iterations"][1]["cpu_taken"] = -1' 'b["iterations"][1]["started"] = "x"' 'b["iterations"][1]["disturbed"] = 1' \
+		    'del b["iterations"][1]["disturbed"]' \
 		    'b["iterations"][1]["culprits"][0]["pid"] = "x"' 'b["iterations"][1]["bogus"] = 1'; do
 		"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); b=d['runs'][0]['benchmarks'][0]; $edit; json.dump(d, open(sys.argv[2], 'w'))" "$TMP/int.json" "$TMP/bad.json"
 		run env SCHEDPERF_DB="$TMP/third.db" "$SP" import "$TMP/bad.json"
