@@ -105,7 +105,7 @@ setup() {
 # another connection's lock until the import has it open, is sent SIGNAL:
 # it exits STATUS with one line saying nothing was imported.
 import_interrupted() {
-	local pid st=0
+	local pid holder st=0
 	rm -f "$TMP/locked" "$TMP/go"
 	"$PYTHON" - "$SCHEDPERF_DB" "$TMP" <<'PY' &
 import os, sqlite3, sys, time
@@ -116,6 +116,7 @@ while not os.path.exists(sys.argv[2] + "/go"):
     time.sleep(0.02)
 c.execute("ROLLBACK")
 PY
+	holder=$!
 	wait_for test -e "$TMP/locked"
 	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" import "$TMP/r.json" 2>"$TMP/err" &
 	pid=$!
@@ -126,7 +127,8 @@ PY
 	wait "$pid" || st=$?
 	[ "$st" -eq "$2" ] || { echo "exit $st"; cat "$TMP/err"; return 1; }
 	[ "$(cat "$TMP/err")" = "schedperf: interrupted: nothing was imported (an import is one transaction)" ]
-	wait
+	# its pid: a bare wait would wait for bats's own timeout watchdog too
+	wait "$holder"
 }
 
 @test "an interrupted import imports nothing, says so, and leaves no store it made" {
