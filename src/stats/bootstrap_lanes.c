@@ -638,12 +638,14 @@ static bool approx_values(const double *const *x, size_t nr, size_t n, float *xt
 int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new_side,
 				     const double *const *x, size_t nr, double *means)
 {
-	size_t n = new_side ? plan->n_new : plan->n_base, offset = new_side ? plan->n_base : 0;
+	size_t n, offset;
 	float *xt;
 	bool in_range;
 
 	if (!plan || !plan->byte_indices || nr > BOOTSTRAP_LANES)
 		return bootstrap_plan_lane_means(plan, new_side, x, nr, means) ? -1 : 0;
+	n = new_side ? plan->n_new : plan->n_base;
+	offset = new_side ? plan->n_base : 0;
 	xt = xreallocarray(NULL, n, BOOTSTRAP_LANES * sizeof(*xt));
 	in_range = approx_values(x, nr, n, xt);
 	if (in_range)
