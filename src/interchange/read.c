@@ -45,7 +45,8 @@ static int read_samples(json_t *array, bool required, struct result_metric *m, b
 			return bad(err, file, &s, json_is_number(v) ? "not a finite number" :
 				   "not a number");
 		}
-		result_metric_add_sample(m, x, warmup);
+		/* -0 is 0, as SQLite stores it: PostgreSQL's would export "-0.0" */
+		result_metric_add_sample(m, x == 0 ? 0.0 : x, warmup);
 	}
 	return 0;
 }

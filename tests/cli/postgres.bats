@@ -37,6 +37,15 @@ same_compare() {
 	sp --db "$TMP/back.db" export a b | cmp - "$TMP/one.json"
 }
 
+@test "postgres: a sample of -0 is stored as 0, as on SQLite, and exported the same" {
+	printf '{"schema": "schedperf-results/1", "runs": [{"name": "z", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1, -0.0, -0], "warmup": [-0.0]}]}]}]}' >"$TMP/z.json"
+	sp import "$TMP/z.json" >/dev/null
+	sp --db "$PG" import "$TMP/z.json" >/dev/null
+	sp export z >"$TMP/sqlite.json"
+	sp --db "$PG" export z | cmp - "$TMP/sqlite.json"
+	! grep -qF -- -0.0 "$TMP/sqlite.json"
+}
+
 @test "postgres: run, runs, show and --resume work as on SQLite" {
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
