@@ -476,7 +476,7 @@ cgroup_ab() {
 	wait "$runner"
 	measured_original "$SCHEDPERF_DB"
 	# an ab waits while another command measures; SIGINT ends the wait: 130, nothing changed
-	(exec 7<>"$KNOB_LOCK"; flock -s 7; exec sleep 600) &
+	(exec 7<>"$KNOB_LOCK"; flock -s 7; exec sleep 600) 3>&- &
 	HOLDER=$!
 	wait_for refute flock -n -x "$KNOB_LOCK" true
 	"$SP" --db "$TMP/new.db" ab command -p cmd=true --a "sysctl:$KNOB=$A" \

@@ -242,7 +242,7 @@ interrupted() {
 # the batch's iteration, as the runner records each one.
 @test "store: --resume and --replace are refused while tasks of the batch still run" {
 	interrupted o 5
-	setsid sleep 1000 &
+	setsid sleep 1000 3>&- &
 	ORPHAN=$!
 	wait_for leads_group "$ORPHAN"
 	local start
