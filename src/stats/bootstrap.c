@@ -18,8 +18,9 @@
  * interval than 10,000 resamples are.
  *
  * Here: the plan, and the paths of one row at a time. Rows under one plan
- * are resampled together in bootstrap_lanes.c, and the interval is read
- * from the ratios in bootstrap_percentiles.c.
+ * are resampled together in bootstrap_lanes.c (their intervals in
+ * bootstrap_lane_cis.c), and the interval is read from the ratios in
+ * bootstrap_percentiles.c.
  */
 #include <math.h>
 #include <stdbool.h>

@@ -5,13 +5,23 @@
 /*
  * What the bootstrap's files share (bootstrap.c the plan and the one-row
  * paths, bootstrap_lanes.c the rows resampled as vectors,
- * bootstrap_percentiles.c the interval from the resampled ratios): not
- * for use outside them; bootstrap.h is the interface.
+ * bootstrap_lane_cis.c their intervals, bootstrap_percentiles.c the
+ * interval from the resampled ratios): not for use outside them;
+ * bootstrap.h is the interface.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+typedef double vector2 __attribute__((vector_size(2 * sizeof(double)),
+				      aligned(sizeof(double))));
+typedef double vector4 __attribute__((vector_size(4 * sizeof(double)),
+				      aligned(sizeof(double))));
+typedef long long mask4 __attribute__((vector_size(4 * sizeof(long long))));
+
+/* Whether the vector kernels may use AVX2 (bootstrap_refuse_avx2()). */
+bool bootstrap_have_avx2(void);
 
 struct bootstrap_plan {
 	size_t n_base, n_new, resamples;
