@@ -264,6 +264,35 @@ static int profile_store(struct store *st, struct monitor_set *ms, int64_t bench
 }
 
 /*
+ * Commit a measured iteration. Its values are in memory, so while another
+ * process holds the store's write lock (an import holds it for its whole
+ * transaction, minutes for a large one) the commit waits for it, past the
+ * busy timeout, saying so once; only a signal ends the wait, and then the
+ * run ends as interrupted, with this iteration not stored.
+ */
+static int commit_iteration(struct runner_bench *rb, bool warmup,
+			    const struct iteration_outcome *outcome,
+			    const struct result_iteration *info, struct error *err)
+{
+	const struct runner_events *ev = rb->opt->events;
+	bool said = false;
+
+	while (store_iteration_add(rb->st, rb->bench_id, rb->seq, warmup,
+				   outcome->failed ? outcome->failure : NULL, info,
+				   rb->iv.samples, outcome->failed ? 0 : rb->iv.nr, err)) {
+		if (!store_lock_busy(rb->st) || iteration_interrupted())
+			return -1;
+		if (!said && ev && ev->note)
+			ev->note(ev->ctx, "waiting for the store's write lock, held by another "
+				 "process, to store the iteration just measured (Ctrl-C stops "
+				 "the run without it)");
+		said = true;
+	}
+	rb->seq++;
+	return 0;
+}
+
+/*
  * One planned iteration: up to 1 + retries attempts, each stored (a failed
  * attempt with its reason). Returns 1 when it succeeded, 0 when every
  * attempt failed, -1 on an error that stops the run. A disturbed attempt is
@@ -302,9 +331,7 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 			rb->opt->events->iteration_failed(rb->opt->events->ctx, rb->item, rb->seq + 1,
 							  outcome.failure,
 							  attempt < rb->opt->retries);
-		if (store_iteration_add(rb->st, rb->bench_id, rb->seq++, warmup,
-					outcome.failed ? outcome.failure : NULL, &info, iv->samples,
-					outcome.failed ? 0 : iv->nr, err))
+		if (commit_iteration(rb, warmup, &outcome, &info, err))
 			return -1;
 		if (profile_store(rb->st, rb->cfg.monitors, rb->bench_id, rb->seq - 1, false,
 				  !warmup && !outcome.failed, err))

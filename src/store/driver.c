@@ -103,6 +103,11 @@ int store_busy_timeout_ms(void)
 	return (int)ms;
 }
 
+bool store_lock_busy(const struct store *st)
+{
+	return st->lock_busy;
+}
+
 int store_not_ours(const char *location, const char *why, struct error *err)
 {
 	return error_set(err, EXIT_USAGE, "cannot open store '%s': it is not a schedperf "

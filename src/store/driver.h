@@ -58,6 +58,7 @@ struct store {
 	char *location;		/* as messages show it: no password */
 	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
 	char job_claim[128];
+	bool lock_busy;		/* the last error: the write lock held too long (store_lock_busy()) */
 };
 
 /* A prepared statement: the first member of each driver's own. */
@@ -190,7 +191,8 @@ int store_too_new(const char *location, int version, struct error *err);
  * How long a write waits for another writer's lock before it gives up with
  * an error, in ms: 10 s (a second `schedperf run` on the same store
  * commits one iteration at a time, so waits are short), or
- * $SCHEDPERF_BUSY_TIMEOUT_MS (tests).
+ * $SCHEDPERF_BUSY_TIMEOUT_MS (tests). The runner's commit of a measured
+ * iteration tries again past it (store_lock_busy()).
  */
 int store_busy_timeout_ms(void);
 /*

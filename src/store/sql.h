@@ -125,6 +125,7 @@ void sql_rows_release(struct sql_rows *r);
 
 static inline int sql_begin(struct store *st, enum store_txn txn, struct error *err)
 {
+	st->lock_busy = false;
 	return st->driver->begin(st, txn, err);
 }
 

@@ -176,6 +176,13 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
 			const char *failure, const struct result_iteration *info,
 			const struct store_sample *samples, size_t nr_samples,
 			struct error *err);
+/*
+ * Whether the last call on @st that failed did so only because another
+ * process held the store's write lock past the busy timeout (an import
+ * holds it for its whole transaction): nothing of that call was written,
+ * and it may be made again.
+ */
+bool store_lock_busy(const struct store *st);
 
 /*
  * Store the CPU profile of a benchmark's iteration @p->seq (or of an extra

@@ -288,23 +288,56 @@ fill_disk() {
 	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ]
 }
 
-@test "faults: a lock held across a run: the iterations before it stay, whole" {
+@test "faults: a lock held across a run: the measured iteration waits for it, and is stored" {
 	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run pipe -p loops=20000 -i 3000 --name long -q \
-		2>"$TMP/err" &
+		2>"$TMP/err" 3>&- &
 	local runner=$!
-	# Three stored, the next held: the run cannot end before the lock.
+	# Three stored, the fourth held while another writer takes the lock:
+	# its commit outlasts the busy timeout, and waits on past it.
 	wait_for hold_iteration_after 3 "$runner"
+	local n
+	n=$(iterations_of "$SCHEDPERF_DB" long)
 	lock_store
 	release_iteration
+	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
+	[ "$(iterations_of "$SCHEDPERF_DB" long)" -eq "$n" ]
+	refute all_gone "$runner"
+	unlock_store
+	# the held iteration is stored, and the run goes on
+	wait_for sh -c "[ \"\$(sqlite3 '$SCHEDPERF_DB' 'SELECT count(*) FROM iterations WHERE failure IS NULL')\" -ge $((n + 2)) ]"
+	kill -INT "$runner"
+	wait_for all_gone "$runner"
+	local rc=0
+	wait "$runner" || rc=$?
+	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	# the wait said once; then only the interruption
+	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; return 1; }
+	grep -q "^schedperf: interrupted: " "$TMP/err"
+	integrity_ok "$SCHEDPERF_DB"
+	whole_iterations "$SCHEDPERF_DB"
+}
+
+@test "faults: Ctrl-C ends a commit that waits for the lock; the iterations before it stay" {
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run pipe -p loops=20000 -i 3000 --name long -q \
+		2>"$TMP/err" 3>&- &
+	local runner=$!
+	wait_for hold_iteration_after 3 "$runner"
+	local n
+	n=$(iterations_of "$SCHEDPERF_DB" long)
+	lock_store
+	release_iteration
+	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
+	kill -INT "$runner"
+	wait_for all_gone "$runner"
 	local rc=0
 	wait "$runner" || rc=$?
 	unlock_store
-	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
-	[ "$(wc -l <"$TMP/err")" -eq 1 ]
-	err_has "locked"
+	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	grep -q "^schedperf: interrupted: $n completed iterations are kept" "$TMP/err" ||
+		{ cat "$TMP/err"; return 1; }
 	integrity_ok "$SCHEDPERF_DB"
 	whole_iterations "$SCHEDPERF_DB"
-	[ "$(iterations_of "$SCHEDPERF_DB" long)" -ge 3 ]
+	[ "$(iterations_of "$SCHEDPERF_DB" long)" -eq "$n" ]
 }
 
 @test "faults: process creation refused by a process limit: refused before it starts" {

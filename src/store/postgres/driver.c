@@ -48,6 +48,7 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 	char msg[256];
 
 	state = state ? state : "";
+	ps->base.lock_busy = !strcmp(state, "55P03");
 	pg_first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(ps->conn), msg,
 		      sizeof(msg));
 	if (!*msg)

@@ -133,6 +133,7 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 	const char *path = ss->base.location;
 	int code = sqlite3_errcode(ss->db);
 
+	ss->base.lock_busy = code == SQLITE_BUSY;
 	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
 	if (out_of_space(ss->db))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': no space left on "
