@@ -333,7 +333,9 @@ static bool mm_ttest_mark(const struct mm_cell *base, const struct mm_cell *c)
 /*
  * Perl's %*.*f: NaN and Inf spelled as Perl spells them; from 1e15 the
  * shortest form that reads back exactly (1.547e+308), where Perl would
- * print every digit.
+ * print every digit, or, where that fills the column or is wider
+ * (-1.7466666666666666e+308 is 24 characters), as many significant
+ * digits as leave a space before it, so that the columns stay aligned.
  */
 static void perl_fixed(FILE *out, int width, int prec, double v)
 {
@@ -345,6 +347,8 @@ static void perl_fixed(FILE *out, int width, int prec, double v)
 		fprintf(out, "%*s", width, v > 0 ? "Inf" : "-Inf");
 	else if (fabs(v) >= FIXED_MAX) {
 		format_shortest(buf, sizeof(buf), v);
+		for (int digits = 16; (int)strlen(buf) >= width && digits > 0; digits--)
+			snprintf(buf, sizeof(buf), "%.*g", digits, v);
 		fprintf(out, "%*s", width, buf);
 	} else
 		fprintf(out, "%*.*f", width, prec, v);

@@ -69,6 +69,20 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 	done
 }
 
+@test "compare's MMTests tables stay aligned for values near -+1.8e308" {
+	import_runs pos=1.7e308,1.75e308,1.79e308 neg=-1.7e308,-1.75e308,-1.79e308 one=1,2,3
+	for pair in "pos neg" "neg pos" "one neg"; do
+		for style in mmtests mmtests-classic; do
+			sp compare $pair --style $style 2>/dev/null >"$TMP/out"
+			# the table's lines, after its title: one width, a space before each value
+			grep -v '^schedperf:' "$TMP/out" | tail -n +2 | awk '{ print length($0) }' |
+				sort -u >"$TMP/widths"
+			[ "$(wc -l <"$TMP/widths")" -eq 1 ] || { cat "$TMP/out"; return 1; }
+			refute grep -q '^[A-Z][A-Za-z0-9.-]* *k=v[^ ]' "$TMP/out"
+		done
+	done
+}
+
 @test "every output of compare, history, detect, show, runs and report reads back at the edges" {
 	import_runs zero=0,0,0,0 one=1,1.1,0.9,1 big=1e300,1.1e300,0.9e300,1e300 \
 		top=1.5e308,1.6e308,1.7e308,1.55e308 tiny=1e-300,1.1e-300,0.9e-300,1e-300 \
