@@ -108,6 +108,15 @@ bool store_lock_busy(const struct store *st)
 	return st->lock_busy;
 }
 
+int store_version_lost(const char *location, const char *where, int version,
+		       struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "cannot open store '%s': it has schedperf's tables, "
+			 "but its schema version (%s) is %d, which no schedperf store has: it "
+			 "was changed outside schedperf (restore the store from a backup, or "
+			 "set the version its tables are of)", location, where, version);
+}
+
 int store_not_ours(const char *location, const char *why, struct error *err)
 {
 	return error_set(err, EXIT_USAGE, "cannot open store '%s': it is not a schedperf "

@@ -185,6 +185,13 @@ int store_not_ours(const char *location, const char *why, struct error *err);
 /* A store of @driver, which keeps no job queue, asked for one (EXIT_USAGE). */
 int store_no_queue(const char *location, const struct store_driver *driver,
 		   struct error *err);
+/*
+ * A store's tables whose schema version, kept in @where, is @version,
+ * which no store of theirs has (0: none; changed outside schedperf): not
+ * read as a store (EXIT_USAGE).
+ */
+int store_version_lost(const char *location, const char *where, int version,
+		       struct error *err);
 /* A schema newer than this schedperf knows: left untouched (EXIT_ENV). */
 int store_too_new(const char *location, int version, struct error *err);
 /*

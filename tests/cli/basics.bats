@@ -123,6 +123,22 @@ load helpers
 	assert_one_line_error
 }
 
+@test "a store whose schema version was set to 0 is refused saying so, not as missing its tables" {
+	sp run pipe -p loops=10 -i 1 --name a -q
+	sqlite3 "$SCHEDPERF_DB" 'PRAGMA user_version = 0' >/dev/null
+	run sp runs
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"it has schedperf's tables, but its schema version (PRAGMA user_version) is 0"* ]]
+	[[ "$output" != *"tables are missing"* ]]
+	# without its tables, that is what it says
+	sqlite3 "$TMP/bare.db" "PRAGMA application_id = 1399023696; PRAGMA user_version = 0;
+		CREATE TABLE runs (id INTEGER PRIMARY KEY);" >/dev/null
+	run sp --db "$TMP/bare.db" runs
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"its schedperf tables are missing"* ]]
+}
+
 @test "a store with a newer schema is refused, exit 3, left untouched" {
 	sqlite3 "$TMP/new.db" "PRAGMA application_id = 1399023696; PRAGMA user_version = 99;
 		CREATE TABLE runs (id INTEGER PRIMARY KEY);" >/dev/null

@@ -50,6 +50,8 @@ static int identify(struct sqlite_store *ss, const struct schema_facts *facts,
 			return store_too_new(path, facts->version, err);
 		if (facts->version >= 1 && facts->store_tables)
 			return 1;
+		if (facts->store_tables)
+			return store_version_lost(path, "PRAGMA user_version", facts->version, err);
 		return store_not_ours(path, "its schedperf tables are missing", err);
 	}
 	if (facts->application_id)
