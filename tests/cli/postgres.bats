@@ -327,3 +327,29 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	sp --db "$PG" export a b >"$TMP/after.json"
 	same_json "$TMP/after.json" "$TMP/before.json"
 }
+
+@test "postgres: a measured iteration waits for a write lock held past the busy timeout, and is stored" {
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" --db "$PG" run pipe -p loops=20000 -i 3000 --name r -q \
+		2>"$TMP/err" 3>&- &
+	runner=$!
+	wait_count "$PG" "SELECT count(*) FROM iterations" 3
+	# another session holds the store's write lock, as an import does
+	mkfifo "$TMP/hold"
+	PGAPPNAME=holder psql -qXAt "$PG" <"$TMP/hold" >/dev/null 2>&1 3>&- &
+	local holder=$! n rc=0
+	exec 9>"$TMP/hold"
+	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
+	wait_count "$PG" "$(locks_of holder l.granted)" 1
+	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
+	n=$(psql -qXAt "$PG" -c 'SELECT count(*) FROM iterations')
+	exec 9>&-
+	wait "$holder"
+	wait_count "$PG" "SELECT count(*) FROM iterations" $((n + 2))
+	kill -INT "$runner"
+	wait_for all_gone "$runner"
+	wait "$runner" || rc=$?
+	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	# said once, then only the interruption; no iteration missing
+	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; return 1; }
+	[ "$(psql -qXAt "$PG" -c 'SELECT count(*) = max(seq) + 1 FROM iterations')" = t ]
+}
