@@ -288,18 +288,24 @@ fill_disk() {
 	[ "$(sqlite3 "$SCHEDPERF_DB" .dump | sha256sum)" = "$before" ]
 }
 
-@test "faults: a lock held across a run: the measured iteration waits for it, and is stored" {
+# commit_waits_for_lock: a run, $runner, whose measured iteration's commit
+# waits for the lock of lock_store past the busy timeout; $n iterations
+# were stored before it. Three stored, the next held while another writer
+# takes the lock, then let go.
+commit_waits_for_lock() {
 	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run pipe -p loops=20000 -i 3000 --name long -q \
 		2>"$TMP/err" 3>&- &
-	local runner=$!
-	# Three stored, the fourth held while another writer takes the lock:
-	# its commit outlasts the busy timeout, and waits on past it.
+	runner=$!
 	wait_for hold_iteration_after 3 "$runner"
-	local n
 	n=$(iterations_of "$SCHEDPERF_DB" long)
 	lock_store
 	release_iteration
 	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
+}
+
+@test "faults: a lock held across a run: the measured iteration waits for it, and is stored" {
+	local runner n
+	commit_waits_for_lock
 	[ "$(iterations_of "$SCHEDPERF_DB" long)" -eq "$n" ]
 	refute all_gone "$runner"
 	unlock_store
@@ -318,15 +324,8 @@ fill_disk() {
 }
 
 @test "faults: Ctrl-C ends a commit that waits for the lock; the iterations before it stay" {
-	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run pipe -p loops=20000 -i 3000 --name long -q \
-		2>"$TMP/err" 3>&- &
-	local runner=$!
-	wait_for hold_iteration_after 3 "$runner"
-	local n
-	n=$(iterations_of "$SCHEDPERF_DB" long)
-	lock_store
-	release_iteration
-	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
+	local runner n
+	commit_waits_for_lock
 	kill -INT "$runner"
 	wait_for all_gone "$runner"
 	local rc=0
