@@ -377,6 +377,9 @@ pg_each_test() {
 	}
 	teardown() {
 		stop_burner
+		# a run a failed test left, and its iteration if the test held it
+		[ -z "${held:-}" ] || release_iteration
+		[ -z "${runner:-}" ] || kill -9 "$runner" 2>/dev/null || true
 		psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 		rm -rf "$TMP"
 	}

@@ -333,6 +333,9 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 		2>"$TMP/err" 3>&- &
 	runner=$!
 	wait_count "$PG" "SELECT count(*) FROM iterations" 3
+	# an iteration held, so that the run's next write is its commit (the
+	# write before an iteration gives up after the busy timeout)
+	wait_for hold_iteration "$runner"
 	# another session holds the store's write lock, as an import does
 	mkfifo "$TMP/hold"
 	PGAPPNAME=holder psql -qXAt "$PG" <"$TMP/hold" >/dev/null 2>&1 3>&- &
@@ -340,6 +343,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	exec 9>"$TMP/hold"
 	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
 	wait_count "$PG" "$(locks_of holder l.granted)" 1
+	release_iteration
 	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
 	n=$(psql -qXAt "$PG" -c 'SELECT count(*) FROM iterations')
 	exec 9>&-
