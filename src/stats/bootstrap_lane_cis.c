@@ -225,6 +225,7 @@ static double *lanes_tails(const double *base_means, const double *new_means, si
 			   size_t resamples, double level, bool by_product, struct tails *t,
 			   bool *nan, struct kept *kept)
 {
+	bool avx2 = bootstrap_have_avx2();
 	size_t each;
 	double *buf;
 
@@ -245,11 +246,10 @@ static double *lanes_tails(const double *base_means, const double *new_means, si
 		.room = 2 * t[0].room,
 	};
 	if (by_product)
-		(bootstrap_have_avx2() ? lane_tails_product_avx2 :
-			       lane_tails_product_sse)(base_means, new_means, t, nan, kept);
+		(avx2 ? lane_tails_product_avx2 : lane_tails_product_sse)(base_means, new_means,
+									  t, nan, kept);
 	else
-		(bootstrap_have_avx2() ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan,
-								 kept);
+		(avx2 ? lane_tails_avx2 : lane_tails_sse)(base_means, new_means, t, nan, kept);
 	return buf;
 }
 

@@ -360,9 +360,9 @@ static bool approx_values(const double *const *x, size_t nr, size_t n, float *xt
 int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new_side,
 				     const double *const *x, size_t nr, double *means)
 {
+	bool avx2 = bootstrap_have_avx2(), in_range;
 	size_t n, offset;
 	float *xt;
-	bool in_range;
 
 	if (!plan || !plan->byte_indices || nr > BOOTSTRAP_LANES)
 		return bootstrap_plan_lane_means(plan, new_side, x, nr, means) ? -1 : 0;
@@ -371,9 +371,9 @@ int bootstrap_plan_lane_means_approx(const struct bootstrap_plan *plan, bool new
 	xt = xreallocarray(NULL, n, BOOTSTRAP_LANES * sizeof(*xt));
 	in_range = approx_values(x, nr, n, xt);
 	if (in_range)
-		(bootstrap_have_avx2() ? lane_approx_avx2 : lane_approx_sse)(plan->byte_indices + offset,
-								   plan->n_base + plan->n_new,
-								   n, plan->resamples, xt, means);
+		(avx2 ? lane_approx_avx2 : lane_approx_sse)(plan->byte_indices + offset,
+							    plan->n_base + plan->n_new, n,
+							    plan->resamples, xt, means);
 	free(xt);
 	if (!in_range)
 		return bootstrap_plan_lane_means(plan, new_side, x, nr, means) ? -1 : 0;

@@ -58,7 +58,7 @@ struct store {
 	char *location;		/* as messages show it: no password */
 	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
 	char job_claim[128];
-	bool lock_busy;		/* the last error: the write lock held too long (store_lock_busy()) */
+	bool lock_busy;		/* the last error was the write lock held too long */
 };
 
 /* A prepared statement: the first member of each driver's own. */
