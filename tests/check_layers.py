@@ -7,9 +7,10 @@ src/ (and main.c), its layer and the directories it may include from
 ("libc only", "everything below", or names). A file may include from its
 own directory and from those; each of those must be of a lower layer, and
 a directory that includes anything must have its row. The table under
-"## The store" says which headers of src/store/ its drivers' directories
-may include (and only they may include from them). Prints one line per
-fault and exits 1 when there is any.
+"## The store" names the drivers, every directory of src/store/ and no
+other, and says which headers of src/store/ they may include (and only
+they may include from them). Prints one line per fault and exits 1 when
+there is any.
 
 usage: check_layers.py [DESIGN.md [SRC]]   (default: doc/design.md, src)
 """
@@ -55,6 +56,15 @@ def store_faults(design, src):
     faults = [] if drivers else ["%s: no table of the store's drivers under '## The store'"
                                  % design]
     store = os.path.join(src, "store")
+    # Each directory of src/store/ is a driver (the Makefile builds them
+    # all): the table names every one of them, and no other.
+    found = {d for d in os.listdir(store) if os.path.isdir(os.path.join(store, d))} \
+        if os.path.isdir(store) else set()
+    faults += ["%s/: a driver's directory that the drivers' row under '## The store' "
+               "of %s does not name" % (os.path.join(store, d), design)
+               for d in sorted(found - drivers)]
+    faults += ["%s: its drivers' row under '## The store' names %s/, which %s lacks"
+               % (design, d, store) for d in sorted(drivers - found)]
     for root, _, files in os.walk(store):
         part = os.path.relpath(root, store).split(os.sep)[0]
         for f in sorted(files):
