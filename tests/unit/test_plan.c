@@ -65,13 +65,86 @@ static void test_plan_options_round_trip(void **state)
 	assert_true(plan.shuffle);
 	assert_true(plan.max_interference == 12.5);
 	assert_true(plan.quiet_wait == 0.5);
-	for (const struct plan_option *o = plan_options; o->key; o++)
-		assert_true(plan_option_given(&plan, o));
 	plan_release(&plan);
 	for (const struct plan_option *o = plan_options; o->key; o++)
 		assert_false(plan_option_given(&plan, o));
 	assert_null(plan.monitors);
 	assert_null(plan.knobs);
+}
+
+/* Row @i's value of its kind, as a stored plan holds it: ,"KEY":VALUE. */
+static void add_option_value(struct strbuf *sb, const struct plan_option *o, int i)
+{
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		strbuf_addf(sb, ",\"%s\":\"s%d\"", o->key, i);
+		break;
+	case PLAN_OPTION_INT:
+		strbuf_addf(sb, ",\"%s\":%d", o->key, i + 1);
+		break;
+	case PLAN_OPTION_NUMBER:
+		strbuf_addf(sb, ",\"%s\":%d.5", o->key, i);
+		break;
+	case PLAN_OPTION_FLAG:
+		strbuf_addf(sb, ",\"%s\":true", o->key);
+		break;
+	case PLAN_OPTION_LIST:
+		strbuf_addf(sb, ",\"%s\":[\"a%d\",\"b%d\"]", o->key, i, i);
+		break;
+	}
+}
+
+/* Row @i's field in @plan holds what add_option_value() wrote. */
+static void assert_option_field(const struct plan *plan, const struct plan_option *o, int i)
+{
+	const char *field = (const char *)plan + o->offset;
+	char want[32];
+
+	switch (o->kind) {
+	case PLAN_OPTION_STRING:
+		snprintf(want, sizeof(want), "s%d", i);
+		assert_string_equal(*(char *const *)field, want);
+		break;
+	case PLAN_OPTION_INT:
+		assert_int_equal(*(const int *)field, i + 1);
+		break;
+	case PLAN_OPTION_NUMBER:
+		assert_true(*(const double *)field == i + 0.5);
+		break;
+	case PLAN_OPTION_FLAG:
+		assert_true(*(const bool *)field);
+		break;
+	case PLAN_OPTION_LIST:
+		assert_int_equal(*(const size_t *)((const char *)plan + o->count_offset), 2);
+		snprintf(want, sizeof(want), "b%d", i);
+		assert_string_equal((*(char *const *const *)field)[1], want);
+		break;
+	}
+}
+
+/*
+ * Every row of plan_options[], a new one too, with no change here: a value
+ * of its kind is read into its own field, given, written back as it was
+ * and let go.
+ */
+static void test_plan_options_every_row(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct plan plan = { 0 };
+	int i = 0;
+
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		add_option_value(&sb, o, i++);
+	assert_round_trip(strbuf_str(&sb), &plan);
+	i = 0;
+	for (const struct plan_option *o = plan_options; o->key; o++) {
+		assert_true(plan_option_given(&plan, o));
+		assert_option_field(&plan, o, i++);
+	}
+	plan_release(&plan);
+	for (const struct plan_option *o = plan_options; o->key; o++)
+		assert_false(plan_option_given(&plan, o));
+	strbuf_release(&sb);
 }
 
 /* An option not given is not written, and one missing reads as not given. */
@@ -139,6 +212,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_options_round_trip),
+		cmocka_unit_test(test_plan_options_every_row),
 		cmocka_unit_test(test_plan_options_absent),
 		cmocka_unit_test(test_plan_options_zero_given),
 		cmocka_unit_test(test_plan_option_find),
