@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Every number compare's text styles print, against NumPy and SciPy.
 
-usage: check_styles.py RESULTS.json MMTESTS.txt MMTESTS-CLASSIC.txt LKP.txt BENCHSTAT.txt
+usage: check_styles.py RESULTS.json STYLE=OUTPUT...
 
 RESULTS.json is the schedperf-results/1 document the store was given;
 every statistic is computed here from its samples, independently of
@@ -10,8 +10,10 @@ orders of the median's interval and the Mann-Whitney p-value. Each printed
 number must equal the reference to the digits printed (half a unit of the
 last one). The formulas are the tools' as doc/schedperf.1 states them;
 which rows a tool hides and how it marks them are checked against the
-tools' own output (tests/reference/styles/, tests/cli/styles.bats). Prints
-the count of numbers checked.
+tools' own output (tests/reference/styles/, tests/cli/styles.bats). Each
+OUTPUT is what compare --style STYLE printed; a style this script has no
+check of is refused, so that a new style's numbers are checked too.
+Prints the count of numbers checked.
 """
 import json
 import math
@@ -21,7 +23,7 @@ import sys
 import numpy as np
 from scipy import stats
 
-results, mmtests_txt, classic_txt, lkp_txt, benchstat_txt = sys.argv[1:6]
+results = sys.argv[1]
 runs = json.load(open(results))["runs"]
 names = [r["name"] for r in runs]
 ALPHA = 0.05
@@ -125,7 +127,7 @@ def check_mmtests(path, classic):
                 agrees(pct, pct_change(base, ref, up), what + " %")
 
 
-def check_lkp():
+def check_lkp(lkp_txt):
     """lkp's mean, %stddev (population, truncated, shown above 2 %) and
     %change of means, for each row it shows."""
     text = open(lkp_txt).read().splitlines()
@@ -161,7 +163,7 @@ def median_ci(x, level=0.95):
     return s[k - 1], s[len(s) - k]
 
 
-def check_benchstat():
+def check_benchstat(benchstat_txt):
     text = open(benchstat_txt).read().splitlines()
     for workload, params, metric, better, samples in rows:
         label = workload + "".join("/%s=%s" % kv for kv in sorted(params.items()))
@@ -193,8 +195,15 @@ def check_benchstat():
                 sys.exit("benchstat: n=%s for %d and %d samples" % (count, len(base), len(x)))
 
 
-check_mmtests(mmtests_txt, False)
-check_mmtests(classic_txt, True)
-check_lkp()
-check_benchstat()
+CHECKS = {
+    "mmtests": lambda path: check_mmtests(path, False),
+    "mmtests-classic": lambda path: check_mmtests(path, True),
+    "lkp": check_lkp,
+    "benchstat": check_benchstat,
+}
+for arg in sys.argv[2:]:
+    style, _, path = arg.partition("=")
+    if style not in CHECKS:
+        sys.exit("style %s: no check of its numbers here (add one to CHECKS)" % style)
+    CHECKS[style](path)
 print(checked)
