@@ -303,10 +303,11 @@ static int open_new(struct bisection *bi, struct error *err)
 	else
 		json_object_set_new(bi->record, "name", json_sprintf("bisect-%lld",
 								     (long long)bi->id));
+	/* refused: nothing of it stays, as nothing of a refusal before it does */
 	if (check_runs_free(bi, err)) {
 		struct error ignored = { 0 };
 
-		store_bisection_save(bi->st, bi->id, "abandoned", NULL, &ignored);
+		store_bisection_delete(bi->st, bi->id, &ignored);
 		return -1;
 	}
 	set_writer(bi);

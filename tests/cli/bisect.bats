@@ -474,6 +474,12 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cannot run './prog'"* ]]
+	# a --name whose runs exist is refused before any record of it is kept
+	sp run command -p cmd=true -i 1 --name taken-good -q
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --name taken
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'taken-good' exists already"* ]]
 	run sp bisect --list
 	[ "$output" = "no bisection stored" ]
 	no_schedperf_in_git
