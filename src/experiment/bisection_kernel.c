@@ -232,6 +232,8 @@ static bool ended(const struct store_job *job)
  * Submit the round: one job per side in a random order, all for the
  * machine that took the bisection's first job (the first one alone, until
  * a machine took it). Their ids go into the record before anything waits.
+ * A side whose id is there already (a round that an interrupted process
+ * began) is not submitted again: its job is waited for.
  */
 static int submit_round(struct bisection *bi, struct session *s, json_t *pending,
 			struct error *err)
@@ -248,13 +250,15 @@ static int submit_round(struct bisection *bi, struct session *s, json_t *pending
 	}
 	for (size_t k = 0; k < s->nr; k++) {
 		const char *host = json_string_value(json_object_get(bi->record, "machine_host"));
-		int64_t id;
+		int64_t id = json_integer_value(json_array_get(pending, order[k]));
 
-		if (submit(bi, s, order[k], host ? host : bi->machine, &id, err))
-			return -1;
-		json_array_set_new(pending, order[k], json_integer(id));
-		if (bisection_save(bi, true, err))
-			return -1;
+		if (!id) {
+			if (submit(bi, s, order[k], host ? host : bi->machine, &id, err))
+				return -1;
+			json_array_set_new(pending, order[k], json_integer(id));
+			if (bisection_save(bi, true, err))
+				return -1;
+		}
 		if (host)
 			continue;
 		if (wait_job(bi, id, claimed, &job, err))
@@ -331,7 +335,7 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 	struct store_job job = { 0 };
 	int rc = 1;
 
-	/* a round of these sides that the last process submitted is waited for again */
+	/* a round of these sides that the last process began is waited for again */
 	if (!same_sides(json_object_get(pending, "commits"), s)) {
 		json_t *commits = json_array();
 
@@ -341,10 +345,10 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 			json_array_append_new(json_object_get(pending, "jobs"), json_integer(0));
 		}
 		json_object_set_new(bi->record, "pending", pending);
-		if (submit_round(bi, s, json_object_get(pending, "jobs"), err))
-			return -1;
 	}
 	pending = json_object_get(pending, "jobs");
+	if (submit_round(bi, s, pending, err))
+		return -1;
 	for (size_t i = 0; i < s->nr && rc >= 0; i++) {
 		int64_t id = json_integer_value(json_array_get(pending, i));
 

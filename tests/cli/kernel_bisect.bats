@@ -311,3 +311,40 @@ PY
 			WHERE r.name LIKE '$name-%' AND b.complete AND h.value <> '$host'")" -eq 0 ]
 	done
 }
+
+# round_ran PID: the first round's two jobs are done, or PID ended first.
+round_ran() {
+	! kill -0 "$1" 2>/dev/null ||
+		[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state = 'done'")" -ge 2 ]
+}
+
+@test "bisect --kernel-tree: interrupted while its first job waits for a machine, --resume submits the rest of the round" {
+	tree_of 2 2
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	# no worker yet: the round's first job waits for a machine to take it
+	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
+		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~1 --bad HEAD \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' \
+		--boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for sh -c "psql -qXAt '$PG' -c 'SELECT doc FROM bisections' | grep -q '\"pending\"'"
+	kill -INT "$PID"
+	wait_for all_gone "$PID"
+	wait "$PID" || true
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs")" -eq 1 ]
+	start m1
+	"$SP" --db "$PG" bisect --resume --kernel-tree "$TMP/tree" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	# the job submitted before the interrupt is the round's, with the other end's
+	wait_for round_ran "$PID"
+	kill -0 "$PID" || { cat "$TMP/err"; false; }
+	[ "$(psql_in "$PGDB" "SELECT string_agg(args::json->>-1, ',' ORDER BY args::json->>-1)
+		FROM jobs WHERE id <= 2")" = "bisect-1-bad,bisect-1-good" ]
+	kill -INT "$PID"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ]
+}
