@@ -37,13 +37,14 @@ static void set_writer(struct bisection *bi)
 							    "start", (json_int_t)me.start));
 }
 
-/* The top level of the repository the bisection is about. */
-static int repo_top(const char *repo, struct strbuf *top, struct error *err)
+/* The top level of the repository the bisection is about, given as @option. */
+static int repo_top(const char *repo, const char *option, struct strbuf *top,
+		    struct error *err)
 {
 	if (git_run(repo ? repo : ".", top, err, "rev-parse", "--show-toplevel", NULL))
 		return error_set(err, EXIT_USAGE, "bisect: %.200s is not inside a git work tree "
-				 "(give --repo DIR, a clone of the repository to bisect)",
-				 repo ? repo : "the current directory");
+				 "(give %s DIR, a clone of the repository to bisect)",
+				 repo ? repo : "the current directory", option);
 	git_chomp(top);
 	/* the record is JSON: a path that is no text cannot be kept in it */
 	if (!utf8_valid(top->buf)) {
@@ -57,12 +58,25 @@ static int repo_top(const char *repo, struct strbuf *top, struct error *err)
 	return 0;
 }
 
+/* @rev of --@option as a commit's full hash, into @hash. */
+static int commit_of(const char *top, const char *option, const char *rev, char hash[41],
+		     struct error *err)
+{
+	int rc = git_commit_hash(top, rev, hash, err);
+
+	if (rc > 0)
+		return error_set(err, EXIT_USAGE, "bisect: --%s '%.64s' is not a commit of the "
+				 "repository %s (give a commit, branch or tag: git log shows them)",
+				 option, rev, top);
+	return rc;
+}
+
 static int check_range(struct bisection *bi, const char *top, struct error *err)
 {
 	int status;
 
-	if (git_commit_hash(top, bi->good_rev, bi->good, err) ||
-	    git_commit_hash(top, bi->bad_rev, bi->bad, err))
+	if (commit_of(top, "good", bi->good_rev, bi->good, err) ||
+	    commit_of(top, "bad", bi->bad_rev, bi->bad, err))
 		return -1;
 	if (!strcmp(bi->good, bi->bad))
 		return error_set(err, EXIT_USAGE, "bisect: --good and --bad are the same commit "
@@ -209,7 +223,7 @@ static int open_repo(struct bisection *bi, const char *repo, struct error *err)
 {
 	struct strbuf top = STRBUF_INIT;
 
-	if (repo_top(repo, &top, err)) {
+	if (repo_top(repo, bi->kernel_tree ? "--kernel-tree" : "--repo", &top, err)) {
 		strbuf_release(&top);
 		return -1;
 	}

@@ -84,9 +84,7 @@ int git_commit_hash(const char *repo, const char *rev, char hash[41], struct err
 	}
 	if (status || strlen(git_chomp(&out)) != 40) {
 		strbuf_release(&out);
-		return error_set(err, EXIT_USAGE, "'%.64s' is not a commit of the repository %s "
-				 "(give a commit, branch or tag: git log shows them)", rev,
-				 repo ? repo : ".");
+		return 1;
 	}
 	memcpy(hash, out.buf, 41);
 	strbuf_release(&out);

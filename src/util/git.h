@@ -32,8 +32,9 @@ int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
 const char *git_chomp(struct strbuf *text);
 
 /*
- * The full hash of @rev (a commit), in @hash (41 bytes). A name that is no
- * commit is EXIT_USAGE, naming it.
+ * The full hash of @rev (a commit), in @hash (41 bytes): 0; 1 when @rev
+ * names no commit of @repo (the caller says which of its inputs it was);
+ * -1 with @err when git could not be run.
  */
 int git_commit_hash(const char *repo, const char *rev, char hash[41], struct error *err);
 

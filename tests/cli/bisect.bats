@@ -444,6 +444,16 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	run sp bisect command -p cmd=./prog --good nosuch --bad HEAD
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	[[ "$output" == "schedperf: bisect: --good 'nosuch' is not a commit of the repository "* ]]
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD:prog.c
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: bisect: --bad 'HEAD:prog.c' is not a commit of "* ]]
+	# a kernel tree that is none says which option to mend
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --kernel-tree "$TMP/none" \
+		--machine m1 --build true
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"is not inside a git work tree (give --kernel-tree DIR, "* ]]
 	run sp bisect nosuch --good HEAD~2 --bad HEAD
 	[ "$status" -eq 2 ]
 	assert_one_line_error
