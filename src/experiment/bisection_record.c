@@ -276,6 +276,39 @@ static int check_runs_free(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+/*
+ * No other bisection that may still measure has the name: of two started
+ * at once under one name, each claims it in its saved record first and
+ * then looks, so that the later (the greater id) sees the earlier and
+ * stops; an abandoned one never measures again.
+ */
+static int check_name_free(struct bisection *bi, struct error *err)
+{
+	const char *name = json_string_value(json_object_get(bi->record, "name"));
+	struct stored_bisection *all = NULL;
+	int64_t holder = 0;
+	size_t n = 0;
+
+	if (store_bisection_list(bi->st, &all, &n, err))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		json_t *other = json_loads(all[i].doc, 0, NULL);
+		const char *its = json_string_value(json_object_get(other, "name"));
+
+		if (all[i].id < bi->id && strcmp(all[i].state, "abandoned") && its &&
+		    !strcmp(its, name))
+			holder = all[i].id;
+		json_decref(other);
+		stored_bisection_release(&all[i]);
+	}
+	free(all);
+	if (holder)
+		return error_set(err, EXIT_USAGE, "bisect: bisection %lld is named '%s' already, "
+				 "and a bisection's runs must hold its measurements alone (give "
+				 "--name another name)", (long long)holder, name);
+	return 0;
+}
+
 static int open_new(struct bisection *bi, struct error *err)
 {
 	struct stored_bisection old = { 0 };
@@ -317,15 +350,17 @@ static int open_new(struct bisection *bi, struct error *err)
 	else
 		json_object_set_new(bi->record, "name", json_sprintf("bisect-%lld",
 								     (long long)bi->id));
+	set_writer(bi);
+	if (bisection_save(bi, true, err))
+		return -1;
 	/* refused: nothing of it stays, as nothing of a refusal before it does */
-	if (check_runs_free(bi, err)) {
+	if (check_runs_free(bi, err) || check_name_free(bi, err)) {
 		struct error ignored = { 0 };
 
 		store_bisection_delete(bi->st, bi->id, &ignored);
 		return -1;
 	}
-	set_writer(bi);
-	return bisection_save(bi, true, err) || open_common(bi, err) ? -1 : 0;
+	return open_common(bi, err);
 }
 
 /* Options back from the record of a resumed bisection. */

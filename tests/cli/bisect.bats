@@ -403,6 +403,36 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	[[ "$output" == *"no verdict can come in fewer than 10"* ]]
 }
 
+@test "bisect: two bisections at once on one store never share a --name's runs" {
+	repo_of 2 2 100.0 130.0
+	# the first, named "same", held while it builds its good end: no run of it yet
+	"$SP" bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' --name same \
+		--build "until [ -e '$TMP/go' ] || [ ! -d '$TMP' ]; do sleep 0.05; done
+			cc -O1 -o prog prog.c -lm" --good HEAD~1 --bad HEAD --seed 5 \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT 1 FROM bisections WHERE json_extract(doc,
+		'\$.name') = 'same'\" 2>/dev/null | grep -q 1"
+	# a second, of another repository, under the same name, is refused
+	cp -r "$TMP/repo" "$TMP/other"
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' --name same \
+		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --repo "$TMP/other"
+	touch "$TMP/go"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"bisection 1 is named 'same' already"* ]]
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 0 ] || { cat "$TMP/err"; false; }
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT id || ' ' || state FROM bisections")" = "1 done" ]
+	# the ends' batch and the confirmation's, the first bisection's alone
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON
+		r.id = b.run_id WHERE r.name = 'same-good'")" -eq 2 ]
+}
+
 @test "bisect: a culprit whose parent does not build is not confirmed; subjects need not be UTF-8" {
 	# P breaks the build on master and G, the good end, mends it; C, the
 	# regression, branched from P and is merged after G: its parent is P
