@@ -363,11 +363,40 @@ static int open_new(struct bisection *bi, struct error *err)
 	return open_common(bi, err);
 }
 
+/*
+ * What every record holds from its first save on: a process killed before
+ * that (the name is its last) measured nothing; anything else missing is
+ * a change made outside schedperf.
+ */
+static int record_whole(const struct bisection *bi, struct error *err)
+{
+	json_t *r = bi->record;
+	const char *good = json_string_value(json_object_get(r, "good"));
+	const char *bad = json_string_value(json_object_get(r, "bad"));
+	long long id = (long long)json_integer_value(json_object_get(r, "id"));
+
+	if (!good || strlen(good) != 40 || !bad || strlen(bad) != 40 ||
+	    !json_is_array(json_object_get(r, "steps")) ||
+	    !json_is_array(json_object_get(r, "params")))
+		return error_set(err, EXIT_ENV, "bisect: cannot read the store: the record of "
+				 "the bisection of %s lacks its ends, steps or parameters: the store "
+				 "is damaged (it was changed outside schedperf: start the bisection "
+				 "again)", bi->repo_top);
+	if (!json_is_string(json_object_get(r, "name")))
+		return error_set(err, EXIT_USAGE, "bisect: bisection %lld of %s was stopped "
+				 "before it was named, and measured nothing: there is nothing to "
+				 "resume (start it again)", id, bi->repo_top);
+	return 0;
+}
+
 /* Options back from the record of a resumed bisection. */
 static int options_from_record(struct bisection *bi, struct error *err)
 {
 	json_t *r = bi->record, *params = json_object_get(r, "params"), *p;
 	size_t i;
+
+	if (record_whole(bi, err))
+		return -1;
 
 	bi->workload = json_string_value(json_object_get(r, "workload"));
 	bi->build_cmd = json_string_value(json_object_get(r, "build"));
@@ -430,6 +459,9 @@ static int find_resumable(struct bisection *bi, struct error *err)
 				 "store (start one: schedperf bisect WORKLOAD --good REV --bad "
 				 "REV)", bi->repo_top);
 	bi->record = bisection_record_read(&old, "bisect", err);
+	/* the row's id: a process killed at once left a record without one */
+	if (bi->record)
+		json_object_set_new(bi->record, "id", json_integer(old.id));
 	stored_bisection_release(&old);
 	if (!bi->record)
 		return -1;
