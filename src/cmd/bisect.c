@@ -131,6 +131,9 @@ static int show(int64_t id, const struct output_format *format)
 				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
 				"the store%.0lld (start one: schedperf bisect)", (long long)id);
 	record = bisection_record_read(&b, "bisect --show", &err);
+	/* given up for a later one: its record says what it was doing, the state why it stopped */
+	if (record && !strcmp(b.state, "abandoned"))
+		json_object_set_new(record, "abandoned", json_true());
 	stored_bisection_release(&b);
 	if (!record)
 		return error_report(&err);

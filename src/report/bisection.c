@@ -248,6 +248,11 @@ static void text_result(FILE *out, const json_t *r)
 	fputc('\n', out);
 	if (json_object_get(r, "error"))
 		fprintf(out, "stopped by an error: %s\n", shown(r, "error", text, sizeof(text)));
+	if (!*result && json_is_true(json_object_get(r, "abandoned"))) {
+		fprintf(out, "abandoned while %s: a later bisection of the repository was "
+			"started\n", said(r, "phase"));
+		return;
+	}
 	if (!*result) {
 		fprintf(out, "unfinished, %s (schedperf bisect --resume goes on)\n",
 			said(r, "phase"));
@@ -366,6 +371,10 @@ static void md_result(FILE *out, const json_t *r)
 		for (size_t i = 0; i < json_array_size(candidates); i++)
 			fprintf(out, " `%.12s`", nth_string(candidates, i));
 		fputs("\n", out);
+		return;
+	}
+	if (!*result && json_is_true(json_object_get(r, "abandoned"))) {
+		fprintf(out, "**Result:** abandoned while %s\n", said(r, "phase"));
 		return;
 	}
 	if (!*result || !strcmp(result, "nothing to bisect")) {

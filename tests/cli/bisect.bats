@@ -286,6 +286,18 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	[[ "$output" == *"bad against good "*" [unbounded, -3.2 %], worse"* ]]
 }
 
+@test "bisect --show: an abandoned bisection is said to be, not one that --resume goes on with" {
+	# as one interrupted, then given up for a new bisection of the repository
+	bisect_record_edited 'd["phase"] = "bisecting"; del d["result"]'
+	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET state = 'abandoned'"
+	run sp bisect --show
+	echo "$output"
+	[[ "$output" == *$'\nabandoned while bisecting: a later bisection of '* ]]
+	[[ "$output" != *"--resume"* ]]
+	run sp bisect --show --format markdown
+	[[ "$output" == *"**Result:** abandoned while bisecting"* ]]
+}
+
 @test "bisect --show: a record's -p options edited to other values, or holding a line break, are shown in one line" {
 	bisect_record_edited 'd["params"] = [1, None, "cmd=./prog\nrm -rf /", ["x"]]'
 	run sp bisect --show
