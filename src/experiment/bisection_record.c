@@ -379,9 +379,9 @@ static int record_whole(const struct bisection *bi, struct error *err)
 	    !json_is_array(json_object_get(r, "steps")) ||
 	    !json_is_array(json_object_get(r, "params")))
 		return error_set(err, EXIT_ENV, "bisect: cannot read the store: the record of "
-				 "the bisection of %s lacks its ends, steps or parameters: the store "
-				 "is damaged (it was changed outside schedperf: start the bisection "
-				 "again)", bi->repo_top);
+				 "the bisection of %s lacks its ends, steps or parameters: the "
+				 "store is damaged (it was changed outside schedperf: start the "
+				 "bisection again)", bi->repo_top);
 	if (!json_is_string(json_object_get(r, "name")))
 		return error_set(err, EXIT_USAGE, "bisect: bisection %lld of %s was stopped "
 				 "before it was named, and measured nothing: there is nothing to "

@@ -309,7 +309,7 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	[[ "${lines[0]}" == "**schedperf bisect** of command   cmd=./prog rm -rf /  on "* ]] || { echo "$output"; false; }
 }
 
-@test "bisect --resume: a record killed before it was named, or missing its ends, is refused, not a crash" {
+@test "bisect --resume: a record killed before it was named, or lacking its ends, is refused" {
 	# SIGKILL between storing the record and naming it leaves one so
 	bisect_record_edited 'del d["name"], d["id"], d["writer"]
 d["phase"] = "measuring ends"; d["steps"] = []'
@@ -322,7 +322,8 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
 		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
 	[ "$status" -eq 0 ]
-	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(state) FROM bisections")" = abandoned,done ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(state) FROM bisections")" = \
+	  abandoned,done ]
 	# a record changed outside schedperf is a damaged store
 	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET state = 'interrupted', doc =
 		json_remove(json_set(doc, '\$.phase', 'measuring ends'), '\$.good') WHERE id = 2"

@@ -318,7 +318,7 @@ round_ran() {
 		[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state = 'done'")" -ge 2 ]
 }
 
-@test "bisect --kernel-tree: interrupted while its first job waits for a machine, --resume submits the rest of the round" {
+@test "bisect --kernel-tree: interrupted before its round was all submitted, --resume submits it" {
 	tree_of 2 2
 	machine m1
 	sp --db "$PG" db init >/dev/null
