@@ -309,6 +309,27 @@ static int check_name_free(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+/*
+ * The workload's options, checked before any commit is built (a build may
+ * take an hour): here, as far as they do not depend on the build; for a
+ * kernel bisection, as submit checks a job's, since the workers run them.
+ */
+static int check_workload(struct bisection *bi, struct error *err)
+{
+	struct sample_side probe;
+	int rc;
+
+	memset(&probe, 0, sizeof(probe));
+	if (bi->kernel_tree)
+		workload_check_for_job();
+	workload_check_before_build(true);
+	rc = side_prepare(&probe, bi->w, (char *const *)bi->so.params, bi->so.nr_params,
+			  bi->so.metric, err);
+	workload_check_before_build(false);
+	plan_release(&probe.plan);
+	return rc;
+}
+
 static int open_new(struct bisection *bi, struct error *err)
 {
 	struct stored_bisection old = { 0 };
@@ -318,7 +339,8 @@ static int open_new(struct bisection *bi, struct error *err)
 	if (!(bi->w = workload_find(bi->workload)))
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", bi->workload);
-	if (open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
+	if (check_workload(bi, err) ||
+	    open_repo(bi, bi->kernel_tree ? bi->kernel_tree : bi->repo, err) ||
 	    check_range(bi, bi->repo_top, err) || bi->target->check(bi, err) ||
 	    guard(bi, err) || store_open_made(bi->db, &bi->st, &bi->store_made, err) ||
 	    guard_copy(bi, err))

@@ -133,7 +133,8 @@ static int check_program(const struct param_value *values, struct error *err)
 		rc = error_set(err, EXIT_USAGE, "command: '%.64s' is relative to this directory, "
 			       "and a worker runs the job in its own (give the program's "
 			       "absolute path, one the workers' machines have)", words[0]);
-	else if (!program_exists(words[0]))
+	else if (!program_exists(words[0]) &&
+		 !(workload_checking_before_build() && strchr(words[0], '/')))
 		rc = error_set(err, EXIT_USAGE, "command: cannot run '%.64s': no such "
 			       "executable %s (give a path, or install it)", words[0],
 			       strchr(words[0], '/') ? "file" : "in $PATH");

@@ -229,6 +229,7 @@ int workload_repetitions(const struct workload *w, const struct param_value *val
 
 static int assumed_cpus;
 static bool checking_for_job;
+static bool checking_before_build;
 static cpu_set_t pinned_cpus;
 static bool pinned;
 
@@ -252,6 +253,16 @@ void workload_check_for_job(void)
 bool workload_checking_for_job(void)
 {
 	return checking_for_job;
+}
+
+void workload_check_before_build(bool on)
+{
+	checking_before_build = on;
+}
+
+bool workload_checking_before_build(void)
+{
+	return checking_before_build;
 }
 
 int workload_cpus_allowed(void)

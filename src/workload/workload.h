@@ -192,4 +192,13 @@ void workload_pin_cpus(const cpu_set_t *cpus);
 void workload_check_for_job(void);
 bool workload_checking_for_job(void);
 
+/*
+ * Set while a bisection checks its workload's options before it builds
+ * anything: a program named by a path (the command workload's ./prog) may
+ * be one the build makes, so only its form is checked then; the build's
+ * own check follows, in its work tree.
+ */
+void workload_check_before_build(bool on);
+bool workload_checking_before_build(void);
+
 #endif

@@ -515,7 +515,7 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	[ "$status" -eq 2 ]
 	[[ "$output" == "schedperf: bisect: --bad 'HEAD:prog.c' is not a commit of "* ]]
 	# a kernel tree that is none says which option to mend
-	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --kernel-tree "$TMP/none" \
+	run sp bisect command -p cmd=/bin/true --good HEAD~2 --bad HEAD --kernel-tree "$TMP/none" \
 		--machine m1 --build true
 	[ "$status" -eq 2 ]
 	assert_one_line_error
@@ -528,6 +528,22 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	assert_one_line_error
 	run sp bisect command -p cmd=./prog --good HEAD~2
 	[ "$status" -eq 2 ]
+	# the workload's options are refused before any commit is built
+	for p in "-p nosuch=1" "-p shell=0,1" "--metric nosuch" "-p metric_regex=(" \
+		 "-p cmd=nosuch-program"; do
+		run sp bisect command -p cmd=./prog $p --good HEAD~2 --bad HEAD --build \
+			"touch '$TMP/built'"
+		[ "$status" -eq 2 ] || { echo "$p: $output"; false; }
+		assert_one_line_error
+		[ ! -e "$TMP/built" ]
+	done
+	# a kernel bisection's jobs run where the workers are: the program's path is absolute
+	run sp bisect command -p cmd=./prog --good HEAD~2 --bad HEAD --kernel-tree . \
+		--machine m1 --build "touch '$TMP/built'"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"'./prog' is relative to this directory"* ]]
+	[ ! -e "$TMP/built" ]
 	run sp bisect --resume
 	[ "$status" -eq 2 ]
 	assert_one_line_error
