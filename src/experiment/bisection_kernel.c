@@ -198,12 +198,13 @@ static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct 
 	for (;;) {
 		int rc;
 
+		/* the last look's, also when this one ends in an error */
+		store_job_release(job);
 		if (iteration_interrupted())
 			return error_set(err, EXIT_USAGE, "bisect: interrupted while job %lld ran",
 					 (long long)id);
 		if (store_jobs_expire_boots(bi->st, err))
 			return -1;
-		store_job_release(job);
 		rc = store_job_get(bi->st, id, job, err);
 		if (rc < 0)
 			return -1;

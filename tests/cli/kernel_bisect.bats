@@ -331,7 +331,9 @@ round_ran() {
 	wait_for sh -c "psql -qXAt '$PG' -c 'SELECT doc FROM bisections' | grep -q '\"pending\"'"
 	kill -INT "$PID"
 	wait_for all_gone "$PID"
-	wait "$PID" || true
+	rc=0
+	wait "$PID" || rc=$?
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs")" -eq 1 ]
 	start m1
 	"$SP" --db "$PG" bisect --resume --kernel-tree "$TMP/tree" >"$TMP/out" 2>"$TMP/err" 3>&- &
@@ -346,5 +348,5 @@ round_ran() {
 	rc=0
 	wait "$PID" || rc=$?
 	PID=
-	[ "$rc" -eq 130 ]
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 }
