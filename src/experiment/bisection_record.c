@@ -390,6 +390,17 @@ static int open_new(struct bisection *bi, struct error *err)
  * that (the name is its last) measured nothing; anything else missing is
  * a change made outside schedperf.
  */
+static bool all_text(const json_t *array)
+{
+	size_t i;
+	json_t *item;
+
+	json_array_foreach(array, i, item)
+		if (!json_is_string(item))
+			return false;
+	return json_is_array(array);
+}
+
 static int record_whole(const struct bisection *bi, struct error *err)
 {
 	json_t *r = bi->record;
@@ -399,7 +410,7 @@ static int record_whole(const struct bisection *bi, struct error *err)
 
 	if (!good || strlen(good) != 40 || !bad || strlen(bad) != 40 ||
 	    !json_is_array(json_object_get(r, "steps")) ||
-	    !json_is_array(json_object_get(r, "params")))
+	    !all_text(json_object_get(r, "params")))
 		return error_set(err, EXIT_ENV, "bisect: cannot read the store: the record of "
 				 "the bisection of %s lacks its ends, steps or parameters: the "
 				 "store is damaged (it was changed outside schedperf: start the "

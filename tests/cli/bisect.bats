@@ -331,6 +331,13 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" == *"the store is damaged"* ]]
+	# as is one whose -p options are not all text
+	sqlite3 "$SCHEDPERF_DB" "UPDATE bisections SET doc = json_set(doc, '\$.good',
+		json_extract(doc, '\$.bad'), '\$.params[1]', json('{}')) WHERE id = 2"
+	run sp bisect --resume
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"the store is damaged"* ]]
 }
 
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
