@@ -44,7 +44,8 @@ int sysfile_write(const char *path, const char *value)
 		n = write(fd, value, len);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len) {
-		int saved = n < 0 ? errno : EIO;
+		/* the kernel took the start of the value and refused the rest */
+		int saved = n < 0 ? errno : EINVAL;
 
 		close(fd);
 		errno = saved;

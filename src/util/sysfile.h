@@ -7,8 +7,9 @@
 /*
  * The kernel's small text files (/proc/sys, /sys, a cgroup's files): read
  * one whole, or write one value with a single write(), since such a file
- * takes a value per write and a short write means it was refused. Both
- * return 0, or -1 with errno as the kernel set it.
+ * takes a value per write and a short write means it was refused (EINVAL,
+ * as for a value refused whole). Both return 0, or -1 with errno as the
+ * kernel set it.
  */
 int sysfile_read(const char *path, struct strbuf *sb);
 int sysfile_write(const char *path, const char *value);

@@ -142,6 +142,9 @@ pg_journal() {
 	check 2 --a sysctl:kernel.no_such_sysctl=1 --b "sysctl:$KNOB=$A"
 	check 3 --a sysctl:kernel.osrelease=1 --b "sysctl:$KNOB=$A"
 	check 2 --a "sysctl:$KNOB=not-a-number" --b "sysctl:$KNOB=$A"
+	# a value the kernel takes only the start of: a short write, refused
+	check 2 --a "sysctl:$KNOB=$A $B" --b "sysctl:$KNOB=$B"
+	[[ "$output" == *"give a value the kernel accepts"* ]]
 	check 2 --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$A"
 	check 2 --a env:X=1 --b env:X=1
 	# one sysctl, every spelling: the same configuration
