@@ -73,10 +73,10 @@ static void show_progress(const struct ab_measurement *m, const struct seqcs *cs
 /*
  * One block: both sides, in the order the generator says. 1 with the
  * paired difference log b - log a, 0 when a side failed (the block is
- * dropped), -1 with @err when ab must stop.
+ * dropped; @failed is that side), -1 with @err when ab must stop.
  */
 static int run_block(const struct ab_measurement *m, struct rng *rng, double *diff,
-		     struct error *err)
+		     int *failed, struct error *err)
 {
 	int first = (int)(rng_next(rng) >> 63);
 	double v[2];
@@ -97,6 +97,7 @@ static int run_block(const struct ab_measurement *m, struct rng *rng, double *di
 					 "iteration: %s%s", side_names[which],
 					 s->result.last_failure, see_run(m, s->run_name));
 		if (!rc) {
+			*failed = which;
 			sampling_end(m->events);
 			sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s",
 				      side_names[which], s->result.last_failure);
@@ -112,7 +113,7 @@ int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct er
 	double margin = m->so->margin_pct / 100, start = time_now();
 	struct seqcs cs;
 	struct rng rng;
-	int failed_in_a_row = 0, rc = 0;
+	int failed_in_a_row = 0, failed = 0, rc = 0;
 
 	rng_seed(&rng, (uint64_t)m->seed);
 	seqcs_init(&cs, m->so->alpha, SEQCS_HUBER);
@@ -126,18 +127,17 @@ int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct er
 			out->reason = "max-time";
 			break;
 		}
-		rc = run_block(m, &rng, &diff, err);
+		rc = run_block(m, &rng, &diff, &failed, err);
 		if (rc < 0)
 			break;
 		if (!rc) {
+			const struct sample_side *s = m->sides[failed];
+
 			if (++failed_in_a_row < MAX_FAILED_BLOCKS_IN_A_ROW)
 				continue;
 			rc = error_set(err, EXIT_ENV, "ab: %d blocks in a row failed, the last "
 				       "because: %s%s", MAX_FAILED_BLOCKS_IN_A_ROW,
-				       m->sides[0]->result.last_failure[0] ?
-				       m->sides[0]->result.last_failure :
-				       m->sides[1]->result.last_failure,
-				       see_run(m, m->sides[0]->run_name));
+				       s->result.last_failure, see_run(m, s->run_name));
 			break;
 		}
 		failed_in_a_row = 0;

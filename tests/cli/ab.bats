@@ -546,6 +546,17 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "$output" == *"broken build"* ]]
 }
 
+@test "ab: blocks failing in a row name the side that failed them, and its last reason" {
+	# a fails once, its 2nd time; b always from its 3rd: the reason is b's, not a's old one
+	run sp ab command -p shell=1 --a env:S=a --b env:S=b --max-samples 20 --name f -p \
+		"cmd=n=\$((\$(cat $TMP/\$S 2>/dev/null || echo 0) + 1)); echo \$n >$TMP/\$S
+		[ \$S = a ] && { [ \$n -ne 2 ] || exit 5; } || [ \$n -lt 3 ] || exit 7"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	want="the last because: the program exited with status 7 (see 'schedperf show f-b')"
+	[[ "${lines[-1]}" == *"3 blocks in a row failed, $want" ]]
+}
+
 # The slow commit doubles the program's work: bisect-step compares with runs
 # stored earlier, and on a machine as loaded as the one this was written on
 # (load 20 on 2 CPUs) the level of even a best-of-ten CPU time drifts by
