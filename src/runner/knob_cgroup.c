@@ -59,6 +59,11 @@ int knob_cgroup_check(const struct knob *k, struct error *err)
 	if (!strncmp(k->name, "cgroup.", 7))
 		return error_set(err, EXIT_USAGE, "%.64s is the cgroup's own, not a controller's "
 				 "setting (give a controller's file, e.g. cpu.weight)", k->name);
+	/* v1's freezer: a frozen task neither runs nor dies, and ab would wait on it forever */
+	if (!strncmp(k->name, "freezer.", 8))
+		return error_set(err, EXIT_USAGE, "%.64s stops the tasks, and a frozen task cannot "
+				 "be killed (give a setting they run under, e.g. cpu.shares)",
+				 k->name);
 	if (!*k->value || strchr(k->value, '\n'))
 		return error_set(err, EXIT_USAGE, "the value of %.64s is empty or has a newline "
 				 "(give one value on one line, as cgroup:%.64s=VALUE)", k->name,

@@ -441,6 +441,11 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 		[ "$status" -eq 2 ] || { echo "$spec: $output"; return 1; }
 		assert_one_line_error
 	done
+	# the freezer stops the tasks (and a task frozen on v1 cannot even be killed)
+	run sp ab command -p cmd=true --a cgroup:freezer.state=FROZEN --b env:X=1 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *": freezer.state stops the tasks, "*"(give a setting they run under, "* ]]
 	if [ -w /sys/fs/cgroup/cpu ]; then
 		run sp run command -p cmd=true --knob cgroup:cpu.no_such_file=1 -i 1
 		[ "$status" -eq 3 ]
