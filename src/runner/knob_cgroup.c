@@ -11,6 +11,7 @@
  * the reaper when the command is killed, by `ab --restore` after.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,9 @@ int knob_cgroup_check(const struct knob *k, struct error *err)
 	    (size_t)(dot - k->name) >= 32)
 		return error_set(err, EXIT_USAGE, "'%.64s' is not CONTROLLER.FILE (give e.g. "
 				 "cgroup:cpu.weight=100)", k->name);
+	if (strlen(k->name) > NAME_MAX)
+		return error_set(err, EXIT_USAGE, "'%.64s...' is longer than a file's name may be "
+				 "(give a cgroup file's name, e.g. cpu.weight)", k->name);
 	/* The kernel's controllers and their files are all named in lower case. */
 	for (const char *c = k->name; *c; c++)
 		if (*c >= 'A' && *c <= 'Z')

@@ -326,7 +326,8 @@ static int file_error(struct error *err, const char *dir, const char *file,
 				 "machine's cgroup hierarchy has no such setting (see the files "
 				 "there with ls %.*s)", dir, file, parent, dir);
 	}
-	if (e == EINVAL || e == ERANGE)
+	/* E2BIG: longer than the kernel takes in one write */
+	if (e == EINVAL || e == ERANGE || e == E2BIG)
 		return error_set(err, EXIT_USAGE, "cgroup file %s/%s refused '%s': %s (give a "
 				 "value the kernel takes there)", dir, file, value, strerror(e));
 	return error_set(err, EXIT_ENV, "cannot write '%s' to cgroup file %s/%s: %s (run as "

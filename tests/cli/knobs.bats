@@ -446,11 +446,23 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *": freezer.state stops the tasks, "*"(give a setting they run under, "* ]]
+	# a file's name longer than a file's may be, whatever the machine has
+	run sp ab command -p cmd=true --a "cgroup:cpu.$(printf 'a%.0s' {1..300})=1" --b env:X=1 \
+		--dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"is longer than a file's name may be (give "* ]]
 	if [ -w /sys/fs/cgroup/cpu ]; then
 		run sp run command -p cmd=true --knob cgroup:cpu.no_such_file=1 -i 1
 		[ "$status" -eq 3 ]
 		assert_one_line_error
 		[[ "$output" == *"cpu.no_such_file does not exist: "*"(see the files there with ls /sys/fs/cgroup/cpu)" ]]
+		# a value longer than the kernel takes in one write (E2BIG)
+		run sp run command -p cmd=true -i 1 \
+			--knob "cgroup:cpu.shares=$(printf '1%.0s' {1..5000})"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"(give a value the kernel takes there)" ]]
 	fi
 	[ ! -e "$SCHEDPERF_DB" ]
 	[ -z "$(machine_journal)" ]
