@@ -172,16 +172,36 @@ static int scratch_parse(const char *text, char **name, char **value, struct err
 			 "given (give cgroup:CONTROLLER.FILE=VALUE)");
 }
 
+/*
+ * A journalled cgroup is one util/cgroup.c made: a schedperf-* directory,
+ * its path without "..", so that a journal changed by hand cannot have
+ * another directory removed.
+ */
+static int scratch_name(const char *name, struct error *err)
+{
+	const char *base = strrchr(name, '/');
+
+	if (*name != '/' || strstr(name, "/../") || strncmp(base + 1, "schedperf-", 10))
+		return error_set(err, EXIT_ENV, "'%.64s' is not a name this schedperf journals "
+				 "as a scratch cgroup (the journal was changed by hand: remove "
+				 "its entry)", name);
+	return 0;
+}
+
 static int scratch_read(const char *name, bool for_writing, char **value, struct error *err)
 {
 	struct stat sb;
 
+	if (scratch_name(name, err))
+		return -1;
 	*value = xstrdup(stat(name, &sb) ? "absent" : "present");
 	return 0;
 }
 
 static int scratch_write(const char *name, const char *value, struct error *err)
 {
+	if (scratch_name(name, err))
+		return -1;
 	if (strcmp(value, "absent"))
 		return error_set(err, EXIT_INTERNAL, "a scratch cgroup is only ever removed");
 	return cgroup_remove(name, err);

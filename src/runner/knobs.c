@@ -407,27 +407,53 @@ uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
 	return h;
 }
 
+/*
+ * The kind of a journalled setting, or NULL with @err. A file's name must
+ * be the one its kind's parse gives (under /proc/sys, under /sys), so that
+ * a journal changed by hand cannot have a file elsewhere read or written;
+ * a kind no SPEC gives (a scratch cgroup) checks its names itself.
+ */
+static const struct knob_setting *journalled(const char *kind, const char *name,
+					     struct error *err)
+{
+	const struct knob_setting *s = knob_setting_find(kind);
+	char *text, *again = NULL, *value = NULL;
+	bool same;
+
+	if (!s) {
+		error_set(err, EXIT_ENV, "a knob of kind '%.32s' is journalled, which this "
+			  "schedperf does not know (restore it with the schedperf that changed "
+			  "it)", kind);
+		return NULL;
+	}
+	if (!s->path)
+		return s;
+	text = xasprintf("%s=x", name);
+	same = !s->parse(text, &again, &value, NULL) && !strcmp(again, name);
+	free(text);
+	free(again);
+	free(value);
+	if (!same) {
+		error_set(err, EXIT_ENV, "'%.64s' is not a name this schedperf journals as %s "
+			  "(the journal was changed by hand: remove its entry)", name, kind);
+		return NULL;
+	}
+	return s;
+}
+
 int knob_read(const char *kind, const char *name, bool for_writing, char **value,
 	      struct error *err)
 {
-	const struct knob_setting *s = knob_setting_find(kind);
+	const struct knob_setting *s = journalled(kind, name, err);
 
-	if (!s)
-		return error_set(err, EXIT_ENV, "a knob of kind '%.32s' is journalled, which this "
-				 "schedperf does not know (restore it with the schedperf that "
-				 "changed it)", kind);
-	return s->read(name, for_writing, value, err);
+	return s ? s->read(name, for_writing, value, err) : -1;
 }
 
 int knob_write(const char *kind, const char *name, const char *value, struct error *err)
 {
-	const struct knob_setting *s = knob_setting_find(kind);
+	const struct knob_setting *s = journalled(kind, name, err);
 
-	if (!s)
-		return error_set(err, EXIT_ENV, "a knob of kind '%.32s' is journalled, which this "
-				 "schedperf does not know (restore it with the schedperf that "
-				 "changed it)", kind);
-	return s->write(name, value, err);
+	return s ? s->write(name, value, err) : -1;
 }
 
 bool knob_gone(const char *kind, const char *name, char *path, size_t len)

@@ -317,6 +317,20 @@ job_after_kill() {
 	[ ! -e "$JOURNAL" ]
 }
 
+@test "knobs: a journal entry no schedperf writes (a path out of its kind's place) is refused" {
+	echo kept >"$TMP/file"
+	mkdir "$TMP/dir"
+	for entry in "sysfs $TMP/file" "sysfs /sys/../$TMP/file" "sysctl ../../..$TMP/file" \
+		"scratch-cgroup $TMP/dir"; do
+		journal_entry $entry absent
+		run sp ab --restore
+		[ "$status" -eq 3 ] || { echo "$entry: $status: $output"; return 1; }
+		[[ "$output" == *"is not a name this schedperf journals"* ]]
+		[ "$(cat "$TMP/file")" = kept ]
+		[ -d "$TMP/dir" ]
+	done
+}
+
 # kill_bg PATTERN: SIGKILL the command run in the background ($PID, then
 # $killed), and wait until no process of this store's matches PATTERN.
 kill_bg() {
