@@ -174,8 +174,13 @@ int task_knobs_add(struct task_knobs *t, const struct knob *k, struct error *err
 	add_one(t, k, err);
 	if (t->slice_us && t->policy_set && realtime(t->policy))
 		return error_set(err, EXIT_USAGE, "slice: is the fair class's and policy %s has "
-				 "none (give policy:other, batch or idle, or no slice:)",
+				 "none (give policy:other or batch, or no slice:)",
 				 policy_name(t->policy));
+	/* the kernel takes sched_runtime for other and batch only (fair_policy()) */
+	if (t->slice_us && t->policy_set && t->policy == SCHED_IDLE)
+		return error_set(err, EXIT_USAGE, "slice: is not taken by policy idle, whose "
+				 "tasks keep the default slice (give policy:other or batch, or "
+				 "no slice:)");
 	if (t->nice_set && t->policy_set && realtime(t->policy))
 		return error_set(err, EXIT_USAGE, "nice: weighs the fair class's tasks and "
 				 "policy %s has none (give its priority instead)",

@@ -409,6 +409,15 @@ static void test_task_knobs_together(void **state)
 	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
 	assert_non_null(strstr(err.msg, "the fair class's"));
 	knobs_release(&list);
+
+	/* SCHED_IDLE keeps the default slice: the kernel ignores sched_runtime there */
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(knobs_parse(&list, "slice:300,policy:idle", "--a", &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[0], &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "policy idle"));
+	knobs_release(&list);
 }
 
 /* What this kernel takes: a slice read back, or refused with why. */
