@@ -253,6 +253,15 @@ static int refusal(const struct task_knobs *t, int e, struct error *err)
 	if (e == EOPNOTSUPP && t->uclamp_set)
 		return error_set(err, EXIT_ENV, "uclamp: this kernel has no utilization clamping "
 				 "(it is built without CONFIG_UCLAMP_TASK)");
+	/*
+	 * The trial, outside the cgroups, was permitted: it is the cgroup that
+	 * is not (CONFIG_RT_GROUP_SCHED, a new v1 cpu cgroup's cpu.rt_runtime_us is 0).
+	 */
+	if (e == EPERM && t->policy_set && realtime(t->policy) && t->nr_cgroups)
+		return error_set(err, EXIT_USAGE, "policy %s: not permitted in a cgroup without "
+				 "real-time runtime, as a new cpu cgroup is (give its cgroup "
+				 "some, e.g. cgroup:cpu.rt_runtime_us=10000, or no cgroup:)",
+				 policy_name(t->policy));
 	if (e == EPERM)
 		return error_set(err, EXIT_ENV, "policy, nice, slice or uclamp: not permitted "
 				 "here: %s (run as root, or with CAP_SYS_NICE)", strerror(e));

@@ -137,6 +137,14 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 	[ "$status" -eq 0 ]
 	# prio 99 - 10 for SCHED_FIFO priority 10
 	[ "$(samples fifo)" = 89 ]
+	# a new v1 cpu cgroup has no real-time runtime: bad input, not "run as root"
+	[ -w /sys/fs/cgroup/cpu/cpu.rt_runtime_us ] || return 0
+	run sp run command -p cmd=true --knob policy:fifo:10,cgroup:cpu.shares=1024 -i 1 --name rt
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"(give its cgroup some, e.g. cgroup:cpu.rt_runtime_us=10000"* ]]
+	sp run command -p cmd=true --knob policy:fifo:10,cgroup:cpu.rt_runtime_us=10000 -i 1 \
+		--name rt -q
 }
 
 @test "knobs: what the machine lacks is refused with why, exit 3, before anything changes" {
