@@ -149,6 +149,12 @@ static int git_bisect(struct bisection *bi, const char *word, const char *a, con
 	strbuf_release(&out);
 	if (status && *outcome != OUTCOME_ONLY_SKIPPED) {
 		json_decref(candidates);
+		/* someone ended it (git bisect reset) or began another meanwhile */
+		if (strcmp(word, "start") && !bisection_git_is_ours(bi))
+			return error_set(err, EXIT_USAGE, "bisect: git's bisect state in %s "
+					 "was ended or replaced while a step was measured, so git "
+					 "cannot be told the step (start the bisection again)",
+					 bi->repo_top);
 		return error_set(err, EXIT_ENV, "bisect: git bisect %s %.12s failed with exit "
 				 "status %d (see 'git -C %s bisect log')", word, a, status,
 				 bi->repo_top);

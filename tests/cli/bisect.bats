@@ -476,6 +476,23 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 		r.id = b.run_id WHERE r.name = 'same-good'")" -eq 2 ]
 }
 
+@test "bisect: git's bisect state reset while a step is measured is said to be so" {
+	repo_of 4 3 100.0 130.0
+	# a build that ends git's bisection in the user's work tree, as the user might
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' --seed 5 \
+		--good HEAD~3 --bad HEAD --build "cc -O1 -o prog prog.c -lm
+			git -C '$TMP/repo' bisect log >/dev/null 2>&1 || exit 0
+			git -C '$TMP/repo' bisect reset >/dev/null 2>&1"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == "schedperf: bisect: git's bisect state in "*" was ended or "* ]]
+	[[ "${lines[-1]}" == *"while a step was measured"*"(start the bisection again)" ]]
+	run sp bisect --resume
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not this bisection's any more"* ]]
+	no_schedperf_in_git
+}
+
 @test "bisect: a culprit whose parent does not build is not confirmed; subjects need not be UTF-8" {
 	# P breaks the build on master and G, the good end, mends it; C, the
 	# regression, branched from P and is merged after G: its parent is P
