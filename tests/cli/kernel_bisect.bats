@@ -350,3 +350,22 @@ round_ran() {
 	PID=
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 }
+
+@test "bisect --kernel-tree: refused at its ends, the tree goes back; a dirtying build is named" {
+	tree_of 2 4
+	sp --db "$PG" db init >/dev/null
+	head=$(git rev-parse HEAD)
+	args=(command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" --machine m1
+	      --good HEAD~3 --bad HEAD)
+	run sp --db "$PG" bisect "${args[@]}" --build false
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"the good commit "*" does not build"* ]]
+	[ "$(git symbolic-ref --short HEAD)" = master ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	# the next commit could not be checked out over the build's changes
+	run sp --db "$PG" bisect "${args[@]}" --build 'echo built >>level'
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == "schedperf: bisect: the build of "*" changed files git tracks in "* ]]
+	[[ "${lines[-1]}" == *"(level)"* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM bisections")" -eq 0 ]
+}
