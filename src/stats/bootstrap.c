@@ -29,6 +29,7 @@
 #include "stats/bootstrap.h"
 #include "stats/bootstrap_parts.h"
 #include "stats/rng.h"
+#include "stats/summary.h"
 #include "util/xalloc.h"
 
 /* keep at most this many indices; beyond, draw as we go */
@@ -239,7 +240,8 @@ int bootstrap_ratio_ci(const double *base, size_t n_base,
 		.n_base = n_base, .n_new = n_new, .resamples = resamples, .seed = seed,
 	};
 
-	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2) {
+	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2 ||
+	    !stats_all_finite(base, n_base) || !stats_all_finite(new, n_new)) {
 		*low = *high = NAN;
 		return -1;
 	}

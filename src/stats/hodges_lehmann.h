@@ -37,8 +37,9 @@ struct hl_result {
  * Time O(n log n) and memory O(n) in n = n_base + n_new: the differences
  * are selected from, never stored.
  *
- * Not thread-safe: Rmath's qwilcox keeps a static table. Samples must be
- * finite.
+ * A sample that is NaN or infinite (only a damaged store holds one) gives
+ * all NAN, as hl_difference_kth() does. Not thread-safe: Rmath's qwilcox
+ * keeps a static table.
  */
 void hl_estimate(const double *base, size_t n_base,
 		 const double *new, size_t n_new, double level,

@@ -11,6 +11,7 @@
 
 #include "stats/mannwhitney.h"
 #include "stats/ranksum.h"
+#include "stats/summary.h"
 
 /* R switches to the normal approximation at 50 values per side */
 #define MWU_EXACT_LIMIT 50
@@ -59,7 +60,8 @@ static void mwu(const double *base, size_t n_base, const double *new, size_t n_n
 
 	r->u = r->p = NAN;
 	r->exact = false;
-	if (n_base == 0 || n_new == 0)
+	if (n_base == 0 || n_new == 0 || !stats_all_finite(base, n_base) ||
+	    !stats_all_finite(new, n_new))
 		return;
 	(sorted ? rank_sum_sorted : rank_sum)(new, n_new, 0, base, n_base, &rs);
 	mwu_from(&rs, n_base, n_new, r);

@@ -22,8 +22,8 @@ struct mwu_result {
  * An empty sample gives u and p NAN. Where R gives p = NaN (every value
  * tied, so the approximation's variance is 0) this gives p = 1: the two
  * samples are identical constants and nothing distinguishes them.
- * Not thread-safe: Rmath's pwilcox keeps a static table. Samples must be
- * finite.
+ * A sample that is NaN or infinite (only a damaged store holds one) gives
+ * u and p NAN too. Not thread-safe: Rmath's pwilcox keeps a static table.
  */
 void mwu_test(const double *base, size_t n_base,
 	      const double *new, size_t n_new, struct mwu_result *r);

@@ -36,15 +36,15 @@ void rank_sum_sorted(const double *x, size_t nx, double shift,
 	r->tie_sum = 0;
 	r->ties = false;
 	while (i < nx || j < ny) {
-		double value, t, mid_rank;
-		size_t tx, ty;
+		bool from_x = j == ny || (i < nx && x[i] - shift <= y[j]);
+		double value = from_x ? x[i] - shift : y[j];
+		size_t tx = run_of(x, nx, i, shift, value);
+		size_t ty = run_of(y, ny, j, 0, value);
+		double t, mid_rank;
 
-		if (j == ny || (i < nx && x[i] - shift <= y[j]))
-			value = x[i] - shift;
-		else
-			value = y[j];
-		tx = run_of(x, nx, i, shift, value);
-		ty = run_of(y, ny, j, 0, value);
+		/* a NaN equals nothing, itself neither: a run of one, or no end */
+		if (!tx && !ty)
+			*(from_x ? &tx : &ty) = 1;
 		/* positions placed .. placed+t-1 hold ranks placed+1 .. placed+t */
 		t = (double)(tx + ty);
 		mid_rank = (double)placed + (t + 1) / 2;

@@ -120,6 +120,14 @@ static double largest_magnitude(const double *x, size_t n)
 	return largest;
 }
 
+bool stats_all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
 static int scale_exponent(double largest)
 {
 	if (!isfinite(largest) || largest == 0.0 || (largest >= 0x1p-400 && largest <= 0x1p400))

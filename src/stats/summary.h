@@ -66,6 +66,8 @@ double stats_stddev(const double *x, size_t n);
 int stats_scale_exponent(const double *x, size_t n);
 /* The same for two sets of samples taken together. */
 int stats_scale_exponent2(const double *x, size_t nx, const double *y, size_t ny);
+/* Whether every one of @n values is a number and not infinite. */
+bool stats_all_finite(const double *x, size_t n);
 /* (a + b) / 2, without overflowing near the largest double. */
 double stats_midpoint(double a, double b);
 /* Median of @n values; @sorted must be in ascending order. */

@@ -287,6 +287,53 @@ static void test_not_finite(void **state)
 		    isinf(summary_pct_change(1, INFINITY, true)));
 }
 
+/*
+ * The tests and intervals of rows compare may read from a damaged store:
+ * one value, or every value of both samples, not finite. Each must end
+ * (a rank sum once looped for ever on NaN shifts of two infinite
+ * samples) and give no finite p-value or interval from such samples.
+ */
+static void test_not_finite_rows(void **state)
+{
+	const double specials[] = { NAN, INFINITY, -INFINITY };
+	struct change_point_options opts;
+	struct change_point *cps = NULL;
+	double x[N], y[N], low, high, series[2 * N];
+	struct batch_test bt;
+	struct mwu_result u;
+	struct hl_result hl;
+
+	(void)state;
+	change_point_options_init(&opts);
+	for (size_t k = 0; k < ARRAY_SIZE(specials); k++) {
+		for (int all = 0; all <= 1; all++) {
+			for (size_t i = 0; i < N; i++) {
+				x[i] = all ? specials[k] : base[i];
+				y[i] = all ? specials[k] : new[i];
+			}
+			x[3] = specials[k];
+			hl_estimate(x, N, y, N, 0.95, &hl);
+			assert_false(isfinite(hl.low) && isfinite(hl.high) && all);
+			hl_estimate(base, N, x, N, 0.95, &hl);
+			mwu_test(x, N, y, N, &u);
+			assert_false(all && isfinite(u.p) && u.p < 1);
+			bootstrap_ratio_ci(x, N, y, N, 200, 0.95, 1, &low, &high);
+			assert_false(isfinite(low) && isfinite(high));
+			sort_doubles(x, N);
+			median_ci(x, N, 0.95, &low, &high);
+			batch_means_test(x, batch_sizes, 3, y, batch_sizes, 3, 0.95, &bt);
+			assert_false(isfinite(bt.p) && bt.p < 1);
+			for (size_t i = 0; i < N; i++) {
+				series[i] = x[i];
+				series[N + i] = y[i];
+			}
+			change_points_detect(series, 2 * N, &opts, &cps);
+			free(cps);
+			cps = NULL;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_change_points_scale),
 		cmocka_unit_test(test_zeros),
 		cmocka_unit_test(test_not_finite),
+		cmocka_unit_test(test_not_finite_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
