@@ -347,12 +347,20 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 	struct sample_rows *sr = l->part;
 	int64_t id = sql_int(s, 1);
 	struct result_metric *m;
+	double value;
 
 	if ((id != sr->iteration_id || !sr->iteration_id) && iteration_row(l, sr, s, id, err))
 		return -1;
 	if (!sr->bench || !(m = row_metric(l, sr->bench, sql_int(s, 3))))
 		return 0;
-	result_metric_add_sample(m, sql_real(s, 4), sr->warmup);
+	value = sql_real(s, 4);
+	/* no writer stores one, and order statistics have none to sort */
+	if (!isfinite(value))
+		return error_set(err, EXIT_ENV, "cannot read store '%s': a sample of metric "
+				 "'%.64s' is %g, not a finite number: the store was changed by "
+				 "other means than schedperf, or is damaged (restore it from a "
+				 "copy)", l->st->location, m->name, value);
+	result_metric_add_sample(m, value, sr->warmup);
 	if (!sr->warmup && sr->disturbed)
 		result_metric_mark_disturbed(m);
 	return 0;

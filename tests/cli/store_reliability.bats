@@ -542,3 +542,17 @@ reads_change_nothing() {
 		[[ "$output" == *"/r: damaged record (not JSON)"* ]]
 	done
 }
+
+@test "store: a hand-edited infinite sample is a damaged store: every reader says so, exit 3, none hangs" {
+	"$SP" run pipe -p loops=10 -i 3 --name a -q
+	"$SP" run pipe -p loops=10 -i 3 --name b -q
+	# SQLite keeps 1e999 as an infinity; once, compare --format json looped for ever on it
+	sqlite3 "$SCHEDPERF_DB" "UPDATE samples SET value = 1e999"
+	for cmd in "compare a b" "compare --format json a b" "compare --style lkp a b" \
+		"export a" "history" "detect" "show a"; do
+		run $SP $cmd
+		[ "$status" -eq 3 ]
+		assert_one_line_error
+		[[ "$output" == *"a sample of metric '"*"' is inf, not a finite number: the store was "* ]]
+	done
+}
