@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +94,14 @@ static bool has_regex(const struct param_value *values)
 	return *param_text(&values[CMD_PARAM_REGEX]) != '\0';
 }
 
+/* An executable file: execve refuses a directory, whose x bit is its search. */
+static bool runnable(const char *file)
+{
+	struct stat sb;
+
+	return access(file, X_OK) == 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 /* Whether @name runs as a program: a path, or a name found in $PATH. */
 static bool program_exists(const char *name)
 {
@@ -100,14 +109,14 @@ static bool program_exists(const char *name)
 	char full[PATH_MAX];
 
 	if (strchr(name, '/'))
-		return access(name, X_OK) == 0;
+		return runnable(name);
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
 		size_t len = strcspn(path, ":");
 
 		if (snprintf(full, sizeof(full), "%.*s%s%s", (int)len, path, len ? "/" : "",
-			     name) < (int)sizeof(full) && access(full, X_OK) == 0)
+			     name) < (int)sizeof(full) && runnable(full))
 			return true;
 		path += len + (path[len] == ':');
 	}

@@ -167,6 +167,7 @@ pg_journal() {
 	[[ "$output" == *"is a directory of sysctls"* ]]
 	check 2 --a "sysctl:$KNOB=" --b "sysctl:$KNOB=$A"
 	check 2 --a cmd:no-such-program-anywhere --b cmd:true
+	check 2 --a cmd:/ --b cmd:true	# a directory, which execve refuses
 	check 2 --a "sysctl:$KNOB=$A" --b bogus:1
 	check 2 --a "sysctl:$KNOB=$A"
 	if [ -e /sys/kernel/debug/sched/features ] || [ -e /sys/kernel/debug/sched_features ]; then
