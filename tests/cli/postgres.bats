@@ -46,6 +46,18 @@ same_compare() {
 	! grep -qF -- -0.0 "$TMP/sqlite.json"
 }
 
+@test "postgres: a hand-edited NaN or infinite sample is a damaged store, exit 3, as on SQLite" {
+	sp --db "$PG" run pipe -p loops=10 -i 3 --name a -q
+	sp --db "$PG" run pipe -p loops=10 -i 3 --name b -q
+	for v in NaN Infinity -Infinity; do
+		psql_in "$PGDB" "UPDATE samples SET value = '$v'"
+		run "$SP" --db "$PG" compare --format json a b
+		[ "$status" -eq 3 ]
+		assert_one_line_error
+		[[ "$output" == *"a sample of metric '"*"' is "*", not a finite number: "* ]]
+	done
+}
+
 @test "postgres: run, runs, show and --resume work as on SQLite" {
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
