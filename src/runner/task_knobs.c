@@ -84,6 +84,10 @@ static int parse_policy(const char *value, int *policy, int *priority, struct er
 		    (!colon || parse_long(colon + 1, &prio) || prio < 1 || prio > 99))
 			return error_set(err, EXIT_USAGE, "%s needs a priority from 1 to 99 "
 					 "(give policy:%s:50)", policies[i].name, policies[i].name);
+		if (policies[i].policy == SCHED_IDLE && colon)
+			return error_set(err, EXIT_USAGE, "idle has no priority, and its tasks the "
+					 "lowest weight whatever their nice level (give "
+					 "policy:idle)");
 		if (!policies[i].realtime && colon)
 			return error_set(err, EXIT_USAGE, "%s has no priority (give "
 					 "policy:%s, and nice: for its weight)",
@@ -181,6 +185,11 @@ int task_knobs_add(struct task_knobs *t, const struct knob *k, struct error *err
 		return error_set(err, EXIT_USAGE, "slice: is not taken by policy idle, whose "
 				 "tasks keep the default slice (give policy:other or batch, or "
 				 "no slice:)");
+	/* the kernel weighs SCHED_IDLE's tasks WEIGHT_IDLEPRIO, whatever their nice */
+	if (t->nice_set && t->policy_set && t->policy == SCHED_IDLE)
+		return error_set(err, EXIT_USAGE, "nice: weighs the fair class's tasks and policy "
+				 "idle's have the lowest weight whatever their nice level (give "
+				 "policy:other or batch, or no nice:)");
 	if (t->nice_set && t->policy_set && realtime(t->policy))
 		return error_set(err, EXIT_USAGE, "nice: weighs the fair class's tasks and "
 				 "policy %s has none (give its priority instead)",

@@ -369,6 +369,8 @@ static void test_task_knobs(void **state)
 	refused("policy:fifo", "needs a priority from 1 to 99");
 	refused("policy:rr:100", "needs a priority from 1 to 99");
 	refused("policy:other:5", "other has no priority");
+	/* SCHED_IDLE's weight is the lowest whatever the nice level: no "nice: for its weight" */
+	refused("policy:idle:5", "idle has no priority, and its tasks the lowest weight");
 	refused("policy:deadline", "is no policy");
 	refused("nice:20", "not a nice level from -20 to 19");
 	refused("slice:99", "not a slice from 100 to 100000");
@@ -417,6 +419,14 @@ static void test_task_knobs_together(void **state)
 	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "policy idle"));
+	knobs_release(&list);
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(knobs_parse(&list, "policy:idle,nice:5", "--a", &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[0], &err), 0);
+	assert_int_equal(task_knobs_add(&t, &list.knobs[1], &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "whatever their nice level"));
 	knobs_release(&list);
 }
 
