@@ -296,13 +296,21 @@ int task_knobs_apply(const struct task_knobs *t, struct error *err)
 	return 0;
 }
 
-/* In the trial child: take them and read the slice back; exit with the errno, 255 ignored. */
+/*
+ * In the trial child: take them and read the slice back; exit with the
+ * errno, 255 ignored, 254 not taken under SCHED_IDLE.
+ */
 static void __attribute__((noreturn)) trial(const struct task_knobs *t)
 {
 	struct task_sched_attr attr, back;
 
-	if (wanted_attr(t, &attr) || syscall(SYS_sched_setattr, 0, &attr, 0))
-		_exit(errno > 0 && errno < 255 ? errno : EINVAL);
+	if (wanted_attr(t, &attr))
+		_exit(errno > 0 && errno < 254 ? errno : EINVAL);
+	/* inherited, not given (task_knobs_add() refuses policy:idle with slice:) */
+	if (t->slice_us && attr.sched_policy == SCHED_IDLE)
+		_exit(254);
+	if (syscall(SYS_sched_setattr, 0, &attr, 0))
+		_exit(errno > 0 && errno < 254 ? errno : EINVAL);
 	memset(&back, 0, sizeof(back));
 	if (t->slice_us && (syscall(SYS_sched_getattr, 0, &back, sizeof(back), 0) ||
 			    back.sched_runtime != attr.sched_runtime))
@@ -328,6 +336,10 @@ int task_knobs_check(const struct task_knobs *t, struct error *err)
 		;
 	if (!WIFEXITED(status))
 		return error_set(err, EXIT_INTERNAL, "the trial of the task knobs died");
+	if (WEXITSTATUS(status) == 254)
+		return error_set(err, EXIT_USAGE, "slice: the tasks would run under SCHED_IDLE, "
+				 "this process's policy, whose tasks keep the default slice (give "
+				 "policy:other or batch beside it, or no slice:)");
 	if (WEXITSTATUS(status) == 255)
 		return error_set(err, EXIT_ENV, "slice: this kernel takes no custom slice for "
 				 "the fair class (sched_runtime of SCHED_NORMAL came with Linux "

@@ -124,6 +124,11 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 	sp run command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' -i 1 --name plain -q
 	[ "$(samples plain)" != 3e+06 ]
 	[ "$(env_of plain knob.slice)" = "(absent)" ]
+	# tasks that inherit SCHED_IDLE keep the default slice: bad input, not an old kernel
+	run chrt -i 0 "$SP" run command -p cmd=true --knob slice:300 -i 1 --name idle
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"SCHED_IDLE, this process's policy, "* ]]
 }
 
 @test "knobs: a real-time policy for the tasks, where this process may give one" {
