@@ -93,18 +93,32 @@ int gnuplot_start(struct gnuplot *gp, struct error *err)
 	return 0;
 }
 
+/*
+ * gnuplot reads '' in a single-quoted string as a quote only when it stands
+ * alone and not first ('''x' and 'a''''b' are errors), so each run of
+ * quotes is a double-quoted string of its own, joined with '.'; the rest is
+ * single-quoted, where gnuplot substitutes no `command` and no escape.
+ */
 void gnuplot_string(FILE *out, const char *s)
 {
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", out);
-		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			fputc(' ', out);
-		else
-			fputc(*s, out);
+	bool first = true;
+
+	if (!*s)
+		fputs("''", out);
+	while (*s) {
+		size_t quotes = strspn(s, "'"), len = quotes ? quotes : strcspn(s, "'");
+
+		fputs(first ? "" : ".", out);
+		fputc(quotes ? '"' : '\'', out);
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			fputc(c < 0x20 || c == 0x7f ? ' ' : c, out);
+		}
+		fputc(quotes ? '"' : '\'', out);
+		s += len;
+		first = false;
 	}
-	fputc('\'', out);
 }
 
 static void set_label(FILE *out, const char *what, const char *text)

@@ -11,8 +11,9 @@
  * Charts drawn by gnuplot as SVG: one gnuplot process per report, driven
  * through a pipe (never a shell), each chart written to a file of a
  * private temporary directory and read back to be inlined in the page.
- * User text reaches gnuplot only as single-quoted strings (gnuplot_string())
- * with the terminal's enhanced text off, so no name is ever a command or
+ * User text reaches gnuplot only as single-quoted strings, its quotes as
+ * double-quoted strings of quotes alone (gnuplot_string()), with the
+ * terminal's enhanced text off, so no name is ever a command or
  * markup; gnuplot's SVG terminal escapes <, > and & in what it writes.
  */
 struct gnuplot {
@@ -34,7 +35,7 @@ int gnuplot_start(struct gnuplot *gp, struct error *err);
  */
 size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *title,
 		     const char *xlabel, const char *ylabel);
-/* Write @s as a gnuplot single-quoted string (line breaks become spaces). */
+/* Write @s as a gnuplot string expression (line breaks become spaces). */
 void gnuplot_string(FILE *out, const char *s);
 /* Close the script and wait for gnuplot; -1 with @err when it failed. */
 int gnuplot_finish(struct gnuplot *gp, struct error *err);

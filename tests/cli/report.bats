@@ -112,6 +112,17 @@ JSON
 	assert_self_contained "$TMP/r.html"
 }
 
+@test "report: names with quotes first or side by side are drawn as they are" {
+	command -v gnuplot >/dev/null || skip "gnuplot missing"
+	# gnuplot's '' in a single-quoted string is a quote only alone and not first
+	import_named_at "'; x" 2026-01-01T00:00:00Z "a''b'" 2026-01-02T00:00:00Z
+	run sp report "'; x" "a''b'" -o "$TMP/r.html" --history
+	[ "$status" -eq 0 ]
+	[ "$(charts "$TMP/r.html")" = "distribution:1 history:1 order:1 " ]
+	grep -q "<text>&apos;; x</text>\|<text>'; x</text>" "$TMP/r.html"
+	grep -q "<text>a''b'</text>" "$TMP/r.html"
+}
+
 @test "report: bad use is one line and exit 2, and no page" {
 	sweep_runs
 	run sp report base new
