@@ -29,6 +29,7 @@
 #include "stats/r_text.h"
 #include "util/array.h"
 #include "util/numfmt.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 enum mm_stat { MM_MIN, MM_MEAN, MM_STDDEV, MM_COEFFVAR, MM_MAX, MM_BMEAN };
@@ -420,10 +421,14 @@ static void mm_label(char *buf, size_t len, const struct mm_line *l, bool higher
 	}
 }
 
-/* Perl's substr(@s, @off, @len) with a negative offset or length. */
+/*
+ * Perl's substr(@s, @off, @len) with a negative offset or length, in
+ * characters, as Perl counts a decoded string's: a cut never splits one.
+ */
 static void perl_substr(char *buf, size_t size, const char *s, long off, long len)
 {
-	long n = (long)strlen(s), end;
+	long n = (long)utf8_runes(s), end;
+	size_t from, to;
 
 	if (off < 0)
 		off += n;
@@ -434,7 +439,9 @@ static void perl_substr(char *buf, size_t size, const char *s, long off, long le
 	end = len < 0 ? n + len : off + len;
 	if (end > n)
 		end = n;
-	snprintf(buf, size, "%.*s", end > off ? (int)(end - off) : 0, s + off);
+	from = utf8_rune_offset(s, (size_t)off);
+	to = end > off ? from + utf8_rune_offset(s + from, (size_t)(end - off)) : from;
+	snprintf(buf, size, "%.*s", (int)(to - from), s + from);
 }
 
 /* Perl's /-rc[0-9]/ */
@@ -457,8 +464,12 @@ static void mm_header(FILE *out, const struct comparison *cmp, int first_width, 
 		fprintf(out, "%*s", first_width, "");
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			const char *name = cmp->runs[r].name, *dash = strchr(name, '-');
-			long index = dash ? dash - name : -1;
+			char *before = dash ? xstrndup(name, (size_t)(dash - name)) : NULL;
+			long index = before ? (long)utf8_runes(before) : -1;
 			char part[256];
+			int pad;
+
+			free(before);
 
 			perl_substr(part, sizeof(part), name, index, index + 3);
 			if (has_rc(part))
@@ -467,7 +478,9 @@ static void mm_header(FILE *out, const struct comparison *cmp, int first_width, 
 				perl_substr(part, sizeof(part), name, 0, index);
 			else
 				perl_substr(part, sizeof(part), name, index + 1, (long)strlen(name) + 1);
-			fprintf(out, "%*s", field + MM_COMPARE + 4, part);
+			pad = field + MM_COMPARE + 4 - (int)utf8_columns(part);
+			/* right-aligned in a terminal's columns, as the numbers below */
+			fprintf(out, "%*s%s", pad > 0 ? pad : 0, "", part);
 		}
 		fputc('\n', out);
 	}

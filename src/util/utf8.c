@@ -113,6 +113,19 @@ void utf8_mend(char *s)
 	}
 }
 
+size_t utf8_rune_offset(const char *s, size_t runes)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p && runes; runes--) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+
+		p += len ? len : 1;
+	}
+	return (size_t)(p - (const unsigned char *)s);
+}
+
 size_t utf8_runes(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -41,6 +41,12 @@ size_t utf8_columns(const char *s);
  * characters and combining marks alike, which its style reproduces.
  */
 size_t utf8_runes(const char *s);
+/*
+ * The bytes of @s before its code point @runes (counted as utf8_runes()
+ * counts them), or all of it when it has fewer: where a cut by characters
+ * falls, so that it never splits one.
+ */
+size_t utf8_rune_offset(const char *s, size_t runes);
 
 /*
  * @s for a message: the bytes that are not part of well-formed UTF-8, and

@@ -251,3 +251,21 @@ PY
 	[[ "$output" == *"| m (lower is better) |"* ]] || { echo "$output"; false; }
 	[[ "$output" != *"(, "* ]]
 }
+
+@test "--style mmtests: a name beyond ASCII is split into its header lines by characters, aligned" {
+	import_named_at "base" 2026-01-01T00:00:00Z "é漢字😀" 2026-01-02T00:00:00Z
+	for style in mmtests mmtests-classic; do
+		run sp compare base "é漢字😀" --style "$style"
+		[ "$status" -eq 0 ]
+		iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+		# Perl's substr() leaves out the last character on the first line
+		[[ "${lines[1]}" == *" é漢字" ]] || { echo "$output"; false; }
+		[[ "${lines[2]}" == *" é漢字😀" ]] || { echo "$output"; false; }
+		# right-aligned as the numbers below: the name ends where they end
+		local cols
+		cols=$("$PYTHON" -c 'import sys, unicodedata as u
+w = lambda s: sum(2 if u.east_asian_width(c) in "WF" else 1 for c in s)
+print(" ".join(str(w(l)) for l in sys.argv[1:]))' "${lines[2]}" "${lines[3]}")
+		[ "${cols% *}" = "${cols#* }" ] || { echo "$cols"; echo "$output"; false; }
+	done
+}

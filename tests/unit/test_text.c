@@ -102,6 +102,18 @@ static void test_utf8_runes(void **state)
 	assert_int_equal(utf8_runes("\xe2\x80"), 2);
 }
 
+/* Where a cut by characters falls: past whole sequences, a stray byte one. */
+static void test_utf8_rune_offset(void **state)
+{
+	assert_int_equal(utf8_rune_offset("", 3), 0);
+	assert_int_equal(utf8_rune_offset("run", 0), 0);
+	assert_int_equal(utf8_rune_offset("run", 2), 2);
+	assert_int_equal(utf8_rune_offset("run", 9), 3);
+	assert_int_equal(utf8_rune_offset("\xc3\xa9\xe6\xbc\xa2\xf0\x9f\x98\x80x", 2), 5);
+	assert_int_equal(utf8_rune_offset("\xc3\xa9\xe6\xbc\xa2\xf0\x9f\x98\x80x", 3), 9);
+	assert_int_equal(utf8_rune_offset("a\xff\x80" "b", 3), 3);
+}
+
 /* Plain: what utf8_escape() would show as it is, and nothing else. */
 static void test_utf8_plain(void **state)
 {
@@ -361,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_plain),
 		cmocka_unit_test(test_utf8_columns),
 		cmocka_unit_test(test_utf8_runes),
+		cmocka_unit_test(test_utf8_rune_offset),
 		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
