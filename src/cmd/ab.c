@@ -32,6 +32,7 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage ab_usage = {
@@ -178,11 +179,18 @@ static void print_plan(const struct ab *ab, const char *name)
 		       s->plan.items[0].params_json, ab->x.side[i].has_cpus ? " on CPUs " : "",
 		       ab->x.side[i].has_cpus ? ab->x.side[i].cpus : "");
 	}
-	for (size_t i = 0; i < ab->x.ks.nr_machine; i++)
-		printf("setting %s %s: a %s, b %s\n", ab->x.ks.machine[i].setting->kind,
-		       ab->x.ks.machine[i].name,
-		       ab->x.ks.machine[i].value[0] ? ab->x.ks.machine[i].value[0] : "(as it is)",
-		       ab->x.ks.machine[i].value[1] ? ab->x.ks.machine[i].value[1] : "(as it is)");
+	for (size_t i = 0; i < ab->x.ks.nr_machine; i++) {
+		const struct knob_machine *m = &ab->x.ks.machine[i];
+		char *setting = utf8_escaped(m->name), *value[2];
+
+		for (int s = 0; s < 2; s++)
+			value[s] = utf8_escaped(m->value[s] ? m->value[s] : "(as it is)");
+		printf("setting %s %s: a %s, b %s\n", m->setting->kind, setting, value[0],
+		       value[1]);
+		free(setting);
+		free(value[0]);
+		free(value[1]);
+	}
 	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
 }
 

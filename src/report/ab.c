@@ -10,6 +10,7 @@
 
 #include "report/ab.h"
 #include "util/numfmt.h"
+#include "util/utf8.h"
 
 static const char *const side_names[2] = { "a", "b" };
 
@@ -17,8 +18,13 @@ void report_ab_head(FILE *out, const struct ab_verdict *v, const char *end)
 {
 	fprintf(out, "ab %s: a = ", v->workload);
 	for (int s = 0; s < 2; s++) {
-		for (size_t i = 0; i < v->nr_specs[s]; i++)
-			fprintf(out, "%s%s", i ? "," : "", v->specs[s][i]);
+		for (size_t i = 0; i < v->nr_specs[s]; i++) {
+			/* a value may hold a newline or an escape: one line, as \xHH */
+			char *spec = utf8_escaped(v->specs[s][i]);
+
+			fprintf(out, "%s%s", i ? "," : "", spec);
+			free(spec);
+		}
 		fputs(s ? "" : ", b = ", out);
 	}
 	fprintf(out, "\nmetric %s (%s%s%s is better), alpha %g, margin %g%%%s", v->metric, v->unit,

@@ -668,6 +668,17 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "$output" != *"needs two CPUs"* ]]
 }
 
+@test "ab: a SPEC's control characters are shown as \\xHH, its sides on one line" {
+	run sp ab command -p cmd=true --a $'env:X=a\nb\e[1m' --b $'sysctl:kernel.ostype=6\n7' \
+		--dry-run
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab\x1b[1m, b = sysctl:kernel.ostype=6\x0a7' ]
+	[ "${lines[4]}" = 'setting sysctl kernel.ostype: a (as it is), b 6\x0a7' ]
+	run sp ab command -p cmd=true --a $'env:X=a\nb' --b env:X=1 --max-samples 5 --name c
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab, b = env:X=1' ]
+}
+
 @test "ab --dry-run and bisect-step --dry-run check, print, and touch nothing" {
 	sysctl_setup
 	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --name dry \
