@@ -526,6 +526,8 @@ static int open_resumed(struct bisection *bi, struct error *err)
 
 int bisection_open(struct bisection *bi, struct error *err)
 {
+	/* --repo (or the current directory) is the repository, not a hook's GIT_DIR */
+	git_env_forget_repository();
 	return bi->resume ? open_resumed(bi, err) : open_new(bi, err);
 }
 

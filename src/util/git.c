@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/git.h"
 #include "util/hash.h"
 #include "util/run_command.h"
@@ -62,6 +63,21 @@ int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
 	rc = git_va(repo, out, true, err, ap);
 	va_end(ap);
 	return rc;
+}
+
+void git_env_forget_repository(void)
+{
+	/* git rev-parse --local-env-vars, but for the user's own -c settings */
+	static const char *const names[] = {
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_NO_REPLACE_OBJECTS",
+		"GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX",
+		"GIT_SHALLOW_FILE",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		unsetenv(names[i]);
 }
 
 const char *git_chomp(struct strbuf *text)

@@ -28,6 +28,14 @@ int git_status(const char *repo, struct strbuf *out, struct error *err, ...)
 int git_run(const char *repo, struct strbuf *out, struct error *err, ...)
 	__attribute__((sentinel));
 
+/*
+ * Forget the repository the environment names (GIT_DIR, GIT_WORK_TREE and
+ * their kin, which a git hook exports), for this process and what it runs:
+ * the directory each git command or build runs in then says which
+ * repository it works on.
+ */
+void git_env_forget_repository(void);
+
 /* @text without its trailing newlines, in place; returns it. */
 const char *git_chomp(struct strbuf *text);
 

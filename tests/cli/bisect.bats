@@ -493,6 +493,22 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	no_schedperf_in_git
 }
 
+@test "bisect: --repo is the repository bisected, whatever GIT_DIR and GIT_WORK_TREE say" {
+	repo_of 2 2 100.0 130.0
+	git init -q "$TMP/other"
+	# as in a git hook, which exports them: another repository's, or none
+	for dir in "$TMP/other/.git" "$TMP/none"; do
+		cd "$TMP"
+		GIT_DIR=$dir GIT_WORK_TREE=${dir%/.git} run sp bisect command -p cmd=./prog \
+			-p 'metric_regex=value ([0-9.]+)' --build "cc -O1 -o prog prog.c -lm
+				[ \"\$(git rev-parse --show-toplevel)\" = \"\$PWD\" ]" \
+			--repo "$TMP/repo" --good HEAD~1 --bad HEAD --seed 5 --name "n$RANDOM"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
+	done
+}
+
 @test "bisect: a culprit whose parent does not build is not confirmed; subjects need not be UTF-8" {
 	# P breaks the build on master and G, the good end, mends it; C, the
 	# regression, branched from P and is merged after G: its parent is P
