@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/comparison.h"
+#include "analysis/history.h"
 #include "stats/batches.h"
 #include "stats/sort.h"
 #include "util/xalloc.h"
@@ -307,7 +308,7 @@ static void keep_rows(struct comparison *cmp, bool (*keep)(const struct comparis
 }
 
 struct row_filter {
-	const char *const *workload_names, *const *metric_names;
+	const char *const *workload_names, *const *metric_names, *const *params;
 };
 
 static bool row_selected(const struct comparison *cmp, const struct compare_row *row,
@@ -316,7 +317,22 @@ static bool row_selected(const struct comparison *cmp, const struct compare_row 
 	const struct row_filter *f = arg;
 
 	return listed(f->workload_names, row->workload) &&
-	       listed(f->metric_names, row->metric->name);
+	       listed(f->metric_names, row->metric->name) && params_match(f->params, row->params);
+}
+
+/* The first KEY=VALUE of @params that no row has. */
+static const char *unmatched_param(const struct comparison *cmp, const char *const *params)
+{
+	for (; params && *params; params++) {
+		const char *one[] = { *params, NULL };
+		size_t i = 0;
+
+		while (i < cmp->nr_rows && !params_match(one, cmp->rows[i].params))
+			i++;
+		if (i == cmp->nr_rows)
+			return *params;
+	}
+	return NULL;
 }
 
 /* The first of @names that no row has: @of gives a row's name. */
@@ -345,15 +361,20 @@ static const char *row_metric(const struct compare_row *row)
 }
 
 const char *comparison_filter(struct comparison *cmp, const char *const *workload_names,
-			      const char *const *metric_names, const char **kind)
+			      const char *const *metric_names, const char *const *params,
+			      const char **kind)
 {
-	struct row_filter f = { workload_names, metric_names };
+	struct row_filter f = { workload_names, metric_names, params };
 	const char *missing = unmatched(cmp, workload_names, row_workload);
 
 	*kind = "--workload";
 	if (!missing) {
 		missing = unmatched(cmp, metric_names, row_metric);
 		*kind = "--metric";
+	}
+	if (!missing) {
+		missing = unmatched_param(cmp, params);
+		*kind = "-p";
 	}
 	keep_rows(cmp, row_selected, &f);
 	return missing;

@@ -147,13 +147,15 @@ size_t compare_cell_batches(const struct compare_cell *c);
 size_t compare_run_incomplete(const struct compare_run *run);
 
 /*
- * Keep only rows whose workload is in @workload_names and metric in @metric_names
- * (NULL-terminated lists; NULL or empty keeps all). Returns the first name
- * no row had (a misspelling, which must not pass for "nothing changed"),
- * @kind its option, or NULL when each was found.
+ * Keep only rows whose workload is in @workload_names, metric in @metric_names
+ * and parameters hold every KEY=VALUE of @params (NULL-terminated lists; NULL
+ * or empty keeps all). Returns the first name or KEY=VALUE no row had (a
+ * misspelling, which must not pass for "nothing changed"), @kind its option,
+ * or NULL when each was found.
  */
 const char *comparison_filter(struct comparison *cmp, const char *const *workload_names,
-			      const char *const *metric_names, const char **kind);
+			      const char *const *metric_names, const char *const *params,
+			      const char **kind);
 /* Tests, intervals, adjustment, verdicts and environment differences. */
 void comparison_analyze(struct comparison *cmp, const struct compare_options *opts);
 /* Whether @base or @cell has fewer than COMPARE_MIN_SAMPLES samples. */

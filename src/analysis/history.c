@@ -193,8 +193,7 @@ static bool name_listed(const char *const *list, const char *name)
 	return false;
 }
 
-/* Every KEY=VALUE of the filter is a parameter of @params_json. */
-static bool params_match(const char *const *filter, const char *params_json)
+bool params_match(const char *const *filter, const char *params_json)
 {
 	json_t *params;
 	bool match = true;

@@ -98,6 +98,11 @@ void history_build(struct history *h, const struct result_set *set,
 void history_detect(struct history *h, const struct change_point_options *opts);
 /* True when the newest change point of some series is a regression. */
 bool history_newest_is_regression(const struct history *h);
+/*
+ * Whether every KEY=VALUE of @filter (-p, NULL-terminated; NULL or empty
+ * matches all) is a parameter of @params_json: series and rows alike.
+ */
+bool params_match(const char *const *filter, const char *params_json);
 void history_release(struct history *h);
 
 #endif

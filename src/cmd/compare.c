@@ -227,7 +227,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		goto out;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
-				    (const char *const *)a->metrics.list, &kind);
+				    (const char *const *)a->metrics.list, NULL, &kind);
 	if (missing) {
 		code = die_code(EXIT_USAGE, "compare: %s '%.64s' is in none of the rows (see "
 				"'schedperf show %.64s' for the workloads and metrics%s)", kind,

@@ -91,10 +91,12 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 		goto out_runs;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	missing = comparison_filter(&cmp, (const char *const *)a->series.workloads.list,
-				    (const char *const *)a->series.metrics.list, &kind);
+				    (const char *const *)a->series.metrics.list,
+				    (const char *const *)a->series.params.list, &kind);
 	if (missing) {
 		code = die_code(EXIT_USAGE, "report: %s '%.64s' is in none of the runs' rows "
-				"(see 'schedperf show %.64s' for the workloads and metrics)",
+				"(see 'schedperf show %.64s' for the workloads, their parameters "
+				"and metrics)",
 				kind, missing, names[0]);
 		goto out;
 	}

@@ -123,6 +123,17 @@ JSON
 	grep -q "<text>a''b'</text>" "$TMP/r.html"
 }
 
+@test "report: -p chooses the comparison's rows as --workload does; one no row has is refused" {
+	sweep_runs
+	sp report base new -p groups=2 -o "$TMP/r.html"
+	[ "$(charts "$TMP/r.html")" = "distribution:1 order:1 " ]
+	run sp report base new -p groups=9 -o "$TMP/none.html"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"-p 'groups=9'"* ]]
+	[ ! -e "$TMP/none.html" ]
+}
+
 @test "report: bad use is one line and exit 2, and no page" {
 	sweep_runs
 	run sp report base new

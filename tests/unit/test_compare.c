@@ -277,6 +277,7 @@ static void test_model_filter(void **state)
 	static const char *const wb[] = { "wb", NULL };
 	static const char *const none[] = { "nosuch", NULL };
 	static const char *const one_bad[] = { "wb", "nosuch", NULL };
+	static const char *const param[] = { "x=1", NULL };
 	struct compare_run runs[3];
 	struct comparison cmp;
 	const char *kind;
@@ -286,13 +287,17 @@ static void test_model_filter(void **state)
 	make_run(&runs[2], "new2", "performance", r_new2_a, r_new2_b);
 	comparison_build(&cmp, runs, 3, false);
 	/* a name no row has is said, whatever the others match */
-	assert_string_equal(comparison_filter(&cmp, one_bad, NULL, &kind), "nosuch");
+	assert_string_equal(comparison_filter(&cmp, one_bad, NULL, NULL, &kind), "nosuch");
 	assert_string_equal(kind, "--workload");
 	assert_int_equal(cmp.nr_rows, 1);
-	assert_null(comparison_filter(&cmp, wb, NULL, &kind));
+	assert_null(comparison_filter(&cmp, wb, NULL, NULL, &kind));
 	assert_int_equal(cmp.nr_rows, 1);
 	assert_string_equal(cmp.rows[0].workload, "wb");
-	assert_string_equal(comparison_filter(&cmp, NULL, none, &kind), "nosuch");
+	/* a KEY=VALUE of -p that no row's parameters hold, too */
+	assert_string_equal(comparison_filter(&cmp, NULL, NULL, param, &kind), "x=1");
+	assert_string_equal(kind, "-p");
+	assert_int_equal(cmp.nr_rows, 0);
+	assert_string_equal(comparison_filter(&cmp, NULL, none, NULL, &kind), "nosuch");
 	assert_string_equal(kind, "--metric");
 	assert_int_equal(cmp.nr_rows, 0);
 	release(runs, &cmp);
