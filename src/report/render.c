@@ -116,6 +116,15 @@ static bool one_batch(const struct comparison *cmp, size_t r)
  */
 #define NOTE_LEAD "schedperf: "
 
+/* A name on one of those lines: as it is in text, escaped as a cell is in markdown. */
+static void note_name(FILE *out, const char *s, bool markdown)
+{
+	if (markdown)
+		md_text(out, s);
+	else
+		fputs(s, out);
+}
+
 /* Per run, the samples from disturbed iterations in the rows shown, or left out. */
 static void report_disturbed(FILE *out, const struct comparison *cmp, bool markdown)
 {
@@ -138,8 +147,9 @@ static void report_disturbed(FILE *out, const struct comparison *cmp, bool markd
 			excluded += c->nr_excluded;
 			n += c->nr_samples + c->nr_excluded;
 		}
-		fprintf(out, "%s %s %zu/%zu%s", r ? "," : "", cmp->runs[r].name, disturbed, n,
-			excluded ? " left out" : "");
+		fputs(r ? ", " : " ", out);
+		note_name(out, cmp->runs[r].name, markdown);
+		fprintf(out, " %zu/%zu%s", disturbed, n, excluded ? " left out" : "");
 	}
 	fputc('\n', out);
 }
@@ -160,18 +170,26 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 			const struct compare_row *row = &cmp->rows[i];
 			char *params = params_display(row->params);
 
-			fprintf(out, "%s%s %s %s:", item, row->workload, params, row->metric->name);
+			fputs(item, out);
+			note_name(out, row->workload, markdown);
+			fputc(' ', out);
+			note_name(out, params, markdown);
+			fputc(' ', out);
+			note_name(out, row->metric->name, markdown);
+			fputc(':', out);
 			for (size_t r = 0; r < cmp->nr_runs; r++) {
 				const struct compare_cell *c = &row->cells[r];
 
-				fprintf(out, "%s %s %zu batches", r ? "," : "", cmp->runs[r].name,
-					compare_cell_batches(c));
+				fputs(r ? ", " : " ", out);
+				note_name(out, cmp->runs[r].name, markdown);
+				fprintf(out, " %zu batches", compare_cell_batches(c));
 				if (!isnan(c->between_share))
 					fprintf(out, " %.0f %%", c->between_share * 100);
 			}
-			if (cmp->nr_runs > 1 && !isnan(row->cells[1].stats.batch_spread))
-				fprintf(out, "; spread %.4g %s", row->cells[1].stats.batch_spread,
-					row->metric->unit);
+			if (cmp->nr_runs > 1 && !isnan(row->cells[1].stats.batch_spread)) {
+				fprintf(out, "; spread %.4g ", row->cells[1].stats.batch_spread);
+				note_name(out, row->metric->unit, markdown);
+			}
 			fputc('\n', out);
 			free(params);
 		}
@@ -180,18 +198,24 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		size_t incomplete = compare_run_incomplete(&cmp->runs[r]);
 
-		if (incomplete)
-			fprintf(out, "%snote: run %s: %zu of its %zu batches incomplete (cut short, "
-				"or running still): only the iterations stored are compared (finish "
-				"it with 'schedperf run --resume --name %s' on its machine)\n",
-				markdown ? "\n" : NOTE_LEAD, cmp->runs[r].name, incomplete,
-				cmp->runs[r].set.nr_batches, cmp->runs[r].name);
+		if (!incomplete)
+			continue;
+		fprintf(out, "%snote: run ", markdown ? "\n" : NOTE_LEAD);
+		note_name(out, cmp->runs[r].name, markdown);
+		fprintf(out, ": %zu of its %zu batches incomplete (cut short, or running still): "
+			"only the iterations stored are compared (finish it with 'schedperf run "
+			"--resume --name ", incomplete, cmp->runs[r].set.nr_batches);
+		note_name(out, cmp->runs[r].name, markdown);
+		fputs("' on its machine)\n", out);
 	}
-	for (size_t r = 0; r < cmp->nr_runs; r++)
-		if (cmp->nr_rows && one_batch(cmp, r))
-			fprintf(out, "%snote: run %s has one batch: boot-to-boot variation could "
-				"not be assessed (run it again after a reboot under the same name)\n",
-				markdown ? "\n" : NOTE_LEAD, cmp->runs[r].name);
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		if (!cmp->nr_rows || !one_batch(cmp, r))
+			continue;
+		fprintf(out, "%snote: run ", markdown ? "\n" : NOTE_LEAD);
+		note_name(out, cmp->runs[r].name, markdown);
+		fputs(" has one batch: boot-to-boot variation could not be assessed (run it "
+		      "again after a reboot under the same name)\n", out);
+	}
 }
 
 static void verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
@@ -347,12 +371,17 @@ void report_env_differences(FILE *out, const struct comparison *cmp, bool markdo
 		/* an imported key or value may hold a return or an escape: shown as \xHH */
 		char *key = utf8_escaped(d->key);
 
-		fprintf(out, "%s%s%s:", markdown ? "- " : "  ", d->moves_results ? "!" : " ", key);
+		fprintf(out, "%s%s", markdown ? "- " : "  ", d->moves_results ? "!" : " ");
+		note_name(out, key, markdown);
+		fputc(':', out);
 		free(key);
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
 			char *value = utf8_escaped(d->values[r] ? d->values[r] : "(unset)");
 
-			fprintf(out, "%s %s=%s", r ? "," : "", cmp->runs[r].name, value);
+			fputs(r ? ", " : " ", out);
+			note_name(out, cmp->runs[r].name, markdown);
+			fputc('=', out);
+			note_name(out, value, markdown);
 			free(value);
 		}
 		fputc('\n', out);

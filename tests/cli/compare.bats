@@ -662,8 +662,8 @@ schedperf: w i=2 seconds: b better" ]
 	cells = [len(re.findall(r'(?<!\\)(?:\\\\)*\|', l)) for l in rows]
 	assert len(rows) == 3 and len(set(cells)) == 1, (rows, cells)
 	EOF
-	grep -q '| w\\|x\\\\ k=v\\\\x0dEVIL\\|\\\\x1b\[31mred p\\|q=1\\\\x0a2 | m\\|n (ms\\|s, lower is better) |' "$TMP/c.md"
-	grep -q 'env|k,: base|\\=a\\x0ab|c, new=d\\x0de|f' "$TMP/c.md"
+	grep -q '| w\\|x\\\\ k=v\\\\x0dEVIL\\|\\\\x1b\\\[31mred p\\|q=1\\\\x0a2 | m\\|n (ms\\|s, lower is better) |' "$TMP/c.md"
+	grep -q 'env\\|k,: base\\|\\\\=a\\\\x0ab\\|c, new=d\\\\x0de\\|f' "$TMP/c.md"
 	# CSV: every record has the header's columns
 	for f in "$TMP/c.csv" "$TMP/h.csv"; do
 		"$PYTHON" -c 'import csv, sys
@@ -673,6 +673,33 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 	# JSON keeps every value as it is
 	sp compare 'base|\' new --format json >"$TMP/c.json"
 	[ "$(json 'd["rows"][0]["params"]["k"] == "v\rEVIL|\x1b[31mred"' "$TMP/c.json")" = True ]
+}
+
+@test "compare --format markdown: HTML and emphasis in names are escaped, in the table and the notes" {
+	"$PYTHON" - "$TMP/md.json" <<-'EOF'
+	import json, sys
+	def run(name, day, values, gov):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": {"cpufreq.governor": gov, "<k>": "*v*"},
+	            "benchmarks": [{"workload": "w", "params": {"p": "<img src=x>"},
+	                            "metrics": [{"name": "`m`", "unit": "s", "better": "lower",
+	                                         "samples": values}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run("<script>a</script>", 1, [1, 1.1, 0.9, 1, 1.05], "performance"),
+	    run("*b*_[c](d)~~e~~&amp;", 2, [2, 2.1, 1.9, 2, 2.05], "powersave")]},
+	    open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/md.json"
+	for style in $(choices compare style); do
+		sp compare '<script>a</script>' '*b*_[c](d)~~e~~&amp;' --style $style \
+			--format markdown >"$TMP/c.md"
+		# nothing a renderer takes for a tag, an entity, a code span or emphasis
+		# but schedperf's own **bold** and benchstat's [CI] and [low, high]
+		refute grep -qP '(?<!\\)[<>&`*\[\]~]' <(sed -e 's/\*\*[A-Za-z ]*\( ([^)]*)\)\?\*\*//g' \
+			-e 's/ \[[-0-9.e, +CI]*\]//g' "$TMP/c.md")
+		grep -q '\\<script\\>a\\</script\\>' "$TMP/c.md"
+		grep -q '\\\*b\\\*\\_\\\[c\\\](d)\\~\\~e\\~\\~\\&amp;' "$TMP/c.md"
+	done
 }
 
 @test "compare: from a mean not above 0 the verdict follows the difference, not a ratio" {
