@@ -189,33 +189,34 @@ int gnuplot_finish(struct gnuplot *gp, struct error *err)
 /*
  * Prefix every id gnuplot gives (gpDot, gpPt0, gnuplot_canvas, textbox, ...)
  * and every reference to one (href='#...', url(#...)) with "cN-", so that
- * the charts of one page never share an id.
+ * the charts of one page never share an id. The next place of each mark is
+ * kept and only the one consumed is searched again: one pass over the SVG,
+ * which holds a <use href='#gpPt..'> per sample drawn.
  */
 static char *unique_ids(const char *svg, size_t n)
 {
 	static const char *const marks[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
+	const char *at[ARRAY_SIZE(marks)];
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = svg;
 
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		at[i] = strstr(p, marks[i]);
 	for (;;) {
-		const char *next = NULL;
-		size_t len = 0;
+		size_t first = ARRAY_SIZE(marks), len;
 
-		for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
-			const char *at = strstr(p, marks[i]);
-
-			if (at && (!next || at < next)) {
-				next = at;
-				len = strlen(marks[i]);
-			}
-		}
-		if (!next) {
+		for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+			if (at[i] && (first == ARRAY_SIZE(marks) || at[i] < at[first]))
+				first = i;
+		if (first == ARRAY_SIZE(marks)) {
 			strbuf_addstr(&sb, p);
 			return strbuf_detach(&sb);
 		}
-		strbuf_add(&sb, p, (size_t)(next - p) + len);
+		len = strlen(marks[first]);
+		strbuf_add(&sb, p, (size_t)(at[first] - p) + len);
 		strbuf_addf(&sb, "c%zu-", n);
-		p = next + len;
+		p = at[first] + len;
+		at[first] = strstr(p, marks[first]);
 	}
 }
 
