@@ -48,25 +48,22 @@ static void print_samples(const struct result_batch *batch)
 	}
 }
 
-/* The top symbols of every benchmark of run @name that has a profile. */
-static int print_profile(const struct result_set *set, const char *name, int top)
+/*
+ * The top symbols of every benchmark of run @name that has a profile, into
+ * @d; a run without one is refused before anything is printed.
+ */
+static int build_profile(struct profile_diff *d, const struct result_set *set,
+			 const char *name, int top)
 {
 	const struct compare_run run = { name, *set };
-	struct profile_diff d;
-	int code = EXIT_OK;
+	char why[256];
 
-	profile_diff_build(&d, &run, 1, (size_t)top, NULL);
-	if (!profile_diff_has_run(&d, 0)) {
-		char why[256];
-
-		profile_diff_why_none(&d, 0, why, sizeof(why));
-		code = die_code(EXIT_USAGE, "show --profile: run '%.64s' %s", name, why);
-	} else {
-		putchar('\n');
-		report_profile_text(stdout, &d, &name);
-	}
-	profile_diff_release(&d);
-	return code;
+	profile_diff_build(d, &run, 1, (size_t)top, NULL);
+	if (profile_diff_has_run(d, 0))
+		return EXIT_OK;
+	profile_diff_why_none(d, 0, why, sizeof(why));
+	profile_diff_release(d);
+	return die_code(EXIT_USAGE, "show --profile: run '%.64s' %s", name, why);
 }
 
 int cmd_show(int argc, char **argv)
@@ -74,6 +71,7 @@ int cmd_show(int argc, char **argv)
 	struct result_set set = { NULL, 0 };
 	struct store *st = NULL;
 	struct error err = { 0 };
+	struct profile_diff d;
 	bool samples = false, env = false, profile = false;
 	int top = 10;
 	const struct cmd_option options[] = {
@@ -104,6 +102,8 @@ int cmd_show(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
+	if (profile && (code = build_profile(&d, &set, argv[optind], top)))
+		goto out;
 	for (size_t i = 0; i < set.nr_batches; i++) {
 		const struct result_batch *batch = &set.batches[i];
 
@@ -125,8 +125,11 @@ int cmd_show(int argc, char **argv)
 			}
 		}
 	}
-	if (profile)
-		code = print_profile(&set, argv[optind], top);
+	if (profile) {
+		putchar('\n');
+		report_profile_text(stdout, &d, &argv[optind]);
+		profile_diff_release(&d);
+	}
 out:
 	result_set_release(&set);
 	store_close(st);

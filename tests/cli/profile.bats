@@ -111,6 +111,8 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	run sp show plain --profile
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"run 'plain' has no profile (run it with --monitors profile)"* ]]
+	# refused before anything is printed, as compare --profile refuses
+	assert_one_line_error
 	run sp compare plain plain2 --profile
 	[ "$status" -eq 2 ]
 	run sp run pipe -p loops=1000 -i 1 --name plain2 --quiet
