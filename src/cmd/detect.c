@@ -3,7 +3,6 @@
  * schedperf detect: where each series of history changed, by Hunter's
  * change point detection (stats/changepoint.h) on the points' means.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "cli/series_options.h"
 #include "cmd/cmd.h"
 #include "report/history.h"
+#include "util/parse.h"
 
 static const struct cmd_usage detect_usage = {
 	"usage: schedperf detect [--pvalue P] [--magnitude PCT] [--window N]\n"
@@ -32,13 +32,10 @@ static const struct cmd_usage detect_usage = {
 	NULL,
 };
 
+/* A number of [@lo, @hi), read whole as every option's (parse_double()). */
 static int parse_fraction(const char *arg, double lo, double hi, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	return errno || end == arg || *end || !(*out >= lo && *out < hi) ? -1 : 0;
+	return parse_double(arg, out) || !(*out >= lo && *out < hi) ? -1 : 0;
 }
 
 static int set_pvalue(const struct cmd_option *opt, const char *arg)

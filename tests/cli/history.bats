@@ -366,3 +366,14 @@ lines = open(sys.argv[1], encoding="utf-8").read().split("\n")[1:6]
 sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; false; }
 	done
 }
+
+@test "detect: --pvalue and --magnitude are numbers whole, as compare's --alpha: no leading space" {
+	import_named_at a 2026-01-01T00:00:00Z b 2026-01-02T00:00:00Z
+	for opt in --pvalue --magnitude; do
+		run sp detect $opt ' 0.1'
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		run sp detect $opt 0.1
+		[ "$status" -eq 0 ]
+	done
+}
