@@ -87,6 +87,13 @@ int gnuplot_start(struct gnuplot *gp, struct error *err)
 	if (!gp->pid)
 		exec_gnuplot(fds[0], gp->dir);
 	close(fds[0]);
+	/*
+	 * A gnuplot that quits early (a broken install, an error) must not kill
+	 * us by SIGPIPE while the script is written: its exit status and message
+	 * are the error gnuplot_finish() reports.
+	 */
+	gp->old_sigpipe = signal(SIGPIPE, SIG_IGN);
+	gp->sigpipe_ignored = true;
 	gp->script = fdopen(fds[1], "w");
 	fputs("set terminal svg fixed noenhanced font 'sans,12' background '#ffffff'\n"
 	      "set encoding utf8\nset grid\nset key outside right top\n", gp->script);
@@ -166,16 +173,22 @@ static void last_message(const struct gnuplot *gp, char *buf, size_t len)
 		fclose(f);
 }
 
+static void restore_sigpipe(struct gnuplot *gp)
+{
+	if (gp->sigpipe_ignored)
+		signal(SIGPIPE, gp->old_sigpipe);
+	gp->sigpipe_ignored = false;
+}
+
 int gnuplot_finish(struct gnuplot *gp, struct error *err)
 {
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
 	int status = 0, failed;
 	char message[256];
 
 	fputs("unset output\nexit\n", gp->script);
 	failed = fclose(gp->script) != 0;
 	gp->script = NULL;
-	signal(SIGPIPE, old);
+	restore_sigpipe(gp);
 	while (waitpid(gp->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!failed && WIFEXITED(status) && !WEXITSTATUS(status))
@@ -248,6 +261,8 @@ void gnuplot_cleanup(struct gnuplot *gp)
 
 	if (gp->script)
 		fclose(gp->script);
+	gp->script = NULL;
+	restore_sigpipe(gp);
 	if (!gp->dir)
 		return;
 	if ((dir = opendir(gp->dir))) {

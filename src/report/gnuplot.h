@@ -21,6 +21,8 @@ struct gnuplot {
 	FILE *script;		/* gnuplot's standard input */
 	int pid;
 	size_t nr_charts;
+	void (*old_sigpipe)(int);	/* SIGPIPE's handler, ignored while gnuplot runs */
+	bool sigpipe_ignored;
 };
 
 /* Whether a gnuplot program is on PATH. */

@@ -134,6 +134,28 @@ JSON
 	[ ! -e "$TMP/none.html" ]
 }
 
+@test "report: a gnuplot that quits without reading is said so, not a death by SIGPIPE" {
+	# more script than a pipe holds, so that writing it must meet the closed end
+	"$PYTHON" - "$TMP/big.json" <<-'EOF'
+	import json, sys
+	runs = [{"name": n, "started": "2026-01-0%dT00:00:00Z" % d, "complete": True,
+	         "environment": {}, "benchmarks": [{"workload": "pipe", "params": {},
+	             "metrics": [{"name": "lo", "unit": "usec", "better": "lower",
+	                          "samples": [1.0 + d + k * 1e-4 for k in range(4000)]}]}]}
+	        for n, d in (("a", 1), ("b", 2))]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/big.json" >/dev/null
+	mkdir "$TMP/bin"
+	printf '#!/bin/sh\nexec 0<&-\necho "gnuplot: broken install" >&2\nexit 1\n' >"$TMP/bin/gnuplot"
+	chmod +x "$TMP/bin/gnuplot"
+	PATH="$TMP/bin:$PATH" run "$SP" report a b -o "$TMP/r.html"
+	[ "$status" -eq 4 ]
+	assert_one_line_error
+	[[ "$output" == *"gnuplot failed (exit status 1): gnuplot: broken install"* ]]
+	[ ! -e "$TMP/r.html" ]
+}
+
 @test "report: bad use is one line and exit 2, and no page" {
 	sweep_runs
 	run sp report base new
