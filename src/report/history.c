@@ -47,12 +47,17 @@ static void text_number(FILE *out, int width, double v)
 }
 
 /*
- * The columns of a point's run as the text shows it: its name, and * when
- * a batch of it is incomplete.
+ * The columns of a point's run as the text shows it: its name escaped (a
+ * store another program wrote may hold a control character in it), and *
+ * when a batch of it is incomplete.
  */
 static size_t run_shown_length(const struct history_point *p)
 {
-	return utf8_columns(p->run) + p->incomplete;
+	char *shown = utf8_escaped(p->run);
+	size_t len = utf8_columns(shown) + p->incomplete;
+
+	free(shown);
+	return len;
 }
 
 /* The width of the run column: the longest name (at most RUN_NAME_MAX), at least "run". */
@@ -84,9 +89,11 @@ static void point_label(FILE *out, const struct history *h, const struct history
 			int width, int started_w)
 {
 	size_t len = run_shown_length(p);
+	char *shown = utf8_escaped(p->run);
 
-	fprintf(out, "  %s%s%*s", p->run, p->incomplete ? "*" : "",
+	fprintf(out, "  %s%s%*s", shown, p->incomplete ? "*" : "",
 		len < (size_t)width ? width - (int)len : 0, "");
+	free(shown);
 	if (h->by == HISTORY_BY_BATCH)
 		fprintf(out, " %6lld", (long long)p->batch);
 	fprintf(out, "  %-*s", started_w, p->started ? p->started : "-");
@@ -297,8 +304,10 @@ void report_detect_text(FILE *out, const void *records, const void *how)
 		for (size_t j = 0; j < s->nr_changes; j++) {
 			const struct history_change *c = &s->changes[j];
 			const struct history_point *p = &s->points[c->cp.index];
+			char *shown = utf8_escaped(p->run);
 
-			fprintf(out, "  at %s", p->run);
+			fprintf(out, "  at %s", shown);
+			free(shown);
 			if (h->by == HISTORY_BY_BATCH)
 				fprintf(out, " batch %lld", (long long)p->batch);
 			fprintf(out, " (point %zu): %.6g +- %.3g -> %.6g +- %.3g, ", c->cp.index,

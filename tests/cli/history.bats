@@ -377,3 +377,28 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 		[ "$status" -eq 0 ]
 	done
 }
+
+@test "history, detect: a stored run name's control characters are shown escaped, aligned" {
+	"$PYTHON" - "$TMP/cp.json" <<-'EOF'
+	import json, sys
+	runs = [{"name": "r%02d" % i, "started": "2026-06-01T00:00:%02dZ" % i, "complete": True,
+	         "environment": {"machine.hostname": "h"},
+	         "benchmarks": [{"workload": "pipe", "params": {},
+	             "metrics": [{"name": "lo", "unit": "u", "better": "lower",
+	                          "samples": [10 + (10 if i >= 6 else 0) + k * 0.01
+	                                      for k in range(5)]}]}]} for i in range(12)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/cp.json" >/dev/null
+	# a store another program wrote: import and run refuse such names
+	sqlite3 "$SCHEDPERF_DB" "UPDATE runs SET name = 'x' || char(27) || '[31m' || char(13) || name"
+	for cmd in "history" "history --by batch" "detect"; do
+		sp $cmd >"$TMP/out.txt"
+		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/out.txt"
+	done
+	sp history >"$TMP/out.txt"
+	grep -q '^  x\\x1b\[31m\\x0dr00  2026' "$TMP/out.txt"
+	grep -q '^  run               started' "$TMP/out.txt"
+	sp detect >"$TMP/out.txt"
+	grep -q '^  at x\\x1b\[31m\\x0dr06 (point 6)' "$TMP/out.txt"
+}
