@@ -391,7 +391,8 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	EOF
 	sp import "$TMP/cp.json" >/dev/null
 	# a store another program wrote: import and run refuse such names
-	sqlite3 "$SCHEDPERF_DB" "UPDATE runs SET name = 'x' || char(27) || '[31m' || char(13) || name"
+	sqlite3 "$SCHEDPERF_DB" \
+		"UPDATE runs SET name = 'x' || char(27) || '[31m' || char(13) || name"
 	for cmd in "history" "history --by batch" "detect"; do
 		sp $cmd >"$TMP/out.txt"
 		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/out.txt"

@@ -147,7 +147,8 @@ JSON
 	EOF
 	sp import "$TMP/big.json" >/dev/null
 	mkdir "$TMP/bin"
-	printf '#!/bin/sh\nexec 0<&-\necho "gnuplot: broken install" >&2\nexit 1\n' >"$TMP/bin/gnuplot"
+	printf '#!/bin/sh\nexec 0<&-\necho "gnuplot: broken install" >&2\nexit 1\n' \
+		>"$TMP/bin/gnuplot"
 	chmod +x "$TMP/bin/gnuplot"
 	PATH="$TMP/bin:$PATH" run "$SP" report a b -o "$TMP/r.html"
 	[ "$status" -eq 4 ]
