@@ -17,9 +17,11 @@
 #include "monitor/topology.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
+#include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_session.h"
+#include "runner/lock_wait.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "runner/suite.h"
@@ -609,13 +611,20 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 /*
  * Claim the batch to resume (the store refuses one still being written)
  * and load its plan: its benchmarks, and the options it was started with.
+ * The claim waits for a write lock held past the busy timeout as the begin
+ * of a batch does (runner/lock_wait.h), unless it is only a --dry-run's.
  */
 static int prepare_resume(struct store *st, struct run_request *req, struct error *err)
 {
+	struct lock_wait w = LOCK_WAIT(st, req->opt.events, "that it resumes its batch");
 	char *plan_json = NULL;
 	int rc;
 
-	if (store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json, err))
+	iteration_install_signal_handlers();
+	while ((rc = store_resume_find(st, req->opt.name, &req->opt.resume_batch, &plan_json,
+				       err)) && !req->dry_run && lock_wait_again(&w))
+		;
+	if (rc)
 		return -1;
 	rc = plan_from_json(plan_json, &req->plan, err);
 	free(plan_json);
@@ -683,8 +692,15 @@ int cmd_run(int argc, char **argv)
 		workload_assume_cpus(req.assume_cpus);
 
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
-			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err))
+			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err)) {
+		/* in the claim's wait for the store's write lock */
+		if (iteration_interrupted()) {
+			code = command_interrupted("nothing was stored; run '%s' is as it was",
+						   req.opt.name);
+			goto out;
+		}
 		goto fail;
+	}
 	if (plan->nr_knobs && (knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
 						  "run: --knob", &err) ||
 			       (plan->cpus && knob_session_cpus(&ks, 0, plan->cpus, "run: --cpus ",
@@ -723,6 +739,11 @@ int cmd_run(int argc, char **argv)
 	clear_progress(&display);
 	if (code) {
 		print_outcome(&res, req.opt.name);
+		if (res.signal && !res.batch_id) {
+			/* in its begin's wait for the store's write lock */
+			code = command_interrupted("nothing was stored");
+			goto out;
+		}
 		if (res.signal) {
 			code = command_interrupted("%zu completed iterations are kept; batch "
 						   "%lld of run '%s' is marked incomplete (finish "

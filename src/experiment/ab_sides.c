@@ -15,6 +15,7 @@
 #include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
+#include "runner/lock_wait.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -202,10 +203,12 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 {
 	bool complete = !*rc && !iteration_interrupted();
 	char *result = NULL;
+	struct lock_wait w = LOCK_WAIT(st, x->side[0].sample.opt.events, "the end of its batches");
 	struct error ferr = { 0 };
 	int64_t ids[2];
 	size_t nr = 0;
 	bool measured = false;
+	int frc;
 
 	for (int i = 0; i < 2; i++) {
 		if (x->side[i].sample.result.batch_id)
@@ -219,8 +222,10 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 		x->side[i].sample.result.batch_id = 0;
 	if (complete)
 		result = hooks->result(hooks->ctx, out, name);
-	if ((measured ? store_batches_finish(st, ids, nr, complete, result, &ferr) :
-	     store_batches_discard(st, ids, nr, result, &ferr)) && !*rc) {
+	while ((frc = measured ? store_batches_finish(st, ids, nr, complete, result, &ferr) :
+		      store_batches_discard(st, ids, nr, result, &ferr)) && lock_wait_again(&w))
+		;
+	if (frc && !*rc) {
 		*err = ferr;
 		*rc = -1;
 	}
@@ -251,7 +256,7 @@ static int run_sides(struct ab_experiment *x, struct store *st, const char *name
 	for (int i = 0; i < 2; i++) {
 		snprintf(run, sizeof(run), "%s-%s", name, ab_side_names[i]);
 		if (knob_session_apply(&x->ks, (size_t)i, err) ||
-		    side_batch(m.sides[i], run, &x->so, &set, err))
+		    side_batch(m.sides[i], run, &x->so, hooks->events, &set, err))
 			goto out;
 	}
 	if (sides_open(m.sides, st, &set, ms, err))

@@ -14,6 +14,7 @@
 #include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
+#include "runner/lock_wait.h"
 #include "util/timeutil.h"
 
 void bisect_step_init(struct bisect_step *b)
@@ -182,9 +183,13 @@ static void finish(struct bisect_step *b, struct store *st, const struct step_ho
 		   struct step_outcome *s, struct error *err)
 {
 	char *result = s->reason ? hooks->result(hooks->ctx, s) : NULL;
+	struct lock_wait w = LOCK_WAIT(st, b->side.opt.events, "the end of its batch");
+	int rc;
 
-	if (store_batches_finish(st, &b->side.result.batch_id, 1, s->reason != NULL, result,
-				 err) && s->reason)
+	while ((rc = store_batches_finish(st, &b->side.result.batch_id, 1, s->reason != NULL,
+					  result, err)) && lock_wait_again(&w))
+		;
+	if (rc && s->reason)
 		s->reason = NULL;
 	free(result);
 }
@@ -201,7 +206,7 @@ int bisect_step_measure(struct bisect_step *b, const char *db, const char *name,
 	if (open_store(b, db, &st, &ms, err))
 		return -1;
 	iteration_install_signal_handlers();
-	if (side_open(&b->side, st, name, &b->so, ms, err))
+	if (side_open(&b->side, st, name, &b->so, hooks->events, ms, err))
 		s->reason = NULL;
 	else
 		sample(b, s, hooks->events, err);

@@ -95,7 +95,7 @@ static int local_session_open(struct bisection *bi, struct session *s, struct er
 			return error_set(err, EXIT_INTERNAL, "bisect: %.12s was not built",
 					 s->hashes[i]);
 		if (prepare_in(bi, &sides[i], b->dir, err) ||
-		    side_open(&sides[i], bi->st, s->runs[i], &bi->so, bi->ms, err))
+		    side_open(&sides[i], bi->st, s->runs[i], &bi->so, bi->events, bi->ms, err))
 			return -1;
 	}
 	bisection_note_metric(bi, sides[0].metric_name, sides[0].metric_unit, sides[0].better);

@@ -13,6 +13,7 @@
 
 #include "experiment/sampling.h"
 #include "monitor/interference.h"
+#include "runner/lock_wait.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -56,21 +57,35 @@ int side_prepare(struct sample_side *side, const struct workload *w, char *const
 	return pick_metric(side, metric, err);
 }
 
+/* A note of the runner, said as the command says its own, after its status line. */
+static void side_note(void *ctx, const char *text)
+{
+	const struct sample_side *side = ctx;
+
+	sampling_end(side->sampling);
+	sampling_note(side->sampling, "schedperf: %s", text);
+}
+
 /* The runner's options of a side sampled into run @name. */
 static void side_options(struct sample_side *side, const char *name,
-			 const struct sequential_options *so)
+			 const struct sequential_options *so,
+			 const struct sampling_events *events)
 {
 	side->run_name = xstrdup(name);
 	side->opt.name = side->run_name;
+	side->sampling = events;
+	side->events = (struct runner_events){ .note = side_note, .ctx = side };
+	side->opt.events = events ? &side->events : NULL;
 	side->opt.iterations = 1;
 	side->opt.timeout = so->timeout;
 	side->opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
 }
 
 int side_open(struct sample_side *side, struct store *st, const char *name,
-	      const struct sequential_options *so, struct monitor_set *ms, struct error *err)
+	      const struct sequential_options *so, const struct sampling_events *events,
+	      struct monitor_set *ms, struct error *err)
 {
-	side_options(side, name, so);
+	side_options(side, name, so, events);
 	if (runner_batch_open(st, &side->plan, &side->opt, &side->result, err))
 		return -1;
 	return runner_bench_open(st, side->result.batch_id, 0, &side->plan.items[0],
@@ -78,9 +93,9 @@ int side_open(struct sample_side *side, struct store *st, const char *name,
 }
 
 int side_batch(struct sample_side *side, const char *name, const struct sequential_options *so,
-	       struct result_set *set, struct error *err)
+	       const struct sampling_events *events, struct result_set *set, struct error *err)
 {
-	side_options(side, name, so);
+	side_options(side, name, so, events);
 	if (runner_batch_make(&side->plan, &side->opt, set, err))
 		return -1;
 	/* the runs are the experiment's own: the store keeps other batches out */
@@ -101,7 +116,8 @@ int sides_open(struct sample_side *const *sides, struct store *st, struct result
 		plans[i] = &sides[i]->plan;
 		results[i] = &sides[i]->result;
 	}
-	if (runner_batches_begin_own(st, set, plans, results, err))
+	if (runner_batches_begin_own(st, set, plans, results, n ? sides[0]->opt.events : NULL,
+				     err))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (runner_bench_open(st, sides[i]->result.batch_id, 0, &sides[i]->plan.items[0],
@@ -130,10 +146,13 @@ int side_sample(struct sample_side *side, double *value, struct error *err)
 
 int side_finish(struct sample_side *side, struct store *st, bool complete, struct error *err)
 {
+	struct lock_wait w = LOCK_WAIT(st, side->opt.events, "the end of its batch");
 	int rc = 0;
 
-	if (side->result.batch_id)
-		rc = store_batch_finish(st, side->result.batch_id, complete, err);
+	while (side->result.batch_id &&
+	       (rc = store_batch_finish(st, side->result.batch_id, complete, err)) &&
+	       lock_wait_again(&w))
+		;
 	side_release(side);
 	return rc;
 }

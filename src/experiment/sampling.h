@@ -36,12 +36,16 @@ struct sequential_options {
 #define SEQUENTIAL_DEFAULT_MAX_SAMPLES 200
 #define SEQUENTIAL_DEFAULTS { 0.05, 2.0, SEQUENTIAL_DEFAULT_MAX_SAMPLES, 0, 0, NULL, NULL, NULL, 0 }
 
+struct sampling_events;
+
 /* One benchmark sampled into its own run. */
 struct sample_side {
 	char *run_name;
 	struct plan plan;		/* one benchmark */
 	cpu_set_t cpus;
 	struct runner_options opt;
+	struct runner_events events;	/* opt.events: the runner's notes, as @sampling's */
+	const struct sampling_events *sampling;
 	struct runner_result result;
 	struct runner_bench *bench;
 	size_t metric;			/* index into runner_bench_values() */
@@ -57,9 +61,14 @@ struct sample_side {
  */
 int side_prepare(struct sample_side *side, const struct workload *w, char *const *assignments,
 		 size_t nr, const char *metric, struct error *err);
-/* Open its batch of run @name and its benchmark, measured with @ms. */
+/*
+ * Open its batch of run @name and its benchmark, measured with @ms; what
+ * the runner says of them (that a write waits for the store's write lock)
+ * goes to @events' note (NULL: nowhere).
+ */
 int side_open(struct sample_side *side, struct store *st, const char *name,
-	      const struct sequential_options *so, struct monitor_set *ms, struct error *err);
+	      const struct sequential_options *so, const struct sampling_events *events,
+	      struct monitor_set *ms, struct error *err);
 /*
  * The sides of an experiment whose runs are its own (ab's): side_batch()
  * makes @side's batch of run @name into @set, its environment read under
@@ -69,7 +78,7 @@ int side_open(struct sample_side *side, struct store *st, const char *name,
  * (store_batches_begin_own()), and opens their benchmarks.
  */
 int side_batch(struct sample_side *side, const char *name, const struct sequential_options *so,
-	       struct result_set *set, struct error *err);
+	       const struct sampling_events *events, struct result_set *set, struct error *err);
 int sides_open(struct sample_side *const *sides, struct store *st, struct result_set *set,
 	       struct monitor_set *ms, struct error *err);
 /*
@@ -78,7 +87,11 @@ int sides_open(struct sample_side *const *sides, struct store *st, struct result
  * -1 with @err when the run must stop (a signal, a store error).
  */
 int side_sample(struct sample_side *side, double *value, struct error *err);
-/* Mark its batch finished (complete or not) and free it. */
+/*
+ * Mark its batch finished (complete or not), waiting for a write lock held
+ * past the busy timeout as the runner's writes do (runner/lock_wait.h),
+ * and free it.
+ */
 int side_finish(struct sample_side *side, struct store *st, bool complete, struct error *err);
 void side_release(struct sample_side *side);
 

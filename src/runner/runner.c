@@ -18,6 +18,7 @@
 #include "runner/iteration.h"
 #include "runner/knob_journal.h"
 #include "runner/limits.h"
+#include "runner/lock_wait.h"
 #include "runner/runner.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -135,15 +136,21 @@ static int benchmark_start(struct store *st, const struct runner_options *opt,
 			   int64_t *bench_id, int64_t *metric_ids,
 			   struct benchmark_progress *progress, struct error *err)
 {
-	if (opt->resume_batch) {
-		int found = store_benchmark_progress(st, batch_id, index, bench, bench_id,
-						     metric_ids, progress, err);
+	struct lock_wait w = LOCK_WAIT(st, opt->events, "the benchmark it starts");
+	int found = 1;	/* 1: not in the store (yet) */
 
-		if (found <= 0)
-			return found;
-	}
+	while (opt->resume_batch &&
+	       (found = store_benchmark_progress(st, batch_id, index, bench, bench_id,
+						 metric_ids, progress, err)) < 0)
+		if (!lock_wait_again(&w))
+			return -1;
+	if (!found)
+		return 0;
 	memset(progress, 0, sizeof(*progress));
-	return store_benchmark_add(st, batch_id, bench, bench_id, metric_ids, err);
+	while (store_benchmark_add(st, batch_id, bench, bench_id, metric_ids, err))
+		if (!lock_wait_again(&w))
+			return -1;
+	return 0;
 }
 
 /* A benchmark of a batch, ready to run iterations one at a time. */
@@ -165,8 +172,13 @@ struct runner_bench {
 static int record_tasks(void *ctx, pid_t group, struct error *err)
 {
 	const struct runner_bench *rb = ctx;
+	struct lock_wait w = LOCK_WAIT(rb->st, rb->opt->events,
+				       "the process group of the iteration it starts");
 
-	return store_batch_tasks(rb->st, rb->batch_id, group, err);
+	while (store_batch_tasks(rb->st, rb->batch_id, group, err))
+		if (!lock_wait_again(&w))
+			return -1;
+	return 0;
 }
 
 int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
@@ -246,48 +258,41 @@ static void iteration_info(const struct iteration_outcome *outcome,
  * The profile of the iteration that just ended, stored with the benchmark
  * when @keep (a measured iteration that succeeded), else thrown away.
  */
-static int profile_store(struct store *st, struct monitor_set *ms, int64_t bench_id, int seq,
-			 bool extra, bool keep, struct error *err)
+static int profile_store(struct runner_bench *rb, struct monitor_set *ms, int seq, bool extra,
+			 bool keep, struct error *err)
 {
 	struct result_profile *p = monitors_take_profile(ms);
+	struct lock_wait w = LOCK_WAIT(rb->st, rb->opt->events,
+				       "the profile of the iteration just measured");
 	int rc = 0;
 
 	if (!p)
 		return 0;
 	p->seq = seq;
 	p->extra = extra;
-	if (keep)
-		rc = store_profile_add(st, bench_id, p, err);
+	while (keep && (rc = store_profile_add(rb->st, rb->bench_id, p, err)) &&
+	       lock_wait_again(&w))
+		;
 	result_profile_release(p);
 	free(p);
 	return rc;
 }
 
 /*
- * Commit a measured iteration. Its values are in memory, so while another
- * process holds the store's write lock (an import holds it for its whole
- * transaction, minutes for a large one) the commit waits for it, past the
- * busy timeout, saying so once; only a signal ends the wait, and then the
- * run ends as interrupted, with this iteration not stored.
+ * Commit a measured iteration, waiting for a write lock held past the busy
+ * timeout (runner/lock_wait.h): only a signal loses it.
  */
 static int commit_iteration(struct runner_bench *rb, bool warmup,
 			    const struct iteration_outcome *outcome,
 			    const struct result_iteration *info, struct error *err)
 {
-	const struct runner_events *ev = rb->opt->events;
-	bool said = false;
+	struct lock_wait w = LOCK_WAIT(rb->st, rb->opt->events, "the iteration just measured");
 
 	while (store_iteration_add(rb->st, rb->bench_id, rb->seq, warmup,
 				   outcome->failed ? outcome->failure : NULL, info,
-				   rb->iv.samples, outcome->failed ? 0 : rb->iv.nr, err)) {
-		if (!store_lock_busy(rb->st) || iteration_interrupted())
+				   rb->iv.samples, outcome->failed ? 0 : rb->iv.nr, err))
+		if (!lock_wait_again(&w))
 			return -1;
-		if (!said && ev && ev->note)
-			ev->note(ev->ctx, "waiting for the store's write lock, held by another "
-				 "process, to store the iteration just measured (Ctrl-C stops "
-				 "the run without it)");
-		said = true;
-	}
 	rb->seq++;
 	return 0;
 }
@@ -333,7 +338,7 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 							  attempt < rb->opt->retries);
 		if (commit_iteration(rb, warmup, &outcome, &info, err))
 			return -1;
-		if (profile_store(rb->st, rb->cfg.monitors, rb->bench_id, rb->seq - 1, false,
+		if (profile_store(rb, rb->cfg.monitors, rb->seq - 1, false,
 				  !warmup && !outcome.failed, err))
 			return -1;
 		result->iterations_done++;
@@ -375,7 +380,7 @@ static int run_profile_iterations(struct runner_bench *rb, struct monitor_set *p
 	outcome.monitor_values = rb->iv.values + rb->iv.nr_workload + NR_RUSAGE_METRICS;
 	for (int k = 0; k < count; k++) {
 		if (iteration_run(rb->item->workload, rb->item->values, &profiled, &outcome, err) ||
-		    profile_store(rb->st, profiling, rb->bench_id, k, true, !outcome.failed, err))
+		    profile_store(rb, profiling, k, true, !outcome.failed, err))
 			return -1;
 	}
 	return 0;
@@ -489,18 +494,24 @@ static int open_batch(struct store *st, const struct plan *plan,
 		      const struct runner_options *opt, struct runner_result *result,
 		      struct error *err)
 {
+	struct lock_wait w = LOCK_WAIT(st, opt->events, opt->resume_batch ?
+				       "that it resumes its batch" : "the batch it begins");
 	struct result_set set = { NULL, 0 };
 	char *plan_json;
 	int rc;
 
 	if (opt->resume_batch) {
 		result->batch_id = opt->resume_batch;
-		return store_batch_claim(st, opt->resume_batch, err);
+		while ((rc = store_batch_claim(st, opt->resume_batch, err)) && lock_wait_again(&w))
+			;
+		return rc;
 	}
 	plan_json = plan_to_json(plan);
 	make_batch(opt, &set);
-	rc = store_batch_begin(st, &set.batches[0], opt->replace, plan_json, err);
-	result->batch_id = set.batches[0].id;
+	while ((rc = store_batch_begin(st, &set.batches[0], opt->replace, plan_json, err)) &&
+	       lock_wait_again(&w))
+		;
+	result->batch_id = rc ? 0 : set.batches[0].id;
 	free(plan_json);
 	result_set_release(&set);
 	return rc;
@@ -539,8 +550,9 @@ int runner_batch_make(const struct plan *plan, const struct runner_options *opt,
 
 int runner_batches_begin_own(struct store *st, struct result_set *set,
 			     const struct plan *const *plans, struct runner_result *const *results,
-			     struct error *err)
+			     const struct runner_events *events, struct error *err)
 {
+	struct lock_wait w = LOCK_WAIT(st, events, "the batches it begins");
 	char **plan_json = xcalloc(set->nr_batches, sizeof(char *));
 	int rc;
 
@@ -548,8 +560,9 @@ int runner_batches_begin_own(struct store *st, struct result_set *set,
 		memset(results[i], 0, sizeof(*results[i]));
 		plan_json[i] = plan_to_json(plans[i]);
 	}
-	rc = store_batches_begin_own(st, set->batches, (const char *const *)plan_json,
-				     set->nr_batches, err);
+	while ((rc = store_batches_begin_own(st, set->batches, (const char *const *)plan_json,
+					     set->nr_batches, err)) && lock_wait_again(&w))
+		;
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		if (!rc)
 			results[i]->batch_id = set->batches[i].id;
@@ -586,6 +599,21 @@ static void monitor_notes(const struct runner_options *opt, const struct plan *p
 	opt->events->note(opt->events->ctx, text);
 }
 
+/* Mark the batch of @result finished, complete or not, or failed when it measured nothing. */
+static int batch_finish(struct store *st, const struct runner_result *result,
+			const struct runner_events *events, struct error *err)
+{
+	struct lock_wait w = LOCK_WAIT(st, events, "the end of its batch");
+	int rc;
+
+	while ((rc = result->complete && runner_measured_nothing(result) ?
+		     store_batch_finish_failed(st, result->batch_id, err) :
+		     store_batch_finish(st, result->batch_id, result->complete, err)) &&
+	       lock_wait_again(&w))
+		;
+	return rc;
+}
+
 int runner_execute(struct store *st, const struct plan *plan,
 		   const struct runner_options *opt, struct runner_result *result,
 		   struct error *err)
@@ -619,14 +647,16 @@ int runner_execute(struct store *st, const struct plan *plan,
 		return -1;
 	if (plan->profile_iterations > 0)
 		profiling = monitors_split_profiling(ms);
+	/* before the batch: a signal ends its begin's wait for the lock too */
+	iteration_install_signal_handlers();
 	if (runner_batch_open(st, plan, opt, result, err)) {
 		monitors_close(profiling);
 		monitors_close(ms);
+		result->signal = iteration_interrupted();
 		return -1;
 	}
 	monitor_notes(opt, plan, ms, profiling);
 
-	iteration_install_signal_handlers();
 	progress.events = opt->events;
 	progress.start = time_now();
 	for (size_t i = 0; i < plan->nr_items; i++)
@@ -639,12 +669,12 @@ int runner_execute(struct store *st, const struct plan *plan,
 
 	result->signal = iteration_interrupted();
 	result->complete = !rc;
-	/* Keep the first error: it is the one that explains the stop. */
-	if ((result->complete && runner_measured_nothing(result) ?
-	     store_batch_finish_failed(st, result->batch_id, &finish_err) :
-	     store_batch_finish(st, result->batch_id, result->complete, &finish_err)) && !rc) {
+	if (batch_finish(st, result, opt->events, &finish_err) && !rc) {
+		/* Keep the first error: it is the one that explains the stop. */
 		*err = finish_err;
 		rc = -1;
+		/* a signal that ended the finish's wait leaves the batch incomplete */
+		result->signal = iteration_interrupted();
 	}
 	return rc;
 }

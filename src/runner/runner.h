@@ -78,7 +78,10 @@ int runner_item_warmup(const struct plan_item *item, const struct runner_options
 /*
  * Execute @plan into @st as one batch of run opt->name: each iteration is
  * committed as soon as it ends. On an error or a signal the batch is marked
- * incomplete and everything completed stays. With opt->resume_batch, the
+ * incomplete and everything completed stays. Every write from the begin of
+ * the batch to its end waits for a write lock that another process holds
+ * past the busy timeout (runner/lock_wait.h): a signal ends the wait, and
+ * the run, with result->signal. With opt->resume_batch, the
  * plan must be the one stored with that batch: each benchmark continues
  * with exactly the iterations it is missing. The plan's retries, reruns,
  * CPUs, --max-interference (when given) and --quiet-wait (its options,
@@ -109,7 +112,7 @@ int runner_batch_make(const struct plan *plan, const struct runner_options *opt,
 		      struct result_set *set, struct error *err);
 int runner_batches_begin_own(struct store *st, struct result_set *set,
 			     const struct plan *const *plans, struct runner_result *const *results,
-			     struct error *err);
+			     const struct runner_events *events, struct error *err);
 
 struct runner_bench;
 struct monitor_set;

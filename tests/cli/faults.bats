@@ -66,6 +66,7 @@ iterations_of() {	# iterations_of DB RUN
 # lock_store [SQL]: a sqlite3 process takes the store's write lock (BEGIN
 # EXCLUSIVE), runs SQL, and holds the lock until unlock_store.
 lock_store() {
+	rm -f "$TMP/lock.fifo"
 	mkfifo "$TMP/lock.fifo"
 	sqlite3 "$SCHEDPERF_DB" <"$TMP/lock.fifo" >"$TMP/locker.out" 2>&1 3>&- &
 	LOCKER=$!
@@ -275,11 +276,11 @@ fill_disk() {
 	lock_store "INSERT INTO runs (name) VALUES ('locker');"
 	export SCHEDPERF_BUSY_TIMEOUT_MS=300
 	# The lock is held until unlock_store: ending with exit 3 before then
-	# (fault's time limit would make it 124) is the bounded wait.
-	fault 3 run pipe -p loops=10 -i 2 --name b -q
+	# (fault's time limit would make it 124) is the bounded wait. (A run
+	# waits on: the tests of gated_run below.)
+	fault 3 import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
 	err_has "locked"
 	err_has "write lock"
-	fault 3 import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
 	# Readers are not blocked by a writer (WAL).
 	run sp runs
 	[ "$status" -eq 0 ]
@@ -312,10 +313,7 @@ commit_waits_for_lock() {
 	# the held iteration is stored, and the run goes on
 	wait_for sh -c "[ \"\$(sqlite3 '$SCHEDPERF_DB' 'SELECT count(*) FROM iterations WHERE failure IS NULL')\" -ge $((n + 2)) ]"
 	kill -INT "$runner"
-	wait_for all_gone "$runner"
-	local rc=0
-	wait "$runner" || rc=$?
-	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	runner_ends 130
 	# the wait said once; then only the interruption
 	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; return 1; }
 	grep -q "^schedperf: interrupted: " "$TMP/err"
@@ -327,16 +325,131 @@ commit_waits_for_lock() {
 	local runner n
 	commit_waits_for_lock
 	kill -INT "$runner"
-	wait_for all_gone "$runner"
-	local rc=0
-	wait "$runner" || rc=$?
+	runner_ends 130
 	unlock_store
-	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
 	grep -q "^schedperf: interrupted: $n completed iterations are kept" "$TMP/err" ||
 		{ cat "$TMP/err"; return 1; }
 	integrity_ok "$SCHEDPERF_DB"
 	whole_iterations "$SCHEDPERF_DB"
 	[ "$(iterations_of "$SCHEDPERF_DB" long)" -eq "$n" ]
+}
+
+count() {	# count TABLE [WHERE]
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM $1 ${2:+WHERE $2}"
+}
+
+# references_ok: no row of the store refers to one that is not there.
+references_ok() {
+	[ -z "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA foreign_key_check')" ]
+}
+
+@test "faults: a lock held across a run's begin, benchmark start, profile and end: each waits" {
+	can_sample
+	local runner
+	sp db init >/dev/null
+	lock_store
+	# four benchmarks, each a measured iteration (K odd) and an extra one
+	gated_run -p better=lower,higher -p shell=0,1 -i 1 --profile-iterations 1 \
+		--no-monitors --name g
+	wait_for noted "the batch it begins"
+	[ "$(count batches)" -eq 0 ]
+	unlock_store
+	let_go 1 0
+	# the extra iteration fails, keeping no profile: the next write starts benchmark 2
+	wait_for arrived 2
+	lock_store
+	let_go 2 1
+	wait_for noted "the benchmark it starts"
+	[ "$(count benchmarks)" -eq 1 ]
+	unlock_store
+	let_go 3 0
+	wait_for arrived 4
+	lock_store
+	let_go 4 0
+	wait_for noted "the profile of the iteration just measured"
+	[ "$(count profiles)" -eq 0 ]
+	unlock_store
+	let_go 5 0
+	let_go 6 1
+	let_go 7 0
+	wait_for arrived 8
+	lock_store
+	let_go 8 1
+	wait_for noted "the end of its batch"
+	[ "$(count batches 'complete = 1')" -eq 0 ]
+	refute all_gone "$runner"
+	unlock_store
+	runner_ends 0
+	[ "$(grep -c "waiting for the store's write lock" "$TMP/err")" -eq 4 ]
+	[ "$(count iterations 'failure IS NULL')" -eq 4 ]
+	[ "$(count profiles)" -eq 1 ]
+	[ "$(count batches 'complete = 1')" -eq 1 ]
+	integrity_ok "$SCHEDPERF_DB"
+	references_ok
+	whole_iterations "$SCHEDPERF_DB"
+}
+
+@test "faults: Ctrl-C ends a run's begin that waits for the lock: exit 130, nothing stored" {
+	local runner
+	sp db init >/dev/null
+	lock_store
+	gated_run -i 1 --name g
+	wait_for noted "the batch it begins"
+	kill -INT "$runner"
+	runner_ends 130
+	unlock_store
+	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; return 1; }
+	grep -q "^schedperf: interrupted: nothing was stored$" "$TMP/err"
+	[ "$(count runs)" -eq 0 ]
+	[ "$(count batches)" -eq 0 ]
+	integrity_ok "$SCHEDPERF_DB"
+}
+
+@test "faults: Ctrl-C ends a benchmark start that waits for the lock; --resume finishes the batch" {
+	can_sample
+	local runner
+	gated_run -p better=lower,higher -i 1 --profile-iterations 1 --no-monitors --name g
+	let_go 1 0
+	wait_for arrived 2
+	lock_store
+	let_go 2 1
+	wait_for noted "the benchmark it starts"
+	kill -INT "$runner"
+	runner_ends 130
+	unlock_store
+	grep -q "^schedperf: interrupted: 1 completed iterations are kept" "$TMP/err" ||
+		{ cat "$TMP/err"; return 1; }
+	[ "$(count benchmarks)" -eq 1 ]
+	[ "$(count batches 'complete = 1')" -eq 0 ]
+	integrity_ok "$SCHEDPERF_DB"
+	references_ok
+	# the batch goes on from benchmark 2
+	let_go 3 0
+	let_go 4 0
+	sp run --resume --name g -q >/dev/null 2>&1 3>&-
+	[ "$(count iterations 'failure IS NULL')" -eq 2 ]
+	[ "$(count batches 'complete = 1')" -eq 1 ]
+	integrity_ok "$SCHEDPERF_DB"
+	references_ok
+	whole_iterations "$SCHEDPERF_DB"
+}
+
+@test "faults: ab waits for a lock held at its begin, saying so, and measures once it is free" {
+	local runner
+	sp db init >/dev/null
+	lock_store
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" ab command -p cmd=true --a env:AB=a --b env:AB=b \
+		--max-samples 5 --name t >"$TMP/out" 2>"$TMP/err" 3>&- 5>&- &
+	runner=$!
+	wait_for noted "the batches it begins"
+	[ "$(count batches)" -eq 0 ]
+	refute all_gone "$runner"
+	unlock_store
+	runner_ends 0
+	[ "$(count batches 'complete = 1')" -eq 2 ]
+	[ "$(count iterations 'failure IS NULL')" -eq 10 ]
+	integrity_ok "$SCHEDPERF_DB"
+	references_ok
 }
 
 @test "faults: process creation refused by a process limit: refused before it starts" {

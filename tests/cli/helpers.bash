@@ -399,6 +399,52 @@ pg_new_db() {	# a new empty database for this test; prints its name
 	echo "$name"
 }
 
+# gated_run ARGS...: a run in the background ($runner, its stderr in
+# $TMP/err) of a command whose iterations the test lets through one at a
+# time: iteration K (counted from 1, extra ones of --profile-iterations
+# included) says it arrived (arrived K), then waits until let_go K STATUS
+# gives it its exit status (1: it fails), or until $TMP is gone. Between
+# the two the run writes nothing, so a lock taken then is held across the
+# run's next write after that iteration. The run holds open none of the
+# fifos through which tests hold a store's lock (fds 5 and 9), which would
+# keep the holder from ending.
+gated_run() {
+	cat >"$TMP/gate.sh" <<'EOF'
+d=$(dirname "$0")
+echo >>"$d/arrived"
+k=$(wc -l <"$d/arrived")
+until [ -e "$d/go.$k" ] || [ ! -d "$d" ]; do sleep 0.01; done
+exit "$(cat "$d/go.$k")"
+EOF
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run command -p cmd="sh $TMP/gate.sh" "$@" -q \
+		>"$TMP/out" 2>"$TMP/err" 3>&- 5>&- 9>&- &
+	runner=$!
+}
+
+arrived() {	# arrived K: iteration K of gated_run waits to be let go
+	[ "$(cat "$TMP/arrived" 2>/dev/null | wc -l)" -ge "$1" ]
+}
+
+let_go() {	# let_go K STATUS: iteration K of gated_run ends with STATUS
+	echo "$2" >"$TMP/go.tmp"
+	mv "$TMP/go.tmp" "$TMP/go.$1"
+}
+
+# runner_ends STATUS: the background run $runner ends (waited for, then
+# reaped) with exit STATUS; else its stderr ($TMP/err) says why.
+runner_ends() {
+	local rc=0
+
+	wait_for all_gone "$runner"
+	wait "$runner" || rc=$?
+	[ "$rc" -eq "$1" ] || { echo "exit $rc, not $1: $(cat "$TMP/err")"; return 1; }
+}
+
+noted() {	# noted WHAT: the run said once that it waits for the lock to store WHAT
+	[ "$(grep -c "waiting for the store's write lock, held by another process, to store $1 (" \
+		"$TMP/err")" -eq 1 ]
+}
+
 # can_sample: skip a test of the profile monitor where this user may not
 # sample the kernel (root here, or kernel.perf_event_paranoid <= 1).
 can_sample() {
