@@ -340,6 +340,27 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	same_json "$TMP/after.json" "$TMP/before.json"
 }
 
+# lock_pg: another session ($holder, named holder) takes the store's write
+# lock, as an import does, and holds it until unlock_pg.
+lock_pg() {
+	rm -f "$TMP/hold"
+	mkfifo "$TMP/hold"
+	PGAPPNAME=holder psql -qXAt "$PG" <"$TMP/hold" >/dev/null 2>&1 3>&- &
+	holder=$!
+	exec 9>"$TMP/hold"
+	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
+	wait_for pg_query_is "$(locks_of holder l.granted)" 1
+}
+
+unlock_pg() {	# end of input: the session ends, and its lock with it
+	exec 9>&-
+	wait "$holder"
+}
+
+pg_query_is() {	# pg_query_is SQL VALUE: SQL on the store gives VALUE
+	[ "$(psql -qXAt "$PG" -c "$1")" = "$2" ]
+}
+
 @test "postgres: a measured iteration waits for a write lock held past the busy timeout, and is stored" {
 	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" --db "$PG" run pipe -p loops=20000 -i 3000 --name r -q \
 		2>"$TMP/err" 3>&- &
@@ -348,24 +369,40 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/old-bare.json"
 	# an iteration held, so that the run's next write is its commit (the
 	# write before an iteration gives up after the busy timeout)
 	wait_for hold_iteration "$runner"
-	# another session holds the store's write lock, as an import does
-	mkfifo "$TMP/hold"
-	PGAPPNAME=holder psql -qXAt "$PG" <"$TMP/hold" >/dev/null 2>&1 3>&- &
-	local holder=$! n rc=0
-	exec 9>"$TMP/hold"
-	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
-	wait_count "$PG" "$(locks_of holder l.granted)" 1
+	local holder n
+	lock_pg
 	release_iteration
 	wait_for grep -q "waiting for the store's write lock" "$TMP/err"
 	n=$(psql -qXAt "$PG" -c 'SELECT count(*) FROM iterations')
-	exec 9>&-
-	wait "$holder"
+	unlock_pg
 	wait_count "$PG" "SELECT count(*) FROM iterations" $((n + 2))
 	kill -INT "$runner"
-	wait_for all_gone "$runner"
-	wait "$runner" || rc=$?
-	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	runner_ends 130
 	# said once, then only the interruption; no iteration missing
 	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; return 1; }
 	[ "$(psql -qXAt "$PG" -c 'SELECT count(*) = max(seq) + 1 FROM iterations')" = t ]
+}
+
+@test "postgres: a run's begin and its end wait for a write lock held past the busy timeout" {
+	can_sample
+	local runner holder
+	sp --db "$PG" db init >/dev/null
+	lock_pg
+	SCHEDPERF_DB=$PG gated_run -i 1 --profile-iterations 1 --no-monitors --name g
+	wait_for noted "the batch it begins"
+	pg_query_is "SELECT count(*) FROM batches" 0
+	unlock_pg
+	let_go 1 0
+	# the extra iteration fails, keeping no profile: the next write ends the batch
+	wait_for arrived 2
+	lock_pg
+	let_go 2 1
+	wait_for noted "the end of its batch"
+	pg_query_is "SELECT count(*) FROM batches WHERE complete" 0
+	refute all_gone "$runner"
+	unlock_pg
+	runner_ends 0
+	[ "$(grep -c "waiting for the store's write lock" "$TMP/err")" -eq 2 ]
+	pg_query_is "SELECT count(*) FROM iterations WHERE failure IS NULL" 1
+	pg_query_is "SELECT count(*) FROM batches WHERE complete" 1
 }
