@@ -4,42 +4,11 @@
  * differences, then one table whose value columns the style chooses.
  * Undefined numbers are "-", never NaN.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
-
-/*
- * A markdown cell must not carry a '|', which would end it, nor a trailing
- * backslash, which would escape the '|' that ends it, nor a control
- * character (a return, an escape), which would break or rewrite the row.
- * Nor may a name become markup where the markdown is rendered: a tag or an
- * entity (<script>, &amp;), a code span, a link, emphasis or a strikethrough;
- * each such character is backslash-escaped, as CommonMark allows any ASCII
- * punctuation to be. '_' is markup only next to a non-alphanumeric (or at
- * an end): inside a word (usec_per_op) it stays as it is.
- */
-static bool md_markup(const char *s, const char *start)
-{
-	const unsigned char before = s > start ? (unsigned char)s[-1] : ' ';
-	const unsigned char after = (unsigned char)s[1];
-
-	if (strchr("|\\<>&`*[]~", *s))
-		return true;
-	return *s == '_' && (!(isalnum(before) || before >= 0x80) ||
-			     !(isalnum(after) || after >= 0x80));
-}
-
-void md_text(FILE *out, const char *s)
-{
-	for (const char *p = s; *p; p++) {
-		if (md_markup(p, s))
-			fputc('\\', out);
-		fputc((unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p, out);
-	}
-}
 
 void md_number(FILE *out, double v, enum md_kind kind)
 {

@@ -169,7 +169,10 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);
-/* Text in a markdown cell: '|' and backslashes escaped, control characters as spaces. */
+/*
+ * Text in markdown, a cell's or a note's: '|', backslashes and what a renderer
+ * would take for markup escaped, control characters as spaces (render.c).
+ */
 void md_text(FILE *out, const char *s);
 /* A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed change; "-" when not finite. */
 enum md_kind { MD_G3, MD_G4, MD_G6, MD_PCT, MD_CHANGE };
