@@ -88,8 +88,8 @@ static int started_width(const struct history_series *s)
 static void point_label(FILE *out, const struct history *h, const struct history_point *p,
 			int width, int started_w)
 {
-	size_t len = run_shown_length(p);
 	char *shown = utf8_escaped(p->run);
+	size_t len = utf8_columns(shown) + p->incomplete;	/* run_shown_length()'s */
 
 	fprintf(out, "  %s%s%*s", shown, p->incomplete ? "*" : "",
 		len < (size_t)width ? width - (int)len : 0, "");

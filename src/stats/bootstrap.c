@@ -241,7 +241,7 @@ int bootstrap_ratio_ci(const double *base, size_t n_base,
 	};
 
 	if (n_base < BOOTSTRAP_MIN_N || n_new < BOOTSTRAP_MIN_N || resamples < 2 ||
-	    !stats_all_finite(base, n_base) || !stats_all_finite(new, n_new)) {
+	    !stats_all_finite2(base, n_base, new, n_new)) {
 		*low = *high = NAN;
 		return -1;
 	}

@@ -531,23 +531,14 @@ static void hl_work_free(struct hl_work *w)
 	}
 }
 
-/*
- * The differences of samples with a NaN or an infinity have no order
- * (inf - inf is NaN), and selecting among them runs past the arrays' ends.
- */
-static bool finite_samples(const double *base, size_t n_base, const double *new,
-			   size_t n_new)
-{
-	return stats_all_finite(base, n_base) && stats_all_finite(new, n_new);
-}
-
 double hl_difference_kth(const double *base, size_t n_base,
 			 const double *new, size_t n_new, unsigned long long k)
 {
 	struct hl_work w;
 	double d;
 
-	if (!finite_samples(base, n_base, new, n_new))
+	/* differences with a NaN or an infinity have no order (inf - inf is NaN) */
+	if (!stats_all_finite2(base, n_base, new, n_new))
 		return NAN;
 	hl_work_init(&w, base, n_base, new, n_new, false);
 	if (w.m.small)
@@ -569,7 +560,7 @@ static void estimate(const double *base, size_t n_base, const double *new, size_
 	r->shift = r->low = r->high = NAN;
 	r->exact = false;
 	if (n_base == 0 || n_new == 0 || !(level > 0 && level < 1) ||
-	    !finite_samples(base, n_base, new, n_new))
+	    !stats_all_finite2(base, n_base, new, n_new))
 		return;
 
 	hl_work_init(&w, base, n_base, new, n_new, sorted);

@@ -60,8 +60,7 @@ static void mwu(const double *base, size_t n_base, const double *new, size_t n_n
 
 	r->u = r->p = NAN;
 	r->exact = false;
-	if (n_base == 0 || n_new == 0 || !stats_all_finite(base, n_base) ||
-	    !stats_all_finite(new, n_new))
+	if (n_base == 0 || n_new == 0 || !stats_all_finite2(base, n_base, new, n_new))
 		return;
 	(sorted ? rank_sum_sorted : rank_sum)(new, n_new, 0, base, n_base, &rs);
 	mwu_from(&rs, n_base, n_new, r);

@@ -128,6 +128,11 @@ bool stats_all_finite(const double *x, size_t n)
 	return true;
 }
 
+bool stats_all_finite2(const double *x, size_t nx, const double *y, size_t ny)
+{
+	return stats_all_finite(x, nx) && stats_all_finite(y, ny);
+}
+
 static int scale_exponent(double largest)
 {
 	if (!isfinite(largest) || largest == 0.0 || (largest >= 0x1p-400 && largest <= 0x1p400))

@@ -68,6 +68,8 @@ int stats_scale_exponent(const double *x, size_t n);
 int stats_scale_exponent2(const double *x, size_t nx, const double *y, size_t ny);
 /* Whether every one of @n values is a number and not infinite. */
 bool stats_all_finite(const double *x, size_t n);
+/* The same of two sets of samples taken together. */
+bool stats_all_finite2(const double *x, size_t nx, const double *y, size_t ny);
 /* (a + b) / 2, without overflowing near the largest double. */
 double stats_midpoint(double a, double b);
 /* Median of @n values; @sorted must be in ascending order. */

@@ -198,8 +198,8 @@ int store_too_new(const char *location, int version, struct error *err);
  * How long a write waits for another writer's lock before it gives up with
  * an error, in ms: 10 s (a second `schedperf run` on the same store
  * commits one iteration at a time, so waits are short), or
- * $SCHEDPERF_BUSY_TIMEOUT_MS (tests). The runner's commit of a measured
- * iteration tries again past it (store_lock_busy()).
+ * $SCHEDPERF_BUSY_TIMEOUT_MS (tests). A measuring command's writes, from
+ * its batch's begin to its end, try again past it (store_lock_busy()).
  */
 int store_busy_timeout_ms(void);
 /*
