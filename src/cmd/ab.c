@@ -32,7 +32,6 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
-#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage ab_usage = {
@@ -47,7 +46,8 @@ static const struct cmd_usage ab_usage = {
 	"+-margin) or unknown (at --max-samples or --max-time). The sides are stored\n"
 	"as runs NAME-a and NAME-b, for compare, show and export. --dry-run checks\n"
 	"the arguments (and that a --name's runs hold nothing yet) and prints the\n"
-	"sides, changing nothing.\n",
+	"sides, changing nothing: with --format json one JSON object, \"dry_run\":\n"
+	"true.\n",
 
 	"SPEC is one or more knobs, a comma list or --a/--b repeated:\n"
 	"  sysctl:NAME=VALUE   e.g. sysctl:kernel.sched_autogroup_enabled=0\n"
@@ -160,38 +160,32 @@ static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const 
 	v->runs_kept = runs_kept(ab);
 }
 
-/* What a dry run shows: the sides as they would run, and the settings they change. */
+/*
+ * What a dry run shows: the sides as they would run, and the settings they
+ * change, in the format of the row --format chose of ab_formats[].
+ */
 static void print_plan(const struct ab *ab, const char *name)
 {
-	struct ab_verdict v = { 0 };
+	const struct output_format *f = ab->format.chosen;
+	struct ab_plan p = { .max_samples = ab->x.so.max_samples, .max_time = ab->x.so.max_time,
+			     .nr_settings = ab->x.ks.nr_machine };
+	struct ab_plan_setting *settings = xcalloc(p.nr_settings + 1, sizeof(*settings));
 
-	specs_of(ab, &v);
-	report_ab_head(stdout, &v, ", ");
-	if (ab->x.so.max_samples < INT_MAX)
-		printf("at most %d blocks%s", ab->x.so.max_samples, ab->x.so.max_time > 0 ? " or " : "");
-	if (ab->x.so.max_time > 0)
-		printf("%s%g s", ab->x.so.max_samples < INT_MAX ? "" : "at most ", ab->x.so.max_time);
-	printf("\n");
+	specs_of(ab, &p.head);
+	p.head.name = name;
 	for (int i = 0; i < 2; i++) {
-		const struct sample_side *s = &ab->x.side[i].sample;
-
-		printf("%s: %s %s%s%s\n", ab_side_names[i], ab->x.workload,
-		       s->plan.items[0].params_json, ab->x.side[i].has_cpus ? " on CPUs " : "",
-		       ab->x.side[i].has_cpus ? ab->x.side[i].cpus : "");
+		p.params_json[i] = ab->x.side[i].sample.plan.items[0].params_json;
+		p.cpus[i] = ab->x.side[i].has_cpus ? ab->x.side[i].cpus : NULL;
 	}
-	for (size_t i = 0; i < ab->x.ks.nr_machine; i++) {
+	for (size_t i = 0; i < p.nr_settings; i++) {
 		const struct knob_machine *m = &ab->x.ks.machine[i];
-		char *setting = utf8_escaped(m->name), *value[2];
 
-		for (int s = 0; s < 2; s++)
-			value[s] = utf8_escaped(m->value[s] ? m->value[s] : "(as it is)");
-		printf("setting %s %s: a %s, b %s\n", m->setting->kind, setting, value[0],
-		       value[1]);
-		free(setting);
-		free(value[0]);
-		free(value[1]);
+		settings[i] = (struct ab_plan_setting){ m->setting->kind, m->name,
+							{ m->value[0], m->value[1] } };
 	}
-	printf("runs: %s-a and %s-b; dry run: nothing was run, read or changed\n", name, name);
+	p.settings = settings;
+	ab_plan_formats[f - ab_formats].write(stdout, &p, NULL);
+	free(settings);
 }
 
 /* ------------------------------------------------------------ the command */

@@ -36,6 +36,32 @@ struct ab_verdict {
 extern const struct output_format ab_formats[];
 
 /*
+ * What a dry run prints: the sides as they would run and what they
+ * change. @head holds the workload, the SPECs, the metric, alpha, margin
+ * and the runs' name, as a verdict does.
+ */
+struct ab_plan_setting {
+	const char *kind, *name;
+	const char *value[2];		/* a's and b's; NULL: left as it is */
+};
+
+struct ab_plan {
+	struct ab_verdict head;
+	const char *params_json[2];	/* each side's benchmark parameters */
+	const char *cpus[2];		/* a side's cpus: list; NULL: none */
+	int max_samples;		/* INT_MAX: no cap */
+	double max_time;		/* <= 0: none */
+	const struct ab_plan_setting *settings;
+	size_t nr_settings;
+};
+
+/*
+ * records: a struct ab_plan; how: NULL. Row for row ab_formats[]: the
+ * dry run prints in the format of the row --format chose there.
+ */
+extern const struct output_format ab_plan_formats[];
+
+/*
  * Its first two lines, the sides and the metric, the second ended with
  * @end: what a dry run prints too, with the caps after.
  */

@@ -731,6 +731,39 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[ ! -e "$TMP/none.db" ]
 }
 
+@test "ab --dry-run --format json prints the plan as one JSON object, touching nothing" {
+	# a dry run reads no setting: no root needed for a sysctl it names
+	k=sysctl:kernel.sched_autogroup_enabled
+	run sp ab pipe -p loops=100 --a "$k=0" --b "$k=1,cpus:0" --b env:X=1 --name dj \
+		--max-time 30 --dry-run --format json
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	printf '%s\n' "$output" >"$TMP/plan.json"
+	[ "$(json 'd["dry_run"], d["workload"], d["runs"]' "$TMP/plan.json")" = \
+		"True pipe ['dj-a', 'dj-b']" ]
+	[ "$(json 'd["a"]["specs"], d["b"]["specs"]' "$TMP/plan.json")" = \
+		"['$k=0'] ['$k=1,cpus:0', 'env:X=1']" ]
+	[ "$(json 'd["a"]["params"]["loops"], d["a"]["cpus"], d["b"]["cpus"]' "$TMP/plan.json")" = \
+		"100 None 0" ]
+	setting="{'kind': 'sysctl', 'name': 'kernel.sched_autogroup_enabled', 'a': '0', 'b': '1'}"
+	[ "$(json 'd["settings"]' "$TMP/plan.json")" = "[$setting]" ]
+	[ "$(json 'd["metric"], d["unit"], d["better"], d["alpha"], d["margin_pct"]' \
+		"$TMP/plan.json")" = "usec_per_op usec lower 0.05 2.0" ]
+	[ "$(json 'd["max_samples"], d["max_time"]' "$TMP/plan.json")" = "None 30.0" ]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# the default cap, and a setting one side leaves as it is: null
+	run sp ab pipe -p loops=100 --a "$k=0" --b env:X=1 --dry-run --format json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$TMP/plan.json"
+	[ "$(json 'd["max_samples"], d["max_time"], d["settings"][0]["b"]' "$TMP/plan.json")" = \
+		"200 None None" ]
+	[[ "$(json 'd["runs"][0]' "$TMP/plan.json")" == ab-*-a ]]
+	# text stays the default
+	run sp ab pipe -p loops=100 --a "$k=0" --b "$k=1" --name dj --dry-run
+	[ "$status" -eq 0 ]
+	[ "${lines[5]}" = "runs: dj-a and dj-b; dry run: nothing was run, read or changed" ]
+}
+
 pg_job() {	# pg_job SQL-EXPRESSION: of job 1
 	psql_in "$PGDB" "SELECT $1 FROM jobs WHERE id = 1"
 }
