@@ -112,11 +112,20 @@ static int side_own_knobs(struct ab_side *s, int which, const struct workload *w
 	return 0;
 }
 
+/* The PATH side @s runs its program with when it sets one (env:PATH), else NULL. */
+static const char *side_path(const struct ab_side *s)
+{
+	for (size_t k = 0; k < s->knobs.nr; k++)
+		if (s->knobs.knobs[k].kind == KNOB_ENV && !strcmp(s->knobs.knobs[k].name, "PATH"))
+			return s->knobs.knobs[k].value;
+	return NULL;
+}
+
 static int prepare_side(struct ab_experiment *x, int which, const struct workload *w,
 			struct error *err)
 {
 	struct ab_side *s = &x->side[which];
-	char flag[16];
+	char flag[16], whose[16];
 	char **assignments;
 	size_t nr;
 	int rc;
@@ -131,8 +140,12 @@ static int prepare_side(struct ab_experiment *x, int which, const struct workloa
 	assignments = side_assignments(x, s, &nr);
 	/* the plan's checks count the CPUs of the side's cpus: (pipe's cpus=cross) */
 	workload_pin_cpus(s->has_cpus ? &s->sample.cpus : NULL);
+	/* and the command workload's looks its program up in the side's PATH */
+	snprintf(whose, sizeof(whose), "ab --%s", ab_side_names[which]);
+	workload_search_path(side_path(s), whose);
 	rc = side_prepare(&s->sample, w, assignments, nr, x->so.metric, err);
 	workload_pin_cpus(NULL);
+	workload_search_path(NULL, NULL);
 	free_assignments(assignments, nr);
 	/* The session's: its cgroups are filled in when they are made. */
 	s->sample.opt.task = knob_session_task(&x->ks, (size_t)which);

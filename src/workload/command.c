@@ -32,6 +32,7 @@
 
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/words.h"
 #include "workload/workload.h"
 
@@ -102,14 +103,18 @@ static bool runnable(const char *file)
 	return access(file, X_OK) == 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* Whether @name runs as a program: a path, or a name found in $PATH. */
-static bool program_exists(const char *name)
+/*
+ * Whether @name runs as a program: a path, or a name found in @path
+ * (NULL: this process's $PATH).
+ */
+static bool program_exists(const char *name, const char *path)
 {
-	const char *path = getenv("PATH");
 	char full[PATH_MAX];
 
 	if (strchr(name, '/'))
 		return runnable(name);
+	if (!path)
+		path = getenv("PATH");
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
@@ -123,14 +128,32 @@ static bool program_exists(const char *name)
 	return false;
 }
 
+/*
+ * A program not found in the PATH a side of ab gives it (env:PATH), which
+ * is not this process's: said with the side, and that PATH, so that it is
+ * not taken for one missing here.
+ */
+static int not_in_search_path(const char *program, const char *path, const char *whose,
+			      struct error *err)
+{
+	char *shown = utf8_escaped(path);
+
+	error_set(err, EXIT_USAGE, "command: cannot run '%.64s' for %s: no such executable in "
+		  "its env:PATH=%.128s (give the program's full path, or an env:PATH that holds "
+		  "it)", program, whose, shown);
+	free(shown);
+	return -1;
+}
+
 static int check_program(const struct param_value *values, struct error *err)
 {
-	const char *cmd = param_text(&values[CMD_PARAM_CMD]);
+	const char *cmd = param_text(&values[CMD_PARAM_CMD]), *whose;
+	const char *path = workload_search_path_of(&whose);
 	char **words;
 	int rc = 0;
 
 	if (values[CMD_PARAM_SHELL].num)
-		return program_exists("/bin/sh") ? 0 :
+		return program_exists("/bin/sh", NULL) ? 0 :
 			error_set(err, EXIT_ENV, "command: /bin/sh is missing (install a "
 				  "shell, or run cmd without shell=1)");
 	if (!(words = words_split(cmd, "command: bad cmd", err)))
@@ -142,7 +165,9 @@ static int check_program(const struct param_value *values, struct error *err)
 		rc = error_set(err, EXIT_USAGE, "command: '%.64s' is relative to this directory, "
 			       "and a worker runs the job in its own (give the program's "
 			       "absolute path, one the workers' machines have)", words[0]);
-	else if (!program_exists(words[0]) &&
+	else if (path && !strchr(words[0], '/') && !program_exists(words[0], path))
+		rc = not_in_search_path(words[0], path, whose, err);
+	else if (!program_exists(words[0], path) &&
 		 !(workload_checking_before_build() && strchr(words[0], '/')))
 		rc = error_set(err, EXIT_USAGE, "command: cannot run '%.64s': no such "
 			       "executable %s (give a path, or install it)", words[0],

@@ -240,6 +240,20 @@ void workload_pin_cpus(const cpu_set_t *cpus)
 		pinned_cpus = *cpus;
 }
 
+static const char *search_path, *search_path_whose;
+
+void workload_search_path(const char *path, const char *whose)
+{
+	search_path = path;
+	search_path_whose = path ? whose : NULL;
+}
+
+const char *workload_search_path_of(const char **whose)
+{
+	*whose = search_path_whose;
+	return search_path;
+}
+
 void workload_assume_cpus(int n)
 {
 	assumed_cpus = n;

@@ -181,6 +181,17 @@ void workload_assume_cpus(int n);
 void workload_pin_cpus(const cpu_set_t *cpus);
 
 /*
+ * The PATH the workload's program will be looked up in, when it is not
+ * this process's: that of an ab side's env:PATH, which the side runs
+ * with (ab sets each side's in turn, as its CPUs), so that a program the
+ * side would not find is refused before anything runs. @whose names the
+ * side in a message ("ab --a"). NULL: this process's PATH again.
+ */
+void workload_search_path(const char *path, const char *whose);
+/* That PATH, with *@whose, or NULL: this process's. */
+const char *workload_search_path_of(const char **whose);
+
+/*
  * Set while submit checks a job's arguments (the command's dry run, run
  * with $SCHEDPERF_JOB_CHECK): the job runs in a worker's directory, on
  * another machine perhaps, where a path relative to this directory names

@@ -764,6 +764,29 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[ "${lines[5]}" = "runs: dj-a and dj-b; dry run: nothing was run, read or changed" ]
 }
 
+@test "ab command: a program a side's env:PATH does not hold is refused before anything runs" {
+	# found in schedperf's own PATH, not in side a's
+	for dry in --dry-run ""; do
+		run sp ab command -p cmd=true --a env:PATH=/nonexistent --b env:X=1 \
+			--max-samples 5 $dry
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		want="cannot run 'true' for ab --a: no such executable in its env:PATH=/nonexistent"
+		[[ "$output" == *"$want (give the program's full path"* ]]
+	done
+	run sp ab command -p cmd=true --a env:X=1 --b env:PATH=/nonexistent --dry-run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"for ab --b: "* ]]
+	[ ! -e "$SCHEDPERF_DB" ]
+	# a PATH that holds it, or a path that needs none, passes
+	dir=$(dirname "$(type -P true)")
+	run sp ab command -p cmd=true --a "env:PATH=$dir" --b env:X=1 --dry-run
+	[ "$status" -eq 0 ]
+	run sp ab command -p cmd="$(type -P true)" --a env:PATH=/nonexistent --b env:X=1 \
+		--dry-run
+	[ "$status" -eq 0 ]
+}
+
 pg_job() {	# pg_job SQL-EXPRESSION: of job 1
 	psql_in "$PGDB" "SELECT $1 FROM jobs WHERE id = 1"
 }
