@@ -4,7 +4,6 @@
  * another store exported): all or nothing, in one transaction; a batch
  * the run has already (the same start time) refuses the whole import.
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "store/queries.h"
@@ -28,16 +27,12 @@ static size_t import_values(const struct result_benchmark *bench, const int64_t 
 
 	for (size_t i = 0; i < bench->nr_metrics; i++) {
 		const struct result_metric *m = &bench->metrics[i];
-		size_t have = warmup ? m->nr_warmup : m->nr_samples;
-		const double *v = warmup ? m->warmup : m->samples;
 		size_t reps = result_metric_repetitions(m);
 
 		for (size_t r = 0; r < reps; r++, n++) {
-			size_t at = k * reps + r;
-
 			samples[n].metric_id = metric_ids[i];
 			samples[n].rep = (int)r;
-			samples[n].value = at < have ? v[at] : NAN;
+			samples[n].value = result_metric_value(m, warmup, k, r);
 		}
 	}
 	return n;
@@ -58,8 +53,7 @@ static const struct result_iteration *import_info(const struct result_benchmark 
  * repetition; warm-ups come first, failures last.
  */
 static int import_iterations(struct iteration_rows *w, const struct result_benchmark *bench,
-			     int64_t bench_id, const int64_t *metric_ids,
-			     bool (*stopped)(void), struct error *err)
+			     int64_t bench_id, const int64_t *metric_ids, struct error *err)
 {
 	size_t nr_warmup, nr_measured, width;
 	int seq = 0, rc = 0;
@@ -72,8 +66,6 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 			struct store_sample *samples;
 			size_t n;
 
-			if (stopped && stopped())
-				return error_set(err, EXIT_INTERNAL, "the import was stopped");
 			samples = iteration_rows_room(w, width);
 			n = import_values(bench, metric_ids, warmup, k, samples);
 			rc = iteration_rows_add(w, bench_id, seq++, warmup, NULL,
@@ -88,6 +80,27 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 	return rc;
 }
 
+/*
+ * @bench's samples packed (packs.c), a row a metric, and its failed
+ * iterations as rows after them: its iterations have no records.
+ */
+static int import_packed(struct pack_rows *packs, struct iteration_rows *w,
+			 const struct result_benchmark *bench, int64_t bench_id,
+			 const int64_t *metric_ids, struct error *err)
+{
+	size_t nr_warmup, nr_measured, width;
+	int rc = 0;
+
+	import_shape(bench, &nr_warmup, &nr_measured, &width);
+	for (size_t i = 0; i < bench->nr_metrics && !rc; i++)
+		rc = pack_rows_add(packs, metric_ids[i], &bench->metrics[i], nr_warmup,
+				   nr_measured, err);
+	for (size_t k = 0; k < bench->nr_failed && !rc; k++)
+		rc = iteration_rows_add(w, bench_id, (int)(nr_warmup + nr_measured + k), false,
+					bench->failures[k], NULL, 0, err);
+	return rc;
+}
+
 /* Whether some iteration of @batch has a record (import_info()). */
 static bool import_records(const struct result_batch *batch)
 {
@@ -97,13 +110,19 @@ static bool import_records(const struct result_batch *batch)
 	return false;
 }
 
-/* The batch's benchmarks, then their iterations, then their profiles, each many a statement. */
+/*
+ * The batch's benchmarks, then their iterations (or, when none has a
+ * record, their samples packed), then their profiles, each many a
+ * statement.
+ */
 static int import_benchmarks(struct store *st, const struct result_batch *batch,
 			     bool (*stopped)(void), struct error *err)
 {
 	int64_t *bench_ids = xcalloc(batch->nr_benchmarks + 1, sizeof(int64_t)), *metric_ids;
+	bool records = import_records(batch);
 	size_t nr_metrics = 0;
 	struct iteration_rows w;
+	struct pack_rows packs;
 	int rc;
 
 	for (size_t j = 0; j < batch->nr_benchmarks; j++)
@@ -111,12 +130,20 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	metric_ids = xcalloc(nr_metrics + 1, sizeof(int64_t));
 	rc = benchmarks_insert(st, batch->id, 0, batch->benchmarks, batch->nr_benchmarks,
 			       bench_ids, metric_ids, err);
-	iteration_rows_init(&w, st, import_records(batch));
+	iteration_rows_init(&w, st, records);
+	pack_rows_init(&packs, st);
 	for (size_t j = 0, m = 0; j < batch->nr_benchmarks && !rc; j++) {
-		rc = import_iterations(&w, &batch->benchmarks[j], bench_ids[j], metric_ids + m,
-				       stopped, err);
+		if (stopped && stopped())
+			rc = error_set(err, EXIT_INTERNAL, "the import was stopped");
+		else if (records)
+			rc = import_iterations(&w, &batch->benchmarks[j], bench_ids[j],
+					       metric_ids + m, err);
+		else
+			rc = import_packed(&packs, &w, &batch->benchmarks[j], bench_ids[j],
+					   metric_ids + m, err);
 		m += batch->benchmarks[j].nr_metrics;
 	}
+	rc = pack_rows_finish(&packs, rc, err);
 	rc = iteration_rows_finish(&w, rc, err);
 	for (size_t j = 0; j < batch->nr_benchmarks && !rc; j++)
 		for (size_t k = 0; k < batch->benchmarks[j].nr_profiles && !rc; k++)

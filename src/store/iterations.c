@@ -331,17 +331,6 @@ static int iteration_row(struct load *l, struct sample_rows *sr, struct store_st
 	return 0;
 }
 
-/* The metric of benchmark @b with store id @id; NULL if none. */
-static struct result_metric *row_metric(struct load *l, struct load_bench *b, int64_t id)
-{
-	struct result_benchmark *bench = load_benchmark(l, b);
-
-	for (size_t i = 0; i < bench->nr_metrics; i++)
-		if (l->metric_ids[b->first_metric + i] == id)
-			return &bench->metrics[i];
-	return NULL;
-}
-
 static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 {
 	struct sample_rows *sr = l->part;
@@ -351,7 +340,7 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 
 	if ((id != sr->iteration_id || !sr->iteration_id) && iteration_row(l, sr, s, id, err))
 		return -1;
-	if (!sr->bench || !(m = row_metric(l, sr->bench, sql_int(s, 3))))
+	if (!sr->bench || !(m = load_metric(l, sr->bench, sql_int(s, 3))))
 		return 0;
 	value = sql_real(s, 4);
 	/* no writer stores one, and order statistics have none to sort */
@@ -531,7 +520,7 @@ int samples_read(struct load *l, struct error *err)
 		if (!result_benchmark_has_interference(bench))
 			result_benchmark_drop_iterations(bench);
 	}
-	return rc;
+	return rc || packs_read(l, err) ? -1 : 0;
 }
 
 /*
@@ -539,7 +528,8 @@ int samples_read(struct load *l, struct error *err)
  * counted in the store instead: the measured samples of the workloads'
  * metrics (every sample of such a metric, less those of warm-ups) and the
  * measured iterations a load records as disturbed (successful, with a
- * sample: CULPRITS_WHERE). Rows of a batch and part: its id, samples,
+ * sample: CULPRITS_WHERE), and the measured values of packed samples
+ * (packs.c: none disturbed). Rows of a batch and part: its id, samples,
  * warm-ups' samples, disturbed. The store's samples are counted a metric
  * at a time (SQLite walks its index of metrics, grouped as it goes), its
  * iterations in one scan each; a batch's are found from its benchmarks.
@@ -551,6 +541,7 @@ int samples_read(struct load *l, struct error *err)
 	"AND m.source = 'workload' "
 #define DISTURBED "SELECT k.batch_id, 0, 0, count(*) "
 #define DISTURBED_WHERE "NOT i.warmup AND " CULPRITS_WHERE
+#define PACKED "SELECT k.batch_id, sum(p.present), 0, 0 "
 static const char *const count_parts[2] = {
 	"SELECT k.batch_id, sum(c.n), 0, 0 FROM (SELECT s.metric_id, count(*) AS n "
 	"FROM samples s GROUP BY s.metric_id) c CROSS JOIN metrics m CROSS JOIN benchmarks k "
@@ -560,7 +551,10 @@ static const char *const count_parts[2] = {
 	"CROSS JOIN benchmarks k WHERE " WARMUP_SAMPLES_WHERE "AND k.id = i.benchmark_id "
 	"GROUP BY k.batch_id UNION ALL "
 	DISTURBED "FROM iterations i CROSS JOIN benchmarks k WHERE " DISTURBED_WHERE
-	"AND k.id = i.benchmark_id GROUP BY k.batch_id",
+	"AND k.id = i.benchmark_id GROUP BY k.batch_id UNION ALL "
+	PACKED "FROM packed_samples p CROSS JOIN metrics m CROSS JOIN benchmarks k WHERE "
+	"m.id = p.metric_id AND m.source = 'workload' AND k.id = m.benchmark_id "
+	"GROUP BY k.batch_id",
 
 	"SELECT k.batch_id, count(*), 0, 0 FROM benchmarks k CROSS JOIN metrics m "
 	"CROSS JOIN samples s WHERE k.batch_id = $1 AND m.benchmark_id = k.id "
@@ -569,7 +563,10 @@ static const char *const count_parts[2] = {
 	"CROSS JOIN metrics m WHERE k.batch_id = $1 AND i.benchmark_id = k.id AND "
 	WARMUP_SAMPLES_WHERE "GROUP BY k.batch_id UNION ALL "
 	DISTURBED "FROM benchmarks k CROSS JOIN iterations i WHERE k.batch_id = $1 AND "
-	"i.benchmark_id = k.id AND " DISTURBED_WHERE "GROUP BY k.batch_id",
+	"i.benchmark_id = k.id AND " DISTURBED_WHERE "GROUP BY k.batch_id UNION ALL "
+	PACKED "FROM benchmarks k CROSS JOIN metrics m CROSS JOIN packed_samples p WHERE "
+	"k.batch_id = $1 AND m.benchmark_id = k.id AND m.source = 'workload' AND "
+	"p.metric_id = m.id GROUP BY k.batch_id",
 };
 
 static int count_row(struct load *l, struct store_stmt *s, struct error *err)

@@ -60,6 +60,16 @@ struct load_bench *load_bench(struct load *l, int64_t id)
 	return bench_at(l, lo, id);
 }
 
+struct result_metric *load_metric(struct load *l, struct load_bench *b, int64_t id)
+{
+	struct result_benchmark *bench = load_benchmark(l, b);
+
+	for (size_t i = 0; i < bench->nr_metrics; i++)
+		if (l->metric_ids[b->first_metric + i] == id)
+			return &bench->metrics[i];
+	return NULL;
+}
+
 int load_query(struct load *l, const char *sql, const struct sql_arg *args, size_t nr,
 	       int (*row)(struct load *l, struct store_stmt *s, struct error *err),
 	       struct error *err)

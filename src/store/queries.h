@@ -138,6 +138,22 @@ int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
 		     struct error *err);
 
+/*
+ * packs.c: an imported metric's samples in one row (packed_samples), many
+ * rows a statement: pack_rows_add() the values of @m's @warmups warm-up
+ * and @measured measured iterations, pack_rows_finish() sends what is left
+ * and lets go (@rc: how the adding went), 0 or -1 with @err.
+ */
+struct pack_rows {
+	struct sql_rows rows;
+	char *hex[SQL_ROWS];		/* the chunk's values, as its rows bind them */
+};
+
+void pack_rows_init(struct pack_rows *w, struct store *st);
+int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
+		  size_t warmups, size_t measured, struct error *err);
+int pack_rows_finish(struct pack_rows *w, int rc, struct error *err);
+
 /* profiles.c: a profile and its symbols. */
 int profile_insert(struct store *st, int64_t bench_id, const struct result_profile *profile,
 		   struct error *err);
@@ -193,6 +209,8 @@ struct load {
 struct result_batch *load_batch(struct load *l, int64_t id);
 /* The benchmark of id @id with what the load keeps of it, NULL when not read. */
 struct load_bench *load_bench(struct load *l, int64_t id);
+/* The metric of benchmark @b with store id @id; NULL if none. */
+struct result_metric *load_metric(struct load *l, struct load_bench *b, int64_t id);
 static inline struct result_benchmark *load_benchmark(struct load *l,
 						      const struct load_bench *b)
 {
@@ -212,7 +230,9 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 	      struct error *err);
 
 int benchmarks_read(struct load *l, struct error *err);
+/* The samples: iterations.c's rows, then packs.c's (packs_read()). */
 int samples_read(struct load *l, struct error *err);
+int packs_read(struct load *l, struct error *err);
 int counts_read(struct load *l, struct error *err);
 int profiles_read(struct load *l, struct error *err);
 

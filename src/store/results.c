@@ -198,6 +198,15 @@ size_t result_metric_repetitions(const struct result_metric *m)
 	return m->repetitions ? m->repetitions : 1;
 }
 
+double result_metric_value(const struct result_metric *m, bool warmup, size_t k, size_t r)
+{
+	size_t at = k * result_metric_repetitions(m) + r;
+
+	if (warmup)
+		return at < m->nr_warmup ? m->warmup[at] : NAN;
+	return at < m->nr_samples ? m->samples[at] : NAN;
+}
+
 size_t result_metric_iterations(const struct result_metric *m, bool warmup)
 {
 	size_t reps = result_metric_repetitions(m);

@@ -160,6 +160,8 @@ void result_profile_add_symbol(struct result_profile *p, const char *name, const
 void result_profile_release(struct result_profile *p);
 /* @m's values per iteration, at least 1. */
 size_t result_metric_repetitions(const struct result_metric *m);
+/* @m's value of repetition @r of its warm-up (or measured) iteration @k; NAN: absent. */
+double result_metric_value(const struct result_metric *m, bool warmup, size_t k, size_t r);
 /* The iterations @m's warm-ups (or measured values) fill: ceil(values / repetitions). */
 size_t result_metric_iterations(const struct result_metric *m, bool warmup);
 /*

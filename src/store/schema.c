@@ -368,6 +368,19 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
 #define KNOB_JOURNAL_V12(d, name) JOURNAL_V9(d, name, KINDS_V12)
 
 /*
+ * Version 13: an imported metric's samples packed in one row (packs.c):
+ * its warm-up and measured iterations, the measured values present, the
+ * values as hex text.
+ */
+#define V13(d)									\
+	"CREATE TABLE packed_samples ("						\
+	"  metric_id " d##_BIG " PRIMARY KEY REFERENCES metrics(id) ON DELETE CASCADE,"	\
+	"  warmups " d##_INT " NOT NULL CHECK (warmups >= 0),"			\
+	"  measured " d##_INT " NOT NULL CHECK (measured >= 0),"		\
+	"  present " d##_BIG " NOT NULL CHECK (present >= 0),"			\
+	"  hex " d##_TEXT " NOT NULL" d##_KEYED
+
+/*
  * The history: migrations[i] turns version i + 1 into i + 2, in each
  * dialect's words. Versions 1 and 2 predate PostgreSQL stores.
  */
@@ -396,6 +409,7 @@ static const struct {
 	{ { COPY("knob_journal", KNOB_JOURNAL_V12, JOURNAL_V5_COLUMNS ", machine"),
 	    "ALTER TABLE knob_journal DROP CONSTRAINT knob_journal_kind_check, "
 	    "ADD CONSTRAINT knob_journal_kind_check CHECK (" KINDS_V12 ");" } },
+	{ EACH(V13) },
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION - 1,

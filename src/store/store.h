@@ -21,7 +21,7 @@
  * by another (transactions.c, "Writers").
  */
 
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 
 struct store;
 

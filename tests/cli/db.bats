@@ -119,11 +119,11 @@ current_version() {	# the version a new SQLite store gets
 # PostgreSQL stores were: without the job queue of version 4, the knob
 # journal of version 5, the interference of version 6, the CPU profiles of
 # version 8, the bisections of version 10, the kernel jobs of version 11,
-# and what came later.
+# the packed samples of version 13, and what came later.
 pg_make_v3() {
 	psql_in "$1" "DROP TABLE jobs CASCADE; DROP TABLE knob_journal; DROP TABLE culprits;
 		DROP TABLE profile_symbols, profiles; DROP INDEX iterations_failed;
-		DROP TABLE bisections;
+		DROP TABLE bisections; DROP TABLE packed_samples;
 		ALTER TABLE batches DROP COLUMN job_id, DROP COLUMN job_claim;
 		ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,

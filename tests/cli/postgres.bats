@@ -58,6 +58,25 @@ same_compare() {
 	done
 }
 
+@test "postgres: an import's samples are packed; hand-edited, they are a damaged store, exit 3" {
+	sp --db "$PG" run pipe -p loops=10 -i 3 --name a -q
+	sp --db "$PG" export a > "$TMP/a.json"
+	# as run b, without the records of its iterations: packed
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = "b"
+for b in d["runs"][0]["benchmarks"]: b.pop("iterations", None)
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/b.json"
+	sp --db "$PG" import "$TMP/b.json"
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM packed_samples')" -gt 0 ]
+	sp --db "$PG" export b > "$TMP/b2.json"
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))' \
+		"$TMP/b.json" "$TMP/b2.json"
+	psql_in "$PGDB" "UPDATE packed_samples SET hex = substr(hex, 2)"
+	run "$SP" --db "$PG" compare --format json a b
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"the packed samples of metric '"*"are not as many as their iterations"* ]]
+}
+
 @test "postgres: run, runs, show and --resume work as on SQLite" {
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
 	sp --db "$PG" run pipe -p loops=1000 -i 2 --name x -q
@@ -283,12 +302,13 @@ PY
 	sp --db "$PG" export old > "$TMP/old.json"
 	# version 5 as it was: no interference columns, no culprits, no cap on
 	# claims, no profiles, no job commands, a journal for one machine, no
-	# bisections, no kernel jobs
+	# bisections, no kernel jobs, no packed samples
 	psql_in "$PGDB" "ALTER TABLE iterations DROP COLUMN cpu_taken, DROP COLUMN cpu_steal,
 		DROP COLUMN cpu_available, DROP COLUMN disturbed, DROP COLUMN rerun,
 		DROP COLUMN started, DROP COLUMN ended;
 		DROP TABLE culprits; ALTER TABLE jobs DROP COLUMN max_attempts;
 		DROP TABLE profile_symbols, profiles; DROP TABLE bisections;
+		DROP TABLE packed_samples;
 		ALTER TABLE jobs DROP COLUMN command, DROP COLUMN result, DROP COLUMN kernel,
 		DROP COLUMN home_kernel, DROP COLUMN boot_deadline,
 		DROP CONSTRAINT jobs_state_check, ADD CONSTRAINT jobs_state_check CHECK (state IN

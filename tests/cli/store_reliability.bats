@@ -543,6 +543,40 @@ reads_change_nothing() {
 	done
 }
 
+@test "store: hand-edited packed samples (an import's) are a damaged store: exit 3, one line" {
+	cat > "$TMP/bare.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "p", "started": "2026-01-01T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "seconds",
+   "unit": "s", "better": "lower", "samples": [1.5, 2.5, 3.5]}]}]},
+ {"name": "q", "started": "2026-01-02T00:00:00Z", "complete": true, "environment": {},
+  "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "seconds",
+   "unit": "s", "better": "lower", "samples": [1.25, 2.25, 3.25]}]}]}]}
+JSON
+	"$SP" import "$TMP/bare.json"
+	[ "$(db 'SELECT count(*) FROM packed_samples')" -eq 2 ]
+	[ "$(db 'SELECT count(*) FROM samples')" -eq 0 ]
+	cp "$SCHEDPERF_DB" "$TMP/good.db"
+	# an infinity's bits, a digit too few, a letter that is no hex digit, an iteration more
+	for edit in "hex = '7ff0000000000000' || substr(hex, 17)" "hex = substr(hex, 2)" \
+		"hex = 'g' || substr(hex, 2)" "measured = measured + 1"; do
+		cp "$TMP/good.db" "$SCHEDPERF_DB"
+		db "UPDATE packed_samples SET $edit"
+		for cmd in "compare p q" "export p" "history" "show p"; do
+			run $SP $cmd
+			[ "$status" -eq 3 ]
+			assert_one_line_error
+			[[ "$output" == *"the packed samples of metric 'seconds' "*": the store was "* ]]
+		done
+	done
+	# a NaN's bits are an absent value, as a sample with no row
+	cp "$TMP/good.db" "$SCHEDPERF_DB"
+	db "UPDATE packed_samples SET hex = '7ff8000000000000' || substr(hex, 17)"
+	run $SP export p
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d ' \n' <<<"$output")" == *'"samples":[2.5,3.5]'* ]]
+}
+
 @test "store: a hand-edited infinite sample is a damaged store: every reader says so, exit 3, none hangs" {
 	"$SP" run pipe -p loops=10 -i 3 --name a -q
 	"$SP" run pipe -p loops=10 -i 3 --name b -q

@@ -592,6 +592,56 @@ static void assert_loads(struct store *st, const char *name, const char *expecte
 	result_set_release(&all);
 }
 
+/*
+ * Results imported without records are packed (packs.c), a row a metric:
+ * they load as the rows they came from did, warm-ups, repetitions, an
+ * absent value and failures alike, by name and with the whole store, and
+ * are counted as those.
+ */
+static void test_import_packed(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 }, counted = { NULL, 0 };
+	struct store_sample only_seconds = { 0, 0, 4.5 }, absent = { 0, 0, NAN };
+	struct error err = { 0 };
+	int64_t ids[2], a, bench_id;
+	char rows[2048];
+
+	a = begin(st, "a", "2026-01-01T00:00:00Z", false, NULL);
+	bench_id = fill(st, a, 1, 3, ids);
+	only_seconds.metric_id = ids[0];
+	assert_int_equal(store_iteration_add(st, bench_id, 4, false, NULL, NULL, &only_seconds, 1,
+					     &err), 0);
+	assert_int_equal(store_iteration_add(st, bench_id, 5, false, "crashed", NULL, &absent, 1,
+					     &err), 0);
+	fill(st, a, 2, 2, ids);
+	assert_int_equal(store_batch_finish(st, a, true, &err), 0);
+	assert_int_equal(store_load(st, "a", STORE_EVERYTHING, &set, &err), 0);
+	loaded(&set, "a", rows, sizeof(rows));
+	assert_non_null(strstr(rows, "failed 1 seconds: 1 2 3 4.5 | 0; ops: 10 11 20 21 30 31 "));
+
+	free(set.batches[0].name);
+	set.batches[0].name = xstrdup("p");
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	assert_loads(st, "p", rows);
+	/* two benchmarks of two metrics, a row each; no iteration but the failed one */
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 4);
+	assert_int_equal(sql_int("SELECT count(*) FROM iterations i JOIN benchmarks k ON "
+				 "k.id = i.benchmark_id JOIN batches b ON b.id = k.batch_id "
+				 "JOIN runs r ON r.id = b.run_id WHERE r.name = 'p'"), 1);
+	assert_int_equal(store_load(st, NULL, STORE_COUNTS, &counted, &err), 0);
+	assert_int_equal(counted.nr_batches, 2);
+	/* the workload's measured values: 4 + 6 of the first benchmark, 2 + 4 of the second */
+	assert_int_equal(counted.batches[0].nr_samples, 16);
+	assert_int_equal(counted.batches[1].nr_samples, 16);
+	result_set_release(&counted);
+	assert_int_equal(store_load(st, "p", STORE_COUNTS, &counted, &err), 0);
+	assert_int_equal(counted.batches[0].nr_samples, 16);
+	result_set_release(&counted);
+	result_set_release(&set);
+	store_close(st);
+}
+
 /* A benchmark of batch @batch_id whose iterations are stored in the order of @seqs. */
 static void add_in_order(struct store *st, int64_t batch_id, const int *seqs, size_t n,
 			 const struct result_iteration *noisy)
@@ -798,8 +848,11 @@ static void test_load_far_apart(void **state)
 			m = result_benchmark_add_metric(&batch->benchmarks[0]);
 			m->name = xstrdup("seconds");
 			m->unit = xstrdup("s");
-			for (int i = 0; i < 20000; i++)
+			/* and a record each, so that they are rows, not packed */
+			for (int i = 0; i < 20000; i++) {
 				result_metric_add_sample(m, i, false);
+				result_benchmark_add_iteration(&batch->benchmarks[0]);
+			}
 			assert_int_equal(store_import(st, &big, NULL, &err), 0);
 		}
 		assert_int_equal(store_iteration_add(st, bench_id, seq, false, NULL,
@@ -1065,7 +1118,7 @@ static int checks_references(struct store *st)
  * checks are on again for whatever the connection writes next, whether
  * the import went in, was refused, or could not start (another writer
  * held the lock); and a delete, which waits for the lock, takes the
- * imported rows with the run.
+ * imported rows with the run (its samples packed: packs.c).
  */
 static void test_import_checks_again(void **state)
 {
@@ -1098,9 +1151,13 @@ static void test_import_checks_again(void **state)
 	assert_int_equal(checks_references(st), 1);
 	/* every reference leads somewhere, and what refers to the run goes with it */
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 2 * 3 * 4);
+	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 4);
+	/* fill()'s warm-up and three measured iterations of three values, two metrics */
+	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"), 4 * 3);
+	assert_int_equal(sql_int("SELECT sum(present) FROM packed_samples"), 3 * 3);
 	db_exec("DELETE FROM runs WHERE name = 'b'", NULL);
 	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 4);
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 0);
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	result_set_release(&set);
 	store_close(st);
@@ -1526,6 +1583,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_packed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
@@ -1561,6 +1619,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_counts, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_import_packed, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
