@@ -8,10 +8,14 @@
  * (bench/import-ceiling.sh: 0.2 s CPU for 150,000 samples of rows, 17 ms
  * packed).
  *
- * A row holds one metric of a benchmark: its warm-up iterations, then its
- * measured ones (seq 0, 1 ... in that order; the benchmark's failed
- * iterations stay rows, seqs after them), each iteration's values one a
- * repetition, an absent one a NaN. Its values are text, sixteen hex digits
+ * A row holds one metric of a benchmark: the benchmark's warm-up
+ * iterations that its values fill, then its measured ones so filled (the
+ * benchmark's warm-ups are seq 0, 1 ..., its measured iterations follow,
+ * its failed ones stay rows after them), each iteration's values one a
+ * repetition, an absent one a NaN. A metric's own count, not the
+ * benchmark's: a row is never longer than the values it holds (a metric
+ * of a million repetitions and no value, beside one of a thousand
+ * iterations, would have been sixteen gigabytes of NaNs). Its values are text, sixteen hex digits
  * of each one's IEEE 754 bits: exact, read and written by every driver as
  * any text is (a blob would be two more primitives in each), twice a
  * blob's size. @present counts the measured values that are there, so
@@ -51,9 +55,16 @@ static void pack_put(char *at, double value)
 		at[i] = digits[bits & 0xf];
 }
 
-int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
-		  size_t warmups, size_t measured, struct error *err)
+static size_t at_most(size_t a, size_t b)
 {
+	return a < b ? a : b;
+}
+
+int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
+		  size_t nr_warmup, size_t nr_measured, struct error *err)
+{
+	size_t warmups = at_most(result_metric_iterations(m, true), nr_warmup);
+	size_t measured = at_most(result_metric_iterations(m, false), nr_measured);
 	size_t reps = result_metric_repetitions(m), n = (warmups + measured) * reps;
 	size_t present = 0, any = 0;
 	char *hex = xmalloc(n * HEX_DIGITS + 1), *at = hex;

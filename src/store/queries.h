@@ -140,8 +140,9 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
 
 /*
  * packs.c: an imported metric's samples in one row (packed_samples), many
- * rows a statement: pack_rows_add() the values of @m's @warmups warm-up
- * and @measured measured iterations, pack_rows_finish() sends what is left
+ * rows a statement: pack_rows_add() the values of @m in its benchmark's
+ * @nr_warmup warm-up and @nr_measured measured iterations (its
+ * import_shape()), pack_rows_finish() sends what is left
  * and lets go (@rc: how the adding went), 0 or -1 with @err.
  */
 struct pack_rows {
@@ -151,7 +152,7 @@ struct pack_rows {
 
 void pack_rows_init(struct pack_rows *w, struct store *st);
 int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
-		  size_t warmups, size_t measured, struct error *err);
+		  size_t nr_warmup, size_t nr_measured, struct error *err);
 int pack_rows_finish(struct pack_rows *w, int rc, struct error *err);
 
 /* profiles.c: a profile and its symbols. */

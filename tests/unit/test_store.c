@@ -642,6 +642,86 @@ static void test_import_packed(void **state)
 	store_close(st);
 }
 
+/* A metric of @bench named @name with @reps repetitions, @nr_warmup and @nr values. */
+static void add_metric(struct result_benchmark *bench, const char *name, size_t reps,
+		       size_t nr_warmup, size_t nr)
+{
+	struct result_metric *m = result_benchmark_add_metric(bench);
+
+	m->name = xstrdup(name);
+	m->unit = xstrdup("s");
+	m->source = xstrdup("workload");
+	m->repetitions = reps;
+	for (size_t i = 0; i < nr_warmup; i++)
+		result_metric_add_sample(m, 100.0 + (double)i, true);
+	for (size_t i = 0; i < nr; i++)
+		result_metric_add_sample(m, 1.0 + (double)i, false);
+}
+
+/*
+ * Shapes the rows took as they came and packs must take alike: a metric
+ * with fewer warm-ups and iterations than its benchmark, one of warm-ups
+ * only and more of them than the benchmark has (the rows kept those its
+ * iterations had), and one of a million repetitions and no value (as
+ * rows, nothing; packed, no row, not gigabytes of NaNs).
+ */
+static void test_import_packed_shapes(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 }, one = { NULL, 0 };
+	struct result_batch *batch = result_set_add_batch(&set);
+	struct result_benchmark *bench = result_batch_add_benchmark(batch);
+	struct error err = { 0 };
+	char packed[2048], rows[2048];
+
+	batch->name = xstrdup("p");
+	batch->started = xstrdup("2026-01-01T00:00:00Z");
+	batch->complete = true;
+	bench->workload = xstrdup("pipe");
+	bench->params = xstrdup("{}");
+	add_metric(bench, "a", 1, 2, 5);
+	add_metric(bench, "b", 2, 0, 4);
+	add_metric(bench, "c", 1, 4, 0);
+	add_metric(bench, "d", 1000000, 0, 0);
+	result_benchmark_add_failure(bench, "crashed");
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 3);
+	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"),
+			 2 + 5 + 4 + 2);
+	/* the same as run r, with a record: as rows */
+	free(batch->name);
+	batch->name = xstrdup("r");
+	result_benchmark_add_iteration(bench);
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 3);
+
+	assert_int_equal(store_load(st, "p", STORE_EVERYTHING, &one, &err), 0);
+	loaded(&one, "p", packed, sizeof(packed));
+	result_set_release(&one);
+	assert_int_equal(store_load(st, "r", STORE_EVERYTHING, &one, &err), 0);
+	loaded(&one, "r", rows, sizeof(rows));
+	result_set_release(&one);
+	assert_string_equal(packed, rows);
+	assert_string_equal(packed, "[pipe {} failed 1 a: 1 2 3 4 5 | 100 101; b: 1 2 3 4 |; "
+			    "c:  | 100 101; d:  |;]");
+	result_set_release(&set);
+
+	/* beside 2,000 iterations, d's would be 32 GB */
+	batch = result_set_add_batch(&set);
+	batch->name = xstrdup("big");
+	batch->started = xstrdup("2026-01-01T00:00:00Z");
+	bench = result_batch_add_benchmark(batch);
+	bench->workload = xstrdup("pipe");
+	bench->params = xstrdup("{}");
+	add_metric(bench, "a", 1, 0, 2000);
+	add_metric(bench, "d", 1000000, 0, 0);
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"),
+			 2 + 5 + 4 + 2 + 2000);
+	result_set_release(&set);
+	store_close(st);
+}
+
 /* A benchmark of batch @batch_id whose iterations are stored in the order of @seqs. */
 static void add_in_order(struct store *st, int64_t batch_id, const int *seqs, size_t n,
 			 const struct result_iteration *noisy)
@@ -1584,6 +1664,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_packed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_packed_shapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
@@ -1620,6 +1701,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profile_round_trip, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_counts, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_import_packed, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_import_packed_shapes, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
