@@ -130,7 +130,7 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	metric_ids = xcalloc(nr_metrics + 1, sizeof(int64_t));
 	rc = benchmarks_insert(st, batch->id, 0, batch->benchmarks, batch->nr_benchmarks,
 			       bench_ids, metric_ids, err);
-	iteration_rows_init(&w, st, records);
+	iteration_rows_init(&w, st);
 	pack_rows_init(&packs, st);
 	for (size_t j = 0, m = 0; j < batch->nr_benchmarks && !rc; j++) {
 		if (stopped && stopped())

@@ -23,16 +23,6 @@ static struct sql_insert insert_iterations = {
 	.every_row = true,
 };
 
-/* Iterations of which nothing more is known, as an import of another tool's results. */
-static struct sql_insert insert_bare_iterations = {
-	.table = "iterations",
-	.names = "benchmark_id, seq, warmup, failure",
-	.columns = 4,
-	.tail = "RETURNING id, benchmark_id, seq",
-	.key = 2,
-	.every_row = true,
-};
-
 static struct sql_insert insert_samples = {
 	.table = "samples",
 	.names = "iteration_id, metric_id, rep, value",
@@ -72,12 +62,11 @@ static int iteration_inserted(void *ctx, size_t row, int64_t id, struct error *e
 	return rc;
 }
 
-void iteration_rows_init(struct iteration_rows *w, struct store *st, bool records)
+void iteration_rows_init(struct iteration_rows *w, struct store *st)
 {
 	memset(w, 0, sizeof(*w));
-	w->records = records;
-	sql_rows_init(&w->iterations, st, records ? &insert_iterations : &insert_bare_iterations,
-		      iteration_inserted, w, "add an iteration");
+	sql_rows_init(&w->iterations, st, &insert_iterations, iteration_inserted, w,
+		      "add an iteration");
 	sql_rows_init(&w->samples, st, &insert_samples, NULL, NULL, "add a sample");
 	sql_rows_init(&w->culprits, st, &insert_culprits, NULL, NULL, "add a culprit");
 }
@@ -108,11 +97,7 @@ int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool
 
 	p->info = info;
 	p->nr = nr_samples;
-	if (!w->records && info)
-		return error_set(err, EXIT_INTERNAL, "an iteration's record where none was "
-				 "expected");
-	/* A row is the insert's first values: all, or the bare insert's four. */
-	return sql_rows_add(&w->iterations, row, (size_t)w->iterations.insert->columns, err);
+	return sql_rows_add(&w->iterations, row, ARRAY_SIZE(row), err);
 }
 
 int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
@@ -133,7 +118,7 @@ int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 {
 	struct iteration_rows w;
 
-	iteration_rows_init(&w, st, true);
+	iteration_rows_init(&w, st);
 	if (nr_samples)
 		memcpy(iteration_rows_room(&w, nr_samples), samples,
 		       nr_samples * sizeof(*samples));

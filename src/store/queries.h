@@ -110,13 +110,10 @@ int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *m
  * once its id is known: iteration_rows_room() is where the next one's
  * samples go, iteration_rows_add() adds it (@info, when not NULL, must
  * stay valid until the finish), iteration_rows_finish() sends what is
- * left and lets go (@rc: how the adding went), 0 or -1 with @err. Without
- * @records (an import of results that have none) no @info may come, and
- * a row is its four columns, not eleven: the rest were seven NULLs and
- * zeros bound for each, 7 % of such an import.
+ * left and lets go (@rc: how the adding went), 0 or -1 with @err. An
+ * import of results without records packs their samples instead (packs.c).
  */
 struct iteration_rows {
-	bool records;			/* some iteration may have a record */
 	struct sql_rows iterations, samples, culprits;
 	struct iteration_pending {
 		const struct result_iteration *info;
@@ -125,7 +122,7 @@ struct iteration_rows {
 	} pending[SQL_ROWS];	/* of the iterations' chunk */
 };
 
-void iteration_rows_init(struct iteration_rows *w, struct store *st, bool records);
+void iteration_rows_init(struct iteration_rows *w, struct store *st);
 struct store_sample *iteration_rows_room(struct iteration_rows *w, size_t nr);
 int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool warmup,
 		       const char *failure, const struct result_iteration *info,
