@@ -122,6 +122,15 @@ size_t machines_keep_matching(struct result_set *set, const char *pattern)
 	return set->nr_batches;
 }
 
+int machines_select(struct result_set *set, const char *pattern, const char *who,
+		    struct error *err)
+{
+	if (!pattern || !set->nr_batches || machines_keep_matching(set, pattern))
+		return 0;
+	return error_set(err, EXIT_USAGE, "%s: no stored batch ran on a machine matching "
+			 "'%.64s' (see 'schedperf runs' for the machines)", who, pattern);
+}
+
 /* Whether @m[i] is one of the machines before it. */
 static bool seen_before(const struct machine_of *m, size_t i)
 {

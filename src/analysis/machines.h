@@ -56,6 +56,16 @@ char *machine_of_label(const struct machine_of *m);
 size_t machines_keep_matching(struct result_set *set, const char *pattern);
 
 /*
+ * machines_keep_matching() for a command's --machine @pattern (NULL: keep
+ * every batch): a pattern that leaves none of the batches @set had is a
+ * mistake, not an empty answer, so -1 with @err (EXIT_USAGE) starting with
+ * @who ("history"). An empty @set (an empty store) is no fault of the
+ * pattern: 0, and the command says what it says of an empty store.
+ */
+int machines_select(struct result_set *set, const char *pattern, const char *who,
+		    struct error *err);
+
+/*
  * How many machines the batches of @set ran on (machines_of()); @names (may
  * be NULL) gets their machine_of_label()s, ", "-separated, cut at @len.
  */

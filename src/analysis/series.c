@@ -42,9 +42,8 @@ int series_load(const char *db, const char *machine, const struct history_option
 	store_close(st);
 	if (rc)
 		return -1;
-	if (machine && !machines_keep_matching(set, machine))
-		return error_set(err, EXIT_USAGE, "%s: no stored batch ran on a machine matching "
-				 "'%.64s' (see 'schedperf runs' for the machines)", who, machine);
+	if (machines_select(set, machine, who, err))
+		return -1;
 	history_build(h, set, opts);
 	if (!h->nr_series && (listed(opts->workloads) || listed(opts->metrics) ||
 			      listed(opts->params)))

@@ -17,6 +17,7 @@ static const struct cmd_usage runs_usage = {
 	"ran it) and the samples of their workloads' metrics. A machine is named by\n"
 	"its host name, followed by the start of its machine id when another machine\n"
 	"shown has the same host name, as compare names it: \"lab1 (3f2a9c01)\".\n"
+	"A PATTERN that matches no stored batch is refused (exit status 2).\n"
 	"JSON: [{\"name\", \"batches\": [{\"id\", \"started\", \"machine\" (host name),\n"
 	"\"machine_id\" (null when none was recorded), \"complete\", \"disturbed\"}],\n"
 	"\"benchmarks\", \"samples\", \"disturbed\"}]; disturbed counts measured\n"
@@ -46,15 +47,12 @@ int cmd_runs(int argc, char **argv)
 	if (optind < argc)
 		return command_usage_error("runs", "unexpected argument '%.64s'", argv[optind]);
 	if (store_open_existing(global.db, &st, &err) ||
-	    store_load(st, NULL, STORE_COUNTS, &set, &err)) {
+	    store_load(st, NULL, STORE_COUNTS, &set, &err) ||
+	    machines_select(&set, machine, "runs", &err)) {
 		code = error_report(&err);
 		goto out;
 	}
-	if (machine && set.nr_batches && !machines_keep_matching(&set, machine) &&
-	    !f->for_machines)
-		printf("no batch in the store ran on a machine matching '%s'\n", machine);
-	else
-		f->write(stdout, &set, NULL);
+	f->write(stdout, &set, NULL);
 out:
 	result_set_release(&set);
 	store_close(st);

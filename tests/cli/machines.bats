@@ -54,6 +54,15 @@ check_machines() {	# check_machines DB
 	[[ "$output" == *"other"* ]]
 	[[ "$output" != *"$HOST"* ]]
 	[[ "$output" != *" y "* ]]
+	# a pattern no stored batch matches is a mistake, said alike by every reader
+	local cmd
+	for cmd in runs 'runs --format json' history 'detect --format json'; do
+		run sp --db "$db" $cmd --machine 'nowhere*'
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == "schedperf: ${cmd%% *}: no stored batch ran on a machine matching"\
+" 'nowhere*' (see 'schedperf runs' for the machines)" ]]
+	done
 	# compare: a run with batches of two machines is refused, not pooled
 	run sp --db "$db" compare a b
 	[ "$status" -eq 2 ]
@@ -162,6 +171,15 @@ print([len(r["batches"]) for r in json.load(sys.stdin) if r["name"] == "z"])')" 
 	[ ! -e "$TMP/r.html" ]
 	sp report a b --machine other -o "$TMP/r.html"
 	[ -s "$TMP/r.html" ]
+}
+
+@test "machines: --machine on an empty store is no mistake: what it says without one" {
+	sp db init >/dev/null
+	[ "$(sp runs --machine 'nowhere*')" = "$(sp runs)" ]
+	[ "$(sp runs --machine 'nowhere*' --format json)" = "[]" ]
+	run sp history --machine 'nowhere*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == "no series"* ]]
 }
 
 @test "machines: PostgreSQL: the same" {
