@@ -1,24 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gnuplot as the HTML report's chart engine (gnuplot.h). Its standard
- * output and error go to /dev/null and a file: the charts come back as
- * files, so the pipe only ever carries the script one way and no chart can
- * wait on a full pipe.
+ * gnuplot as the HTML report's chart engine (gnuplot.h). The script is
+ * written to a file of the charts' directory and gnuplot runs it through
+ * run_command() (util/run_command.h), in a process group of its own and
+ * with a deadline: a gnuplot that hangs (waiting for a display, a broken
+ * build) is killed with everything it started, and the report fails,
+ * rather than hanging for ever. The charts come back as files.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "report/gnuplot.h"
 #include "util/array.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/*
+ * Seconds gnuplot may take for a whole report. Its charts take it some
+ * 20 ms each (a page of a hundred charts of 4000 samples: 2 s more than
+ * the same page without charts), so only a gnuplot that hangs reaches it;
+ * the tests shorten it with SCHEDPERF_TEST_GNUPLOT_TIMEOUT (HACKING.md),
+ * whole seconds up to 60, to see one hang.
+ */
+#define GNUPLOT_TIMEOUT 60
+
+static unsigned int gnuplot_timeout(void)
+{
+	const char *env = getenv("SCHEDPERF_TEST_GNUPLOT_TIMEOUT");
+	char *end;
+	unsigned long s;
+
+	if (!env || !*env)
+		return GNUPLOT_TIMEOUT;
+	errno = 0;
+	s = strtoul(env, &end, 10);
+	return *end || errno || !s || s > GNUPLOT_TIMEOUT ? GNUPLOT_TIMEOUT : (unsigned int)s;
+}
 
 bool gnuplot_available(void)
 {
@@ -48,25 +69,19 @@ static char *chart_path(const struct gnuplot *gp, size_t n)
 	return path;
 }
 
-/* In the child: stdin from the pipe, stdout to /dev/null, stderr to a file. */
-static void exec_gnuplot(int in, const char *dir)
+static char *script_path(const struct gnuplot *gp)
 {
-	char *log;
-	int null = open("/dev/null", O_WRONLY), err;
+	char *path;
 
-	if (asprintf(&log, "%s/gnuplot.log", dir) < 0)
-		_exit(127);
-	err = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (null < 0 || err < 0 || dup2(in, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
-		_exit(127);
-	execlp("gnuplot", "gnuplot", (char *)NULL);
-	_exit(127);
+	if (asprintf(&path, "%s/charts.gp", gp->dir) < 0)
+		abort();
+	return path;
 }
 
 int gnuplot_start(struct gnuplot *gp, struct error *err)
 {
 	const char *tmp = getenv("TMPDIR");
-	int fds[2];
+	char *path;
 
 	memset(gp, 0, sizeof(*gp));
 	if (asprintf(&gp->dir, "%s/schedperf-report.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
@@ -79,22 +94,13 @@ int gnuplot_start(struct gnuplot *gp, struct error *err)
 		gp->dir = NULL;
 		return -1;
 	}
-	if (pipe2(fds, O_CLOEXEC) || (gp->pid = fork()) < 0) {
-		error_set(err, EXIT_ENV, "report: cannot start gnuplot: %s (free some "
-			  "processes or memory)", strerror(errno));
-		return -1;
-	}
-	if (!gp->pid)
-		exec_gnuplot(fds[0], gp->dir);
-	close(fds[0]);
-	/*
-	 * A gnuplot that quits early (a broken install, an error) must not kill
-	 * us by SIGPIPE while the script is written: its exit status and message
-	 * are the error gnuplot_finish() reports.
-	 */
-	gp->old_sigpipe = signal(SIGPIPE, SIG_IGN);
-	gp->sigpipe_ignored = true;
-	gp->script = fdopen(fds[1], "w");
+	path = script_path(gp);
+	gp->script = fopen(path, "we");
+	free(path);
+	if (!gp->script)
+		return error_set(err, EXIT_ENV, "report: cannot write gnuplot's script in %s: "
+				 "%s (set TMPDIR to a writable directory)", gp->dir,
+				 strerror(errno));
 	fputs("set terminal svg fixed noenhanced font 'sans,12' background '#ffffff'\n"
 	      "set encoding utf8\nset grid\nset key outside right top\n", gp->script);
 	return 0;
@@ -153,50 +159,36 @@ size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *titl
 	return gp->nr_charts++;
 }
 
-/* The last line gnuplot wrote on its standard error, its error. */
-static void last_message(const struct gnuplot *gp, char *buf, size_t len)
-{
-	char *path, line[256];
-	FILE *f;
-
-	snprintf(buf, len, "no message");
-	if (asprintf(&path, "%s/gnuplot.log", gp->dir) < 0)
-		return;
-	f = fopen(path, "r");
-	free(path);
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[strspn(line, " ^")])
-			snprintf(buf, len, "%s", line);
-	}
-	if (f)
-		fclose(f);
-}
-
-static void restore_sigpipe(struct gnuplot *gp)
-{
-	if (gp->sigpipe_ignored)
-		signal(SIGPIPE, gp->old_sigpipe);
-	gp->sigpipe_ignored = false;
-}
-
 int gnuplot_finish(struct gnuplot *gp, struct error *err)
 {
-	int status = 0, failed;
-	char message[256];
+	char *path = script_path(gp), message[256], why[sizeof(err->msg)];
+	char *argv[] = { (char *)"gnuplot", path, NULL };
+	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = gnuplot_timeout() };
+	int failed, status;
 
 	fputs("unset output\nexit\n", gp->script);
-	failed = fclose(gp->script) != 0;
+	failed = fclose(gp->script);
 	gp->script = NULL;
-	restore_sigpipe(gp);
-	while (waitpid(gp->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!failed && WIFEXITED(status) && !WEXITSTATUS(status))
+	if (failed) {
+		error_set(err, EXIT_ENV, "report: cannot write gnuplot's script in %s: %s "
+			  "(free some space, or set TMPDIR to another directory)", gp->dir,
+			  strerror(errno));
+		free(path);
+		return -1;
+	}
+	status = run_command(&cmd, message, sizeof(message), err);
+	free(path);
+	if (status < 0) {
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return error_set(err, err->code, "report: %s (see that the gnuplot on PATH "
+				 "draws alone, or take it off PATH for a page without charts)",
+				 why);
+	}
+	if (!status)
 		return 0;
-	last_message(gp, message, sizeof(message));
 	return error_set(err, EXIT_INTERNAL, "report: gnuplot failed (exit status %d): "
-			 "%s (report it with the names of the runs)",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, message);
+			 "%s (report it with the names of the runs)", status,
+			 *message ? message : "no message");
 }
 
 /*
@@ -262,7 +254,6 @@ void gnuplot_cleanup(struct gnuplot *gp)
 	if (gp->script)
 		fclose(gp->script);
 	gp->script = NULL;
-	restore_sigpipe(gp);
 	if (!gp->dir)
 		return;
 	if ((dir = opendir(gp->dir))) {

@@ -8,9 +8,10 @@
 #include "util/error.h"
 
 /*
- * Charts drawn by gnuplot as SVG: one gnuplot process per report, driven
- * through a pipe (never a shell), each chart written to a file of a
- * private temporary directory and read back to be inlined in the page.
+ * Charts drawn by gnuplot as SVG: one gnuplot process per report, which
+ * runs (never through a shell, and with a deadline) the script written to
+ * a private temporary directory, each chart written to a file there and
+ * read back to be inlined in the page.
  * User text reaches gnuplot only as single-quoted strings, its quotes as
  * double-quoted strings of quotes alone (gnuplot_string()), with the
  * terminal's enhanced text off, so no name is ever a command or
@@ -18,17 +19,14 @@
  */
 struct gnuplot {
 	char *dir;		/* the temporary directory */
-	FILE *script;		/* gnuplot's standard input */
-	int pid;
+	FILE *script;		/* the script gnuplot will run, in dir */
 	size_t nr_charts;
-	void (*old_sigpipe)(int);	/* SIGPIPE's handler, ignored while gnuplot runs */
-	bool sigpipe_ignored;
 };
 
 /* Whether a gnuplot program is on PATH. */
 bool gnuplot_available(void);
 
-/* Start gnuplot; -1 with @err (EXIT_ENV) when it cannot be started. */
+/* Begin the script; -1 with @err (EXIT_ENV) when it cannot be written. */
 int gnuplot_start(struct gnuplot *gp, struct error *err);
 /*
  * Begin chart number gp->nr_charts (returned) of @width x @height pixels:
@@ -39,7 +37,11 @@ size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *titl
 		     const char *xlabel, const char *ylabel);
 /* Write @s as a gnuplot string expression (line breaks become spaces). */
 void gnuplot_string(FILE *out, const char *s);
-/* Close the script and wait for gnuplot; -1 with @err when it failed. */
+/*
+ * Close the script and run gnuplot on it, for at most 60 s; -1 with @err
+ * when it failed (EXIT_INTERNAL), could not run or did not finish in time
+ * (EXIT_ENV, killed with every process it started).
+ */
 int gnuplot_finish(struct gnuplot *gp, struct error *err);
 /*
  * The SVG of chart @n (malloc'd, its XML prolog cut and its ids made

@@ -22,6 +22,7 @@
 #include "util/io.h"
 #include "util/run_command.h"
 #include "util/signals.h"
+#include "util/timeutil.h"
 
 static void __attribute__((noreturn))
 child(const struct child_command *cmd, const struct guardian *g, int out_fd, int err_fd)
@@ -92,24 +93,30 @@ static int take(const struct child_command *cmd, int fd, bool is_err, struct str
 	return 0;
 }
 
+/* Why drain() stopped before the child ended. */
+enum stop { DRAINED, INTERRUPTED, TIMED_OUT };
+
 /*
  * Drain both pipes until they close or the child has exited (a process
  * it left in the background may hold them open for as long as it likes:
- * a build server, say), then what is left in them. 1 when
- * @cmd->interrupted said stop; *@status is the child's when it exited.
+ * a build server, say), then what is left in them. INTERRUPTED when
+ * @cmd->interrupted said stop, TIMED_OUT past @cmd->timeout; *@status is
+ * the child's when it exited.
  */
-static int drain(const struct child_command *cmd, pid_t pid, int out_pipe, int err_pipe,
-		 struct strbuf *err_text, int *status, bool *reaped)
+static enum stop drain(const struct child_command *cmd, pid_t pid, int out_pipe, int err_pipe,
+		       struct strbuf *err_text, int *status, bool *reaped)
 {
 	struct pollfd fds[2] = { { out_pipe, POLLIN, 0 }, { err_pipe, POLLIN, 0 } };
+	double deadline = cmd->timeout ? time_now() + cmd->timeout : 0;
 
-	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+	/* with a deadline, a child that closed both pipes is still waited for here */
+	while (fds[0].fd >= 0 || fds[1].fd >= 0 || deadline) {
 		int n = poll(fds, 2, 200);
 
 		if (cmd->interrupted && cmd->interrupted())
-			return 1;
+			return INTERRUPTED;
 		if (n < 0 && errno != EINTR)
-			return 0;
+			return DRAINED;
 		for (int i = 0; i < 2 && n > 0; i++) {
 			if (fds[i].fd < 0 || !fds[i].revents)
 				continue;
@@ -125,10 +132,12 @@ static int drain(const struct child_command *cmd, pid_t pid, int out_pipe, int e
 					while (!take(cmd, fds[i].fd, i == 1, err_text))
 						;
 				}
-			return 0;
+			return DRAINED;
 		}
+		if (deadline && time_now() >= deadline)
+			return TIMED_OUT;
 	}
-	return 0;
+	return DRAINED;
 }
 
 /*
@@ -162,7 +171,8 @@ static void close_pipes(int out[2], int errs[2])
 int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err)
 {
-	int out[2] = { -1, -1 }, errs[2], status = 0, stopped;
+	int out[2] = { -1, -1 }, errs[2], status = 0;
+	enum stop stopped;
 	bool reaped = false;
 	struct strbuf err_text = STRBUF_INIT;
 	struct guardian g = { 0, -1 };
@@ -195,7 +205,7 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	if (cmd->out)
 		close(out[1]);
 	stopped = drain(cmd, pid, out[0], errs[0], &err_text, &status, &reaped);
-	if (stopped)
+	if (stopped != DRAINED)
 		kill(-group, SIGKILL);
 	if (out[0] >= 0)
 		close(out[0]);
@@ -205,8 +215,11 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	guardian_release(&g);
 	keep_last_line(&err_text, last_line, len);
 	strbuf_release(&err_text);
-	if (stopped)
+	if (stopped == INTERRUPTED)
 		return error_set(err, EXIT_USAGE, "%s was stopped: interrupted", cmd->argv[0]);
+	if (stopped == TIMED_OUT)
+		return error_set(err, EXIT_ENV, "%s did not finish within %u s: it was killed, "
+				 "with every process it started", cmd->argv[0], cmd->timeout);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	if (WEXITSTATUS(status) == 127 && len && !strncmp(last_line, "cannot run ", 11))

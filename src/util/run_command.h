@@ -32,14 +32,21 @@ struct child_command {
 	bool c_locale;			/* LC_ALL=C, for output that is parsed */
 	/* Polled while waiting: when it returns non-zero the group is killed. */
 	int (*interrupted)(void);
+	/*
+	 * Seconds it may take; 0: as long as it likes. Past them the group is
+	 * killed: for a program that must end by itself (gnuplot), whose hang
+	 * must not be ours.
+	 */
+	unsigned int timeout;
 };
 
 /*
  * Run @cmd to its end. Returns its exit status (0..255) or 128 + the
  * signal that ended it, with the last line it wrote to standard error in
  * @last_line (@len bytes, "" when none); -1 with @err when it could not be
- * started (EXIT_ENV: no such program) or was interrupted (the group killed;
- * @err says so).
+ * started (EXIT_ENV: no such program), was interrupted (the group killed;
+ * @err says so) or did not end within @cmd->timeout (the group killed;
+ * EXIT_ENV, "ARGV0 did not finish within N s ...").
  */
 int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err);

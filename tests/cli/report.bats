@@ -134,8 +134,8 @@ JSON
 	[ ! -e "$TMP/none.html" ]
 }
 
-@test "report: a gnuplot that quits without reading is said so, not a death by SIGPIPE" {
-	# more script than a pipe holds, so that writing it must meet the closed end
+@test "report: a gnuplot that fails is said so with its last message, and no page" {
+	# more script than a pipe holds: once written to gnuplot's standard input
 	"$PYTHON" - "$TMP/big.json" <<-'EOF'
 	import json, sys
 	runs = [{"name": n, "started": "2026-01-0%dT00:00:00Z" % d, "complete": True,
@@ -155,6 +155,25 @@ JSON
 	assert_one_line_error
 	[[ "$output" == *"gnuplot failed (exit status 1): gnuplot: broken install"* ]]
 	[ ! -e "$TMP/r.html" ]
+}
+
+@test "report: a gnuplot that hangs is killed with its processes at the deadline; no page" {
+	sweep_runs
+	mkdir "$TMP/bin" "$TMP/out" "$TMP/tmp"
+	printf '#!/bin/sh\n"%s/bin/sleeper" &\nsleep 600\n' "$TMP" >"$TMP/bin/gnuplot"
+	printf '#!/bin/sh\nsleep 600\n' >"$TMP/bin/sleeper"
+	chmod +x "$TMP/bin/gnuplot" "$TMP/bin/sleeper"
+	# the deadline, 60 s, shortened for the test (HACKING.md); timeout(1) only
+	# turns a report that would hang into a failure
+	PATH="$TMP/bin:$PATH" TMPDIR="$TMP/tmp" SCHEDPERF_TEST_GNUPLOT_TIMEOUT=1 \
+		run timeout 300 "$SP" report base new -o "$TMP/out/r.html"
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: report: gnuplot did not finish within 1 s: it was killed,"* ]]
+	[ -z "$(ls -A "$TMP/out")" ]
+	[ -z "$(ls -A "$TMP/tmp")" ]
+	# gnuplot's process group went with it, the child it left behind too
+	wait_for no_process_has "$TMP/bin/"
 }
 
 @test "report: bad use is one line and exit 2, and no page" {

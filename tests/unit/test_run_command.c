@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_command()'s deadline (util/run_command.h): a command that ends in
+ * time is untouched by it; one that does not is killed with every process
+ * of its group, also when it has closed the pipes we read, and the error
+ * says how long it had.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/run_command.h"
+#include "util/timeutil.h"
+
+/* Field 3 of /proc/PID/stat, its state; 0 once it is gone. */
+static char state_of(long pid)
+{
+	char path[64], buf[512], *paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] ? paren[2] : 0;
+}
+
+/* Wait (for its death, not for a time: the limit only ends a failure) until @pid ran out. */
+static bool dies(long pid)
+{
+	double limit = time_now() + 60;
+	char s;
+
+	while ((s = state_of(pid)) && s != 'Z' && time_now() < limit)
+		usleep(10000);
+	return !s || s == 'Z';
+}
+
+static int run_sh(const char *script, unsigned int timeout, char *last, size_t len,
+		  struct error *err)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)script, NULL };
+	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = timeout };
+
+	return run_command(&cmd, last, len, err);
+}
+
+static void test_in_time(void **state)
+{
+	struct error err = { 0 };
+	char last[128];
+
+	(void)state;
+	assert_int_equal(run_sh("echo one >&2; echo two >&2; exit 3", 60, last, sizeof(last),
+				&err), 3);
+	assert_string_equal(last, "two");
+	assert_int_equal(err.code, 0);
+}
+
+/* The command's last line is the pid of a process it left behind in its group. */
+static void check_killed(const char *script)
+{
+	struct error err = { 0 };
+	char last[128];
+
+	assert_int_equal(run_sh(script, 1, last, sizeof(last), &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_string_equal(err.msg, "sh did not finish within 1 s: it was killed, with every "
+			    "process it started");
+	assert_true(atol(last) > 0);
+	assert_true(dies(atol(last)));
+}
+
+static void test_past_the_deadline(void **state)
+{
+	(void)state;
+	check_killed("sleep 600 & echo $! >&2; sleep 600");
+}
+
+/* It closed the pipes we read: it is waited for to its deadline all the same. */
+static void test_pipes_closed(void **state)
+{
+	(void)state;
+	check_killed("sleep 600 >/dev/null 2>&1 & echo $! >&2; exec >&- 2>&-; sleep 600");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_in_time),
+		cmocka_unit_test(test_past_the_deadline),
+		cmocka_unit_test(test_pipes_closed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
