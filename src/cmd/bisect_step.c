@@ -324,6 +324,7 @@ static int prepare(struct bisect *b, struct error *err)
 {
 	struct bisect_step *st = &b->step;
 	const struct workload *w = workload_find(b->workload);
+	int rc;
 
 	if (!w)
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
@@ -332,10 +333,15 @@ static int prepare(struct bisect *b, struct error *err)
 	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
 	if (b->cpus)
 		workload_pin_cpus(&b->cpuset);
-	if (side_prepare(&st->side, w, (char *const *)st->so.params, st->so.nr_params,
-			 st->so.metric, err) || (b->has_job = job_env_id(&b->job, err)) < 0 ||
-	    knob_session_parse(&st->ks, &st->knobs, (char *const *)st->knob_specs,
+	/* the knobs first: the workload's checks look in the PATH they give */
+	if (knob_session_parse(&st->ks, &st->knobs, (char *const *)st->knob_specs,
 			       st->nr_knob_specs, "bisect-step: --knob", err))
+		return -1;
+	workload_search_path(knobs_env(&st->knobs, "PATH"), "bisect-step --knob");
+	rc = side_prepare(&st->side, w, (char *const *)st->so.params, st->so.nr_params,
+			  st->so.metric, err);
+	workload_search_path(NULL, NULL);
+	if (rc || (b->has_job = job_env_id(&b->job, err)) < 0)
 		return -1;
 	if (b->cpus) {
 		st->side.cpus = b->cpuset;

@@ -655,6 +655,17 @@ static int prepare_plan(struct run_request *req, struct error *err)
 	return 0;
 }
 
+/* The plan's --knob SPECs, and its --cpus inside any cgroup:cpuset.cpus of them. */
+static int parse_knobs(const struct plan *plan, struct knob_session *ks,
+		       struct knob_list *knobs, struct error *err)
+{
+	if (!plan->nr_knobs)
+		return 0;
+	if (knob_session_parse(ks, knobs, plan->knobs, plan->nr_knobs, "run: --knob", err))
+		return -1;
+	return plan->cpus ? knob_session_cpus(ks, 0, plan->cpus, "run: --cpus ", err) : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_request req;
@@ -691,8 +702,13 @@ int cmd_run(int argc, char **argv)
 	if (req.assume_cpus)
 		workload_assume_cpus(req.assume_cpus);
 
+	/* a new run's knobs first: the workload's checks look in the PATH they give */
+	if (!req.resume && parse_knobs(plan, &ks, &knobs, &err))
+		goto fail;
+	workload_search_path(knobs_env(&knobs, "PATH"), "run --knob");
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
 			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err)) {
+		workload_search_path(NULL, NULL);
 		/* in the claim's wait for the store's write lock */
 		if (iteration_interrupted()) {
 			code = command_interrupted("nothing was stored; run '%s' is as it was",
@@ -701,10 +717,9 @@ int cmd_run(int argc, char **argv)
 		}
 		goto fail;
 	}
-	if (plan->nr_knobs && (knob_session_parse(&ks, &knobs, plan->knobs, plan->nr_knobs,
-						  "run: --knob", &err) ||
-			       (plan->cpus && knob_session_cpus(&ks, 0, plan->cpus, "run: --cpus ",
-								&err))))
+	workload_search_path(NULL, NULL);
+	/* a resumed run's are its plan's */
+	if (req.resume && parse_knobs(plan, &ks, &knobs, &err))
 		goto fail;
 	if (req.dry_run) {
 		long done = 0;

@@ -112,15 +112,6 @@ static int side_own_knobs(struct ab_side *s, int which, const struct workload *w
 	return 0;
 }
 
-/* The PATH side @s runs its program with when it sets one (env:PATH), else NULL. */
-static const char *side_path(const struct ab_side *s)
-{
-	for (size_t k = 0; k < s->knobs.nr; k++)
-		if (s->knobs.knobs[k].kind == KNOB_ENV && !strcmp(s->knobs.knobs[k].name, "PATH"))
-			return s->knobs.knobs[k].value;
-	return NULL;
-}
-
 static int prepare_side(struct ab_experiment *x, int which, const struct workload *w,
 			struct error *err)
 {
@@ -142,7 +133,7 @@ static int prepare_side(struct ab_experiment *x, int which, const struct workloa
 	workload_pin_cpus(s->has_cpus ? &s->sample.cpus : NULL);
 	/* and the command workload's looks its program up in the side's PATH */
 	snprintf(whose, sizeof(whose), "ab --%s", ab_side_names[which]);
-	workload_search_path(side_path(s), whose);
+	workload_search_path(knobs_env(&s->knobs, "PATH"), whose);
 	rc = side_prepare(&s->sample, w, assignments, nr, x->so.metric, err);
 	workload_pin_cpus(NULL);
 	workload_search_path(NULL, NULL);

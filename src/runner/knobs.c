@@ -386,6 +386,14 @@ static const char *task_knob_value(const struct knob *k, char *buf, size_t len)
 	return buf;
 }
 
+const char *knobs_env(const struct knob_list *list, const char *var)
+{
+	for (size_t k = 0; k < list->nr; k++)
+		if (list->knobs[k].kind == KNOB_ENV && !strcmp(list->knobs[k].name, var))
+			return list->knobs[k].value;
+	return NULL;
+}
+
 uint64_t knobs_hash(const struct knob_list *list, uint64_t h)
 {
 	char **lines = xcalloc(list->nr + 1, sizeof(char *));

@@ -98,6 +98,13 @@ int knobs_parse(struct knob_list *list, const char *spec, const char *side, stru
 void knobs_release(struct knob_list *list);
 
 /*
+ * The value @list gives environment variable @var (env:VAR=VALUE), which
+ * the workload runs with, or NULL: it keeps this process's. A session
+ * refuses a variable given twice (knob_session.h), so there is one.
+ */
+const char *knobs_env(const struct knob_list *list, const char *var);
+
+/*
  * A hash of @list's knobs, whatever their order, to tell two lists apart,
  * chained from @h (FNV1A_INIT, util/hash.h). The tasks' knobs count by
  * their value as recorded (nice:+0 is nice:0); any other setting in two

@@ -129,9 +129,10 @@ static bool program_exists(const char *name, const char *path)
 }
 
 /*
- * A program not found in the PATH a side of ab gives it (env:PATH), which
- * is not this process's: said with the side, and that PATH, so that it is
- * not taken for one missing here.
+ * A program not found in the PATH an env:PATH knob gives it (a side of
+ * ab's, run's or bisect-step's --knob), which is not this process's: said
+ * with whose knob, and that PATH, so that it is not taken for one missing
+ * here.
  */
 static int not_in_search_path(const char *program, const char *path, const char *whose,
 			      struct error *err)

@@ -182,10 +182,11 @@ void workload_pin_cpus(const cpu_set_t *cpus);
 
 /*
  * The PATH the workload's program will be looked up in, when it is not
- * this process's: that of an ab side's env:PATH, which the side runs
- * with (ab sets each side's in turn, as its CPUs), so that a program the
- * side would not find is refused before anything runs. @whose names the
- * side in a message ("ab --a"). NULL: this process's PATH again.
+ * this process's: that of an env:PATH knob the iterations run with (ab
+ * sets each side's in turn, as its CPUs; run and bisect-step their
+ * --knob's), so that a program they would not find is refused before
+ * anything runs. @whose names the knob's owner in a message ("ab --a",
+ * "run --knob"). NULL: this process's PATH again.
  */
 void workload_search_path(const char *path, const char *whose);
 /* That PATH, with *@whose, or NULL: this process's. */

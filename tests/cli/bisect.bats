@@ -671,6 +671,24 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	assert_one_line_error
 }
 
+@test "bisect-step: a command program its env:PATH knob does not hold is refused before it runs" {
+	c=(command -p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
+	sp run "${c[@]}" -i 8 --name good --quiet
+	# found in schedperf's own PATH, not in the knob's: an error, not a skip
+	for dry in --dry-run ""; do
+		run sp bisect-step "${c[@]}" --good good --knob env:PATH=/nonexistent --name x $dry
+		[ "$status" -eq 255 ]
+		assert_one_line_error
+		want="cannot run 'echo' for bisect-step --knob: no such executable in its"
+		[[ "$output" == *"$want env:PATH=/nonexistent (give the program's full path"* ]]
+	done
+	[ -z "$(sqlite3 "$SCHEDPERF_DB" "SELECT name FROM runs WHERE name = 'x'")" ]
+	# a PATH that holds it passes
+	dir=$(dirname "$(type -P echo)")
+	run sp bisect-step "${c[@]}" --good good --knob "env:PATH=$dir" --name x --dry-run
+	[ "$status" -eq 0 ]
+}
+
 # A step compares logs: a sample that is not positive has none, and the
 # reasons say so rather than blame the workload or the run's size.
 @test "bisect-step: samples that are not positive are said to be, in the stored runs and the step" {

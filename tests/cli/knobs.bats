@@ -437,6 +437,24 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	[ "$(samples res)" = 3e+06 ]
 }
 
+@test "knobs: run's command program that its env:PATH knob does not hold is refused at once" {
+	# found in schedperf's own PATH, not in the knob's
+	for dry in --dry-run ""; do
+		run sp run command -p cmd=true --knob env:PATH=/nonexistent -i 2 $dry
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		want="cannot run 'true' for run --knob: no such executable in its"
+		[[ "$output" == *"$want env:PATH=/nonexistent (give the program's full path"* ]]
+	done
+	[ ! -e "$SCHEDPERF_DB" ]
+	# a PATH that holds it, or a path that needs none, passes
+	dir=$(dirname "$(type -P true)")
+	run sp run command -p cmd=true --knob "env:X=1,env:PATH=$dir" -i 1 -q
+	[ "$status" -eq 0 ]
+	run sp run command -p cmd="$(type -P true)" --knob env:PATH=/nonexistent -i 1 -q
+	[ "$status" -eq 0 ]
+}
+
 @test "knobs: messages say what to give: empty values, cgroup names, procfs:, no nested parentheses" {
 	# an empty cpus: or cmd: says how it is written, with an example
 	for spec in cpus: cmd:; do
