@@ -538,8 +538,8 @@ static const char *const count_parts[2] = {
 	DISTURBED "FROM iterations i CROSS JOIN benchmarks k WHERE " DISTURBED_WHERE
 	"AND k.id = i.benchmark_id GROUP BY k.batch_id UNION ALL "
 	PACKED "FROM packed_samples p CROSS JOIN metrics m CROSS JOIN benchmarks k WHERE "
-	"m.id = p.metric_id AND m.source = 'workload' AND k.id = m.benchmark_id "
-	"GROUP BY k.batch_id",
+	"m.id = p.metric_id AND NOT p.warmup AND m.source = 'workload' AND "
+	"k.id = m.benchmark_id GROUP BY k.batch_id",
 
 	"SELECT k.batch_id, count(*), 0, 0 FROM benchmarks k CROSS JOIN metrics m "
 	"CROSS JOIN samples s WHERE k.batch_id = $1 AND m.benchmark_id = k.id "
@@ -551,7 +551,7 @@ static const char *const count_parts[2] = {
 	"i.benchmark_id = k.id AND " DISTURBED_WHERE "GROUP BY k.batch_id UNION ALL "
 	PACKED "FROM benchmarks k CROSS JOIN metrics m CROSS JOIN packed_samples p WHERE "
 	"k.batch_id = $1 AND m.benchmark_id = k.id AND m.source = 'workload' AND "
-	"p.metric_id = m.id GROUP BY k.batch_id",
+	"p.metric_id = m.id AND NOT p.warmup GROUP BY k.batch_id",
 };
 
 static int count_row(struct load *l, struct store_stmt *s, struct error *err)

@@ -8,21 +8,27 @@
  * (bench/import-ceiling.sh: 0.2 s CPU for 150,000 samples of rows, 17 ms
  * packed).
  *
- * A row holds one metric of a benchmark: the benchmark's warm-up
- * iterations that its values fill, then its measured ones so filled (the
- * benchmark's warm-ups are seq 0, 1 ..., its measured iterations follow,
- * its failed ones stay rows after them), each iteration's values one a
- * repetition, an absent one a NaN. A metric's own count, not the
- * benchmark's: a row is never longer than the values it holds (a metric
- * of a million repetitions and no value, beside one of a thousand
- * iterations, would have been sixteen gigabytes of NaNs). Its values are text, sixteen hex digits
- * of each one's IEEE 754 bits: exact, read and written by every driver as
- * any text is (a blob would be two more primitives in each), twice a
- * blob's size. @present counts the measured values that are there, so
- * that a count of the store's samples need not read them.
+ * A metric's values go in parts, its warm-ups' and then its measured
+ * values', each part a row of at most PACK_VALUES of them in their order
+ * (a statement of SQL_ROWS parts stays far below a gigabyte, the most
+ * SQLite takes of a text and PostgreSQL of a message): its iterations in
+ * turn, each iteration's values one a repetition, an absent one a NaN.
+ * The iterations are the metric's own (those its values fill, of its
+ * benchmark's: import_shape()), so a part is never longer than the values
+ * it holds: a metric of a million repetitions and no value beside one of
+ * a thousand iterations would have been sixteen gigabytes of NaNs. A part
+ * of absent values only is not written. The values are text, sixteen hex
+ * digits of each one's IEEE 754 bits: exact, read and written by every
+ * driver as any text is (a blob would be two more primitives in each),
+ * twice a blob's size. @present counts a part's values that are there, so
+ * that a count of the store's samples need not read them. The benchmark's
+ * failed iterations stay rows (iterations.c), numbered after the others.
  *
  * Only an import writes them, and an imported batch has no plan: it is
- * never resumed, so no benchmark has both packed samples and rows of them.
+ * never resumed, so no metric has both packed samples and rows of them.
+ * A load checks each part (in order, none missing, whole values, finite,
+ * as many present as it says), so that a damaged one is never read as
+ * fewer samples.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,9 +39,12 @@
 
 #define HEX_DIGITS 16		/* a value's */
 
+/* A part's values at most: 1 MB of text, 64 MB a statement of SQL_ROWS parts. */
+#define PACK_VALUES 65536
+
 static struct sql_insert insert_packs = {
 	.table = "packed_samples",
-	.names = "metric_id, warmups, measured, present, hex",
+	.names = "metric_id, part, warmup, present, hex",
 	.columns = 5,
 };
 
@@ -55,6 +64,45 @@ static void pack_put(char *at, double value)
 		at[i] = digits[bits & 0xf];
 }
 
+/*
+ * The part of @m's warm-up (or measured) values from value @first, at
+ * most PACK_VALUES of the @n, unless none is there; *@part numbers it.
+ */
+static int pack_part(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
+		     bool warmup, size_t first, size_t n, int *part, struct error *err)
+{
+	size_t reps = result_metric_repetitions(m), present = 0;
+	char *hex, *at;
+	size_t slot = w->rows.nr;
+	int rc;
+
+	if (n - first > PACK_VALUES)
+		n = first + PACK_VALUES;
+	at = hex = xmalloc((n - first) * HEX_DIGITS + 1);
+	for (size_t i = first; i < n; i++, at += HEX_DIGITS) {
+		double v = result_metric_value(m, warmup, i / reps, i % reps);
+
+		pack_put(at, v);
+		present += !isnan(v);
+	}
+	*at = '\0';
+	if (!present) {
+		free(hex);
+		return 0;
+	}
+	w->hex[slot] = hex;
+	rc = sql_rows_add(&w->rows, SQL_ARGS(SQL_INT(metric_id), SQL_INT((*part)++),
+					     SQL_INT(warmup), SQL_INT(present), SQL_TEXT(hex)),
+			  err);
+	/* the chunk was sent (or failed): its texts are no longer needed */
+	if (rc || !w->rows.nr)
+		for (size_t i = 0; i <= slot; i++) {
+			free(w->hex[i]);
+			w->hex[i] = NULL;
+		}
+	return rc;
+}
+
 static size_t at_most(size_t a, size_t b)
 {
 	return a < b ? a : b;
@@ -63,41 +111,17 @@ static size_t at_most(size_t a, size_t b)
 int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_metric *m,
 		  size_t nr_warmup, size_t nr_measured, struct error *err)
 {
-	size_t warmups = at_most(result_metric_iterations(m, true), nr_warmup);
-	size_t measured = at_most(result_metric_iterations(m, false), nr_measured);
-	size_t reps = result_metric_repetitions(m), n = (warmups + measured) * reps;
-	size_t present = 0, any = 0;
-	char *hex = xmalloc(n * HEX_DIGITS + 1), *at = hex;
-	size_t slot = w->rows.nr;
-	int rc;
+	size_t reps = result_metric_repetitions(m);
+	size_t n[2] = {
+		at_most(result_metric_iterations(m, true), nr_warmup) * reps,
+		at_most(result_metric_iterations(m, false), nr_measured) * reps,
+	};
+	int part = 0, rc = 0;
 
-	for (size_t k = 0; k < warmups + measured; k++) {
-		bool warmup = k < warmups;
-
-		for (size_t r = 0; r < reps; r++, at += HEX_DIGITS) {
-			double v = result_metric_value(m, warmup, warmup ? k : k - warmups, r);
-
-			pack_put(at, v);
-			any += !isnan(v);
-			present += !isnan(v) && !warmup;
-		}
-	}
-	*at = '\0';
-	/* no value at all: as no sample rows, no row */
-	if (!any) {
-		free(hex);
-		return 0;
-	}
-	w->hex[slot] = hex;
-	rc = sql_rows_add(&w->rows, SQL_ARGS(SQL_INT(metric_id), SQL_INT(warmups),
-					     SQL_INT(measured), SQL_INT(present), SQL_TEXT(hex)),
-			  err);
-	/* the chunk was sent (or failed): its texts are no longer needed */
-	if (rc || !w->rows.nr)
-		for (size_t i = 0; i <= slot; i++) {
-			free(w->hex[i]);
-			w->hex[i] = NULL;
-		}
+	for (int measured = 0; measured < 2; measured++)
+		for (size_t first = 0; first < n[measured] && !rc; first += PACK_VALUES)
+			rc = pack_part(w, metric_id, m, !measured, first, n[measured], &part,
+				       err);
 	return rc;
 }
 
@@ -143,25 +167,36 @@ static int pack_damaged(struct load *l, const struct result_metric *m, const cha
 			 "is damaged (restore it from a copy)", l->st->location, m->name, why);
 }
 
-/* Rows: benchmark, metric, warm-up and measured iterations, the values. */
+/* The metric whose parts are being read, and the part that must come next. */
+struct pack_read {
+	int64_t metric_id;
+	int64_t next_part;
+};
+
+/* Rows: benchmark, metric, part, warm-up, present, the values; by metric and part. */
 static int pack_row(struct load *l, struct store_stmt *s, struct error *err)
 {
+	struct pack_read *pr = l->part;
 	struct load_bench *b = load_bench(l, sql_int(s, 0));
+	int64_t metric_id = sql_int(s, 1), part = sql_int(s, 2);
+	bool warmup = sql_int(s, 3);
+	const char *hex = sql_text(s, 5);
+	size_t len = hex ? strlen(hex) : 0, present = 0;
 	struct result_metric *m;
-	int64_t warmups = sql_int(s, 2), measured = sql_int(s, 3);
-	const char *hex = sql_text(s, 4);
-	size_t reps, len;
 
-	if (!b || !(m = load_metric(l, b, sql_int(s, 1))))
+	if (!b || !(m = load_metric(l, b, metric_id)))
 		return 0;
-	reps = result_metric_repetitions(m);
-	len = hex ? strlen(hex) : 0;
-	if (warmups < 0 || measured < 0 || len % HEX_DIGITS ||
-	    len / HEX_DIGITS / reps != (uint64_t)warmups + (uint64_t)measured ||
-	    len / HEX_DIGITS % reps)
-		return pack_damaged(l, m, "are not as many as their iterations", err);
+	if (metric_id != pr->metric_id) {
+		pr->metric_id = metric_id;
+		pr->next_part = 0;
+		if (m->nr_samples || m->nr_warmup)
+			return pack_damaged(l, m, "are stored beside rows of its samples", err);
+	}
+	if (part != pr->next_part++)
+		return pack_damaged(l, m, "lack a part", err);
+	if (!len || len % HEX_DIGITS)
+		return pack_damaged(l, m, "are not whole values", err);
 	for (size_t i = 0; i < len / HEX_DIGITS; i++) {
-		bool warmup = i / reps < (uint64_t)warmups;
 		double v;
 
 		if (!pack_get(hex + i * HEX_DIGITS, &v))
@@ -173,16 +208,27 @@ static int pack_row(struct load *l, struct store_stmt *s, struct error *err)
 			return pack_damaged(l, m, "hold a value that is not a finite number",
 					    err);
 		result_metric_add_sample(m, v, warmup);
+		present++;
 	}
+	if ((int64_t)present != sql_int(s, 4))
+		return pack_damaged(l, m, "are not as many as their count", err);
 	return 0;
 }
 
+#define PACK_COLUMNS "SELECT m.benchmark_id, p.metric_id, p.part, p.warmup, p.present, p.hex "
+
 int packs_read(struct load *l, struct error *err)
 {
-	return load_rows(l, "SELECT m.benchmark_id, p.metric_id, p.warmups, p.measured, p.hex "
-			 "FROM packed_samples p CROSS JOIN metrics m WHERE m.id = p.metric_id",
-			 "SELECT m.benchmark_id, p.metric_id, p.warmups, p.measured, p.hex "
-			 "FROM benchmarks k CROSS JOIN metrics m CROSS JOIN packed_samples p "
-			 "WHERE k.batch_id = $1 AND m.benchmark_id = k.id AND p.metric_id = m.id",
-			 pack_row, err);
+	struct pack_read pr = { 0 };
+	int rc;
+
+	l->part = &pr;
+	rc = load_rows(l, PACK_COLUMNS "FROM packed_samples p CROSS JOIN metrics m "
+		       "WHERE m.id = p.metric_id ORDER BY p.metric_id, p.part",
+		       PACK_COLUMNS "FROM benchmarks k CROSS JOIN metrics m "
+		       "CROSS JOIN packed_samples p WHERE k.batch_id = $1 AND "
+		       "m.benchmark_id = k.id AND p.metric_id = m.id ORDER BY p.metric_id, p.part",
+		       pack_row, err);
+	l->part = NULL;
+	return rc;
 }

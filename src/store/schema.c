@@ -368,17 +368,18 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
 #define KNOB_JOURNAL_V12(d, name) JOURNAL_V9(d, name, KINDS_V12)
 
 /*
- * Version 13: an imported metric's samples packed in one row (packs.c):
- * its warm-up and measured iterations, the measured values present, the
- * values as hex text.
+ * Version 13: an imported metric's samples packed (packs.c), its warm-ups'
+ * and then its measured values in parts of many values each: how many are
+ * there, and the values as hex text.
  */
 #define V13(d)									\
 	"CREATE TABLE packed_samples ("						\
-	"  metric_id " d##_BIG " PRIMARY KEY REFERENCES metrics(id) ON DELETE CASCADE,"	\
-	"  warmups " d##_INT " NOT NULL CHECK (warmups >= 0),"			\
-	"  measured " d##_INT " NOT NULL CHECK (measured >= 0),"		\
+	"  metric_id " d##_BIG " NOT NULL REFERENCES metrics(id) ON DELETE CASCADE,"	\
+	"  part " d##_INT " NOT NULL CHECK (part >= 0),"			\
+	"  warmup " d##_FLAG("warmup") ","					\
 	"  present " d##_BIG " NOT NULL CHECK (present >= 0),"			\
-	"  hex " d##_TEXT " NOT NULL" d##_KEYED
+	"  hex " d##_TEXT " NOT NULL,"						\
+	"  PRIMARY KEY (metric_id, part)" d##_KEYED
 
 /*
  * The history: migrations[i] turns version i + 1 into i + 2, in each

@@ -74,7 +74,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/b.json"
 	run "$SP" --db "$PG" compare --format json a b
 	[ "$status" -eq 3 ]
 	assert_one_line_error
-	[[ "$output" == *"the packed samples of metric '"*"are not as many as their iterations"* ]]
+	[[ "$output" == *"the packed samples of metric '"*"are not whole values"* ]]
 }
 
 @test "postgres: run, runs, show and --resume work as on SQLite" {

@@ -557,9 +557,10 @@ JSON
 	[ "$(db 'SELECT count(*) FROM packed_samples')" -eq 2 ]
 	[ "$(db 'SELECT count(*) FROM samples')" -eq 0 ]
 	cp "$SCHEDPERF_DB" "$TMP/good.db"
-	# an infinity's bits, a digit too few, a letter that is no hex digit, an iteration more
+	# an infinity's bits, a digit too few, a letter that is no hex digit, a part
+	# missing, a count that is not the values'
 	for edit in "hex = '7ff0000000000000' || substr(hex, 17)" "hex = substr(hex, 2)" \
-		"hex = 'g' || substr(hex, 2)" "measured = measured + 1"; do
+		"hex = 'g' || substr(hex, 2)" "part = part + 1" "present = present + 1"; do
 		cp "$TMP/good.db" "$SCHEDPERF_DB"
 		db "UPDATE packed_samples SET $edit"
 		for cmd in "compare p q" "export p" "history" "show p"; do
@@ -571,10 +572,19 @@ JSON
 	done
 	# a NaN's bits are an absent value, as a sample with no row
 	cp "$TMP/good.db" "$SCHEDPERF_DB"
-	db "UPDATE packed_samples SET hex = '7ff8000000000000' || substr(hex, 17)"
+	db "UPDATE packed_samples SET hex = '7ff8000000000000' || substr(hex, 17),
+		present = present - 1"
 	run $SP export p
 	[ "$status" -eq 0 ]
 	[[ "$(tr -d ' \n' <<<"$output")" == *'"samples":[2.5,3.5]'* ]]
+	# a run's samples are rows: a part of packed samples beside them is not theirs
+	"$SP" run pipe -p loops=10 -i 2 --name r -q
+	db "INSERT INTO packed_samples SELECT metric_id, 0, 0, 1, '3ff0000000000000'
+		FROM samples LIMIT 1"
+	run $SP show r
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"the packed samples of metric '"*"' are stored beside rows of its "* ]]
 }
 
 @test "store: a hand-edited infinite sample is a damaged store: every reader says so, exit 3, none hangs" {

@@ -624,8 +624,10 @@ static void test_import_packed(void **state)
 	set.batches[0].name = xstrdup("p");
 	assert_int_equal(store_import(st, &set, NULL, &err), 0);
 	assert_loads(st, "p", rows);
-	/* two benchmarks of two metrics, a row each; no iteration but the failed one */
-	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 4);
+	/* two benchmarks of two metrics, each a part of warm-ups and one of the rest */
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 8);
+	assert_int_equal(sql_int("SELECT count(DISTINCT metric_id) FROM packed_samples"), 4);
+	/* no iteration but the failed one */
 	assert_int_equal(sql_int("SELECT count(*) FROM iterations i JOIN benchmarks k ON "
 				 "k.id = i.benchmark_id JOIN batches b ON b.id = k.batch_id "
 				 "JOIN runs r ON r.id = b.run_id WHERE r.name = 'p'"), 1);
@@ -685,7 +687,8 @@ static void test_import_packed_shapes(void **state)
 	add_metric(bench, "d", 1000000, 0, 0);
 	result_benchmark_add_failure(bench, "crashed");
 	assert_int_equal(store_import(st, &set, NULL, &err), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 3);
+	/* a's warm-ups and measured values, b's measured, c's warm-ups: d has none */
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 4);
 	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"),
 			 2 + 5 + 4 + 2);
 	/* the same as run r, with a record: as rows */
@@ -693,7 +696,7 @@ static void test_import_packed_shapes(void **state)
 	batch->name = xstrdup("r");
 	result_benchmark_add_iteration(bench);
 	assert_int_equal(store_import(st, &set, NULL, &err), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 3);
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 4);
 
 	assert_int_equal(store_load(st, "p", STORE_EVERYTHING, &one, &err), 0);
 	loaded(&one, "p", packed, sizeof(packed));
@@ -706,18 +709,65 @@ static void test_import_packed_shapes(void **state)
 			    "c:  | 100 101; d:  |;]");
 	result_set_release(&set);
 
-	/* beside 2,000 iterations, d's would be 32 GB */
+	/*
+	 * Beside 200,000 iterations, d's would be terabytes; a's go in parts
+	 * (of 65,536 values: a part of a gigabyte is more than the databases take).
+	 */
 	batch = result_set_add_batch(&set);
 	batch->name = xstrdup("big");
 	batch->started = xstrdup("2026-01-01T00:00:00Z");
 	bench = result_batch_add_benchmark(batch);
 	bench->workload = xstrdup("pipe");
 	bench->params = xstrdup("{}");
-	add_metric(bench, "a", 1, 0, 2000);
+	add_metric(bench, "a", 1, 0, 200000);
 	add_metric(bench, "d", 1000000, 0, 0);
 	assert_int_equal(store_import(st, &set, NULL, &err), 0);
 	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"),
-			 2 + 5 + 4 + 2 + 2000);
+			 2 + 5 + 4 + 2 + 200000);
+	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 4 + 4);
+	result_set_release(&set);
+	assert_int_equal(store_load(st, "big", STORE_SAMPLES, &set, &err), 0);
+	{
+		const struct result_metric *a = &set.batches[0].benchmarks[0].metrics[0];
+
+		assert_int_equal(a->nr_samples, 200000);
+		for (size_t i = 0; i < a->nr_samples; i++)
+			if (a->samples[i] != 1.0 + (double)i)
+				fail_msg("sample %zu of a part is %g", i, a->samples[i]);
+	}
+	result_set_release(&set);
+	store_close(st);
+}
+
+/*
+ * A text longer than SQLite takes is refused at its binding, which leaves
+ * NULL in its place: a failed iteration's reason, so lost, would have made
+ * it a successful one. The statement says why instead, and nothing is
+ * imported.
+ */
+static void test_text_too_long(void **state)
+{
+	struct store *st = open_store();
+	struct result_set set = { NULL, 0 }, none = { NULL, 0 };
+	struct result_batch *batch = result_set_add_batch(&set);
+	struct result_benchmark *bench = result_batch_add_benchmark(batch);
+	char reason[3000];
+	struct error err = { 0 };
+
+	memset(reason, 'x', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0';
+	batch->name = xstrdup("long");
+	batch->started = xstrdup("2026-01-01T00:00:00Z");
+	bench->workload = xstrdup("pipe");
+	bench->params = xstrdup("{}");
+	add_metric(bench, "a", 1, 0, 3);
+	result_benchmark_add_failure(bench, reason);
+	sqlite3_limit(sqlite_of(st)->db, SQLITE_LIMIT_LENGTH, 2000);
+	assert_int_equal(store_import(st, &set, NULL, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "longer than SQLite takes"));
+	assert_int_equal(store_load(st, "long", STORE_EVERYTHING, &none, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
 	result_set_release(&set);
 	store_close(st);
 }
@@ -1234,7 +1284,8 @@ static void test_import_checks_again(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 4);
 	/* fill()'s warm-up and three measured iterations of three values, two metrics */
 	assert_int_equal(sql_int("SELECT sum(length(hex)) / 16 FROM packed_samples"), 4 * 3);
-	assert_int_equal(sql_int("SELECT sum(present) FROM packed_samples"), 3 * 3);
+	assert_int_equal(sql_int("SELECT sum(present) FROM packed_samples WHERE NOT warmup"),
+			 3 * 3);
 	db_exec("DELETE FROM runs WHERE name = 'b'", NULL);
 	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 4);
 	assert_int_equal(sql_int("SELECT count(*) FROM packed_samples"), 0);
@@ -1665,6 +1716,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_packed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_packed_shapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_too_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),

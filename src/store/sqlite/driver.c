@@ -244,6 +244,7 @@ static struct store_stmt *prepare(struct store *st, const char *sql, struct erro
 	}
 	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
 	s->ss = ss;
+	s->bind_rc = 0;
 	ss->nr_stmts++;
 	return &s->base;
 }
@@ -266,17 +267,34 @@ static void bind_real(struct store_stmt *s, int i, double v)
 		sqlite3_bind_double(stmt_of(s), i, v);
 }
 
+/*
+ * A text longer than SQLite takes (SQLITE_LIMIT_LENGTH, a gigabyte) is
+ * refused and leaves NULL in its place: step() says so, not the NOT NULL
+ * constraint that would fail for it, as if the store were damaged.
+ */
 static void bind_text(struct store_stmt *s, int i, const char *v)
 {
+	struct sqlite_stmt *ls = (struct sqlite_stmt *)s;
+	int rc;
+
 	if (v)
-		sqlite3_bind_text(stmt_of(s), i, v, -1, SQLITE_STATIC);
+		rc = sqlite3_bind_text(ls->stmt, i, v, -1, SQLITE_STATIC);
 	else
-		sqlite3_bind_null(stmt_of(s), i);
+		rc = sqlite3_bind_null(ls->stmt, i);
+	if (rc != SQLITE_OK && !ls->bind_rc)
+		ls->bind_rc = rc;
 }
 
 static int step(struct store_stmt *s, struct error *err, const char *what)
 {
-	int rc = sqlite3_step(stmt_of(s));
+	struct sqlite_stmt *ls = (struct sqlite_stmt *)s;
+	int rc;
+
+	if (ls->bind_rc)
+		return error_set(err, EXIT_USAGE, "cannot %s in store '%s': a text of it is "
+				 "longer than SQLite takes (%s; shorten it)", what,
+				 ls->ss->base.location, sqlite3_errstr(ls->bind_rc));
+	rc = sqlite3_step(ls->stmt);
 
 	if (rc == SQLITE_ROW)
 		return 1;
@@ -318,6 +336,7 @@ static void reset(struct store_stmt *s)
 
 	sqlite3_reset(ls->stmt);
 	sqlite3_clear_bindings(ls->stmt);
+	ls->bind_rc = 0;
 	ls->base.busy = false;
 }
 

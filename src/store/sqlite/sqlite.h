@@ -25,6 +25,7 @@ struct sqlite_stmt {
 	struct store_stmt base;
 	struct sqlite_store *ss;
 	sqlite3_stmt *stmt;
+	int bind_rc;		/* the first binding refused since reset: NULL instead */
 };
 
 struct sqlite_store {
