@@ -15,6 +15,7 @@
 
 #include "report/gnuplot.h"
 #include "util/array.h"
+#include "util/program.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -43,21 +44,7 @@ static unsigned int gnuplot_timeout(void)
 
 bool gnuplot_available(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	bool found = false;
-
-	copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *file = NULL;
-
-		if (asprintf(&file, "%s/gnuplot", *dir ? dir : ".") < 0)
-			break;
-		found = !access(file, X_OK);
-		free(file);
-	}
-	free(copy);
-	return found;
+	return program_found("gnuplot", getenv("PATH"));
 }
 
 static char *chart_path(const struct gnuplot *gp, size_t n)

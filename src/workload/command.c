@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/program.h"
 #include "util/timeutil.h"
 #include "util/utf8.h"
 #include "util/words.h"
@@ -95,37 +96,13 @@ static bool has_regex(const struct param_value *values)
 	return *param_text(&values[CMD_PARAM_REGEX]) != '\0';
 }
 
-/* An executable file: execve refuses a directory, whose x bit is its search. */
-static bool runnable(const char *file)
-{
-	struct stat sb;
-
-	return access(file, X_OK) == 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 /*
  * Whether @name runs as a program: a path, or a name found in @path
- * (NULL: this process's $PATH).
+ * (NULL: this process's $PATH, as the spawn searches it).
  */
 static bool program_exists(const char *name, const char *path)
 {
-	char full[PATH_MAX];
-
-	if (strchr(name, '/'))
-		return runnable(name);
-	if (!path)
-		path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-
-		if (snprintf(full, sizeof(full), "%.*s%s%s", (int)len, path, len ? "/" : "",
-			     name) < (int)sizeof(full) && runnable(full))
-			return true;
-		path += len + (path[len] == ':');
-	}
-	return false;
+	return program_found(name, path ? path : getenv("PATH"));
 }
 
 /*

@@ -453,6 +453,15 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	[ "$status" -eq 0 ]
 	run sp run command -p cmd="$(type -P true)" --knob env:PATH=/nonexistent -i 1 -q
 	[ "$status" -eq 0 ]
+	# an empty PATH, or an empty component at its end, is the current directory only,
+	# as the spawn searches it
+	run sp run command -p cmd=true --knob env:PATH= -i 1 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	printf '#!/bin/sh\nexit 0\n' >"$TMP/here-true"
+	chmod +x "$TMP/here-true"
+	(cd "$TMP" && run "$SP" run command -p cmd=here-true --knob env:PATH=/nonexistent: -i 1 \
+		--name here -q && [ "$status" -eq 0 ])
 }
 
 @test "knobs: messages say what to give: empty values, cgroup names, procfs:, no nested parentheses" {

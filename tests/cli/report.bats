@@ -86,6 +86,13 @@ assert_self_contained() {
 	refute grep -q '<svg' "$TMP/r.html"
 	grep -q 'worse (!governor differs)' "$TMP/r.html"
 	assert_self_contained "$TMP/r.html"
+	# a directory of that name is no gnuplot, nor is a PATH of none but the current one
+	mkdir "$TMP/bin/gnuplot"
+	PATH="$TMP/bin" run "$SP" report base new -o "$TMP/d.html"
+	[ "$status" -eq 0 ]
+	grep -q 'gnuplot was not found' "$TMP/d.html"
+	(cd "$TMP/bin" && PATH= run "$SP" report base new -o "$TMP/e.html" &&
+		[ "$status" -eq 0 ] && grep -q 'gnuplot was not found' "$TMP/e.html")
 }
 
 @test "report: hostile names are escaped in the page and in gnuplot's input" {
