@@ -608,13 +608,26 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 		 "--resume --name %s' finishes batch %lld)", name, (long long)res->batch_id);
 }
 
+/* The plan's --knob SPECs, and its --cpus inside any cgroup:cpuset.cpus of them. */
+static int parse_knobs(const struct plan *plan, struct knob_session *ks,
+		       struct knob_list *knobs, struct error *err)
+{
+	if (!plan->nr_knobs)
+		return 0;
+	if (knob_session_parse(ks, knobs, plan->knobs, plan->nr_knobs, "run: --knob", err))
+		return -1;
+	return plan->cpus ? knob_session_cpus(ks, 0, plan->cpus, "run: --cpus ", err) : 0;
+}
+
 /*
  * Claim the batch to resume (the store refuses one still being written)
- * and load its plan: its benchmarks, and the options it was started with.
+ * and load its plan: the options it was started with, its --knob parsed
+ * into @ks and @knobs, then its benchmarks, checked as a new run's are.
  * The claim waits for a write lock held past the busy timeout as the begin
  * of a batch does (runner/lock_wait.h), unless it is only a --dry-run's.
  */
-static int prepare_resume(struct store *st, struct run_request *req, struct error *err)
+static int prepare_resume(struct store *st, struct run_request *req, struct knob_session *ks,
+			  struct knob_list *knobs, struct error *err)
 {
 	struct lock_wait w = LOCK_WAIT(st, req->opt.events, "that it resumes its batch");
 	char *plan_json = NULL;
@@ -626,18 +639,33 @@ static int prepare_resume(struct store *st, struct run_request *req, struct erro
 		;
 	if (rc)
 		return -1;
-	rc = plan_from_json(plan_json, &req->plan, err);
+	/* its stored knobs first: the benchmarks' checks look in the PATH they give */
+	rc = plan_options_from_json(plan_json, &req->plan, err) ||
+	     parse_knobs(&req->plan, ks, knobs, err);
+	if (!rc) {
+		workload_search_path(knobs_env(knobs, "PATH"), "run --knob");
+		rc = plan_benchmarks_from_json(plan_json, &req->plan, err);
+		workload_search_path(NULL, NULL);
+	}
 	free(plan_json);
-	return rc;
+	return rc ? -1 : 0;
 }
 
-/* A new run's plan: its benchmarks, beside the options already in it. */
-static int prepare_plan(struct run_request *req, struct error *err)
+/* A new run's plan: its knobs into @ks and @knobs, then its benchmarks, beside its options. */
+static int prepare_plan(struct run_request *req, struct knob_session *ks,
+			struct knob_list *knobs, struct error *err)
 {
 	struct plan *plan = &req->plan;
 	char *monitors;
+	int rc;
 
-	if (build_plan(req, plan, err))
+	/* its knobs first: the benchmarks' checks look in the PATH they give */
+	if (parse_knobs(plan, ks, knobs, err))
+		return -1;
+	workload_search_path(knobs_env(knobs, "PATH"), "run --knob");
+	rc = build_plan(req, plan, err);
+	workload_search_path(NULL, NULL);
+	if (rc)
 		return -1;
 	/* -i, --warmup and --timeout where a benchmark has none of its own */
 	if (plan->iterations)
@@ -653,17 +681,6 @@ static int prepare_plan(struct run_request *req, struct error *err)
 	if (plan->shuffle)
 		plan_shuffle(plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
 	return 0;
-}
-
-/* The plan's --knob SPECs, and its --cpus inside any cgroup:cpuset.cpus of them. */
-static int parse_knobs(const struct plan *plan, struct knob_session *ks,
-		       struct knob_list *knobs, struct error *err)
-{
-	if (!plan->nr_knobs)
-		return 0;
-	if (knob_session_parse(ks, knobs, plan->knobs, plan->nr_knobs, "run: --knob", err))
-		return -1;
-	return plan->cpus ? knob_session_cpus(ks, 0, plan->cpus, "run: --cpus ", err) : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -702,13 +719,9 @@ int cmd_run(int argc, char **argv)
 	if (req.assume_cpus)
 		workload_assume_cpus(req.assume_cpus);
 
-	/* a new run's knobs first: the workload's checks look in the PATH they give */
-	if (!req.resume && parse_knobs(plan, &ks, &knobs, &err))
-		goto fail;
-	workload_search_path(knobs_env(&knobs, "PATH"), "run --knob");
 	if (req.resume ? open_to_resume(req.opt.name, &st, &err) ||
-			 prepare_resume(st, &req, &err) : prepare_plan(&req, &err)) {
-		workload_search_path(NULL, NULL);
+			 prepare_resume(st, &req, &ks, &knobs, &err) :
+			 prepare_plan(&req, &ks, &knobs, &err)) {
 		/* in the claim's wait for the store's write lock */
 		if (iteration_interrupted()) {
 			code = command_interrupted("nothing was stored; run '%s' is as it was",
@@ -717,10 +730,6 @@ int cmd_run(int argc, char **argv)
 		}
 		goto fail;
 	}
-	workload_search_path(NULL, NULL);
-	/* a resumed run's are its plan's */
-	if (req.resume && parse_knobs(plan, &ks, &knobs, &err))
-		goto fail;
 	if (req.dry_run) {
 		long done = 0;
 

@@ -559,7 +559,12 @@ static int item_from_json(json_t *obj, struct plan *plan, struct error *err)
 	return rc;
 }
 
-int plan_from_json(const char *text, struct plan *plan, struct error *err)
+/*
+ * The stored plan @text's options (@options) and benchmarks (@benchmarks)
+ * into @plan; "no stored plan" is said by the first step.
+ */
+static int plan_part_from_json(const char *text, struct plan *plan, bool options,
+			       bool benchmarks, struct error *err)
 {
 	json_t *doc = json_loads(text ? text : "", 0, NULL), *list, *obj;
 	size_t i;
@@ -571,12 +576,29 @@ int plan_from_json(const char *text, struct plan *plan, struct error *err)
 		return error_set(err, EXIT_USAGE, "the batch has no stored plan to resume "
 				 "(start a new run instead)");
 	}
-	json_array_foreach(list, i, obj) {
-		if ((rc = item_from_json(obj, plan, err)))
-			break;
-	}
-	for (const struct plan_option *o = plan_options; o->key; o++)
-		option_from_json(plan, o, json_object_get(doc, o->key));
+	if (options)
+		for (const struct plan_option *o = plan_options; o->key; o++)
+			option_from_json(plan, o, json_object_get(doc, o->key));
+	if (benchmarks)
+		json_array_foreach(list, i, obj) {
+			if ((rc = item_from_json(obj, plan, err)))
+				break;
+		}
 	json_decref(doc);
 	return rc;
+}
+
+int plan_options_from_json(const char *text, struct plan *plan, struct error *err)
+{
+	return plan_part_from_json(text, plan, true, false, err);
+}
+
+int plan_benchmarks_from_json(const char *text, struct plan *plan, struct error *err)
+{
+	return plan_part_from_json(text, plan, false, true, err);
+}
+
+int plan_from_json(const char *text, struct plan *plan, struct error *err)
+{
+	return plan_part_from_json(text, plan, true, true, err);
 }

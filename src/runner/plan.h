@@ -138,6 +138,13 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
  */
 char *plan_to_json(const struct plan *plan);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);
+/*
+ * plan_from_json() in its two steps, for run --resume: the options first,
+ * since the benchmarks' checks need them (the command workload's program
+ * is looked up in the PATH of an env:PATH knob), then the benchmarks.
+ */
+int plan_options_from_json(const char *text, struct plan *plan, struct error *err);
+int plan_benchmarks_from_json(const char *text, struct plan *plan, struct error *err);
 
 /* "key=value key=value" in the workload's parameter order, for people. */
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len);

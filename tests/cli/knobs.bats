@@ -464,6 +464,60 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 		--name here -q && [ "$status" -eq 0 ])
 }
 
+# killed_in_path DIR NAME RUN: run RUN of program NAME, which DIR holds and
+# the run finds through its --knob env:PATH=DIR alone, killed by SIGKILL
+# after the second of its 6 iterations: the third waits, until $TMP/go is
+# there, to be killed. The program runs with that PATH: it names its own.
+killed_in_path() {
+	mkdir -p "$1"
+	printf '%s\n' '#!/bin/sh' 'PATH=/usr/bin:/bin' "t=$TMP" 'echo >>"$t/count"' \
+		'[ "$(wc -l <"$t/count")" -le 2 ] && exit 0' \
+		'until [ -e "$t/go" ] || [ ! -d "$t" ]; do sleep 0.01; done' >"$1/$2"
+	chmod +x "$1/$2"
+	"$SP" run command -p "cmd=$2" --knob "env:PATH=$1" -i 6 --name "$3" -q 3>&- &
+	PID=$!
+	kill9_after 2 "$PID"
+	PID=
+	touch "$TMP/go"
+	[ "$(stored_iterations)" -eq 2 ]
+}
+
+ok_iterations() {
+	sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL'
+}
+
+@test "knobs: run --resume looks for its command program in its stored env:PATH knob" {
+	# a program in the knob's PATH, not in schedperf's, is resumed, dry run too
+	killed_in_path "$TMP/bin" slowp rk
+	[ -z "$(type -P slowp)" ]
+	run sp run --resume --name rk --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"4 of them missing"* ]]
+	run sp run --resume --name rk -q
+	[ "$status" -eq 0 ]
+	[ "$(ok_iterations)" -eq 6 ]
+}
+
+@test "knobs: run --resume refuses a command program gone from its stored env:PATH knob" {
+	# found in schedperf's own PATH (/usr/bin/true), not in the knob's
+	killed_in_path "$TMP/bin2" true rt
+	rm "$TMP/bin2/true"
+	for dry in --dry-run ""; do
+		run sp run --resume --name rt -q $dry
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		want="cannot run 'true' for run --knob: no such executable in its"
+		[[ "$output" == *"$want env:PATH=$TMP/bin2 (give the program's full path"* ]]
+	done
+	# nothing ran: the batch waits, and resumes once the program is back
+	[ "$(stored_iterations)" -eq 2 ]
+	printf '#!/bin/sh\nexit 0\n' >"$TMP/bin2/true"
+	chmod +x "$TMP/bin2/true"
+	run sp run --resume --name rt -q
+	[ "$status" -eq 0 ]
+	[ "$(ok_iterations)" -eq 6 ]
+}
+
 @test "knobs: messages say what to give: empty values, cgroup names, procfs:, no nested parentheses" {
 	# an empty cpus: or cmd: says how it is written, with an example
 	for spec in cpus: cmd:; do
