@@ -46,14 +46,12 @@ static char pending_tmp[PATH_MAX];
 static char pending_msg[PATH_MAX + 128];
 static volatile sig_atomic_t pending_named;
 
-static void on_terminating_signal(int sig)
+static void on_terminating_signal(void)
 {
 	if (pending_named)
 		unlink(pending_tmp);
 	/* nothing is left to report a failed write with */
 	(void)!write(STDERR_FILENO, pending_msg, strlen(pending_msg));
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 const char *output_file_hint(int errnum)
@@ -172,7 +170,7 @@ int output_file_open(struct output_file *of, const char *path, const char *what,
 	snprintf(pending_tmp, sizeof(pending_tmp), "%s", of->tmp);
 	snprintf(pending_msg, sizeof(pending_msg), "schedperf: %s: interrupted by a signal: "
 		 "'%s' was not written\n", what, path);
-	signals_catch_terminating(on_terminating_signal);
+	signals_hold_cleanup(on_terminating_signal);
 
 	fd = open_unnamed(path);
 	if (fd < 0) {
@@ -250,7 +248,7 @@ int output_file_commit(struct output_file *of, struct error *err)
 	of->named = false;
 	saved = fclose(of->f) ? errno : 0;
 	of->f = NULL;
-	signals_catch_terminating(SIG_DFL);
+	signals_drop_cleanup(on_terminating_signal);
 	return saved ? write_error(of->path, saved, err) : 0;
 }
 
@@ -268,5 +266,5 @@ void output_file_abort(struct output_file *of)
 	pending_named = 0;
 	of->named = false;
 	if (!of->in_place)
-		signals_catch_terminating(SIG_DFL);
+		signals_drop_cleanup(on_terminating_signal);
 }

@@ -18,6 +18,20 @@
  */
 void signals_catch_terminating(void (*handler)(int));
 
+/*
+ * What must be undone before a terminating signal ends us: a named
+ * temporary file (util/output_file.h), a temporary directory (gnuplot's).
+ * While any @cleanup is held, every terminating signal runs them all, the
+ * latest first, then ends the process as the signal would. Each must be
+ * async-signal-safe, and is held once however often it is given. At most
+ * 4 at a time; -1 when there is no room.
+ * Holding one replaces a handler of signals_catch_terminating(), and
+ * letting the last go gives the signals their default actions back.
+ */
+int signals_hold_cleanup(void (*cleanup)(void));
+/* Let @cleanup go (nothing when it is not held). */
+void signals_drop_cleanup(void (*cleanup)(void));
+
 /* Back to their default actions, with SIGXFSZ: for a forked workload. */
 void signals_restore_defaults(void);
 
