@@ -302,14 +302,14 @@ static int boot_command(const struct worker_options *opt, const char *release, c
 	/* its output goes to ours unread: the boot ends us, and it must not die of that */
 	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true };
 	struct error err = { 0 };
-	char last[200];
+	char last[200], how[64];
 	int status = run_command(&cmd, last, sizeof(last), &err);
 
 	if (status < 0)
 		snprintf(why, len, "%s", err.msg);
 	else if (status)
-		snprintf(why, len, "the boot command exited with status %d (its output is in "
-			 "the worker's)", status);
+		snprintf(why, len, "the boot command failed (%s; its output is in the "
+			 "worker's)", run_command_status(status, how, sizeof(how)));
 	return status ? -1 : 0;
 }
 

@@ -149,7 +149,7 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 				     .interrupted = iteration_interrupted };
 	struct strbuf release = STRBUF_INIT;
 	const char *key;
-	char last[200];
+	char last[200], how[64];
 	json_t *kernels = json_object_get(bi->record, "kernels"), *r;
 	int status;
 
@@ -163,8 +163,8 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 	if (status < 0)
 		return -1;
 	if (status) {
-		snprintf(why, len, "the build failed (exit %d)%s%s", status, *last ? ": " : "",
-			 last);
+		snprintf(why, len, "the build failed (%s)%s%s",
+			 run_command_status(status, how, sizeof(how)), *last ? ": " : "", last);
 		return 1;
 	}
 	if (tree_release(bi, &release, err)) {

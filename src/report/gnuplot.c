@@ -4,11 +4,19 @@
  * written to a file of the charts' directory and gnuplot runs it through
  * run_command() (util/run_command.h), in a process group of its own and
  * with a deadline: a gnuplot that hangs (waiting for a display, a broken
- * build) is killed with everything it started, and the report fails,
- * rather than hanging for ever. The charts come back as files.
+ * build) is killed with its process group, and the report fails, rather
+ * than hanging for ever; one that ends takes its group with it, as gnuplot
+ * starts nothing meant to outlive it. The charts come back as files.
+ *
+ * The directory goes however the report ends: a terminating signal
+ * (util/signals.h) removes it too, after ending the gnuplot that may
+ * still write in it. That cleanup runs in a signal handler, so it reads
+ * the directory with getdents64() rather than readdir(), which allocates.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +25,7 @@
 #include "util/array.h"
 #include "util/program.h"
 #include "util/run_command.h"
+#include "util/signals.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -40,6 +49,44 @@ static unsigned int gnuplot_timeout(void)
 	errno = 0;
 	s = strtoul(env, &end, 10);
 	return *end || errno || !s || s > GNUPLOT_TIMEOUT ? GNUPLOT_TIMEOUT : (unsigned int)s;
+}
+
+/* The directory a terminating signal removes; one report, one directory. */
+static char pending_dir[PATH_MAX];
+
+/* Unlink what one reading of pending_dir finds; whether it found anything. */
+static bool empty_pending_dir(void)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	bool found = false;
+	int fd = open(pending_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t at = 0; at < n;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + at);
+
+			if (e->d_name[0] != '.' && !unlinkat(fd, e->d_name, 0))
+				found = true;
+			at += e->d_reclen;
+		}
+	close(fd);
+	return found;
+}
+
+/*
+ * Remove pending_dir, with async-signal-safe calls only, once gnuplot can
+ * write no more in it; read again while it is not empty, in case unlinking
+ * moved entries past a reading.
+ */
+static void remove_pending_dir(void)
+{
+	run_command_end_running();
+	while (empty_pending_dir() && rmdir(pending_dir))
+		;
+	rmdir(pending_dir);
 }
 
 bool gnuplot_available(void)
@@ -80,6 +127,10 @@ int gnuplot_start(struct gnuplot *gp, struct error *err)
 		free(gp->dir);
 		gp->dir = NULL;
 		return -1;
+	}
+	if (strlen(gp->dir) < sizeof(pending_dir)) {
+		memcpy(pending_dir, gp->dir, strlen(gp->dir) + 1);
+		signals_hold_cleanup(remove_pending_dir);
 	}
 	path = script_path(gp);
 	gp->script = fopen(path, "we");
@@ -148,9 +199,10 @@ size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *titl
 
 int gnuplot_finish(struct gnuplot *gp, struct error *err)
 {
-	char *path = script_path(gp), message[256], why[sizeof(err->msg)];
+	char *path = script_path(gp), message[256], why[sizeof(err->msg)], how[64];
 	char *argv[] = { (char *)"gnuplot", path, NULL };
-	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = gnuplot_timeout() };
+	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = gnuplot_timeout(),
+				     .end_group = true };
 	int failed, status;
 
 	fputs("unset output\nexit\n", gp->script);
@@ -173,8 +225,8 @@ int gnuplot_finish(struct gnuplot *gp, struct error *err)
 	}
 	if (!status)
 		return 0;
-	return error_set(err, EXIT_INTERNAL, "report: gnuplot failed (exit status %d): "
-			 "%s (report it with the names of the runs)", status,
+	return error_set(err, EXIT_INTERNAL, "report: gnuplot failed (%s): %s (report it "
+			 "with the names of the runs)", run_command_status(status, how, sizeof(how)),
 			 *message ? message : "no message");
 }
 
@@ -243,6 +295,7 @@ void gnuplot_cleanup(struct gnuplot *gp)
 	gp->script = NULL;
 	if (!gp->dir)
 		return;
+	signals_drop_cleanup(remove_pending_dir);
 	if ((dir = opendir(gp->dir))) {
 		while ((e = readdir(dir)))
 			if (e->d_name[0] != '.')

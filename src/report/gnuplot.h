@@ -40,7 +40,8 @@ void gnuplot_string(FILE *out, const char *s);
 /*
  * Close the script and run gnuplot on it, for at most 60 s; -1 with @err
  * when it failed (EXIT_INTERNAL), could not run or did not finish in time
- * (EXIT_ENV, killed with every process it started).
+ * (EXIT_ENV, killed with its process group). What it left in its group
+ * when it ended is killed too.
  */
 int gnuplot_finish(struct gnuplot *gp, struct error *err);
 /*

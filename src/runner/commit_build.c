@@ -95,7 +95,7 @@ static int build(struct build_area *area, struct commit_build *b, struct error *
 	char *log_path = xasprintf("%s/%.12s.log", area->root, b->hash);
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)area->build_cmd, NULL };
 	struct child_command cmd = { .dir = b->dir, .argv = argv, .interrupted = area->interrupted };
-	char last[200];
+	char last[200], how[64];
 	int status;
 
 	cmd.log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -110,8 +110,8 @@ static int build(struct build_area *area, struct commit_build *b, struct error *
 	close(cmd.log_fd);
 	if (status > 0) {
 		b->status = status;
-		snprintf(b->failure, sizeof(b->failure), "the build failed (exit %d)%s%s", status,
-			 *last ? ": " : "", last);
+		snprintf(b->failure, sizeof(b->failure), "the build failed (%s)%s%s",
+			 run_command_status(status, how, sizeof(how)), *last ? ": " : "", last);
 	}
 	free(log_path);
 	return status < 0 ? -1 : 0;

@@ -24,6 +24,9 @@
 #include "util/signals.h"
 #include "util/timeutil.h"
 
+/* The command running now, for run_command_end_running(); 0: none. */
+static volatile sig_atomic_t running_pid, running_group;
+
 static void __attribute__((noreturn))
 child(const struct child_command *cmd, const struct guardian *g, int out_fd, int err_fd)
 {
@@ -201,6 +204,8 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		      cmd->log_only && cmd->log_fd >= 0 ? cmd->log_fd : errs[1]);
 	group = g.pgid ? g.pgid : pid;
 	setpgid(pid, group);
+	running_group = group;
+	running_pid = pid;
 	close(errs[1]);
 	if (cmd->out)
 		close(out[1]);
@@ -212,17 +217,46 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	close(errs[0]);
 	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	guardian_release(&g);
+	running_pid = 0;
+	/* reaped: what is left of its group is what it left behind */
+	if (cmd->end_group)
+		guardian_stop(&g);
+	else
+		guardian_release(&g);
 	keep_last_line(&err_text, last_line, len);
 	strbuf_release(&err_text);
 	if (stopped == INTERRUPTED)
 		return error_set(err, EXIT_USAGE, "%s was stopped: interrupted", cmd->argv[0]);
 	if (stopped == TIMED_OUT)
 		return error_set(err, EXIT_ENV, "%s did not finish within %u s: it was killed, "
-				 "with every process it started", cmd->argv[0], cmd->timeout);
+				 "with its process group", cmd->argv[0], cmd->timeout);
 	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+		return RUN_COMMAND_SIGNALED(WTERMSIG(status));
 	if (WEXITSTATUS(status) == 127 && len && !strncmp(last_line, "cannot run ", 11))
 		return error_set(err, EXIT_ENV, "%s", last_line);
 	return WEXITSTATUS(status);
+}
+
+void run_command_end_running(void)
+{
+	pid_t pid = running_pid;
+
+	if (!pid)
+		return;
+	kill(-running_group, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+const char *run_command_status(int status, char *buf, size_t len)
+{
+	const char *name = status > 256 ? sigabbrev_np(status - 256) : NULL;
+
+	if (status <= 255)
+		snprintf(buf, len, "exit status %d", status);
+	else if (name)
+		snprintf(buf, len, "killed by SIG%s", name);
+	else
+		snprintf(buf, len, "killed by signal %d", status - 256);
+	return buf;
 }

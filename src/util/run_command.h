@@ -38,17 +38,46 @@ struct child_command {
 	 * must not be ours.
 	 */
 	unsigned int timeout;
+	/*
+	 * When it exits, what it left in its group is killed too: for a
+	 * program that starts nothing meant to outlive it (gnuplot). Without
+	 * it, what a finished command leaves in the background lives on (git's
+	 * auto gc, a build server): the group is only ours while it runs.
+	 * Needs the guardian (not with @log_only), whose group it is.
+	 */
+	bool end_group;
 };
 
+/* What run_command() returns for a command killed by signal SIG. */
+#define RUN_COMMAND_SIGNALED(sig) (256 + (sig))
+
 /*
- * Run @cmd to its end. Returns its exit status (0..255) or 128 + the
- * signal that ended it, with the last line it wrote to standard error in
+ * Run @cmd to its end. Returns its exit status (0..255) or
+ * RUN_COMMAND_SIGNALED() of the signal that ended it (not 128 + it, which
+ * a shell's exit status 139 would be too), with the last line it wrote to standard error in
  * @last_line (@len bytes, "" when none); -1 with @err when it could not be
  * started (EXIT_ENV: no such program), was interrupted (the group killed;
  * @err says so) or did not end within @cmd->timeout (the group killed;
- * EXIT_ENV, "ARGV0 did not finish within N s ...").
+ * EXIT_ENV, "ARGV0 did not finish within N s: it was killed, with its
+ * process group"; a process that left the group, with setsid say, is not
+ * ours to find and lives on).
  */
 int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err);
+
+/*
+ * For a cleanup at a terminating signal (util/signals.h) that must not race
+ * the command running now (gnuplot writing in a directory the cleanup
+ * removes): kill its group and wait for the command itself to end.
+ * Async-signal-safe; nothing when no command runs.
+ */
+void run_command_end_running(void);
+
+/*
+ * What ended a command of run_command()'s @status (> 0), for its callers'
+ * messages: "exit status N", or "killed by SIGSEGV" (the signal's name).
+ * Returns @buf.
+ */
+const char *run_command_status(int status, char *buf, size_t len);
 
 #endif

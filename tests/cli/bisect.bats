@@ -139,10 +139,10 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	[ "$(json '[s["commit"] for s in d["steps"] if s["verdict"] == "skip"]' "$TMP/b.json")" = \
 	  "['$(commit_of 4)']" ]
 	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" \
-		== "the build failed (exit 1)"* ]]
+		== "the build failed (exit status 1)"* ]]
 	# the mail's row of the skipped step says why, and no number it lacks
 	run sp bisect --show --format markdown
-	[[ "$output" == *"| \`$(commit_of 4 | cut -c1-12)\` | skip |"*" | - | change 4 (the build failed (exit 1)"* ]]
+	[[ "$output" == *"| \`$(commit_of 4 | cut -c1-12)\` | skip |"*" | - | change 4 (the build failed (exit status 1)"* ]]
 	[[ "$output" != *nan* ]]
 	# change 5 when its parent change 4 would build; else git names both
 	if [ "$(json 'd["result"]' "$TMP/b.json")" = confirmed ]; then

@@ -164,7 +164,7 @@ JSON
 	[ ! -e "$TMP/r.html" ]
 }
 
-@test "report: a gnuplot that hangs is killed with its processes at the deadline; no page" {
+@test "report: a gnuplot that hangs is killed with its process group at the deadline; no page" {
 	sweep_runs
 	mkdir "$TMP/bin" "$TMP/out" "$TMP/tmp"
 	printf '#!/bin/sh\n"%s/bin/sleeper" &\nsleep 600\n' "$TMP" >"$TMP/bin/gnuplot"
@@ -176,11 +176,69 @@ JSON
 		run timeout 300 "$SP" report base new -o "$TMP/out/r.html"
 	[ "$status" -eq 3 ]
 	assert_one_line_error
-	[[ "$output" == "schedperf: report: gnuplot did not finish within 1 s: it was killed,"* ]]
+	[[ "$output" == "schedperf: report: gnuplot did not finish within 1 s: it was killed, with its"\
+" process group"* ]]
 	[ -z "$(ls -A "$TMP/out")" ]
 	[ -z "$(ls -A "$TMP/tmp")" ]
 	# gnuplot's process group went with it, the child it left behind too
 	wait_for no_process_has "$TMP/bin/"
+}
+
+# gnuplot_started: the fake gnuplot of the tests below started, and made a sleeper
+gnuplot_started() {
+	[ -e "$TMP/started" ] && pgrep -f -- "$TMP/bin/sleeper" >/dev/null
+}
+
+@test "report: a signal while gnuplot runs ends it; no page and no temporary directory" {
+	sweep_runs
+	mkdir "$TMP/bin" "$TMP/out" "$TMP/tmp"
+	printf '#!/bin/sh\n"%s/bin/sleeper" &\n: >"%s/started"\nsleep 600\n' "$TMP" "$TMP" \
+		>"$TMP/bin/gnuplot"
+	printf '#!/bin/sh\nsleep 600\n' >"$TMP/bin/sleeper"
+	chmod +x "$TMP/bin/gnuplot" "$TMP/bin/sleeper"
+	for sig in TERM INT HUP; do
+		rm -f "$TMP/started"
+		PATH="$TMP/bin:$PATH" TMPDIR="$TMP/tmp" \
+			"$SP" report base new -o "$TMP/out/r.html" 2>"$TMP/err" 3>&- &
+		pid=$!
+		wait_for gnuplot_started
+		kill -"$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ]
+		[ "$(cat "$TMP/err")" = "schedperf: report: interrupted by a signal:"\
+" '$TMP/out/r.html' was not written" ]
+		[ -z "$(ls -A "$TMP/out")" ]
+		[ -z "$(ls -A "$TMP/tmp")" ]
+		# gnuplot's process group went with it
+		wait_for no_process_has "$TMP/bin/"
+	done
+}
+
+@test "report: what gnuplot left in its process group goes when it ends" {
+	sweep_runs
+	mkdir "$TMP/bin" "$TMP/tmp"
+	printf '#!/bin/sh\n"%s/bin/sleeper" &\nexit 0\n' "$TMP" >"$TMP/bin/gnuplot"
+	# it outlives wait_for's limit (300 s): only a kill ends it in time
+	printf '#!/bin/sh\nsleep 302\n' >"$TMP/bin/sleeper"
+	chmod +x "$TMP/bin/gnuplot" "$TMP/bin/sleeper"
+	PATH="$TMP/bin:$PATH" TMPDIR="$TMP/tmp" run "$SP" report base new -o "$TMP/r.html"
+	[ "$status" -eq 0 ]
+	[ -s "$TMP/r.html" ]
+	[ -z "$(ls -A "$TMP/tmp")" ]
+	wait_for no_process_has "$TMP/bin/"
+}
+
+@test "report: a gnuplot killed by a signal is said so by the signal's name" {
+	sweep_runs
+	mkdir "$TMP/bin"
+	printf '#!/bin/sh\necho "gnuplot: broken" >&2\nkill -SEGV $$\n' >"$TMP/bin/gnuplot"
+	chmod +x "$TMP/bin/gnuplot"
+	PATH="$TMP/bin:$PATH" run "$SP" report base new -o "$TMP/r.html"
+	[ "$status" -eq 4 ]
+	assert_one_line_error
+	[[ "$output" == *"gnuplot failed (killed by SIGSEGV): gnuplot: broken"* ]]
+	[ ! -e "$TMP/r.html" ]
 }
 
 @test "report: bad use is one line and exit 2, and no page" {

@@ -3,9 +3,11 @@
  * run_command()'s deadline (util/run_command.h): a command that ends in
  * time is untouched by it; one that does not is killed with every process
  * of its group, also when it has closed the pipes we read, and the error
- * says how long it had.
+ * says how long it had. A death by signal is named; what a command leaves
+ * in its group when it exits is killed only when end_group asks.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -46,13 +48,20 @@ static bool dies(long pid)
 	return !s || s == 'Z';
 }
 
+static int run_group(const char *script, unsigned int timeout, bool end_group, char *last,
+		     size_t len, struct error *err)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)script, NULL };
+	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = timeout,
+				     .end_group = end_group };
+
+	return run_command(&cmd, last, len, err);
+}
+
 static int run_sh(const char *script, unsigned int timeout, char *last, size_t len,
 		  struct error *err)
 {
-	char *argv[] = { (char *)"sh", (char *)"-c", (char *)script, NULL };
-	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = timeout };
-
-	return run_command(&cmd, last, len, err);
+	return run_group(script, timeout, false, last, len, err);
 }
 
 static void test_in_time(void **state)
@@ -75,8 +84,8 @@ static void check_killed(const char *script)
 
 	assert_int_equal(run_sh(script, 1, last, sizeof(last), &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
-	assert_string_equal(err.msg, "sh did not finish within 1 s: it was killed, with every "
-			    "process it started");
+	assert_string_equal(err.msg, "sh did not finish within 1 s: it was killed, with its "
+			    "process group");
 	assert_true(atol(last) > 0);
 	assert_true(dies(atol(last)));
 }
@@ -94,12 +103,52 @@ static void test_pipes_closed(void **state)
 	check_killed("sleep 600 >/dev/null 2>&1 & echo $! >&2; exec >&- 2>&-; sleep 600");
 }
 
+/* A death by signal is told from an exit status of 128 + it, and named. */
+static void test_signal_named(void **state)
+{
+	struct error err = { 0 };
+	char last[128], how[64];
+	int status;
+
+	(void)state;
+	status = run_sh("kill -SEGV $$", 0, last, sizeof(last), &err);
+	assert_int_equal(status, RUN_COMMAND_SIGNALED(SIGSEGV));
+	assert_string_equal(run_command_status(status, how, sizeof(how)), "killed by SIGSEGV");
+	status = run_sh("exit 139", 0, last, sizeof(last), &err);
+	assert_int_equal(status, 139);
+	assert_string_equal(run_command_status(status, how, sizeof(how)), "exit status 139");
+}
+
+/*
+ * What a command left in its group when it exited lives on (a build
+ * server), unless end_group says the group is ours to end.
+ */
+static void test_end_group(void **state)
+{
+	struct error err = { 0 };
+	char last[128];
+	const char *script = "sleep 600 >/dev/null 2>&1 & echo $! >&2";
+
+	(void)state;
+	assert_int_equal(run_group(script, 60, true, last, sizeof(last), &err), 0);
+	assert_true(atol(last) > 0);
+	assert_true(dies(atol(last)));
+	assert_int_equal(run_group(script, 60, false, last, sizeof(last), &err), 0);
+	assert_true(atol(last) > 0);
+	/* alive now; it is ours to end (the group no longer is) */
+	assert_int_not_equal(state_of(atol(last)), 0);
+	assert_int_not_equal(state_of(atol(last)), 'Z');
+	kill((pid_t)atol(last), SIGKILL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_time),
 		cmocka_unit_test(test_past_the_deadline),
 		cmocka_unit_test(test_pipes_closed),
+		cmocka_unit_test(test_signal_named),
+		cmocka_unit_test(test_end_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
