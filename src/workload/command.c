@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
 #include "util/program.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/utf8.h"
 #include "util/words.h"
@@ -143,10 +143,11 @@ static int check_program(const struct param_value *values, struct error *err)
 		rc = error_set(err, EXIT_USAGE, "command: '%.64s' is relative to this directory, "
 			       "and a worker runs the job in its own (give the program's "
 			       "absolute path, one the workers' machines have)", words[0]);
-	else if (path && !strchr(words[0], '/') && !program_exists(words[0], path))
+	else if (program_exists(words[0], path))
+		rc = 0;
+	else if (path && !strchr(words[0], '/'))
 		rc = not_in_search_path(words[0], path, whose, err);
-	else if (!program_exists(words[0], path) &&
-		 !(workload_checking_before_build() && strchr(words[0], '/')))
+	else if (!(workload_checking_before_build() && strchr(words[0], '/')))
 		rc = error_set(err, EXIT_USAGE, "command: cannot run '%.64s': no such "
 			       "executable %s (give a path, or install it)", words[0],
 			       strchr(words[0], '/') ? "file" : "in $PATH");
