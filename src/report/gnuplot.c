@@ -54,12 +54,12 @@ static unsigned int gnuplot_timeout(void)
 /* The directory a terminating signal removes; one report, one directory. */
 static char pending_dir[PATH_MAX];
 
-/* Unlink what one reading of pending_dir finds; whether it found anything. */
-static bool empty_pending_dir(void)
+/* Unlink what one reading of directory @path finds; whether it found anything. */
+static bool empty_dir(const char *path)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	bool found = false;
-	int fd = open(pending_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -77,16 +77,22 @@ static bool empty_pending_dir(void)
 }
 
 /*
- * Remove pending_dir, with async-signal-safe calls only, once gnuplot can
- * write no more in it; read again while it is not empty, in case unlinking
- * moved entries past a reading.
+ * Remove directory @path and its files, with async-signal-safe calls only
+ * (a signal's cleanup uses it too); read again while it is not empty, in
+ * case unlinking moved entries past a reading.
  */
+static void remove_dir(const char *path)
+{
+	while (empty_dir(path) && rmdir(path))
+		;
+	rmdir(path);
+}
+
+/* At a terminating signal: pending_dir, once gnuplot can write no more in it. */
 static void remove_pending_dir(void)
 {
 	run_command_end_running();
-	while (empty_pending_dir() && rmdir(pending_dir))
-		;
-	rmdir(pending_dir);
+	remove_dir(pending_dir);
 }
 
 bool gnuplot_available(void)
@@ -287,22 +293,13 @@ char *gnuplot_svg(const struct gnuplot *gp, size_t n)
 
 void gnuplot_cleanup(struct gnuplot *gp)
 {
-	DIR *dir;
-	struct dirent *e;
-
 	if (gp->script)
 		fclose(gp->script);
 	gp->script = NULL;
 	if (!gp->dir)
 		return;
 	signals_drop_cleanup(remove_pending_dir);
-	if ((dir = opendir(gp->dir))) {
-		while ((e = readdir(dir)))
-			if (e->d_name[0] != '.')
-				unlinkat(dirfd(dir), e->d_name, 0);
-		closedir(dir);
-	}
-	rmdir(gp->dir);
+	remove_dir(gp->dir);
 	free(gp->dir);
 	gp->dir = NULL;
 }
