@@ -81,8 +81,8 @@ static int import_iterations(struct iteration_rows *w, const struct result_bench
 }
 
 /*
- * @bench's samples packed (packs.c), a row a metric, and its failed
- * iterations as rows after them: its iterations have no records.
+ * @bench's samples packed (packs.c), each metric's in parts, and its
+ * failed iterations as rows after them: its iterations have no records.
  */
 static int import_packed(struct pack_rows *packs, struct iteration_rows *w,
 			 const struct result_benchmark *bench, int64_t bench_id,

@@ -136,11 +136,11 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
 		     struct error *err);
 
 /*
- * packs.c: an imported metric's samples in one row (packed_samples), many
- * rows a statement: pack_rows_add() the values of @m in its benchmark's
- * @nr_warmup warm-up and @nr_measured measured iterations (its
- * import_shape()), pack_rows_finish() sends what is left
- * and lets go (@rc: how the adding went), 0 or -1 with @err.
+ * packs.c: an imported metric's samples in a few rows of packed_samples,
+ * many rows a statement: pack_rows_add() the parts of @m's values in its
+ * benchmark's @nr_warmup warm-up and @nr_measured measured iterations
+ * (its import_shape()), pack_rows_finish() sends what is left and lets go
+ * (@rc: how the adding went), 0 or -1 with @err.
  */
 struct pack_rows {
 	struct sql_rows rows;
