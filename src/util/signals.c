@@ -8,10 +8,12 @@
  * file and gnuplot's directory).
  */
 #include <signal.h>
-#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/array.h"
+#include "util/error.h"
 #include "util/signals.h"
 
 static const int terminating[] = {
@@ -42,41 +44,76 @@ void signals_catch_terminating(void (*handler)(int))
 	for_each_terminating(handler);
 }
 
-static void (*volatile cleanups[4])(void);
+/*
+ * The cleanups held, in the order they were given: cleanups[0] is the
+ * oldest and nr_cleanups the count, so that running them from the end is
+ * the latest first also after one in the middle was let go. Room for
+ * every cleanup of the program at once (output_file's, gnuplot's), with
+ * some to spare; running out is a mistake of the program, said at once.
+ */
+#define MAX_CLEANUPS 4
+static void (*volatile cleanups[MAX_CLEANUPS])(void);
+static volatile sig_atomic_t nr_cleanups;
 
 static void run_cleanups(int sig)
 {
-	for (size_t i = ARRAY_SIZE(cleanups); i--;)
-		if (cleanups[i])
-			cleanups[i]();
+	for (sig_atomic_t i = nr_cleanups; i--;)
+		cleanups[i]();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-int signals_hold_cleanup(void (*cleanup)(void))
+/*
+ * Block the terminating signals around a change to the list, so that the
+ * handler never sees it half moved (a cleanup twice, or none where one is).
+ */
+static void block_terminating(sigset_t *old)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(cleanups); i++)
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < ARRAY_SIZE(terminating); i++)
+		sigaddset(&set, terminating[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void signals_hold_cleanup(void (*cleanup)(void))
+{
+	sigset_t old;
+
+	for (sig_atomic_t i = 0; i < nr_cleanups; i++)
 		if (cleanups[i] == cleanup)
-			return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(cleanups); i++)
-		if (!cleanups[i]) {
-			cleanups[i] = cleanup;
-			for_each_terminating(run_cleanups);
-			return 0;
-		}
-	return -1;
+			return;
+	if ((size_t)nr_cleanups == ARRAY_SIZE(cleanups)) {
+		fprintf(stderr, "schedperf: internal error: more than %d cleanups held for a "
+			"terminating signal (report it: util/signals.c needs more room)\n",
+			MAX_CLEANUPS);
+		exit(EXIT_INTERNAL);
+	}
+	block_terminating(&old);
+	cleanups[nr_cleanups] = cleanup;
+	nr_cleanups++;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	for_each_terminating(run_cleanups);
 }
 
 void signals_drop_cleanup(void (*cleanup)(void))
 {
-	bool any = false;
+	sigset_t old;
 
-	for (size_t i = 0; i < ARRAY_SIZE(cleanups); i++) {
-		if (cleanups[i] == cleanup)
-			cleanups[i] = NULL;
-		any |= cleanups[i] != NULL;
+	block_terminating(&old);
+	for (sig_atomic_t i = 0; i < nr_cleanups; i++) {
+		if (cleanups[i] != cleanup)
+			continue;
+		for (; i + 1 < nr_cleanups; i++)
+			cleanups[i] = cleanups[i + 1];
+		nr_cleanups--;
+		break;
 	}
-	if (!any)
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!nr_cleanups)
 		for_each_terminating(SIG_DFL);
 }
 

@@ -24,11 +24,12 @@ void signals_catch_terminating(void (*handler)(int));
  * While any @cleanup is held, every terminating signal runs them all, the
  * latest first, then ends the process as the signal would. Each must be
  * async-signal-safe, and is held once however often it is given. At most
- * 4 at a time; -1 when there is no room.
+ * 4 at a time: one more is a mistake of the program, which then exits
+ * with EXIT_INTERNAL and says so, rather than forget a cleanup.
  * Holding one replaces a handler of signals_catch_terminating(), and
  * letting the last go gives the signals their default actions back.
  */
-int signals_hold_cleanup(void (*cleanup)(void));
+void signals_hold_cleanup(void (*cleanup)(void));
 /* Let @cleanup go (nothing when it is not held). */
 void signals_drop_cleanup(void (*cleanup)(void));
 
