@@ -86,6 +86,7 @@ static const struct cmd_usage ab_usage = {
 struct ab {
 	struct ab_experiment x;
 	bool restore, fail_on_regression, dry_run;
+	bool seed_given;		/* --seed, not the clock's */
 	struct option_choice format;
 	bool default_cap;		/* --max-samples is the default's */
 };
@@ -100,6 +101,17 @@ static int add_b(const struct cmd_option *opt, const char *arg)
 {
 	ab_add_spec(&((struct ab *)opt->value)->x, 1, arg);
 	return 0;
+}
+
+/* --seed, and that it was given: a dry run says it, the clock's it cannot. */
+static int set_seed(const struct cmd_option *opt, const char *arg)
+{
+	struct ab *ab = opt->value;
+	struct cmd_option seed = *opt;
+
+	seed.value = &ab->x.seed;
+	ab->seed_given = true;
+	return option_seed(&seed, arg);
 }
 
 /* ab --restore: runner/knob_guard.h's, said. */
@@ -168,11 +180,13 @@ static void print_plan(const struct ab *ab, const char *name)
 {
 	const struct output_format *f = ab->format.chosen;
 	struct ab_plan p = { .max_samples = ab->x.so.max_samples, .max_time = ab->x.so.max_time,
+			     .seed_given = ab->seed_given, .timeout = ab->x.so.timeout,
 			     .nr_settings = ab->x.ks.nr_machine };
 	struct ab_plan_setting *settings = xcalloc(p.nr_settings + 1, sizeof(*settings));
 
 	specs_of(ab, &p.head);
 	p.head.name = name;
+	p.head.seed = ab->x.seed;
 	for (int i = 0; i < 2; i++) {
 		p.params_json[i] = ab->x.side[i].sample.plan.items[0].params_json;
 		p.cpus[i] = ab->x.side[i].has_cpus ? ab->x.side[i].cpus : NULL;
@@ -211,9 +225,8 @@ static void cap_samples(struct ab *ab)
 /*
  * The first option an ab --restore was given that only a measurement
  * takes (--restore puts settings back and measures nothing), or NULL.
- * @seed: ab's seed before the options were read.
  */
-static const char *measurement_option(const struct ab *ab, int seed)
+static const char *measurement_option(const struct ab *ab)
 {
 	const struct sequential_options *so = &ab->x.so, defaults = SEQUENTIAL_DEFAULTS;
 
@@ -235,7 +248,7 @@ static const char *measurement_option(const struct ab *ab, int seed)
 		return "--timeout";
 	if (so->metric)
 		return "--metric";
-	if (ab->x.seed != seed)
+	if (ab->seed_given)
 		return "--seed";
 	return ab->fail_on_regression ? "--fail-on-regression" : NULL;
 }
@@ -250,8 +263,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		OPT_STRING(0, "name", &ab->x.so.name, "NAME", "store the sides as runs NAME-a "
 			   "and NAME-b, which must hold no batch yet (default: ab-DATE-TIME-PID, the "
 			   "date and time UTC and the process id; a worker's job: ab-job-ID)"),
-		OPT_SEED(&ab->x.seed, "the seed of the block orders (default: from the clock; "
-			 "printed)"),
+		OPT_CALLBACK(0, "seed", ab, "N", "the seed of the block orders (default: from the "
+			     "clock; printed)", set_seed),
 		OPT_FORMAT(&ab->format, "{}"),
 		OPT_BOOL(0, "fail-on-regression", &ab->fail_on_regression,
 			 "exit 1 when B is worse than A"),
@@ -261,8 +274,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			 "run, change and store nothing"),
 		OPT_END(),
 	};
-	int code, seed = ab->x.seed;
 	const char *extra;
+	int code;
 
 	ab->x.so.max_samples = 0;		/* not given */
 	if (parse_options(argc, argv, options, &ab_usage, &code))
@@ -272,7 +285,7 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		    ab->dry_run)
 			return command_usage_error("ab", "--restore takes no workload, no --a or "
 						   "--b, and no --dry-run");
-		if ((extra = measurement_option(ab, seed)))
+		if ((extra = measurement_option(ab)))
 			return command_usage_error("ab", "--restore takes no %s: it puts back "
 						   "settings and measures nothing (give --restore "
 						   "alone)", extra);

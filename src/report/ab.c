@@ -140,6 +140,10 @@ static void plan_text(FILE *out, const void *records, const void *how)
 		fprintf(out, "at most %d blocks%s", p->max_samples, p->max_time > 0 ? " or " : "");
 	if (p->max_time > 0)
 		fprintf(out, "%s%g s", p->max_samples < INT_MAX ? "" : "at most ", p->max_time);
+	if (p->seed_given)
+		fprintf(out, ", seed %d", p->head.seed);
+	if (p->timeout > 0)
+		fprintf(out, ", an iteration killed after %g s", p->timeout);
 	fputc('\n', out);
 	for (int i = 0; i < 2; i++)
 		fprintf(out, "%s: %s %s%s%s\n", side_names[i], p->head.workload, p->params_json[i],
@@ -208,6 +212,8 @@ static void plan_json(FILE *out, const void *records, const void *how)
 			    json_integer(p->max_samples) : json_null());
 	json_object_set_new(obj, "max_time", p->max_time > 0 ? json_real(p->max_time) :
 			    json_null());
+	json_object_set_new(obj, "seed", p->seed_given ? json_integer(p->head.seed) : json_null());
+	json_object_set_new(obj, "timeout", p->timeout > 0 ? json_real(p->timeout) : json_null());
 	for (int i = 0; i < 2; i++)
 		json_array_append_new(runs, json_sprintf("%s-%s", p->head.name, side_names[i]));
 	json_object_set_new(obj, "runs", runs);

@@ -51,6 +51,8 @@ struct ab_plan {
 	const char *cpus[2];		/* a side's cpus: list; NULL: none */
 	int max_samples;		/* INT_MAX: no cap */
 	double max_time;		/* <= 0: none */
+	bool seed_given;		/* head.seed is --seed's; else the clock's, at the run */
+	double timeout;			/* an iteration's, in seconds; <= 0: none */
 	const struct ab_plan_setting *settings;
 	size_t nr_settings;
 };

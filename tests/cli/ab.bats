@@ -750,13 +750,21 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[ "$(json 'd["metric"], d["unit"], d["better"], d["alpha"], d["margin_pct"]' \
 		"$TMP/plan.json")" = "usec_per_op usec lower 0.05 2.0" ]
 	[ "$(json 'd["max_samples"], d["max_time"]' "$TMP/plan.json")" = "None 30.0" ]
+	[ "$(json 'd["seed"], d["timeout"]' "$TMP/plan.json")" = "None None" ]
 	[ ! -e "$SCHEDPERF_DB" ]
-	# the default cap, and a setting one side leaves as it is: null
-	run sp ab pipe -p loops=100 --a "$k=0" --b env:X=1 --dry-run --format json
+	# the default cap, and a setting one side leaves as it is: null; the
+	# seed and the iterations' timeout as given
+	run sp ab pipe -p loops=100 --a "$k=0" --b env:X=1 --seed 17 --timeout 7.5 --dry-run \
+		--format json
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$TMP/plan.json"
 	[ "$(json 'd["max_samples"], d["max_time"], d["settings"][0]["b"]' "$TMP/plan.json")" = \
 		"200 None None" ]
+	[ "$(json 'd["seed"], d["timeout"]' "$TMP/plan.json")" = "17 7.5" ]
+	# the text says them too
+	run sp ab pipe -p loops=100 --a "$k=0" --b env:X=1 --seed 17 --timeout 7.5 --dry-run
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == *", at most 200 blocks, seed 17, an iteration killed after 7.5 s" ]]
 	[[ "$(json 'd["runs"][0]' "$TMP/plan.json")" == ab-*-a ]]
 	# text stays the default
 	run sp ab pipe -p loops=100 --a "$k=0" --b "$k=1" --name dj --dry-run
