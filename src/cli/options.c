@@ -14,6 +14,7 @@
 #include "util/parse.h"
 #include "util/registry.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* Accepted by every command, after its own options in --help, and before one. */
@@ -68,6 +69,15 @@ static struct cmd_option *all_options(const struct cmd_option *options, const ch
 	return all;
 }
 
+/*
+ * @arg, a value the user gave, for a message: escaped as util/utf8.h
+ * does, so that a byte that is not UTF-8 or a control character (an
+ * escape sequence) shows as \xHH instead of reaching the terminal, and
+ * cut with "..." to fit @buf, never inside a character.
+ */
+#define SHOWN(buf, arg) (utf8_escape((buf), sizeof(buf), (arg)), (const char *)(buf))
+#define SHOWN_VALUE 40		/* about 32 bytes of a value, and "..." */
+
 /* @choice's names: "a|b|c" for a usage line, or with their words for --help. */
 static char *choice_names(char *buf, size_t len, const struct option_choice *choice,
 			  bool helps)
@@ -80,12 +90,14 @@ static int apply_choice(const struct cmd_option *opt, const char *arg)
 {
 	struct option_choice *choice = opt->value;
 	const void *row = registry_find(choice->table, choice->row_size, arg);
+	char value[SHOWN_VALUE];
 	char names[256];
 
 	if (!row)
-		return command_usage_error(opt->cmd, "unknown %s '%.32s': give %s", opt->long_name,
-					   arg, registry_names(names, sizeof(names), choice->table,
-							       choice->row_size, ", ", " or ", 0));
+		return command_usage_error(opt->cmd, "unknown %s '%s': give %s", opt->long_name,
+					   SHOWN(value, arg),
+					   registry_names(names, sizeof(names), choice->table,
+							  choice->row_size, ", ", " or ", 0));
 	choice->chosen = row;
 	return 0;
 }
@@ -119,11 +131,12 @@ static void build_getopt(const struct cmd_option *all, size_t nr, struct option 
 static int open_range(const struct cmd_option *opt, const char *arg, double lo, double hi,
 		      const char *give)
 {
+	char value[SHOWN_VALUE];
 	double v;
 
 	if (parse_double(arg, &v) || !(v > lo && v < hi))
-		return command_usage_error(opt->cmd, "--%s '%.32s': give %s", opt->long_name,
-					   arg, give);
+		return command_usage_error(opt->cmd, "--%s '%s': give %s", opt->long_name,
+					   SHOWN(value, arg), give);
 	*(double *)opt->value = v;
 	return 0;
 }
@@ -140,11 +153,12 @@ int option_margin(const struct cmd_option *opt, const char *arg)
 
 int option_seed(const struct cmd_option *opt, const char *arg)
 {
+	char value[SHOWN_VALUE];
 	long v;
 
 	if (parse_long(arg, &v) || v < 0 || v > OPTION_SEED_MAX)
-		return command_usage_error(opt->cmd, "--seed '%.32s': give a whole number from 0 "
-					   "to %d", arg, OPTION_SEED_MAX);
+		return command_usage_error(opt->cmd, "--seed '%s': give a whole number from 0 "
+					   "to %d", SHOWN(value, arg), OPTION_SEED_MAX);
 	*(int *)opt->value = (int)v;
 	return 0;
 }
@@ -158,6 +172,7 @@ int option_machine(const struct cmd_option *opt, const char *arg)
 /* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
 static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
 {
+	char value[SHOWN_VALUE];
 	double number;
 	long v;
 
@@ -170,16 +185,16 @@ static int apply_option(const char *cmd, const struct cmd_option *opt, const cha
 		return 0;
 	case CMD_OPTION_INTEGER:
 		if (parse_long(arg, &v) || v < opt->min || v > opt->max)
-			return command_usage_error(cmd, "--%s '%.32s' is not a whole number "
-						   "in %ld..%ld", opt->long_name, arg,
-						   opt->min, opt->max);
+			return command_usage_error(cmd, "--%s '%s' is not a whole number "
+						   "in %ld..%ld", opt->long_name,
+						   SHOWN(value, arg), opt->min, opt->max);
 		*(int *)opt->value = (int)v;
 		return 0;
 	case CMD_OPTION_NUMBER:
 		if (parse_double(arg, &number) || !(number > opt->low && number <= opt->high))
-			return command_usage_error(cmd, "--%s '%.32s' is not a number above %g "
-						   "and at most %g", opt->long_name, arg,
-						   opt->low, opt->high);
+			return command_usage_error(cmd, "--%s '%s' is not a number above %g "
+						   "and at most %g", opt->long_name,
+						   SHOWN(value, arg), opt->low, opt->high);
 		*(double *)opt->value = number;
 		return 0;
 	case CMD_OPTION_CALLBACK:
@@ -233,12 +248,14 @@ int option_match(int argc, char **argv, int *i, const struct cmd_option *options
 static int unknown_option(const char *cmd, char **argv)
 {
 	const char *arg = argv[optind - 1];
+	char option[72];
 
 	/* getopt's optopt names a short option the user typed as such */
 	if (optopt > 0 && optopt < LONG_ONLY_BASE && isalnum(optopt) && strncmp(arg, "--", 2))
 		return command_usage_error(cmd, "option '-%c' is unknown or lacks its value",
 					   optopt);
-	return command_usage_error(cmd, "option '%.64s' is unknown or lacks its value", arg);
+	return command_usage_error(cmd, "option '%s' is unknown or lacks its value",
+				   SHOWN(option, arg));
 }
 
 bool parse_options(int argc, char **argv, const struct cmd_option *options,

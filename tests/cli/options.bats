@@ -119,6 +119,27 @@ refused_by_all() {
 	EOF2
 }
 
+@test "options: a value not UTF-8 or holding control characters is shown escaped, never raw" {
+	bad=$'\xff\x1b[31m'
+	for args in "ab pipe --format" "compare a b --style" "compare a b --format" \
+		"ab pipe --seed" "ab pipe --alpha" "ab pipe --max-samples" "ab pipe --timeout"; do
+		run sp $args "$bad"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"'\xff\x1b[31m'"* ]] || { echo "$args: $output"; false; }
+		# no raw escape or byte 0xff reaches the terminal
+		! printf '%s' "$output" | LC_ALL=C grep -q $'[\x1b\xff]'
+	done
+	run sp ab pipe $'--\xff'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"option '--\xff' is unknown"* ]]
+	# a long one is cut with "...", not in the middle of a character
+	run sp ab pipe --format "$(printf 'é%.0s' {1..40})"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"'éééééééééééééééééé...'"* ]]
+}
+
 @test "options: schedperf's own options before the command come from the common table" {
 	run sp --db
 	[ "$status" -eq 2 ]
