@@ -39,9 +39,26 @@ static void for_each_terminating(void (*handler)(int))
 		set_action(sig, handler);
 }
 
+static void (*catcher)(int);
+static volatile sig_atomic_t caught;
+
+/* Noted for waits in layers below the handler's, which cannot see its flag. */
+static void note_and_catch(int sig)
+{
+	caught = sig;
+	catcher(sig);
+}
+
 void signals_catch_terminating(void (*handler)(int))
 {
-	for_each_terminating(handler);
+	if (handler != SIG_DFL)
+		catcher = handler;	/* never SIG_DFL: note_and_catch() may still run */
+	for_each_terminating(handler == SIG_DFL ? SIG_DFL : note_and_catch);
+}
+
+int signals_caught(void)
+{
+	return caught;
 }
 
 /*

@@ -17,6 +17,11 @@
  * SIG_DFL gives them back their default actions.
  */
 void signals_catch_terminating(void (*handler)(int));
+/*
+ * The last signal such a handler caught, or 0: a wait in a lower layer (the
+ * store's for a write lock) ends at it as the caller would have it end.
+ */
+int signals_caught(void);
 
 /*
  * What must be undone before a terminating signal ends us: a named

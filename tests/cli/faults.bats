@@ -406,6 +406,47 @@ references_ok() {
 	integrity_ok "$SCHEDPERF_DB"
 }
 
+# in_lock_wait PID: PID has the store open and catches SIGINT, which a
+# writing command does before its first write: a SIGINT now finds it in
+# that write's wait for the lock, or before it.
+in_lock_wait() {
+	local mask
+
+	mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+	[ -n "$mask" ] && (((0x$mask & 2) != 0)) &&
+		ls -l "/proc/$1/fd" 2>/dev/null | grep -qF -- "$SCHEDPERF_DB"
+}
+
+# ctrl_c_in_wait MESSAGE ARGS...: schedperf ARGS waits for the lock of
+# lock_store with a busy timeout no test outwaits; Ctrl-C ends it at once,
+# exit 130 with the one line "interrupted: MESSAGE". (Were it to end only
+# when the timeout is over, runner_ends would give up first.)
+ctrl_c_in_wait() {
+	local runner msg=$1
+	shift
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" "$@" >"$TMP/out" 2>"$TMP/err" 3>&- 5>&- &
+	runner=$!
+	wait_for in_lock_wait "$runner"
+	kill -INT "$runner"
+	runner_ends 130
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: $msg" ] || { cat "$TMP/err"; return 1; }
+}
+
+@test "faults: Ctrl-C ends a wait for the lock at once, not at the busy timeout" {
+	sp run pipe -p loops=10 -i 1 --name a -q
+	lock_store
+	ctrl_c_in_wait "nothing was stored" run pipe -p loops=10 -i 1 --name g -q
+	ctrl_c_in_wait "nothing was imported (an import is one transaction)" \
+		import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	unlock_store
+	run sp db check
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	integrity_ok "$SCHEDPERF_DB"
+	whole_iterations "$SCHEDPERF_DB"
+	[ "$(count runs)" -eq 1 ]
+	[ "$(count batches)" -eq 1 ]
+}
+
 @test "faults: Ctrl-C ends a benchmark start that waits for the lock; --resume finishes the batch" {
 	can_sample
 	local runner

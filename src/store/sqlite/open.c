@@ -43,6 +43,7 @@
 
 #include "store/sqlite/sqlite.h"
 #include "util/array.h"
+#include "util/signals.h"
 #include "util/sqlite_file.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -84,6 +85,21 @@ static char *file_uri(const char *path, const char *option)
 	return uri;
 }
 
+/*
+ * SQLite's busy timeout, in steps short enough that a signal a command
+ * catches (Ctrl-C) ends a wait for another writer's lock at once, not when
+ * the timeout is over: the statement fails as busy, rolled back whole, and
+ * the command says it was interrupted (util/signals.h).
+ */
+#define LOCK_STEP_MS 10
+static int wait_for_lock(void *unused, int tries)
+{
+	if (signals_caught() || tries >= store_busy_timeout_ms() / LOCK_STEP_MS)
+		return 0;
+	time_sleep_until(time_now() + LOCK_STEP_MS / 1000.0);
+	return !signals_caught();
+}
+
 /* A connection to @path for the store shown as @location. */
 static struct sqlite_store *connect(const char *location, const char *path, int flags,
 				    struct error *err)
@@ -106,7 +122,7 @@ static struct sqlite_store *connect(const char *location, const char *path, int 
 		return NULL;
 	}
 	sqlite3_extended_result_codes(ss->db, 0);
-	sqlite3_busy_timeout(ss->db, store_busy_timeout_ms());
+	sqlite3_busy_handler(ss->db, wait_for_lock, NULL);
 	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
 		sqlite_close(&ss->base);
 		return NULL;
@@ -139,7 +155,7 @@ static int switch_to_wal(struct sqlite_store *ss, struct error *err)
 
 	for (;;) {
 		rc = sqlite3_exec(ss->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-		if (rc != SQLITE_BUSY || time_now() + pause > deadline)
+		if (rc != SQLITE_BUSY || time_now() + pause > deadline || signals_caught())
 			break;
 		time_sleep_until(time_now() + pause);
 		if (pause < 0.05)
