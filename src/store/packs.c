@@ -28,9 +28,10 @@
  * never resumed, so no metric has both packed samples and rows of them.
  * A load checks each part (in order, none missing, whole values, finite,
  * as many present as it says), so that a damaged one is never read as
- * fewer samples.
+ * fewer samples, and `db check` does with the same code (pack_check()).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,60 +160,69 @@ static bool pack_get(const char *at, double *value)
 	return true;
 }
 
-static int pack_damaged(struct load *l, const struct result_metric *m, const char *why,
-			struct error *err)
-{
-	return error_set(err, EXIT_ENV, "cannot read store '%s': the packed samples of metric "
-			 "'%.64s' %s: the store was changed by other means than schedperf, or "
-			 "is damaged (restore it from a copy)", l->st->location, m->name, why);
-}
-
 /* The metric whose parts are being read, and the part that must come next. */
 struct pack_read {
 	int64_t metric_id;
 	int64_t next_part;
 };
 
-/* Rows: benchmark, metric, part, warm-up, present, the values; by metric and part. */
-static int pack_row(struct load *l, struct store_stmt *s, struct error *err)
+/*
+ * What is wrong with the part on @s (NULL: nothing), checked as a load
+ * reads it and as `db check` does: columns 1 to 5 are the metric's id,
+ * the part, warm-up, present and the values, in order of metric and part;
+ * @beside, the metric has rows of samples. Each value there goes to @m
+ * unless it is NULL.
+ */
+static const char *pack_check(struct pack_read *pr, struct store_stmt *s, bool beside,
+			      struct result_metric *m)
 {
-	struct pack_read *pr = l->part;
-	struct load_bench *b = load_bench(l, sql_int(s, 0));
-	int64_t metric_id = sql_int(s, 1), part = sql_int(s, 2);
+	int64_t metric_id = sql_int(s, 1);
 	bool warmup = sql_int(s, 3);
 	const char *hex = sql_text(s, 5);
 	size_t len = hex ? strlen(hex) : 0, present = 0;
-	struct result_metric *m;
 
-	if (!b || !(m = load_metric(l, b, metric_id)))
-		return 0;
 	if (metric_id != pr->metric_id) {
 		pr->metric_id = metric_id;
 		pr->next_part = 0;
-		if (m->nr_samples || m->nr_warmup)
-			return pack_damaged(l, m, "are stored beside rows of its samples", err);
+		if (beside)
+			return "are stored beside rows of its samples";
 	}
-	if (part != pr->next_part++)
-		return pack_damaged(l, m, "lack a part", err);
+	if (sql_int(s, 2) != pr->next_part++)
+		return "lack a part";
 	if (!len || len % HEX_DIGITS)
-		return pack_damaged(l, m, "are not whole values", err);
+		return "are not whole values";
 	for (size_t i = 0; i < len / HEX_DIGITS; i++) {
 		double v;
 
 		if (!pack_get(hex + i * HEX_DIGITS, &v))
-			return pack_damaged(l, m, "are not hex digits", err);
+			return "are not hex digits";
 		if (isnan(v))
 			continue;
 		/* no writer stores one, and order statistics have none to sort */
 		if (!isfinite(v))
-			return pack_damaged(l, m, "hold a value that is not a finite number",
-					    err);
-		result_metric_add_sample(m, v, warmup);
+			return "hold a value that is not a finite number";
+		if (m)
+			result_metric_add_sample(m, v, warmup);
 		present++;
 	}
 	if ((int64_t)present != sql_int(s, 4))
-		return pack_damaged(l, m, "are not as many as their count", err);
-	return 0;
+		return "are not as many as their count";
+	return NULL;
+}
+
+/* Rows: benchmark, then pack_check()'s. */
+static int pack_row(struct load *l, struct store_stmt *s, struct error *err)
+{
+	struct load_bench *b = load_bench(l, sql_int(s, 0));
+	struct result_metric *m;
+	const char *why;
+
+	if (!b || !(m = load_metric(l, b, sql_int(s, 1))) ||
+	    !(why = pack_check(l->part, s, m->nr_samples || m->nr_warmup, m)))
+		return 0;
+	return error_set(err, EXIT_ENV, "cannot read store '%s': the packed samples of metric "
+			 "'%.64s' %s: the store was changed by other means than schedperf, or "
+			 "is damaged (restore it from a copy)", l->st->location, m->name, why);
 }
 
 #define PACK_COLUMNS "SELECT m.benchmark_id, p.metric_id, p.part, p.warmup, p.present, p.hex "
@@ -230,5 +240,47 @@ int packs_read(struct load *l, struct error *err)
 		       "m.benchmark_id = k.id AND p.metric_id = m.id ORDER BY p.metric_id, p.part",
 		       pack_row, err);
 	l->part = NULL;
+	return rc;
+}
+
+/*
+ * pack_check()'s rows, then the run and the metric's name, a page of $3
+ * at a time after the part ($1, $2) the page before ended on: at most
+ * 16 MB of text, all a driver that takes a result whole (PostgreSQL's)
+ * holds at once. Without m.id >= $1 PostgreSQL's merge join read the
+ * metrics from the first at every page.
+ */
+#define CHECK_PAGE 16
+static const char check_sql[] = "SELECT r.name, p.metric_id, p.part, p.warmup, p.present, "
+	"p.hex, m.name, EXISTS (SELECT 1 FROM samples s WHERE s.metric_id = p.metric_id) "
+	"FROM packed_samples p CROSS JOIN metrics m CROSS JOIN benchmarks k "
+	"CROSS JOIN batches b CROSS JOIN runs r WHERE (p.metric_id, p.part) > ($1, $2) AND "
+	"m.id >= $1 AND m.id = p.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id "
+	"AND r.id = b.run_id ORDER BY p.metric_id, p.part LIMIT $3";
+
+int packs_damage(struct store *st, char *buf, size_t len, struct error *err)
+{
+	struct pack_read pr = { 0 };
+	const char *why = NULL;
+	int rc = 0, rows = CHECK_PAGE;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	while (!rc && !why && rows == CHECK_PAGE) {
+		struct store_stmt *s = sql_query(st, check_sql, SQL_ARGS(SQL_INT(pr.metric_id),
+						 SQL_INT(pr.next_part - 1), SQL_INT(CHECK_PAGE)), err);
+
+		if (!s)
+			rc = -1;
+		for (rows = 0; s && !why && (rc = sql_step(s, err, "check the store")) > 0; rows++)
+			why = pack_check(&pr, s, sql_int(s, 7), NULL);
+		if (why)
+			snprintf(buf, len, "the packed samples of metric '%.64s' of run '%.64s' %s "
+				 "(restore the store from a backup)", sql_text(s, 6),
+				 sql_text(s, 0), why);
+		rc = rc < 0 ? -1 : 0;
+		sql_done(s);
+	}
+	sql_end_read(st);
 	return rc;
 }

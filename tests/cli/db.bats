@@ -171,6 +171,12 @@ pg_make_v3() {
 	[[ "$output" == *"state:          current"* ]]
 	run sp --db "$PG" runs
 	[[ "$output" == *"a "* ]]
+	# the tables the upgrade made are not the role's to read until granted: check
+	# reads the packed samples, and says why it cannot
+	run sp --db "$(pg_url "$PGDB" "$role")" db check
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == *"permission denied for table packed_samples"* ]]
+	psql_in "$PGDB" "GRANT SELECT ON ALL TABLES IN SCHEMA public TO $role"
 	run sp --db "$(pg_url "$PGDB" "$role")" db check
 	[ "$status" -eq 0 ]
 	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
@@ -191,6 +197,10 @@ pg_make_v3() {
 	assert_one_line_error
 	[[ "$output" == *"schema version 99 is newer"* ]]
 	psql_in "$PGDB" "UPDATE schedperf_schema SET version = $(current_version)"
+	psql_in "$PGDB" "DROP TABLE packed_samples"
+	run sp --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == *"is damaged: table packed_samples of schema version"*"is missing"* ]]
 	psql_in "$PGDB" "DROP TABLE samples"
 	run sp --db "$PG" db check
 	[ "$status" -eq 1 ]

@@ -70,11 +70,28 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/b.json"
 	sp --db "$PG" export b > "$TMP/b2.json"
 	python3 -c 'import json, sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))' \
 		"$TMP/b.json" "$TMP/b2.json"
-	psql_in "$PGDB" "UPDATE packed_samples SET hex = substr(hex, 2)"
+	run "$SP" --db "$PG" db check
+	[ "$status" -eq 0 ]
+	# the last part of all, pages of parts after the first (db check's)
+	[ "$(psql_in "$PGDB" 'SELECT count(*) FROM packed_samples')" -gt 16 ]
+	psql_in "$PGDB" "UPDATE packed_samples SET hex = substr(hex, 2) WHERE (metric_id, part) =
+		(SELECT metric_id, part FROM packed_samples ORDER BY 1 DESC, 2 DESC LIMIT 1)"
 	run "$SP" --db "$PG" compare --format json a b
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" == *"the packed samples of metric '"*"are not whole values"* ]]
+	# db check reads them as a load does: damage, exit 1
+	run "$SP" --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"state:          damaged"* ]]
+	[[ "${lines[-1]}" == "schedperf: db check: store '"*"is damaged: the packed samples of $(
+		)metric '"*"' of run 'b' are not whole values (restore the store from a backup)" ]]
+	psql_in "$PGDB" "DELETE FROM packed_samples;
+		INSERT INTO packed_samples SELECT metric_id, 0, false, 1, '3ff0000000000000'
+		FROM samples LIMIT 1"
+	run "$SP" --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == *"of run 'a' are stored beside rows of its samples ("* ]]
 }
 
 @test "postgres: run, runs, show and --resume work as on SQLite" {

@@ -557,18 +557,29 @@ JSON
 	[ "$(db 'SELECT count(*) FROM packed_samples')" -eq 2 ]
 	[ "$(db 'SELECT count(*) FROM samples')" -eq 0 ]
 	cp "$SCHEDPERF_DB" "$TMP/good.db"
+	run "$SP" db check
+	[ "$status" -eq 0 ]
 	# an infinity's bits, a digit too few, a letter that is no hex digit, a part
-	# missing, a count that is not the values'
-	for edit in "hex = '7ff0000000000000' || substr(hex, 17)" "hex = substr(hex, 2)" \
-		"hex = 'g' || substr(hex, 2)" "part = part + 1" "present = present + 1"; do
+	# missing, a count that is not the values': db check says why, exit 1
+	local i edits=("hex = '7ff0000000000000' || substr(hex, 17)" "hex = substr(hex, 2)" \
+		"hex = 'g' || substr(hex, 2)" "part = part + 1" "present = present + 1")
+	local whys=("hold a value that is not a finite number" "are not whole values" \
+		"are not hex digits" "lack a part" "are not as many as their count")
+	for i in "${!edits[@]}"; do
 		cp "$TMP/good.db" "$SCHEDPERF_DB"
-		db "UPDATE packed_samples SET $edit"
+		db "UPDATE packed_samples SET ${edits[i]}"
 		for cmd in "compare p q" "export p" "history" "show p"; do
 			run $SP $cmd
 			[ "$status" -eq 3 ]
 			assert_one_line_error
-			[[ "$output" == *"the packed samples of metric 'seconds' "*": the store was "* ]]
+			[[ "$output" == *"of metric 'seconds' ${whys[i]}: the store was "* ]]
 		done
+		run "$SP" db check
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"state:          damaged"* ]]
+		[ "${lines[-1]}" = "schedperf: db check: store '$SCHEDPERF_DB' is damaged: the $(
+			)packed samples of metric 'seconds' of run 'p' ${whys[i]} (restore the $(
+			)store from a backup)" ]
 	done
 	# a NaN's bits are an absent value, as a sample with no row
 	cp "$TMP/good.db" "$SCHEDPERF_DB"
@@ -577,6 +588,8 @@ JSON
 	run $SP export p
 	[ "$status" -eq 0 ]
 	[[ "$(tr -d ' \n' <<<"$output")" == *'"samples":[2.5,3.5]'* ]]
+	run "$SP" db check
+	[ "$status" -eq 0 ]
 	# a run's samples are rows: a part of packed samples beside them is not theirs
 	"$SP" run pipe -p loops=10 -i 2 --name r -q
 	db "INSERT INTO packed_samples SELECT metric_id, 0, 0, 1, '3ff0000000000000'
@@ -585,6 +598,38 @@ JSON
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" == *"the packed samples of metric '"*"' are stored beside rows of its "* ]]
+	run "$SP" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == "schedperf: db check: store '"*"is damaged: the packed samples of $(
+		)metric '"*"' of run 'r' are stored beside rows of its samples ("* ]]
+}
+
+@test "store: db check reads every part of packed samples, pages of them, on a read-only file" {
+	# 40 runs of a metric of 3 warm-ups and 3 values: 80 parts, pages of 16
+	"$PYTHON" -c 'import json
+runs = [{"name": "r%d" % i, "started": "2026-01-01T00:00:%02dZ" % i, "complete": True,
+	"environment": {}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [
+	{"name": "seconds", "unit": "s", "better": "lower", "warmup": [9, 8, 7],
+	 "samples": [1.5, 2.5, 3.5]}]}]} for i in range(40)]
+print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))' >"$TMP/many.json"
+	"$SP" import "$TMP/many.json"
+	[ "$(db 'SELECT count(*) FROM packed_samples')" -eq 80 ]
+	run "$SP" db check
+	[ "$status" -eq 0 ]
+	# the last part of all, and a part at a page's end
+	for metric in "SELECT max(metric_id) FROM packed_samples" \
+		"SELECT metric_id FROM packed_samples ORDER BY 1 LIMIT 1 OFFSET 15"; do
+		cp "$SCHEDPERF_DB" "$TMP/damaged.db"
+		sqlite3 "$TMP/damaged.db" "UPDATE packed_samples SET present = 2
+			WHERE metric_id = ($metric) AND part = 1"
+		chmod 444 "$TMP/damaged.db"
+		run "$SP" --db "$TMP/damaged.db" db check
+		[ "$status" -eq 1 ]
+		[[ "${lines[-1]}" == *"is damaged: the packed samples of metric 'seconds' of $(
+			)run 'r"*"' are not as many as their count ("* ]]
+		rm -f "$TMP/damaged.db"
+	done
+	[ ! -e "$TMP/damaged.db-wal" ]
 }
 
 @test "store: a hand-edited infinite sample is a damaged store: every reader says so, exit 3, none hangs" {

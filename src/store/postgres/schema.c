@@ -66,7 +66,7 @@ static const struct {
 	{ "schedperf_schema", 3 }, { "runs", 3 }, { "batches", 3 }, { "environment", 3 },
 	{ "benchmarks", 3 }, { "metrics", 3 }, { "iterations", 3 }, { "samples", 3 },
 	{ "jobs", 4 }, { "knob_journal", 5 }, { "culprits", 6 }, { "profiles", 8 },
-	{ "profile_symbols", 8 }, { "bisections", 10 },
+	{ "profile_symbols", 8 }, { "bisections", 10 }, { "packed_samples", 13 },
 };
 
 int pg_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
