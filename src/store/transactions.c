@@ -223,7 +223,7 @@ int store_check_run_own(const char *db, const char *name, struct error *err)
 	struct store *st = NULL;
 	int rc;
 
-	if (store_inspect(db, &status, err))
+	if (store_peek(db, &status, err))
 		return -1;
 	if (!status.version)
 		return 0;
