@@ -140,17 +140,30 @@ static int set_quiet_wait(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+/*
+ * A plan's --cpus, a new run's or the stored one a resumed run keeps:
+ * CPUs this process may run on, and from then on those its benchmarks'
+ * checks count, the tasks' own, so that what they lack is refused before
+ * a batch (or a resumed batch's iterations) runs.
+ */
+static int pin_cpus(const char *list, struct error *err)
+{
+	cpu_set_t cpus;
+
+	if (cpulist_parse(list, "--cpus", &cpus, err))
+		return -1;
+	workload_pin_cpus(&cpus);
+	return 0;
+}
+
 /* The plan keeps the list as given; the runner takes it from there. */
 static int set_cpus(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 	struct error err = { 0 };
-	cpu_set_t cpus;
 
-	if (cpulist_parse(arg, "--cpus", &cpus, &err))
+	if (pin_cpus(arg, &err))
 		return error_report(&err);
-	/* the plan's checks count the CPUs the tasks will have: refused before a batch */
-	workload_pin_cpus(&cpus);
 	free(req->plan.cpus);
 	req->plan.cpus = xstrdup(arg);
 	return 0;
@@ -639,8 +652,12 @@ static int prepare_resume(struct store *st, struct run_request *req, struct knob
 		;
 	if (rc)
 		return -1;
-	/* its stored knobs first: the benchmarks' checks look in the PATH they give */
+	/*
+	 * its stored --cpus and knobs first, as a new run's: the benchmarks'
+	 * checks count those CPUs and look in the PATH the knobs give
+	 */
 	rc = plan_options_from_json(plan_json, &req->plan, err) ||
+	     (req->plan.cpus && pin_cpus(req->plan.cpus, err)) ||
 	     parse_knobs(&req->plan, ks, knobs, err);
 	if (!rc) {
 		workload_search_path(knobs_env(knobs, "PATH"), "run --knob");

@@ -454,6 +454,39 @@ YAML
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
 }
 
+@test "--resume holds the plan to its stored --cpus as a new run is held to them" {
+	local allowed
+	allowed=$("$PYTHON" -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
+	[[ "$allowed" == *,* ]] || skip "needs two CPUs to run on"
+	local first=${allowed%,*} p=(-p loops=20000 -p cpus=cross)
+	"$SP" run pipe "${p[@]}" -i 50 --cpus "$allowed" --name rc --quiet &
+	pid=$!
+	kill9_after 1 $pid
+	before=$(iterations)
+	# where only one of them is allowed: refused as the new run is, for its
+	# --cpus (not for what its benchmarks would then lack), nothing run
+	run taskset -c "$first" "$SP" run pipe "${p[@]}" -i 50 --cpus "$allowed" --name new
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"for --cpus: it names CPUs this process may not run on"* ]]
+	expected=$output
+	for dry in --dry-run ""; do
+		run taskset -c "$first" "$SP" run --resume --name rc $dry
+		[ "$status" -eq 2 ]
+		[ "$output" = "$expected" ] || { echo "$dry: $output"; false; }
+	done
+	[ "$(iterations)" -eq "$before" ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT group_concat(name) FROM runs')" = rc ]
+	# a plan on one CPU is checked, and planned, for that one
+	"$SP" run command -p shell=1 -p 'cmd=sleep 0.2; echo value: 1' \
+		-p 'metric_regex=value: ([0-9]+)' -i 20 --cpus "$first" --name one --quiet &
+	pid=$!
+	kill9_after $((before + 1)) $pid	# the store's iterations, rc's among them
+	run sp run --resume --name one --dry-run
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"; planned for 1 CPUs" ]] || { echo "$output"; false; }
+}
+
 @test "--resume runs the missing iterations with the run's --retries and --cpus" {
 	local cpu
 	cpu=$("$PYTHON" -c 'import os; print(max(os.sched_getaffinity(0)))')
