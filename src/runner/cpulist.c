@@ -10,13 +10,18 @@
 
 #include "runner/cpulist.h"
 #include "util/list.h"
+#include "util/utf8.h"
 #include "workload/workload.h"
 
+/* @text escaped: a byte not UTF-8 or a control character shows as \xHH, never raw. */
 static int bad_list(struct error *err, const char *text, const char *what, const char *why)
 {
+	char shown[72];
+
+	utf8_escape(shown, sizeof(shown), text);
 	if (!what)
-		return error_set(err, EXIT_USAGE, "bad CPU list '%.64s': %s", text, why);
-	return error_set(err, EXIT_USAGE, "bad CPU list '%.64s' for %s: %s", text, what, why);
+		return error_set(err, EXIT_USAGE, "bad CPU list '%s': %s", shown, why);
+	return error_set(err, EXIT_USAGE, "bad CPU list '%s' for %s: %s", shown, what, why);
 }
 
 enum { RANGE_DOWNWARDS = 1 };

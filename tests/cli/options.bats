@@ -122,7 +122,8 @@ refused_by_all() {
 @test "options: a value not UTF-8 or holding control characters is shown escaped, never raw" {
 	bad=$'\xff\x1b[31m'
 	for args in "ab pipe --format" "compare a b --style" "compare a b --format" \
-		"ab pipe --seed" "ab pipe --alpha" "ab pipe --max-samples" "ab pipe --timeout"; do
+		"ab pipe --seed" "ab pipe --alpha" "ab pipe --max-samples" "ab pipe --timeout" \
+		"run pipe --dry-run --cpus"; do
 		run sp $args "$bad"
 		[ "$status" -eq 2 ]
 		assert_one_line_error
