@@ -41,11 +41,14 @@ static void for_each_terminating(void (*handler)(int))
 
 static void (*catcher)(int);
 static volatile sig_atomic_t caught;
+static void (*volatile wait_ender)(void);
 
 /* Noted for waits in layers below the handler's, which cannot see its flag. */
 static void note_and_catch(int sig)
 {
 	caught = sig;
+	if (wait_ender)
+		wait_ender();
 	catcher(sig);
 }
 
@@ -59,6 +62,11 @@ void signals_catch_terminating(void (*handler)(int))
 int signals_caught(void)
 {
 	return caught;
+}
+
+void signals_end_wait_with(void (*end_wait)(void))
+{
+	wait_ender = end_wait;
 }
 
 /*

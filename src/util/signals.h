@@ -22,6 +22,12 @@ void signals_catch_terminating(void (*handler)(int));
  * store's for a write lock) ends at it as the caller would have it end.
  */
 int signals_caught(void);
+/*
+ * While a lower layer waits where a signal does not wake it (libpq, for
+ * PostgreSQL's write lock), @end_wait (async-signal-safe; NULL: none) is
+ * run by such a handler as it notes the signal, before the handler's own.
+ */
+void signals_end_wait_with(void (*end_wait)(void));
 
 /*
  * What must be undone before a terminating signal ends us: a named

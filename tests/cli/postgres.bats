@@ -420,6 +420,36 @@ pg_query_is() {	# pg_query_is SQL VALUE: SQL on the store gives VALUE
 	[ "$(psql -qXAt "$PG" -c 'SELECT count(*) = max(seq) + 1 FROM iterations')" = t ]
 }
 
+# pg_ctrl_c_in_wait MESSAGE ARGS...: schedperf ARGS waits for the write lock
+# of lock_pg with a lock timeout no test outwaits; Ctrl-C ends it at once,
+# exit 130 with the one line "interrupted: MESSAGE" (were it to end only
+# when the timeout is over, runner_ends would give up first).
+pg_ctrl_c_in_wait() {
+	local runner msg=$1
+	shift
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" --db "$PG" "$@" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	runner=$!
+	wait_for pg_query_is "$(locks_of schedperf 'NOT l.granted')" 1
+	kill -INT "$runner"
+	runner_ends 130
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: $msg" ] || { cat "$TMP/err"; return 1; }
+}
+
+@test "postgres: Ctrl-C ends a wait for the write lock at once, not at the lock timeout" {
+	local holder
+	sp --db "$PG" run pipe -p loops=10 -i 1 --name a -q
+	lock_pg
+	pg_ctrl_c_in_wait "nothing was stored" run pipe -p loops=10 -i 1 --name g -q
+	pg_ctrl_c_in_wait "nothing was imported (an import is one transaction)" \
+		import "$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	unlock_pg
+	run sp --db "$PG" db check
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	pg_query_is "SELECT count(*) FROM runs" 1
+	pg_query_is "SELECT count(*) FROM batches" 1
+	pg_query_is "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'schedperf'" 0
+}
+
 @test "postgres: a run's begin and its end wait for a write lock held past the busy timeout" {
 	can_sample
 	local runner holder

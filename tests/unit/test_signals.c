@@ -3,7 +3,8 @@
  * The cleanups held for a terminating signal (util/signals.h): all of them
  * run, the latest first also when a freed place was taken again, and one
  * more than there is room for ends the program as an internal error
- * instead of being forgotten. Each case runs in a child, whose signal
+ * instead of being forgotten. A lower layer's wait is ended before the
+ * handler runs. Each case runs in a child, whose signal
  * dispositions and registry are its own.
  */
 #include <setjmp.h>
@@ -120,11 +121,41 @@ static void test_no_room(void **state)
 	assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
 }
 
+static void handler_e(int sig)
+{
+	(void)sig;
+	cleanup_e();
+}
+
+/* A lower layer's wait is ended (a), then the handler runs (e); let go, only the handler. */
+static void end_wait_then_catch(void)
+{
+	signals_catch_terminating(handler_e);
+	signals_end_wait_with(cleanup_a);
+	raise(SIGTERM);
+	signals_end_wait_with(NULL);
+	raise(SIGINT);
+	_exit(signals_caught() == SIGINT ? 0 : 1);
+}
+
+static void test_end_wait(void **state)
+{
+	char log[16], out[256];
+	int status;
+
+	(void)state;
+	status = in_child(end_wait_then_catch, log, sizeof(log), out, sizeof(out));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(log, "aee");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latest_first),
 		cmocka_unit_test(test_no_room),
+		cmocka_unit_test(test_end_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
+#include "util/signals.h"
 #include "util/xalloc.h"
 
 const char *pg_text(const PGresult *res, int row, int col)
@@ -48,7 +49,9 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 	char msg[256];
 
 	state = state ? state : "";
-	ps->base.lock_busy = !strcmp(state, "55P03");
+	/* a wait for the lock that a signal ended (take_write_lock()) ends as a busy one */
+	ps->base.lock_busy = !strcmp(state, "55P03") ||
+			     (!strcmp(state, "57014") && signals_caught());
 	pg_first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(ps->conn), msg,
 		      sizeof(msg));
 	if (!*msg)
@@ -253,6 +256,39 @@ static void rollback(struct store *st)
  * Its transaction plans without whole-table scans where an index serves.
  */
 #define PG_ADD_PLANS "SET LOCAL enable_seqscan = off"
+
+/*
+ * The wait for the write lock is libpq's, which a signal does not end:
+ * one that a command catches (Ctrl-C) cancels it on the server, so that
+ * the command stops at once, as on SQLite, not at the lock timeout.
+ */
+static PGcancel *volatile lock_waiter;
+
+static void cancel_lock_wait(void)
+{
+	char why[256];	/* PQcancel()'s, on this stack: async-signal-safe */
+
+	if (lock_waiter)
+		PQcancel(lock_waiter, why, sizeof(why));
+}
+
+static int take_write_lock(struct pg_store *ps, struct error *err)
+{
+	PGcancel *cancel = PQgetCancel(ps->conn);
+	int rc;
+
+	lock_waiter = cancel;
+	signals_end_wait_with(cancel_lock_wait);
+	/* after a signal, a lock held by another is not waited for (ab's discard, a run's end) */
+	rc = (signals_caught() && control(ps, "SET LOCAL lock_timeout = 1", err,
+					  "start a transaction")) ||
+	     control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock") ? -1 : 0;
+	signals_end_wait_with(NULL);
+	lock_waiter = NULL;
+	PQfreeCancel(cancel);
+	return rc;
+}
+
 static int begin(struct store *st, enum store_txn txn, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
@@ -266,7 +302,7 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 	if (control(ps, "BEGIN", err, txn == TXN_SCHEMA ? "start the upgrade" :
 		    "start a transaction"))
 		return -1;
-	if (control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock") ||
+	if (take_write_lock(ps, err) ||
 	    (txn == TXN_ADD && control(ps, PG_ADD_PLANS, err, "start a transaction"))) {
 		rollback(st);
 		return -1;

@@ -27,6 +27,7 @@
 
 static struct {
 	void *handle;
+	int (*cancel)(PGcancel *, char *, int);
 	void (*clear)(PGresult *);
 	PGconn *(*connectdb_params)(const char *const *, const char *const *, int);
 	void (*conninfo_free)(PQconninfoOption *);
@@ -38,7 +39,9 @@ static struct {
 	PGresult *(*exec_prepared)(PGconn *, const char *, int, const char *const *,
 				   const int *, const int *, int);
 	void (*finish)(PGconn *);
+	void (*free_cancel)(PGcancel *);
 	void (*freemem)(void *);
+	PGcancel *(*get_cancel)(PGconn *);
 	int (*getisnull)(const PGresult *, int, int);
 	char *(*getvalue)(const PGresult *, int, int);
 	int (*ntuples)(const PGresult *);
@@ -57,6 +60,7 @@ static const struct {
 	void **slot;
 	const char *name;
 } symbols[] = {
+	SYMBOL(cancel, "PQcancel"),
 	SYMBOL(clear, "PQclear"),
 	SYMBOL(connectdb_params, "PQconnectdbParams"),
 	SYMBOL(conninfo_free, "PQconninfoFree"),
@@ -66,7 +70,9 @@ static const struct {
 	SYMBOL(exec_params, "PQexecParams"),
 	SYMBOL(exec_prepared, "PQexecPrepared"),
 	SYMBOL(finish, "PQfinish"),
+	SYMBOL(free_cancel, "PQfreeCancel"),
 	SYMBOL(freemem, "PQfreemem"),
+	SYMBOL(get_cancel, "PQgetCancel"),
 	SYMBOL(getisnull, "PQgetisnull"),
 	SYMBOL(getvalue, "PQgetvalue"),
 	SYMBOL(ntuples, "PQntuples"),
@@ -111,6 +117,12 @@ void pg_library_forget(void)
 	lib.handle = NULL;
 }
 
+/* Async-signal-safe, as libpq's own is, with @errbuf the caller's. */
+int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize)
+{
+	return lib.cancel(cancel, errbuf, errbufsize);
+}
+
 void PQclear(PGresult *res)
 {
 	lib.clear(res);
@@ -153,9 +165,19 @@ void PQfinish(PGconn *conn)
 	lib.finish(conn);
 }
 
+void PQfreeCancel(PGcancel *cancel)
+{
+	lib.free_cancel(cancel);
+}
+
 void PQfreemem(void *ptr)
 {
 	lib.freemem(ptr);
+}
+
+PGcancel *PQgetCancel(PGconn *conn)
+{
+	return lib.get_cancel(conn);
 }
 
 void PQconninfoFree(PQconninfoOption *options)
