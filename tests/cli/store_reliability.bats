@@ -390,6 +390,32 @@ reads_change_nothing() {
 	reads_change_nothing "$TMP/s/store.db" 0
 }
 
+# kept_in NAME: the run "kept" of 2 iterations is read back from --db NAME
+# (from $SCHEDPERF_DB when NAME is "").
+kept_in() {
+	exit_is 0 "$SP" ${1:+--db "$1"} export kept || return 1
+	[ "$(json "len(d['runs'][0]['benchmarks'][0]['metrics'][0]['samples'])" "$TMP/out")" -eq 2 ]
+}
+
+@test "store: a --db of SQLite's own spelling (:memory:, file:NAME, '?') is a plain file name" {
+	local name names=(':memory:' 'file:x.db' 'file:q.db?mode=memory' ':a?b#c%41 d é.db')
+	mkdir "$TMP/w"
+	cd "$TMP/w"
+	# each is made under its own name, nothing else, and read back from it
+	for name in "${names[@]}" "$TMP/w/file:abs.db?mode=ro"; do
+		sp --db "$name" run pipe -p loops=10 -i 2 --name kept -q
+		[ -f "$name" ] || { echo "'$name' not made: $(ls -A)"; return 1; }
+		kept_in "$name"
+	done
+	SCHEDPERF_DB=:memory: kept_in ""
+	exit_is 0 "$SP" --db file:foo.db import \
+		"$BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"
+	exit_is 0 "$SP" --db file:foo.db runs
+	grep -q '^x ' "$TMP/out"
+	[ "$(ls -A | sort)" = "$(printf '%s\n' "${names[@]}" file:abs.db?mode=ro file:foo.db | sort)" ] ||
+		{ echo "files: $(ls -A)"; return 1; }
+}
+
 @test "store: a readable store in a directory this user cannot write can be read" {
 	command -v setpriv >/dev/null || skip "setpriv missing"
 	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
