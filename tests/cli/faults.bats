@@ -189,6 +189,24 @@ fill_disk() {
 	same_json "$TMP/v1.json" "$BATS_TEST_DIRNAME/../data/store-v1.json"
 }
 
+@test "faults: a store on a full file system is read: runs, show, db check, export elsewhere" {
+	mount_tmpfs 300k
+	local db="$MNT/store.db" c before
+	"$SP" --db "$db" run pipe -p loops=10 -i 2 --name a -q
+	before=$(sha256sum <"$db")
+	fill_disk 0
+	for c in runs "show a" "db check"; do
+		# shellcheck disable=SC2086
+		"$SP" --db "$db" $c >"$TMP/out" 2>"$TMP/err" ||
+			{ echo "$c: $(cat "$TMP/err")"; return 1; }
+	done
+	"$SP" --db "$db" export a >"$TMP/a.json"
+	[ "$(json "len(d['runs'][0]['benchmarks'][0]['metrics'][0]['samples'])" "$TMP/a.json")" -eq 2 ]
+	[ "$(sha256sum <"$db")" = "$before" ]
+	rm -f "$MNT/fill"
+	integrity_ok "$db"
+}
+
 @test "faults: a read-only file system: writes exit 3 naming it, reads work" {
 	mount_tmpfs 4m
 	local db="$MNT/store.db" before

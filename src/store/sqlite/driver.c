@@ -119,7 +119,7 @@ static bool over_file_size_limit(sqlite3 *db, const char *path)
 		reached_size(path, "-shm", rl.rlim_cur));
 }
 
-static bool out_of_space(sqlite3 *db)
+bool sqlite_out_of_space(sqlite3 *db)
 {
 	int code = sqlite3_errcode(db), sys = sqlite3_system_errno(db);
 
@@ -135,7 +135,7 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 
 	ss->base.lock_busy = code == SQLITE_BUSY;
 	/* A full disk, a read-only file or a lock held too long is the machine's doing. */
-	if (out_of_space(ss->db))
+	if (sqlite_out_of_space(ss->db))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': no space left on "
 				 "device, the disk is full (free disk space and run again)",
 				 what, path);

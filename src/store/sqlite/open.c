@@ -16,7 +16,8 @@
  *    opened read-write with query_only set: SQLite then removes the -wal
  *    and -shm it makes when it closes, where a read-only connection would
  *    leave them behind;
- *  - otherwise (a read-only file system, someone else's directory) it is
+ *  - otherwise (a read-only file system, someone else's directory, a disk
+ *    too full for that connection's -shm, which it may leave behind) it is
  *    opened immutable: no -shm, no locks, which is safe because no -wal
  *    exists, so no writer has it open;
  *  - a store of an older schema is copied into memory and upgraded there;
@@ -250,15 +251,15 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
 }
 
-/* A connection that reads the store at @location and can change nothing. */
-static struct sqlite_store *connect_reading(const char *location, struct error *err)
+/* A connection that reads the store at @location and can change nothing; read-write if @rw. */
+static struct sqlite_store *connect_reading(const char *location, bool rw, struct error *err)
 {
 	struct sqlite_store *ss;
 	long long wal = sqlite_file_size(location, "-wal");
 
 	if (wal > 0)
 		ss = connect(location, location, "", SQLITE_OPEN_READONLY, err);
-	else if (writable_here(location))
+	else if (rw && writable_here(location))
 		ss = connect(location, location, "", SQLITE_OPEN_READWRITE, err);
 	else
 		ss = connect(location, location, "immutable=1", SQLITE_OPEN_READONLY, err);
@@ -276,12 +277,19 @@ static struct sqlite_store *connect_reading(const char *location, struct error *
 static int open_for_reading(const char *location, enum store_access access,
 			    store_upgrade_fn *upgrade, struct store **out, struct error *err)
 {
-	struct sqlite_store *ss = connect_reading(location, err);
+	struct sqlite_store *ss = connect_reading(location, true, err);
 	int rc;
 
 	if (!ss)
 		return -1;
 	rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
+	/* A full disk has no room for a read-write connection's -shm: read immutable (above). */
+	if (rc < 0 && !sqlite3_db_readonly(ss->db, "main") && sqlite_out_of_space(ss->db)) {
+		sqlite_close(&ss->base);
+		if (!(ss = connect_reading(location, false, err)))
+			return -1;
+		rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
+	}
 	if (rc > 0 && rc < STORE_SCHEMA_VERSION && access == STORE_READ &&
 	    read_upgraded_copy(ss, upgrade, err))
 		rc = -1;

@@ -53,6 +53,8 @@ void sqlite_directory_of(const char *location, char *dir, size_t len);
  * ...)"; else 0, when nothing about the file says so.
  */
 int sqlite_read_only(const char *location, const char *what, struct error *err);
+/* Whether the connection's last error was a full disk (or quota). */
+bool sqlite_out_of_space(sqlite3 *db);
 /* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
 int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
 /* SQL without parameters, of one statement or several: 0, or -1 with @err. */
