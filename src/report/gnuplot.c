@@ -178,6 +178,24 @@ void gnuplot_string(FILE *out, const char *s)
 	}
 }
 
+/*
+ * gnuplot reads the labels of `set xtics ("label" pos, ...)` as formats for
+ * the tic's value (as `set format` is), so a '%' there is a conversion and
+ * "50%" ends the script with "Bad format character"; "%%" shows one '%'.
+ */
+void gnuplot_tic_label(FILE *out, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *s; s++) {
+		if (*s == '%')
+			strbuf_addch(&sb, '%');
+		strbuf_addch(&sb, *s);
+	}
+	gnuplot_string(out, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 static void set_label(FILE *out, const char *what, const char *text)
 {
 	fprintf(out, "set %s ", what);

@@ -15,7 +15,9 @@
  * User text reaches gnuplot only as single-quoted strings, its quotes as
  * double-quoted strings of quotes alone (gnuplot_string()), with the
  * terminal's enhanced text off, so no name is ever a command or
- * markup; gnuplot's SVG terminal escapes <, > and & in what it writes.
+ * markup; a tic's label, which gnuplot reads as a format, has its '%'
+ * doubled (gnuplot_tic_label()). gnuplot's SVG terminal escapes <, > and &
+ * in what it writes.
  */
 struct gnuplot {
 	char *dir;		/* the temporary directory */
@@ -37,6 +39,8 @@ size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *titl
 		     const char *xlabel, const char *ylabel);
 /* Write @s as a gnuplot string expression (line breaks become spaces). */
 void gnuplot_string(FILE *out, const char *s);
+/* Write @s as the label of a tic: gnuplot_string() with each '%' doubled. */
+void gnuplot_tic_label(FILE *out, const char *s);
 /*
  * Close the script and run gnuplot on it, for at most 60 s; -1 with @err
  * when it failed (EXIT_INTERNAL), could not run or did not finish in time

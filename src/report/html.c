@@ -159,7 +159,7 @@ static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cm
 	fputs("set style boxplot nooutliers\nset style fill empty\nset xtics (", s);
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		fputs(r ? ", " : "", s);
-		gnuplot_string(s, cmp->runs[r].name);
+		gnuplot_tic_label(s, cmp->runs[r].name);
 		fprintf(s, " %zu", r + 1);
 	}
 	fprintf(s, ")\nset xrange [0.5:%zu.5]\nset key off\nplot", cmp->nr_runs);
@@ -291,7 +291,7 @@ static size_t chart_history(struct gnuplot *gp, const struct history_series *hs)
 		fputs("set xtics rotate by -45 (", s);
 		for (size_t k = 0; k < hs->nr_points; k++) {
 			fputs(k ? ", " : "", s);
-			gnuplot_string(s, hs->points[k].run);
+			gnuplot_tic_label(s, hs->points[k].run);
 			fprintf(s, " %zu", k);
 		}
 		fputs(")\n", s);

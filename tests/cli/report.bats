@@ -132,6 +132,25 @@ JSON
 	grep -q "<text>a''b'</text>" "$TMP/r.html"
 }
 
+@test "report: a '%' in a run's name is drawn as it is, on the tics too" {
+	command -v gnuplot >/dev/null || skip "gnuplot missing"
+	# gnuplot reads a tic's label as a format: a lone '%' was "Bad format character"
+	import_named_at base 2026-01-01T00:00:00Z "v6.8-50%" 2026-01-02T00:00:00Z \
+		"a%%b%d" 2026-01-03T00:00:00Z
+	run sp report base "v6.8-50%" "a%%b%d" -o "$TMP/r.html"
+	[ "$status" -eq 0 ]
+	[ "$(charts "$TMP/r.html")" = "distribution:1 order:1 " ]
+	# the distribution's tic and the order's key
+	[ "$(grep -c '<text>v6.8-50%</text>' "$TMP/r.html")" -eq 2 ]
+	[ "$(grep -c '<text>a%%b%d</text>' "$TMP/r.html")" -eq 2 ]
+	# history's tics name every run of the store
+	run sp report base -o "$TMP/h.html" --history
+	[ "$status" -eq 0 ]
+	[ "$(charts "$TMP/h.html")" = "distribution:1 history:1 order:1 " ]
+	grep -q '<text>v6.8-50%</text>' "$TMP/h.html"
+	grep -q '<text>a%%b%d</text>' "$TMP/h.html"
+}
+
 @test "report: -p chooses the comparison's rows as --workload does; one no row has is refused" {
 	sweep_runs
 	sp report base new -p groups=2 -o "$TMP/r.html"
