@@ -142,12 +142,13 @@ void report_batch_summary(FILE *out, const struct result_batch *batch)
 				continue;
 			summary_compute(metric->samples, metric->nr_samples, higher, &s);
 			fprintf(out, "    %-20s %s ", metric->name, higher ? "Hmean" : "Amean");
-			if (isnan(compare_headline(&s, metric->better)))
+			if (!isfinite(compare_headline(&s, metric->better)))
 				fprintf(out, "%14s %-8s", "-", metric->unit);
 			else
 				fprintf(out, "%14.6g %-8s", compare_headline(&s, metric->better),
 					metric->unit);
-			if (isnan(s.coeffvar))
+			/* one beyond the largest double (mixed signs near it) is as undefined */
+			if (!isfinite(s.coeffvar))
 				fprintf(out, "  CoeffVar      -");
 			else
 				fprintf(out, "  CoeffVar %6.2f%%", s.coeffvar);

@@ -215,10 +215,10 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 				fputs(r ? ", " : " ", out);
 				note_name(out, cmp->runs[r].name, markdown);
 				fprintf(out, " %zu batches", compare_cell_batches(c));
-				if (!isnan(c->between_share))
+				if (isfinite(c->between_share))
 					fprintf(out, " %.0f %%", c->between_share * 100);
 			}
-			if (cmp->nr_runs > 1 && !isnan(row->cells[1].stats.batch_spread)) {
+			if (cmp->nr_runs > 1 && isfinite(row->cells[1].stats.batch_spread)) {
 				fprintf(out, "; spread %.4g ", row->cells[1].stats.batch_spread);
 				note_name(out, row->metric->unit, markdown);
 			}

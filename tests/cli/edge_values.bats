@@ -130,6 +130,25 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 	SCHEDPERF_DB="$TMP/again.db" sp export zero top tiny sub | cmp - "$TMP/e.json"
 }
 
+@test "a spread beyond the largest double is '-' in text, null in JSON, empty in CSV" {
+	# finite samples whose standard deviation (1.96e308) no double holds
+	import_runs wide=1.7e308,-1.7e308,1.7e308 one=1,2,3
+	sp show wide >"$TMP/s.txt"
+	refute grep -qiw 'nan\|inf' "$TMP/s.txt"
+	grep -q 'CoeffVar      -  n=3' "$TMP/s.txt"
+	sp compare one wide --format markdown >"$TMP/c.md" 2>/dev/null
+	refute grep -qiw 'nan\|inf' "$TMP/c.md"
+	sp compare one wide --format csv >"$TMP/c.csv" 2>/dev/null
+	same_columns "$TMP/c.csv"
+	refute grep -qiw 'nan\|inf' "$TMP/c.csv"
+	sp compare one wide --format json >"$TMP/c.json" 2>/dev/null
+	strict_json "$TMP/c.json"
+	sp history >"$TMP/h.txt"
+	refute grep -qiw 'nan\|inf' "$TMP/h.txt"
+	sp history --format json >"$TMP/h.json"
+	strict_json "$TMP/h.json"
+}
+
 @test "compare --style benchstat: a row whose prefix overflows, and an infinite change, print as Go would" {
 	import_runs tiny=$(printf '1e-300,%.0s' $(seq 9))1e-300 huge=$(printf '1.5e307,%.0s' $(seq 9))1.4e307 \
 		neg=$(printf -- '-1.5,%.0s' $(seq 9))-1.4

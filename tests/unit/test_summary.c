@@ -797,6 +797,35 @@ static void test_near_dbl_max(void **state)
 	assert_close_rel(stats_midpoint(1.7e308, 1.79e308), 1.745e308, "midpoint");
 }
 
+/*
+ * Both signs near the largest double: the deviations from the mean (3e308)
+ * overflow unscaled, the standard deviation does not. Expected values from
+ * Python's statistics (exact rationals): statistics.mean(x), stdev(x),
+ * stdev(x) / mean(x) * 100. Of { 1.7e308, -1.7e308, 1.7e308 } it is
+ * 1.963e308, which no double holds: infinite, which reports show as "-"
+ * as they show undefined numbers (doc/design.md, Output).
+ */
+static void test_both_signs_near_dbl_max(void **state)
+{
+	const double x[] = { 1.5e308, -1.5e308, 1.5e308, -1.5e308, 1.4e308 };
+	const double y[] = { 1.7e308, -1.7e308, 1.7e308 };
+	struct summary s;
+
+	(void)state;
+	summary_compute(x, 5, false, &s);
+	assert_close_rel(s.amean, 2.8e+307, "mean of both signs");
+	assert_close_rel(s.stddev, 1.625423021862309e+308, "stddev of both signs");
+	assert_close_rel(s.coeffvar, 580.5082220936818, "coeffvar of both signs");
+	/* undefined for a non-positive sample, whichever the B-mean */
+	assert_true(isnan(s.hmean) && isnan(s.gmean));
+	summary_compute(x, 5, true, &s);
+	for (int i = 0; i < SUMMARY_NR_BMEANS; i++)
+		assert_true(isnan(s.bmean[i]) || s.bmean[i] > 0);
+	summary_compute(y, 3, false, &s);
+	assert_true(isinf(s.stddev) && s.stddev > 0);
+	assert_false(isfinite(s.coeffvar));
+}
+
 /* A NAN sample must not upset qsort or crash; it poisons the means. */
 static void test_nan_sample(void **state)
 {
@@ -889,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_median_sorted),
 		cmocka_unit_test(test_nan_sample),
 		cmocka_unit_test(test_near_dbl_max),
+		cmocka_unit_test(test_both_signs_near_dbl_max),
 		cmocka_unit_test(test_pct_change_against_reference),
 		cmocka_unit_test(test_pct_change_direction),
 		cmocka_unit_test(test_pct_change_undefined),
