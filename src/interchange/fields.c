@@ -39,8 +39,8 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		     const char *file, const struct where *parent, struct error *err)
 {
 	json_t *v = json_object_get(obj, key);
+	const char *s, *why;
 	struct where w;
-	const char *s;
 
 	where_child(&w, parent, key, -1);
 	if (!v) {
@@ -52,16 +52,20 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		return NULL;
 	}
 	s = json_string_value(v);
-	if (strlen(s) != json_string_length(v) || !utf8_plain(s)) {
-		bad(err, file, &w, "contains control characters, or marks such as U+202E that "
-		    "reorder a line");
-		return NULL;
-	}
-	if ((!allow_empty && !*s) || strlen(s) > max) {
-		bad(err, file, &w, allow_empty ? "too long" : "empty or too long");
+	if ((why = text_refused(s, json_string_length(v), max, allow_empty))) {
+		bad(err, file, &w, why);
 		return NULL;
 	}
 	return s;
+}
+
+const char *text_refused(const char *s, size_t len, size_t max, bool allow_empty)
+{
+	if (strlen(s) != len || !utf8_plain(s))
+		return "contains control characters, or marks such as U+202E that reorder a line";
+	if ((!allow_empty && !*s) || len > max)
+		return allow_empty ? "too long" : "empty or too long";
+	return NULL;
 }
 
 /* The digits of @s from @at, @n of them, as a number. */
@@ -350,17 +354,22 @@ int read_string_map(json_t *obj, const char *file, const struct where *w,
 		struct where kw;
 
 		where_child(&kw, w, key, -1);
-		if (!*key || strlen(key) > 128 || !utf8_plain(key))
-			return bad(err, file, &kw, "key empty, too long or not printable");
-		if (!json_is_string(v))
-			return bad(err, file, &kw, "not a string");
-		if (strlen(json_string_value(v)) != json_string_length(v) ||
-		    json_string_length(v) > 65536)
-			return bad(err, file, &kw, "contains NUL or is too long");
-		if ((why = add(ctx, key, json_string_value(v))))
+		if ((why = pair_refused(key, v)) || (why = add(ctx, key, json_string_value(v))))
 			return bad(err, file, &kw, why);
 	}
 	return 0;
+}
+
+const char *pair_refused(const char *key, json_t *v)
+{
+	if (!*key || strlen(key) > 128 || !utf8_plain(key))
+		return "key empty, too long or not printable";
+	if (!json_is_string(v))
+		return "not a string";
+	if (strlen(json_string_value(v)) != json_string_length(v) ||
+	    json_string_length(v) > 65536)
+		return "contains NUL or is too long";
+	return NULL;
 }
 
 /* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */

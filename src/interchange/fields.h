@@ -23,9 +23,28 @@ void where_child(struct where *child, const struct where *parent, const char *ke
 		 long index);
 /* -1, @err saying that the value at @w is bad and @why. */
 int bad(struct error *err, const char *file, const struct where *w, const char *why);
+/*
+ * The longest text of each field import takes (bytes), and the most values
+ * of one metric one iteration may carry: export checks the same.
+ */
+#define FIELD_RUN_NAME		200
+#define FIELD_STARTED		64
+#define FIELD_WORKLOAD		128
+#define FIELD_METRIC_NAME	128
+#define FIELD_UNIT		64
+#define FIELD_SOURCE		64
+#define FIELD_FAILURE		1024
+#define MAX_REPETITIONS		1000000
+
 /* A required string of printable characters, at most @max bytes; NULL with @err. */
 const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		     const char *file, const struct where *parent, struct error *err);
+/*
+ * Why import refuses text @s of @len bytes (a NUL before them included) in
+ * a field that takes at most @max, NULL when it does not: get_text()'s check,
+ * which export makes of what it writes (write.c).
+ */
+const char *text_refused(const char *s, size_t len, size_t max, bool allow_empty);
 /*
  * A time as ISO 8601 writes it: YYYY-MM-DDTHH:MM:SS, fraction and zone
  * optional (none: UTC), a date that exists, a leap second only at 23:59:60
@@ -62,6 +81,8 @@ int check_keys(json_t *obj, const char *const *allowed, const char *file,
 int read_string_map(json_t *obj, const char *file, const struct where *w,
 		    struct error *err,
 		    const char *(*add)(void *ctx, const char *k, const char *v), void *ctx);
+/* Why read_string_map() refuses the pair @key, @v before handing it on, or NULL. */
+const char *pair_refused(const char *key, json_t *v);
 /* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */
 int read_seconds(json_t *obj, const char *key, double *out, const char *file,
 		 const struct where *w, struct error *err);

@@ -21,9 +21,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* The most values of one metric that one iteration may carry. */
-#define MAX_REPETITIONS 1000000
-
 static int read_samples(json_t *array, bool required, struct result_metric *m, bool warmup,
 			const char *file, const struct where *w, struct error *err)
 {
@@ -89,12 +86,12 @@ static int read_metric(json_t *obj, struct result_benchmark *bench, const char *
 		return bad(err, file, w, "not an object");
 	if (check_keys(obj, keys, file, w, err))
 		return -1;
-	if (!(name = get_text(obj, "name", 128, false, file, w, err)) ||
-	    !(unit = get_text(obj, "unit", 64, true, file, w, err)) ||
+	if (!(name = get_text(obj, "name", FIELD_METRIC_NAME, false, file, w, err)) ||
+	    !(unit = get_text(obj, "unit", FIELD_UNIT, true, file, w, err)) ||
 	    !(better = get_text(obj, "better", 16, false, file, w, err)))
 		return -1;
 	if (json_object_get(obj, "source") &&
-	    !(source = get_text(obj, "source", 64, false, file, w, err)))
+	    !(source = get_text(obj, "source", FIELD_SOURCE, false, file, w, err)))
 		return -1;
 	for (size_t i = 0; i < bench->nr_metrics; i++)
 		if (!strcmp(bench->metrics[i].name, name))
@@ -406,7 +403,7 @@ static int read_failures(json_t *obj, struct result_benchmark *bench, const char
 		const char *s = json_string_value(v);
 
 		where_child(&mw, w, "failures", (long)i);
-		if (!s || strlen(s) != json_string_length(v) || !*s || strlen(s) > 1024)
+		if (!s || strlen(s) != json_string_length(v) || !*s || strlen(s) > FIELD_FAILURE)
 			return bad(err, file, &mw, "not a reason: a string of 1 to 1024 bytes "
 				   "without NUL");
 	}
@@ -434,7 +431,7 @@ static int read_benchmark(json_t *obj, struct result_batch *batch, const char *f
 		return bad(err, file, w, "not an object");
 	if (check_keys(obj, keys, file, w, err))
 		return -1;
-	if (!(workload = get_text(obj, "workload", 128, false, file, w, err)))
+	if (!(workload = get_text(obj, "workload", FIELD_WORKLOAD, false, file, w, err)))
 		return -1;
 	bench = result_batch_add_benchmark(batch);
 	bench->workload = xstrdup(workload);
@@ -509,8 +506,8 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 		return bad(err, file, w, "not an object");
 	if (check_keys(obj, keys, file, w, err))
 		return -1;
-	if (!(name = get_text(obj, "name", 200, false, file, w, err)) ||
-	    !(started = get_text(obj, "started", 64, false, file, w, err)))
+	if (!(name = get_text(obj, "name", FIELD_RUN_NAME, false, file, w, err)) ||
+	    !(started = get_text(obj, "started", FIELD_STARTED, false, file, w, err)))
 		return -1;
 	where_child(&sub, w, "started", -1);
 	if ((why = iso8601(started, normal, sizeof(normal))))

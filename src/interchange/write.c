@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interchange/fields.h"
 #include "interchange/interchange.h"
 #include "util/json_write.h"
 #include "util/output_file.h"
@@ -155,6 +156,7 @@ static bool records_fit(const struct result_benchmark *b)
 	return b->nr_iterations == nr_warmup + nr_measured;
 }
 
+/* @b's params, as stored: an object of strings (batch_refused() made sure). */
 static void benchmark_json(struct json_writer *w, const struct result_benchmark *b)
 {
 	json_t *params = json_loads(b->params, 0, NULL);
@@ -163,12 +165,7 @@ static void benchmark_json(struct json_writer *w, const struct result_benchmark 
 	jw_key(w, "workload");
 	jw_string(w, b->workload);
 	jw_key(w, "params");
-	if (params)
-		jw_json(w, params);
-	else {
-		jw_object(w);
-		jw_close(w);
-	}
+	jw_json(w, params);
 	json_decref(params);
 	if (b->nr_failed) {
 		jw_key(w, "failed_iterations");
@@ -228,13 +225,150 @@ static void batch_json(struct json_writer *w, const struct result_batch *batch)
 }
 
 /*
+ * Why import would refuse @b's stored params (text that is no JSON, JSON
+ * that is no object of strings), NULL when it takes them; the key at
+ * fault in @key.
+ */
+static const char *params_refused(const struct result_benchmark *b, char *key, size_t len)
+{
+	json_t *params = b->params ? json_loads(b->params, JSON_DECODE_ANY, NULL) : NULL;
+	const char *k, *why = NULL;
+	json_t *v;
+
+	key[0] = '\0';
+	if (!json_is_object(params))
+		why = "not an object of strings";
+	json_object_foreach(params, k, v)
+		if ((why = pair_refused(k, v))) {
+			snprintf(key, len, ".%s", utf8_valid(k) ? k : "?");
+			break;
+		}
+	json_decref(params);
+	return why;
+}
+
+static bool all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
+/* Why import would refuse metric @m as write.c writes it, NULL when it takes it. */
+static const char *metric_refused(const struct result_metric *m, const char **field)
+{
+	size_t reps = result_metric_repetitions(m);
+	const char *why;
+
+	*field = "name";
+	if ((why = text_refused(m->name ? m->name : "", strlen(m->name ? m->name : ""),
+				FIELD_METRIC_NAME, false)))
+		return why;
+	*field = "unit";
+	if ((why = text_refused(m->unit ? m->unit : "", strlen(m->unit ? m->unit : ""),
+				FIELD_UNIT, true)))
+		return why;
+	*field = "source";
+	if (m->source && (why = text_refused(m->source, strlen(m->source), FIELD_SOURCE, false)))
+		return why;
+	*field = "repetitions";
+	if (reps > MAX_REPETITIONS || m->nr_samples % reps || m->nr_warmup % reps)
+		return "the samples and warm-ups do not hold whole iterations of it";
+	/* the writer leaves out what is not finite: the file would lose it */
+	*field = "samples";
+	if (!all_finite(m->samples, m->nr_samples))
+		return "not a finite number";
+	*field = "warmup";
+	if (!all_finite(m->warmup, m->nr_warmup))
+		return "not a finite number";
+	return NULL;
+}
+
+/*
+ * Why import would refuse what export writes of @batch, or would read back
+ * less than it held, into @err (EXIT_ENV): such a batch is one the store
+ * holds damaged (changed by hand), which no file can carry faithfully.
+ * The checks are import's own (fields.h) of the text the store keeps:
+ * the values the writer converts or could leave out.
+ */
+static int batch_refused(const struct result_batch *batch, struct error *err)
+{
+	const char *why = NULL, *field = "";
+	char where[300] = "", key[140] = "", normal[64];
+
+	if (!batch->name || (why = text_refused(batch->name, strlen(batch->name),
+						FIELD_RUN_NAME, false))) {
+		why = why ? why : "missing";
+		field = "name";
+	} else if (!batch->started ||
+		   (why = text_refused(batch->started, strlen(batch->started), FIELD_STARTED,
+				       false)) ||
+		   (why = iso8601(batch->started, normal, sizeof(normal)))) {
+		why = why ? why : "missing";
+		field = "started";
+	}
+	for (size_t i = 0; !why && i < batch->nr_benchmarks; i++) {
+		const struct result_benchmark *b = &batch->benchmarks[i];
+		const char *wl = b->workload ? b->workload : "";
+
+		snprintf(where, sizeof(where), ", benchmark %zu (%.64s)", i + 1,
+			 utf8_valid(wl) ? wl : "?");
+		if ((why = text_refused(wl, strlen(wl), FIELD_WORKLOAD, false))) {
+			field = "workload";
+			break;
+		}
+		if ((why = params_refused(b, key, sizeof(key)))) {
+			field = "params";
+			break;
+		}
+		for (size_t k = 0; !why && k < b->nr_failed; k++)
+			if (!*b->failures[k] || strlen(b->failures[k]) > FIELD_FAILURE ||
+			    !utf8_valid(b->failures[k]))
+				why = "not a reason: 1 to 1024 bytes of UTF-8", field = "failures";
+		for (size_t k = 0; !why && k < b->nr_metrics; k++) {
+			const struct result_metric *m = &b->metrics[k];
+
+			if (!m->nr_samples)
+				continue;
+			for (size_t j = 0; j < k && !why; j++)
+				if (b->metrics[j].nr_samples && m->name && b->metrics[j].name &&
+				    !strcmp(m->name, b->metrics[j].name))
+					why = "a metric of that name comes twice", field = "name";
+			if (!why)
+				why = metric_refused(m, &field);
+			if (why)
+				snprintf(where + strlen(where), sizeof(where) - strlen(where),
+					 ", metric %zu%s%.64s%s", k + 1, m->name && *m->name ? " (" : "",
+					 !m->name ? "" : utf8_valid(m->name) ? m->name : "?",
+					 m->name && *m->name ? ")" : "");
+		}
+	}
+	if (!why)
+		return 0;
+	return error_set(err, EXIT_ENV, "cannot export run '%.128s' (batch started %.40s)%s: "
+			 "%s%s: %s, which import would refuse (the store was changed by other "
+			 "means than schedperf, or is damaged; restore it from a copy)",
+			 batch->name && utf8_valid(batch->name) ? batch->name : "?",
+			 batch->started && utf8_valid(batch->started) ? batch->started : "?",
+			 where, field, key, why);
+}
+
+/*
  * Written as it is made: an export's tree cost more than its writing.
  * Each value is what the tree of earlier versions held (json_write.h).
+ * Every batch is checked first (batch_refused()), so that a damaged one
+ * writes nothing, not even to standard output.
  */
 int interchange_write(FILE *out, const struct result_set *set, struct error *err)
 {
-	struct json_writer *w = json_writer_new(out, 2);
+	struct json_writer *w;
 	int rc;
+
+	for (size_t i = 0; i < set->nr_batches; i++)
+		if (batch_refused(&set->batches[i], err))
+			return -1;
+	w = json_writer_new(out, 2);
 
 	jw_object(w);
 	jw_key(w, "schema");

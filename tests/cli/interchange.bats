@@ -271,6 +271,43 @@ JSON
 	[ ! -e "$TMP/no/such/dir/out.json" ]
 }
 
+@test "export refuses a store changed by hand that import would refuse, and writes nothing" {
+	sp run pipe -p loops=1000 -i 3 --name a --quiet --no-monitors
+	sp export a -o "$TMP/good.json"
+	local change
+	# each, as it was exported before: {} for params, or a file import refuses
+	for change in "UPDATE benchmarks SET params = '{not json'" \
+		      "UPDATE benchmarks SET params = '[1,2]'" \
+		      "UPDATE benchmarks SET params = '{\"k\": 1}'" \
+		      "UPDATE batches SET started = 'garbage'" \
+		      "UPDATE metrics SET name = '' WHERE position = 0" \
+		      "UPDATE metrics SET repetitions = 2 WHERE position = 0"; do
+		cp "$SCHEDPERF_DB" "$TMP/damaged.db"
+		sqlite3 "$TMP/damaged.db" "$change"
+		SCHEDPERF_DB="$TMP/damaged.db" run sp export a -o "$TMP/out.json"
+		[ "$status" -eq 3 ] || { echo "$change: $status $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == *"cannot export run 'a' (batch started "*"import would refuse"* ]]
+		[ ! -e "$TMP/out.json" ]
+		# nor a first part on standard output
+		if SCHEDPERF_DB="$TMP/damaged.db" sp export a >"$TMP/stdout" 2>/dev/null; then
+			return 1
+		fi
+		[ ! -s "$TMP/stdout" ]
+	done
+	# which part is named
+	cp "$SCHEDPERF_DB" "$TMP/damaged.db"
+	sqlite3 "$TMP/damaged.db" "UPDATE benchmarks SET params = '{not json'"
+	SCHEDPERF_DB="$TMP/damaged.db" run sp export a
+	[[ "$output" == *", benchmark 1 (pipe): params: not an object of strings, "* ]]
+	cp "$SCHEDPERF_DB" "$TMP/damaged.db"
+	sqlite3 "$TMP/damaged.db" "UPDATE metrics SET repetitions = 2 WHERE position = 0"
+	SCHEDPERF_DB="$TMP/damaged.db" run sp export a
+	[[ "$output" == *", benchmark 1 (pipe), metric 1 ("*"): repetitions: "* ]]
+	# the store as schedperf left it exports as before
+	sp export a | cmp - "$TMP/good.json"
+}
+
 @test "every repetition of futex-wake is a sample, kept by its iteration" {
 	sp run futex-wake -p threads=2 -p repeat=3 -i 2 --warmup 1 --name fw --quiet --no-monitors
 	sp export fw -o "$TMP/fw.json"
