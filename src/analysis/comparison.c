@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The comparison model: rows keyed by (workload, params, metric), one cell
- * per run with that run's samples pooled over its batches. Built by one
+ * The comparison model: rows keyed by (workload, params, metric), the
+ * metric by name, unit and direction (store/metric_key.h), one cell per
+ * run with that run's samples pooled over its batches. Built by one
  * sort rather than nested searches, so a thousand benchmarks stay fast.
  */
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "analysis/history.h"
 #include "stats/batches.h"
 #include "stats/sort.h"
+#include "store/metric_key.h"
 #include "util/xalloc.h"
 
 struct occurrence {
@@ -23,14 +25,23 @@ struct occurrence {
 	size_t seq;		/* order of appearance, for stable output */
 };
 
+/* By key: workload, params, then the metric as metric_key_cmp() orders it. */
+static int key_cmp(const struct occurrence *a, const struct occurrence *b)
+{
+	struct metric_key ka = metric_key_of(a->metric), kb = metric_key_of(b->metric);
+	int c;
+
+	if ((c = strcmp(a->workload, b->workload)) || (c = strcmp(a->params, b->params)))
+		return c;
+	return metric_key_cmp(&ka, &kb);
+}
+
 static int occurrence_cmp(const void *pa, const void *pb)
 {
 	const struct occurrence *a = pa, *b = pb;
-	int c;
+	int c = key_cmp(a, b);
 
-	if ((c = strcmp(a->workload, b->workload)) ||
-	    (c = strcmp(a->params, b->params)) ||
-	    (c = strcmp(a->metric->name, b->metric->name)))
+	if (c)
 		return c;
 	if (a->run != b->run)
 		return a->run < b->run ? -1 : 1;
@@ -39,8 +50,7 @@ static int occurrence_cmp(const void *pa, const void *pb)
 
 static bool same_key(const struct occurrence *a, const struct occurrence *b)
 {
-	return !strcmp(a->workload, b->workload) && !strcmp(a->params, b->params) &&
-	       !strcmp(a->metric->name, b->metric->name);
+	return !key_cmp(a, b);
 }
 
 struct row_order {
@@ -398,4 +408,13 @@ void comparison_keep_changed(struct comparison *cmp)
 double compare_headline(const struct summary *s, enum better better)
 {
 	return better == BETTER_HIGHER ? s->hmean : s->amean;
+}
+
+bool comparison_metric_name_shared(const struct comparison *cmp, const struct result_metric *m)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (!strcmp(cmp->rows[i].metric->name, m->name) &&
+		    !result_metric_same(cmp->rows[i].metric, m))
+			return true;
+	return false;
 }

@@ -128,7 +128,9 @@ struct comparison {
 void compare_options_init(struct compare_options *opts);
 
 /*
- * Pair up the metrics of @runs by (workload, params, metric), pooling the
+ * Pair up the metrics of @runs by (workload, params, metric), a metric by
+ * its name, unit and direction (metric_key_same(), store/metric_key.h:
+ * "m" in s and "m" in ms are two rows, never compared), pooling the
  * samples of every batch of a run; rows keep the order in which they first
  * appear. Metrics whose source is not "workload" are left out unless
  * @all_metrics.
@@ -179,6 +181,13 @@ size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **k
 			  size_t max);
 /* The short name of such a key for a verdict: "governor" for cpufreq.governor. */
 const char *env_key_short(const char *key);
+
+/*
+ * Whether some row's metric has @m's name but is another metric (another
+ * unit or direction, metric_key_same()): where a row is named by its
+ * metric's name alone, its unit and direction must then be said too.
+ */
+bool comparison_metric_name_shared(const struct comparison *cmp, const struct result_metric *m);
 
 /* The headline statistic of a row: Hmean when higher is better, else Amean. */
 double compare_headline(const struct summary *s, enum better better);

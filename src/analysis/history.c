@@ -2,7 +2,8 @@
 /*
  * History (history.h): the stored batches grouped into points (a run name,
  * or each batch), the points ordered once, then every (workload, params,
- * metric) of every batch filed under its series in one pass through a hash
+ * metric) of every batch, the metric by name, unit and direction
+ * (store/metric_key.h), filed under its series in one pass through a hash
  * table, so that thousands of runs of hundreds of benchmarks cost a sort
  * and not a quadratic search.
  */
@@ -17,6 +18,7 @@
 #include "stats/mean_ci.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
+#include "store/metric_key.h"
 #include "util/hash.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -219,10 +221,15 @@ static uint64_t hash_bytes(uint64_t h, const char *s)
 	return fnv1a(h, s, strlen(s) + 1);
 }
 
-/* What a series is: a benchmark and metric under one setting_key(). */
+/*
+ * What a series is: a benchmark and metric under one setting_key(); the
+ * metric is its name, unit and direction, so that "m" in s and "m" in ms
+ * are two series, never one with a change point between them.
+ */
 struct series_key {
 	const char *setting;
-	const char *workload, *params, *metric;
+	const char *workload, *params;
+	struct metric_key metric;
 };
 
 static uint64_t series_hash(const struct series_key *k)
@@ -232,15 +239,16 @@ static uint64_t series_hash(const struct series_key *k)
 	h = hash_bytes(h, k->setting);
 	h = hash_bytes(h, k->workload);
 	h = hash_bytes(h, k->params ? k->params : "");
-	return hash_bytes(h, k->metric);
+	return metric_key_hash(h, &k->metric);
 }
 
 static bool series_is(const struct series_build *sb, const struct series_key *k)
 {
 	const struct history_series *s = sb->series;
+	struct metric_key metric = metric_key_of(s->metric);
 
 	return !strcmp(sb->setting, k->setting) && !strcmp(s->workload, k->workload) &&
-	       !strcmp(s->metric->name, k->metric) &&
+	       metric_key_same(&metric, &k->metric) &&
 	       !strcmp(s->params ? s->params : "", k->params ? k->params : "");
 }
 
@@ -252,7 +260,7 @@ static void rehash(struct builder *b)
 	for (size_t i = 0; i < b->nr_series; i++) {
 		const struct series_build *sb = &b->series[i];
 		struct series_key k = { sb->setting, sb->series->workload,
-					sb->series->params, sb->series->metric->name };
+					sb->series->params, metric_key_of(sb->series->metric) };
 		size_t at = series_hash(&k) & (b->nr_slots - 1);
 
 		while (b->slots[at])
@@ -268,7 +276,7 @@ static struct series_build *series_find(struct builder *b,
 {
 	bool pooled = b->opts->pool_machines;
 	struct series_key k = { setting_of(b, batch), bench->workload, bench->params,
-				metric->name };
+				metric_key_of(metric) };
 	struct series_build *sb;
 	size_t at;
 

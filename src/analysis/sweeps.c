@@ -2,7 +2,8 @@
 /*
  * Sweeps found in a comparison's rows (sweeps.h). A row belongs to the
  * sweep of key K when its value of K is a number; the other parameters,
- * the workload and the metric name the sweep. Rows come in any order; the
+ * the workload and the metric (its name, unit and direction:
+ * store/metric_key.h) name the sweep. Rows come in any order; the
  * points of a sweep are sorted by value.
  */
 #include <jansson.h>
@@ -13,6 +14,7 @@
 #include "analysis/sweeps.h"
 #include "stats/mean_ci.h"
 #include "stats/summary.h"
+#include "store/metric_key.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -49,7 +51,7 @@ static struct sweep *find_sweep(struct sweep **sweeps, size_t *nr, const struct 
 	for (size_t i = 0; i < *nr; i++) {
 		s = &(*sweeps)[i];
 		if (!strcmp(s->workload, row->workload) && !strcmp(s->key, key) &&
-		    !strcmp(s->fixed, fixed) && !strcmp(s->metric->name, row->metric->name))
+		    !strcmp(s->fixed, fixed) && result_metric_same(s->metric, row->metric))
 			return s;
 	}
 	*sweeps = xreallocarray(*sweeps, *nr + 1, sizeof(**sweeps));

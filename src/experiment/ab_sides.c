@@ -16,6 +16,7 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/lock_wait.h"
+#include "store/metric_key.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -166,6 +167,15 @@ static int sides_differ(const struct ab_experiment *x, struct error *err)
 			 "env:AB=a --b env:AB=b)");
 }
 
+/* Whether the sides measure the same metric: its name, unit and direction alike. */
+static bool same_metric(const struct sample_side *a, const struct sample_side *b)
+{
+	struct metric_key ka = { a->metric_name, a->metric_unit, a->better };
+	struct metric_key kb = { b->metric_name, b->metric_unit, b->better };
+
+	return metric_key_same(&ka, &kb);
+}
+
 int ab_prepare(struct ab_experiment *x, struct error *err)
 {
 	const struct workload *w = workload_find(x->workload);
@@ -176,9 +186,12 @@ int ab_prepare(struct ab_experiment *x, struct error *err)
 				 "schedperf's workloads (see 'schedperf list')", x->workload);
 	if (prepare_side(x, 0, w, err) || prepare_side(x, 1, w, err))
 		return -1;
-	if (strcmp(a->metric_name, b->metric_name) || a->better != b->better)
+	if (!same_metric(a, b))
 		return error_set(err, EXIT_USAGE, "ab: the sides measure different metrics "
-				 "first (%s and %s): give --metric", a->metric_name, b->metric_name);
+				 "first (%s in '%s', %s is better, and %s in '%s', %s is better): "
+				 "give --metric, or parameters that measure it alike",
+				 a->metric_name, a->metric_unit, better_name(a->better),
+				 b->metric_name, b->metric_unit, better_name(b->better));
 	return sides_differ(x, err);
 }
 

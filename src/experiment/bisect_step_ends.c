@@ -12,6 +12,7 @@
 
 #include "experiment/bisect_step.h"
 #include "stats/median_ci.h"
+#include "store/metric_key.h"
 #include "util/xalloc.h"
 
 static int compare_doubles(const void *x, const void *y)
@@ -22,15 +23,35 @@ static int compare_doubles(const void *x, const void *y)
 }
 
 /*
+ * A run that stored the step's metric only in another unit or direction
+ * (imported, or measured by another version): its values are not the
+ * build's to compare with, and "no sample" would not say why.
+ */
+static int other_metric(const struct bisect_step *b, const struct stored_end *end,
+			const struct metric_key *other, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' stored %.64s in '%.32s', "
+			 "%s is better, where this build measures it in '%.32s', %s is better: "
+			 "values in another unit or direction are not compared (give a run "
+			 "measured as this build measures, or measure the %s build again)",
+			 end->run, other->name, other->unit, better_name(other->better),
+			 b->side.metric_unit, better_name(b->side.better),
+			 end == &b->good ? "good" : "bad");
+}
+
+/*
  * Every measured positive sample of the run's benchmark like ours, sorted;
  * those not positive (zero, negative, not a number) only counted: a step
- * compares logs, which they have none of.
+ * compares logs, which they have none of. The metric is ours by name, unit
+ * and direction (store/metric_key.h).
  */
 static int load_samples(struct store *st, const struct bisect_step *b, struct stored_end *end,
 			struct error *err)
 {
 	const struct plan_item *item = &b->side.plan.items[0];
 	struct result_set set = { NULL, 0 };
+	struct metric_key ours = { b->side.metric_name, b->side.metric_unit, b->side.better };
+	struct metric_key other = { NULL, NULL, BETTER_LOWER };
 
 	if (store_load(st, end->run, STORE_SAMPLES, &set, err))
 		return -1;
@@ -43,9 +64,13 @@ static int load_samples(struct store *st, const struct bisect_step *b, struct st
 				continue;
 			for (size_t m = 0; m < rb->nr_metrics; m++) {
 				const struct result_metric *rm = &rb->metrics[m];
+				struct metric_key key = metric_key_of(rm);
 
-				if (strcmp(rm->name, b->side.metric_name))
+				if (!metric_key_same(&key, &ours)) {
+					if (!strcmp(rm->name, ours.name) && rm->nr_samples)
+						other = key;
 					continue;
+				}
 				end->x = xreallocarray(end->x, end->n + rm->nr_samples + 1,
 						       sizeof(double));
 				for (size_t k = 0; k < rm->nr_samples; k++)
@@ -56,6 +81,12 @@ static int load_samples(struct store *st, const struct bisect_step *b, struct st
 						end->nonpositive++;
 			}
 		}
+	if (!end->n && !end->nonpositive && other.name) {
+		/* its texts are the set's: say it before they go */
+		other_metric(b, end, &other, err);
+		result_set_release(&set);
+		return -1;
+	}
 	result_set_release(&set);
 	qsort(end->x, end->n, sizeof(double), compare_doubles);
 	return 0;

@@ -21,6 +21,7 @@
 
 #include "report/report.h"
 #include "stats/moremath.h"
+#include "store/metric_key.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -745,27 +746,40 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 
 	if (!cmp->nr_rows)
 		fprintf(out, "no metrics to compare\n");
-	/* a table per unit, benchstat's being the metric's name */
+	/*
+	 * A table per unit, benchstat's being the metric's name; a metric of
+	 * that name in another unit or direction is another metric
+	 * (store/metric_key.h), so another table, whose geomean never mixes
+	 * the two, and its head says which.
+	 */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct result_metric *m = cmp->rows[i].metric;
 		struct bs_table t = { .nr_runs = cmp->nr_runs, .confidence = cmp->level,
 				      .alpha = cmp->opts.alpha };
+		char *label = NULL;
 
 		if (done[i])
 			continue;
 		t.rows = xcalloc(cmp->nr_rows, sizeof(*t.rows));
 		for (size_t j = i; j < cmp->nr_rows; j++)
-			if (!done[j] && !strcmp(cmp->rows[i].metric->name, cmp->rows[j].metric->name)) {
+			if (!done[j] && result_metric_same(m, cmp->rows[j].metric)) {
 				t.rows[t.nr_rows++] = &cmp->rows[j];
 				done[j] = true;
 			}
-		t.unit = tidy_unit(cmp->rows[i].metric->name, &t.factor);
+		t.unit = tidy_unit(m->name, &t.factor);
 		t.binary = unit_is_binary(t.unit);
+		if (comparison_metric_name_shared(cmp, m)) {
+			label = xasprintf("%s (%s%s%s is better)", t.unit, m->unit,
+					  *m->unit ? ", " : "", better_name(m->better));
+			t.unit = label;
+		}
 		t.cells = xcalloc(t.nr_rows * t.nr_runs, sizeof(*t.cells));
 		if (i)
 			fputc('\n', out);
 		bs_print_table(out, cmp, &t, how);
 		free(t.cells);
 		free(t.rows);
+		free(label);
 	}
 	free(done);
 }

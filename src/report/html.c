@@ -488,7 +488,13 @@ static void comparison_table(FILE *out, const struct comparison *cmp)
 		html_text(out, title);
 		fputs("</a></td><td class=\"name\">", out);
 		html_text(out, row->metric->name);
-		fprintf(out, " (%s)</td>", row->metric->better == BETTER_HIGHER ? "higher is better" :
+		fputs(" (", out);
+		/* another metric of its name (another unit or direction): say its unit too */
+		if (comparison_metric_name_shared(cmp, row->metric) && *row->metric->unit) {
+			html_text(out, row->metric->unit);
+			fputs(", ", out);
+		}
+		fprintf(out, "%s)</td>", row->metric->better == BETTER_HIGHER ? "higher is better" :
 			"lower is better");
 		free(title);
 		for (size_t r = 0; r < cmp->nr_runs; r++) {
@@ -535,12 +541,21 @@ static void benchmarks(FILE *out, const struct comparison *cmp, const struct gnu
 {
 	fputs("<h2 id=\"benchmarks\">Benchmarks</h2>\n", out);
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
+		const struct result_metric *m = cmp->rows[i].metric;
 		char *title = row_title(&cmp->rows[i]);
 
 		fprintf(out, "<h3 id=\"row%zu\">", i);
 		html_text(out, title);
 		fputs(": ", out);
-		html_text(out, cmp->rows[i].metric->name);
+		html_text(out, m->name);
+		if (comparison_metric_name_shared(cmp, m)) {
+			fputs(" (", out);
+			if (*m->unit) {
+				html_text(out, m->unit);
+				fputs(", ", out);
+			}
+			fprintf(out, "%s is better)", better_name(m->better));
+		}
 		fputs("</h3>\n", out);
 		free(title);
 		put_chart(out, gp, ch->distribution[i], "distribution");

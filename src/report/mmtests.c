@@ -27,6 +27,7 @@
 
 #include "report/report.h"
 #include "stats/r_text.h"
+#include "store/metric_key.h"
 #include "util/array.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
@@ -566,20 +567,25 @@ static void mm_no_baseline(FILE *out, const struct comparison *cmp,
 			   const struct compare_row *row, bool *first)
 {
 	char *op = mm_op_name(row);
+	const struct result_metric *m = row->metric;
 
 	if (!*first)
 		fputc('\n', out);
 	*first = false;
-	fprintf(out, "schedperf: %s %s %s: no samples in the baseline %s, "
-		"so no MMTests table\n", row->workload, row->metric->name, op,
+	fprintf(out, "schedperf: %s %s %s", row->workload, m->name, op);
+	/* another metric of its name is another table: say which this is */
+	if (comparison_metric_name_shared(cmp, m))
+		fprintf(out, " (%s%s%s is better)", m->unit, *m->unit ? ", " : "",
+			better_name(m->better));
+	fprintf(out, ": no samples in the baseline %s, so no MMTests table\n",
 		cmp->runs[0].name);
 	free(op);
 }
 
+/* A table per workload and metric (its name, unit and direction: store/metric_key.h). */
 static bool same_table(const struct compare_row *a, const struct compare_row *b)
 {
-	return !strcmp(a->workload, b->workload) && !strcmp(a->metric->name, b->metric->name) &&
-	       a->metric->better == b->metric->better;
+	return !strcmp(a->workload, b->workload) && result_metric_same(a->metric, b->metric);
 }
 
 static void mm_render(FILE *out, const struct comparison *cmp,

@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "util/array.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 double headline_change(const struct compare_row *row, size_t r)
 {
@@ -250,12 +251,31 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 	}
 }
 
+/*
+ * " (ms, lower is better)" after a row's name where another row's metric
+ * has its name in another unit or direction (comparison_metric_name_shared()),
+ * so that the two rows' lines are told apart; else "".
+ */
+static char *metric_said(const struct comparison *cmp, const struct compare_row *row)
+{
+	const struct result_metric *m = row->metric;
+
+	if (!comparison_metric_name_shared(cmp, m))
+		return xstrdup("");
+	return xasprintf(" (%s%s%s is better)", m->unit, *m->unit ? ", " : "",
+			 better_name(m->better));
+}
+
 static void verdict_line(FILE *out, const struct comparison *cmp, const struct compare_row *row,
 			 const char *name, bool color)
 {
+	char *said;
+
 	if (cmp->nr_runs < 2)
 		return;
-	fprintf(out, "schedperf: %s:", name);
+	said = metric_said(cmp, row);
+	fprintf(out, "schedperf: %s%s:", name, said);
+	free(said);
 	for (size_t r = 1; r < cmp->nr_runs; r++) {
 		enum verdict v = row->cells[r].stats.verdict;
 		char buf[128];

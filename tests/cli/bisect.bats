@@ -719,3 +719,37 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	[ "$status" -eq 125 ]
 	[[ "$output" == *": skip (the workload failed): "* ]]
 }
+
+@test "bisect-step: a stored run of the metric in another unit or direction is never compared" {
+	c=(command -p shell=1 -p 'cmd=echo v ${V:-5}' -p 'metric_regex=v ([0-9]+)' -p metric_unit=s)
+	sp run "${c[@]}" -i 8 --name good --quiet
+	V=10 sp run "${c[@]}" -i 8 --name bad --quiet
+	# the same runs as another version (or a hand) stored them: in ms, or higher is better
+	for end in good bad; do
+		for change in unit=ms better=higher; do
+			sp export "$end" | "$PYTHON" -c 'import json, sys
+d = json.load(sys.stdin)
+key, value = sys.argv[1].split("=")
+for r in d["runs"]:
+    r["name"] += "-" + value
+    for b in r["benchmarks"]:
+        for m in b["metrics"]:
+            m[key] = value
+json.dump(d, sys.stdout)' "$change" | sp import - >/dev/null
+		done
+	done
+	run sp bisect-step "${c[@]}" --good good-ms --name x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'good-ms' stored value in 'ms', lower is better, where this build"* ]]
+	[[ "$output" == *"measures it in 's', lower is better: values in another unit"* ]]
+	run sp bisect-step "${c[@]}" --good good --bad bad-higher --name x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'bad-higher' stored value in 's', higher is better, where this"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name = 'x'")" -eq 0 ]
+	# the runs as this build measures them: decided
+	run sp bisect-step "${c[@]}" --good good --bad bad --name y
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

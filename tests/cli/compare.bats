@@ -842,3 +842,42 @@ PY
 	[ "$(jq -c '[.runs[] | [.name, .incomplete_batches]]' "$TMP/c.json")" = \
 		'[["base",0],["cut",1]]' ]
 }
+
+@test "compare: a metric of one name in another unit or direction is another row, never compared" {
+	import_unit_clash
+	for style in $(choices compare style); do
+		for format in $(choices compare format); do
+			run sp compare a b c --style $style --format $format
+			[ "$status" -eq 0 ] || { echo "$style $format: $output"; return 1; }
+			# 1 ms against 1.5 s is no 33 % improvement
+			[[ "$output" != *33.3* ]] || { echo "$style $format: $output"; return 1; }
+		done
+	done
+	sp compare a b c --format json > "$TMP/c.json"
+	[ "$(json '[(r["metric"], r["unit"], r["better"]) for r in d["rows"]]' "$TMP/c.json")" = \
+	  "[('m', 's', 'lower'), ('m', 's', 'higher'), ('m', 'ms', 'lower')]" ]
+	# each row has one run's samples: the others are absent from it, as any run lacking a row
+	[ "$(json '[[c["n"] for c in r["runs"]] for r in d["rows"]]' "$TMP/c.json")" = \
+	  "[[5, 0, 0], [0, 5, 0], [0, 0, 5]]" ]
+	[ "$(json '[c["verdict"] for r in d["rows"] for c in r["runs"][1:]]' "$TMP/c.json")" = \
+	  "['unknown', 'unknown', 'unknown', 'unknown', 'unknown', 'unknown']" ]
+	# each table and line says which metric it is
+	run sp compare a b c
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w m (s, lower is better)"* ]]
+	[[ "$output" == *"w m m (s, higher is better): no samples in the baseline a"* ]]
+	[[ "$output" == *"w m m (ms, lower is better): no samples in the baseline a"* ]]
+	run sp compare a b c --style lkp
+	[[ "$output" == *"schedperf: w.m (ms, lower is better): b unknown (no samples), c"* ]]
+	run sp compare a b c --style benchstat
+	[ "$(grep -c '│ m (s, higher is better) │' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '│ m (ms, lower is better) │' <<<"$output")" -eq 1 ]
+	# a run on its own compares only its own metric
+	run sp compare a c --format json
+	[ "$(json '[c["verdict"] for r in d["rows"] for c in r["runs"][1:]]' <(echo "$output"))" = \
+	  "['unknown', 'unknown']" ]
+	# the HTML report, built as compare builds it, has three rows too
+	sp report a b c -o "$TMP/r.html"
+	[ "$(grep -c '<h3 id="row[0-9]*">w: m (' "$TMP/r.html")" -eq 3 ]
+	grep -q '<td class="name">m (ms, lower is better)</td>' "$TMP/r.html"
+}

@@ -101,6 +101,22 @@ runs = [{"name": n, "started": t, "complete": True,
 json.dump({"schema": "schedperf-results/1", "runs": runs}, sys.stdout)' "$@" | sp import - >/dev/null
 }
 
+# import_unit_clash: what a hostile tester imported, three runs of workload
+# w whose metric m is another metric in each: a in s, lower is better; b in
+# s, higher is better; c in ms (its values 1, a's 1.5: "33 % better" were
+# they compared). They are three rows or series, never compared.
+import_unit_clash() {
+	"$PYTHON" -c 'import json, sys
+runs = [{"name": n, "started": "2026-01-01T00:00:0%dZ" % i, "complete": True,
+         "environment": {"machine.hostname": "h", "machine.id": "a" * 32},
+         "benchmarks": [{"workload": "w", "params": {},
+                         "metrics": [{"name": "m", "unit": u, "better": b,
+                                      "samples": [x, x + 0.01, x - 0.01, x + 0.02, x]}]}]}
+        for i, (n, u, b, x) in enumerate([("a", "s", "lower", 1.5), ("b", "s", "higher", 1.5),
+                                          ("c", "ms", "lower", 1.0)])]
+json.dump({"schema": "schedperf-results/1", "runs": runs}, sys.stdout)' | sp import - >/dev/null
+}
+
 # stored_iterations: iterations committed to the store so far (0 before it exists).
 stored_iterations() {
 	sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations' 2>/dev/null || echo 0

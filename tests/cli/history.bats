@@ -403,3 +403,40 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	sp detect >"$TMP/out.txt"
 	grep -q '^  at x\\x1b\[31m\\x0dr06 (point 6)' "$TMP/out.txt"
 }
+
+@test "history and detect: a metric of one name in another unit or direction is another series" {
+	import_unit_clash
+	run sp history --metric m
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^w: m (' <<<"$output")" -eq 3 ]
+	[[ "$output" == *"w: m (s, lower is better)"* ]]
+	[[ "$output" == *"w: m (s, higher is better)"* ]]
+	[[ "$output" == *"w: m (ms, lower is better)"* ]]
+	sp history --format json > "$TMP/h.json"
+	[ "$(json '[(s["unit"], s["better"], [p["run"] for p in s["points"]])
+		     for s in d["series"]]' "$TMP/h.json")" = \
+	  "[('s', 'lower', ['a']), ('s', 'higher', ['b']), ('ms', 'lower', ['c'])]" ]
+	# no change from 1.5 s to 1 ms: they are never one series
+	run sp detect
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no change point in 3 series"* ]]
+	[[ "$output" != *33.3* ]]
+	run sp detect --format json
+	[ "$status" -eq 0 ]
+	[ "$(json '[len(s["change_points"]) for s in d]' <(echo "$output"))" = "[0, 0, 0]" ]
+	# a long history, its metric in s, then in ms: two series of level values, no change
+	"$PYTHON" -c 'import json, sys
+runs = [{"name": "r%02d" % i, "started": "2026-01-02T00:00:%02dZ" % i, "complete": True,
+         "environment": {"machine.hostname": "h", "machine.id": "a" * 32},
+         "benchmarks": [{"workload": "w", "params": {},
+                         "metrics": [{"name": "m", "unit": "s" if i < 12 else "ms",
+                                      "better": "lower",
+                                      "samples": [x, x + 0.01, x - 0.01, x + 0.02, x]}]}]}
+        for i, x in ((i, 1.5 if i < 12 else 1.0) for i in range(24))]
+json.dump({"schema": "schedperf-results/1", "runs": runs}, sys.stdout)' | sp import - >/dev/null
+	run sp detect --format json
+	[ "$status" -eq 0 ]
+	[ "$(json '[(s["unit"], s["better"], len(s["change_points"])) for s in d]' \
+		<(echo "$output"))" = \
+	  "[('s', 'lower', 0), ('s', 'higher', 0), ('ms', 'lower', 0)]" ]
+}
