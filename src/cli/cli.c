@@ -15,6 +15,7 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
+#include "util/kernel_release.h"
 #include "util/output_file.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -128,6 +129,18 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 		return command_usage_error(cmd, "%s contains control characters, or marks such as "
 					   "U+202E that reorder a line", what);
 	return 0;
+}
+
+int command_check_release(const char *cmd, const char *what, const char *s)
+{
+	const char *problem = kernel_release_problem(s);
+	char shown[128];
+
+	if (!problem)
+		return 0;
+	utf8_escape(shown, sizeof(shown), s);
+	return command_usage_error(cmd, "%s '%s' %s (give the release as uname -r shows it)",
+				   what, shown, problem);
 }
 
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv)

@@ -69,6 +69,11 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
  * also 1 to @max bytes and no control characters.
  */
 int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
+/*
+ * 0 when @s is a kernel's release, as util/kernel_release.h checks it,
+ * else the usage error naming @what ("--kernel release") and what is wrong.
+ */
+int command_check_release(const char *cmd, const char *what, const char *s);
 /* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 /*

@@ -60,7 +60,7 @@ struct submit_request {
 static int set_kernel(const struct cmd_option *opt, const char *arg)
 {
 	*(const char **)opt->value = arg;
-	return command_check_name("submit", "--kernel release", arg, 255);
+	return command_check_release("submit", "--kernel release", arg);
 }
 
 /*

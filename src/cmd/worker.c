@@ -454,7 +454,7 @@ static int work(struct store *st, const struct worker_options *opt)
 static int set_home_kernel(const struct cmd_option *opt, const char *arg)
 {
 	*(const char **)opt->value = arg;
-	return command_check_name("worker", "--home-kernel release", arg, 255);
+	return command_check_release("worker", "--home-kernel release", arg);
 }
 
 /* An empty command would return at once, without a boot, each job failing after it. */

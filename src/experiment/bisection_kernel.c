@@ -22,8 +22,10 @@
 #include "stats/sort.h"
 #include "stats/summary.h"
 #include "util/git.h"
+#include "util/kernel_release.h"
 #include "util/run_command.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define POLL_SECONDS 0.5
@@ -55,14 +57,24 @@ static int kernel_check(struct bisection *bi, struct error *err)
 static int kernel_open(struct bisection *bi, struct error *err)
 {
 	struct strbuf head = STRBUF_INIT;
+	int rc;
 
 	if (json_object_get(bi->record, "orig_head"))
 		return 0;
-	/* where the tree was, to leave it there again when the bisection is over */
-	if (git_status(bi->repo_top, &head, err, "symbolic-ref", "-q", "--short", "HEAD",
-		       NULL) && git_run(bi->repo_top, &head, err, "rev-parse", "HEAD", NULL)) {
+	/*
+	 * where the tree was, to leave it there again when the bisection is
+	 * over: its branch, or its commit when it has none, or one whose name
+	 * the record (JSON) cannot hold
+	 */
+	rc = git_status(bi->repo_top, &head, err, "symbolic-ref", "-q", "--short", "HEAD", NULL);
+	if (rc < 0 || (!rc && !utf8_valid(git_chomp(&head))))
+		rc = 1;
+	if (rc) {
 		strbuf_release(&head);
-		return -1;
+		if (git_run(bi->repo_top, &head, err, "rev-parse", "HEAD", NULL)) {
+			strbuf_release(&head);
+			return -1;
+		}
 	}
 	json_object_set_new(bi->record, "orig_head", json_string(git_chomp(&head)));
 	strbuf_release(&head);
@@ -84,23 +96,36 @@ static const char *release_of(const struct bisection *bi, const char *hash)
 	return json_string_value(json_object_get(json_object_get(bi->record, "kernels"), hash));
 }
 
-/* `make -s kernelrelease` in the tree: the release the build installs. */
-static int tree_release(struct bisection *bi, struct strbuf *out, struct error *err)
+/*
+ * `make -s kernelrelease` in the tree, whose commit @hash is checked out:
+ * the release the build installs, checked as submit --kernel checks one
+ * (util/kernel_release.h), since the jobs carry it and the workers boot it.
+ */
+static int tree_release(struct bisection *bi, const char *hash, struct strbuf *out,
+			struct error *err)
 {
 	char *argv[] = { (char *)"make", (char *)"-s", (char *)"kernelrelease", NULL };
 	struct child_command cmd = { .dir = bi->repo_top, .argv = argv, .out = out,
 				     .log_fd = -1, .c_locale = true };
-	char last[200];
+	char last[200], shown[128];
+	const char *problem;
 	int status = run_command(&cmd, last, sizeof(last), err);
 
 	if (status < 0)
 		return -1;
 	git_chomp(out);
-	if (status || !out->len || strchr(out->buf, '\n') || strchr(out->buf, '/'))
+	if (status || !out->len)
 		return error_set(err, EXIT_USAGE, "bisect: 'make -s kernelrelease' in %s gave no "
 				 "release%s%s (is it a configured kernel tree?)", bi->repo_top,
 				 *last ? ": " : "", last);
-	return 0;
+	problem = kernel_release_problem(out->buf);
+	if (!problem)
+		return 0;
+	utf8_escape(shown, sizeof(shown), out->buf);
+	return error_set(err, EXIT_USAGE, "bisect: the release of commit %.12s, '%s' from 'make "
+			 "-s kernelrelease' in %s, %s (make the tree's release one a kernel can "
+			 "have: check its Makefile and CONFIG_LOCALVERSION)", hash, shown,
+			 bi->repo_top, problem);
 }
 
 /*
@@ -167,7 +192,7 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 			 run_command_status(status, how, sizeof(how)), *last ? ": " : "", last);
 		return 1;
 	}
-	if (tree_release(bi, &release, err)) {
+	if (tree_release(bi, hash, &release, err)) {
 		strbuf_release(&release);
 		return -1;
 	}

@@ -369,3 +369,49 @@ round_ran() {
 	[[ "${lines[-1]}" == *"(level)"* ]]
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM bisections")" -eq 0 ]
 }
+
+@test "bisect --kernel-tree: a release submit --kernel would refuse ends the bisection, naming the commit and the flaw" {
+	tree_of 2 4
+	sp --db "$PG" db init >/dev/null
+	head=$(git rev-parse HEAD)
+	args=(command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" --machine m1
+	      --good "$(git rev-parse HEAD~3)" --bad HEAD --build true)
+	# each release made by the Makefile of a commit of its own, checked in
+	release_make() {
+		printf 'kernelrelease:\n\t@printf "%s-%%s" $$(git rev-parse --short=12 HEAD)\n' \
+			"$1" >Makefile
+		git commit -q -am "release $2"
+		head=$(git rev-parse HEAD)
+		bad=$(git rev-parse --short=12 HEAD)
+	}
+	# (a '/' was said to be no release at all)
+	release_make '6.18/x' 'a slash'
+	run sp --db "$PG" bisect "${args[@]}"
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"the release of commit $bad, '6.18/x-$bad' "*"contains '/'"* ]]
+	release_make '\\377' 'not UTF-8'
+	run sp --db "$PG" bisect "${args[@]}"
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == "schedperf: bisect: the release of commit $bad, '\xff-$bad' from "* ]]
+	[[ "${lines[-1]}" == *"is not valid UTF-8 ("* ]]
+	release_make "$(printf 'x%.0s' $(seq 300))" 'too long'
+	run sp --db "$PG" bisect "${args[@]}"
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"the release of commit $bad, "*"must have 1 to 255 bytes"* ]]
+	release_make '6.18\\033[2J' 'an escape'
+	run sp --db "$PG" bisect "${args[@]}"
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"'6.18\x1b[2J-$bad' "*"contains control characters"* ]]
+	# nothing queued, nothing kept, and the tree back on its branch
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs")" -eq 0 ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM bisections")" -eq 0 ]
+	[ "$(git symbolic-ref --short HEAD)" = master ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	# submit --kernel refuses the same releases with the same words
+	run sp --db "$PG" submit --kernel 6.18/x run command -p cmd=true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--kernel release '6.18/x' contains '/'"* ]]
+	run sp --db "$PG" submit --kernel $'\xff' run command -p cmd=true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--kernel release '\xff' is not valid UTF-8"* ]]
+}

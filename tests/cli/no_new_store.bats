@@ -56,9 +56,9 @@ setup() {
 	refused_without_store worker --once --boot-cmd ''
 	[[ "$output" == *"--boot-cmd is empty"* ]]
 	refused_without_store worker --once --boot-cmd true --home-kernel ''
-	[[ "$output" == *"--home-kernel release must have 1 to 255 bytes"* ]]
+	[[ "$output" == *"--home-kernel release '' must have 1 to 255 bytes"* ]]
 	refused_without_store worker --once --boot-cmd true --home-kernel $'6.1\n'
-	[[ "$output" == *"--home-kernel release contains control characters"* ]]
+	[[ "$output" == *"--home-kernel release '6.1\\x0a' contains control characters"* ]]
 	# what is valid is imported, once
 	sp import "$TMP/once.json"
 	run sp import "$TMP/once.json"
