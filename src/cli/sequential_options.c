@@ -31,5 +31,7 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
 
 	for (size_t i = 0; i < so->nr_params && !code; i++)
 		code = command_check_utf8(cmd, "parameter", so->params[i]);
+	if (!code && so->metric)
+		code = command_check_utf8(cmd, "--metric", so->metric);
 	return code;
 }

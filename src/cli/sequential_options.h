@@ -13,7 +13,7 @@
 int sequential_add_param(const struct cmd_option *opt, const char *arg);
 /* --metric NAME: an empty name is refused here, not later as a metric no workload has. */
 int sequential_set_metric(const struct cmd_option *opt, const char *arg);
-/* The usage error when --name or a -p is not UTF-8 (stored names and values must be). */
+/* The usage error when --name, a -p or --metric is not UTF-8 (stored names and values must be). */
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 
 /* The option rows the commands share (put inside the command's table). */

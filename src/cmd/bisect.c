@@ -111,6 +111,25 @@ static int resume_conflicts(const struct bisection *bi, int argc, int optind_now
 	return 0;
 }
 
+/*
+ * The options the record keeps (JSON, which holds only UTF-8) or its
+ * messages quote: one that is not UTF-8 is refused here, before anything
+ * is built, as every command refuses such a name or value.
+ */
+static int check_utf8_options(const struct bisection *bi)
+{
+	const struct { const char *what, *value; } given[] = {
+		{ "--good", bi->good_rev }, { "--bad", bi->bad_rev },
+		{ "--build", bi->build_cmd }, { "--repo", bi->repo },
+		{ "--kernel-tree", bi->kernel_tree },
+	};
+
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (given[i].value && command_check_utf8("bisect", given[i].what, given[i].value))
+			return EXIT_USAGE;
+	return 0;
+}
+
 /* --show: the report of a stored bisection, the newest without an id. */
 static int show(int64_t id, const struct output_format *format)
 {
@@ -255,7 +274,7 @@ int cmd_bisect(int argc, char **argv)
 	if (parse_options(argc, argv, options, &bisect_usage, &code))
 		goto out;
 	code = EXIT_USAGE;
-	if (sequential_check_utf8("bisect", &bi.so))
+	if (sequential_check_utf8("bisect", &bi.so) || check_utf8_options(&bi))
 		goto out;
 	if (show_it || list_them) {
 		if (show_it && list_them) {

@@ -230,8 +230,9 @@ void bisection_note_metric(struct bisection *bi, const char *name, const char *u
 	bi->better = better;
 	if (json_object_get(bi->record, "better"))
 		return;
-	json_object_set_new(bi->record, "metric", json_string(name));
-	json_object_set_new(bi->record, "unit", json_string(unit));
+	/* a command workload's names are what its output said: not always UTF-8 */
+	json_object_set_new(bi->record, "metric", bisection_text(name));
+	json_object_set_new(bi->record, "unit", bisection_text(unit));
 	json_object_set_new(bi->record, "better", json_string(better_name(better)));
 }
 

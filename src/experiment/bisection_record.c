@@ -108,9 +108,11 @@ static json_t *options_json(const struct bisection *bi, const char *top)
 	machine_host_name(host, sizeof(host));
 	for (size_t i = 0; i < bi->so.nr_params; i++)
 		json_array_append_new(params, json_string(bi->so.params[i]));
-	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:s,s:s,s:o,s:f,s:f,s:i,s:f,s:f,"
+	/* the host's name, as the machine gives it, which need not be UTF-8 */
+	return json_pack("{s:s,s:s,s:o,s:o,s:s,s:o,s:s,s:s,s:o,s:f,s:f,s:i,s:f,s:f,"
 			 "s:i,s:s,s:f,s:[]}",
-			 "schema", "schedperf-bisection/1", "repo", top, "machine", host,
+			 "schema", "schedperf-bisection/1", "repo", top,
+			 "machine", bisection_text(host),
 			 "params", params, "workload", bi->w->name,
 			 "metric", bi->so.metric ? json_string(bi->so.metric) : json_null(),
 			 "good", bi->good, "bad", bi->bad,
@@ -360,6 +362,11 @@ static int open_new(struct bisection *bi, struct error *err)
 		bi->seed = (int)(((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 				 0x7fffffff);
 	bi->record = options_json(bi, bi->repo_top);
+	/* a value that is not UTF-8 (each is checked before) would leave no record */
+	if (!bi->record)
+		return error_set(err, EXIT_USAGE, "bisect: an option of the bisection is not "
+				 "valid UTF-8, which the stored bisection cannot hold (give each "
+				 "as UTF-8 text)");
 	kernel_options(bi, bi->record);
 	doc = json_dumps(bi->record, JSON_COMPACT);
 	rc = store_bisection_add(bi->st, bi->repo_top, "running", doc, &bi->id, err);

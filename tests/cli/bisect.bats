@@ -617,6 +617,27 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	no_schedperf_in_git
 }
 
+@test "bisect: an option that is not UTF-8 is refused up front, shown escaped, and builds nothing" {
+	repo_of 3 9 100.0 100.0
+	for opt in --build --good --bad --repo --metric; do
+		args=(--good HEAD~2 --bad HEAD --build "touch '$TMP/built'")
+		case $opt in
+		--build) args=(--good HEAD~2 --bad HEAD --build $'cc -o prog prog.c #\xff') ;;
+		--good|--bad) args+=("$opt" $'HEAD\xff') ;;
+		--repo) args+=(--repo $'.\xff') ;;
+		--metric) args+=(--metric $'value\xff') ;;
+		esac
+		run sp bisect command -p cmd=./prog "${args[@]}"
+		[ "$status" -eq 2 ] || { echo "$opt: $status $output"; false; }
+		assert_one_line_error
+		[[ "$output" == "schedperf: bisect: $opt '"*"\xff' is not valid UTF-8"* ]] ||
+			{ echo "$opt: $output"; false; }
+		[ ! -e "$TMP/built" ]
+	done
+	[ ! -e "$SCHEDPERF_DB" ]
+	no_schedperf_in_git
+}
+
 @test "bisect: on PostgreSQL, the record and every step's runs" {
 	repo_of 8 5 100.0 120.0
 	PGDB=$(pg_new_db)
