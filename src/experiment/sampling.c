@@ -15,6 +15,7 @@
 #include "monitor/interference.h"
 #include "runner/lock_wait.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static int pick_metric(struct sample_side *side, const char *name, struct error *err)
@@ -23,7 +24,7 @@ static int pick_metric(struct sample_side *side, const char *name, struct error 
 	const struct workload *w = item->workload;
 	struct metric_spec *specs = xcalloc(w->nr_metrics, sizeof(*specs));
 	size_t n = workload_metrics(w, item->values, specs), i;
-	char names[512];
+	char names[512], shown[96];
 	size_t used = 0;
 
 	for (i = 0; i < n && name && strcmp(specs[i].name, name); i++)
@@ -34,8 +35,10 @@ static int pick_metric(struct sample_side *side, const char *name, struct error 
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 						 j ? ", " : "", specs[j].name);
 		free(specs);
-		return error_set(err, EXIT_USAGE, "--metric %.64s: the %s benchmark has no such "
-				 "metric (give one of %s)", name, w->name, names);
+		/* as the options' messages show a value: escaped, never raw */
+		utf8_escape(shown, sizeof(shown), name ? name : "");
+		return error_set(err, EXIT_USAGE, "--metric %s: the %s benchmark has no such "
+				 "metric (give one of %s)", shown, w->name, names);
 	}
 	side->metric = i;
 	side->metric_name = specs[i].name;

@@ -774,3 +774,14 @@ json.dump(d, sys.stdout)' "$change" | sp import - >/dev/null
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "bisect-step: a --metric no benchmark has, or not UTF-8, is shown escaped, never raw" {
+	run sp bisect-step command -p cmd=true --metric $'x\e[31m' --good x
+	[ "$status" -eq 255 ]	# git bisect run: stop
+	assert_one_line_error
+	[[ "$output" == "schedperf: --metric x\\x1b[31m: the command benchmark has no such metric"* ]]
+	run sp bisect-step command -p cmd=true --metric $'x\xff' --good x
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: bisect-step: --metric 'x\\xff' is not valid UTF-8"* ]]
+}
