@@ -217,10 +217,18 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 	iteration_install_signal_handlers();
 	rc = bisect_run(bi, &err);
 	if (rc && iteration_interrupted()) {
+		/* git's bisect state begins once the ends are measured */
+		bool ends = !strcmp(bisection_state(bi), "measuring ends");
+		bool kernel = bi->target == &bisect_kernel;
+
 		bisection_interrupted(bi);
+		/* a tree it could not put back is said to be, by the close */
 		bisection_close(bi);
-		return command_interrupted("git's bisect state and the store are kept: "
-					   "'schedperf bisect --resume' goes on");
+		return command_interrupted("%s%s: 'schedperf bisect --resume' goes on", ends ?
+					   "the store is kept (git's bisect state begins once "
+					   "the ends are measured)" : "git's bisect state and the "
+					   "store are kept", kernel && !bi->tree_moved ? ", the kernel "
+					   "tree is back where it was" : "");
 	}
 	if (rc) {
 		bisection_failed(bi, &err);

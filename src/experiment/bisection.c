@@ -674,7 +674,7 @@ void bisection_failed(struct bisection *bi, const struct error *err)
 	if (err->code == EXIT_USAGE && !bi->resume &&
 	    !strcmp(bisection_state(bi), "measuring ends")) {
 		store_bisection_delete(bi->st, bi->id, &ignored);
-		/* nothing to go on with: a kernel tree goes back to where it was */
+		/* nothing to go on with: it is over */
 		set_phase(bi, "finished");
 		return;
 	}

@@ -56,6 +56,7 @@ struct bisection {
 	char *repo_top;			/* the repository's top level */
 	char *lock_path;		/* GIT_COMMON_DIR/schedperf-bisect.lock, while held */
 	int lock_fd;			/* its lock, held while this process works on it */
+	bool tree_moved;		/* a kernel target checked out a commit to build */
 	struct rng rng;
 };
 

@@ -82,13 +82,26 @@ static int kernel_open(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+/*
+ * The tree goes back where it was whenever this process moved it, however
+ * the bisection ends: done, refused, failed or interrupted. Nothing of a
+ * bisection depends on what the tree has checked out (each build checks its
+ * commit out first; git bisect --no-checkout keeps its own BISECT_HEAD), and
+ * a tree left detached would make the user's next HEAD~N another commit.
+ */
 static void kernel_close(struct bisection *bi)
 {
 	const char *head = json_string_value(json_object_get(bi->record, "orig_head"));
-	struct error ignored = { 0 };
+	struct error err = { 0 };
 
-	if (head && !strcmp(bisection_state(bi), "finished"))
-		git_run(bi->repo_top, NULL, &ignored, "checkout", "-q", head, NULL);
+	if (!head || !bi->tree_moved)
+		return;
+	if (git_run(bi->repo_top, NULL, &err, "checkout", "-q", head, NULL))
+		fprintf(stderr, "schedperf: bisect: cannot put the kernel tree %s back on %s: "
+			"%s (check it out yourself: git -C %s checkout %s)\n", bi->repo_top,
+			head, err.msg, bi->repo_top, head);
+	else
+		bi->tree_moved = false;
 }
 
 static const char *release_of(const struct bisection *bi, const char *hash)
@@ -181,8 +194,10 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 	if (release_of(bi, hash))
 		return 0;
 	sampling_note(bi->events, "bisect: building the kernel of %.12s", hash);
-	if (tree_unchanged(bi, err) ||
-	    git_run(bi->repo_top, NULL, err, "checkout", "-q", "--detach", hash, NULL))
+	if (tree_unchanged(bi, err))
+		return -1;
+	bi->tree_moved = true;
+	if (git_run(bi->repo_top, NULL, err, "checkout", "-q", "--detach", hash, NULL))
 		return -1;
 	status = run_command(&cmd, last, sizeof(last), err);
 	if (status < 0)

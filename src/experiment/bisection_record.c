@@ -75,6 +75,17 @@ static int check_range(struct bisection *bi, const char *top, struct error *err)
 {
 	int status;
 
+	/*
+	 * First, before the revisions are resolved: an interrupted bisection's
+	 * HEAD~N would be another commit if its tree was moved meanwhile.
+	 */
+	status = git_status(top, NULL, err, "bisect", "log", NULL);
+	if (status < 0)
+		return -1;
+	if (!status)
+		return error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s "
+				 "(finish it with 'git bisect reset', or 'schedperf bisect "
+				 "--resume' if it is schedperf's)", top);
 	if (commit_of(top, "good", bi->good_rev, bi->good, err) ||
 	    commit_of(top, "bad", bi->bad_rev, bi->bad, err))
 		return -1;
@@ -89,13 +100,6 @@ static int check_range(struct bisection *bi, const char *top, struct error *err)
 		return error_set(err, EXIT_USAGE, "bisect: --good %.64s is not an ancestor of "
 				 "--bad %.64s (give the last good commit before the bad one)",
 				 bi->good_rev, bi->bad_rev);
-	status = git_status(top, NULL, err, "bisect", "log", NULL);
-	if (status < 0)
-		return -1;
-	if (!status)
-		return error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s "
-				 "(finish it with 'git bisect reset', or 'schedperf bisect "
-				 "--resume' if it is schedperf's)", top);
 	return 0;
 }
 

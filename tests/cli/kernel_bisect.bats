@@ -415,3 +415,38 @@ round_ran() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--kernel release '\xff' is not valid UTF-8"* ]]
 }
+
+@test "bisect --kernel-tree: interrupted while it builds the ends, the tree is back on its branch, and it says so" {
+	tree_of 2 12
+	sp --db "$PG" db init >/dev/null
+	head=$(git rev-parse HEAD)
+	# the good end's build waits until the test has interrupted it
+	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" \
+		--machine m1 --good HEAD~10 --bad HEAD \
+		--build "touch '$TMP/building'; while [ ! -e '$TMP/go' ]; do sleep 0.05; done" \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/building"
+	kill -INT "$PID"
+	touch "$TMP/go"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
+	[ "$(git symbolic-ref --short HEAD)" = master ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	# no git bisect was begun: the message does not say one is kept
+	run tail -1 "$TMP/err"
+	[[ "$output" == "schedperf: interrupted: the store is kept (git's bisect state begins "* ]]
+	[[ "$output" == *", the kernel tree is back where it was: 'schedperf bisect --resume' "* ]]
+	[ "$(psql_in "$PGDB" "SELECT state FROM bisections")" = interrupted ]
+	# with git's bisect state under way and the tree elsewhere, a new bisection is
+	# refused for it, not for a HEAD~10 the moved tree has not
+	git bisect start --no-checkout HEAD HEAD~3 >/dev/null
+	git checkout -q --detach HEAD~9
+	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" \
+		--machine m1 --good HEAD~10 --bad HEAD --build true
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"a git bisect is in progress in "* ]]
+}
