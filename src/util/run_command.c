@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -55,19 +56,72 @@ child(const struct child_command *cmd, const struct guardian *g, int out_fd, int
 	_exit(127);
 }
 
-/* Keep the last non-empty line of what came on standard error. */
+/*
+ * The line of @s ending at @end (a '\n' or the text's end) that @fits, the
+ * last one: its start, or -1 when none does.
+ */
+static long last_line_that(const char *s, size_t end, bool (*fits)(const char *, size_t))
+{
+	while (end) {
+		size_t start = end;
+
+		while (start && s[start - 1] != '\n')
+			start--;
+		if (fits(s + start, end - start))
+			return (long)start;
+		end = start ? start - 1 : 0;
+	}
+	return -1;
+}
+
+/* A compiler's or a tool's diagnostic: "prog.c:3:1: error: ...", "ERROR: modpost: ...". */
+static bool says_error(const char *line, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++)
+		if (!strncasecmp(line + i, "error:", 6))
+			return true;
+	return false;
+}
+
+/* A line of its own, not the context a compiler quotes ("  |   ^~~~", source lines). */
+static bool stands_alone(const char *line, size_t n)
+{
+	size_t blank = strspn(line, " \t\r");
+
+	return blank < n && !blank && line[0] != '|';
+}
+
+static bool not_empty(const char *line, size_t n)
+{
+	return strspn(line, " \t\r") < n;
+}
+
+/*
+ * Keep the line of standard error that says why it failed: the last
+ * diagnostic (with "error:"), else the last line that stands alone, else
+ * the last one. What came last is often the context of an error (gcc ends
+ * with a caret line, make with "Error 1"), not the error.
+ */
 static void keep_last_line(struct strbuf *err_text, char *last_line, size_t len)
 {
 	const char *s = strbuf_str(err_text);
-	size_t end = err_text->len, start;
+	size_t end = err_text->len;
+	long start;
 
 	while (end && (s[end - 1] == '\n' || s[end - 1] == '\r'))
 		end--;
-	start = end;
-	while (start && s[start - 1] != '\n')
-		start--;
+	start = last_line_that(s, end, says_error);
+	if (start < 0)
+		start = last_line_that(s, end, stands_alone);
+	if (start < 0)
+		start = last_line_that(s, end, not_empty);
+	if (start < 0)
+		start = (long)end;
+	end = (size_t)start + strcspn(s + start, "\n");
+	while (end > (size_t)start && s[end - 1] == '\r')
+		end--;
 	if (len)
-		snprintf(last_line, len, "%.*s", (int)(end - start), s + start);
+		snprintf(last_line, len, "%.*s", (int)(end - (size_t)start), s + start);
 }
 
 /* Take what one pipe has: 0 when it gave some, 1 when it had none yet, -1 at its end. */

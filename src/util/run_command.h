@@ -54,8 +54,10 @@ struct child_command {
 /*
  * Run @cmd to its end. Returns its exit status (0..255) or
  * RUN_COMMAND_SIGNALED() of the signal that ended it (not 128 + it, which
- * a shell's exit status 139 would be too), with the last line it wrote to standard error in
- * @last_line (@len bytes, "" when none); -1 with @err when it could not be
+ * a shell's exit status 139 would be too), with the line of its standard error that says
+ * why it failed in @last_line (@len bytes, "" when none): its last diagnostic (a line with
+ * "error:"), else its last line that does not start with a blank or '|' (a compiler's
+ * quoted context), else its last line; -1 with @err when it could not be
  * started (EXIT_ENV: no such program), was interrupted (the group killed;
  * @err says so) or did not end within @cmd->timeout (the group killed;
  * EXIT_ENV, "ARGV0 did not finish within N s: it was killed, with its

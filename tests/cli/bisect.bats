@@ -138,8 +138,9 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	sp bisect --show --format json >"$TMP/b.json"
 	[ "$(json '[s["commit"] for s in d["steps"] if s["verdict"] == "skip"]' "$TMP/b.json")" = \
 	  "['$(commit_of 4)']" ]
+	# gcc's error, not the context it quotes after it
 	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" \
-		== "the build failed (exit status 1)"* ]]
+		== "the build failed (exit status 1): prog.c:"*": error: "* ]]
 	# the mail's row of the skipped step says why, and no number it lacks
 	run sp bisect --show --format markdown
 	[[ "$output" == *"| \`$(commit_of 4 | cut -c1-12)\` | skip |"*" | - | change 4 (the build failed (exit status 1)"* ]]

@@ -76,6 +76,27 @@ static void test_in_time(void **state)
 	assert_int_equal(err.code, 0);
 }
 
+/* A failure's line is the error, not the context a compiler quotes after it. */
+static void test_error_line(void **state)
+{
+	struct error err = { 0 };
+	char last[128];
+
+	(void)state;
+	assert_int_equal(run_sh("printf 'In function f:\\np.c:3:5: error: unknown type name x\\n"
+				"    3 |     x y;\\n      |     ^\\nmake: *** [all] Error 1\\n' >&2; "
+				"exit 2", 60, last, sizeof(last), &err), 2);
+	assert_string_equal(last, "p.c:3:5: error: unknown type name x");
+	assert_int_equal(run_sh("printf 'make: *** No rule to make target x.  Stop.\\n"
+				"      |  ^\\n\\n' >&2; exit 2", 60, last, sizeof(last), &err), 2);
+	assert_string_equal(last, "make: *** No rule to make target x.  Stop.");
+	assert_int_equal(run_sh("printf '  a\\n  |b\\r\\n' >&2; exit 1", 60, last, sizeof(last),
+				&err), 1);
+	assert_string_equal(last, "  |b");
+	assert_int_equal(run_sh("exit 1", 60, last, sizeof(last), &err), 1);
+	assert_string_equal(last, "");
+}
+
 /* The command's last line is the pid of a process it left behind in its group. */
 static void check_killed(const char *script)
 {
@@ -145,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_time),
+		cmocka_unit_test(test_error_line),
 		cmocka_unit_test(test_past_the_deadline),
 		cmocka_unit_test(test_pipes_closed),
 		cmocka_unit_test(test_signal_named),
