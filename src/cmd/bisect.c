@@ -248,7 +248,8 @@ int cmd_bisect(int argc, char **argv)
 	struct option_choice format = OPTION_CHOICE(bisection_formats);
 	bool show_it = false, list_them = false;
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01"),
+		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01", SEQUENTIAL_MIN_SAMPLES_DECIDED,
+					 "; at least 10, 7 at --alpha 0.05"),
 		OPT_STRING(0, "good", &bi.good_rev, "REV", "a commit that behaves well"),
 		OPT_STRING(0, "bad", &bi.bad_rev, "REV", "a later commit that is worse"),
 		OPT_STRING(0, "build", &bi.build_cmd, "CMD", "build a checked-out commit: a shell "

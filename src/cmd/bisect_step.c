@@ -278,7 +278,8 @@ static int parse_arguments(int argc, char **argv, struct bisect *b)
 {
 	struct bisect_step *st = &b->step;
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS(&st->so),
+		SEQUENTIAL_OPTIONS_ALPHA(&st->so, "0.05", SEQUENTIAL_MIN_SAMPLES_DECIDED,
+					 "; at least 7, 10 at --alpha 0.01"),
 		OPT_STRING(0, "good", &st->good.run, "RUN", "the stored run of a good build "
 			   "(required)"),
 		OPT_STRING(0, "bad", &st->bad.run, "RUN", "the stored run of a bad build: decide "

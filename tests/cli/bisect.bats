@@ -442,9 +442,19 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	# options a resume would ignore are refused
 	run sp bisect --resume --alpha 0.02
 	[ "$status" -eq 2 ]
-	run sp bisect "${NOISY_ARGS[@]}" --max-samples 5
+	run sp bisect "${NOISY_ARGS[@]}" --max-samples 8
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no verdict can come in fewer than 10"* ]]
+	# the fewest that --help and the option's range declare are the fewest taken
+	run sp bisect "${NOISY_ARGS[@]}" --max-samples 6 --alpha 0.05
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--max-samples '6' is not a whole number in 7..1000000"* ]]
+	for n in 5 6; do
+		run sp bisect-step command -p cmd=true --good x --max-samples $n
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--max-samples '$n' is not a whole number in 7..1000000"* ]]
+	done
+	sp bisect-step --help | tr -s ' \n' ' ' | grep -q "(default 200; at least 7, 10 at --alpha"
 }
 
 @test "bisect: two bisections at once on one store never share a --name's runs" {
