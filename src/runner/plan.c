@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/metric_names.h"
 #include "runner/plan.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -104,6 +105,10 @@ static int add_item(struct plan *plan, const struct workload *w, char **assignme
 	item.timeout = -1;
 	if (workload_parse_params(w, assignments, n, item.values, &item.needs, err))
 		return -1;
+	if (metric_names_check(&item, NULL, err)) {
+		workload_release_params(w, item.values);
+		return -1;
+	}
 	if (plan->nr_items >= PLAN_MAX_ITEMS) {
 		workload_release_params(w, item.values);
 		return error_set(err, EXIT_USAGE, "the plan has more than %d benchmarks "

@@ -18,6 +18,7 @@
 #include "runner/iteration.h"
 #include "runner/knob_journal.h"
 #include "runner/limits.h"
+#include "runner/metric_names.h"
 #include "runner/lock_wait.h"
 #include "runner/runner.h"
 #include "util/timeutil.h"
@@ -645,6 +646,11 @@ int runner_execute(struct store *st, const struct plan *plan,
 	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &monitor_options,
 			  &ms, err))
 		return -1;
+	for (size_t i = 0; i < plan->nr_items; i++)
+		if (metric_names_check(&plan->items[i], ms, err)) {
+			monitors_close(ms);
+			return -1;
+		}
 	if (plan->profile_iterations > 0)
 		profiling = monitors_split_profiling(ms);
 	/* before the batch: a signal ends its begin's wait for the lock too */

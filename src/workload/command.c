@@ -177,20 +177,20 @@ static int check_regex(const struct param_value *values, struct error *err)
 			      "'([0-9.]+) usecs/op')") : 0;
 }
 
+/*
+ * metric_name beside the command's own metrics; the runner checks it
+ * against the metrics every benchmark stores (runner/metric_names.h).
+ */
 static int check_metric_name(const struct param_value *values, struct error *err)
 {
-	/* Ours, and the runner's rusage metrics of every benchmark (monitor/rusage.c). */
-	static const char *const taken[] = {
-		"seconds", "user_seconds", "system_seconds", "wall", "user", "system", NULL,
-	};
 	const char *name = param_text(&values[CMD_PARAM_NAME]);
 
 	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			     "0123456789_.-") != strlen(name))
 		return error_set(err, EXIT_USAGE, "bad value for parameter 'metric_name': "
 				 "'%.64s' (give letters, digits, '_', '.' or '-')", name);
-	for (const char *const *t = taken; *t; t++)
-		if (!strcmp(name, *t))
+	for (size_t i = 0; i < CMD_METRIC_PARSED; i++)
+		if (!strcmp(name, command_metrics[i].name))
 			return error_set(err, EXIT_USAGE, "bad value for parameter "
 					 "'metric_name': '%s' is already a metric of every "
 					 "command benchmark (give another name)", name);
@@ -454,6 +454,7 @@ const struct workload workload_command = {
 	.nr_params = NR_CMD_PARAMS,
 	.metrics = command_metrics,
 	.nr_metrics = sizeof(command_metrics) / sizeof(command_metrics[0]),
+	.metric_name_param = "metric_name",
 	.check = command_check,
 	.describe_metrics = command_describe_metrics,
 	.same_params = command_same_params,

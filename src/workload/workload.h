@@ -74,6 +74,12 @@ struct workload {
 	size_t nr_params;		/* at most WORKLOAD_MAX_PARAMS */
 	const struct metric_spec *metrics;
 	size_t nr_metrics;
+	/*
+	 * Optional: the parameter that names a metric (command's
+	 * metric_name), for the message that refuses a name another metric
+	 * of the benchmark has (runner/metric_names.h).
+	 */
+	const char *metric_name_param;
 
 	/*
 	 * Optional: checks that need more than one parameter, and the

@@ -518,3 +518,36 @@ PY
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT plan FROM batches" | "$PYTHON" -c \
 		'import json, sys; p = json.load(sys.stdin); print(p["cpus"], p["retries"])')" = "$cpu 1" ]
 }
+
+@test "command: a metric_name every benchmark stores already is refused before any batch" {
+	p=(-p 'cmd=echo v=1' -p 'metric_regex=v=(.*)')
+	for name in voluntary_csw involuntary_csw minor_faults wall vmstat.pgfree \
+		    cpufreq.cpu0; do
+		for dry in --dry-run ""; do
+			run sp run command "${p[@]}" -p metric_name=$name -i 1 --name mn $dry
+			[ "$status" -eq 2 ]
+			assert_one_line_error
+			[[ "$output" == *"metric_name '$name' "*"; give another name"* ]]
+		done
+	done
+	[[ "$output" == *"is a name of the cpufreq monitor's metrics"* ]]
+	run sp run command "${p[@]}" -p metric_name=voluntary_csw -i 1 --name mn
+	[ "$output" = "schedperf: metric_name 'voluntary_csw' is already a metric of every benchmark (voluntary context switches); give another name" ]
+	run sp ab command "${p[@]}" -p metric_name=minor_faults --a param:shell=0 --b param:shell=1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"metric_name 'minor_faults' is already a metric"* ]]
+	[ ! -e "$SCHEDPERF_DB" ] || [ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches')" -eq 0 ]
+	# perf's counters are names of their own, taken only when the run counts them
+	sp run command "${p[@]}" -p metric_name=cycles -i 1 --name ok -q
+	run sp run command "${p[@]}" -p metric_name=cycles -i 1 --name mn --monitors perf
+	if [ "$status" -eq 0 ]; then
+		# no hardware counters here: there is no metric 'cycles' beside ours
+		run sp runs
+		[[ "$output" != *"mn "*"incomplete"* ]]
+	else
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"metric_name 'cycles' is already a metric of every benchmark with --monitors perf"* ]]
+	fi
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches WHERE complete = 0")" -eq 0 ]
+}

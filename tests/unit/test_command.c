@@ -159,8 +159,35 @@ static void test_command_bad_params(void **state)
 	assert_usage_error("names no program", "command", "cmd=  ");
 	assert_usage_error("metric_regex", "command", "cmd=true", "metric_regex=no group");
 	assert_usage_error("metric_regex", "command", "cmd=true", "metric_regex=([0-9]");
-	assert_usage_error("metric_name", "command", "cmd=true", "metric_name=wall");
+	assert_usage_error("metric_name", "command", "cmd=true", "metric_name=seconds");
 	assert_usage_error("metric_name", "command", "cmd=true", "metric_name=a b");
+}
+
+/* A plan refuses a metric_name every benchmark stores already, from rusage's or a monitor's. */
+static void assert_plan_refuses(const char *name, const char *why)
+{
+	char regex[] = "metric_regex=v=(.*)", arg[128];
+	char *assignments[] = { (char *)"cmd=true", regex, arg };
+	struct plan plan = { 0 };
+	struct error err = { 0 };
+
+	snprintf(arg, sizeof(arg), "metric_name=%s", name);
+	assert_int_equal(plan_add(&plan, find("command"), assignments, 3, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, name));
+	assert_non_null(strstr(err.msg, why));
+	assert_int_equal(plan.nr_items, 0);
+	plan_release(&plan);
+}
+
+static void test_command_metric_name_taken(void **state)
+{
+	assert_plan_refuses("voluntary_csw", "already a metric of every benchmark "
+			    "(voluntary context switches); give another name");
+	assert_plan_refuses("wall", "already a metric of every benchmark");
+	assert_plan_refuses("major_faults", "already a metric of every benchmark");
+	assert_plan_refuses("vmstat.pgfree", "the vmstat monitor's metrics");
+	assert_plan_refuses("cpufreq.cpu0", "the cpufreq monitor's metrics");
 }
 
 static void test_command_metrics_described(void **state)
@@ -213,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_command_failures),
 		cmocka_unit_test(test_command_shell),
 		cmocka_unit_test(test_command_bad_params),
+		cmocka_unit_test(test_command_metric_name_taken),
 		cmocka_unit_test(test_command_metrics_described),
 		cmocka_unit_test(test_text_param_not_swept),
 	};
