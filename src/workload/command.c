@@ -11,7 +11,10 @@
  * asks for `sh -c`. Standard input is /dev/null; standard output is kept
  * for metric_regex; of standard error only the last line is kept, as the
  * reason when the program fails. A non-zero exit, a signal or a missing
- * match fails the iteration and the run goes on.
+ * match fails the iteration and the run goes on. The output is read while
+ * the program runs, and the iteration ends when it exits: what a process it
+ * left in the background writes after that is not waited for (the runner
+ * kills that process with the iteration's group).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,8 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -266,37 +271,88 @@ static void last_err_line(struct captured *c, char *line, size_t len)
 	snprintf(line, len, "%.*s", LAST_LINE_MAX, start);
 }
 
-/* Read both pipes until the program closes them. */
-static void drain(int out_fd, int err_fd, struct captured *c)
+/* Keep @n bytes just read from pipe @i (0: standard output, 1: standard error). */
+static void keep(struct captured *c, int i, const char *buf, size_t n)
 {
-	struct pollfd pfd[2] = { { .fd = out_fd, .events = POLLIN },
-				 { .fd = err_fd, .events = POLLIN } };
-	char buf[65536];
+	if (i == 1)
+		keep_err_tail(c, buf, n);
+	else if (c->out.len + n <= OUTPUT_MAX)
+		strbuf_add(&c->out, buf, n);
+}
 
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-		if (poll(pfd, 2, -1) < 0) {
+/* One read of a ready pipe; at its end (or an error) it is closed and its fd -1. */
+static void read_ready(struct pollfd *pfd, int i, struct captured *c)
+{
+	char buf[65536];
+	ssize_t n;
+
+	n = read(pfd->fd, buf, sizeof(buf));
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		close(pfd->fd);
+		pfd->fd = -1;
+		return;
+	}
+	keep(c, i, buf, (size_t)n);
+}
+
+/*
+ * Read both pipes, @pfd[0] and [1], while the program runs, until it exits:
+ * its pidfd @pfd[2] readable, or with none (no pidfd_open()) until the
+ * pipes close. A process it
+ * started in the background may hold them open long after; it is not the
+ * program, and the runner kills what the iteration leaves in its group.
+ */
+static void read_while_running(struct pollfd pfd[3], struct captured *c)
+{
+	int nfds = pfd[2].fd >= 0 ? 3 : 2;
+
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0 || pfd[2].fd >= 0) {
+		if (poll(pfd, (nfds_t)nfds, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		for (int i = 0; i < 2; i++) {
-			ssize_t n;
-
-			if (pfd[i].fd < 0 || !pfd[i].revents)
-				continue;
-			n = read(pfd[i].fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
-			} else if (i == 1) {
-				keep_err_tail(c, buf, (size_t)n);
-			} else if (c->out.len + (size_t)n <= OUTPUT_MAX) {
-				strbuf_add(&c->out, buf, (size_t)n);
-			}
-		}
+		for (int i = 0; i < 2; i++)
+			if (pfd[i].fd >= 0 && pfd[i].revents)
+				read_ready(&pfd[i], i, c);
+		if (nfds == 3 && pfd[2].revents)
+			return;		/* exited: reap it now, read the rest after */
 	}
+}
+
+/*
+ * After reaping: what the pipes hold already, and no more (a background
+ * process may write on; reading until it stops could last for ever).
+ */
+static void read_left(struct pollfd pfd[2], struct captured *c)
+{
+	char buf[65536];
+
+	for (int i = 0; i < 2; i++) {
+		int left = 0;
+
+		if (pfd[i].fd < 0)
+			continue;
+		while (!ioctl(pfd[i].fd, FIONREAD, &left) && left > 0) {
+			ssize_t n = read(pfd[i].fd, buf, (size_t)left < sizeof(buf) ?
+					 (size_t)left : sizeof(buf));
+
+			if (n <= 0)
+				break;
+			keep(c, i, buf, (size_t)n);
+			left -= (int)n;
+			if (left <= 0)
+				break;
+		}
+		close(pfd[i].fd);
+	}
+}
+
+static int open_pidfd(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
 static int spawn_program(const struct param_value *values, int out_fd, int err_fd,
@@ -388,10 +444,12 @@ static int finish(const struct param_value *values, int status, struct captured 
 static int command_run(const struct param_value *values, double *metrics,
 		       struct error *err)
 {
+	struct pollfd pfd[3] = { { .events = POLLIN }, { .events = POLLIN },
+				 { .events = POLLIN } };
 	struct captured c = { .out = STRBUF_INIT };
 	int out_pipe[2], err_pipe[2], status = 0, rc;
 	struct rusage ru;
-	double start, *times;
+	double start, end, *times;
 	pid_t pid;
 
 	if (pipe2(out_pipe, O_CLOEXEC))
@@ -412,11 +470,19 @@ static int command_run(const struct param_value *values, double *metrics,
 		close(err_pipe[0]);
 		return 1;	/* it did not start: this iteration failed */
 	}
-	drain(out_pipe[0], err_pipe[0], &c);
+	/* -1 where the kernel has no pidfd_open(): then until the pipes close */
+	pfd[2].fd = open_pidfd(pid);
+	pfd[0].fd = out_pipe[0];
+	pfd[1].fd = err_pipe[0];
+	read_while_running(pfd, &c);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
+	end = time_now();
+	if (pfd[2].fd >= 0)
+		close(pfd[2].fd);
+	read_left(pfd, &c);
 	times = metrics + has_regex(values);	/* after the parsed number, if any */
-	times[CMD_METRIC_SECONDS] = time_now() - start;
+	times[CMD_METRIC_SECONDS] = end - start;
 	times[CMD_METRIC_USER] = timeval_seconds(&ru.ru_utime);
 	times[CMD_METRIC_SYSTEM] = timeval_seconds(&ru.ru_stime);
 	rc = finish(values, status, &c, metrics, err);

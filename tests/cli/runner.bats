@@ -551,3 +551,15 @@ PY
 	fi
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches WHERE complete = 0")" -eq 0 ]
 }
+
+@test "command: the program ends when it is reaped, though a process it left holds its output" {
+	# the background sleep keeps the output pipe open; the program, sh, exits at once
+	run sp run command -p "cmd=sleep 300 & echo \$! > $BATS_TEST_TMPDIR/bg; echo v=7" \
+		-p shell=1 -p 'metric_regex=v=([0-9]+)' -i 1 --timeout 60 --name bg
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"timed out"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT s.value FROM samples s JOIN metrics m
+		ON m.id = s.metric_id WHERE m.name = 'value'")" = 7.0 ]
+	# what the program left in its group went with the iteration
+	wait_for all_gone "$(cat "$BATS_TEST_TMPDIR/bg")"
+}
