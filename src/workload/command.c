@@ -9,12 +9,13 @@
  *
  * cmd is split into words without a shell (util/words.h) unless shell=1
  * asks for `sh -c`. Standard input is /dev/null; standard output is kept
- * for metric_regex; of standard error only the last line is kept, as the
- * reason when the program fails. A non-zero exit, a signal or a missing
- * match fails the iteration and the run goes on. The output is read while
- * the program runs, and the iteration ends when it exits: what a process it
- * left in the background writes after that is not waited for (the runner
- * kills that process with the iteration's group).
+ * for metric_regex (its last OUTPUT_MAX bytes); of standard error only the
+ * last line is kept, as the reason when the program fails. A non-zero
+ * exit, a signal or a missing match fails the iteration and the run goes
+ * on. The output is read while the program runs, and the iteration ends
+ * when it exits: what a process it left in the background writes after
+ * that is not waited for (the runner kills that process with the
+ * iteration's group).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,8 +71,9 @@ static const struct param_spec command_params[NR_CMD_PARAMS] = {
 	[CMD_PARAM_SHELL] = { "shell", PARAM_INT, "0", 0, 1, NULL,
 		"1: run cmd with /bin/sh -c (pipes, redirections, variables)" },
 	[CMD_PARAM_REGEX] = { "metric_regex", PARAM_STRING, "", 0, 1024, NULL,
-		"POSIX extended regex matched in the standard output; its first group "
-		"is a number stored as metric_name" },
+		"POSIX extended regex matched in the standard output (its last 64 MiB, "
+		"from a line's start; a NUL byte ends a line); its first group is a "
+		"number stored as metric_name" },
 	[CMD_PARAM_NAME] = { "metric_name", PARAM_STRING, "value", 0, 64, NULL,
 		"the name of metric_regex's number" },
 	[CMD_PARAM_UNIT] = { "metric_unit", PARAM_STRING, "", 0, 32, NULL,
@@ -92,7 +94,10 @@ static const struct metric_spec command_metrics[] = {
 		"better)" },
 };
 
-/* Keep at most this much of the standard output for metric_regex. */
+/*
+ * Keep at most the last this much of the standard output for metric_regex:
+ * benchmarks print their summary at the end.
+ */
 #define OUTPUT_MAX (64 << 20)
 #define LAST_LINE_MAX 200
 
@@ -233,7 +238,14 @@ static size_t command_describe_metrics(const struct param_value *values,
 
 /* What the program left: its output, and its standard error's last line. */
 struct captured {
+	/*
+	 * The output, up to OUTPUT_MAX; past that a ring of its last
+	 * OUTPUT_MAX bytes, the oldest at out_next (made text again by
+	 * output_text(), after the program is timed: no copy while it runs).
+	 */
 	struct strbuf out;
+	bool out_cut;		/* longer than OUTPUT_MAX: its start is gone */
+	size_t out_next;
 	char err_tail[4096];	/* the end of standard error */
 	size_t err_len;
 };
@@ -271,13 +283,79 @@ static void last_err_line(struct captured *c, char *line, size_t len)
 	snprintf(line, len, "%.*s", LAST_LINE_MAX, start);
 }
 
+static void keep_out(struct captured *c, const char *buf, size_t n)
+{
+	if (!c->out_cut) {
+		size_t room = OUTPUT_MAX - c->out.len, now = n < room ? n : room;
+
+		strbuf_add(&c->out, buf, now);
+		buf += now;
+		n -= now;
+		if (!n)
+			return;
+		c->out_cut = true;
+		c->out_next = 0;
+	}
+	if (n > OUTPUT_MAX) {
+		buf += n - OUTPUT_MAX;
+		n = OUTPUT_MAX;
+	}
+	while (n) {
+		size_t part = OUTPUT_MAX - c->out_next;
+
+		part = n < part ? n : part;
+		memcpy(c->out.buf + c->out_next, buf, part);
+		c->out_next = (c->out_next + part) % OUTPUT_MAX;
+		buf += part;
+		n -= part;
+	}
+}
+
+static void reverse(char *start, char *end)
+{
+	while (start < --end) {
+		char t = *start;
+
+		*start++ = *end;
+		*end = t;
+	}
+}
+
+/*
+ * The output as text for regexec(): a cut one in order, from its first
+ * whole line; each NUL byte a '\n', so that a NUL ends a line as a newline
+ * does, and the text after it is searched (regexec() would stop at it).
+ */
+static void output_text(struct captured *c)
+{
+	char *text = c->out.buf, *nul, *end;
+
+	if (c->out_cut) {
+		char *nl;
+
+		/* rotate the ring: three reversals, in place */
+		reverse(text, text + c->out_next);
+		reverse(text + c->out_next, text + c->out.len);
+		reverse(text, text + c->out.len);
+		nl = memchr(text, '\n', c->out.len);
+		if (nl) {
+			c->out.len -= (size_t)(nl + 1 - text);
+			memmove(text, nl + 1, c->out.len);
+		}
+		text[c->out.len] = '\0';
+	}
+	end = text + c->out.len;
+	for (char *p = text; p < end && (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1)
+		*nul = '\n';
+}
+
 /* Keep @n bytes just read from pipe @i (0: standard output, 1: standard error). */
 static void keep(struct captured *c, int i, const char *buf, size_t n)
 {
 	if (i == 1)
 		keep_err_tail(c, buf, n);
-	else if (c->out.len + n <= OUTPUT_MAX)
-		strbuf_add(&c->out, buf, n);
+	else
+		keep_out(c, buf, n);
 }
 
 /* One read of a ready pipe; at its end (or an error) it is closed and its fd -1. */
@@ -391,16 +469,20 @@ static int parse_metric(const struct param_value *values, struct captured *c,
 {
 	regmatch_t m[2];
 	regex_t re;
-	char number[64], *end;
+	char number[64], cut[80] = "", *end;
 	int rc;
 
 	if (regcomp(&re, param_text(&values[CMD_PARAM_REGEX]), REG_EXTENDED | REG_NEWLINE))
 		return error_set(err, EXIT_INTERNAL, "command: metric_regex no longer compiles");
+	output_text(c);
 	rc = regexec(&re, strbuf_str(&c->out), 2, m, 0);
 	regfree(&re);
 	if (rc || m[1].rm_so < 0) {
-		error_set(err, EXIT_ENV, "metric_regex matched nothing in the output%s%s",
-			  *err_line ? ": " : "", err_line);
+		if (c->out_cut)
+			snprintf(cut, sizeof(cut), " (it was longer than %d MiB: only its end "
+				 "was searched)", OUTPUT_MAX >> 20);
+		error_set(err, EXIT_ENV, "metric_regex matched nothing in the output%s%s%s",
+			  cut, *err_line ? ": " : "", err_line);
 		return 1;
 	}
 	snprintf(number, sizeof(number), "%.*s", (int)(m[1].rm_eo - m[1].rm_so),

@@ -137,6 +137,39 @@ static void test_command_failures(void **state)
 	assert_true(m[1] > 0);
 }
 
+/* A NUL byte ends a line: the text after it is searched. */
+static void test_command_nul(void **state)
+{
+	double m[4];
+	struct error err;
+
+	assert_int_equal(run_command(m, &err, "cmd=printf 'x\\0v=5\\n'", "shell=1",
+				      "metric_regex=v=([0-9]+)", NULL), 0);
+	assert_true(m[0] == 5);
+	assert_int_equal(run_command(m, &err, "cmd=printf 'v=\\0005\\n'", "shell=1",
+				      "metric_regex=v=([0-9]+)", NULL), 1);
+	assert_non_null(strstr(err.msg, "matched nothing in the output"));
+}
+
+/*
+ * Of an output over 64 MiB the end is kept, from its first whole line: the
+ * 7s of the cut line are not a number, the 5 of the last line is.
+ */
+static void test_command_long_output(void **state)
+{
+	double m[4];
+	struct error err;
+
+	assert_int_equal(run_command(m, &err, "cmd=printf A; head -c 70000000 /dev/zero | "
+				      "tr '\\0' 7; printf '\\n5 end\\n'", "shell=1",
+				      "metric_regex=^([0-9]+)", NULL), 0);
+	assert_true(m[0] == 5);
+	assert_int_equal(run_command(m, &err, "cmd=echo v=3; head -c 70000000 /dev/zero",
+				      "shell=1", "metric_regex=v=([0-9]+)", NULL), 1);
+	assert_string_equal(err.msg, "metric_regex matched nothing in the output (it was "
+			    "longer than 64 MiB: only its end was searched)");
+}
+
 static void test_command_shell(void **state)
 {
 	double m[4];
@@ -238,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_command_times),
 		cmocka_unit_test(test_command_metric),
 		cmocka_unit_test(test_command_failures),
+		cmocka_unit_test(test_command_nul),
+		cmocka_unit_test(test_command_long_output),
 		cmocka_unit_test(test_command_shell),
 		cmocka_unit_test(test_command_bad_params),
 		cmocka_unit_test(test_command_metric_name_taken),
