@@ -64,7 +64,7 @@ struct worker_options {
 	int idle_exit;		/* 0: wait for jobs for ever */
 	int lease;
 	const char *boot_cmd;	/* installs and boots the release given as $1; NULL */
-	int boot_timeout;	/* seconds a boot may take, from the command to the job */
+	int boot_timeout;	/* seconds a boot may take, from its command's start to the job */
 	const char *home_kernel;	/* the machine's default kernel; NULL: none */
 	int home_after;		/* idle seconds before it boots the default kernel */
 };
@@ -291,21 +291,28 @@ static int host_name(char *buf, size_t len)
 }
 
 /*
- * Run the boot command for @release: 0 when it ran and exited 0 (the
- * machine is going down), else why it did not into @why.
+ * Run the boot command for @release, killed with its process group at
+ * @deadline (a hung command must not hang the worker, nor keep its job
+ * booting past the deadline the store has): 0 when it ran and exited 0
+ * (the machine is going down), else why it did not into @why.
  */
-static int boot_command(const struct worker_options *opt, const char *release, char *why,
-			size_t len)
+static int boot_command(const struct worker_options *opt, const char *release,
+			double deadline, char *why, size_t len)
 {
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)opt->boot_cmd, (char *)"sh",
 			 (char *)release, NULL };
+	double left = ceil(deadline - time_now());
 	/* its output goes to ours unread: the boot ends us, and it must not die of that */
-	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true };
+	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true,
+				     .timeout = left > 1 ? (unsigned int)left : 1 };
 	struct error err = { 0 };
 	char last[200], how[64];
 	int status = run_command(&cmd, last, sizeof(last), &err);
 
-	if (status < 0)
+	if (status < 0 && time_now() >= deadline)
+		snprintf(why, len, "the boot command did not finish within %d s (--boot-timeout): "
+			 "it was killed, with its process group", opt->boot_timeout);
+	else if (status < 0)
 		snprintf(why, len, "%s", err.msg);
 	else if (status)
 		snprintf(why, len, "the boot command failed (%s; its output is in the "
@@ -314,13 +321,12 @@ static int boot_command(const struct worker_options *opt, const char *release, c
 }
 
 /*
- * The machine reboots now, which ends this worker: wait for that, up to the
- * boot timeout. 128 + the signal when it came; 0 when nothing came.
+ * The machine reboots now, which ends this worker: wait for that, up to
+ * @deadline, the boot's, which began with its command. 128 + the signal
+ * when it came; 0 when nothing came.
  */
-static int wait_for_reboot(const struct worker_options *opt)
+static int wait_for_reboot(double deadline)
 {
-	double deadline = time_now() + opt->boot_timeout;
-
 	while (time_now() < deadline && !stop_signal)
 		time_sleep_until(fmin(deadline, time_now() + 1));
 	return stop_signal ? 128 + stop_signal : 0;
@@ -330,6 +336,8 @@ static int wait_for_reboot(const struct worker_options *opt)
 static int boot_for(struct store *st, const struct store_job *job, const char *release,
 		    const struct worker_options *opt)
 {
+	/* the store's deadline for the boot is as far from now */
+	double deadline = time_now() + opt->boot_timeout;
 	struct error err = { 0 };
 	char why[300];
 	int rc = store_job_booting(st, job->id, job->claim, opt->boot_timeout, release, &err);
@@ -343,8 +351,8 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	if (!global.quiet)
 		printf("job %lld: booting %s\n", (long long)job->id, job->kernel);
 	fflush(stdout);
-	if (!boot_command(opt, job->kernel, why, sizeof(why))) {
-		rc = wait_for_reboot(opt);
+	if (!boot_command(opt, job->kernel, deadline, why, sizeof(why))) {
+		rc = wait_for_reboot(deadline);
 		if (rc)
 			return rc;	/* the shutdown: the job waits for the boot */
 		snprintf(why, sizeof(why), "the boot command returned, but the machine did not "
@@ -360,6 +368,7 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 /* Back to the machine's default kernel, once, when no job needs the one it runs. */
 static int boot_home(const struct worker_options *opt, const char *release, bool *tried)
 {
+	double deadline;
 	char why[300];
 
 	if (!opt->boot_cmd || !opt->home_kernel || !strcmp(release, opt->home_kernel) || *tried)
@@ -368,12 +377,13 @@ static int boot_home(const struct worker_options *opt, const char *release, bool
 	if (!global.quiet)
 		printf("worker: booting the default kernel %s\n", opt->home_kernel);
 	fflush(stdout);
-	if (boot_command(opt, opt->home_kernel, why, sizeof(why))) {
+	deadline = time_now() + opt->boot_timeout;
+	if (boot_command(opt, opt->home_kernel, deadline, why, sizeof(why))) {
 		fprintf(stderr, "schedperf: worker: cannot boot the default kernel %s: %s\n",
 			opt->home_kernel, why);
 		return 0;
 	}
-	return wait_for_reboot(opt);
+	return wait_for_reboot(deadline);
 }
 
 /*
@@ -481,8 +491,9 @@ int cmd_worker(int argc, char **argv)
 		OPT_CALLBACK(0, "boot-cmd", &opt.boot_cmd, "CMD", "a shell command that "
 			     "installs and boots the kernel release given as $1, for jobs that "
 			     "need one", set_boot_cmd),
-		OPT_INTEGER(0, "boot-timeout", &opt.boot_timeout, "SEC", 1, 86400, "a machine "
-			    "not back on the kernel within SEC fails the job (default 600)"),
+		OPT_INTEGER(0, "boot-timeout", &opt.boot_timeout, "SEC", 1, 86400, "a boot not "
+			    "done within SEC, its command's time included, fails the job (default "
+			    "600)"),
 		OPT_CALLBACK(0, "home-kernel", &opt.home_kernel, "REL", "the machine's "
 			     "default kernel, booted with --boot-cmd when no job needs another",
 			     set_home_kernel),

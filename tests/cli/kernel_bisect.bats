@@ -161,6 +161,26 @@ install() {
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $c')\" = done ]"
 }
 
+@test "worker: a boot command that hangs is killed at --boot-timeout, from the boot's start, and fails its job" {
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	# timeout(1) only guards the test against a worker that would hang for ever
+	run timeout 60 env SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once \
+		--boot-cmd "echo \$\$ >'$TMP/boot.pid'; exec sleep 600 >/dev/null 2>&1" \
+		--boot-timeout 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job $id: booting 6.18.0-new"* ]]
+	[[ "$output" == *"cannot boot 6.18.0-new: the boot command did not finish within 1 s"* ]]
+	[ "$(job_state "$id")" = failed ]
+	[[ "$(psql_in "$PGDB" "SELECT reason FROM jobs WHERE id = $id")" == \
+	   "the boot command did not finish within 1 s (--boot-timeout): it was killed"* ]]
+	# the command went with its process group
+	local pid=$(cat "$TMP/boot.pid")
+	kill -9 "$pid" 2>/dev/null && { echo "the boot command lives on"; return 1; }
+	true
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
