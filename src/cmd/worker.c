@@ -44,7 +44,9 @@ static const struct cmd_usage worker_usage = {
 	"name), highest priority first, and run each: a run, an ab or a\n"
 	"bisect-step, whose verdict the job keeps. A job is held with a lease\n"
 	"that the worker renews while the run goes on; a worker that dies loses\n"
-	"it, and another worker runs the job again. Needs a PostgreSQL store.\n",
+	"it, and another worker runs the job again once the lease is over. A\n"
+	"worker stopped by SIGTERM, SIGINT or SIGHUP gives its job back at once\n"
+	"(queued again, the attempt not counted). Needs a PostgreSQL store.\n",
 	"A job that needs a kernel (submit --kernel, a kernel bisection's) is taken\n"
 	"only by a worker that runs that kernel or has --boot-cmd: the worker marks\n"
 	"the job as waiting for the boot, in the store, and runs CMD with the\n"
@@ -56,7 +58,11 @@ static const struct cmd_usage worker_usage = {
 	"seconds without a job.\n",
 };
 
-/* SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it is passed to. */
+/*
+ * SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it
+ * is passed to, and give the job back (not while booting for it: that stop
+ * is the reboot's, and the job waits for the boot).
+ */
 static volatile sig_atomic_t stop_signal;
 
 struct worker_options {
@@ -243,12 +249,20 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 		not_ours(job, "its run was stopped");
 		return 1;
 	}
+	/* Not the job's failure: it goes back to the queue now, not when its lease is over. */
 	if (stop_signal) {
-		/* Not the job's failure: its lease runs out, and another worker runs it. */
-		fprintf(stderr, "schedperf: job %lld: the worker was stopped by signal %d; the "
-			"job runs again when its lease is over\n", (long long)job->id,
-			(int)stop_signal);
-		return 128 + stop_signal;
+		struct error err = { 0 };
+
+		rc = store_job_give_back(st, job->id, job->claim, &err);
+		if (rc < 0)
+			return error_report(&err);	/* it runs again when its lease is over */
+		if (rc) {
+			fprintf(stderr, "schedperf: job %lld: the worker was stopped by signal %d; "
+				"the job is queued again, to run from its start (this attempt is "
+				"not counted)\n", (long long)job->id, (int)stop_signal);
+			return 128 + stop_signal;
+		}
+		/* the run completed it meanwhile, or it was cancelled: said below */
 	}
 	/* Even a run that exited 0 may not have completed it (its options made it no job). */
 	if (code && out.line[0])

@@ -223,6 +223,14 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
 		       "record a job's failure");
 }
 
+int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err)
+{
+	return one_row(st, "UPDATE jobs SET state = 'queued', attempts = attempts - 1, "
+		       "worker = NULL, claim = NULL, lease_until = NULL, since = {now} "
+		       "WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id",
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim)), err, "give a job back");
+}
+
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
 {
 	return one_job(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE id = $1",

@@ -332,9 +332,9 @@ int store_import(struct store *st, const struct result_set *set, bool (*stopped)
  * job is queued, then running on one machine under a claim with a lease
  * that its worker renews, then done (its batches complete and linked, in
  * the transaction that completes them), failed (with a reason) or
- * cancelled. A job whose lease ran out is claimed again; the batches its
- * lost run began are never seen and go when the next run of the job
- * begins. A job may need a kernel release (schema version 11): between
+ * cancelled. A job whose lease ran out is claimed again, one whose worker
+ * was stopped is queued again at once; the batches its lost or stopped
+ * run began are never seen and go when the next run of the job begins. A job may need a kernel release (schema version 11): between
  * its claim and its run it is booting, its state in the store while its
  * worker's machine reboots into that kernel.
  */
@@ -408,6 +408,12 @@ int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
  */
 int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
 		   struct error *err);
+/*
+ * Its worker was stopped: the job is queued again, at once, this claim not
+ * counted among its attempts; its run's batches go as a lost run's. 1 when
+ * it was given back, 0 when it is no longer running under @claim.
+ */
+int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err);
 /* Job @id: 1 with *job filled, 0 when there is none. */
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err);
 /* Every job, oldest first. */

@@ -253,6 +253,30 @@ second_iteration_waits() {
 	[ "$(batch_iterations "$(count "SELECT result_batch FROM jobs WHERE id = 1")")" -eq 8 ]
 }
 
+@test "queue: a worker stopped by SIGTERM gives its job back at once, the attempt not counted" {
+	sp submit command -p 'cmd=sleep 0.5' -i 6 --no-monitors --name s --max-attempts 1 >/dev/null
+	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" 3>&- &
+	local w=$! rc=0
+	workers+=($w)
+	# its run has begun its batch
+	wait_for sh -c "[ \"\$(psql -qXAt '$SCHEDPERF_DB' -c 'SELECT count(*) FROM batches WHERE job_id = 1')\" -eq 1 ]"
+	batch=$(count "SELECT id FROM batches WHERE job_id = 1")
+	kill -TERM "$w"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 143 ]
+	grep -q "job 1: the worker was stopped by signal 15; the job is queued again" "$TMP/err"
+	# queued now, not when its lease of 60 s is over, and its one attempt left
+	[ "$(count "SELECT state || ' ' || attempts || ' ' || coalesce(worker, '-') ||
+		' ' || coalesce(claim, '-') FROM jobs WHERE id = 1")" = "queued 0 - -" ]
+	run sp jobs
+	[[ "${lines[1]}" == "1      queued "*" 0/1 "* ]]
+	# the next worker runs it from its start; the stopped run's batch goes then
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
+	[ "$(count "SELECT count(*) FROM batches WHERE id = $batch")" -eq 0 ]
+	[ "$(batch_iterations "$(count "SELECT result_batch FROM jobs WHERE id = 1")")" -eq 6 ]
+}
+
 # Start a worker on the job queue; wait (no timer) until it has claimed
 # job 1 for the $1-th time and its run has begun, then kill it with SIGKILL.
 claim_and_kill() {
