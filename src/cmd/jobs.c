@@ -19,11 +19,12 @@ static const struct cmd_usage jobs_usage = {
 	"List the jobs of the store's queue, oldest first: queued, running (on\n"
 	"which machine, since when, claimed how many times of how many allowed),\n"
 	"done (with the batch of its run, or the verdict of its ab or\n"
-	"bisect-step), failed (with the reason) or cancelled. In text, then the\n"
-	"settings that an ab changed on a machine and has not put back, from the\n"
-	"store's copy of that machine's knob journal; on this machine, one whose\n"
-	"ab is gone and that is gone too (a scratch cgroup removed, a file no\n"
-	"longer there) or back at its original is marked so.\n",
+	"bisect-step), failed (with the reason) or cancelled. In text, a running\n"
+	"job whose lease ran out is marked \"lease over\" (its worker was lost);\n"
+	"then the settings that an ab changed on a machine and has not put back,\n"
+	"from the store's copy of that machine's knob journal; on this machine,\n"
+	"one whose ab is gone and that is gone too (a scratch cgroup removed, a\n"
+	"file no longer there) or back at its original is marked so.\n",
 	NULL,
 };
 

@@ -121,13 +121,14 @@ static void jobs_text(FILE *out, const void *records, const void *how)
 		if (j->result_batch)
 			snprintf(result, sizeof(result), "batch %lld ", (long long)j->result_batch);
 		snprintf(tries, sizeof(tries), "%d/%d", j->attempts, j->max_attempts);
-		fprintf(out, "%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s %s%s%s%s%s%s%s%s%s\n",
+		fprintf(out, "%-6lld %-9s %-20.64s %-24s %5s %8d  %s%s %s%s%s%s%s%s%s%s%s%s\n",
 			(long long)j->id, j->state, j->worker ? j->worker : j->machine, j->since,
 			tries, j->priority, result, j->command, j->args,
 			j->kernel ? "  kernel " : "", j->kernel ? j->kernel : "",
 			booting ? " by " : "", booting ? j->boot_deadline : "",
 			verdict ? "  verdict: " : "", verdict ? verdict : "",
-			j->reason ? "  failed: " : "", j->reason ? j->reason : "");
+			j->reason ? "  failed: " : "", j->reason ? j->reason : "",
+			j->lease_over ? "  lease over: its worker was lost" : "");
 		free(verdict);
 	}
 	print_changed(out, l->changed, l->nr_changed, l->marks);

@@ -71,7 +71,8 @@ struct store_stmt {
 /* A job's columns, as jobs.c reads them. */
 #define STORE_JOB_COLUMNS "id, state, args, machine, priority, attempts, worker, since, " \
 	"reason, coalesce(result_batch, 0), claim, max_attempts, command, result, kernel, " \
-	"home_kernel, boot_deadline"
+	"home_kernel, boot_deadline, CASE WHEN state = 'running' AND lease_until < " \
+	"clock_timestamp() THEN 1 ELSE 0 END"
 
 /* Bring the schema of @st to STORE_SCHEMA_VERSION (store/schema.c). */
 typedef int store_upgrade_fn(struct store *st, struct error *err);

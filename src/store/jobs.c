@@ -69,6 +69,7 @@ static void column_job(struct store_stmt *s, struct store_job *job)
 	job->kernel = sql_strdup_or_null(s, 14);
 	job->home_kernel = sql_strdup_or_null(s, 15);
 	job->boot_deadline = sql_strdup_or_null(s, 16);
+	job->lease_over = sql_int(s, 17);
 }
 
 /* The job @sql returns, if any: 1 with *job filled, 0 when none, -1 with @err. */

@@ -356,6 +356,7 @@ struct store_job {
 	char *kernel;		/* the kernel release it needs; NULL: any */
 	char *home_kernel;	/* what its machine ran before booting for it; NULL */
 	char *boot_deadline;	/* when its machine must be back, ISO 8601 UTC; NULL */
+	bool lease_over;	/* running, but its lease ran out: its worker was lost */
 };
 
 void store_job_release(struct store_job *job);

@@ -240,8 +240,13 @@ second_iteration_waits() {
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = running ]
 	run sp runs --format json
 	[ "$output" = "[]" ]
-	# once its lease has run out (on the server's clock), another worker runs it again
+	# once its lease has run out (on the server's clock), jobs says so, and
+	# another worker runs it again
 	wait_for lease_over
+	run sp jobs
+	[[ "${lines[1]}" == "1      running "*"  lease over: its worker was lost" ]]
+	sp jobs --format json >"$TMP/jobs.json"
+	[ "$(json '[j["state"] for j in d]' "$TMP/jobs.json")" = "['running']" ]
 	sp worker --once >/dev/null
 	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
 	[ "$(count "SELECT result_batch <> $batch FROM jobs WHERE id = 1")" = t ]
