@@ -129,7 +129,7 @@ refused_by_all() {
 		assert_one_line_error
 		[[ "$output" == *"'\xff\x1b[31m'"* ]] || { echo "$args: $output"; false; }
 		# no raw escape or byte 0xff reaches the terminal
-		! printf '%s' "$output" | LC_ALL=C grep -q $'[\x1b\xff]'
+		LC_ALL=C refute grep -q $'[\x1b\xff]' <<<"$output"
 	done
 	run sp ab pipe $'--\xff'
 	[ "$status" -eq 2 ]
