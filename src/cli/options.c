@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "runner/timeout.h"
 #include "util/parse.h"
 #include "util/registry.h"
 #include "util/strbuf.h"
@@ -160,6 +161,18 @@ int option_seed(const struct cmd_option *opt, const char *arg)
 		return command_usage_error(opt->cmd, "--seed '%s': give a whole number from 0 "
 					   "to %d", SHOWN(value, arg), OPTION_SEED_MAX);
 	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+int option_timeout(const struct cmd_option *opt, const char *arg)
+{
+	char value[SHOWN_VALUE];
+	double v;
+
+	if (parse_double(arg, &v) || !iteration_timeout_valid(v))
+		return command_usage_error(opt->cmd, "--timeout '%s': give "
+					   ITERATION_TIMEOUT_RANGE, SHOWN(value, arg));
+	*(double *)opt->value = v;
 	return 0;
 }
 

@@ -104,7 +104,8 @@ struct option_choice {
  * whole number from 0 to OPTION_SEED_MAX, into an int; --machine
  * PATTERN: host names or machine ids (* and ?), 1 to 255 bytes of UTF-8
  * without control characters (an empty one would choose nothing), into a
- * const char *. --format is OPT_FORMAT() above; --db, --quiet and --help
+ * const char *; --timeout SEC: an iteration's timeout, in the range of
+ * runner/timeout.h, into a double. --format is OPT_FORMAT() above; --db, --quiet and --help
  * are every command's.
  */
 #define OPTION_SEED_MAX 2147483647
@@ -112,10 +113,12 @@ int option_alpha(const struct cmd_option *opt, const char *arg);
 int option_margin(const struct cmd_option *opt, const char *arg);
 int option_seed(const struct cmd_option *opt, const char *arg);
 int option_machine(const struct cmd_option *opt, const char *arg);
+int option_timeout(const struct cmd_option *opt, const char *arg);
 #define OPT_ALPHA(v, h) OPT_CALLBACK(0, "alpha", (v), "A", (h), option_alpha)
 #define OPT_MARGIN(v, h) OPT_CALLBACK(0, "margin", (v), "PCT", (h), option_margin)
 #define OPT_SEED(v, h) OPT_CALLBACK(0, "seed", (v), "N", (h), option_seed)
 #define OPT_MACHINE(v, h) OPT_CALLBACK(0, "machine", (v), "PATTERN", (h), option_machine)
+#define OPT_TIMEOUT(v, h) OPT_CALLBACK(0, "timeout", (v), "SEC", (h), option_timeout)
 
 /*
  * The common options (--db, -q/--quiet, -h/--help: every command takes

@@ -43,8 +43,8 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 		    "stop undecided after N samples per side (default 200" min_text ")"),\
 	OPT_NUMBER(0, "max-time", &(so)->max_time, "SEC", 0, 1e9, "stop "	\
 		   "undecided after SEC seconds (default: no limit)"),		\
-	OPT_NUMBER(0, "timeout", &(so)->timeout, "SEC", 0, 604800, "kill an "	\
-		   "iteration's process group after SEC seconds (it fails)"),	\
+	OPT_TIMEOUT(&(so)->timeout, "kill an iteration's process group after "	\
+		    "SEC seconds (at most 604800, 7 days; it fails)"),		\
 	OPT_CALLBACK(0, "metric", (so), "NAME", "decide on this metric "	\
 		     "(default: the benchmark's first, e.g. metric_regex's)",		\
 		     sequential_set_metric)

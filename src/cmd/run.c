@@ -104,18 +104,6 @@ static int add_knob(const struct cmd_option *opt, const char *arg)
 	return command_check_utf8("run", "knob", arg);
 }
 
-static int set_timeout(const struct cmd_option *opt, const char *arg)
-{
-	struct run_request *req = opt->value;
-	double timeout;
-
-	if (parse_double(arg, &timeout) || timeout <= 0 || timeout > 86400 * 7)
-		return command_usage_error("run", "--timeout '%.32s' is not a number "
-					   "of seconds above 0", arg);
-	req->plan.timeout = timeout;
-	return 0;
-}
-
 static int set_max_interference(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
@@ -223,9 +211,9 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 		OPT_INTEGER(0, "warmup", &req->plan.warmup, "N", 0, 1000000,
 			    "warm-up iterations first: stored, marked, never summarised "
 			    "(default 0)"),
-		OPT_CALLBACK(0, "timeout", req, "SEC", "kill an iteration's whole process "
-			     "group after SEC seconds and record it as failed (default: none)",
-			     set_timeout),
+		OPT_TIMEOUT(&req->plan.timeout, "kill an iteration's whole process group "
+			    "after SEC seconds (at most 604800, 7 days) and record it as "
+			    "failed (default: none)"),
 		OPT_INTEGER(0, "retries", &req->plan.retries, "N", 0, 100,
 			    "run a failed iteration again, up to N times"),
 		OPT_CALLBACK(0, "cpus", req, "LIST",

@@ -16,6 +16,7 @@
 
 #include "runner/suite_file.h"
 #include "runner/sweep.h"
+#include "runner/timeout.h"
 #include "util/input_file.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -198,8 +199,8 @@ static int parse_timeout(struct parser *p, const yaml_node_t *node, double *out)
 	const char *v = scalar(node);
 	double t;
 
-	if (!v || parse_double(v, &t) || t <= 0 || t > 86400 * 7)
-		return fail(p, node, "'timeout' must be a number of seconds above 0, not '%.32s'",
+	if (!v || parse_double(v, &t) || !iteration_timeout_valid(t))
+		return fail(p, node, "'timeout' must be " ITERATION_TIMEOUT_RANGE ", not '%.32s'",
 			    v ? v : "(a list or mapping)");
 	*out = t;
 	return 0;

@@ -119,6 +119,16 @@ refused_by_all() {
 	EOF2
 }
 
+@test "options: --timeout is checked alike by every command that takes it, its cap stated" {
+	local value
+	for value in 0 -1 nan 604800.5 999999 1e6 1e308; do
+		refused_by_all timeout "$value" \
+			"'$value': give a number of seconds above 0 and at most 604800 (7 days)"
+	done
+	run sp run pipe --timeout 604800 --dry-run
+	[ "$status" -eq 0 ]
+}
+
 @test "options: a value not UTF-8 or holding control characters is shown escaped, never raw" {
 	bad=$'\xff\x1b[31m'
 	for args in "ab pipe --format" "compare a b --style" "compare a b --format" \

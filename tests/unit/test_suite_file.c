@@ -135,6 +135,13 @@ static void test_entry_errors(void **state)
 		     "suite.yaml:2: 'warmup' must be a whole number from 0");
 	expect_error("- workload: pipe\n  timeout: 0\n",
 		     "suite.yaml:2: 'timeout' must be a number of seconds above 0");
+	/* the cap, stated: 7 days, as run's --timeout */
+	expect_error("- workload: pipe\n  timeout: 1e308\n",
+		     "suite.yaml:2: 'timeout' must be a number of seconds above 0 and at most "
+		     "604800 (7 days), not '1e308'");
+	expect_error("- workload: pipe\n  timeout: 604800.5\n",
+		     "suite.yaml:2: 'timeout' must be a number of seconds above 0 and at most "
+		     "604800 (7 days)");
 	expect_error("- workload: pipe\n\n  timeout: [1]\n",
 		     "suite.yaml:3: 'timeout' must be a number");
 }
