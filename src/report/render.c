@@ -103,6 +103,15 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
 		snprintf(buf + used, len - used, ")");
 }
 
+/* A side of an ab (its batches' environment has "experiment", sampling.c's). */
+static bool ab_side(const struct compare_run *run)
+{
+	for (size_t b = 0; b < run->set.nr_batches; b++)
+		if (result_batch_env(&run->set.batches[b], "experiment"))
+			return true;
+	return false;
+}
+
 static bool one_batch(const struct comparison *cmp, size_t r)
 {
 	for (size_t i = 0; i < cmp->nr_rows; i++)
@@ -236,8 +245,15 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 		fprintf(out, "%snote: run ", markdown ? "\n" : NOTE_LEAD);
 		note_name(out, cmp->runs[r].name, markdown);
 		fprintf(out, ": %zu of its %zu batches incomplete (cut short, or running still): "
-			"only the iterations stored are compared (finish it with 'schedperf run "
-			"--resume --name ", incomplete, cmp->runs[r].set.nr_batches);
+			"only the iterations stored are compared ", incomplete,
+			cmp->runs[r].set.nr_batches);
+		if (ab_side(&cmp->runs[r])) {
+			/* run --resume refuses it: there are no iterations left to run */
+			fputs("(an ab's side samples until a verdict, so nothing finishes it: "
+			      "run the ab again under another --name)\n", out);
+			continue;
+		}
+		fputs("(finish it with 'schedperf run --resume --name ", out);
 		note_name(out, cmp->runs[r].name, markdown);
 		fputs("' on its machine)\n", out);
 	}

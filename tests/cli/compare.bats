@@ -843,6 +843,29 @@ PY
 		'[["base",0],["cut",1]]' ]
 }
 
+@test "compare: an incomplete side of an ab is not sent to run --resume, which refuses it" {
+	results "$TMP/r.json" base:0:0.01:performance:1 x-a:0:0.01:performance:2
+	"$PYTHON" - "$TMP/r.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["runs"][1]["complete"] = False
+f["runs"][1]["environment"]["experiment"] = "ab"
+json.dump(f, open(sys.argv[1], "w"))
+PY
+	sp import "$TMP/r.json"
+	for format in text markdown; do
+		run sp compare base x-a --format $format
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"note: run x-a: 1 of its 1 batches incomplete"*"(an ab's side $(
+			)samples until a verdict, so nothing finishes it: run the ab again $(
+			)under another --name)"* ]]
+		[[ "$output" != *"--resume"* ]]
+	done
+	# as run --resume says
+	run sp run --resume --name x-a
+	[ "$status" -eq 2 ]
+}
+
 @test "compare: a metric of one name in another unit or direction is another row, never compared" {
 	import_unit_clash
 	for style in $(choices compare style); do
