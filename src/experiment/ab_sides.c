@@ -167,13 +167,46 @@ static int sides_differ(const struct ab_experiment *x, struct error *err)
 			 "env:AB=a --b env:AB=b)");
 }
 
-/* Whether the sides measure the same metric: its name, unit and direction alike. */
-static bool same_metric(const struct sample_side *a, const struct sample_side *b)
+static const char *unit_said(const char *unit)
+{
+	return unit && *unit ? unit : "no unit";
+}
+
+/*
+ * Unless the sides measure the same metric (its name, unit and direction
+ * alike), the error that says which of the three differs: another name
+ * is another metric, whatever its unit; one name may differ in unit, in
+ * direction or in both.
+ */
+static int same_metric(const struct sample_side *a, const struct sample_side *b,
+		       struct error *err)
 {
 	struct metric_key ka = { a->metric_name, a->metric_unit, a->better };
 	struct metric_key kb = { b->metric_name, b->metric_unit, b->better };
+	unsigned int differ = metric_key_differences(&ka, &kb);
+	struct strbuf what = STRBUF_INIT;
+	int rc;
 
-	return metric_key_same(&ka, &kb);
+	if (!differ)
+		return 0;
+	if (differ & METRIC_KEY_NAME)
+		strbuf_addf(&what, "different metrics first (%s on A, %s on B)",
+			    a->metric_name, b->metric_name);
+	else if (differ == METRIC_KEY_UNIT)
+		strbuf_addf(&what, "%s in different units (%s on A, %s on B)", a->metric_name,
+			    unit_said(a->metric_unit), unit_said(b->metric_unit));
+	else if (differ == METRIC_KEY_BETTER)
+		strbuf_addf(&what, "%s in opposite directions (%s is better on A, %s on B)",
+			    a->metric_name, better_name(a->better), better_name(b->better));
+	else
+		strbuf_addf(&what, "%s in different units and directions (%s, %s is better, "
+			    "on A; %s, %s is better, on B)", a->metric_name,
+			    unit_said(a->metric_unit), better_name(a->better),
+			    unit_said(b->metric_unit), better_name(b->better));
+	rc = error_set(err, EXIT_USAGE, "ab: the sides measure %s: give --metric, or "
+		       "parameters that measure it alike", what.buf);
+	strbuf_release(&what);
+	return rc;
 }
 
 int ab_prepare(struct ab_experiment *x, struct error *err)
@@ -186,12 +219,8 @@ int ab_prepare(struct ab_experiment *x, struct error *err)
 				 "schedperf's workloads (see 'schedperf list')", x->workload);
 	if (prepare_side(x, 0, w, err) || prepare_side(x, 1, w, err))
 		return -1;
-	if (!same_metric(a, b))
-		return error_set(err, EXIT_USAGE, "ab: the sides measure different metrics "
-				 "first (%s in '%s', %s is better, and %s in '%s', %s is better): "
-				 "give --metric, or parameters that measure it alike",
-				 a->metric_name, a->metric_unit, better_name(a->better),
-				 b->metric_name, b->metric_unit, better_name(b->better));
+	if (same_metric(a, b, err))
+		return -1;
 	return sides_differ(x, err);
 }
 

@@ -23,6 +23,13 @@ int metric_key_cmp(const struct metric_key *a, const struct metric_key *b)
 	return (a->better > b->better) - (a->better < b->better);
 }
 
+unsigned int metric_key_differences(const struct metric_key *a, const struct metric_key *b)
+{
+	return (strcmp(text(a->name), text(b->name)) ? METRIC_KEY_NAME : 0) |
+	       (strcmp(text(a->unit), text(b->unit)) ? METRIC_KEY_UNIT : 0) |
+	       (a->better != b->better ? METRIC_KEY_BETTER : 0);
+}
+
 uint64_t metric_key_hash(uint64_t h, const struct metric_key *k)
 {
 	unsigned char better = k->better == BETTER_HIGHER;

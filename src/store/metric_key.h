@@ -45,6 +45,17 @@ static inline bool result_metric_same(const struct result_metric *a,
 	return metric_key_same(&ka, &kb);
 }
 
+/*
+ * What tells @a from @b, for an error that names it: METRIC_KEY_NAME,
+ * METRIC_KEY_UNIT and METRIC_KEY_BETTER or'd; 0 when they are the same.
+ */
+enum {
+	METRIC_KEY_NAME = 1,
+	METRIC_KEY_UNIT = 2,
+	METRIC_KEY_BETTER = 4,
+};
+unsigned int metric_key_differences(const struct metric_key *a, const struct metric_key *b);
+
 /* @h (FNV-1a, util/hash.h) chained over @k: keys metric_key_same() holds equal hash equal. */
 uint64_t metric_key_hash(uint64_t h, const struct metric_key *k);
 

@@ -199,6 +199,24 @@ pg_journal() {
 	[ "${#lines[@]}" -eq 6 ]
 }
 
+@test "ab: sides whose first metric differs are refused with what differs" {
+	local c=(-p "cmd=echo value: 1" -p "metric_regex=value: ([0-9]+)") a b want
+	while IFS='|' read -r a b want; do
+		run sp ab command "${c[@]}" --a "param:$a" --b "param:$b" --dry-run
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[ "$output" = "schedperf: ab: the sides measure $want: give --metric, or $(
+			)parameters that measure it alike" ]
+	done <<-EOF2
+	better=lower|better=higher|value in opposite directions (lower is better on A, higher on B)
+	metric_unit=s|metric_unit=ms|value in different units (s on A, ms on B)
+	metric_unit=s|metric_unit=|value in different units (s on A, no unit on B)
+	metric_unit=s,param:better=higher|metric_unit=ms|value in different units and $(
+	)directions (s, higher is better, on A; ms, lower is better, on B)
+	metric_name=x|metric_name=y|different metrics first (x on A, y on B)
+	EOF2
+}
+
 @test "ab: cpus:0,1 is one CPU list, whatever follows it" {
 	for spec in cpus:0,1=0,1 cpus:0-1=0-1 cpus:0,1,env:X=1=0,1 cpus:1,0-1,1=1,0-1,1; do
 		run sp ab command -p cmd=true --a "${spec%=*}" --b cpus:0 --dry-run

@@ -41,6 +41,23 @@ static void test_cmp(void **state)
 	assert_false(metric_key_same(&none, &s));
 }
 
+static void test_differences(void **state)
+{
+	struct metric_key s = { "m", "s", BETTER_LOWER }, ms = { "m", "ms", BETTER_LOWER };
+	struct metric_key hi = { "m", "s", BETTER_HIGHER }, n = { "n", "s", BETTER_LOWER };
+	struct metric_key ms_hi = { "m", "ms", BETTER_HIGHER }, none = { "m", NULL, BETTER_LOWER };
+	struct metric_key empty = { "m", "", BETTER_LOWER };
+
+	(void)state;
+	assert_int_equal(metric_key_differences(&s, &s), 0);
+	assert_int_equal(metric_key_differences(&none, &empty), 0);
+	assert_int_equal(metric_key_differences(&s, &ms), METRIC_KEY_UNIT);
+	assert_int_equal(metric_key_differences(&s, &hi), METRIC_KEY_BETTER);
+	assert_int_equal(metric_key_differences(&s, &n), METRIC_KEY_NAME);
+	assert_int_equal(metric_key_differences(&s, &ms_hi), METRIC_KEY_UNIT | METRIC_KEY_BETTER);
+	assert_int_equal(metric_key_differences(&none, &s), METRIC_KEY_UNIT);
+}
+
 static void test_hash(void **state)
 {
 	struct metric_key s = { "m", "s", BETTER_LOWER }, s2 = { "m", "s", BETTER_LOWER };
@@ -149,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmp),
+		cmocka_unit_test(test_differences),
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_comparison_rows),
 		cmocka_unit_test(test_history_series),
