@@ -248,8 +248,8 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "asked), profile (CPU profiles with kernel and user call chains of the "
 			   "workload's tasks, sampled while it runs, so only when named; see show "
 			   "--profile and compare --profile), profile-system (the same of every "
-			   "task on every CPU, what runs beside the workload too), all (every one "
-			   "but the profiles) or none", set_monitors),
+			   "task on every CPU, what runs beside the workload too), a comma list; "
+			   "or alone all (every one but the profiles) or none", set_monitors),
 		OPT_INTEGER(0, "profile-iterations", &req->plan.profile_iterations, "N", 1, 1000,
 			    "profile N extra iterations per benchmark after its measured ones, "
 			    "which then run unprofiled (adds the profile monitor)"),

@@ -105,45 +105,61 @@ static int monitor_index(const char *name, size_t len)
 	return -1;
 }
 
+/* "a comma list of perf, vmstat, ..., profile-system, or all or none alone" */
 static void known_names(char *buf, size_t size)
 {
-	size_t used = 0;
+	size_t used = (size_t)snprintf(buf, size, "a comma list of ");
 
-	buf[0] = '\0';
 	for (size_t i = 0; i < NR_MONITORS && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, "%s, ",
 					 all_monitors[i]->name);
 	if (used < size)
-		snprintf(buf + used, size - used, "all or none");
+		snprintf(buf + used, size - used, "or all or none alone");
 }
 
 struct choosing {
+	const char *list;
 	bool *chosen;
+	bool strict;	/* the command line's list: no empty name */
 	struct error *err;
 };
 
-/* One name of --monitors; empty ones ("a,,b") are skipped. */
+/*
+ * One name of --monitors. "all" and "none" are the whole list or nothing;
+ * an empty name ("a,,b") is refused on the command line, and skipped in a
+ * stored plan's list, which an older schedperf may have let through.
+ */
 static int choose_monitor(const char *name, size_t len, void *arg)
 {
 	struct choosing *c = arg;
 	int i = monitor_index(name, len);
-	char known[128];
+	char known[256];
 
 	if (i >= 0) {
 		c->chosen[i] = true;
 		return 0;
 	}
-	if (!len)
+	if (!len && !c->strict)
 		return 0;
 	known_names(known, sizeof(known));
-	return error_set(c->err, EXIT_USAGE, "--monitors: unknown monitor '%.*s' (known: %s)",
+	if (!len)
+		return error_set(c->err, EXIT_USAGE, "--monitors '%.64s': an empty name in "
+				 "the list (give %s)", c->list, known);
+	if ((len == 3 && !strncmp(name, "all", 3)) || (len == 4 && !strncmp(name, "none", 4)))
+		return error_set(c->err, EXIT_USAGE, "--monitors '%.64s': %.*s stands alone, "
+				 "never in a list with other names (give %s)", c->list,
+				 (int)len, name, known);
+	return error_set(c->err, EXIT_USAGE, "--monitors: unknown monitor '%.*s' (give %s)",
 			 (int)len, name, known);
 }
 
-/* Mark in @chosen[] the monitors @list names; NULL or "all" means all. */
-static int parse_list(const char *list, bool *chosen, struct error *err)
+/*
+ * Mark in @chosen[] the monitors @list names; NULL or "all" means all.
+ * @strict: the command line's list, where an empty list or name is refused.
+ */
+static int parse_list(const char *list, bool *chosen, bool strict, struct error *err)
 {
-	struct choosing c = { chosen, err };
+	struct choosing c = { list, chosen, strict, err };
 	int profiling = 0;
 
 	/* "all" measures; a profile samples inside the timed section, so only when named. */
@@ -154,6 +170,13 @@ static int parse_list(const char *list, bool *chosen, struct error *err)
 	}
 	if (!strcmp(list, "none"))
 		return 0;
+	if (strict && !*list) {
+		char known[256];
+
+		known_names(known, sizeof(known));
+		return error_set(err, EXIT_USAGE, "--monitors '': an empty list "
+				 "(give %s; none measures rusage alone)", known);
+	}
 	if (comma_list_each(list, choose_monitor, &c))
 		return -1;
 	for (size_t i = 0; i < NR_MONITORS; i++)
@@ -169,7 +192,7 @@ int monitors_check_list(const char *list, struct error *err)
 {
 	bool chosen[NR_MONITORS] = { false };
 
-	return parse_list(list, chosen, err);
+	return parse_list(list, chosen, true, err);
 }
 
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
@@ -198,7 +221,7 @@ int monitors_open(const char *list, const struct monitor_options *options,
 	struct monitor_set *ms;
 
 	*out = NULL;
-	if (parse_list(list, chosen, err) < 0)
+	if (parse_list(list, chosen, false, err) < 0)
 		return -1;
 	ms = xcalloc(1, sizeof(*ms));
 	for (size_t i = 0; i < NR_MONITORS; i++) {

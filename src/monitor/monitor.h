@@ -82,7 +82,9 @@ int monitors_open(const char *list, const struct monitor_options *options,
 		  struct monitor_set **out, struct error *err);
 /*
  * Whether monitors_open() would take @list's names, checked before
- * anything is opened or stored: 0, or -1 with @err as it would fail.
+ * anything is opened or stored: 0, or -1 with @err as it would fail. The
+ * command line's check, stricter than monitors_open() for a stored plan:
+ * an empty list or an empty name in it is refused.
  */
 int monitors_check_list(const char *list, struct error *err);
 void monitors_close(struct monitor_set *ms);

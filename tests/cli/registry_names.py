@@ -62,7 +62,8 @@ need(workloads, "workload", "an entry under WORKLOADS of the man page", entries)
 need(workloads, "workload", "README.md's **Workloads**", readme_item("Workloads"))
 
 # Monitors: the error of an unknown one lists them all, then all and none.
-m = re.search(r"\(known: (.*)\)", out("run", "--monitors", "?"))
+m = re.search(r"\(give a comma list of (.*), or all or none alone\)",
+              out("run", "--monitors", "?"))
 monitors = [n for n in listed(m.group(1) if m else "") if n not in ("all", "none")]
 run_help = out("run", "--help")
 m = re.search(r"^      --monitors LIST(.*?)(?=^  (?:-\w, |    )--)", run_help, re.M | re.S)

@@ -250,6 +250,28 @@ PY
 	assert_one_line_error
 }
 
+@test "monitors: all and none stand alone, an empty list or name is refused, each said so" {
+	local list want known="(give a comma list of perf, vmstat, stat, softirqs, schedstat, $(
+		)cpufreq, profile, profile-system, or all or none alone"
+	while IFS='|' read -r list want; do
+		run sp run pipe --dry-run --monitors "$list"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == "schedperf: --monitors$want $known"* ]] ||
+			{ echo "$list: $output"; false; }
+	done <<-'EOF2'
+	all,none| 'all,none': all stands alone, never in a list with other names
+	perf,none| 'perf,none': none stands alone, never in a list with other names
+	| '': an empty list
+	perf,,stat| 'perf,,stat': an empty name in the list
+	,| ',': an empty name in the list
+	bogus|: unknown monitor 'bogus'
+	EOF2
+	for list in all none perf,stat; do
+		sp run pipe --dry-run --monitors "$list" >/dev/null
+	done
+}
+
 # is_zombie PID: PID has ended and waits for its parent to reap it.
 is_zombie() {
 	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
