@@ -3,6 +3,7 @@
  * schedperf run: execute a workload (or a suite) for N iterations on the
  * running kernel and store every sample under a run name.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <signal.h>
 #include <time.h>
@@ -360,13 +361,14 @@ static int check_combinations(const struct run_request *req)
  * --sweep generates lists: both become plain "KEY=V1,V2" assignments here.
  */
 static int expand_assignments(const struct run_request *req, char **out, size_t *nr,
-			      struct error *err)
+			      int *cpus, struct error *err)
 {
 	struct topology topo;
 
 	*nr = 0;
 	if (topology_for_workloads(&topo, err))
 		return -1;
+	*cpus = topo.cpus;
 	for (size_t i = 0; i < req->nr_params; i++) {
 		if (!(out[*nr] = sweep_resolve_assignment(req->params[i], topo.cpus, err)))
 			return -1;
@@ -380,12 +382,67 @@ static int expand_assignments(const struct run_request *req, char **out, size_t 
 	return 0;
 }
 
+/* Whether @msg names the KEY of "KEY=VALUE" @assignment, as a word. */
+static bool names_key(const char *msg, const char *assignment)
+{
+	char key[64];
+	size_t len = strcspn(assignment, "=");
+
+	if (!len || len >= sizeof(key))
+		return false;
+	memcpy(key, assignment, len);
+	key[len] = '\0';
+	for (const char *at = msg; (at = strstr(at, key)); at += len) {
+		bool starts = at == msg || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool ends = !(isalnum((unsigned char)at[len]) || at[len] == '_');
+
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A -p value given as a share of the CPUs (calls=50%, loops=2x) is checked
+ * as the count it became, which the workload's error names: @err says too
+ * what each such value was given as, before its "(how to fix)".
+ */
+static void say_relative(const struct run_request *req, char *const *resolved, int cpus,
+			 struct error *err)
+{
+	struct strbuf said = STRBUF_INIT;
+	char what[sizeof(err->msg)];
+	size_t end = strlen(err->msg), at = end;
+	int depth = 0;
+
+	for (size_t i = 0; i < req->nr_params; i++)
+		if (strcmp(req->params[i], resolved[i]) && names_key(err->msg, req->params[i]))
+			strbuf_addf(&said, "%s-p %.64s is %.64s", said.len ? ", " : "",
+				    req->params[i], resolved[i]);
+	if (!said.len)
+		return;
+	/* the " (how to fix)" that ends the message, if it ends with one */
+	while (end && err->msg[end - 1] == ')' && at--) {
+		depth += (err->msg[at] == ')') - (err->msg[at] == '(');
+		if (!depth || !at)
+			break;
+	}
+	if (!end || err->msg[end - 1] != ')' || depth || at < 1 || err->msg[at - 1] != ' ')
+		at = end;
+	else
+		at--;
+	memcpy(what, err->msg, sizeof(what));
+	error_set(err, err->code, "%.*s; %s on %d CPU%s%s", (int)at, what, said.buf, cpus,
+		  cpus == 1 ? "" : "s", what + at);
+	strbuf_release(&said);
+}
+
 static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
 {
 	const struct workload *w;
 	char **assignments;
 	size_t nr = 0;
-	int rc;
+	int rc, cpus = 0;
 
 	if (req->suite)
 		return suite_plan(req->suite, plan, err);
@@ -394,9 +451,9 @@ static int build_plan(const struct run_request *req, struct plan *plan, struct e
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", req->workload);
 	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
-	rc = expand_assignments(req, assignments, &nr, err);
-	if (!rc)
-		rc = plan_add(plan, w, assignments, nr, err);
+	rc = expand_assignments(req, assignments, &nr, &cpus, err);
+	if (!rc && (rc = plan_add(plan, w, assignments, nr, err)) && nr >= req->nr_params)
+		say_relative(req, assignments, cpus, err);
 	for (size_t i = 0; i < nr; i++)
 		free(assignments[i]);
 	free(assignments);

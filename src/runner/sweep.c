@@ -71,7 +71,7 @@ int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err
 	value = suffix == '%' ? factor * cpus / 100 : factor * cpus;
 	if (value < 1)
 		return error_set(err, EXIT_USAGE, "bad count '%.64s': it is %g of %d CPU%s, "
-				 "less than one task (give a larger share)", text,
+				 "less than 1 (give a larger share)", text,
 				 suffix == '%' ? factor * cpus / 100 : factor * cpus,
 				 cpus, cpus == 1 ? "" : "s");
 done:

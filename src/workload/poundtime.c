@@ -123,8 +123,9 @@ static int pound_check(const struct param_value *values,
 	needs->fds = 0;
 	if (calls < threads)
 		return error_set(err, EXIT_USAGE,
-			"bad value for parameter 'calls': %ld calls cannot be split over "
-			"%ld threads (give calls >= threads)", calls, threads);
+			"bad value for parameter 'calls': %ld call%s cannot be split over "
+			"%ld threads (give calls >= threads)", calls, calls == 1 ? "" : "s",
+			threads);
 	return 0;
 }
 

@@ -370,6 +370,32 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	assert_one_line_error
 }
 
+@test "a -p value given as a share of the CPUs is named as given in the error it meets" {
+	run sp run poundtime -p calls=50% --dry-run --assume-cpus 2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: bad value for parameter 'calls': 1 call cannot be split over $(
+		)2 threads; -p calls=50% is calls=1 on 2 CPUs (give calls >= threads)" ]
+	run sp run poundtime -p threads=3x -p calls=2 --dry-run --assume-cpus 2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"; -p threads=3x is threads=6 on 2 CPUs (give calls >= threads)" ]]
+	run sp run messaging -p groups=20000x --dry-run --assume-cpus 2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"; -p groups=20000x is groups=40000 on 2 CPUs (give -p groups=N "* ]]
+	# only the values the error is about
+	run sp run pipe -p loops=2x,1 -p mode=bogus --dry-run --assume-cpus 2
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"loops=2x"* ]]
+	# any whole number may be a share: loops=2x is 4 loops on 2 CPUs
+	run sp run pipe -p loops=2x --dry-run --assume-cpus 2
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "pipe loops=4 "* ]]
+	run sp run pipe -p loops=0.1% --dry-run --assume-cpus 2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad count '0.1%': it is 0.002 of 2 CPUs, less than 1 $(
+		)(give a larger share)" ]]
+}
+
 @test "suite files: YAML with line numbers in errors; built-in suites plan" {
 	cat > "$TMP/suite.yaml" <<'YAML'
 - workload: pipe

@@ -230,7 +230,7 @@ static void test_percent(void **state)
 
 	assert_int_equal(sweep_resolve_value("10%", 2, &n, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
-	assert_non_null(strstr(err.msg, "less than one task"));
+	assert_non_null(strstr(err.msg, "less than 1 ("));
 	assert_int_equal(sweep_resolve_value("-50%", 2, &n, &err), -1);
 	assert_int_equal(sweep_resolve_value("1e2%", 2, &n, &err), -1);
 	assert_int_equal(sweep_resolve_value("%", 2, &n, &err), -1);
@@ -295,7 +295,7 @@ static void test_errors(void **state)
 	expect_error("threads=stride:2..100000", 2, "more than 256 points");
 	expect_error("threads=50%:1..2", 2, "takes no MIN..MAX");
 	expect_error("threads=topology:5..7", 2, "no topology level");
-	expect_error("threads=10%", 2, "less than one task");
+	expect_error("threads=10%", 2, "less than 1 (");
 	expect_error("threads=stride:2..99999999", 2, "not a count");
 	/* The message names the whole argument as typed. */
 	expect_error("groups=strid:2..8", 2, "bad sweep 'groups=strid:2..8'");
