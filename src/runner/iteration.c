@@ -160,6 +160,22 @@ static void describe_status(int status, char *buf, size_t len)
 }
 
 /*
+ * A failure while the OOM killer killed in the tasks' cgroups (@before:
+ * its kills when the iteration began) says so: "killed by signal 9" alone
+ * does not say that a cgroup: knob's memory limit was reached. The
+ * cgroups are the iteration's own scratch ones, so the kill was its.
+ */
+static void say_oom_kill(const struct iteration_config *cfg, long before,
+			 struct iteration_outcome *out)
+{
+	size_t used = strlen(out->failure);
+
+	if (task_knobs_oom_kills(cfg->task) > before && used < sizeof(out->failure))
+		snprintf(out->failure + used, sizeof(out->failure) - used, "; the kernel's "
+			 "OOM killer killed a task of it, at its cgroup's memory limit");
+}
+
+/*
  * Read the child's report, giving up at @deadline (0 = never): returns the
  * bytes read, or -1 when the deadline passed.
  */
@@ -217,6 +233,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	int report_fds[2], go_fds[2], status = 0;
 	bool timed_out = false;
 	double start, wall;
+	long oom_kills;
 	ssize_t got;
 	pid_t pid;
 
@@ -242,6 +259,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		return error_set(err, EXIT_ENV, "cannot create a pipe for an iteration: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
 	}
+	oom_kills = task_knobs_oom_kills(cfg->task);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -327,6 +345,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	if (got != (ssize_t)metrics_len) {
 		fail_outcome(out, nr_values);
 		describe_status(status, out->failure, sizeof(out->failure));
+		say_oom_kill(cfg, oom_kills, out);
 		return 0;
 	}
 	report.error.msg[sizeof(report.error.msg) - 1] = '\0';
@@ -342,6 +361,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 			snprintf(out->failure, sizeof(out->failure), "%s", report.error.msg);
 		else
 			utf8_escape(out->failure, sizeof(out->failure), report.error.msg);
+		say_oom_kill(cfg, oom_kills, out);
 		return 0;
 	}
 	if (report.status) {

@@ -18,6 +18,8 @@
 #include "util/cgroup.h"
 #include "util/io.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
+#include "util/sysfile.h"
 
 /*
  * sched_setattr()'s argument (include/uapi/linux/sched/types.h, whose
@@ -347,4 +349,34 @@ int task_knobs_check(const struct task_knobs *t, struct error *err)
 	if (WEXITSTATUS(status))
 		return refusal(t, WEXITSTATUS(status), err);
 	return 0;
+}
+
+/* The "oom_kill N" line of a memory controller's file in @dir, or 0. */
+static long oom_kill_count(const char *dir, const char *file)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[PATH_MAX + 32];
+	const char *line;
+	long n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (!sysfile_read(path, &sb) && sb.buf) {
+		for (line = sb.buf; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+			if (!strncmp(line, "oom_kill ", 9)) {
+				n = strtol(line + 9, NULL, 10);
+				break;
+			}
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+long task_knobs_oom_kills(const struct task_knobs *t)
+{
+	long n = 0;
+
+	for (size_t i = 0; t && i < t->nr_cgroups; i++)
+		n += oom_kill_count(t->cgroups[i], "memory.events") +
+		     oom_kill_count(t->cgroups[i], "memory.oom_control");
+	return n;
 }

@@ -64,6 +64,14 @@ void task_knobs_describe(const struct task_knobs *t, char *buf, size_t len);
 int task_knobs_apply(const struct task_knobs *t, struct error *err);
 
 /*
+ * The tasks the kernel's OOM killer has killed in @t's cgroups so far
+ * (memory.events' oom_kill on cgroup v2, memory.oom_control's on v1; 0
+ * where no file says): an iteration killed by SIGKILL while it grew was
+ * most likely at a memory limit of its cgroup.
+ */
+long task_knobs_oom_kills(const struct task_knobs *t);
+
+/*
  * Whether this kernel takes them, tried in a child process that exits
  * after (cgroups not joined): EXIT_ENV with why when not, so that a knob
  * the machine lacks is refused before anything changes. A custom slice

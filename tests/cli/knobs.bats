@@ -218,6 +218,34 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 	[ -z "$(machine_journal)" ]
 }
 
+# The memory controller's limit file (v2, else v1) where it counts OOM kills, or skip.
+memory_setup() {
+	[ "$(id -u)" = 0 ] || skip "scratch cgroups need root here"
+	if grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		LIMIT=memory.max
+	elif grep -qs '^oom_kill ' /sys/fs/cgroup/memory/memory.oom_control; then
+		LIMIT=memory.limit_in_bytes
+	else
+		skip "no memory controller that counts OOM kills at /sys/fs/cgroup"
+	fi
+}
+
+@test "knobs: an iteration the OOM killer killed at its cgroup's memory limit says so" {
+	memory_setup
+	run sp run pipe -p loops=1000 -i 1 --knob "cgroup:$LIMIT=1" --name oom
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the last failed: killed by signal 9 (Killed); the kernel's OOM $(
+		)killer killed a task of it, at its cgroup's memory limit (see "* ]]
+	no_scratch_cgroups
+	# a signal 9 that is no OOM kill is not said to be one
+	run sp run command -p "cmd=sh -c 'kill -9 \$\$'" -p shell=0 -i 1 \
+		--knob "cgroup:$LIMIT=1000000000" --name nine
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"killed by signal 9"* ]]
+	[[ "$output" != *"OOM"* ]]
+	no_scratch_cgroups
+}
+
 @test "knobs: a side's cpus: and env: are in its batch's environment; one knob given twice is refused" {
 	sp ab command -p cmd=true --a env:AB=x,cpus:0 --b 'env:AB=y
 z' --max-samples 5 --name e -q
