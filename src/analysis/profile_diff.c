@@ -81,7 +81,8 @@ static bool wanted(const char *const *workloads, const char *workload)
 
 /* Every profile with samples, per benchmark, the first run's benchmarks first. */
 static struct bench_profiles *gather(const struct compare_run *runs, size_t nr_runs,
-				     const char *const *workloads, size_t *nr_empty, size_t *nr)
+				     const char *const *workloads, size_t *nr_empty,
+				     size_t *nr_failed, size_t *nr)
 {
 	struct bench_profiles *list = NULL;
 
@@ -93,6 +94,8 @@ static struct bench_profiles *gather(const struct compare_run *runs, size_t nr_r
 					&runs[r].set.batches[i].benchmarks[k];
 				struct bench_profiles *bp;
 
+				if (wanted(workloads, b->workload))
+					nr_failed[r] += b->nr_failed;
 				if (!b->nr_profiles || !wanted(workloads, b->workload))
 					continue;
 				bp = bench_find(&list, nr, b);
@@ -310,11 +313,13 @@ void profile_diff_build(struct profile_diff *d, const struct compare_run *runs,
 			size_t nr_runs, size_t top, const char *const *workloads)
 {
 	size_t nr, *nr_empty = xcalloc(nr_runs ? nr_runs : 1, sizeof(*nr_empty));
-	struct bench_profiles *list = gather(runs, nr_runs, workloads, nr_empty, &nr);
+	size_t *nr_failed = xcalloc(nr_runs ? nr_runs : 1, sizeof(*nr_failed));
+	struct bench_profiles *list = gather(runs, nr_runs, workloads, nr_empty, nr_failed, &nr);
 
 	memset(d, 0, sizeof(*d));
 	d->nr_runs = nr_runs;
 	d->nr_empty = nr_empty;
+	d->nr_failed = nr_failed;
 	d->benches = xcalloc(nr ? nr : 1, sizeof(*d->benches));
 	d->nr_benches = nr;
 	for (size_t i = 0; i < nr; i++) {
@@ -334,14 +339,23 @@ void profile_diff_release(struct profile_diff *d)
 	}
 	free(d->benches);
 	free(d->nr_empty);
+	free(d->nr_failed);
 	memset(d, 0, sizeof(*d));
 }
 
-void profile_diff_why_none(const struct profile_diff *d, size_t r, char *buf, size_t len)
+void profile_diff_why_none(const struct profile_diff *d, size_t r, const char *name,
+			   bool profiled, char *buf, size_t len)
 {
 	size_t n = d->nr_empty[r];
 
-	if (!n)
+	if (!n && profiled && d->nr_failed[r])
+		snprintf(buf, len, "has no profile: it ran with a profile monitor, but each "
+			 "iteration profiled failed, and a failed one keeps none (see "
+			 "'schedperf show %.64s' for why they failed)", name);
+	else if (!n && profiled)
+		snprintf(buf, len, "has no profile: it ran with a profile monitor, which "
+			 "took none (this user or kernel may not sample: the run said why)");
+	else if (!n)
 		snprintf(buf, len, "has no profile (run it with --monitors profile)");
 	else
 		snprintf(buf, len, "has %zu profile%s with not one sample in %s: its "

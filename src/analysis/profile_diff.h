@@ -61,6 +61,7 @@ struct profile_bench {
 struct profile_diff {
 	size_t nr_runs;
 	size_t *nr_empty;		/* per run: profiles left out, not one sample in them */
+	size_t *nr_failed;		/* per run: failed iterations, which keep no profile */
 	struct profile_bench *benches;	/* benchmarks with a profile in some run */
 	size_t nr_benches;
 };
@@ -80,10 +81,13 @@ void profile_diff_release(struct profile_diff *d);
 /* True when run @r has a profile of some benchmark of @d. */
 bool profile_diff_has_run(const struct profile_diff *d, size_t r);
 /*
- * Why run @r has none, for the user: "has no profile (...)", or that the
- * profiles it has hold no sample (its iterations were too short for the
- * rate).
+ * Why run @r (named @name) has none, for the user: that the profiles it
+ * has hold no sample (its iterations were too short for the rate); with
+ * @profiled (its stored plans took profiles: runner/plan.h), that the
+ * iterations profiled all failed, or that the monitor took none; else
+ * "has no profile (run it with --monitors profile)".
  */
-void profile_diff_why_none(const struct profile_diff *d, size_t r, char *buf, size_t len);
+void profile_diff_why_none(const struct profile_diff *d, size_t r, const char *name,
+			   bool profiled, char *buf, size_t len);
 
 #endif

@@ -16,6 +16,7 @@
 #include "analysis/machines.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
+#include "runner/plan.h"
 #include "store/store.h"
 #include "util/list.h"
 #include "util/parse.h"
@@ -146,8 +147,9 @@ static int check_run_names(int argc, char **argv)
  * Load every run named, each with all its batches of the machines
  * --machine chose; the exit code.
  */
+/* @profiled (NULL: not asked): whether each run's stored plans took profiles. */
 static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
-		     struct compare_run **out)
+		     struct compare_run **out, bool *profiled)
 {
 	struct compare_run *runs = xcalloc(nr_runs, sizeof(*runs));
 	struct store *st = NULL;
@@ -163,7 +165,8 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 			       STORE_SAMPLES | (a->profile ? STORE_PROFILES : 0), &runs[i].set,
 			       &err) ||
 		    machines_choose(&runs[i].set, names[i], a->machine, a->pool_machines,
-				    "compare", &err))
+				    "compare", &err) ||
+		    (profiled && plan_batches_profile(st, &runs[i].set, &profiled[i], &err)))
 			code = error_report(&err);
 	}
 	store_close(st);
@@ -181,28 +184,31 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 {
 	const struct output_format *format = a->format.chosen;
 	const struct output_format *f = REGISTRY_FIND(profile_formats, format->id.name);
+	bool *profiled = xcalloc(nr_runs, sizeof(*profiled));
 	struct compare_run *runs;
 	struct profile_diff d;
 	char shown[64], options[128];
 	int code;
 
-	if (!f)
+	if (!f) {
+		free(profiled);
 		return command_usage_error("compare", "--profile is shown as %s: give --format %s",
 					   registry_names(shown, sizeof(shown), profile_formats,
 							  sizeof(profile_formats[0]), ", ", " or ", 0),
 					   registry_names(options, sizeof(options), profile_formats,
 							  sizeof(profile_formats[0]), ", --format ",
 							  " or --format ", 0));
-	if ((code = load_runs(names, nr_runs, a, &runs)))
+	}
+	if ((code = load_runs(names, nr_runs, a, &runs, profiled)))
 		goto out;
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
 			   (const char *const *)a->workloads.list);
 	for (size_t r = 0; r < nr_runs && !code; r++) {
-		char why[256];
+		char why[320];
 
 		if (profile_diff_has_run(&d, r))
 			continue;
-		profile_diff_why_none(&d, r, why, sizeof(why));
+		profile_diff_why_none(&d, r, names[r], profiled[r], why, sizeof(why));
 		code = die_code(EXIT_USAGE, "compare --profile: run '%.64s'%s %s", names[r],
 				a->workloads.nr ? ", of these workloads," : "", why);
 	}
@@ -211,6 +217,7 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 	profile_diff_release(&d);
 out:
 	release_runs(runs, nr_runs);
+	free(profiled);
 	return code;
 }
 
@@ -223,7 +230,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	const char *missing, *kind;
 	int code;
 
-	if ((code = load_runs(names, nr_runs, a, &runs)))
+	if ((code = load_runs(names, nr_runs, a, &runs, NULL)))
 		goto out;
 	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,

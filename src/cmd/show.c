@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "report/report.h"
+#include "runner/plan.h"
 #include "store/store.h"
 #include "util/utf8.h"
 
@@ -52,16 +53,22 @@ static void print_samples(const struct result_batch *batch)
  * The top symbols of every benchmark of run @name that has a profile, into
  * @d; a run without one is refused before anything is printed.
  */
-static int build_profile(struct profile_diff *d, const struct result_set *set,
-			 const char *name, int top)
+static int build_profile(struct profile_diff *d, struct store *st,
+			 const struct result_set *set, const char *name, int top)
 {
 	const struct compare_run run = { name, *set };
-	char why[256];
+	struct error err = { 0 };
+	bool profiled;
+	char why[320];
 
 	profile_diff_build(d, &run, 1, (size_t)top, NULL);
 	if (profile_diff_has_run(d, 0))
 		return EXIT_OK;
-	profile_diff_why_none(d, 0, why, sizeof(why));
+	if (plan_batches_profile(st, set, &profiled, &err)) {
+		profile_diff_release(d);
+		return error_report(&err);
+	}
+	profile_diff_why_none(d, 0, name, profiled, why, sizeof(why));
 	profile_diff_release(d);
 	return die_code(EXIT_USAGE, "show --profile: run '%.64s' %s", name, why);
 }
@@ -102,7 +109,7 @@ int cmd_show(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
-	if (profile && (code = build_profile(&d, &set, argv[optind], top)))
+	if (profile && (code = build_profile(&d, st, &set, argv[optind], top)))
 		goto out;
 	for (size_t i = 0; i < set.nr_batches; i++) {
 		const struct result_batch *batch = &set.batches[i];

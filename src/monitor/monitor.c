@@ -195,6 +195,19 @@ int monitors_check_list(const char *list, struct error *err)
 	return parse_list(list, chosen, true, err);
 }
 
+bool monitors_list_profiles(const char *list)
+{
+	bool chosen[NR_MONITORS] = { false };
+	struct error err = { 0 };
+
+	if (!list || parse_list(list, chosen, false, &err))
+		return false;
+	for (size_t i = 0; i < NR_MONITORS; i++)
+		if (chosen[i] && is_profiling(all_monitors[i]))
+			return true;
+	return false;
+}
+
 static int open_slot(struct monitor_set *ms, const struct monitor_ops *ops,
 		     const struct monitor_options *options, struct error *err)
 {

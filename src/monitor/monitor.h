@@ -87,6 +87,8 @@ int monitors_open(const char *list, const struct monitor_options *options,
  * an empty list or an empty name in it is refused.
  */
 int monitors_check_list(const char *list, struct error *err);
+/* Whether @list (as monitors_open() reads it) names a monitor that takes profiles. */
+bool monitors_list_profiles(const char *list);
 void monitors_close(struct monitor_set *ms);
 
 size_t monitors_nr_metrics(const struct monitor_set *ms);

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor/monitor.h"
 #include "runner/metric_names.h"
 #include "runner/plan.h"
+#include "store/store.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/list.h"
@@ -606,4 +608,31 @@ int plan_benchmarks_from_json(const char *text, struct plan *plan, struct error 
 int plan_from_json(const char *text, struct plan *plan, struct error *err)
 {
 	return plan_part_from_json(text, plan, true, true, err);
+}
+
+bool plan_json_profiles(const char *json)
+{
+	json_t *doc = json ? json_loads(json, 0, NULL) : NULL;
+	json_t *extra = json_object_get(doc, "profile_iterations");
+	bool profiles = monitors_list_profiles(json_string_value(json_object_get(doc,
+									      "monitors"))) ||
+			(json_is_integer(extra) && json_integer_value(extra) > 0);
+
+	json_decref(doc);
+	return profiles;
+}
+
+int plan_batches_profile(struct store *st, const struct result_set *set, bool *profiled,
+			 struct error *err)
+{
+	*profiled = false;
+	for (size_t i = 0; i < set->nr_batches && !*profiled; i++) {
+		char *plan;
+
+		if (store_batch_plan(st, set->batches[i].id, &plan, err))
+			return -1;
+		*profiled = plan_json_profiles(plan);
+		free(plan);
+	}
+	return 0;
 }

@@ -149,4 +149,18 @@ int plan_benchmarks_from_json(const char *text, struct plan *plan, struct error 
 /* "key=value key=value" in the workload's parameter order, for people. */
 void plan_item_describe(const struct plan_item *item, char *buf, size_t len);
 
+/*
+ * Whether a stored plan (plan_to_json()'s JSON; NULL: none) took CPU
+ * profiles: its monitors name profile or profile-system, or it ran
+ * --profile-iterations. What tells a run with no profile that failed
+ * from one never profiled.
+ */
+bool plan_json_profiles(const char *json);
+
+struct store;
+struct result_set;
+/* Whether a batch of @set has a stored plan that took profiles: 0, or -1 with @err. */
+int plan_batches_profile(struct store *st, const struct result_set *set, bool *profiled,
+			 struct error *err);
+
 #endif

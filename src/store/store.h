@@ -220,6 +220,8 @@ int store_load(struct store *st, const char *name, unsigned parts,
  * refused for, told before anything runs (a dry run, submit's check).
  */
 int store_check_run_own(const char *db, const char *name, struct error *err);
+/* The stored plan of batch @batch_id (malloc'd JSON), NULL when it has none. */
+int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err);
 /* Whether run @name holds a batch (a run's, an ab's, any job's). */
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err);
 

@@ -205,6 +205,24 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 	return sql_end_write(st, rc, err);
 }
 
+int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err)
+{
+	struct store_stmt *row;
+	int rc;
+
+	*plan = NULL;
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	rc = sql_row(st, "SELECT plan FROM batches WHERE id = $1", SQL_ARGS(SQL_INT(batch_id)),
+		     &row, err, "read a batch's plan");
+	if (rc > 0) {
+		*plan = sql_strdup_or_null(row, 0);
+		sql_done(row);
+	}
+	sql_end_read(st);
+	return rc < 0 ? -1 : 0;
+}
+
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err)
 {
 	int rc;

@@ -121,6 +121,23 @@ profiles() {	# profiles [WHERE]: profiles in the store
 	[ "${lines[-1]}" = "schedperf: compare --profile: run 'plain' has no profile (run it with --monitors profile)" ]
 }
 
+@test "--profile on a profiled run whose iterations all failed says that, not to profile it" {
+	# sampling or not, a failed iteration keeps no profile
+	run sp run command -p cmd=false -i 2 --monitors profile --name failed
+	[ "$status" -eq 1 ]
+	want="run 'failed' has no profile: it ran with a profile monitor, but each iteration $(
+		)profiled failed, and a failed one keeps none (see 'schedperf show failed' for $(
+		)why they failed)"
+	run sp show failed --profile
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: show --profile: $want" ]
+	sp run command -p cmd=true -i 1 --name fine -q
+	run sp compare failed fine --profile
+	[ "$status" -eq 2 ]
+	[ "${lines[-1]}" = "schedperf: compare --profile: $want" ]
+}
+
 @test "--profile on profiles without a sample says why: iterations shorter than the rate's interval" {
 	can_sample
 	# at 1 Hz a cpu-clock event's first sample is a second after it starts;
