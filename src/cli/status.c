@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The status line of a measurement (status.h). */
+/* The status line of a measurement, and a run's (status.h). */
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -71,4 +71,52 @@ void status_events(struct sampling_events *ev, struct status_line *sl, double ma
 	ev->end = end;
 	ev->note = note;
 	ev->ctx = sl;
+}
+
+void run_display_end(struct run_display *d)
+{
+	if (d->line_shown)
+		fputs("\r\033[K", stderr);
+	d->line_shown = false;
+}
+
+static void run_progress(void *ctx, const struct runner_progress *p)
+{
+	struct run_display *d = ctx;
+	const struct plan_item *item = &p->plan->items[p->item];
+	double remaining = p->done ? p->elapsed / (double)p->done *
+				     (double)(p->total - p->done) : 0;
+	char params[256];
+
+	if (!d->progress)
+		return;
+	plan_item_describe(item, params, sizeof(params));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %.60s  iteration %d/%d  %.0fs elapsed, ~%.0fs left",
+		p->item + 1, p->plan->nr_items, item->workload->name, params,
+		p->iteration, p->nr_iterations, p->elapsed, remaining);
+	d->line_shown = true;
+}
+
+static void run_failed(void *ctx, const struct plan_item *item, int seq, const char *why,
+		       bool retrying)
+{
+	run_display_end(ctx);
+	fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
+		item->workload->name, seq, why, retrying ? "; retrying" : "");
+}
+
+static void run_note(void *ctx, const char *text)
+{
+	run_display_end(ctx);
+	fprintf(stderr, "schedperf: %s\n", text);
+}
+
+const struct runner_events *run_display_init(struct run_display *d)
+{
+	*d = (struct run_display){
+		.progress = !global.quiet && isatty(STDERR_FILENO),
+		.events = { global.quiet ? NULL : run_progress,
+			    global.quiet ? NULL : run_failed, d, run_note },
+	};
+	return &d->events;
 }

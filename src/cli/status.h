@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "experiment/sampling.h"
+#include "runner/runner.h"
 
 /*
  * The status line of a measurement on a terminal, redrawn in place on
@@ -29,5 +30,21 @@ void status_end(struct status_line *sl);
  * notes as lines on stderr unless --quiet.
  */
 void status_events(struct sampling_events *ev, struct status_line *sl, double max_time);
+
+/*
+ * A run's reports (runner/runner.h) on stderr: its progress line, redrawn
+ * in place on a terminal, and a warning for each failed iteration, both
+ * never with --quiet; its notes always.
+ */
+struct run_display {
+	bool progress;		/* draw the progress line */
+	bool line_shown;	/* one is on the screen now */
+	struct runner_events events;
+};
+
+/* The events of a run that reports through @d. */
+const struct runner_events *run_display_init(struct run_display *d);
+/* Clear the progress line, if one is drawn. */
+void run_display_end(struct run_display *d);
 
 #endif

@@ -3,15 +3,14 @@
  * schedperf run: execute a workload (or a suite) for N iterations on the
  * running kernel and store every sample under a run name.
  */
-#include <ctype.h>
 #include <getopt.h>
 #include <signal.h>
 #include <time.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/status.h"
 #include "cmd/cmd.h"
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
@@ -382,61 +381,6 @@ static int expand_assignments(const struct run_request *req, char **out, size_t 
 	return 0;
 }
 
-/* Whether @msg names the KEY of "KEY=VALUE" @assignment, as a word. */
-static bool names_key(const char *msg, const char *assignment)
-{
-	char key[64];
-	size_t len = strcspn(assignment, "=");
-
-	if (!len || len >= sizeof(key))
-		return false;
-	memcpy(key, assignment, len);
-	key[len] = '\0';
-	for (const char *at = msg; (at = strstr(at, key)); at += len) {
-		bool starts = at == msg || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
-		bool ends = !(isalnum((unsigned char)at[len]) || at[len] == '_');
-
-		if (starts && ends)
-			return true;
-	}
-	return false;
-}
-
-/*
- * A -p value given as a share of the CPUs (calls=50%, loops=2x) is checked
- * as the count it became, which the workload's error names: @err says too
- * what each such value was given as, before its "(how to fix)".
- */
-static void say_relative(const struct run_request *req, char *const *resolved, int cpus,
-			 struct error *err)
-{
-	struct strbuf said = STRBUF_INIT;
-	char what[sizeof(err->msg)];
-	size_t end = strlen(err->msg), at = end;
-	int depth = 0;
-
-	for (size_t i = 0; i < req->nr_params; i++)
-		if (strcmp(req->params[i], resolved[i]) && names_key(err->msg, req->params[i]))
-			strbuf_addf(&said, "%s-p %.64s is %.64s", said.len ? ", " : "",
-				    req->params[i], resolved[i]);
-	if (!said.len)
-		return;
-	/* the " (how to fix)" that ends the message, if it ends with one */
-	while (end && err->msg[end - 1] == ')' && at--) {
-		depth += (err->msg[at] == ')') - (err->msg[at] == '(');
-		if (!depth || !at)
-			break;
-	}
-	if (!end || err->msg[end - 1] != ')' || depth || at < 1 || err->msg[at - 1] != ' ')
-		at = end;
-	else
-		at--;
-	memcpy(what, err->msg, sizeof(what));
-	error_set(err, err->code, "%.*s; %s on %d CPU%s%s", (int)at, what, said.buf, cpus,
-		  cpus == 1 ? "" : "s", what + at);
-	strbuf_release(&said);
-}
-
 static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
 {
 	const struct workload *w;
@@ -453,7 +397,7 @@ static int build_plan(const struct run_request *req, struct plan *plan, struct e
 	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
 	rc = expand_assignments(req, assignments, &nr, &cpus, err);
 	if (!rc && (rc = plan_add(plan, w, assignments, nr, err)) && nr >= req->nr_params)
-		say_relative(req, assignments, cpus, err);
+		sweep_say_resolved(req->params, assignments, req->nr_params, cpus, err);
 	for (size_t i = 0; i < nr; i++)
 		free(assignments[i]);
 	free(assignments);
@@ -522,53 +466,6 @@ static void print_dry_run(const struct plan *plan, const long *done)
 		printf(", %ld of them missing, which --resume runs", iterations - *done);
 	printf("; at most %ld tasks at once; planned for %d CPUs\n", tasks,
 	       workload_cpus_allowed());
-}
-
-/*
- * The runner's reports, shown on stderr: a progress line redrawn in place
- * on a terminal, and a warning for each failed iteration.
- */
-struct run_display {
-	bool progress;		/* draw the progress line */
-	bool line_shown;	/* one is on the screen now */
-};
-
-static void clear_progress(struct run_display *d)
-{
-	if (d->line_shown)
-		fputs("\r\033[K", stderr);
-	d->line_shown = false;
-}
-
-static void show_progress(void *ctx, const struct runner_progress *p)
-{
-	struct run_display *d = ctx;
-	const struct plan_item *item = &p->plan->items[p->item];
-	double remaining = p->done ? p->elapsed / (double)p->done *
-				     (double)(p->total - p->done) : 0;
-	char params[256];
-
-	if (!d->progress)
-		return;
-	plan_item_describe(item, params, sizeof(params));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %.60s  iteration %d/%d  %.0fs elapsed, ~%.0fs left",
-		p->item + 1, p->plan->nr_items, item->workload->name, params,
-		p->iteration, p->nr_iterations, p->elapsed, remaining);
-	d->line_shown = true;
-}
-
-static void warn_failed(void *ctx, const struct plan_item *item, int seq, const char *why,
-			bool retrying)
-{
-	clear_progress(ctx);
-	fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
-		item->workload->name, seq, why, retrying ? "; retrying" : "");
-}
-
-static void show_note(void *ctx, const char *text)
-{
-	clear_progress(ctx);
-	fprintf(stderr, "schedperf: %s\n", text);
 }
 
 /*
@@ -752,9 +649,7 @@ int cmd_run(int argc, char **argv)
 	struct plan *plan = &req.plan;
 	struct store *st = NULL;
 	struct error err = { 0 };
-	struct run_display display = { false, false };
-	const struct runner_events events = { show_progress, warn_failed, &display, show_note };
-	const struct runner_events quiet_events = { NULL, NULL, &display, show_note };
+	struct run_display display;
 	struct knob_session ks;
 	struct knob_list knobs = { NULL, 0 };
 	bool knobs_changed = false;
@@ -769,11 +664,7 @@ int cmd_run(int argc, char **argv)
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
-	req.opt.events = &quiet_events;
-	if (!global.quiet) {
-		display.progress = isatty(STDERR_FILENO);
-		req.opt.events = &events;
-	}
+	req.opt.events = run_display_init(&display);
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
 	if ((code = command_check_name("run", "run name", req.opt.name, RUN_NAME_MAX)) || (code = check_combinations(&req)))
@@ -822,7 +713,7 @@ int cmd_run(int argc, char **argv)
 	    (plan->nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))
 		goto fail;
 	code = runner_execute(st, plan, &req.opt, &res, &err);
-	clear_progress(&display);
+	run_display_end(&display);
 	if (code) {
 		print_outcome(&res, req.opt.name);
 		if (res.signal && !res.batch_id) {
