@@ -64,7 +64,10 @@ static void set_true(struct json_writer *w, const char *key, bool v)
 	}
 }
 
-/* A culprit that jansson's json_pack() would refuse (a name not UTF-8, a cpu not finite) is left out. */
+/*
+ * A culprit that jansson's json_pack() would refuse (a name not UTF-8, a
+ * cpu not finite) is left out.
+ */
 static void culprit_json(struct json_writer *w, const struct result_culprit *c)
 {
 	if (!utf8_valid(c->name) || !isfinite(c->cpu))

@@ -336,9 +336,10 @@ int store_import(struct store *st, const struct result_set *set, bool (*stopped)
  * the transaction that completes them), failed (with a reason) or
  * cancelled. A job whose lease ran out is claimed again, one whose worker
  * was stopped is queued again at once; the batches its lost or stopped
- * run began are never seen and go when the next run of the job begins. A job may need a kernel release (schema version 11): between
- * its claim and its run it is booting, its state in the store while its
- * worker's machine reboots into that kernel.
+ * run began are never seen and go when the next run of the job begins.
+ * A job may need a kernel release (schema version 11): between its claim
+ * and its run it is booting, its state in the store while its worker's
+ * machine reboots into that kernel.
  */
 struct store_job {
 	int64_t id;
