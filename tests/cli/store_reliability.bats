@@ -444,6 +444,32 @@ kept_in() {
 	[ "$(sqlite3 "$dir/v1.db" 'PRAGMA user_version')" -eq 1 ]
 }
 
+@test "store: a reader through a link sees the commits in the -wal beside the link's target" {
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups" live
+	$as_nobody true || skip "cannot run as nobody here"
+	export SCHEDPERF_TEST_RUNDIR="$TMP/run"
+	mkdir "$SCHEDPERF_TEST_RUNDIR" "$TMP/a" "$TMP/b"
+	chmod 755 "$TMP" "$TMP/b" "$SCHEDPERF_TEST_RUNDIR"
+	chmod 777 "$TMP/a"
+	sp --db "$TMP/a/s.db" run pipe -p loops=10 -i 1 --name done -q
+	chmod 666 "$TMP/a/s.db"
+	ln -s "$TMP/a/s.db" "$TMP/b/link.db"
+	# the writer's run is committed to the target's -wal, not yet to the file
+	"$SP" --db "$TMP/a/s.db" run pipe -p loops=20000 -i $ENDLESS --name going -q 3>&- &
+	live=$!
+	RUNNERS=$live
+	SCHEDPERF_DB="$TMP/a/s.db" hold going
+	# no -wal beside the link must not pass for "no writer": SQLite reads the target's
+	exit_is 0 $as_nobody "$SP" --db "$TMP/b/link.db" runs
+	grep -q '^going ' "$TMP/out" || { echo "not seen: $(cat "$TMP/out")"; return 1; }
+	[ "$(ls -A "$TMP/b")" = link.db ]
+	release_iteration
+	kill -TERM "$live"
+	wait "$live" || true
+}
+
 @test "store: a full disk while creating a store: 'no space', exit 3, no file left" {
 	MNT="$TMP/mnt"
 	mkdir -p "$MNT"

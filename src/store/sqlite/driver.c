@@ -41,8 +41,11 @@ void sqlite_directory_of(const char *location, char *dir, size_t len)
  */
 static const char *read_only_reason(const char *location)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], real[PATH_MAX];
 
+	/* SQLite writes beside a link's target, not beside the link */
+	if (realpath(location, real))
+		location = real;
 	if (access(location, W_OK)) {
 		if (errno == EROFS)
 			return "it is on a read-only file system";

@@ -25,6 +25,10 @@
  *    file, or whose own such file is a database, is refused, since SQLite
  *    would write over that database and remove it (check_neighbours()).
  *
+ * SQLite follows a symbolic link and keeps the -wal and -shm beside its
+ * target, so each check above, and the connection, is made on the resolved
+ * path (realpath()); messages name the location as given.
+ *
  * The schema is made and upgraded by the caller's @upgrade (store/schema.c):
  * this file knows files, not tables.
  *
@@ -251,18 +255,22 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
 }
 
-/* A connection that reads the store at @location and can change nothing; read-write if @rw. */
-static struct sqlite_store *connect_reading(const char *location, bool rw, struct error *err)
+/*
+ * A connection that reads the store at @location (the file @path) and can change nothing;
+ * read-write if @rw.
+ */
+static struct sqlite_store *connect_reading(const char *location, const char *path, bool rw,
+					    struct error *err)
 {
 	struct sqlite_store *ss;
-	long long wal = sqlite_file_size(location, "-wal");
+	long long wal = sqlite_file_size(path, "-wal");
 
 	if (wal > 0)
-		ss = connect(location, location, "", SQLITE_OPEN_READONLY, err);
-	else if (rw && writable_here(location))
-		ss = connect(location, location, "", SQLITE_OPEN_READWRITE, err);
+		ss = connect(location, path, "", SQLITE_OPEN_READONLY, err);
+	else if (rw && writable_here(path))
+		ss = connect(location, path, "", SQLITE_OPEN_READWRITE, err);
 	else
-		ss = connect(location, location, "immutable=1", SQLITE_OPEN_READONLY, err);
+		ss = connect(location, path, "immutable=1", SQLITE_OPEN_READONLY, err);
 	if (!ss)
 		return NULL;
 	ss->read_only = true;
@@ -274,10 +282,10 @@ static struct sqlite_store *connect_reading(const char *location, bool rw, struc
 }
 
 /* STORE_READ, an older store read upgraded, or STORE_INSPECT: as it is, or an empty database. */
-static int open_for_reading(const char *location, enum store_access access,
+static int open_for_reading(const char *location, const char *path, enum store_access access,
 			    store_upgrade_fn *upgrade, struct store **out, struct error *err)
 {
-	struct sqlite_store *ss = connect_reading(location, true, err);
+	struct sqlite_store *ss = connect_reading(location, path, true, err);
 	int rc;
 
 	if (!ss)
@@ -286,7 +294,7 @@ static int open_for_reading(const char *location, enum store_access access,
 	/* A full disk has no room for a read-write connection's -shm: read immutable (above). */
 	if (rc < 0 && !sqlite3_db_readonly(ss->db, "main") && sqlite_out_of_space(ss->db)) {
 		sqlite_close(&ss->base);
-		if (!(ss = connect_reading(location, false, err)))
+		if (!(ss = connect_reading(location, path, false, err)))
 			return -1;
 		rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
 	}
@@ -301,7 +309,7 @@ static int open_for_reading(const char *location, enum store_access access,
 	return 0;
 }
 
-static int open_for_writing(const char *location, store_upgrade_fn *upgrade,
+static int open_for_writing(const char *location, const char *path, store_upgrade_fn *upgrade,
 			    struct store **out, struct error *err)
 {
 	struct sqlite_store *ss;
@@ -309,7 +317,7 @@ static int open_for_writing(const char *location, store_upgrade_fn *upgrade,
 
 	if (sqlite_read_only(location, "write", err))
 		return -1;
-	ss = connect(location, location, "", SQLITE_OPEN_READWRITE, err);
+	ss = connect(location, path, "", SQLITE_OPEN_READWRITE, err);
 	if (!ss)
 		return -1;
 	/* Another program's database, or a newer store, is refused before any change. */
@@ -457,7 +465,7 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
 	remove_with_journals(tmp);	/* a leftover of a killed process with our pid */
 	rc = build_new(location, tmp, upgrade, err) || publish(tmp, location, err) ? -1 : 0;
 	remove_with_journals(tmp);
-	return rc ? -1 : open_for_writing(location, upgrade, out, err);
+	return rc ? -1 : open_for_writing(location, location, upgrade, out, err);
 }
 
 /*
@@ -466,18 +474,18 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
  * write its log or index over that database, and remove it when the last
  * connection closes, even a reading one (util/sqlite_file.h).
  */
-static int check_neighbours(const char *location, struct error *err)
+static int check_neighbours(const char *location, const char *path, struct error *err)
 {
 	char other[PATH_MAX];
 	enum sqlite_file kind;
 	const char *suffix;
 
-	if ((suffix = sqlite_file_beside_database(location, other, sizeof(other), &kind)))
+	if ((suffix = sqlite_file_beside_database(path, other, sizeof(other), &kind)))
 		return error_set(err, EXIT_USAGE, "cannot use '%s' as a store: it is the name of "
 				 "the %s file of '%s', %s, which SQLite would write over and remove "
 				 "(give another --db)", location, suffix, other,
 				 sqlite_file_describe(kind));
-	if ((suffix = sqlite_file_database_beside(location, other, sizeof(other), &kind)))
+	if ((suffix = sqlite_file_database_beside(path, other, sizeof(other), &kind)))
 		return error_set(err, EXIT_USAGE, "cannot use '%s' as a store: '%s' beside it is "
 				 "%s, which SQLite would take for the store's %s file, write over "
 				 "and remove (rename that file, or give another --db)", location,
@@ -486,11 +494,12 @@ static int check_neighbours(const char *location, struct error *err)
 }
 
 /* A file at @location (1, of @kind), or nothing there (0), or -1 with @err. */
-static int locate(const char *location, enum file_kind *kind, struct error *err)
+static int locate(const char *location, const char *path, enum file_kind *kind,
+		  struct error *err)
 {
 	struct stat sb;
 
-	if (check_neighbours(location, err))
+	if (check_neighbours(location, path, err))
 		return -1;
 	if (!stat(location, &sb))
 		return file_kind(location, &sb, kind, err) ? -1 : 1;
@@ -499,11 +508,12 @@ static int locate(const char *location, enum file_kind *kind, struct error *err)
 	return errno == ENOENT ? 0 : open_error(location, strerror(errno), err);
 }
 
-int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
-		struct store **out, struct error *err)
+/* Open the store at @location, whose file, links resolved, is @path. */
+static int open_at(const char *location, const char *path, enum store_access access,
+		   store_upgrade_fn *upgrade, struct store **out, struct error *err)
 {
 	enum file_kind kind = FILE_SQLITE;
-	int rc = locate(location, &kind, err);
+	int rc = locate(location, path, &kind, err);
 
 	*out = NULL;
 	if (rc < 0 || (access == STORE_INSPECT && (!rc || kind == FILE_EMPTY)))
@@ -521,8 +531,18 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 	if (access == STORE_READ && kind == FILE_EMPTY)
 		return store_not_ours(location, "it is an empty file", err);
 	if (access == STORE_WRITE)
-		return open_for_writing(location, upgrade, out, err);
-	return open_for_reading(location, access, upgrade, out, err);
+		return open_for_writing(location, path, upgrade, out, err);
+	return open_for_reading(location, path, access, upgrade, out, err);
+}
+
+int sqlite_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
+		struct store **out, struct error *err)
+{
+	char *path = realpath(location, NULL);	/* NULL when nothing is there */
+	int rc = open_at(location, path ? path : location, access, upgrade, out, err);
+
+	free(path);
+	return rc;
 }
 
 int sqlite_open_memory(const char *location, enum store_access access,
