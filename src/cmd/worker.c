@@ -60,8 +60,8 @@ static const struct cmd_usage worker_usage = {
 
 /*
  * SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it
- * is passed to, and give the job back (not while booting for it: that stop
- * is the reboot's, and the job waits for the boot).
+ * is passed to, and give the job back (not once its boot command began:
+ * that stop is the reboot's, and the job waits for the boot).
  */
 static volatile sig_atomic_t stop_signal;
 
@@ -223,6 +223,27 @@ static void not_ours(const struct store_job *job, const char *what)
 		"ran out and another worker took it): %s\n", (long long)job->id, what);
 }
 
+/*
+ * The worker was stopped: job @job goes back to the queue now, not when its
+ * lease is over, and this attempt is not counted. 128 + the signal when it
+ * went back (@how: what comes of it); 0 when it is no longer this claim's;
+ * else a store error's code, the job then run again when its lease is over.
+ */
+static int give_back(struct store *st, const struct store_job *job, const char *how)
+{
+	struct error err = { 0 };
+	int rc = store_job_give_back(st, job->id, job->claim, &err);
+
+	if (rc < 0)
+		return error_report(&err);
+	if (!rc)
+		return 0;
+	fprintf(stderr, "schedperf: job %lld: the worker was stopped by signal %d; the job is "
+		"queued again, %s (this attempt is not counted)\n", (long long)job->id,
+		(int)stop_signal, how);
+	return 128 + stop_signal;
+}
+
 /* Run one claimed job to its end: 0 done, 1 failed or lost, or a store error's code. */
 static int run_job(struct store *st, const struct store_job *job, int lease)
 {
@@ -250,20 +271,9 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 		return 1;
 	}
 	/* Not the job's failure: it goes back to the queue now, not when its lease is over. */
-	if (stop_signal) {
-		struct error err = { 0 };
-
-		rc = store_job_give_back(st, job->id, job->claim, &err);
-		if (rc < 0)
-			return error_report(&err);	/* it runs again when its lease is over */
-		if (rc) {
-			fprintf(stderr, "schedperf: job %lld: the worker was stopped by signal %d; "
-				"the job is queued again, to run from its start (this attempt is "
-				"not counted)\n", (long long)job->id, (int)stop_signal);
-			return 128 + stop_signal;
-		}
-		/* the run completed it meanwhile, or it was cancelled: said below */
-	}
+	if (stop_signal && (rc = give_back(st, job, "to run from its start")))
+		return rc;
+	/* the run completed it meanwhile, or it was cancelled: said below */
 	/* Even a run that exited 0 may not have completed it (its options made it no job). */
 	if (code && out.line[0])
 		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
@@ -361,6 +371,17 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 			return error_report(&err);
 		not_ours(job, "it was not booted for");
 		return 1;
+	}
+	/*
+	 * A stop that came since the claim is the worker's (systemctl stop), not
+	 * the reboot's: the machine must not boot a test kernel for a job that
+	 * no worker waits for.
+	 */
+	if (stop_signal) {
+		rc = give_back(st, job, "not booted for");
+		if (!rc)
+			not_ours(job, "it was not booted for");
+		return rc ? rc : 128 + stop_signal;
 	}
 	if (!global.quiet)
 		printf("job %lld: booting %s\n", (long long)job->id, job->kernel);

@@ -226,9 +226,13 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
 
 int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err)
 {
+	/* a job marked booting, its boot not begun, is as if it never was */
 	return one_row(st, "UPDATE jobs SET state = 'queued', attempts = attempts - 1, "
-		       "worker = NULL, claim = NULL, lease_until = NULL, since = {now} "
-		       "WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id",
+		       "worker = NULL, claim = NULL, lease_until = NULL, since = {now}, "
+		       "home_kernel = CASE state WHEN 'booting' THEN NULL ELSE home_kernel END, "
+		       "boot_deadline = CASE state WHEN 'booting' THEN NULL ELSE boot_deadline END "
+		       "WHERE id = $1 AND claim = $2 AND state IN ('running', 'booting') "
+		       "RETURNING id",
 		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim)), err, "give a job back");
 }
 

@@ -414,8 +414,10 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
 		   struct error *err);
 /*
  * Its worker was stopped: the job is queued again, at once, this claim not
- * counted among its attempts; its run's batches go as a lost run's. 1 when
- * it was given back, 0 when it is no longer running under @claim.
+ * counted among its attempts; its run's batches go as a lost run's. A job
+ * marked booting, its boot not begun, goes back too, its boot columns
+ * cleared. 1 when it was given back, 0 when it is no longer running or
+ * booting under @claim.
  */
 int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err);
 /* Job @id: 1 with *job filled, 0 when there is none. */

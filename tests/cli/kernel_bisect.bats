@@ -181,6 +181,48 @@ install() {
 	true
 }
 
+# The UPDATE that marks job 1 booting waits, in its trigger, until the test
+# inserts a row into table go: a stop can come between the claim and the boot.
+hold_booting() {
+	psql_in "$PGDB" "CREATE TABLE go (x int);
+	CREATE FUNCTION hold() RETURNS trigger AS \$\$ BEGIN
+		IF NEW.state = 'booting' THEN
+			WHILE NOT EXISTS (SELECT 1 FROM go) LOOP PERFORM pg_sleep(0.05); END LOOP;
+		END IF;
+		RETURN NEW;
+	END \$\$ LANGUAGE plpgsql;
+	CREATE TRIGGER hold BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION hold()"
+}
+
+@test "worker: stopped before its boot command, the worker boots nothing and gives the job back" {
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	hold_booting
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once \
+		--boot-cmd "echo \$1 >'$TMP/booted'" --boot-timeout 30 \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	local rc=0
+	# the worker has claimed the job, and marking it booting waits in the trigger
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c \"SELECT count(*) FROM pg_stat_activity
+		WHERE wait_event = 'PgSleep' AND
+		query LIKE 'UPDATE jobs SET state = ''booting''%'\")\" -eq 1 ]"
+	kill -TERM "$PID"
+	psql_in "$PGDB" "INSERT INTO go VALUES (1)"
+	wait_for sh -c "! kill -0 $PID 2>/dev/null"
+	wait "$PID" || rc=$?
+	[ "$rc" -eq 143 ]
+	[ ! -e "$TMP/booted" ]
+	grep -q "job $id: the worker was stopped by signal 15; the job is queued again, $(
+		)not booted for (this attempt is not counted)" "$TMP/err"
+	! grep -q booting "$TMP/out"
+	# queued at once, its attempt not counted, nothing left of a boot
+	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts || ' ' || coalesce(worker, '-') ||
+		' ' || coalesce(claim, '-') || ' ' || coalesce(boot_deadline, '-') || ' ' ||
+		coalesce(home_kernel, '-') FROM jobs WHERE id = $id")" = "queued 0 - - - -" ]
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
