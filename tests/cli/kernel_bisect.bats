@@ -216,7 +216,7 @@ hold_booting() {
 	[ ! -e "$TMP/booted" ]
 	grep -q "job $id: the worker was stopped by signal 15; the job is queued again, $(
 		)not booted for (this attempt is not counted)" "$TMP/err"
-	! grep -q booting "$TMP/out"
+	refute grep -q booting "$TMP/out"
 	# queued at once, its attempt not counted, nothing left of a boot
 	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts || ' ' || coalesce(worker, '-') ||
 		' ' || coalesce(claim, '-') || ' ' || coalesce(boot_deadline, '-') || ' ' ||
