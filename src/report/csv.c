@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The comparison as CSV, for spreadsheets: one line per row and run with
- * every statistic of the model. Undefined numbers are empty, never NaN.
+ * every statistic of the model. Undefined numbers are empty, never NaN;
+ * text that a spreadsheet would take for a formula starts with a quote.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +13,30 @@
 #include "util/array.h"
 #include "util/strbuf.h"
 
+/*
+ * Excel and LibreOffice run a cell that starts with one of these as a
+ * formula when they open the file (OWASP, "CSV Injection"), even text
+ * that whoever ran a job chose: a run named =HYPERLINK(...), a parameter,
+ * an imported workload or metric. A single quote before it, the common
+ * guard, makes the cell text. Only text cells come here: numbers go
+ * through csv_number and keep their sign (-1.5 stays -1.5).
+ */
+static bool starts_formula(const char *s)
+{
+	return *s && strchr("=+-@\t\r", *s);
+}
+
 void csv_text(FILE *out, const char *s)
 {
+	const char *guard = starts_formula(s) ? "'" : "";
+
 	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(guard, out);
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	fputs(guard, out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

@@ -264,7 +264,9 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			fputc(',', out);
 			if (h->by == HISTORY_BY_BATCH)
 				fprintf(out, "%lld", (long long)p->batch);
-			fprintf(out, ",%s,%zu", p->started ? p->started : "", p->nr_samples);
+			fputc(',', out);
+			csv_text(out, p->started ? p->started : "");
+			fprintf(out, ",%zu", p->nr_samples);
 			csv_number(out, p->mean);
 			csv_number(out, p->median);
 			csv_number(out, p->stddev);

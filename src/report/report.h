@@ -179,7 +179,10 @@ enum md_kind { MD_G3, MD_G4, MD_G6, MD_PCT, MD_CHANGE };
 void md_number(FILE *out, double v, enum md_kind kind);
 /* The change of run @r's headline against the baseline's, positive = better. */
 double headline_change(const struct compare_row *row, size_t r);
-/* A CSV field, quoted when it holds a comma, quote or line break. */
+/*
+ * A CSV text field, quoted when it holds a comma, quote or line break, and
+ * after a ' when it starts with = + - @, a tab or CR (a formula otherwise).
+ */
 void csv_text(FILE *out, const char *s);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);

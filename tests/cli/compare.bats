@@ -675,6 +675,44 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 	[ "$(json 'd["rows"][0]["params"]["k"] == "v\rEVIL|\x1b[31mred"' "$TMP/c.json")" = True ]
 }
 
+@test "compare, history --format csv: a text cell a spreadsheet runs as formula starts with '" {
+	"$PYTHON" - "$TMP/formula.json" <<-'EOF'
+	import json, sys
+	def run(name, day, values):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [{"workload": "+w", "params": {"-k": "v"},
+	                            "metrics": [{"name": "=m", "unit": "@u", "better": "lower",
+	                                         "samples": values}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run('=SUM(1,2)"x"', 1, [1, 1.1, 0.9, 1, 1.05]),
+	    run("-new", 2, [2, 2.1, 1.9, 2, 2.05])]}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/formula.json"
+	sp compare --format csv -- '=SUM(1,2)"x"' -new >"$TMP/c.csv"
+	sp history --format csv >"$TMP/h.csv"
+	cat "$TMP/c.csv" "$TMP/h.csv"
+	# each text cell is its value after a quote; numbers keep their sign
+	"$PYTHON" - "$TMP/c.csv" "$TMP/h.csv" <<-'EOF'
+	import csv, sys
+	names = {"workload": "+w", "params": "-k=v", "metric": "=m", "unit": "@u"}
+	runs = ['=SUM(1,2)"x"', "-new"]
+	for path, numbers in zip(sys.argv[1:], (["n", "min", "amean", "pct_change"],
+	                                        ["n", "mean", "ci_low"])):
+	    rows = list(csv.DictReader(open(path, newline="")))
+	    assert len(rows) == 2, rows
+	    for row in rows:
+	        for key, value in names.items():
+	            assert row[key] == "'" + value, (key, row[key])
+	        assert row["run"] in ["'" + r for r in runs], row["run"]
+	        for key in numbers:
+	            assert row[key] == "" or float(row[key]) == float(row[key]), (key, row[key])
+	    if "pct_change" in rows[1]:
+	        assert rows[1]["pct_change"].startswith("-"), rows[1]
+	EOF
+	grep -q "^'+w,'-k=v,'=m,'@u,lower,\"'=SUM(1,2)\"\"x\"\"\",5," "$TMP/c.csv"
+}
+
 @test "compare --format markdown: HTML and emphasis in names are escaped, table and notes" {
 	"$PYTHON" - "$TMP/md.json" <<-'EOF'
 	import json, sys

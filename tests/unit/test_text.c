@@ -3,7 +3,8 @@
  * Text at schedperf's edges: the UTF-8 check every name and value passes
  * (util/utf8.h) and the shortest round-trip form of numbers too large for
  * fixed notation (util/numfmt.h). The UTF-8 cases are RFC 3629's and
- * Markus Kuhn's UTF-8 decoder stress test's classes.
+ * Markus Kuhn's UTF-8 decoder stress test's classes. A CSV text cell that a
+ * spreadsheet would run as a formula is made text (report.h: csv_text).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report/report.h"
 #include "util/error.h"
 #include "util/json_write.h"
 #include "util/numfmt.h"
@@ -364,6 +366,55 @@ static void test_error_shorten(void **state)
 	assert_string_equal(err.msg, "'ab?" "?' is not \xff?x (fix it)");
 }
 
+/* What csv_text() (or, @number, csv_number()) writes of @text. */
+static char *csv_of(const char *text, double number)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	if (text)
+		csv_text(out, text);
+	else
+		csv_number(out, number);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
+static void assert_csv(const char *text, double number, const char *expected)
+{
+	char *got = csv_of(text, number);
+
+	assert_string_equal(got, expected);
+	free(got);
+}
+
+/*
+ * OWASP's "CSV Injection": = + - @, tab and CR start a formula in Excel or
+ * LibreOffice; a quote before them makes the cell text, inside the field's
+ * quotes when it has them. Anywhere else they are text already, and a
+ * number keeps its sign.
+ */
+static void test_csv_formula_guard(void **state)
+{
+	(void)state;
+	assert_csv("=1+1", 0, "'=1+1");
+	assert_csv("+1", 0, "'+1");
+	assert_csv("-rc1", 0, "'-rc1");
+	assert_csv("@SUM(A1)", 0, "'@SUM(A1)");
+	assert_csv("\tx", 0, "'\tx");
+	assert_csv("\rx", 0, "\"'\rx\"");
+	assert_csv("=HYPERLINK(\"http://e.example\",\"x\")", 0,
+		   "\"'=HYPERLINK(\"\"http://e.example\"\",\"\"x\"\")\"");
+	assert_csv("cmd==HYPERLINK(x)", 0, "cmd==HYPERLINK(x)");
+	assert_csv("a-b", 0, "a-b");
+	assert_csv("a,b", 0, "\"a,b\"");
+	assert_csv("", 0, "");
+	assert_csv(NULL, -1.5, ",-1.5");
+	assert_csv(NULL, -0.25, ",-0.25");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_error_shorten),
+		cmocka_unit_test(test_csv_formula_guard),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
