@@ -25,3 +25,11 @@ README="$BATS_TEST_DIRNAME/../../README.md"
 	[[ "$output" == *"workload forkspread: not named in README.md's **Workloads**"* ]]
 	[[ "$output" == *"monitor schedstat: not named in run's entry in the man page"* ]]
 }
+
+@test "registries: the standard suite runs every workload but command" {
+	"$SP" list | grep -E '^[a-z0-9-]+$' | grep -vx command | sort > "$TMP/workloads"
+	[ "$(wc -l < "$TMP/workloads")" -ge 15 ]
+	"$SP" run --suite standard --dry-run | sed -n 's/^\([a-z][a-z0-9-]*\) [a-z_]*=.*/\1/p' |
+		sort -u > "$TMP/standard"
+	diff "$TMP/workloads" "$TMP/standard"
+}
