@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where the exec helper lives. A build runs it from the build directory
- * (next to schedperf), an installed schedperf from PREFIX/libexec, and
- * tests point SCHEDPERF_LIBEXEC at the build directory because the test
+ * (next to schedperf), an installed schedperf from libexec/schedperf
+ * beside its bin/ (as git's RUNTIME_PREFIX finds its own: so that an
+ * install under another PREFIX or DESTDIR than the build's, or a moved
+ * one, finds its helper) or else the build's PREFIX/libexec, and tests
+ * point SCHEDPERF_LIBEXEC at the build directory because the test
  * binaries live one level below it.
  */
 #include <limits.h>
@@ -42,6 +45,19 @@ static void self_dir(char *dir, size_t len)
 		dir[0] = '\0';
 }
 
+/* DIR/../libexec/schedperf, for a binary in DIR that is a bin/. */
+static int installed_beside(const char *dir, char *path, size_t len)
+{
+	char libexec[PATH_MAX];
+	const char *slash = strrchr(dir, '/');
+	int n;
+
+	if (!slash || strcmp(slash, "/bin"))
+		return -1;
+	n = snprintf(libexec, sizeof(libexec), "%.*s/libexec/schedperf", (int)(slash - dir), dir);
+	return n > 0 && (size_t)n < sizeof(libexec) ? try_dir(libexec, path, len) : -1;
+}
+
 int exec_helper_find(char *path, size_t len, struct error *err)
 {
 	const char *env = getenv("SCHEDPERF_LIBEXEC");
@@ -57,6 +73,8 @@ int exec_helper_find(char *path, size_t len, struct error *err)
 	}
 	self_dir(dir, sizeof(dir));
 	if (dir[0] && !try_dir(dir, path, len))
+		return 0;
+	if (dir[0] && !installed_beside(dir, path, len))
 		return 0;
 	if (!try_dir(SCHEDPERF_LIBEXECDIR, path, len))
 		return 0;

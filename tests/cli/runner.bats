@@ -463,6 +463,17 @@ YAML
 	assert_one_line_error
 }
 
+@test "an installed schedperf finds its helper in libexec/schedperf beside its bin/" {
+	# as make install PREFIX=... lays them out, whatever PREFIX the build had
+	mkdir -p "$TMP/p/bin" "$TMP/p/libexec/schedperf"
+	cp "$SP" "$TMP/p/bin/schedperf"
+	cp "$(dirname "$SP")/schedperf-exec-helper" "$TMP/p/libexec/schedperf/"
+	SCHEDPERF_LIBEXEC= run "$TMP/p/bin/schedperf" run spawn -p count=5 -i 1 --warmup 0 \
+		--name installed --quiet
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(iterations)" -eq 1 ]
+}
+
 # per_benchmark: "position:warm-ups/measured/failed" for each benchmark of the store.
 per_benchmark() {
 	sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(k, ' ') FROM (SELECT b.position || ':' ||
