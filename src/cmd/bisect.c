@@ -198,6 +198,17 @@ static int bisect_run(struct bisection *bi, struct error *err)
 	return 0;
 }
 
+/*
+ * Close @bi; a kernel tree it could not put back is said, even under -q,
+ * before the line of how the bisection ended.
+ */
+static void bisect_close(struct bisection *bi)
+{
+	bisection_close(bi);
+	if (bi->tree_left[0])
+		fprintf(stderr, "schedperf: bisect: %s\n", bi->tree_left);
+}
+
 static int bisect_main(struct bisection *bi, const struct output_format *format)
 {
 	struct sampling_events events;
@@ -209,7 +220,7 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 	bi->events = &events;
 	bi->db = global.db;
 	if (bisection_open(bi, &err)) {
-		bisection_close(bi);
+		bisect_close(bi);
 		return error_report(&err);
 	}
 	/* resumed, the bisection's own --max-time */
@@ -223,7 +234,7 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 
 		bisection_interrupted(bi);
 		/* a tree it could not put back is said to be, by the close */
-		bisection_close(bi);
+		bisect_close(bi);
 		return command_interrupted("%s%s: 'schedperf bisect --resume' goes on", ends ?
 					   "the store is kept (git's bisect state begins once "
 					   "the ends are measured)" : "git's bisect state and the "
@@ -232,13 +243,13 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 	}
 	if (rc) {
 		bisection_failed(bi, &err);
-		bisection_close(bi);
+		bisect_close(bi);
 		return error_report(&err);
 	}
 	format->write(stdout, bi->record, NULL);
 	rc = ferror(stdout);
 	rc = rc ? EXIT_ENV : bisection_confirmed(bi) ? EXIT_OK : EXIT_FOUND;
-	bisection_close(bi);
+	bisect_close(bi);
 	return rc;
 }
 

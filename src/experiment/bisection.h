@@ -57,6 +57,7 @@ struct bisection {
 	char *lock_path;		/* GIT_COMMON_DIR/schedperf-bisect.lock, while held */
 	int lock_fd;			/* its lock, held while this process works on it */
 	bool tree_moved;		/* a kernel target checked out a commit to build */
+	char tree_left[512];		/* why the close could not put the tree back */
 	struct rng rng;
 };
 

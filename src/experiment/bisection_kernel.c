@@ -97,9 +97,9 @@ static void kernel_close(struct bisection *bi)
 	if (!head || !bi->tree_moved)
 		return;
 	if (git_run(bi->repo_top, NULL, &err, "checkout", "-q", head, NULL))
-		fprintf(stderr, "schedperf: bisect: cannot put the kernel tree %s back on %s: "
-			"%s (check it out yourself: git -C %s checkout %s)\n", bi->repo_top,
-			head, err.msg, bi->repo_top, head);
+		snprintf(bi->tree_left, sizeof(bi->tree_left), "cannot put the kernel tree %s "
+			 "back on %s: %s (check it out yourself: git -C %s checkout %s)",
+			 bi->repo_top, head, err.msg, bi->repo_top, head);
 	else
 		bi->tree_moved = false;
 }

@@ -512,3 +512,35 @@ round_ran() {
 	[ "$status" -eq 2 ]
 	[[ "${lines[-1]}" == *"a git bisect is in progress in "* ]]
 }
+
+@test "bisect --kernel-tree: a tree it cannot put back is said, even with -q, and not said to be back" {
+	tree_of 2 12
+	sp --db "$PG" db init >/dev/null
+	head=$(git rev-parse HEAD)
+	# the build takes git's index lock, as a git command left running would,
+	# so the checkout back fails
+	"$SP" --db "$PG" -q bisect command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" \
+		--machine m1 --good HEAD~10 --bad HEAD \
+		--build "touch .git/index.lock '$TMP/building';
+			 while [ ! -e '$TMP/go' ]; do sleep 0.05; done" \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/building"
+	kill -INT "$PID"
+	touch "$TMP/go"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
+	run cat "$TMP/err"
+	[ "${#lines[@]}" -eq 2 ] || { echo "$output"; false; }
+	[[ "${lines[0]}" == "schedperf: bisect: cannot put the kernel tree $TMP/tree back on "* ]]
+	[[ "${lines[0]}" == *" back on master: "* ]]
+	[[ "${lines[0]}" == *"(check it out yourself: git -C $TMP/tree checkout master)" ]]
+	[[ "${lines[1]}" == "schedperf: interrupted: "* ]]
+	refute grep -q "tree is back" "$TMP/err"
+	rm .git/index.lock
+	git checkout -q master
+	[ "$(git rev-parse HEAD)" = "$head" ]
+}
