@@ -89,9 +89,10 @@ int limits_ensure(const char *workload, const struct workload_needs *needs,
 			workload, need_kb / 1024, avail_kb / 1024);
 	if (needs->fds > 0 && raise_limit(RLIMIT_NOFILE, (rlim_t)(needs->fds + FD_MARGIN)))
 		return error_set(err, EXIT_ENV,
-			"%s needs %ld open files but the limit cannot be raised: %s "
-			"(run 'ulimit -n %ld' as root first, or use fewer groups/fds)",
-			workload, needs->fds, strerror(errno), needs->fds + FD_MARGIN);
+			"%s needs %ld open files, %ld with schedperf's own, but the limit "
+			"cannot be raised: %s (run 'ulimit -n %ld' as root first, or use fewer "
+			"groups/fds)", workload, needs->fds, needs->fds + FD_MARGIN,
+			strerror(errno), needs->fds + FD_MARGIN);
 	if (needs->tasks <= 0)
 		return 0;
 	/*
@@ -102,8 +103,9 @@ int limits_ensure(const char *workload, const struct workload_needs *needs,
 	 */
 	if (raise_limit(RLIMIT_NPROC, (rlim_t)(needs->tasks + TASK_MARGIN)))
 		return error_set(err, EXIT_ENV,
-			"%s needs %ld tasks but the process limit cannot be raised: %s "
-			"(run 'ulimit -u %ld' first, or use fewer tasks)",
-			workload, needs->tasks, strerror(errno), needs->tasks + TASK_MARGIN);
+			"%s needs %ld tasks, %ld with a margin for this user's others, but the "
+			"process limit cannot be raised: %s (run 'ulimit -u %ld' first, or use "
+			"fewer tasks)", workload, needs->tasks, needs->tasks + TASK_MARGIN,
+			strerror(errno), needs->tasks + TASK_MARGIN);
 	return 0;
 }
