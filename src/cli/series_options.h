@@ -46,7 +46,7 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 	OPT_CALLBACK(0, "by", (a), "run|batch", "one point per run name, its "	\
 		     "batches pooled (default), or one per batch", series_set_by),	\
 	OPT_CALLBACK(0, "order", (a), "ORDER", "started (default: first start "	\
-		     "time), name, or version (kernel release order: 5.9-rc1 < "	\
+		     "time), name, or version (names in kernel release order: 5.9-rc1 < "	\
 		     "5.9 < v5.10-rc1 < 5.10)", series_set_order),			\
 	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
 		 "measured (rusage: wall, user, system, ...)"),			\

@@ -6,7 +6,7 @@
 #include "report/report.h"
 
 const struct compare_style compare_styles[] = {
-	{ { "mmtests", "MMTests' table, *x.xx%* on rows with a verdict of change" },
+	{ { "mmtests", "MMTests' table, *x.xx%* where MMTests marks a change" },
 	  report_compare_mmtests, "Hmean/Amean ± stddev", mmtests_md_value },
 	{ { "mmtests-classic", "MMTests v0.27's table: BAmean-50/95/99, t-test marks" },
 	  report_compare_mmtests_classic, "Hmean/Amean ± stddev", mmtests_md_value },
