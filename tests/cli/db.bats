@@ -61,6 +61,17 @@ current_version() {	# the version a new SQLite store gets
 	assert_one_line_error
 }
 
+@test "db: the man page's FILES entry names this schema version and every older one" {
+	sp --db "$TMP/v.db" db init >/dev/null
+	v=$(sp --db "$TMP/v.db" db check | sed -n 's/^schema version: *//p')
+	[ "$v" -ge 13 ]
+	man=$(tr '\n' ' ' < "$BATS_TEST_DIRNAME/../../doc/schedperf.1")
+	[[ "$man" == *"schema version $v in PRAGMA user_version"* ]]
+	for old in $(seq 1 $((v - 1))); do
+		[[ "$man" =~ [\(\ ]$old:\ before\  ]] || { echo "no $old"; false; }
+	done
+}
+
 @test "db check: not a store (2), newer (3), damaged (1), on a read-only file" {
 	echo "hello" >"$TMP/text"
 	run sp --db "$TMP/text" db check
