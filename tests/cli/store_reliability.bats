@@ -470,6 +470,24 @@ kept_in() {
 	wait "$live" || true
 }
 
+@test "store: a writer through a link is told of the directory beside the link's target" {
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	$as_nobody true || skip "cannot run as nobody here"
+	mkdir "$TMP/a" "$TMP/b"
+	chmod 755 "$TMP" "$TMP/a"
+	chmod 777 "$TMP/b"
+	sp --db "$TMP/a/s.db" import "$BATS_TEST_DIRNAME/../data/store-v1.json"
+	chmod 666 "$TMP/a/s.db"
+	ln -s "$TMP/a/s.db" "$TMP/b/link.db"
+	# the file is writable, the link's directory too; SQLite's -wal goes beside the target
+	exit_is 3 $as_nobody "$SP" --db "$TMP/b/link.db" import \
+		"$BATS_TEST_DIRNAME/../data/store-v1.json"
+	err_has "cannot write store '$TMP/b/link.db': its directory is not writable by this user"
+	[ "$(ls -A "$TMP/b")" = link.db ]
+}
+
 @test "store: a full disk while creating a store: 'no space', exit 3, no file left" {
 	MNT="$TMP/mnt"
 	mkdir -p "$MNT"

@@ -39,14 +39,11 @@ void sqlite_directory_of(const char *location, char *dir, size_t len)
  * the file system is read-only (a WAL store needs its -shm file even to be
  * read); ask the file system which, for a message that says what to fix.
  */
-static const char *read_only_reason(const char *location)
+static const char *read_only_reason(const char *path)
 {
-	char dir[PATH_MAX], real[PATH_MAX];
+	char dir[PATH_MAX];
 
-	/* SQLite writes beside a link's target, not beside the link */
-	if (realpath(location, real))
-		location = real;
-	if (access(location, W_OK)) {
+	if (access(path, W_OK)) {
 		if (errno == EROFS)
 			return "it is on a read-only file system";
 		if (errno == EACCES)
@@ -55,16 +52,17 @@ static const char *read_only_reason(const char *location)
 			return NULL;
 	}
 	/* Its directory holds the -wal and -shm files, and a new store. */
-	sqlite_directory_of(location, dir, sizeof(dir));
+	sqlite_directory_of(path, dir, sizeof(dir));
 	if (!access(dir, W_OK) || (errno != EROFS && errno != EACCES))
 		return NULL;
 	return errno == EROFS ? "its directory is on a read-only file system" :
 				"its directory is not writable by this user";
 }
 
-int sqlite_read_only(const char *location, const char *what, struct error *err)
+int sqlite_read_only(const char *location, const char *path, const char *what,
+		     struct error *err)
 {
-	const char *why = read_only_reason(location);
+	const char *why = read_only_reason(path);
 
 	if (!why)
 		return 0;
@@ -146,7 +144,7 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 		char doing[128];
 
 		snprintf(doing, sizeof(doing), "%s in", what);
-		if (sqlite_read_only(path, doing, err))
+		if (sqlite_read_only(path, ss->path, doing, err))
 			return -1;
 	}
 	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,

@@ -27,7 +27,8 @@
  *
  * SQLite follows a symbolic link and keeps the -wal and -shm beside its
  * target, so each check above, and the connection, is made on the resolved
- * path (realpath()); messages name the location as given.
+ * path (realpath(), once, in sqlite_open(); the connection keeps it for the
+ * checks its errors make); messages name the location as given.
  *
  * The schema is made and upgraded by the caller's @upgrade (store/schema.c):
  * this file knows files, not tables.
@@ -53,9 +54,10 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-static int open_error(const char *location, const char *why, struct error *err)
+static int open_error(const char *location, const char *path, const char *why,
+		      struct error *err)
 {
-	if (sqlite_read_only(location, "open", err))
+	if (sqlite_read_only(location, path, "open", err))
 		return -1;
 	return error_set(err, EXIT_ENV, "cannot open store '%s': %s (check the path and its "
 			 "permissions, or give another --db)", location, why);
@@ -108,16 +110,21 @@ static int wait_for_lock(void *unused, int tries)
 	return !signals_caught();
 }
 
-/* A connection to the file @path, with URI @option, for the store shown as @location. */
-static struct sqlite_store *connect(const char *location, const char *path, const char *option,
-				    int flags, struct error *err)
+/*
+ * A connection to the file @file, with URI @option, for the store shown as @location,
+ * whose file with links resolved is @path: @file, but for a new store being built under
+ * a temporary name.
+ */
+static struct sqlite_store *connect(const char *location, const char *path, const char *file,
+				    const char *option, int flags, struct error *err)
 {
 	struct sqlite_store *ss = xcalloc(1, sizeof(*ss));
-	char *uri = file_uri(path, option);
+	char *uri = file_uri(file, option);
 	int rc;
 
 	ss->base.driver = &store_sqlite;
 	ss->base.location = xstrdup(location);
+	ss->path = xstrdup(path);
 	/*
 	 * A connection is only ever used by the thread that opened it, so
 	 * SQLite's own locking of it is work for nothing: reading a store of
@@ -127,7 +134,8 @@ static struct sqlite_store *connect(const char *location, const char *path, cons
 	rc = sqlite3_open_v2(uri, &ss->db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
-		open_error(location, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc), err);
+		open_error(location, path, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc),
+			   err);
 		sqlite_close(&ss->base);
 		return NULL;
 	}
@@ -147,6 +155,7 @@ void sqlite_close(struct store *st)
 	sqlite_finalize_all(ss);
 	sqlite3_close(ss->db);
 	free(ss->base.location);
+	free(ss->path);
 	free(ss);
 }
 
@@ -266,11 +275,11 @@ static struct sqlite_store *connect_reading(const char *location, const char *pa
 	long long wal = sqlite_file_size(path, "-wal");
 
 	if (wal > 0)
-		ss = connect(location, path, "", SQLITE_OPEN_READONLY, err);
+		ss = connect(location, path, path, "", SQLITE_OPEN_READONLY, err);
 	else if (rw && writable_here(path))
-		ss = connect(location, path, "", SQLITE_OPEN_READWRITE, err);
+		ss = connect(location, path, path, "", SQLITE_OPEN_READWRITE, err);
 	else
-		ss = connect(location, path, "immutable=1", SQLITE_OPEN_READONLY, err);
+		ss = connect(location, path, path, "immutable=1", SQLITE_OPEN_READONLY, err);
 	if (!ss)
 		return NULL;
 	ss->read_only = true;
@@ -315,9 +324,9 @@ static int open_for_writing(const char *location, const char *path, store_upgrad
 	struct sqlite_store *ss;
 	int rc;
 
-	if (sqlite_read_only(location, "write", err))
+	if (sqlite_read_only(location, path, "write", err))
 		return -1;
-	ss = connect(location, path, "", SQLITE_OPEN_READWRITE, err);
+	ss = connect(location, path, path, "", SQLITE_OPEN_READWRITE, err);
 	if (!ss)
 		return -1;
 	/* Another program's database, or a newer store, is refused before any change. */
@@ -427,7 +436,8 @@ static int build_new(const char *location, const char *tmp, store_upgrade_fn *up
 	struct sqlite_store *ss;
 	int rc;
 
-	ss = connect(location, tmp, "", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	ss = connect(location, location, tmp, "", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+		     err);
 	if (!ss)
 		return -1;
 	rc = switch_to_wal(ss, err) || upgrade(&ss->base, err) || checkpoint(ss, err) ? -1 : 0;
@@ -448,16 +458,17 @@ static int publish(const char *tmp, const char *location, struct error *err)
 		    errno == EEXIST)
 			return 0;
 	}
-	return open_error(location, strerror(errno), err);
+	return open_error(location, location, strerror(errno), err);
 }
 
+/* Nothing is at @location, so it is its own path: no link to resolve (open_at()). */
 static int create_store(const char *location, store_upgrade_fn *upgrade, struct store **out,
 			struct error *err)
 {
 	char tmp[PATH_MAX];
 	int rc;
 
-	if (sqlite_read_only(location, "create", err))
+	if (sqlite_read_only(location, location, "create", err))
 		return -1;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", location, (long)getpid()) >=
 	    (int)sizeof(tmp))
@@ -505,7 +516,7 @@ static int locate(const char *location, const char *path, enum file_kind *kind,
 		return file_kind(location, &sb, kind, err) ? -1 : 1;
 	if (errno == ENAMETOOLONG)
 		return path_too_long(location, err);
-	return errno == ENOENT ? 0 : open_error(location, strerror(errno), err);
+	return errno == ENOENT ? 0 : open_error(location, path, strerror(errno), err);
 }
 
 /* Open the store at @location, whose file, links resolved, is @path. */
@@ -548,8 +559,8 @@ int sqlite_open(const char *location, enum store_access access, store_upgrade_fn
 int sqlite_open_memory(const char *location, enum store_access access,
 		       store_upgrade_fn *upgrade, struct store **out, struct error *err)
 {
-	struct sqlite_store *ss = connect(location, "memory", "mode=memory", SQLITE_OPEN_READWRITE,
-					  err);
+	struct sqlite_store *ss = connect(location, location, "memory", "mode=memory",
+					  SQLITE_OPEN_READWRITE, err);
 
 	if (!ss)
 		return -1;

@@ -32,6 +32,13 @@ struct sqlite_store {
 	struct store base;
 	sqlite3 *db;
 	bool read_only;		/* not STORE_WRITE: nothing may be written */
+	/*
+	 * The file the store's checks are made on: its location with links
+	 * resolved, as sqlite_open() found it once (SQLite writes beside a
+	 * link's target, not beside the link), or as given when nothing was
+	 * there. Messages name base.location.
+	 */
+	char *path;
 	enum store_txn txn;	/* of the transaction open */
 	struct sqlite_stmt stmts[SQLITE_STATEMENTS];
 	int nr_stmts;
@@ -48,11 +55,13 @@ long long sqlite_file_size(const char *path, const char *suffix);
 /* The directory that holds @location ("." for a bare name). */
 void sqlite_directory_of(const char *location, char *dir, size_t len);
 /*
- * When the store at @location cannot be written, -1 with @err: "cannot
- * WHAT store 'PATH': it is on a read-only file system (make it writable
- * ...)"; else 0, when nothing about the file says so.
+ * When the store at @location, whose file with links resolved is @path,
+ * cannot be written, -1 with @err: "cannot WHAT store 'LOCATION': it is on
+ * a read-only file system (make it writable ...)"; else 0, when nothing
+ * about the file says so.
  */
-int sqlite_read_only(const char *location, const char *what, struct error *err);
+int sqlite_read_only(const char *location, const char *path, const char *what,
+		     struct error *err);
 /* Whether the connection's last error was a full disk (or quota). */
 bool sqlite_out_of_space(sqlite3 *db);
 /* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
