@@ -23,6 +23,7 @@
 #include "runner/knob_session.h"
 #include "runner/lock_wait.h"
 #include "runner/plan.h"
+#include "runner/plan_given.h"
 #include "runner/runner.h"
 #include "runner/suite.h"
 #include "runner/suite_file.h"
@@ -357,7 +358,8 @@ static int check_combinations(const struct run_request *req)
 
 /*
  * -p values may be percents of the CPUs or multiples (threads=1600%, 2x) and
- * --sweep generates lists: both become plain "KEY=V1,V2" assignments here.
+ * --sweep generates lists: both become plain "KEY=V1,V2" assignments here,
+ * the -p ones first and in their order, as build_plan()'s plan_given names them.
  */
 static int expand_assignments(const struct run_request *req, char **out, size_t *nr,
 			      int *cpus, struct error *err)
@@ -384,9 +386,10 @@ static int expand_assignments(const struct run_request *req, char **out, size_t 
 static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
 {
 	const struct workload *w;
+	struct plan_given given = { req->params, req->nr_params, 0 };
 	char **assignments;
 	size_t nr = 0;
-	int rc, cpus = 0;
+	int rc;
 
 	if (req->suite)
 		return suite_plan(req->suite, plan, err);
@@ -395,9 +398,9 @@ static int build_plan(const struct run_request *req, struct plan *plan, struct e
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", req->workload);
 	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
-	rc = expand_assignments(req, assignments, &nr, &cpus, err);
-	if (!rc && (rc = plan_add(plan, w, assignments, nr, err)) && nr >= req->nr_params)
-		sweep_say_resolved(req->params, assignments, req->nr_params, cpus, err);
+	rc = expand_assignments(req, assignments, &nr, &given.cpus, err);
+	if (!rc)
+		rc = plan_add_given(plan, w, assignments, nr, &given, err);
 	for (size_t i = 0; i < nr; i++)
 		free(assignments[i]);
 	free(assignments);

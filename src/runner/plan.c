@@ -16,6 +16,7 @@
 #include "monitor/monitor.h"
 #include "runner/metric_names.h"
 #include "runner/plan.h"
+#include "runner/plan_given.h"
 #include "store/store.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -169,6 +170,13 @@ static void drop_repeats(struct plan *plan, size_t first)
 int plan_add(struct plan *plan, const struct workload *w, char *const *assignments,
 	     size_t nr_assignments, struct error *err)
 {
+	return plan_add_given(plan, w, assignments, nr_assignments, NULL, err);
+}
+
+int plan_add_given(struct plan *plan, const struct workload *w, char *const *assignments,
+		   size_t nr_assignments, const struct plan_given *given, struct error *err)
+{
+	struct error why = { 0 };
 	size_t first = plan->nr_items;
 	struct expansion *ex = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(*ex));
 	char **current = xcalloc(nr_assignments ? nr_assignments : 1, sizeof(char *));
@@ -193,9 +201,11 @@ int plan_add(struct plan *plan, const struct workload *w, char *const *assignmen
 			strbuf_addstr(&sb, ex[i].values[index[i]]);
 			current[i] = strbuf_detach(&sb);
 		}
-		rc = add_item(plan, w, current, nr_assignments, err);
+		rc = add_item(plan, w, current, nr_assignments, given ? &why : err);
 		for (size_t i = 0; i < nr_assignments; i++)
 			free(current[i]);
+		if (rc && given)
+			plan_given_error(given, assignments, &why, err);
 		if (rc)
 			break;
 		for (k = nr_assignments; k > 0; k--) {

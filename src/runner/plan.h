@@ -119,6 +119,14 @@ void plan_option_add(struct plan *plan, const struct plan_option *o, const char 
  */
 int plan_add(struct plan *plan, const struct workload *w, char *const *assignments,
 	     size_t nr_assignments, struct error *err);
+
+/*
+ * plan_add() of assignments resolved from what @given says the user typed:
+ * a benchmark its checks refuse is refused in runner/plan_given.h's words.
+ */
+struct plan_given;
+int plan_add_given(struct plan *plan, const struct workload *w, char *const *assignments,
+		   size_t nr_assignments, const struct plan_given *given, struct error *err);
 void plan_release(struct plan *plan);
 
 /* Set the overrides of the items from @first on (a suite entry's settings). */

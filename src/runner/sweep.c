@@ -18,7 +18,6 @@
  *   from an SMT core to an LLC, a node, the machine, then overcommit.
  */
 #include <ctype.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,54 +359,4 @@ char *sweep_resolve_assignment(const char *assignment, int cpus, struct error *e
 		return NULL;
 	}
 	return strbuf_detach(&r.sb);
-}
-
-/* Whether @msg names the KEY of "KEY=VALUE" @assignment, as a word. */
-static bool names_key(const char *msg, const char *assignment)
-{
-	char key[64];
-	size_t len = strcspn(assignment, "=");
-
-	if (!len || len >= sizeof(key))
-		return false;
-	memcpy(key, assignment, len);
-	key[len] = '\0';
-	for (const char *at = msg; (at = strstr(at, key)); at += len) {
-		bool starts = at == msg || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
-		bool ends = !(isalnum((unsigned char)at[len]) || at[len] == '_');
-
-		if (starts && ends)
-			return true;
-	}
-	return false;
-}
-
-void sweep_say_resolved(const char *const *given, char *const *resolved, size_t n, int cpus,
-			struct error *err)
-{
-	struct strbuf said = STRBUF_INIT;
-	char what[sizeof(err->msg)];
-	size_t end = strlen(err->msg), at = end;
-	int depth = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(given[i], resolved[i]) && names_key(err->msg, given[i]))
-			strbuf_addf(&said, "%s-p %.64s is %.64s", said.len ? ", " : "",
-				    given[i], resolved[i]);
-	if (!said.len)
-		return;
-	/* the " (how to fix)" that ends the message, if it ends with one */
-	while (end && err->msg[end - 1] == ')' && at--) {
-		depth += (err->msg[at] == ')') - (err->msg[at] == '(');
-		if (!depth || !at)
-			break;
-	}
-	if (!end || err->msg[end - 1] != ')' || depth || at < 1 || err->msg[at - 1] != ' ')
-		at = end;
-	else
-		at--;
-	memcpy(what, err->msg, sizeof(what));
-	error_set(err, err->code, "%.*s; %s on %d CPU%s%s", (int)at, what, said.buf, cpus,
-		  cpus == 1 ? "" : "s", what + at);
-	strbuf_release(&said);
 }

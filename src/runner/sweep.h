@@ -54,14 +54,4 @@ int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err
  */
 char *sweep_resolve_assignment(const char *assignment, int cpus, struct error *err);
 
-/*
- * A -p value given as a share of the CPUs (calls=50%, loops=2x) is checked
- * as the count it became, which the workload's error names: the @n
- * assignments @given resolved to @resolved (on @cpus CPUs), and @err says
- * too what each such value named there was given as, before its "(how to
- * fix)".
- */
-void sweep_say_resolved(const char *const *given, char *const *resolved, size_t n, int cpus,
-			struct error *err);
-
 #endif

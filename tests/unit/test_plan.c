@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "runner/plan.h"
+#include "runner/plan_given.h"
 #include "util/strbuf.h"
 
 /* A stored plan of one benchmark with @params_json, then @options ("" or ",..."). */
@@ -208,6 +209,46 @@ static void test_plan_option_find(void **state)
 	plan_release(&plan);
 }
 
+/* plan_given_error() of @msg, a benchmark of @resolved refused, where the user typed @typed. */
+static const char *given_error(const char *msg, const char *typed, const char *resolved,
+			       int cpus)
+{
+	static struct error err;
+	char mode[] = "mode=socket";
+	const char *const text[] = { mode, typed };
+	char *const assignments[] = { mode, (char *)resolved };
+	struct plan_given given = { text, 2, cpus };
+	struct error why = { EXIT_USAGE, "" };
+
+	snprintf(why.msg, sizeof(why.msg), "%s", msg);
+	assert_int_equal(plan_given_error(&given, assignments, &why, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	return err.msg;
+}
+
+/* The reason names what was typed, before its "(how to fix)", and only what it names. */
+static void test_plan_given_error(void **state)
+{
+	(void)state;
+	assert_string_equal(given_error("1 call for 2 threads (give calls >= threads)",
+					"calls=50%", "calls=1", 2),
+			    "1 call for 2 threads; -p calls=50% is calls=1 on 2 CPUs "
+			    "(give calls >= threads)");
+	assert_string_equal(given_error("calls: too few", "calls=1x,1", "calls=1,1", 1),
+			    "calls: too few; -p calls=1x,1 is calls=1,1 on 1 CPU");
+	assert_string_equal(given_error("calls (of threads) low (give more (or fewer))",
+					"calls=2x", "calls=4", 2),
+			    "calls (of threads) low; -p calls=2x is calls=4 on 2 CPUs "
+			    "(give more (or fewer))");
+	assert_string_equal(given_error("calls low(give more)", "calls=2x", "calls=4", 2),
+			    "calls low(give more); -p calls=2x is calls=4 on 2 CPUs");
+	/* not named as a word, or typed as planned: the reason as it is */
+	assert_string_equal(given_error("recalls_n low (give more)", "calls=2x", "calls=4", 2),
+			    "recalls_n low (give more)");
+	assert_string_equal(given_error("calls low (give more)", "calls=4", "calls=4", 2),
+			    "calls low (give more)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_plan_options_absent),
 		cmocka_unit_test(test_plan_options_zero_given),
 		cmocka_unit_test(test_plan_option_find),
+		cmocka_unit_test(test_plan_given_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
