@@ -143,6 +143,16 @@ int command_check_release(const char *cmd, const char *what, const char *s)
 				   what, shown, problem);
 }
 
+int command_check_top(const char *cmd, int *top, bool profile)
+{
+	if (*top && !profile)
+		return command_usage_error(cmd, "--top counts the symbols of --profile, which was "
+					   "not given (give --profile too, or leave --top out)");
+	if (!*top)
+		*top = 10;
+	return 0;
+}
+
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv)
 {
 	int code = 0;

@@ -74,6 +74,12 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
  * else the usage error naming @what ("--kernel release") and what is wrong.
  */
 int command_check_release(const char *cmd, const char *what, const char *s);
+/*
+ * --top N of show and compare, the symbols of each benchmark's --profile:
+ * 0 with *@top the default when it was not given (0), else the usage
+ * error when --profile was not, since it would be ignored.
+ */
+int command_check_top(const char *cmd, int *top, bool profile);
 /* The same as command_check_utf8() for each operand, argv[optind..argc-1]. */
 int command_check_utf8_operands(const char *cmd, const char *what, int argc, char **argv);
 /*

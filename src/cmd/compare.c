@@ -264,7 +264,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .format = OPTION_CHOICE(compare_formats),
-				  .style = OPTION_CHOICE(compare_styles), .top = 10,
+				  .style = OPTION_CHOICE(compare_styles),
 				  .margin_pct = NAN };
 	const struct cmd_option options[] = {
 		OPT_CHOICE("style", &a.style, "STYLE", "{}"),
@@ -308,6 +308,10 @@ int cmd_compare(int argc, char **argv)
 	compare_options_init(&a.opts);
 	if (parse_options(argc, argv, options, &compare_usage, &code))
 		goto out;
+	if (command_check_top("compare", &a.top, a.profile)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
 	if (!isnan(a.margin_pct))
 		a.opts.margin = a.margin_pct / 100;
 	if ((code = check_run_names(argc, argv)))

@@ -80,7 +80,7 @@ int cmd_show(int argc, char **argv)
 	struct error err = { 0 };
 	struct profile_diff d;
 	bool samples = false, env = false, profile = false;
-	int top = 10;
+	int top = 0;
 	const struct cmd_option options[] = {
 		OPT_BOOL(0, "samples", &samples,
 			 "also print every sample of every metric (warm-ups in parentheses, disturbed "
@@ -97,6 +97,8 @@ int cmd_show(int argc, char **argv)
 
 	if (parse_options(argc, argv, options, &show_usage, &code))
 		return code;
+	if (command_check_top("show", &top, profile))
+		return EXIT_USAGE;
 	if (optind >= argc)
 		return command_usage_error("show", "give the name of a run (see 'schedperf runs')");
 	if (optind + 1 < argc)

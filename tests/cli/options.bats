@@ -229,6 +229,16 @@ refused_by_all() {
 	refused_by_all machine '' "pattern must have 1 to 255 bytes"
 }
 
+@test "options: --top without --profile is refused by show and compare, not ignored" {
+	local cmd
+	for cmd in "show a" "compare a b"; do
+		run sp $cmd --top 3
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"--top counts the symbols of --profile, which was not given"* ]]
+	done
+}
+
 @test "options: every built-in suite, as --suite's error lists them, is in both man pages" {
 	local doc="$BATS_TEST_DIRNAME/../../doc" names name
 	run sp run --suite no-such-suite
