@@ -21,10 +21,14 @@
  */
 static int finish_output(int code)
 {
-	if (code == EXIT_OK && (fflush(stdout) || ferror(stdout)))
-		return die_code(EXIT_ENV, "cannot write the output: %s (check free space on "
-				"the output's file system)", strerror(errno ? errno : EIO));
-	return code;
+	int e;
+
+	if (code != EXIT_OK || (!fflush(stdout) && !ferror(stdout)))
+		return code;
+	e = errno ? errno : EIO;
+	return die_code(EXIT_ENV, "cannot write the output: %s (%s)", strerror(e),
+			e == EBADF ? "standard output is closed: give the command one" :
+			"check free space on the output's file system");
 }
 
 int main(int argc, char **argv)

@@ -332,6 +332,13 @@ big() {		# big N: a string of N letters
 		[ "$rc" -eq 3 ] || { echo "$opt: exit $rc"; return 1; }
 		[ "$(wc -l <"$TMP/err")" -eq 1 ]
 	done
+	# a closed standard output is not a full disk: the advice says which
+	rc=0
+	"$SP" list >&- 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 3 ]
+	[[ "$(cat "$TMP/err")" == *"(standard output is closed: give the command one)" ]]
+	"$SP" list >/dev/full 2>"$TMP/err" || true
+	[[ "$(cat "$TMP/err")" == *"(check free space on the output's file system)" ]]
 }
 
 @test "hostile: import files that are not documents" {
