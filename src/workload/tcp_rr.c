@@ -106,6 +106,9 @@ enum {
 enum {
 	RR_TPS, RR_P50, RR_P90, RR_P99, RR_P999,
 	NR_RR_METRICS,
+	/* mode=stream's one metric, after rr's: list shows every metric */
+	RR_STREAM_MBPS = NR_RR_METRICS,
+	NR_RR_ALL_METRICS,
 };
 
 enum rr_mode { RR_MODE_RR, RR_MODE_STREAM };
@@ -145,7 +148,7 @@ static const struct param_spec rr_params[NR_RR_PARAMS] = {
 		"each client and server a process, or all threads of one" },
 };
 
-static const struct metric_spec rr_metrics[NR_RR_METRICS] = {
+static const struct metric_spec rr_metrics[NR_RR_ALL_METRICS] = {
 	[RR_TPS] = { "transactions_per_sec", "transactions/s", BETTER_HIGHER,
 		"transactions of all pairs per second" },
 	[RR_P50] = { "latency_p50", "usec", BETTER_LOWER, "median transaction latency" },
@@ -155,14 +158,12 @@ static const struct metric_spec rr_metrics[NR_RR_METRICS] = {
 		"99th percentile transaction latency" },
 	[RR_P999] = { "latency_p999", "usec", BETTER_LOWER,
 		"99.9th percentile transaction latency" },
+	[RR_STREAM_MBPS] = { "mbytes_per_sec", "MB/s", BETTER_HIGHER,
+		"mode=stream's only metric: bytes the servers received per second, in "
+		"millions (iperf3 receiver)" },
 };
 
 extern const struct workload workload_tcp_rr;
-
-static const struct metric_spec rr_stream_metric = {
-	"mbytes_per_sec", "MB/s", BETTER_HIGHER,
-	"bytes the servers received per second, in millions (iperf3 receiver)",
-};
 
 /* One pair's results, written by its client and server; shared memory. */
 struct rr_pair {
@@ -243,7 +244,7 @@ static size_t rr_describe_metrics(const struct param_value *values,
 {
 	if (values[RR_PARAM_MODE].num != RR_MODE_STREAM)
 		return NR_RR_METRICS;
-	metrics[0] = rr_stream_metric;
+	metrics[0] = rr_metrics[RR_STREAM_MBPS];
 	return 1;
 }
 
@@ -724,7 +725,7 @@ const struct workload workload_tcp_rr = {
 	.params = rr_params,
 	.nr_params = NR_RR_PARAMS,
 	.metrics = rr_metrics,
-	.nr_metrics = NR_RR_METRICS,
+	.nr_metrics = NR_RR_ALL_METRICS,
 	.check = rr_check,
 	.memory_kb = rr_memory_kb,
 	.describe_metrics = rr_describe_metrics,

@@ -22,6 +22,14 @@ metric_of() {
 	sp run tcp-rr -p mode=stream -p transactions=10 -p req_size=4096 -i 1 --name st --quiet
 	run metric_of st mbytes_per_sec
 	[[ "$output" =~ ^[0-9.]+$ ]]
+	# each mode stores its own metrics alone, and list names both modes'
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(m.name) FROM metrics m
+		JOIN benchmarks b ON b.id = m.benchmark_id JOIN batches t ON t.id = b.batch_id
+		JOIN runs r ON r.id = t.run_id WHERE r.name = 'st' AND m.source = 'workload'")" \
+		= mbytes_per_sec ]
+	run sp list tcp-rr
+	[[ "$output" == *"mbytes_per_sec MB/s"*"mode=stream's only metric"* ]]
+	[[ "$output" == *"latency_p999"* ]]
 	sp run fairness -p mode=nice -p weights=100:200:300 -p tasks=1 -p runtime=1 -p warmup=0 \
 		-i 1 --name fair --quiet
 	run metric_of fair share_3
