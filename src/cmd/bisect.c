@@ -67,7 +67,9 @@ static const struct cmd_usage bisect_usage = {
 	"more evidence). Runs: NAME-good, NAME-bad, NAME-COMMIT. With --kernel-tree\n"
 	"each commit is a kernel, built in DIR by --build and booted and measured\n"
 	"by the workers of a machine matching --machine (a PostgreSQL store;\n"
-	"'schedperf worker --boot-cmd'), one round of boots per block.\n",
+	"'schedperf worker --boot-cmd'), one round of boots per block; a job that\n"
+	"stored the metric in another unit or direction than the first (a worker of\n"
+	"another version) stops the bisection (exit 3) for --resume.\n",
 };
 
 static int set_flag(const struct cmd_option *opt, const char *arg)

@@ -224,16 +224,37 @@ char *bisection_run_name(const struct bisection *bi, const char *hash)
 	return xasprintf("%s-%.12s", bi->name, hash);
 }
 
-void bisection_note_metric(struct bisection *bi, const char *name, const char *unit,
-			   enum better better)
+int bisection_metric(struct bisection *bi, const struct metric_key *m, const char *whose,
+		     const char *fix, struct error *err)
 {
-	bi->better = better;
-	if (json_object_get(bi->record, "better"))
-		return;
-	/* a command workload's names are what its output said: not always UTF-8 */
-	json_object_set_new(bi->record, "metric", bisection_text(name));
-	json_object_set_new(bi->record, "unit", bisection_text(unit));
-	json_object_set_new(bi->record, "better", json_string(better_name(better)));
+	/*
+	 * as the record keeps them, which a resumed bisection compares with: a
+	 * command workload's names are what its output said, not always UTF-8
+	 */
+	struct metric_key kept = { utf8_kept(m->name ? m->name : ""),
+				   utf8_kept(m->unit ? m->unit : ""), m->better };
+	struct metric_key ours = { bi->metric_name, bi->metric_unit, bi->better };
+	int rc = 0;
+
+	if (!bi->metric_known) {
+		bi->metric_known = true;
+		bi->metric_name = (char *)kept.name;
+		bi->metric_unit = (char *)kept.unit;
+		bi->better = m->better;
+		json_object_set_new(bi->record, "metric", json_string(kept.name));
+		json_object_set_new(bi->record, "unit", json_string(kept.unit));
+		json_object_set_new(bi->record, "better", json_string(better_name(m->better)));
+		return 0;
+	}
+	if (!metric_key_same(&kept, &ours))
+		rc = error_set(err, EXIT_ENV, "bisect: %s %.64s in '%.32s', %s is better, where "
+			       "the bisection's first measurement stored it in '%.32s', %s is "
+			       "better: values in another unit or direction are not compared (%s)",
+			       whose, kept.name, kept.unit, better_name(kept.better), ours.unit,
+			       better_name(ours.better), fix);
+	free((char *)kept.name);
+	free((char *)kept.unit);
+	return rc;
 }
 
 static int session_open(struct bisection *bi, struct session *s, struct error *err)

@@ -12,6 +12,7 @@
 #include "runner/commit_build.h"
 #include "stats/level_choice.h"
 #include "stats/rng.h"
+#include "store/metric_key.h"
 #include "store/store.h"
 
 /*
@@ -50,7 +51,13 @@ struct bisection {
 	struct build_area area;		/* the local target's scratch builds */
 	json_t *record;			/* doc/design.md, "Bisection": what is stored */
 	const struct workload *w;
-	enum better better;		/* the metric's, once the first measurement found it */
+	/*
+	 * The metric, fixed by the first measurement that found it (name,
+	 * unit and direction, store/metric_key.h): metric_known once it is
+	 */
+	bool metric_known;
+	char *metric_name, *metric_unit;
+	enum better better;
 	char good[41], bad[41];
 	char *name;			/* NAME of NAME-good, NAME-bad, NAME-HASH12 */
 	char *repo_top;			/* the repository's top level */
@@ -114,9 +121,16 @@ json_t *bisection_text(const char *s);
 
 /* The run a commit's measurements go to: NAME-good, NAME-bad or NAME-HASH12. */
 char *bisection_run_name(const struct bisection *bi, const char *hash);
-/* The metric, the first time a measurement names it: the record keeps it for the report. */
-void bisection_note_metric(struct bisection *bi, const char *name, const char *unit,
-			   enum better better);
+/*
+ * The metric @m that a measurement stored or measures, @whose saying which
+ * ("job 12 on m1 stored", "this schedperf measures"). The first fixes the
+ * bisection's metric, which the record keeps (for the report, and for
+ * --resume); a later one must be that same metric (store/metric_key.h):
+ * one in another unit or direction is refused, EXIT_ENV with @fix, since
+ * its values cannot be compared with the others. 0, or -1 with @err.
+ */
+int bisection_metric(struct bisection *bi, const struct metric_key *m, const char *whose,
+		     const char *fix, struct error *err);
 
 /*
  * Start a new bisection (validate, store its record, open the target), or

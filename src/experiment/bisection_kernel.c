@@ -355,10 +355,17 @@ static int submit_round(struct bisection *bi, struct session *s, json_t *pending
 	return 0;
 }
 
-/* The median of the metric in the batch job @job stored, as a value of the block. */
+/*
+ * The median of the metric in the batch job @job stored, as a value of the
+ * block: 0, 1 when the job stored the bisection's metric in another unit
+ * or direction (a worker of another version: @err says so, and no later
+ * round on that machine would do better), -1 with @err.
+ */
 static int boot_value(struct bisection *bi, const struct store_job *job, const char *run,
 		      double *value, struct error *err)
 {
+	/* once the first measurement fixed it, its name, though --metric was not given */
+	const char *wanted = bi->metric_known ? bi->metric_name : bi->so.metric;
 	struct result_set set = { NULL, 0 };
 	double *x = NULL;
 	size_t n = 0;
@@ -373,10 +380,19 @@ static int boot_value(struct bisection *bi, const struct store_job *job, const c
 			continue;
 		for (size_t m = 0; m < batch->benchmarks[0].nr_metrics; m++) {
 			const struct result_metric *rm = &batch->benchmarks[0].metrics[m];
+			struct metric_key key = metric_key_of(rm);
+			char whose[320];
 
-			if (bi->so.metric ? strcmp(rm->name, bi->so.metric) != 0 : m != 0)
+			if (wanted ? strcmp(rm->name, wanted) != 0 : m != 0)
 				continue;
-			bisection_note_metric(bi, rm->name, rm->unit, rm->better);
+			snprintf(whose, sizeof(whose), "job %lld on %s stored", (long long)job->id,
+				 job->worker ? job->worker : bi->machine);
+			if (bisection_metric(bi, &key, whose, "run the workers of that machine "
+					     "with the schedperf the bisection began with, then "
+					     "'schedperf bisect --resume'", err)) {
+				result_set_release(&set);
+				return 1;
+			}
 			x = xcalloc(rm->nr_samples + 1, sizeof(double));
 			for (size_t k = 0; k < rm->nr_samples; k++)
 				if (rm->samples[k] > 0 && isfinite(rm->samples[k]))
@@ -386,7 +402,7 @@ static int boot_value(struct bisection *bi, const struct store_job *job, const c
 	}
 	if (!n) {
 		error_set(err, EXIT_USAGE, "bisect: job %lld stored no positive %s (check -p and "
-			  "--metric)", (long long)job->id, bi->so.metric ? bi->so.metric :
+			  "--metric)", (long long)job->id, wanted ? wanted :
 			  "value of the benchmark's first metric");
 	} else {
 		sort_doubles(x, n);
@@ -413,6 +429,7 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 {
 	json_t *pending = json_object_get(bi->record, "pending");
 	struct store_job job = { 0 };
+	bool other_metric = false;
 	int rc = 1;
 
 	/* a round of these sides that the last process began is waited for again */
@@ -442,17 +459,29 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 			/* the step's kernel did not boot, or its run failed: a skip, at once */
 			s->give_up = s->levels && i == 1;
 			rc = 0;
-		} else if (rc && boot_value(bi, &job, s->runs[i], &values[i], err)) {
-			rc = -1;
+		} else if (!other_metric) {
+			int v = boot_value(bi, &job, s->runs[i], &values[i], err);
+
+			if (v < 0)
+				rc = -1;
+			other_metric = v > 0;
 		}
 		store_job_release(&job);
 	}
-	if (rc >= 0) {
-		json_object_del(bi->record, "pending");
-		if (bisection_save(bi, true, err))
-			return -1;
-	}
-	return rc;
+	if (rc < 0)
+		return -1;
+	/*
+	 * The round is over, its jobs all ended: a resumed bisection submits a
+	 * new one. One whose value came in another unit or direction stops the
+	 * bisection (resumable) rather than be compared, or be taken for a
+	 * failed boot and make its step a skip: the commit is not at fault, the
+	 * machine's schedperf is, and every round on it would be the same.
+	 */
+	json_object_del(bi->record, "pending");
+	if (other_metric)
+		/* @err says which; the bisection's failure is stored with the record */
+		return -1;
+	return bisection_save(bi, true, err) ? -1 : rc;
 }
 
 const struct bisect_target bisect_kernel = {

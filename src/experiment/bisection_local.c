@@ -86,6 +86,7 @@ static int prepare_in(struct bisection *bi, struct sample_side *side, const char
 static int local_session_open(struct bisection *bi, struct session *s, struct error *err)
 {
 	struct sample_side *sides = xcalloc(s->nr, sizeof(*sides));
+	struct metric_key key;
 
 	s->sides = sides;
 	for (size_t i = 0; i < s->nr; i++) {
@@ -98,8 +99,10 @@ static int local_session_open(struct bisection *bi, struct session *s, struct er
 		    side_open(&sides[i], bi->st, s->runs[i], &bi->so, bi->events, bi->ms, err))
 			return -1;
 	}
-	bisection_note_metric(bi, sides[0].metric_name, sides[0].metric_unit, sides[0].better);
-	return 0;
+	key = (struct metric_key){ sides[0].metric_name, sides[0].metric_unit, sides[0].better };
+	/* resumed by another version of schedperf, whose workload says another unit */
+	return bisection_metric(bi, &key, "this schedperf measures", "resume it with the "
+				"schedperf that began it, or start the bisection again", err);
 }
 
 static int local_block(struct bisection *bi, struct session *s, double *values,

@@ -465,10 +465,15 @@ static int options_from_record(struct bisection *bi, struct error *err)
 	if (!bi->workload || !(bi->w = workload_find(bi->workload)))
 		return error_set(err, EXIT_USAGE, "bisect: the stored bisection names no workload "
 				 "of this schedperf ('%.64s')", bi->workload ? bi->workload : "");
-	/* not measured yet: the first session says */
+	/* the metric its first measurement fixed; not measured yet, the first session says */
 	if (!json_is_string(json_object_get(r, "better")) ||
-	    better_parse(json_string_value(json_object_get(r, "better")), &bi->better))
+	    better_parse(json_string_value(json_object_get(r, "better")), &bi->better)) {
 		bi->better = BETTER_LOWER;
+		return 0;
+	}
+	bi->metric_known = true;
+	bi->metric_name = xstrdup(bi->so.metric ? bi->so.metric : "");
+	bi->metric_unit = xstrdup(json_string_value(json_object_get(r, "unit")) ?: "");
 	return 0;
 }
 
@@ -550,6 +555,10 @@ void bisection_close(struct bisection *bi)
 	store_close_made(bi->st, bi->store_made);
 	json_decref(bi->record);
 	free(bi->name);
+	free(bi->metric_name);
+	free(bi->metric_unit);
+	bi->metric_name = bi->metric_unit = NULL;
+	bi->metric_known = false;
 	free(bi->repo_top);
 	bi->repo_top = NULL;
 	unlock_repo(bi);

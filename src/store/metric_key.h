@@ -15,7 +15,8 @@
  * better, are different quantities, and a percent change from one to the
  * other means nothing. Every place that pairs metrics across batches or
  * runs (compare's rows, history's series, sweeps, a bisect step's stored
- * ends, ab's sides) asks this, so that they all agree.
+ * ends, ab's sides, a bisection's measurements) asks this, so that they
+ * all agree.
  */
 struct metric_key {
 	const char *name;

@@ -413,6 +413,51 @@ round_ran() {
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 }
 
+# While table old_worker exists, the bad end's jobs store the metric in ms,
+# as a worker of a schedperf whose workload says another unit would.
+old_worker() {
+	psql_in "$PGDB" "CREATE TABLE old_worker (x int);
+	CREATE FUNCTION other_unit() RETURNS trigger AS \$\$ BEGIN
+		IF EXISTS (SELECT 1 FROM old_worker) AND NEW.name = 'value' AND
+		   (SELECT r.name FROM benchmarks bm JOIN batches b ON b.id = bm.batch_id
+		    JOIN runs r ON r.id = b.run_id WHERE bm.id = NEW.benchmark_id) = 'bisect-1-bad'
+		THEN NEW.unit := 'ms'; END IF;
+		RETURN NEW;
+	END \$\$ LANGUAGE plpgsql;
+	CREATE TRIGGER other_unit BEFORE INSERT ON metrics FOR EACH ROW
+		EXECUTE FUNCTION other_unit();
+	INSERT INTO old_worker VALUES (1)"
+}
+
+@test "bisect --kernel-tree: a metric stored in another unit stops it, said; --resume goes on" {
+	tree_of 2 2
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	old_worker
+	start m1
+	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
+	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1
+	      --good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 5)
+	run sp --db "$PG" bisect "${args[@]}"
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "${lines[-1]}" == "schedperf: bisect: job "[0-9]*" on m1 stored value in 'ms', lower is $(
+		)better, where the bisection's first measurement stored it in '', lower is $(
+		)better: values in another unit or direction are not compared (run the $(
+		)workers of that machine with the schedperf the bisection began with, then $(
+		)'schedperf bisect --resume')" ]]
+	# nothing was compared; the round is over, its jobs all ended, and it can be resumed
+	[ "$(psql_in "$PGDB" "SELECT state FROM bisections")" = interrupted ]
+	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
+	[ "$(json '["ends" in d, "pending" in d, d["unit"], "error" in d]' "$TMP/b.json")" = \
+	  "[False, False, '', True]" ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state NOT IN ('done', 'failed')")" -eq 0 ]
+	# the machine's worker now stores it as the others did: the bisection goes on
+	psql_in "$PGDB" "DROP TABLE old_worker CASCADE; DROP TRIGGER other_unit ON metrics"
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
+}
+
 @test "bisect --kernel-tree: refused at its ends, the tree goes back; a dirtying build is named" {
 	tree_of 2 4
 	sp --db "$PG" db init >/dev/null
