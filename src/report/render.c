@@ -112,6 +112,19 @@ static bool ab_side(const struct compare_run *run)
 	return false;
 }
 
+/*
+ * Whether an incomplete batch of @run was sampled until a verdict (a bisect
+ * step's, a bisection's): run --resume refuses it, having no iterations
+ * left to run.
+ */
+static bool incomplete_sampled(const struct compare_run *run)
+{
+	for (size_t b = 0; b < run->set.nr_batches; b++)
+		if (!run->set.batches[b].complete && run->set.batches[b].sampled)
+			return true;
+	return false;
+}
+
 static bool one_batch(const struct comparison *cmp, size_t r)
 {
 	for (size_t i = 0; i < cmp->nr_rows; i++)
@@ -251,6 +264,13 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 			/* run --resume refuses it: there are no iterations left to run */
 			fputs("(an ab's side samples until a verdict, so nothing finishes it: "
 			      "run the ab again under another --name)\n", out);
+			continue;
+		}
+		if (incomplete_sampled(&cmp->runs[r])) {
+			/* a step cut short is measured again; a bisection goes on */
+			fputs("(a bisect step's or a bisection's run samples until a verdict, so "
+			      "nothing finishes it: measure the step again, or go on with "
+			      "'schedperf bisect --resume')\n", out);
 			continue;
 		}
 		fputs("(finish it with 'schedperf run --resume --name ", out);

@@ -109,6 +109,12 @@ struct result_batch {
 	char *name;
 	char *started;		/* ISO 8601 UTC */
 	bool complete;
+	/*
+	 * Sampled until a verdict (an ab's side, a bisect step's or a
+	 * bisection's batch): its plan counts no iterations, so an incomplete
+	 * one has none that run --resume could finish. Set by a load.
+	 */
+	bool sampled;
 	struct env_entry *env;	/* sorted by key */
 	size_t nr_env;
 	struct result_benchmark *benchmarks;

@@ -276,7 +276,14 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	struct store_stmt *s;
 	int rc;
 
-	s = sql_query(st, "SELECT b.id, r.name, b.started, b.complete FROM batches b "
+	/*
+	 * sampled: a plan whose benchmarks count no iterations, as run --resume
+	 * finds it (runner/plan.c); a plan's text holds "iterations": only as
+	 * its key, since a value's quote would be escaped
+	 */
+	s = sql_query(st, "SELECT b.id, r.name, b.started, b.complete, CASE WHEN b.plan IS "
+		      "NOT NULL AND b.plan NOT LIKE '%\"iterations\":%' THEN 1 ELSE 0 END "
+		      "FROM batches b "
 		      "JOIN runs r ON r.id = b.run_id WHERE (CAST($1 AS text) IS NULL OR "
 		      "r.name = $1) AND (b.complete OR (NOT b.replacing AND b.job_id IS NULL)) "
 		      "ORDER BY b.started, b.id", SQL_ARGS(SQL_TEXT(name)), err);
@@ -289,6 +296,7 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 		batch->name = sql_strdup(s, 1);
 		batch->started = sql_strdup(s, 2);
 		batch->complete = sql_int(s, 3);
+		batch->sampled = sql_int(s, 4);
 	}
 	sql_done(s);
 	if (!rc && set->nr_batches > l.first)

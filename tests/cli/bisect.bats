@@ -752,6 +752,68 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	[[ "$output" == *": skip (the workload failed): "* ]]
 }
 
+# A program that prints "v 5", and under BLOCK=1 waits at its third run
+# until the file go exists, $TMP/waiting saying it waits.
+blocking_prog() {
+	cat >"$TMP/prog" <<EOF
+#!/bin/sh
+if [ -n "\$BLOCK" ]; then
+	n=\$(cat "$TMP/n" 2>/dev/null || echo 0)
+	echo \$((n + 1)) >"$TMP/n"
+	if [ "\$n" -ge 2 ]; then
+		touch "$TMP/waiting"
+		while [ ! -e "$TMP/go" ]; do sleep 0.05; done
+	fi
+fi
+echo v 5
+EOF
+	chmod +x "$TMP/prog"
+}
+
+# interrupt_at_third CMD...: CMD, under BLOCK=1, stopped by SIGINT in its third iteration.
+interrupt_at_third() {
+	local rc=0
+
+	rm -f "$TMP/n" "$TMP/waiting" "$TMP/go"
+	BLOCK=1 "$SP" "$@" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/waiting"
+	kill -INT "$PID"
+	touch "$TMP/go"
+	wait_for all_gone "$PID"
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+}
+
+@test "bisect-step: an interrupted step's run is not sent to run --resume, which refuses it" {
+	blocking_prog
+	c=(command -p "cmd=$TMP/prog" -p 'metric_regex=v ([0-9]+)')
+	sp run "${c[@]}" -i 8 --name good --quiet
+	interrupt_at_third bisect-step "${c[@]}" --good good --name step
+	grep -q "2 completed iterations are kept; batch [0-9]* of run 'step' is marked $(
+		)incomplete$" "$TMP/err"
+	for format in text markdown; do
+		run sp compare good step --format $format
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"note: run step: 1 of its 1 batches incomplete"*"(a bisect $(
+			)step's or a bisection's run samples until a verdict, so nothing finishes $(
+			)it: measure the step again, or go on with 'schedperf bisect --resume')"* ]]
+		[[ "$output" != *"run --resume"* ]]
+	done
+	# as run --resume says
+	run sp run --resume --name step
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"the batch is a side of an ab or a bisect-step"* ]]
+	# a run that run cut short is still sent to run --resume, which finishes it
+	interrupt_at_third run "${c[@]}" -i 8 --name cut
+	run sp compare good cut
+	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"*"(finish it with $(
+		)'schedperf run --resume --name cut' on its machine)"* ]]
+	sp run --resume --name cut --quiet
+	[ "$(sp runs | grep -c ' incomplete ')" -eq 1 ]
+}
+
 @test "bisect-step: a stored run of the metric in another unit or direction is never compared" {
 	c=(command -p shell=1 -p 'cmd=echo v ${V:-5}' -p 'metric_regex=v ([0-9]+)' -p metric_unit=s)
 	sp run "${c[@]}" -i 8 --name good --quiet
