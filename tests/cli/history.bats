@@ -55,6 +55,12 @@ cps() {	# cps WORKLOAD: "index:kind ..." of its change points in detect.json
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"--metric 'nosuch' is in none"* ]]
 	done
+	# a benchmark stored without samples (every iteration failed) is no series
+	sp run command -p cmd=false -i 1 --warmup 0 --name failed --quiet || true
+	run sp history --workload command
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"no stored series matches --workload, --metric or -p: no benchmark "* ]]
 }
 
 @test "detect --magnitude and --pvalue drop what they should" {
