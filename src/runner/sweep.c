@@ -53,7 +53,8 @@ static int is_decimal(const char *s, size_t len)
 	return 1;
 }
 
-int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err)
+int sweep_resolve_value(const char *text, int cpus, const char *where, long *out,
+			struct error *err)
 {
 	size_t len = strlen(text);
 	char suffix = len ? text[len - 1] : '\0';
@@ -64,20 +65,22 @@ int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err
 		goto done;
 	}
 	if ((suffix != '%' && suffix != 'x') || !is_decimal(text, len - 1))
-		return error_set(err, EXIT_USAGE, "bad count '%.64s': expected a whole number, "
-				 "N%% of the CPUs or Nx the CPUs (e.g. 8, 200%%, 4x)", text);
+		return error_set(err, EXIT_USAGE, "bad count '%.64s' of %s: expected a whole "
+				 "number, N%% of the CPUs or Nx the CPUs (e.g. 8, 200%%, 4x)",
+				 text, where);
 	factor = strtod(text, NULL);
 	/* LKP computes in floating point and truncates; so do we, in the same order. */
 	value = suffix == '%' ? factor * cpus / 100 : factor * cpus;
 	if (value < 1)
-		return error_set(err, EXIT_USAGE, "bad count '%.64s': it is %g of %d CPU%s, "
-				 "less than 1 (give a larger share)", text,
+		return error_set(err, EXIT_USAGE, "bad count '%.64s' of %s: it is %g of %d "
+				 "CPU%s, less than 1 (give a larger share)", text, where,
 				 suffix == '%' ? factor * cpus / 100 : factor * cpus,
 				 cpus, cpus == 1 ? "" : "s");
 done:
 	if (value > SWEEP_MAX_VALUE)
-		return error_set(err, EXIT_USAGE, "bad count '%.64s': larger than %ld (give "
-				 "at most %ld)", text, SWEEP_MAX_VALUE, SWEEP_MAX_VALUE);
+		return error_set(err, EXIT_USAGE, "bad count '%.64s' of %s: larger than %ld "
+				 "(give at most %ld)", text, where, SWEEP_MAX_VALUE,
+				 SWEEP_MAX_VALUE);
 	*out = (long)value;
 	return 0;
 }
@@ -187,7 +190,13 @@ struct list_points {
 	struct sweep_points *points;
 	const char *gen;
 	struct error *err;
+	char where[96];		/* "sweep 'GEN'", for a value's error */
 };
+
+static void sweep_where(char *where, size_t len, const char *gen)
+{
+	snprintf(where, len, "sweep '%.64s'", gen);
+}
 
 /* One value of a list: resolved, added unless already there; empty ones skipped. */
 static int list_point(const char *item, size_t len, void *arg)
@@ -201,7 +210,7 @@ static int list_point(const char *item, size_t len, void *arg)
 	if (!len)
 		return 0;
 	value = xstrndup(item, len);
-	rc = sweep_resolve_value(value, lp->cpus, &n, lp->err);
+	rc = sweep_resolve_value(value, lp->cpus, lp->where, &n, lp->err);
 	free(value);
 	for (i = 0; !rc && i < lp->points->nr && lp->points->value[i] != n; i++)
 		;
@@ -214,8 +223,11 @@ static int list_point(const char *item, size_t len, void *arg)
 static int gen_list(const char *list, int cpus, struct sweep_points *p, const char *gen,
 		    struct error *err)
 {
-	struct list_points lp = { cpus, p, gen, err };
-	int rc = comma_list_each(list, list_point, &lp);
+	struct list_points lp = { cpus, p, gen, err, "" };
+	int rc;
+
+	sweep_where(lp.where, sizeof(lp.where), gen);
+	rc = comma_list_each(list, list_point, &lp);
 
 	if (!rc && !p->nr)
 		rc = error_set(err, EXIT_USAGE, "bad sweep '%.64s': no values (give at least "
@@ -226,17 +238,15 @@ static int gen_list(const char *list, int cpus, struct sweep_points *p, const ch
 static int parse_bound(const char *text, size_t len, int cpus, long *out, const char *gen,
 		       struct error *err)
 {
-	char buf[64];
+	char buf[64], where[96];
 
 	if (!len || len >= sizeof(buf))
 		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': expected MIN..MAX (give "
 				 "both bounds, e.g. 2..4x)", gen);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (sweep_resolve_value(buf, cpus, out, err))
-		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': '%s' is not a count "
-				 "(give N, Nx for N times the CPUs, or N%%)", gen, buf);
-	return 0;
+	sweep_where(where, sizeof(where), gen);
+	return sweep_resolve_value(buf, cpus, where, out, err);
 }
 
 static int parse_range(const char *text, int cpus, struct range *r, const char *gen,
@@ -317,6 +327,7 @@ struct resolving {
 	size_t nr_items;
 	int cpus;
 	struct error *err;
+	char where[96];		/* "parameter 'KEY'", for a value's error */
 };
 
 /* A value is machine-relative when it is a decimal followed by '%' or 'x'. */
@@ -340,7 +351,7 @@ static int resolve_item(const char *item, size_t len, void *arg)
 	}
 	memcpy(value, item, len);
 	value[len] = '\0';
-	if (sweep_resolve_value(value, r->cpus, &n, r->err))
+	if (sweep_resolve_value(value, r->cpus, r->where, &n, r->err))
 		return -1;
 	strbuf_addf(&r->sb, "%ld", n);
 	return 0;
@@ -349,10 +360,12 @@ static int resolve_item(const char *item, size_t len, void *arg)
 char *sweep_resolve_assignment(const char *assignment, int cpus, struct error *err)
 {
 	const char *eq = strchr(assignment, '=');
-	struct resolving r = { STRBUF_INIT, 0, cpus, err };
+	struct resolving r = { STRBUF_INIT, 0, cpus, err, "" };
 
 	if (!eq)
 		return xstrdup(assignment);	/* validation names it later */
+	snprintf(r.where, sizeof(r.where), "parameter '%.*s'",
+		 (int)((eq - assignment) > 64 ? 64 : eq - assignment), assignment);
 	strbuf_add(&r.sb, assignment, (size_t)(eq - assignment) + 1);
 	if (comma_list_each(eq + 1, resolve_item, &r)) {
 		strbuf_release(&r.sb);

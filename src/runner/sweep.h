@@ -43,9 +43,11 @@ char *sweep_expand(const char *spec, const struct topology *topo, struct error *
  * One value that may be relative to the machine: "N", "Nx" (N times @cpus)
  * or "P%" (LKP's nr_threads: trunc(P x @cpus / 100), P may be a decimal).
  * A relative value that comes out below 1 is an error, as no count of tasks
- * can be 0 of a machine.
+ * can be 0 of a machine; its message names where the value was given,
+ * @where ("parameter 'threads'", "sweep 'threads=pow2:1..4x'").
  */
-int sweep_resolve_value(const char *text, int cpus, long *out, struct error *err);
+int sweep_resolve_value(const char *text, int cpus, const char *where, long *out,
+			struct error *err);
 
 /*
  * Copy "KEY=V1,V2,..." resolving each value written as "P%" or "Nx" (as in

@@ -160,7 +160,7 @@ static void test_params_errors(void **state)
 	expect_error("- workload: pipe\n  params:\n    loops: 1\n    loops: 2\n",
 		     "suite.yaml:4: parameter 'loops' given twice");
 	expect_error("- workload: threads\n  params:\n    threads: 10%\n",
-		     "suite.yaml:3: params: bad count '10%'");
+		     "suite.yaml:3: params: bad count '10%' of parameter 'threads'");
 }
 
 static void test_sweep_errors(void **state)

@@ -202,7 +202,7 @@ static long resolve(const char *text, int cpus)
 	struct error err = { 0 };
 	long n = -1;
 
-	if (sweep_resolve_value(text, cpus, &n, &err))
+	if (sweep_resolve_value(text, cpus, "parameter 'x'", &n, &err))
 		fail_msg("sweep_resolve_value(%s, %d): %s", text, cpus, err.msg);
 	return n;
 }
@@ -228,12 +228,14 @@ static void test_percent(void **state)
 	check_flat(2, "1600%", "32");
 	check_flat(2, "200%,4,1", "4 1");		/* order kept, repeats dropped */
 
-	assert_int_equal(sweep_resolve_value("10%", 2, &n, &err), -1);
+	assert_int_equal(sweep_resolve_value("10%", 2, "parameter 'threads'", &n, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
 	assert_non_null(strstr(err.msg, "less than 1 ("));
-	assert_int_equal(sweep_resolve_value("-50%", 2, &n, &err), -1);
-	assert_int_equal(sweep_resolve_value("1e2%", 2, &n, &err), -1);
-	assert_int_equal(sweep_resolve_value("%", 2, &n, &err), -1);
+	/* the message names where the value was given */
+	assert_non_null(strstr(err.msg, "bad count '10%' of parameter 'threads': it is 0.2 "));
+	assert_int_equal(sweep_resolve_value("-50%", 2, "x", &n, &err), -1);
+	assert_int_equal(sweep_resolve_value("1e2%", 2, "x", &n, &err), -1);
+	assert_int_equal(sweep_resolve_value("%", 2, "x", &n, &err), -1);
 }
 
 static void check_string(char *got, const char *want)
@@ -289,14 +291,18 @@ static void test_errors(void **state)
 	expect_error("=stride", 2, "expected KEY=GENERATOR");
 	expect_error("threads=", 2, "expected KEY=GENERATOR");
 	expect_error("threads=stride:2-8", 2, "expected MIN..MAX");
-	expect_error("threads=stride:a..8", 2, "'a' is not a count");
+	expect_error("threads=stride:a..8", 2,
+		     "bad count 'a' of sweep 'threads=stride:a..8': expected a whole number");
+	/* a bound below one task says so, not that it is no count */
+	expect_error("threads=pow2:0.1x..1x", 2, "'0.1x' of sweep 'threads=pow2:0.1x..1x': "
+		     "it is 0.2 of 2 CPUs, less than 1 (");
 	expect_error("threads=stride:2..", 2, "expected MIN..MAX");
 	expect_error("threads=pow2:0..8", 2, "pow2 starts at 1");
 	expect_error("threads=stride:2..100000", 2, "more than 256 points");
 	expect_error("threads=50%:1..2", 2, "takes no MIN..MAX");
 	expect_error("threads=topology:5..7", 2, "no topology level");
 	expect_error("threads=10%", 2, "less than 1 (");
-	expect_error("threads=stride:2..99999999", 2, "not a count");
+	expect_error("threads=stride:2..99999999", 2, "larger than");
 	/* The message names the whole argument as typed. */
 	expect_error("groups=strid:2..8", 2, "bad sweep 'groups=strid:2..8'");
 }
