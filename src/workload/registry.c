@@ -118,8 +118,8 @@ static int parse_one(const struct param_spec *p, const char *text,
 		p->name, text, range, p->name, p->choices[0]);
 }
 
-static const struct param_spec *find_param(const struct workload *w,
-					   const char *key, size_t keylen)
+const struct param_spec *workload_find_param(const struct workload *w, const char *key,
+					     size_t keylen)
 {
 	for (size_t i = 0; i < w->nr_params; i++)
 		if (strlen(w->params[i].name) == keylen &&
@@ -170,7 +170,7 @@ static int parse_assignments(const struct workload *w, char *const *assignments,
 		if (!eq || eq == a)
 			return error_set(err, EXIT_USAGE,
 				"bad parameter '%.64s': not KEY=VALUE (write it as -p KEY=VALUE)", a);
-		p = find_param(w, a, (size_t)(eq - a));
+		p = workload_find_param(w, a, (size_t)(eq - a));
 		if (!p) {
 			list_param_names(w, names, sizeof(names));
 			return error_set(err, EXIT_USAGE,

@@ -152,6 +152,10 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 			  size_t nr_assignments, struct param_value *values,
 			  struct workload_needs *needs, struct error *err);
 
+/* The parameter of @w named by the @keylen bytes of @key, or NULL. */
+const struct param_spec *workload_find_param(const struct workload *w, const char *key,
+					     size_t keylen);
+
 /* Free what workload_parse_params() allocated in @values (its strings). */
 void workload_release_params(const struct workload *w, struct param_value *values);
 

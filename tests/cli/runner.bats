@@ -368,6 +368,15 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	run sp run poundtime --sweep threads=stride:9..3 --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	# a sweep of a parameter that is no count is said to be one
+	run sp run poundtime --sweep call=pow2 --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"bad sweep 'call=pow2': parameter 'call' is a choice, and a sweep $(
+		)makes counts (give its values as a list: -p call=A,B)" ]]
+	run sp run command --sweep cmd=stride --dry-run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"parameter 'cmd' is text, and a sweep makes counts"* ]]
 }
 
 @test "a -p value given as a share of the CPUs is named as given in the error it meets" {
@@ -392,8 +401,8 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	[[ "${lines[0]}" == "pipe loops=4 "* ]]
 	run sp run pipe -p loops=0.1% --dry-run --assume-cpus 2
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"bad count '0.1%': it is 0.002 of 2 CPUs, less than 1 $(
-		)(give a larger share)" ]]
+	[[ "$output" == *"bad count '0.1%' of parameter 'loops': it is 0.002 of 2 CPUs, $(
+		)less than 1 (give a larger share)" ]]
 }
 
 @test "suite files: YAML with line numbers in errors; built-in suites plan" {
