@@ -4,6 +4,8 @@
  * parameter fixed, at a position in its batch's plan; a metric is what it
  * measures (name, unit, direction, source, repetitions per iteration).
  */
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "store/queries.h"
@@ -279,4 +281,54 @@ int benchmarks_read(struct load *l, struct error *err)
 			 "m.repetitions, m.id FROM benchmarks k JOIN metrics m ON "
 			 "m.benchmark_id = k.id WHERE k.batch_id = $1 ORDER BY k.position, k.id",
 			 metric_row, err) ? -1 : 0;
+}
+
+/* Whether @text is what every writer stores as params: a JSON object of strings. */
+static bool params_intact(const char *text)
+{
+	json_t *params = json_loads(text, 0, NULL), *v;
+	bool intact = json_is_object(params);
+	const char *k;
+
+	json_object_foreach(params, k, v)
+		intact = intact && json_is_string(v);
+	json_decref(params);
+	return intact;
+}
+
+/*
+ * A page of benchmarks at a time, after the id the page before ended on,
+ * so that a driver that takes a result whole holds one page.
+ */
+#define PARAMS_PAGE 1000
+
+int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err)
+{
+	int64_t after = 0;
+	int rc = 0, rows = PARAMS_PAGE;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	while (!rc && !buf[0] && rows == PARAMS_PAGE) {
+		struct store_stmt *s = sql_query(st, "SELECT k.id, k.params, r.name, k.workload "
+						 "FROM benchmarks k JOIN batches b ON b.id = k.batch_id "
+						 "JOIN runs r ON r.id = b.run_id WHERE k.id > $1 "
+						 "ORDER BY k.id LIMIT $2",
+						 SQL_ARGS(SQL_INT(after), SQL_INT(PARAMS_PAGE)), err);
+
+		if (!s)
+			rc = -1;
+		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
+		     rows++) {
+			after = sql_int(s, 0);
+			if (!params_intact(sql_text(s, 1)))
+				snprintf(buf, len, "the parameters of a %.64s benchmark of run "
+					 "'%.64s' are not a JSON object of strings (restore the "
+					 "store from a backup)", sql_text(s, 3), sql_text(s, 2));
+		}
+		rc = rc < 0 ? -1 : 0;
+		sql_done(s);
+	}
+	sql_end_read(st);
+	return rc;
 }

@@ -228,6 +228,8 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 	      struct error *err);
 
 int benchmarks_read(struct load *l, struct error *err);
+/* What is wrong with the benchmarks' parameters into @buf, left "" when nothing. */
+int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err);
 /* The samples: iterations.c's rows, then packs.c's (packs_read()). */
 int samples_read(struct load *l, struct error *err);
 int packs_read(struct load *l, struct error *err);

@@ -109,6 +109,15 @@ current_version() {	# the version a new SQLite store gets
 	run sp --db "$TMP/orphan.db" db check
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" == *"table iterations has rows whose references lead nowhere"* ]]
+	# parameters that every reader would take as none, and export refuses
+	for params in '{not json' '[1,2]' '{"loops":1}'; do
+		cp "$TMP/store.db" "$TMP/params.db"
+		sqlite3 "$TMP/params.db" "UPDATE benchmarks SET params = '$params'"
+		run sp --db "$TMP/params.db" db check
+		[ "$status" -eq 1 ] || { echo "$params: $output"; false; }
+		[[ "${lines[-1]}" == *"damaged: the parameters of a pipe benchmark of run "*"are $(
+			)not a JSON object of strings (restore the store from a backup)" ]]
+	done
 	# a page of the file overwritten
 	cp "$TMP/store.db" "$TMP/torn.db"
 	pages=$(sqlite3 "$TMP/torn.db" 'PRAGMA page_count')
@@ -202,6 +211,12 @@ pg_make_v3() {
 	[[ "$output" == *"not a schedperf store"* ]]
 	psql_in postgres "DROP DATABASE $other"
 	sp --db "$PG" db init -q
+	sp --db "$PG" run pipe -p loops=1000 -i 1 --warmup 0 --name p --quiet
+	psql_in "$PGDB" "UPDATE benchmarks SET params = '[1]'"
+	run sp --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == *"the parameters of a pipe benchmark of run 'p' are not a JSON "* ]]
+	psql_in "$PGDB" "UPDATE benchmarks SET params = '{}'"
 	psql_in "$PGDB" "UPDATE schedperf_schema SET version = 99"
 	run sp --db "$PG" db check
 	[ "$status" -eq 3 ]
