@@ -24,8 +24,10 @@
 #include "runner/knob_journal.h"
 #include "runner/knobs.h"
 #include "util/array.h"
+#include "util/json_write.h"
 #include "util/process.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define JOURNAL_SCHEMA "schedperf-knobs/1"
@@ -171,41 +173,121 @@ static int unreadable(const char *why, struct error *err)
 			 "hand, then remove it)", knob_journal_path(), why);
 }
 
-static char *string_of(json_t *o, const char *key)
+/* The value of hex digit @c, either case; -1 when it is none. */
+static int hex_digit(char c)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
-	return s ? xstrdup(s) : NULL;
+/*
+ * A text of an entry, KEY's, or else KEY_hex's bytes (put_text()):
+ * malloc'd, NULL when it has neither, or hex that is not whole bytes or
+ * holds a NUL.
+ */
+static char *text_of(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key)), *hex;
+	char hex_key[32];
+	size_t len;
+	char *out;
+
+	if (s)
+		return xstrdup(s);
+	snprintf(hex_key, sizeof(hex_key), "%s_hex", key);
+	hex = json_string_value(json_object_get(o, hex_key));
+	if (!hex || !*hex || (len = strlen(hex)) % 2)
+		return NULL;
+	out = xmalloc(len / 2 + 1);
+	for (size_t i = 0; i < len / 2; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0 || !(hi | lo)) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (char)(hi << 4 | lo);
+	}
+	out[len / 2] = '\0';
+	return out;
 }
 
 static int entry_from_json(json_t *o, struct knob_original *k)
 {
-	const char *boot = json_string_value(json_object_get(o, "boot"));
+	char *boot = text_of(o, "boot");
 	json_t *pid = json_object_get(o, "pid"), *start = json_object_get(o, "start");
 
-	k->kind = string_of(o, "kind");
-	k->name = string_of(o, "name");
-	k->value = string_of(o, "original");
-	k->started = string_of(o, "started");
-	k->command = string_of(o, "command");	/* absent before it was recorded */
+	k->kind = text_of(o, "kind");
+	k->name = text_of(o, "name");
+	k->value = text_of(o, "original");
+	k->started = text_of(o, "started");
+	k->command = text_of(o, "command");	/* absent before it was recorded */
 	if (!k->kind || !k->name || !k->value || !k->started || !boot ||
-	    !json_is_integer(pid) || !json_is_integer(start))
+	    !json_is_integer(pid) || !json_is_integer(start)) {
+		free(boot);
 		return -1;
+	}
 	snprintf(k->writer.boot, sizeof(k->writer.boot), "%s", boot);
+	free(boot);
 	k->writer.pid = json_integer_value(pid);
 	k->writer.start = (uint64_t)json_integer_value(start);
 	return 0;
+}
+
+/* jansson's allocator outside load_journal(), and whether it failed within. */
+static json_malloc_t outer_malloc;
+static bool load_out_of_memory;
+
+static void *noting_malloc(size_t size)
+{
+	void *p = outer_malloc(size);
+
+	if (!p)
+		load_out_of_memory = true;
+	return p;
+}
+
+/*
+ * The journal parsed, as json_load_file() does, and in @no_memory whether
+ * an allocation failed: jansson's lexer leaves a character out of a
+ * string when its buffer cannot grow, and goes on, so that an original
+ * would be read wrong in silence.
+ */
+static json_t *load_journal(json_error_t *jerr, bool *no_memory)
+{
+	json_free_t outer_free;
+	json_t *doc;
+
+	json_get_alloc_funcs(&outer_malloc, &outer_free);
+	load_out_of_memory = false;
+	json_set_alloc_funcs(noting_malloc, outer_free);
+	doc = json_load_file(knob_journal_path(), 0, jerr);
+	json_set_alloc_funcs(outer_malloc, outer_free);
+	*no_memory = load_out_of_memory ||
+		     (!doc && json_error_code(jerr) == json_error_out_of_memory);
+	return doc;
 }
 
 int knob_journal_read(struct knob_original **out, size_t *n, struct error *err)
 {
 	json_error_t jerr;
 	json_t *doc, *list;
+	bool no_memory;
 	int rc = 0;
 
 	*out = NULL;
 	*n = 0;
-	doc = json_load_file(knob_journal_path(), 0, &jerr);
+	doc = load_journal(&jerr, &no_memory);
+	if (no_memory) {
+		json_decref(doc);
+		return error_set(err, EXIT_ENV, "cannot read the knob journal %s: out of memory "
+				 "(free some memory, then try again)", knob_journal_path());
+	}
 	if (!doc) {
 		if (access(knob_journal_path(), F_OK) && errno == ENOENT)
 			return 0;
@@ -231,50 +313,72 @@ int knob_journal_read(struct knob_original **out, size_t *n, struct error *err)
 	return unreadable("a setting without its kind, name, original or writer", err);
 }
 
-static char *journal_text(const struct knob_original *k, size_t n)
+/*
+ * KEY and @s. JSON holds only UTF-8, and an original is whatever bytes
+ * its file held (a domain name, a file under /sys): one that is not UTF-8
+ * is KEY_hex, each byte as two hex digits, so that it is put back byte
+ * for byte. A reader that knows only KEY finds none and refuses the
+ * journal, where a text made UTF-8 would have it write a wrong value back.
+ */
+static void put_text(struct json_writer *w, const char *key, const char *s)
 {
-	json_t *doc = json_object(), *list = json_array();
-	char *text;
+	struct strbuf hex = STRBUF_INIT;
+	char hex_key[32];
 
-	for (size_t i = 0; i < n; i++) {
-		json_t *e = json_pack("{ss ss ss ss sI sI ss}", "kind", k[i].kind,
-				      "name", k[i].name, "original", k[i].value,
-				      "boot", k[i].writer.boot,
-				      "pid", (json_int_t)k[i].writer.pid,
-				      "start", (json_int_t)k[i].writer.start,
-				      "started", k[i].started);
-
-		if (k[i].command)
-			json_object_set_new(e, "command", json_string(k[i].command));
-		json_array_append_new(list, e);
+	if (utf8_valid(s)) {
+		jw_key(w, key);
+		jw_string(w, s);
+		return;
 	}
-	json_object_set_new(doc, "schema", json_string(JOURNAL_SCHEMA));
-	json_object_set_new(doc, "settings", list);
-	text = json_dumps(doc, JSON_INDENT(1));
-	json_decref(doc);
-	return text;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		strbuf_addf(&hex, "%02x", *p);
+	snprintf(hex_key, sizeof(hex_key), "%s_hex", key);
+	jw_key(w, hex_key);
+	jw_string(w, hex.buf);
+	strbuf_release(&hex);
 }
 
-static int write_all(int fd, const char *text)
+/*
+ * The journal to @out, as it is made: no tree of jansson's, whose
+ * json_pack() and json_string() give NULL for a text not UTF-8 or when
+ * memory runs out, and whose json_dumps() can leave a key out when it
+ * does, each an entry lost in silence. 0, or -1 when a write failed.
+ */
+static int write_journal(FILE *out, const struct knob_original *k, size_t n)
 {
-	size_t len = strlen(text), done = 0;
+	struct json_writer *w = json_writer_new(out, 1);
 
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		done += (size_t)w;
+	jw_object(w);
+	jw_key(w, "schema");
+	jw_string(w, JOURNAL_SCHEMA);
+	jw_key(w, "settings");
+	jw_array(w);
+	for (size_t i = 0; i < n; i++) {
+		jw_object(w);
+		put_text(w, "kind", k[i].kind);
+		put_text(w, "name", k[i].name);
+		put_text(w, "original", k[i].value);
+		put_text(w, "boot", k[i].writer.boot);
+		jw_key(w, "pid");
+		jw_integer(w, (long long)k[i].writer.pid);
+		jw_key(w, "start");
+		jw_integer(w, (long long)k[i].writer.start);
+		put_text(w, "started", k[i].started);
+		if (k[i].command)
+			put_text(w, "command", k[i].command);
+		jw_close(w);
 	}
-	return 0;
+	jw_close(w);
+	jw_close(w);
+	if (json_writer_end(w))
+		return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
 }
 
 int knob_journal_write(const struct knob_original *k, size_t n, struct error *err)
 {
 	const char *path = knob_journal_path(), *tmp = knob_journal_new_path();
-	char *text;
+	FILE *out;
 	int fd, rc;
 
 	if (!n) {
@@ -290,10 +394,11 @@ int knob_journal_write(const struct knob_original *k, size_t n, struct error *er
 		return error_set(err, EXIT_ENV, "cannot write the knob journal %s: %s (%s)", tmp,
 				 strerror(errno), open_hint(errno));
 	readable_by_all(fd);
-	text = journal_text(k, n);
-	rc = write_all(fd, text) || write_all(fd, "\n");
-	free(text);
-	if (close(fd) || rc || rename(tmp, path)) {
+	out = fdopen(fd, "w");
+	if (!out)
+		close(fd);
+	rc = !out || write_journal(out, k, n);
+	if ((out && fclose(out)) || rc || rename(tmp, path)) {
 		int saved = errno;
 
 		unlink(tmp);

@@ -22,7 +22,8 @@
  *   /run/schedperf-knobs.journal  the originals, JSON, replaced whole under
  *                                 the exclusive lock (written beside it, then
  *                                 renamed over it: a SIGKILL at any point
- *                                 leaves the old journal or the new)
+ *                                 leaves the old journal or the new); a text
+ *                                 not UTF-8 as KEY_hex, its bytes in hex
  *
  * /run is cleared at boot, as the settings an ab changed are. The
  * variable SCHEDPERF_TEST_RUNDIR, for schedperf's own tests only, names
@@ -69,7 +70,9 @@ void knob_lock_release(struct knob_lock *l);
 
 /*
  * Every journalled original, in the order written (*@out NULL when
- * none). It may be read without the lock: the file is replaced whole.
+ * none), each text byte for byte as written. It may be read without the
+ * lock: the file is replaced whole. Memory that runs out is EXIT_ENV,
+ * never an entry less.
  */
 int knob_journal_read(struct knob_original **out, size_t *n, struct error *err);
 /* Make @k (@n of them) the journal, under the exclusive lock; none removes it. */

@@ -378,6 +378,54 @@ kill_bg() {
 	[[ "${lines[0]}" == "schedperf: put back sysctl kernel.printk = ${PRINTK//$'\t'/\\t} (it was 1\\t"*"): a schedperf command (process 1, "* ]]
 }
 
+# not_utf8_restore STORE: an original that is not UTF-8, which JSON cannot
+# hold as it is: the domain name of a UTS namespace of the test's own (the
+# machine's is never touched) set to bytes 0xff 0xfe, changed by an ab on
+# STORE killed by SIGKILL. The machine's journal holds it (as hex), `jobs`
+# shows a PostgreSQL store's copy (as \xHH) and ab --restore puts it back
+# byte for byte.
+not_utf8_restore() {
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -u true 2>/dev/null || skip "no UTS namespaces here"
+	run unshare -u sh -c 'printf "\377\376 odd" >/proc/sys/kernel/domainname || exit 1
+		original=$(od -An -tx1 /proc/sys/kernel/domainname) db=$1
+		shift
+		"$0" --db "$db" ab command "$@" --a sysctl:kernel.domainname=a \
+			--b sysctl:kernel.domainname=b --max-samples 100000 >/dev/null 2>&1 3>&- &
+		pid=$!
+		copied() {	# a PostgreSQL store has its copy (SQLite: no jobs to show it)
+			case $db in
+			postgresql:*) "$0" --db "$db" jobs 2>/dev/null | grep -q domainname ;;
+			esac
+		}
+		until [ "$(od -An -tx1 /proc/sys/kernel/domainname)" != "$original" ] && copied; do
+			kill -0 $pid || exit 1
+			sleep 0.05
+		done
+		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		grep -c "\"original_hex\": \"fffe206f6464\"" \
+			"$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.journal"
+		case $db in postgresql:*) "$0" --db "$db" jobs | tail -1 ;; esac
+		"$0" ab --restore
+		od -An -tx1 /proc/sys/kernel/domainname' "$SP" "$1" "${NOISY_CMD[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 1 ]
+	if [[ "$1" == postgresql:* ]]; then
+		[[ "${lines[1]}" == 'machine '*': sysctl kernel.domainname, original '\
+'\xff\xfe odd, since '* ]]
+		lines=("${lines[0]}" "${lines[@]:2}")
+	fi
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[1]}" = $'restored sysctl kernel.domainname = \xff\xfe odd' ]
+	[ "$(echo ${lines[2]})" = "ff fe 20 6f 64 64 0a" ]
+	[ ! -e "$JOURNAL" ]
+}
+
+@test "knobs: an original that is not UTF-8 is journalled and put back byte for byte" {
+	not_utf8_restore "$TMP/x.db"
+}
+
 # gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that
 # are no longer there, as after a module's unload or the group's removal.
 gone_entries() {
