@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "util/machine.h"
 #include "util/process.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage jobs_usage = {
@@ -37,7 +38,7 @@ static const struct cmd_usage jobs_usage = {
  */
 static const char *now_mark(const struct knob_original *k, const char *here)
 {
-	char path[512], *now = NULL;
+	char path[512], *now = NULL, *kept;
 	struct error err = { 0 };
 	bool back;
 
@@ -47,7 +48,10 @@ static const char *now_mark(const struct knob_original *k, const char *here)
 		return "; gone now: nothing to put back";
 	if (knob_read(k->kind, k->name, false, &now, &err))
 		return "";
-	back = !strcmp(now, k->value);
+	/* the copy holds an original's bytes that are not UTF-8 as \xHH (store.h) */
+	kept = utf8_kept(now);
+	back = !strcmp(kept, k->value);
+	free(kept);
 	free(now);
 	if (!back)
 		return "";

@@ -11,19 +11,27 @@
 
 #include "store/queries.h"
 #include "util/machine.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
+/*
+ * The copy is what `jobs` shows; the machine's journal puts back. So an
+ * original that is not UTF-8, which a PostgreSQL store refuses, is copied
+ * with those bytes as \xHH (util/utf8.h), and the ab goes on.
+ */
 static int journal_insert(struct store *st, const char *machine,
 			  const struct knob_original *k, struct error *err)
 {
+	char *original = utf8_kept(k->value);
 	int64_t id;
 	int rc = sql_id(st, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
 			"writer_pid, writer_start, started, machine) VALUES ($1, $2, $3, $4, $5, "
 			"$6, $7, $8) ON CONFLICT (machine, kind, name) DO NOTHING RETURNING id",
-			SQL_ARGS(SQL_TEXT(k->kind), SQL_TEXT(k->name), SQL_TEXT(k->value),
+			SQL_ARGS(SQL_TEXT(k->kind), SQL_TEXT(k->name), SQL_TEXT(original),
 				 SQL_PROCESS(&k->writer), SQL_TEXT(k->started), SQL_TEXT(machine)),
 			&id, err, "journal a setting's original value");
 
+	free(original);
 	if (!rc)
 		return error_set(err, EXIT_ENV, "%s %s is journalled already by another ab "
 				 "(run 'schedperf ab --restore')", k->kind, k->name);

@@ -426,6 +426,11 @@ not_utf8_restore() {
 	not_utf8_restore "$TMP/x.db"
 }
 
+@test "knobs: the same on PostgreSQL, whose copy of the journal holds only UTF-8" {
+	new_pg_stores
+	not_utf8_restore "$X"
+}
+
 # gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that
 # are no longer there, as after a module's unload or the group's removal.
 gone_entries() {

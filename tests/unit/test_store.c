@@ -1653,7 +1653,7 @@ static void test_pg_refusals(void **state)
 /*
  * The knob journal: written whole or not at all, read back with its
  * writer's identity, a setting journalled twice refused, forgotten one by
- * one or all at once.
+ * one or all at once; an original's bytes not UTF-8 copied as \xHH.
  */
 static void test_knob_journal(void **state)
 {
@@ -1705,6 +1705,13 @@ static void test_knob_journal(void **state)
 	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_null(got);
+	/* An original not UTF-8, which PostgreSQL refuses as text, is copied as \xHH. */
+	k[0].value = TEXT("\xff\xfe odd");
+	assert_int_equal(store_journal_write(st, k, 1, &err), 0);
+	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(got[0].value, "\\xff\\xfe odd");
+	store_journal_release(got, n);
 	store_close(st);
 }
 
