@@ -734,7 +734,12 @@ int cmd_run(int argc, char **argv)
 	} else if (knob_guard_take(false, &err)) {
 		goto fail;
 	}
-	if (!st && store_open(global.db, &st, &err))
+	/*
+	 * What the machine refuses (a limit, a privilege, a helper program)
+	 * before the store too: such a run is refused as a bad value is.
+	 */
+	if (runner_preflight(plan, &err) ||
+	    (!st && store_open(global.db, &st, &err)))
 		goto fail;
 	if (job_env_attach(st, &err) ||
 	    (plan->nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))

@@ -518,7 +518,10 @@ static int open_batch(struct store *st, const struct plan *plan,
 	return rc;
 }
 
-/* Raise the resource limits for @plan's workloads and the monitors. */
+/*
+ * Raise the resource limits for @plan's workloads and the monitors, then
+ * ask each benchmark's workload whether this machine lets it run at all.
+ */
 static int ensure_limits(const struct plan *plan, struct error *err)
 {
 	struct workload_needs needs;
@@ -526,8 +529,45 @@ static int ensure_limits(const struct plan *plan, struct error *err)
 
 	max_needs(plan, &needs, &memory_kb);
 	needs.fds += MONITOR_MAX_FDS;
-	return limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
-			     memory_kb, err);
+	if (limits_ensure(plan->nr_items ? plan->items[0].workload->name : "run", &needs,
+			  memory_kb, err))
+		return -1;
+	for (size_t i = 0; i < plan->nr_items; i++) {
+		const struct plan_item *item = &plan->items[i];
+
+		if (item->workload->ready && item->workload->ready(item->values, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* The monitors of @plan, opened into @ms, and the metric names they add checked. */
+static int open_monitors(const struct plan *plan, struct monitor_set **ms, struct error *err)
+{
+	struct monitor_options monitor_options = {
+		.profile_frequency = plan->profile_frequency,
+	};
+
+	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &monitor_options,
+			  ms, err))
+		return -1;
+	for (size_t i = 0; i < plan->nr_items; i++)
+		if (metric_names_check(&plan->items[i], *ms, err)) {
+			monitors_close(*ms);
+			*ms = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+int runner_preflight(const struct plan *plan, struct error *err)
+{
+	struct monitor_set *ms;
+
+	if (open_monitors(plan, &ms, err))
+		return -1;
+	monitors_close(ms);
+	return ensure_limits(plan, err);
 }
 
 int runner_batch_open(struct store *st, const struct plan *plan,
@@ -620,9 +660,6 @@ int runner_execute(struct store *st, const struct plan *plan,
 		   struct error *err)
 {
 	struct progress progress = { 0 };
-	struct monitor_options monitor_options = {
-		.profile_frequency = plan->profile_frequency,
-	};
 	struct monitor_set *ms = NULL, *profiling = NULL;
 	struct runner_options planned = *opt;
 	struct error finish_err;
@@ -643,14 +680,8 @@ int runner_execute(struct store *st, const struct plan *plan,
 	}
 	opt = &planned;
 	/* Decided before the batch exists, so a bad --monitors stores nothing. */
-	if (monitors_open(plan->monitors ? plan->monitors : MONITORS_DEFAULT, &monitor_options,
-			  &ms, err))
+	if (open_monitors(plan, &ms, err))
 		return -1;
-	for (size_t i = 0; i < plan->nr_items; i++)
-		if (metric_names_check(&plan->items[i], ms, err)) {
-			monitors_close(ms);
-			return -1;
-		}
 	if (plan->profile_iterations > 0)
 		profiling = monitors_split_profiling(ms);
 	/* before the batch: a signal ends its begin's wait for the lock too */

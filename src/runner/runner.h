@@ -76,6 +76,18 @@ int runner_item_iterations(const struct plan_item *item, const struct runner_opt
 int runner_item_warmup(const struct plan_item *item, const struct runner_options *opt);
 
 /*
+ * What refuses @plan on this machine before anything is measured: its
+ * --monitors and the metric names they add, the resource limits its
+ * benchmarks need (raised when allowed) and each workload's ready() (a
+ * privilege, a helper program). A command calls it before it opens the
+ * store, so that a refused run leaves no new store and no empty batch;
+ * runner_batch_open() and runner_batch_make() check the limits and
+ * ready() again. Returns 0 or -1 with @err (EXIT_ENV, or EXIT_USAGE for a
+ * metric name).
+ */
+int runner_preflight(const struct plan *plan, struct error *err);
+
+/*
  * Execute @plan into @st as one batch of run opt->name: each iteration is
  * committed as soon as it ends. On an error or a signal the batch is marked
  * incomplete and everything completed stays. Every write from the begin of
@@ -94,7 +106,8 @@ int runner_execute(struct store *st, const struct plan *plan,
 /*
  * The pieces of runner_execute() for a command that decides itself what
  * runs next (ab alternates two benchmarks until a verdict): open a batch
- * of run opt->name for @plan (resource limits raised for it first), then
+ * of run opt->name for @plan (resource limits raised for it and each
+ * workload's ready() passed first), then
  * a benchmark of it, then one iteration at a time, each committed.
  */
 int runner_batch_open(struct store *st, const struct plan *plan,

@@ -200,6 +200,14 @@ int aim9_measure(enum aim9_test test, double duration, struct aim9_result *resul
 	return 0;
 }
 
+/* Only exec_test executes the helper. */
+static int aim9_ready(const struct param_value *values, struct error *err)
+{
+	if (values[AIM9_PARAM_TEST].num != AIM9_EXEC)
+		return 0;
+	return exec_helper_ready(values, err);
+}
+
 static int aim9_run(const struct param_value *values, double *metrics,
 		    struct error *err)
 {
@@ -220,5 +228,6 @@ const struct workload workload_aim9 = {
 	.metrics = aim9_metrics,
 	.nr_metrics = ARRAY_SIZE(aim9_metrics),
 	.check = aim9_check,
+	.ready = aim9_ready,
 	.run = aim9_run,
 };

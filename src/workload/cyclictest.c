@@ -531,6 +531,55 @@ out:
 	return ret;
 }
 
+/*
+ * What an iteration's child does first, tried in a child of our own:
+ * mlockall() when mlock=1 (exit errno), then the threads' policy and
+ * priority (exit 128 + errno). Both are privileges the parameters cannot
+ * show, and their effect must not stay on the runner.
+ */
+static int ct_probe(const struct param_value *values)
+{
+	struct sched_param sp = { .sched_priority = ct_priority(values) };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* the iteration's own fork will say why */
+	if (!pid) {
+		if (values[CT_PARAM_MLOCK].num && mlockall(MCL_CURRENT | MCL_FUTURE))
+			_exit(errno > 0 && errno < 128 ? errno : EPERM);
+		if (ct_realtime(values) &&
+		    sched_setscheduler(0, policy_values[values[CT_PARAM_POLICY].num], &sp))
+			_exit(128 + (errno > 0 && errno < 128 ? errno : EPERM));
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+}
+
+/* Refuse, before a store is touched, what ct_run() would be refused at once. */
+static int ct_ready(const struct param_value *values, struct error *err)
+{
+	int refused;
+
+	if (!values[CT_PARAM_MLOCK].num && !ct_realtime(values))
+		return 0;
+	refused = ct_probe(values);
+	if (refused && refused < 128)
+		return error_set(err, EXIT_ENV, "cyclictest: cannot lock memory (mlock=1): %s "
+				 "(run as root, raise 'ulimit -l', or give mlock=0)",
+				 strerror(refused));
+	if (refused)
+		return error_set(err, EXIT_ENV, "cyclictest: cannot run a thread under "
+				 "policy=%s priority %d: %s (run as root, or give policy=other)",
+				 param_text(&values[CT_PARAM_POLICY]), ct_priority(values),
+				 strerror(refused - 128));
+	return 0;
+}
+
 static int ct_run(const struct param_value *values, double *metrics, struct error *err)
 {
 	struct param_value load_values[WORKLOAD_MAX_PARAMS];
@@ -580,5 +629,6 @@ const struct workload workload_cyclictest = {
 	.metrics = ct_metrics,
 	.nr_metrics = NR_CT_METRICS,
 	.check = ct_check,
+	.ready = ct_ready,
 	.run = ct_run,
 };

@@ -84,3 +84,11 @@ int exec_helper_find(char *path, size_t len, struct error *err)
 		EXEC_HELPER_NAME, dir[0] ? dir : "(unknown binary directory)",
 		SCHEDPERF_LIBEXECDIR);
 }
+
+int exec_helper_ready(const struct param_value *values, struct error *err)
+{
+	char path[PATH_MAX];
+
+	(void)values;
+	return exec_helper_find(path, sizeof(path), err);
+}

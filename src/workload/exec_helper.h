@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "util/error.h"
+#include "workload/workload.h"
 
 #define EXEC_HELPER_NAME "schedperf-exec-helper"
 
@@ -15,5 +16,11 @@
  * EXIT_ENV naming where it looked.
  */
 int exec_helper_find(char *path, size_t len, struct error *err);
+
+/*
+ * A workload's ready() when every iteration executes the helper: whether
+ * exec_helper_find() finds it, so that a run refused for it stores nothing.
+ */
+int exec_helper_ready(const struct param_value *values, struct error *err);
 
 #endif

@@ -1561,6 +1561,7 @@ const struct workload workload_reaim = {
 	.metrics = reaim_metrics,
 	.nr_metrics = NR_REAIM_METRICS,
 	.check = reaim_check,
+	.ready = exec_helper_ready,
 	.memory_kb = reaim_memory_kb,
 	.run = reaim_run,
 };

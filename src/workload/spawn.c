@@ -173,5 +173,6 @@ const struct workload workload_spawn = {
 	.metrics = spawn_metrics,
 	.nr_metrics = ARRAY_SIZE(spawn_metrics),
 	.check = spawn_check,
+	.ready = exec_helper_ready,
 	.run = spawn_run,
 };

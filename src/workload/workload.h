@@ -91,6 +91,18 @@ struct workload {
 		     struct workload_needs *needs, struct error *err);
 
 	/*
+	 * Optional: what one iteration needs of this machine that its
+	 * parameters cannot show and no limit measures: a privilege (a
+	 * real-time policy, locked memory), a helper program. Called by the
+	 * runner in its own process before it opens a store or begins a
+	 * batch, so that a run this machine refuses stores nothing; never by
+	 * a dry run (submit's check runs where the job will not). Fills @err
+	 * (EXIT_ENV: what is missing and how to get it) and returns -1 when
+	 * an iteration could not run here. NULL: it needs nothing more.
+	 */
+	int (*ready)(const struct param_value *values, struct error *err);
+
+	/*
 	 * Optional: the memory one iteration allocates, in KiB, for workloads
 	 * whose parameters can ask for more than the machine has; such a run
 	 * is refused before it starts. NULL: little.

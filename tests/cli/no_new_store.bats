@@ -157,3 +157,79 @@ print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))' >"$TMP/r.jso
 	[[ "$output" == *kept* ]]
 	[[ "$output" != *r0* ]]
 }
+
+# refused_by_machine WHAT ARGS...: schedperf ARGS exits 3 with one line
+# that says what to fix (never to resume a batch that measured nothing),
+# and the store is as it was: still missing when it was missing, else the
+# same bytes as $TMP/copy.db. WHAT names the case in a failure.
+refused_by_machine() {
+	local what=$1
+	shift
+	run "$@"
+	[ "$status" -eq 3 ] || { echo "$what: exit $status: $output"; return 1; }
+	assert_one_line_error
+	[[ "$output" != *--resume* ]] || { echo "$what: $output"; return 1; }
+	if [ -e "$TMP/copy.db" ]; then
+		cmp "$SCHEDPERF_DB" "$TMP/copy.db" || { echo "$what: store changed"; return 1; }
+		[ "$(ls -A "$TMP/store")" = new.db ] ||
+			{ echo "$what: left $(ls -A "$TMP/store")"; return 1; }
+	else
+		[ -z "$(ls -A "$TMP/store")" ] ||
+			{ echo "$what: left $(ls -A "$TMP/store")"; return 1; }
+	fi
+}
+
+@test "a run refused for its helper program (exit 3) leaves no new store and no batch" {
+	local w
+	for w in "aim9 -p test=exec -p duration=1" "spawn -p count=10" "reaim -p users=1"; do
+		SCHEDPERF_LIBEXEC="$TMP/none" refused_by_machine "$w" sp run $w -i 1 -q
+		[[ "$output" == *"cannot find the exec helper: $TMP/none/schedperf-exec-helper"* ]]
+	done
+	sp run pipe -p loops=10 -i 1 -q --name before
+	cp "$SCHEDPERF_DB" "$TMP/copy.db"
+	for w in "aim9 -p test=exec -p duration=1" "spawn -p count=10"; do
+		SCHEDPERF_LIBEXEC="$TMP/none" refused_by_machine "$w" sp run $w -i 1 -q
+		SCHEDPERF_LIBEXEC="$TMP/none" refused_by_machine "$w, a run of that name" \
+			sp run $w -i 1 -q --name before
+	done
+	# a suite's benchmark that needs it refuses the whole plan, before the first runs
+	SCHEDPERF_LIBEXEC="$TMP/none" refused_by_machine "a sweep" \
+		sp run aim9 -p test=fork,exec -p duration=1 -i 1 -q
+}
+
+@test "a run refused as a user without a privilege or a limit (exit 3) stores nothing" {
+	command -v setpriv >/dev/null && command -v prlimit >/dev/null ||
+		skip "setpriv or prlimit missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups" case
+	local -a cases=(
+		"prlimit --rtprio=0:0 -- $SP run cyclictest -p policy=fifo -p loops=20 -i 1 -q"
+		"prlimit --rtprio=0:0 -- $SP run cyclictest -p policy=rr -p priority=5 -i 1 -q"
+		"prlimit --nofile=64:64 -- $SP run messaging -p groups=20 -p loops=10 -i 1 -q"
+	)
+	# ASan's mlockall() locks nothing and succeeds
+	[ -n "${ASAN_OPTIONS:-}" ] || cases+=(
+		"prlimit --memlock=0:0 -- $SP run cyclictest -p policy=other -p mlock=1 -i 1 -q")
+	# the machine's knob lock is read by all, in a directory all may enter, as /run
+	export SCHEDPERF_TEST_RUNDIR="$TMP/run"
+	mkdir "$SCHEDPERF_TEST_RUNDIR"
+	chmod 755 "$TMP" "$SCHEDPERF_TEST_RUNDIR"
+	mkdir "$TMP/probe"
+	chmod 777 "$TMP/store" "$TMP/probe"
+	$as_nobody "$SP" --db "$TMP/probe/s.db" run pipe -p loops=10 -i 1 -q 2>/dev/null ||
+		skip "cannot run as nobody here"
+	for case in "${cases[@]}"; do
+		refused_by_machine "$case" $as_nobody $case
+	done
+	run $as_nobody prlimit --nofile=64:64 -- "$SP" run messaging -p groups=20 -i 1 -q
+	[[ "$output" == *"messaging needs 39 open files"*"the limit cannot be raised"* ]]
+	sp run pipe -p loops=10 -i 1 -q --name before
+	chmod 666 "$SCHEDPERF_DB"
+	cp "$SCHEDPERF_DB" "$TMP/copy.db"
+	for case in "${cases[@]}"; do
+		refused_by_machine "$case, into a store" $as_nobody $case
+	done
+	run $as_nobody prlimit --rtprio=0:0 -- "$SP" run cyclictest -p policy=fifo -i 1 -q
+	[[ "$output" == *"cyclictest: cannot run a thread under policy=fifo priority"* ]]
+	[[ "$output" == *"(run as root, or give policy=other)" ]]
+}
