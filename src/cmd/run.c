@@ -589,6 +589,29 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 		 "--resume --name %s' finishes batch %lld)", name, (long long)res->batch_id);
 }
 
+/*
+ * A new batch that stopped on an error before any iteration ran (one
+ * whose child found a privilege or a resource missing that no check
+ * before could see): nothing of it is worth resuming, so it goes, with
+ * its run when that holds nothing else, and the error's own fix is the
+ * advice. Returns whether it went; a resumed batch stays, as it was.
+ */
+static bool discard_unrun(struct store *st, const struct run_request *req,
+			  const struct runner_result *res, struct error *err)
+{
+	struct lock_wait w = LOCK_WAIT(st, req->opt.events, "the end of its batch");
+	struct error derr = { 0 };
+	int rc;
+
+	if (req->resume || !res->batch_id || res->iterations_done || res->signal ||
+	    err->code != EXIT_ENV)
+		return false;
+	while ((rc = store_batches_discard(st, &res->batch_id, 1, NULL, &derr)) &&
+	       lock_wait_again(&w))
+		;
+	return !rc;
+}
+
 /* The plan's --knob SPECs, and its --cpus inside any cgroup:cpuset.cpus of them. */
 static int parse_knobs(const struct plan *plan, struct knob_session *ks,
 		       struct knob_list *knobs, struct error *err)
@@ -678,7 +701,7 @@ int cmd_run(int argc, char **argv)
 	struct run_display display;
 	struct knob_session ks;
 	struct knob_list knobs = { NULL, 0 };
-	bool knobs_changed = false;
+	bool knobs_changed = false, store_made = false;
 	int code;
 
 	knob_session_init(&ks, 1, "run");
@@ -739,7 +762,7 @@ int cmd_run(int argc, char **argv)
 	 * before the store too: such a run is refused as a bad value is.
 	 */
 	if (runner_preflight(plan, &err) ||
-	    (!st && store_open(global.db, &st, &err)))
+	    (!st && store_open_made(global.db, &st, &store_made, &err)))
 		goto fail;
 	if (job_env_attach(st, &err) ||
 	    (plan->nr_knobs ? knob_session_copy(&ks, st, &err) : knob_guard_copy(st, &err)))
@@ -761,7 +784,8 @@ int cmd_run(int argc, char **argv)
 						   req.opt.name, req.opt.name);
 			goto out;
 		}
-		add_resume_hint(&err, &res, req.opt.name);
+		if (!discard_unrun(st, &req, &res, &err))
+			add_resume_hint(&err, &res, req.opt.name);
 		goto fail;
 	}
 	print_outcome(&res, req.opt.name);
@@ -788,7 +812,7 @@ out:
 	}
 	knob_session_release(&ks);
 	knobs_release(&knobs);
-	store_close(st);
+	store_close_made(st, store_made);
 	plan_release(plan);
 	free(req.params);
 	free(req.sweeps);

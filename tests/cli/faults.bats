@@ -560,7 +560,17 @@ ctrl_c_in_wait() {
 	integrity_ok "$SCHEDPERF_DB"
 	whole_iterations "$SCHEDPERF_DB"
 	[ "$(iterations_of "$SCHEDPERF_DB" before)" -eq 2 ]
-	[ "$(iterations_of "$SCHEDPERF_DB" refused)" -eq 0 ]
+	# no iteration ran: no batch to resume is kept, and none is advised
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name = 'refused'")" -eq 0 ]
+	refute grep -q -- --resume "$TMP/err"
+	# nor a store it made for that batch
+	rc=0
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CGROUP" \
+		"$SP" --db "$TMP/new.db" run messaging -p groups=1 -p fds=4 -p loops=10 -i 2 -q \
+		>/dev/null 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
+	err_has "cannot fork"
+	[ ! -e "$TMP/new.db" ]
 }
 
 @test "faults: needs beyond the machine are refused before anything starts" {
