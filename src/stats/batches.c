@@ -38,7 +38,7 @@ void batch_components(const double *x, const size_t *sizes, size_t nr_batches,
 		      struct batch_components *out)
 {
 	double *means = xcalloc(nr_batches + 1, sizeof(double));
-	double grand, ssb = 0, ssw = 0, sum_n2 = 0, n0, unit, between;
+	double grand, ssb = 0, ssw = 0, sum_n2 = 0, n0, between;
 	size_t k, at = 0, b, i = 0;
 	int e;
 
@@ -56,19 +56,21 @@ void batch_components(const double *x, const size_t *sizes, size_t nr_batches,
 	out->mean_of_means = stats_mean(means, k);
 	if (k >= 2)
 		out->sd_of_means = stats_stddev(means, k);
-	/* the squares in units of 2^e, where they neither overflow nor underflow */
+	/*
+	 * the squares in units of 2^e, where they neither overflow nor
+	 * underflow; by ldexp(), as 2^-e is beyond a double for subnormal samples
+	 */
 	e = stats_scale_exponent(x, out->n);
-	unit = ldexp(1.0, -e);
-	grand = stats_mean(x, out->n) * unit;
+	grand = ldexp(stats_mean(x, out->n), -e);
 	for (b = 0; b < nr_batches; at += sizes[b], b++) {
 		double mean;
 
 		if (!sizes[b])
 			continue;
-		mean = means[i] * unit;
+		mean = ldexp(means[i], -e);
 		ssb += (double)sizes[b] * (mean - grand) * (mean - grand);
 		for (size_t j = 0; j < sizes[b]; j++)
-			ssw += (x[at + j] * unit - mean) * (x[at + j] * unit - mean);
+			ssw += (ldexp(x[at + j], -e) - mean) * (ldexp(x[at + j], -e) - mean);
 		sum_n2 += (double)sizes[b] * (double)sizes[b];
 		i++;
 	}

@@ -18,49 +18,71 @@ const int summary_bmean_percents[SUMMARY_NR_BMEANS] = { 50, 95, 99 };
  * Samples near the largest double overflow a plain sum although their mean
  * is finite: then the sum is taken again on the samples scaled by a power
  * of two, which is exact, so the result is the same wherever both work.
- * The standard deviation and the harmonic mean do the same.
+ * The standard deviation does the same.
  */
 #define OVERFLOW_SCALE_EXP	64
 
-double stats_mean(const double *x, size_t n)
+/* @x * 2^-@e, exact unless it underflows: 2^-e itself can be beyond a double. */
+static inline double scaled(double x, int e)
+{
+	return e ? ldexp(x, -e) : x;
+}
+
+/* The mean of @x * 2^-@e. */
+static double mean_of(const double *x, size_t n, int e)
 {
 	double sum = 0.0;
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		sum += scaled(x[i], e);
+	return sum / (double)n;
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double mean;
+
 	if (!n)
 		return NAN;
-	for (i = 0; i < n; i++)
-		sum += x[i];
-	if (isinf(sum) && !isnan(sum)) {
-		sum = 0.0;
-		for (i = 0; i < n; i++)
-			sum += ldexp(x[i], -OVERFLOW_SCALE_EXP);
-		return ldexp(sum / (double)n, OVERFLOW_SCALE_EXP);
-	}
-	return sum / (double)n;
+	mean = mean_of(x, n, 0);
+	if (isinf(mean))
+		mean = ldexp(mean_of(x, n, OVERFLOW_SCALE_EXP), OVERFLOW_SCALE_EXP);
+	return mean;
 }
 
 /* Undefined unless every sample is positive: 1/0 and sign changes mislead. */
 double stats_hmean(const double *x, size_t n)
 {
-	double sum = 0.0;
+	double sum = 0.0, least, greatest;
 	size_t i;
+	int e;
 
 	if (!n)
 		return NAN;
+	least = greatest = x[0];
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0.0))	/* also catches NAN */
 			return NAN;
 		sum += 1.0 / x[i];
+		least = fmin(least, x[i]);
+		greatest = fmax(greatest, x[i]);
 	}
-	/* reciprocals of samples near the smallest doubles overflow the same way */
-	if (isinf(sum)) {
-		sum = 0.0;
-		for (i = 0; i < n; i++)
-			sum += ldexp(1.0 / x[i], -OVERFLOW_SCALE_EXP);
-		return ldexp((double)n / sum, -OVERFLOW_SCALE_EXP);
-	}
-	return (double)n / sum;
+	if (isfinite(sum) && greatest <= 0x1p1022)
+		return (double)n / sum;
+	/*
+	 * The reciprocals of samples below 2^-1024 (subnormal ones) overflow,
+	 * those of samples above 2^1022 lose digits below the smallest normal
+	 * double: take them of the samples in units of the smallest one's power
+	 * of two, exactly, so that each is at most 1 and their sum above 1/2
+	 * (a sample beyond a double in those units is infinite, and the 0 it
+	 * adds is what it adds to the sum, to the sum's precision).
+	 */
+	e = ilogb(least);
+	sum = 0.0;
+	for (i = 0; i < n; i++)
+		sum += 1.0 / ldexp(x[i], -e);
+	return ldexp((double)n / sum, e);
 }
 
 /*
@@ -83,21 +105,19 @@ double stats_gmean(const double *x, size_t n)
 }
 
 /*
- * The sum of squared deviations of @x * @scale from their mean, by the
+ * The sum of squared deviations of @x * 2^-@e from their mean, by the
  * corrected two-pass algorithm (Chan, Golub and LeVeque): the second term
  * cancels the rounding error left in the mean. The textbook sum of squares
  * minus the squared sum loses every digit on samples like 5e5 +- 10.
  */
-static double sum_squares(const double *x, size_t n, double scale)
+static double sum_squares(const double *x, size_t n, int e)
 {
-	double mean = 0.0, sq = 0.0, dev = 0.0;
+	double mean, sq = 0.0, dev = 0.0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		mean += x[i] * scale;
-	mean /= (double)n;
+	mean = mean_of(x, n, e);
 	for (i = 0; i < n; i++) {
-		double d = x[i] * scale - mean;
+		double d = scaled(x[i], e) - mean;
 
 		sq += d * d;
 		dev += d;
@@ -159,7 +179,7 @@ double stats_stddev(const double *x, size_t n)
 	if (n < 2)
 		return NAN;
 	e = stats_scale_exponent(x, n);
-	return ldexp(sqrt(sum_squares(x, n, ldexp(1.0, -e)) / (double)(n - 1)), e);
+	return ldexp(sqrt(sum_squares(x, n, e) / (double)(n - 1)), e);
 }
 
 double stats_midpoint(double a, double b)

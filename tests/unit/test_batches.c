@@ -63,6 +63,25 @@ static void test_components_reference(void **state)
 	REF(c.between_share, 0);
 }
 
+/*
+ * Subnormal samples (two_base times 2^-1040): 2^-e, the scale that brings
+ * them up to [0.5, 1) for the squares, is beyond a double. A power of two
+ * changes no ratio: the share and the scaled means are R's above.
+ */
+static void test_components_subnormal(void **state)
+{
+	double x[10];
+	struct batch_components c;
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		x[i] = ldexp(two_base[i], -1040);
+	batch_components(x, five_five, 2, &c);
+	REF(ldexp(c.mean_of_means, 1040), 102.2);
+	REF(ldexp(c.sd_of_means, 1040), 2.8284271247461903);
+	REF(c.between_share, 0.99069478908188602);
+}
+
 static void test_components_degenerate(void **state)
 {
 	static const size_t one[] = { 4 }, singles[] = { 1, 1, 1 }, with_empty[] = { 5, 0, 5 };
@@ -119,6 +138,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_components_reference),
+		cmocka_unit_test(test_components_subnormal),
 		cmocka_unit_test(test_components_degenerate),
 		cmocka_unit_test(test_means_test_reference),
 		cmocka_unit_test(test_means_test_needs_two_batches),

@@ -826,6 +826,41 @@ static void test_both_signs_near_dbl_max(void **state)
 	assert_false(isfinite(s.coeffvar));
 }
 
+/*
+ * Subnormal samples: their reciprocals overflow a double and 2^-e, the
+ * scale that brings them to [0.5, 1) for the standard deviation, is beyond
+ * one. Exact arithmetic: the harmonic mean of 1, 2, 3 is 3/(11/6) = 18/11
+ * and their standard deviation 1, so these are 18/11e-310 and 1e-310 (the
+ * samples are multiples of 2^-1074, within 5e-14 of the decimals).
+ */
+static void test_subnormal(void **state)
+{
+	const double x[] = { 1e-310, 2e-310, 3e-310 };
+	struct summary s;
+
+	(void)state;
+	summary_compute(x, 3, true, &s);
+	assert_close_rel(s.amean, 2e-310, "subnormal mean");
+	assert_close_rel(s.hmean, 18.0 / 11.0 * 1e-310, "subnormal hmean");
+	assert_close_rel(s.stddev, 1e-310, "subnormal stddev");
+	assert_close_rel(s.coeffvar, 50.0, "subnormal coeffvar");
+	assert_close_rel(s.bmean[0], 3e-310, "subnormal BHmean-50");
+}
+
+/*
+ * Samples above 2^1022 have reciprocals below the smallest normal double,
+ * which lose digits: 8, 21 and 24 times 2^1018 have the harmonic mean
+ * 3/(1/8 + 1/21 + 1/24) = 3/(36/168) = 14 times 2^1018, exactly a double,
+ * which the subnormal reciprocals miss by a unit in the last place.
+ */
+static void test_hmean_above_2_1022(void **state)
+{
+	const double x[] = { 0x8p1018, 0x15p1018, 0x18p1018 };
+
+	(void)state;
+	assert_true(stats_hmean(x, 3) == 0xEp1018);
+}
+
 /* A NAN sample must not upset qsort or crash; it poisons the means. */
 static void test_nan_sample(void **state)
 {
@@ -919,6 +954,8 @@ int main(void)
 		cmocka_unit_test(test_nan_sample),
 		cmocka_unit_test(test_near_dbl_max),
 		cmocka_unit_test(test_both_signs_near_dbl_max),
+		cmocka_unit_test(test_subnormal),
+		cmocka_unit_test(test_hmean_above_2_1022),
 		cmocka_unit_test(test_pct_change_against_reference),
 		cmocka_unit_test(test_pct_change_direction),
 		cmocka_unit_test(test_pct_change_undefined),
