@@ -40,24 +40,29 @@ void change_point_options_init(struct change_point_options *opts)
 
 /*
  * Mean and the standard deviation with divisor n (0 for fewer than two) of
- * @x * @unit, a power of two that keeps the squares within a double.
+ * @x, the squares taken in units of 2^e that keep them within a double.
  */
-static void side_moments(const double *x, size_t n, double unit, double *mean, double *sd)
+static void side_moments(const double *x, size_t n, double *mean, double *sd)
 {
-	double ss = 0;
+	int e = stats_scale_exponent(x, n);
+	double ss = 0, m;
 
-	*mean = stats_mean(x, n) * unit;
+	*mean = stats_mean(x, n);
 	if (n < 2) {
 		*sd = 0;
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] * unit - *mean) * (x[i] * unit - *mean);
-	*sd = sqrt(ss / (double)n);
+	m = e ? ldexp(*mean, -e) : *mean;
+	for (size_t i = 0; i < n; i++) {
+		double d = (e ? ldexp(x[i], -e) : x[i]) - m;
+
+		ss += d * d;
+	}
+	*sd = ldexp(sqrt(ss / (double)n), e);	/* at most max |x|: within a double */
 }
 
-/* The sides' moments back in the values' unit: @e as from stats_scale_exponent(). */
-static void sides_unscale(struct change_point_sides *s, int e)
+/* The sides' moments times 2^@e. */
+static void sides_scale(struct change_point_sides *s, int e)
 {
 	s->mean_before = ldexp(s->mean_before, e);
 	s->mean_after = ldexp(s->mean_after, e);
@@ -86,14 +91,24 @@ void change_point_sides_test(const double *before, size_t n_before,
 			     const double *after, size_t n_after,
 			     struct change_point_sides *s)
 {
-	/* the moments in units of 2^e, where their squares stay within a double */
+	/*
+	 * Each side's moments in units of its own power of two: in one unit
+	 * for both, a side of values far below the other's would underflow
+	 * its squares to a spread of 0 (1, 3, 2 after values near 1.5e308).
+	 * The t statistic takes them in one unit, where the squares of both
+	 * stay within a double and one that underflows there is below 2^-1074
+	 * of the other side's or of a difference of the means of 2^-2 or more:
+	 * a |t| beyond 2^500, whose p is below 1e-150 (0 from five values on)
+	 * and 0 here.
+	 */
 	int e = stats_scale_exponent2(before, n_before, after, n_after);
-	double unit = ldexp(1.0, -e);
+	struct change_point_sides joint;
 
-	side_moments(before, n_before, unit, &s->mean_before, &s->stddev_before);
-	side_moments(after, n_after, unit, &s->mean_after, &s->stddev_after);
-	s->p = sides_p(n_before, n_after, s);
-	sides_unscale(s, e);
+	side_moments(before, n_before, &s->mean_before, &s->stddev_before);
+	side_moments(after, n_after, &s->mean_after, &s->stddev_after);
+	joint = *s;
+	sides_scale(&joint, -e);
+	s->p = sides_p(n_before, n_after, &joint);
 }
 
 /* Scratch space for the candidate search of an interval of up to n values. */
@@ -215,18 +230,19 @@ static void piece_set(struct piece *p, size_t start, size_t end, const double *x
 }
 
 /*
- * E-divisive in x[0..n): split the piece with the best candidate while its
- * test passes @max_pvalue. Appends the change points to @found (absolute
- * indexes: @offset added), returns the largest one found, or 0.
+ * E-divisive in x[0..n): split the piece with the best candidate (found in
+ * @z, x scaled) while its test passes @max_pvalue. Appends the change points
+ * to @found (absolute indexes: @offset added), returns the largest one
+ * found, or 0.
  */
-static size_t edivisive_window(const double *x, size_t n, size_t offset,
+static size_t edivisive_window(const double *x, const double *z, size_t n, size_t offset,
 			       double max_pvalue, struct edivisive_work *w,
 			       size_t *found, size_t *nr_found)
 {
 	struct piece *pieces = xcalloc(n, sizeof(*pieces));
 	size_t nr = 1, last = 0;
 
-	piece_set(&pieces[0], 0, n, x, w);
+	piece_set(&pieces[0], 0, n, z, w);
 	for (;;) {
 		struct change_point_sides sides;
 		struct piece *best = NULL;
@@ -246,8 +262,8 @@ static size_t edivisive_window(const double *x, size_t n, size_t offset,
 		/* the piece becomes its left part; its right part goes after it */
 		memmove(best + 2, best + 1, (size_t)(pieces + nr - best - 1) * sizeof(*best));
 		nr++;
-		piece_set(best + 1, best->tau, best->end, x, w);
-		piece_set(best, best->start, best->tau, x, w);
+		piece_set(best + 1, best->tau, best->end, z, w);
+		piece_set(best, best->start, best->tau, z, w);
 	}
 	free(pieces);
 	return last ? offset + last : 0;
@@ -268,9 +284,9 @@ static double first_pass_pvalue(double p)
 	return p < 0.5 ? p * 2 : p;
 }
 
-/* The weak change points of x[0..n), sorted, into @found (room for n). */
-static size_t split(const double *x, size_t n, const struct change_point_options *opts,
-		    size_t *found)
+/* The weak change points of x[0..n) (@z: x scaled), sorted, into @found (room for n). */
+static size_t split(const double *x, const double *z, size_t n,
+		    const struct change_point_options *opts, size_t *found)
 {
 	size_t window = opts->window < 2 ? 2 : opts->window, step = window / 2;
 	size_t width = window < n ? window : n, nr = 0;
@@ -279,7 +295,7 @@ static size_t split(const double *x, size_t n, const struct change_point_options
 	work_init(&w, width);
 	for (size_t start = 0; start < n;) {
 		size_t end = start + window < n ? start + window : n;
-		size_t last = edivisive_window(x + start, end - start, start,
+		size_t last = edivisive_window(x + start, z + start, end - start, start,
 					       first_pass_pvalue(opts->max_pvalue), &w,
 					       found, &nr);
 
@@ -347,11 +363,13 @@ size_t change_points_detect(const double *x, size_t n,
 {
 	/*
 	 * The energy distances sum differences of values, which overflow near
-	 * the largest double: every step runs on the values scaled by a power
-	 * of two (exact, and the same answer), the sides' moments scaled back.
+	 * the largest double: the candidates are searched in the values scaled
+	 * by a power of two (exact, and the same answer). The sides' tests
+	 * scale each side on its own, so they take the values themselves.
 	 */
 	int e = stats_scale_exponent(x, n);
 	double *scaled = NULL;
+	const double *z = x;
 	size_t *found, nr;
 	struct change_point *cps;
 
@@ -362,10 +380,11 @@ size_t change_points_detect(const double *x, size_t n,
 		scaled = xcalloc(n, sizeof(*scaled));
 		for (size_t i = 0; i < n; i++)
 			scaled[i] = ldexp(x[i], -e);
-		x = scaled;
+		z = scaled;
 	}
 	found = xcalloc(n, sizeof(*found));
-	nr = split(x, n, opts, found);
+	nr = split(x, z, n, opts, found);
+	free(scaled);
 	cps = xcalloc(nr ? nr : 1, sizeof(*cps));
 	for (size_t i = 0; i < nr; i++)
 		cps[i].index = found[i];
@@ -373,13 +392,10 @@ size_t change_points_detect(const double *x, size_t n,
 	for (size_t i = 0; i < nr; i++)
 		retest(x, n, cps, nr, i);
 	nr = merge(x, n, cps, nr, opts);
-	free(scaled);
 	if (!nr) {
 		free(cps);
 		return 0;
 	}
-	for (size_t i = 0; i < nr; i++)
-		sides_unscale(&cps[i].sides, e);
 	*out = cps;
 	return nr;
 }

@@ -271,6 +271,44 @@ static void test_detect(void **state)
 	}
 }
 
+/*
+ * Sides of very different magnitudes: in one unit for both (2^1024 here),
+ * the squares of 1, 3, 2 underflow to a spread of 0. R, in units of 2^1000
+ * for the side near DBL_MAX (tests/reference has no such side):
+ *   sdn <- function(x) sqrt(mean((x - mean(x))^2)); b <- c(1.5e308, 1.6e308, 1.55e308)
+ *   mean(b / 2^1000) * 2^1000; sdn(b / 2^1000) * 2^1000; sdn(c(1, 3, 2))
+ *   2 * pt(-abs(mean(b / 2^1000) / sqrt(2 * sdn(b / 2^1000)^2 / 4 * (2 / 3))), 4)
+ * (the spread of 1, 3, 2 adds nothing to the pooled variance there, nor
+ * the mean 2 to the difference).
+ */
+static void test_sides_far_apart(void **state)
+{
+	const double huge[] = { 1.5e308, 1.6e308, 1.55e308 }, small[] = { 1, 3, 2 };
+	const double series[] = { 1.5e308, 1.6e308, 1.55e308, 1, 3, 2 };
+	const double expected[] = { 1.5500000000000001e+308, 2.0, 4.0824829046386284e+306,
+				    0.81649658092772603, 3.2033930862540085e-07 };
+	/* the other way round, small side first */
+	const double reversed[] = { expected[1], expected[0], expected[3], expected[2],
+				    expected[4] };
+	struct change_point_options opts;
+	struct change_point *cps;
+
+	(void)state;
+	check_sides(huge, 3, small, 3, expected);
+	check_sides(small, 3, huge, 3, reversed);
+	/* detect sees the series scaled by 2^-1024 for its energy distances */
+	change_point_options_init(&opts);
+	opts.max_pvalue = 0.05;
+	assert_int_equal(change_points_detect(series, 6, &opts, &cps), 1);
+	assert_int_equal(cps[0].index, 3);
+	assert_close(cps[0].sides.mean_before, expected[0]);
+	assert_close(cps[0].sides.stddev_before, expected[2]);
+	assert_close(cps[0].sides.mean_after, expected[1]);
+	assert_close(cps[0].sides.stddev_after, expected[3]);
+	assert_close_p(cps[0].sides.p, expected[4]);
+	free(cps);
+}
+
 /* The same data give the same answer, and short series none. */
 static void test_detect_edges(void **state)
 {
@@ -299,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_candidate),
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_sides_far_apart),
 		cmocka_unit_test(test_detect_edges),
 	};
 
