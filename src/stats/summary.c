@@ -28,15 +28,22 @@ static inline double scaled(double x, int e)
 	return e ? ldexp(x, -e) : x;
 }
 
-/* The mean of @x * 2^-@e. */
+/*
+ * The mean of @x * 2^-@e. Equal samples are their mean, exactly: their sum
+ * rounds (ten samples of 0.1 sum to 0.9999999999999999), and the spread
+ * around a mean off by that rounding is one that is not there.
+ */
 static double mean_of(const double *x, size_t n, int e)
 {
 	double sum = 0.0;
+	bool equal = true;
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sum += scaled(x[i], e);
-	return sum / (double)n;
+		equal &= x[i] == x[0];
+	}
+	return equal ? scaled(x[0], e) : sum / (double)n;
 }
 
 double stats_mean(const double *x, size_t n)
@@ -68,6 +75,8 @@ double stats_hmean(const double *x, size_t n)
 		least = fmin(least, x[i]);
 		greatest = fmax(greatest, x[i]);
 	}
+	if (least == greatest)	/* their mean, exactly, as stats_mean() has it */
+		return least;
 	if (isfinite(sum) && greatest <= 0x1p1022)
 		return (double)n / sum;
 	/*

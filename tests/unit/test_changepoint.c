@@ -309,6 +309,25 @@ static void test_sides_far_apart(void **state)
 	free(cps);
 }
 
+/*
+ * Constant sides have a spread of exactly 0 (exact arithmetic): the mean
+ * of 70 values of 5.000000001 summed is 6e-15 off, and their spread around
+ * it was reported as 6.22e-15 (detect: 5 +- 0 -> 5 +- 6.22e-15).
+ */
+static void test_sides_constant(void **state)
+{
+	double x[130];
+	struct change_point_sides s;
+
+	(void)state;
+	for (size_t i = 0; i < 130; i++)
+		x[i] = i < 60 ? 5 : 5.000000001;
+	change_point_sides_test(x, 60, x + 60, 70, &s);
+	assert_true(s.mean_before == 5 && s.mean_after == 5.000000001);
+	assert_true(s.stddev_before == 0 && s.stddev_after == 0);
+	assert_true(s.p == 0);
+}
+
 /* The same data give the same answer, and short series none. */
 static void test_detect_edges(void **state)
 {
@@ -338,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_sides_far_apart),
+		cmocka_unit_test(test_sides_constant),
 		cmocka_unit_test(test_detect_edges),
 	};
 

@@ -861,6 +861,37 @@ static void test_hmean_above_2_1022(void **state)
 	assert_true(stats_hmean(x, 3) == 0xEp1018);
 }
 
+/*
+ * Equal samples: the arithmetic and harmonic means are the sample, exactly,
+ * and the spread exactly 0 (exact arithmetic needs no reference). Summed,
+ * ten samples of 0.1 give 0.9999999999999999 and a mean of
+ * 0.09999999999999999, and 70 samples of 5.000000001 centred on their
+ * summed mean spread by 6e-15. (The geometric mean, through exp(log(x)),
+ * is left as it was: 5 for one sample of 5 would change golden outputs.)
+ */
+static void test_equal_samples(void **state)
+{
+	const double values[] = { 0.1, 5.000000001, 1e-310, 1.7e308, 3.0 };
+	const size_t counts[] = { 10, 70, 7, 5, 1 };
+	double x[70];
+	struct summary s;
+
+	(void)state;
+	for (size_t v = 0; v < ARRAY_SIZE(values); v++) {
+		for (size_t i = 0; i < counts[v]; i++)
+			x[i] = values[v];
+		for (int hib = 0; hib < 2; hib++) {
+			summary_compute(x, counts[v], hib, &s);
+			assert_true(s.amean == values[v]);
+			assert_true(s.hmean == values[v]);
+			assert_true(s.median == values[v]);
+			for (int i = 0; i < SUMMARY_NR_BMEANS; i++)
+				assert_true(s.bmean[i] == values[v]);
+			assert_true(counts[v] < 2 || s.stddev == 0);
+		}
+	}
+}
+
 /* A NAN sample must not upset qsort or crash; it poisons the means. */
 static void test_nan_sample(void **state)
 {
@@ -956,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_both_signs_near_dbl_max),
 		cmocka_unit_test(test_subnormal),
 		cmocka_unit_test(test_hmean_above_2_1022),
+		cmocka_unit_test(test_equal_samples),
 		cmocka_unit_test(test_pct_change_against_reference),
 		cmocka_unit_test(test_pct_change_direction),
 		cmocka_unit_test(test_pct_change_undefined),
