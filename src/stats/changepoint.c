@@ -117,6 +117,7 @@ struct edivisive_work {
 	double *within_after;	/* within_after[tau]: sum |z_j - z_k|, tau <= j < k < kappa */
 	double *within_before;	/* within_before[tau]: sum |z_i - z_k|, i < k < tau */
 	double *prefix;		/* prefix[t]: sum |z_i - z_(kappa-1)|, i < t */
+	double *scaled;		/* a piece's values in units of its own power of two */
 };
 
 static void work_init(struct edivisive_work *w, size_t n)
@@ -125,6 +126,7 @@ static void work_init(struct edivisive_work *w, size_t n)
 	w->within_after = xcalloc(n + 1, sizeof(double));
 	w->within_before = xcalloc(n + 1, sizeof(double));
 	w->prefix = xcalloc(n + 1, sizeof(double));
+	w->scaled = xcalloc(n + 1, sizeof(double));
 }
 
 static void work_release(struct edivisive_work *w)
@@ -133,6 +135,7 @@ static void work_release(struct edivisive_work *w)
 	free(w->within_after);
 	free(w->within_before);
 	free(w->prefix);
+	free(w->scaled);
 }
 
 /*
@@ -215,40 +218,67 @@ static void add_distinct(size_t *found, size_t *nr, size_t index)
 struct piece {
 	size_t start, end;	/* [start, end) */
 	size_t tau;		/* absolute index of its candidate; 0: none */
-	double qhat;
+	double qhat;		/* in units of 2^qexp */
+	int qexp;
 };
 
+/*
+ * The energy distances sum differences of values, which overflow near the
+ * largest double and vanish below the smallest: each piece is searched in
+ * units of its own power of two (exact, and the same split), so that a
+ * piece of values near 1e-300 after one near 1e308 still finds its change.
+ */
 static void piece_set(struct piece *p, size_t start, size_t end, const double *x,
 		      struct edivisive_work *w)
 {
+	const double *z = x + start;
+
 	p->start = start;
 	p->end = end;
 	p->tau = 0;
 	p->qhat = -INFINITY;
-	if (end - start > 1)
-		p->tau = start + candidate(x + start, end - start, w, &p->qhat);
+	p->qexp = 0;
+	if (end - start <= 1)
+		return;
+	p->qexp = stats_scale_exponent(z, end - start);
+	if (p->qexp) {
+		for (size_t i = 0; i < end - start; i++)
+			w->scaled[i] = ldexp(z[i], -p->qexp);
+		z = w->scaled;
+	}
+	p->tau = start + candidate(z, end - start, w, &p->qhat);
+}
+
+/* Whether @a's candidate is better than @b's, their q in their units. */
+static bool qhat_above(const struct piece *a, const struct piece *b)
+{
+	int e = a->qexp > b->qexp ? a->qexp : b->qexp;
+
+	if (a->qexp == b->qexp)
+		return a->qhat > b->qhat;
+	/* in the larger unit: one that underflows there is below 2^-1074 of it */
+	return ldexp(a->qhat, a->qexp - e) > ldexp(b->qhat, b->qexp - e);
 }
 
 /*
- * E-divisive in x[0..n): split the piece with the best candidate (found in
- * @z, x scaled) while its test passes @max_pvalue. Appends the change points
- * to @found (absolute indexes: @offset added), returns the largest one
- * found, or 0.
+ * E-divisive in x[0..n): split the piece with the best candidate while its
+ * test passes @max_pvalue. Appends the change points to @found (absolute
+ * indexes: @offset added), returns the largest one found, or 0.
  */
-static size_t edivisive_window(const double *x, const double *z, size_t n, size_t offset,
+static size_t edivisive_window(const double *x, size_t n, size_t offset,
 			       double max_pvalue, struct edivisive_work *w,
 			       size_t *found, size_t *nr_found)
 {
 	struct piece *pieces = xcalloc(n, sizeof(*pieces));
 	size_t nr = 1, last = 0;
 
-	piece_set(&pieces[0], 0, n, z, w);
+	piece_set(&pieces[0], 0, n, x, w);
 	for (;;) {
 		struct change_point_sides sides;
 		struct piece *best = NULL;
 
 		for (size_t i = 0; i < nr; i++)
-			if (pieces[i].tau && (!best || pieces[i].qhat > best->qhat))
+			if (pieces[i].tau && (!best || qhat_above(&pieces[i], best)))
 				best = &pieces[i];
 		if (!best)
 			break;
@@ -262,8 +292,8 @@ static size_t edivisive_window(const double *x, const double *z, size_t n, size_
 		/* the piece becomes its left part; its right part goes after it */
 		memmove(best + 2, best + 1, (size_t)(pieces + nr - best - 1) * sizeof(*best));
 		nr++;
-		piece_set(best + 1, best->tau, best->end, z, w);
-		piece_set(best, best->start, best->tau, z, w);
+		piece_set(best + 1, best->tau, best->end, x, w);
+		piece_set(best, best->start, best->tau, x, w);
 	}
 	free(pieces);
 	return last ? offset + last : 0;
@@ -284,9 +314,9 @@ static double first_pass_pvalue(double p)
 	return p < 0.5 ? p * 2 : p;
 }
 
-/* The weak change points of x[0..n) (@z: x scaled), sorted, into @found (room for n). */
-static size_t split(const double *x, const double *z, size_t n,
-		    const struct change_point_options *opts, size_t *found)
+/* The weak change points of x[0..n), sorted, into @found (room for n). */
+static size_t split(const double *x, size_t n, const struct change_point_options *opts,
+		    size_t *found)
 {
 	size_t window = opts->window < 2 ? 2 : opts->window, step = window / 2;
 	size_t width = window < n ? window : n, nr = 0;
@@ -295,7 +325,7 @@ static size_t split(const double *x, const double *z, size_t n,
 	work_init(&w, width);
 	for (size_t start = 0; start < n;) {
 		size_t end = start + window < n ? start + window : n;
-		size_t last = edivisive_window(x + start, z + start, end - start, start,
+		size_t last = edivisive_window(x + start, end - start, start,
 					       first_pass_pvalue(opts->max_pvalue), &w,
 					       found, &nr);
 
@@ -362,29 +392,18 @@ size_t change_points_detect(const double *x, size_t n,
 			    struct change_point **out)
 {
 	/*
-	 * The energy distances sum differences of values, which overflow near
-	 * the largest double: the candidates are searched in the values scaled
-	 * by a power of two (exact, and the same answer). The sides' tests
-	 * scale each side on its own, so they take the values themselves.
+	 * Near the largest or the smallest double, each piece's candidates are
+	 * searched in its own unit (piece_set()) and each side's moments taken
+	 * in its own (change_point_sides_test()): the steps take the values.
 	 */
-	int e = stats_scale_exponent(x, n);
-	double *scaled = NULL;
-	const double *z = x;
 	size_t *found, nr;
 	struct change_point *cps;
 
 	*out = NULL;
 	if (n < 3)
 		return 0;
-	if (e) {
-		scaled = xcalloc(n, sizeof(*scaled));
-		for (size_t i = 0; i < n; i++)
-			scaled[i] = ldexp(x[i], -e);
-		z = scaled;
-	}
 	found = xcalloc(n, sizeof(*found));
-	nr = split(x, z, n, opts, found);
-	free(scaled);
+	nr = split(x, n, opts, found);
 	cps = xcalloc(nr ? nr : 1, sizeof(*cps));
 	for (size_t i = 0; i < nr; i++)
 		cps[i].index = found[i];

@@ -310,6 +310,38 @@ static void test_sides_far_apart(void **state)
 }
 
 /*
+ * A piece far below the rest of its series: searched in the series' unit
+ * (2^-1024), its values near 1e-300 vanish and its change goes unseen. R,
+ * for the same values without the factor 1e-300 (a factor changes no p):
+ *   sdn <- function(x) sqrt(mean((x - mean(x))^2))
+ *   a <- c(1, 1.1, 0.9, 1.05, 0.95); b <- c(3, 3.1, 2.9, 3.05, 2.95)
+ *   se <- sqrt((4 * sdn(a)^2 + 4 * sdn(b)^2) / 8 * (2 / 5))
+ *   sdn(a); sdn(b); 2 * pt(-abs(mean(a) - mean(b)) / se, 8)
+ * (Otherwise E-divisive is Hunter's: the piece 1.5e8, then these values
+ * without the factor, gives the same two change points.)
+ */
+static void test_detect_far_apart(void **state)
+{
+	const double x[] = { 1.5e308, 1e-300, 1.1e-300, 0.9e-300, 1.05e-300, 0.95e-300,
+			     3e-300, 3.1e-300, 2.9e-300, 3.05e-300, 2.95e-300 };
+	struct change_point_options opts;
+	struct change_point *cps;
+
+	(void)state;
+	change_point_options_init(&opts);
+	opts.max_pvalue = 0.05;
+	assert_int_equal(change_points_detect(x, 11, &opts, &cps), 2);
+	assert_int_equal(cps[0].index, 1);
+	assert_int_equal(cps[1].index, 6);
+	assert_close(cps[1].sides.mean_before * 1e300, 1);
+	assert_close(cps[1].sides.mean_after * 1e300, 3);
+	assert_close(cps[1].sides.stddev_before * 1e300, 0.070710678118654779);
+	assert_close(cps[1].sides.stddev_after * 1e300, 0.070710678118654752);
+	assert_close_p(cps[1].sides.p, 6.9001171807742752e-11);
+	free(cps);
+}
+
+/*
  * Constant sides have a spread of exactly 0 (exact arithmetic): the mean
  * of 70 values of 5.000000001 summed is 6e-15 off, and their spread around
  * it was reported as 6.22e-15 (detect: 5 +- 0 -> 5 +- 6.22e-15).
@@ -358,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_sides_far_apart),
 		cmocka_unit_test(test_sides_constant),
+		cmocka_unit_test(test_detect_far_apart),
 		cmocka_unit_test(test_detect_edges),
 	};
 
