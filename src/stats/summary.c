@@ -4,6 +4,7 @@
  * definitions of MMTests' compare-kernels. Pure math: nothing
  * here prints or reads, so the reports can trust these as plain values.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,17 @@ static inline double scaled(double x, int e)
 	return e ? ldexp(x, -e) : x;
 }
 
+/* Whether @n >= 1 samples are equal: most are not, and differ at the ends. */
+static bool all_equal(const double *x, size_t n)
+{
+	if (x[0] != x[n - 1])
+		return false;
+	for (size_t i = 1; i + 1 < n; i++)
+		if (x[i] != x[0])
+			return false;
+	return true;
+}
+
 /*
  * The mean of @x * 2^-@e. Equal samples are their mean, exactly: their sum
  * rounds (ten samples of 0.1 sum to 0.9999999999999999), and the spread
@@ -36,14 +48,11 @@ static inline double scaled(double x, int e)
 static double mean_of(const double *x, size_t n, int e)
 {
 	double sum = 0.0;
-	bool equal = true;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		sum += scaled(x[i], e);
-		equal &= x[i] == x[0];
-	}
-	return equal ? scaled(x[0], e) : sum / (double)n;
+	return all_equal(x, n) ? scaled(x[0], e) : sum / (double)n;
 }
 
 double stats_mean(const double *x, size_t n)
@@ -72,8 +81,10 @@ double stats_hmean(const double *x, size_t n)
 		if (!(x[i] > 0.0))	/* also catches NAN */
 			return NAN;
 		sum += 1.0 / x[i];
-		least = fmin(least, x[i]);
-		greatest = fmax(greatest, x[i]);
+		if (x[i] < least)
+			least = x[i];
+		if (x[i] > greatest)
+			greatest = x[i];
 	}
 	if (least == greatest)	/* their mean, exactly, as stats_mean() has it */
 		return least;
@@ -142,9 +153,12 @@ static double largest_magnitude(const double *x, size_t n)
 	double largest = 0.0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(x[i]))
+		double a = fabs(x[i]);
+
+		if (!(a <= DBL_MAX))	/* infinite or NaN */
 			return NAN;
-		largest = fmax(largest, fabs(x[i]));
+		if (a > largest)
+			largest = a;
 	}
 	return largest;
 }
