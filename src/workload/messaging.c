@@ -66,6 +66,7 @@
 #include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 enum {
@@ -127,6 +128,12 @@ static const struct metric_spec messaging_metrics[] = {
 #define CACHE_LINE		64
 
 /* One iteration's shared state. */
+/* A worker process's pid and its index in start order. */
+struct worker_pid {
+	pid_t pid;
+	size_t index;
+};
+
 struct messaging {
 	bool use_pipes;
 	bool thread_mode;
@@ -145,6 +152,9 @@ struct messaging {
 	pthread_t *threads;
 	struct receiver **receivers;	/* nr_groups * nr_fds, NULL until created */
 	struct sender **senders;	/* nr_groups, NULL until created */
+	struct worker_pid *by_pid;	/* process mode: pids sorted, once all started */
+	size_t cause;			/* the worker whose end failed the iteration */
+	int cause_status;		/* its wait status */
 };
 
 /* One receiver: reads fds * loops messages from its own channel. */
@@ -198,7 +208,12 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* Tell the parent we are ready, then block until it wakes everyone. */
+/*
+ * Tell the parent we are ready, then block until it wakes everyone. A
+ * process closes its end of the ready channel then, as the parent does
+ * once all are started: a task that dies before it is ready (killed) ends
+ * the channel early instead of leaving the parent waiting for ever.
+ */
 static int ready(struct messaging *msg)
 {
 	struct pollfd pfd = { .fd = msg->wake[0], .events = POLLIN };
@@ -207,6 +222,8 @@ static int ready(struct messaging *msg)
 
 	if (write_full(msg->ready[1], &byte, 1))
 		return -1;
+	if (!msg->thread_mode)
+		close_fd(&msg->ready[1]);
 	do
 		ret = poll(&pfd, 1, -1);
 	while (ret < 0 && errno == EINTR);
@@ -351,10 +368,10 @@ static int reap_worker(struct messaging *msg, size_t i)
 	while (waitpid(msg->pids[i], &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return task_end_clean(status) ? 0 : -1;
 }
 
-/* Reap every worker started; returns how many failed. */
+/* Reap every worker started, in start order; returns how many failed. */
 static size_t reap_all(struct messaging *msg)
 {
 	size_t failed = 0;
@@ -364,6 +381,66 @@ static size_t reap_all(struct messaging *msg)
 			failed++;
 	msg->nr_started = 0;
 	return failed;
+}
+
+static int by_pid_cmp(const void *a, const void *b)
+{
+	const struct worker_pid *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Index the started processes by pid, off the clock, for reap_processes(). */
+static void index_pids(struct messaging *msg)
+{
+	msg->by_pid = xcalloc(msg->nr_started, sizeof(*msg->by_pid));
+	for (size_t i = 0; i < msg->nr_started; i++)
+		msg->by_pid[i] = (struct worker_pid){ msg->pids[i], i };
+	qsort(msg->by_pid, msg->nr_started, sizeof(*msg->by_pid), by_pid_cmp);
+}
+
+/*
+ * Reap the processes as they end, in any order, as perf's wait() does
+ * (every child of this process is a worker). The first that ends
+ * abnormally (killed, say) is the cause kept in msg->cause, and the
+ * others are killed then: the iteration has failed, and a receiver would
+ * wait for a dead sender's messages until every other sender is done.
+ * Returns how many failed.
+ */
+static size_t reap_processes(struct messaging *msg)
+{
+	size_t left = msg->nr_started, failed = 0;
+
+	while (left) {
+		struct worker_pid key = { 0, 0 }, *w;
+		int status;
+
+		key.pid = waitpid(-1, &status, 0);
+		if (key.pid < 0 && errno == EINTR)
+			continue;
+		if (key.pid < 0)
+			break;
+		w = bsearch(&key, msg->by_pid, msg->nr_started, sizeof(key), by_pid_cmp);
+		if (!w || !msg->pids[w->index])
+			continue;
+		left--;
+		msg->pids[w->index] = 0;	/* reaped: its pid may be reused */
+		if (task_end_clean(status) || failed++)
+			continue;
+		msg->cause = w->index;
+		msg->cause_status = status;
+		for (size_t i = 0; i < msg->nr_started; i++)
+			if (msg->pids[i])
+				kill(msg->pids[i], SIGKILL);
+	}
+	msg->nr_started = 0;
+	return failed;
+}
+
+/* What worker @i is: each group starts its receivers, then its senders. */
+static const char *worker_role(const struct messaging *msg, size_t i)
+{
+	return i % (2 * (size_t)msg->nr_fds) < msg->nr_fds ? "receiver" : "sender";
 }
 
 /*
@@ -413,6 +490,7 @@ static void messaging_free(struct messaging *msg)
 	free(msg->receivers);
 	free(msg->senders);
 	free(msg->pids);
+	free(msg->by_pid);
 	free(msg->threads);
 	free(msg->message);
 }
@@ -455,15 +533,24 @@ static int messaging_init(struct messaging *msg, const struct param_value *value
 	return 0;
 }
 
+/* Wait until every task is ready; 1 when a process ended before it was. */
 static int wait_ready(struct messaging *msg, struct error *err)
 {
 	char byte;
 
+	if (!msg->thread_mode)
+		close_fd(&msg->ready[1]);
 	while (msg->nr_ready < msg->nr_started) {
-		if (read_full(msg->ready[0], &byte, 1))
-			return error_set(err, EXIT_INTERNAL,
-				"messaging: start barrier broken after %zu of %zu tasks: %s",
-				msg->nr_ready, msg->nr_started, strerror(errno));
+		if (read_full(msg->ready[0], &byte, 1)) {
+			if (msg->thread_mode)	/* a thread cannot end alone */
+				return error_set(err, EXIT_INTERNAL, "messaging: start barrier "
+						 "broken after %zu of %zu threads: %s",
+						 msg->nr_ready, msg->nr_started, strerror(errno));
+			error_set(err, EXIT_ENV, "messaging: a task ended before the start, %zu "
+				  "of %zu being ready (killed, or out of memory)",
+				  msg->nr_ready, msg->nr_started);
+			return 1;
+		}
 		msg->nr_ready++;
 	}
 	return 0;
@@ -476,14 +563,19 @@ static int messaging_run(const struct param_value *values, double *metrics,
 	double start, stop;
 	size_t failed, started;
 	char byte = 0;
+	int ret = -1;
 
 	if (messaging_init(&msg, values, err))
 		goto fail;
 	for (unsigned int g = 0; g < msg.nr_groups; g++)
 		if (start_group(&msg, g, err))
 			goto fail;
-	if (wait_ready(&msg, err))
+	if (!msg.thread_mode)
+		index_pids(&msg);
+	ret = wait_ready(&msg, err);
+	if (ret)
 		goto fail;
+	ret = -1;
 
 	start = time_now();
 	if (write_full(msg.wake[1], &byte, 1)) {
@@ -492,22 +584,25 @@ static int messaging_run(const struct param_value *values, double *metrics,
 		goto fail;
 	}
 	started = msg.nr_started;
-	failed = reap_all(&msg);
+	failed = msg.thread_mode ? reap_all(&msg) : reap_processes(&msg);
 	stop = time_now();
 
 	messaging_free(&msg);
+	if (failed && !msg.thread_mode)
+		return task_end_fail(err, "messaging", worker_role(&msg, msg.cause),
+				     msg.cause_status, NULL);
+	/* Threads share their fds: none can see another's vanish. */
 	if (failed)
 		return error_set(err, EXIT_INTERNAL,
-			"messaging: %zu of %zu tasks failed (a read or write on a %s failed "
-			"or a task was killed)", failed, started,
-			msg.use_pipes ? "pipe" : "socket");
+			"messaging: %zu of %zu threads failed a read or write on a %s",
+			failed, started, msg.use_pipes ? "pipe" : "socket");
 	metrics[0] = stop - start;
 	return 0;
 
 fail:
 	abort_workers(&msg);
 	messaging_free(&msg);
-	return -1;
+	return ret;
 }
 
 const struct workload workload_messaging = {

@@ -42,6 +42,7 @@
 
 #include "util/array.h"
 #include "util/timeutil.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 enum {
@@ -218,7 +219,7 @@ static int run_threads(struct pipe_side side[2], struct error *err)
 /* The child is side 0; the calling process is side 1, as in perf. */
 static int run_processes(struct pipe_side side[2], struct error *err)
 {
-	int status, failed;
+	int status = 0, failed;
 	pid_t pid;
 
 	pid = fork();
@@ -240,10 +241,15 @@ static int run_processes(struct pipe_side side[2], struct error *err)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			break;
-	if (failed || !WIFEXITED(status) || WEXITSTATUS(status))
-		return error_set(err, EXIT_INTERNAL,
-			"pipe: the %s failed (a pipe read or write failed, or a task was "
-			"killed or could not be pinned)", failed ? "parent" : "child");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return error_set(err, EXIT_ENV, "pipe: cannot pin a task to CPU %d (give CPUs "
+				 "this process may use)", side[0].cpu);
+	/* The parent's failure, if any, is the echo of its partner's end. */
+	if (!task_end_clean(status))
+		return task_end_fail(err, "pipe", "partner task", status, NULL);
+	if (failed)
+		return error_set(err, EXIT_INTERNAL, "pipe: a pipe read or write failed while "
+				 "the partner task lived on");
 	return 0;
 }
 
@@ -316,7 +322,7 @@ static int pipe_run(const struct param_value *values, double *metrics,
 	sigaction(SIGPIPE, &saved_sigpipe, NULL);
 	close_sides(side);
 	if (ret)
-		return -1;
+		return ret;
 	metrics[0] = elapsed * 1e6 / (double)loops;
 	metrics[1] = (double)loops / elapsed;
 	return 0;

@@ -68,6 +68,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/exec_helper.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 enum {
@@ -795,9 +796,13 @@ static int spawn_and_wait(const struct reaim_test *t, struct reaim_user *u, bool
 		while (waitpid(pid, &status, 0) < 0)
 			if (errno != EINTR)
 				return fail(u, t, "waitpid");
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			errno = ECHILD;
-			return fail(u, t, "the child failed");
+		if (!task_end_clean(status)) {
+			char how[96];
+
+			/* Killed from outside, say: this iteration fails, the run goes on. */
+			task_end_describe(status, how, sizeof(how));
+			snprintf(u->why, sizeof(u->why), "%s: its child %s", t->name, how);
+			return 1;
 		}
 	}
 	return 0;
@@ -1268,7 +1273,7 @@ static long spread_jobs(const struct workfile_line *wf, long jobs, long *counts)
 /* What a user sends the parent when it is done. */
 struct user_report {
 	int index;
-	int status;			/* 0, or -1 with why */
+	int status;			/* 0; 1 with why: a task of it ended; -1 with why */
 	double finished;		/* time_now() */
 	char why[200];
 };
@@ -1309,10 +1314,16 @@ user_main(struct reaim_user *u, const struct workfile_line *wf, const long *coun
 
 	memset(&report, 0, sizeof(report));
 	report.index = u->index;
-	/* Ready; then EOF is the go: the parent closes its end once all are ready. */
-	if (write_full(ready_fd, &go, 1) || read(go_fd, &go, 1) != 0)
+	/*
+	 * Ready; then EOF is the go: the parent closes its end once all are
+	 * ready. The ready end is dropped first: a user killed before it is
+	 * ready then ends the parent's wait (users_ready()) as the others close.
+	 */
+	if (write_full(ready_fd, &go, 1))
 		_exit(1);
 	close(ready_fd);
+	if (read(go_fd, &go, 1) != 0)
+		_exit(1);
 	close(go_fd);
 	report.status = user_jobs(u, wf, counts, nr_jobs);
 	report.finished = time_now();
@@ -1421,7 +1432,7 @@ static int reap_users(struct reaim_run *r, double start, double *metrics, struct
 	double sum = 0, sumsq = 0, last = start;
 	struct user_report report;
 	long reported = 0;
-	int rc = 0;
+	int rc = 0, cause = 0;
 
 	while (reported < r->users && !read_full(r->reports[0], &report, sizeof(report))) {
 		double took = report.finished - start;
@@ -1431,6 +1442,8 @@ static int reap_users(struct reaim_run *r, double start, double *metrics, struct
 			report.why[sizeof(report.why) - 1] = '\0';
 			rc = error_set(err, EXIT_ENV, "reaim: user %d failed in %s", report.index,
 				       report.why);
+			if (report.status > 0)
+				rc = 1;
 		}
 		sum += took;
 		sumsq += took * took;
@@ -1438,16 +1451,24 @@ static int reap_users(struct reaim_run *r, double start, double *metrics, struct
 			last = report.finished;
 	}
 	for (long i = 0; i < r->forked; i++) {
-		int status;
+		int status = 0;
 
 		while (waitpid(r->pids[i], &status, 0) < 0 && errno == EINTR)
 			;
+		if (!task_end_clean(status) && task_end_clean(cause))
+			cause = status;
 	}
 	if (rc)
 		return rc;
-	if (reported < r->users)
-		return error_set(err, EXIT_INTERNAL, "reaim: %ld of %ld users ended without a "
-				 "report (killed?)", r->users - reported, r->users);
+	if (reported < r->users) {
+		char more[64];
+
+		snprintf(more, sizeof(more), "; %ld of %ld users ended without a report",
+			 r->users - reported, r->users);
+		if (task_end_clean(cause))
+			return error_set(err, EXIT_INTERNAL, "reaim: %s", more + 2);
+		return task_end_fail(err, "reaim", "user", cause, more);
+	}
 	{
 		double elapsed = last - start, mean = sum / (double)r->users;
 		/* re-aim's population deviation of the users' times */
@@ -1530,15 +1551,18 @@ static int reaim_run(const struct param_value *values, double *metrics, struct e
 	close(r.go[0]);
 	close(r.reports[1]);
 	r.ready[1] = r.go[0] = r.reports[1] = -1;
-	if (!rc && !users_ready(&r))
-		rc = error_set(err, EXIT_INTERNAL, "reaim: a user died before it was ready");
+	/* A user that ended before it was ready was killed or failed: this iteration fails. */
+	if (!rc && !users_ready(&r)) {
+		error_set(err, EXIT_ENV, "reaim: a user ended before it was ready (killed, or "
+			  "out of memory)");
+		rc = 1;
+	}
 	if (rc) {
 		/* Those forked read EOF on go and run, unless killed first. */
 		for (long i = 0; i < r.forked; i++)
 			kill(r.pids[i], SIGKILL);
 		close_pair(r.go);
 		reap_users(&r, time_now(), metrics, NULL);
-		rc = -1;
 		goto out;
 	}
 	start = time_now();

@@ -86,6 +86,7 @@
 #include "util/io.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/task_end.h"
 #include "workload/task_gate.h"
 #include "workload/workload.h"
 #include "workload/testing.h"
@@ -334,13 +335,30 @@ static int io_error(void)
 	return errno ? errno : -1;
 }
 
+/*
+ * A client whose server vanished (ECONNRESET, EPIPE, the end of the
+ * stream) has failed the iteration: every other pair stops too, rather
+ * than running out its transactions for nothing.
+ */
+static void client_failed(struct rr_run *run, struct rr_pair *p)
+{
+	p->client_errno = io_error();
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* Whether a client goes on: until the stop, or its transactions are done. */
+static bool client_goes_on(const struct rr_run *run, const struct rr_pair *p)
+{
+	return !stopped(run) && (!run->transactions || p->transactions < run->transactions);
+}
+
 static void client_rr(struct rr_run *run, struct rr_pair *p, int fd, char *buf)
 {
-	while (!run->transactions ? !stopped(run) : p->transactions < run->transactions) {
+	while (client_goes_on(run, p)) {
 		uint64_t start = time_now_ns();
 
 		if (client_transaction(run, fd, buf)) {
-			p->client_errno = io_error();
+			client_failed(run, p);
 			break;
 		}
 		histogram_add(&p->latency, time_now_ns() - start);
@@ -350,9 +368,9 @@ static void client_rr(struct rr_run *run, struct rr_pair *p, int fd, char *buf)
 
 static void client_stream(struct rr_run *run, struct rr_pair *p, int fd, char *buf)
 {
-	while (!run->transactions ? !stopped(run) : p->transactions < run->transactions) {
+	while (client_goes_on(run, p)) {
 		if (write_full(fd, buf, run->req_size)) {
-			p->client_errno = io_error();
+			client_failed(run, p);
 			break;
 		}
 		p->transactions++;
@@ -571,17 +589,30 @@ static long start_threads(struct rr_run *run, struct rr_task *tasks)
 	return started;
 }
 
-static void reap(struct rr_run *run, bool threaded, pid_t *pids, long started)
+/*
+ * Reap the tasks; in process mode the first that ended abnormally, the
+ * cause of its peer's error, goes to @ended (its index, -1 if none) and
+ * @status.
+ */
+static void reap(struct rr_run *run, bool threaded, pid_t *pids, long started,
+		 long *ended, int *status)
 {
+	*ended = -1;
 	for (long i = 0; i < started; i++) {
+		int st = 0;
+
 		if (threaded) {
 			struct rr_pair *p = &run->pairs[i / 2];
 
 			pthread_join(i % 2 ? p->server_thread : p->client_thread, NULL);
 			continue;
 		}
-		while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
 			;
+		if (!task_end_clean(st) && *ended < 0) {
+			*ended = i;
+			*status = st;
+		}
 	}
 }
 
@@ -623,17 +654,30 @@ static const struct rr_pair *failed_pair(const struct rr_run *run)
 	return NULL;
 }
 
+/*
+ * A side that stopped early: its peer vanished (ECONNRESET, EPIPE, an
+ * early end of the stream), which fails this iteration; out of memory for
+ * its buffer is the machine's, which stops the run.
+ */
 static int pair_error(const struct rr_pair *p, struct error *err)
 {
 	int e = p->client_errno ? p->client_errno : p->server_errno;
+	const char *side = p->client_errno ? "client" : "server";
 
-	return error_set(err, EXIT_INTERNAL, "tcp-rr: a %s stopped early: %s",
-			 p->client_errno ? "client" : "server",
-			 e > 0 ? strerror(e) : "its peer closed the connection");
+	if (e == ENOMEM)
+		return error_set(err, EXIT_ENV, "tcp-rr: out of memory for a %s's buffer "
+				 "(free memory, or give smaller sizes)", side);
+	error_set(err, EXIT_ENV, "tcp-rr: a %s stopped early: %s", side,
+		  e > 0 ? strerror(e) : "its peer closed the connection");
+	return 1;
 }
 
-/* Run the tasks from the go to the stop; returns the go's time, 0 if none. */
-static uint64_t drive(struct rr_run *run, bool threaded, double runtime, struct error *err)
+/*
+ * Run the tasks from the go to the stop; returns the go's time, 0 if none.
+ * A task that ended abnormally goes to @ended and @status (see reap()).
+ */
+static uint64_t drive(struct rr_run *run, bool threaded, double runtime, long *ended,
+		      int *status, struct error *err)
 {
 	long n = 2 * run->nr_pairs, started;
 	pid_t *pids = threaded ? NULL : xcalloc((size_t)n, sizeof(*pids));
@@ -662,7 +706,7 @@ static uint64_t drive(struct rr_run *run, bool threaded, double runtime, struct 
 	if (!threaded)
 		for (long i = 0; i < run->nr_pairs; i++)
 			close_pair(&run->pairs[i]);
-	reap(run, threaded, pids, started);
+	reap(run, threaded, pids, started, ended, status);
 	free(pids);
 	free(tasks);
 	return start;
@@ -677,7 +721,8 @@ static int rr_run(const struct param_value *values, double *metrics, struct erro
 	struct task_gate gate;
 	struct rr_run *run;
 	uint64_t start;
-	int ret = 0;
+	int ret = 0, status = 0;
+	long ended;
 
 	for (size_t i = 0; i < workload_nr_values(&workload_tcp_rr, values); i++)
 		metrics[i] = NAN;
@@ -702,11 +747,16 @@ static int rr_run(const struct param_value *values, double *metrics, struct erro
 	}
 	/* A client whose server died must see an error, not die of SIGPIPE. */
 	sigaction(SIGPIPE, &ignore, &saved_sigpipe);
-	start = drive(run, threaded, (double)values[RR_PARAM_RUNTIME].num, err);
+	start = drive(run, threaded, (double)values[RR_PARAM_RUNTIME].num, &ended, &status,
+		      err);
 	sigaction(SIGPIPE, &saved_sigpipe, NULL);
 	for (long i = 0; i < pairs; i++)
 		close_pair(&run->pairs[i]);
-	if (!start)
+	/* Killed, even before the start: a pair's error, if any, is its echo. */
+	if (ended >= 0)
+		ret = task_end_fail(err, "tcp-rr", ended % 2 ? "server" : "client", status,
+				    NULL);
+	else if (!start)
 		ret = -1;
 	else if (failed_pair(run))
 		ret = pair_error(failed_pair(run), err);

@@ -355,6 +355,78 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
 }
 
+# kill_task RUNNER SIGNAL [READY]: kill with SIGNAL the last task of the
+# workload (a child of its iteration's process) that the run RUNNER runs,
+# once that iteration is not the one a kill hit last ($hit) and READY
+# ITERATION_PROCESS TASK, when given, says it runs; fails until then, or
+# until the run has ended.
+kill_task() {
+	local task
+
+	# a run that ended (of the first kill: a defect) gives up at once
+	! all_gone "$1" || return 0
+	iteration_child "$1" || return 1
+	[ "$child" != "${hit:-}" ] || return 1
+	task=$(pgrep -P "$child" | tail -1)
+	[ -n "$task" ] || return 1
+	[ -z "${3:-}" ] || "$3" "$child" "$task" || return 1
+	kill -"$2" "$task" || return 1
+	hit=$child
+}
+
+# reaping PROCESS TASK: PROCESS waits for its tasks (they were let go).
+reaping() {
+	[ "$(cat "/proc/$1/wchan" 2>/dev/null)" = do_wait ]
+}
+
+# has_run PROCESS TASK: TASK has taken CPU time (20 ms), so it was let go.
+has_run() {
+	[ "$(stat_field "$2" 14)" -ge 2 ] 2>/dev/null
+}
+
+# count_where CONDITION: how many stored iterations meet CONDITION.
+count_where() {
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE $1"
+}
+
+# killed_in_both_attempts WORKLOAD SIGNAL READY REASON ARGS...: a run of
+# WORKLOAD whose first benchmark runs until it is killed: a task of it is
+# killed with SIGNAL (kill_task) in its iteration and again in the retry.
+# Both attempts are failures stored with REASON (a LIKE pattern), the next
+# benchmark runs, and the run ends with 0.
+killed_in_both_attempts() {
+	local workload=$1 sig=$2 ready=$3 reason=$4
+
+	shift 4
+	hit=
+	SCHEDPERF_DB=$TMP/$workload.db
+	"$SP" run "$workload" "$@" -i 1 --retries 1 --name k --no-monitors \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	runner=$!
+	wait_for kill_task $runner "$sig" "$ready"
+	wait_for kill_task $runner "$sig" "$ready"
+	runner_ends 0
+	grep -q "retrying" "$TMP/err"
+	grep -q "1 of 3 iterations failed\|2 of 3 iterations failed" "$TMP/err"
+	[ "$(count_where "failure LIKE '$reason'")" -eq 2 ] ||
+		{ sqlite3 "$SCHEDPERF_DB" 'SELECT failure FROM iterations'; return 1; }
+	[ "$(count_where 'failure IS NULL')" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
+}
+
+@test "a task of a workload killed is a failed iteration, retried, and the run goes on" {
+	killed_in_both_attempts messaging 9 reaping \
+		'messaging: a % was killed by signal 9 (Killed)' \
+		-p groups=1 -p ipc=pipe -p loops=10000000,1
+	killed_in_both_attempts pipe SEGV '' \
+		'pipe: a partner task was killed by signal 11 (%)' -p loops=1000000000,10
+	killed_in_both_attempts tcp-rr 9 reaping 'tcp-rr: a % was killed by signal 9 (Killed)' \
+		-p transactions=1000000000,10
+	killed_in_both_attempts reaim 9 has_run \
+		'reaim: a user was killed by signal 9 (Killed); 1 of 1 users ended without a %' \
+		-p users=1 -p jobs=100000,1
+}
+
 @test "--sweep generators and percent values plan the points MMTests and LKP would" {
 	points() { sp run poundtime "$@" --dry-run | grep '^poundtime' | sed 's/.*threads=\([0-9]*\).*/\1/' | tr '\n' ' '; }
 	[ "$(points --sweep threads=stride:2..4x --assume-cpus 32)" = "2 5 8 12 21 30 48 79 110 128 " ]
