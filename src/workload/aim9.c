@@ -31,6 +31,7 @@
 #include "util/timeutil.h"
 #include "workload/aim9.h"
 #include "workload/exec_helper.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 enum {
@@ -133,10 +134,13 @@ static int reap(pid_t pid, struct error *err)
 		if (errno != EINTR)
 			return error_set(err, EXIT_INTERNAL, "aim9: waitpid: %s",
 					 strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
+	/* Killed from outside: this iteration fails, the run goes on. */
+	if (WIFSIGNALED(status))
+		return task_end_fail(err, "aim9", "child", status, NULL);
+	if (!task_end_clean(status))
 		return error_set(err, EXIT_INTERNAL,
 			"aim9: a child failed (status %#x): the exec helper did not run "
-			"or was killed", status);
+			"or exited with an error", status);
 	return 0;
 }
 
@@ -144,6 +148,7 @@ static int call_fork(const char *helper, long times, struct error *err)
 {
 	for (long i = 0; i < times; i++) {
 		pid_t pid = fork();
+		int ret;
 
 		if (pid < 0)
 			return error_set(err, EXIT_ENV,
@@ -154,8 +159,9 @@ static int call_fork(const char *helper, long times, struct error *err)
 				execl(helper, helper, (char *)NULL);
 			_exit(helper ? 127 : 0);
 		}
-		if (reap(pid, err))
-			return -1;
+		ret = reap(pid, err);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -188,9 +194,12 @@ int aim9_measure(enum aim9_test test, double duration, struct aim9_result *resul
 		return -1;
 	start = now = time_now();
 	do {
+		int ret;
+
 		call_start = now;
-		if (call_test(test, helper, page, err))
-			return -1;
+		ret = call_test(test, helper, page, err);
+		if (ret)
+			return ret;
 		calls++;
 		now = time_now();
 	} while (now - start < duration);
@@ -213,9 +222,10 @@ static int aim9_run(const struct param_value *values, double *metrics,
 {
 	enum aim9_test test = (enum aim9_test)values[AIM9_PARAM_TEST].num;
 	struct aim9_result result;
+	int ret = aim9_measure(test, (double)values[AIM9_PARAM_DURATION].num, &result, err);
 
-	if (aim9_measure(test, (double)values[AIM9_PARAM_DURATION].num, &result, err))
-		return -1;
+	if (ret)
+		return ret;
 	metrics[0] = (double)result.operations / result.elapsed;
 	return 0;
 }

@@ -24,7 +24,9 @@ struct aim9_result {
 
 /*
  * Call @test repeatedly until a call ends @duration seconds or more after
- * the first one started. For tests and aim9.c.
+ * the first one started. For tests and aim9.c. Returns 0; 1 with @err's
+ * message the reason when a child of it ended abnormally (the iteration
+ * fails); -1 with @err filled when it cannot go on.
  */
 int aim9_measure(enum aim9_test test, double duration, struct aim9_result *result,
 		 struct error *err);

@@ -70,6 +70,7 @@
 #include "util/parse.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "workload/task_end.h"
 #include "workload/task_gate.h"
 #include "workload/workload.h"
 
@@ -501,9 +502,13 @@ static long start_tasks(struct fair_run *run, const struct fair_groups *g,
 	return started;
 }
 
-/* Let the tasks go (all of them, or none when @ok is false), pace the phases, reap. */
+/*
+ * Let the tasks go (all of them, or none when @ok is false), pace the
+ * phases, reap; the first task that ended abnormally counts in @failed,
+ * its status in @first.
+ */
 static bool drive(struct fair_run *run, const struct param_value *values, pid_t *pids,
-		  long started, bool ok, struct task_gate *gate)
+		  long started, bool ok, struct task_gate *gate, long *failed, int *first)
 {
 	long warmup = values[FAIR_PARAM_WARMUP].num, runtime = values[FAIR_PARAM_RUNTIME].num;
 	bool ready = ok && task_gate_wait(gate, started);
@@ -520,9 +525,14 @@ static bool drive(struct fair_run *run, const struct param_value *values, pid_t 
 		time_sleep_until(start + (double)runtime);
 		__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
 	}
-	for (long i = 0; i < started; i++)
-		while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+	for (long i = 0; i < started; i++) {
+		int status = 0;
+
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
 			;
+		if (!task_end_clean(status) && !(*failed)++)
+			*first = status;
+	}
 	return ready;
 }
 
@@ -532,7 +542,8 @@ static int measure(struct fair_run *run, const struct param_value *values,
 {
 	pid_t *pids = xcalloc((size_t)run->nr_tasks, sizeof(*pids));
 	struct task_gate gate;
-	long started;
+	long started, failed = 0;
+	int first = 0;
 	bool ok;
 
 	if (task_gate_init(&gate, false, "fairness", err)) {
@@ -543,12 +554,21 @@ static int measure(struct fair_run *run, const struct param_value *values,
 	started = start_tasks(run, g, c, cgroups, pids, &gate, err);
 	task_gate_forked(&gate);
 	ok = !err->code;
-	if (!drive(run, values, pids, started, ok, &gate) && ok)
+	if (!drive(run, values, pids, started, ok, &gate, &failed, &first) && ok && !failed)
 		error_set(err, EXIT_ENV, "fairness: a task ended before the start (raise the "
 			  "task or memory limits)");
 	task_gate_destroy(&gate);
 	free(pids);
-	return err->code ? -1 : 0;
+	if (err->code)
+		return -1;
+	/* Killed from outside, its CPU time unknown: this iteration fails. */
+	if (failed) {
+		char more[64];
+
+		snprintf(more, sizeof(more), "; %ld of %ld tasks failed", failed, run->nr_tasks);
+		return task_end_fail(err, "fairness", "task", first, more);
+	}
+	return 0;
 }
 
 static int fair_run(const struct param_value *values, double *metrics, struct error *err)

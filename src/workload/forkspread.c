@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "util/timeutil.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 enum {
@@ -221,7 +223,7 @@ static int run_threads(struct fs_shared *shared, struct error *err)
 
 static int run_processes(struct fs_shared *shared, struct error *err)
 {
-	int n = shared->nr_tasks, created = 0, why = 0, failed = 0;
+	int n = shared->nr_tasks, created = 0, why = 0, failed = 0, first = 0;
 	pid_t *pids = calloc((size_t)n, sizeof(*pids));
 
 	if (!pids)
@@ -241,18 +243,23 @@ static int run_processes(struct fs_shared *shared, struct error *err)
 		wait_ready(shared);
 	wake_all(shared, why != 0);
 	for (int i = 0; i < created; i++) {
-		int status;
+		int status = 0;
 
 		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
 			;
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			failed++;
+		if (!task_end_clean(status) && !failed++)
+			first = status;
 	}
 	free(pids);
 	if (why)
 		return create_error(err, "process", created, n, why);
-	if (failed)
-		return error_set(err, EXIT_INTERNAL, "forkspread: %d of %d tasks died", failed, n);
+	if (failed) {
+		char more[48];
+
+		/* Killed from outside: this iteration fails, the run goes on. */
+		snprintf(more, sizeof(more), "; %d of %d tasks failed", failed, n);
+		return task_end_fail(err, "forkspread", "task", first, more);
+	}
 	return 0;
 }
 

@@ -796,13 +796,17 @@ static int spawn_and_wait(const struct reaim_test *t, struct reaim_user *u, bool
 		while (waitpid(pid, &status, 0) < 0)
 			if (errno != EINTR)
 				return fail(u, t, "waitpid");
-		if (!task_end_clean(status)) {
+		if (WIFSIGNALED(status)) {
 			char how[96];
 
-			/* Killed from outside, say: this iteration fails, the run goes on. */
+			/* Killed from outside: this iteration fails, the run goes on. */
 			task_end_describe(status, how, sizeof(how));
 			snprintf(u->why, sizeof(u->why), "%s: its child %s", t->name, how);
 			return 1;
+		}
+		if (!task_end_clean(status)) {
+			errno = ECHILD;
+			return fail(u, t, "the child failed");
 		}
 	}
 	return 0;

@@ -24,6 +24,7 @@
 #include "util/array.h"
 #include "util/timeutil.h"
 #include "workload/exec_helper.h"
+#include "workload/task_end.h"
 #include "workload/workload.h"
 
 extern char **environ;
@@ -96,8 +97,12 @@ static int build_command(struct spawn_command *cmd, const char *helper,
 	return 0;
 }
 
-/* Reap one of our children; returns 0, or -1 when it failed. */
-static int reap_one(long *failed)
+/*
+ * Reap one of our children; returns 0, or -1 when none was left. One that
+ * ended abnormally counts in @failed; the first killed by a signal, if
+ * any, has its status in @killed.
+ */
+static int reap_one(long *failed, int *killed)
 {
 	int status;
 	pid_t pid;
@@ -107,8 +112,11 @@ static int reap_one(long *failed)
 	while (pid < 0 && errno == EINTR);
 	if (pid < 0)
 		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		(*failed)++;
+	if (task_end_clean(status))
+		return 0;
+	(*failed)++;
+	if (WIFSIGNALED(status) && !*killed)
+		*killed = status;
 	return 0;
 }
 
@@ -116,13 +124,14 @@ static int spawn_all(const struct spawn_command *cmd, long count, long parallel,
 		     struct error *err)
 {
 	long started = 0, alive = 0, failed = 0;
-	int ret = 0;
+	int ret = 0, killed = 0;
+	char more[64];
 
 	while (started < count) {
 		pid_t pid;
 
 		if (alive == parallel) {
-			if (reap_one(&failed))
+			if (reap_one(&failed, &killed))
 				break;
 			alive--;
 		}
@@ -133,18 +142,23 @@ static int spawn_all(const struct spawn_command *cmd, long count, long parallel,
 		alive++;
 	}
 	/* Also on failure: nothing we started may outlive us. */
-	while (alive > 0 && !reap_one(&failed))
+	while (alive > 0 && !reap_one(&failed, &killed))
 		alive--;
 	if (ret)
 		return error_set(err, EXIT_ENV,
 			"spawn: cannot start process %ld of %ld (%s): %s (raise the "
 			"process limit, ulimit -u, or kernel.threads-max)",
 			started + 1, count, cmd->path, strerror(ret));
-	if (failed)
-		return error_set(err, EXIT_INTERNAL,
-			"spawn: %ld of %ld processes failed (%s did not run or was killed)",
-			failed, count, cmd->path);
-	return 0;
+	if (!failed)
+		return 0;
+	/* Killed from outside: this iteration fails, the run goes on. */
+	snprintf(more, sizeof(more), "; %ld of %ld failed", failed, count);
+	if (killed)
+		return task_end_fail(err, "spawn", "spawned process", killed, more);
+	/* schedperf's own helper exited with an error: its bug, not the machine's. */
+	return error_set(err, EXIT_INTERNAL,
+		"spawn: %ld of %ld processes failed (%s did not run or exited with an error)",
+		failed, count, cmd->path);
 }
 
 static int spawn_run(const struct param_value *values, double *metrics,
@@ -153,14 +167,16 @@ static int spawn_run(const struct param_value *values, double *metrics,
 	struct spawn_command cmd;
 	char helper[PATH_MAX];
 	double start;
+	int ret;
 
 	if (exec_helper_find(helper, sizeof(helper), err) ||
 	    build_command(&cmd, helper, (enum spawn_via)values[SPAWN_PARAM_VIA].num, err))
 		return -1;
 	start = time_now();
-	if (spawn_all(&cmd, values[SPAWN_PARAM_COUNT].num,
-		      values[SPAWN_PARAM_PARALLEL].num, err))
-		return -1;
+	ret = spawn_all(&cmd, values[SPAWN_PARAM_COUNT].num, values[SPAWN_PARAM_PARALLEL].num,
+			err);
+	if (ret)
+		return ret;
 	metrics[0] = time_now() - start;
 	return 0;
 }
