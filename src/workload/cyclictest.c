@@ -75,6 +75,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -390,8 +391,12 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 	char byte;
 
 	load->pid = 0;
-	if (guardian_start(&load->guardian, err))
+	/* The load's orphans come to this process, to be reaped (stop_load()). */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (guardian_start(&load->guardian, err)) {
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		return -1;
+	}
 	if (pipe(fds)) {
 		guardian_stop(&load->guardian);
 		return error_set(err, EXIT_ENV, "cyclictest: cannot create a pipe for the "
@@ -412,6 +417,7 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 		guardian_stop(&load->guardian);
 		if (load->pid > 0)
 			waitpid(load->pid, NULL, 0);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		return error_set(err, EXIT_ENV, "cyclictest: cannot start the %s load: %s "
 				 "(raise the process limit, ulimit -u)", w->name,
 				 load->pid < 0 ? strerror(errno) : "it exited at once");
@@ -420,16 +426,23 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 	return 0;
 }
 
-/* Kill the load whole; false when it had stopped by itself before. */
+/*
+ * Kill the load whole; false when it had stopped by itself before. Its
+ * tasks are the iteration's own though not of its process group: this
+ * process is their subreaper (start_load()) and reaps every one of them
+ * here, so that their CPU time is the iteration's (its rusage) and none is
+ * left for the runner to see as another's, a culprit of interference.
+ */
 static bool stop_load(struct ct_load_group *load)
 {
+	pid_t group = load->guardian.pgid;
 	int status;
 	bool alive = waitpid(load->pid, &status, WNOHANG) == 0;
 
 	guardian_stop(&load->guardian);
-	if (alive)
-		while (waitpid(load->pid, &status, 0) < 0 && errno == EINTR)
-			;
+	while (waitpid(-group, &status, 0) > 0 || errno == EINTR)
+		;
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	return alive;
 }
 

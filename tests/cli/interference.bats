@@ -124,3 +124,38 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
 }
+
+# load_tasks RUNNER: sets load to the tasks of the load that the cyclictest
+# run RUNNER runs beside its threads (in a process group of their own, not
+# the iteration's): the load's process and its pipe partner; fails until
+# both run.
+load_tasks() {
+	local pid pgid own
+
+	load=
+	iteration_child "$1" || return 1
+	own=$(stat_field "$1" 5)
+	for pid in $(descendants "$1"); do
+		pgid=$(stat_field "$pid" 5)
+		[ -n "$pgid" ] && [ "$pgid" != "$pid" ] && [ "$pgid" != "$group" ] &&
+			[ "$pgid" != "$own" ] && load="$load $pid"
+	done
+	[ "$(wc -w <<<"$load")" -ge 2 ]
+}
+
+@test "the load beside cyclictest is the iteration's own: never named among the culprits" {
+	# Its pipe partner, killed with the load, was left to init to reap:
+	# its CPU time was no part of the iteration's, but a culprit's.
+	"$SP" run cyclictest -p runtime=10 -p threads=1 -p policy=other -p load=pipe \
+		-p load_params=loops=999999999 --cpus 0 --max-interference 1 -i 1 --name ct \
+		-q >"$TMP/out" 2>"$TMP/err" 3>&- &
+	runner=$!
+	wait_for load_tasks $runner
+	runner_ends 0
+	sp export ct >"$TMP/ct.json"
+	json '[c["pid"] for i in d["runs"][0]["benchmarks"][0]["iterations"]
+	       for c in i.get("culprits", [])]' "$TMP/ct.json" >"$TMP/culprits"
+	for pid in $load; do
+		refute grep -qw "$pid" "$TMP/culprits" || { cat "$TMP/culprits"; return 1; }
+	done
+}
