@@ -24,6 +24,7 @@
 #include "runner/iteration.h"
 #include "store/store.h"
 #include "util/io.h"
+#include "util/orphans.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
 #include "util/utf8.h"
@@ -112,6 +113,12 @@ child_main(const struct workload *w, const struct param_value *values,
 		goto send;
 	/* While the runner attaches the monitors: the workload's tasks need no store. */
 	store_forget_in_child();
+	/*
+	 * A task that leaves the group (setsid, setpgid) stays below this
+	 * process, to be ended with the rest below. Linux 3.4 has had it; an
+	 * older kernel leaves such a task to its group's fate.
+	 */
+	orphans_adopt();
 	/* Wait until the monitors are attached; EOF means the runner gave up. */
 	if (read(go_fd, &go, 1) != 1) {
 		free(metrics);
@@ -123,6 +130,11 @@ send:
 	status = write_full(report_fd, &report, sizeof(report)) ||
 		 write_full(report_fd, metrics, nr_values * sizeof(double)) ? EXIT_INTERNAL : 0;
 	free(metrics);
+	/*
+	 * Past the workload's timing: what it left, in the group or not, ends
+	 * here (the group's kill afterwards misses those that left it).
+	 */
+	orphans_end();
 	_exit(status);
 }
 

@@ -14,8 +14,8 @@
  * exit, a signal or a missing match fails the iteration and the run goes
  * on. The output is read while the program runs, and the iteration ends
  * when it exits: what a process it left in the background writes after
- * that is not waited for (the runner kills that process with the
- * iteration's group).
+ * that is not waited for (the iteration's process kills it, whether it
+ * stayed in the iteration's group or not: util/orphans.h).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -703,3 +703,14 @@ PY
 	# what the program left in its group went with the iteration
 	wait_for all_gone "$(cat "$BATS_TEST_TMPDIR/bg")"
 }
+
+@test "command: a process that left the iteration's group ends with the iteration too" {
+	local f=$BATS_TEST_TMPDIR/sid
+
+	# setsid: a session and group of its own, which killing the group misses;
+	# the program waits until the sleeper has said who it is, then exits
+	sp run command -p "cmd=setsid sh -c 'echo \$\$ > $f.new; mv $f.new $f; exec sleep 300' &
+		until [ -s $f ]; do sleep 0.01; done" -p shell=1 -i 1 --timeout 60 --name sid -q
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
+	wait_for all_gone "$(cat "$f")"
+}
