@@ -344,8 +344,14 @@ struct bs_cell {
 
 struct bs_table {
 	const struct compare_row **rows;
-	size_t nr_rows, nr_runs;
-	struct bs_cell *cells;	/* [row * nr_runs + run] */
+	size_t nr_rows;
+	/*
+	 * benchstat's columns are the runs with samples in the table (a run
+	 * without any has no column, and the first present is the base):
+	 * column k is run run[k] of the comparison.
+	 */
+	size_t *run, nr_runs;
+	struct bs_cell *cells;	/* [row * nr_runs + column] */
 	const char *unit;
 	double factor;
 	bool binary;
@@ -391,38 +397,48 @@ static void utest_samples(double alpha, const char **op, int *n)
 	*n = 10;
 }
 
+/*
+ * One cell as benchstat summarises it: the median and its interval, and
+ * against @base (NULL for the base itself) the U test. The text table and
+ * the markdown row both take their figures from here.
+ */
+static void bs_cell_summarise(struct bs_cell *c, const struct compare_cell *cell,
+			      const struct bs_cell *base, double factor, double confidence,
+			      double alpha)
+{
+	c->present = cell->nr_samples > 0;
+	if (!c->present)
+		return;
+	c->n = cell->nr_samples;
+	c->values = xmalloc(c->n * sizeof(double));
+	for (size_t k = 0; k < c->n; k++)
+		c->values[k] = cell->samples[k] * factor;
+	qsort(c->values, c->n, sizeof(double), cmp_up);
+	quantile_ci(c->values, c->n, 0.5, confidence, &c->center, &c->lo, &c->hi);
+	c->ci_warning = isinf(c->lo) || isinf(c->hi) ? "ci" : NULL;
+	if (!base || !base->present)
+		return;
+	c->p = moremath_utest(base->values, base->n, c->values, c->n, &c->cmp_error);
+	if (c->cmp_error) {
+		c->p = 1;
+	} else if (c->p > alpha) {
+		const char *op;
+		int need;
+
+		utest_samples(alpha, &op, &need);
+		c->cmp_warning = (int)base->n < need && (int)c->n < need;
+	}
+}
+
 static void bs_summarise(struct bs_table *t)
 {
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		struct bs_cell *base = &t->cells[i * t->nr_runs];
 
-		for (size_t r = 0; r < t->nr_runs; r++) {
-			const struct compare_cell *cell = &t->rows[i]->cells[r];
-			struct bs_cell *c = &t->cells[i * t->nr_runs + r];
-
-			c->present = cell->nr_samples > 0;
-			if (!c->present)
-				continue;
-			c->n = cell->nr_samples;
-			c->values = xmalloc(c->n * sizeof(double));
-			for (size_t k = 0; k < c->n; k++)
-				c->values[k] = cell->samples[k] * t->factor;
-			qsort(c->values, c->n, sizeof(double), cmp_up);
-			quantile_ci(c->values, c->n, 0.5, t->confidence, &c->center, &c->lo, &c->hi);
-			c->ci_warning = isinf(c->lo) || isinf(c->hi) ? "ci" : NULL;
-			if (!r || !base->present)
-				continue;
-			c->p = moremath_utest(base->values, base->n, c->values, c->n, &c->cmp_error);
-			if (c->cmp_error) {
-				c->p = 1;
-			} else if (c->p > t->alpha) {
-				const char *op;
-				int need;
-
-				utest_samples(t->alpha, &op, &need);
-				c->cmp_warning = (int)base->n < need && (int)c->n < need;
-			}
-		}
+		for (size_t k = 0; k < t->nr_runs; k++)
+			bs_cell_summarise(&t->cells[i * t->nr_runs + k],
+					  &t->rows[i]->cells[t->run[k]], k ? base : NULL,
+					  t->factor, t->confidence, t->alpha);
 	}
 }
 
@@ -484,17 +500,18 @@ static int start_col(size_t exp)
 
 static void bs_header(struct tt *tt, const struct comparison *cmp, const struct bs_table *t)
 {
-	int redge = start_col(cmp->nr_runs + 1);
+	int redge = start_col(t->nr_runs + 1);
 
 	tt_row(tt);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
+	for (size_t r = 0; r < t->nr_runs; r++) {
 		tt_col(tt, start_col(r));
-		tt_span(tt, start_col(r + 1) - start_col(r), cmp->runs[r].name, TT_CENTER, " │ ");
+		tt_span(tt, start_col(r + 1) - start_col(r), cmp->runs[t->run[r]].name, TT_CENTER,
+			" │ ");
 	}
 	tt_col(tt, redge);
 	tt_cell(tt, "", TT_LEFT, " │");
 	tt_row(tt);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
+	for (size_t r = 0; r < t->nr_runs; r++) {
 		int l = start_col(r);
 
 		tt_col(tt, l);
@@ -719,6 +736,11 @@ static void bs_print_table(FILE *out, const struct comparison *cmp, struct bs_ta
 	struct tt tt = { 0 };
 	struct notes notes = { 0 };
 
+	/* benchstat has no table for a unit no run measured: only the verdicts say so */
+	if (!t->nr_runs) {
+		bs_verdicts(out, cmp, t, how);
+		return;
+	}
 	bs_summarise(t);
 	bs_header(&tt, cmp, t);
 	bs_data_rows(&tt, t, &notes);
@@ -744,8 +766,6 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 {
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
 
-	if (!cmp->nr_rows)
-		fprintf(out, "no metrics to compare\n");
 	/*
 	 * A table per unit, benchstat's being the metric's name; a metric of
 	 * that name in another unit or direction is another metric
@@ -754,8 +774,7 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 	 */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		const struct result_metric *m = cmp->rows[i].metric;
-		struct bs_table t = { .nr_runs = cmp->nr_runs, .confidence = cmp->level,
-				      .alpha = cmp->opts.alpha };
+		struct bs_table t = { .confidence = cmp->level, .alpha = cmp->opts.alpha };
 		char *label = NULL;
 
 		if (done[i])
@@ -773,24 +792,58 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 					  *m->unit ? ", " : "", better_name(m->better));
 			t.unit = label;
 		}
+		t.run = xcalloc(cmp->nr_runs, sizeof(*t.run));
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			for (size_t k = 0; k < t.nr_rows; k++)
+				if (t.rows[k]->cells[r].nr_samples) {
+					t.run[t.nr_runs++] = r;
+					break;
+				}
 		t.cells = xcalloc(t.nr_rows * t.nr_runs, sizeof(*t.cells));
 		if (i)
 			fputc('\n', out);
 		bs_print_table(out, cmp, &t, how);
 		free(t.cells);
+		free(t.run);
 		free(t.rows);
 		free(label);
 	}
 	free(done);
 }
 
-/* Markdown's value: the median and its confidence interval. */
-void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+/* Markdown's value: the median and its interval, in the metric's own unit. */
+void benchstat_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			size_t r)
 {
-	md_number(out, cell->summary.median, MD_G4);
+	struct bs_cell c = { 0 };
+
+	bs_cell_summarise(&c, &row->cells[r], NULL, 1, cmp->level, cmp->opts.alpha);
+	md_number(out, c.present ? c.center : NAN, MD_G4);
 	fputs(" [", out);
-	md_number(out, cell->stats.median_low, MD_G4);
+	md_number(out, c.present ? c.lo : NAN, MD_G4);
 	fputs(", ", out);
-	md_number(out, cell->stats.median_high, MD_G4);
+	md_number(out, c.present ? c.hi : NAN, MD_G4);
 	fputs("]", out);
+	free(c.values);
+}
+
+/* Markdown's change: the table's delta of medians, or `~`; "-" without a baseline. */
+void benchstat_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			 size_t r)
+{
+	struct bs_cell base = { 0 }, c = { 0 };
+	double factor;
+	char delta[64], pn[64];
+
+	tidy_unit(row->metric->name, &factor);
+	bs_cell_summarise(&base, &row->cells[0], NULL, factor, cmp->level, cmp->opts.alpha);
+	bs_cell_summarise(&c, &row->cells[r], &base, factor, cmp->level, cmp->opts.alpha);
+	if (base.present && c.present) {
+		bs_comparison(delta, sizeof(delta), pn, sizeof(pn), &base, &c, cmp->opts.alpha);
+		md_text(out, delta);
+	} else {
+		md_number(out, NAN, MD_CHANGE);
+	}
+	free(base.values);
+	free(c.values);
 }

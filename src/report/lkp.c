@@ -356,18 +356,45 @@ static double lkp_percent(double a, double b)
 	return isfinite(100 * a) ? 100 * a / b : a / b * 100;
 }
 
+/*
+ * A performance stat of one run as show_perf_change() has it: the mean of
+ * the samples (0 without any) and their population stddev in percent of
+ * it, which lkp shows only above 2 (and -1 where there is none). The text
+ * table and the markdown row both take their figures from here.
+ */
+static void lkp_perf_figures(const struct compare_cell *cell, double *avg, double *sd)
+{
+	size_t n = cell->nr_samples;
+
+	*avg = 0;
+	*sd = -1;
+	if (n) {
+		*avg = lkp_mean(cell->samples, n);
+		if (n > 1)
+			*sd = lkp_stddev(cell->samples, n, *avg);
+	}
+	if (*avg != 0)
+		*sd = lkp_percent(*sd, *avg);
+}
+
+/* %change of the means of run @r against the baseline's: up or down, not better or worse. */
+static double lkp_perf_change(const struct compare_row *row, size_t r)
+{
+	double base, avg, sd;
+
+	lkp_perf_figures(&row->cells[0], &base, &sd);
+	lkp_perf_figures(&row->cells[r], &avg, &sd);
+	if (base == 0)
+		base = 1e-100;
+	return lkp_percent(avg - base, base);
+}
+
 static void lkp_perf_line(FILE *out, const struct comparison *cmp, const struct lkp_stat *s)
 {
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		const struct compare_cell *cell = &s->row->cells[r];
-		size_t n = cell->nr_samples;
-		double avg = 0, sd = -1;
+		double avg, sd;
 
-		if (n) {
-			avg = lkp_mean(cell->samples, n);
-			if (n > 1)
-				sd = lkp_stddev(cell->samples, n, avg);
-		}
+		lkp_perf_figures(&s->row->cells[r], &avg, &sd);
 		if (r) {
 			double p = s->changes[r - 1];
 
@@ -379,8 +406,6 @@ static void lkp_perf_line(FILE *out, const struct comparison *cmp, const struct 
 			fprintf(out, "%10.4g", avg);
 		else
 			ruby_int(out, 10, avg);
-		if (avg != 0)
-			sd = lkp_percent(sd, avg);
 		if (sd > 2) {
 			fputs(" ±", out);
 			ruby_int(out, 3, sd);
@@ -513,18 +538,21 @@ static void lkp_changes(struct lkp_stat *s, const struct comparison *cmp, const 
 	double first = 0;
 
 	s->changes = xcalloc(cmp->nr_runs, sizeof(double));
+	if (!s->failure) {
+		for (size_t r = 1; r < cmp->nr_runs; r++)
+			s->changes[r - 1] = lkp_perf_change(s->row, r);
+		return;
+	}
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		const struct compare_cell *cell = &s->row->cells[r];
-		size_t n = cell->nr_samples;
-		double v = s->failure ? ruby_sum(cell->samples, n) :
-			   n ? lkp_mean(cell->samples, n) : 0;
+		double v = ruby_sum(cell->samples, cell->nr_samples);
+
 		if (!r) {
-			first = s->failure ? v / (double)runs[0] : v == 0 ? 1e-100 : v;
+			first = v / (double)runs[0];
 			continue;
 		}
 		/* lkp divides run r's failures by the runs of column r - 1 */
-		s->changes[r - 1] = s->failure ? 100 * (v / (double)runs[r - 1] - first) :
-				    lkp_percent(v - first, first);
+		s->changes[r - 1] = 100 * (v / (double)runs[r - 1] - first);
 	}
 }
 
@@ -614,8 +642,6 @@ void report_compare_lkp(FILE *out, const struct comparison *cmp,
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
 	const struct compare_row **rows = xcalloc(cmp->nr_rows + 1, sizeof(*rows));
 
-	if (!cmp->nr_rows)
-		fprintf(out, "no metrics to compare\n");
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		size_t nr = 0;
 
@@ -633,10 +659,31 @@ void report_compare_lkp(FILE *out, const struct comparison *cmp,
 	free(done);
 }
 
-/* Markdown's value: the mean ± the coefficient of variation, as lkp shows it. */
-void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+/*
+ * Markdown's value and change: a performance stat's, as lkp's table has
+ * them (its failure stats' sums need the group's runs, which a row of its
+ * own has not); "-" for a run without samples.
+ */
+void lkp_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		  size_t r)
 {
-	md_number(out, cell->summary.amean, MD_G6);
-	fputs(" ± ", out);
-	md_number(out, cell->summary.coeffvar, MD_PCT);
+	double avg, sd;
+
+	(void)cmp;
+	if (!row->cells[r].nr_samples) {
+		md_number(out, NAN, MD_G6);
+		return;
+	}
+	lkp_perf_figures(&row->cells[r], &avg, &sd);
+	md_number(out, avg, MD_G6);
+	if (sd > 2)
+		fprintf(out, " ± %.0f%%", trunc(sd));
+}
+
+void lkp_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		   size_t r)
+{
+	(void)cmp;
+	md_number(out, row->cells[0].nr_samples && row->cells[r].nr_samples ?
+		  lkp_perf_change(row, r) : NAN, MD_CHANGE);
 }

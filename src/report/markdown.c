@@ -60,7 +60,7 @@ void report_compare_markdown(FILE *out, const void *records, const void *render)
 
 	report_env_differences(out, cmp, true);
 	if (!cmp->nr_rows) {
-		fprintf(out, "no metrics to compare\n");
+		report_no_rows(out, how);
 		return;
 	}
 	md_header(out, cmp, style);
@@ -80,16 +80,16 @@ void report_compare_markdown(FILE *out, const void *records, const void *render)
 		md_text(out, row->metric->unit);
 		fprintf(out, "%s%s is better) | ", *row->metric->unit ? ", " : "",
 			better_name(row->metric->better));
-		style->md_value(out, &row->cells[0], row->metric->better);
+		style->md_value(out, cmp, row, 0);
 		fputs(" |", out);
 		for (size_t r = 1; r < cmp->nr_runs; r++) {
 			const struct cell_stats *st = &row->cells[r].stats;
 			char verdict[96];
 
 			fputc(' ', out);
-			style->md_value(out, &row->cells[r], row->metric->better);
+			style->md_value(out, cmp, row, r);
 			fputs(" | ", out);
-			md_number(out, headline_change(row, r), MD_CHANGE);
+			style->md_change(out, cmp, row, r);
 			fputs(" | ", out);
 			md_number(out, st->p_adjusted, MD_G3);
 			/* its caveats name environment keys: a cell's text too */
@@ -103,6 +103,8 @@ void report_compare_markdown(FILE *out, const void *records, const void *render)
 		fputc('\n', out);
 		free(params);
 	}
-	fprintf(out, "\nchange: positive = better; p: Welch, adjusted over every row and run\n");
+	fputs("\nchange: ", out);
+	md_text(out, style->md_change_note);
+	fputs("; p: Welch, adjusted over every row and run\n", out);
 	report_comparison_notes(out, cmp, true);
 }

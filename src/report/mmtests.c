@@ -595,8 +595,6 @@ static void mm_render(FILE *out, const struct comparison *cmp,
 	bool *done = xcalloc(cmp->nr_rows + 1, sizeof(bool));
 	bool first = true;
 
-	if (!cmp->nr_rows)
-		fprintf(out, "no metrics to compare\n");
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		struct mm_table t = { .nr_runs = cmp->nr_runs };
 
@@ -656,9 +654,21 @@ void report_compare_mmtests_classic(FILE *out, const struct comparison *cmp,
 }
 
 /* Markdown's value: the headline ± the standard deviation. */
-void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better)
+void mmtests_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		      size_t r)
 {
-	md_number(out, compare_headline(&cell->summary, better), MD_G6);
+	const struct summary *summary = &row->cells[r].summary;
+
+	(void)cmp;
+	md_number(out, compare_headline(summary, row->metric->better), MD_G6);
 	fputs(" ± ", out);
-	md_number(out, cell->summary.stddev, MD_G4);
+	md_number(out, summary->stddev, MD_G4);
+}
+
+/* Markdown's change: the headline's, positive = better, as MMTests' percentages are. */
+void mmtests_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		       size_t r)
+{
+	(void)cmp;
+	md_number(out, headline_change(row, r), MD_CHANGE);
 }

@@ -25,6 +25,12 @@ double headline_change(const struct compare_row *row, size_t r)
 				  better == BETTER_HIGHER);
 }
 
+void report_no_rows(FILE *out, const struct compare_render *how)
+{
+	fputs(how->only_changed ? "no changes: no row is better or worse\n" :
+	      "no metrics to compare\n", out);
+}
+
 const char *verdict_color(enum verdict v, bool color)
 {
 	if (!color)

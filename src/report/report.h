@@ -81,9 +81,18 @@ struct compare_style {
 	struct registry_name id;
 	/* The whole comparison as aligned text; ANSI colours when how->color. */
 	void (*text)(FILE *out, const struct comparison *cmp, const struct compare_render *how);
-	/* In markdown: what the value columns hold, and one run's value. */
+	/*
+	 * In markdown: what the value columns hold, what the change column
+	 * is, and run @r's value and change (r > 0) in @row. Each is the
+	 * figure of the style's text table, from the computation that table
+	 * makes, so that a row's change is that of the values beside it.
+	 */
 	const char *md_heading;
-	void (*md_value)(FILE *out, const struct compare_cell *cell, enum better better);
+	const char *md_change_note;
+	void (*md_value)(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			 size_t r);
+	void (*md_change)(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			  size_t r);
 };
 
 /* How a comparison is to be rendered. */
@@ -121,9 +130,18 @@ void report_compare_lkp(FILE *out, const struct comparison *cmp,
 			const struct compare_render *how);
 void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 			      const struct compare_render *how);
-void mmtests_md_value(FILE *out, const struct compare_cell *cell, enum better better);
-void lkp_md_value(FILE *out, const struct compare_cell *cell, enum better better);
-void benchstat_md_value(FILE *out, const struct compare_cell *cell, enum better better);
+void mmtests_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		      size_t r);
+void mmtests_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		       size_t r);
+void lkp_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		  size_t r);
+void lkp_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+		   size_t r);
+void benchstat_md_value(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			size_t r);
+void benchstat_md_change(FILE *out, const struct comparison *cmp, const struct compare_row *row,
+			 size_t r);
 
 /* The formats' writers: @cmp a struct comparison, @how a struct compare_render. */
 void report_compare_text(FILE *out, const void *cmp, const void *how);
@@ -166,6 +184,11 @@ void report_verdict_summary(FILE *out, const struct comparison *cmp, bool color)
  * variation.
  */
 void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markdown);
+/*
+ * What a comparison without rows says: that none changed when rows were
+ * cut to changes (--only-changed), else that there was nothing to compare.
+ */
+void report_no_rows(FILE *out, const struct compare_render *how);
 /* ANSI colour of a verdict (green better, red worse) when @color, and its reset. */
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);

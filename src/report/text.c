@@ -12,8 +12,8 @@ void report_compare_text(FILE *out, const void *records, const void *render)
 	const struct comparison *cmp = records;
 	const struct compare_render *how = render;
 	report_env_differences(out, cmp, false);
-	if (how->only_changed && !cmp->nr_rows)
-		fprintf(out, "no changes: no row is better or worse\n");
+	if (!cmp->nr_rows)
+		report_no_rows(out, how);
 	else
 		how->style->text(out, cmp, how);
 	if (how->summarise)

@@ -942,3 +942,83 @@ PY
 	[ "$(grep -c '<h3 id="row[0-9]*">w: m (' "$TMP/r.html")" -eq 3 ]
 	grep -q '<td class="name">m (ms, lower is better)</td>' "$TMP/r.html"
 }
+
+# lkp_pair FILE: two runs L1 and L2 of pipe's tput, higher is better, whose
+# arithmetic, harmonic and median changes differ (+14.57 %, +13.99 %,
+# +15.21 %), and whose population and sample CoeffVar round apart (7 %, 8 %).
+lkp_pair() {
+	cat > "$1" <<'JSON'
+{"schema":"schedperf-results/1","runs":[
+{"name":"L1","started":"2026-01-01T00:00:00Z","complete":true,"environment":{},
+ "benchmarks":[{"workload":"pipe","params":{},"metrics":[{"name":"tput","unit":"ops",
+ "better":"higher","source":"workload","samples":[100,102,98,101,99,100.5]}]}]},
+{"name":"L2","started":"2026-01-02T00:00:00Z","complete":true,"environment":{},
+ "benchmarks":[{"workload":"pipe","params":{},"metrics":[{"name":"tput","unit":"ops",
+ "better":"higher","source":"workload","samples":[110,125,106,121,104,122]}]}]}]}
+JSON
+}
+
+@test "compare --format markdown: a style's row has the centre, spread and change of its table" {
+	lkp_pair "$TMP/l.json"
+	sp import "$TMP/l.json"
+	run sp compare L1 L2 --style lkp
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"    100.08           +14.6%     114.67 ±  7%  pipe.tput"* ]]
+	# the mean, the population stddev truncated and shown above 2 %, %change of the means
+	run sp compare L1 L2 --style lkp --format markdown
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| 100.083 | 114.667 ± 7% | +14.57% |"* ]]
+	[[ "$output" == *"change: of the means, up or down as lkp's %change;"* ]]
+	run sp compare L1 L2 --style benchstat
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"100.2 ± 2%   115.5 ± 10%  +15.21% (p=0.002 n=6)"* ]]
+	run sp compare L1 L2 --style benchstat --format markdown
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| 100.2 [98, 102] | 115.5 [104, 125] | +15.21% |"* ]]
+	# benchstat's ~ where its U test sees no difference (and no interval at 99.9 %)
+	run sp compare L1 L2 --style benchstat --format markdown --alpha 0.001
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| 100.2 [-, -] | 115.5 [-, -] | \\~ |"* ]]
+	# MMTests' change is the headline's (Hmean here), positive = better
+	run sp compare L1 L2 --format markdown
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| 100.066 ± 1.429 | 114.065 ± 9.07 | +13.99% |"* ]]
+	[[ "$output" == *"change: positive = better;"* ]]
+}
+
+@test "compare --style benchstat: a run without samples of a metric has no column of its table" {
+	cat > "$TMP/a.json" <<'JSON'
+{"schema":"schedperf-results/1","runs":[
+{"name":"A","started":"2026-01-01T00:00:00Z","complete":true,"environment":{},
+ "benchmarks":[{"workload":"pipe","params":{},"metrics":[{"name":"m","unit":"ops",
+ "better":"higher","source":"workload","samples":[1,2,3]}]}]},
+{"name":"B","started":"2026-01-02T00:00:00Z","complete":true,"environment":{},
+ "benchmarks":[{"workload":"pipe","params":{},"metrics":[{"name":"other","unit":"ops",
+ "better":"higher","source":"workload","samples":[4,5,6]}]}]}]}
+JSON
+	sp import "$TMP/a.json"
+	run sp compare A B --style benchstat
+	[ "$status" -eq 0 ]
+	# as benchstat: a table's columns are the files with results of its unit
+	[ "${lines[0]}" = "     │      A      │" ]
+	[ "${lines[1]}" = "     │      m      │" ]
+	[ "${lines[2]}" = "pipe   2.000 ± ∞ ¹" ]
+	[[ "$output" == *"schedperf: pipe: B unknown (no samples)"* ]]
+	[[ "$output" == *$'\n     │      B      │\n     │    other    │\npipe   5.000 ± ∞ ¹\n'* ]]
+	[[ "$output" == *"schedperf: pipe: B unknown (no samples in A)"* ]]
+	[[ "$output" != *"vs base"* ]]
+}
+
+@test "compare --only-changed: every format and style says that no row changed" {
+	lkp_pair "$TMP/l.json"
+	sp import "$TMP/l.json"
+	for style in $(choices compare style); do
+		for format in text markdown; do
+			run sp compare L1 L2 --only-changed --alpha 0.0001 --style "$style" \
+				--format "$format"
+			[ "$status" -eq 0 ]
+			[[ "$output" == *"no changes: no row is better or worse"* ]] || false
+			[[ "$output" != *"no metrics to compare"* ]] || false
+		done
+	done
+}
