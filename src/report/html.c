@@ -19,6 +19,7 @@
 #include "report/html.h"
 #include "report/report.h"
 #include "util/array.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define NO_CHART SIZE_MAX
@@ -36,9 +37,18 @@ struct charts {
 	size_t *history;		/* per series */
 };
 
-static void html_text(FILE *out, const char *s)
+/*
+ * A name or value in the page: what text, markdown and CSV show as \xHH
+ * (control characters, bytes not UTF-8) and \uHHHH (C1 and reordering
+ * marks) shown so here too (util/utf8.h), for a page copied to a terminal
+ * or a mail must not carry an escape sequence, and a C0 control is an
+ * HTML parse error; then HTML's own characters as references.
+ */
+static void html_text(FILE *out, const char *raw)
 {
-	for (; s && *s; s++) {
+	char *shown = utf8_escaped(raw ? raw : "");
+
+	for (const char *s = shown; *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
@@ -48,6 +58,21 @@ static void html_text(FILE *out, const char *s)
 		default: fputc(*s, out); break;
 		}
 	}
+	free(shown);
+}
+
+/* Lines of text in a <pre>: each as html_text() writes it, the line breaks kept. */
+static void html_lines(FILE *out, const char *text)
+{
+	char *copy = xstrdup(text ? text : ""), *line = copy;
+
+	for (char *end; (end = strchr(line, '\n')); line = end + 1) {
+		*end = '\0';
+		html_text(out, line);
+		fputc('\n', out);
+	}
+	html_text(out, line);
+	free(copy);
 }
 
 /* @v to @digits significant digits, or a percent change with @pct; "-" when undefined */
@@ -531,7 +556,7 @@ static void compare_text(FILE *out, const struct comparison *cmp)
 	fclose(mem);
 	fputs("<details><summary>the same comparison as <code>schedperf compare</code> "
 	      "prints it</summary><pre>", out);
-	html_text(out, text);
+	html_lines(out, text);
 	fputs("</pre></details>\n", out);
 	free(text);
 }
@@ -591,7 +616,7 @@ static void history(FILE *out, const struct history *h, const struct gnuplot *gp
 	report_detect_text(mem, h, NULL);
 	fclose(mem);
 	fputs("<pre>", out);
-	html_text(out, text);
+	html_lines(out, text);
 	fputs("</pre>\n", out);
 	free(text);
 }

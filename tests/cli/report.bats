@@ -185,6 +185,33 @@ JSON
 	[ ! -e "$TMP/r.html" ]
 }
 
+@test "report: control characters of names and values are escaped as \\xHH in the page" {
+	cat > "$TMP/ctl.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [
+ {"name": "A", "started": "2026-01-01T00:00:00Z", "complete": true,
+  "environment": {"k": "x\u001b]0;pwned\u0007\u001b[2J", "cr": "a\rb\u0001"},
+  "benchmarks": [{"workload": "pipe", "params": {"p": "v\u001bx"}, "metrics": [{"name": "m",
+   "unit": "ops", "better": "higher", "samples": [1, 2, 3]}]}]},
+ {"name": "B", "started": "2026-01-02T00:00:00Z", "complete": true, "environment": {"k": "y"},
+  "benchmarks": [{"workload": "pipe", "params": {"p": "v\u001bx"}, "metrics": [{"name": "m",
+   "unit": "ops", "better": "higher", "samples": [4, 5, 6]}]}]}]}
+JSON
+	sp import "$TMP/ctl.json"
+	run sp report A B -o "$TMP/r.html"
+	[ "$status" -eq 0 ]
+	# no C0 control but tab and newline, no DEL: each is a parse error in HTML
+	refute grep -qaP '[\x00-\x08\x0b-\x1f\x7f]' "$TMP/r.html"
+	grep -qF 'x\x1b]0;pwned\x07\x1b[2J' "$TMP/r.html"
+	grep -qF 'a\x0db\x01' "$TMP/r.html"
+	grep -qF 'pipe p=v\x1bx' "$TMP/r.html"
+	# the text of compare inside the page keeps its lines
+	[ "$(grep -c '^schedperf: note: run [AB] has one batch' "$TMP/r.html")" -eq 2 ]
+	refute grep -qF '\x0a' "$TMP/r.html"
+	run sp report A B -o -
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | grep -ac $'\x1b')" -eq 0 ]
+}
+
 @test "report: a gnuplot that hangs is killed with its process group at the deadline; no page" {
 	sweep_runs
 	mkdir "$TMP/bin" "$TMP/out" "$TMP/tmp"
