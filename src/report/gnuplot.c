@@ -100,6 +100,23 @@ bool gnuplot_available(void)
 	return program_found("gnuplot", getenv("PATH"));
 }
 
+/*
+ * gnuplot runs in the charts' directory and the script names its files
+ * there (chart_name()): a directory's name is whatever TMPDIR holds (a
+ * newline, which a gnuplot string cannot carry, quotes, '%'), a chart's
+ * name only these few characters.
+ */
+#define SCRIPT_NAME "charts.gp"
+
+static char *chart_name(size_t n)
+{
+	char *name;
+
+	if (asprintf(&name, "chart-%zu.svg", n) < 0)
+		abort();
+	return name;
+}
+
 static char *chart_path(const struct gnuplot *gp, size_t n)
 {
 	char *path;
@@ -113,7 +130,7 @@ static char *script_path(const struct gnuplot *gp)
 {
 	char *path;
 
-	if (asprintf(&path, "%s/charts.gp", gp->dir) < 0)
+	if (asprintf(&path, "%s/" SCRIPT_NAME, gp->dir) < 0)
 		abort();
 	return path;
 }
@@ -206,27 +223,27 @@ static void set_label(FILE *out, const char *what, const char *text)
 size_t gnuplot_chart(struct gnuplot *gp, int width, int height, const char *title,
 		     const char *xlabel, const char *ylabel)
 {
-	char *path = chart_path(gp, gp->nr_charts);
+	char *name = chart_name(gp->nr_charts);
 
 	fprintf(gp->script, "reset\nset terminal svg size %d,%d fixed noenhanced "
 		"font 'sans,12' background '#ffffff'\nset grid\nset key outside right top\n"
 		"set offsets 0, 0, graph 0.05, graph 0.05\n", width, height);
 	fputs("set output ", gp->script);
-	gnuplot_string(gp->script, path);
+	gnuplot_string(gp->script, name);
 	fputc('\n', gp->script);
 	set_label(gp->script, "title", title);
 	set_label(gp->script, "xlabel", xlabel);
 	set_label(gp->script, "ylabel", ylabel);
-	free(path);
+	free(name);
 	return gp->nr_charts++;
 }
 
 int gnuplot_finish(struct gnuplot *gp, struct error *err)
 {
-	char *path = script_path(gp), message[256], why[sizeof(err->msg)], how[64];
-	char *argv[] = { (char *)"gnuplot", path, NULL };
-	struct child_command cmd = { .argv = argv, .log_fd = -1, .timeout = gnuplot_timeout(),
-				     .end_group = true };
+	char message[256], why[sizeof(err->msg)], how[64];
+	char *argv[] = { (char *)"gnuplot", (char *)SCRIPT_NAME, NULL };
+	struct child_command cmd = { .dir = gp->dir, .argv = argv, .log_fd = -1,
+				     .timeout = gnuplot_timeout(), .end_group = true };
 	int failed, status;
 
 	fputs("unset output\nexit\n", gp->script);
@@ -236,11 +253,9 @@ int gnuplot_finish(struct gnuplot *gp, struct error *err)
 		error_set(err, EXIT_ENV, "report: cannot write gnuplot's script in %s: %s "
 			  "(free some space, or set TMPDIR to another directory)", gp->dir,
 			  strerror(errno));
-		free(path);
 		return -1;
 	}
 	status = run_command(&cmd, message, sizeof(message), err);
-	free(path);
 	if (status < 0) {
 		snprintf(why, sizeof(why), "%s", err->msg);
 		return error_set(err, err->code, "report: %s (see that the gnuplot on PATH "
@@ -249,8 +264,10 @@ int gnuplot_finish(struct gnuplot *gp, struct error *err)
 	}
 	if (!status)
 		return 0;
-	return error_set(err, EXIT_INTERNAL, "report: gnuplot failed (%s): %s (report it "
-			 "with the names of the runs)", run_command_status(status, how, sizeof(how)),
+	/* the script is ours, but the gnuplot that reads it is the machine's */
+	return error_set(err, EXIT_ENV, "report: gnuplot failed (%s): %s (see that the gnuplot "
+			 "on PATH draws alone, or take it off PATH for a page without charts)",
+			 run_command_status(status, how, sizeof(how)),
 			 *message ? message : "no message");
 }
 
