@@ -97,6 +97,20 @@ static int refuse_beside_database(const char *path, struct error *err)
 }
 
 /*
+ * Whether @path can only name a directory: it ends in '/' ("f.html/",
+ * which the temporary "f.html/.tmp.PID" beside it would fail on, with
+ * ENOTDIR, only once everything was written), or its last part is "."
+ * or "..".
+ */
+static bool names_directory(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *last = slash ? slash + 1 : path;
+
+	return !*last || !strcmp(last, ".") || !strcmp(last, "..");
+}
+
+/*
  * Refuse what an output must never replace, and say whether the rest is
  * written in place. Checked before anything is written, through every
  * symbolic link and whatever the file's name: a store (or its hard link),
@@ -110,6 +124,10 @@ static int check_target(struct output_file *of, struct error *err)
 	enum sqlite_file kind;
 	struct stat sb, lsb;
 
+	if (names_directory(path))
+		return error_set(err, EXIT_USAGE, "cannot write '%s': a name ending in '/', "
+				 "'.' or '..' names a directory (give -o the name of a file)",
+				 path);
 	if (refuse_beside_database(path, err) || refuse_protected(path, err))
 		return -1;
 	if (lstat(path, &lsb))

@@ -19,7 +19,8 @@
  * written, and then ends the process as the signal would.
  *
  * Before anything is written, output_file_open() refuses (exit 2) an
- * empty name, a directory, a block device, a socket, and every file an
+ * empty name, a directory or a name only a directory can have ("f.html/",
+ * ".", ".."), a block device, a socket, and every file an
  * output must never replace, whatever its name or link: an SQLite
  * database (a store: the one in use, through any name, hard or symbolic
  * link, or another) and the -wal, -shm and -journal files SQLite keeps

@@ -99,6 +99,7 @@ refused() {
 	mkdir "$TMP/dir"
 	refused 2 "$TMP/dir"
 	grep -q "it is a directory" "$ERR"
+	echo keep >"$TMP/plain.json"
 	ln -s dir "$TMP/to-dir"
 	refused 2 "$TMP/to-dir"
 	if mknod "$TMP/blk" b 7 200 2>/dev/null; then
@@ -113,6 +114,14 @@ refused() {
 	refused 3 "$TMP/ro.json"
 	grep -q "read-only" "$ERR"
 	[ "$(cat "$TMP/ro.json")" = keep ]
+	# a name that can only be a directory's, existing or not: refused before
+	# writing, not a failure to name the temporary beside it once written
+	refused 2 "$TMP/new.html/"
+	grep -q "a name ending in '/', '.' or '..' names a directory" "$ERR"
+	refused 2 "$TMP/dir/"
+	refused 2 "$TMP/dir/."
+	refused 2 "$TMP/dir/.."
+	refused 2 "$TMP/plain.json/"
 	run sp report a -o ''
 	[ "$status" -eq 2 ]
 	assert_one_line_error
