@@ -323,11 +323,10 @@ static void add_entry(struct series_build *sb, size_t group, const struct result
 	sb->nr_entries++;
 }
 
-static bool metric_wanted(const struct history_options *opts,
+/* Whether @opts choose metric @m of @bench, samples or none. */
+static bool metric_chosen(const struct history_options *opts,
 			  const struct result_benchmark *bench, const struct result_metric *m)
 {
-	if (!m->nr_samples)
-		return false;
 	if (!opts->all_metrics && m->source && strcmp(m->source, "workload"))
 		return false;
 	return name_listed(opts->workloads, bench->workload) &&
@@ -412,11 +411,17 @@ void history_build(struct history *h, const struct result_set *set,
 
 			if (!params_match(opts->params, bench->params))
 				continue;
-			for (size_t k = 0; k < bench->nr_metrics; k++)
-				if (metric_wanted(opts, bench, &bench->metrics[k]))
-					add_entry(series_find(&b, batch, bench,
-							      &bench->metrics[k]),
-						  group_of[i], &bench->metrics[k]);
+			for (size_t k = 0; k < bench->nr_metrics; k++) {
+				const struct result_metric *m = &bench->metrics[k];
+
+				if (!metric_chosen(opts, bench, m))
+					continue;
+				if (!m->nr_samples)
+					h->nr_unsampled++;
+				else
+					add_entry(series_find(&b, batch, bench, m), group_of[i],
+						  m);
+			}
 		}
 	}
 	h->series = xcalloc(b.nr_series + 1, sizeof(*h->series));

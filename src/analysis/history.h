@@ -76,6 +76,7 @@ struct history_series {
 struct history {
 	struct history_series *series;
 	size_t nr_series;
+	size_t nr_unsampled;	/* metrics the options chose that hold no sample */
 	enum history_by by;
 	enum history_order order;
 	double level;

@@ -47,9 +47,10 @@ int series_load(const char *db, const char *machine, const struct history_option
 	history_build(h, set, opts);
 	if (!h->nr_series && (listed(opts->workloads) || listed(opts->metrics) ||
 			      listed(opts->params)))
-		return error_set(err, EXIT_USAGE, "%s: no stored series matches --workload, "
-				 "--metric or -p: no benchmark they choose has samples (see "
-				 "'schedperf runs' and 'schedperf show RUN')", who);
+		return error_set(err, EXIT_USAGE, "%s: no stored %s --workload, --metric or -p%s "
+				 "(see 'schedperf runs' and 'schedperf show RUN')", who,
+				 h->nr_unsampled ? "series matches" : "benchmark matches",
+				 h->nr_unsampled ? ": no benchmark they choose has samples" : "");
 	for (int metric = 0; metric < 2; metric++) {
 		const char *missing = unmatched(h, metric ? opts->metrics : opts->workloads,
 						metric);

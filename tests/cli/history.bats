@@ -55,7 +55,11 @@ cps() {	# cps WORKLOAD: "index:kind ..." of its change points in detect.json
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"--metric 'nosuch' is in none"* ]]
 	done
-	# a benchmark stored without samples (every iteration failed) is no series
+	# a benchmark stored without samples (every iteration failed) is no series,
+	# and a filter that matches nothing says that
+	run sp history --workload command
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no stored benchmark matches --workload, --metric or -p (see "* ]]
 	sp run command -p cmd=false -i 1 --warmup 0 --name failed --quiet || true
 	run sp history --workload command
 	[ "$status" -eq 2 ]
