@@ -383,27 +383,6 @@ static int expand_assignments(const struct run_request *req, char **out, size_t 
 	return 0;
 }
 
-/* A sweep makes counts: one of a parameter that takes no number is refused as such. */
-static int check_sweep_keys(const struct workload *w, const struct run_request *req,
-			    struct error *err)
-{
-	for (size_t i = 0; i < req->nr_sweeps; i++) {
-		const char *spec = req->sweeps[i], *eq = strchr(spec, '=');
-		const struct param_spec *p = eq ?
-			workload_find_param(w, spec, (size_t)(eq - spec)) : NULL;
-
-		if (p && p->type == PARAM_CHOICE)
-			return error_set(err, EXIT_USAGE, "bad sweep '%.64s': parameter '%s' is a "
-					 "choice, and a sweep makes counts (give its values as a "
-					 "list: -p %s=A,B)", spec, p->name, p->name);
-		if (p && p->type != PARAM_INT)
-			return error_set(err, EXIT_USAGE, "bad sweep '%.64s': parameter '%s' is "
-					 "text, and a sweep makes counts (give it with -p %s=VALUE)",
-					 spec, p->name, p->name);
-	}
-	return 0;
-}
-
 static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
 {
 	const struct workload *w;
@@ -418,8 +397,9 @@ static int build_plan(const struct run_request *req, struct plan *plan, struct e
 	if (!w)
 		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
 				 "schedperf's workloads (see 'schedperf list')", req->workload);
-	if (check_sweep_keys(w, req, err))
-		return -1;
+	for (size_t i = 0; i < req->nr_sweeps; i++)
+		if (sweep_check_key(w, req->sweeps[i], err))
+			return -1;
 	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
 	rc = expand_assignments(req, assignments, &nr, &given.cpus, err);
 	if (!rc)

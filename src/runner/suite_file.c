@@ -256,6 +256,36 @@ static int seen_before(struct parser *p, const yaml_node_t *map, const yaml_node
 	return 0;
 }
 
+/*
+ * Each key of @node's sweep mapping, once its workload is known (it may
+ * come after the sweep): one that takes no count is said at its line.
+ */
+static int check_sweep_keys(struct parser *p, const struct suite_entry *e,
+			    const yaml_node_t *node)
+{
+	const struct workload *w = workload_find(e->workload);
+
+	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
+	     w && pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *sweep = node_at(p, pair->value);
+
+		if (strcmp(scalar(node_at(p, pair->key)), "sweep") ||
+		    sweep->type != YAML_MAPPING_NODE)
+			continue;
+		for (yaml_node_pair_t *q = sweep->data.mapping.pairs.start;
+		     q < sweep->data.mapping.pairs.top; q++) {
+			yaml_node_t *key = node_at(p, q->key);
+			char spec[160];
+
+			snprintf(spec, sizeof(spec), "%s=%s", scalar(key),
+				 scalar(node_at(p, q->value)));
+			if (sweep_check_key(w, spec, p->err))
+				return fail(p, key, "%s", p->err->msg);
+		}
+	}
+	return 0;
+}
+
 static int parse_entry(struct parser *p, struct suite_entry *e, const yaml_node_t *node)
 {
 	e->line = line_of(node);
@@ -280,7 +310,7 @@ static int parse_entry(struct parser *p, struct suite_entry *e, const yaml_node_
 	if (!e->workload)
 		return fail(p, node, "benchmark without a 'workload' (add workload: NAME; "
 			    "see 'schedperf list')");
-	return 0;
+	return check_sweep_keys(p, e, node);
 }
 
 static int parse_root(struct parser *p, struct suite *suite)

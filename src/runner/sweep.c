@@ -27,6 +27,7 @@
 #include "util/list.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "workload/workload.h"
 
 /* No workload runs more tasks than this; larger values are typing errors. */
 #define SWEEP_MAX_VALUE 10000000L
@@ -82,6 +83,23 @@ done:
 				 "(give at most %ld)", text, where, SWEEP_MAX_VALUE,
 				 SWEEP_MAX_VALUE);
 	*out = (long)value;
+	return 0;
+}
+
+int sweep_check_key(const struct workload *w, const char *spec, struct error *err)
+{
+	const char *eq = strchr(spec, '=');
+	const struct param_spec *p = eq ? workload_find_param(w, spec, (size_t)(eq - spec)) :
+				     NULL;
+
+	if (p && p->type == PARAM_CHOICE)
+		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': parameter '%s' is a choice, "
+				 "and a sweep makes counts (give its values as a list: -p %s=A,B)",
+				 spec, p->name, p->name);
+	if (p && p->type != PARAM_INT)
+		return error_set(err, EXIT_USAGE, "bad sweep '%.64s': parameter '%s' is text, and "
+				 "a sweep makes counts (give it with -p %s=VALUE)", spec, p->name,
+				 p->name);
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 #include "monitor/topology.h"
 #include "util/error.h"
 
+struct workload;
+
 /*
  * Sweep generators: the thread and group counts that MMTests and LKP run a
  * scheduler benchmark at, computed for a given machine.
@@ -38,6 +40,13 @@ int sweep_points(const char *gen, const struct topology *topo,
  * Returns NULL with @err (EXIT_USAGE) filled on a bad generator or range.
  */
 char *sweep_expand(const char *spec, const struct topology *topo, struct error *err);
+
+/*
+ * 0 when the parameter of @w that sweep @spec ("KEY=GEN...") sets takes a
+ * count (or is none of @w's: validation names it later), else the usage
+ * error: a sweep makes counts, and a choice or text is given as a list.
+ */
+int sweep_check_key(const struct workload *w, const char *spec, struct error *err);
 
 /*
  * One value that may be relative to the machine: "N", "Nx" (N times @cpus)

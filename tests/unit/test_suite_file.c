@@ -161,6 +161,9 @@ static void test_params_errors(void **state)
 		     "suite.yaml:4: parameter 'loops' given twice");
 	expect_error("- workload: threads\n  params:\n    threads: 10%\n",
 		     "suite.yaml:3: params: bad count '10%' of parameter 'threads'");
+	/* a sweep of a choice, said at its key's line, the workload given after it */
+	expect_error("- sweep:\n    threads: pow2:1..2\n    call: pow2\n  workload: poundtime\n",
+		     "suite.yaml:3: bad sweep 'call=pow2': parameter 'call' is a choice");
 }
 
 static void test_sweep_errors(void **state)
