@@ -45,23 +45,24 @@ static void self_dir(char *dir, size_t len)
 		dir[0] = '\0';
 }
 
-/* DIR/../libexec/schedperf, for a binary in DIR that is a bin/. */
-static int installed_beside(const char *dir, char *path, size_t len)
+/* DIR/../libexec/schedperf into @libexec for a binary in DIR that is a bin/; else "". */
+static void libexec_beside(const char *dir, char *libexec, size_t len)
 {
-	char libexec[PATH_MAX];
 	const char *slash = strrchr(dir, '/');
 	int n;
 
+	libexec[0] = '\0';
 	if (!slash || strcmp(slash, "/bin"))
-		return -1;
-	n = snprintf(libexec, sizeof(libexec), "%.*s/libexec/schedperf", (int)(slash - dir), dir);
-	return n > 0 && (size_t)n < sizeof(libexec) ? try_dir(libexec, path, len) : -1;
+		return;
+	n = snprintf(libexec, len, "%.*s/libexec/schedperf", (int)(slash - dir), dir);
+	if (n < 0 || (size_t)n >= len)
+		libexec[0] = '\0';
 }
 
 int exec_helper_find(char *path, size_t len, struct error *err)
 {
 	const char *env = getenv("SCHEDPERF_LIBEXEC");
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], beside[PATH_MAX];
 
 	/* An explicit directory is the only one looked at: no surprises. */
 	if (env && *env) {
@@ -72,17 +73,18 @@ int exec_helper_find(char *path, size_t len, struct error *err)
 			"(run make, or fix SCHEDPERF_LIBEXEC)", env, EXEC_HELPER_NAME);
 	}
 	self_dir(dir, sizeof(dir));
+	libexec_beside(dir, beside, sizeof(beside));
 	if (dir[0] && !try_dir(dir, path, len))
 		return 0;
-	if (dir[0] && !installed_beside(dir, path, len))
+	if (beside[0] && !try_dir(beside, path, len))
 		return 0;
 	if (!try_dir(SCHEDPERF_LIBEXECDIR, path, len))
 		return 0;
 	return error_set(err, EXIT_ENV,
-		"cannot find the exec helper %s: not in %s nor in %s "
+		"cannot find the exec helper %s: not in %s%s%s nor in %s "
 		"(run make, or make install, or set SCHEDPERF_LIBEXEC to its directory)",
 		EXEC_HELPER_NAME, dir[0] ? dir : "(unknown binary directory)",
-		SCHEDPERF_LIBEXECDIR);
+		beside[0] ? ", " : "", beside, SCHEDPERF_LIBEXECDIR);
 }
 
 int exec_helper_ready(const struct param_value *values, struct error *err)

@@ -548,6 +548,10 @@ YAML
 	# as make install PREFIX=... lays them out, whatever PREFIX the build had
 	mkdir -p "$TMP/p/bin" "$TMP/p/libexec/schedperf"
 	cp "$SP" "$TMP/p/bin/schedperf"
+	# missing, the error names where it would be
+	SCHEDPERF_LIBEXEC= run "$TMP/p/bin/schedperf" run spawn -p count=5 -i 1 --name none
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"not in $TMP/p/bin, $TMP/p/libexec/schedperf nor in "* ]]
 	cp "$(dirname "$SP")/schedperf-exec-helper" "$TMP/p/libexec/schedperf/"
 	SCHEDPERF_LIBEXEC= run "$TMP/p/bin/schedperf" run spawn -p count=5 -i 1 --warmup 0 \
 		--name installed --quiet
