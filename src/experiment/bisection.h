@@ -2,6 +2,7 @@
 #ifndef SCHEDPERF_EXPERIMENT_BISECTION_H
 #define SCHEDPERF_EXPERIMENT_BISECTION_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,7 +65,8 @@ struct bisection {
 	char *lock_path;		/* GIT_COMMON_DIR/schedperf-bisect.lock, while held */
 	int lock_fd;			/* its lock, held while this process works on it */
 	bool tree_moved;		/* a kernel target checked out a commit to build */
-	char tree_left[512];		/* why the close could not put the tree back */
+	/* why the close could not put the tree back: the tree twice, and a reason */
+	char tree_left[2 * PATH_MAX + 512];
 	struct rng rng;
 };
 

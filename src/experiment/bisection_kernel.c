@@ -98,7 +98,7 @@ static void kernel_close(struct bisection *bi)
 		return;
 	if (git_run(bi->repo_top, NULL, &err, "checkout", "-q", head, NULL))
 		snprintf(bi->tree_left, sizeof(bi->tree_left), "cannot put the kernel tree %s "
-			 "back on %s: %s (check it out yourself: git -C %s checkout %s)",
+			 "back on %s: %.200s (check it out yourself: git -C %s checkout %s)",
 			 bi->repo_top, head, err.msg, bi->repo_top, head);
 	else
 		bi->tree_moved = false;
@@ -459,7 +459,8 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 			/* the step's kernel did not boot, or its run failed: a skip, at once */
 			s->give_up = s->levels && i == 1;
 			rc = 0;
-		} else if (!other_metric) {
+		} else if (rc > 0 && !other_metric) {
+			/* after a skip the other sides' values are not read: the step is one */
 			int v = boot_value(bi, &job, s->runs[i], &values[i], err);
 
 			if (v < 0)
