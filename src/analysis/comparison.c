@@ -5,6 +5,7 @@
  * run with that run's samples pooled over its batches. Built by one
  * sort rather than nested searches, so a thousand benchmarks stay fast.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 
 struct occurrence {
 	const char *workload;
-	const char *params;
+	const char *params;	/* the key's: less the ignored parameters */
+	const char *full_params;	/* the benchmark's */
 	const struct result_metric *metric;
 	size_t run;
 	size_t batch;		/* its index in the run's set */
@@ -65,8 +67,36 @@ static int row_order_cmp(const void *pa, const void *pb)
 	return a->first_seq < b->first_seq ? -1 : a->first_seq > b->first_seq;
 }
 
-static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs,
-				  bool all_metrics, size_t *nr)
+/* A string the comparison keeps until comparison_release(). */
+static const char *keep_string(struct comparison *cmp, char *s)
+{
+	cmp->strings = xreallocarray(cmp->strings, cmp->nr_strings + 1, sizeof(char *));
+	cmp->strings[cmp->nr_strings++] = s;
+	return s;
+}
+
+/*
+ * @params less the parameters @ignored, canonical as the store keeps
+ * them (plan.c: compact, keys sorted); @params itself when it has none.
+ */
+static const char *params_without(struct comparison *cmp, const char *params,
+				   const char *const *ignored)
+{
+	json_t *obj;
+	bool removed = false;
+	char *s;
+
+	if (!ignored || !*ignored || !params || !(obj = json_loads(params, 0, NULL)))
+		return params;
+	for (; *ignored; ignored++)
+		removed |= !json_object_del(obj, *ignored);
+	s = removed ? json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(obj);
+	return s ? keep_string(cmp, s) : params;
+}
+
+static struct occurrence *collect(struct comparison *cmp, const struct compare_run *runs,
+				  size_t nr_runs, bool all_metrics, size_t *nr)
 {
 	struct occurrence *occ = NULL;
 	size_t n = 0, alloc = 0;
@@ -79,6 +109,8 @@ static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs
 
 			for (size_t k = 0; k < batch->nr_benchmarks; k++) {
 				const struct result_benchmark *bench = &batch->benchmarks[k];
+				const char *params = params_without(cmp, bench->params,
+								    cmp->ignored);
 
 				for (size_t m = 0; m < bench->nr_metrics; m++) {
 					const struct result_metric *metric = &bench->metrics[m];
@@ -91,7 +123,8 @@ static struct occurrence *collect(const struct compare_run *runs, size_t nr_runs
 						occ = xreallocarray(occ, alloc, sizeof(*occ));
 					}
 					occ[n].workload = bench->workload;
-					occ[n].params = bench->params;
+					occ[n].params = params;
+					occ[n].full_params = bench->params;
 					occ[n].metric = metric;
 					occ[n].run = r;
 					occ[n].batch = b;
@@ -210,8 +243,39 @@ void comparison_exclude_disturbed(struct comparison *cmp)
 	}
 }
 
+static bool same_params(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Occurrence @o joins its row's cell: the first of its run gives the
+ * cell's parameters; one of other parameters (two benchmarks made one row
+ * by an ignored parameter) is the row's clash.
+ */
+static void add_occurrence(struct compare_row *row, const struct occurrence *o,
+			   size_t *last_batch)
+{
+	struct compare_cell *cell = &row->cells[o->run];
+
+	if (!cell->params)
+		cell->params = o->full_params ? o->full_params : "{}";
+	else if (!row->clash && !same_params(cell->params, o->full_params ?
+					     o->full_params : "{}")) {
+		row->clash = o->full_params;
+		row->clash_run = o->run;
+	}
+	add_samples(cell, o, last_batch);
+}
+
 void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		      size_t nr_runs, bool all_metrics)
+{
+	comparison_build_ignoring(cmp, runs, nr_runs, all_metrics, NULL);
+}
+
+void comparison_build_ignoring(struct comparison *cmp, const struct compare_run *runs,
+			       size_t nr_runs, bool all_metrics, const char *const *ignored)
 {
 	struct row_order *rows = NULL;
 	struct occurrence *occ;
@@ -220,7 +284,8 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 	memset(cmp, 0, sizeof(*cmp));
 	cmp->runs = runs;
 	cmp->nr_runs = nr_runs;
-	occ = collect(runs, nr_runs, all_metrics, &nr_occ);
+	cmp->ignored = ignored && *ignored ? ignored : NULL;
+	occ = collect(cmp, runs, nr_runs, all_metrics, &nr_occ);
 	if (nr_occ)
 		qsort(occ, nr_occ, sizeof(*occ), occurrence_cmp);
 
@@ -231,14 +296,15 @@ void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		rows = xreallocarray(rows, nr_rows + 1, sizeof(*rows));
 		ro = &rows[nr_rows++];
 		ro->first_seq = occ[i].seq;
-		ro->row.workload = occ[i].workload;
-		ro->row.params = occ[i].params;
-		ro->row.metric = occ[i].metric;
-		ro->row.cells = xcalloc(nr_runs, sizeof(struct compare_cell));
+		ro->row = (struct compare_row){
+			.workload = occ[i].workload, .params = occ[i].params,
+			.metric = occ[i].metric,
+			.cells = xcalloc(nr_runs, sizeof(struct compare_cell)),
+		};
 		for (j = i; j < nr_occ && same_key(&occ[i], &occ[j]); j++) {
 			if (occ[j].seq < ro->first_seq)
 				ro->first_seq = occ[j].seq;
-			add_samples(&ro->row.cells[occ[j].run], &occ[j], &last_batch);
+			add_occurrence(&ro->row, &occ[j], &last_batch);
 		}
 		i = j;
 	}
@@ -289,7 +355,47 @@ void comparison_release(struct comparison *cmp)
 		free(cmp->env_diffs[i].values);
 	}
 	free(cmp->env_diffs);
+	for (size_t i = 0; i < cmp->nr_strings; i++)
+		free(cmp->strings[i]);
+	free(cmp->strings);
 	memset(cmp, 0, sizeof(*cmp));
+}
+
+/* Whether @params (canonical JSON) has the key @name. */
+static bool params_have(const char *params, const char *name)
+{
+	json_t *obj = params ? json_loads(params, 0, NULL) : NULL;
+	bool has = obj && json_object_get(obj, name);
+
+	json_decref(obj);
+	return has;
+}
+
+const char *comparison_ignored_unknown(const struct comparison *cmp)
+{
+	for (const char *const *name = cmp->ignored; name && *name; name++) {
+		bool found = false;
+
+		for (size_t r = 0; r < cmp->nr_runs && !found; r++) {
+			const struct result_set *set = &cmp->runs[r].set;
+
+			for (size_t b = 0; b < set->nr_batches && !found; b++)
+				for (size_t k = 0; k < set->batches[b].nr_benchmarks && !found; k++)
+					found = params_have(set->batches[b].benchmarks[k].params,
+							    *name);
+		}
+		if (!found)
+			return *name;
+	}
+	return NULL;
+}
+
+const struct compare_row *comparison_clash(const struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		if (cmp->rows[i].clash)
+			return &cmp->rows[i];
+	return NULL;
 }
 
 static bool listed(const char *const *names, const char *name)

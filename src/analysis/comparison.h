@@ -84,14 +84,26 @@ struct compare_cell {
 	double between_share;	/* between-batch share of the variance; NAN under 2 batches */
 	struct summary summary;
 	double *sorted;		/* the samples in ascending order, with the summary */
+	/*
+	 * The parameters of the run's benchmark, all of them (the row's lack
+	 * the ignored ones); NULL when the run has none in this row.
+	 */
+	const char *params;
 	struct cell_stats stats;
 };
 
 struct compare_row {
 	const char *workload;
-	const char *params;	/* canonical JSON */
+	const char *params;	/* canonical JSON, less the ignored parameters */
 	const struct result_metric *metric;	/* name, unit, better, source */
 	struct compare_cell *cells;
+	/*
+	 * With ignored parameters: the parameters of a second benchmark of
+	 * run clash_run that became this row beside cells[clash_run].params
+	 * (another experiment, which must not be pooled); NULL when none.
+	 */
+	const char *clash;
+	size_t clash_run;
 };
 
 /* An environment key whose value is not the same in every batch compared. */
@@ -108,6 +120,9 @@ struct comparison {
 	size_t nr_rows;
 	struct env_difference *env_diffs;
 	size_t nr_env_diffs;
+	const char *const *ignored;	/* parameters rows are paired without (NULL: none) */
+	char **strings;		/* what rows and env_diffs point to beside the runs */
+	size_t nr_strings;
 	double level;		/* confidence level of every interval: 1 - alpha */
 	struct compare_options {
 		double alpha;	/* significance level, default 0.05 */
@@ -137,6 +152,19 @@ void compare_options_init(struct compare_options *opts);
  */
 void comparison_build(struct comparison *cmp, const struct compare_run *runs,
 		      size_t nr_runs, bool all_metrics);
+/*
+ * The same with the parameters @ignored (NULL-terminated, kept pointed to)
+ * left out of the key and of the rows' params, as benchstat's -ignore
+ * does: an ab's sides param:mode=process and param:mode=thread are one
+ * row. Their values are listed with the environment differences, as
+ * "param.NAME".
+ */
+void comparison_build_ignoring(struct comparison *cmp, const struct compare_run *runs,
+			       size_t nr_runs, bool all_metrics, const char *const *ignored);
+/* The first of cmp->ignored that no benchmark of any run has, or NULL: a misspelling. */
+const char *comparison_ignored_unknown(const struct comparison *cmp);
+/* The first row two benchmarks of one run became (compare_row.clash), or NULL. */
+const struct compare_row *comparison_clash(const struct comparison *cmp);
 void comparison_release(struct comparison *cmp);
 /*
  * Leave out the samples of disturbed iterations (--exclude-disturbed),

@@ -6,6 +6,7 @@
  * verdicts of runs that differ from the baseline in a key known to move
  * results.
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,70 @@ static bool same_value(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* Add @v to the " | "-joined values of *@joined. */
+static void join_value(char **joined, const char *v)
+{
+	if (!*joined) {
+		*joined = xstrdup(v);
+	} else if (!has_value(*joined, v)) {
+		*joined = xrealloc(*joined, strlen(*joined) + strlen(v) + 4);
+		strcat(strcat(*joined, " | "), v);
+	}
+}
+
+/* The value of parameter @name in @params (canonical JSON), to be freed; NULL: unset. */
+static char *param_value(const char *params, const char *name)
+{
+	json_t *obj = params ? json_loads(params, 0, NULL) : NULL;
+	json_t *v = obj ? json_object_get(obj, name) : NULL;
+	char *s = json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+
+	json_decref(obj);
+	return s;
+}
+
+/*
+ * The parameters rows were paired without (--ignore-param): what a run's
+ * benchmarks of the rows shown set them to is the change compared, listed
+ * as "param.NAME" beside the environment; never a caveat of a verdict.
+ */
+static void ignored_param_differences(struct comparison *cmp)
+{
+	for (const char *const *name = cmp->ignored; name && *name; name++) {
+		struct env_difference diff = { 0 };
+		bool differs = false;
+		char *key = xmalloc(strlen(*name) + sizeof("param."));
+
+		diff.values = xcalloc(cmp->nr_runs, sizeof(char *));
+		for (size_t r = 0; r < cmp->nr_runs; r++) {
+			for (size_t i = 0; i < cmp->nr_rows; i++) {
+				char *v = param_value(cmp->rows[i].cells[r].params, *name);
+
+				if (v)
+					join_value(&diff.values[r], v);
+				free(v);
+			}
+			differs |= diff.values[r] && strstr(diff.values[r], " | ");
+			if (r && !same_value(diff.values[r], diff.values[0]))
+				differs = true;
+		}
+		if (!differs) {
+			for (size_t r = 0; r < cmp->nr_runs; r++)
+				free(diff.values[r]);
+			free(diff.values);
+			free(key);
+			continue;
+		}
+		strcat(strcpy(key, "param."), *name);
+		cmp->strings = xreallocarray(cmp->strings, cmp->nr_strings + 1, sizeof(char *));
+		cmp->strings[cmp->nr_strings++] = key;
+		diff.key = key;
+		cmp->env_diffs = xreallocarray(cmp->env_diffs, cmp->nr_env_diffs + 1,
+					       sizeof(*cmp->env_diffs));
+		cmp->env_diffs[cmp->nr_env_diffs++] = diff;
+	}
+}
+
 void comparison_env_differences(struct comparison *cmp)
 {
 	size_t nr_keys;
@@ -157,6 +222,7 @@ void comparison_env_differences(struct comparison *cmp)
 		cmp->env_diffs[cmp->nr_env_diffs++] = diff;
 	}
 	free(keys);
+	ignored_param_differences(cmp);
 }
 
 size_t comparison_caveats(const struct comparison *cmp, size_t r, const char **keys,

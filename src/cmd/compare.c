@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/machines.h"
+#include "cli/ignore_params.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "runner/plan.h"
@@ -75,6 +76,7 @@ struct compare_args {
 	double margin_pct;	/* --margin; NAN: the default */
 	const char *machine;	/* --machine: only batches of the machines it matches */
 	struct names workloads, metrics;
+	struct ignore_params ignored;
 };
 
 /* Append one name of a comma list (command_check_names(): none is empty). */
@@ -232,9 +234,14 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 
 	if ((code = load_runs(names, nr_runs, a, &runs, NULL)))
 		goto out;
-	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
+	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
+				  (const char *const *)a->ignored.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
 				    (const char *const *)a->metrics.list, NULL, &kind);
+	if (!missing && (code = ignore_params_check(&a->ignored, &cmp, names))) {
+		comparison_release(&cmp);
+		goto out;
+	}
 	if (missing) {
 		code = die_code(EXIT_USAGE, "compare: %s '%.64s' is in none of the rows (see "
 				"'schedperf show %.64s' for the workloads and metrics%s)", kind,
@@ -265,7 +272,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .format = OPTION_CHOICE(compare_formats),
 				  .style = OPTION_CHOICE(compare_styles),
-				  .margin_pct = NAN };
+				  .margin_pct = NAN, .ignored.cmd = "compare" };
 	const struct cmd_option options[] = {
 		OPT_CHOICE("style", &a.style, "STYLE", "{}"),
 		OPT_FORMAT(&a.format, "{}; styles shape text and markdown"),
@@ -280,6 +287,7 @@ int cmd_compare(int argc, char **argv)
 			     add_workloads),
 		OPT_CALLBACK(0, "metric", &a.metrics, "NAME",
 			     "only these metrics (repeat, or a comma list)", add_metrics),
+		OPT_IGNORE_PARAM(&a.ignored),
 		OPT_BOOL(0, "only-changed", &a.only_changed,
 			 "only rows with a better or worse verdict"),
 		OPT_BOOL(0, "fail-on-regression", &a.fail_on_regression,
@@ -316,10 +324,16 @@ int cmd_compare(int argc, char **argv)
 		a.opts.margin = a.margin_pct / 100;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
+	if (a.profile && a.ignored.nr) {
+		code = command_usage_error("compare", "--ignore-param pairs the tables' rows, not "
+					   "--profile's benchmarks: give one or the other");
+		goto out;
+	}
 	code = (a.profile ? compare_profiles : compare_runs)(argv + optind,
 							    (size_t)(argc - optind), &a);
 out:
 	free_names(a.workloads.list);
 	free_names(a.metrics.list);
+	ignore_params_release(&a.ignored);
 	return code;
 }

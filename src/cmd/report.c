@@ -10,6 +10,7 @@
 #include "analysis/machines.h"
 #include "analysis/sweeps.h"
 #include "cmd/cmd.h"
+#include "cli/ignore_params.h"
 #include "cli/series_options.h"
 #include "report/html.h"
 #include "store/store.h"
@@ -35,6 +36,7 @@ struct report_args {
 	const char *output;
 	bool with_history, all_metrics;
 	struct series_args series;	/* --workload, --metric, ... */
+	struct ignore_params ignored;
 };
 
 /* Load the named runs, build and analyse the comparison as compare does. */
@@ -89,10 +91,13 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	store_close(st);
 	if (code)
 		goto out_runs;
-	comparison_build(&cmp, runs, nr_runs, a->all_metrics);
+	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
+				  (const char *const *)a->ignored.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->series.workloads.list,
 				    (const char *const *)a->series.metrics.list,
 				    (const char *const *)a->series.params.list, &kind);
+	if (!missing && (code = ignore_params_check(&a->ignored, &cmp, names)))
+		goto out;
 	if (missing) {
 		code = die_code(EXIT_USAGE, "report: %s '%.64s' is in none of the runs' rows "
 				"(see 'schedperf show %.64s' for the workloads, their parameters "
@@ -130,7 +135,7 @@ out_runs:
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { 0 };
+	struct report_args a = { .ignored.cmd = "report" };
 	struct output_file of = { 0 };
 	struct error err = { 0 };
 	const struct cmd_option options[] = {
@@ -138,6 +143,7 @@ int cmd_report(int argc, char **argv)
 		OPT_BOOL(0, "history", &a.with_history, "add every series of the store with "
 			 "its change points (detect's defaults)"),
 		SERIES_OPTIONS(&a.series),
+		OPT_IGNORE_PARAM(&a.ignored),
 		OPT_END(),
 	};
 	int code = EXIT_OK;
@@ -167,5 +173,6 @@ int cmd_report(int argc, char **argv)
 		output_file_abort(&of);
 out:
 	series_args_release(&a.series);
+	ignore_params_release(&a.ignored);
 	return code;
 }
