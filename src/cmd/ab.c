@@ -44,7 +44,9 @@ static const struct cmd_usage ab_usage = {
 	"verdict whose error rate is --alpha over every look: different (B better or\n"
 	"worse, with the size and its interval), same (the interval inside\n"
 	"+-margin) or unknown (at --max-samples or --max-time). The sides are stored\n"
-	"as runs NAME-a and NAME-b, for compare, show and export. --dry-run checks\n"
+	"as runs NAME-a and NAME-b, for compare, show and export (sides that differ\n"
+	"in a parameter, param: or cmd:, are two benchmarks: compare pairs them\n"
+	"with --ignore-param, as the verdict's last line says). --dry-run checks\n"
 	"the arguments (and that a --name's runs hold nothing yet) and prints the\n"
 	"sides, changing nothing: with --format json one JSON object, \"dry_run\":\n"
 	"true.\n",
@@ -170,6 +172,7 @@ static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const 
 	v->reason = out->reason;
 	v->name = name;
 	v->runs_kept = runs_kept(ab);
+	v->params_differ = NULL;
 }
 
 /*
@@ -413,8 +416,11 @@ static int print_verdict(const struct ab *ab, const struct ab_outcome *out, cons
 {
 	const struct output_format *f = ab->format.chosen;
 	struct ab_verdict v;
+	char differ[256];
 
 	verdict_of(ab, out, name, &v);
+	ab_params_differ(&ab->x, differ, sizeof(differ));
+	v.params_differ = differ;
 	if (f->for_machines || !global.quiet)
 		f->write(stdout, &v, NULL);
 	return exit_code(ab, &v);

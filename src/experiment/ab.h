@@ -95,6 +95,13 @@ void ab_add_spec(struct ab_experiment *x, int which, const char *spec);
 int ab_prepare(struct ab_experiment *x, struct error *err);
 
 /*
+ * The benchmark parameters the prepared sides differ in (param: and cmd:
+ * SPECs), comma-separated in @buf, empty when none: what compare is told
+ * to ignore (--ignore-param) to pair the sides' runs row by row.
+ */
+void ab_params_differ(const struct ab_experiment *x, char *buf, size_t len);
+
+/*
  * What the run gives the command: its measurement's events, and the
  * verdict's JSON (malloc'd) the sides' batches keep when the verdict was
  * reached, of @out and runs @name.

@@ -5,6 +5,7 @@
  * of a side (ab.c) and put back (runner/knob_session.h), and the sides'
  * runs begun and finished in the store.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,40 @@ static bool sides_identical(const struct ab_experiment *x)
 	    (x->side[0].has_cpus && !CPU_EQUAL(&a->cpus, &b->cpus)))
 		return false;
 	return knob_session_same(&x->ks, 0, 1);
+}
+
+/* Whether @key of @obj is absent from @other or holds another value there. */
+static bool param_differs(json_t *obj, json_t *other, const char *key)
+{
+	json_t *a = json_object_get(obj, key), *b = json_object_get(other, key);
+
+	return !b || !json_equal(a, b);
+}
+
+void ab_params_differ(const struct ab_experiment *x, char *buf, size_t len)
+{
+	json_t *p[2];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 2; i++)
+		p[i] = json_loads(x->side[i].sample.plan.items[0].params_json, 0, NULL);
+	for (int i = 0; i < 2 && p[0] && p[1]; i++) {
+		const char *key;
+		json_t *value;
+
+		json_object_foreach(p[i], key, value) {
+			/* b's keys that a has too were said with a's */
+			if ((i && json_object_get(p[0], key)) || !param_differs(p[i], p[!i], key))
+				continue;
+			at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+					       at ? "," : "", key);
+		}
+	}
+	if (at >= len && len)
+		buf[0] = '\0';	/* cut short, it would be wrong: none said */
+	json_decref(p[0]);
+	json_decref(p[1]);
 }
 
 static int sides_differ(const struct ab_experiment *x, struct error *err)

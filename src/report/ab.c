@@ -68,8 +68,9 @@ static void ab_text(FILE *out, const void *records, const void *how)
 	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
 		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
 	if (v->runs_kept)
-		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b)\n", name, name,
-			name, name);
+		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b%s%s)\n", name,
+			name, name, name, v->params_differ && *v->params_differ ?
+			" --ignore-param " : "", v->params_differ ? v->params_differ : "");
 	else
 		fputs("runs: none kept: nothing was measured\n", out);
 }

@@ -107,3 +107,30 @@ PY
 	[[ "$output" != *"param.mode"* ]]
 }
 
+# hint NAME: the compare command ab's verdict names for its runs NAME-a, NAME-b
+hint() {
+	sed -n "s/^runs: $1-a and $1-b (schedperf \(compare .*\))\$/\1/p" "$TMP/out"
+}
+
+@test "ab: the compare its verdict names pairs its sides, param: and cmd: ones too" {
+	sp ab pipe -p loops=100 --a param:mode=process --b param:mode=thread --name pm \
+		--max-samples 5 > "$TMP/out"
+	[ "$(hint pm)" = "compare pm-a pm-b --ignore-param mode" ]
+	run sp $(hint pm)
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"param.mode: pm-a=process, pm-b=thread"* ]]
+	[[ "$output" != *"no samples"* ]]
+	sp ab command --a 'cmd:/bin/true' --b 'cmd:/bin/true x' --name build \
+		--max-samples 5 > "$TMP/out"
+	[ "$(hint build)" = "compare build-a build-b --ignore-param cmd" ]
+	run sp $(hint build)
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"param.cmd: build-a=/bin/true, build-b=/bin/true x"* ]]
+	[[ "$output" != *"no samples"* ]]
+	# sides that change no parameter need nothing more
+	sp ab pipe -p loops=100 --a env:AB=a --b env:AB=b --name aa --max-samples 5 > "$TMP/out"
+	[ "$(hint aa)" = "compare aa-a aa-b" ]
+	run sp $(hint aa)
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"no samples"* ]]
+}
