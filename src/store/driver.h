@@ -99,10 +99,11 @@ struct store_driver {
 	 * as waiting for its machine's boot, the deadline $3 seconds away,
 	 * $4 the release the machine ran (returning its id); booted takes up
 	 * the job machine $1 booted for, now running release $2, under claim
-	 * $3 with a lease of $4 (returning STORE_JOB_COLUMNS); came_back
-	 * fails it when the machine runs another ($1 the machine, $2 the
-	 * release; STORE_JOB_COLUMNS); boots_over fails the jobs whose
-	 * machine is not back by their deadline.
+	 * $3 with a lease of $4 (returning STORE_JOB_COLUMNS), unless its
+	 * deadline has passed; came_back fails it otherwise ($1 the machine,
+	 * $2 the release; STORE_JOB_COLUMNS), past its deadline with the
+	 * reason of boots_over, which fails the jobs whose machine is not
+	 * back by their deadline.
 	 */
 	const char *job_claim;
 	const char *job_renew;

@@ -388,11 +388,12 @@ int store_job_claim(struct store *st, const char *worker, int lease, const char 
  * deadline @timeout seconds away and @home the release it runs now (1; 0
  * when the claim is gone), then boots. After a start, store_job_booted()
  * finds the job machine @worker booted for: 1 with it running again under
- * a new claim and lease when the machine runs its kernel (@release); 2
- * with it failed, and why, when it came back on another; 0 when there is
- * none. A boot that failed otherwise fails the job with @reason; a machine
- * not back by its deadline fails it too, when store_jobs_expire_boots() or
- * a claim sees it.
+ * a new claim and lease when the machine runs its kernel (@release) by
+ * the job's deadline; 2 with it failed, and why, when it came back on
+ * another or too late (failed as store_jobs_expire_boots() fails it); 0
+ * when there is none. A boot that failed otherwise fails the job with
+ * @reason; a machine not back by its deadline fails it too, when
+ * store_jobs_expire_boots() or a claim sees it.
  */
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
 		      const char *home, struct error *err);

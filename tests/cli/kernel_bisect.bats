@@ -239,6 +239,41 @@ hold_booting() {
 	[ "$(psql_in "$PGDB" "SELECT attempts FROM jobs WHERE id = $id")" -eq 1 ]
 }
 
+@test "worker: a machine back after its job's deadline fails the job as the sweep does" {
+	machine m1
+	install 6.18.0-new 150
+	sp --db "$PG" db init >/dev/null
+	touch "$TMP/m1/slow"
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p "cmd=$TMP/kprog" \
+		-i 2 --name k)
+	start m1
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
+	# the deadline passes while the machine boots, before any sweep has looked
+	psql_in "$PGDB" "UPDATE jobs SET boot_deadline = '2000-01-01T00:00:00.000Z' WHERE id = $id"
+	touch "$TMP/m1/go"
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" != booting ]"
+	[ "$(job_state "$id")" = failed ]
+	wait_for grep -q "job $id failed" "$TMP/m1/log"
+	[ "$(cat "$TMP/m1/release")" = 6.18.0-new ]
+	[[ "$(psql_in "$PGDB" "SELECT reason FROM jobs WHERE id = $id")" == \
+	   "the machine m1 did not come back on 6.18.0-new within its boot timeout"* ]]
+	grep -q "job $id failed: the machine m1 did not come back on 6.18.0-new" "$TMP/m1/log"
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches WHERE job_id = $id")" -eq 0 ]
+	# the same from a machine back late on another kernel: the deadline is the reason
+	echo 6.18.0-other >"$TMP/m1/broken"
+	rm "$TMP/m1/go"
+	install 6.18.0-other 150
+	b=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-other command -p "cmd=$TMP/kprog" \
+		-i 2 --name b)
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $b')\" = booting ]"
+	psql_in "$PGDB" "UPDATE jobs SET boot_deadline = '2000-01-01T00:00:00.000Z' WHERE id = $b"
+	touch "$TMP/m1/go"
+	wait_for grep -q "job $b failed" "$TMP/m1/log"
+	[ "$(cat "$TMP/m1/release")" = "$HOME_RELEASE" ]
+	[[ "$(psql_in "$PGDB" "SELECT reason FROM jobs WHERE id = $b")" == \
+	   "the machine m1 did not come back on 6.18.0-other within its boot timeout"* ]]
+}
+
 # The kernel tree: 16 commits (or N), a Makefile whose kernelrelease names
 # each, and a level that commit REGRESSION makes 20 % worse; in $TMP/tree,
 # or TREE. Each tree's commits are its own (its path is in them): two trees

@@ -17,12 +17,16 @@
 /* A lease of @seconds from now, on the server's clock. */
 #define LEASE(seconds) "lease_until = clock_timestamp() + make_interval(secs => " seconds ")"
 
-/* A machine not back by its deadline fails its job: a CTE of the claim, and a statement. */
+/* A booting job whose machine was not back by its deadline, and why it fails. */
+#define OVERDUE "boot_deadline < {now}"
+#define OVERDUE_REASON								\
+	"format('the machine %s did not come back on %s within its boot timeout "	\
+	"(check its console, and worker --boot-cmd)', worker, kernel)"
+
+/* Those jobs failed: a CTE of the claim, and a statement. */
 #define BOOTS_OVER								\
-	"UPDATE jobs SET state = 'failed', since = {now}, reason = format('the "	\
-	"machine %s did not come back on %s within its boot timeout (check its "	\
-	"console, and worker --boot-cmd)', worker, kernel) WHERE state = 'booting' "	\
-	"AND boot_deadline < {now}"
+	"UPDATE jobs SET state = 'failed', since = {now}, reason = " OVERDUE_REASON " "	\
+	"WHERE state = 'booting' AND " OVERDUE
 
 /*
  * Jobs lost after their last allowed claim, and jobs whose machine did not
@@ -49,14 +53,23 @@ const char pg_job_booting[] =
 	"home_kernel = $4, lease_until = NULL WHERE id = $1 AND claim = $2 AND "
 	"state = 'running' RETURNING id";
 
+/*
+ * A machine back after its deadline takes nothing up: the job is failed
+ * then, by boots_over or came_back, and taking it up would race with them
+ * (the row lock orders this UPDATE and theirs; whichever comes second no
+ * longer finds the job booting).
+ */
 const char pg_job_booted[] =
 	"UPDATE jobs SET state = 'running', claim = $3, since = {now}, " LEASE("$4") " "
-	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 RETURNING " STORE_JOB_COLUMNS;
+	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 AND NOT " OVERDUE " "
+	"RETURNING " STORE_JOB_COLUMNS;
 
+/* Back on another kernel, or too late: the reason boots_over would give. */
 const char pg_job_came_back[] =
-	"UPDATE jobs SET state = 'failed', since = {now}, reason = format('the machine came "
+	"UPDATE jobs SET state = 'failed', since = {now}, reason = CASE WHEN " OVERDUE " "
+	"THEN " OVERDUE_REASON " ELSE format('the machine came "
 	"back on %s, not on %s (a kernel that did not boot, or a boot command whose "
-	"choice did not hold)', $2::text, kernel) WHERE state = 'booting' AND worker = $1 "
+	"choice did not hold)', $2::text, kernel) END WHERE state = 'booting' AND worker = $1 "
 	"RETURNING " STORE_JOB_COLUMNS;
 
 const char pg_job_boots_over[] = BOOTS_OVER;
