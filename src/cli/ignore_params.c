@@ -9,35 +9,18 @@
 #include "cli/cli.h"
 #include "cli/ignore_params.h"
 #include "report/report.h"
-#include "util/list.h"
-#include "util/xalloc.h"
-
-static int add_listed(const char *name, size_t len, void *arg)
-{
-	struct ignore_params *ip = arg;
-
-	ip->list = xreallocarray(ip->list, ip->nr + 2, sizeof(char *));
-	ip->list[ip->nr++] = xstrndup(name, len);
-	ip->list[ip->nr] = NULL;
-	return 0;
-}
 
 int ignore_params_add(const struct cmd_option *opt, const char *arg)
 {
 	struct ignore_params *ip = opt->value;
 
-	if (command_check_names(ip->cmd, "--ignore-param", "parameter name", arg))
-		return EXIT_USAGE;
-	return comma_list_each(arg, add_listed, ip);
+	return name_list_add_listed(&ip->names, ip->cmd, "--ignore-param", "parameter name",
+				    arg);
 }
 
 void ignore_params_release(struct ignore_params *ip)
 {
-	for (size_t i = 0; i < ip->nr; i++)
-		free(ip->list[i]);
-	free(ip->list);
-	ip->list = NULL;
-	ip->nr = 0;
+	name_list_release(&ip->names);
 }
 
 int ignore_params_check(const struct ignore_params *ip, const struct comparison *cmp,

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "analysis/comparison.h"
+#include "cli/name_list.h"
 #include "cli/options.h"
 
 /*
@@ -15,8 +16,7 @@
  */
 struct ignore_params {
 	const char *cmd;	/* for messages: "compare" */
-	char **list;		/* NULL-terminated; NULL when none was given */
-	size_t nr;
+	struct name_list names;	/* .list NULL when none was given */
 };
 
 /* An option callback: @opt->value is a struct ignore_params. */

@@ -9,8 +9,6 @@
 #include "analysis/series.h"
 #include "cli/cli.h"
 #include "cli/series_options.h"
-#include "util/list.h"
-#include "util/xalloc.h"
 
 void series_args_init(struct series_args *a, const char *cmd)
 {
@@ -19,43 +17,19 @@ void series_args_init(struct series_args *a, const char *cmd)
 	history_options_init(&a->opts);
 }
 
-static void names_release(struct name_list *names)
-{
-	for (size_t i = 0; i < names->nr; i++)
-		free(names->list[i]);
-	free(names->list);
-	names->list = NULL;
-	names->nr = 0;
-}
-
 void series_args_release(struct series_args *a)
 {
-	names_release(&a->workloads);
-	names_release(&a->metrics);
-	names_release(&a->params);
-}
-
-static void names_add(struct name_list *names, const char *name, size_t len)
-{
-	names->list = xreallocarray(names->list, names->nr + 2, sizeof(char *));
-	names->list[names->nr++] = xstrndup(name, len);
-	names->list[names->nr] = NULL;
-}
-
-/* One name of a comma list (command_check_names(): none is empty). */
-static int add_listed(const char *name, size_t len, void *arg)
-{
-	names_add(arg, name, len);
-	return 0;
+	name_list_release(&a->workloads);
+	name_list_release(&a->metrics);
+	name_list_release(&a->params);
 }
 
 int series_add_workloads(const struct cmd_option *opt, const char *arg)
 {
 	struct series_args *a = opt->value;
 
-	if (command_check_names(a->cmd, "--workload", "workload name", arg))
+	if (name_list_add_listed(&a->workloads, a->cmd, "--workload", "workload name", arg))
 		return EXIT_USAGE;
-	comma_list_each(arg, add_listed, &a->workloads);
 	a->opts.workloads = (const char *const *)a->workloads.list;
 	return 0;
 }
@@ -64,9 +38,8 @@ int series_add_metrics(const struct cmd_option *opt, const char *arg)
 {
 	struct series_args *a = opt->value;
 
-	if (command_check_names(a->cmd, "--metric", "metric name", arg))
+	if (name_list_add_listed(&a->metrics, a->cmd, "--metric", "metric name", arg))
 		return EXIT_USAGE;
-	comma_list_each(arg, add_listed, &a->metrics);
 	a->opts.metrics = (const char *const *)a->metrics.list;
 	return 0;
 }
@@ -79,7 +52,7 @@ int series_add_param(const struct cmd_option *opt, const char *arg)
 	if (!eq || eq == arg)
 		return command_usage_error(a->cmd, "-p '%.64s': give KEY=VALUE, e.g. "
 					   "-p groups=4", arg);
-	names_add(&a->params, arg, strlen(arg));
+	name_list_add(&a->params, arg, strlen(arg));
 	a->opts.params = (const char *const *)a->params.list;
 	return command_check_utf8(a->cmd, "parameter", arg);
 }

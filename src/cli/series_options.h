@@ -3,6 +3,7 @@
 #define SCHEDPERF_CLI_SERIES_OPTIONS_H
 
 #include "analysis/history.h"
+#include "cli/name_list.h"
 #include "cli/options.h"
 #include "store/results.h"
 
@@ -11,12 +12,6 @@
  * choose the series (--workload, --metric, -p, --by, --order,
  * --all-metrics, --machine, --pool-machines), declared once.
  */
-
-/* A NULL-terminated list of names, as the repeatable options gather them. */
-struct name_list {
-	char **list;
-	size_t nr;
-};
 
 struct series_args {
 	const char *cmd;	/* for messages: "history" */

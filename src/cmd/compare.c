@@ -15,11 +15,11 @@
 
 #include "analysis/machines.h"
 #include "cli/ignore_params.h"
+#include "cli/name_list.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "runner/plan.h"
 #include "store/store.h"
-#include "util/list.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -61,12 +61,6 @@ static const struct cmd_usage compare_usage = {
 	NULL,
 };
 
-/* A NULL-terminated list of names, as --workload and --metric gather them. */
-struct names {
-	char **list;
-	size_t nr;
-};
-
 struct compare_args {
 	struct option_choice format, style;
 	struct compare_options opts;
@@ -75,27 +69,9 @@ struct compare_args {
 	int top;
 	double margin_pct;	/* --margin; NAN: the default */
 	const char *machine;	/* --machine: only batches of the machines it matches */
-	struct names workloads, metrics;
+	struct name_list workloads, metrics;
 	struct ignore_params ignored;
 };
-
-/* Append one name of a comma list (command_check_names(): none is empty). */
-static int add_name(const char *name, size_t len, void *arg)
-{
-	struct names *names = arg;
-
-	names->list = xreallocarray(names->list, names->nr + 2, sizeof(char *));
-	names->list[names->nr++] = xstrndup(name, len);
-	names->list[names->nr] = NULL;
-	return 0;
-}
-
-static void free_names(char **list)
-{
-	for (char **p = list; p && *p; p++)
-		free(*p);
-	free(list);
-}
 
 static int set_adjust(const struct cmd_option *opt, const char *arg)
 {
@@ -123,16 +99,12 @@ static int set_seed(const struct cmd_option *opt, const char *arg)
 
 static int add_workloads(const struct cmd_option *opt, const char *arg)
 {
-	if (command_check_names("compare", "--workload", "workload name", arg))
-		return EXIT_USAGE;
-	return comma_list_each(arg, add_name, opt->value);
+	return name_list_add_listed(opt->value, "compare", "--workload", "workload name", arg);
 }
 
 static int add_metrics(const struct cmd_option *opt, const char *arg)
 {
-	if (command_check_names("compare", "--metric", "metric name", arg))
-		return EXIT_USAGE;
-	return comma_list_each(arg, add_name, opt->value);
+	return name_list_add_listed(opt->value, "compare", "--metric", "metric name", arg);
 }
 
 static int check_run_names(int argc, char **argv)
@@ -235,7 +207,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	if ((code = load_runs(names, nr_runs, a, &runs, NULL)))
 		goto out;
 	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
-				  (const char *const *)a->ignored.list);
+				  (const char *const *)a->ignored.names.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
 				    (const char *const *)a->metrics.list, NULL, &kind);
 	if (!missing && (code = ignore_params_check(&a->ignored, &cmp, names))) {
@@ -324,7 +296,7 @@ int cmd_compare(int argc, char **argv)
 		a.opts.margin = a.margin_pct / 100;
 	if ((code = check_run_names(argc, argv)))
 		goto out;
-	if (a.profile && a.ignored.nr) {
+	if (a.profile && a.ignored.names.nr) {
 		code = command_usage_error("compare", "--ignore-param pairs the tables' rows, not "
 					   "--profile's benchmarks: give one or the other");
 		goto out;
@@ -332,8 +304,8 @@ int cmd_compare(int argc, char **argv)
 	code = (a.profile ? compare_profiles : compare_runs)(argv + optind,
 							    (size_t)(argc - optind), &a);
 out:
-	free_names(a.workloads.list);
-	free_names(a.metrics.list);
+	name_list_release(&a.workloads);
+	name_list_release(&a.metrics);
 	ignore_params_release(&a.ignored);
 	return code;
 }

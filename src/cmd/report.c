@@ -92,7 +92,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	if (code)
 		goto out_runs;
 	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
-				  (const char *const *)a->ignored.list);
+				  (const char *const *)a->ignored.names.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->series.workloads.list,
 				    (const char *const *)a->series.metrics.list,
 				    (const char *const *)a->series.params.list, &kind);
