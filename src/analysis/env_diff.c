@@ -152,6 +152,26 @@ static char *param_value(const char *params, const char *name)
 }
 
 /*
+ * @diff, its values of every run worked out: kept in @cmp when @differs,
+ * else freed; whether it was kept.
+ */
+static bool keep_if_differs(struct comparison *cmp, struct env_difference *diff, bool differs)
+{
+	for (size_t r = 1; r < cmp->nr_runs && !differs; r++)
+		differs = !same_value(diff->values[r], diff->values[0]);
+	if (!differs) {
+		for (size_t r = 0; r < cmp->nr_runs; r++)
+			free(diff->values[r]);
+		free(diff->values);
+		return false;
+	}
+	cmp->env_diffs = xreallocarray(cmp->env_diffs, cmp->nr_env_diffs + 1,
+				       sizeof(*cmp->env_diffs));
+	cmp->env_diffs[cmp->nr_env_diffs++] = *diff;
+	return true;
+}
+
+/*
  * The parameters rows were paired without (--ignore-param): what a run's
  * benchmarks of the rows shown set them to is the change compared, listed
  * as "param.NAME" beside the environment; never a caveat of a verdict.
@@ -173,23 +193,14 @@ static void ignored_param_differences(struct comparison *cmp)
 				free(v);
 			}
 			differs |= diff.values[r] && strstr(diff.values[r], " | ");
-			if (r && !same_value(diff.values[r], diff.values[0]))
-				differs = true;
 		}
-		if (!differs) {
-			for (size_t r = 0; r < cmp->nr_runs; r++)
-				free(diff.values[r]);
-			free(diff.values);
+		diff.key = strcat(strcpy(key, "param."), *name);
+		if (!keep_if_differs(cmp, &diff, differs)) {
 			free(key);
 			continue;
 		}
-		strcat(strcpy(key, "param."), *name);
 		cmp->strings = xreallocarray(cmp->strings, cmp->nr_strings + 1, sizeof(char *));
 		cmp->strings[cmp->nr_strings++] = key;
-		diff.key = key;
-		cmp->env_diffs = xreallocarray(cmp->env_diffs, cmp->nr_env_diffs + 1,
-					       sizeof(*cmp->env_diffs));
-		cmp->env_diffs[cmp->nr_env_diffs++] = diff;
 	}
 }
 
@@ -205,21 +216,10 @@ void comparison_env_differences(struct comparison *cmp)
 		if (env_key_ignored(keys[k]))
 			continue;
 		diff.values = xcalloc(cmp->nr_runs, sizeof(char *));
-		for (size_t r = 0; r < cmp->nr_runs; r++) {
+		for (size_t r = 0; r < cmp->nr_runs; r++)
 			diff.values[r] = run_value(&cmp->runs[r].set, keys[k], &differs);
-			if (r && !same_value(diff.values[r], diff.values[0]))
-				differs = true;
-		}
-		if (!differs) {
-			for (size_t r = 0; r < cmp->nr_runs; r++)
-				free(diff.values[r]);
-			free(diff.values);
-			continue;
-		}
 		diff.moves_results = moving_key(keys[k]) != NULL;
-		cmp->env_diffs = xreallocarray(cmp->env_diffs, cmp->nr_env_diffs + 1,
-					       sizeof(*cmp->env_diffs));
-		cmp->env_diffs[cmp->nr_env_diffs++] = diff;
+		keep_if_differs(cmp, &diff, differs);
 	}
 	free(keys);
 	ignored_param_differences(cmp);
