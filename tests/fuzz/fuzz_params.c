@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else {
 			long value;
 
-			sweep_resolve_value(line, (int)cpus, &value, &err);
+			sweep_resolve_value(line, (int)cpus, "parameter 'x'", &value, &err);
 			out = sweep_resolve_assignment(line, (int)cpus, &err);
 		}
 		if (out)
