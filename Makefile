@@ -120,6 +120,10 @@ ubsan:
 FUZZ_SECONDS ?= 60
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
+# The targets compiled (not linked: that needs libFuzzer) with every test
+# build too, so that a change of an interface they call fails there, not
+# in CI's fuzz stage alone.
+tests: $(FUZZ_SRC:%.c=$(BUILD)/%.o)
 FUZZ_SANITIZE = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 

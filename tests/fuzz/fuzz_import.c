@@ -74,6 +74,9 @@ static int same_set(const struct result_set *a, const struct result_set *b)
 	return 1;
 }
 
+/* libFuzzer calls it; declared for -Wmissing-prototypes of make tests */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct result_set first = { NULL, 0 }, again = { NULL, 0 };

@@ -27,6 +27,9 @@ static size_t nr_workloads(void)
 	return n;
 }
 
+/* libFuzzer calls it; declared for -Wmissing-prototypes of make tests */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *line, *save = NULL;

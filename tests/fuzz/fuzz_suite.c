@@ -10,6 +10,9 @@
 #include "runner/suite_file.h"
 #include "monitor/topology.h"
 
+/* libFuzzer calls it; declared for -Wmissing-prototypes of make tests */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct suite suite = { 0 };
