@@ -75,7 +75,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -391,12 +390,8 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 	char byte;
 
 	load->pid = 0;
-	/* The load's orphans come to this process, to be reaped (stop_load()). */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (guardian_start(&load->guardian, err)) {
-		prctl(PR_SET_CHILD_SUBREAPER, 0);
+	if (guardian_start(&load->guardian, err))
 		return -1;
-	}
 	if (pipe(fds)) {
 		guardian_stop(&load->guardian);
 		return error_set(err, EXIT_ENV, "cyclictest: cannot create a pipe for the "
@@ -417,7 +412,6 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 		guardian_stop(&load->guardian);
 		if (load->pid > 0)
 			waitpid(load->pid, NULL, 0);
-		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		return error_set(err, EXIT_ENV, "cyclictest: cannot start the %s load: %s "
 				 "(raise the process limit, ulimit -u)", w->name,
 				 load->pid < 0 ? strerror(errno) : "it exited at once");
@@ -428,10 +422,11 @@ static int start_load(struct ct_load_group *load, const struct workload *w,
 
 /*
  * Kill the load whole; false when it had stopped by itself before. Its
- * tasks are the iteration's own though not of its process group: this
- * process is their subreaper (start_load()) and reaps every one of them
- * here, so that their CPU time is the iteration's (its rusage) and none is
- * left for the runner to see as another's, a culprit of interference.
+ * tasks are the iteration's own though not of its process group: the
+ * iteration's process, which runs this, is their subreaper (orphans_adopt()
+ * in runner/iteration.c) and reaps every one of them here, so that their
+ * CPU time is the iteration's (its rusage) and none is left for the runner
+ * to see as another's, a culprit of interference.
  */
 static bool stop_load(struct ct_load_group *load)
 {
@@ -442,7 +437,6 @@ static bool stop_load(struct ct_load_group *load)
 	guardian_stop(&load->guardian);
 	while (waitpid(-group, &status, 0) > 0 || errno == EINTR)
 		;
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	return alive;
 }
 
