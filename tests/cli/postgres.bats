@@ -423,11 +423,13 @@ pg_query_is() {	# pg_query_is SQL VALUE: SQL on the store gives VALUE
 # pg_ctrl_c_in_wait MESSAGE ARGS...: schedperf ARGS waits for the write lock
 # of lock_pg with a lock timeout no test outwaits; Ctrl-C ends it at once,
 # exit 130 with the one line "interrupted: MESSAGE" (were it to end only
-# when the timeout is over, runner_ends would give up first).
+# when the timeout is over, runner_ends would give up first). The store is
+# $PG, or $RUN_PG for schedperf only.
 pg_ctrl_c_in_wait() {
 	local runner msg=$1
 	shift
-	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" --db "$PG" "$@" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 "$SP" --db "${RUN_PG:-$PG}" "$@" >"$TMP/out" \
+		2>"$TMP/err" 3>&- &
 	runner=$!
 	wait_for pg_query_is "$(locks_of schedperf 'NOT l.granted')" 1
 	kill -INT "$runner"
@@ -448,6 +450,27 @@ pg_ctrl_c_in_wait() {
 	pg_query_is "SELECT count(*) FROM runs" 1
 	pg_query_is "SELECT count(*) FROM batches" 1
 	pg_query_is "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'schedperf'" 0
+}
+
+@test "postgres: Ctrl-C ends a wait for the write lock whose cancel cannot reach the server" {
+	local holder proxy port
+	sp --db "$PG" db init >/dev/null
+	lock_pg
+	# a server over TCP whose cancel connection is never accepted
+	"$PYTHON" "$BATS_TEST_DIRNAME/../data/one_connection_proxy.py" \
+		"$(ls "$SCHEDPERF_TEST_PGHOST"/.s.PGSQL.* | grep -v '\.lock$')" >"$TMP/port" 3>&- 9>&- &
+	proxy=$!
+	wait_for test -s "$TMP/port"
+	port=$(cat "$TMP/port")
+	# libpq 15's cancel waits out tcp_user_timeout, then the wait is given up
+	RUN_PG="postgresql://postgres@127.0.0.1:$port/$PGDB" pg_ctrl_c_in_wait "nothing was stored" \
+		run pipe -p loops=10 -i 1 --name g -q
+	unlock_pg
+	# the server ends the session whose wait it no longer serves
+	wait_for pg_query_is "SELECT count(*) FROM pg_stat_activity
+		WHERE application_name = 'schedperf'" 0
+	wait_for all_gone "$proxy"
+	pg_query_is "SELECT count(*) FROM batches" 0
 }
 
 @test "postgres: a run's begin and its end wait for a write lock held past the busy timeout" {

@@ -9,9 +9,11 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
@@ -37,6 +39,11 @@ void pg_first_line(const char *msg, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)strcspn(msg, "\n"), msg);
 }
 
+/* The wait for the write lock that a signal ends (take_write_lock()). */
+static PGcancel *volatile lock_waiter;
+static volatile int lock_waiter_socket = -1;
+static volatile sig_atomic_t lock_wait_dropped;	/* its connection shut down */
+
 /*
  * What to do about a failed query: the connection gone (the server
  * stopped, the network failed) is the machine's doing, as is a privilege
@@ -49,9 +56,12 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 	char msg[256];
 
 	state = state ? state : "";
-	/* a wait for the lock that a signal ended (take_write_lock()) ends as a busy one */
+	/*
+	 * a wait for the lock that a signal ended (take_write_lock()) ends as a
+	 * busy one, cancelled or its connection shut down
+	 */
 	ps->base.lock_busy = !strcmp(state, "55P03") ||
-			     (!strcmp(state, "57014") && signals_caught());
+			     ((!strcmp(state, "57014") || lock_wait_dropped) && signals_caught());
 	pg_first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(ps->conn), msg,
 		      sizeof(msg));
 	if (!*msg)
@@ -261,15 +271,24 @@ static void rollback(struct store *st)
  * The wait for the write lock is libpq's, which a signal does not end:
  * one that a command catches (Ctrl-C) cancels it on the server, so that
  * the command stops at once, as on SQLite, not at the lock timeout.
+ *
+ * PQcancel() connects to the server anew, blocking, in the handler. To a
+ * server it cannot reach, libpq 15 gives that connect() no bound of its
+ * own (connect_timeout is not the cancel's), only the connection's
+ * tcp_user_timeout (open.c sets one), after which the cancel fails. The
+ * wait would then go on until the lock timeout, or for ever on a server
+ * gone: instead the handler shuts the connection down, which ends the
+ * wait at once; the server ends the session, which only waited, when its
+ * wait is over (the lock, or the lock timeout).
  */
-static PGcancel *volatile lock_waiter;
-
 static void cancel_lock_wait(void)
 {
 	char why[256];	/* PQcancel()'s, on this stack: async-signal-safe */
 
-	if (lock_waiter)
-		PQcancel(lock_waiter, why, sizeof(why));
+	if (lock_waiter && !PQcancel(lock_waiter, why, sizeof(why)) && lock_waiter_socket >= 0) {
+		lock_wait_dropped = 1;
+		shutdown(lock_waiter_socket, SHUT_RDWR);
+	}
 }
 
 static int take_write_lock(struct pg_store *ps, struct error *err)
@@ -278,6 +297,7 @@ static int take_write_lock(struct pg_store *ps, struct error *err)
 	int rc;
 
 	lock_waiter = cancel;
+	lock_waiter_socket = PQsocket(ps->conn);
 	signals_end_wait_with(cancel_lock_wait);
 	/* after a signal, a lock held by another is not waited for (ab's discard, a run's end) */
 	rc = (signals_caught() && control(ps, "SET LOCAL lock_timeout = 1", err,
@@ -285,6 +305,7 @@ static int take_write_lock(struct pg_store *ps, struct error *err)
 	     control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock") ? -1 : 0;
 	signals_end_wait_with(NULL);
 	lock_waiter = NULL;
+	lock_waiter_socket = -1;
 	PQfreeCancel(cancel);
 	return rc;
 }

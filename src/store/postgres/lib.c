@@ -50,6 +50,7 @@ static struct {
 	char *(*result_error_message)(const PGresult *);
 	ExecStatusType (*result_status)(const PGresult *);
 	PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
+	int (*socket)(const PGconn *);
 	ConnStatusType (*status)(const PGconn *);
 	PGTransactionStatusType (*transaction_status)(const PGconn *);
 } lib;
@@ -81,6 +82,7 @@ static const struct {
 	SYMBOL(result_error_message, "PQresultErrorMessage"),
 	SYMBOL(result_status, "PQresultStatus"),
 	SYMBOL(set_notice_processor, "PQsetNoticeProcessor"),
+	SYMBOL(socket, "PQsocket"),
 	SYMBOL(status, "PQstatus"),
 	SYMBOL(transaction_status, "PQtransactionStatus"),
 };
@@ -229,6 +231,11 @@ ExecStatusType PQresultStatus(const PGresult *res)
 PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg)
 {
 	return lib.set_notice_processor(conn, proc, arg);
+}
+
+int PQsocket(const PGconn *conn)
+{
+	return lib.socket(conn);
 }
 
 ConnStatusType PQstatus(const PGconn *conn)

@@ -105,14 +105,24 @@ static int check_url(const char *location, const char *shown, struct error *err)
 
 /*
  * libpq's defaults first, the URI's own settings over them: a server that
- * does not answer is given up after 10 s unless the URI says otherwise.
+ * does not answer is given up after 10 s unless the URI says otherwise,
+ * and so is one that does not acknowledge what is sent to it
+ * (tcp_user_timeout, where the libpq knows it: 12 and later). That is
+ * also the only bound libpq 15 gives the connect() of PQcancel(), which a
+ * signal runs to end a wait for the write lock (driver.c): without it,
+ * Ctrl-C hangs for the kernel's SYN retries, two minutes, on a server
+ * that cannot be reached.
  */
 static PGconn *connect_to(const char *location)
 {
 	static const char *const keys[] = { "connect_timeout", "application_name",
-					     "dbname", NULL };
-	const char *values[] = { "10", "schedperf", location, NULL };
+					     "tcp_user_timeout", "dbname", NULL };
+	const char *values[] = { "10", "schedperf", "10000", location, NULL };
+	PQconninfoOption *known = PQconninfoParse("tcp_user_timeout=1", NULL);
 
+	if (!known)
+		values[2] = "";		/* as if not given: libpq's default */
+	PQconninfoFree(known);
 	return PQconnectdbParams(keys, values, 1);
 }
 
