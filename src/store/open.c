@@ -150,13 +150,23 @@ int store_peek(const char *location, struct store_status *status, struct error *
 	return 0;
 }
 
+/*
+ * Only a driver that can remove an empty store is asked whether there is one:
+ * to PostgreSQL the question is a connection more for every run.
+ */
 int store_open_made(const char *location, struct store **out, bool *made, struct error *err)
 {
+	const struct store_driver *d;
 	struct store_status status;
 
-	if (store_peek(location, &status, err))
+	*made = false;
+	if (usable_driver(location, &d, err))
 		return -1;
-	*made = !status.version;
+	if (d->close_removing_empty) {
+		if (store_peek(location, &status, err))
+			return -1;
+		*made = !status.version;
+	}
 	return store_open(location, out, err);
 }
 
