@@ -6,6 +6,7 @@
  * once, for the machine the suite is planned for; the runner only ever
  * sees "KEY=V1,V2" assignments, exactly as from the command line.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -63,9 +64,13 @@ static yaml_node_t *node_at(struct parser *p, int index)
 	return yaml_document_get_node(p->doc, index);
 }
 
-static void entry_add_assignment(struct suite_entry *e, char *assignment)
+/* @assignment, written at @key_node's line: a plan's error about it is said there. */
+static void entry_add_assignment(struct suite_entry *e, char *assignment,
+				 const yaml_node_t *key_node)
 {
 	e->assignments = xreallocarray(e->assignments, e->nr_assignments + 1, sizeof(char *));
+	e->lines = xreallocarray(e->lines, e->nr_assignments + 1, sizeof(int));
+	e->lines[e->nr_assignments] = line_of(key_node);
 	e->assignments[e->nr_assignments++] = assignment;
 }
 
@@ -140,7 +145,7 @@ static int parse_param(struct parser *p, struct suite_entry *e, const yaml_node_
 	strbuf_release(&sb);
 	if (!resolved)
 		return fail(p, value, "params: %s", p->err->msg);
-	entry_add_assignment(e, resolved);
+	entry_add_assignment(e, resolved, key_node);
 	return 0;
 }
 
@@ -162,7 +167,7 @@ static int parse_sweep(struct parser *p, struct suite_entry *e, const yaml_node_
 	strbuf_release(&spec);
 	if (!points)
 		return fail(p, value, "%s", p->err->msg);
-	entry_add_assignment(e, points);
+	entry_add_assignment(e, points, key_node);
 	return 0;
 }
 
@@ -528,11 +533,58 @@ void suite_release(struct suite *suite)
 		for (size_t j = 0; j < e->nr_assignments; j++)
 			free(e->assignments[j]);
 		free(e->assignments);
+		free(e->lines);
 		free(e->workload);
 	}
 	free(suite->entries);
 	free(suite->name);
 	memset(suite, 0, sizeof(*suite));
+}
+
+/*
+ * Does @msg name the key of "KEY=VALUE" @assignment: quoted as 'KEY' when
+ * @quoted, else as a word?
+ */
+static bool names_key(const char *msg, const char *assignment, bool quoted)
+{
+	size_t len = strcspn(assignment, "=");
+	struct strbuf key = STRBUF_INIT;
+	bool found = false;
+
+	strbuf_addf(&key, quoted ? "'%.*s'" : "%.*s", (int)len, assignment);
+	len = key.len;
+	for (const char *at = msg; !found && (at = strstr(at, key.buf)); at += len) {
+		bool starts = at == msg || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool ends = !(isalnum((unsigned char)at[len]) || at[len] == '_');
+
+		found = quoted || (starts && ends);
+	}
+	strbuf_release(&key);
+	return found;
+}
+
+/*
+ * The line to fix for plan error @msg of @entry: that of the one parameter
+ * it names ('KEY' quoted before a bare word, as "unknown parameter 'lops'
+ * ... it takes loops, ..." lists the others bare), else the entry's, as
+ * for "give calls >= threads" which names two.
+ */
+static int error_line(const struct suite_entry *entry, const char *msg)
+{
+	for (int quoted = 1; quoted >= 0; quoted--) {
+		int line = 0, named = 0;
+
+		for (size_t i = 0; i < entry->nr_assignments; i++)
+			if (names_key(msg, entry->assignments[i], quoted)) {
+				line = entry->lines[i];
+				named++;
+			}
+		if (named == 1)
+			return line;
+		if (named > 1)
+			break;
+	}
+	return entry->line;
 }
 
 int suite_entry_plan(const struct suite *suite, const struct suite_entry *entry,
@@ -550,7 +602,8 @@ int suite_entry_plan(const struct suite *suite, const struct suite_entry *entry,
 
 		if (err) {
 			snprintf(why, sizeof(why), "%s", err->msg);
-			error_set(err, err->code, "%s:%d: %s", suite->name, entry->line, why);
+			error_set(err, err->code, "%s:%d: %s", suite->name,
+				  error_line(entry, why), why);
 		}
 		return -1;
 	}

@@ -28,6 +28,7 @@
 struct suite_entry {
 	char *workload;
 	char **assignments;	/* "KEY=V1,V2,...", in the order written */
+	int *lines;		/* each assignment's, for errors about it */
 	size_t nr_assignments;
 	int iterations;		/* -1 when not set: the run's default */
 	int warmup;		/* -1 when not set */
@@ -62,8 +63,9 @@ void suite_release(struct suite *suite);
  * Append @entry's benchmarks to @plan: plan items from the count before
  * the call to plan->nr_items after it belong to this entry (and take its
  * iterations, warmup and timeout). Fails naming the workload when this
- * build has none of that name, and with the file and line of the entry
- * when its parameters are invalid.
+ * build has none of that name, and with the file and the line of the
+ * parameter the error names when its parameters are invalid (the entry's
+ * when it names none or several).
  */
 int suite_entry_plan(const struct suite *suite, const struct suite_entry *entry,
 		     struct plan *plan, struct error *err);

@@ -309,10 +309,42 @@ static void test_bad_params_at_plan_time(void **state)
 	parse_ok(&suite, "- workload: pipe\n\n- workload: pipe\n  params: {lops: 1}\n", 2);
 	assert_int_equal(suite_entry_plan(&suite, &suite.entries[1], &plan, &err), -1);
 	assert_int_equal(err.code, EXIT_USAGE);
-	assert_true(!strncmp(err.msg, "suite.yaml:3: ", 14));
+	assert_true(!strncmp(err.msg, "suite.yaml:4: ", 14));
 	assert_non_null(strstr(err.msg, "lops"));
 	plan_release(&plan);
 	suite_release(&suite);
+}
+
+/* Plan @yaml's only entry; its error must start with @prefix. */
+static void expect_plan_error(const char *yaml, const char *prefix)
+{
+	struct plan plan = { 0 };
+	struct error err = { 0 };
+	struct suite suite;
+
+	parse_ok(&suite, yaml, 2);
+	assert_int_equal(suite_entry_plan(&suite, &suite.entries[0], &plan, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	if (strncmp(err.msg, prefix, strlen(prefix)))
+		fail_msg("expected '%s...', got '%s'", prefix, err.msg);
+	plan_release(&plan);
+	suite_release(&suite);
+}
+
+/* A parameter's error is said at that parameter's line, not the entry's. */
+static void test_param_errors_at_their_line(void **state)
+{
+	(void)state;
+	/* the error lists the parameters pipe takes, loops among them */
+	expect_plan_error("- workload: pipe\n  iterations: 1\n  params:\n    loops: 10\n"
+			  "    bogus: 3\n", "suite.yaml:5: unknown parameter 'bogus'");
+	expect_plan_error("- workload: pipe\n  params:\n    loops: -5\n",
+			  "suite.yaml:3: bad value for parameter 'loops'");
+	expect_plan_error("- workload: pipe\n  sweep:\n    loops: pow2:1..4\n  params:\n"
+			  "    mode: bogus\n", "suite.yaml:5: bad value for parameter 'mode'");
+	/* two parameters in conflict: the one the error quotes */
+	expect_plan_error("- workload: poundtime\n  params:\n    threads: 4\n"
+			  "    calls: 2\n", "suite.yaml:4: bad value for parameter 'calls'");
 }
 
 static void test_files(void **state)
@@ -365,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_poundtime_on_32),
 		cmocka_unit_test(test_unknown_workload_at_plan_time),
 		cmocka_unit_test(test_bad_params_at_plan_time),
+		cmocka_unit_test(test_param_errors_at_their_line),
 		cmocka_unit_test(test_files),
 	};
 
