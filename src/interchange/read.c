@@ -170,6 +170,12 @@ static int read_iteration(json_t *obj, struct result_benchmark *bench, const cha
 	    read_seconds(obj, "started", &it->started, file, w, err) ||
 	    read_seconds(obj, "ended", &it->ended, file, w, err))
 		return -1;
+	/*
+	 * "ended" before "started" is kept as it is: both are the wall clock
+	 * (doc/design.md, "Interference"), which a step of it between the go
+	 * and the reap puts out of order in a run of ours too, and nothing
+	 * takes a duration from them.
+	 */
 	culprits = json_object_get(obj, "culprits");
 	if (!culprits)
 		return 0;

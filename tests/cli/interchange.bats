@@ -427,6 +427,31 @@ JSON
 	done
 }
 
+@test "import keeps an iteration that ended before it started (a wall-clock step) as it was" {
+	cat > "$TMP/step.json" <<'JSON'
+{"schema": "schedperf-results/1", "runs": [{"name": "r", "started": "2026-01-01T00:00:00Z",
+ "complete": true, "environment": {},
+ "benchmarks": [{"workload": "pipe", "params": {},
+   "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": [5, 6]}],
+   "iterations": [{"cpu_taken": 0.0, "cpu_available": 1.0, "started": 1767225600.5, "ended": 1767225500.25},
+                  {"cpu_taken": 0.0, "cpu_available": 1.0, "started": 1767225601.0, "ended": 1767225601.5}]}]}]}
+JSON
+	sp import "$TMP/step.json"
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE ended < started')" -eq 1 ]
+	# what shows a run shows no duration of it, negative or not
+	for cmd in "runs" "runs --format json" "show r --samples"; do
+		run sp $cmd
+		[ "$status" -eq 0 ] || { echo "$cmd: $output"; false; }
+		[[ "$output" != *-100* ]] || { echo "$cmd: $output"; false; }
+	done
+	sp report r -o "$TMP/r.html"
+	[ -s "$TMP/r.html" ]
+	sp export r > "$TMP/out.json"
+	[ "$(json 'd["runs"][0]["benchmarks"][0]["iterations"][0]["ended"]' "$TMP/out.json")" = 1767225500.25 ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/out.json"
+	SCHEDPERF_DB="$TMP/second.db" sp export r | cmp - "$TMP/out.json"
+}
+
 @test "batches of benchmarks of every shape are read back as they were imported" {
 	mixed_batches "$TMP/mixed.json"
 	sp import "$TMP/mixed.json"
