@@ -11,7 +11,6 @@
 #include "store/store.h"
 #include "util/machine.h"
 #include "util/process.h"
-#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage jobs_usage = {
@@ -38,7 +37,7 @@ static const struct cmd_usage jobs_usage = {
  */
 static const char *now_mark(const struct knob_original *k, const char *here)
 {
-	char path[512], *now = NULL, *kept;
+	char path[512], *now = NULL;
 	struct error err = { 0 };
 	bool back;
 
@@ -48,10 +47,8 @@ static const char *now_mark(const struct knob_original *k, const char *here)
 		return "; gone now: nothing to put back";
 	if (knob_read(k->kind, k->name, false, &now, &err))
 		return "";
-	/* the copy holds an original's bytes that are not UTF-8 as \xHH (store.h) */
-	kept = utf8_kept(now);
-	back = !strcmp(kept, k->value);
-	free(kept);
+	/* the copy is read back as the original's bytes (store.h) */
+	back = !strcmp(now, k->value);
 	free(now);
 	if (!back)
 		return "";

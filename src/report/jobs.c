@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "util/json_write.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 static json_t *string_or_null(const char *s)
 {
@@ -99,11 +100,20 @@ static void print_changed(FILE *out, const struct knob_original *k, size_t nr,
 {
 	if (nr)
 		fputs("\nChanged by an ab and not put back yet:\n", out);
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
+		/*
+		 * the original's bytes: '\' as "\\", so that a byte not UTF-8 or
+		 * a control character, \xHH, is told from the text "\xHH"
+		 */
+		char *quoted = utf8_quoted(k[i].value), *value = utf8_escaped(quoted);
+
 		fprintf(out, "machine %s: %s %s, original %s, since %s by process %lld%s\n",
 			k[i].machine && *k[i].machine ? k[i].machine : "(any)", k[i].kind,
-			k[i].name, k[i].value, k[i].started, (long long)k[i].writer.pid,
+			k[i].name, value, k[i].started, (long long)k[i].writer.pid,
 			marks ? marks[i] : "");
+		free(value);
+		free(quoted);
+	}
 }
 
 static void jobs_text(FILE *out, const void *records, const void *how)

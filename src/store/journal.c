@@ -17,12 +17,13 @@
 /*
  * The copy is what `jobs` shows; the machine's journal puts back. So an
  * original that is not UTF-8, which a PostgreSQL store refuses, is copied
- * with those bytes as \xHH (util/utf8.h), and the ab goes on.
+ * with those bytes as \xHH and a '\' as "\\" (utf8_quoted()), and read
+ * back as the bytes it was: the text "\xff" is not the byte 0xff.
  */
 static int journal_insert(struct store *st, const char *machine,
 			  const struct knob_original *k, struct error *err)
 {
-	char *original = utf8_kept(k->value);
+	char *original = utf8_quoted(k->value);
 	int64_t id;
 	int rc = sql_id(st, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
 			"writer_pid, writer_start, started, machine) VALUES ($1, $2, $3, $4, $5, "
@@ -74,7 +75,7 @@ static int journal_read(struct store *st, const char *machine, struct knob_origi
 		k = &(*out)[(*nr)++];
 		k->kind = sql_strdup(s, 0);
 		k->name = sql_strdup(s, 1);
-		k->value = sql_strdup(s, 2);
+		k->value = utf8_unquoted(sql_text(s, 2));
 		sql_process(s, 3, 4, &k->writer);
 		k->started = sql_strdup(s, 6);
 		k->machine = sql_strdup(s, 7);

@@ -277,7 +277,8 @@ struct knob_original {
 /*
  * Journal @n originals in one transaction (one per kind and name: a
  * setting journalled already is refused, EXIT_ENV). An original's bytes
- * that are not UTF-8 are copied as \xHH: the copy is shown, never put back.
+ * that are not UTF-8 are copied as \xHH, a '\' as "\\" (utf8_quoted()),
+ * and read back as they were: the copy is shown, never put back.
  */
 int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
 			struct error *err);

@@ -240,3 +240,56 @@ char *utf8_kept(const char *s)
 {
 	return utf8_valid(s) ? xstrdup(s) : utf8_escaped(s);
 }
+
+char *utf8_quoted(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		unsigned long code;
+		size_t len = sequence_length(p, &code);
+
+		if (!len) {
+			strbuf_addf(&sb, "\\x%02x", *p++);
+			continue;
+		}
+		if (*p == '\\')
+			strbuf_addch(&sb, '\\');
+		strbuf_add(&sb, (const char *)p, len);
+		p += len;
+	}
+	return strbuf_detach(&sb);
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+char *utf8_unquoted(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*s) {
+		int hi, lo;
+
+		if (s[0] == '\\' && s[1] == '\\') {
+			strbuf_addch(&sb, '\\');
+			s += 2;
+			continue;
+		}
+		if (s[0] == '\\' && s[1] == 'x' && (hi = hex_value(s[2])) >= 0 &&
+		    (lo = hex_value(s[3])) >= 0 && (hi || lo)) {
+			strbuf_addch(&sb, (char)(hi << 4 | lo));
+			s += 4;
+			continue;
+		}
+		strbuf_addch(&sb, *s++);
+	}
+	return strbuf_detach(&sb);
+}

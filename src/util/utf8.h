@@ -69,4 +69,18 @@ char *utf8_escaped(const char *s);
  */
 char *utf8_kept(const char *s);
 
+/*
+ * @s as well-formed UTF-8 that utf8_unquoted() turns back into @s,
+ * malloc'd: each byte not part of well-formed UTF-8 as \xHH and each '\'
+ * as "\\", so that the text "\x41" is told from an escaped byte. For text
+ * kept where only UTF-8 can be (a PostgreSQL column) and read back as the
+ * bytes it was.
+ */
+char *utf8_quoted(const char *s);
+/*
+ * The bytes utf8_quoted() made @s of, malloc'd: "\\" is '\' and \xHH
+ * (either case, not 00) its byte; a '\' followed by neither is kept.
+ */
+char *utf8_unquoted(const char *s);
+
 #endif

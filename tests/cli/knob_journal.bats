@@ -431,6 +431,42 @@ not_utf8_restore() {
 	not_utf8_restore "$X"
 }
 
+# The copy of an original holding a '\' and a byte not UTF-8 (0xff, then
+# the text \x41) is read back as those bytes: jobs shows the '\' doubled,
+# and the text \xff\x41 is not taken for the original, the bytes are.
+@test "knobs: the PostgreSQL copy tells the text \\xHH from a byte not UTF-8" {
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -u true 2>/dev/null || skip "no UTS namespaces here"
+	new_pg_stores
+	run unshare -u sh -c 'printf "\377\\\\x41" >/proc/sys/kernel/domainname || exit 1
+		original=$(od -An -tx1 /proc/sys/kernel/domainname) db=$1
+		shift
+		"$0" --db "$db" ab command "$@" --a sysctl:kernel.domainname=a \
+			--b sysctl:kernel.domainname=b --max-samples 100000 >/dev/null 2>&1 3>&- &
+		pid=$!
+		until [ "$(od -An -tx1 /proc/sys/kernel/domainname)" != "$original" ] &&
+		      "$0" --db "$db" jobs 2>/dev/null | grep -q domainname; do
+			kill -0 $pid || exit 1
+			sleep 0.05
+		done
+		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		printf "%s" "\\xff\\x41" >/proc/sys/kernel/domainname
+		"$0" --db "$db" jobs | tail -1
+		printf "\377\\\\x41" >/proc/sys/kernel/domainname
+		"$0" --db "$db" jobs | tail -1
+		"$0" ab --restore >/dev/null
+		od -An -tx1 /proc/sys/kernel/domainname' "$SP" "$X" "${NOISY_CMD[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "${lines[0]}" == 'machine '*': sysctl kernel.domainname, original \xff\\x41, since '* ]]
+	[[ "${lines[0]}" != *"back at its original now"* ]]
+	[[ "${lines[1]}" == *'original \xff\\x41, since '*'; back at its original now' ]]
+	[[ "${lines[2]}" == *"is at its original "*" already: nothing to put back" ]]
+	[ "$(echo ${lines[3]})" = "ff 5c 78 34 31 0a" ]
+	[ ! -e "$JOURNAL" ]
+}
+
 # gone_entries: a journal of a sysctl and a sysfs file (a cgroup's) that
 # are no longer there, as after a module's unload or the group's removal.
 gone_entries() {

@@ -1705,12 +1705,18 @@ static void test_knob_journal(void **state)
 	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_null(got);
-	/* An original not UTF-8, which PostgreSQL refuses as text, is copied as \xHH. */
+	/*
+	 * An original not UTF-8, which PostgreSQL refuses as text, is copied
+	 * as \xHH, a '\' as "\\": both read back as the bytes they were, the
+	 * text \xff told from the byte.
+	 */
 	k[0].value = TEXT("\xff\xfe odd");
-	assert_int_equal(store_journal_write(st, k, 1, &err), 0);
+	k[1].value = TEXT("\\xff\\\\x41\\");
+	assert_int_equal(store_journal_write(st, k, 2, &err), 0);
 	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(got[0].value, "\\xff\\xfe odd");
+	assert_int_equal(n, 2);
+	assert_string_equal(got[0].value, "\xff\xfe odd");
+	assert_string_equal(got[1].value, "\\xff\\\\x41\\");
 	store_journal_release(got, n);
 	store_close(st);
 }

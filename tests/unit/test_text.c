@@ -141,6 +141,37 @@ static void test_utf8_kept(void **state)
 	free(s);
 }
 
+/* utf8_quoted() is UTF-8 that utf8_unquoted() gives back byte for byte. */
+static void test_utf8_quoted(void **state)
+{
+	static const char *const texts[] = {
+		"", "plain", "caf\xc3\xa9", "\xff\xfe odd", "\\xff", "\\\\xff\\", "a\\x41b\xff",
+		"tab\there", "\\x00", "\\x4", "\\", "\xc3", "\\\xff\\",
+	};
+	char *q, *u;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		q = utf8_quoted(texts[i]);
+		assert_true(utf8_valid(q));
+		u = utf8_unquoted(q);
+		assert_string_equal(u, texts[i]);
+		free(u);
+		free(q);
+	}
+	/* the text \xff and the byte 0xff are two quotings */
+	q = utf8_quoted("\\xff");
+	assert_string_equal(q, "\\\\xff");
+	free(q);
+	q = utf8_quoted("\xff");
+	assert_string_equal(q, "\\xff");
+	free(q);
+	/* what else a '\' begins is kept; upper-case hex is read too */
+	u = utf8_unquoted("\\q \\x0 \\x00 \\xFF");
+	assert_string_equal(u, "\\q \\x0 \\x00 \xff");
+	free(u);
+}
+
 static void test_format_shortest(void **state)
 {
 	static const double values[] = { 1.547e308, 1.7976931348623157e308, 0.1, 1e15,
@@ -426,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_runes),
 		cmocka_unit_test(test_utf8_rune_offset),
 		cmocka_unit_test(test_utf8_kept),
+		cmocka_unit_test(test_utf8_quoted),
 		cmocka_unit_test(test_format_shortest),
 		cmocka_unit_test(test_format_g17),
 		cmocka_unit_test(test_json_write),
