@@ -59,12 +59,23 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 	return s;
 }
 
+/* "@len bytes, over the limit of @max": until the next call. */
+static const char *over_limit(const char *what, size_t len, size_t max)
+{
+	static char why[96];
+
+	snprintf(why, sizeof(why), "%s%zu bytes, over the limit of %zu", what, len, max);
+	return why;
+}
+
 const char *text_refused(const char *s, size_t len, size_t max, bool allow_empty)
 {
 	if (strlen(s) != len || !utf8_plain(s))
 		return "contains control characters, or marks such as U+202E that reorder a line";
-	if ((!allow_empty && !*s) || len > max)
-		return allow_empty ? "too long" : "empty or too long";
+	if (!allow_empty && !*s)
+		return "empty";
+	if (len > max)
+		return over_limit("", len, max);
 	return NULL;
 }
 
@@ -362,13 +373,19 @@ int read_string_map(json_t *obj, const char *file, const struct where *w,
 
 const char *pair_refused(const char *key, json_t *v)
 {
-	if (!*key || strlen(key) > 128 || !utf8_plain(key))
-		return "key empty, too long or not printable";
+	if (!*key)
+		return "key empty";
+	if (strlen(key) > FIELD_KEY)
+		return over_limit("key of ", strlen(key), FIELD_KEY);
+	if (!utf8_plain(key))
+		return "key not printable (control characters, or marks such as U+202E "
+		       "that reorder a line)";
 	if (!json_is_string(v))
 		return "not a string";
-	if (strlen(json_string_value(v)) != json_string_length(v) ||
-	    json_string_length(v) > 65536)
-		return "contains NUL or is too long";
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		return "contains NUL";
+	if (json_string_length(v) > FIELD_VALUE)
+		return over_limit("", json_string_length(v), FIELD_VALUE);
 	return NULL;
 }
 

@@ -34,6 +34,8 @@ int bad(struct error *err, const char *file, const struct where *w, const char *
 #define FIELD_UNIT		64
 #define FIELD_SOURCE		64
 #define FIELD_FAILURE		1024
+#define FIELD_KEY		128	/* of a parameter or the environment */
+#define FIELD_VALUE		65536
 #define MAX_REPETITIONS		1000000
 
 /* A required string of printable characters, at most @max bytes; NULL with @err. */
@@ -42,7 +44,9 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 /*
  * Why import refuses text @s of @len bytes (a NUL before them included) in
  * a field that takes at most @max, NULL when it does not: get_text()'s check,
- * which export makes of what it writes (write.c).
+ * which export makes of what it writes (write.c). A text over @max says
+ * its length and @max; that reason lasts until the next call of this or
+ * pair_refused().
  */
 const char *text_refused(const char *s, size_t len, size_t max, bool allow_empty);
 /*
@@ -81,7 +85,10 @@ int check_keys(json_t *obj, const char *const *allowed, const char *file,
 int read_string_map(json_t *obj, const char *file, const struct where *w,
 		    struct error *err,
 		    const char *(*add)(void *ctx, const char *k, const char *v), void *ctx);
-/* Why read_string_map() refuses the pair @key, @v before handing it on, or NULL. */
+/*
+ * Why read_string_map() refuses the pair @key, @v before handing it on, or
+ * NULL; a key or value over its limit says its length and the limit.
+ */
 const char *pair_refused(const char *key, json_t *v);
 /* An optional number >= 0 at @key of @obj into *@out (NAN when absent). */
 int read_seconds(json_t *obj, const char *key, double *out, const char *file,

@@ -263,6 +263,35 @@ JSON
 	assert_one_line_error
 }
 
+@test "import: a name, a metric's name or unit, a key or a value over its limit says the limit" {
+	long() { "$PYTHON" -c 'import sys; print("x" * int(sys.argv[1]))' "$1"; }
+	doc() {	# doc NAME METRIC UNIT KEY VALUE
+		printf '{"schema": "schedperf-results/1", "runs": [{"name": "%s", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {"%s": "%s"}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "%s", "unit": "%s", "better": "lower", "samples": [1]}]}]}]}' \
+			"$1" "$4" "$5" "$2" "$3" > "$TMP/long.json"
+	}
+	refused() {	# refused WHERE: the one line of a refused import says WHERE
+		run sp import "$TMP/long.json"
+		[ "$status" -eq 2 ] || { echo "$output"; false; }
+		assert_one_line_error
+		[[ "$output" == *": $1 (fix the file; nothing was imported)" ]] || { echo "$output"; false; }
+	}
+	doc "$(long 201)" m s k v
+	refused "runs[0].name: 201 bytes, over the limit of 200"
+	doc n "$(long 129)" s k v
+	refused "runs[0].benchmarks[0].metrics[0].name: 129 bytes, over the limit of 128"
+	doc n m "$(long 65)" k v
+	refused "runs[0].benchmarks[0].metrics[0].unit: 65 bytes, over the limit of 64"
+	doc n m s "$(long 129)" v
+	refused "runs[0].environment.$(long 129): key of 129 bytes, over the limit of 128"
+	doc n m s k "$(long 65537)"
+	refused "runs[0].environment.k: 65537 bytes, over the limit of 65536"
+	doc "" m s k v
+	refused "runs[0].name: empty"
+	# at the limit, each is taken
+	doc "$(long 200)" "$(long 128)" "$(long 64)" "$(long 128)" "$(long 65536)"
+	sp import "$TMP/long.json"
+}
+
 @test "export -o writes the whole file or nothing" {
 	sp run pipe -p loops=1000 -i 1 --name a --quiet
 	run sp export a -o "$TMP/no/such/dir/out.json"
