@@ -86,6 +86,8 @@ enum {
 };
 
 #define FAIR_MAX_GROUPS	16
+/* The longest weights text, in bytes: 16 of "10000" and their colons take 95. */
+#define FAIR_WEIGHTS_MAX	128
 
 enum {
 	FAIR_MAX_REL_ERROR,
@@ -100,7 +102,7 @@ enum fair_mode { FAIR_CGROUP, FAIR_NICE };
 static const char *const mode_choices[] = { "cgroup", "nice", NULL };
 
 static const struct param_spec fair_params[NR_FAIR_PARAMS] = {
-	[FAIR_PARAM_WEIGHTS] = { "weights", PARAM_STRING, "100:100", 0, 128, NULL,
+	[FAIR_PARAM_WEIGHTS] = { "weights", PARAM_STRING, "100:100", 0, FAIR_WEIGHTS_MAX, NULL,
 		"one weight per group, colon-separated, each 1..10000 in cgroup v2's "
 		"cpu.weight units (100: a nice-0 task's weight)" },
 	[FAIR_PARAM_MODE] = { "mode", PARAM_CHOICE, "cgroup", 0, 0, mode_choices,
@@ -163,7 +165,11 @@ struct fair_groups {
 	int nice[FAIR_MAX_GROUPS];
 };
 
-/* Parse "100:400" into @g; -1 with @err when malformed. */
+/*
+ * Parse "100:400" into @g; -1 with @err when malformed, which quotes the
+ * value whole (at most FAIR_WEIGHTS_MAX bytes, as the parameter takes) and
+ * names the weight at fault.
+ */
 static int parse_weights(const char *text, struct fair_groups *g, struct error *err)
 {
 	char *copy = xstrdup(text), *rest = copy, *w;
@@ -173,10 +179,19 @@ static int parse_weights(const char *text, struct fair_groups *g, struct error *
 	while ((w = strsep(&rest, ":"))) {
 		long v;
 
-		if (g->n == FAIR_MAX_GROUPS || parse_long(w, &v) || v < 1 || v > 10000) {
-			ret = error_set(err, EXIT_USAGE, "bad value for parameter 'weights': '%.64s' "
-					"is not 1 to %d whole numbers in 1..10000 separated by colons "
-					"(give -p weights=100:400)", text, FAIR_MAX_GROUPS);
+		if (g->n == FAIR_MAX_GROUPS) {
+			ret = error_set(err, EXIT_USAGE, "bad value for parameter 'weights': '%.*s' "
+					"has more than %d weights (give 1 to %d whole numbers in "
+					"1..10000 separated by colons, such as -p weights=100:400)",
+					FAIR_WEIGHTS_MAX, text, FAIR_MAX_GROUPS, FAIR_MAX_GROUPS);
+			break;
+		}
+		if (parse_long(w, &v) || v < 1 || v > 10000) {
+			ret = error_set(err, EXIT_USAGE, "bad value for parameter 'weights': '%.*s': "
+					"weight %d, '%.*s', is not a whole number in 1..10000 (give "
+					"1 to %d such numbers separated by colons, such as -p "
+					"weights=100:400)", FAIR_WEIGHTS_MAX, text, g->n + 1,
+					FAIR_WEIGHTS_MAX, w, FAIR_MAX_GROUPS);
 			break;
 		}
 		g->weights[g->n++] = v;

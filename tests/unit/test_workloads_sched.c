@@ -93,6 +93,15 @@ static void test_bad_params(void **state)
 	assert_usage_error("weights", "fairness",
 			   "weights=1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1");
 	assert_usage_error("warmup", "fairness", "runtime=2", "warmup=2");
+	/* the weights are quoted whole, up to the parameter's 128 bytes, the culprit named */
+#define W15 "10000:10000:10000:10000:10000:10000:10000:10000:10000:10000:10000:10000:" \
+	    "10000:10000:10000:"
+	assert_usage_error("'" W15 "10000:1' has more than 16 weights", "fairness",
+			   "weights=" W15 "10000:1");
+	assert_usage_error("'" W15 "000000000000000000000000000000000x': weight 16, "
+			   "'000000000000000000000000000000000x', is not a whole number", "fairness",
+			   "weights=" W15 "000000000000000000000000000000000x");
+#undef W15
 }
 
 /* The metrics a fairness benchmark stores: three and a share per group. */
