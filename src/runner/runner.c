@@ -302,9 +302,11 @@ static int commit_iteration(struct runner_bench *rb, bool warmup,
  * One planned iteration: up to 1 + retries attempts, each stored (a failed
  * attempt with its reason). Returns 1 when it succeeded, 0 when every
  * attempt failed, -1 on an error that stops the run. A disturbed attempt is
- * stored, marked, and run again up to rerun_disturbed times.
+ * stored, marked, and run again up to rerun_disturbed times. @had: the
+ * attempts of this slot a resumed batch has already (NULL: none), which
+ * count against both budgets.
  */
-static int run_slot(struct runner_bench *rb, bool warmup,
+static int run_slot(struct runner_bench *rb, bool warmup, const struct open_slot *had,
 		    struct runner_result *result, struct error *err)
 {
 	const struct workload *w = rb->item->workload;
@@ -312,11 +314,11 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 	struct iteration_values *iv = &rb->iv;
 	double *values = iv->values;
 	struct iteration_outcome outcome;
-	int reruns = 0;
+	int reruns = had ? had->reruns : 0;
 
 	outcome.metrics = values;
 	outcome.monitor_values = values + iv->nr_workload + NR_RUSAGE_METRICS;
-	for (int attempt = 0; attempt <= opt->retries;) {
+	for (int attempt = had ? had->failed : 0; attempt <= opt->retries;) {
 		struct result_iteration info;
 		struct result_culprit culprits[INTERFERENCE_MAX_CULPRITS];
 
@@ -362,7 +364,7 @@ static int run_slot(struct runner_bench *rb, bool warmup,
 int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_result *result,
 			   struct error *err)
 {
-	return run_slot(rb, warmup, result, err);
+	return run_slot(rb, warmup, NULL, result, err);
 }
 
 /*
@@ -396,11 +398,16 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 	struct runner_bench *rb = NULL;
 	int warmup = runner_item_warmup(item, opt);
 	int total = warmup + runner_item_iterations(item, opt), rc = -1;
-	bool ran = false;
+	struct open_slot had = { 0 };
+	bool ran = false, resumed;
 
 	if (runner_bench_open(st, result->batch_id, index, item, opt, ms, &rb, err))
 		goto out;
 	progress->done += (size_t)(rb->done.warmup_done + rb->done.measured_done);
+	/* The slot a resumed batch was cut short in goes on with what it had used. */
+	resumed = opt->resume_batch && rb->done.next_seq > 0;
+	if (resumed && store_benchmark_open_slot(st, rb->bench_id, opt->retries, &had, err))
+		goto out;
 
 	for (int slot = 0; slot < total; slot++) {
 		bool is_warmup = slot < warmup;
@@ -409,8 +416,11 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 		if (is_warmup ? slot < rb->done.warmup_done : slot - warmup < rb->done.measured_done)
 			continue;
 		progress_report(progress, plan, index, slot + 1, total);
-		if (run_slot(rb, is_warmup, result, err) < 0)
+		if (run_slot(rb, is_warmup, had.warmup == is_warmup ? &had : NULL, result,
+			     err) < 0)
 			goto out;
+		if (had.warmup == is_warmup)
+			memset(&had, 0, sizeof(had));
 		progress->done++;
 		ran = true;
 	}

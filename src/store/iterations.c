@@ -149,6 +149,41 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
 }
 
 /*
+ * The iterations after the last that succeeded and was not rerun, in
+ * order, walked as run_slot() made them: a failure past the budget, or
+ * a change between warm-ups and measured ones, began a slot of its own.
+ */
+int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
+			 struct open_slot *slot, struct error *err)
+{
+	struct store_stmt *s;
+	int rc;
+
+	memset(slot, 0, sizeof(*slot));
+	s = sql_query(st, "SELECT warmup, failure IS NOT NULL, rerun FROM iterations "
+		      "WHERE benchmark_id = $1 AND seq > (SELECT coalesce(max(seq), -1) "
+		      "FROM iterations WHERE benchmark_id = $1 AND failure IS NULL AND "
+		      "NOT rerun) ORDER BY seq", SQL_ARGS(SQL_INT(bench_id)), err);
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "read a slot's attempts")) > 0) {
+		bool warmup = sql_int(s, 0), failed = sql_int(s, 1);
+
+		if (warmup != slot->warmup)
+			*slot = (struct open_slot){ .warmup = warmup };
+		if (!failed) {
+			slot->reruns++;
+		} else if (++slot->failed > retries) {
+			*slot = (struct open_slot){ .warmup = warmup };
+		}
+	}
+	sql_done(s);
+	if (rc < 0)
+		memset(slot, 0, sizeof(*slot));
+	return rc < 0 ? -1 : 0;
+}
+
+/*
  * The samples, and with them the iterations that hold them: those that
  * did not fail are recorded, with what other tasks took from them, when
  * the load asks for them. A benchmark's samples come in the order of its

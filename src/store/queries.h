@@ -134,6 +134,9 @@ int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 		     const struct store_sample *samples, size_t nr_samples, struct error *err);
 int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
 		     struct error *err);
+/* store_benchmark_open_slot()'s reading, in the caller's transaction. */
+int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
+			 struct open_slot *slot, struct error *err);
 
 /*
  * packs.c: an imported metric's samples in a few rows of packed_samples,

@@ -248,6 +248,13 @@ struct benchmark_progress {
 	int measured_done;	/* successful measured iterations */
 };
 
+/* The attempts a slot (one planned iteration) of a resumed benchmark had. */
+struct open_slot {
+	bool warmup;		/* of a warm-up slot */
+	int failed;		/* attempts that failed */
+	int reruns;		/* disturbed attempts kept and run again */
+};
+
 /*
  * Find the benchmark at @position of a batch being resumed: its id, the ids
  * of @bench's metrics by name (0 where it has no such metric) and how far
@@ -257,6 +264,16 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 			     const struct result_benchmark *bench, int64_t *bench_id,
 			     int64_t *metric_ids, struct benchmark_progress *progress,
 			     struct error *err);
+
+/*
+ * The attempts of the slot benchmark @bench_id was cut short in: those
+ * stored after the last one that ended a slot, which is one that
+ * succeeded and was not rerun, or a slot's 1 + @retries-th failure (a
+ * slot's attempts are all warm-ups or none). All zero when it was cut
+ * short between slots.
+ */
+int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
+			      struct open_slot *slot, struct error *err);
 
 /*
  * The knob journal of `schedperf ab`: the original values of the machine

@@ -489,6 +489,18 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 	return rc;
 }
 
+int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
+			      struct open_slot *slot, struct error *err)
+{
+	int rc;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	rc = iterations_open_slot(st, bench_id, retries, slot, err);
+	sql_end_read(st);
+	return rc;
+}
+
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err)
 {

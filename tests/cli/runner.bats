@@ -651,16 +651,57 @@ YAML
 	run sp run --resume --name rr --quiet
 	[ "$status" -eq 0 ]
 	# a slot without a successful iteration is run again, each with 1 + 1
-	# attempts: the 1 to 3 attempts before the kill, then 2 x 2
+	# attempts: the 1 to 3 attempts before the kill, then 2 x 2 less the
+	# attempt the slot cut short in the middle (1 or 3 before) had used
 	"$PYTHON" - "$before" "$(per_benchmark)" <<'PY'
 import sys
 before = int(sys.argv[1].split()[0].split("/")[2])
 after = sys.argv[2].split()
-assert after == ["0:0/0/%d" % (before + 4), "1:0/2/0"], (sys.argv[1], after)
+assert after == ["0:0/0/%d" % (before + 4 - before % 2), "1:0/2/0"], (sys.argv[1], after)
 PY
 	# the resumed iterations ran on the same CPU
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT plan FROM batches" | "$PYTHON" -c \
 		'import json, sys; p = json.load(sys.stdin); print(p["cpus"], p["retries"])')" = "$cpu 1" ]
+}
+
+# the stored attempts of the slot a kill cut short count against its
+# --retries on --resume: no fresh budget for it
+@test "--resume goes on with the attempts the interrupted slot had used" {
+	local runner group
+	gated_run -i 2 --retries 2 --no-monitors --name g
+	# slot 1 fails twice; its third and last attempt is under way at the kill
+	wait_for arrived 1
+	let_go 1 1
+	wait_for arrived 2
+	let_go 2 1
+	wait_for arrived 3
+	wait_stopped_after 2 "$runner"
+	iteration_child "$runner"
+	kill -9 "$runner"
+	kill -KILL -- "-$group"
+	runner_ends 137
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NOT NULL')" -eq 2 ]
+	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run --resume --name g -q >"$TMP/out" 2>"$TMP/err" 3>&- &
+	runner=$!
+	# attempt 4 is slot 1's third and last: it fails, and slot 2 comes next
+	wait_for arrived 4
+	let_go 4 1
+	wait_for arrived 5
+	let_go 5 0
+	wait_for all_gone_or_arrived 6
+	if arrived 6; then	# the old way: attempt 5 was slot 1's, slot 2 is 6
+		let_go 6 0
+		runner_ends 0
+		echo "slot 1 had a fresh budget on --resume"
+		false
+	fi
+	runner_ends 0
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NOT NULL')" -eq 3 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
+}
+
+all_gone_or_arrived() {	# all_gone_or_arrived K: $runner ended, or iteration K waits
+	all_gone "$runner" || arrived "$1"
 }
 
 @test "command: a metric_name every benchmark stores already is refused before any batch" {

@@ -493,7 +493,9 @@ static void test_profile_round_trip(void **state)
 static void test_resume_bookkeeping(void **state)
 {
 	struct store *st = open_store();
+	struct result_iteration rerun = { .rerun = true, .started = NAN, .ended = NAN };
 	struct benchmark_progress p;
+	struct open_slot slot;
 	struct error err = { 0 };
 	int64_t ids[2], found[2], batch_id, bench_id, resumed;
 	char *plan = NULL;
@@ -518,6 +520,30 @@ static void test_resume_bookkeeping(void **state)
 	/* No benchmark at position 1 yet: 1, not an error. */
 	assert_int_equal(store_benchmark_progress(st, batch_id, 1, &bench_def, &bench_id, found,
 						  &p, &err), 1);
+	/*
+	 * The slot cut short: after the last success, a failure, a disturbed
+	 * attempt run again and a failure: two failed and one rerun of a
+	 * budget of 1 + 2 attempts, or a slot spent (1 + 1) and none open.
+	 */
+	assert_int_equal(store_benchmark_open_slot(st, found[0], 2, &slot, &err), 0);
+	assert_false(slot.warmup);
+	assert_int_equal(slot.failed, 1);
+	assert_int_equal(slot.reruns, 0);
+	assert_int_equal(store_iteration_add(st, found[0], 6, false, NULL, &rerun, NULL, 0, &err),
+			 0);
+	assert_int_equal(store_iteration_add(st, found[0], 7, false, "failed", NULL, NULL, 0,
+					     &err), 0);
+	assert_int_equal(store_benchmark_open_slot(st, found[0], 2, &slot, &err), 0);
+	assert_false(slot.warmup);
+	assert_int_equal(slot.failed, 2);
+	assert_int_equal(slot.reruns, 1);
+	assert_int_equal(store_benchmark_open_slot(st, found[0], 1, &slot, &err), 0);
+	assert_int_equal(slot.failed, 0);
+	assert_int_equal(slot.reruns, 0);
+	/* a success not rerun closes the slot */
+	assert_int_equal(store_iteration_add(st, found[0], 8, false, NULL, NULL, NULL, 0, &err), 0);
+	assert_int_equal(store_benchmark_open_slot(st, found[0], 2, &slot, &err), 0);
+	assert_int_equal(slot.failed + slot.reruns, 0);
 	/* A run with no incomplete batch. */
 	assert_int_equal(store_batch_finish(st, batch_id, true, &err), 0);
 	assert_int_equal(store_resume_find(st, "r", &resumed, &plan, &err), -1);
