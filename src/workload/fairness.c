@@ -180,16 +180,18 @@ static int parse_weights(const char *text, struct fair_groups *g, struct error *
 		long v;
 
 		if (g->n == FAIR_MAX_GROUPS) {
-			ret = error_set(err, EXIT_USAGE, "bad value for parameter 'weights': '%.*s' "
-					"has more than %d weights (give 1 to %d whole numbers in "
-					"1..10000 separated by colons, such as -p weights=100:400)",
+			ret = error_set(err, EXIT_USAGE,
+					"bad value for parameter 'weights': '%.*s' has more "
+					"than %d weights (give 1 to %d whole numbers in 1..10000 "
+					"separated by colons, such as -p weights=100:400)",
 					FAIR_WEIGHTS_MAX, text, FAIR_MAX_GROUPS, FAIR_MAX_GROUPS);
 			break;
 		}
 		if (parse_long(w, &v) || v < 1 || v > 10000) {
-			ret = error_set(err, EXIT_USAGE, "bad value for parameter 'weights': '%.*s': "
-					"weight %d, '%.*s', is not a whole number in 1..10000 (give "
-					"1 to %d such numbers separated by colons, such as -p "
+			ret = error_set(err, EXIT_USAGE,
+					"bad value for parameter 'weights': '%.*s': weight "
+					"%d, '%.*s', is not a whole number in 1..10000 (give 1 "
+					"to %d such numbers separated by colons, such as -p "
 					"weights=100:400)", FAIR_WEIGHTS_MAX, text, g->n + 1,
 					FAIR_WEIGHTS_MAX, w, FAIR_MAX_GROUPS);
 			break;

@@ -266,14 +266,21 @@ JSON
 @test "import: a name, a metric's name or unit, a key or a value over its limit says the limit" {
 	long() { "$PYTHON" -c 'import sys; print("x" * int(sys.argv[1]))' "$1"; }
 	doc() {	# doc NAME METRIC UNIT KEY VALUE
-		printf '{"schema": "schedperf-results/1", "runs": [{"name": "%s", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {"%s": "%s"}, "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "%s", "unit": "%s", "better": "lower", "samples": [1]}]}]}]}' \
-			"$1" "$4" "$5" "$2" "$3" > "$TMP/long.json"
+		"$PYTHON" - "$@" > "$TMP/long.json" <<'PY'
+import json, sys
+name, metric, unit, key, value = sys.argv[1:]
+print(json.dumps({"schema": "schedperf-results/1", "runs": [{
+    "name": name, "started": "2020-01-01T00:00:00Z", "complete": True,
+    "environment": {key: value}, "benchmarks": [{"workload": "w", "params": {},
+    "metrics": [{"name": metric, "unit": unit, "better": "lower", "samples": [1]}]}]}]}))
+PY
 	}
 	refused() {	# refused WHERE: the one line of a refused import says WHERE
 		run sp import "$TMP/long.json"
 		[ "$status" -eq 2 ] || { echo "$output"; false; }
 		assert_one_line_error
-		[[ "$output" == *": $1 (fix the file; nothing was imported)" ]] || { echo "$output"; false; }
+		[[ "$output" == *": $1 (fix the file; nothing was imported)" ]] ||
+			{ echo "$output"; false; }
 	}
 	doc "$(long 201)" m s k v
 	refused "runs[0].name: 201 bytes, over the limit of 200"
@@ -462,11 +469,14 @@ JSON
  "complete": true, "environment": {},
  "benchmarks": [{"workload": "pipe", "params": {},
    "metrics": [{"name": "usec_per_op", "unit": "usec", "better": "lower", "samples": [5, 6]}],
-   "iterations": [{"cpu_taken": 0.0, "cpu_available": 1.0, "started": 1767225600.5, "ended": 1767225500.25},
-                  {"cpu_taken": 0.0, "cpu_available": 1.0, "started": 1767225601.0, "ended": 1767225601.5}]}]}]}
+   "iterations": [{"cpu_taken": 0.0, "cpu_available": 1.0,
+                   "started": 1767225600.5, "ended": 1767225500.25},
+                  {"cpu_taken": 0.0, "cpu_available": 1.0,
+                   "started": 1767225601.0, "ended": 1767225601.5}]}]}]}
 JSON
 	sp import "$TMP/step.json"
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE ended < started')" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE ended < started')" \
+	  -eq 1 ]
 	# what shows a run shows no duration of it, negative or not
 	for cmd in "runs" "runs --format json" "show r --samples"; do
 		run sp $cmd
@@ -476,7 +486,8 @@ JSON
 	sp report r -o "$TMP/r.html"
 	[ -s "$TMP/r.html" ]
 	sp export r > "$TMP/out.json"
-	[ "$(json 'd["runs"][0]["benchmarks"][0]["iterations"][0]["ended"]' "$TMP/out.json")" = 1767225500.25 ]
+	[ "$(json 'd["runs"][0]["benchmarks"][0]["iterations"][0]["ended"]' "$TMP/out.json")" = \
+	  1767225500.25 ]
 	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/out.json"
 	SCHEDPERF_DB="$TMP/second.db" sp export r | cmp - "$TMP/out.json"
 }

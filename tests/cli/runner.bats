@@ -680,7 +680,7 @@ PY
 	kill -9 "$runner"
 	kill -KILL -- "-$group"
 	runner_ends 137
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NOT NULL')" -eq 2 ]
+	[ "$(iterations_where 'failure IS NOT NULL')" -eq 2 ]
 	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" run --resume --name g -q >"$TMP/out" 2>"$TMP/err" 3>&- &
 	runner=$!
 	# attempt 4 is slot 1's third and last: it fails, and slot 2 comes next
@@ -696,12 +696,16 @@ PY
 		false
 	fi
 	runner_ends 0
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NOT NULL')" -eq 3 ]
-	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
+	[ "$(iterations_where 'failure IS NOT NULL')" -eq 3 ]
+	[ "$(iterations_where 'failure IS NULL')" -eq 1 ]
 }
 
 all_gone_or_arrived() {	# all_gone_or_arrived K: $runner ended, or iteration K waits
 	all_gone "$runner" || arrived "$1"
+}
+
+iterations_where() {	# iterations_where CONDITION: how many stored iterations meet it
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE $1"
 }
 
 @test "command: a metric_name every benchmark stores already is refused before any batch" {

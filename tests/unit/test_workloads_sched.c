@@ -99,7 +99,8 @@ static void test_bad_params(void **state)
 	assert_usage_error("'" W15 "10000:1' has more than 16 weights", "fairness",
 			   "weights=" W15 "10000:1");
 	assert_usage_error("'" W15 "000000000000000000000000000000000x': weight 16, "
-			   "'000000000000000000000000000000000x', is not a whole number", "fairness",
+			   "'000000000000000000000000000000000x', is not a whole number",
+			   "fairness",
 			   "weights=" W15 "000000000000000000000000000000000x");
 #undef W15
 }
