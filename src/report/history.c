@@ -72,6 +72,15 @@ static int run_width(const struct history_series *s)
 }
 
 /*
+ * A point's start as the text shows it: escaped, as its run's name (import
+ * refuses a control character in it, a store another program wrote may not).
+ */
+static char *started_shown(const struct history_point *p)
+{
+	return utf8_escaped(p->started ? p->started : "-");
+}
+
+/*
  * The width of the started column: a time of a whole second (an import's)
  * has 20 characters, one that run recorded 27 (its microseconds).
  */
@@ -79,9 +88,13 @@ static int started_width(const struct history_series *s)
 {
 	size_t w = 20;
 
-	for (size_t i = 0; i < s->nr_points; i++)
-		if (s->points[i].started && strlen(s->points[i].started) > w)
-			w = strlen(s->points[i].started);
+	for (size_t i = 0; i < s->nr_points; i++) {
+		char *shown = started_shown(&s->points[i]);
+
+		if (utf8_columns(shown) > w)
+			w = utf8_columns(shown);
+		free(shown);
+	}
 	return (int)w;
 }
 
@@ -96,7 +109,10 @@ static void point_label(FILE *out, const struct history *h, const struct history
 	free(shown);
 	if (h->by == HISTORY_BY_BATCH)
 		fprintf(out, " %6lld", (long long)p->batch);
-	fprintf(out, "  %-*s", started_w, p->started ? p->started : "-");
+	shown = started_shown(p);
+	len = utf8_columns(shown);
+	fprintf(out, "  %s%*s", shown, len < (size_t)started_w ? started_w - (int)len : 0, "");
+	free(shown);
 }
 
 void report_history_text(FILE *out, const void *records, const void *how)
@@ -240,6 +256,20 @@ void report_history_json(FILE *out, const void *records, const void *how)
 	dump(out, w);
 }
 
+/*
+ * A text cell of the CSV, its control characters escaped as params_display()
+ * escapes a parameter's: a host name or machine id is the machine's to
+ * choose, and a store another program wrote may hold any name, and a
+ * spreadsheet or `cat` shows what the CSV holds.
+ */
+static void csv_shown(FILE *out, const char *s)
+{
+	char *shown = utf8_escaped(s ? s : "");
+
+	csv_text(out, shown);
+	free(shown);
+}
+
 void report_history_csv(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
@@ -252,20 +282,20 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 		for (size_t j = 0; j < s->nr_points; j++) {
 			const struct history_point *p = &s->points[j];
 
-			csv_text(out, s->workload);
+			csv_shown(out, s->workload);
 			fputc(',', out);
-			csv_text(out, params);
+			csv_text(out, params);	/* params_display() escaped it */
 			fputc(',', out);
-			csv_text(out, s->metric->name);
+			csv_shown(out, s->metric->name);
 			fputc(',', out);
-			csv_text(out, s->metric->unit ? s->metric->unit : "");
+			csv_shown(out, s->metric->unit);
 			fprintf(out, ",%s,", better_name(s->metric->better));
-			csv_text(out, p->run);
+			csv_shown(out, p->run);
 			fputc(',', out);
 			if (h->by == HISTORY_BY_BATCH)
 				fprintf(out, "%lld", (long long)p->batch);
 			fputc(',', out);
-			csv_text(out, p->started ? p->started : "");
+			csv_shown(out, p->started);
 			fprintf(out, ",%zu", p->nr_samples);
 			csv_number(out, p->mean);
 			csv_number(out, p->median);
@@ -273,11 +303,11 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			csv_number(out, p->ci_low);
 			csv_number(out, p->ci_high);
 			fputc(',', out);
-			csv_text(out, s->machine ? s->machine : "");
+			csv_shown(out, s->machine);
 			fputc(',', out);
-			csv_text(out, s->cpus ? s->cpus : "");
+			csv_shown(out, s->cpus);
 			fputc(',', out);
-			csv_text(out, s->machine_id ? s->machine_id : "");
+			csv_shown(out, s->machine_id);
 			fprintf(out, ",%d\n", p->incomplete);
 		}
 		free(params);

@@ -130,11 +130,13 @@ static struct runs_widths runs_widths(const struct result_set *set)
 
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		char *shown = utf8_escaped(set->batches[i].name);
-		int len = (int)utf8_columns(shown), started = (int)strlen(set->batches[i].started);
+		char *started_shown = utf8_escaped(set->batches[i].started);
+		int len = (int)utf8_columns(shown), started = (int)utf8_columns(started_shown);
 
 		w.name = len > w.name ? len : w.name;
 		w.started = started > w.started ? started : w.started;
 		free(shown);
+		free(started_shown);
 	}
 	return w;
 }
@@ -150,15 +152,20 @@ static void run_batches_text(FILE *out, const struct result_set *set, const stru
 {
 	for (size_t j = first; j < set->nr_batches; j++) {
 		const struct result_batch *b = &set->batches[j];
-		char *label, *machine;
+		char *label, *machine, *started;
+		int pad;
 
 		if (strcmp(b->name, name))
 			continue;
 		label = machine_of_label(&m[j]);
 		/* a host name is the machine's to choose: escaped, as every value shown */
 		machine = utf8_escaped(label);
-		fprintf(out, "    batch %-6lld %-*s  %-10s  %s", (long long)b->id, started_w,
-			b->started, b->complete ? "complete" : "incomplete", machine);
+		/* and a start a store another program wrote: import refuses such a one */
+		started = utf8_escaped(b->started);
+		pad = started_w - (int)utf8_columns(started);
+		fprintf(out, "    batch %-6lld %s%*s  %-10s  %s", (long long)b->id, started,
+			pad > 0 ? pad : 0, "", b->complete ? "complete" : "incomplete", machine);
+		free(started);
 		free(machine);
 		free(label);
 		if (b->nr_disturbed)

@@ -388,7 +388,7 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	done
 }
 
-@test "history, detect: a stored run name's control characters are shown escaped, aligned" {
+@test "history, detect, runs: a stored run name's or start's control characters are escaped" {
 	"$PYTHON" - "$TMP/cp.json" <<-'EOF'
 	import json, sys
 	runs = [{"name": "r%02d" % i, "started": "2026-06-01T00:00:%02dZ" % i, "complete": True,
@@ -403,13 +403,19 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	# a store another program wrote: import and run refuse such names
 	sqlite3 "$SCHEDPERF_DB" \
 		"UPDATE runs SET name = 'x' || char(27) || '[31m' || char(13) || name"
-	for cmd in "history" "history --by batch" "detect"; do
+	sqlite3 "$SCHEDPERF_DB" "UPDATE batches SET started = started || char(27) || '[2J'"
+	for cmd in "history" "history --by batch" "detect" "history --format csv" \
+		   "history --by batch --format csv" "runs"; do
 		sp $cmd >"$TMP/out.txt"
 		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/out.txt"
 	done
 	sp history >"$TMP/out.txt"
-	grep -q '^  x\\x1b\[31m\\x0dr00  2026' "$TMP/out.txt"
+	grep -q '^  x\\x1b\[31m\\x0dr00  2026-06-01T00:00:00Z\\x1b\[2J      5 ' "$TMP/out.txt"
 	grep -q '^  run               started' "$TMP/out.txt"
+	sp history --format csv >"$TMP/out.txt"
+	grep -q ',x\\x1b\[31m\\x0dr00,,2026-06-01T00:00:00Z\\x1b\[2J,5,' "$TMP/out.txt"
+	sp runs >"$TMP/out.txt"
+	grep -q '^    batch 1      2026-06-01T00:00:00Z\\x1b\[2J  complete ' "$TMP/out.txt"
 	sp detect >"$TMP/out.txt"
 	grep -q '^  at x\\x1b\[31m\\x0dr06 (point 6)' "$TMP/out.txt"
 }

@@ -327,3 +327,27 @@ json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
 	sp runs --format json >"$TMP/r.json"
 	[ "$(json "'lab\u202e1' in [b['machine'] for r in d for b in r['batches']]" "$TMP/r.json")" = True ]
 }
+
+@test "machines: history's CSV escapes a host name and machine id as it escapes params" {
+	"$PYTHON" - "$TMP/hosts.json" <<-'PY'
+	import json, sys
+	run = {"name": "a", "started": "2026-01-01T00:00:00Z", "complete": True,
+	       "environment": {"machine.hostname": "v\x1b[31mRED", "machine.id": "id\x1b[2J"},
+	       "benchmarks": [{"workload": "pipe", "params": {"loops": "5\x1b[2J"},
+	                       "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                    "better": "lower", "samples": [1, 2]}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [run]}, open(sys.argv[1], "w"))
+	PY
+	sp import "$TMP/hosts.json"
+	local by
+	for by in run batch; do
+		sp history --by $by --format csv >"$TMP/out"
+		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/out"
+		grep -qF ',loops=5\x1b[2J,' "$TMP/out"
+		grep -qF ',v\x1b[31mRED,,id\x1b[2J,0' "$TMP/out"
+	done
+	# JSON keeps them as they are
+	sp history --format json >"$TMP/h.json"
+	[ "$(json "d['series'][0]['machine'] == 'v\x1b[31mRED'" "$TMP/h.json")" = True ]
+	[ "$(json "d['series'][0]['machine_id'] == 'id\x1b[2J'" "$TMP/h.json")" = True ]
+}
