@@ -157,7 +157,10 @@ struct store_driver {
 	 * never "no row".
 	 */
 	int (*step)(struct store_stmt *s, struct error *err, const char *what);
-	/* Column @col of the row: NULL is 0, NAN, NULL; a boolean is 0 or 1. */
+	/*
+	 * Column @col of the row: NULL is 0, NAN, NULL; a boolean is 0 or 1.
+	 * A real that is not a number (text in SQLite's REAL column) is NAN.
+	 */
 	int64_t (*column_int)(struct store_stmt *s, int col);
 	double (*column_real)(struct store_stmt *s, int col);
 	const char *(*column_text)(struct store_stmt *s, int col);

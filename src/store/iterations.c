@@ -7,6 +7,7 @@
  * Absent values have no row: an unsupported counter is never a zero.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,6 +352,17 @@ static int iteration_row(struct load *l, struct sample_rows *sr, struct store_st
 	return 0;
 }
 
+/*
+ * What is wrong with a sample read as @value, not finite: a NAN is one
+ * the store holds (PostgreSQL) or text where a number should be (SQLite).
+ */
+static const char *sample_wrong(double value)
+{
+	if (isnan(value))
+		return "is not a number";
+	return value > 0 ? "is inf, not a finite number" : "is -inf, not a finite number";
+}
+
 static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 {
 	struct sample_rows *sr = l->part;
@@ -366,9 +378,9 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 	/* no writer stores one, and order statistics have none to sort */
 	if (!isfinite(value))
 		return error_set(err, EXIT_ENV, "cannot read store '%s': a sample of metric "
-				 "'%.64s' is %g, not a finite number: the store was changed by "
-				 "other means than schedperf, or is damaged (restore it from a "
-				 "copy)", l->st->location, m->name, value);
+				 "'%.64s' %s: the store was changed by other means than "
+				 "schedperf, or is damaged (restore it from a copy)",
+				 l->st->location, m->name, sample_wrong(value));
 	result_metric_add_sample(m, value, sr->warmup);
 	if (!sr->warmup && sr->disturbed)
 		result_metric_mark_disturbed(m);
@@ -604,4 +616,32 @@ static int count_row(struct load *l, struct store_stmt *s, struct error *err)
 int counts_read(struct load *l, struct error *err)
 {
 	return load_rows(l, count_parts[0], count_parts[1], count_row, err);
+}
+
+/*
+ * A sample that no reader takes (sample_row()), the first one: a number
+ * beyond the largest finite double is an infinity, and on PostgreSQL a
+ * NaN; on SQLite every text and blob, which compare above every number.
+ */
+static const char samples_damage_sql[] = "SELECT r.name, m.name, s.value FROM samples s "
+	"CROSS JOIN metrics m CROSS JOIN benchmarks k CROSS JOIN batches b CROSS JOIN runs r "
+	"WHERE (s.value > 1.7976931348623157e308 OR s.value < -1.7976931348623157e308) AND "
+	"m.id = s.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id AND "
+	"r.id = b.run_id LIMIT 1";
+
+int samples_damage(struct store *st, char *buf, size_t len, struct error *err)
+{
+	struct store_stmt *s = NULL;
+	int rc;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	rc = sql_row(st, samples_damage_sql, SQL_NO_ARGS, &s, err, "check the store");
+	if (rc > 0)
+		snprintf(buf, len, "a sample of metric '%.64s' of run '%.64s' %s (restore the "
+			 "store from a backup)", sql_text(s, 1), sql_text(s, 0),
+			 sample_wrong(sql_real(s, 2)));
+	sql_done(s);
+	sql_end_read(st);
+	return rc < 0 ? -1 : 0;
 }

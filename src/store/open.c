@@ -189,6 +189,8 @@ int store_inspect(const char *location, struct store_status *status, struct erro
 	     d->damage(st, status->version, fresh, status->damage, sizeof(status->damage), err);
 	if (!rc && !status->damage[0])
 		rc = benchmarks_damage(st, status->damage, sizeof(status->damage), err);
+	if (!rc && !status->damage[0])
+		rc = samples_damage(st, status->damage, sizeof(status->damage), err);
 	/* packed samples came with version 13 */
 	if (!rc && !status->damage[0] && status->version >= 13)
 		rc = packs_damage(st, status->damage, sizeof(status->damage), err);

@@ -235,6 +235,8 @@ int benchmarks_read(struct load *l, struct error *err);
 int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err);
 /* The samples: iterations.c's rows, then packs.c's (packs_read()). */
 int samples_read(struct load *l, struct error *err);
+/* A sample no reader takes (iterations.c) into @buf, left "" when none. */
+int samples_damage(struct store *st, char *buf, size_t len, struct error *err);
 int packs_read(struct load *l, struct error *err);
 /* What is wrong with the packed samples (packs.c) into @buf, left "" when nothing. */
 int packs_damage(struct store *st, char *buf, size_t len, struct error *err);

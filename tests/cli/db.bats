@@ -118,6 +118,18 @@ current_version() {	# the version a new SQLite store gets
 		[[ "${lines[-1]}" == *"damaged: the parameters of a pipe benchmark of run "*"are $(
 			)not a JSON object of strings (restore the store from a backup)" ]]
 	done
+	# a sample no reader takes: text or a blob read as 0.0 once, an infinity
+	for v in "'abc'" "'12abc'" "x'00'" 9e999 -9e999; do
+		cp "$TMP/store.db" "$TMP/sample.db"
+		sqlite3 "$TMP/sample.db" "UPDATE samples SET value = $v WHERE (iteration_id, $(
+			)metric_id) = (SELECT iteration_id, metric_id FROM samples LIMIT 1)"
+		run sp --db "$TMP/sample.db" db check
+		[ "$status" -eq 1 ] || { echo "$v: $output"; false; }
+		[[ "$output" == *"state:          damaged"* ]]
+		[[ "${lines[-1]}" == *"is damaged: a sample of metric '"*"' of run 'a' is "*$(
+			)" (restore the store from a backup)" ]]
+	done
+	[[ "${lines[-1]}" == *"' is -inf, not a finite number ("* ]]
 	# a page of the file overwritten
 	cp "$TMP/store.db" "$TMP/torn.db"
 	pages=$(sqlite3 "$TMP/torn.db" 'PRAGMA page_count')
@@ -217,6 +229,14 @@ pg_make_v3() {
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" == *"the parameters of a pipe benchmark of run 'p' are not a JSON "* ]]
 	psql_in "$PGDB" "UPDATE benchmarks SET params = '{}'"
+	for v in NaN Infinity -Infinity; do
+		psql_in "$PGDB" "UPDATE samples SET value = '$v'"
+		run sp --db "$PG" db check
+		[ "$status" -eq 1 ] || { echo "$v: $output"; false; }
+		[[ "${lines[-1]}" == *"is damaged: a sample of metric '"*"' of run 'p' is "* ]]
+	done
+	[[ "${lines[-1]}" == *"' is -inf, not a finite number ("* ]]
+	psql_in "$PGDB" "UPDATE samples SET value = 1"
 	psql_in "$PGDB" "UPDATE schedperf_schema SET version = 99"
 	run sp --db "$PG" db check
 	[ "$status" -eq 3 ]

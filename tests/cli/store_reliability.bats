@@ -715,3 +715,19 @@ print(json.dumps({"schema": "schedperf-results/1", "runs": runs}))' >"$TMP/many.
 		[[ "$output" == *"a sample of metric '"*"' is inf, not a finite number: the store was "* ]]
 	done
 }
+
+@test "store: a hand-edited text sample is a damaged store, exit 3, never read as 0.0" {
+	"$SP" run pipe -p loops=10 -i 3 --name a -q
+	"$SP" run pipe -p loops=10 -i 3 --name b -q
+	# SQLite reads text as 0.0, or as its leading digits ('12abc': 12)
+	for v in "'abc'" "'12abc'" "x'00'"; do
+		sqlite3 "$SCHEDPERF_DB" "UPDATE samples SET value = $v WHERE (iteration_id, $(
+			)metric_id) = (SELECT iteration_id, metric_id FROM samples LIMIT 1)"
+		for cmd in "compare a b" "export a" "history" "detect" "show a"; do
+			run $SP $cmd
+			[ "$status" -eq 3 ] || { echo "$v $cmd: $output"; false; }
+			assert_one_line_error
+			[[ "$output" == *"a sample of metric '"*"' is not a number: the store was "* ]]
+		done
+	done
+}

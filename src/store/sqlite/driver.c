@@ -310,15 +310,18 @@ static int64_t column_int(struct store_stmt *s, int col)
 }
 
 /*
- * NULL reads as 0.0: its type is asked only then, one call of SQLite's a
- * value where most are not zero (a load's samples).
+ * Only a number is read as one: SQLite reads NULL as 0.0, and text or a
+ * blob hand-edited into a REAL column as 0.0 or as its leading digits,
+ * which a sample would then be. Those read as NAN (column_null() tells
+ * NULL apart). The type is one look at the value SQLite holds already.
  */
 static double column_real(struct store_stmt *s, int col)
 {
 	sqlite3_stmt *stmt = stmt_of(s);
-	double v = sqlite3_column_double(stmt, col);
+	int type = sqlite3_column_type(stmt, col);
 
-	return v == 0 && sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN : v;
+	return type == SQLITE_FLOAT || type == SQLITE_INTEGER ?
+	       sqlite3_column_double(stmt, col) : NAN;
 }
 
 static const char *column_text(struct store_stmt *s, int col)
