@@ -147,10 +147,17 @@ static int show(int64_t id, const struct output_format *format)
 	store_close(st);
 	if (found < 0)
 		return error_report(&err);
-	if (found)
-		return die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
-				"(see 'schedperf bisect --list')" : "bisect --show: no bisection in "
-				"the store%.0lld (start one: schedperf bisect)", (long long)id);
+	if (found) {
+		struct bisection of_store = { .db = global.db };
+		char *store = bisection_store_options(&of_store);
+
+		rc = die_code(EXIT_USAGE, id ? "bisect --show: no bisection %lld in the store "
+			      "(see schedperf bisect --list%s)" : "bisect --show: no bisection in "
+			      "the store%.0lld%.0s (start one: schedperf bisect)", (long long)id,
+			      store);
+		free(store);
+		return rc;
+	}
 	record = bisection_record_read(&b, "bisect --show", &err);
 	/* given up for a later one: its record says what it was doing, the state why it stopped */
 	if (record && !strcmp(b.state, "abandoned"))
@@ -233,15 +240,19 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 		/* git's bisect state begins once the ends are measured */
 		bool ends = !strcmp(bisection_state(bi), "measuring ends");
 		bool kernel = bi->target == &bisect_kernel;
+		char *resume = bisection_resume_command(bi);
 
 		bisection_interrupted(bi);
 		/* a tree it could not put back is said to be, by the close */
 		bisect_close(bi);
-		return command_interrupted("%s%s: 'schedperf bisect --resume' goes on", ends ?
-					   "the store is kept (git's bisect state begins once "
-					   "the ends are measured)" : "git's bisect state and the "
-					   "store are kept", kernel && !bi->tree_moved ? ", the kernel "
-					   "tree is back where it was" : "");
+		/* the command last, whole, to be pasted */
+		rc = command_interrupted("%s%s; go on with: %s", ends ? "the store is kept (git's "
+					 "bisect state begins once the ends are measured)" :
+					 "git's bisect state and the store are kept",
+					 kernel && !bi->tree_moved ? ", the kernel tree is back "
+					 "where it was" : "", resume);
+		free(resume);
+		return rc;
 	}
 	if (rc) {
 		bisection_failed(bi, &err);

@@ -121,6 +121,15 @@ extern const struct bisect_target bisect_kernel;
 /* Text from outside (a subject, git's or a build's words), as the record keeps it. */
 json_t *bisection_text(const char *s);
 
+/*
+ * What goes on with @bi, to be run as printed from any directory,
+ * malloc'd: "schedperf bisect --resume" with the --repo (or --kernel-tree)
+ * and --db it was given, quoted for a shell (bisection_resume.c).
+ */
+char *bisection_resume_command(const struct bisection *bi);
+/* The " --db STORE" other commands need to find @bi's store, or "", malloc'd. */
+char *bisection_store_options(const struct bisection *bi);
+
 /* The run a commit's measurements go to: NAME-good, NAME-bad or NAME-HASH12. */
 char *bisection_run_name(const struct bisection *bi, const char *hash);
 /*

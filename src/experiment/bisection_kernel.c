@@ -287,10 +287,17 @@ static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct 
 		rc = store_job_get(bi->st, id, job, err);
 		if (rc < 0)
 			return -1;
-		if (!rc)
-			return error_set(err, EXIT_ENV, "bisect: job %lld is gone from the store "
-					 "(see 'schedperf jobs'; 'schedperf bisect --resume' measures "
-					 "the step again)", (long long)id);
+		if (!rc) {
+			char *store = bisection_store_options(bi);
+			char *resume = bisection_resume_command(bi);
+
+			error_set(err, EXIT_ENV, "bisect: job %lld is gone from the store (see "
+				  "schedperf jobs%s; to measure the step again: %s)", (long long)id,
+				  store, resume);
+			free(store);
+			free(resume);
+			return -1;
+		}
 		if (done(job))
 			return 0;
 		time_sleep_until(time_now() + POLL_SECONDS);
@@ -381,15 +388,21 @@ static int boot_value(struct bisection *bi, const struct store_job *job, const c
 		for (size_t m = 0; m < batch->benchmarks[0].nr_metrics; m++) {
 			const struct result_metric *rm = &batch->benchmarks[0].metrics[m];
 			struct metric_key key = metric_key_of(rm);
-			char whose[320];
+			char whose[320], *resume, *fix;
+			int wrong;
 
 			if (wanted ? strcmp(rm->name, wanted) != 0 : m != 0)
 				continue;
 			snprintf(whose, sizeof(whose), "job %lld on %s stored", (long long)job->id,
 				 job->worker ? job->worker : bi->machine);
-			if (bisection_metric(bi, &key, whose, "run the workers of that machine "
-					     "with the schedperf the bisection began with, then "
-					     "'schedperf bisect --resume'", err)) {
+			resume = bisection_resume_command(bi);
+			fix = xasprintf("run the workers of that machine with the schedperf "
+					"the bisection began with, then: %s", resume);
+			wrong = bisection_metric(bi, &key, whose, fix, err);
+
+			free(fix);
+			free(resume);
+			if (wrong) {
 				result_set_release(&set);
 				return 1;
 			}

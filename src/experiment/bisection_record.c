@@ -82,10 +82,15 @@ static int check_range(struct bisection *bi, const char *top, struct error *err)
 	status = git_status(top, NULL, err, "bisect", "log", NULL);
 	if (status < 0)
 		return -1;
-	if (!status)
-		return error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s "
-				 "(finish it with 'git bisect reset', or 'schedperf bisect "
-				 "--resume' if it is schedperf's)", top);
+	if (!status) {
+		char *resume = bisection_resume_command(bi);
+
+		error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s (finish "
+			  "it with 'git bisect reset', or, if it is schedperf's, go on with: %s)",
+			  top, resume);
+		free(resume);
+		return -1;
+	}
 	if (commit_of(top, "good", bi->good_rev, bi->good, err) ||
 	    commit_of(top, "bad", bi->bad_rev, bi->bad, err))
 		return -1;

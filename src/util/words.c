@@ -91,3 +91,30 @@ void words_free(char **words)
 		free(*w);
 	free(words);
 }
+
+/* Characters a shell takes as themselves anywhere in a word. */
+static bool plain(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("_-./:@%+,", c));
+}
+
+char *words_quote(const char *word)
+{
+	struct strbuf quoted = STRBUF_INIT;
+	const char *p;
+
+	for (p = word; plain(*p); p++)
+		;
+	if (*word && !*p)
+		return xstrdup(word);
+	strbuf_addch(&quoted, '\'');
+	for (p = word; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(&quoted, "'\\''");
+		else
+			strbuf_addch(&quoted, *p);
+	}
+	strbuf_addch(&quoted, '\'');
+	return strbuf_detach(&quoted);
+}

@@ -18,4 +18,12 @@
 char **words_split(const char *line, const char *what, struct error *err);
 void words_free(char **words);
 
+/*
+ * @word as a POSIX shell reads it back as one word (and words_split()
+ * too), malloc'd: as it is when it holds only characters no shell takes
+ * for anything else, else in '...', each ' in it as '\''. For a command
+ * a message tells the user to run: pasted, it gets what was given.
+ */
+char *words_quote(const char *word);
+
 #endif

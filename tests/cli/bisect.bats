@@ -193,6 +193,77 @@ step_under_way() {
 	[ "${n:-0}" -ge 1 ]
 }
 
+# sleep_repo SLOW FAST: $TMP/repo with 8 commits of a program prog.sh, tagged
+# c1..c8, that sleeps 0.02 s, but 0.03 s in commits SLOW..FAST-1 (1-based):
+# "sleep_repo 5 9" is slower from c5 on, "sleep_repo 1 5" faster from c5 on.
+sleep_repo() {
+	new_repo
+	for i in $(seq 1 8); do
+		time=0.02
+		[ "$i" -lt "$1" ] || [ "$i" -ge "$2" ] || time=0.03
+		printf '#!/bin/sh\nsleep %s\n' "$time" >prog.sh
+		chmod +x prog.sh
+		git add prog.sh
+		git commit -q --allow-empty -m "change $i"
+		git tag "c$i"
+	done
+}
+
+# bisection_stored DB: DB holds a bisection and some of its ends' samples.
+bisection_stored() {
+	[ "$(sqlite3 "$1" "SELECT count(*) FROM bisections" 2>/dev/null)" = 1 ] &&
+		[ "$(sqlite3 "$1" "SELECT count(*) FROM iterations" 2>/dev/null)" -ge 2 ]
+}
+
+@test "bisect: Ctrl-C's resume command names the --repo and --db given, quoted, run from anywhere" {
+	sleep_repo 5 9
+	mv "$TMP/repo" "$TMP/my repo"
+	mkdir "$TMP/elsewhere" "$TMP/away"
+	cd "$TMP/elsewhere"
+	db="$TMP/it's a.db"
+	"$SP" bisect command -p cmd=./prog.sh --good c1 --bad c8 --repo "$TMP/my repo" \
+		--db "$db" --alpha 0.05 --max-samples 20 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for bisection_stored "$db"
+	kill -INT "$PID"
+	rc=0
+	wait_for all_gone "$PID"
+	wait "$PID" || rc=$?
+	PID=
+	cat "$TMP/err"
+	[ "$rc" -eq 130 ]
+	resume=$(sed -n 's/^schedperf: interrupted: .*; go on with: //p' "$TMP/err")
+	[ "$resume" = "schedperf bisect --resume --repo '$TMP/my repo' --db '$TMP/it'\''s a.db'" ]
+	# as printed, from another directory, with another default store
+	cd "$TMP/away"
+	SCHEDPERF_DB="$TMP/other.db" run eval "\"\$SP\" ${resume#schedperf }"
+	echo "$output"
+	# (a verdict the machine's noise made unconfirmed is 1: the resumption is what is tested)
+	[ "$status" -le 1 ]
+	[[ "$output" == *"bisection 1 of $TMP/my repo on "* ]]
+	[[ "$output" == *"culprit "* ]]
+	[ "$(sqlite3 "$db" "SELECT state FROM bisections")" = done ]
+	[ ! -e "$TMP/other.db" ]
+	# a store given as it is found by default is not named: the command is as short
+	cd "$TMP/my repo"
+	git bisect start --no-checkout c8 c1 >/dev/null
+	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"if it is schedperf's, go on with: schedperf bisect --resume)" ]]
+	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8 --db "$TMP/b c.db"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"go on with: schedperf bisect --resume --db '$TMP/b c.db')" ]]
+	git bisect reset >/dev/null 2>&1
+	# a relative --db is named whole
+	cd "$TMP/away"
+	sp --db it.db db init >/dev/null
+	run sp bisect --show 7 --db it.db
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"(see schedperf bisect --list --db $TMP/away/it.db)" ]]
+}
+
 @test "bisect: Ctrl-C keeps git's bisect state and the store; --resume finds the culprit" {
 	repo_of 8 5 100.0 120.0
 	# a slower program, so that the signal finds a step under way (3>&-:

@@ -310,6 +310,10 @@ running_on_its_kernel() {
 		echo "$worker" >"$TMP/busy"
 }
 
+quoted() {	# quoted URL: as a message quotes a store's URL for a shell (it has ? and &)
+	printf "'%s'" "$1"
+}
+
 commit_of() {	# commit_of I: the hash of change I
 	git -C "$TMP/tree" log --format=%H --grep="^change $1\$"
 }
@@ -483,8 +487,8 @@ old_worker() {
 	[[ "${lines[-1]}" == "schedperf: bisect: job "[0-9]*" on m1 stored value in 'ms', lower is $(
 		)better, where the bisection's first measurement stored it in '', lower is $(
 		)better: values in another unit or direction are not compared (run the $(
-		)workers of that machine with the schedperf the bisection began with, then $(
-		)'schedperf bisect --resume')" ]]
+		)workers of that machine with the schedperf the bisection began with, then: $(
+		)schedperf bisect --resume --kernel-tree $TMP/tree --db $(quoted "$PG"))" ]]
 	# nothing was compared; the round is over, its jobs all ended, and it can be resumed
 	[ "$(psql_in "$PGDB" "SELECT state FROM bisections")" = interrupted ]
 	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
@@ -586,7 +590,8 @@ old_worker() {
 	# no git bisect was begun: the message does not say one is kept
 	run tail -1 "$TMP/err"
 	[[ "$output" == "schedperf: interrupted: the store is kept (git's bisect state begins "* ]]
-	[[ "$output" == *", the kernel tree is back where it was: 'schedperf bisect --resume' "* ]]
+	[[ "$output" == *", the kernel tree is back where it was; go on with: schedperf bisect $(
+		)--resume --kernel-tree $TMP/tree --db $(quoted "$PG")" ]]
 	[ "$(psql_in "$PGDB" "SELECT state FROM bisections")" = interrupted ]
 	# with git's bisect state under way and the tree elsewhere, a new bisection is
 	# refused for it, not for a HEAD~10 the moved tree has not

@@ -48,6 +48,27 @@ static void test_words(void **state)
 		     (const char *const[]){ "keep \\n", ";", "|", ">", "$(x)", NULL });
 }
 
+/* A quoted word is read back as it was, alone, and left as it is when plain. */
+static void test_words_quote(void **state)
+{
+	static const char *const given[] = {
+		"/tmp/h1/repo", "", "a b", "it's", "'", "$HOME", "~x", "a\\b", "x;y", "\"q\"",
+		"*", "tab\there", "new\nline", "é", NULL
+	};
+	char *quoted = words_quote("/tmp/h1/b.db");
+
+	assert_string_equal(quoted, "/tmp/h1/b.db");
+	free(quoted);
+	quoted = words_quote("it's here");
+	assert_string_equal(quoted, "'it'\\''s here'");
+	free(quoted);
+	for (const char *const *g = given; *g; g++) {
+		quoted = words_quote(*g);
+		assert_words(quoted, (const char *const[]){ *g, NULL });
+		free(quoted);
+	}
+}
+
 static void test_words_unterminated(void **state)
 {
 	static const char *const bad[] = { "'open", "\"open", "trailing\\", "a \"b\\\"", NULL };
@@ -267,6 +288,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_words_quote),
 		cmocka_unit_test(test_words_unterminated),
 		cmocka_unit_test(test_command_times),
 		cmocka_unit_test(test_command_metric),

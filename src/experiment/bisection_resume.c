@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands a bisection's messages tell the user to run to go on with
+ * it (bisection.h): run as printed, from any directory, they must find the
+ * same repository and store, so each names the repository (its top level,
+ * absolute) and the store when they were given, quoted for a shell.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment/bisection.h"
+#include "util/strbuf.h"
+#include "util/words.h"
+#include "util/xalloc.h"
+
+static void add_option(struct strbuf *sb, const char *option, const char *value)
+{
+	char *quoted = words_quote(value);
+
+	strbuf_addf(sb, " %s %s", option, quoted);
+	free(quoted);
+}
+
+/*
+ * The store where it is not the one the command finds by itself, as
+ * cli_setup() chooses it ($SCHEDPERF_DB, else ./schedperf.db); a file
+ * made absolute, for another directory.
+ */
+static void add_store(struct strbuf *sb, const char *db)
+{
+	const char *env_db = getenv("SCHEDPERF_DB");
+	char *cwd;
+
+	if (!db || !strcmp(db, env_db && *env_db ? env_db : "schedperf.db"))
+		return;
+	cwd = *db == '/' || strstr(db, "://") ? NULL : getcwd(NULL, 0);
+	if (cwd) {
+		char *path = xasprintf("%s/%s", cwd, db);
+
+		add_option(sb, "--db", path);
+		free(path);
+		free(cwd);
+	} else {
+		add_option(sb, "--db", db);
+	}
+}
+
+char *bisection_store_options(const struct bisection *bi)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_store(&sb, bi->db);
+	return strbuf_detach(&sb);
+}
+
+char *bisection_resume_command(const struct bisection *bi)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "schedperf bisect --resume");
+	if (bi->kernel_tree || bi->repo)
+		add_option(&sb, bi->kernel_tree ? "--kernel-tree" : "--repo",
+			   bi->repo_top ? bi->repo_top : bi->kernel_tree ? bi->kernel_tree :
+			   bi->repo);
+	add_store(&sb, bi->db);
+	return strbuf_detach(&sb);
+}
