@@ -17,6 +17,7 @@
 #include "util/array.h"
 #include "util/spawn.h"
 #include "util/xalloc.h"
+#include "workload/workload.h"
 
 static const struct cmd_usage submit_usage = {
 	"usage: schedperf submit [--machine PATTERN] [--priority N] [--repeat N]\n"
@@ -31,7 +32,9 @@ static const struct cmd_usage submit_usage = {
 	"none, as 'schedperf jobs' names the job's command; after the word ab or\n"
 	"bisect-step, those of that command, run on the worker's machine. They are\n"
 	"checked now; a list of CPUs only for its form, the worker checking that\n"
-	"its machine has them. Needs a PostgreSQL store (--db postgresql://...).\n"
+	"its machine has them. No other command is a job: 'schedperf bisect\n"
+	"--kernel-tree DIR --machine PATTERN' queues a bisection's own jobs.\n"
+	"Needs a PostgreSQL store (--db postgresql://...).\n"
 	"Prints each job's id.\n",
 	"Each job runs once: its batches are stored whole and linked to the job,\n"
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
@@ -123,6 +126,28 @@ static bool names_no_job(const char *arg)
 	return false;
 }
 
+/*
+ * A command of schedperf's that is no job's, given where the job's command
+ * goes (a workload of that name is the run's): refused with what is a job,
+ * rather than left to run's --dry-run, which would take it for a workload
+ * or its options for run's. A bisection is not one job but queues its own.
+ */
+static int not_a_job(const char *word)
+{
+	if (!command_find(word) || workload_find(word))
+		return 0;
+	if (!strcmp(word, "bisect"))
+		return command_usage_error("submit", "bisect is not a job command: a job is a "
+					   "run, an ab or a bisect-step (queue one step with "
+					   "'submit bisect-step ...', or bisect kernels on the "
+					   "fleet with 'schedperf bisect --kernel-tree DIR "
+					   "--machine PATTERN', which queues its own jobs)");
+	return command_usage_error("submit", "%s is not a job command: a job is a run, an ab "
+				   "or a bisect-step (give 'submit [run] WORKLOAD ...', 'submit "
+				   "ab ...' or 'submit bisect-step ...', or run 'schedperf %s' "
+				   "itself)", word, word);
+}
+
 static int split_arguments(int argc, char **argv, struct submit_request *req)
 {
 	bool taken;
@@ -141,6 +166,8 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 			req->command = argv[i];
 			continue;
 		}
+		if (!req->nr_args && !req->command && (code = not_a_job(argv[i])))
+			return code;
 		if (names_no_job(argv[i]))
 			return command_usage_error("submit", "%.64s is not a job: give a workload or "
 						   "--suite, or ab or bisect-step with theirs",

@@ -606,6 +606,33 @@ kill_mid_ab() {
 	[[ "$output" == *"unknown workload 'bogus'"* ]]
 }
 
+@test "queue: submit of a command that is no job's says what a job is, and queues none" {
+	for args in "bisect" "bisect command -p cmd=/bin/true --good a --bad b" \
+		    "--machine m1 bisect --kernel-tree . --good a --bad b"; do
+		run sp submit $args
+		[ "$status" -eq 2 ] || { echo "$output"; false; }
+		assert_one_line_error
+		[ "$output" = "schedperf: submit: bisect is not a job command: a job is a run, an $(
+			)ab or a bisect-step (queue one step with 'submit bisect-step ...', or $(
+			)bisect kernels on the fleet with 'schedperf bisect --kernel-tree DIR $(
+			)--machine PATTERN', which queues its own jobs)" ]
+	done
+	for cmd in compare worker submit help; do
+		run sp submit "$cmd" a b
+		[ "$status" -eq 2 ] || { echo "$output"; false; }
+		assert_one_line_error
+		[[ "$output" == "schedperf: submit: $cmd is not a job command: a job is a run, an $(
+			)ab or a bisect-step (give 'submit [run] WORKLOAD ...', "*"or run $(
+			)'schedperf $cmd' itself)" ]]
+	done
+	# a workload is a run's, whatever commands there are; the word run names it
+	sp submit command -p cmd=/bin/true -i 1 >/dev/null
+	run sp submit run compare
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown workload 'compare'"* ]]
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 1 ]
+}
+
 @test "queue: cancel checks every id first: one that cannot be cancelled cancels none" {
 	sp submit pipe -p loops=10 -i 1 --name x >/dev/null
 	sp submit pipe -p loops=10 -i 1 --name y >/dev/null
