@@ -47,6 +47,18 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
  * nor an unfinished one of a cancelled or failed job, else 0.
  */
 int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
+/*
+ * run_taken(), less the batches an experiment killed before its first
+ * sample left (incomplete, of no job, no measured iteration): 1 when
+ * another batch holds run @name, else 0.
+ */
+int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_id,
+			       struct error *err);
+/* Those batches of run @name, each with its state (batch_state_release()). */
+int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
+			   size_t *nr, struct error *err);
+/* Delete batch @batch_id and all it holds. */
+int batch_delete(struct store *st, int64_t batch_id, struct error *err);
 /* -1 with @err (EXIT_USAGE) when run @name is an ab experiment's own, else 0 (or -1). */
 int run_own(struct store *st, const char *name, struct error *err);
 int run_own_error(const char *name, struct error *err);

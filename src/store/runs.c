@@ -43,6 +43,33 @@ int run_taken(struct store *st, const char *name, int64_t job_id, struct error *
 }
 
 /*
+ * Batch @b measured nothing: no iteration of it is a measured one (not a
+ * warm-up, not failed), what an ab that measured nothing discards.
+ */
+#define UNSAMPLED(b)								\
+	"NOT EXISTS (SELECT 1 FROM benchmarks bm JOIN iterations i ON "		\
+	"i.benchmark_id = bm.id WHERE bm.batch_id = " b ".id AND NOT i.warmup "	\
+	"AND i.failure IS NULL)"
+
+/* What an experiment killed before its first sample left, of no job. */
+#define LEFT_UNSAMPLED(b)							\
+	"(NOT " b ".complete AND " b ".job_id IS NULL AND " UNSAMPLED(b) " AND "	\
+	"EXISTS (SELECT 1 FROM environment e WHERE e.batch_id = " b ".id AND "	\
+	"e.key = 'experiment'))"
+
+int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_id,
+			       struct error *err)
+{
+	int64_t batch_id;
+
+	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
+		      "WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " AND NOT "
+		      LEFT_UNSAMPLED("b") " LIMIT 1",
+		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
+		      "find the run's batches");
+}
+
+/*
  * An experiment's runs are its own (ab's sides: their batches' environment
  * has the key "experiment"): compare pools every batch of a run, and
  * samples the experiment did not take must not join those it took.
@@ -192,6 +219,31 @@ int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **ou
 	}
 	sql_done(s);
 	return rc;
+}
+
+int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
+			   size_t *nr, struct error *err)
+{
+	struct store_stmt *s = sql_query(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND "
+					 LEFT_UNSAMPLED("b"), SQL_ARGS(SQL_TEXT(name)), err);
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "find the batches a killed experiment left")) > 0) {
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		column_batch_state(s, &(*out)[(*nr)++]);
+	}
+	sql_done(s);
+	return rc;
+}
+
+int batch_delete(struct store *st, int64_t batch_id, struct error *err)
+{
+	return sql_exec(st, "DELETE FROM batches WHERE id = $1", SQL_ARGS(SQL_INT(batch_id)),
+			err, "delete the batch");
 }
 
 void batch_state_release(struct batch_state *state)

@@ -111,8 +111,11 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
  * Begin the @n batches of an experiment whose runs are its own (ab's two
  * sides), each as store_batch_begin() with @plans[i], in one transaction
  * with the check that none of their runs holds a batch, other than those
- * of an earlier attempt of the job this process runs: refused
- * (EXIT_USAGE, naming the run) otherwise, nothing begun, so that of two
+ * of an earlier attempt of the job this process runs, or those an
+ * experiment killed (SIGKILL) before its first sample left here, whose
+ * writer is gone (they go in that transaction): refused (EXIT_USAGE,
+ * naming the run; EXIT_ENV while the killed one's tasks still run)
+ * otherwise, nothing begun, so that of two
  * experiments begun at once under one name exactly one proceeds and
  * compare never pools one's samples with another's.
  */
@@ -222,7 +225,11 @@ int store_load(struct store *st, const char *name, unsigned parts,
 int store_check_run_own(const char *db, const char *name, struct error *err);
 /* The stored plan of batch @batch_id (malloc'd JSON), NULL when it has none. */
 int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err);
-/* Whether run @name holds a batch (a run's, an ab's, any job's). */
+/*
+ * Whether run @name holds a batch (a run's, an ab's, any job's), but for
+ * those an experiment killed before its first sample left, which the next
+ * store_batches_begin_own() of the name takes over.
+ */
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err);
 
 /*

@@ -21,7 +21,9 @@
  * holds a batch, other than an earlier, lost attempt's of the job this
  * process runs, and the begin of all their batches are one write
  * transaction, so that of two experiments begun under one name at once
- * exactly one proceeds and compare never pools them.
+ * exactly one proceeds and compare never pools them. The batches of one
+ * killed with SIGKILL before its first sample hold nothing to pool: once
+ * their writer is gone they are taken over (deleted) in that transaction.
  *
  * --replace. The replacing batch is stored beside the earlier ones and
  * hidden from every reader (runs, show, compare, export) until it
@@ -66,6 +68,18 @@ static int writer_conflict(const struct batch_state *state, struct error *err)
 				 "-KILL -- -%lld', then run again)", name, (long long)state->id,
 				 (long long)w->tasks.pid, (long long)w->tasks.pid);
 	return 0;
+}
+
+/*
+ * Whether a batch of machine @key ("ID/HOST") ran here (@here): its key,
+ * or no machine id (a store or an export older than machine ids) and this
+ * host name or none. An id that is absent is not another machine's id.
+ */
+static bool ran_here(const char *key, const char *here)
+{
+	if (!strcmp(key, here))
+		return true;
+	return key[0] == '/' && (!key[1] || !strcmp(key + 1, strchr(here, '/') + 1));
 }
 
 /*
@@ -137,16 +151,55 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 }
 
 /*
+ * Whether run @name is held for an experiment begun under it: by a batch
+ * that is not an earlier attempt's of job @job_id (run_taken()), but for
+ * one an experiment killed before its first sample left (a SIGKILL: after
+ * another signal it discards its batches itself), which ran here and
+ * whose writer is gone. Those hold no sample to pool, and the name is
+ * free again, as after a SIGINT; with @take they go now. A live writer
+ * holds the name (of two experiments begun at once, the first's batches
+ * hold it from their begin, before any sample). 1 held, 0 free, -1 with
+ * @err: the tasks of a killed writer's last iteration still run.
+ */
+static int run_held(struct store *st, const char *name, int64_t job_id, bool take,
+		    struct error *err)
+{
+	struct batch_state *states = NULL;
+	char here[256];
+	size_t nr = 0;
+	int rc = run_taken_beyond_unsampled(st, name, job_id, err);
+
+	if (!rc)
+		rc = batches_left_unsampled(st, name, &states, &nr, err);
+	machine_batch_key(here, sizeof(here));
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const struct process_id *w = &states[i].writer.runner;
+
+		if (!ran_here(states[i].machine, here) || (w->pid && process_alive(w)))
+			rc = 1;
+		else if (writer_conflict(&states[i], err))
+			rc = -1;
+	}
+	for (size_t i = 0; i < nr && !rc && take; i++)
+		rc = batch_delete(st, states[i].id, err);
+	for (size_t i = 0; i < nr; i++)
+		batch_state_release(&states[i]);
+	free(states);
+	return rc;
+}
+
+/*
  * The runs of an experiment are its own: a batch of one of them that is
  * not an earlier attempt's of the job this process runs (its lost
- * batches go as this one begins) is another experiment's, whose samples
- * compare would pool with these.
+ * batches go as this one begins), nor a killed experiment's that measured
+ * nothing (run_held()), is another experiment's, whose samples compare
+ * would pool with these.
  */
 static int runs_free(struct store *st, struct result_batch *batches, size_t n,
 		     struct error *err)
 {
 	for (size_t i = 0; i < n; i++) {
-		int rc = run_taken(st, batches[i].name, st->job_id, err);
+		int rc = run_held(st, batches[i].name, st->job_id, true, err);
 
 		if (rc)
 			return rc < 0 ? -1 :
@@ -229,7 +282,7 @@ int store_run_taken(struct store *st, const char *name, bool *taken, struct erro
 
 	if (sql_begin(st, TXN_READ, err))
 		return -1;
-	rc = run_taken(st, name, 0, err);
+	rc = run_held(st, name, 0, false, err);
 	sql_end_read(st);
 	*taken = rc > 0;
 	return rc < 0 ? -1 : 0;
@@ -275,18 +328,6 @@ static int other_machine(const struct batch_state *state, const char *name, cons
 			 "'%.*s' (resume it there; here, run it without --resume)", name,
 			 (long long)state->id, *state->host ? state->host : "unknown", id_len,
 			 state->machine, here_len, here);
-}
-
-/*
- * Whether a batch of machine @key ("ID/HOST") ran here (@here): its key,
- * or no machine id (a store or an export older than machine ids) and this
- * host name or none. An id that is absent is not another machine's id.
- */
-static bool ran_here(const char *key, const char *here)
-{
-	if (!strcmp(key, here))
-		return true;
-	return key[0] == '/' && (!key[1] || !strcmp(key + 1, strchr(here, '/') + 1));
 }
 
 /*

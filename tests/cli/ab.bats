@@ -518,6 +518,50 @@ ab_refused_frees() {
 	ab_refused_frees "$(pg_url "$PGDB")"
 }
 
+# ab_killed_frees DB: an ab killed by SIGKILL in its first iteration holds
+# its --name while it lives, and leaves it free once it is gone.
+ab_killed_frees() {
+	export SCHEDPERF_DB=$1
+	# the first iteration waits until $TMP/go is there (or $TMP is gone)
+	echo 'until [ -e "$1/go" ] || [ ! -d "$1" ]; do sleep 0.01; done' >"$TMP/block.sh"
+	"$SP" ab command --a "cmd:sh $TMP/block.sh $TMP" --b "cmd:sh $TMP/block.sh $TMP b" \
+		--name k --max-samples 5 >/dev/null 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for iteration_child "$PID"
+	# while it lives, its batches hold the name, sample or none
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run k-a exists already"* ]]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --name k --dry-run
+	[ "$status" -eq 2 ]
+	kill -9 "$PID"
+	wait_for all_gone "$PID"
+	kill -KILL -- "-$group" 2>/dev/null || true
+	PID=
+	run sp runs --format json
+	[ "$(echo "$output" | json 'sorted((r["name"], r["samples"]) for r in d)' /dev/stdin)" = \
+	  "[('k-a', 0), ('k-b', 0)]" ]
+	# gone, its runs hold no sample: the name is free, as after a SIGINT
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --name k --dry-run
+	[ "$status" -eq 0 ]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run sp runs --format json
+	[ "$(echo "$output" | json 'sorted((r["name"], len(r["batches"]), r["samples"] > 0) for r in d)' /dev/stdin)" = \
+	  "[('k-a', 1, True), ('k-b', 1, True)]" ]
+	# one that has a sample keeps its name taken, killed or not
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	[ "$status" -eq 2 ]
+}
+
+@test "ab: killed by SIGKILL before its first sample, its --name is free again (SQLite, PostgreSQL)" {
+	PGDB=$(pg_new_db)
+	ab_killed_frees "$TMP/killed.db"
+	ab_killed_frees "$(pg_url "$PGDB")"
+}
+
 @test "ab: a new store another process has open stays when the ab stores nothing" {
 	mkdir "$TMP/new"
 	local db="$TMP/new/store.db" holder rc=0
