@@ -39,47 +39,60 @@ static int need_store(const char *what, const struct store_status *status)
 			"(create one with 'schedperf db init')", what, status->location);
 }
 
+/* A store of this schedperf's schema already: nothing to do. */
+static int current_already(const char *location)
+{
+	if (!global.quiet)
+		printf("%s: a store of schema version %d already; nothing to do\n",
+		       location, STORE_SCHEMA_VERSION);
+	return EXIT_OK;
+}
+
 /*
  * Bring the store to this schedperf's schema by opening it to write,
  * which creates or upgrades it (store.h); nothing to do when it is there
- * already. @done says what was done, for the line that reports it.
+ * already.
  */
-static int write_schema(const struct store_status *status, const char *done)
+static int open_to_write(struct store **st)
 {
-	struct store *st = NULL;
 	struct error err = { 0 };
 
-	if (status->version == STORE_SCHEMA_VERSION) {
-		if (!global.quiet)
-			printf("%s: a store of schema version %d already; nothing to do\n",
-			       status->location, status->version);
-		return EXIT_OK;
-	}
-	if (store_open(global.db, &st, &err))
+	if (store_open(global.db, st, &err))
 		return error_report(&err);
-	store_close(st);
-	if (!global.quiet)
-		printf("%s: %s\n", status->location, done);
 	return EXIT_OK;
 }
 
 static int db_init(const struct store_status *status)
 {
-	char done[128];
+	struct store *st;
+	int code;
 
-	if (status->version && status->version < STORE_SCHEMA_VERSION)
+	if (status->version == STORE_SCHEMA_VERSION)
+		return current_already(status->location);
+	if (status->version)
 		return die_code(EXIT_USAGE, "db init: '%s' is a store of schema version %d "
 				"already (bring it to version %d with 'schedperf db upgrade')",
 				status->location, status->version, STORE_SCHEMA_VERSION);
-	snprintf(done, sizeof(done), "created a store (%s, schema version %d)",
-		 status->backend, STORE_SCHEMA_VERSION);
-	return write_schema(status, done);
+	code = open_to_write(&st);
+	if (code)
+		return code;
+	store_close(st);
+	if (!global.quiet)
+		printf("%s: created a store (%s, schema version %d)\n", status->location,
+		       status->backend, STORE_SCHEMA_VERSION);
+	return EXIT_OK;
 }
 
+/*
+ * The version the upgrade found is the one it read under the write lock:
+ * of processes upgrading at once, one does it, and the others find it
+ * done.
+ */
 static int db_upgrade(const struct store_status *status)
 {
 	int code = need_store("upgrade", status);
-	char done[128];
+	struct store *st;
+	int from;
 
 	if (code)
 		return code;
@@ -87,9 +100,19 @@ static int db_upgrade(const struct store_status *status)
 		return die_code(EXIT_ENV, "db upgrade: store '%s' is damaged, nothing was "
 				"changed: %s (repair it, or restore it from a backup, and upgrade "
 				"that)", status->location, status->damage);
-	snprintf(done, sizeof(done), "upgraded from schema version %d to %d",
-		 status->version, STORE_SCHEMA_VERSION);
-	return write_schema(status, done);
+	if (status->version == STORE_SCHEMA_VERSION)
+		return current_already(status->location);
+	code = open_to_write(&st);
+	if (code)
+		return code;
+	from = store_upgraded_from(st);
+	store_close(st);
+	if (!from)
+		return current_already(status->location);
+	if (!global.quiet)
+		printf("%s: upgraded from schema version %d to %d\n", status->location, from,
+		       STORE_SCHEMA_VERSION);
+	return EXIT_OK;
 }
 
 static int db_check(const struct store_status *status)

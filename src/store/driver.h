@@ -59,6 +59,7 @@ struct store {
 	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
 	char job_claim[128];
 	bool lock_busy;		/* the last error was the write lock held too long */
+	int upgraded_from;	/* the version its open upgraded, read under the lock; 0 */
 };
 
 /* A prepared statement: the first member of each driver's own. */

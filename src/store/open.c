@@ -88,6 +88,11 @@ int store_open(const char *location, struct store **out, struct error *err)
 	return open_with(location, STORE_WRITE, out, err);
 }
 
+int store_upgraded_from(const struct store *st)
+{
+	return st->upgraded_from;
+}
+
 int store_open_existing(const char *location, struct store **out, struct error *err)
 {
 	return open_with(location, STORE_READ, out, err);

@@ -449,5 +449,9 @@ int store_schema_upgrade(struct store *st, struct error *err)
 	/* Under the write lock, look again: another process may have done it meanwhile. */
 	version = st->driver->version(st, err);
 	rc = version < 0 || (version < STORE_SCHEMA_VERSION && migrate(st, version, err));
-	return sql_end_write(st, rc ? -1 : 0, err);
+	if (sql_end_write(st, rc ? -1 : 0, err))
+		return -1;
+	if (version < STORE_SCHEMA_VERSION)
+		st->upgraded_from = version;
+	return 0;
 }

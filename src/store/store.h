@@ -32,6 +32,12 @@ struct store;
  */
 int store_open(const char *location, struct store **out, struct error *err);
 /*
+ * The schema version @st's store_open() upgraded from, read under the
+ * write lock; 0 when it changed no schema (another process may have
+ * upgraded it meanwhile: db upgrade says so, not that it did).
+ */
+int store_upgraded_from(const struct store *st);
+/*
  * Open a store that must exist already, for commands that only read: a
  * mistyped --db is an error (EXIT_USAGE), not a new empty file. Nothing is
  * created or changed, whatever the file: a store of an older schema is

@@ -61,6 +61,46 @@ current_version() {	# the version a new SQLite store gets
 	assert_one_line_error
 }
 
+# upgrade_race LOCATION: six db upgrades of LOCATION at once; their lines in $TMP/race.
+upgrade_race() {
+	local pids=() i
+
+	for i in 1 2 3 4 5 6; do
+		"$SP" --db "$1" db upgrade >"$TMP/race-$i" 2>&1 3>&- &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || { cat "$TMP/race-$((i + 1))"; return 1; }
+	done
+	cat "$TMP"/race-? >"$TMP/race"
+}
+
+@test "db upgrade: of six at once one upgrades, the others find it done" {
+	v=$(current_version)
+	sqlite3 "$TMP/race.db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	# all six read version 1 before any can write: a reader holds the write lock
+	mkfifo "$TMP/go"
+	"$PYTHON" -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+open(sys.argv[3]).read()
+c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
+	local holder=$!
+	wait_for test -e "$TMP/locked"
+	upgrade_race "$TMP/race.db" &
+	local racer=$!
+	opened() { [ "$(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c "$TMP/race.db\$")" -ge 7 ]; }
+	wait_for opened
+	echo >"$TMP/go"
+	wait "$holder"
+	wait "$racer"
+	[ "$(grep -c "^$TMP/race.db: upgraded from schema version 1 to $v\$" "$TMP/race")" -eq 1 ]
+	[ "$(grep -c "^$TMP/race.db: a store of schema version $v already; nothing to do\$" \
+		"$TMP/race")" -eq 5 ] || { cat "$TMP/race"; false; }
+	[ "$(sqlite3 "$TMP/race.db" 'PRAGMA user_version')" -eq "$v" ]
+}
+
 @test "db: the man page's FILES entry names this schema version and every older one" {
 	sp --db "$TMP/v.db" db init >/dev/null
 	v=$(sp --db "$TMP/v.db" db check | sed -n 's/^schema version: *//p')
@@ -212,6 +252,16 @@ pg_make_v3() {
 	run sp --db "$(pg_url "$PGDB" "$role")" db check
 	[ "$status" -eq 0 ]
 	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
+}
+
+@test "db upgrade on PostgreSQL: of six at once one upgrades, the others find it done" {
+	v=$(current_version)
+	sp --db "$PG" run pipe -p loops=10 -i 1 --name a -q
+	pg_make_v3 "$PGDB"
+	upgrade_race "$PG"
+	[ "$(grep -c ": upgraded from schema version 3 to $v\$" "$TMP/race")" -eq 1 ]
+	[ "$(grep -c ": a store of schema version $v already; nothing to do\$" "$TMP/race")" -eq 5 ] ||
+		{ cat "$TMP/race"; false; }
 }
 
 @test "db check on PostgreSQL: not a store (2), newer (3), damaged (1)" {
