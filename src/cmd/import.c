@@ -21,7 +21,7 @@ static const struct cmd_usage import_usage = {
 	"Read schedperf-results/1 JSON (as 'schedperf export' writes it, or\n"
 	"converted from another tool: any workload name is accepted) into the store.\n"
 	"Everything is validated first (types, finite numbers, none too small for\n"
-	"a double, non-empty samples, better = higher|lower); one bad value and\n"
+	"a double, a list of samples, better = higher|lower); one bad value and\n"
 	"nothing is imported. A batch already in the store (same run name and\n"
 	"start time, the same instant however written), or twice in the input,\n"
 	"is refused, and so is a benchmark twice in a batch (its workload and\n"

@@ -21,7 +21,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static int read_samples(json_t *array, bool required, struct result_metric *m, bool warmup,
+static int read_samples(json_t *array, struct result_metric *m, bool warmup,
 			const char *file, const struct where *w, struct error *err)
 {
 	size_t i;
@@ -29,8 +29,6 @@ static int read_samples(json_t *array, bool required, struct result_metric *m, b
 
 	if (!json_is_array(array))
 		return bad(err, file, w, "not an array of numbers");
-	if (required && !json_array_size(array))
-		return bad(err, file, w, "no samples (a metric needs at least one)");
 	json_array_foreach(array, i, v) {
 		double x = json_is_number(v) ? json_number_value(v) : NAN;
 
@@ -108,11 +106,16 @@ static int read_metric(json_t *obj, struct result_benchmark *bench, const char *
 	where_child(&sw, w, "samples", -1);
 	if (!json_object_get(obj, "samples"))
 		return bad(err, file, &sw, "missing");
-	if (read_samples(json_object_get(obj, "samples"), true, m, false, file, &sw, err))
+	/* may be empty: a metric whose iterations all failed, defined all the same */
+	if (read_samples(json_object_get(obj, "samples"), m, false, file, &sw, err))
 		return -1;
 	if (json_object_get(obj, "warmup")) {
 		where_child(&sw, w, "warmup", -1);
-		if (read_samples(json_object_get(obj, "warmup"), false, m, true, file, &sw, err))
+		/* they would fill no iteration (result_benchmark_filled()): not stored */
+		if (!m->nr_samples && json_array_size(json_object_get(obj, "warmup")))
+			return bad(err, file, &sw, "warm-ups of a metric without samples (give "
+				   "its samples, or leave its warm-ups out)");
+		if (read_samples(json_object_get(obj, "warmup"), m, true, file, &sw, err))
 			return -1;
 	}
 	return read_repetitions(obj, m, file, w, err);

@@ -43,7 +43,8 @@ static void metric_json(struct json_writer *w, const struct result_metric *m)
 		jw_integer(w, (long long)result_metric_repetitions(m));
 	}
 	samples_json(w, "samples", m->samples, m->nr_samples);
-	if (m->nr_warmup)
+	/* warm-ups of a metric never measured fill no iteration import counts */
+	if (m->nr_warmup && m->nr_samples)
 		samples_json(w, "warmup", m->warmup, m->nr_warmup);
 	jw_close(w);
 }
@@ -148,8 +149,8 @@ static void profile_json(struct json_writer *w, const struct result_profile *p)
 /*
  * Whether @b's records are one for each iteration its metrics written
  * fill, as import reads them. A benchmark whose warm-ups succeeded and
- * measured iterations all failed writes no metric, and so none of its
- * warm-ups' records: the file would be one import refuses.
+ * measured iterations all failed writes its metrics without values, and
+ * so none of its warm-ups' records: the file would be one import refuses.
  */
 static bool records_fit(const struct result_benchmark *b)
 {
@@ -179,12 +180,14 @@ static void benchmark_json(struct json_writer *w, const struct result_benchmark 
 			jw_string(w, b->failures[i]);
 		jw_close(w);
 	}
-	/* A metric never measured (all iterations failed) has nothing to carry. */
+	/*
+	 * A metric never measured (all iterations failed) is written too, its
+	 * samples empty: without it an import would show nothing of the metric.
+	 */
 	jw_key(w, "metrics");
 	jw_array(w);
 	for (size_t i = 0; i < b->nr_metrics; i++)
-		if (b->metrics[i].nr_samples)
-			metric_json(w, &b->metrics[i]);
+		metric_json(w, &b->metrics[i]);
 	jw_close(w);
 	if (b->nr_iterations && records_fit(b)) {
 		jw_key(w, "iterations");
@@ -332,10 +335,8 @@ static int batch_refused(const struct result_batch *batch, struct error *err)
 		for (size_t k = 0; !why && k < b->nr_metrics; k++) {
 			const struct result_metric *m = &b->metrics[k];
 
-			if (!m->nr_samples)
-				continue;
 			for (size_t j = 0; j < k && !why; j++)
-				if (b->metrics[j].nr_samples && m->name && b->metrics[j].name &&
+				if (m->name && b->metrics[j].name &&
 				    !strcmp(m->name, b->metrics[j].name))
 					why = "a metric of that name comes twice", field = "name";
 			if (!why)

@@ -137,10 +137,30 @@ print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])
 	[ "$status" -eq 1 ]
 	sp export f -o "$TMP/one.json"
 	[ "$(json 'd["runs"][0]["benchmarks"][0]["failed_iterations"]' "$TMP/one.json")" -eq 2 ]
+	# its metrics, without values (their warm-ups fill no iteration import counts)
+	[ "$(json '[sorted(m.keys()) for m in d["runs"][0]["benchmarks"][0]["metrics"]][0]' "$TMP/one.json")" = "['better', 'name', 'samples', 'source', 'unit']" ]
 	[ "$(json '"iterations" in d["runs"][0]["benchmarks"][0]' "$TMP/one.json")" = False ]
 	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
 	SCHEDPERF_DB="$TMP/second.db" sp export f > "$TMP/two.json"
 	cmp "$TMP/one.json" "$TMP/two.json"
+}
+
+@test "a benchmark whose iterations all failed keeps its metrics through export and import" {
+	run sp run command -p shell=1 -p cmd='exit 1' -i 2 --warmup 0 --name f --quiet --monitors none
+	[ "$status" -eq 1 ]
+	sp export f -o "$TMP/one.json"
+	[ "$(json '[(m["name"], m["samples"]) for m in d["runs"][0]["benchmarks"][0]["metrics"]][:3]' "$TMP/one.json")" = \
+	  "[('seconds', []), ('user_seconds', []), ('system_seconds', [])]" ]
+	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
+	[ "$(SCHEDPERF_DB="$TMP/second.db" sp show f)" = "$(sp show f)" ]
+	[[ "$(SCHEDPERF_DB="$TMP/second.db" sp show f)" == *"seconds "*"n=0"* ]]
+	SCHEDPERF_DB="$TMP/second.db" sp export f | cmp - "$TMP/one.json"
+	# a file of an earlier schedperf, without them, is still imported
+	"$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = "g"
+d["runs"][0]["benchmarks"][0]["metrics"] = []; json.dump(d, sys.stdout)' "$TMP/one.json" \
+		> "$TMP/old.json"
+	sp import "$TMP/old.json"
 }
 
 @test "import: a whole-number sample beyond 64 bits is the double it is; integer fields still refuse it" {
@@ -238,7 +258,8 @@ JSON
 	m='{"name": "m", "unit": "s", "better": "lower", "samples": [1]}'
 	run_with() { echo "{\"schema\": \"schedperf-results/1\", \"runs\": [$good_run, {\"name\": \"x\", \"started\": \"2020-01-01T00:00:00Z\", \"complete\": true, \"environment\": {}, \"benchmarks\": [{\"workload\": \"w\", \"params\": {}, \"metrics\": [$1]}]}]}"; }
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "sideways", "samples": [1]}')"
-	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": []}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower"}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [], "warmup": [1]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": ["1"]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [NaN]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [1e999]}')"
