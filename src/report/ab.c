@@ -60,8 +60,10 @@ static void ab_text(FILE *out, const void *records, const void *how)
 		fprintf(out, "verdict: %s: %s\n", v->verdict, v->samples[0] || v->samples[1] ?
 			"no block measured both sides" : "no sample was measured");
 	else if (v->direction)
-		fprintf(out, "verdict: different: b is %s than a by %.2f%% (interval %s; + is "
-			"better)\n", v->direction, fabs(v->estimate_pct), ci);
+		/* the size without its sign, which "better" or "worse" says */
+		fprintf(out, "verdict: different: b is %s than a by %s%% (interval %s; + is "
+			"better)\n", v->direction,
+			format_change(est, sizeof(est), fabs(v->estimate_pct), 2) + 1, ci);
 	else
 		fprintf(out, "verdict: %s: b vs a %s (interval %s; + is better)\n", v->verdict,
 			format_pct(est, sizeof(est), v->estimate_pct, 2, "unknown"), ci);

@@ -389,14 +389,10 @@ static void pct_format(char *buf, size_t len, double pct)
 {
 	char num[32];
 
-	if (!isfinite(pct)) {
+	if (!isfinite(pct))
 		snprintf(buf, len, "%s%%", isnan(pct) ? "NaN" : pct > 0 ? "+Inf" : "-Inf");
-	} else if (fabs(pct) >= 1e15) {
-		format_shortest(num, sizeof(num), pct);
-		snprintf(buf, len, "%s%s%%", pct > 0 ? "+" : "", num);
-	} else {
-		snprintf(buf, len, "%+.2f%%", pct);
-	}
+	else
+		snprintf(buf, len, "%s%%", format_change(num, sizeof(num), pct, 2));
 }
 
 static void bs_comparison(char *delta, size_t dlen, char *pn, size_t plen,

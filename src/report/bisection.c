@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/numfmt.h"
 #include "util/utf8.h"
 
 static const char *str(const json_t *obj, const char *key)
@@ -95,8 +96,10 @@ static const char *blocks_word(const json_t *r)
 /* An end of a change's interval: "-21.3 %", or "unbounded" when the samples set none. */
 static void change_end(FILE *out, const json_t *end)
 {
+	char pct[32];
+
 	if (json_is_number(end))
-		fprintf(out, "%+.1f %%", json_number_value(end));
+		fprintf(out, "%s %%", format_change(pct, sizeof(pct), json_number_value(end), 1));
 	else
 		fputs("unbounded", out);
 }
@@ -108,12 +111,13 @@ static void change_end(FILE *out, const json_t *end)
 static void change(FILE *out, const json_t *obj)
 {
 	json_t *ci = json_object_get(obj, "ci_pct");
+	char pct[32];
 
 	if (!isfinite(num(obj, "change_pct"))) {
 		fputs("-", out);
 		return;
 	}
-	fprintf(out, "%+.1f %%", num(obj, "change_pct"));
+	fprintf(out, "%s %%", format_change(pct, sizeof(pct), num(obj, "change_pct"), 1));
 	if (json_array_size(ci) != 2)
 		return;
 	fputs(" [", out);

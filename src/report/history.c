@@ -12,6 +12,7 @@
 #include "report/history.h"
 #include "report/report.h"
 #include "util/json_write.h"
+#include "util/numfmt.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 
@@ -336,7 +337,7 @@ void report_detect_text(FILE *out, const void *records, const void *how)
 		for (size_t j = 0; j < s->nr_changes; j++) {
 			const struct history_change *c = &s->changes[j];
 			const struct history_point *p = &s->points[c->cp.index];
-			char *shown = utf8_escaped(p->run);
+			char *shown = utf8_escaped(p->run), pct[32];
 
 			fprintf(out, "  at %s", shown);
 			free(shown);
@@ -345,9 +346,10 @@ void report_detect_text(FILE *out, const void *records, const void *how)
 			fprintf(out, " (point %zu): %.6g +- %.3g -> %.6g +- %.3g, ", c->cp.index,
 				c->cp.sides.mean_before, c->cp.sides.stddev_before,
 				c->cp.sides.mean_after, c->cp.sides.stddev_after);
-			/* no percent of a mean of 0 */
+			/* no percent of a mean of 0; a huge one as compare prints it */
 			if (isfinite(c->pct_change))
-				fprintf(out, "%+.2f %%", c->pct_change);
+				fprintf(out, "%s %%", format_change(pct, sizeof(pct),
+								    c->pct_change, 2));
 			else
 				fputs("no percent (from 0)", out);
 			fprintf(out, ", %s, p = %.3g\n", change_kind(c), c->cp.sides.p);

@@ -19,6 +19,7 @@
 #include "report/html.h"
 #include "report/report.h"
 #include "util/array.h"
+#include "util/numfmt.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -78,10 +79,12 @@ static void html_lines(FILE *out, const char *text)
 /* @v to @digits significant digits, or a percent change with @pct; "-" when undefined */
 static void html_number(FILE *out, double v, int digits, bool pct)
 {
+	char change[32];
+
 	if (!isfinite(v))
 		fputc('-', out);
 	else if (pct)
-		fprintf(out, "%+.2f %%", v);
+		fprintf(out, "%s %%", format_change(change, sizeof(change), v, 2));
 	else
 		fprintf(out, "%.*g", digits, v);
 }

@@ -12,6 +12,7 @@
 
 #include "report/report.h"
 #include "util/json_write.h"
+#include "util/numfmt.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 
@@ -31,7 +32,9 @@ static char *verdict_text(const char *result)
 	const char *direction = json_string_value(json_object_get(r, "direction"));
 	json_t *est = json_object_get(r, "estimate_pct");
 	json_t *ci = json_object_get(r, "ci_pct");
+	json_t *ci_low = json_array_get(ci, 0), *ci_high = json_array_get(ci, 1);
 	struct strbuf sb = STRBUF_INIT;
+	char lo[32], hi[32];
 
 	if (!verdict) {
 		json_decref(r);
@@ -41,10 +44,11 @@ static char *verdict_text(const char *result)
 	if (direction)
 		strbuf_addf(&sb, " (b %s)", direction);
 	if (json_is_number(est))
-		strbuf_addf(&sb, " %+.2f%%", json_number_value(est));
-	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-		strbuf_addf(&sb, " [%+.2f%%, %+.2f%%]", json_number_value(json_array_get(ci, 0)),
-			    json_number_value(json_array_get(ci, 1)));
+		strbuf_addf(&sb, " %s%%", format_change(lo, sizeof(lo), json_number_value(est), 2));
+	if (json_is_number(ci_low) && json_is_number(ci_high))
+		strbuf_addf(&sb, " [%s%%, %s%%]",
+			    format_change(lo, sizeof(lo), json_number_value(ci_low), 2),
+			    format_change(hi, sizeof(hi), json_number_value(ci_high), 2));
 	json_decref(r);
 	return strbuf_detach(&sb);
 }

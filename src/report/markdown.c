@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/numfmt.h"
 
 void md_number(FILE *out, double v, enum md_kind kind)
 {
+	char change[32];
+
 	if (!isfinite(v)) {
 		fputs("-", out);
 		return;
@@ -30,7 +33,7 @@ void md_number(FILE *out, double v, enum md_kind kind)
 		fprintf(out, "%.0f%%", v);
 		break;
 	case MD_CHANGE:
-		fprintf(out, "%+.2f%%", v);
+		fprintf(out, "%s%%", format_change(change, sizeof(change), v, 2));
 		break;
 	}
 }

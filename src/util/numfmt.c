@@ -170,12 +170,32 @@ int format_g17(char *buf, double v)
 	return sprintf(buf, "%.17g", v);
 }
 
+/* From here %f prints digits a double does not hold (309 of them near DBL_MAX). */
+#define CHANGE_FIXED_MAX	1e15
+
+const char *format_change(char *buf, size_t len, double change, int decimals)
+{
+	char num[32];
+
+	if (fabs(change) < CHANGE_FIXED_MAX || !isfinite(change)) {
+		snprintf(buf, len, "%+.*f", decimals, change);
+		return buf;
+	}
+	format_shortest(num, sizeof(num), change);
+	snprintf(buf, len, "%s%s", change > 0 ? "+" : "", num);
+	return buf;
+}
+
 const char *format_pct(char *buf, size_t len, double pct, int decimals, const char *none)
 {
+	size_t used;
+
 	if (!isfinite(pct))
 		return none;
 	if (fabs(pct) < 0.5 * pow(10, -decimals))
 		pct = 0;
-	snprintf(buf, len, "%+.*f%%", decimals, pct);
+	format_change(buf, len, pct, decimals);
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "%%");
 	return buf;
 }

@@ -21,7 +21,16 @@ void format_shortest(char *buf, size_t len, double v);
 int format_g17(char *buf, double v);
 
 /*
- * A percent change as people read it, "%+.*f%%" to @decimals places, with
+ * A change (a percent, without its sign of percent) as "%+.*f" to
+ * @decimals places; from 1e15 on, where %f would print every one of up to
+ * 309 digits that a double does not hold, the shortest form that reads
+ * back exactly with its sign (+1e+302), as compare's styles print one. For
+ * a finite @change; @buf of 32 bytes suffices.
+ */
+const char *format_change(char *buf, size_t len, double change, int decimals);
+
+/*
+ * A percent change as people read it, format_change()'s to @decimals places, with
  * no "-0.00%" for one that rounds to none: @buf; or @none when @pct is not
  * a finite number (an end an interval does not have).
  */

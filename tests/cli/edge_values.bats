@@ -69,6 +69,28 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 	done
 }
 
+@test "a change near 1e+302 % is printed as compare prints it, not in its 303 digits" {
+	local args=() i
+	for i in $(seq 0 11); do
+		args+=("r$(printf %02d $i)=$([ $i -lt 6 ] && echo 1,1.01,1.02 || echo 1e300,1.01e300,1.02e300)")
+	done
+	import_runs "${args[@]}"
+	sp detect >"$TMP/d.txt"
+	grep -q '^  at r06 (point 6): 1.01 +- 0 -> 1.01e+300 +- 0, -[0-9.]\{1,18\}e+30[12] %, regression' "$TMP/d.txt" ||
+		{ cat "$TMP/d.txt"; return 1; }
+	# JSON keeps the number whole
+	sp detect --format json >"$TMP/d.json"
+	[ "$(json '[c["pct_change"] for s in d for c in s["change_points"]][0] < -9e301' "$TMP/d.json")" = True ]
+	sp compare r00 r11 --format markdown >"$TMP/c.md" 2>/dev/null
+	grep -q ' | -[0-9.]\{1,18\}e+30[12]% | ' "$TMP/c.md" || { cat "$TMP/c.md"; return 1; }
+	sp compare r00 r11 --style lkp --format markdown >"$TMP/c.md" 2>/dev/null
+	grep -q ' | +[0-9.]\{1,18\}e+30[12]% | ' "$TMP/c.md" || { cat "$TMP/c.md"; return 1; }
+	sp report r00 r11 -o "$TMP/r.html"
+	grep -q '>-[0-9.]\{1,18\}e+30[12] %<' "$TMP/r.html" || { grep -o '.\{40\}1e+302.\{20\}' "$TMP/r.html"; return 1; }
+	# no line of any of them holds a run of 20 digits
+	refute grep -q '[0-9]\{20\}' "$TMP/d.txt" "$TMP/c.md" "$TMP/r.html"
+}
+
 @test "compare's MMTests tables stay aligned for values near -+1.8e308" {
 	import_runs pos=1.7e308,1.75e308,1.79e308 neg=-1.7e308,-1.75e308,-1.79e308 one=1,2,3
 	for pair in "pos neg" "neg pos" "one neg"; do

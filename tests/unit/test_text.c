@@ -189,6 +189,30 @@ static void test_format_shortest(void **state)
 	}
 }
 
+/*
+ * A change to so many decimals below 1e15; from there, where %f would print
+ * up to 309 digits, the shortest form that reads back, signed as %+ signs.
+ */
+static void test_format_change(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(format_change(buf, sizeof(buf), 12.345, 2), "+12.35");
+	assert_string_equal(format_change(buf, sizeof(buf), -0.001, 2), "-0.00");
+	assert_string_equal(format_change(buf, sizeof(buf), -99.5, 1), "-99.5");
+	assert_string_equal(format_change(buf, sizeof(buf), 999999999999999.0, 2),
+			    "+999999999999999.00");
+	assert_string_equal(format_change(buf, sizeof(buf), 1e15, 2), "+1e+15");
+	assert_string_equal(format_change(buf, sizeof(buf), -1.0000000000000001e302, 2),
+			    "-1e+302");
+	assert_string_equal(format_change(buf, sizeof(buf), -1.7976931348623157e308, 2),
+			    "-1.7976931348623157e+308");
+	assert_string_equal(format_pct(buf, sizeof(buf), -1e302, 2, "-"), "-1e+302%");
+	assert_string_equal(format_pct(buf, sizeof(buf), -0.001, 2, "-"), "+0.00%");
+	assert_string_equal(format_pct(buf, sizeof(buf), NAN, 2, "none"), "none");
+}
+
 /* format_g17() against glibc's own %.17g: the value must print alike. */
 static void assert_g17(double v)
 {
@@ -459,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_kept),
 		cmocka_unit_test(test_utf8_quoted),
 		cmocka_unit_test(test_format_shortest),
+		cmocka_unit_test(test_format_change),
 		cmocka_unit_test(test_format_g17),
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_json_writer),
