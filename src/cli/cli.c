@@ -15,6 +15,7 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
+#include "util/db_hint.h"
 #include "util/kernel_release.h"
 #include "util/output_file.h"
 #include "util/strbuf.h"
@@ -60,9 +61,7 @@ static const struct knob_events knob_voice = { knob_said, knob_warned, knob_rest
 
 void cli_setup(void)
 {
-	const char *env_db = getenv("SCHEDPERF_DB");
-
-	global.db = env_db && *env_db ? env_db : "schedperf.db";
+	global.db = db_default();
 	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	knob_events_set(&knob_voice);
 	job_env_check_paths();

@@ -171,6 +171,7 @@ static void verdict_of(const struct ab *ab, const struct ab_outcome *out, const 
 	v->seconds = out->seconds;
 	v->reason = out->reason;
 	v->name = name;
+	v->db = global.db;
 	v->runs_kept = runs_kept(ab);
 	v->params_differ = NULL;
 }

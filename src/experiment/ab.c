@@ -9,6 +9,7 @@
 #include "experiment/ab.h"
 #include "runner/job_env.h"
 #include "stats/rng.h"
+#include "util/db_hint.h"
 #include "util/numfmt.h"
 #include "util/timeutil.h"
 
@@ -23,14 +24,16 @@ static const char *const side_names[2] = { "a", "b" };
  */
 static const char *see_run(const struct ab_measurement *m, const char *run_name)
 {
-	static char buf[300];
+	static char buf[1400];
+	char db[1024];
 	struct error err = { 0 };
 	int64_t job;
 
 	if (job_env_id(&job, &err) > 0 || (!m->sides[0]->result.iterations_measured &&
 					    !m->sides[1]->result.iterations_measured))
 		return "";
-	snprintf(buf, sizeof(buf), " (see 'schedperf show %s')", run_name);
+	snprintf(buf, sizeof(buf), " (see 'schedperf show %s%s')", run_name,
+		 db_hint(db, sizeof(db), m->db));
 	return buf;
 }
 

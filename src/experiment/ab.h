@@ -27,6 +27,7 @@ struct ab_measurement {
 	int seed;			/* of the blocks' orders */
 	const char *cap_reason;		/* why it stopped at --max-samples */
 	const struct sampling_events *events;
+	const char *db;			/* the store's location, for the hints */
 };
 
 /* What it found. */

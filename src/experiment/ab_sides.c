@@ -321,12 +321,12 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
  * earlier, lost attempt is its own (its batches go now). Then sample
  * until the verdict. Returns 0 or -1 with @err.
  */
-static int run_sides(struct ab_experiment *x, struct store *st, const char *name,
-		     const struct ab_run_hooks *hooks, struct ab_outcome *out,
+static int run_sides(struct ab_experiment *x, struct store *st, const char *db,
+		     const char *name, const struct ab_run_hooks *hooks, struct ab_outcome *out,
 		     struct error *err)
 {
 	struct ab_measurement m = { { &x->side[0].sample, &x->side[1].sample }, &x->ks,
-				    &x->so, x->seed, x->cap_reason, hooks->events };
+				    &x->so, x->seed, x->cap_reason, hooks->events, db };
 	struct result_set set = { NULL, 0 };
 	struct monitor_set *ms = NULL;
 	char run[512];
@@ -366,7 +366,7 @@ int ab_run(struct ab_experiment *x, const char *db, const char *name,
 		rc = store_open_made(db, &st, &made, err) || job_env_attach(st, err) ||
 		     knob_session_copy(&x->ks, st, err) ? -1 : 0;
 	if (!rc)
-		rc = run_sides(x, st, name, hooks, out, err);
+		rc = run_sides(x, st, db, name, hooks, out, err);
 	if (knob_session_end(&x->ks, st, &rerr) && !rc) {
 		*err = rerr;
 		rc = -1;

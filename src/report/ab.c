@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "report/ab.h"
+#include "util/db_hint.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
 
@@ -52,7 +53,7 @@ static void ab_text(FILE *out, const void *records, const void *how)
 {
 	const struct ab_verdict *v = records;
 	const char *name = v->name;
-	char ci[80], est[32];
+	char ci[80], est[32], db[1024];
 
 	report_ab_head(out, v, "\n");
 	interval_text(ci, sizeof(ci), v);
@@ -70,9 +71,10 @@ static void ab_text(FILE *out, const void *records, const void *how)
 	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
 		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
 	if (v->runs_kept)
-		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b%s%s)\n", name,
+		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b%s%s%s)\n", name,
 			name, name, name, v->params_differ && *v->params_differ ?
-			" --ignore-param " : "", v->params_differ ? v->params_differ : "");
+			" --ignore-param " : "", v->params_differ ? v->params_differ : "",
+			db_hint(db, sizeof(db), v->db));
 	else
 		fputs("runs: none kept: nothing was measured\n", out);
 }

@@ -29,6 +29,7 @@ struct ab_verdict {
 	double seconds;
 	const char *reason;		/* why it stopped */
 	const char *name;		/* the runs are NAME-a and NAME-b */
+	const char *db;			/* their store's location */
 	const char *params_differ;	/* the parameters the sides differ in; NULL, "": none */
 	bool runs_kept;			/* false when nothing was measured: they went */
 };

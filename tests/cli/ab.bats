@@ -620,6 +620,30 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "${lines[-1]}" == *"3 blocks in a row failed, $want" ]]
 }
 
+@test "ab: a hint names the store unless it is the default, and runs as it is said" {
+	db="$TMP/an \$other store.db"
+	# b measures once, then fails: three failed blocks stop ab with its hint
+	run sp ab command --a cmd:true --b "cmd:sh -c '[ -e $TMP/ran ] && exit 7; : >$TMP/ran'" \
+		--max-samples 20 --name h --db "$db"
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == *"(see 'schedperf show h-b --db \"$TMP/an \\\$other store.db\"')" ]]
+	hint=${lines[-1]##*(see \'}
+	hint=${hint%\')}
+	run eval "$SP ${hint#schedperf }"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"h-b"* ]]
+	# the verdict's compare line alike; none for the default store
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v --db "$db"
+	[ "$status" -eq 0 ]
+	hint=${lines[-1]##*(}
+	hint=${hint%)}
+	[[ "$hint" == "schedperf compare v-a v-b --db \""* ]]
+	run eval "$SP ${hint#schedperf }"
+	[ "$status" -eq 0 ]
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v
+	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b)" ]
+}
+
 # The slow commit doubles the program's work: bisect-step compares with runs
 # stored earlier, and on a machine as loaded as the one this was written on
 # (load 20 on 2 CPUs) the level of even a best-of-ten CPU time drifts by
