@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "store/store.h"
 #include "util/array.h"
+#include "util/utf8.h"
 
 static const struct cmd_usage db_usage = {
 	"usage: schedperf db init|upgrade|check\n"
@@ -138,6 +139,19 @@ static int db_check(const struct store_status *status)
 	return EXIT_OK;
 }
 
+/*
+ * The location is printed on stdout, not only in messages: a newline or
+ * a terminal escape in a file name is shown as \xHH (utf8_escape()), as
+ * messages show a bad argument, on every line that names it.
+ */
+static void show_location(struct store_status *status)
+{
+	char shown[sizeof(status->location)];
+
+	utf8_escape(shown, sizeof(shown), status->location);
+	memcpy(status->location, shown, sizeof(shown));
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(const struct store_status *status);
@@ -165,6 +179,7 @@ int cmd_db(int argc, char **argv)
 			continue;
 		if (store_inspect(global.db, &status, &err))
 			return error_report(&err);
+		show_location(&status);
 		return actions[i].fn(&status);
 	}
 	return command_usage_error("db", "unknown action '%.32s': give init, upgrade or check",

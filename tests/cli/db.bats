@@ -101,6 +101,25 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 	[ "$(sqlite3 "$TMP/race.db" 'PRAGMA user_version')" -eq "$v" ]
 }
 
+@test "db: a store's path with a newline or a terminal escape is printed escaped, one line" {
+	local db=$TMP/$'n\nx\e[31m.db' shown="$TMP/n\\x0ax\\x1b[31m.db"
+	run sp --db "$db" db init
+	[ "$status" -eq 0 ]
+	[ "$output" = "$shown: created a store (SQLite, schema version $(current_version))" ]
+	run sp --db "$db" db check
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "store:          $shown" ]
+	[ "${#lines[@]}" -eq 4 ]
+	run sp --db "$db" db upgrade
+	[ "$status" -eq 0 ]
+	[ "$output" = "$shown: a store of schema version $(current_version) already; nothing to do" ]
+	rm -f "$db"*
+	sqlite3 "$db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	run sp --db "$db" db upgrade
+	[ "$status" -eq 0 ]
+	[ "$output" = "$shown: upgraded from schema version 1 to $(current_version)" ]
+}
+
 @test "db: the man page's FILES entry names this schema version and every older one" {
 	sp --db "$TMP/v.db" db init >/dev/null
 	v=$(sp --db "$TMP/v.db" db check | sed -n 's/^schema version: *//p')
