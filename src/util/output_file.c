@@ -155,6 +155,8 @@ static int check_target(struct output_file *of, struct error *err)
 	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) || !(sb.st_mode & 0222))
 		return error_set(err, EXIT_ENV, "cannot write '%s': it is read-only (make it "
 				 "writable, or give -o another file name)", path);
+	of->replaces = true;
+	of->mode = sb.st_mode & 07777;
 	return 0;
 }
 
@@ -195,7 +197,19 @@ int output_file_open(struct output_file *of, const char *path, const char *what,
 		/* named from the start: the handler must know it first */
 		pending_named = 1;
 		of->named = true;
-		fd = open(of->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(of->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  of->replaces ? 0600 : 0666);
+	}
+	/*
+	 * The file replaced keeps its mode (not the umask's 644), set before
+	 * a byte is written: what a user closed to others stays closed.
+	 */
+	if (fd >= 0 && of->replaces && fchmod(fd, (mode_t)of->mode)) {
+		int saved = errno;
+
+		close(fd);
+		fd = -1;
+		errno = saved;
 	}
 	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
 		int saved = errno;

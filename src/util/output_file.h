@@ -34,6 +34,8 @@
  *
  * A FIFO, a character device (/dev/stdout) or a symbolic link is written
  * in place: renaming over it would replace the node or the link itself.
+ * A regular file replaced keeps its permission bits: the temporary has
+ * them from its creation on (an export of 600 holds the machine id).
  *
  * "-" is standard output, as import's "-" is standard input: written as it
  * comes, its errors found when it is flushed (a file named "-" is "./-").
@@ -48,6 +50,8 @@ struct output_file {
 	bool named;		/* the temporary has its name */
 	bool in_place;
 	bool to_stdout;		/* "-" */
+	bool replaces;		/* a regular file is there: its mode is kept */
+	unsigned int mode;	/* its permission bits */
 };
 
 /*

@@ -154,6 +154,24 @@ refused() {
 	[ -p "$TMP/fifo" ]
 }
 
+@test "-o keeps the mode of the file it replaces; a new file has the umask's" {
+	# an export holds the host name, the machine id, the kernel command line
+	for mode in 600 640 604; do
+		echo old >"$TMP/private.json"
+		chmod "$mode" "$TMP/private.json"
+		sp export a -o "$TMP/private.json"
+		[ "$(stat -c %a "$TMP/private.json")" = "$mode" ] || { echo "export $mode"; return 1; }
+		json 'd["runs"][0]["name"]' "$TMP/private.json" | grep -qx a
+		echo old >"$TMP/page.html"
+		chmod "$mode" "$TMP/page.html"
+		PATH=$PATH_NO_GNUPLOT sp report a -o "$TMP/page.html"
+		[ "$(stat -c %a "$TMP/page.html")" = "$mode" ] || { echo "report $mode"; return 1; }
+		grep -q '<html' "$TMP/page.html"
+	done
+	(umask 027 && sp export a -o "$TMP/new.json")
+	[ "$(stat -c %a "$TMP/new.json")" = 640 ]
+}
+
 @test "-o - is standard output, as import - is standard input; ./- is a file named -" {
 	sp export a >"$TMP/expected.json"
 	(cd "$TMP" && "$SP" export a -o - >"$TMP/dash.json")
