@@ -64,11 +64,20 @@ static struct knob_env *env_of(struct knob_session *ks, const char *name)
 	return e;
 }
 
+/* The workload parameter @kn sets (cmd: is the command workload's cmd), else NULL. */
+static const char *param_of(const struct knob *kn)
+{
+	if (kn->kind == KNOB_CMD)
+		return "cmd";
+	return kn->kind == KNOB_PARAM ? kn->name : NULL;
+}
+
 /*
  * The benchmark knob @kl gives before @k with another value (knobs_parse()
- * dropped repeats): cpus:, cmd:, or env:, param: or cgroup: of the same
- * name. NULL when none.
+ * dropped repeats): cpus:, cmd: (or param:cmd=), or env:, param: or
+ * cgroup: of the same name. NULL when none.
  */
+
 static const struct knob *given_before(const struct knob_list *kl, size_t k)
 {
 	const struct knob *kn = &kl->knobs[k];
@@ -77,8 +86,10 @@ static const struct knob *given_before(const struct knob_list *kl, size_t k)
 		return NULL;
 	for (size_t i = 0; i < k; i++) {
 		const struct knob *before = &kl->knobs[i];
+		const char *param = param_of(kn), *other = param_of(before);
 
-		if (before->kind == kn->kind && (!kn->name || !strcmp(before->name, kn->name)))
+		if ((before->kind == kn->kind && (!kn->name || !strcmp(before->name, kn->name))) ||
+		    (param && other && !strcmp(param, other)))
 			return before;
 	}
 	return NULL;
@@ -94,6 +105,23 @@ static const char *benchmark_kind(enum knob_kind kind)
 	case KNOB_CGROUP:	return "cgroup";
 	default:		return "knob";
 	}
+}
+
+/*
+ * That @kn gives what @before gave: the one spelling twice, or the
+ * command workload's cmd as cmd: and as param:cmd=, whose values would
+ * otherwise meet as one parameter given twice, the side not named.
+ */
+static int given_twice(const struct knob *before, const struct knob *kn, const char *flag,
+		       struct error *err)
+{
+	if (before->kind == kn->kind)
+		return error_set(err, EXIT_USAGE, "%s gives %s:%s twice ('%.64s' and "
+				 "'%.64s'): give it once", flag, benchmark_kind(kn->kind),
+				 kn->name ? kn->name : "", before->value, kn->value);
+	return error_set(err, EXIT_USAGE, "%s sets cmd twice ('%s%.64s' and '%s%.64s'): give it "
+			 "once", flag, before->kind == KNOB_CMD ? "cmd:" : "param:cmd=",
+			 before->value, kn->kind == KNOB_CMD ? "cmd:" : "param:cmd=", kn->value);
 }
 
 /* Side @which's cgroup:cpuset.cpus knob, or NULL. */
@@ -138,9 +166,7 @@ int knob_session_side(struct knob_session *ks, size_t which, const struct knob_l
 		struct error why = { 0 };
 
 		if (before)
-			return error_set(err, EXIT_USAGE, "%s gives %s:%s twice ('%.64s' and "
-					 "'%.64s'): give it once", flag, benchmark_kind(kn->kind),
-					 kn->name ? kn->name : "", before->value, kn->value);
+			return given_twice(before, kn, flag, err);
 
 		if (kn->kind == KNOB_ENV)
 			env_of(ks, kn->name)->value[which] = kn->value;

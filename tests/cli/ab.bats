@@ -181,6 +181,21 @@ pg_journal() {
 	[ -z "$(machine_journal)" ]
 }
 
+@test "ab: cmd: and param:cmd= on one side are cmd twice, said with the side" {
+	run sp ab command --a cmd:/bin/true --a param:cmd=/bin/false --b env:X=1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: ab: --a sets cmd twice ('cmd:/bin/true' and 'param:cmd=/bin/false'): give it once" ]
+	run sp ab command --a cmd:/bin/true --b param:cmd=/bin/false --b cmd:/bin/true --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"ab: --b sets cmd twice ('param:cmd=/bin/false' and 'cmd:/bin/true')"* ]]
+	# one of them on each side is no repeat
+	run sp ab command --a cmd:/bin/true --b param:cmd=/bin/false --dry-run
+	[ "$status" -eq 0 ]
+	[ ! -e "$SCHEDPERF_DB" ]
+}
+
 @test "ab: a sysctl spelled two ways is one setting: each side runs with its own value" {
 	sysctl_setup
 	sp ab command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' -p 'metric_regex=([0-9]+)' \
