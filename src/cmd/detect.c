@@ -60,6 +60,27 @@ static int set_magnitude(const struct cmd_option *opt, const char *arg)
 	return 0;
 }
 
+/*
+ * A window of 2 points splits into one a side, whose t-test has no degree
+ * of freedom: it would never find a change point (stats/changepoint.h).
+ */
+static int set_window(const struct cmd_option *opt, const char *arg)
+{
+	long n;
+
+	if (parse_long(arg, &n) || n < 1 || n > 1000000)
+		return command_usage_error("detect", "--window '%.32s': give a whole number "
+					   "of points from %d to 1000000, e.g. 50", arg,
+					   CHANGE_POINT_MIN_WINDOW);
+	if (n < CHANGE_POINT_MIN_WINDOW)
+		return command_usage_error("detect", "--window %ld: a window needs at least "
+					   "%d points, for the t-test of a split needs one "
+					   "degree of freedom (give %d or more, e.g. 50)", n,
+					   CHANGE_POINT_MIN_WINDOW, CHANGE_POINT_MIN_WINDOW);
+	*(int *)opt->value = (int)n;
+	return 0;
+}
+
 int cmd_detect(int argc, char **argv)
 {
 	const struct output_format *f;
@@ -74,8 +95,8 @@ int cmd_detect(int argc, char **argv)
 		OPT_CALLBACK(0, "magnitude", &cp.min_magnitude, "PCT", "and its change of "
 			     "the mean above PCT percent, either way round (10 -> 5 is 100; "
 			     "default 0; Hunter's --magnitude 0.05 is 5 here)", set_magnitude),
-		OPT_INTEGER(0, "window", &window, "N", 2, 1000000, "points per window of "
-			    "the split step (default 50)"),
+		OPT_CALLBACK(0, "window", &window, "N", "points per window of the split "
+			     "step, 3 to 1000000 (default 50)", set_window),
 		OPT_BOOL(0, "fail-on-regression", &fail_on_regression, "exit 1 when the "
 			 "newest change point of some series is a regression"),
 		OPT_FORMAT(&format, "{}"),

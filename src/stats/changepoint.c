@@ -318,7 +318,8 @@ static double first_pass_pvalue(double p)
 static size_t split(const double *x, size_t n, const struct change_point_options *opts,
 		    size_t *found)
 {
-	size_t window = opts->window < 2 ? 2 : opts->window, step = window / 2;
+	size_t window = opts->window < CHANGE_POINT_MIN_WINDOW ? CHANGE_POINT_MIN_WINDOW :
+			opts->window, step = window / 2;
 	size_t width = window < n ? window : n, nr = 0;
 	struct edivisive_work w;
 

@@ -12,10 +12,17 @@
  * Apache Otava carries on. Deterministic: no permutations, no randomness.
  */
 
+#define CHANGE_POINT_MIN_WINDOW	3
+
 struct change_point_options {
 	double max_pvalue;	/* a change point's t-test p at most this (0.001) */
 	double min_magnitude;	/* relative change of the means at least this (0) */
-	size_t window;		/* points per window of the split step, >= 2 (50) */
+	/*
+	 * Points per window of the split step (50), at least
+	 * CHANGE_POINT_MIN_WINDOW: a window of 2 splits into one point a side,
+	 * whose t-test has no degree of freedom (p = 1), and finds nothing.
+	 */
+	size_t window;
 };
 
 void change_point_options_init(struct change_point_options *opts);

@@ -275,7 +275,7 @@ json.dump(d, sys.stdout)' | sp import - >/dev/null
 		assert_one_line_error
 	done
 	for args in "--pvalue 0" "--pvalue 1" "--pvalue x" "--magnitude -1" \
-		"--window 1" "--format csv"; do
+		"--window 1" "--window 2" "--window 1000001" "--format csv"; do
 		run sp detect $args
 		[ "$status" -eq 2 ] || { echo "detect $args: $status"; return 1; }
 		assert_one_line_error
@@ -283,6 +283,28 @@ json.dump(d, sys.stdout)' | sp import - >/dev/null
 	run sp history --db "$TMP/missing.db"
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+}
+
+@test "detect --window: 3, the smallest, finds a perfect step; 2 is refused with why" {
+	"$PYTHON" - "$TMP/step.json" <<-'EOF'
+	import json, sys
+	runs = [{"name": "r%02d" % i, "started": "2026-06-01T00:00:%02dZ" % i, "complete": True,
+	         "environment": {"machine.hostname": "h"},
+	         "benchmarks": [{"workload": "pipe", "params": {},
+	             "metrics": [{"name": "lo", "unit": "u", "better": "lower",
+	                          "samples": [1.0 if i < 10 else 2.0]}]}]} for i in range(20)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/step.json" >/dev/null
+	for w in 3 4 50; do
+		sp detect --window $w --format json >"$TMP/d.json"
+		[ "$(json '[c["index"] for s in d for c in s["change_points"]]' "$TMP/d.json")" = "[10]" ] ||
+			{ echo "--window $w: $(cat "$TMP/d.json")"; return 1; }
+	done
+	run sp detect --window 2
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--window 2: a window needs at least 3 points"* ]]
 }
 
 @test "detect on runs too short for a change point says so" {

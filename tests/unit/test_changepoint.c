@@ -376,10 +376,16 @@ static void test_detect_edges(void **state)
 	assert_int_equal(cps[0].index, 4);
 	assert_true(cps[0].sides.p == 0);
 	free(cps);
-	/* window 2, the smallest: still ends */
-	opts.window = 2;
-	change_points_detect(steps, 8, &opts, &cps);
-	free(cps);
+	/*
+	 * window 3, the smallest, finds the step (2 against 1 point); a window
+	 * of 2 (one point a side, p = 1) is taken for 3, not left to find nothing
+	 */
+	for (size_t window = 2; window <= CHANGE_POINT_MIN_WINDOW; window++) {
+		opts.window = window;
+		assert_int_equal(change_points_detect(steps, 8, &opts, &cps), 1);
+		assert_int_equal(cps[0].index, 4);
+		free(cps);
+	}
 }
 
 int main(void)
