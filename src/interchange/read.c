@@ -567,6 +567,7 @@ static int load_error(const char *path, const json_error_t *jerr, struct error *
 static int read_document(json_t *doc, const char *path, struct result_set *set,
 			 struct error *err)
 {
+	static const char *const top_keys[] = { "schema", "runs", NULL };
 	json_t *schema, *runs, *v;
 	struct where top = { "" };
 	struct result_set parsed = { NULL, 0 };
@@ -583,6 +584,9 @@ static int read_document(json_t *doc, const char *path, struct result_set *set,
 			  "(only schedperf-results/1 files can be imported)", path, RESULTS_SCHEMA);
 		goto out;
 	}
+	/* refused as in a run or an iteration: a key of a later schema is no comment */
+	if (check_keys(doc, top_keys, path, &top, err))
+		goto out;
 	runs = json_object_get(doc, "runs");
 	if (!json_is_array(runs) || !json_array_size(runs)) {
 		bad(err, path, &top, "\"runs\" must be a non-empty array");

@@ -255,6 +255,17 @@ JSON
 	bad_import '{"schema": "other/1", "runs": []}'
 	bad_import '{"schema": "schedperf-results/1", "runs": []}'
 	bad_import '{"schema": "schedperf-results/1", "runs": [{}]}'
+	# an unknown key is refused at the top as anywhere else
+	sp export base -o "$TMP/base.json"
+	"$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["runs"][0]["name"] = "top"; d["extra"] = 1
+json.dump(d, sys.stdout)' "$TMP/base.json" > "$TMP/extra.json"
+	run sp import "$TMP/extra.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"'$TMP/extra.json': extra: unknown key (fix the file; nothing was imported)" ]]
+	run sp show top
+	[ "$status" -eq 2 ]
 	m='{"name": "m", "unit": "s", "better": "lower", "samples": [1]}'
 	run_with() { echo "{\"schema\": \"schedperf-results/1\", \"runs\": [$good_run, {\"name\": \"x\", \"started\": \"2020-01-01T00:00:00Z\", \"complete\": true, \"environment\": {}, \"benchmarks\": [{\"workload\": \"w\", \"params\": {}, \"metrics\": [$1]}]}]}"; }
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "sideways", "samples": [1]}')"
