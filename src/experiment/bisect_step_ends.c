@@ -13,6 +13,7 @@
 #include "experiment/bisect_step.h"
 #include "stats/median_ci.h"
 #include "store/metric_key.h"
+#include "util/swapped_ends.h"
 #include "util/xalloc.h"
 
 static int compare_doubles(const void *x, const void *y)
@@ -219,10 +220,17 @@ static int check_levels_decidable(const struct bisect_step *b, struct error *err
 	if (!strcmp(g->run, bad->run))
 		return error_set(err, EXIT_USAGE, "bisect-step: --good and --bad name the same run "
 				 "'%.64s' (give the good build's run and the bad one's)", g->run);
-	if (bad->median < g->median)
-		return error_set(err, EXIT_USAGE, "bisect-step: run '%.64s' is better than '%.64s', "
-				 "not worse: nothing to bisect as a regression (check which run is "
-				 "which)", bad->run, g->run);
+	if (bad->median < g->median) {
+		char *bad_run = xasprintf("run '%.64s'", bad->run);
+		char *good_run = xasprintf("'%.64s'", g->run);
+		char *said = swapped_ends_said(bad_run, good_run, "run");
+
+		error_set(err, EXIT_USAGE, "bisect-step: %s", said);
+		free(said);
+		free(good_run);
+		free(bad_run);
+		return -1;
+	}
 	if (bad->median - g->median <= b->margin)
 		return error_set(err, EXIT_USAGE, "bisect-step: the medians of runs '%.64s' and "
 				 "'%.64s' differ by %.1f%%, within --margin %g%%: nothing to bisect at "

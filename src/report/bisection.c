@@ -12,7 +12,9 @@
 
 #include "report/report.h"
 #include "util/numfmt.h"
+#include "util/swapped_ends.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 static const char *str(const json_t *obj, const char *key)
 {
@@ -85,6 +87,29 @@ static const char *said(const json_t *obj, const char *key)
 	const char *s = json_string_value(json_object_get(obj, key));
 
 	return s ? s : "missing";
+}
+
+/*
+ * Whether the ends' measurement showed bad better than good, the whole of
+ * its interval on the better side (the pair stops as soon as bad is shown
+ * not worse, so this is said only where the ends were that far apart):
+ * the words bisect-step says of such runs, malloc'd; else NULL.
+ */
+static char *swapped_said(const json_t *r)
+{
+	json_t *ends = json_object_get(r, "ends");
+	json_t *low = json_array_get(json_object_get(ends, "ci_pct"), 0);
+	char *bad, *good, *text;
+
+	if (strcmp(str(ends, "verdict"), "not worse") || !json_is_number(low) ||
+	    !(json_number_value(low) > 0))
+		return NULL;
+	bad = xasprintf("bad %.12s", said(r, "bad"));
+	good = xasprintf("good %.12s", said(r, "good"));
+	text = swapped_ends_said(bad, good, "commit");
+	free(good);
+	free(bad);
+	return text;
 }
 
 /* What a block of a measurement is: a kernel bisection's is a round of boots. */
@@ -264,8 +289,11 @@ static void text_result(FILE *out, const json_t *r)
 	}
 	if (!strcmp(result, "nothing to bisect")) {
 		json_t *ends = json_object_get(r, "ends");
+		char *swapped = swapped_said(r);
 
-		if (!strcmp(str(ends, "verdict"), "unknown"))
+		if (swapped)
+			fprintf(out, "%s\n", swapped);
+		else if (!strcmp(str(ends, "verdict"), "unknown"))
 			fprintf(out, "nothing to bisect: good and bad were not shown to differ "
 				"within the cap (%s); give a larger --max-samples or --max-time to "
 				"tell them apart\n", shown(ends, "reason", text, sizeof(text)));
@@ -273,6 +301,7 @@ static void text_result(FILE *out, const json_t *r)
 			fprintf(out, "nothing to bisect: bad is not worse than good by more than "
 				"the margin (%s %%)\n",
 				num_shown(r, "margin_pct", false, text, sizeof(text)));
+		free(swapped);
 		return;
 	}
 	if (!strcmp(result, "only skipped commits left")) {
@@ -382,7 +411,11 @@ static void md_result(FILE *out, const json_t *r)
 		return;
 	}
 	if (!*result || !strcmp(result, "nothing to bisect")) {
-		fprintf(out, "**Result:** %s\n", *result ? result : "unfinished");
+		char *swapped = *result ? swapped_said(r) : NULL;
+
+		fprintf(out, "**Result:** %s\n", swapped ? swapped : *result ? result :
+			"unfinished");
+		free(swapped);
 		return;
 	}
 	fprintf(out, "**Culprit:** `%.12s` ", str(culprit, "commit"));

@@ -119,7 +119,9 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	run sp bisect "${NOISY_ARGS[@]}" --margin 5
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"nothing to bisect"* ]]
+	# not said to be the wrong way round: bad is not shown better
+	[ "${lines[-1]}" = "nothing to bisect: bad is not worse than good by more than the $(
+		)margin (5 %)" ]
 	sp bisect --show --format json >"$TMP/b.json"
 	[ "$(json '(d["result"], d["ends"]["verdict"], len(d["steps"]))' \
 		"$TMP/b.json")" = "('nothing to bisect', 'not worse', 0)" ]
@@ -262,6 +264,35 @@ bisection_stored() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"(see schedperf bisect --list --db $TMP/away/it.db)" ]]
+}
+
+@test "bisect and bisect-step: ends the wrong way round are said to be, in the same words" {
+	# the noisy program 20 % better from change 5 on (its noise seeded: the same anywhere)
+	repo_of 8 5 120.0 100.0
+	run sp bisect "${NOISY_ARGS[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	good=$(commit_of 1 | cut -c1-12)
+	bad=$(commit_of 8 | cut -c1-12)
+	said="is better than good $good, not worse: nothing to bisect as a regression $(
+		)(--good and --bad may be swapped: check which commit is which)"
+	[ "${lines[-1]}" = "bad $bad $said" ]
+	run sp bisect --show --format markdown
+	[ "${lines[-1]}" = "**Result:** bad $bad $said" ]
+	# bisect-step, of stored runs the other way round, says it as bisect does
+	p=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
+	git checkout -q HEAD~7
+	cc -O1 -o prog prog.c -lm
+	sp run "${p[@]}" -i 8 --name slow --quiet
+	git checkout -q -
+	cc -O1 -o prog prog.c -lm
+	sp run "${p[@]}" -i 8 --name fast --quiet
+	run sp bisect-step "${p[@]}" --good slow --bad fast
+	[ "$status" -eq 255 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: bisect-step: run 'fast' is better than 'slow', not worse: $(
+		)nothing to bisect as a regression (--good and --bad may be swapped: check $(
+		)which run is which)" ]
 }
 
 @test "bisect: Ctrl-C keeps git's bisect state and the store; --resume finds the culprit" {
