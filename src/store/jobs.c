@@ -171,11 +171,11 @@ int store_job_booted(struct store *st, const char *worker, const char *release, 
 	new_claim(worker, claim, sizeof(claim));
 	rc = one_job(st, st->driver->job_booted,
 		     SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release), SQL_TEXT(claim),
-			      SQL_INT(lease)), job, err, "take up the job booted for");
+			      SQL_INT(lease)), job, err, "claim a job");
 	if (rc)
 		return rc;
 	rc = one_job(st, st->driver->job_came_back, SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release)),
-		     job, err, "fail the job booted for");
+		     job, err, "fail a job whose boot did not come back on its kernel");
 	return rc > 0 ? 2 : rc;
 }
 

@@ -606,6 +606,34 @@ kill_mid_ab() {
 	[[ "$output" == *"unknown workload 'bogus'"* ]]
 }
 
+@test "queue: a job given up after one attempt says so in the singular" {
+	sp submit pipe -p loops=100000000 -i 1 --no-monitors --name killer --max-attempts 1 \
+		>/dev/null
+	claim_and_kill 1
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
+	[ "$(count "SELECT reason FROM jobs WHERE id = 1")" = "given up after 1 attempt: the $(
+		)worker running it was lost before the run ended (on $(hostname)) (find what $(
+		)kills it, or submit it again with a larger --max-attempts)" ]
+}
+
+@test "queue: a worker whose role may only read says it cannot claim a job, and why" {
+	local role="reader_$$_$RANDOM"
+
+	sp submit pipe -p loops=10 -i 1 >/dev/null
+	psql_in "$PGDB" "CREATE ROLE $role LOGIN; GRANT CONNECT ON DATABASE $PGDB TO $role;
+		GRANT USAGE ON SCHEMA public TO $role;
+		GRANT SELECT ON ALL TABLES IN SCHEMA public TO $role"
+	run sp worker --once --db "$(pg_url "$PGDB" "$role")"
+	psql_in "$PGDB" "DROP OWNED BY $role; DROP ROLE $role"
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	assert_one_line_error
+	[ "$output" = "schedperf: cannot claim a job in store '$(pg_url "$PGDB" "$role")': $(
+		)permission denied for table jobs (this role lacks the right: grant it what $(
+		)'man schedperf' shows under GRANT for a worker, a submitter or a reader)" ]
+	[ "$(count "SELECT state FROM jobs")" = queued ]
+}
+
 @test "queue: submit of a command that is no job's says what a job is, and queues none" {
 	for args in "bisect" "bisect command -p cmd=/bin/true --good a --bad b" \
 		    "--machine m1 bisect --kernel-tree . --good a --bad b"; do

@@ -53,6 +53,7 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 		       const char *what)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *primary;
 	char msg[256];
 
 	state = state ? state : "";
@@ -62,8 +63,10 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 	 */
 	ps->base.lock_busy = !strcmp(state, "55P03") ||
 			     ((!strcmp(state, "57014") || lock_wait_dropped) && signals_caught());
-	pg_first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(ps->conn), msg,
-		      sizeof(msg));
+	/* the server's own words, without libpq's "ERROR:  " before them */
+	primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	pg_first_line(primary ? primary : res ? PQresultErrorMessage(res) :
+		      PQerrorMessage(ps->conn), msg, sizeof(msg));
 	if (!*msg)
 		pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
 	if (PQstatus(ps->conn) == CONNECTION_BAD)
@@ -75,8 +78,10 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 				 "holds the store's write lock; run again when it is done)", what,
 				 ps->base.location, msg);
 	if (!strcmp(state, "42501"))
-		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (this role may not; "
-				 "see GRANT in 'man schedperf')", what, ps->base.location, msg);
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (this role lacks "
+				 "the right: grant it what 'man schedperf' shows under GRANT for "
+				 "a worker, a submitter or a reader)", what, ps->base.location,
+				 msg);
 	if (!strncmp(state, "53", 2))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (the server is out "
 				 "of resources: free disk space or memory, then run again)", what,

@@ -35,9 +35,11 @@
  */
 const char pg_job_claim[] =
 	"WITH given_up AS (UPDATE jobs SET state = 'failed', since = {now}, "
-	"reason = format('given up after %s attempts: each time, the worker running "
-	"it was lost before the run ended (last on %s) (find what kills it, or "
-	"submit it again with a larger --max-attempts)', attempts, worker) "
+	"reason = format(CASE WHEN attempts = 1 THEN 'given up after %s attempt: the "
+	"worker running it was lost before the run ended (on %s)' ELSE 'given up after "
+	"%s attempts: each time, the worker running it was lost before the run ended "
+	"(last on %s)' END || ' (find what kills it, or submit it again with a larger "
+	"--max-attempts)', attempts, worker) "
 	"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
 	"attempts >= max_attempts), boots_over AS (" BOOTS_OVER ") "
 	"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
