@@ -98,9 +98,9 @@ static int db_upgrade(const struct store_status *status)
 	if (code)
 		return code;
 	if (status->damage[0])
+		/* the damage says how to fix it: one hint */
 		return die_code(EXIT_ENV, "db upgrade: store '%s' is damaged, nothing was "
-				"changed: %s (repair it, or restore it from a backup, and upgrade "
-				"that)", status->location, status->damage);
+				"changed: %s", status->location, status->damage);
 	if (status->version == STORE_SCHEMA_VERSION)
 		return current_already(status->location);
 	code = open_to_write(&st);

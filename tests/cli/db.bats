@@ -120,6 +120,21 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 	[ "$output" = "$shown: upgraded from schema version 1 to $(current_version)" ]
 }
 
+@test "db and a reader: a file of /proc, its size 0 but not empty, is not a store (2)" {
+	for cmd in runs "db check" "db init" "db upgrade" "run pipe -p loops=10 -i 1 -q"; do
+		run sp --db /proc/self/status $cmd
+		[ "$status" -eq 2 ] || { echo "$cmd: $output"; false; }
+		assert_one_line_error
+		[[ "$output" == *"'/proc/self/status': it is not a schedperf store: it is a $(
+			)file the kernel makes as it is read (/proc, /sys), not a file on disk ("* ]]
+	done
+	# a file of size 0 on disk is still empty
+	: >"$TMP/empty.db"
+	run sp --db "$TMP/empty.db" runs
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"it is an empty file"* ]]
+}
+
 @test "db: the man page's FILES entry names this schema version and every older one" {
 	sp --db "$TMP/v.db" db init >/dev/null
 	v=$(sp --db "$TMP/v.db" db check | sed -n 's/^schema version: *//p')
@@ -161,7 +176,10 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 	[[ "${lines[-1]}" == "schedperf: db check: store '$TMP/column.db' is damaged: "*"column batches.job_claim TEXT is missing"* ]]
 	run sp --db "$TMP/column.db" db upgrade
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"is damaged, nothing was changed"* ]]
+	assert_one_line_error
+	[[ "$output" == *"is damaged, nothing was changed: "*"is missing (restore it from a $(
+		)backup, or export its runs with the schedperf that made it)" ]]
+	[ "$(grep -o ' (' <<<"$output" | wc -l)" -eq 1 ]
 	[ "$(sha256sum <"$TMP/column.db")" = "$before" ]
 	cp "$TMP/store.db" "$TMP/orphan.db"
 	sqlite3 "$TMP/orphan.db" "INSERT INTO iterations (benchmark_id, seq, warmup) VALUES (9999, 0, 0)"

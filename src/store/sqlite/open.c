@@ -43,8 +43,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "store/sqlite/sqlite.h"
@@ -191,6 +193,21 @@ enum file_kind {
 	FILE_SQLITE,
 };
 
+/*
+ * A file of size 0 is empty on disk; in /proc or /sys (and others that
+ * make their text as it is read) it is not, and holds no store SQLite
+ * could write: its file system says so, or a read that returns bytes.
+ */
+static bool kernel_file(int fd)
+{
+	struct statfs fs;
+	char byte;
+
+	if (!fstatfs(fd, &fs) && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+		return true;
+	return read(fd, &byte, 1) > 0;
+}
+
 static int file_kind(const char *location, const struct stat *sb, enum file_kind *kind,
 		     struct error *err)
 {
@@ -205,14 +222,21 @@ static int file_kind(const char *location, const struct stat *sb, enum file_kind
 		return store_not_ours(location, "it is a device", err);
 	if (!S_ISREG(sb->st_mode))
 		return store_not_ours(location, "it is not a regular file", err);
+	fd = open(location, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && sb->st_size)
+		return error_set(err, EXIT_ENV, "cannot read store '%s': %s (check its "
+				 "permissions)", location, strerror(errno));
 	if (!sb->st_size) {
+		bool kernel = fd >= 0 && kernel_file(fd);
+
+		if (fd >= 0)
+			close(fd);
+		if (kernel)
+			return store_not_ours(location, "it is a file the kernel makes as it is "
+					      "read (/proc, /sys), not a file on disk", err);
 		*kind = FILE_EMPTY;
 		return 0;
 	}
-	fd = open(location, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return error_set(err, EXIT_ENV, "cannot read store '%s': %s (check its "
-				 "permissions)", location, strerror(errno));
 	head = sqlite_file_kind(fd);
 	close(fd);
 	if (head != SQLITE_FILE_STORE && head != SQLITE_FILE_DATABASE)
