@@ -427,12 +427,20 @@ static int print_verdict(const struct ab *ab, const struct ab_outcome *out, cons
 	return exit_code(ab, &v);
 }
 
+/*
+ * One line on stderr, and nothing on stdout in any format: the exit
+ * status (128 + N) tells a script. The settings are said only when the
+ * ab changed some.
+ */
 static int say_interrupted(const struct ab *ab, const char *name)
 {
+	const char *restored = knob_session_changes_machine(&ab->x.ks) ?
+			       "the settings are restored; " : "";
+
 	if (runs_kept(ab))
-		return command_interrupted("the settings are restored; the samples so far are "
-					   "kept in runs %s-a and %s-b", name, name);
-	return command_interrupted("the settings are restored; nothing was stored");
+		return command_interrupted("%sthe samples of whole blocks so far are kept in "
+					   "runs %s-a and %s-b", restored, name, name);
+	return command_interrupted("%snothing was stored", restored);
 }
 
 static int run_ab(struct ab *ab)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "experiment/ab.h"
+#include "runner/iteration.h"
 #include "runner/job_env.h"
 #include "stats/rng.h"
 #include "util/db_hint.h"
@@ -92,6 +93,17 @@ static int run_block(const struct ab_measurement *m, struct rng *rng, double *di
 		if (knob_session_apply(m->ks, (size_t)which, err))
 			return -1;
 		rc = side_sample(s, &v[which], err);
+		/*
+		 * A signal cut the block short: its first side's sample goes too,
+		 * so that the runs keep blocks whole (the first error is kept).
+		 */
+		if (rc <= 0 && k && iteration_interrupted()) {
+			struct error uerr = { 0 };
+
+			if (side_unsample(m->sides[first], rc ? &uerr : err))
+				return -1;
+			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
+		}
 		if (rc < 0)
 			return -1;
 		/* A side that never ran once is broken, not unlucky: stop at once. */

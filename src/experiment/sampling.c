@@ -147,6 +147,14 @@ int side_sample(struct sample_side *side, double *value, struct error *err)
 	return 1;
 }
 
+int side_unsample(struct sample_side *side, struct error *err)
+{
+	if (runner_bench_drop_last(side->bench, &side->result, err))
+		return -1;
+	side->samples--;
+	return 0;
+}
+
 int side_finish(struct sample_side *side, struct store *st, bool complete, struct error *err)
 {
 	struct lock_wait w = LOCK_WAIT(st, side->opt.events, "the end of its batch");

@@ -88,6 +88,11 @@ int sides_open(struct sample_side *const *sides, struct store *st, struct result
  */
 int side_sample(struct sample_side *side, double *value, struct error *err);
 /*
+ * Take back the sample side_sample() just gave (1): from the store and
+ * the side's counts. A block a signal cut short keeps none of its samples.
+ */
+int side_unsample(struct sample_side *side, struct error *err);
+/*
  * Mark its batch finished (complete or not), waiting for a write lock held
  * past the busy timeout as the runner's writes do (runner/lock_wait.h),
  * and free it.

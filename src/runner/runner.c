@@ -167,6 +167,7 @@ struct runner_bench {
 	int64_t bench_id, *metric_ids;
 	struct benchmark_progress done;	/* what a resumed batch had already */
 	int seq;
+	bool last_disturbed;		/* the iteration seq - 1 was, and succeeded */
 };
 
 /* iteration_config.started: the store learns the group before the workload runs. */
@@ -348,6 +349,7 @@ static int run_slot(struct runner_bench *rb, bool warmup, const struct open_slot
 		result->iterations_failed += outcome.failed;
 		result->iterations_measured += !warmup && !outcome.failed;
 		result->iterations_disturbed += !outcome.failed && info.disturbed;
+		rb->last_disturbed = !outcome.failed && info.disturbed;
 		if (info.rerun) {
 			reruns++;
 			continue;
@@ -365,6 +367,18 @@ int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_r
 			   struct error *err)
 {
 	return run_slot(rb, warmup, NULL, result, err);
+}
+
+int runner_bench_drop_last(struct runner_bench *rb, struct runner_result *result,
+			   struct error *err)
+{
+	if (!rb->seq || store_iteration_drop(rb->st, rb->bench_id, rb->seq - 1, err))
+		return rb->seq ? -1 : 0;
+	rb->seq--;
+	result->iterations_done--;
+	result->iterations_measured--;
+	result->iterations_disturbed -= rb->last_disturbed;
+	return 0;
 }
 
 /*

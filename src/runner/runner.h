@@ -142,6 +142,14 @@ int runner_bench_open(struct store *st, int64_t batch_id, size_t index,
 int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_result *result,
 			   struct error *err);
 /*
+ * Delete the iteration runner_bench_iteration() just stored, a measured
+ * one that succeeded in one slot (no rerun), from the store and from
+ * @result: a sample that has lost its pair (ab's block cut short by a
+ * signal). 0 when done or none was stored, -1 with @err.
+ */
+int runner_bench_drop_last(struct runner_bench *rb, struct runner_result *result,
+			   struct error *err);
+/*
  * The values of the latest successful iteration: the workload's metrics
  * first (workload_metrics() order, first repetition), then rusage's.
  */

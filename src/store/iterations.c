@@ -113,6 +113,16 @@ int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
 	return rc;
 }
 
+int iteration_delete(struct store *st, int64_t bench_id, int seq, struct error *err)
+{
+	return sql_exec(st, "DELETE FROM profiles WHERE benchmark_id = $1 AND seq = $2 AND "
+			"extra = $3", SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(0)), err,
+			"delete the iteration's profile") ||
+	       sql_exec(st, "DELETE FROM iterations WHERE benchmark_id = $1 AND seq = $2",
+			SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq)), err,
+			"delete the iteration") ? -1 : 0;
+}
+
 int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 		     const char *failure, const struct result_iteration *info,
 		     const struct store_sample *samples, size_t nr_samples, struct error *err)

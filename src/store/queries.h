@@ -144,6 +144,8 @@ int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err);
 int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
 		     const char *failure, const struct result_iteration *info,
 		     const struct store_sample *samples, size_t nr_samples, struct error *err);
+/* Iteration @seq of @bench_id, what it holds, and a profile taken in it. */
+int iteration_delete(struct store *st, int64_t bench_id, int seq, struct error *err);
 int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
 		     struct error *err);
 /* store_benchmark_open_slot()'s reading, in the caller's transaction. */

@@ -177,6 +177,12 @@ struct store_sample {
 };
 
 /*
+ * Delete iteration @seq of benchmark @bench_id with its samples and
+ * culprits, and a profile taken in it: an ab interrupted within a block
+ * keeps no sample of one side alone.
+ */
+int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err);
+/*
  * Commit one iteration and its @samples. A failed iteration has @failure
  * set and usually no samples. @info (NULL: nothing measured) says what
  * other tasks took from it; its warmup field is not used.

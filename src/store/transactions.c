@@ -475,6 +475,13 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 						      metric_ids, err), err);
 }
 
+int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err)
+{
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
+	return sql_end_write(st, iteration_delete(st, bench_id, seq, err), err);
+}
+
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
 			const char *failure, const struct result_iteration *info,
 			const struct store_sample *samples, size_t nr_samples,

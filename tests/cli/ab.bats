@@ -59,11 +59,12 @@ copy_is() {	# copy_is N COUNTER
 @test "ab: SIGINT and SIGTERM restore the sysctl and keep the samples" {
 	sysctl_setup
 	for sig in INT TERM; do
-		# killed once a sample is stored: a side killed before its first
-		# sample leaves no batch (tests 'a side cut short' below)
+		# killed once a block is stored: a side killed before its first
+		# sample leaves no batch (tests 'a side cut short' below), and a
+		# block cut short keeps no sample
 		before=$(stored_iterations)
 		start_ab
-		wait_for iterations_above "$before"
+		wait_for iterations_above "$((before + 1))"
 		kill -"$sig" "$PID"
 		rc=0
 		wait "$PID" || rc=$?
@@ -85,6 +86,37 @@ copy_is() {	# copy_is N COUNTER
 		[[ "$output" == *"the batch is a side of an ab or a bisect-step, which samples until a verdict"* ]]
 	done
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM batches WHERE complete')" -eq 0 ]
+}
+
+# iterations_of RUN: the measured iterations RUN holds.
+iterations_of() {
+	sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations i JOIN benchmarks bm ON
+		bm.id = i.benchmark_id JOIN batches b ON b.id = bm.batch_id JOIN runs r ON
+		r.id = b.run_id WHERE r.name = '$1' AND NOT i.warmup AND i.failure IS NULL"
+}
+
+@test "ab: SIGINT within a block keeps whole blocks only, says no settings it did not change, prints no JSON" {
+	# the 6th iteration, the second side of block 3, waits until $TMP is gone
+	cat >"$TMP/gate.sh" <<'EOF'
+n=$(($(cat "$1/calls" 2>/dev/null | wc -l) + 1))
+echo "$2" >>"$1/calls"
+[ "$n" -ne 6 ] || { : >"$1/arrived"; while [ -d "$1" ]; do sleep 0.01; done; }
+exit 0
+EOF
+	"$SP" ab command --a "cmd:sh $TMP/gate.sh $TMP a" --b "cmd:sh $TMP/gate.sh $TMP b" \
+		--max-samples 50 --name in --format json >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/arrived"
+	kill -INT "$PID"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 130 ]
+	# the block cut short keeps neither side's sample: two whole blocks
+	[ "$(iterations_of in-a) $(iterations_of in-b)" = "2 2" ]
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: the samples of whole blocks so far are kept in runs in-a and in-b" ]
+	[ ! -s "$TMP/out" ]
 }
 
 pg_journal_mine() {
