@@ -12,6 +12,7 @@
 #include "runner/plan.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
 
@@ -133,12 +134,15 @@ static int check_distinct_benchmarks(const struct result_set *set, size_t first,
 				original = keys[head].index;
 			}
 		}
-		if (repeat != SIZE_MAX)
+		if (repeat != SIZE_MAX) {
+			char *shown = utf8_escaped(strcmp(path, "-") ? path : "standard input");
+
 			rc = error_set(err, EXIT_USAGE, "cannot import '%s': runs[%zu].benchmarks"
 				       "[%zu]: the same workload and parameters as benchmarks[%zu] "
-				       "(give each once; nothing was imported)",
-				       strcmp(path, "-") ? path : "standard input", r - first,
+				       "(give each once; nothing was imported)", shown, r - first,
 				       repeat, original);
+			free(shown);
+		}
 		for (size_t i = 0; i < batch->nr_benchmarks; i++)
 			free(keys[i].text);
 		free(keys);

@@ -17,15 +17,23 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
+/*
+ * A key is the file's own text (an environment key, an unknown key): its
+ * controls and marks that reorder a line are escaped as every message
+ * shows them (utf8.h), not printed raw nor made '?'.
+ */
 void where_child(struct where *child, const struct where *parent, const char *key,
 		 long index)
 {
+	char shown[sizeof(child->path)];
+
+	utf8_escape(shown, sizeof(shown), key);
 	if (index >= 0)
 		snprintf(child->path, sizeof(child->path), "%s%s%s[%ld]", parent->path,
-			 parent->path[0] && key[0] ? "." : "", key, index);
+			 parent->path[0] && shown[0] ? "." : "", shown, index);
 	else
 		snprintf(child->path, sizeof(child->path), "%s%s%s", parent->path,
-			 parent->path[0] ? "." : "", key);
+			 parent->path[0] ? "." : "", shown);
 }
 
 int bad(struct error *err, const char *file, const struct where *w, const char *why)

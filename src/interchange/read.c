@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "util/input_file.h"
 #include "util/list.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static int read_samples(json_t *array, struct result_metric *m, bool warmup,
@@ -634,12 +636,15 @@ static char *read_whole(FILE *f, size_t *len, const char **why)
 int interchange_read(const char *path, struct result_set *set, struct error *err)
 {
 	bool from_stdin = !strcmp(path, "-");
-	const char *name = from_stdin ? "standard input" : path;
 	const char *why;
+	char name[PATH_MAX + 64];
 	size_t len = 0;
 	char *text = NULL;
 	FILE *f;
 	int rc;
+
+	/* the file's name in every message, escaped as the keys are (where_child()) */
+	utf8_escape(name, sizeof(name), from_stdin ? "standard input" : path);
 
 	f = from_stdin ? stdin : input_file_open(path, &why);
 	if (f)
@@ -649,7 +654,7 @@ int interchange_read(const char *path, struct result_set *set, struct error *err
 	if (!text)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a "
 				 "schedperf-results/1 JSON file, or - for standard input)",
-				 path, why);
+				 name, why);
 	rc = interchange_read_buffer(name, text, len, set, err);
 	free(text);
 	return rc;

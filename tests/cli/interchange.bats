@@ -365,6 +365,31 @@ PY
 	sp import "$TMP/long.json"
 }
 
+@test "import: a key, or a file name, with a control or a mark that reorders a line is escaped in the error" {
+	doc() {	# doc KEY: a run whose environment has KEY (JSON text)
+		printf '{"schema": "schedperf-results/1", "runs": [{"name": "n", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {"%s": "v"}, "benchmarks": []}]}' "$1"
+	}
+	doc 'a\u202eb' > "$TMP/bidi.json"
+	run sp import "$TMP/bidi.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *'runs[0].environment.a\u202eb: key not printable'* ]] || { echo "$output"; false; }
+	[[ "$output" != *$'\u202e'* ]]
+	doc 'a\u0001b' > "$TMP/c0.json"
+	run sp import "$TMP/c0.json"
+	[[ "$output" == *'runs[0].environment.a\x01b: key not printable'* ]] || { echo "$output"; false; }
+	printf '{"schema": "schedperf-results/1", "runs": [], "e\\u2066x": 1}' > "$TMP/top.json"
+	run sp import "$TMP/top.json"
+	[[ "$output" == *': e\u2066x: unknown key'* ]] || { echo "$output"; false; }
+	# the file's own name too
+	cp "$TMP/c0.json" "$TMP/r"$'\u202e'"n.json"
+	run sp import "$TMP/r"$'\u202e'"n.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"/r\\u202en.json': runs[0].environment.a\\x01b"* ]] || { echo "$output"; false; }
+	[[ "$output" != *$'\u202e'* ]]
+}
+
 @test "export -o writes the whole file or nothing" {
 	sp run pipe -p loops=1000 -i 1 --name a --quiet
 	run sp export a -o "$TMP/no/such/dir/out.json"
