@@ -87,20 +87,38 @@ void store_location_shown(const char *location, char *buf, size_t len)
 }
 
 #define BUSY_TIMEOUT_MS 10000
+#define BUSY_TIMEOUT_MAX_MS (3600 * 1000)
+
+/* $SCHEDPERF_BUSY_TIMEOUT_MS as a number of ms, or -1 when it is none of them. */
+static long busy_timeout_env(const char *env)
+{
+	char *end;
+	long ms;
+
+	if (*env < '0' || *env > '9')
+		return -1;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	return errno || *end || ms > BUSY_TIMEOUT_MAX_MS ? -1 : ms;
+}
+
+int store_busy_timeout_check(struct error *err)
+{
+	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
+
+	if (!env || !*env || busy_timeout_env(env) >= 0)
+		return 0;
+	return error_set(err, EXIT_USAGE, "SCHEDPERF_BUSY_TIMEOUT_MS is '%.64s', not a whole "
+			 "number of milliseconds from 0 to %d (give one, or unset it for the "
+			 "default, %d)", env, BUSY_TIMEOUT_MAX_MS, BUSY_TIMEOUT_MS);
+}
 
 int store_busy_timeout_ms(void)
 {
 	const char *env = getenv("SCHEDPERF_BUSY_TIMEOUT_MS");
-	char *end;
-	long ms;
+	long ms = env && *env ? busy_timeout_env(env) : -1;
 
-	if (!env || !*env)
-		return BUSY_TIMEOUT_MS;
-	errno = 0;
-	ms = strtol(env, &end, 10);
-	if (errno || *end || ms < 0 || ms > 3600 * 1000)
-		return BUSY_TIMEOUT_MS;
-	return (int)ms;
+	return ms < 0 ? BUSY_TIMEOUT_MS : (int)ms;
 }
 
 bool store_lock_busy(const struct store *st)

@@ -209,6 +209,12 @@ int store_too_new(const char *location, int version, struct error *err);
  */
 int store_busy_timeout_ms(void);
 /*
+ * A $SCHEDPERF_BUSY_TIMEOUT_MS that is not a whole number of ms from 0 to
+ * an hour is refused (EXIT_USAGE) before a store is opened, never taken
+ * for the default.
+ */
+int store_busy_timeout_check(struct error *err);
+/*
  * @location as messages show it: a URI's password (user:PASSWORD@host, or
  * password=... among its parameters) is left out.
  */

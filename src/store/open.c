@@ -67,6 +67,8 @@ static int usable_driver(const char *location, const struct store_driver **out,
 	if (!location || !*location)
 		return error_set(err, EXIT_USAGE, "no store given: --db needs a file name "
 				 "or a URL (give --db FILE or --db postgresql://...)");
+	if (store_busy_timeout_check(err))
+		return -1;
 	*out = driver_for(location);
 	if ((*out)->schemes)
 		return 0;

@@ -135,6 +135,25 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 	[[ "$output" == *"it is an empty file"* ]]
 }
 
+@test "SCHEDPERF_BUSY_TIMEOUT_MS that is not a number of ms up to an hour is refused (2)" {
+	sp run pipe -p loops=10 -i 1 --name a -q
+	for v in abc -1 5000x 1e309 99999999999999999999 ' 5' 3600001; do
+		for cmd in "db check" runs "run pipe -p loops=10 -i 1 --name b -q"; do
+			SCHEDPERF_BUSY_TIMEOUT_MS=$v run sp $cmd
+			[ "$status" -eq 2 ] || { echo "'$v' $cmd: $output"; false; }
+			assert_one_line_error
+			[ "$output" = "schedperf: SCHEDPERF_BUSY_TIMEOUT_MS is '$v', not a whole $(
+				)number of milliseconds from 0 to 3600000 (give one, or unset it for $(
+				)the default, 10000)" ]
+		done
+	done
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM runs')" -eq 1 ]
+	for v in '' 0 3600000; do
+		SCHEDPERF_BUSY_TIMEOUT_MS=$v run sp runs
+		[ "$status" -eq 0 ] || { echo "'$v': $output"; false; }
+	done
+}
+
 @test "db: the man page's FILES entry names this schema version and every older one" {
 	sp --db "$TMP/v.db" db init >/dev/null
 	v=$(sp --db "$TMP/v.db" db check | sed -n 's/^schema version: *//p')
