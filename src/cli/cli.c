@@ -25,14 +25,18 @@ struct global_options global = { NULL, false, false, false };
 
 /*
  * The knob guard's words: progress and warnings on stderr, restores on
- * stdout, each one line whatever a value holds (a tab spelt \t, a newline \n).
+ * stdout, each one line of text whatever a value holds (a tab spelt \t, a
+ * newline \n, a byte not UTF-8 \xHH as jobs shows an original).
  */
 static void say_line(FILE *out, const char *prefix, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *line;
 
 	strbuf_add_one_line(&sb, text);
-	fprintf(out, "%s%s\n", prefix, strbuf_str(&sb));
+	line = utf8_escaped(strbuf_str(&sb));
+	fprintf(out, "%s%s\n", prefix, line);
+	free(line);
 	strbuf_release(&sb);
 }
 

@@ -14,15 +14,13 @@
 
 /*
  * Messages quote what the user gave (a value, a file name, a run name), and
- * that may hold a newline or a terminal escape: an error stays one line,
- * and a value cut by "%.64s" inside a character is not left cut.
+ * that may hold a newline, a terminal escape, a mark that shows the rest of
+ * the line backwards or bytes that are not UTF-8: an error stays one line of
+ * text, and a value cut by "%.64s" inside a character is not left cut.
  */
 static void make_printable(char *s)
 {
-	utf8_mend(s);
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	utf8_make_plain(s);
 }
 
 /*

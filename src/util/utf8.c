@@ -83,34 +83,29 @@ static bool reorders_or_controls(unsigned long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* The bytes of the sequence that @c begins: 1 for ASCII or a byte no sequence begins with. */
-static size_t lead_length(unsigned char c)
+static bool shows_plainly(unsigned long code)
 {
-	if (c >= 0xc2 && c <= 0xdf)
-		return 2;
-	if (c >= 0xe0 && c <= 0xef)
-		return 3;
-	return c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+	return code >= 0x20 && code != 0x7f && !reorders_or_controls(code);
 }
 
-void utf8_mend(char *s)
+void utf8_make_plain(char *s)
 {
-	unsigned char *p = (unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = s;
 
 	while (*p) {
 		unsigned long code;
-		size_t len = sequence_length(p, &code), need = lead_length(*p), i = 1;
+		size_t len = sequence_length(p, &code);
 
-		if (len) {
-			p += len;
-			continue;
+		if (len && shows_plainly(code)) {
+			memmove(out, p, len);
+			out += len;
+		} else {
+			*out++ = '?';
 		}
-		while (i < need && (p[i] & 0xc0) == 0x80)
-			i++;
-		if (i < need)
-			memset(p, '?', i);
-		p += i;
+		p += len ? len : 1;
 	}
+	*out = '\0';
 }
 
 size_t utf8_rune_offset(const char *s, size_t runes)
@@ -168,11 +163,6 @@ size_t utf8_columns(const char *s)
 	if (utf8_locale)
 		uselocale(old);
 	return w;
-}
-
-static bool shows_plainly(unsigned long code)
-{
-	return code >= 0x20 && code != 0x7f && !reorders_or_controls(code);
 }
 
 bool utf8_plain(const char *s)

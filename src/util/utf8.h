@@ -22,12 +22,11 @@ bool utf8_valid(const char *s);
 bool utf8_plain(const char *s);
 
 /*
- * @s with each sequence cut short (a value cut by "%.64s" in the middle of
- * a character) made '?', in place, so that a message quoting it is text;
- * other bytes not UTF-8 are left for utf8_escape() or utf8_kept() to show
- * as \xHH.
+ * @s made plain text in place: each control character, C1 control,
+ * bidirectional control and byte not part of well-formed UTF-8 becomes one
+ * '?': for a message, whatever its arguments held (utf8_plain()'s test).
  */
-void utf8_mend(char *s);
+void utf8_make_plain(char *s);
 
 /*
  * The columns @s takes on a terminal, as wcwidth() counts them: two for a

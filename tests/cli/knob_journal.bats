@@ -417,7 +417,7 @@ not_utf8_restore() {
 		lines=("${lines[0]}" "${lines[@]:2}")
 	fi
 	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[1]}" = $'restored sysctl kernel.domainname = \xff\xfe odd' ]
+	[ "${lines[1]}" = 'restored sysctl kernel.domainname = \xff\xfe odd' ]
 	[ "$(echo ${lines[2]})" = "ff fe 20 6f 64 64 0a" ]
 	[ ! -e "$JOURNAL" ]
 }

@@ -83,6 +83,20 @@ static void test_utf8_escaped(void **state)
 	free(s);
 }
 
+/* A message stays one line of text: what would not show plainly is one '?' each. */
+static void test_utf8_make_plain(void **state)
+{
+	char s[] = "a\nb\x1b[31m caf\xc3\xa9 \xff\xe2\x80\xae|\xc2\x9b cut\xe2\x80";
+	struct error err = { 0 };
+
+	utf8_make_plain(s);
+	assert_string_equal(s, "a?b?[31m caf\xc3\xa9 ??|? cut??");
+	assert_true(utf8_plain(s));
+	/* every error is made so, whatever its arguments held */
+	error_set(&err, 2, "knob is '%s'", "\xff\xe2\x81\xa6x\t");
+	assert_string_equal(err.msg, "knob is '??x?'");
+}
+
 static void test_utf8_columns(void **state)
 {
 	assert_int_equal(utf8_columns(""), 0);
@@ -416,9 +430,9 @@ static void test_error_shorten(void **state)
 	assert_non_null(strstr(err.msg, "cannot import 'nnn"));
 	assert_non_null(strstr(err.msg, "nnn...nnn"));
 	assert_non_null(strstr(err.msg, "nnn': File name too long (give a shorter name)"));
-	/* a value cut by %.Ns inside a character is not left cut; other bytes are kept */
+	/* a value cut by %.Ns inside a character is not left cut, nor another byte not UTF-8 */
 	error_set(&err, 2, "'%.4s' is not %s (fix it)", "ab\u20ac", "\xff\xc3x");
-	assert_string_equal(err.msg, "'ab?" "?' is not \xff?x (fix it)");
+	assert_string_equal(err.msg, "'ab?" "?' is not ??x (fix it)");
 }
 
 /* What csv_text() (or, @number, csv_number()) writes of @text. */
@@ -477,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_utf8_plain),
+		cmocka_unit_test(test_utf8_make_plain),
 		cmocka_unit_test(test_utf8_columns),
 		cmocka_unit_test(test_utf8_runes),
 		cmocka_unit_test(test_utf8_rune_offset),
