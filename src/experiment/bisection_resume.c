@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "experiment/bisection.h"
+#include "util/db_hint.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 #include "util/xalloc.h"
@@ -23,16 +24,15 @@ static void add_option(struct strbuf *sb, const char *option, const char *value)
 }
 
 /*
- * The store where it is not the one the command finds by itself, as
- * cli_setup() chooses it ($SCHEDPERF_DB, else ./schedperf.db); a file
+ * The store where it is not the one the command finds by itself
+ * (db_default()); a file
  * made absolute, for another directory.
  */
 static void add_store(struct strbuf *sb, const char *db)
 {
-	const char *env_db = getenv("SCHEDPERF_DB");
 	char *cwd;
 
-	if (!db || !strcmp(db, env_db && *env_db ? env_db : "schedperf.db"))
+	if (!db || !strcmp(db, db_default()))
 		return;
 	cwd = *db == '/' || strstr(db, "://") ? NULL : getcwd(NULL, 0);
 	if (cwd) {
