@@ -432,11 +432,18 @@ static int print_verdict(const struct ab *ab, const struct ab_outcome *out, cons
  * status (128 + N) tells a script. The settings are said only when the
  * ab changed some.
  */
-static int say_interrupted(const struct ab *ab, const char *name)
+static int say_interrupted(const struct ab *ab, const struct ab_outcome *out,
+			   const char *name)
 {
 	const char *restored = knob_session_changes_machine(&ab->x.ks) ?
 			       "the settings are restored; " : "";
 
+	/* the block cut short whose first sample could not be dropped (ab.c) */
+	if (runs_kept(ab) && out->unpaired)
+		return command_interrupted("%sthe samples of whole blocks so far are kept in "
+					   "runs %s-a and %s-b, and in run %s-%s the unpaired "
+					   "sample of the block cut short", restored, name, name,
+					   name, out->unpaired);
 	if (runs_kept(ab))
 		return command_interrupted("%sthe samples of whole blocks so far are kept in "
 					   "runs %s-a and %s-b", restored, name, name);
@@ -471,7 +478,7 @@ static int run_ab(struct ab *ab)
 	status_events(&events, &sl, ab->x.so.max_time);
 	rc = ab_run(&ab->x, global.db, name, &hooks, &out, &err);
 	if (iteration_interrupted())
-		return say_interrupted(ab, name);
+		return say_interrupted(ab, &out, name);
 	if (rc)
 		return error_report(&err);
 	return print_verdict(ab, &out, name);

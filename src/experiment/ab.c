@@ -80,7 +80,7 @@ static void show_progress(const struct ab_measurement *m, const struct seqcs *cs
  * dropped; @failed is that side), -1 with @err when ab must stop.
  */
 static int run_block(const struct ab_measurement *m, struct rng *rng, double *diff,
-		     int *failed, struct error *err)
+		     int *failed, const char **unpaired, struct error *err)
 {
 	int first = (int)(rng_next(rng) >> 63);
 	double v[2];
@@ -96,12 +96,21 @@ static int run_block(const struct ab_measurement *m, struct rng *rng, double *di
 		/*
 		 * A signal cut the block short: its first side's sample goes too,
 		 * so that the runs keep blocks whole (the first error is kept).
+		 * After a signal the store's lock is waited for only briefly, so
+		 * the drop can fail: then the sample stays, and that is said.
 		 */
 		if (rc <= 0 && k && iteration_interrupted()) {
 			struct error uerr = { 0 };
 
-			if (side_unsample(m->sides[first], rc ? &uerr : err))
-				return -1;
+			if (side_unsample(m->sides[first], &uerr)) {
+				*unpaired = side_names[first];
+				sampling_end(m->events);
+				sampling_note(m->events, "schedperf: warning: ab: the unpaired "
+					      "sample of run %s's last block could not be "
+					      "dropped: %s; it stays, and compare, which pools "
+					      "a run's samples, counts it",
+					      m->sides[first]->run_name, uerr.msg);
+			}
 			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
 		}
 		if (rc < 0)
@@ -142,7 +151,7 @@ int ab_measure(const struct ab_measurement *m, struct ab_outcome *out, struct er
 			out->reason = "max-time";
 			break;
 		}
-		rc = run_block(m, &rng, &diff, &failed, err);
+		rc = run_block(m, &rng, &diff, &failed, &out->unpaired, err);
 		if (rc < 0)
 			break;
 		if (!rc) {

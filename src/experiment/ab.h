@@ -38,6 +38,8 @@ struct ab_outcome {
 	size_t blocks;
 	double seconds;
 	const char *reason;		/* why it stopped */
+	const char *unpaired;		/* the side ("a", "b") whose lone sample of a block
+					 * cut short by a signal could not be dropped */
 };
 
 /* Measure until a verdict or a cap: 0, or -1 with @err when ab must stop. */

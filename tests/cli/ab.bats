@@ -14,6 +14,7 @@ pg_file
 
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
+	[ -z "${LOCKER:-}" ] || kill "$LOCKER" 2>/dev/null || true
 	sysctl_teardown
 	[ -z "${PGDB:-}" ] || psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
@@ -117,6 +118,63 @@ EOF
 	[ "$(iterations_of in-a) $(iterations_of in-b)" = "2 2" ]
 	[ "$(cat "$TMP/err")" = "schedperf: interrupted: the samples of whole blocks so far are kept in runs in-a and in-b" ]
 	[ ! -s "$TMP/out" ]
+}
+
+# lock_store: a sqlite3 process takes the store's write lock and holds it
+# until unlock_store (as faults.bats's).
+lock_store() {
+	mkfifo "$TMP/lock.fifo"
+	sqlite3 "$SCHEDPERF_DB" <"$TMP/lock.fifo" >"$TMP/locker.out" 2>&1 3>&- &
+	LOCKER=$!
+	exec 5>"$TMP/lock.fifo"
+	printf '.timeout 20000\nBEGIN EXCLUSIVE;\n' >&5
+	wait_for store_locked
+}
+
+store_locked() {	# another writer cannot begin (fails at once)
+	! sqlite3 "$SCHEDPERF_DB" 'BEGIN IMMEDIATE; ROLLBACK;' 2>/dev/null
+}
+
+unlock_store() {	# end of input: the sqlite3 process rolls back and exits
+	exec 5>&-
+	wait_for all_gone "$LOCKER"
+	LOCKER=
+}
+
+@test "ab: SIGINT within a block, the store locked: the sample not dropped is said" {
+	# as above, but the store's write lock is held when the signal comes
+	cat >"$TMP/gate.sh" <<'EOF'
+n=$(($(cat "$1/calls" 2>/dev/null | wc -l) + 1))
+echo "$2" >>"$1/calls"
+[ "$n" -ne 6 ] || { : >"$1/arrived"; while [ -d "$1" ]; do sleep 0.01; done; }
+exit 0
+EOF
+	"$SP" ab command --a "cmd:sh $TMP/gate.sh $TMP a" --b "cmd:sh $TMP/gate.sh $TMP b" \
+		--max-samples 50 --name in >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/arrived"
+	lock_store
+	kill -INT "$PID"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	unlock_store
+	cat "$TMP/err"
+	[ "$rc" -eq 130 ]
+	# the 5th call was the first side of block 3: its sample stays
+	local first
+	first=$(sed -n 5p "$TMP/calls")
+	if [ "$first" = a ]; then
+		[ "$(iterations_of in-a) $(iterations_of in-b)" = "3 2" ]
+	else
+		[ "$(iterations_of in-a) $(iterations_of in-b)" = "2 3" ]
+	fi
+	local why="the unpaired sample of run in-$first's last block could not be dropped: "
+	grep -q "^schedperf: warning: ab: $why.*; it stays, and compare, which pools" "$TMP/err"
+	local kept="the samples of whole blocks so far are kept in runs in-a and in-b"
+	local lone="and in run in-$first the unpaired sample of the block cut short"
+	[ "$(tail -n 1 "$TMP/err")" = "schedperf: interrupted: $kept, $lone" ]
 }
 
 pg_journal_mine() {
