@@ -96,7 +96,7 @@ iterations_of() {
 		r.id = b.run_id WHERE r.name = '$1' AND NOT i.warmup AND i.failure IS NULL"
 }
 
-@test "ab: SIGINT within a block keeps whole blocks only, says no settings it did not change, prints no JSON" {
+@test "ab: SIGINT within a block keeps whole blocks only, says no settings it left, no JSON" {
 	# the 6th iteration, the second side of block 3, waits until $TMP is gone
 	cat >"$TMP/gate.sh" <<'EOF'
 n=$(($(cat "$1/calls" 2>/dev/null | wc -l) + 1))
@@ -116,7 +116,8 @@ EOF
 	[ "$rc" -eq 130 ]
 	# the block cut short keeps neither side's sample: two whole blocks
 	[ "$(iterations_of in-a) $(iterations_of in-b)" = "2 2" ]
-	[ "$(cat "$TMP/err")" = "schedperf: interrupted: the samples of whole blocks so far are kept in runs in-a and in-b" ]
+	local kept="the samples of whole blocks so far are kept in runs in-a and in-b"
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: $kept" ]
 	[ ! -s "$TMP/out" ]
 }
 
@@ -275,7 +276,8 @@ pg_journal() {
 	run sp ab command --a cmd:/bin/true --a param:cmd=/bin/false --b env:X=1
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[ "$output" = "schedperf: ab: --a sets cmd twice ('cmd:/bin/true' and 'param:cmd=/bin/false'): give it once" ]
+	local twice="--a sets cmd twice ('cmd:/bin/true' and 'param:cmd=/bin/false')"
+	[ "$output" = "schedperf: ab: $twice: give it once" ]
 	run sp ab command --a cmd:/bin/true --b param:cmd=/bin/false --b cmd:/bin/true --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_line_error
@@ -654,14 +656,15 @@ ab_killed_frees() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	run sp runs --format json
-	[ "$(echo "$output" | json 'sorted((r["name"], len(r["batches"]), r["samples"] > 0) for r in d)' /dev/stdin)" = \
+	local runs='sorted((r["name"], len(r["batches"]), r["samples"] > 0) for r in d)'
+	[ "$(echo "$output" | json "$runs" /dev/stdin)" = \
 	  "[('k-a', 1, True), ('k-b', 1, True)]" ]
 	# one that has a sample keeps its name taken, killed or not
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
 	[ "$status" -eq 2 ]
 }
 
-@test "ab: killed by SIGKILL before its first sample, its --name is free again (SQLite, PostgreSQL)" {
+@test "ab: killed by SIGKILL before its first sample, its --name is free again (SQLite, PG)" {
 	PGDB=$(pg_new_db)
 	ab_killed_frees "$TMP/killed.db"
 	ab_killed_frees "$(pg_url "$PGDB")"

@@ -350,7 +350,9 @@ big() {		# big N: a string of N letters
 	hostile 2 import /dev/null
 	hostile 2 import "$(big 120000)"
 	# a message longer than its line's room keeps its why and how to fix
-	[[ "$(cat "$TMP/err")" == *"aaa...': File name too long (give a schedperf-results/1 JSON file, or - for standard input)" ]]
+	local why="File name too long"
+	why="$why (give a schedperf-results/1 JSON file, or - for standard input)"
+	[[ "$(cat "$TMP/err")" == *"aaa...': $why" ]]
 	: >"$TMP/empty.json"
 	hostile 2 import "$TMP/empty.json"
 	head -c 100000 /dev/urandom >"$TMP/garbage.bin"

@@ -138,7 +138,9 @@ print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])
 	sp export f -o "$TMP/one.json"
 	[ "$(json 'd["runs"][0]["benchmarks"][0]["failed_iterations"]' "$TMP/one.json")" -eq 2 ]
 	# its metrics, without values (their warm-ups fill no iteration import counts)
-	[ "$(json '[sorted(m.keys()) for m in d["runs"][0]["benchmarks"][0]["metrics"]][0]' "$TMP/one.json")" = "['better', 'name', 'samples', 'source', 'unit']" ]
+	local metrics='d["runs"][0]["benchmarks"][0]["metrics"]'
+	[ "$(json "[sorted(m.keys()) for m in $metrics][0]" "$TMP/one.json")" = \
+	  "['better', 'name', 'samples', 'source', 'unit']" ]
 	[ "$(json '"iterations" in d["runs"][0]["benchmarks"][0]' "$TMP/one.json")" = False ]
 	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
 	SCHEDPERF_DB="$TMP/second.db" sp export f > "$TMP/two.json"
@@ -149,7 +151,8 @@ print(json.load(sys.stdin)["runs"][0]["benchmarks"][0]["metrics"][0]["samples"])
 	run sp run command -p shell=1 -p cmd='exit 1' -i 2 --warmup 0 --name f --quiet --monitors none
 	[ "$status" -eq 1 ]
 	sp export f -o "$TMP/one.json"
-	[ "$(json '[(m["name"], m["samples"]) for m in d["runs"][0]["benchmarks"][0]["metrics"]][:3]' "$TMP/one.json")" = \
+	local metrics='d["runs"][0]["benchmarks"][0]["metrics"]'
+	[ "$(json "[(m[\"name\"], m[\"samples\"]) for m in $metrics][:3]" "$TMP/one.json")" = \
 	  "[('seconds', []), ('user_seconds', []), ('system_seconds', [])]" ]
 	SCHEDPERF_DB="$TMP/second.db" sp import "$TMP/one.json"
 	[ "$(SCHEDPERF_DB="$TMP/second.db" sp show f)" = "$(sp show f)" ]
@@ -270,7 +273,8 @@ json.dump(d, sys.stdout)' "$TMP/base.json" > "$TMP/extra.json"
 	run_with() { echo "{\"schema\": \"schedperf-results/1\", \"runs\": [$good_run, {\"name\": \"x\", \"started\": \"2020-01-01T00:00:00Z\", \"complete\": true, \"environment\": {}, \"benchmarks\": [{\"workload\": \"w\", \"params\": {}, \"metrics\": [$1]}]}]}"; }
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "sideways", "samples": [1]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower"}')"
-	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [], "warmup": [1]}')"
+	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [],
+		"warmup": [1]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": ["1"]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [NaN]}')"
 	bad_import "$(run_with '{"name": "m", "unit": "s", "better": "lower", "samples": [1e999]}')"
@@ -308,16 +312,23 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/bd.json" "$change"
 		run sp import "$TMP/bd.json"
 		[ "$status" -eq 2 ] || { echo "$change: $output"; return 1; }
 		assert_one_line_error
-		[[ "$output" == *"'$TMP/bd.json': runs[0].benchmarks[2]: the same workload and parameters as benchmarks[1] (give each once; nothing was imported)" ]] || { echo "$output"; return 1; }
+		local same="the same workload and parameters as benchmarks[1]"
+		same="$same (give each once; nothing was imported)"
+		[[ "$output" == *"'$TMP/bd.json': runs[0].benchmarks[2]: $same" ]] ||
+			{ echo "$output"; return 1; }
 	done
 	run sp show bd
 	[ "$status" -eq 2 ]
 	# a workload schedperf does not know compares its parameters as written
 	cat > "$TMP/ext.json" <<'JSON'
-{"schema": "schedperf-results/1", "runs": [{"name": "x", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {},
- "benchmarks": [{"workload": "w", "params": {"n": "1"}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
-  {"workload": "w", "params": {"n": "01"}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
-  {"workload": "v", "params": {"n": "1"}, "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]}]}]}
+{"schema": "schedperf-results/1", "runs": [{"name": "x", "started": "2020-01-01T00:00:00Z",
+ "complete": true, "environment": {},
+ "benchmarks": [{"workload": "w", "params": {"n": "1"},
+   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
+  {"workload": "w", "params": {"n": "01"},
+   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
+  {"workload": "v", "params": {"n": "1"},
+   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]}]}]}
 JSON
 	sp import "$TMP/ext.json"
 	"$PYTHON" -c 'import json, sys
@@ -326,7 +337,8 @@ d["runs"][0]["benchmarks"].append(d["runs"][0]["benchmarks"][1]); json.dump(d, s
 		"$TMP/ext.json" > "$TMP/ext2.json"
 	run sp import - < "$TMP/ext2.json"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"'standard input': runs[0].benchmarks[3]: the same workload and parameters as benchmarks[1] "* ]]
+	local same="the same workload and parameters as benchmarks[1]"
+	[[ "$output" == *"'standard input': runs[0].benchmarks[3]: $same "* ]]
 }
 
 @test "import: a name, a metric's name or unit, a key or a value over its limit says the limit" {
@@ -365,15 +377,18 @@ PY
 	sp import "$TMP/long.json"
 }
 
-@test "import: a key, or a file name, with a control or a mark that reorders a line is escaped in the error" {
+@test "import: a key, or a file name, with a control or a mark reordering a line is escaped" {
 	doc() {	# doc KEY: a run whose environment has KEY (JSON text)
-		printf '{"schema": "schedperf-results/1", "runs": [{"name": "n", "started": "2020-01-01T00:00:00Z", "complete": true, "environment": {"%s": "v"}, "benchmarks": []}]}' "$1"
+		printf '{"schema": "schedperf-results/1", "runs": [{"name": "n", %s, %s}]}' \
+			'"started": "2020-01-01T00:00:00Z", "complete": true' \
+			"\"environment\": {\"$1\": \"v\"}, \"benchmarks\": []"
 	}
 	doc 'a\u202eb' > "$TMP/bidi.json"
 	run sp import "$TMP/bidi.json"
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[[ "$output" == *'runs[0].environment.a\u202eb: key not printable'* ]] || { echo "$output"; false; }
+	[[ "$output" == *'runs[0].environment.a\u202eb: key not printable'* ]] ||
+		{ echo "$output"; false; }
 	[[ "$output" != *$'\u202e'* ]]
 	doc 'a\u0001b' > "$TMP/c0.json"
 	run sp import "$TMP/c0.json"
