@@ -61,6 +61,14 @@ current_version() {	# the version a new SQLite store gets
 	assert_one_line_error
 }
 
+# pg_advisory_locks APP WHERE N: N advisory locks on $PG of sessions of
+# application APP, held or awaited as WHERE says (of pg_locks l).
+pg_advisory_locks() {
+	[ "$(psql -qXAt "$PG" -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a
+		USING (pid) WHERE l.locktype = 'advisory' AND a.application_name = '$1'
+		AND $2")" = "$3" ]
+}
+
 # upgrade_race LOCATION: six db upgrades of LOCATION at once; their lines in $TMP/race.
 upgrade_race() {
 	local pids=() i
@@ -314,7 +322,20 @@ pg_make_v3() {
 	v=$(current_version)
 	sp --db "$PG" run pipe -p loops=10 -i 1 --name a -q
 	pg_make_v3 "$PGDB"
-	upgrade_race "$PG"
+	# all six read version 3 before any can write: a session (as postgres.bats's
+	# lock_pg) holds the write lock until all six wait for it
+	mkfifo "$TMP/hold"
+	PGAPPNAME=holder psql -qXAt "$PG" <"$TMP/hold" >/dev/null 2>&1 3>&- &
+	local holder=$!
+	exec 9>"$TMP/hold"
+	echo "SELECT pg_advisory_lock(6008761022114056532);" >&9
+	wait_for pg_advisory_locks holder l.granted 1
+	SCHEDPERF_BUSY_TIMEOUT_MS=600000 upgrade_race "$PG" 9>&- &
+	local racer=$!
+	wait_for pg_advisory_locks schedperf 'NOT l.granted' 6
+	exec 9>&-	# end of input: the session ends, and its lock with it
+	wait "$holder"
+	wait "$racer"
 	[ "$(grep -c ": upgraded from schema version 3 to $v\$" "$TMP/race")" -eq 1 ]
 	[ "$(grep -c ": a store of schema version $v already; nothing to do\$" "$TMP/race")" -eq 5 ] ||
 		{ cat "$TMP/race"; false; }
