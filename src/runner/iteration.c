@@ -240,7 +240,6 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	size_t nr_values = workload_nr_values(w, values);
 	size_t metrics_len = nr_values * sizeof(double);
 	struct child_report report;
-	struct orphans_hold orphans;
 	struct guardian guardian;
 	struct rusage ru;
 	int report_fds[2], go_fds[2], status = 0;
@@ -273,17 +272,9 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 				 "(raise 'ulimit -n')", strerror(errno));
 	}
 	oom_kills = task_knobs_oom_kills(cfg->task);
-	/*
-	 * The child adopts its tasks' orphans and ends them, but cannot once
-	 * it is killed (--timeout, a crash, a signal to us): what it adopted
-	 * comes here then, to be ended once it is reaped. Before the clock
-	 * starts and after it stops: nothing of it runs while the workload does.
-	 */
-	orphans_hold(&orphans);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		orphans_release(&orphans);
 		close(report_fds[0]);
 		close(report_fds[1]);
 		close(go_fds[0]);
@@ -313,7 +304,6 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		guardian_stop(&guardian);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-		orphans_end_held(&orphans);
 		running_group = 0;
 		return -1;
 	}
@@ -350,12 +340,8 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	interference_after(cfg->interference,
 			   out->rusage[RUSAGE_USER] + out->rusage[RUSAGE_SYSTEM],
 			   &out->interference);
-	/*
-	 * Whatever the workload left behind in its group goes with it, and
-	 * what left the group and was orphaned here, with the child killed.
-	 */
+	/* Whatever the workload left behind in its group goes with it. */
 	guardian_stop(&guardian);
-	orphans_end_held(&orphans);
 	running_group = 0;
 	if (cfg->monitors)
 		monitors_after(cfg->monitors, out->monitor_values);

@@ -18,7 +18,6 @@
 
 #include "util/cgroup.h"
 #include "util/guardian.h"
-#include "util/orphans.h"
 #include "util/strbuf.h"
 #include "util/sysfile.h"
 #include "util/xalloc.h"
@@ -447,8 +446,6 @@ int cgroup_remove(const char *dir, struct error *err)
 
 static void __attribute__((noreturn)) reap(int fd, char *const *dirs, size_t n)
 {
-	/* an iteration killed leaves it to the runner, which must let it work */
-	orphans_spare();
 	guardian_wait_orphaned(fd);
 	for (size_t i = 0; i < n; i++)
 		cgroup_remove(dirs[i], NULL);

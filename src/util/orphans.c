@@ -122,77 +122,28 @@ static void children_of(pid_t pid, struct pids *out)
 		children_by_scan(pid, out);
 }
 
-/* Whether @pid is a child this process had when it began to hold (orphans_hold()). */
-static bool held_before(const struct orphans_hold *h, pid_t pid)
-{
-	for (size_t i = 0; i < h->nr; i++)
-		if (h->had[i] == pid)
-			return true;
-	return false;
-}
-
-/* Whether @pid called orphans_spare(). */
-static bool spared(pid_t pid)
-{
-	char path[64], comm[32];
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	return read_small(path, comm, sizeof(comm)) > 0 &&
-	       !strcmp(comm, ORPHANS_SPARED_NAME "\n");
-}
-
 /*
- * SIGKILL the processes of @found, which begins with children of this
- * process, and all below them: each before its children are listed (and
- * appended), so that it forks no more. With @h, the children it had
- * before orphans_hold() are left, and so are the spared, whatever their
- * depth; the children killed go to @killed, the spared ones to @kept
- * (both may be NULL). Whether one of its own children was killed.
+ * SIGKILL the descendants of this process, each before its children are
+ * listed, so that they fork no more; whether one of its own children was
+ * killed (and so a waitpid() for it ends).
  */
-static bool kill_trees(struct pids *found, const struct orphans_hold *h,
-		       struct pids *killed, struct pids *kept)
-{
-	size_t direct = found->nr;
-	bool killed_child = false;
-
-	for (size_t i = 0; i < found->nr; i++) {
-		pid_t pid = found->pid[i];
-
-		if (h && i < direct && held_before(h, pid))
-			continue;
-		if (h && spared(pid)) {
-			if (i < direct && kept)
-				pids_add(kept, pid);
-			continue;
-		}
-		if (kill(pid, SIGKILL))
-			continue;
-		if (i < direct) {
-			killed_child = true;
-			if (killed)
-				pids_add(killed, pid);
-		}
-		children_of(pid, found);
-	}
-	return killed_child;
-}
-
-/* SIGKILL every descendant of this process; whether one of its own children was killed. */
 static bool kill_descendants(void)
 {
 	struct pids found = { NULL, 0, 0 };
-	bool killed_child;
+	bool killed_child = false;
+	size_t direct;
 
 	children_of(getpid(), &found);
-	killed_child = kill_trees(&found, NULL, NULL, NULL);
+	direct = found.nr;
+	for (size_t i = 0; i < found.nr; i++) {
+		if (kill(found.pid[i], SIGKILL))
+			continue;
+		if (i < direct)
+			killed_child = true;
+		children_of(found.pid[i], &found);
+	}
 	free(found.pid);
 	return killed_child;
-}
-
-static void reap(pid_t pid)
-{
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
 }
 
 int orphans_adopt(void)
@@ -215,68 +166,7 @@ void orphans_end(void)
 		 */
 		if (!kill_descendants())
 			return;		/* none that can be killed: leave them */
-		reap(-1);
+		while (waitpid(-1, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
-}
-
-void orphans_spare(void)
-{
-	prctl(PR_SET_NAME, (unsigned long)ORPHANS_SPARED_NAME, 0UL, 0UL, 0UL);
-}
-
-int orphans_hold(struct orphans_hold *h)
-{
-	struct pids had = { NULL, 0, 0 };
-	int was = 0;
-
-	h->had = NULL;
-	h->nr = 0;
-	h->on = false;
-	if (prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&was, 0UL, 0UL, 0UL) ||
-	    (!was && orphans_adopt()))
-		return -1;
-	h->was = was;
-	children_of(getpid(), &had);
-	h->had = had.pid;
-	h->nr = had.nr;
-	h->on = true;
-	return 0;
-}
-
-void orphans_release(struct orphans_hold *h)
-{
-	if (h->on && !h->was)
-		prctl(PR_SET_CHILD_SUBREAPER, 0UL, 0UL, 0UL, 0UL);
-	free(h->had);
-	h->had = NULL;
-	h->nr = 0;
-	h->on = false;
-}
-
-void orphans_end_held(struct orphans_hold *h)
-{
-	while (h->on) {
-		struct pids found = { NULL, 0, 0 }, killed = { NULL, 0, 0 };
-		struct pids kept = { NULL, 0, 0 };
-
-		children_of(getpid(), &found);
-		kill_trees(&found, h, &killed, &kept);
-		/*
-		 * Only those: a child it had before is someone else's to
-		 * wait for. What a killed one leaves comes here, and is
-		 * found in the next round.
-		 */
-		for (size_t i = 0; i < killed.nr; i++)
-			reap(killed.pid[i]);
-		/* The spared end by themselves once the rest, what they wait for, is gone. */
-		if (!killed.nr)
-			for (size_t i = 0; i < kept.nr; i++)
-				reap(kept.pid[i]);
-		free(found.pid);
-		free(killed.pid);
-		free(kept.pid);
-		if (!killed.nr && !kept.nr)
-			break;	/* none left, or none that can be killed */
-	}
-	orphans_release(h);
 }

@@ -21,7 +21,6 @@
 
 #include "util/guardian.h"
 #include "util/io.h"
-#include "util/orphans.h"
 #include "util/run_command.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
@@ -234,7 +233,6 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	bool reaped = false;
 	struct strbuf err_text = STRBUF_INIT;
 	struct guardian g = { 0, -1 };
-	struct orphans_hold orphans = { NULL, 0, false, false };
 	pid_t pid, group;
 
 	if (len)
@@ -246,17 +244,9 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		close_pipes(out, errs);
 		return -1;
 	}
-	/*
-	 * A command we may kill, or whose leftovers we end: what leaves its
-	 * group (setsid) comes here when its parent dies, to be ended with
-	 * the group (a killed command's parent dies with the group).
-	 */
-	if (cmd->end_group || cmd->interrupted || cmd->timeout)
-		orphans_hold(&orphans);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		orphans_release(&orphans);
 		close_pipes(out, errs);
 		guardian_stop(&g);
 		return error_set(err, EXIT_ENV, "cannot start %s: %s (free some memory, or "
@@ -287,10 +277,6 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		guardian_stop(&g);
 	else
 		guardian_release(&g);
-	if (cmd->end_group || stopped != DRAINED)
-		orphans_end_held(&orphans);
-	else
-		orphans_release(&orphans);
 	keep_last_line(&err_text, last_line, len);
 	strbuf_release(&err_text);
 	if (stopped == INTERRUPTED)

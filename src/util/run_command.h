@@ -39,8 +39,8 @@ struct child_command {
 	 */
 	unsigned int timeout;
 	/*
-	 * When it exits, what it left in its group, or out of it, is killed
-	 * too: for a program that starts nothing meant to outlive it (gnuplot). Without
+	 * When it exits, what it left in its group is killed too: for a
+	 * program that starts nothing meant to outlive it (gnuplot). Without
 	 * it, what a finished command leaves in the background lives on (git's
 	 * auto gc, a build server): the group is only ours while it runs.
 	 * Needs the guardian (not with @log_only), whose group it is.
@@ -61,11 +61,8 @@ struct child_command {
  * started (EXIT_ENV: no such program), was interrupted (the group killed;
  * @err says so) or did not end within @cmd->timeout (the group killed;
  * EXIT_ENV, "ARGV0 did not finish within N s: it was killed, with its
- * process group"). A command killed (interrupted, timed out) takes with it
- * what left its group (setsid) too, as one whose @end_group says so does
- * when it ends: its orphans come to us while it runs (util/orphans.h).
- * What a command that ended by itself left in the background lives on
- * otherwise (a build server, a boot command's daemon).
+ * process group"; a process that left the group, with setsid say, is not
+ * ours to find and lives on).
  */
 int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err);

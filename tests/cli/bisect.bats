@@ -366,23 +366,6 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	wait_for gone "$sleeper"
 }
 
-@test "bisect: stopped by Ctrl-C during --build, a build's process that left its group ends too" {
-	local f=$TMP/escaped
-
-	repo_of 2 2 100.0 120.0
-	# setsid: a group of its own, which killing the build's group misses
-	"$SP" bisect command -p cmd=./prog --good HEAD~1 --bad HEAD \
-		--build "setsid sh -c 'echo \$\$ >$f.new; mv $f.new $f; exec sleep 600' \
-			</dev/null >/dev/null 2>&1 & wait" >"$TMP/out" 2>"$TMP/err" 3>&- &
-	PID=$!
-	wait_for test -s "$f"
-	kill -INT "$PID"
-	wait_for gone "$PID"
-	wait "$PID" || true
-	PID=
-	wait_for gone "$(cat "$f")"
-}
-
 # bisect_record_edited EDIT: a bisection of a 30 % regression done, then its
 # stored record d changed by the Python statement EDIT, as outside schedperf.
 bisect_record_edited() {

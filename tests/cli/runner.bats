@@ -763,39 +763,3 @@ iterations_where() {	# iterations_where CONDITION: how many stored iterations me
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
 	wait_for all_gone "$(cat "$f")"
 }
-
-# escaping_cmd FILE [THEN]: a command program that starts a sleeper in a
-# session and group of its own, which killing the iteration's group misses,
-# waits until the sleeper has written its pid to FILE, then runs THEN and
-# sleeps (an iteration that never ends by itself). The sleeper holds none
-# of the test's outputs: one that lives on fails the test, not hangs it.
-escaping_cmd() {
-	echo "cmd=setsid sh -c 'echo \$\$ > $1.new; mv $1.new $1; exec sleep 600' \
-		</dev/null >/dev/null 2>&1 3>&- &
-		until [ -s $1 ]; do sleep 0.01; done; $2 exec sleep 600"
-}
-
-@test "command: a process that left the group ends with an iteration timed out or crashed" {
-	local f=$BATS_TEST_TMPDIR/sid
-
-	run sp run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --timeout 1 --name t -q
-	[[ "$output" == *"timed out after 1 s"* ]] || { echo "$output"; return 1; }
-	wait_for all_gone "$(cat "$f")"
-	# the iteration's process killed: its orphans were no longer its to end
-	rm "$f"
-	run sp run command -p "$(escaping_cmd "$f" 'kill -9 $PPID;')" -p shell=1 -i 1 \
-		--timeout 60 --name crash -q
-	[[ "$output" == *"killed by signal 9"* ]] || { echo "$output"; return 1; }
-	wait_for all_gone "$(cat "$f")"
-}
-
-@test "command: a process that left the group ends with a run stopped by a signal" {
-	local f=$BATS_TEST_TMPDIR/sid pid
-
-	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name sig -q 3>&- &
-	pid=$!
-	wait_for test -s "$f"
-	kill -TERM "$pid"
-	wait_for all_gone "$pid"
-	wait_for all_gone "$(cat "$f")"
-}
