@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "experiment/ab.h"
 #include "runner/iteration.h"
@@ -25,16 +26,17 @@ static const char *const side_names[2] = { "a", "b" };
  */
 static const char *see_run(const struct ab_measurement *m, const char *run_name)
 {
-	static char buf[1400];
-	char db[1024];
+	static char buf[1024];
 	struct error err = { 0 };
 	int64_t job;
+	char *db;
 
 	if (job_env_id(&job, &err) > 0 || (!m->sides[0]->result.iterations_measured &&
 					    !m->sides[1]->result.iterations_measured))
 		return "";
-	snprintf(buf, sizeof(buf), " (see 'schedperf show %s%s')", run_name,
-		 db_hint(db, sizeof(db), m->db));
+	db = db_hint(m->db, false);
+	snprintf(buf, sizeof(buf), " (see 'schedperf show %s%s')", run_name, db);
+	free(db);
 	return buf;
 }
 

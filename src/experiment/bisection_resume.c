@@ -23,27 +23,13 @@ static void add_option(struct strbuf *sb, const char *option, const char *value)
 	free(quoted);
 }
 
-/*
- * The store where it is not the one the command finds by itself
- * (db_default()); a file
- * made absolute, for another directory.
- */
+/* The store, for a command run from any directory (db_hint()). */
 static void add_store(struct strbuf *sb, const char *db)
 {
-	char *cwd;
+	char *hint = db_hint(db, true);
 
-	if (!db || !strcmp(db, db_default()))
-		return;
-	cwd = *db == '/' || strstr(db, "://") ? NULL : getcwd(NULL, 0);
-	if (cwd) {
-		char *path = xasprintf("%s/%s", cwd, db);
-
-		add_option(sb, "--db", path);
-		free(path);
-		free(cwd);
-	} else {
-		add_option(sb, "--db", db);
-	}
+	strbuf_addstr(sb, hint);
+	free(hint);
 }
 
 char *bisection_store_options(const struct bisection *bi)

@@ -53,7 +53,7 @@ static void ab_text(FILE *out, const void *records, const void *how)
 {
 	const struct ab_verdict *v = records;
 	const char *name = v->name;
-	char ci[80], est[32], db[1024];
+	char ci[80], est[32];
 
 	report_ab_head(out, v, "\n");
 	interval_text(ci, sizeof(ci), v);
@@ -70,13 +70,16 @@ static void ab_text(FILE *out, const void *records, const void *how)
 			format_pct(est, sizeof(est), v->estimate_pct, 2, "unknown"), ci);
 	fprintf(out, "samples: %zu a, %zu b in %zu blocks (seed %d), %.1f s; stopped: %s\n",
 		v->samples[0], v->samples[1], v->blocks, v->seed, v->seconds, v->reason);
-	if (v->runs_kept)
+	if (v->runs_kept) {
+		char *db = db_hint(v->db, false);
+
 		fprintf(out, "runs: %s-a and %s-b (schedperf compare %s-a %s-b%s%s%s)\n", name,
 			name, name, name, v->params_differ && *v->params_differ ?
-			" --ignore-param " : "", v->params_differ ? v->params_differ : "",
-			db_hint(db, sizeof(db), v->db));
-	else
+			" --ignore-param " : "", v->params_differ ? v->params_differ : "", db);
+		free(db);
+	} else {
 		fputs("runs: none kept: nothing was measured\n", out);
+	}
 }
 
 static json_t *number_or_null(double v)

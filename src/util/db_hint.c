@@ -3,48 +3,36 @@
  * The --db of a command a message suggests (db_hint.h): a hint that leaves
  * it out sends the user to another store, where the run is not.
  */
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/db_hint.h"
+#include "util/words.h"
+#include "util/xalloc.h"
+
+#define BUILT_IN_DB "schedperf.db"
 
 const char *db_default(void)
 {
 	const char *env_db = getenv("SCHEDPERF_DB");
 
-	return env_db && *env_db ? env_db : "schedperf.db";
+	return env_db && *env_db ? env_db : BUILT_IN_DB;
 }
 
-/* Whether a POSIX shell takes @s as one word as it is. */
-static bool shell_plain(const char *s)
+char *db_hint(const char *db, bool anywhere)
 {
-	return *s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789_./:@%+=,-") == strlen(s);
-}
+	char *cwd = NULL, *path, *quoted, *hint;
 
-const char *db_hint(char *buf, size_t len, const char *db)
-{
-	size_t at;
-
-	if (!len)
-		return buf;
-	buf[0] = '\0';
-	if (!strcmp(db, db_default()))
-		return buf;
-	if (shell_plain(db)) {
-		snprintf(buf, len, " --db %s", db);
-		return buf;
-	}
-	at = (size_t)snprintf(buf, len, " --db \"");
-	for (const char *p = db; *p && at + 3 < len; p++) {
-		if (strchr("\"\\$`", *p))
-			buf[at++] = '\\';
-		buf[at++] = *p;
-	}
-	if (at + 1 < len)
-		buf[at++] = '"';
-	buf[at < len ? at : len - 1] = '\0';
-	return buf;
+	if (!db || (!anywhere && !strcmp(db, BUILT_IN_DB)))
+		return xstrdup("");
+	if (*db != '/' && !strstr(db, "://"))
+		cwd = getcwd(NULL, 0);
+	path = cwd ? xasprintf("%s/%s", cwd, db) : xstrdup(db);
+	quoted = words_quote(path);
+	hint = xasprintf(" --db %s", quoted);
+	free(quoted);
+	free(path);
+	free(cwd);
+	return hint;
 }

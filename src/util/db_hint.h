@@ -2,7 +2,7 @@
 #ifndef SCHEDPERF_UTIL_DB_HINT_H
 #define SCHEDPERF_UTIL_DB_HINT_H
 
-#include <stddef.h>
+#include <stdbool.h>
 
 /*
  * The store a command uses when given no --db: $SCHEDPERF_DB when set and
@@ -12,12 +12,12 @@ const char *db_default(void);
 
 /*
  * What a command that a message tells the user to run ("see 'schedperf
- * show RUN'") needs to reach store @db: "" for db_default()'s, else
- * " --db LOCATION", LOCATION in double quotes when a shell would split or
- * expand it (the message quotes the command in single quotes). In @buf of
- * @len, which it returns; a location too long for @buf is cut, as a
- * message's text is.
+ * show RUN'") needs to reach store @db, malloc'd: " --db LOCATION", a file
+ * made absolute and quoted for a shell (words_quote()); "" for the
+ * schedperf.db of this directory when the command is run here (not
+ * @anywhere). $SCHEDPERF_DB is not taken as found: a worker sets it for its
+ * job, and the shell that reads the message may not have it.
  */
-const char *db_hint(char *buf, size_t len, const char *db);
+char *db_hint(const char *db, bool anywhere);
 
 #endif

@@ -728,13 +728,13 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "${lines[-1]}" == *"3 blocks in a row failed, $want" ]]
 }
 
-@test "ab: a hint names the store unless it is the default, and runs as it is said" {
+@test "ab: a hint names the store unless it is ./schedperf.db, and runs as it is said" {
 	db="$TMP/an \$other store.db"
 	# b measures once, then fails: three failed blocks stop ab with its hint
 	run sp ab command --a cmd:true --b "cmd:sh -c '[ -e $TMP/ran ] && exit 7; : >$TMP/ran'" \
 		--max-samples 20 --name h --db "$db"
 	[ "$status" -eq 3 ]
-	[[ "${lines[-1]}" == *"(see 'schedperf show h-b --db \"$TMP/an \\\$other store.db\"')" ]]
+	[[ "${lines[-1]}" == *"(see 'schedperf show h-b --db '$TMP/an \$other store.db'')" ]]
 	hint=${lines[-1]##*(see \'}
 	hint=${hint%\')}
 	run eval "$SP ${hint#schedperf }"
@@ -745,11 +745,16 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[ "$status" -eq 0 ]
 	hint=${lines[-1]##*(}
 	hint=${hint%)}
-	[[ "$hint" == "schedperf compare v-a v-b --db \""* ]]
+	[[ "$hint" == "schedperf compare v-a v-b --db '"* ]]
 	run eval "$SP ${hint#schedperf }"
 	[ "$status" -eq 0 ]
+	# $SCHEDPERF_DB is named (a worker sets it for its job); ./schedperf.db is not
 	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v
+	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b --db $SCHEDPERF_DB)" ]
+	cd "$TMP"
+	SCHEDPERF_DB= run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v
 	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b)" ]
+	[ -e "$TMP/schedperf.db" ]
 }
 
 # The slow commit doubles the program's work: bisect-step compares with runs

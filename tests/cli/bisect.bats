@@ -246,13 +246,18 @@ bisection_stored() {
 	[[ "$output" == *"culprit "* ]]
 	[ "$(sqlite3 "$db" "SELECT state FROM bisections")" = done ]
 	[ ! -e "$TMP/other.db" ]
-	# a store given as it is found by default is not named: the command is as short
+	# the store found by default is named too, whole: $SCHEDPERF_DB or
+	# ./schedperf.db may be another where the command is run
 	cd "$TMP/my repo"
 	git bisect start --no-checkout c8 c1 >/dev/null
 	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[[ "$output" == *"if it is schedperf's, go on with: schedperf bisect --resume)" ]]
+	[[ "$output" == *"if it is schedperf's, go on with: schedperf bisect --resume --db "\
+"$SCHEDPERF_DB)" ]]
+	SCHEDPERF_DB= run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"go on with: schedperf bisect --resume --db '$TMP/my repo/schedperf.db')" ]]
 	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8 --db "$TMP/b c.db"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"go on with: schedperf bisect --resume --db '$TMP/b c.db')" ]]
