@@ -724,7 +724,8 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 		[ \$S = a ] && { [ \$n -ne 2 ] || exit 5; } || [ \$n -lt 3 ] || exit 7"
 	echo "$output"
 	[ "$status" -eq 3 ]
-	want="the last because: the program exited with status 7 (see 'schedperf show f-b')"
+	want="the last because: the program exited with status 7 (see 'schedperf show f-b"
+	want+=" --db $SCHEDPERF_DB')"
 	[[ "${lines[-1]}" == *"3 blocks in a row failed, $want" ]]
 }
 
