@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedperf import: schedperf-results/1 JSON into the store, all or nothing. */
 #include <getopt.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +8,10 @@
 #include "cmd/cmd.h"
 #include "interchange/interchange.h"
 #include "runner/iteration.h"
-#include "runner/plan.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "workload/workload.h"
 
 static const struct cmd_usage import_usage = {
 	"usage: schedperf import FILE...|-\n"
@@ -25,10 +22,9 @@ static const struct cmd_usage import_usage = {
 	"a double, a list of samples, better = higher|lower); one bad value and\n"
 	"nothing is imported. A batch already in the store (same run name and\n"
 	"start time, the same instant however written), or twice in the input,\n"
-	"is refused, and so is a benchmark twice in a batch (its workload and\n"
-	"parameters as run reads them); a refused import creates no store.\n"
-	"Interrupted, it imports nothing and removes a store it made. FILE must be\n"
-	"a regular file; - reads standard input (to import from a pipe).\n",
+	"is refused; a refused import creates no store. Interrupted, it imports\n"
+	"nothing and removes a store it made. FILE must be a regular file; - reads\n"
+	"standard input (to import from a pipe).\n",
 	NULL,
 };
 
@@ -61,92 +57,6 @@ static int check_distinct_batches(const struct result_set *set, struct error *er
 				       "the file; nothing was imported)", sorted[i]->name,
 				       sorted[i]->started);
 	free(sorted);
-	return rc;
-}
-
-/* A benchmark of a batch: its workload and parameters, as run spells them. */
-struct benchmark_key {
-	char *text;		/* workload, NUL, canonical params */
-	size_t len;
-	size_t index;		/* in the batch, as in the file */
-};
-
-static int compare_benchmark_keys(const void *pa, const void *pb)
-{
-	const struct benchmark_key *a = pa, *b = pb;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = memcmp(a->text, b->text, n);
-
-	if (!c)
-		c = (a->len > b->len) - (a->len < b->len);
-	return c ? c : (a->index > b->index) - (a->index < b->index);
-}
-
-/*
- * @b's workload and parameters compared as run compares them (plan.h):
- * "01000" is loops=1000, a default not written is the default. A workload
- * this schedperf does not know, or parameters it would refuse, compare as
- * written.
- */
-static void benchmark_key(const struct result_benchmark *b, struct benchmark_key *key)
-{
-	const struct workload *w = workload_find(b->workload);
-	char *canonical = w && b->params ? plan_params_canonical(w, b->params) : NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, b->workload);
-	strbuf_add(&sb, "", 1);
-	strbuf_addstr(&sb, canonical ? canonical : b->params ? b->params : "");
-	free(canonical);
-	key->len = sb.len;
-	key->text = strbuf_detach(&sb);
-}
-
-/*
- * A benchmark twice in a batch would have its samples counted twice, as
- * one benchmark's: refused, where the file has it (runs[R].benchmarks[B]),
- * @first the set's batch that is the file's runs[0].
- */
-static int check_distinct_benchmarks(const struct result_set *set, size_t first,
-				     const char *path, struct error *err)
-{
-	int rc = 0;
-
-	for (size_t r = first; r < set->nr_batches && !rc; r++) {
-		const struct result_batch *batch = &set->batches[r];
-		struct benchmark_key *keys = xcalloc(batch->nr_benchmarks + 1, sizeof(*keys));
-		size_t repeat = SIZE_MAX, original = 0;
-
-		for (size_t i = 0; i < batch->nr_benchmarks; i++) {
-			benchmark_key(&batch->benchmarks[i], &keys[i]);
-			keys[i].index = i;
-		}
-		qsort(keys, batch->nr_benchmarks, sizeof(*keys), compare_benchmark_keys);
-		/* the first repeat in the file's order, and the first of its kind */
-		for (size_t i = 1, head = 0; i < batch->nr_benchmarks; i++) {
-			if (keys[i].len != keys[head].len ||
-			    memcmp(keys[i].text, keys[head].text, keys[i].len)) {
-				head = i;
-				continue;
-			}
-			if (keys[i].index < repeat) {
-				repeat = keys[i].index;
-				original = keys[head].index;
-			}
-		}
-		if (repeat != SIZE_MAX) {
-			char *shown = utf8_escaped(strcmp(path, "-") ? path : "standard input");
-
-			rc = error_set(err, EXIT_USAGE, "cannot import '%s': runs[%zu].benchmarks"
-				       "[%zu]: the same workload and parameters as benchmarks[%zu] "
-				       "(give each once; nothing was imported)", shown, r - first,
-				       repeat, original);
-			free(shown);
-		}
-		for (size_t i = 0; i < batch->nr_benchmarks; i++)
-			free(keys[i].text);
-		free(keys);
-	}
 	return rc;
 }
 
@@ -195,12 +105,8 @@ int cmd_import(int argc, char **argv)
 		return command_usage_error("import", "standard input (-) is given twice: it "
 					   "can be read once (give - once)");
 	iteration_install_signal_handlers();
-	for (int i = optind; i < argc && !rc && !import_stopped(); i++) {
-		size_t first = set.nr_batches;
-
-		rc = interchange_read(argv[i], &set, &err) ||
-		     check_distinct_benchmarks(&set, first, argv[i], &err);
-	}
+	for (int i = optind; i < argc && !rc && !import_stopped(); i++)
+		rc = interchange_read(argv[i], &set, &err);
 	rc = rc || import_stopped() || check_distinct_batches(&set, &err) ||
 	     store_open_made(global.db, &st, &made, &err) ||
 	     store_import(st, &set, import_stopped, &err);

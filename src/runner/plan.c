@@ -44,39 +44,6 @@ static char *params_to_json(const struct workload *w, const struct param_value *
 	return s;
 }
 
-char *plan_params_canonical(const struct workload *w, const char *params_json)
-{
-	struct param_value values[WORKLOAD_MAX_PARAMS];
-	json_t *params = json_loads(params_json, 0, NULL);
-	struct error ignored = { 0 };
-	char **assignments;
-	char *canonical = NULL;
-	const char *key;
-	size_t n = 0;
-	json_t *v;
-
-	if (!json_is_object(params) || w->nr_params > WORKLOAD_MAX_PARAMS) {
-		json_decref(params);
-		return NULL;
-	}
-	assignments = xcalloc(json_object_size(params) + 1, sizeof(*assignments));
-	json_object_foreach(params, key, v) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s=%s", key, json_is_string(v) ? json_string_value(v) : "");
-		assignments[n++] = strbuf_detach(&sb);
-	}
-	if (!workload_parse_values(w, assignments, n, values, &ignored)) {
-		canonical = params_to_json(w, values);
-		workload_release_params(w, values);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(assignments[i]);
-	free(assignments);
-	json_decref(params);
-	return canonical;
-}
-
 static int add_value(const char *item, size_t len, void *arg)
 {
 	struct expansion *e = arg;

@@ -145,13 +145,6 @@ void plan_shuffle(struct plan *plan, unsigned long seed);
  * "quiet_wait"?}.
  */
 char *plan_to_json(const struct plan *plan);
-/*
- * A benchmark of @w's params (a JSON object of strings, as stored) in the
- * one spelling run gives them: every parameter, defaults where not given,
- * each value as run reads it ("01000" is loops=1000). malloc()ed; NULL
- * when run would refuse them (an unknown key, a value out of range).
- */
-char *plan_params_canonical(const struct workload *w, const char *params_json);
 int plan_from_json(const char *text, struct plan *plan, struct error *err);
 /*
  * plan_from_json() in its two steps, for run --resume: the options first,

@@ -147,7 +147,7 @@ void workload_release_params(const struct workload *w, struct param_value *value
 }
 
 static int parse_assignments(const struct workload *w, char *const *assignments,
-			     size_t nr_assignments, struct param_value *values, bool check,
+			     size_t nr_assignments, struct param_value *values,
 			     struct workload_needs *needs, struct error *err)
 {
 	bool given[WORKLOAD_MAX_PARAMS] = { false };
@@ -187,7 +187,7 @@ static int parse_assignments(const struct workload *w, char *const *assignments,
 		if (parse_one(p, eq + 1, &values[idx], err))
 			return -1;
 	}
-	if (check && w->check && w->check(values, needs ? needs : &scratch, err))
+	if (w->check && w->check(values, needs ? needs : &scratch, err))
 		return -1;
 	return 0;
 }
@@ -198,18 +198,7 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 {
 	for (size_t i = 0; i < w->nr_params; i++)
 		values[i].str = NULL;
-	if (!parse_assignments(w, assignments, nr_assignments, values, true, needs, err))
-		return 0;
-	workload_release_params(w, values);
-	return -1;
-}
-
-int workload_parse_values(const struct workload *w, char *const *assignments,
-			  size_t nr_assignments, struct param_value *values, struct error *err)
-{
-	for (size_t i = 0; i < w->nr_params; i++)
-		values[i].str = NULL;
-	if (!parse_assignments(w, assignments, nr_assignments, values, false, NULL, err))
+	if (!parse_assignments(w, assignments, nr_assignments, values, needs, err))
 		return 0;
 	workload_release_params(w, values);
 	return -1;

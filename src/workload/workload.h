@@ -164,13 +164,6 @@ int workload_parse_params(const struct workload *w, char *const *assignments,
 			  size_t nr_assignments, struct param_value *values,
 			  struct workload_needs *needs, struct error *err);
 
-/*
- * The same without w->check(), which asks this machine (its CPUs, its
- * limits): for parameters a benchmark was run with elsewhere (import).
- */
-int workload_parse_values(const struct workload *w, char *const *assignments,
-			  size_t nr_assignments, struct param_value *values, struct error *err);
-
 /* The parameter of @w named by the @keylen bytes of @key, or NULL. */
 const struct param_spec *workload_find_param(const struct workload *w, const char *key,
 					     size_t keylen);

@@ -299,48 +299,6 @@ json.dump(d, sys.stdout)' "$TMP/base.json" > "$TMP/extra.json"
 	assert_one_line_error
 }
 
-@test "import: a benchmark twice in a batch is refused, its parameters compared as run reads them" {
-	sp run pipe -p loops=1000 -i 2 --warmup 0 --name a --quiet
-	sp export a -o "$TMP/a.json"
-	# twice as written; then loops=01000 without cpus (its default): the same to run
-	for change in 'pass' 'c["params"]["loops"] = "01000"; del c["params"]["cpus"]'; do
-		"$PYTHON" -c 'import json, sys
-d = json.load(open(sys.argv[1])); r = d["runs"][0]; r["name"] = "bd"; b = r["benchmarks"]
-other = json.loads(json.dumps(b[0])); other["params"]["loops"] = "5"; b.insert(0, other)
-c = json.loads(json.dumps(b[1])); exec(sys.argv[3]); b.append(c)
-json.dump(d, open(sys.argv[2], "w"))' "$TMP/a.json" "$TMP/bd.json" "$change"
-		run sp import "$TMP/bd.json"
-		[ "$status" -eq 2 ] || { echo "$change: $output"; return 1; }
-		assert_one_line_error
-		local same="the same workload and parameters as benchmarks[1]"
-		same="$same (give each once; nothing was imported)"
-		[[ "$output" == *"'$TMP/bd.json': runs[0].benchmarks[2]: $same" ]] ||
-			{ echo "$output"; return 1; }
-	done
-	run sp show bd
-	[ "$status" -eq 2 ]
-	# a workload schedperf does not know compares its parameters as written
-	cat > "$TMP/ext.json" <<'JSON'
-{"schema": "schedperf-results/1", "runs": [{"name": "x", "started": "2020-01-01T00:00:00Z",
- "complete": true, "environment": {},
- "benchmarks": [{"workload": "w", "params": {"n": "1"},
-   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
-  {"workload": "w", "params": {"n": "01"},
-   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]},
-  {"workload": "v", "params": {"n": "1"},
-   "metrics": [{"name": "m", "unit": "s", "better": "lower", "samples": [1]}]}]}]}
-JSON
-	sp import "$TMP/ext.json"
-	"$PYTHON" -c 'import json, sys
-d = json.load(open(sys.argv[1])); d["runs"][0]["started"] = "2020-01-02T00:00:00Z"
-d["runs"][0]["benchmarks"].append(d["runs"][0]["benchmarks"][1]); json.dump(d, sys.stdout)' \
-		"$TMP/ext.json" > "$TMP/ext2.json"
-	run sp import - < "$TMP/ext2.json"
-	[ "$status" -eq 2 ]
-	local same="the same workload and parameters as benchmarks[1]"
-	[[ "$output" == *"'standard input': runs[0].benchmarks[3]: $same "* ]]
-}
-
 @test "import: a name, a metric's name or unit, a key or a value over its limit says the limit" {
 	long() { "$PYTHON" -c 'import sys; print("x" * int(sys.argv[1]))' "$1"; }
 	doc() {	# doc NAME METRIC UNIT KEY VALUE
