@@ -12,16 +12,6 @@
 #include "util/error.h"
 #include "util/utf8.h"
 
-/*
- * Messages quote what the user gave (a value, a file name, a run name), and
- * that may hold a newline, a terminal escape, a mark that shows the rest of
- * the line backwards or bytes that are not UTF-8: an error stays one line of
- * text, and a value cut by "%.64s" inside a character is not left cut.
- */
-static void make_printable(char *s)
-{
-	utf8_make_plain(s);
-}
 
 /*
  * A message longer than @size (a long file name quoted whole) keeps its
@@ -45,7 +35,14 @@ void error_shorten(char *buf, size_t size, const char *full)
 	snprintf(buf, size, "%.*s...%s", (int)head, full, full + tail);
 }
 
-/* The message of @fmt, shortened to @size (error_shorten()) if need be. */
+/*
+ * The message of @fmt, shown (utf8_message()) and shortened to @size
+ * (error_shorten()) if need be. Messages quote what the user gave (a value,
+ * a file name, a run name), which may hold a newline, a terminal escape, a
+ * mark that shows the rest of the line backwards or bytes not UTF-8: an
+ * error stays one line of text, and a value cut by "%.64s" inside a
+ * character shows the bytes it kept as \xHH.
+ */
 static void __attribute__((format(printf, 3, 0)))
 format_message(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -54,13 +51,19 @@ format_message(char *buf, size_t size, const char *fmt, va_list ap)
 
 	va_copy(again, ap);
 	if (vasprintf(&full, fmt, again) < 0) {
+		/* no memory: what fits, anything but printable ASCII as '?' */
 		vsnprintf(buf, size, fmt, ap);
+		for (char *c = buf; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
 	} else {
-		error_shorten(buf, size, full);
+		char *shown = utf8_message(full);
+
+		error_shorten(buf, size, shown);
+		free(shown);
 		free(full);
 	}
 	va_end(again);
-	make_printable(buf);
 }
 
 int error_set(struct error *err, int code, const char *fmt, ...)

@@ -88,26 +88,6 @@ static bool shows_plainly(unsigned long code)
 	return code >= 0x20 && code != 0x7f && !reorders_or_controls(code);
 }
 
-void utf8_make_plain(char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	char *out = s;
-
-	while (*p) {
-		unsigned long code;
-		size_t len = sequence_length(p, &code);
-
-		if (len && shows_plainly(code)) {
-			memmove(out, p, len);
-			out += len;
-		} else {
-			*out++ = '?';
-		}
-		p += len ? len : 1;
-	}
-	*out = '\0';
-}
-
 size_t utf8_rune_offset(const char *s, size_t runes)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -221,6 +201,26 @@ char *utf8_escaped(const char *s)
 		char piece[8];
 		size_t n = next_shown(&p, piece);
 
+		strbuf_add(&sb, piece, n);
+	}
+	return strbuf_detach(&sb);
+}
+
+char *utf8_message(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		char piece[8];
+		size_t n;
+
+		if (*p < 0x20 || *p == 0x7f) {
+			strbuf_addch(&sb, '?');
+			p++;
+			continue;
+		}
+		n = next_shown(&p, piece);
 		strbuf_add(&sb, piece, n);
 	}
 	return strbuf_detach(&sb);

@@ -21,12 +21,6 @@ bool utf8_valid(const char *s);
  */
 bool utf8_plain(const char *s);
 
-/*
- * @s made plain text in place: each control character, C1 control,
- * bidirectional control and byte not part of well-formed UTF-8 becomes one
- * '?': for a message, whatever its arguments held (utf8_plain()'s test).
- */
-void utf8_make_plain(char *s);
 
 /*
  * The columns @s takes on a terminal, as wcwidth() counts them: two for a
@@ -60,6 +54,13 @@ void utf8_escape(char *buf, size_t len, const char *s);
  * the terminal or the mail shows.
  */
 char *utf8_escaped(const char *s);
+/*
+ * @s as an error shows it, malloc'd: a control character (a newline, an
+ * escape) as '?', so that the message stays one line; a byte not part of
+ * well-formed UTF-8 as \xHH, and a C1 control or a mark that reorders a line
+ * as \uHHHH, as utf8_escape() shows them.
+ */
+char *utf8_message(const char *s);
 /*
  * @s to keep, malloc'd: itself when it is well-formed UTF-8, else escaped
  * as above. What the machine or git says is not always UTF-8, and JSON

@@ -83,18 +83,18 @@ static void test_utf8_escaped(void **state)
 	free(s);
 }
 
-/* A message stays one line of text: what would not show plainly is one '?' each. */
-static void test_utf8_make_plain(void **state)
+/* A message stays one line of text: a control '?', what is not UTF-8 text escaped. */
+static void test_utf8_message(void **state)
 {
-	char s[] = "a\nb\x1b[31m caf\xc3\xa9 \xff\xe2\x80\xae|\xc2\x9b cut\xe2\x80";
+	char *s = utf8_message("a\nb\x1b[31m caf\xc3\xa9 \xff\xe2\x80\xae|\xc2\x9b cut\xe2\x80");
 	struct error err = { 0 };
 
-	utf8_make_plain(s);
-	assert_string_equal(s, "a?b?[31m caf\xc3\xa9 ??|? cut??");
+	assert_string_equal(s, "a?b?[31m caf\xc3\xa9 \\xff\\u202e|\\u009b cut\\xe2\\x80");
 	assert_true(utf8_plain(s));
-	/* every error is made so, whatever its arguments held */
+	free(s);
+	/* every error is shown so, whatever its arguments held */
 	error_set(&err, 2, "knob is '%s'", "\xff\xe2\x81\xa6x\t");
-	assert_string_equal(err.msg, "knob is '??x?'");
+	assert_string_equal(err.msg, "knob is '\\xff\\u2066x?'");
 }
 
 static void test_utf8_columns(void **state)
@@ -432,7 +432,7 @@ static void test_error_shorten(void **state)
 	assert_non_null(strstr(err.msg, "nnn': File name too long (give a shorter name)"));
 	/* a value cut by %.Ns inside a character is not left cut, nor another byte not UTF-8 */
 	error_set(&err, 2, "'%.4s' is not %s (fix it)", "ab\u20ac", "\xff\xc3x");
-	assert_string_equal(err.msg, "'ab?" "?' is not ??x (fix it)");
+	assert_string_equal(err.msg, "'ab\\xe2\\x82' is not \\xff\\xc3x (fix it)");
 }
 
 /* What csv_text() (or, @number, csv_number()) writes of @text. */
@@ -491,7 +491,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_utf8_plain),
-		cmocka_unit_test(test_utf8_make_plain),
+		cmocka_unit_test(test_utf8_message),
 		cmocka_unit_test(test_utf8_columns),
 		cmocka_unit_test(test_utf8_runes),
 		cmocka_unit_test(test_utf8_rune_offset),
