@@ -419,9 +419,9 @@ PY
 	run sp ab command --a cmd:true --b cmd:false --name alone --seed 2
 	[ "$status" -eq 3 ]
 	[[ "${lines[-1]}" == "schedperf: ab: side b failed on its first iteration: "*" (see 'schedperf show "* ]]
-	name=${lines[-1]##*schedperf show }
-	name=${name%"')"}
-	sp show "$name" >/dev/null
+	# the command as said (its --db names the test's store)
+	shown=${lines[-1]##*schedperf show }
+	eval "sp show ${shown%"')"}" >/dev/null
 	# a job's failed run goes with its claim: nothing to show, so nothing named
 	sp submit ab command --a cmd:true --b cmd:false >/dev/null
 	run sp worker --once
