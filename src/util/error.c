@@ -12,7 +12,6 @@
 #include "util/error.h"
 #include "util/utf8.h"
 
-
 /*
  * A message longer than @size (a long file name quoted whole) keeps its
  * start and its end, where the why and the "(how to fix)" are, the middle

@@ -96,14 +96,19 @@ iterations_of() {
 		r.id = b.run_id WHERE r.name = '$1' AND NOT i.warmup AND i.failure IS NULL"
 }
 
-@test "ab: SIGINT within a block keeps whole blocks only, says no settings it left, no JSON" {
-	# the 6th iteration, the second side of block 3, waits until $TMP is gone
+# write_gate: $TMP/gate.sh DIR SIDE, a command whose 6th call, the second
+# side of block 3, waits until DIR is gone (a signal comes within a block).
+write_gate() {
 	cat >"$TMP/gate.sh" <<'EOF'
 n=$(($(cat "$1/calls" 2>/dev/null | wc -l) + 1))
 echo "$2" >>"$1/calls"
 [ "$n" -ne 6 ] || { : >"$1/arrived"; while [ -d "$1" ]; do sleep 0.01; done; }
 exit 0
 EOF
+}
+
+@test "ab: SIGINT within a block keeps whole blocks only, says no settings it left, no JSON" {
+	write_gate
 	"$SP" ab command --a "cmd:sh $TMP/gate.sh $TMP a" --b "cmd:sh $TMP/gate.sh $TMP b" \
 		--max-samples 50 --name in --format json >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
@@ -144,12 +149,7 @@ unlock_store() {	# end of input: the sqlite3 process rolls back and exits
 
 @test "ab: SIGINT within a block, the store locked: the sample not dropped is said" {
 	# as above, but the store's write lock is held when the signal comes
-	cat >"$TMP/gate.sh" <<'EOF'
-n=$(($(cat "$1/calls" 2>/dev/null | wc -l) + 1))
-echo "$2" >>"$1/calls"
-[ "$n" -ne 6 ] || { : >"$1/arrived"; while [ -d "$1" ]; do sleep 0.01; done; }
-exit 0
-EOF
+	write_gate
 	"$SP" ab command --a "cmd:sh $TMP/gate.sh $TMP a" --b "cmd:sh $TMP/gate.sh $TMP b" \
 		--max-samples 50 --name in >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
