@@ -18,8 +18,9 @@
  *    "frequency", "samples", "lost", "total", "symbols": [{"name", "dso",
  *    "self", "children"}]}]}]}]}
  *
- * "samples" may be empty: a metric never measured (every iteration
- * failed), carried so that an import defines it as the store did.
+ * "samples" may be empty: a metric never measured (every measured
+ * iteration failed), carried so that an import defines it as the store
+ * did; its "warmup" then holds the warm-ups that succeeded, if any.
  *
  * "repetitions" (default 1) is the number of values each iteration holds
  * of a metric that a workload measures several times per iteration; the

@@ -113,10 +113,7 @@ static int read_metric(json_t *obj, struct result_benchmark *bench, const char *
 		return -1;
 	if (json_object_get(obj, "warmup")) {
 		where_child(&sw, w, "warmup", -1);
-		/* they would fill no iteration (result_benchmark_filled()): not stored */
-		if (!m->nr_samples && json_array_size(json_object_get(obj, "warmup")))
-			return bad(err, file, &sw, "warm-ups of a metric without samples (give "
-				   "its samples, or leave its warm-ups out)");
+		/* beside empty samples too: they fill warm-up iterations all the same */
 		if (read_samples(json_object_get(obj, "warmup"), m, true, file, &sw, err))
 			return -1;
 	}

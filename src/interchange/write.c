@@ -43,8 +43,8 @@ static void metric_json(struct json_writer *w, const struct result_metric *m)
 		jw_integer(w, (long long)result_metric_repetitions(m));
 	}
 	samples_json(w, "samples", m->samples, m->nr_samples);
-	/* warm-ups of a metric never measured fill no iteration import counts */
-	if (m->nr_warmup && m->nr_samples)
+	/* a metric never measured has them too, when its warm-ups succeeded */
+	if (m->nr_warmup)
 		samples_json(w, "warmup", m->warmup, m->nr_warmup);
 	jw_close(w);
 }
@@ -148,9 +148,8 @@ static void profile_json(struct json_writer *w, const struct result_profile *p)
 
 /*
  * Whether @b's records are one for each iteration its metrics written
- * fill, as import reads them. A benchmark whose warm-ups succeeded and
- * measured iterations all failed writes its metrics without values, and
- * so none of its warm-ups' records: the file would be one import refuses.
+ * fill, as import reads them: warm-ups too where every measured iteration
+ * failed (result_benchmark_filled()).
  */
 static bool records_fit(const struct result_benchmark *b)
 {

@@ -221,8 +221,6 @@ void result_benchmark_filled(const struct result_benchmark *bench, size_t *nr_wa
 	for (size_t i = 0; i < bench->nr_metrics; i++) {
 		const struct result_metric *m = &bench->metrics[i];
 
-		if (!m->nr_samples)
-			continue;
 		if (result_metric_iterations(m, true) > *nr_warmup)
 			*nr_warmup = result_metric_iterations(m, true);
 		if (result_metric_iterations(m, false) > *nr_measured)

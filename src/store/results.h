@@ -172,8 +172,8 @@ double result_metric_value(const struct result_metric *m, bool warmup, size_t k,
 size_t result_metric_iterations(const struct result_metric *m, bool warmup);
 /*
  * The warm-up and measured iterations the values of @bench's metrics fill,
- * of those metrics that have measured values (the only ones an export
- * writes, and an import takes): as many records as "iterations" holds.
+ * of every metric (one whose measured iterations all failed fills warm-ups
+ * too): as many records as "iterations" holds.
  */
 void result_benchmark_filled(const struct result_benchmark *bench, size_t *nr_warmup,
 			     size_t *nr_measured);
