@@ -21,6 +21,7 @@
 #include "runner/plan.h"
 #include "store/store.h"
 #include "util/parse.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static const struct cmd_usage compare_usage = {
@@ -147,8 +148,33 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 	return code;
 }
 
-static void release_runs(struct compare_run *runs, size_t nr_runs)
+/*
+ * For a format other than JSON (whose writer escapes them), the runs'
+ * names and their results' names as text shows them (report_shown_names()):
+ * the run names made, for release_runs() to free; NULL for JSON.
+ */
+static char **shown_names(struct compare_run *runs, size_t nr_runs,
+			  const struct output_format *format)
 {
+	char **shown;
+
+	if (!strcmp(format->id.name, "json"))
+		return NULL;
+	shown = xcalloc(nr_runs + 1, sizeof(*shown));
+	for (size_t i = 0; i < nr_runs; i++) {
+		shown[i] = utf8_escaped(runs[i].name);
+		runs[i].name = shown[i];
+		report_shown_names(&runs[i].set);
+	}
+	return shown;
+}
+
+static void release_runs(struct compare_run *runs, size_t nr_runs, char **shown)
+{
+	for (size_t i = 0; shown && i < nr_runs; i++)
+		free(shown[i]);
+	free(shown);
+
 	for (size_t i = 0; i < nr_runs; i++)
 		result_set_release(&runs[i].set);
 	free(runs);
@@ -161,13 +187,13 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 	bool *profiled = xcalloc(nr_runs, sizeof(*profiled));
 	struct compare_run *runs;
 	struct profile_diff d;
-	char shown[64], options[128];
+	char formats[64], options[128], **shown = NULL;
 	int code;
 
 	if (!f) {
 		free(profiled);
 		return command_usage_error("compare", "--profile is shown as %s: give --format %s",
-					   registry_names(shown, sizeof(shown), profile_formats,
+					   registry_names(formats, sizeof(formats), profile_formats,
 							  sizeof(profile_formats[0]), ", ", " or ", 0),
 					   registry_names(options, sizeof(options), profile_formats,
 							  sizeof(profile_formats[0]), ", --format ",
@@ -175,6 +201,7 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 	}
 	if ((code = load_runs(names, nr_runs, a, &runs, profiled)))
 		goto out;
+	shown = shown_names(runs, nr_runs, format);
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
 			   (const char *const *)a->workloads.list);
 	for (size_t r = 0; r < nr_runs && !code; r++) {
@@ -187,10 +214,10 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 				a->workloads.nr ? ", of these workloads," : "", why);
 	}
 	if (!code)
-		f->write(stdout, &d, names);
+		f->write(stdout, &d, shown ? shown : names);
 	profile_diff_release(&d);
 out:
-	release_runs(runs, nr_runs);
+	release_runs(runs, nr_runs, shown);
 	free(profiled);
 	return code;
 }
@@ -202,10 +229,12 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	struct compare_run *runs;
 	struct comparison cmp;
 	const char *missing, *kind;
+	char **shown = NULL;
 	int code;
 
 	if ((code = load_runs(names, nr_runs, a, &runs, NULL)))
 		goto out;
+	shown = shown_names(runs, nr_runs, format);
 	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
 				  (const char *const *)a->ignored.names.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
@@ -236,7 +265,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS) });
 	comparison_release(&cmp);
 out:
-	release_runs(runs, nr_runs);
+	release_runs(runs, nr_runs, shown);
 	return code;
 }
 

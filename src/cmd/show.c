@@ -111,6 +111,7 @@ int cmd_show(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
+	report_shown_names(&set);
 	if (profile && (code = build_profile(&d, st, &set, argv[optind], top)))
 		goto out;
 	for (size_t i = 0; i < set.nr_batches; i++) {

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "util/array.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 /*
  * Excel and LibreOffice run a cell that starts with one of these as a
@@ -23,16 +24,25 @@
  */
 static bool starts_formula(const char *s)
 {
-	return *s && strchr("=+-@\t\r", *s);
+	return *s && strchr("=+-@", *s);
 }
 
-void csv_text(FILE *out, const char *s)
+/*
+ * The one writer of a CSV text cell, of every CSV schedperf writes: a
+ * name from a store another program wrote may hold a newline or an escape
+ * sequence, which `cat` or a spreadsheet would show as it is, so each cell
+ * is escaped as text shows it first: a line break, tab or CR is \x0a, \x09
+ * or \x0d, and never starts a cell or needs the quotes.
+ */
+void csv_text(FILE *out, const char *text)
 {
-	const char *guard = starts_formula(s) ? "'" : "";
+	char *shown = utf8_escaped(text ? text : "");
+	const char *guard = starts_formula(shown) ? "'" : "", *s = shown;
 
-	if (!strpbrk(s, ",\"\n\r")) {
+	if (!strpbrk(s, ",\"")) {
 		fputs(guard, out);
 		fputs(s, out);
+		free(shown);
 		return;
 	}
 	fputc('"', out);
@@ -43,6 +53,7 @@ void csv_text(FILE *out, const char *s)
 		fputc(*s, out);
 	}
 	fputc('"', out);
+	free(shown);
 }
 
 void csv_number(FILE *out, double v)

@@ -257,20 +257,6 @@ void report_history_json(FILE *out, const void *records, const void *how)
 	dump(out, w);
 }
 
-/*
- * A text cell of the CSV, its control characters escaped as params_display()
- * escapes a parameter's: a host name or machine id is the machine's to
- * choose, and a store another program wrote may hold any name, and a
- * spreadsheet or `cat` shows what the CSV holds.
- */
-static void csv_shown(FILE *out, const char *s)
-{
-	char *shown = utf8_escaped(s ? s : "");
-
-	csv_text(out, shown);
-	free(shown);
-}
-
 void report_history_csv(FILE *out, const void *records, const void *how)
 {
 	const struct history *h = records;
@@ -283,20 +269,20 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 		for (size_t j = 0; j < s->nr_points; j++) {
 			const struct history_point *p = &s->points[j];
 
-			csv_shown(out, s->workload);
+			csv_text(out, s->workload);
 			fputc(',', out);
-			csv_text(out, params);	/* params_display() escaped it */
+			csv_text(out, params);
 			fputc(',', out);
-			csv_shown(out, s->metric->name);
+			csv_text(out, s->metric->name);
 			fputc(',', out);
-			csv_shown(out, s->metric->unit);
+			csv_text(out, s->metric->unit);
 			fprintf(out, ",%s,", better_name(s->metric->better));
-			csv_shown(out, p->run);
+			csv_text(out, p->run);
 			fputc(',', out);
 			if (h->by == HISTORY_BY_BATCH)
 				fprintf(out, "%lld", (long long)p->batch);
 			fputc(',', out);
-			csv_shown(out, p->started);
+			csv_text(out, p->started);
 			fprintf(out, ",%zu", p->nr_samples);
 			csv_number(out, p->mean);
 			csv_number(out, p->median);
@@ -304,11 +290,11 @@ void report_history_csv(FILE *out, const void *records, const void *how)
 			csv_number(out, p->ci_low);
 			csv_number(out, p->ci_high);
 			fputc(',', out);
-			csv_shown(out, s->machine);
+			csv_text(out, s->machine);
 			fputc(',', out);
-			csv_shown(out, s->cpus);
+			csv_text(out, s->cpus);
 			fputc(',', out);
-			csv_shown(out, s->machine_id);
+			csv_text(out, s->machine_id);
 			fprintf(out, ",%d\n", p->incomplete);
 		}
 		free(params);

@@ -160,13 +160,17 @@ static bool md_markup(const char *s, const char *start)
 			     !(isalnum(after) || after >= 0x80));
 }
 
-void md_text(FILE *out, const char *s)
+/* Escaped as text shows it first: a newline would end the table's row. */
+void md_text(FILE *out, const char *text)
 {
+	char *s = utf8_escaped(text);
+
 	for (const char *p = s; *p; p++) {
 		if (md_markup(p, s))
 			fputc('\\', out);
-		fputc((unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p, out);
+		fputc(*p, out);
 	}
+	free(s);
 }
 
 /*

@@ -193,8 +193,10 @@ void report_no_rows(FILE *out, const struct compare_render *how);
 const char *verdict_color(enum verdict v, bool color);
 const char *color_reset(enum verdict v, bool color);
 /*
- * Text in markdown, a cell's or a note's: '|', backslashes and what a renderer
- * would take for markup escaped, control characters as spaces (render.c).
+ * Text in markdown, a cell's or a note's: control characters, bytes not
+ * UTF-8 and marks that reorder a line escaped as utf8_escaped() escapes
+ * them, then '|', backslashes and what a renderer would take for markup
+ * escaped (render.c).
  */
 void md_text(FILE *out, const char *s);
 /* A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed change; "-" when not finite. */
@@ -203,10 +205,19 @@ void md_number(FILE *out, double v, enum md_kind kind);
 /* The change of run @r's headline against the baseline's, positive = better. */
 double headline_change(const struct compare_row *row, size_t r);
 /*
- * A CSV text field, quoted when it holds a comma, quote or line break, and
- * after a ' when it starts with = + - @, a tab or CR (a formula otherwise).
+ * A CSV text field (NULL: empty), its control characters, bytes not UTF-8
+ * and marks that reorder a line escaped as utf8_escaped() escapes them,
+ * quoted when it holds a comma or quote, and after a ' when it starts with
+ * = + - @ (a formula otherwise).
  */
 void csv_text(FILE *out, const char *s);
+/*
+ * Escape in place, as utf8_escaped() does, every name of @set (run,
+ * start, workload, failure, metric, unit, source) that would not show as
+ * it is on one line, for a command that prints them as text, markdown or
+ * CSV (shown.c); one that writes JSON does not call it.
+ */
+void report_shown_names(struct result_set *set);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);
 

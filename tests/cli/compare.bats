@@ -675,6 +675,55 @@ sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
 	[ "$(json 'd["rows"][0]["params"]["k"] == "v\rEVIL|\x1b[31mred"' "$TMP/c.json")" = True ]
 }
 
+@test "compare, history, runs, show: a stored name's escape or newline is escaped, in any format" {
+	results "$TMP/r.json" base:0:0.01:performance:1 new:0.1:0.01:performance:2
+	sp import "$TMP/r.json"
+	# a store another program wrote: run and import refuse such names
+	sqlite3 "$SCHEDPERF_DB" "UPDATE runs SET name = 'new' || char(27) || '[31mred' ||
+		char(10) || 'LINE2' WHERE name = 'new';
+		UPDATE benchmarks SET workload = 'w' || char(27) || '[2J' || char(10) || 'WL2'
+		WHERE workload = 'wx';
+		UPDATE metrics SET name = 'sec' || char(13) || 'onds' WHERE name = 'seconds'"
+	local new=$'new\e[31mred\nLINE2' shown='new\x1b[31mred\x0aLINE2'
+	# as text shows it; in markdown, its '\' and '[' escaped in turn
+	local md='new\\x1b\[31mred\\x0aLINE2'
+	: >"$TMP/all.txt"
+	for style in $(choices compare style); do
+		for format in text markdown csv; do
+			sp compare base "$new" --style $style --format $format >"$TMP/out.txt" 2>&1
+			cat "$TMP/out.txt" >>"$TMP/all.txt"
+			if [ $format = markdown ]; then
+				grep -qF "$md" "$TMP/out.txt"
+			else
+				grep -qF "$shown" "$TMP/out.txt"
+			fi
+		done
+	done
+	sp compare base "$new" --format csv >"$TMP/c.csv"
+	sp history >>"$TMP/all.txt" 2>&1
+	sp history --format csv >"$TMP/h.csv" 2>&1
+	sp runs >>"$TMP/all.txt" 2>&1
+	sp show "$new" >>"$TMP/all.txt" 2>&1
+	cat "$TMP/c.csv" "$TMP/h.csv" >>"$TMP/all.txt"
+	# no control character but the newline that ends a line, none of it inside a name
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/all.txt"
+	refute grep -qP '^(LINE2|WL2)|(?<!x0a)(LINE2|WL2)' "$TMP/all.txt"
+	grep -qF 'w\x1b[2J\x0aWL2' "$TMP/all.txt"
+	grep -qF 'sec\x0donds' "$TMP/all.txt"
+	grep -qF "run $shown, batch 2" "$TMP/all.txt"
+	grep -qF ",$shown,,2026-01-01T00:00:00Z,12," "$TMP/h.csv"
+	for f in "$TMP/c.csv" "$TMP/h.csv"; do
+		"$PYTHON" -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+sys.exit(len(rows) < 3 or len({len(r) for r in rows}) != 1)' "$f"
+	done
+	# JSON keeps the names as they are, its writer escaping them
+	sp compare base "$new" --format json >"$TMP/c.json"
+	[ "$(json 'd["runs"][1]["name"] == "new\x1b[31mred\nLINE2"' "$TMP/c.json")" = True ]
+	sp history --format json >"$TMP/h.json"
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/c.json" "$TMP/h.json"
+}
+
 @test "compare, history --format csv: a text cell a spreadsheet runs as formula starts with '" {
 	"$PYTHON" - "$TMP/formula.json" <<-'EOF'
 	import json, sys

@@ -463,7 +463,9 @@ static void assert_csv(const char *text, double number, const char *expected)
  * OWASP's "CSV Injection": = + - @, tab and CR start a formula in Excel or
  * LibreOffice; a quote before them makes the cell text, inside the field's
  * quotes when it has them. Anywhere else they are text already, and a
- * number keeps its sign.
+ * number keeps its sign. A control character is \xHH first, as text
+ * shows it: a tab or CR starts no cell, a newline or escape sequence from
+ * a store another program wrote neither ends a row nor reaches a terminal.
  */
 static void test_csv_formula_guard(void **state)
 {
@@ -472,8 +474,10 @@ static void test_csv_formula_guard(void **state)
 	assert_csv("+1", 0, "'+1");
 	assert_csv("-rc1", 0, "'-rc1");
 	assert_csv("@SUM(A1)", 0, "'@SUM(A1)");
-	assert_csv("\tx", 0, "'\tx");
-	assert_csv("\rx", 0, "\"'\rx\"");
+	assert_csv("\tx", 0, "\\x09x");
+	assert_csv("\rx", 0, "\\x0dx");
+	assert_csv("=a\nb\x1b[31m,c", 0, "\"'=a\\x0ab\\x1b[31m,c\"");
+	assert_csv("\xe2\x80\xaex\xff", 0, "\\u202ex\\xff");
 	assert_csv("=HYPERLINK(\"http://e.example\",\"x\")", 0,
 		   "\"'=HYPERLINK(\"\"http://e.example\"\",\"\"x\"\")\"");
 	assert_csv("cmd==HYPERLINK(x)", 0, "cmd==HYPERLINK(x)");
