@@ -77,58 +77,104 @@ static void show_progress(const struct ab_measurement *m, const struct seqcs *cs
 }
 
 /*
+ * The block's first side sampled and its second did not (it failed, or a
+ * signal, the store or a setting stopped ab): the first side's sample goes
+ * from the store too, so that the runs keep whole blocks (compare pools a
+ * run's samples; it does not pair blocks). The drop can fail (after a
+ * signal the store's lock is waited for only briefly): then the sample
+ * stays, which is said and left in *@unpaired. 0, or -1 with @err.
+ */
+static int drop_lone(const struct ab_measurement *m, int first, const char **unpaired,
+		     struct error *err)
+{
+	if (!side_unsample(m->sides[first], err))
+		return 0;
+	*unpaired = side_names[first];
+	sampling_end(m->events);
+	sampling_note(m->events, "schedperf: warning: ab: the unpaired sample of run %s's last "
+		      "block could not be dropped: %s; it stays, and compare, which pools a "
+		      "run's samples, counts it", m->sides[first]->run_name, err->msg);
+	return -1;
+}
+
+/*
+ * Side @which's iteration failed (side_sample() gave 0): the block is
+ * dropped whole. A value that is not positive was stored all the same, as
+ * a success: it goes, and so does the sample of the side that ran first
+ * (@first, -1 when @which was the first), so that no block leaves a
+ * sample on one side only. 0, or -1 with @err.
+ */
+static int drop_failed(const struct ab_measurement *m, int which, int first,
+		       size_t measured_before, const char **unpaired, struct error *err)
+{
+	struct sample_side *s = m->sides[which];
+
+	if (s->result.iterations_measured > measured_before &&
+	    runner_bench_drop_last(s->bench, &s->result, err))
+		return -1;
+	return first >= 0 ? drop_lone(m, first, unpaired, err) : 0;
+}
+
+/* A failed block, said: why, and that neither side keeps a sample of it. */
+static void say_failed(const struct ab_measurement *m, int which, bool second)
+{
+	sampling_end(m->events);
+	sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s; its block "
+		      "is dropped, side %s%s", side_names[which],
+		      m->sides[which]->result.last_failure, side_names[1 - which],
+		      second ? "'s sample of it deleted" : " not run in it");
+}
+
+/*
  * One block: both sides, in the order the generator says. 1 with the
  * paired difference log b - log a, 0 when a side failed (the block is
- * dropped; @failed is that side), -1 with @err when ab must stop.
+ * dropped, from the store too; @failed is that side), -1 with @err when
+ * ab must stop (a block cut short keeps neither side's sample either).
  */
 static int run_block(const struct ab_measurement *m, struct rng *rng, double *diff,
 		     int *failed, const char **unpaired, struct error *err)
 {
 	int first = (int)(rng_next(rng) >> 63);
+	struct error uerr = { 0 };
 	double v[2];
 
 	for (int k = 0; k < 2; k++) {
 		int which = k ? 1 - first : first;
 		struct sample_side *s = m->sides[which];
+		size_t measured = s->result.iterations_measured;
 		int rc;
 
-		if (knob_session_apply(m->ks, (size_t)which, err))
+		/* ab stops: a block under way keeps no sample (the first error is kept) */
+		if (knob_session_apply(m->ks, (size_t)which, err)) {
+			if (k)
+				drop_lone(m, first, unpaired, &uerr);
 			return -1;
+		}
 		rc = side_sample(s, &v[which], err);
-		/*
-		 * A signal cut the block short: its first side's sample goes too,
-		 * so that the runs keep blocks whole (the first error is kept).
-		 * After a signal the store's lock is waited for only briefly, so
-		 * the drop can fail: then the sample stays, and that is said.
-		 */
 		if (rc <= 0 && k && iteration_interrupted()) {
-			struct error uerr = { 0 };
-
-			if (side_unsample(m->sides[first], &uerr)) {
-				*unpaired = side_names[first];
-				sampling_end(m->events);
-				sampling_note(m->events, "schedperf: warning: ab: the unpaired "
-					      "sample of run %s's last block could not be "
-					      "dropped: %s; it stays, and compare, which pools "
-					      "a run's samples, counts it",
-					      m->sides[first]->run_name, uerr.msg);
-			}
+			drop_lone(m, first, unpaired, &uerr);
 			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
 		}
-		if (rc < 0)
+		if (rc < 0) {
+			if (k)
+				drop_lone(m, first, unpaired, &uerr);
 			return -1;
-		/* A side that never ran once is broken, not unlucky: stop at once. */
-		if (!rc && !s->samples)
+		}
+		if (rc)
+			continue;
+		*failed = which;
+		if (drop_failed(m, which, k ? first : -1, measured, unpaired, err))
+			return -1;
+		/*
+		 * A side that never ran once is broken, not unlucky: stop at
+		 * once. Its block gone, nothing is measured, and no run kept.
+		 */
+		if (!s->samples)
 			return error_set(err, EXIT_ENV, "ab: side %s failed on its first "
 					 "iteration: %s%s", side_names[which],
 					 s->result.last_failure, see_run(m, s->run_name));
-		if (!rc) {
-			*failed = which;
-			sampling_end(m->events);
-			sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s",
-				      side_names[which], s->result.last_failure);
-			return 0;
-		}
+		say_failed(m, which, k);
+		return 0;
 	}
 	*diff = log(v[1]) - log(v[0]);
 	return 1;

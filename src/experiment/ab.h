@@ -15,8 +15,9 @@
  * the seed), the paired difference log b - log a of each block into a
  * confidence sequence (stats/sequential.h, Huber's psi), until the
  * sequence decides (doc/design.md, "Sequential verdicts") or a cap
- * stops it. A block in which a side failed is dropped (one a signal cut
- * short from the store too: its first side's sample goes); a side that fails
+ * stops it. A block in which a side failed, or that a signal or an error
+ * cut short, is dropped from the sequence and the store alike: its first
+ * side's sample goes, so that the runs hold whole blocks; a side that fails
  * its first iteration, or three blocks in a row that fail, stop it.
  */
 

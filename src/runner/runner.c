@@ -372,8 +372,14 @@ int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_r
 int runner_bench_drop_last(struct runner_bench *rb, struct runner_result *result,
 			   struct error *err)
 {
-	if (!rb->seq || store_iteration_drop(rb->st, rb->bench_id, rb->seq - 1, err))
-		return rb->seq ? -1 : 0;
+	struct lock_wait w = LOCK_WAIT(rb->st, rb->opt->events, "a lone sample's deletion");
+
+	if (!rb->seq)
+		return 0;
+	/* as the iteration's commit, past the busy timeout: only a signal ends the wait */
+	while (store_iteration_drop(rb->st, rb->bench_id, rb->seq - 1, err))
+		if (!lock_wait_again(&w))
+			return -1;
 	rb->seq--;
 	result->iterations_done--;
 	result->iterations_measured--;

@@ -145,7 +145,10 @@ int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_r
  * Delete the iteration runner_bench_iteration() just stored, a measured
  * one that succeeded in one slot (no rerun), from the store and from
  * @result: a sample that has lost its pair (ab's block cut short by a
- * signal). 0 when done or none was stored, -1 with @err.
+ * signal, or whose other side failed), or one whose value decides
+ * nothing. A write lock held past the busy timeout is waited for as the
+ * iteration's commit waits (runner/lock_wait.h). 0 when done or none was
+ * stored, -1 with @err.
  */
 int runner_bench_drop_last(struct runner_bench *rb, struct runner_result *result,
 			   struct error *err);

@@ -729,6 +729,31 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	[[ "${lines[-1]}" == *"3 blocks in a row failed, $want" ]]
 }
 
+@test "ab: a block whose second side fails keeps neither side's sample, and says so" {
+	# b fails its 3rd call and measures 0 (no sample) its 5th; --seed 4
+	# runs a first in both blocks, whose sample of each then goes
+	cat >"$TMP/side.sh" <<'EOF'
+n=$(($(cat "$1/$2" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$1/$2"
+[ "$2:$n" != b:3 ] || exit 7
+[ "$2:$n" != b:5 ] || { echo "v 0"; exit 0; }
+echo "v $((n + 10))"
+EOF
+	run sp ab command -p 'metric_regex=v ([0-9]+)' --a "cmd:sh $TMP/side.sh $TMP a" \
+		--b "cmd:sh $TMP/side.sh $TMP b" --max-samples 6 --seed 4 --name f
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TMP/a") $(cat "$TMP/b")" = "8 8" ]
+	w="schedperf: warning: side b: iteration failed:"
+	[ "$(grep -c "^$w .*; its block is dropped, side a's sample of it deleted$" \
+		<<<"$output")" -eq 2 ]
+	[[ "$output" == *"$w the program exited with status 7; its block"* ]]
+	[[ "$output" == *"$w metric value measured 0, not a positive number; its block"* ]]
+	[[ "$output" == *"samples: 6 a, 6 b in 6 blocks (seed 4)"* ]]
+	# the store, which compare pools, holds the six whole blocks only
+	[ "$(iterations_of f-a) $(iterations_of f-b)" = "6 6" ]
+}
+
 @test "ab: a hint names the store unless it is ./schedperf.db, and runs as it is said" {
 	db="$TMP/an \$other store.db"
 	# b measures once, then fails: three failed blocks stop ab with its hint
