@@ -8,82 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "store/driver.h"
 #include "util/strbuf.h"
+#include "util/url_password.h"
 #include "util/xalloc.h"
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* @len bytes of @s percent-decoded into @sb, as libpq decodes a URI's parts. */
-static void add_decoded(struct strbuf *sb, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] == '%' && i + 2 < len && hex_digit(s[i + 1]) >= 0 &&
-		    hex_digit(s[i + 2]) >= 0) {
-			strbuf_addch(sb, (char)(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2])));
-			i += 2;
-		} else {
-			strbuf_addch(sb, s[i]);
-		}
-	}
-}
-
-/* Whether the query parameter @param, @len bytes, names a password, in any case. */
-static int is_password(const char *param, size_t len)
-{
-	struct strbuf key = STRBUF_INIT;
-	size_t end = strcspn(param, "=");
-	int yes;
-
-	add_decoded(&key, param, end < len ? end : len);
-	yes = !strcasecmp(strbuf_str(&key), "password");
-	strbuf_release(&key);
-	return yes;
-}
-
-/*
- * The user's part ends at the last '@' (a password may hold an '@' not
- * percent-encoded), and every query parameter that libpq reads as the
- * password (password=, pass%77ord=, given twice), or that the user meant
- * as one (PASSWORD=, which libpq refuses), has its value left out.
- */
+/* A URL's password left out, a parameter's shown as password=... (util/url_password.h). */
 void store_location_shown(const char *location, char *buf, size_t len)
 {
-	const char *scheme = strstr(location, "://"), *at, *colon, *p;
-	struct strbuf sb = STRBUF_INIT;
-	size_t n;
+	char *shown = url_without_password(location, "...");
 
-	if (!scheme) {
-		snprintf(buf, len, "%s", location);
-		return;
-	}
-	at = strrchr(scheme + 3, '@');
-	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
-	p = colon ? at : location;
-	if (colon)
-		strbuf_addf(&sb, "%.*s", (int)(colon - location), location);
-	n = strcspn(p, "?");
-	strbuf_addf(&sb, "%.*s", (int)n, p);
-	for (p += n; *p; p += n) {
-		strbuf_addch(&sb, *p++);
-		n = strcspn(p, "&");
-		if (is_password(p, n) && strcspn(p, "=") < n)
-			strbuf_addf(&sb, "%.*s=...", (int)strcspn(p, "="), p);
-		else
-			strbuf_addf(&sb, "%.*s", (int)n, p);
-	}
-	snprintf(buf, len, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
+	snprintf(buf, len, "%s", shown);
+	free(shown);
 }
 
 #define BUSY_TIMEOUT_MS 10000

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "util/db_hint.h"
+#include "util/url_password.h"
 #include "util/words.h"
 #include "util/xalloc.h"
 
@@ -28,7 +29,8 @@ char *db_hint(const char *db, bool anywhere)
 		return xstrdup("");
 	if (*db != '/' && !strstr(db, "://"))
 		cwd = getcwd(NULL, 0);
-	path = cwd ? xasprintf("%s/%s", cwd, db) : xstrdup(db);
+	/* a URL's password is no hint's: libpq finds it in ~/.pgpass or $PGPASSWORD */
+	path = cwd ? xasprintf("%s/%s", cwd, db) : url_without_password(db, NULL);
 	quoted = words_quote(path);
 	hint = xasprintf(" --db %s", quoted);
 	free(quoted);

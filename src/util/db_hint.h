@@ -13,7 +13,8 @@ const char *db_default(void);
 /*
  * What a command that a message tells the user to run ("see 'schedperf
  * show RUN'") needs to reach store @db, malloc'd: " --db LOCATION", a file
- * made absolute and quoted for a shell (words_quote()); "" for the
+ * made absolute and quoted for a shell (words_quote()), a URL without its
+ * password (url_without_password(): a message is shown and logged); "" for the
  * schedperf.db of this directory when the command is run here (not
  * @anywhere). $SCHEDPERF_DB is not taken as found: a worker sets it for its
  * job, and the shell that reads the message may not have it.

@@ -788,6 +788,33 @@ EOF
 # (load 20 on 2 CPUs) the level of even a best-of-ten CPU time drifts by
 # 10-15 % between then and a step, which can leave a 20 % step undecided
 # (skip); ab's paired blocks are what finds 20 % (bench/ab-power.sh).
+@test "ab: a hint's PostgreSQL URL holds no password, and runs as said" {
+	PGDB=$(pg_new_db)
+	# trust authentication takes any password: the URL's two are there to be hidden
+	url="postgresql://postgres:s3cret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST&password=s3cret2"
+	url+="&sslmode=disable"
+	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 \
+		--name p
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *s3cret* ]]
+	hint=${lines[-1]##*(schedperf }
+	hint=${hint%)}
+	want="compare p-a p-b --db 'postgresql://postgres@/$PGDB?host="
+	[[ "$hint" == "$want"*"&sslmode=disable'" ]]
+	eval "sp $hint" >/dev/null
+	# b measures once, then fails: three failed blocks stop ab with its hint
+	run sp --db "$url" ab command --a cmd:true \
+		--b "cmd:sh -c '[ -e $TMP/ran ] && exit 7; : >$TMP/ran'" --max-samples 20 --name h
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" != *s3cret* ]]
+	hint=${lines[-1]##*(see \'}
+	[[ "$hint" == "schedperf show h-b --db 'postgresql://postgres@/$PGDB?"*"')" ]]
+	hint=${hint%\')}
+	eval "sp ${hint#schedperf }" >/dev/null
+}
+
 @test "bisect-step: git bisect run finds the commit that made the program slower" {
 	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
 	git init -q "$TMP/repo"

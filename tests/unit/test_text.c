@@ -5,6 +5,7 @@
  * fixed notation (util/numfmt.h). The UTF-8 cases are RFC 3629's and
  * Markus Kuhn's UTF-8 decoder stress test's classes. A CSV text cell that a
  * spreadsheet would run as a formula is made text (report.h: csv_text).
+ * A store's URL loses its password (util/url_password.h).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "util/error.h"
 #include "util/json_write.h"
 #include "util/numfmt.h"
+#include "util/url_password.h"
 #include "util/utf8.h"
 
 static void test_utf8_valid(void **state)
@@ -488,6 +490,39 @@ static void test_csv_formula_guard(void **state)
 	assert_csv(NULL, -0.25, ",-0.25");
 }
 
+/*
+ * A store's URL without its password (util/url_password.h): shown with
+ * "password=..." in messages, the parameter gone in a hint's --db, which
+ * then runs with the password libpq finds elsewhere; a file name as it is.
+ */
+static void test_url_without_password(void **state)
+{
+	static const struct {
+		const char *location, *mark, *want;
+	} cases[] = {
+		{ "postgresql://u:s3cret@h/db", NULL, "postgresql://u@h/db" },
+		{ "postgresql://u:p@s3cret@h:1/db", "...", "postgresql://u@h:1/db" },
+		{ "postgresql:///db?password=s3cret", NULL, "postgresql:///db" },
+		{ "postgresql:///db?password=s3cret", "...", "postgresql:///db?password=..." },
+		{ "postgresql:///db?host=/s&password=a&PASS%77ORD=b&sslmode=disable", NULL,
+		  "postgresql:///db?host=/s&sslmode=disable" },
+		{ "postgresql:///db?password=a&user=u", NULL, "postgresql:///db?user=u" },
+		{ "postgresql:///db?host=/s&password", NULL, "postgresql:///db?host=/s&password" },
+		{ "postgres://h:5432/db?user=u", NULL, "postgres://h:5432/db?user=u" },
+		{ "/tmp/a b/store.db", NULL, "/tmp/a b/store.db" },
+		{ "/tmp/x://u:s3cret@h", NULL, "/tmp/x://u:s3cret@h" },
+		{ "://u:s3cret@h", NULL, "://u:s3cret@h" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = url_without_password(cases[i].location, cases[i].mark);
+
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_error_shorten),
 		cmocka_unit_test(test_csv_formula_guard),
+		cmocka_unit_test(test_url_without_password),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
