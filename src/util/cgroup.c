@@ -18,6 +18,7 @@
 
 #include "util/cgroup.h"
 #include "util/guardian.h"
+#include "util/orphans.h"
 #include "util/strbuf.h"
 #include "util/sysfile.h"
 #include "util/xalloc.h"
@@ -467,6 +468,12 @@ int cgroup_reaper_start(char *const *dirs, size_t n, int *hold, struct error *er
 		/* A session of its own: killing the caller's group spares it. */
 		close(fds[1]);
 		setsid();
+		/*
+		 * A killed iteration's holder (util/holder.h) ends what it
+		 * left, but must let the reaper go on: named before the fork,
+		 * the reaper is spared from its first instant.
+		 */
+		orphans_spare();
 		reaper = fork();
 		if (reaper == 0)
 			reap(fds[0], dirs, n);

@@ -122,12 +122,23 @@ static void children_of(pid_t pid, struct pids *out)
 		children_by_scan(pid, out);
 }
 
+/* Whether @pid called orphans_spare(), or was forked by one that had. */
+static bool spared(pid_t pid)
+{
+	char path[64], comm[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	return read_small(path, comm, sizeof(comm)) > 0 &&
+	       !strcmp(comm, ORPHANS_SPARED_NAME "\n");
+}
+
 /*
  * SIGKILL the descendants of this process, each before its children are
- * listed, so that they fork no more; whether one of its own children was
- * killed (and so a waitpid() for it ends).
+ * listed, so that they fork no more, but for the spared ones when @spare
+ * says so; whether one of its own children was killed (and so a waitpid()
+ * for it ends).
  */
-static bool kill_descendants(void)
+static bool kill_descendants(bool spare)
 {
 	struct pids found = { NULL, 0, 0 };
 	bool killed_child = false;
@@ -136,6 +147,8 @@ static bool kill_descendants(void)
 	children_of(getpid(), &found);
 	direct = found.nr;
 	for (size_t i = 0; i < found.nr; i++) {
+		if (spare && spared(found.pid[i]))
+			continue;
 		if (kill(found.pid[i], SIGKILL))
 			continue;
 		if (i < direct)
@@ -151,7 +164,12 @@ int orphans_adopt(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
 }
 
-void orphans_end(void)
+void orphans_spare(void)
+{
+	prctl(PR_SET_NAME, (unsigned long)ORPHANS_SPARED_NAME, 0UL, 0UL, 0UL);
+}
+
+static void end_descendants(bool spare)
 {
 	for (;;) {
 		pid_t got = waitpid(-1, NULL, WNOHANG);
@@ -164,9 +182,19 @@ void orphans_end(void)
 		 * Children alive: end them all. What a dying one leaves is
 		 * reparented here, and found in the next round.
 		 */
-		if (!kill_descendants())
+		if (!kill_descendants(spare))
 			return;		/* none that can be killed: leave them */
 		while (waitpid(-1, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+}
+
+void orphans_end(void)
+{
+	end_descendants(false);
+}
+
+void orphans_end_sparing(void)
+{
+	end_descendants(true);
 }

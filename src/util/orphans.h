@@ -24,4 +24,19 @@ int orphans_adopt(void);
  */
 void orphans_end(void);
 
+/*
+ * A process that must outlive the others of a killed subtree to finish
+ * their work (util/cgroup.h's reaper, which removes their cgroups once
+ * they are gone) calls this: its name, and that of what it forks, becomes
+ * ORPHANS_SPARED_NAME, which orphans_end_sparing() leaves alive.
+ */
+#define ORPHANS_SPARED_NAME "schedperf-reap"
+void orphans_spare(void);
+
+/*
+ * orphans_end(), but for the spared processes (and what is below them),
+ * which are left to go on; none is waited for.
+ */
+void orphans_end_sparing(void);
+
 #endif

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The holder of holder.h. It blocks every signal and waits for two with
+ * sigwaitinfo(): SIGCHLD, its child's end (while the child lives it is its
+ * only child: what the child's tasks leave goes to the child, itself a
+ * subreaper, not here), and SIGTERM, its death signal, the starter's end,
+ * on which it kills the child and its group. It says how the child ended
+ * through a pipe, not through its own exit status: a wait status (a core
+ * dump's flag too) and the usage of the child's subtree do not fit in one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/holder.h"
+#include "util/io.h"
+#include "util/orphans.h"
+#include "util/timeutil.h"
+
+/*
+ * The seconds the holder may take to end what is left: SIGKILLed tasks
+ * die at once unless stuck in the kernel (D state), and one stuck must
+ * not hang its starter, which waits for the holder. Past them it dies;
+ * what is still stuck then goes to init, killed already.
+ */
+#define HOLDER_END_SECONDS 10
+
+/* What the holder says first: the child's pid, or -errno when no child. */
+struct holder_hello {
+	pid_t pid;
+};
+
+/* Wait for the child's end, killing it (and its group) once told to stop. */
+static void wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *end)
+{
+	sigset_t wake;
+
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGCHLD);
+	sigaddset(&wake, SIGTERM);
+	for (;;) {
+		pid_t got = wait4(child, &end->status, WNOHANG, &end->ru);
+
+		if (got == child || (got < 0 && errno != EINTR))
+			break;
+		if (stop) {
+			/* @pgid is still held: the child is not reaped yet */
+			if (pgid)
+				kill(-pgid, SIGKILL);
+			kill(child, SIGKILL);
+		}
+		if (sigwaitinfo(&wake, NULL) == SIGTERM)
+			stop = true;
+	}
+	end->ended = time_now();
+}
+
+static void __attribute__((noreturn))
+hold(int fd, pid_t child, pid_t pgid, pid_t starter)
+{
+	struct holder_hello hello = { child > 0 ? child : -errno };
+	struct holder_end end;
+	sigset_t alarm_only;
+	bool stop;
+
+	/* Both sides set the group, so that the starter finds the child in it. */
+	if (child > 0 && pgid)
+		setpgid(child, pgid);
+	/* Hold nothing of the starter's: its pipes' ends would not close with the child. */
+	if (fd > 0)
+		close_range(0, (unsigned int)fd - 1, 0);
+	close_range((unsigned int)fd + 1, ~0U, 0);
+	if (child < 0) {
+		write_full(fd, &hello, sizeof(hello));
+		_exit(1);
+	}
+	/* a starter gone already will not start the child: it ends now */
+	stop = write_full(fd, &hello, sizeof(hello)) || getppid() != starter;
+
+	memset(&end, 0, sizeof(end));
+	wait_child(child, pgid, stop, &end);
+	/* SIGPIPE is blocked: a starter gone meanwhile is an EPIPE here, nothing more */
+	write_full(fd, &end, sizeof(end));
+	close(fd);
+
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&alarm_only);
+	sigaddset(&alarm_only, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alarm_only, NULL);
+	alarm(HOLDER_END_SECONDS);
+	orphans_end_sparing();
+	_exit(0);
+}
+
+pid_t holder_fork(struct holder *h, pid_t pgid)
+{
+	struct holder_hello hello;
+	pid_t starter = getpid(), child;
+	sigset_t all, saved;
+	int fds[2], saved_errno;
+	bool said;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	h->pid = fork();
+	if (h->pid < 0) {
+		saved_errno = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = saved_errno;
+		return -1;
+	}
+	if (h->pid == 0) {
+		close(fds[0]);
+		/* Pending until sigwaitinfo() takes them: the child's end, the starter's. */
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &saved);
+		orphans_adopt();
+		/* its children reaped by itself, not by an inherited SIG_IGN */
+		signal(SIGCHLD, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM, 0UL, 0UL, 0UL);
+		child = fork();
+		if (child == 0) {
+			close(fds[1]);
+			sigprocmask(SIG_SETMASK, &saved, NULL);
+			return 0;
+		}
+		hold(fds[1], child, pgid, starter);
+	}
+	close(fds[1]);
+	h->fd = fds[0];
+	said = !read_full(h->fd, &hello, sizeof(hello));
+	if (said && hello.pid > 0)
+		return hello.pid;
+	close(h->fd);
+	while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	/* a holder that died before it said is one the kernel could not give memory to */
+	errno = said ? -hello.pid : ENOMEM;
+	return -1;
+}
+
+int holder_wait(struct holder *h, struct holder_end *end)
+{
+	bool said = !read_full(h->fd, end, sizeof(*end));
+	int status;
+
+	close(h->fd);
+	while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (said)
+		return 0;
+	end->status = status;
+	memset(&end->ru, 0, sizeof(end->ru));
+	end->ended = time_now();
+	return -1;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDPERF_UTIL_HOLDER_H
+#define SCHEDPERF_UTIL_HOLDER_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/*
+ * A holder: a process of its own between its starter and one child, whose
+ * subtree is exactly the child's. It is the child subreaper of everything
+ * below it (util/orphans.h), so that what leaves the child's process group
+ * (setsid, a double fork) stays below it however the child ends, killed
+ * included; once the child has ended it SIGKILLs and reaps all that is
+ * left below it, in a bounded time. The child is the process that does the
+ * work: the holder sleeps while it runs, costs it nothing, and is not in
+ * its group, so that killing the group leaves the holder to clean up.
+ *
+ * Nothing else is its: the starter's other children, and whatever they
+ * leave, never come to it. The starter's death (SIGKILL too) ends the
+ * child, and so everything below the holder (PR_SET_PDEATHSIG).
+ *
+ * What is left below it is killed but for a cgroup reaper (util/cgroup.h),
+ * which must outlive the tasks to remove their cgroups; the holder leaves
+ * it to go on when it exits.
+ */
+struct holder {
+	pid_t pid;		/* the holder */
+	int fd;			/* the starter's end of its pipe */
+};
+
+/* How the child ended, as the holder saw it. */
+struct holder_end {
+	int status;		/* its wait status */
+	struct rusage ru;	/* its resource usage, with its reaped children's (wait4) */
+	double ended;		/* time_now() when it was reaped */
+};
+
+/*
+ * Fork a holder and, below it, the child, in process group @pgid (0: the
+ * holder's, which is its starter's). Returns 0 in the child, with the
+ * signal mask the starter had; in the starter the child's pid, once it is
+ * in @pgid; -1 with errno when either cannot be forked.
+ */
+pid_t holder_fork(struct holder *h, pid_t pgid);
+
+/*
+ * Wait until the child has ended and the holder has ended what was left
+ * below it, then reap the holder. Returns 0 with @end said by the holder;
+ * -1 when the holder died before it could say (killed), with @end's status
+ * the holder's, its usage nothing and the time now.
+ */
+int holder_wait(struct holder *h, struct holder_end *end);
+
+#endif
