@@ -2,7 +2,9 @@
 /*
  * One iteration in a forked child of its own process group: start it,
  * wait for its report or its timeout, and turn how it ended (values, a
- * crash, a hang, a signal to schedperf) into an iteration_outcome.
+ * crash, a hang, a signal to schedperf) into an iteration_outcome. The
+ * child runs below a holder (util/holder.h), outside the group, that ends
+ * what the child's tasks left when the child itself is killed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "util/guardian.h"
+#include "util/holder.h"
 #include "runner/cpulist.h"
 #include "runner/iteration.h"
 #include "store/store.h"
@@ -241,7 +244,8 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	size_t metrics_len = nr_values * sizeof(double);
 	struct child_report report;
 	struct guardian guardian;
-	struct rusage ru;
+	struct holder holder;
+	struct holder_end end;
 	int report_fds[2], go_fds[2], status = 0;
 	bool timed_out = false;
 	double start, wall;
@@ -273,15 +277,18 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	}
 	oom_kills = task_knobs_oom_kills(cfg->task);
 	fflush(NULL);
-	pid = fork();
+	/* the holder puts the child in the group before this returns */
+	pid = holder_fork(&holder, guardian.pgid);
 	if (pid < 0) {
+		int fork_errno = errno;
+
 		close(report_fds[0]);
 		close(report_fds[1]);
 		close(go_fds[0]);
 		close(go_fds[1]);
 		guardian_stop(&guardian);
 		return error_set(err, EXIT_ENV, "cannot fork an iteration: %s "
-				 "(raise 'ulimit -u' or free memory)", strerror(errno));
+				 "(raise 'ulimit -u' or free memory)", strerror(fork_errno));
 	}
 	if (pid == 0) {
 		/* The runner's handlers must not run here; default actions apply. */
@@ -292,8 +299,6 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		close(go_fds[1]);
 		child_main(w, values, cfg, report_fds[1], go_fds[0]);
 	}
-	/* Both sides set the group, so a signal right after fork finds it. */
-	setpgid(pid, guardian.pgid);
 	close(report_fds[1]);
 	close(go_fds[0]);
 
@@ -302,8 +307,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		close(go_fds[1]);
 		close(report_fds[0]);
 		guardian_stop(&guardian);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		holder_wait(&holder, &end);
 		running_group = 0;
 		return -1;
 	}
@@ -332,11 +336,15 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		kill(-guardian.pgid, SIGKILL);
 	}
 	close(report_fds[0]);
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
-	wall = time_now() - start;
-	out->ended = time_epoch();
-	rusage_values(&ru, wall, out->rusage);
+	/*
+	 * The child's end as its holder saw it: its wall time ends when it
+	 * was reaped, not when the holder, past it, has ended what it left.
+	 */
+	holder_wait(&holder, &end);
+	status = end.status;
+	wall = end.ended - start;
+	out->ended = time_epoch() - (time_now() - end.ended);
+	rusage_values(&end.ru, wall, out->rusage);
 	interference_after(cfg->interference,
 			   out->rusage[RUSAGE_USER] + out->rusage[RUSAGE_SYSTEM],
 			   &out->interference);

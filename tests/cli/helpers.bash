@@ -206,14 +206,18 @@ stat_field() {
 
 # iteration_child RUNNER: sets child to the process in which the run RUNNER
 # runs its iteration's workload, and group to that iteration's process group
-# (led by its guardian, RUNNER's other child); fails while none runs. A child
-# still in RUNNER's own group has not joined the iteration's yet.
+# (led by its guardian, RUNNER's other child); fails while none runs. The
+# child is below its holder, a child of RUNNER that stays in RUNNER's own
+# group; a child still in that group has not joined the iteration's yet.
 iteration_child() {
-	local pid pgid own
+	local pid pgid own holders=
 
 	child= group=
 	own=$(stat_field "$1" 5)
 	for pid in $(pgrep -P "$1"); do
+		[ "$(stat_field "$pid" 5)" != "$own" ] || holders="$holders $pid"
+	done
+	for pid in $(for h in $holders; do pgrep -P "$h"; done) $(pgrep -P "$1"); do
 		pgid=$(stat_field "$pid" 5)
 		[ -n "$pgid" ] && [ "$pgid" != "$pid" ] && [ "$pgid" != "$own" ] || continue
 		child=$pid group=$pgid

@@ -272,11 +272,6 @@ PY
 	done
 }
 
-# is_zombie PID: PID has ended and waits for its parent to reap it.
-is_zombie() {
-	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
-}
-
 # fails_all ARGS...: a run of the command workload none of whose iterations
 # succeeds: exit 1, its last line saying so, and not the warning of a partial failure.
 fails_all() {
@@ -345,7 +340,8 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	wait_for iteration_child $pid
 	wait_stopped_after 0 $pid
 	kill -SEGV "$child"
-	wait_for is_zombie "$child"
+	# its holder reaps it at once, the runner stopped or not
+	wait_for all_gone "$child"
 	kill -CONT $pid
 	rc=0
 	wait $pid || rc=$?
@@ -762,4 +758,69 @@ iterations_where() {	# iterations_where CONDITION: how many stored iterations me
 		until [ -s $f ]; do sleep 0.01; done" -p shell=1 -i 1 --timeout 60 --name sid -q
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" -eq 1 ]
 	wait_for all_gone "$(cat "$f")"
+}
+
+# escaping_cmd FILE: a command workload's program that starts a sleeper in a
+# session of its own (setsid: out of the iteration's group, which killing
+# the group misses), waits until the sleeper wrote its pid to FILE, and
+# hangs. The sleeper holds none of bats' files.
+escaping_cmd() {
+	echo "cmd=setsid sh -c 'echo \$\$ > $1.new; mv $1.new $1; exec sleep 300' \
+		</dev/null >/dev/null 2>&1 3>&- & until [ -s $1 ]; do sleep 0.01; done; exec sleep 300"
+}
+
+# gone_or_kill PID: wait until PID has ended; past wait_for's limit, kill it
+# and fail.
+gone_or_kill() {
+	wait_for all_gone "$1" || { kill -9 "$1"; return 1; }
+}
+
+@test "--timeout: a process that left the killed iteration's group ends with it, no other" {
+	local f=$BATS_TEST_TMPDIR/sid beside
+
+	# a process beside the run, not the iteration's: it lives on
+	setsid sleep 300 </dev/null >/dev/null 2>&1 3>&- &
+	beside=$!
+	# the timeout comes long after the sleeper has said who it is
+	run sp run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --timeout 1 --name t
+	[ "$status" -eq 1 ]
+	[ "$(iterations "failure LIKE 'timed out after 1 s%'")" -eq 1 ]
+	[ -s "$f" ] || { echo "the timeout came before the sleeper started"; return 1; }
+	gone_or_kill "$(cat "$f")"
+	! all_gone "$beside" || { echo "the process beside the run was killed"; return 1; }
+	kill "$beside"
+}
+
+@test "a crashed iteration's process takes what left its group with it" {
+	local f=$BATS_TEST_TMPDIR/sid sleeper
+
+	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name crash -q 3>&- &
+	pid=$!
+	until [ -s "$f" ]; do
+		kill -0 "$pid" || { echo "the run ended first"; return 1; }
+		sleep 0.05
+	done
+	sleeper=$(cat "$f")
+	wait_for iteration_child "$pid"
+	kill -KILL "$child"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 1 ]
+	[ "$(iterations "failure LIKE 'killed by signal 9%'")" -eq 1 ]
+	gone_or_kill "$sleeper"
+}
+
+@test "SIGKILL of schedperf: the holder takes what left the iteration's group with it" {
+	local f=$BATS_TEST_TMPDIR/sid sleeper
+
+	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name k -q 3>&- &
+	pid=$!
+	until [ -s "$f" ]; do
+		kill -0 "$pid" || { echo "the run ended first"; return 1; }
+		sleep 0.05
+	done
+	sleeper=$(cat "$f")
+	kill -9 "$pid"
+	wait "$pid" || true
+	gone_or_kill "$sleeper"
 }

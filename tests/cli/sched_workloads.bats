@@ -74,6 +74,33 @@ no_scratch_cgroups() {
 	wait_for all_gone $tasks
 }
 
+@test "fairness: a killed iteration's process leaves no scratch cgroups and no task" {
+	# its cgroup reaper, which left the group, comes to the iteration's
+	# holder like any task that left it: ended with them, it would leave
+	# the cgroups behind
+	"$SP" run fairness -p weights=100:400 -p tasks=1 -p runtime=600 -p warmup=0 -i 1 \
+		--name c --quiet 2>"$TMP/err" 3>&- &
+	runner=$!
+	wait_for iteration_child "$runner"
+	worker=$child
+	until [ -n "$(scratch_cgroups "$worker")" ]; do
+		if ! kill -0 "$runner" 2>/dev/null; then
+			grep -q 'cpu controller\|Permission denied\|Read-only' "$TMP/err" &&
+				skip "no cpu controller this process may use: $(cat "$TMP/err")"
+			echo "the run ended first: $(cat "$TMP/err")"
+			return 1
+		fi
+		sleep 0.05
+	done
+	tasks=$(descendants "$worker")
+	kill -9 "$worker"
+	wait_for all_gone "$runner"
+	wait "$runner" || true
+	grep -q "killed by signal 9" "$TMP/err" || { cat "$TMP/err"; return 1; }
+	wait_for no_scratch_cgroups "$worker"
+	wait_for all_gone $tasks
+}
+
 @test "cyclictest: SIGKILL of schedperf ends the load running beside it" {
 	"$SP" run cyclictest -p policy=other -p runtime=600 -p load=messaging \
 		-p 'load_params=groups=1 fds=2 loops=1000000' -i 1 --name k --quiet 2>"$TMP/err" &
