@@ -54,6 +54,8 @@ static const struct cmd_usage worker_usage = {
 	"worker started after the boot (contrib/schedperf-worker.service) finds the\n"
 	"job and runs it if the machine runs that release; a machine that came back\n"
 	"on another, or not within --boot-timeout, fails the job with the reason.\n"
+	"Until the machine's boot id changes, the worker whose boot command runs\n"
+	"keeps the job with its lease; a worker lost in it leaves a lost job.\n"
 	"--home-kernel is the machine's default: booted again after --home-after\n"
 	"seconds without a job.\n",
 };
@@ -315,6 +317,39 @@ static int host_name(char *buf, size_t len)
 }
 
 /*
+ * The job a boot is for, while its command runs and the machine goes down:
+ * its lease is renewed, so that a worker started meanwhile on this machine
+ * sees that this one lives, and takes the job up only once it is lost
+ * (store_job_booted()).
+ */
+static struct {
+	struct store *st;
+	const struct store_job *job;	/* NULL: no boot for a job */
+	int lease;
+	double next;
+} boot_lease;
+
+static void renew_boot_lease(void)
+{
+	struct error err = { 0 };
+
+	if (!boot_lease.job || time_now() < boot_lease.next)
+		return;
+	boot_lease.next = time_now() + boot_lease.lease / 3.0;
+	/* a lease that cannot be renewed stops no boot: the machine goes down all the same */
+	if (store_job_renew(boot_lease.st, boot_lease.job->id, boot_lease.job->claim,
+			    boot_lease.lease, &err) < 0)
+		error_report(&err);
+}
+
+/* Polled by run_command() while the boot command runs: it is never stopped. */
+static int boot_command_polled(void)
+{
+	renew_boot_lease();
+	return 0;
+}
+
+/*
  * Run the boot command for @release, killed with its process group at
  * @deadline (a hung command must not hang the worker, nor keep its job
  * booting past the deadline the store has): 0 when it ran and exited 0
@@ -328,7 +363,8 @@ static int boot_command(const struct worker_options *opt, const char *release,
 	double left = ceil(deadline - time_now());
 	/* its output goes to ours unread: the boot ends us, and it must not die of that */
 	struct child_command cmd = { .argv = argv, .log_fd = STDERR_FILENO, .log_only = true,
-				     .timeout = left > 1 ? (unsigned int)left : 1 };
+				     .timeout = left > 1 ? (unsigned int)left : 1,
+				     .interrupted = boot_command_polled };
 	struct error err = { 0 };
 	char last[200], how[64];
 	int status = run_command(&cmd, last, sizeof(last), &err);
@@ -351,8 +387,12 @@ static int boot_command(const struct worker_options *opt, const char *release,
  */
 static int wait_for_reboot(double deadline)
 {
-	while (time_now() < deadline && !stop_signal)
-		time_sleep_until(fmin(deadline, time_now() + 1));
+	double step = boot_lease.job ? fmin(1, boot_lease.lease / 3.0) : 1;
+
+	while (time_now() < deadline && !stop_signal) {
+		renew_boot_lease();
+		time_sleep_until(fmin(deadline, time_now() + step));
+	}
 	return stop_signal ? 128 + stop_signal : 0;
 }
 
@@ -364,7 +404,8 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	double deadline = time_now() + opt->boot_timeout;
 	struct error err = { 0 };
 	char why[300];
-	int rc = store_job_booting(st, job->id, job->claim, opt->boot_timeout, release, &err);
+	int rc = store_job_booting(st, job->id, job->claim, opt->boot_timeout, release,
+				   opt->lease, &err);
 
 	if (rc <= 0) {
 		if (rc < 0)
@@ -386,13 +427,20 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	if (!global.quiet)
 		printf("job %lld: booting %s\n", (long long)job->id, job->kernel);
 	fflush(stdout);
+	boot_lease.st = st;
+	boot_lease.job = job;
+	boot_lease.lease = opt->lease;
+	boot_lease.next = time_now() + opt->lease / 3.0;
 	if (!boot_command(opt, job->kernel, deadline, why, sizeof(why))) {
 		rc = wait_for_reboot(deadline);
-		if (rc)
+		if (rc) {
+			boot_lease.job = NULL;
 			return rc;	/* the shutdown: the job waits for the boot */
+		}
 		snprintf(why, sizeof(why), "the boot command returned, but the machine did not "
 			 "restart within %d s (check --boot-cmd; it must reboot)", opt->boot_timeout);
 	}
+	boot_lease.job = NULL;
 	fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
 		job->kernel, why);
 	if (store_job_boot_failed(st, job->id, why, &err) < 0)
@@ -424,6 +472,8 @@ static int boot_home(const struct worker_options *opt, const char *release, bool
 /*
  * After a start: the job this machine rebooted for, if any. It runs when the
  * machine came back on its kernel; otherwise the store fails it, with why.
+ * Not rebooted yet (the same boot id): the worker whose boot command runs
+ * keeps the job; one that was lost in it leaves a lost worker's job.
  */
 static int after_boot(struct store *st, const char *host, const struct worker_options *opt)
 {
@@ -440,6 +490,10 @@ static int after_boot(struct store *st, const char *host, const struct worker_op
 		code = run_job(st, &job, opt->lease);
 	else if (rc == 2)
 		fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job.id, job.reason);
+	else if (rc == 3)
+		fprintf(stderr, "schedperf: job %lld: the worker that was booting %s for it was "
+			"lost before the machine rebooted; it is a lost worker's job now, claimed "
+			"again (or given up after its last attempt)\n", (long long)job.id, job.kernel);
 	store_job_release(&job);
 	return code > 1 ? code : 0;
 }

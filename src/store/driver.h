@@ -57,7 +57,7 @@ struct store {
 	const struct store_driver *driver;
 	char *location;		/* as messages show it: no password */
 	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
-	char job_claim[128];
+	char job_claim[192];	/* a claim: jobs.c, new_claim() */
 	bool lock_busy;		/* the last error was the write lock held too long */
 	int upgraded_from;	/* the version its open upgraded, read under the lock; 0 */
 };
@@ -98,13 +98,18 @@ struct store_driver {
 	 *
 	 * Jobs that need a kernel: booting marks claimed job $1 (claim $2)
 	 * as waiting for its machine's boot, the deadline $3 seconds away,
-	 * $4 the release the machine ran (returning its id); booted takes up
-	 * the job machine $1 booted for, now running release $2, under claim
-	 * $3 with a lease of $4 (returning STORE_JOB_COLUMNS), unless its
-	 * deadline has passed; came_back fails it otherwise ($1 the machine,
-	 * $2 the release; STORE_JOB_COLUMNS), past its deadline with the
-	 * reason of boots_over, which fails the jobs whose machine is not
-	 * back by their deadline.
+	 * $4 the release the machine ran, its worker's lease $5 seconds
+	 * (returning its id; renew renews it while the boot command runs);
+	 * booted takes up the job machine $1 booted for, now running release
+	 * $2 in boot $5 (an id other than the claim's), under claim $3 with
+	 * a lease of $4 (returning STORE_JOB_COLUMNS), unless its deadline
+	 * has passed; came_back fails it otherwise ($1 the machine, $2 the
+	 * release, $3 the boot; STORE_JOB_COLUMNS), past its deadline with
+	 * the reason of boots_over, which fails the jobs whose machine is not
+	 * back by their deadline. In the boot of its claim, the machine has
+	 * not rebooted yet: boot_lost ($1 the machine, $2 the boot) makes the
+	 * job a lost worker's, to be claimed again (or given up) as one,
+	 * when its worker's lease ran out (returning STORE_JOB_COLUMNS).
 	 */
 	const char *job_claim;
 	const char *job_renew;
@@ -112,6 +117,7 @@ struct store_driver {
 	const char *job_booting;
 	const char *job_booted;
 	const char *job_came_back;
+	const char *job_boot_lost;
 	const char *job_boots_over;
 
 	/*

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "store/queries.h"
+#include "util/machine.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -134,13 +135,19 @@ int store_job_submit(struct store *st, const char *command, const char *args,
 	return rc;
 }
 
-/* A claim no other can hold: the worker, its process and this moment. */
+/*
+ * A claim no other can hold: the worker, its process and this moment; then
+ * its machine's boot id, last, which tells a job booting under the claim
+ * whether its machine has rebooted since (postgres/queue.c, SAME_BOOT).
+ */
 static void new_claim(const char *worker, char *claim, size_t len)
 {
 	static unsigned int nr;
+	char boot[64];
 
-	snprintf(claim, len, "%.64s/%ld/%.0f/%u", worker, (long)getpid(), time_now() * 1e6,
-		 nr++);
+	machine_boot_id(boot, sizeof(boot));
+	snprintf(claim, len, "%.64s/%ld/%.0f/%u/%.40s", worker, (long)getpid(),
+		 time_now() * 1e6, nr++, boot);
 }
 
 int store_job_claim(struct store *st, const char *worker, int lease, const char *release,
@@ -155,28 +162,35 @@ int store_job_claim(struct store *st, const char *worker, int lease, const char 
 }
 
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
-		      const char *home, struct error *err)
+		      const char *home, int lease, struct error *err)
 {
 	return one_row(st, st->driver->job_booting,
-		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_INT(timeout), SQL_TEXT(home)),
-		       err, "mark the job as booting");
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_INT(timeout), SQL_TEXT(home),
+				SQL_INT(lease)), err, "mark the job as booting");
 }
 
 int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
 		     struct store_job *job, struct error *err)
 {
-	char claim[sizeof(st->job_claim)];
+	char claim[sizeof(st->job_claim)], boot[64];
 	int rc;
 
+	/* the boot that the job waits for has happened only if the boot id is new */
+	machine_boot_id(boot, sizeof(boot));
 	new_claim(worker, claim, sizeof(claim));
 	rc = one_job(st, st->driver->job_booted,
 		     SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release), SQL_TEXT(claim),
-			      SQL_INT(lease)), job, err, "claim a job");
+			      SQL_INT(lease), SQL_TEXT(boot)), job, err, "claim a job");
 	if (rc)
 		return rc;
-	rc = one_job(st, st->driver->job_came_back, SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release)),
-		     job, err, "fail a job whose boot did not come back on its kernel");
-	return rc > 0 ? 2 : rc;
+	rc = one_job(st, st->driver->job_came_back,
+		     SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(release), SQL_TEXT(boot)), job, err,
+		     "fail a job whose boot did not come back on its kernel");
+	if (rc)
+		return rc > 0 ? 2 : rc;
+	rc = one_job(st, st->driver->job_boot_lost, SQL_ARGS(SQL_TEXT(worker), SQL_TEXT(boot)),
+		     job, err, "take back a job whose worker was lost before its boot");
+	return rc > 0 ? 3 : rc;
 }
 
 int store_job_boot_failed(struct store *st, int64_t id, const char *reason, struct error *err)

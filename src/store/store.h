@@ -422,18 +422,24 @@ int store_job_claim(struct store *st, const char *worker, int lease, const char 
 		    bool can_boot, struct store_job *job, struct error *err);
 /*
  * Kernel jobs. The worker that claimed one marks it booting, its machine's
- * deadline @timeout seconds away and @home the release it runs now (1; 0
- * when the claim is gone), then boots. After a start, store_job_booted()
- * finds the job machine @worker booted for: 1 with it running again under
- * a new claim and lease when the machine runs its kernel (@release) by
- * the job's deadline; 2 with it failed, and why, when it came back on
- * another or too late (failed as store_jobs_expire_boots() fails it); 0
- * when there is none. A boot that failed otherwise fails the job with
+ * deadline @timeout seconds away, @home the release it runs now and a
+ * lease of @lease seconds, which it renews (store_job_renew()) while its
+ * boot command runs (1; 0 when the claim is gone), then boots. After a
+ * start, store_job_booted() finds the job machine @worker booted for, if
+ * the machine has rebooted since (its boot id, util/machine.h, is not the
+ * claim's): 1 with it running again under a new claim and lease when the
+ * machine runs its kernel (@release) by the job's deadline; 2 with it
+ * failed, and why, when it came back on another or too late (failed as
+ * store_jobs_expire_boots() fails it). Before the reboot (a worker started
+ * while another's boot command runs, or after its worker was killed in
+ * it): 3 with the job a lost worker's running job, claimed again or given
+ * up as those are, once that worker's lease is over; else nothing. 0 when
+ * nothing was done. A boot that failed otherwise fails the job with
  * @reason; a machine not back by its deadline fails it too, when
  * store_jobs_expire_boots() or a claim sees it.
  */
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
-		      const char *home, struct error *err);
+		      const char *home, int lease, struct error *err);
 int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
 		     struct store_job *job, struct error *err);
 int store_job_boot_failed(struct store *st, int64_t id, const char *reason,

@@ -88,3 +88,10 @@ void machine_release(char *buf, size_t len)
 	if (!uname(&uts))
 		snprintf(buf, len, "%s", uts.release);
 }
+
+void machine_boot_id(char *buf, size_t len)
+{
+	if (simulated("boot_id", buf, len) && buf[0])
+		return;
+	first_line("/proc/sys/kernel/random/boot_id", buf, len);
+}

@@ -35,10 +35,18 @@ void machine_host_name(char *buf, size_t len);
 void machine_release(char *buf, size_t len);
 
 /*
+ * The id of the boot it runs in (/proc/sys/kernel/random/boot_id), "" when
+ * unknown: a new one after each reboot, so that a worker tells a machine
+ * that rebooted from one that did not (cmd/worker.c, after a boot).
+ */
+void machine_boot_id(char *buf, size_t len);
+
+/*
  * A kernel bisection is tested on one machine by simulating several and
  * their reboots (tests/cli/kernel_bisect.bats): with SCHEDPERF_TEST_MACHINE
  * naming a directory, its file "name" is this machine's host name and
- * identity, and its file "release" the kernel it runs. Only tests set it
+ * identity, its file "release" the kernel it runs and its file "boot_id",
+ * when there is one, its boot's id (a simulated reboot writes a new one). Only tests set it
  * (doc/design.md, "Tests"); this says whether it is set.
  */
 bool machine_simulated(void);

@@ -6,8 +6,9 @@
 #
 # A kernel cannot be booted here, so the machines are simulated
 # (util/machine.h): each is a directory named by SCHEDPERF_TEST_MACHINE,
-# whose file "name" is its host name and "release" the kernel it runs. Its
-# boot command (boot.sh below) writes the release it was given, kills the
+# whose file "name" is its host name, "release" the kernel it runs and
+# "boot_id" its boot's id, once it has rebooted. Its boot command (boot.sh
+# below) writes the release it was given and a new boot id, kills the
 # machine's worker, as a reboot would, and starts it again, as the
 # machine's systemd unit would. A "kernel" is what the build installs into
 # $KERNELS: a level that the workload's program (tests/data/noisy.c,
@@ -50,6 +51,7 @@ r=$1
 while [ -e "$m/slow" ] && [ ! -e "$m/go" ]; do sleep 0.05; done
 grep -qxF "$r" "$m/broken" 2>/dev/null && r=$(cat "$m/home")
 echo "$r" >"$m/release"
+cat /proc/sys/kernel/random/uuid >"$m/boot_id"
 # the reboot ends every worker the machine ran
 for pid in $(cat "$m/pids"); do kill -9 "$pid" 2>/dev/null; done
 : >"$m/pids"
@@ -237,6 +239,67 @@ hold_booting() {
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = done ]"
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches WHERE job_id = $id AND complete")" -eq 1 ]
 	[ "$(psql_in "$PGDB" "SELECT attempts FROM jobs WHERE id = $id")" -eq 1 ]
+}
+
+@test "worker: a worker started while another's boot command runs leaves the job to it" {
+	machine m6
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m6 --kernel 6.18.0-six command -p cmd=true -i 2)
+	export SCHEDPERF_TEST_MACHINE="$TMP/m6"
+	# the boot command installs the kernel when the test says; the reboot is the test's too
+	"$SP" --db "$PG" worker --once --boot-timeout 60 --boot-cmd "until [ -e '$TMP/go' ]; $(
+		)do sleep 0.05; done; echo \"\$1\" >'$TMP/m6/release'" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
+	# no reboot yet: the machine runs the release of before, and that is no failure
+	run "$SP" --db "$PG" worker --once --idle-exit 1
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"came back"* ]]
+	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts || ' ' || coalesce(reason, '-')
+		FROM jobs WHERE id = $id")" = "booting 1 -" ]
+	# the same once the kernel is installed, the reboot not yet come
+	touch "$TMP/go"
+	wait_for grep -qx 6.18.0-six "$TMP/m6/release"
+	run "$SP" --db "$PG" worker --once --idle-exit 1
+	[ "$status" -eq 0 ]
+	[ "$(job_state "$id")" = booting ]
+	# the reboot: a new boot, its shutdown ends the first worker; the next one runs the job
+	cat /proc/sys/kernel/random/uuid >"$TMP/m6/boot_id"
+	kill -TERM "$PID"
+	wait_for sh -c "! kill -0 $PID 2>/dev/null"
+	run "$SP" --db "$PG" worker --once
+	[ "$status" -eq 0 ]
+	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts FROM jobs WHERE id = $id")" = "done 1" ]
+}
+
+@test "worker: killed in its boot command, before any reboot, its job becomes a lost worker's" {
+	machine m1
+	install 6.18.0-new 150
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p "cmd=$TMP/kprog" \
+		-i 2 --name k)
+	# a boot command that never reboots; its worker is killed in it, with its process group
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" setsid "$SP" --db "$PG" worker --once --lease 30 \
+		--boot-timeout 60 --boot-cmd "echo \$\$ >>'$TMP/m1/pids'; $(
+		)until [ -e '$TMP/never' ]; do sleep 0.05; done" >"$TMP/out" 2>&1 3>&- &
+	PID=$!
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
+	kill -9 -- -"$PID"
+	# the worker started next, as systemd's Restart= does: its lease is not over yet
+	run env SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"came back"* ]]
+	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts || ' ' || coalesce(reason, '-')
+		FROM jobs WHERE id = $id")" = "booting 1 -" ]
+	# its lease over (as its seconds would end it), the job is claimed again and run
+	psql_in "$PGDB" "UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second'
+		WHERE id = $id"
+	start m1
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = done ]"
+	[ "$(psql_in "$PGDB" "SELECT attempts FROM jobs WHERE id = $id")" -eq 2 ]
+	grep -q "job $id: the worker that was booting 6.18.0-new for it was lost before the $(
+		)machine rebooted" "$TMP/m1/log"
+	[ "$(cat "$TMP/m1/release")" = 6.18.0-new ]
 }
 
 @test "worker: a machine back after its job's deadline fails the job as the sweep does" {

@@ -376,6 +376,7 @@ const struct store_driver store_postgres = {
 	.job_booting = pg_job_booting,
 	.job_booted = pg_job_booted,
 	.job_came_back = pg_job_came_back,
+	.job_boot_lost = pg_job_boot_lost,
 	.job_boots_over = pg_job_boots_over,
 	.open = pg_open,
 	.damage = pg_damage,

@@ -50,9 +50,18 @@ const char pg_job_claim[] =
 	"ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
 	"RETURNING " STORE_JOB_COLUMNS;
 
+/*
+ * A booting job's claim was made in boot @boot of its machine: the boot id
+ * ends the claim (jobs.c, new_claim()). Then the machine has not rebooted
+ * yet, whatever release it runs; an unknown boot id ("") is never the same.
+ */
+#define SAME_BOOT(boot) "(" boot " <> '' AND right(claim, length(" boot ") + 1) = '/' || " \
+	boot ")"
+
+/* Its worker's lease goes on while the boot command runs: it is alive, or lost (boot_lost). */
 const char pg_job_booting[] =
 	"UPDATE jobs SET state = 'booting', since = {now}, boot_deadline = " PG_IN("$3") ", "
-	"home_kernel = $4, lease_until = NULL WHERE id = $1 AND claim = $2 AND "
+	"home_kernel = $4, " LEASE("$5") " WHERE id = $1 AND claim = $2 AND "
 	"state = 'running' RETURNING id";
 
 /*
@@ -63,22 +72,37 @@ const char pg_job_booting[] =
  */
 const char pg_job_booted[] =
 	"UPDATE jobs SET state = 'running', claim = $3, since = {now}, " LEASE("$4") " "
-	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 AND NOT " OVERDUE " "
-	"RETURNING " STORE_JOB_COLUMNS;
+	"WHERE state = 'booting' AND worker = $1 AND kernel = $2 AND NOT " OVERDUE " AND "
+	"NOT " SAME_BOOT("$5") " RETURNING " STORE_JOB_COLUMNS;
 
-/* Back on another kernel, or too late: the reason boots_over would give. */
+/*
+ * Back on another kernel, or too late: the reason boots_over would give.
+ * Not before a reboot: a worker started while another's boot command runs,
+ * or after its worker was lost in it, finds the release of before.
+ */
 const char pg_job_came_back[] =
 	"UPDATE jobs SET state = 'failed', since = {now}, reason = CASE WHEN " OVERDUE " "
 	"THEN " OVERDUE_REASON " ELSE format('the machine came "
 	"back on %s, not on %s (a kernel that did not boot, or a boot command whose "
 	"choice did not hold)', $2::text, kernel) END WHERE state = 'booting' AND worker = $1 "
-	"RETURNING " STORE_JOB_COLUMNS;
+	"AND (" OVERDUE " OR NOT " SAME_BOOT("$3") ") RETURNING " STORE_JOB_COLUMNS;
+
+/*
+ * No reboot yet, and the worker that runs the boot command no longer
+ * renews its lease: it was lost (killed in its boot command). The job is
+ * then a lost worker's running job, as pg_job_claim takes those: claimed
+ * again, or given up after its last attempt.
+ */
+const char pg_job_boot_lost[] =
+	"UPDATE jobs SET state = 'running', since = {now}, boot_deadline = NULL, "
+	"home_kernel = NULL WHERE state = 'booting' AND worker = $1 AND " SAME_BOOT("$2") " "
+	"AND lease_until < clock_timestamp() AND NOT " OVERDUE " RETURNING " STORE_JOB_COLUMNS;
 
 const char pg_job_boots_over[] = BOOTS_OVER;
 
 const char pg_job_renew[] =
 	"UPDATE jobs SET " LEASE("$3") " "
-	"WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id";
+	"WHERE id = $1 AND claim = $2 AND state IN ('running', 'booting') RETURNING id";
 
 const char pg_job_hold[] =
 	"SELECT id FROM jobs WHERE id = $1 AND claim = $2 AND state = 'running' FOR UPDATE";
