@@ -414,7 +414,9 @@ open(sys.argv[1], "w").write(json.dumps(d))' "$TMP/doc.json" "$1"
 	[[ "$output" != *"(null)"* ]]
 	run sp bisect --show --format markdown
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "**schedperf bisect** of command   cmd=./prog rm -rf /  on "* ]] || { echo "$output"; false; }
+	# escaped as text shows it, its backslash escaped for markdown
+	[[ "${lines[0]}" == "**schedperf bisect** of command   cmd=./prog\\\\x0arm -rf /  on "* ]] ||
+		{ echo "$output"; false; }
 }
 
 @test "bisect --resume: a record killed before it was named, or lacking its ends, is refused" {
