@@ -8,6 +8,7 @@
  * file and gnuplot's directory).
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static void for_each_terminating(void (*handler)(int))
 }
 
 static void (*catcher)(int);
+static bool catching;	/* the terminating signals go to catcher, not to the cleanups */
 static volatile sig_atomic_t caught;
 static void (*volatile wait_ender)(void);
 
@@ -52,11 +54,18 @@ static void note_and_catch(int sig)
 	catcher(sig);
 }
 
+static void run_cleanups(int sig);
+static volatile sig_atomic_t nr_cleanups;
+
 void signals_catch_terminating(void (*handler)(int))
 {
 	if (handler != SIG_DFL)
 		catcher = handler;	/* never SIG_DFL: note_and_catch() may still run */
-	for_each_terminating(handler == SIG_DFL ? SIG_DFL : note_and_catch);
+	catching = handler != SIG_DFL;
+	if (catching)
+		for_each_terminating(note_and_catch);
+	else
+		for_each_terminating(nr_cleanups ? run_cleanups : SIG_DFL);
 }
 
 int signals_caught(void)
@@ -78,7 +87,6 @@ void signals_end_wait_with(void (*end_wait)(void))
  */
 #define MAX_CLEANUPS 4
 static void (*volatile cleanups[MAX_CLEANUPS])(void);
-static volatile sig_atomic_t nr_cleanups;
 
 static void run_cleanups(int sig)
 {
@@ -121,7 +129,8 @@ void signals_hold_cleanup(void (*cleanup)(void))
 	cleanups[nr_cleanups] = cleanup;
 	nr_cleanups++;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	for_each_terminating(run_cleanups);
+	if (!catching)
+		for_each_terminating(run_cleanups);
 }
 
 void signals_drop_cleanup(void (*cleanup)(void))
@@ -138,7 +147,7 @@ void signals_drop_cleanup(void (*cleanup)(void))
 		break;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!nr_cleanups)
+	if (!nr_cleanups && !catching)
 		for_each_terminating(SIG_DFL);
 }
 

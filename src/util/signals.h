@@ -37,8 +37,11 @@ void signals_end_wait_with(void (*end_wait)(void));
  * async-signal-safe, and is held once however often it is given. At most
  * 4 at a time: one more is a mistake of the program, which then exits
  * with EXIT_INTERNAL and says so, rather than forget a cleanup.
- * Holding one replaces a handler of signals_catch_terminating(), and
- * letting the last go gives the signals their default actions back.
+ * Where a handler of signals_catch_terminating() catches the signals, the
+ * process goes on after one and its own code undoes what it made, so the
+ * handler stays and the cleanups held do not run (a store made while run
+ * or import catch them, store/sqlite/open.c); otherwise letting the last
+ * go gives the signals their default actions back.
  */
 void signals_hold_cleanup(void (*cleanup)(void));
 /* Let @cleanup go (nothing when it is not held). */

@@ -511,6 +511,49 @@ kept_in() {
 	[ "$(sqlite3 "$MNT/store.db" 'PRAGMA integrity_check')" = ok ]
 }
 
+# stop_while_made DB PID: stop the run PID as soon as the temporary file of
+# the store DB it makes is there (bash's builtins only, to be quick), and
+# succeed when it is still there with PID stopped; fails, PID running or
+# gone, when the run was past it first.
+stop_while_made() {
+	local state
+
+	until compgen -G "$1.tmp.*" >/dev/null; do
+		[ -e "/proc/$2" ] || return 1
+	done
+	kill -STOP "$2" 2>/dev/null || return 1
+	until read -r _ _ state _ <"/proc/$2/stat" && [ "$state" = T ]; do
+		[ -e "/proc/$2" ] && [ "$state" != Z ] || return 1
+	done 2>/dev/null
+	compgen -G "$1.tmp.*" >/dev/null
+}
+
+@test "store: a signal while a store is made removes its temporary file and journals" {
+	local db="$TMP/new.db" pid hits=0 try sig
+
+	for try in 1 2 3 4 5 6; do
+		rm -f "$db" "$db"-*
+		sig=TERM
+		[ $((try % 2)) -eq 0 ] && sig=HUP
+		"$SP" --db "$db" run pipe -p loops=10 -i 1 -q 3>&- &
+		pid=$!
+		stop_while_made "$db" "$pid" && hits=$((hits + 1))
+		kill -"$sig" "$pid" 2>/dev/null || true
+		kill -CONT "$pid" 2>/dev/null || true
+		wait_for all_gone "$pid"
+		if compgen -G "$db.tmp.*" >/dev/null; then
+			echo "try $try (SIG$sig) left: $(ls "$TMP")"
+			return 1
+		fi
+	done
+	# every try may have missed the store being made, and then tested nothing
+	[ "$hits" -gt 0 ] || { echo "no try stopped the run while it made the store"; return 1; }
+	rm -f "$db" "$db"-*
+	"$SP" --db "$db" run pipe -p loops=10 -i 1 -q
+	[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ]
+	[ "$(ls "$TMP")" = new.db ]
+}
+
 @test "store: a PostgreSQL server that is not there: exit 3, no password shown" {
 	exit_is 3 "$SP" --db "postgresql://analyst:s3cret@/results?host=$TMP/nowhere" runs
 	err_has "cannot open store 'postgresql://analyst@/results"

@@ -4,8 +4,9 @@
  * run, the latest first also when a freed place was taken again, and one
  * more than there is room for ends the program as an internal error
  * instead of being forgotten. A lower layer's wait is ended before the
- * handler runs. Each case runs in a child, whose signal
- * dispositions and registry are its own.
+ * handler runs, and a handler that catches them stays while cleanups come
+ * and go. Each case runs in a child, whose signal dispositions and
+ * registry are its own.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -150,12 +151,40 @@ static void test_end_wait(void **state)
 	assert_string_equal(log, "aee");
 }
 
+/*
+ * A cleanup held and let go while a handler catches the signals (a store
+ * made by a command that catches them) leaves the handler in place: the
+ * signal is noted (e), the process goes on, and no cleanup (a) runs.
+ */
+static void catch_then_hold_and_drop(void)
+{
+	signals_catch_terminating(handler_e);
+	signals_hold_cleanup(cleanup_a);
+	raise(SIGTERM);
+	signals_drop_cleanup(cleanup_a);
+	raise(SIGINT);
+	_exit(signals_caught() == SIGINT ? 0 : 1);
+}
+
+static void test_handler_stays(void **state)
+{
+	char log[16], out[256];
+	int status;
+
+	(void)state;
+	status = in_child(catch_then_hold_and_drop, log, sizeof(log), out, sizeof(out));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(log, "ee");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latest_first),
 		cmocka_unit_test(test_no_room),
 		cmocka_unit_test(test_end_wait),
+		cmocka_unit_test(test_handler_stays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

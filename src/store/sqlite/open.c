@@ -35,7 +35,8 @@
  *
  * A new store is made under a temporary name and linked into place only
  * once its schema is committed, so that a full disk or a kill leaves no
- * empty file that later commands would take for a store.
+ * empty file that later commands would take for a store; a terminating
+ * signal meanwhile removes that temporary file and its journals too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -364,13 +365,16 @@ static int open_for_writing(const char *location, const char *path, store_upgrad
 	return 0;
 }
 
+/* A database file and the files SQLite keeps beside it. */
+static const char *const journal_suffixes[] = { "", "-wal", "-shm", "-journal" };
+
 static void remove_with_journals(const char *path)
 {
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
 	char name[PATH_MAX + 16];
 
-	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
-		if (snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) < (int)sizeof(name))
+	for (size_t i = 0; i < ARRAY_SIZE(journal_suffixes); i++)
+		if (snprintf(name, sizeof(name), "%s%s", path, journal_suffixes[i]) <
+		    (int)sizeof(name))
 			unlink(name);
 }
 
@@ -485,6 +489,21 @@ static int publish(const char *tmp, const char *location, struct error *err)
 	return open_error(location, location, strerror(errno), err);
 }
 
+/*
+ * The new store's temporary file and its journals, named before it exists,
+ * for a terminating signal to remove (util/signals.h): run creates its
+ * store before it catches signals of its own, and a later command, of
+ * another pid, would never remove what a kill left. (A command that
+ * catches them, as import, goes on after one and removes them below.)
+ */
+static char pending_store[ARRAY_SIZE(journal_suffixes)][PATH_MAX + 16];
+
+static void remove_pending_store(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pending_store); i++)
+		unlink(pending_store[i]);
+}
+
 /* Nothing is at @location, so it is its own path: no link to resolve (open_at()). */
 static int create_store(const char *location, store_upgrade_fn *upgrade, struct store **out,
 			struct error *err)
@@ -497,9 +516,14 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", location, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return path_too_long(location, err);
+	for (size_t i = 0; i < ARRAY_SIZE(pending_store); i++)
+		snprintf(pending_store[i], sizeof(pending_store[i]), "%s%s", tmp,
+			 journal_suffixes[i]);
+	signals_hold_cleanup(remove_pending_store);
 	remove_with_journals(tmp);	/* a leftover of a killed process with our pid */
 	rc = build_new(location, tmp, upgrade, err) || publish(tmp, location, err) ? -1 : 0;
 	remove_with_journals(tmp);
+	signals_drop_cleanup(remove_pending_store);
 	return rc ? -1 : open_for_writing(location, location, upgrade, out, err);
 }
 
