@@ -97,12 +97,26 @@ static void run_progress(void *ctx, const struct runner_progress *p)
 	d->line_shown = true;
 }
 
-static void run_failed(void *ctx, const struct plan_item *item, int seq, const char *why,
-		       bool retrying)
+/*
+ * "pipe iteration 3 of 3 failed (attempt 2 of 3): WHY; retrying": the
+ * iteration as the progress line counts it, and which of its attempts
+ * (with --retries) failed, so that a retry is never taken for another
+ * iteration.
+ */
+static void run_failed(void *ctx, const struct plan_item *item, const struct runner_attempt *at,
+		       const char *why)
 {
+	char of[32] = "", attempt[48] = "";
+
 	run_display_end(ctx);
-	fprintf(stderr, "schedperf: warning: %s iteration %d failed: %s%s\n",
-		item->workload->name, seq, why, retrying ? "; retrying" : "");
+	if (at->iterations)
+		snprintf(of, sizeof(of), " of %d", at->iterations);
+	if (at->attempts > 1)
+		snprintf(attempt, sizeof(attempt), " (attempt %d of %d)", at->attempt,
+			 at->attempts);
+	fprintf(stderr, "schedperf: warning: %s iteration %d%s failed%s: %s%s\n",
+		item->workload->name, at->iteration, of, attempt, why,
+		at->attempt < at->attempts ? "; retrying" : "");
 }
 
 static void run_note(void *ctx, const char *text)

@@ -499,12 +499,31 @@ static char *monitors_with_profile(const char *list)
 }
 
 /* Whether it ran iterations and none measured anything: a failed measurement. */
+/*
+ * Iterations are the planned ones, each of up to 1 + --retries attempts:
+ * with retries, the failed attempts are said apart from the iterations
+ * that failed every one of theirs.
+ */
 static void print_outcome(const struct runner_result *res, const char *name)
 {
-	if (res->iterations_failed && !runner_measured_nothing(res))
+	size_t failed = res->iterations_failed;
+
+	if (!failed || runner_measured_nothing(res))
+		return;
+	if (failed == res->planned_failed)
 		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
 			"stored as failures; see 'schedperf show %s')\n",
-			res->iterations_failed, res->iterations_done, name);
+			res->planned_failed, res->planned_done, name);
+	else if (!res->planned_failed)
+		fprintf(stderr, "schedperf: warning: %zu attempt%s failed and %s retried; all "
+			"%zu iterations succeeded (the failed attempts are stored as failures; "
+			"see 'schedperf show %s')\n", failed, failed == 1 ? "" : "s",
+			failed == 1 ? "was" : "were", res->planned_done, name);
+	else
+		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed, after %zu "
+			"failed attempts in all (the failed attempts are stored as failures; see "
+			"'schedperf show %s')\n", res->planned_failed, res->planned_done, failed,
+			name);
 }
 
 /*

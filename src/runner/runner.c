@@ -168,6 +168,7 @@ struct runner_bench {
 	struct benchmark_progress done;	/* what a resumed batch had already */
 	int seq;
 	bool last_disturbed;		/* the iteration seq - 1 was, and succeeded */
+	int slot, nr_slots;		/* the planned iteration run_slot() runs, of them */
 };
 
 /* iteration_config.started: the store learns the group before the workload runs. */
@@ -336,10 +337,13 @@ static int run_slot(struct runner_bench *rb, bool warmup, const struct open_slot
 				values[i] = NAN;
 		for (size_t i = 0; i < iv->nr; i++)
 			iv->samples[i].value = values[i];
-		if (outcome.failed && rb->opt->events && rb->opt->events->iteration_failed)
-			rb->opt->events->iteration_failed(rb->opt->events->ctx, rb->item, rb->seq + 1,
-							  outcome.failure,
-							  attempt < rb->opt->retries);
+		if (outcome.failed && opt->events && opt->events->iteration_failed) {
+			struct runner_attempt at = { rb->slot, rb->nr_slots, attempt + 1,
+						     opt->retries + 1 };
+
+			opt->events->iteration_failed(opt->events->ctx, rb->item, &at,
+						      outcome.failure);
+		}
 		if (commit_iteration(rb, warmup, &outcome, &info, err))
 			return -1;
 		if (profile_store(rb, rb->cfg.monitors, rb->seq - 1, false,
@@ -354,18 +358,24 @@ static int run_slot(struct runner_bench *rb, bool warmup, const struct open_slot
 			reruns++;
 			continue;
 		}
-		if (!outcome.failed)
+		if (!outcome.failed) {
+			result->planned_done++;
 			return 1;
+		}
 		snprintf(result->last_failure, sizeof(result->last_failure), "%s",
 			 outcome.failure);
 		attempt++;
 	}
+	result->planned_done++;
+	result->planned_failed++;
 	return 0;
 }
 
 int runner_bench_iteration(struct runner_bench *rb, bool warmup, struct runner_result *result,
 			   struct error *err)
 {
+	rb->slot = rb->seq + 1;
+	rb->nr_slots = 0;	/* the caller decides how many: none planned */
 	return run_slot(rb, warmup, NULL, result, err);
 }
 
@@ -436,6 +446,8 @@ static int run_benchmark(struct store *st, const struct plan *plan, size_t index
 		if (is_warmup ? slot < rb->done.warmup_done : slot - warmup < rb->done.measured_done)
 			continue;
 		progress_report(progress, plan, index, slot + 1, total);
+		rb->slot = slot + 1;
+		rb->nr_slots = total;
 		if (run_slot(rb, is_warmup, had.warmup == is_warmup ? &had : NULL, result,
 			     err) < 0)
 			goto out;

@@ -23,11 +23,23 @@ struct runner_progress {
  * What the runner reports as it goes. It prints nothing itself: the
  * command decides what to show, and where. Either function may be NULL.
  */
+/*
+ * Which attempt failed: of iteration @iteration of @iterations (warm-ups
+ * first, as the progress line counts them; 0 iterations: not planned, as
+ * ab's), its failed attempt @attempt of at most @attempts (1 + --retries;
+ * a disturbed one run again is not counted): another follows while
+ * @attempt < @attempts.
+ */
+struct runner_attempt {
+	int iteration, iterations;
+	int attempt, attempts;
+};
+
 struct runner_events {
 	void (*progress)(void *ctx, const struct runner_progress *p);
-	/* One attempt of @item failed (it is stored as failed); @retrying if another follows. */
-	void (*iteration_failed)(void *ctx, const struct plan_item *item, int seq,
-				 const char *why, bool retrying);
+	/* One attempt of @item failed (it is stored as failed), for @why. */
+	void (*iteration_failed)(void *ctx, const struct plan_item *item,
+				 const struct runner_attempt *at, const char *why);
 	void *ctx;
 	/* Something the user should know about the run: what a monitor can or cannot do. */
 	void (*note)(void *ctx, const char *text);
@@ -55,8 +67,10 @@ struct runner_options {
 
 struct runner_result {
 	int64_t batch_id;
-	size_t iterations_done;
-	size_t iterations_failed;
+	size_t iterations_done;		/* attempts stored, each retry and rerun counted */
+	size_t iterations_failed;	/* attempts that failed */
+	size_t planned_done;		/* planned iterations run to their end */
+	size_t planned_failed;		/* of those, the ones whose every attempt failed */
 	size_t iterations_measured;	/* measured (not warm-ups) and succeeded */
 	size_t iterations_disturbed;	/* successful but disturbed, reruns included */
 	bool complete;

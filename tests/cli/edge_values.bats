@@ -193,7 +193,7 @@ sys.exit(len({len(r) for r in rows}) != 1)' "$1"
 			--name "c$v" --no-monitors
 		# its one iteration failed: nothing was measured
 		[ "$status" -eq 1 ]
-		[[ "$output" == *"iteration 1 failed: metric_regex captured '$v', not a finite number"* ]]
+		[[ "$output" == *"iteration 1 of 1 failed: metric_regex captured '$v', not a finite number"* ]]
 	done
 	# stored as failures, with their reason, and no sample
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure LIKE '%not a finite number%'")" -eq 4 ]

@@ -347,7 +347,7 @@ cpuset_program() {	# cpuset_program CPUS
 	# cannot run on CPU 0 and fail rather than store samples labelled 0
 	run sp run command -p shell=1 -p "$(cpuset_program 1)" -p 'metric_regex=([0-9]+)' \
 		--cpus 0 --knob cgroup:cpuset.cpus=0-1 -i 3 --name moved
-	[[ "$output" == *"iteration 2 failed: runs on CPUs 1, not on CPUs 0 as given: a cgroup's cpuset.cpus holds it there"* ]]
+	[[ "$output" == *"iteration 2 of 3 failed: runs on CPUs 1, not on CPUs 0 as given: a cgroup's cpuset.cpus holds it there"* ]]
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM iterations WHERE failure LIKE 'runs on CPUs 1, not on CPUs 0 %'")" -eq 2 ]
 	no_scratch_cgroups
 	[ -z "$(machine_journal)" ]

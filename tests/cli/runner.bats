@@ -49,6 +49,52 @@ iterations() {	# iterations [WHERE]: iterations in the store
 	[[ "$output" == *"retrying"* ]]
 }
 
+# failing_calls CALLS...: a command for the command workload whose calls
+# CALLS (counted from 1, in $TMP/count) fail, exit 1; the others print "value: N".
+failing_calls() {
+	rm -f "$TMP/count"
+	cat >"$TMP/cmd" <<EOF
+#!/bin/sh
+n=\$(cat "$TMP/count" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >"$TMP/count"
+for f in $*; do [ \$n -ne \$f ] || exit 1; done
+echo "value: \$n"
+EOF
+	chmod +x "$TMP/cmd"
+}
+
+# warnings_of NAME ARGS...: run NAME of the failing command with ARGS; its warnings.
+warnings_of() {
+	local name=$1
+
+	shift
+	sp run command -p "cmd=$TMP/cmd" -p 'metric_regex=value: ([0-9]+)' --name "$name" \
+		--no-monitors "$@" 2>&1 >/dev/null | grep 'warning:'
+}
+
+@test "--retries: warnings tell an iteration from its attempts; a retry is no iteration" {
+	local why='the program exited with status 1'
+
+	# iteration 2 fails once, iteration 3 every attempt: 4 failed of 6 attempts
+	failing_calls 2 4 5 6
+	run warnings_of r -i 3 --retries 2
+	[ "$output" = "schedperf: warning: command iteration 2 of 3 failed (attempt 1 of 3): $why; retrying
+schedperf: warning: command iteration 3 of 3 failed (attempt 1 of 3): $why; retrying
+schedperf: warning: command iteration 3 of 3 failed (attempt 2 of 3): $why; retrying
+schedperf: warning: command iteration 3 of 3 failed (attempt 3 of 3): $why
+schedperf: warning: 1 of 3 iterations failed, after 4 failed attempts in all (the failed attempts are stored as failures; see 'schedperf show r')" ]
+	# every iteration succeeds in the end
+	failing_calls 1 3
+	run warnings_of s -i 2 --retries 1
+	[ "$output" = "schedperf: warning: command iteration 1 of 2 failed (attempt 1 of 2): $why; retrying
+schedperf: warning: command iteration 2 of 2 failed (attempt 1 of 2): $why; retrying
+schedperf: warning: 2 attempts failed and were retried; all 2 iterations succeeded (the failed attempts are stored as failures; see 'schedperf show s')" ]
+	# no retries: an attempt is its iteration; warm-ups are counted first
+	failing_calls 3
+	run warnings_of t -i 2 --warmup 1
+	[ "$output" = "schedperf: warning: command iteration 3 of 3 failed: $why
+schedperf: warning: 1 of 3 iterations failed (they are stored as failures; see 'schedperf show t')" ]
+}
+
 # group_affinities PGID: the CPU list each task (every thread) of the group
 # may use, but its leader's: the guardian, not a task of the workload.
 group_affinities() {
@@ -403,7 +449,7 @@ killed_in_both_attempts() {
 	wait_for kill_task $runner "$sig" "$ready"
 	runner_ends 0
 	grep -q "retrying" "$TMP/err"
-	grep -q "1 of 3 iterations failed\|2 of 3 iterations failed" "$TMP/err"
+	grep -q "1 of 2 iterations failed, after 2 failed attempts in all" "$TMP/err"
 	[ "$(count_where "failure LIKE '$reason'")" -eq 2 ] ||
 		{ sqlite3 "$SCHEDPERF_DB" 'SELECT failure FROM iterations'; return 1; }
 	[ "$(count_where 'failure IS NULL')" -eq 1 ]
