@@ -134,6 +134,24 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 	return 0;
 }
 
+int command_check_run_name(const char *cmd, const char *what, const char *s, size_t max)
+{
+	char shown[128];
+
+	if (command_check_name(cmd, what, s, max))
+		return EXIT_USAGE;
+	if (!utf8_blank_at_ends(s))
+		return 0;
+	utf8_escape(shown, sizeof(shown), s);
+	if (utf8_blank(s))
+		return command_usage_error(cmd, "%s '%s' is blank: it would show as no name at "
+					   "all (give a name with a visible character)", what,
+					   shown);
+	return command_usage_error(cmd, "%s '%s' begins or ends with a space: it would look "
+				   "like a name without it (give it without the spaces)", what,
+				   shown);
+}
+
 int command_check_release(const char *cmd, const char *what, const char *s)
 {
 	const char *problem = kernel_release_problem(s);

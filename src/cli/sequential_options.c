@@ -26,9 +26,11 @@ int sequential_set_metric(const struct cmd_option *opt, const char *arg)
 
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
 {
-	/* ab stores NAME-a and NAME-b: room for the suffix. */
-	int code = so->name ? command_check_name(cmd, "run name", so->name, RUN_NAME_MAX - 2) : 0;
+	int code = 0;
 
+	/* ab stores NAME-a and NAME-b: room for the suffix. */
+	if (so->name)
+		code = command_check_run_name(cmd, "run name", so->name, RUN_NAME_MAX - 2);
 	for (size_t i = 0; i < so->nr_params && !code; i++)
 		code = command_check_utf8(cmd, "parameter", so->params[i]);
 	if (!code && so->metric)

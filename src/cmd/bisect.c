@@ -351,8 +351,8 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (bi.so.max_samples < 0)
 		bi.so.max_samples = bi.kernel_tree ? 12 : SEQUENTIAL_DEFAULT_MAX_SAMPLES;
-	if (bi.so.name && command_check_name("bisect", "--name", bi.so.name,
-					      RUN_NAME_MAX - 13))
+	if (bi.so.name && command_check_run_name("bisect", "--name", bi.so.name,
+						  RUN_NAME_MAX - 13))
 		goto out;
 	if (bi.so.max_samples < seqcs_min_samples(bi.so.alpha)) {
 		command_usage_error("bisect", "--max-samples %d is too few at --alpha %g: no "

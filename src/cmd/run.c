@@ -715,7 +715,7 @@ int cmd_run(int argc, char **argv)
 	req.opt.events = run_display_init(&display);
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
-	if ((code = command_check_name("run", "run name", req.opt.name, RUN_NAME_MAX)) ||
+	if ((code = command_check_run_name("run", "run name", req.opt.name, RUN_NAME_MAX)) ||
 	    (code = check_combinations(&req)))
 		goto out;
 	if (req.assume_cpus)

@@ -61,6 +61,15 @@ static bool every_code(const char *s, bool (*fits)(unsigned long code))
 	return true;
 }
 
+/* White_Space of Unicode's PropList.txt that is not a control, and the zero-width spaces. */
+static bool shows_blank(unsigned long code)
+{
+	return code == 0x20 || code == 0xa0 || code == 0x1680 ||
+	       (code >= 0x2000 && code <= 0x200d) || code == 0x2028 || code == 0x2029 ||
+	       code == 0x202f || code == 0x205f || code == 0x2060 || code == 0x3000 ||
+	       code == 0xfeff;
+}
+
 static bool any_code(unsigned long code)
 {
 	return true;
@@ -143,6 +152,26 @@ size_t utf8_columns(const char *s)
 	if (utf8_locale)
 		uselocale(old);
 	return w;
+}
+
+bool utf8_blank(const char *s)
+{
+	return every_code(s, shows_blank);
+}
+
+bool utf8_blank_at_ends(const char *s)
+{
+	const unsigned char *first = (const unsigned char *)s, *last;
+	unsigned long code;
+
+	if (!*s)
+		return true;
+	if (sequence_length(first, &code) && shows_blank(code))
+		return true;
+	last = first + strlen(s) - 1;
+	while (last > first && (*last & 0xc0) == 0x80)
+		last--;
+	return sequence_length(last, &code) && shows_blank(code);
 }
 
 bool utf8_plain(const char *s)

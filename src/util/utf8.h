@@ -20,6 +20,15 @@ bool utf8_valid(const char *s);
  * where it enters schedperf unless it is, as every command shows names.
  */
 bool utf8_plain(const char *s);
+/*
+ * Whether well-formed @s is empty, or begins or ends with a character that
+ * shows as nothing: a space of Unicode's White_Space (U+0020, U+00A0,
+ * U+3000...) or a zero-width one (U+200B, U+FEFF...). A name that does
+ * looks blank, or like another name in every list that shows it.
+ */
+bool utf8_blank_at_ends(const char *s);
+/* Whether well-formed @s is empty or holds only such characters. */
+bool utf8_blank(const char *s);
 
 
 /*

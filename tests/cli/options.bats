@@ -187,6 +187,42 @@ refused_by_all() {
 	[ ! -e "$SCHEDPERF_DB" ]
 }
 
+@test "options: a run name blank, or blank at an end, is refused; a stored one is still read" {
+	local nbsp=$'\xc2\xa0' ideo=$'\xe3\x80\x80' zwsp=$'\xe2\x80\x8b' name
+
+	for name in " " "  " "$nbsp" "$zwsp" "a " " a" "a$ideo" "${zwsp}a" "a$nbsp"; do
+		run sp run pipe -p loops=10 -i 1 --name "$name"
+		[ "$status" -eq 2 ] || { echo "'$name': $status $output"; return 1; }
+		assert_one_line_error
+		[[ "$output" == "schedperf: run: run name '$name' "* ]]
+	done
+	[ ! -e "$SCHEDPERF_DB" ]
+	run sp run pipe -p loops=10 -i 1 --name " "
+	[ "$output" = "schedperf: run: run name ' ' is blank: it would show as no name at all (give a name with a visible character)" ]
+	run sp run pipe -p loops=10 -i 1 --name "a "
+	[ "$output" = "schedperf: run: run name 'a ' begins or ends with a space: it would look like a name without it (give it without the spaces)" ]
+	# every command that names runs it stores
+	run sp ab pipe --a nice:0 --b nice:1 --dry-run --name " a"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: ab: run name ' a' begins or ends with a space"* ]]
+	run sp bisect-step pipe --good g --dry-run --name "b "
+	[ "$status" -eq 255 ]	# its errors stop git bisect run
+	[[ "$output" == "schedperf: bisect-step: run name 'b ' begins or ends with a space"* ]]
+	run sp bisect pipe --name " " --good g --bad b
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: bisect: run name ' ' is blank"* ]]
+	# a blank inside a name is a name
+	sp run pipe -p loops=10 -i 1 --name "a b" -q
+	# a store that holds such a name from before (an import) is read as it is
+	import_named_at "pad " 2026-01-01T00:00:00Z
+	sp runs | grep -q "^pad  "
+	run sp show "pad "
+	[ "$status" -eq 0 ]
+	[[ "$output" == "run pad , batch "* ]]
+	sp compare "pad " "a b" >/dev/null
+	sp export "pad " >/dev/null
+}
+
 @test "options: a usage error has one (how to fix) part: its own, or else --help" {
 	run sp export
 	[ "$status" -eq 2 ]

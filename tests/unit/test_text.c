@@ -145,6 +145,25 @@ static void test_utf8_plain(void **state)
 	assert_false(utf8_plain("a\xff"));
 }
 
+/* Blank at an end: a space of any kind, or a zero-width one, first or last. */
+static void test_utf8_blank_at_ends(void **state)
+{
+	assert_true(utf8_blank_at_ends(""));
+	assert_true(utf8_blank_at_ends(" "));
+	assert_true(utf8_blank_at_ends("a "));
+	assert_true(utf8_blank_at_ends(" a"));
+	assert_true(utf8_blank_at_ends("a\xc2\xa0"));		/* U+00A0 */
+	assert_true(utf8_blank_at_ends("\xe3\x80\x80" "a"));	/* U+3000 */
+	assert_true(utf8_blank_at_ends("a\xe2\x80\x8b"));		/* U+200B */
+	assert_true(utf8_blank_at_ends("\xef\xbb\xbf" "a"));	/* U+FEFF */
+	assert_false(utf8_blank_at_ends("a b"));
+	assert_false(utf8_blank_at_ends("caf\xc3\xa9"));
+	assert_false(utf8_blank_at_ends("\xe2\x80\x94"));		/* U+2014, a dash */
+	assert_true(utf8_blank(""));
+	assert_true(utf8_blank(" \xc2\xa0\xe2\x80\x8b"));
+	assert_false(utf8_blank(" a "));
+}
+
 /* Kept for JSON: UTF-8 as it is, a control character too; stray bytes escaped. */
 static void test_utf8_kept(void **state)
 {
@@ -530,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_escape),
 		cmocka_unit_test(test_utf8_escaped),
 		cmocka_unit_test(test_utf8_plain),
+		cmocka_unit_test(test_utf8_blank_at_ends),
 		cmocka_unit_test(test_utf8_message),
 		cmocka_unit_test(test_utf8_columns),
 		cmocka_unit_test(test_utf8_runes),
