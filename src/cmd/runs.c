@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "analysis/machines.h"
+#include "cli/unfinished.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -53,6 +54,7 @@ int cmd_runs(int argc, char **argv)
 		goto out;
 	}
 	f->write(stdout, &set, NULL);
+	say_unfinished_replacements(st, NULL);
 out:
 	result_set_release(&set);
 	store_close(st);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/unfinished.h"
 #include "cmd/cmd.h"
 #include "report/report.h"
 #include "runner/plan.h"
@@ -140,6 +141,7 @@ int cmd_show(int argc, char **argv)
 		report_profile_text(stdout, &d, &argv[optind]);
 		profile_diff_release(&d);
 	}
+	say_unfinished_replacements(st, argv[optind]);
 out:
 	result_set_release(&set);
 	store_close(st);

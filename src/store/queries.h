@@ -96,6 +96,9 @@ int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
  */
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);
+/* The incomplete replacing batches batches_load() leaves out (store.h). */
+int replacements_unfinished(struct store *st, const char *name,
+			    struct unfinished_replacement **list, size_t *nr, struct error *err);
 
 /* benchmarks.c */
 /*

@@ -356,3 +356,44 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	load_release(&l);
 	return rc;
 }
+
+int replacements_unfinished(struct store *st, const char *name,
+			    struct unfinished_replacement **list, size_t *nr, struct error *err)
+{
+	struct store_stmt *s;
+	int rc;
+
+	*list = NULL;
+	*nr = 0;
+	s = sql_query(st, "SELECT b.id, r.name, b.started FROM batches b "
+		      "JOIN runs r ON r.id = b.run_id WHERE (CAST($1 AS text) IS NULL OR "
+		      "r.name = $1) AND b.replacing AND NOT b.complete "
+		      "ORDER BY r.name, b.started, b.id", SQL_ARGS(SQL_TEXT(name)), err);
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, "read the unfinished replacements")) > 0) {
+		struct unfinished_replacement *u;
+
+		*list = xreallocarray(*list, *nr + 1, sizeof(**list));
+		u = &(*list)[(*nr)++];
+		u->batch_id = sql_int(s, 0);
+		u->name = sql_strdup(s, 1);
+		u->started = sql_strdup(s, 2);
+	}
+	sql_done(s);
+	if (rc < 0) {
+		unfinished_replacements_release(*list, *nr);
+		*list = NULL;
+		*nr = 0;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+void unfinished_replacements_release(struct unfinished_replacement *list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(list[i].name);
+		free(list[i].started);
+	}
+	free(list);
+}

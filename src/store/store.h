@@ -230,6 +230,26 @@ int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
 /*
+ * A batch that run --replace began and that has not completed (it was
+ * interrupted, or is being written now): store_load() leaves it out and
+ * shows the batches it would replace, so a reader says it apart.
+ */
+struct unfinished_replacement {
+	int64_t batch_id;
+	char *name;		/* its run's */
+	char *started;
+};
+
+/*
+ * The unfinished replacements of run @name (all runs when NULL), by run
+ * name and start, into *@list (*@nr of them; NULL and 0 when none).
+ */
+int store_unfinished_replacements(struct store *st, const char *name,
+				  struct unfinished_replacement **list, size_t *nr,
+				  struct error *err);
+void unfinished_replacements_release(struct unfinished_replacement *list, size_t nr);
+
+/*
  * Refused (EXIT_USAGE) when the store at @db, if there is one, holds run
  * @name as an ab experiment's own: what adding a batch to it would be
  * refused for, told before anything runs (a dry run, submit's check).

@@ -549,6 +549,19 @@ int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
 	return rc;
 }
 
+int store_unfinished_replacements(struct store *st, const char *name,
+				  struct unfinished_replacement **list, size_t *nr,
+				  struct error *err)
+{
+	int rc;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	rc = replacements_unfinished(st, name, list, nr, err);
+	sql_end_read(st);
+	return rc;
+}
+
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err)
 {

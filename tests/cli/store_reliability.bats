@@ -169,6 +169,15 @@ interrupted() {
 	[ "$rc" -eq 143 ]
 	sp export x | cmp - "$TMP/before.json"
 	[ "$(db "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 2 ]
+	# runs and show say which batch they leave out, and how to finish it, on stderr
+	local note="schedperf: run 'x': batch 3 (started *), a --replace, is unfinished, so the batches it would replace are shown instead (finish it with 'schedperf run --resume --name x', unless a run writes it now)"
+	sp runs 2>"$TMP/note" >/dev/null
+	[[ "$(cat "$TMP/note")" == $note ]]
+	sp show x 2>"$TMP/note" >"$TMP/show.txt"
+	[[ "$(cat "$TMP/note")" == $note ]]
+	[ "$(grep -c '^run x, batch' "$TMP/show.txt")" -eq 1 ]
+	sp show base 2>"$TMP/note" >/dev/null
+	[ ! -s "$TMP/note" ]
 	# finishing it replaces, in the transaction that marks it complete
 	shrink x 3
 	sp run --resume --name x -q
@@ -176,6 +185,8 @@ interrupted() {
 	[ "$(params_of x)" = '{"cpus":"any","loops":"2000","mode":"process"}' ]
 	[ "$(iterations_of x)" -ge 3 ]
 	[ "$(db "SELECT complete FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 1 ]
+	sp runs 2>"$TMP/note" >/dev/null
+	[ ! -s "$TMP/note" ]
 }
 
 @test "store: a --replace none of whose iterations succeeded replaces nothing" {
