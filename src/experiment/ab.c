@@ -79,21 +79,15 @@ static void show_progress(const struct ab_measurement *m, const struct seqcs *cs
 /*
  * The block's first side sampled and its second did not (it failed, or a
  * signal, the store or a setting stopped ab): the first side's sample goes
- * from the store too, so that the runs keep whole blocks (compare pools a
- * run's samples; it does not pair blocks). The drop can fail (after a
- * signal the store's lock is waited for only briefly): then the sample
- * stays, which is said and left in *@unpaired. 0, or -1 with @err.
+ * from the store too (block_unsample(), which says a drop that failed:
+ * that side is left in *@unpaired). 0, or -1 with @err.
  */
 static int drop_lone(const struct ab_measurement *m, int first, const char **unpaired,
 		     struct error *err)
 {
-	if (!side_unsample(m->sides[first], err))
+	if (!block_unsample(&m->sides[first], 1, "ab", NULL, err))
 		return 0;
 	*unpaired = side_names[first];
-	sampling_end(m->events);
-	sampling_note(m->events, "schedperf: warning: ab: the unpaired sample of run %s's last "
-		      "block could not be dropped: %s; it stays, and compare, which pools a "
-		      "run's samples, counts it", m->sides[first]->run_name, err->msg);
 	return -1;
 }
 
@@ -107,10 +101,7 @@ static int drop_lone(const struct ab_measurement *m, int first, const char **unp
 static int drop_failed(const struct ab_measurement *m, int which, int first,
 		       size_t measured_before, const char **unpaired, struct error *err)
 {
-	struct sample_side *s = m->sides[which];
-
-	if (s->result.iterations_measured > measured_before &&
-	    runner_bench_drop_last(s->bench, &s->result, err))
+	if (side_unfail(m->sides[which], measured_before, err))
 		return -1;
 	return first >= 0 ? drop_lone(m, first, unpaired, err) : 0;
 }
@@ -118,11 +109,11 @@ static int drop_failed(const struct ab_measurement *m, int which, int first,
 /* A failed block, said: why, and that neither side keeps a sample of it. */
 static void say_failed(const struct ab_measurement *m, int which, bool second)
 {
-	sampling_end(m->events);
-	sampling_note(m->events, "schedperf: warning: side %s: iteration failed: %s; its block "
-		      "is dropped, side %s%s", side_names[which],
-		      m->sides[which]->result.last_failure, side_names[1 - which],
-		      second ? "'s sample of it deleted" : " not run in it");
+	static const char *const labels[2] = { "side a", "side b" };
+	const char *other = labels[1 - which];
+
+	block_say_failed(m->events, labels[which], m->sides[which]->result.last_failure,
+			 &other, second, &other, !second);
 }
 
 /*

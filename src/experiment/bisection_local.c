@@ -109,7 +109,7 @@ static int local_block(struct bisection *bi, struct session *s, double *values,
 		       struct error *err)
 {
 	struct sample_side *sides = s->sides, *order[3];
-	struct block_sampler bs = { order, s->nr, bi->rng };
+	struct block_sampler bs = { order, s->nr, bi->rng, "bisect" };
 	size_t failed;
 	int rc;
 

@@ -13,7 +13,9 @@
 
 #include "experiment/sampling.h"
 #include "monitor/interference.h"
+#include "runner/iteration.h"
 #include "runner/lock_wait.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -177,8 +179,77 @@ void side_release(struct sample_side *side)
 	side->run_name = NULL;
 }
 
+int side_unfail(struct sample_side *side, size_t measured_before, struct error *err)
+{
+	if (side->result.iterations_measured <= measured_before)
+		return 0;
+	return runner_bench_drop_last(side->bench, &side->result, err);
+}
+
+int block_unsample(struct sample_side *const *sampled, size_t n, const char *who,
+		   struct sample_side **unpaired, struct error *err)
+{
+	struct error uerr = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct sample_side *s = sampled[i];
+
+		if (!side_unsample(s, &uerr))
+			continue;
+		/* the first error is said at once and kept; the other sides' go all the same */
+		if (!rc)
+			*err = uerr;
+		if (unpaired && !rc)
+			*unpaired = s;
+		rc = -1;
+		sampling_end(s->sampling);
+		sampling_note(s->sampling, "schedperf: warning: %s: the unpaired sample of run "
+			      "%s's last block could not be dropped: %s; it stays, and compare, "
+			      "which pools a run's samples, counts it", who, s->run_name, uerr.msg);
+	}
+	return rc;
+}
+
+/* @labels, @n of them, as a list: "x", "x and y", "x, y and z" (each @suffix'd). */
+static void add_labels(struct strbuf *sb, const char *const *labels, size_t n,
+		       const char *suffix)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s%s", !i ? "" : i + 1 < n ? ", " : " and ", labels[i], suffix);
+}
+
+void block_say_failed(const struct sampling_events *ev, const char *label, const char *why,
+		      const char *const *sampled, size_t nr_sampled, const char *const *unrun,
+		      size_t nr_unrun)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_labels(&sb, sampled, nr_sampled, "'s");
+	if (nr_sampled)
+		strbuf_addf(&sb, " sample%s of it deleted%s", nr_sampled > 1 ? "s" : "",
+			    nr_unrun ? ", " : "");
+	add_labels(&sb, unrun, nr_unrun, "");
+	if (nr_unrun)
+		strbuf_addstr(&sb, " not run in it");
+	sampling_end(ev);
+	sampling_note(ev, "schedperf: warning: %s: iteration failed: %s; its block is dropped, %s",
+		      label, why, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* The runs of @bs's sides at @order[@from..@to), for a failed block's line. */
+static void run_names(const struct block_sampler *bs, const size_t *order, size_t from,
+			size_t to, const char **names)
+{
+	for (size_t k = from; k < to; k++)
+		names[k - from] = bs->sides[order[k]]->run_name;
+}
+
 int block_sample(struct block_sampler *bs, double *values, size_t *failed, struct error *err)
 {
+	struct sample_side *sampled[BLOCK_MAX_SIDES];
+	const char *done[BLOCK_MAX_SIDES], *unrun[BLOCK_MAX_SIDES];
 	size_t order[BLOCK_MAX_SIDES];
 
 	if (bs->nr > BLOCK_MAX_SIDES)
@@ -193,12 +264,32 @@ int block_sample(struct block_sampler *bs, double *values, size_t *failed, struc
 		order[j] = t;
 	}
 	for (size_t k = 0; k < bs->nr; k++) {
-		int rc = side_sample(bs->sides[order[k]], &values[order[k]], err);
+		struct sample_side *s = bs->sides[order[k]];
+		size_t measured = s->result.iterations_measured;
+		struct error uerr = { 0 };
+		int rc = side_sample(s, &values[order[k]], err);
 
-		if (rc <= 0) {
-			*failed = order[k];
-			return rc;
+		if (rc > 0) {
+			sampled[k] = s;
+			continue;
 		}
+		*failed = order[k];
+		/*
+		 * Stopped (a signal fails the iteration it cuts short): a block
+		 * under way keeps no sample, and the first error is kept.
+		 */
+		if (rc < 0 || iteration_interrupted()) {
+			block_unsample(sampled, k, bs->who, NULL, &uerr);
+			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
+		}
+		/* failed: the block goes, from the store too, with what said so */
+		if (side_unfail(s, measured, err) || block_unsample(sampled, k, bs->who, NULL, err))
+			return -1;
+		run_names(bs, order, 0, k, done);
+		run_names(bs, order, k + 1, bs->nr, unrun);
+		block_say_failed(s->sampling, s->run_name, s->result.last_failure, done, k, unrun,
+				 bs->nr - k - 1);
+		return 0;
 	}
 	return 1;
 }

@@ -93,6 +93,13 @@ int side_sample(struct sample_side *side, double *value, struct error *err);
  */
 int side_unsample(struct sample_side *side, struct error *err);
 /*
+ * side_sample() gave 0 for an iteration that measured a value that is not
+ * positive, which the store keeps as a success: take it back (the side
+ * had measured @measured_before iterations before). 0 also when the
+ * iteration failed and nothing is to go; -1 with @err.
+ */
+int side_unfail(struct sample_side *side, size_t measured_before, struct error *err);
+/*
  * Mark its batch finished (complete or not), waiting for a write lock held
  * past the busy timeout as the runner's writes do (runner/lock_wait.h),
  * and free it.
@@ -105,7 +112,9 @@ void side_release(struct sample_side *side);
  * order drawn from @rng, so that the sides of one block are exchangeable
  * and the difference of two of them is sign-symmetric about their true
  * difference, whatever the machine's drift (doc/design.md, "Sequential
- * verdicts"). A block in which a side failed is dropped whole. At most
+ * verdicts"). A block that did not measure every side (one failed, or
+ * the measurement stopped in it) is dropped whole, from the store too:
+ * the runs, which compare pools, hold whole blocks only. At most
  * BLOCK_MAX_SIDES sides.
  */
 #define BLOCK_MAX_SIDES 4
@@ -114,14 +123,39 @@ struct block_sampler {
 	struct sample_side **sides;
 	size_t nr;
 	struct rng rng;
+	const char *who;	/* the command, for its warnings: "bisect" */
 };
 
 /*
  * One block: 1 with every side's value in @values (in the order of
  * @bs->sides), 0 when a side's iteration failed (its index in *@failed;
- * why: its result.last_failure), -1 with @err when the run must stop.
+ * why: its result.last_failure; the block is dropped and said to be,
+ * block_say_failed()), -1 with @err when the run must stop (the block
+ * under way is dropped too).
  */
 int block_sample(struct block_sampler *bs, double *values, size_t *failed, struct error *err);
+
+/*
+ * Drop the samples @sampled[0..@n) took in a block that is not whole (ab's
+ * and block_sample()'s), so that the runs keep whole blocks: compare pools
+ * a run's samples, it does not pair blocks. A drop can fail (after a
+ * signal the store's lock is waited for only briefly): then that sample
+ * stays, which is said (@who: the command), the first such side is left
+ * in *@unpaired (may be NULL) and its error in @err, and the others are
+ * dropped all the same. 0, or -1.
+ */
+int block_unsample(struct sample_side *const *sampled, size_t n, const char *who,
+		   struct sample_side **unpaired, struct error *err);
+
+/*
+ * A failed block's line on @ev: side @label's iteration failed (@why), and
+ * its block is dropped, the samples of @sampled (the sides that ran before
+ * it) deleted and @unrun not run: "schedperf: warning: side b: iteration
+ * failed: WHY; its block is dropped, side a's sample of it deleted".
+ */
+void block_say_failed(const struct sampling_events *ev, const char *label, const char *why,
+		      const char *const *sampled, size_t nr_sampled, const char *const *unrun,
+		      size_t nr_unrun);
 
 /*
  * The change of a log ratio @theta (new over base) as a percent, positive

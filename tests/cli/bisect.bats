@@ -160,6 +160,84 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	fi
 }
 
+# counting_repo: $TMP/repo of 8 commits whose ./prog prints "value" 100
+# (plus its call count mod 3) up to change 4 and 200 from change 5 on,
+# counting its calls per change in $TMP/count-I; a line "I:N V" in
+# $TMP/odd makes change I's Nth call exit 7 (V "fail"), send SIGINT to the
+# process $TMP/pid names, once it does (V "int"), or print value V.
+counting_repo() {
+	new_repo
+	for i in 1 2 3 4 5 6 7 8; do
+		level=$([ "$i" -lt 5 ] && echo 100 || echo 200)
+		cat >prog <<-PROG
+		#!/bin/sh
+		n=\$((\$(cat "$TMP/count-$i" 2>/dev/null || echo 0) + 1))
+		echo "\$n" >"$TMP/count-$i"
+		v=\$(sed -n "s/^$i:\$n //p" "$TMP/odd")
+		[ "\$v" != fail ] || exit 7
+		[ "\$v" != int ] || { until [ -s "$TMP/pid" ]; do sleep 0.01; done
+			kill -INT "\$(cat "$TMP/pid")"; sleep 60; }
+		echo "value \${v:-\$(($level + n % 3))}"
+		PROG
+		chmod +x prog
+		git add prog
+		git commit -q -m "change $i"
+	done
+}
+
+@test "bisect: a block a side failed keeps no sample of any side in the store, and says so" {
+	counting_repo
+	# --seed 5: bad's 3rd call, after good's in its block, measures 0 (no
+	# sample); change 4, the first step, fails its 2nd call after both ends
+	printf '8:3 0\n4:2 fail\n' >"$TMP/odd"
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9]+)' \
+		--good HEAD~7 --bad HEAD --seed 5 --alpha 0.05
+	echo "$output"
+	[ "$status" -eq 0 ]
+	w="schedperf: warning: bisect-1-"
+	[[ "$output" == *$'\n'"${w}bad: iteration failed: metric value measured 0, not a"\
+" positive number; its block is dropped, bisect-1-good's sample of it deleted"$'\n'* ]]
+	[[ "$output" == *$'\n'"$w$(commit_of 4 | cut -c1-12): iteration failed: the program"\
+" exited with status 7; its block is dropped, bisect-1-good's and bisect-1-bad's samples"\
+" of it deleted"$'\n'* ]]
+	# the blocks dropped count for nothing, as before: the culprit is found
+	[[ "$output" == *"culprit $(commit_of 5 | cut -c1-12) change 5"* ]]
+	# each batch, which compare pools, holds a sample of each block of its
+	# measurement, no more: the ends' two and the first step's three
+	sp bisect --show --format json >"$TMP/b.json"
+	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
+	s=$(json 'd["steps"][0]["blocks"]' "$TMP/b.json")
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(n, ' ') FROM (SELECT count(i.id)
+		AS n FROM batches b JOIN benchmarks bm ON bm.batch_id = b.id LEFT JOIN
+		iterations i ON i.benchmark_id = bm.id AND NOT i.warmup AND i.failure IS NULL
+		WHERE b.id <= 5 GROUP BY b.id ORDER BY b.id)")" = "$e $e $s $s $s" ]
+}
+
+@test "bisect: a block a signal cuts short keeps no sample of any side in the store" {
+	counting_repo
+	# --seed 5: change 4, the first step, is last in its 2nd block; that
+	# call sends SIGINT to schedperf, once the test knows its pid
+	printf '4:2 int\n' >"$TMP/odd"
+	"$SP" bisect command -p cmd=./prog -p 'metric_regex=value ([0-9]+)' --good HEAD~7 \
+		--bad HEAD --seed 5 --alpha 0.05 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	echo "$PID" >"$TMP/pid"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	cat "$TMP/err"
+	[ "$rc" -eq 130 ]
+	[ "$(cat "$TMP/count-4")" -eq 2 ]
+	# the step's three batches hold its one whole block: good's and bad's
+	# samples of the second went
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT group_concat(n, ' ') FROM (SELECT count(i.id)
+		AS n FROM batches b JOIN benchmarks bm ON bm.batch_id = b.id LEFT JOIN
+		iterations i ON i.benchmark_id = bm.id AND NOT i.warmup AND i.failure IS NULL
+		WHERE b.id BETWEEN 3 AND 5 GROUP BY b.id ORDER BY b.id)")" = "1 1 1" ]
+	[[ "$(cat "$TMP/err")" != *"iteration failed"* ]]
+}
+
 @test "bisect: a regression spread over many commits has a culprit that does not confirm" {
 	new_repo
 	# 3 % worse at every commit under 5 % noise: the ends differ by 23 %, and
