@@ -70,8 +70,8 @@ static int feature_read(const char *name, bool for_writing, char **value, struct
 			*value = xstrdup(tok);
 	free(text);
 	if (!*value)
-		return error_set(err, EXIT_USAGE, "no scheduler feature %s in %s (see that file "
-				 "for the names)", name, path);
+		return error_set(err, EXIT_ENV, "this kernel has no scheduler feature %s: not "
+				 "in %s (see that file for the names it has)", name, path);
 	return 0;
 }
 

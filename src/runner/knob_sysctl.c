@@ -112,9 +112,13 @@ static int sysctl_read(const char *name, bool for_writing, char **value, struct 
 	int fd;
 
 	sysctl_path(name, path, sizeof(path));
+	/*
+	 * parse refused a malformed name (exit 2); a well-formed one this
+	 * kernel lacks is the machine's lack, exit 3, as a sysfs: file's.
+	 */
 	if (stat(path, &sb))
-		return error_set(err, EXIT_USAGE, "sysctl %s does not exist: no %s (see "
-				 "'sysctl -a' for the names)", name, path);
+		return error_set(err, EXIT_ENV, "this machine has no sysctl %s: %s: %s (see "
+				 "'sysctl -a' for the names it has)", name, path, strerror(errno));
 	if (S_ISDIR(sb.st_mode))
 		return error_set(err, EXIT_USAGE, "sysctl %s is a directory of sysctls, not one "
 				 "(see 'sysctl -a %s' for the names in it)", name, name);

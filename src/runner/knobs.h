@@ -39,10 +39,12 @@ struct knob_setting {
 	 */
 	int (*parse)(const char *text, char **name, char **value, struct error *err);
 	/*
-	 * Its current value, in the form that writes it back, malloc'd. One
-	 * that does not exist is EXIT_USAGE; one that cannot be read or
-	 * written here (no debugfs, not root, read-only) is EXIT_ENV. With
-	 * @for_writing it is also opened for writing, which changes nothing.
+	 * Its current value, in the form that writes it back, malloc'd. A
+	 * name that is no setting of its kind (a directory) is EXIT_USAGE;
+	 * one this machine lacks (parse took its form, the kernel has no
+	 * such file or feature) or that cannot be read or written here (no
+	 * debugfs, not root, read-only) is EXIT_ENV. With @for_writing it is
+	 * also opened for writing, which changes nothing.
 	 */
 	int (*read)(const char *name, bool for_writing, char **value, struct error *err);
 	/* Set it; a value the kernel refuses (EINVAL) is EXIT_USAGE. */

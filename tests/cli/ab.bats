@@ -230,7 +230,10 @@ pg_journal() {
 		assert_one_line_error
 		[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	}
-	check 2 --a sysctl:kernel.no_such_sysctl=1 --b "sysctl:$KNOB=$A"
+	# a well-formed name this kernel lacks is the machine's lack, as a sysfs: file's
+	check 3 --a sysctl:kernel.no_such_sysctl=1 --b "sysctl:$KNOB=$A"
+	[[ "$output" == *"this machine has no sysctl kernel.no_such_sysctl: "* ]]
+	check 3 --a sysfs:kernel/mm/no_such_file=1 --b "sysctl:$KNOB=$A"
 	check 3 --a sysctl:kernel.osrelease=1 --b "sysctl:$KNOB=$A"
 	check 2 --a "sysctl:$KNOB=not-a-number" --b "sysctl:$KNOB=$A"
 	# a value the kernel takes only the start of: a short write, refused
@@ -262,7 +265,8 @@ pg_journal() {
 	check 2 --a "sysctl:$KNOB=$A" --b bogus:1
 	check 2 --a "sysctl:$KNOB=$A"
 	if [ -e /sys/kernel/debug/sched/features ] || [ -e /sys/kernel/debug/sched_features ]; then
-		check 2 --a feature:NO_SUCH_FEATURE_EVER --b "sysctl:$KNOB=$A"
+		check 3 --a feature:NO_SUCH_FEATURE_EVER --b "sysctl:$KNOB=$A"
+		[[ "$output" == *"this kernel has no scheduler feature NO_SUCH_FEATURE_EVER: "* ]]
 	else
 		check 3 --a feature:TTWU_QUEUE --b "sysctl:$KNOB=$A"
 		[[ "$output" == *"mount debugfs"* ]]

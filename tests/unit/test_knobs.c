@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "runner/cpulist.h"
@@ -96,6 +97,27 @@ static void test_sysctl_refusals(void **state)
 	refused("sysctl:kernel.x", "needs NAME=VALUE");
 	refused("sysctl:=1", "needs NAME=VALUE");
 	refused("sysctl:kernel.x=", "the value is empty");
+}
+
+/*
+ * A well-formed name this kernel lacks is the machine's lack (exit 3, as
+ * a sysfs: file's); a directory of sysctls is no sysctl (exit 2).
+ */
+static void test_sysctl_read(void **state)
+{
+	struct error err = { 0 };
+	char *value = NULL;
+
+	assert_int_equal(knob_sysctl.read("kernel.no_such_sysctl_ever", false, &value, &err), -1);
+	assert_int_equal(err.code, EXIT_ENV);
+	assert_non_null(strstr(err.msg, "this machine has no sysctl kernel.no_such_sysctl_ever"));
+	assert_null(value);
+	if (access("/proc/sys/kernel", F_OK))
+		skip();
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(knob_sysctl.read("kernel", false, &value, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+	assert_non_null(strstr(err.msg, "is a directory of sysctls"));
 }
 
 static void test_features(void **state)
@@ -492,6 +514,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_sysctl_refusals),
+		cmocka_unit_test(test_sysctl_read),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_cpus_list),
 		cmocka_unit_test(test_cpulist_format),
