@@ -31,9 +31,10 @@ static const struct cmd_usage submit_usage = {
 	"workload with -p, --sweep, -i ..., or --suite), after the word run or\n"
 	"none, as 'schedperf jobs' names the job's command; after the word ab or\n"
 	"bisect-step, those of that command, run on the worker's machine. They are\n"
-	"checked now; a list of CPUs only for its form, the worker checking that\n"
-	"its machine has them. No other command is a job: 'schedperf bisect\n"
-	"--kernel-tree DIR --machine PATTERN' queues a bisection's own jobs.\n"
+	"checked now; a list of CPUs only for its form and for CPUs 0 to 1023, the\n"
+	"most schedperf can address, the worker checking that its machine has\n"
+	"them. No other command is a job: 'schedperf bisect --kernel-tree DIR\n"
+	"--machine PATTERN' queues a bisection's own jobs.\n"
 	"Needs a PostgreSQL store (--db postgresql://...).\n"
 	"Prints each job's id.\n",
 	"Each job runs once: its batches are stored whole and linked to the job,\n"

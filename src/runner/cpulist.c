@@ -6,6 +6,7 @@
  * not the worker's: a bigger worker may have the CPUs, so only the form is
  * checked there and the worker's run checks the rest, failing that job.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "runner/cpulist.h"
@@ -24,16 +25,23 @@ static int bad_list(struct error *err, const char *text, const char *what, const
 	return error_set(err, EXIT_USAGE, "bad CPU list '%s' for %s: %s", shown, what, why);
 }
 
-enum { RANGE_DOWNWARDS = 1 };
+enum { RANGE_DOWNWARDS = 1, RANGE_BEYOND };
 
+/*
+ * A cpu_set_t holds CPUs 0 to CPU_SETSIZE - 1 (1023): a CPU beyond is
+ * well-formed, but no set here holds it. A dynamically sized set
+ * (CPU_ALLOC) would lift that, but the set is passed by value or
+ * fixed-size pointer through the runner, the iteration's pinning,
+ * interference and the batch's record, so the limit is said instead.
+ */
 static int set_range(long first, long last, void *arg)
 {
 	cpu_set_t *set = arg;
 
-	if (last >= CPU_SETSIZE)
-		return -1;	/* no such CPU: as malformed */
 	if (last < first)
 		return RANGE_DOWNWARDS;
+	if (last >= CPU_SETSIZE)
+		return RANGE_BEYOND;
 	for (long cpu = first; cpu <= last; cpu++)
 		CPU_SET((int)cpu, set);
 	return 0;
@@ -49,6 +57,13 @@ int cpulist_parse_form(const char *text, const char *what, cpu_set_t *set, struc
 	rc = cpulist_walk(text, set_range, set);
 	if (rc == RANGE_DOWNWARDS)
 		return bad_list(err, text, what, "a range goes downwards (give CPUs like 0-3,8)");
+	if (rc == RANGE_BEYOND) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "it names a CPU beyond the %d CPUs schedperf can "
+			 "address (give CPUs 0 to %d)", CPU_SETSIZE, CPU_SETSIZE - 1);
+		return bad_list(err, text, what, why);
+	}
 	if (rc)
 		return bad_list(err, text, what, "not a CPU number or range (give CPUs like "
 				"0-3,8)");

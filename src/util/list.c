@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Comma-separated lists and the kernel's CPU lists built on them. */
+#include <limits.h>
 #include <string.h>
 
 #include "util/list.h"
@@ -20,11 +21,22 @@ int comma_list_each(const char *list, list_item_fn *fn, void *arg)
 	}
 }
 
-/* A whole number >= 0 of @len characters at @s. */
+/*
+ * A whole number >= 0 of @len characters at @s. Digits beyond what a long
+ * holds are LONG_MAX: a CPU number all the same, which a range callback
+ * refuses as beyond its set, not as malformed.
+ */
 static int parse_cpu(const char *s, size_t len, long *cpu)
 {
 	char buf[24];
 
+	if (len && strspn(s, "0123456789") >= len) {
+		*cpu = 0;
+		for (size_t i = 0; i < len && *cpu < LONG_MAX; i++)
+			*cpu = *cpu > (LONG_MAX - (s[i] - '0')) / 10 ? LONG_MAX :
+			       *cpu * 10 + (s[i] - '0');
+		return 0;
+	}
 	if (!len || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);

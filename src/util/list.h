@@ -30,8 +30,10 @@ typedef int cpu_range_fn(long first, long last, void *arg);
 /*
  * Walk a CPU list in the kernel's form ("0-3,8,10-11"), calling @range for
  * each item (a single CPU is first == last). Returns -1 on an item that is
- * empty or not N or N-M with whole numbers N, M >= 0, else 0 or what
- * @range stopped with. Whether a range may go downwards is @range's call.
+ * empty or not N or N-M with whole numbers N, M >= 0 (digits no long
+ * holds are LONG_MAX, for @range to refuse as beyond its set), else 0 or
+ * what @range stopped with. Whether a range may go downwards is @range's
+ * call.
  */
 int cpulist_walk(const char *list, cpu_range_fn *range, void *arg);
 

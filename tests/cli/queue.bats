@@ -738,6 +738,13 @@ kill_mid_ab() {
 		[ "$status" -eq 2 ]
 		assert_one_line_error
 	done
+	# and for the CPUs a set of schedperf's holds, 0 to 1023, whatever the machine
+	for args in "pipe --cpus 0,1024" "ab pipe --a cpus:2000 --b cpus:0"; do
+		run sp submit $args
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *": it names a CPU beyond the 1024 CPUs schedperf can address"* ]]
+	done
 	[ "$(count "SELECT count(*) FROM jobs")" -eq 4 ]
 	run sp worker --idle-exit 1
 	[ "$status" -eq 0 ]

@@ -192,6 +192,37 @@ static void test_cpulist_format(void **state)
 	free(text);
 }
 
+/*
+ * A CPU at or beyond CPU_SETSIZE is well-formed but beyond the set: said
+ * so, with the limit, not as "not a CPU number". So is one no long holds.
+ */
+static void test_cpulist_beyond(void **state)
+{
+	static const char *const beyond[] = {
+		"1024", "0,1024", "0-2000", "2000", "99999999999999999999",
+		"0-999999999999999999999999999",
+	};
+	struct error err = { 0 };
+	cpu_set_t set;
+
+	for (size_t i = 0; i < ARRAY_SIZE(beyond); i++) {
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(cpulist_parse_form(beyond[i], "--cpus", &set, &err), -1);
+		assert_int_equal(err.code, EXIT_USAGE);
+		assert_non_null(strstr(err.msg, "it names a CPU beyond the 1024 CPUs schedperf "
+				       "can address (give CPUs 0 to 1023)"));
+	}
+	assert_int_equal(cpulist_parse_form("1023", "--cpus", &set, &err), 0);
+	assert_true(CPU_ISSET(1023, &set));
+	/* still malformed, and still downwards, whatever the numbers */
+	assert_int_equal(cpulist_parse_form("1024x", NULL, &set, &err), -1);
+	assert_non_null(strstr(err.msg, "not a CPU number or range"));
+	assert_int_equal(cpulist_parse_form("2000-1", NULL, &set, &err), -1);
+	assert_non_null(strstr(err.msg, "a range goes downwards"));
+	assert_null(cpulist_canonical("99999999999999999999-1"));
+	assert_null(cpulist_canonical("1024"));
+}
+
 /* knob_session_side() with one side's SPEC; the session's error in @err. */
 static int side_of(const char *spec, struct knob_list *list, struct knob_session *ks,
 		   struct error *err)
@@ -518,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_cpus_list),
 		cmocka_unit_test(test_cpulist_format),
+		cmocka_unit_test(test_cpulist_beyond),
 		cmocka_unit_test(test_cpus_within_cpuset),
 		cmocka_unit_test(test_other_knobs),
 		cmocka_unit_test(test_kinds_by_name),
