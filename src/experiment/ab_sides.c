@@ -356,15 +356,20 @@ int ab_run(struct ab_experiment *x, const char *db, const char *name,
 	struct store *st = NULL;
 	struct error rerr = { 0 };
 	bool made = false;
-	int rc = knob_session_begin(&x->ks, err);
+	int rc = knob_session_journal(&x->ks, err);
 
 	/*
-	 * The store, once the settings were tried: the sides' runs are stored
-	 * there. One made for an ab that measured nothing goes with its runs.
+	 * The originals in this machine's journal, then in the store's copy,
+	 * and only then the first change: a SIGKILL at any point leaves no
+	 * changed setting that `jobs` does not show. A value the kernel
+	 * refuses is found after the store is open, then; a store made for an
+	 * ab that measured nothing goes all the same, with its runs.
 	 */
 	if (!rc)
 		rc = store_open_made(db, &st, &made, err) || job_env_attach(st, err) ||
 		     knob_session_copy(&x->ks, st, err) ? -1 : 0;
+	if (!rc)
+		rc = knob_session_begin(&x->ks, err);
 	if (!rc)
 		rc = run_sides(x, st, db, name, hooks, out, err);
 	if (knob_session_end(&x->ks, st, &rerr) && !rc) {

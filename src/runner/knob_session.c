@@ -463,11 +463,16 @@ static void describe(struct knob_session *ks, size_t which)
 	strbuf_release(&sb);
 }
 
+int knob_session_journal(struct knob_session *ks, struct error *err)
+{
+	return ks->journalled ? 0 : journal_originals(ks, err);
+}
+
 int knob_session_begin(struct knob_session *ks, struct error *err)
 {
 	char what[256];
 
-	if (journal_originals(ks, err) || start_reaper(ks, err) || make_cgroups(ks, err))
+	if (knob_session_journal(ks, err) || start_reaper(ks, err) || make_cgroups(ks, err))
 		return -1;
 	for (size_t s = 0; s < ks->nr_sides; s++)
 		if (knob_session_apply(ks, s, err) || read_taken(ks, s, err))

@@ -98,7 +98,14 @@ bool knob_session_changes_machine(const struct knob_session *ks);
 int knob_session_check(struct knob_session *ks, struct error *err);
 
 /*
- * Journal the originals and the cgroups to be, start the cgroups' reaper,
+ * Journal the originals and the cgroups to be on this machine, changing
+ * nothing: what begin does first, for a command that writes the store's
+ * copy (knob_session_copy) before the first change, as ab does. Once.
+ */
+int knob_session_journal(struct knob_session *ks, struct error *err);
+
+/*
+ * Journal the originals and the cgroups to be (unless done), start the cgroups' reaper,
  * make the cgroups, and try every side's values once (a value the kernel
  * refuses is EXIT_USAGE), reading back what the kernel took: two sides it
  * took alike (sysctl 07 and 7, a cgroup value clamped) are EXIT_USAGE.

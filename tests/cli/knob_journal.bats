@@ -203,6 +203,26 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	[ "$(sqlite3 "$X" 'PRAGMA integrity_check')" = ok ]
 }
 
+@test "knobs: an ab copies the journal into its store before its first change" {
+	command -v strace >/dev/null || skip "no strace"
+	sysctl_setup
+	X=$TMP/x.db
+	# killed on entering its first write of the sysctl, which is not made
+	strace -f -qq -o "$TMP/strace" -P "$KNOB_FILE" -e trace=write \
+		-e inject=write:signal=KILL:when=1 "$SP" --db "$X" ab command -p cmd=true \
+		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 -q || true
+	grep -q 'write(' "$TMP/strace"
+	knob_is "$ORIGINAL"
+	# both journals have it: `jobs` shows what the machine's journal holds
+	[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ]
+	[ "$(sqlite3 "$X" "SELECT kind || ' ' || name || ' ' || original FROM knob_journal")" = \
+	  "sysctl $KNOB $ORIGINAL" ]
+	# and the next command here finds it at its original and forgets it in both
+	sp --db "$X" run command -p cmd=true -i 1 --name r -q
+	[ -z "$(machine_journal)" ]
+	[ "$(sqlite_copy "$X")" -eq 0 ]
+}
+
 # After a kill of a worker's ab job (or of the worker): the sysctl is at its
 # original or journalled; the next job, a run on the other store, puts it
 # back and measures the original, unmarked.
