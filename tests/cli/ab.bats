@@ -66,9 +66,7 @@ copy_is() {	# copy_is N COUNTER
 		before=$(stored_iterations)
 		start_ab
 		wait_for iterations_above "$((before + 1))"
-		kill -"$sig" "$PID"
-		rc=0
-		wait "$PID" || rc=$?
+		interrupt_and_wait -"$sig" "$PID"
 		PID=
 		[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 		if [ "$sig" = INT ]; then [ "$rc" -eq 130 ]; else [ "$rc" -eq 143 ]; fi
@@ -113,10 +111,7 @@ EOF
 		--max-samples 50 --name in --format json >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for test -e "$TMP/arrived"
-	kill -INT "$PID"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	PID=
 	[ "$rc" -eq 130 ]
 	# the block cut short keeps neither side's sample: two whole blocks
@@ -155,10 +150,7 @@ unlock_store() {	# end of input: the sqlite3 process rolls back and exits
 	PID=$!
 	wait_for test -e "$TMP/arrived"
 	lock_store
-	kill -INT "$PID"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	PID=
 	unlock_store
 	cat "$TMP/err"
@@ -894,9 +886,7 @@ EOF
 			2>"$TMP/err" &
 		PID=$!
 		wait_for iterations_above "$before"
-		kill -"$sig" "$PID"
-		rc=0
-		wait "$PID" || rc=$?
+		interrupt_and_wait -"$sig" "$PID"
 		PID=
 		code=$((128 + $(kill -l "$sig")))
 		cat "$TMP/err"
@@ -1072,9 +1062,7 @@ ab_job_running() {
 
 @test "worker: SIGTERM reaches the ab it runs, which puts the sysctl back; the job is queued again" {
 	ab_job_running 100000 60
-	kill -TERM "$PID"
-	local rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait -TERM "$PID"
 	PID=
 	[ "$rc" -eq 143 ]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]

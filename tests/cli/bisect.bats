@@ -305,10 +305,7 @@ bisection_stored() {
 		--db "$db" --alpha 0.05 --max-samples 20 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for bisection_stored "$db"
-	kill -INT "$PID"
-	rc=0
-	wait_for all_gone "$PID"
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	PID=
 	cat "$TMP/err"
 	[ "$rc" -eq 130 ]
@@ -401,11 +398,8 @@ bisection_stored() {
 	[ -e .git/schedperf-bisect.lock ]
 	# the signal finds a step under way
 	wait_for step_under_way
-	kill -INT "$PID"
-	rc=0
 	# a runner that never ends fails here, not waits for ever
-	wait_for all_gone "$PID"
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	PID=
 	cat "$TMP/err"
 	[ "$rc" -eq 130 ]
@@ -610,9 +604,7 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for step_under_way
-	kill -INT "$PID"
-	wait_for all_gone "$PID"
-	wait "$PID" || true
+	interrupt_and_wait "$PID"
 	PID=
 	touch "$TMP/go"
 	mv "$TMP/usb.unplugged" "$TMP/usb"
@@ -959,16 +951,13 @@ EOF
 
 # interrupt_at_third CMD...: CMD, under BLOCK=1, stopped by SIGINT in its third iteration.
 interrupt_at_third() {
-	local rc=0
+	local rc
 
 	rm -f "$TMP/n" "$TMP/waiting" "$TMP/go"
 	BLOCK=1 "$SP" "$@" >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for test -e "$TMP/waiting"
-	kill -INT "$PID"
-	touch "$TMP/go"
-	wait_for all_gone "$PID"
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID" touch "$TMP/go"
 	PID=
 	[ "$rc" -eq 130 ] || { echo "exit $rc: $(cat "$TMP/err")"; return 1; }
 }

@@ -204,6 +204,23 @@ stat_field() {
 	awk -v n="$2" '{ print $n }' "/proc/$1/stat" 2>/dev/null || true
 }
 
+# interrupt_and_wait [-SIGNAL] PID [COMMAND...]: send the test's background
+# process PID SIGINT (or SIGNAL), then run COMMAND (what lets PID go on from
+# a gate where the signal was to find it), wait for PID to end (bounded as
+# wait_for is) and reap it; rc is its exit status.
+interrupt_and_wait() {
+	local sig=INT pid
+
+	case $1 in -*) sig=${1#-}; shift ;; esac
+	pid=$1
+	shift
+	kill -"$sig" "$pid" || return 1
+	[ "$#" -eq 0 ] || "$@" || return 1
+	wait_for all_gone "$pid" || return 1
+	rc=0
+	wait "$pid" || rc=$?
+}
+
 # iteration_child RUNNER: sets child to the process in which the run RUNNER
 # runs its iteration's workload, and group to that iteration's process group
 # (led by its guardian, RUNNER's other child); fails while none runs. The

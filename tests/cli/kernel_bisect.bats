@@ -205,15 +205,11 @@ hold_booting() {
 		--boot-cmd "echo \$1 >'$TMP/booted'" --boot-timeout 30 \
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
-	local rc=0
 	# the worker has claimed the job, and marking it booting waits in the trigger
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c \"SELECT count(*) FROM pg_stat_activity
 		WHERE wait_event = 'PgSleep' AND
 		query LIKE 'UPDATE jobs SET state = ''booting''%'\")\" -eq 1 ]"
-	kill -TERM "$PID"
-	psql_in "$PGDB" "INSERT INTO go VALUES (1)"
-	wait_for sh -c "! kill -0 $PID 2>/dev/null"
-	wait "$PID" || rc=$?
+	interrupt_and_wait -TERM "$PID" psql_in "$PGDB" "INSERT INTO go VALUES (1)"
 	[ "$rc" -eq 143 ]
 	[ ! -e "$TMP/booted" ]
 	grep -q "job $id: the worker was stopped by signal 15; the job is queued again, $(
@@ -493,10 +489,7 @@ round_ran() {
 		--boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for sh -c "psql -qXAt '$PG' -c 'SELECT doc FROM bisections' | grep -q '\"pending\"'"
-	kill -INT "$PID"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs")" -eq 1 ]
 	start m1
@@ -507,10 +500,7 @@ round_ran() {
 	kill -0 "$PID" || { cat "$TMP/err"; false; }
 	[ "$(psql_in "$PGDB" "SELECT string_agg(args::json->>-1, ',' ORDER BY args::json->>-1)
 		FROM jobs WHERE id <= 2")" = "bisect-1-bad,bisect-1-good" ]
-	kill -INT "$PID"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID"
 	PID=
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 }
@@ -636,11 +626,7 @@ old_worker() {
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for test -e "$TMP/building"
-	kill -INT "$PID"
-	touch "$TMP/go"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID" touch "$TMP/go"
 	PID=
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 	[ "$(git symbolic-ref --short HEAD)" = master ]
@@ -674,11 +660,7 @@ old_worker() {
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for test -e "$TMP/building"
-	kill -INT "$PID"
-	touch "$TMP/go"
-	wait_for all_gone "$PID"
-	rc=0
-	wait "$PID" || rc=$?
+	interrupt_and_wait "$PID" touch "$TMP/go"
 	PID=
 	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
 	run cat "$TMP/err"
