@@ -261,8 +261,7 @@ hold_booting() {
 	[ "$(job_state "$id")" = booting ]
 	# the reboot: a new boot, its shutdown ends the first worker; the next one runs the job
 	cat /proc/sys/kernel/random/uuid >"$TMP/m6/boot_id"
-	kill -TERM "$PID"
-	wait_for sh -c "! kill -0 $PID 2>/dev/null"
+	interrupt_and_wait -TERM "$PID"
 	run "$SP" --db "$PG" worker --once
 	[ "$status" -eq 0 ]
 	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts FROM jobs WHERE id = $id")" = "done 1" ]
