@@ -10,9 +10,18 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/guardian.h"
+#include "util/scratch_dir.h"
+
+/*
+ * Milliseconds the remover waits for the group's tasks to be gone: killed
+ * ones die at once unless stuck in the kernel, and one stuck must not keep
+ * the directory for ever. Past them it removes what it can.
+ */
+#define GROUP_END_MS 10000
 
 void guardian_wait_orphaned(int fd)
 {
@@ -30,14 +39,52 @@ void guardian_wait_orphaned(int fd)
 		;
 }
 
-static void __attribute__((noreturn)) guard(int fd)
+/*
+ * Have @dir removed once the starter and the whole group are gone, when
+ * no task of it can write there any more. Not by the guardian, which
+ * dies with its group (and the iteration's holder kills the group as the
+ * guardian wakes): by a process of a group of its own, forked now, that
+ * sleeps on the same pipe. A starter that lives removes @dir itself;
+ * this one then finds nothing.
+ */
+static void start_remover(int fd, const char *dir)
 {
+	const struct timespec ms = { 0, 1000000 };
+	pid_t group = getpid(), pid = fork();
+
+	if (pid != 0) {
+		/* Both sides leave the group, so that it is left before a kill. */
+		if (pid > 0)
+			setpgid(pid, pid);
+		return;
+	}
+	setpgid(0, 0);
+	/* @dir is absolute: hold no directory of the starter's while waiting */
+	if (chdir("/") < 0) {
+		/* where it was: it only keeps a directory from being unmounted */
+	}
+	guardian_wait_orphaned(fd);
+	for (int i = 0; i < GROUP_END_MS && !kill(-group, 0); i++)
+		nanosleep(&ms, NULL);
+	scratch_dir_remove(dir);
+	_exit(0);
+}
+
+static void __attribute__((noreturn)) guard(int fd, const char *dir)
+{
+	if (dir)
+		start_remover(fd, dir);
 	guardian_wait_orphaned(fd);
 	kill(0, SIGKILL);
 	_exit(0);
 }
 
 int guardian_start(struct guardian *g, struct error *err)
+{
+	return guardian_start_removing(g, NULL, err);
+}
+
+int guardian_start_removing(struct guardian *g, const char *dir, struct error *err)
 {
 	int fds[2];
 	pid_t pid;
@@ -57,7 +104,7 @@ int guardian_start(struct guardian *g, struct error *err)
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[1]);
-		guard(fds[0]);
+		guard(fds[0], dir);
 	}
 	/* Both sides set the group, so that it exists when fork returns here. */
 	setpgid(pid, pid);

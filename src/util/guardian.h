@@ -28,6 +28,15 @@ struct guardian {
 int guardian_start(struct guardian *g, struct error *err);
 
 /*
+ * The same, for a group whose tasks write in scratch directory @dir
+ * (util/scratch_dir.h; NULL: none): when its starter is gone, the
+ * guardian also has @dir removed, once the group it kills is gone. While
+ * the starter lives, @dir is the starter's to remove, after
+ * guardian_stop().
+ */
+int guardian_start_removing(struct guardian *g, const char *dir, struct error *err);
+
+/*
  * In a child forked to join the group: join it and drop the starter's end
  * of the pipe, so that only the starter holds it. Returns -1 when the
  * group is gone (the starter died meanwhile).
