@@ -28,6 +28,7 @@
 #include "store/store.h"
 #include "util/io.h"
 #include "util/orphans.h"
+#include "util/scratch_dir.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
 #include "util/utf8.h"
@@ -128,6 +129,7 @@ child_main(const struct workload *w, const struct param_value *values,
 		_exit(EXIT_INTERNAL);
 	}
 	close(go_fd);
+	workload_set_scratch_dir(cfg->scratch);
 	report.status = w->run(values, metrics, &report.error);
 send:
 	status = write_full(report_fd, &report, sizeof(report)) ||
@@ -236,9 +238,10 @@ static void fail_outcome(struct iteration_outcome *out, size_t nr_values)
 		out->metrics[i] = NAN;
 }
 
-int iteration_run(const struct workload *w, const struct param_value *values,
-		  const struct iteration_config *cfg, struct iteration_outcome *out,
-		  struct error *err)
+/* The iteration in its process group: iteration_run() but for its scratch directory. */
+static int run_in_group(const struct workload *w, const struct param_value *values,
+			const struct iteration_config *cfg, struct iteration_outcome *out,
+			struct error *err)
 {
 	size_t nr_values = workload_nr_values(w, values);
 	size_t metrics_len = nr_values * sizeof(double);
@@ -260,7 +263,7 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 	out->started = out->ended = NAN;
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
-	if (guardian_start(&guardian, err))
+	if (guardian_start_removing(&guardian, cfg->scratch, err))
 		return -1;
 	running_group = guardian.pgid;
 	if (pipe2(report_fds, O_CLOEXEC)) {
@@ -391,4 +394,29 @@ int iteration_run(const struct workload *w, const struct param_value *values,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A workload that writes files does so in a directory that outlives its
+ * iteration: made here before the fork, removed here after the reap, so
+ * that neither a timeout's kill of the group nor a signal to schedperf
+ * leaves its files (gigabytes, with reaim's poolsize) behind; when
+ * schedperf itself is killed, the guardian has it removed.
+ */
+int iteration_run(const struct workload *w, const struct param_value *values,
+		  const struct iteration_config *cfg, struct iteration_outcome *out,
+		  struct error *err)
+{
+	struct iteration_config own = *cfg;
+	char *scratch = NULL;
+	int rc;
+
+	if (w->scratch_kb && !(scratch = scratch_dir_make(w->name, err)))
+		return -1;
+	own.scratch = scratch;
+	rc = run_in_group(w, values, &own, out, err);
+	if (scratch)
+		scratch_dir_remove(scratch);
+	free(scratch);
+	return rc;
 }

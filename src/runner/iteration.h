@@ -36,6 +36,12 @@ struct iteration_config {
 	int (*started)(void *ctx, pid_t group, struct error *err);
 	void *ctx;
 	struct interference_monitor *interference;	/* NULL = not measured */
+	/*
+	 * The iteration's scratch directory (workload.h, scratch_kb):
+	 * iteration_run() makes it and sets it in a copy of its own; what a
+	 * caller sets here is not read.
+	 */
+	const char *scratch;
 };
 
 struct iteration_outcome {
@@ -51,7 +57,9 @@ struct iteration_outcome {
 };
 
 /*
- * Run one iteration of @w. Returns 0 with @out filled (possibly failed),
+ * Run one iteration of @w, with a scratch directory of its own when it
+ * writes files (workload.h, scratch_kb), removed when it ends, however it
+ * ends. Returns 0 with @out filled (possibly failed),
  * or -1 with @err when the workload reported an error that stops the run
  * (a refused resource, say), or when a signal interrupted us.
  */

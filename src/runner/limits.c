@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Resource limits checked and raised before a run starts: tasks, open
- * files and memory, so that a workload too big for the machine is refused
+ * files, memory and the disk space of files, so that a workload too big for the machine is refused
  * up front instead of failing halfway.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include "runner/limits.h"
+#include "util/scratch_dir.h"
 
 /* Descriptors schedperf itself holds (store, stdio, pipes) beside a workload's. */
 #define FD_MARGIN 32
@@ -107,5 +109,27 @@ int limits_ensure(const char *workload, const struct workload_needs *needs,
 			"process limit cannot be raised: %s (run 'ulimit -u %ld' first, or use "
 			"fewer tasks)", workload, needs->tasks, needs->tasks + TASK_MARGIN,
 			strerror(errno), needs->tasks + TASK_MARGIN);
+	return 0;
+}
+
+int limits_ensure_scratch(const char *workload, long scratch_kb, struct error *err)
+{
+	const char *root = scratch_dir_root();
+	unsigned long long free_kb;
+	struct statvfs fs;
+
+	if (scratch_kb <= 0)
+		return 0;
+	if (statvfs(root, &fs))
+		return error_set(err, EXIT_ENV, "%s writes its files in %s, which cannot be "
+				 "used: %s (set TMPDIR to a writable directory)", workload, root,
+				 strerror(errno));
+	/* what an unprivileged user may take: the root's reserve is not the workload's */
+	free_kb = (unsigned long long)fs.f_bavail * fs.f_frsize / 1024;
+	if ((unsigned long long)scratch_kb > free_kb)
+		return error_set(err, EXIT_ENV, "%s needs about %ld MiB of free space for its "
+				 "files in %s but only %llu MiB is free there (use smaller "
+				 "parameters, or set TMPDIR to a directory with room)", workload,
+				 (scratch_kb + 1023) / 1024, root, free_kb / 1024);
 	return 0;
 }

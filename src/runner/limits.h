@@ -15,4 +15,12 @@
 int limits_ensure(const char *workload, const struct workload_needs *needs,
 		  long memory_kb, struct error *err);
 
+/*
+ * Make sure a workload's files, @scratch_kb at most at once (workload.h),
+ * fit the free space where its scratch directory will be
+ * (util/scratch_dir.h); otherwise fail with EXIT_ENV saying how much is
+ * free there and what to do. 0 KiB asks nothing.
+ */
+int limits_ensure_scratch(const char *workload, long scratch_kb, struct error *err);
+
 #endif

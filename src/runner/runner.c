@@ -562,7 +562,8 @@ static int open_batch(struct store *st, const struct plan *plan,
 
 /*
  * Raise the resource limits for @plan's workloads and the monitors, then
- * ask each benchmark's workload whether this machine lets it run at all.
+ * ask each benchmark's workload whether this machine lets it run at all,
+ * and check that the files it writes fit.
  */
 static int ensure_limits(const struct plan *plan, struct error *err)
 {
@@ -578,6 +579,10 @@ static int ensure_limits(const struct plan *plan, struct error *err)
 		const struct plan_item *item = &plan->items[i];
 
 		if (item->workload->ready && item->workload->ready(item->values, err))
+			return -1;
+		if (item->workload->scratch_kb &&
+		    limits_ensure_scratch(item->workload->name,
+					  item->workload->scratch_kb(item->values), err))
 			return -1;
 	}
 	return 0;

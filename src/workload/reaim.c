@@ -65,6 +65,7 @@
 #include "stats/rng.h"
 #include "util/array.h"
 #include "util/io.h"
+#include "util/scratch_dir.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "workload/exec_helper.h"
@@ -1343,6 +1344,7 @@ struct reaim_run {
 	long counts[64];
 	long jobs;			/* per user */
 	char dir[PATH_MAX];
+	bool own_dir;			/* made here, not the runner's (workload_scratch_dir()) */
 	char common[PATH_MAX];
 	char helper[PATH_MAX];
 	struct reaim_user proto;
@@ -1369,18 +1371,40 @@ static long reaim_memory_kb(const struct param_value *values)
 	return values[REAIM_PARAM_USERS].num * 4096;
 }
 
-/* The run's directory with disk_cp's common file in it. */
+/* A user's disk file, and the common one: filesize + poolsize / users KiB. */
+static long disk_blocks(const struct param_value *values)
+{
+	return values[REAIM_PARAM_FILESIZE].num +
+	       values[REAIM_PARAM_POOLSIZE].num / values[REAIM_PARAM_USERS].num;
+}
+
+/* At most at once: the common file and one disk test's file of each user. */
+static long reaim_scratch_kb(const struct param_value *values)
+{
+	return (values[REAIM_PARAM_USERS].num + 1) * disk_blocks(values);
+}
+
+/*
+ * The run's directory with disk_cp's common file in it: the iteration's
+ * scratch directory, which the runner removes however the iteration ends;
+ * outside the runner (a unit test) one of our own.
+ */
 static int make_files(struct reaim_run *r, struct error *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *given = workload_scratch_dir();
 	char *block;
 	int fd, rc;
 
-	snprintf(r->dir, sizeof(r->dir), "%s/schedperf-reaim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(r->dir)) {
-		r->dir[0] = '\0';
-		return error_set(err, EXIT_ENV, "reaim: cannot make a directory for the disk "
-				 "tests: %s (set TMPDIR to a writable directory)", strerror(errno));
+	if (given) {
+		snprintf(r->dir, sizeof(r->dir), "%s", given);
+	} else {
+		char *dir = scratch_dir_make("reaim", err);
+
+		if (!dir)
+			return -1;
+		snprintf(r->dir, sizeof(r->dir), "%s", dir);
+		r->own_dir = true;
+		free(dir);
 	}
 	snprintf(r->common, sizeof(r->common), "%s/tmpa.common", r->dir);
 	fd = open(r->common, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -1396,12 +1420,15 @@ static int make_files(struct reaim_run *r, struct error *err)
 	return 0;
 }
 
+/* Every file, the users' too: one that failed or was killed in a disk test leaves its file. */
 static void remove_files(struct reaim_run *r)
 {
 	if (!r->dir[0])
 		return;
-	unlink(r->common);
-	rmdir(r->dir);
+	if (r->own_dir)
+		scratch_dir_remove(r->dir);
+	else
+		scratch_dir_empty(r->dir);
 }
 
 static int fork_users(struct reaim_run *r, struct error *err)
@@ -1533,8 +1560,7 @@ static int reaim_run(const struct param_value *values, double *metrics, struct e
 	r.ready[0] = r.ready[1] = r.go[0] = r.go[1] = r.reports[0] = r.reports[1] = -1;
 	r.users = values[REAIM_PARAM_USERS].num;
 	r.wf = workfiles[values[REAIM_PARAM_WORKFILE].num];
-	r.proto.disk_blocks = values[REAIM_PARAM_FILESIZE].num +
-			      values[REAIM_PARAM_POOLSIZE].num / r.users;
+	r.proto.disk_blocks = disk_blocks(values);
 	r.proto.sync = values[REAIM_PARAM_SYNC].num == 1;
 	values_init();
 	if (check_workfile(r.wf, err) || exec_helper_find(r.helper, sizeof(r.helper), err) ||
@@ -1591,5 +1617,6 @@ const struct workload workload_reaim = {
 	.check = reaim_check,
 	.ready = exec_helper_ready,
 	.memory_kb = reaim_memory_kb,
+	.scratch_kb = reaim_scratch_kb,
 	.run = reaim_run,
 };

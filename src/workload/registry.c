@@ -254,6 +254,18 @@ const char *workload_search_path_of(const char **whose)
 	return search_path;
 }
 
+static const char *scratch_dir;
+
+void workload_set_scratch_dir(const char *dir)
+{
+	scratch_dir = dir;
+}
+
+const char *workload_scratch_dir(void)
+{
+	return scratch_dir;
+}
+
 void workload_assume_cpus(int n)
 {
 	assumed_cpus = n;

@@ -110,6 +110,16 @@ struct workload {
 	long (*memory_kb)(const struct param_value *values);
 
 	/*
+	 * Optional, for a workload that writes files: the most KiB one
+	 * iteration's files take at once. The runner then gives each
+	 * iteration a scratch directory of its own (workload_scratch_dir())
+	 * and removes it with whatever is in it however the iteration ends
+	 * (a timeout, a signal, schedperf killed), and refuses a run whose
+	 * files would not fit the free space there. NULL: it writes none.
+	 */
+	long (*scratch_kb)(const struct param_value *values);
+
+	/*
 	 * Optional: how many times one iteration measures its metrics, for a
 	 * workload that repeats its timed section inside one iteration as
 	 * perf bench's -r does. Each repetition is stored as its own sample.
@@ -213,6 +223,15 @@ void workload_pin_cpus(const cpu_set_t *cpus);
 void workload_search_path(const char *path, const char *whose);
 /* That PATH, with *@whose, or NULL: this process's. */
 const char *workload_search_path_of(const char **whose);
+
+/*
+ * The scratch directory of the iteration running in this process, for a
+ * workload with scratch_kb (absolute, empty when it starts), or NULL: one
+ * run outside the runner (a unit test) makes and removes its own. The
+ * runner sets it in the iteration's process.
+ */
+const char *workload_scratch_dir(void);
+void workload_set_scratch_dir(const char *dir);
 
 /*
  * Set while submit checks a job's arguments (the command's dry run, run
