@@ -10,11 +10,12 @@
  * A process group held by a guardian: a process that leads the group and
  * sleeps on a pipe whose only writer is the process that started it (the
  * runner, for an iteration's group; a workload, for the load it runs
- * beside its own tasks; run_command(), for a build or a git command). However that process ends, SIGKILL included, the
- * kernel closes that pipe, the guardian wakes and kills its whole group,
- * so no task of the group (children, grandchildren, threads or exec'd
- * helpers) outlives it. While its starter lives, the guardian costs
- * nothing: it sleeps, outside the group's own process tree.
+ * beside its own tasks; run_command(), for a build or a git command).
+ * However that process ends, SIGKILL included, the kernel closes that
+ * pipe, the guardian wakes and kills its whole group, so no task of the
+ * group (children, grandchildren, threads or exec'd helpers) outlives it.
+ * While its starter lives, the guardian costs nothing: it sleeps, outside
+ * the group's own process tree.
  *
  * As long as the guardian or any task of the group lives, the group's id
  * cannot be reused, so killing it never hits an unrelated process.

@@ -815,6 +815,21 @@ escaping_cmd() {
 		</dev/null >/dev/null 2>&1 3>&- & until [ -s $1 ]; do sleep 0.01; done; exec sleep 300"
 }
 
+# start_escaping NAME: run NAME in the background, its program escaping_cmd's;
+# once its sleeper has said who it is, $pid is the run's and $sleeper the
+# sleeper's.
+start_escaping() {
+	local f=$BATS_TEST_TMPDIR/sid
+
+	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name "$1" -q 3>&- &
+	pid=$!
+	until [ -s "$f" ]; do
+		kill -0 "$pid" || { echo "the run ended first"; return 1; }
+		sleep 0.05
+	done
+	sleeper=$(cat "$f")
+}
+
 # gone_or_kill PID: wait until PID has ended; past wait_for's limit, kill it
 # and fail.
 gone_or_kill() {
@@ -838,15 +853,7 @@ gone_or_kill() {
 }
 
 @test "a crashed iteration's process takes what left its group with it" {
-	local f=$BATS_TEST_TMPDIR/sid sleeper
-
-	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name crash -q 3>&- &
-	pid=$!
-	until [ -s "$f" ]; do
-		kill -0 "$pid" || { echo "the run ended first"; return 1; }
-		sleep 0.05
-	done
-	sleeper=$(cat "$f")
+	start_escaping crash
 	wait_for iteration_child "$pid"
 	kill -KILL "$child"
 	rc=0
@@ -857,15 +864,7 @@ gone_or_kill() {
 }
 
 @test "SIGKILL of schedperf: the holder takes what left the iteration's group with it" {
-	local f=$BATS_TEST_TMPDIR/sid sleeper
-
-	"$SP" run command -p "$(escaping_cmd "$f")" -p shell=1 -i 1 --name k -q 3>&- &
-	pid=$!
-	until [ -s "$f" ]; do
-		kill -0 "$pid" || { echo "the run ended first"; return 1; }
-		sleep 0.05
-	done
-	sleeper=$(cat "$f")
+	start_escaping k
 	kill -9 "$pid"
 	wait "$pid" || true
 	gone_or_kill "$sleeper"

@@ -51,11 +51,14 @@ no_scratch_cgroups() {
 	[ -z "$(scratch_cgroups "$1")" ]
 }
 
-@test "fairness: SIGKILL of schedperf kills its tasks and removes its scratch cgroups" {
+# start_fairness NAME: a fairness run NAME in the background, $runner its
+# pid, $worker its iteration's process once that has made its scratch
+# cgroups (the cgroups exist once the workload's process made them); skips
+# where no cpu controller may be used.
+start_fairness() {
 	"$SP" run fairness -p weights=100:400 -p tasks=1 -p runtime=600 -p warmup=0 -i 1 \
-		--name k --quiet 2>"$TMP/err" &
+		--name "$1" --quiet 2>"$TMP/err" 3>&- &
 	runner=$!
-	# the cgroups exist once the workload's process made them
 	wait_for iteration_child "$runner"
 	worker=$child
 	until [ -n "$(scratch_cgroups "$worker")" ]; do
@@ -67,6 +70,10 @@ no_scratch_cgroups() {
 		fi
 		sleep 0.05
 	done
+}
+
+@test "fairness: SIGKILL of schedperf kills its tasks and removes its scratch cgroups" {
+	start_fairness k
 	tasks=$(descendants "$runner")
 	kill -9 "$runner"
 	wait "$runner" || true
@@ -78,20 +85,7 @@ no_scratch_cgroups() {
 	# its cgroup reaper, which left the group, comes to the iteration's
 	# holder like any task that left it: ended with them, it would leave
 	# the cgroups behind
-	"$SP" run fairness -p weights=100:400 -p tasks=1 -p runtime=600 -p warmup=0 -i 1 \
-		--name c --quiet 2>"$TMP/err" 3>&- &
-	runner=$!
-	wait_for iteration_child "$runner"
-	worker=$child
-	until [ -n "$(scratch_cgroups "$worker")" ]; do
-		if ! kill -0 "$runner" 2>/dev/null; then
-			grep -q 'cpu controller\|Permission denied\|Read-only' "$TMP/err" &&
-				skip "no cpu controller this process may use: $(cat "$TMP/err")"
-			echo "the run ended first: $(cat "$TMP/err")"
-			return 1
-		fi
-		sleep 0.05
-	done
+	start_fairness c
 	tasks=$(descendants "$worker")
 	kill -9 "$worker"
 	wait_for all_gone "$runner"
