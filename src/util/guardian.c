@@ -47,7 +47,7 @@ void guardian_wait_orphaned(int fd)
  * sleeps on the same pipe. A starter that lives removes @dir itself;
  * this one then finds nothing.
  */
-static void start_remover(int fd, const char *dir)
+static void start_remover(int fd, const char *dir, const struct scratch_dir_id *id)
 {
 	const struct timespec ms = { 0, 1000000 };
 	pid_t group = getpid(), pid = fork();
@@ -66,14 +66,15 @@ static void start_remover(int fd, const char *dir)
 	guardian_wait_orphaned(fd);
 	for (int i = 0; i < GROUP_END_MS && !kill(-group, 0); i++)
 		nanosleep(&ms, NULL);
-	scratch_dir_remove(dir);
+	scratch_dir_remove_id(dir, id);
 	_exit(0);
 }
 
-static void __attribute__((noreturn)) guard(int fd, const char *dir)
+static void __attribute__((noreturn))
+guard(int fd, const char *dir, const struct scratch_dir_id *id)
 {
 	if (dir)
-		start_remover(fd, dir);
+		start_remover(fd, dir, id);
 	guardian_wait_orphaned(fd);
 	kill(0, SIGKILL);
 	_exit(0);
@@ -86,11 +87,16 @@ int guardian_start(struct guardian *g, struct error *err)
 
 int guardian_start_removing(struct guardian *g, const char *dir, struct error *err)
 {
+	struct scratch_dir_id id;
 	int fds[2];
 	pid_t pid;
 
 	g->pgid = 0;
 	g->fd = -1;
+	/* what @dir is now, its starter's own: the remover removes no other */
+	if (dir && scratch_dir_id(dir, &id))
+		return error_set(err, EXIT_ENV, "cannot find the scratch directory %s: %s "
+				 "(set TMPDIR to a writable directory)", dir, strerror(errno));
 	if (pipe2(fds, O_CLOEXEC))
 		return error_set(err, EXIT_ENV, "cannot create a pipe for a process group: %s "
 				 "(raise 'ulimit -n')", strerror(errno));
@@ -104,7 +110,7 @@ int guardian_start_removing(struct guardian *g, const char *dir, struct error *e
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[1]);
-		guard(fds[0], dir);
+		guard(fds[0], dir, &id);
 	}
 	/* Both sides set the group, so that it exists when fork returns here. */
 	setpgid(pid, pid);

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,10 +55,48 @@ char *scratch_dir_make(const char *name, struct error *err)
 	return dir;
 }
 
-static int empty_at(int fd, int depth);
+/*
+ * The mount a directory is on: a removal never leaves it. st_dev tells
+ * another file system; a bind mount of a directory of the same one has
+ * the same st_dev, and only its mount id (statx, Linux 5.8) tells it.
+ */
+struct mount_of {
+	dev_t dev;
+	__u64 mnt_id;		/* 0: unknown */
+};
 
-/* Remove @name of directory @fd, a directory with what it holds. */
-static int remove_entry(int fd, const char *name, int depth)
+static int mount_of(int fd, struct mount_of *m)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx))
+		return -1;
+	m->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	m->mnt_id = stx.stx_mask & STATX_MNT_ID ? stx.stx_mnt_id : 0;
+	return 0;
+}
+
+/* Whether directory @fd is on mount @top; errno EXDEV when it is not. */
+static bool same_mount(int fd, const struct mount_of *top)
+{
+	struct mount_of m;
+
+	if (mount_of(fd, &m))
+		return false;
+	if (m.dev == top->dev && (!m.mnt_id || !top->mnt_id || m.mnt_id == top->mnt_id))
+		return true;
+	errno = EXDEV;
+	return false;
+}
+
+static int empty_at(int fd, int depth, const struct mount_of *top);
+
+/*
+ * Remove @name of directory @fd, a directory with what it holds, but
+ * never what another file system mounted there holds (a mount point
+ * itself cannot be removed either: EBUSY).
+ */
+static int remove_entry(int fd, const char *name, int depth, const struct mount_of *top)
 {
 	int sub, rc;
 
@@ -69,7 +109,13 @@ static int remove_entry(int fd, const char *name, int depth)
 	sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub < 0)
 		return -1;
-	rc = empty_at(sub, depth + 1);
+	if (!same_mount(sub, top)) {
+		rc = errno;
+		close(sub);
+		errno = rc;
+		return -1;
+	}
+	rc = empty_at(sub, depth + 1, top);
 	close(sub);
 	return rc ? -1 : unlinkat(fd, name, AT_REMOVEDIR);
 }
@@ -78,7 +124,8 @@ static int remove_entry(int fd, const char *name, int depth)
  * Remove what one reading of directory @fd finds. Sets *@found when it
  * found anything and *@removed when it removed anything.
  */
-static int one_pass(int fd, int depth, bool *found, bool *removed)
+static int one_pass(int fd, int depth, const struct mount_of *top, bool *found,
+		    bool *removed)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	int rc = 0, saved = 0;
@@ -95,7 +142,7 @@ static int one_pass(int fd, int depth, bool *found, bool *removed)
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
 			*found = true;
-			if (!remove_entry(fd, e->d_name, depth)) {
+			if (!remove_entry(fd, e->d_name, depth, top)) {
 				*removed = true;
 			} else if (!rc) {
 				rc = -1;
@@ -113,12 +160,12 @@ static int one_pass(int fd, int depth, bool *found, bool *removed)
  * some, and a task may add one meanwhile: read it again while that finds
  * anything and removes something.
  */
-static int empty_at(int fd, int depth)
+static int empty_at(int fd, int depth, const struct mount_of *top)
 {
 	bool found, removed;
 
 	for (int pass = 0; pass < MAX_PASSES; pass++) {
-		int rc = one_pass(fd, depth, &found, &removed);
+		int rc = one_pass(fd, depth, top, &found, &removed);
 
 		if (!found)
 			return rc;
@@ -129,26 +176,58 @@ static int empty_at(int fd, int depth)
 	return -1;
 }
 
-int scratch_dir_empty(const char *dir)
+int scratch_dir_id(const char *dir, struct scratch_dir_id *id)
+{
+	struct stat st;
+
+	if (lstat(dir, &st))
+		return -1;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return 0;
+}
+
+/* Empty @dir, when it is @id (NULL: whatever it is). */
+static int empty_checked(const char *dir, const struct scratch_dir_id *id)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int rc, saved;
+	struct mount_of top;
+	struct stat st;
+	int rc = -1, saved;
 
 	if (fd < 0)
 		return -1;
-	rc = empty_at(fd, 0);
+	if (fstat(fd, &st) || mount_of(fd, &top))
+		goto out;
+	if (id && (st.st_dev != id->dev || st.st_ino != id->ino)) {
+		/* another directory at its path: not ours to empty */
+		errno = ESTALE;
+		goto out;
+	}
+	rc = empty_at(fd, 0, &top);
+out:
 	saved = errno;
 	close(fd);
 	errno = saved;
 	return rc;
 }
 
+int scratch_dir_empty(const char *dir)
+{
+	return empty_checked(dir, NULL);
+}
+
 int scratch_dir_remove(const char *dir)
+{
+	return scratch_dir_remove_id(dir, NULL);
+}
+
+int scratch_dir_remove_id(const char *dir, const struct scratch_dir_id *id)
 {
 	const struct timespec ms = { 0, 1000000 };
 
 	for (int tries = 1;; tries++) {
-		if (scratch_dir_empty(dir))
+		if (empty_checked(dir, id))
 			return errno == ENOENT ? 0 : -1;
 		if (!rmdir(dir) || errno == ENOENT)
 			return 0;
