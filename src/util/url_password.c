@@ -37,7 +37,10 @@ static void add_decoded(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
-/* Whether the query parameter @param, @len bytes, names a password, in any case. */
+/*
+ * Whether the query parameter @param, @len bytes, names a secret, in any
+ * case: the server's password or sslpassword, the client key's passphrase.
+ */
 static int is_password(const char *param, size_t len)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -45,20 +48,26 @@ static int is_password(const char *param, size_t len)
 	int yes;
 
 	add_decoded(&key, param, end < len ? end : len);
-	yes = !strcasecmp(strbuf_str(&key), "password");
+	yes = !strcasecmp(strbuf_str(&key), "password") ||
+	      !strcasecmp(strbuf_str(&key), "sslpassword");
 	strbuf_release(&key);
 	return yes;
 }
 
 /*
- * The user's part ends at the last '@' (a password may hold an '@' not
- * percent-encoded), and every query parameter that libpq reads as the
- * password (password=, pass%77ord=, given twice), or that the user meant
- * as one (PASSWORD=, which libpq refuses), has its value left out.
+ * The user's part ends at the last '@' before the query: a password may
+ * hold an '@' or a '/' not percent-encoded, which libpq misreads but the
+ * user meant as the password, while an '@' in the query (?user=a@b,
+ * ?application_name=me@corp) is no part of it.  An '@' that libpq itself
+ * takes as the end (the first before the first '/' after "//", in
+ * conninfo_uri_parse_options) but that comes after a '?' counts too.
+ * Every query parameter that libpq reads as a password (password=,
+ * pass%77ord=, sslpassword=, given twice), or that the user meant as one
+ * (PASSWORD=, which libpq refuses), has its value left out.
  */
 char *url_without_password(const char *location, const char *mark)
 {
-	const char *scheme = strstr(location, "://"), *at, *colon, *p;
+	const char *scheme = strstr(location, "://"), *at = NULL, *colon, *end, *p;
 	struct strbuf sb = STRBUF_INIT;
 	char sep = '?';
 	size_t n;
@@ -67,7 +76,13 @@ char *url_without_password(const char *location, const char *mark)
 	if (!scheme || scheme == location ||
 	    strspn(location, URL_SCHEME) != (size_t)(scheme - location))
 		return xstrdup(location);
-	at = strrchr(scheme + 3, '@');
+	end = scheme + 3 + strcspn(scheme + 3, "?");
+	for (p = scheme + 3; p < end; p++)
+		if (*p == '@')
+			at = p;
+	p = scheme + 3 + strcspn(scheme + 3, "@/");
+	if (!at && *p == '@')
+		at = p;
 	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
 	p = colon ? at : location;
 	if (colon)

@@ -531,6 +531,17 @@ static void test_url_without_password(void **state)
 		{ "/tmp/a b/store.db", NULL, "/tmp/a b/store.db" },
 		{ "/tmp/x://u:s3cret@h", NULL, "/tmp/x://u:s3cret@h" },
 		{ "://u:s3cret@h", NULL, "://u:s3cret@h" },
+		{ "postgresql://u:s3cret@host/db?sslpassword=keypw", "...",
+		  "postgresql://u@host/db?sslpassword=..." },
+		{ "postgresql:///db?SSLPass%77ord=keypw&user=u", NULL, "postgresql:///db?user=u" },
+		{ "postgresql://host:5432/db?application_name=me@corp", NULL,
+		  "postgresql://host:5432/db?application_name=me@corp" },
+		{ "postgresql://[::1]:5432/db?user=a@b", NULL,
+		  "postgresql://[::1]:5432/db?user=a@b" },
+		{ "postgresql://u:p@w@h/db?application_name=me@corp", NULL,
+		  "postgresql://u@h/db?application_name=me@corp" },
+		{ "postgresql://u:s3/cret@h/db?user=a@b", NULL, "postgresql://u@h/db?user=a@b" },
+		{ "postgresql://u?x=p:s3cret@h", NULL, "postgresql://u?x=p@h" },
 	};
 
 	(void)state;
