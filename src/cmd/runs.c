@@ -54,7 +54,7 @@ int cmd_runs(int argc, char **argv)
 		goto out;
 	}
 	f->write(stdout, &set, NULL);
-	say_unfinished_replacements(st, NULL);
+	say_unfinished_replacements(st, global.db, NULL);
 out:
 	result_set_release(&set);
 	store_close(st);

@@ -141,7 +141,7 @@ int cmd_show(int argc, char **argv)
 		report_profile_text(stdout, &d, &argv[optind]);
 		profile_diff_release(&d);
 	}
-	say_unfinished_replacements(st, argv[optind]);
+	say_unfinished_replacements(st, global.db, argv[optind]);
 out:
 	result_set_release(&set);
 	store_close(st);

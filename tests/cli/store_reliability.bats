@@ -170,7 +170,7 @@ interrupted() {
 	sp export x | cmp - "$TMP/before.json"
 	[ "$(db "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 2 ]
 	# runs and show say which batch they leave out, and how to finish it, on stderr
-	local note="schedperf: run 'x': batch 3 (started *), a --replace, is unfinished, so the batches it would replace are shown instead (finish it with 'schedperf run --resume --name x', unless a run writes it now)"
+	local note="schedperf: run 'x': batch 3 (started *), a --replace, is unfinished, so the batches it would replace are shown instead (finish it with 'schedperf run --resume --name x --db $SCHEDPERF_DB', unless a run writes it now)"
 	sp runs 2>"$TMP/note" >/dev/null
 	[[ "$(cat "$TMP/note")" == $note ]]
 	sp show x 2>"$TMP/note" >"$TMP/show.txt"
@@ -187,6 +187,18 @@ interrupted() {
 	[ "$(db "SELECT complete FROM batches b JOIN runs r ON r.id = b.run_id WHERE r.name = 'x'")" -eq 1 ]
 	sp runs 2>"$TMP/note" >/dev/null
 	[ ! -s "$TMP/note" ]
+}
+
+@test "store: the unfinished --replace's resume command is quoted for a shell, with its --db" {
+	sp run pipe -p loops=100 -i 1 --name "it's a b" -q
+	sp run pipe -p loops=100 -i 1 --name "it's a b" -q
+	db "UPDATE batches SET replacing = 1, complete = 0 WHERE id = (SELECT max(id) FROM batches)"
+	local want="finish it with 'schedperf run --resume --name 'it'\\''s a b' --db $SCHEDPERF_DB',"
+	sp runs 2>"$TMP/note" >/dev/null
+	grep -qF -- "$want" "$TMP/note"
+	cd "$TMP"
+	"$SP" --db store.db show "it's a b" 2>"$TMP/note" >/dev/null
+	grep -qF -- "$want" "$TMP/note"
 }
 
 @test "store: a --replace none of whose iterations succeeded replaces nothing" {
