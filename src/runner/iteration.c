@@ -176,6 +176,17 @@ static void describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "ended with wait status %#x", status);
 }
 
+/* How the holder died before it could say how the child ended (@status: its). */
+static void describe_holder(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "its holder was killed by signal %d (%s); "
+			 "its usage is unknown", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "its holder ended (wait status %#x) before saying "
+			 "how it ended; its usage is unknown", status);
+}
+
 /*
  * A failure while the OOM killer killed in the tasks' cgroups (@before:
  * its kills when the iteration began) says so: "killed by signal 9" alone
@@ -250,7 +261,7 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	struct holder holder;
 	struct holder_end end;
 	int report_fds[2], go_fds[2], status = 0;
-	bool timed_out = false;
+	bool timed_out = false, holder_lost;
 	double start, wall;
 	long oom_kills;
 	ssize_t got;
@@ -343,7 +354,7 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	 * The child's end as its holder saw it: its wall time ends when it
 	 * was reaped, not when the holder, past it, has ended what it left.
 	 */
-	holder_wait(&holder, &end);
+	holder_lost = holder_wait(&holder, &end) != 0;
 	status = end.status;
 	wall = end.ended - start;
 	out->ended = time_epoch() - (time_now() - end.ended);
@@ -351,6 +362,13 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	interference_after(cfg->interference,
 			   out->rusage[RUSAGE_USER] + out->rusage[RUSAGE_SYSTEM],
 			   &out->interference);
+	if (holder_lost) {
+		/* its usage and end died with the holder: absent, never zeros */
+		for (size_t i = 0; i < NR_RUSAGE_METRICS; i++)
+			out->rusage[i] = NAN;
+		out->interference = (struct interference){ .taken = NAN, .steal = NAN,
+							   .available = NAN };
+	}
 	/* Whatever the workload left behind in its group goes with it. */
 	guardian_stop(&guardian);
 	running_group = 0;
@@ -359,6 +377,12 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 
 	if (interrupted)
 		return error_set(err, EXIT_ENV, "interrupted by signal %d", interrupted);
+	if (holder_lost) {
+		/* the child died with it (its death signal), whatever it reported */
+		fail_outcome(out, nr_values);
+		describe_holder(status, out->failure, sizeof(out->failure));
+		return 0;
+	}
 	if (timed_out) {
 		fail_outcome(out, nr_values);
 		snprintf(out->failure, sizeof(out->failure),

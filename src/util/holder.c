@@ -100,7 +100,7 @@ hold(int fd, pid_t child, pid_t pgid, pid_t starter)
 pid_t holder_fork(struct holder *h, pid_t pgid)
 {
 	struct holder_hello hello;
-	pid_t starter = getpid(), child;
+	pid_t starter = getpid(), holder, child;
 	sigset_t all, saved;
 	int fds[2], saved_errno;
 	bool said;
@@ -124,9 +124,17 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 		/* its children reaped by itself, not by an inherited SIG_IGN */
 		signal(SIGCHLD, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGTERM, 0UL, 0UL, 0UL);
+		holder = getpid();
 		child = fork();
 		if (child == 0) {
 			close(fds[1]);
+			/*
+			 * A holder killed (SIGKILL: no cleanup of its own) takes the
+			 * child with it, and so the group, which the runner kills:
+			 * a child left under init could say nothing of how it ended.
+			 */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL) || getppid() != holder)
+				_exit(1);
 			sigprocmask(SIG_SETMASK, &saved, NULL);
 			return 0;
 		}

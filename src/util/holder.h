@@ -17,7 +17,8 @@
  *
  * Nothing else is its: the starter's other children, and whatever they
  * leave, never come to it. The starter's death (SIGKILL too) ends the
- * child, and so everything below the holder (PR_SET_PDEATHSIG).
+ * child, and so everything below the holder (PR_SET_PDEATHSIG); the
+ * holder's own death (SIGKILL too) ends the child (its PR_SET_PDEATHSIG).
  *
  * What is left below it is killed but for a cgroup reaper (util/cgroup.h),
  * which must outlive the tasks to remove their cgroups; the holder leaves
@@ -47,7 +48,8 @@ pid_t holder_fork(struct holder *h, pid_t pgid);
  * Wait until the child has ended and the holder has ended what was left
  * below it, then reap the holder. Returns 0 with @end said by the holder;
  * -1 when the holder died before it could say (killed), with @end's status
- * the holder's, its usage nothing and the time now.
+ * the holder's, its usage zeros that are no usage and the time now: the
+ * caller must not take them for the child's.
  */
 int holder_wait(struct holder *h, struct holder_end *end);
 

@@ -397,6 +397,27 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 1 ]
 }
 
+@test "a killed holder fails its iteration, stores no usage and takes the iteration with it" {
+	local holder
+
+	# the iteration would take 30 s: the run ends long before, with it
+	"$SP" run command -p 'cmd=sleep 30' -i 1 --name holder --quiet 3>&- &
+	pid=$!
+	wait_for iteration_child $pid
+	holder=$(stat_field "$child" 4)
+	[ -n "$holder" ] && [ "$holder" != "$pid" ]
+	kill -KILL "$holder"
+	wait_for all_gone "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 1 ]
+	all_gone "$child"
+	[ "$(iterations "failure LIKE 'its holder was killed by signal 9%'")" -eq 1 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM samples s JOIN metrics m
+	     ON m.id = s.metric_id WHERE m.name IN ('user', 'system', 'voluntary_csw',
+	     'minor_faults', 'wall')")" -eq 0 ]
+}
+
 # kill_task RUNNER SIGNAL [READY]: kill with SIGNAL the last task of the
 # workload (a child of its iteration's process) that the run RUNNER runs,
 # once that iteration is not the one a kill hit last ($hit) and READY
