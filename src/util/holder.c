@@ -107,19 +107,26 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
+	/*
+	 * Blocked across the fork: a signal (Ctrl-C) between it and the
+	 * holder's own mask would run the starter's handlers in the holder
+	 * (its cleanups: the starter's files unlinked), and kill it unsaid.
+	 * The starter takes what came meanwhile once it restores its mask.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &saved);
 	h->pid = fork();
 	if (h->pid < 0) {
 		saved_errno = errno;
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 		close(fds[0]);
 		close(fds[1]);
 		errno = saved_errno;
 		return -1;
 	}
 	if (h->pid == 0) {
+		/* Kept blocked: pending until sigwaitinfo(), the child's end or the starter's. */
 		close(fds[0]);
-		/* Pending until sigwaitinfo() takes them: the child's end, the starter's. */
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, &saved);
 		orphans_adopt();
 		/* its children reaped by itself, not by an inherited SIG_IGN */
 		signal(SIGCHLD, SIG_DFL);
@@ -140,6 +147,7 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 		}
 		hold(fds[1], child, pgid, starter);
 	}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(fds[1]);
 	h->fd = fds[0];
 	said = !read_full(h->fd, &hello, sizeof(hello));
