@@ -142,11 +142,17 @@ static int run_block(const struct ab_measurement *m, struct rng *rng, double *di
 			return -1;
 		}
 		rc = side_sample(s, &v[which], err);
+		/*
+		 * Stopped: what this side stored goes too (a value that is not
+		 * positive, stored as a success; one whose profile could not be).
+		 */
 		if (rc <= 0 && k && iteration_interrupted()) {
+			side_unstop(s, measured, "ab");
 			drop_lone(m, first, unpaired, &uerr);
 			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
 		}
 		if (rc < 0) {
+			side_unstop(s, measured, "ab");
 			if (k)
 				drop_lone(m, first, unpaired, &uerr);
 			return -1;

@@ -186,6 +186,25 @@ int side_unfail(struct sample_side *side, size_t measured_before, struct error *
 	return runner_bench_drop_last(side->bench, &side->result, err);
 }
 
+/* @s's sample of the last block could not be taken back (@why): said. */
+static void say_undropped(const struct sample_side *s, const char *who, const char *why)
+{
+	sampling_end(s->sampling);
+	sampling_note(s->sampling, "schedperf: warning: %s: the unpaired sample of run %s's "
+		      "last block could not be dropped: %s; it stays, and compare, which pools a "
+		      "run's samples, counts it", who, s->run_name, why);
+}
+
+int side_unstop(struct sample_side *side, size_t measured_before, const char *who)
+{
+	struct error uerr = { 0 };
+
+	if (!side_unfail(side, measured_before, &uerr))
+		return 0;
+	say_undropped(side, who, uerr.msg);
+	return -1;
+}
+
 int block_unsample(struct sample_side *const *sampled, size_t n, const char *who,
 		   struct sample_side **unpaired, struct error *err)
 {
@@ -203,10 +222,7 @@ int block_unsample(struct sample_side *const *sampled, size_t n, const char *who
 		if (unpaired && !rc)
 			*unpaired = s;
 		rc = -1;
-		sampling_end(s->sampling);
-		sampling_note(s->sampling, "schedperf: warning: %s: the unpaired sample of run "
-			      "%s's last block could not be dropped: %s; it stays, and compare, "
-			      "which pools a run's samples, counts it", who, s->run_name, uerr.msg);
+		say_undropped(s, who, uerr.msg);
 	}
 	return rc;
 }
@@ -276,9 +292,12 @@ int block_sample(struct block_sampler *bs, double *values, size_t *failed, struc
 		*failed = order[k];
 		/*
 		 * Stopped (a signal fails the iteration it cuts short): a block
-		 * under way keeps no sample, and the first error is kept.
+		 * under way keeps no sample, nor what this side stored before it
+		 * stopped (a value that is not positive, or one whose profile
+		 * could not be stored), and the first error is kept.
 		 */
 		if (rc < 0 || iteration_interrupted()) {
+			side_unstop(s, measured, bs->who);
 			block_unsample(sampled, k, bs->who, NULL, &uerr);
 			return rc ? -1 : error_set(err, EXIT_ENV, "interrupted");
 		}

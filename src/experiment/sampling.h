@@ -100,6 +100,14 @@ int side_unsample(struct sample_side *side, struct error *err);
  */
 int side_unfail(struct sample_side *side, size_t measured_before, struct error *err);
 /*
+ * side_unfail() for a side whose side_sample() stopped the block (-1, or 0
+ * under a signal): what it stored goes, whatever it measured (the runner
+ * counts an iteration once it is stored, before its profile, whose error
+ * stops the run). A deletion that fails is said, as block_unsample()'s,
+ * and gives -1; the iteration stays.
+ */
+int side_unstop(struct sample_side *side, size_t measured_before, const char *who);
+/*
  * Mark its batch finished (complete or not), waiting for a write lock held
  * past the busy timeout as the runner's writes do (runner/lock_wait.h),
  * and free it.

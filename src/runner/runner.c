@@ -346,14 +346,20 @@ static int run_slot(struct runner_bench *rb, bool warmup, const struct open_slot
 		}
 		if (commit_iteration(rb, warmup, &outcome, &info, err))
 			return -1;
-		if (profile_store(rb, rb->cfg.monitors, rb->seq - 1, false,
-				  !warmup && !outcome.failed, err))
-			return -1;
+		/*
+		 * Counted as soon as it is stored, before its profile: a profile
+		 * that cannot be stored stops the run with the iteration in the
+		 * store, and a caller taking it back (runner_bench_drop_last())
+		 * goes by these counts.
+		 */
 		result->iterations_done++;
 		result->iterations_failed += outcome.failed;
 		result->iterations_measured += !warmup && !outcome.failed;
 		result->iterations_disturbed += !outcome.failed && info.disturbed;
 		rb->last_disturbed = !outcome.failed && info.disturbed;
+		if (profile_store(rb, rb->cfg.monitors, rb->seq - 1, false,
+				  !warmup && !outcome.failed, err))
+			return -1;
 		if (info.rerun) {
 			reruns++;
 			continue;
