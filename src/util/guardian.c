@@ -43,20 +43,24 @@ void guardian_wait_orphaned(int fd)
  * Have @dir removed once the starter and the whole group are gone, when
  * no task of it can write there any more. Not by the guardian, which
  * dies with its group (and the iteration's holder kills the group as the
- * guardian wakes): by a process of a group of its own, forked now, that
- * sleeps on the same pipe. A starter that lives removes @dir itself;
- * this one then finds nothing.
+ * guardian wakes): by a child of the starter, of a group of its own,
+ * that sleeps on the same pipe. A starter that lives removes @dir itself,
+ * and kills and reaps this one first (guardian_end()): else it would
+ * outlive every iteration, a zombie of an init that may not reap, and
+ * remove @dir at the same time as the starter does, into the next one.
+ * Returns its pid, or -1.
  */
-static void start_remover(int fd, const char *dir, const struct scratch_dir_id *id)
+static pid_t start_remover(int fd, pid_t group, const char *dir,
+			   const struct scratch_dir_id *id)
 {
 	const struct timespec ms = { 0, 1000000 };
-	pid_t group = getpid(), pid = fork();
+	pid_t pid = fork();
 
 	if (pid != 0) {
-		/* Both sides leave the group, so that it is left before a kill. */
+		/* Both sides set the group, so that it is left before a kill. */
 		if (pid > 0)
 			setpgid(pid, pid);
-		return;
+		return pid;
 	}
 	setpgid(0, 0);
 	/* @dir is absolute: hold no directory of the starter's while waiting */
@@ -70,11 +74,8 @@ static void start_remover(int fd, const char *dir, const struct scratch_dir_id *
 	_exit(0);
 }
 
-static void __attribute__((noreturn))
-guard(int fd, const char *dir, const struct scratch_dir_id *id)
+static void __attribute__((noreturn)) guard(int fd)
 {
-	if (dir)
-		start_remover(fd, dir, id);
 	guardian_wait_orphaned(fd);
 	kill(0, SIGKILL);
 	_exit(0);
@@ -93,6 +94,7 @@ int guardian_start_removing(struct guardian *g, const char *dir, struct error *e
 
 	g->pgid = 0;
 	g->fd = -1;
+	g->remover = 0;
 	/* what @dir is now, its starter's own: the remover removes no other */
 	if (dir && scratch_dir_id(dir, &id))
 		return error_set(err, EXIT_ENV, "cannot find the scratch directory %s: %s "
@@ -110,10 +112,23 @@ int guardian_start_removing(struct guardian *g, const char *dir, struct error *e
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[1]);
-		guard(fds[0], dir, &id);
+		guard(fds[0]);
 	}
 	/* Both sides set the group, so that it exists when fork returns here. */
 	setpgid(pid, pid);
+	if (dir) {
+		g->remover = start_remover(fds[0], pid, dir, &id);
+		if (g->remover < 0) {
+			g->remover = 0;
+			close(fds[0]);
+			g->pgid = pid;
+			g->fd = fds[1];
+			guardian_stop(g);
+			return error_set(err, EXIT_ENV, "cannot fork a scratch directory's "
+					 "remover: %s (raise 'ulimit -u' or free memory)",
+					 strerror(errno));
+		}
+	}
 	close(fds[0]);
 	g->pgid = pid;
 	g->fd = fds[1];
@@ -131,6 +146,13 @@ static void guardian_end(struct guardian *g, pid_t target)
 {
 	if (!g->pgid)
 		return;
+	/* the starter lives: the scratch directory is its own to remove */
+	if (g->remover > 0) {
+		kill(g->remover, SIGKILL);
+		while (waitpid(g->remover, NULL, 0) < 0 && errno == EINTR)
+			;
+		g->remover = 0;
+	}
 	kill(target, SIGKILL);
 	close(g->fd);
 	while (waitpid(g->pgid, NULL, 0) < 0 && errno == EINTR)

@@ -23,6 +23,7 @@
 struct guardian {
 	pid_t pgid;		/* the group, led by the guardian; 0 = none */
 	int fd;			/* the starter's end of the pipe */
+	pid_t remover;		/* its scratch directory's remover; 0 = none */
 };
 
 /* Start a guardian and its group. */
@@ -31,9 +32,10 @@ int guardian_start(struct guardian *g, struct error *err);
 /*
  * The same, for a group whose tasks write in scratch directory @dir
  * (util/scratch_dir.h; NULL: none): when its starter is gone, the
- * guardian also has @dir removed, once the group it kills is gone. While
- * the starter lives, @dir is the starter's to remove, after
- * guardian_stop().
+ * guardian also has @dir removed, once the group it kills is gone, by a
+ * child of the starter in a group of its own (the remover). While the
+ * starter lives, @dir is the starter's to remove, after guardian_stop()
+ * or guardian_release(), which kill and reap the remover first.
  */
 int guardian_start_removing(struct guardian *g, const char *dir, struct error *err);
 

@@ -232,7 +232,7 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	enum stop stopped;
 	bool reaped = false;
 	struct strbuf err_text = STRBUF_INIT;
-	struct guardian g = { 0, -1 };
+	struct guardian g = { 0, -1, 0 };
 	pid_t pid, group;
 
 	if (len)

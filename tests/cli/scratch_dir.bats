@@ -118,3 +118,18 @@ stop_in_disk_test() {
 	assert_one_line_error
 	[[ "$output" == *"nonexistent, which cannot be used: "* ]]
 }
+
+@test "a normal run leaves no remover: the run removes each iteration's directory itself" {
+	scratch_setup
+	# a session of its own: every process the run forks stays in it, zombies too
+	setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$TMP/sid" \
+		"$SP" run reaim -p users=2 -p jobs=10 -p filesize=8 -p poolsize=16 -i 3 \
+		--name r --quiet --no-monitors 3>&-
+	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT count(*) FROM iterations WHERE failure IS NULL')" \
+		-eq 3 ]
+	no_scratch_left
+	# a remover that outlived the run (one per iteration), alive or a zombie
+	local left
+	left=$(ps -s "$(cat "$TMP/sid")" -o pid=,stat=,args= || true)
+	[ -z "$left" ] || { echo "left: $left"; return 1; }
+}
