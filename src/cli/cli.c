@@ -136,20 +136,24 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 
 int command_check_run_name(const char *cmd, const char *what, const char *s, size_t max)
 {
-	char shown[128];
+	char *shown;
+	int code;
 
 	if (command_check_name(cmd, what, s, max))
 		return EXIT_USAGE;
 	if (!utf8_blank_at_ends(s))
 		return 0;
-	utf8_escape(shown, sizeof(shown), s);
+	shown = utf8_blanks_escaped(s);
 	if (utf8_blank(s))
-		return command_usage_error(cmd, "%s '%s' is blank: it would show as no name at "
-					   "all (give a name with a visible character)", what,
+		code = command_usage_error(cmd, "%s '%.128s' is blank: it would show as no name "
+					   "at all (give a name with a visible character)", what,
 					   shown);
-	return command_usage_error(cmd, "%s '%s' begins or ends with a space: it would look "
-				   "like a name without it (give it without the spaces)", what,
-				   shown);
+	else
+		code = command_usage_error(cmd, "%s '%.128s' begins or ends with a space: it "
+					   "would look like a name without it (give it without "
+					   "the spaces)", what, shown);
+	free(shown);
+	return code;
 }
 
 int command_check_release(const char *cmd, const char *what, const char *s)

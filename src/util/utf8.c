@@ -61,13 +61,18 @@ static bool every_code(const char *s, bool (*fits)(unsigned long code))
 	return true;
 }
 
-/* White_Space of Unicode's PropList.txt that is not a control, and the zero-width spaces. */
+/*
+ * White_Space of Unicode's PropList.txt that is not a control, the
+ * zero-width spaces, and what shows as nothing: the soft hyphen, the
+ * Hangul fillers, the braille blank.
+ */
 static bool shows_blank(unsigned long code)
 {
-	return code == 0x20 || code == 0xa0 || code == 0x1680 ||
-	       (code >= 0x2000 && code <= 0x200d) || code == 0x2028 || code == 0x2029 ||
-	       code == 0x202f || code == 0x205f || code == 0x2060 || code == 0x3000 ||
-	       code == 0xfeff;
+	return code == 0x20 || code == 0xa0 || code == 0xad || code == 0x115f ||
+	       code == 0x1160 || code == 0x1680 || (code >= 0x2000 && code <= 0x200d) ||
+	       code == 0x2028 || code == 0x2029 || code == 0x202f || code == 0x205f ||
+	       code == 0x2060 || code == 0x2800 || code == 0x3000 || code == 0x3164 ||
+	       code == 0xfeff || code == 0xffa0;
 }
 
 static bool any_code(unsigned long code)
@@ -179,8 +184,11 @@ bool utf8_plain(const char *s)
 	return every_code(s, shows_plainly);
 }
 
-/* The next piece of @*p as shown: itself, \xHH or \uHHHH; *p moves past it. */
-static size_t next_shown(const unsigned char **p, char piece[8])
+/*
+ * The next piece of @*p as shown: itself, \xHH or \uHHHH (a blank other
+ * than U+0020 too when @blanks); *p moves past it.
+ */
+static size_t next_shown(const unsigned char **p, char piece[8], bool blanks)
 {
 	unsigned long code;
 	size_t seq = sequence_length(*p, &code);
@@ -190,7 +198,7 @@ static size_t next_shown(const unsigned char **p, char piece[8])
 		(*p)++;
 		return 4;
 	}
-	if (reorders_or_controls(code)) {
+	if (reorders_or_controls(code) || (blanks && code != 0x20 && shows_blank(code))) {
 		snprintf(piece, 8, "\\u%04lx", code);
 		*p += seq;
 		return 6;
@@ -209,7 +217,7 @@ void utf8_escape(char *buf, size_t len, const char *s)
 		return;
 	while (*p) {
 		char piece[8];
-		size_t n = next_shown(&p, piece);
+		size_t n = next_shown(&p, piece, false);
 
 		if (at + n + 4 > len) {
 			snprintf(buf + at, len - at, "...");
@@ -228,7 +236,21 @@ char *utf8_escaped(const char *s)
 
 	while (*p) {
 		char piece[8];
-		size_t n = next_shown(&p, piece);
+		size_t n = next_shown(&p, piece, false);
+
+		strbuf_add(&sb, piece, n);
+	}
+	return strbuf_detach(&sb);
+}
+
+char *utf8_blanks_escaped(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		char piece[8];
+		size_t n = next_shown(&p, piece, true);
 
 		strbuf_add(&sb, piece, n);
 	}
@@ -249,7 +271,7 @@ char *utf8_message(const char *s)
 			p++;
 			continue;
 		}
-		n = next_shown(&p, piece);
+		n = next_shown(&p, piece, false);
 		strbuf_add(&sb, piece, n);
 	}
 	return strbuf_detach(&sb);

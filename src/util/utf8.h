@@ -58,6 +58,12 @@ size_t utf8_rune_offset(const char *s, size_t runes);
  */
 void utf8_escape(char *buf, size_t len, const char *s);
 /*
+ * utf8_escaped() with every blank but U+0020 (utf8_blank()) as \uHHHH too:
+ * for a message that says a name is blank at an end, which a zero-width
+ * or a no-break space would leave the reader unable to see.
+ */
+char *utf8_blanks_escaped(const char *s);
+/*
  * The same, whole and malloc'd: for a name or value shown on a line of a
  * table, where a carriage return or an escape sequence would rewrite what
  * the terminal or the mail shows.

@@ -190,12 +190,19 @@ refused_by_all() {
 @test "options: a run name blank, or blank at an end, is refused; a stored one is still read" {
 	local nbsp=$'\xc2\xa0' ideo=$'\xe3\x80\x80' zwsp=$'\xe2\x80\x8b' name
 
-	for name in " " "  " "$nbsp" "$zwsp" "a " " a" "a$ideo" "${zwsp}a" "a$nbsp"; do
+	local filler=$'\xe3\x85\xa4' braille=$'\xe2\xa0\x80' shy=$'\xc2\xad'
+	for name in " " "  " "$nbsp" "$zwsp" "a " " a" "a$ideo" "${zwsp}a" "a$nbsp" \
+		"${filler}a" "a$braille" "a$shy"; do
 		run sp run pipe -p loops=10 -i 1 --name "$name"
 		[ "$status" -eq 2 ] || { echo "'$name': $status $output"; return 1; }
 		assert_one_line_error
-		[[ "$output" == "schedperf: run: run name '$name' "* ]]
+		[[ "$output" == "schedperf: run: run name '"* ]]
 	done
+	# an invisible blank is shown escaped, so the name does not read as 'a'
+	run sp run pipe -p loops=10 -i 1 --name $'a\xe2\x81\xa0'
+	[ "$output" = "schedperf: run: run name 'a\u2060' begins or ends with a space: it would look like a name without it (give it without the spaces)" ]
+	run sp run pipe -p loops=10 -i 1 --name "$nbsp"
+	[ "$output" = "schedperf: run: run name '\u00a0' is blank: it would show as no name at all (give a name with a visible character)" ]
 	[ ! -e "$SCHEDPERF_DB" ]
 	run sp run pipe -p loops=10 -i 1 --name " "
 	[ "$output" = "schedperf: run: run name ' ' is blank: it would show as no name at all (give a name with a visible character)" ]

@@ -148,6 +148,8 @@ static void test_utf8_plain(void **state)
 /* Blank at an end: a space of any kind, or a zero-width one, first or last. */
 static void test_utf8_blank_at_ends(void **state)
 {
+	char *s;
+
 	assert_true(utf8_blank_at_ends(""));
 	assert_true(utf8_blank_at_ends(" "));
 	assert_true(utf8_blank_at_ends("a "));
@@ -156,12 +158,21 @@ static void test_utf8_blank_at_ends(void **state)
 	assert_true(utf8_blank_at_ends("\xe3\x80\x80" "a"));	/* U+3000 */
 	assert_true(utf8_blank_at_ends("a\xe2\x80\x8b"));		/* U+200B */
 	assert_true(utf8_blank_at_ends("\xef\xbb\xbf" "a"));	/* U+FEFF */
+	assert_true(utf8_blank_at_ends("\xe3\x85\xa4" "a"));	/* U+3164 */
+	assert_true(utf8_blank_at_ends("a\xe2\xa0\x80"));		/* U+2800 */
+	assert_true(utf8_blank_at_ends("\xe1\x85\x9f" "a"));	/* U+115F */
+	assert_true(utf8_blank_at_ends("a\xe1\x85\xa0"));		/* U+1160 */
+	assert_true(utf8_blank_at_ends("a\xef\xbe\xa0"));		/* U+FFA0 */
+	assert_true(utf8_blank_at_ends("a\xc2\xad"));		/* U+00AD */
 	assert_false(utf8_blank_at_ends("a b"));
 	assert_false(utf8_blank_at_ends("caf\xc3\xa9"));
 	assert_false(utf8_blank_at_ends("\xe2\x80\x94"));		/* U+2014, a dash */
 	assert_true(utf8_blank(""));
 	assert_true(utf8_blank(" \xc2\xa0\xe2\x80\x8b"));
 	assert_false(utf8_blank(" a "));
+	s = utf8_blanks_escaped("\xe2\x81\xa0" "a b\xc2\xa0\x1b");
+	assert_string_equal(s, "\\u2060a b\\u00a0\\x1b");
+	free(s);
 }
 
 /* Kept for JSON: UTF-8 as it is, a control character too; stray bytes escaped. */
