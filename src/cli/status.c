@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The status line of a measurement, and a run's (status.h). */
+/* The status line of a measurement, and a run's, and its failures' warning (status.h). */
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -133,4 +133,31 @@ const struct runner_events *run_display_init(struct run_display *d)
 			    global.quiet ? NULL : run_failed, d, run_note },
 	};
 	return &d->events;
+}
+
+/*
+ * Iterations are the planned ones, each of up to 1 + --retries attempts:
+ * with retries, the failed attempts are said apart from the iterations
+ * that failed every one of theirs.
+ */
+void run_display_outcome(const struct runner_result *res, const char *name)
+{
+	size_t failed = res->iterations_failed;
+
+	if (!failed || runner_measured_nothing(res))
+		return;
+	if (failed == res->planned_failed)
+		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
+			"stored as failures; see 'schedperf show %s')\n",
+			res->planned_failed, res->planned_done, name);
+	else if (!res->planned_failed)
+		fprintf(stderr, "schedperf: warning: %zu attempt%s failed and %s retried; all "
+			"%zu iterations succeeded (the failed attempts are stored as failures; "
+			"see 'schedperf show %s')\n", failed, failed == 1 ? "" : "s",
+			failed == 1 ? "was" : "were", res->planned_done, name);
+	else
+		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed, after %zu "
+			"failed attempts in all (the failed attempts are stored as failures; see "
+			"'schedperf show %s')\n", res->planned_failed, res->planned_done, failed,
+			name);
 }

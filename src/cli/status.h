@@ -46,5 +46,10 @@ struct run_display {
 const struct runner_events *run_display_init(struct run_display *d);
 /* Clear the progress line, if one is drawn. */
 void run_display_end(struct run_display *d);
+/*
+ * The warning, on stderr, that some of the run @name's iterations or
+ * attempts failed; none when none did, or when none measured anything.
+ */
+void run_display_outcome(const struct runner_result *res, const char *name);
 
 #endif

@@ -498,34 +498,6 @@ static char *monitors_with_profile(const char *list)
 	return strbuf_detach(&sb);
 }
 
-/* Whether it ran iterations and none measured anything: a failed measurement. */
-/*
- * Iterations are the planned ones, each of up to 1 + --retries attempts:
- * with retries, the failed attempts are said apart from the iterations
- * that failed every one of theirs.
- */
-static void print_outcome(const struct runner_result *res, const char *name)
-{
-	size_t failed = res->iterations_failed;
-
-	if (!failed || runner_measured_nothing(res))
-		return;
-	if (failed == res->planned_failed)
-		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed (they are "
-			"stored as failures; see 'schedperf show %s')\n",
-			res->planned_failed, res->planned_done, name);
-	else if (!res->planned_failed)
-		fprintf(stderr, "schedperf: warning: %zu attempt%s failed and %s retried; all "
-			"%zu iterations succeeded (the failed attempts are stored as failures; "
-			"see 'schedperf show %s')\n", failed, failed == 1 ? "" : "s",
-			failed == 1 ? "was" : "were", res->planned_done, name);
-	else
-		fprintf(stderr, "schedperf: warning: %zu of %zu iterations failed, after %zu "
-			"failed attempts in all (the failed attempts are stored as failures; see "
-			"'schedperf show %s')\n", res->planned_failed, res->planned_done, failed,
-			name);
-}
-
 /*
  * The batch just run: its summary on stdout (unless @quiet), and one line
  * on stderr when other tasks disturbed some of its iterations.
@@ -769,7 +741,7 @@ int cmd_run(int argc, char **argv)
 	code = runner_execute(st, plan, &req.opt, &res, &err);
 	run_display_end(&display);
 	if (code) {
-		print_outcome(&res, req.opt.name);
+		run_display_outcome(&res, req.opt.name);
 		if (res.signal && !res.batch_id) {
 			/* in its begin's wait for the store's write lock */
 			code = command_interrupted("nothing was stored");
@@ -787,7 +759,7 @@ int cmd_run(int argc, char **argv)
 			add_resume_hint(&err, &res, req.opt.name);
 		goto fail;
 	}
-	print_outcome(&res, req.opt.name);
+	run_display_outcome(&res, req.opt.name);
 	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
 	if (!code && runner_measured_nothing(&res) && req.opt.replace)
 		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
