@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,14 +123,23 @@ static void children_of(pid_t pid, struct pids *out)
 		children_by_scan(pid, out);
 }
 
-/* Whether @pid called orphans_spare(), or was forked by one that had. */
+/*
+ * Whether @pid called orphans_spare(), or was forked by one that had: its
+ * name, and this program (the same file as ours), as a workload's task
+ * may take the name (a copy of any program so named) but not the file.
+ */
 static bool spared(pid_t pid)
 {
 	char path[64], comm[32];
+	struct stat its, ours;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	return read_small(path, comm, sizeof(comm)) > 0 &&
-	       !strcmp(comm, ORPHANS_SPARED_NAME "\n");
+	if (read_small(path, comm, sizeof(comm)) <= 0 ||
+	    strcmp(comm, ORPHANS_SPARED_NAME "\n"))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	return !stat(path, &its) && !stat("/proc/self/exe", &ours) &&
+	       its.st_dev == ours.st_dev && its.st_ino == ours.st_ino;
 }
 
 /*

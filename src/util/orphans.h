@@ -28,7 +28,8 @@ void orphans_end(void);
  * A process that must outlive the others of a killed subtree to finish
  * their work (util/cgroup.h's reaper, which removes their cgroups once
  * they are gone) calls this: its name, and that of what it forks, becomes
- * ORPHANS_SPARED_NAME, which orphans_end_sparing() leaves alive.
+ * ORPHANS_SPARED_NAME, which orphans_end_sparing() leaves alive when it
+ * also runs this program's own file (a copy of another so named does not).
  */
 #define ORPHANS_SPARED_NAME "schedperf-reap"
 void orphans_spare(void);

@@ -890,3 +890,15 @@ gone_or_kill() {
 	wait "$pid" || true
 	gone_or_kill "$sleeper"
 }
+
+@test "a task named as the cgroup reaper is not spared: it ends with its killed iteration" {
+	local d=$BATS_TEST_TMPDIR/spoof
+
+	mkdir "$d"
+	cp "$(command -v sleep)" "$d/schedperf-reap"
+	run sp run command -p "cmd=setsid $d/schedperf-reap 300 </dev/null >/dev/null 2>&1 &
+echo \$! >$d/pid; exec sleep 300" -p shell=1 -i 1 --timeout 1 --name spoof
+	[ "$status" -eq 1 ]
+	[ -s "$d/pid" ]
+	gone_or_kill "$(cat "$d/pid")"
+}
