@@ -405,7 +405,8 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/f.json" "$TMP/old.json"
 	pid=$!
 	wait_for iteration_child $pid
 	holder=$(stat_field "$child" 4)
-	[ -n "$holder" ] && [ "$holder" != "$pid" ]
+	[ -n "$holder" ]
+	[ "$holder" != "$pid" ]
 	kill -KILL "$holder"
 	wait_for all_gone "$pid"
 	rc=0
