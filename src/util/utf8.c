@@ -229,32 +229,29 @@ void utf8_escape(char *buf, size_t len, const char *s)
 	buf[at] = '\0';
 }
 
-char *utf8_escaped(const char *s)
+/* @s as next_shown() shows it, its blanks escaped too when @blanks. */
+static char *shown(const char *s, bool blanks)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	struct strbuf sb = STRBUF_INIT;
 
 	while (*p) {
 		char piece[8];
-		size_t n = next_shown(&p, piece, false);
+		size_t n = next_shown(&p, piece, blanks);
 
 		strbuf_add(&sb, piece, n);
 	}
 	return strbuf_detach(&sb);
 }
 
+char *utf8_escaped(const char *s)
+{
+	return shown(s, false);
+}
+
 char *utf8_blanks_escaped(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	struct strbuf sb = STRBUF_INIT;
-
-	while (*p) {
-		char piece[8];
-		size_t n = next_shown(&p, piece, true);
-
-		strbuf_add(&sb, piece, n);
-	}
-	return strbuf_detach(&sb);
+	return shown(s, true);
 }
 
 char *utf8_message(const char *s)
