@@ -638,6 +638,8 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 
 @test "bisect: two bisections at once on one store never share a --name's runs" {
 	repo_of 2 2 100.0 130.0
+	# copied before the first starts: its worktree's files come and go under .git
+	cp -r "$TMP/repo" "$TMP/other"
 	# the first, named "same", held while it builds its good end: no run of it yet
 	"$SP" bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' --name same \
 		--build "until [ -e '$TMP/go' ] || [ ! -d '$TMP' ]; do sleep 0.05; done
@@ -647,7 +649,6 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	wait_for sh -c "sqlite3 '$SCHEDPERF_DB' \"SELECT 1 FROM bisections WHERE json_extract(doc,
 		'\$.name') = 'same'\" 2>/dev/null | grep -q 1"
 	# a second, of another repository, under the same name, is refused
-	cp -r "$TMP/repo" "$TMP/other"
 	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' --name same \
 		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --repo "$TMP/other"
 	touch "$TMP/go"
