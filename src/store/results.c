@@ -11,86 +11,64 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-/* Append one zeroed element to an array that grows one at a time. */
-static void *grow_one(void *array, size_t *nr, size_t size)
-{
-	char *p = xreallocarray(array, *nr + 1, size);
-
-	memset(p + *nr * size, 0, size);
-	(*nr)++;
-	return p;
-}
-
 /*
- * Append one zeroed element to an array that may grow to many thousands
- * (a batch's benchmarks, a benchmark's iterations): its room is doubled,
- * so that reading a store does not copy them over and over.
+ * Append one zeroed element to an array; with @alloc (NULL: grown one at a
+ * time) its room is doubled, for those that grow to many thousands (a
+ * batch's benchmarks, a benchmark's iterations, a metric's values), so that
+ * reading a store or an import does not copy them over and over.
  */
-static void *grow_doubling(void *array, size_t *nr, size_t *alloc, size_t size)
+static void *grow(void *array, size_t *nr, size_t *alloc, size_t size)
 {
 	char *p = array;
 
-	if (*nr == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 1;
-		p = xreallocarray(p, *alloc, size);
-	}
+	if (!alloc)
+		p = xreallocarray(p, *nr + 1, size);
+	else if (*nr == *alloc)
+		p = xreallocarray(p, *alloc = *alloc ? 2 * *alloc : 4, size);
 	memset(p + *nr * size, 0, size);
 	(*nr)++;
 	return p;
 }
 
+/* Append a zeroed element to array @a of @nr (@alloc as grow()'s); its address. */
+#define APPEND(a, nr, alloc) ((a) = grow((a), &(nr), (alloc), sizeof(*(a))), &(a)[(nr) - 1])
+
 struct result_batch *result_set_add_batch(struct result_set *set)
 {
-	set->batches = grow_one(set->batches, &set->nr_batches, sizeof(*set->batches));
-	return &set->batches[set->nr_batches - 1];
+	return APPEND(set->batches, set->nr_batches, NULL);
 }
 
 struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch)
 {
-	batch->benchmarks = grow_doubling(batch->benchmarks, &batch->nr_benchmarks,
-					  &batch->alloc_benchmarks, sizeof(*batch->benchmarks));
-	return &batch->benchmarks[batch->nr_benchmarks - 1];
+	return APPEND(batch->benchmarks, batch->nr_benchmarks, &batch->alloc_benchmarks);
 }
 
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench)
 {
-	bench->metrics = grow_one(bench->metrics, &bench->nr_metrics, sizeof(*bench->metrics));
-	return &bench->metrics[bench->nr_metrics - 1];
+	return APPEND(bench->metrics, bench->nr_metrics, NULL);
 }
 
 void result_batch_add_env(struct result_batch *batch, const char *key, const char *value)
 {
-	struct env_entry *e;
+	struct env_entry *e = APPEND(batch->env, batch->nr_env, NULL);
 
-	batch->env = grow_one(batch->env, &batch->nr_env, sizeof(*batch->env));
-	e = &batch->env[batch->nr_env - 1];
 	e->key = utf8_kept(key);
 	e->value = utf8_kept(value);
 }
 
-/*
- * A metric's values grow one at a time to thousands (a store's load, an
- * import): their room is doubled, as a batch's benchmarks' is.
- */
 void result_metric_add_sample(struct result_metric *m, double value, bool warmup)
 {
+	size_t room = m->alloc_samples;
+
 	if (warmup) {
-		if (m->nr_warmup == m->alloc_warmup) {
-			m->alloc_warmup = m->alloc_warmup ? 2 * m->alloc_warmup : 4;
-			m->warmup = xreallocarray(m->warmup, m->alloc_warmup, sizeof(double));
-		}
-		m->warmup[m->nr_warmup++] = value;
+		*APPEND(m->warmup, m->nr_warmup, &m->alloc_warmup) = value;
 		return;
 	}
-	if (m->nr_samples == m->alloc_samples) {
-		m->alloc_samples = m->alloc_samples ? 2 * m->alloc_samples : 4;
-		m->samples = xreallocarray(m->samples, m->alloc_samples, sizeof(double));
-		if (m->disturbed)
-			m->disturbed = xreallocarray(m->disturbed, m->alloc_samples, sizeof(bool));
-	}
+	*APPEND(m->samples, m->nr_samples, &m->alloc_samples) = value;
+	if (m->disturbed && m->alloc_samples != room)
+		m->disturbed = xreallocarray(m->disturbed, m->alloc_samples, sizeof(bool));
 	if (m->disturbed)
-		m->disturbed[m->nr_samples] = false;
-	m->samples[m->nr_samples++] = value;
+		m->disturbed[m->nr_samples - 1] = false;
 }
 
 void result_metric_mark_disturbed(struct result_metric *m)
@@ -114,11 +92,9 @@ void result_metric_drop_samples(struct result_metric *m)
 
 struct result_iteration *result_benchmark_add_iteration(struct result_benchmark *bench)
 {
-	struct result_iteration *it;
+	struct result_iteration *it = APPEND(bench->iterations, bench->nr_iterations,
+					  &bench->alloc_iterations);
 
-	bench->iterations = grow_doubling(bench->iterations, &bench->nr_iterations,
-					  &bench->alloc_iterations, sizeof(*bench->iterations));
-	it = &bench->iterations[bench->nr_iterations - 1];
 	it->cpu_taken = it->cpu_steal = it->cpu_available = NAN;
 	it->started = it->ended = NAN;
 	return it;
@@ -127,10 +103,8 @@ struct result_iteration *result_benchmark_add_iteration(struct result_benchmark 
 void result_iteration_add_culprit(struct result_iteration *it, const char *name,
 				  int64_t pid, double cpu)
 {
-	struct result_culprit *c;
+	struct result_culprit *c = APPEND(it->culprits, it->nr_culprits, NULL);
 
-	it->culprits = grow_one(it->culprits, &it->nr_culprits, sizeof(*it->culprits));
-	c = &it->culprits[it->nr_culprits - 1];
 	c->name = xstrdup(name);
 	c->pid = pid;
 	c->cpu = cpu;
@@ -163,18 +137,14 @@ bool result_benchmark_has_interference(const struct result_benchmark *bench)
 
 struct result_profile *result_benchmark_add_profile(struct result_benchmark *bench)
 {
-	bench->profiles = grow_one(bench->profiles, &bench->nr_profiles,
-				   sizeof(*bench->profiles));
-	return &bench->profiles[bench->nr_profiles - 1];
+	return APPEND(bench->profiles, bench->nr_profiles, NULL);
 }
 
 void result_profile_add_symbol(struct result_profile *p, const char *name, const char *dso,
 			       uint64_t self, uint64_t children)
 {
-	struct result_profile_symbol *sym;
+	struct result_profile_symbol *sym = APPEND(p->symbols, p->nr_symbols, NULL);
 
-	p->symbols = grow_one(p->symbols, &p->nr_symbols, sizeof(*p->symbols));
-	sym = &p->symbols[p->nr_symbols - 1];
 	sym->name = utf8_kept(name);
 	sym->dso = utf8_kept(dso);
 	sym->self = self;
@@ -259,16 +229,12 @@ static void metric_release(struct result_metric *m)
 	free(m->name);
 	free(m->unit);
 	free(m->source);
-	free(m->samples);
-	free(m->disturbed);
-	free(m->warmup);
+	result_metric_drop_samples(m);
 }
 
 void result_benchmark_add_failure(struct result_benchmark *bench, const char *reason)
 {
-	bench->failures = xreallocarray(bench->failures, bench->nr_failed + 1,
-					sizeof(*bench->failures));
-	bench->failures[bench->nr_failed++] = xstrdup(reason);
+	*APPEND(bench->failures, bench->nr_failed, NULL) = xstrdup(reason);
 }
 
 static void benchmark_release(struct result_benchmark *b)
