@@ -97,9 +97,7 @@ int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
 	}
 	rc = rc || sql_rows_flush(&rows, err) ? -1 : 0;
 	sql_rows_release(&rows);
-	if (rc)
-		return -1;
-	return insert_metric_rows(st, benches, nr, bench_ids, metric_ids, err);
+	return rc ? -1 : insert_metric_rows(st, benches, nr, bench_ids, metric_ids, err);
 }
 
 /*
@@ -207,18 +205,13 @@ static void metric_to_position(struct load *l, struct load_bench *b,
 	int64_t *ids = l->metric_ids + b->first_metric;
 	int *positions = l->metric_positions + b->first_metric;
 
+#define SWAP(x, y) do { __typeof__(x) t_ = (x); (x) = (y); (y) = t_; } while (0)
 	for (; at && positions[at - 1] > positions[at]; at--) {
-		struct result_metric m = bench->metrics[at];
-		int64_t id = ids[at];
-		int position = positions[at];
-
-		bench->metrics[at] = bench->metrics[at - 1];
-		ids[at] = ids[at - 1];
-		positions[at] = positions[at - 1];
-		bench->metrics[at - 1] = m;
-		ids[at - 1] = id;
-		positions[at - 1] = position;
+		SWAP(bench->metrics[at], bench->metrics[at - 1]);
+		SWAP(ids[at], ids[at - 1]);
+		SWAP(positions[at], positions[at - 1]);
 	}
+#undef SWAP
 }
 
 /*
