@@ -182,11 +182,10 @@ int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
 
 		if (warmup != slot->warmup)
 			*slot = (struct open_slot){ .warmup = warmup };
-		if (!failed) {
+		if (!failed)
 			slot->reruns++;
-		} else if (++slot->failed > retries) {
+		else if (++slot->failed > retries)
 			*slot = (struct open_slot){ .warmup = warmup };
-		}
 	}
 	sql_done(s);
 	if (rc < 0)
@@ -195,32 +194,27 @@ int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
 }
 
 /*
- * The samples, and with them the iterations that hold them: those that
- * did not fail are recorded, with what other tasks took from them, when
- * the load asks for them. A benchmark's samples come in the order of its
- * iterations' seq, each iteration's by metric and repetition.
+ * The samples, and with them, when the load asks, the records of the
+ * successful iterations (what other tasks took from them); a benchmark's
+ * in seq order, each iteration's by metric and repetition.
  *
- * Many stores hold no such records (every one before they were measured,
- * every import of another tool's results), and a load keeps a benchmark's
- * only where one of its iterations has interference (a cpu_taken, a
- * started, rerun or disturbed: result_benchmark_has_interference()): a
- * pass reads at first only whether each iteration has (BARE_COLUMN, and
- * disturbed); one that comes to an iteration that has is read again with
- * the records, as are the passes after it. Their six columns, and the
- * iterations made and freed for nothing, were a sixth of an export's CPU
- * time.
+ * Most stores hold no records (those from before they were measured,
+ * imports of other tools' results), and a load keeps a benchmark's only
+ * where one has interference (result_benchmark_has_interference()): a pass
+ * first reads only whether each iteration has (BARE_COLUMN, disturbed),
+ * and once one has, it and the passes after it read the records. The six
+ * columns and the iterations made for nothing were a sixth of an export's
+ * CPU time.
  *
- * They are read by ranges of iteration ids, the whole store's or each
- * batch's (from the first and last of each of its benchmarks): one pass
- * over the samples in their own order, each finding its iteration by
- * rowid (SQLite's CROSS JOIN keeps that order), instead of three searches
- * of indexes for each iteration. A row of a benchmark not read, or read
- * with another batch's range, is passed over. Iterations in id order are
- * a benchmark's seq order as every writer adds them; a store where they
- * are not (seen as a seq read after a later one, or as fewer iterations
- * than a batch's range promises) is read again a batch at a time in the
- * order of the indexes (k.id makes the benchmarks' order one: SQLite
- * then sorts nothing).
+ * A pass reads a range of iteration ids, the store's or a batch's: one
+ * walk of the samples in their order, each finding its iteration by rowid
+ * (SQLite's CROSS JOIN keeps that order), not three index searches an
+ * iteration; rows of a benchmark not read, or of another batch, are passed
+ * over. Every writer adds a benchmark's iterations in seq order, so id
+ * order is seq order; a store where it is not (a seq read after a later
+ * one, or fewer iterations than a batch's range promises) is read again a
+ * batch at a time in index order (k.id makes the order total: SQLite then
+ * sorts nothing).
  */
 #define SAMPLE_COLUMNS "SELECT i.benchmark_id, i.id, i.seq, s.metric_id, s.value, i.warmup, " \
 	"i.disturbed, i.failure IS NULL"
@@ -355,11 +349,8 @@ static int iteration_row(struct load *l, struct sample_rows *sr, struct store_st
 	if (sr->records == RECORDS_READ)
 		return iteration_record(l, sr, s, err);
 	/* interference: the pass is read again with the records */
-	if (b && (sr->disturbed || !sql_int(s, 8))) {
-		sr->record_seen = true;
-		return -1;
-	}
-	return 0;
+	sr->record_seen = b && (sr->disturbed || !sql_int(s, 8));
+	return sr->record_seen ? -1 : 0;
 }
 
 /*
@@ -398,16 +389,13 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 }
 
 /*
- * The range of a batch's iteration ids: from each benchmark's first and
- * last iteration by seq, and its failed ones. A few searches of indexes
- * a benchmark (the (benchmark_id, seq) one, and the failed iterations'),
- * where the count and the bounds of all its iterations walked them all:
- * a tenth of compare's time. Subqueries each, as both databases plan
- * them: PostgreSQL joins rows found by a subquery by hashing the table.
- * The seqs between first and last, less the failed, are as many
- * iterations as the range gives when it holds the batch's; a benchmark
- * whose iterations are not in id order may have some outside it, and
- * then fewer come.
+ * The range of a batch's iteration ids, from each benchmark's first and
+ * last iteration by seq and its failed ones: a few index searches a
+ * benchmark, where walking all its iterations took a tenth of compare's
+ * time. Subqueries each, as both databases plan them: PostgreSQL joins
+ * rows found by a subquery by hashing the table. The seqs from first to
+ * last, less the failed, are the iterations the range gives when it holds
+ * the batch's; fewer come when some lie outside it (not in id order).
  */
 #define SEQ_END(column, order) "(SELECT " column " FROM iterations " \
 	"WHERE benchmark_id = k.id ORDER BY seq" order " LIMIT 1)"
@@ -417,6 +405,8 @@ static int sample_row(struct load *l, struct store_stmt *s, struct error *err)
 	"0 AS failed FROM benchmarks k WHERE k.batch_id = $1 " \
 	"UNION ALL SELECT i.id, i.id, 0, 1 FROM benchmarks k JOIN iterations i " \
 	"ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL) AS r"
+#define STORE_RANGE "SELECT (SELECT min(id) FROM iterations), " \
+	"(SELECT max(id) FROM iterations), 0, 0"
 
 /* The range of the batch's iteration ids (or the store's), and how many it holds. */
 static int range_row(struct load *l, struct store_stmt *s, struct error *err)
@@ -436,20 +426,14 @@ static int range_row(struct load *l, struct store_stmt *s, struct error *err)
 }
 
 /*
- * A batch whose range holds many more iterations than its own (resumed
- * after other runs wrote theirs) is read in the order of the indexes:
- * its own rows, not all those between.
- */
-#define RANGE_SLACK(n) (4 * (double)(n) + 4096)
-
-/*
- * Whether the range [@lo, @hi] holds many more ids than @n, in doubles:
- * ids and the sums of seqs a hand-edited store gives may lie anywhere in
- * 64 bits, where their differences overflow.
+ * Whether the range [@lo, @hi] holds many more ids than a batch's @n (one
+ * resumed after other runs wrote theirs): then it is read in the order of
+ * the indexes, its own rows, not all those between. In doubles: a
+ * hand-edited store's ids and sums of seqs may lie anywhere in 64 bits.
  */
 static bool range_too_wide(int64_t lo, int64_t hi, int64_t n)
 {
-	return (double)hi - (double)lo > RANGE_SLACK(n);
+	return (double)hi - (double)lo > 4 * (double)n + 4096;
 }
 
 /* Forget the samples and records read of @batch's benchmarks (of every one: NULL). */
@@ -500,12 +484,9 @@ static int read_pass(struct load *l, struct sample_rows *sr, const struct result
 
 	sr->batch = batch;
 	if (!by_batch) {
-		rc = batch ? load_query(l, BATCH_RANGE, SQL_ARGS(SQL_INT(batch->id)), range_row,
-					err) :
-			     load_query(l, "SELECT (SELECT min(id) FROM iterations), "
-					"(SELECT max(id) FROM iterations), 0, 0", SQL_NO_ARGS,
-					range_row, err);
-		if (rc)
+		struct sql_arg id = SQL_INT(batch ? batch->id : 0);
+
+		if (load_query(l, batch ? BATCH_RANGE : STORE_RANGE, &id, !!batch, range_row, err))
 			return -1;
 		by_batch = batch && range_too_wide(sr->range[0].i, sr->range[1].i, sr->in_range);
 	}
@@ -566,17 +547,15 @@ int samples_read(struct load *l, struct error *err)
 }
 
 /*
- * What a load of the samples and records would count (STORE_COUNTS),
- * counted in the store instead: the measured samples of the workloads'
- * metrics (every sample of such a metric, less those of warm-ups) and the
- * measured iterations a load records as disturbed (successful, with a
- * sample: CULPRITS_WHERE), and the measured values of packed samples
- * (packs.c: none disturbed). Rows of a batch and part: its id, samples,
- * warm-ups' samples, disturbed. The store's samples are counted a metric
- * at a time (SQLite walks its index of metrics, grouped as it goes), its
- * iterations in one scan each; a batch's are found from its benchmarks.
- * Joins, not a subquery for each row: PostgreSQL's estimate of those
- * makes it compile the query first, which took longer than the query.
+ * What a load would count (STORE_COUNTS), counted in the store: the
+ * measured samples of the workloads' metrics (all, less the warm-ups'),
+ * the measured iterations a load marks disturbed (CULPRITS_WHERE), and
+ * the measured packed values (packs.c: none disturbed). A row: batch id,
+ * samples, warm-ups' samples, disturbed. The store's samples are counted
+ * a metric at a time (SQLite walks its index of metrics), its iterations
+ * in a scan each; a batch's are found from its benchmarks. Joins, not a
+ * subquery a row: PostgreSQL compiled those first, which took longer than
+ * the query.
  */
 #define WARMUP_SAMPLES "SELECT k.batch_id, 0, count(*), 0 "
 #define WARMUP_SAMPLES_WHERE "i.warmup AND s.iteration_id = i.id AND m.id = s.metric_id " \
