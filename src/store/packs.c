@@ -1,34 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Packed samples: an imported metric's values in one row, not one row an
- * iteration and one a sample. An import of results that carry no record of
- * their iterations (another tool's, or an export without interference)
- * knows no more of an iteration than its place, and row per sample it
- * spent as long in SQLite's inserts as the whole import may take
- * (bench/import-ceiling.sh: 0.2 s CPU for 150,000 samples of rows, 17 ms
+ * Packed samples: an imported metric's values in a few rows, not a row an
+ * iteration and one a sample. An import of results without records of
+ * their iterations (another tool's, an export without interference) knows
+ * no more of an iteration than its place, and a row per sample spent as
+ * long in SQLite's inserts as the whole import may take
+ * (bench/import-ceiling.sh: 0.2 s CPU for 150,000 samples as rows, 17 ms
  * packed).
  *
- * A metric's values go in parts, its warm-ups' and then its measured
- * values', each part a row of at most PACK_VALUES of them in their order
- * (a statement of SQL_ROWS parts stays far below a gigabyte, the most
- * SQLite takes of a text and PostgreSQL of a message): its iterations in
- * turn, each iteration's values one a repetition, an absent one a NaN.
- * The iterations are the metric's own (those its values fill, of its
- * benchmark's: import_shape()), so a part is never longer than the values
- * it holds: a metric of a million repetitions and no value beside one of
- * a thousand iterations would have been sixteen gigabytes of NaNs. A part
- * of absent values only is not written. The values are text, sixteen hex
- * digits of each one's IEEE 754 bits: exact, read and written by every
- * driver as any text is (a blob would be two more primitives in each),
- * twice a blob's size. @present counts a part's values that are there, so
- * that a count of the store's samples need not read them. The benchmark's
- * failed iterations stay rows (iterations.c), numbered after the others.
+ * A metric's warm-up values, then its measured ones, go in parts (rows) of
+ * at most PACK_VALUES in order, so that a statement of SQL_ROWS parts stays
+ * far below the gigabyte SQLite takes of a text and PostgreSQL of a
+ * message: its iterations in turn, a value a repetition, a NaN where one
+ * is absent. The iterations are the metric's own (those its values fill:
+ * import_shape()), so no part is longer than its values (a million
+ * repetitions and one value beside a thousand iterations were sixteen
+ * gigabytes of NaNs); a part of absent values only is not written. A value
+ * is sixteen hex digits of its IEEE 754 bits: exact, text every driver
+ * reads and writes (a blob would be two more primitives in each), twice a
+ * blob's size. @present counts a part's values there, so that counting the
+ * store's samples need not read them. Failed iterations stay rows
+ * (iterations.c), numbered after the others.
  *
- * Only an import writes them, and an imported batch has no plan: it is
- * never resumed, so no metric has both packed samples and rows of them.
- * A load checks each part (in order, none missing, whole values, finite,
- * as many present as it says), so that a damaged one is never read as
- * fewer samples, and `db check` does with the same code (pack_check()).
+ * Only an import writes them, and an imported batch has no plan, so it is
+ * never resumed: no metric has both packed samples and rows of them. A
+ * load checks each part (in order, none missing, whole values, finite, as
+ * many present as it says), so that a damaged one is never read as fewer
+ * samples; `db check` does with the same code (pack_check()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -137,11 +135,7 @@ int pack_rows_finish(struct pack_rows *w, int rc, struct error *err)
 
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 /* The value at @at; false when it is not sixteen hex digits. */
