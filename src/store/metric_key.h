@@ -10,13 +10,12 @@
 
 /*
  * What makes two stored metrics "the same metric", whose values may be
- * compared: the same name, the same unit and the same direction. A name
- * alone is not enough: "m" in s and "m" in ms, or lower and higher is
- * better, are different quantities, and a percent change from one to the
- * other means nothing. Every place that pairs metrics across batches or
- * runs (compare's rows, history's series, sweeps, a bisect step's stored
- * ends, ab's sides, a bisection's measurements) asks this, so that they
- * all agree.
+ * compared: the same name, unit and direction. "m" in s and "m" in ms, or
+ * lower and higher is better, are different quantities, and a percent
+ * change from one to the other means nothing. Every place that pairs
+ * metrics across batches or runs (compare's rows, history's series,
+ * sweeps, a bisect step's stored ends, ab's sides, a bisection's
+ * measurements) asks this, so that they all agree.
  */
 struct metric_key {
 	const char *name;
@@ -50,11 +49,7 @@ static inline bool result_metric_same(const struct result_metric *a,
  * What tells @a from @b, for an error that names it: METRIC_KEY_NAME,
  * METRIC_KEY_UNIT and METRIC_KEY_BETTER or'd; 0 when they are the same.
  */
-enum {
-	METRIC_KEY_NAME = 1,
-	METRIC_KEY_UNIT = 2,
-	METRIC_KEY_BETTER = 4,
-};
+enum { METRIC_KEY_NAME = 1, METRIC_KEY_UNIT = 2, METRIC_KEY_BETTER = 4 };
 unsigned int metric_key_differences(const struct metric_key *a, const struct metric_key *b);
 
 /* @h (FNV-1a, util/hash.h) chained over @k: keys metric_key_same() holds equal hash equal. */

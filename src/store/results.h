@@ -61,11 +61,10 @@ struct result_iteration {
 /*
  * A CPU profile of one iteration, sampled with call chains: for each
  * function, the weight (CPU time or cycles) of the samples taken in it
- * (self) and of the samples with it anywhere on the call chain (children),
- * as LKP's perf-profile.self.cycles-pp.SYMBOL and
- * perf-profile.children.cycles-pp.SYMBOL count them. A share is
- * weight / total; the children of a function counted once per sample even
- * when it recurses.
+ * (self) and of those with it anywhere on the chain (children, once a
+ * sample even when it recurses), as LKP's perf-profile.self.cycles-pp.SYMBOL
+ * and perf-profile.children.cycles-pp.SYMBOL count them; a share is
+ * weight / total.
  */
 struct result_profile_symbol {
 	char *name;		/* "[unknown]" where no symbol covers the address */
@@ -121,12 +120,10 @@ struct result_batch {
 	size_t nr_benchmarks, alloc_benchmarks;
 	/*
 	 * Counted in the store when a load asks for STORE_COUNTS (else 0):
-	 * what its benchmarks' metrics of source "workload" hold of
-	 * measured samples (nr_samples), and the measured iterations that
-	 * other tasks disturbed (the iteration records' disturbed).
+	 * the measured samples its metrics of source "workload" hold, and its
+	 * measured iterations that other tasks disturbed.
 	 */
-	size_t nr_samples;
-	size_t nr_disturbed;
+	size_t nr_samples, nr_disturbed;
 };
 
 struct result_set {
