@@ -254,12 +254,14 @@ static int metric_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
+#define BENCHMARKS "SELECT batch_id, id, workload, params FROM benchmarks "
+#define METRICS "SELECT m.benchmark_id, m.position, m.name, m.unit, m.better, m.source, " \
+	"m.repetitions, m.id FROM "
+
 int benchmarks_read(struct load *l, struct error *err)
 {
-	if (load_rows(l, "SELECT batch_id, id, workload, params FROM benchmarks "
-		      "ORDER BY batch_id, position, id",
-		      "SELECT batch_id, id, workload, params FROM benchmarks WHERE batch_id = $1 "
-		      "ORDER BY position, id", benchmark_row, err))
+	if (load_rows(l, BENCHMARKS "ORDER BY batch_id, position, id",
+		      BENCHMARKS "WHERE batch_id = $1 ORDER BY position, id", benchmark_row, err))
 		return -1;
 	index_benches(l);
 	/* Each failed iteration's reason, which show and export give. */
@@ -268,12 +270,9 @@ int benchmarks_read(struct load *l, struct error *err)
 			 "SELECT i.benchmark_id, i.failure FROM benchmarks k JOIN iterations i "
 			 "ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL "
 			 "ORDER BY i.benchmark_id, i.seq", failed_row, err) ||
-	       load_rows(l, "SELECT benchmark_id, position, name, unit, better, source, "
-			 "repetitions, id FROM metrics ORDER BY benchmark_id",
-			 "SELECT m.benchmark_id, m.position, m.name, m.unit, m.better, m.source, "
-			 "m.repetitions, m.id FROM benchmarks k JOIN metrics m ON "
-			 "m.benchmark_id = k.id WHERE k.batch_id = $1 ORDER BY k.position, k.id",
-			 metric_row, err) ? -1 : 0;
+	       load_rows(l, METRICS "metrics m ORDER BY m.benchmark_id",
+			 METRICS "benchmarks k JOIN metrics m ON m.benchmark_id = k.id "
+			 "WHERE k.batch_id = $1 ORDER BY k.position, k.id", metric_row, err) ? -1 : 0;
 }
 
 /* Whether @text is what every writer stores as params: a JSON object of strings. */
