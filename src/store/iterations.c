@@ -235,12 +235,10 @@ enum records {
 };
 
 /* [enum records][by range, by batch in order] */
+#define READ_SAMPLES(columns) { SAMPLE_COLUMNS columns SAMPLES_IN_RANGE, \
+	SAMPLE_COLUMNS columns SAMPLES_OF_BATCH }
 static const char *const read_samples[3][2] = {
-	{ SAMPLE_COLUMNS SAMPLES_IN_RANGE, SAMPLE_COLUMNS SAMPLES_OF_BATCH },
-	{ SAMPLE_COLUMNS BARE_COLUMN SAMPLES_IN_RANGE,
-	  SAMPLE_COLUMNS BARE_COLUMN SAMPLES_OF_BATCH },
-	{ SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_IN_RANGE,
-	  SAMPLE_COLUMNS RECORD_COLUMNS SAMPLES_OF_BATCH },
+	READ_SAMPLES(""), READ_SAMPLES(BARE_COLUMN), READ_SAMPLES(RECORD_COLUMNS),
 };
 
 /* The culprits of the disturbed ones of those iterations, in the same order. */
