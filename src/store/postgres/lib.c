@@ -25,66 +25,60 @@
 /* Debian's libpq5 (and every libpq since PostgreSQL 8.2) has this soname. */
 #define LIBPQ_SONAME "libpq.so.5"
 
+/*
+ * The functions used, each once: F(type, name, parameters, arguments), V()
+ * for one that returns nothing. Each becomes a slot below, a row of
+ * symbols[] and the function itself, which calls its slot.
+ */
+#define LIBPQ_FUNCTIONS(F, V)							\
+	F(int, PQcancel, (PGcancel *cancel, char *errbuf, int size), (cancel, errbuf, size)) \
+	V(PQclear, (PGresult *res), (res))					\
+	F(PGconn *, PQconnectdbParams, (const char *const *keywords,		\
+	  const char *const *values, int expand_dbname), (keywords, values, expand_dbname)) \
+	V(PQconninfoFree, (PQconninfoOption *options), (options))		\
+	F(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg),	\
+	  (conninfo, errmsg))							\
+	F(char *, PQerrorMessage, (const PGconn *conn), (conn))			\
+	F(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query))	\
+	F(PGresult *, PQexecParams, (PGconn *conn, const char *command, int nr,	\
+	  const Oid *types, const char *const *values, const int *lengths,	\
+	  const int *formats, int result_format),				\
+	  (conn, command, nr, types, values, lengths, formats, result_format))	\
+	F(PGresult *, PQexecPrepared, (PGconn *conn, const char *name, int nr,	\
+	  const char *const *values, const int *lengths, const int *formats,	\
+	  int result_format), (conn, name, nr, values, lengths, formats, result_format)) \
+	V(PQfinish, (PGconn *conn), (conn))					\
+	V(PQfreeCancel, (PGcancel *cancel), (cancel))				\
+	V(PQfreemem, (void *ptr), (ptr))					\
+	F(PGcancel *, PQgetCancel, (PGconn *conn), (conn))			\
+	F(int, PQgetisnull, (const PGresult *res, int row, int col), (res, row, col))	\
+	F(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col))	\
+	F(int, PQntuples, (const PGresult *res), (res))				\
+	F(PGresult *, PQprepare, (PGconn *conn, const char *name, const char *query,	\
+	  int nr, const Oid *types), (conn, name, query, nr, types))		\
+	F(char *, PQresultErrorField, (const PGresult *res, int code), (res, code))	\
+	F(char *, PQresultErrorMessage, (const PGresult *res), (res))		\
+	F(ExecStatusType, PQresultStatus, (const PGresult *res), (res))		\
+	F(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc,	\
+	  void *arg), (conn, proc, arg))					\
+	F(int, PQsocket, (const PGconn *conn), (conn))				\
+	F(ConnStatusType, PQstatus, (const PGconn *conn), (conn))		\
+	F(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn), (conn))
+
+#define SLOT(type, name, params, args) type (*name) params;
+#define VOID_SLOT(name, params, args) SLOT(void, name, params, args)
 static struct {
 	void *handle;
-	int (*cancel)(PGcancel *, char *, int);
-	void (*clear)(PGresult *);
-	PGconn *(*connectdb_params)(const char *const *, const char *const *, int);
-	void (*conninfo_free)(PQconninfoOption *);
-	PQconninfoOption *(*conninfo_parse)(const char *, char **);
-	char *(*error_message)(const PGconn *);
-	PGresult *(*exec)(PGconn *, const char *);
-	PGresult *(*exec_params)(PGconn *, const char *, int, const Oid *, const char *const *,
-				 const int *, const int *, int);
-	PGresult *(*exec_prepared)(PGconn *, const char *, int, const char *const *,
-				   const int *, const int *, int);
-	void (*finish)(PGconn *);
-	void (*free_cancel)(PGcancel *);
-	void (*freemem)(void *);
-	PGcancel *(*get_cancel)(PGconn *);
-	int (*getisnull)(const PGresult *, int, int);
-	char *(*getvalue)(const PGresult *, int, int);
-	int (*ntuples)(const PGresult *);
-	PGresult *(*prepare)(PGconn *, const char *, const char *, int, const Oid *);
-	char *(*result_error_field)(const PGresult *, int);
-	char *(*result_error_message)(const PGresult *);
-	ExecStatusType (*result_status)(const PGresult *);
-	PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
-	int (*socket)(const PGconn *);
-	ConnStatusType (*status)(const PGconn *);
-	PGTransactionStatusType (*transaction_status)(const PGconn *);
+	LIBPQ_FUNCTIONS(SLOT, VOID_SLOT)
 } lib;
 
-#define SYMBOL(field, name) { (void **)&lib.field, name }
-
+#define SYMBOL(type, name, params, args) { (void **)&lib.name, #name },
+#define VOID_SYMBOL(name, params, args) SYMBOL(void, name, params, args)
 static const struct {
 	void **slot;
 	const char *name;
 } symbols[] = {
-	SYMBOL(cancel, "PQcancel"),
-	SYMBOL(clear, "PQclear"),
-	SYMBOL(connectdb_params, "PQconnectdbParams"),
-	SYMBOL(conninfo_free, "PQconninfoFree"),
-	SYMBOL(conninfo_parse, "PQconninfoParse"),
-	SYMBOL(error_message, "PQerrorMessage"),
-	SYMBOL(exec, "PQexec"),
-	SYMBOL(exec_params, "PQexecParams"),
-	SYMBOL(exec_prepared, "PQexecPrepared"),
-	SYMBOL(finish, "PQfinish"),
-	SYMBOL(free_cancel, "PQfreeCancel"),
-	SYMBOL(freemem, "PQfreemem"),
-	SYMBOL(get_cancel, "PQgetCancel"),
-	SYMBOL(getisnull, "PQgetisnull"),
-	SYMBOL(getvalue, "PQgetvalue"),
-	SYMBOL(ntuples, "PQntuples"),
-	SYMBOL(prepare, "PQprepare"),
-	SYMBOL(result_error_field, "PQresultErrorField"),
-	SYMBOL(result_error_message, "PQresultErrorMessage"),
-	SYMBOL(result_status, "PQresultStatus"),
-	SYMBOL(set_notice_processor, "PQsetNoticeProcessor"),
-	SYMBOL(socket, "PQsocket"),
-	SYMBOL(status, "PQstatus"),
-	SYMBOL(transaction_status, "PQtransactionStatus"),
+	LIBPQ_FUNCTIONS(SYMBOL, VOID_SYMBOL)
 };
 
 int pg_library_load(const char *location, struct error *err)
@@ -119,131 +113,7 @@ void pg_library_forget(void)
 	lib.handle = NULL;
 }
 
-/* Async-signal-safe, as libpq's own is, with @errbuf the caller's. */
-int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize)
-{
-	return lib.cancel(cancel, errbuf, errbufsize);
-}
-
-void PQclear(PGresult *res)
-{
-	lib.clear(res);
-}
-
-PGconn *PQconnectdbParams(const char *const *keywords, const char *const *values,
-			  int expand_dbname)
-{
-	return lib.connectdb_params(keywords, values, expand_dbname);
-}
-
-char *PQerrorMessage(const PGconn *conn)
-{
-	return lib.error_message(conn);
-}
-
-PGresult *PQexec(PGconn *conn, const char *query)
-{
-	return lib.exec(conn, query);
-}
-
-PGresult *PQexecParams(PGconn *conn, const char *command, int nr_params, const Oid *types,
-		       const char *const *values, const int *lengths, const int *formats,
-		       int result_format)
-{
-	return lib.exec_params(conn, command, nr_params, types, values, lengths, formats,
-			       result_format);
-}
-
-PGresult *PQexecPrepared(PGconn *conn, const char *name, int nr_params,
-			 const char *const *values, const int *lengths, const int *formats,
-			 int result_format)
-{
-	return lib.exec_prepared(conn, name, nr_params, values, lengths, formats,
-				 result_format);
-}
-
-void PQfinish(PGconn *conn)
-{
-	lib.finish(conn);
-}
-
-void PQfreeCancel(PGcancel *cancel)
-{
-	lib.free_cancel(cancel);
-}
-
-void PQfreemem(void *ptr)
-{
-	lib.freemem(ptr);
-}
-
-PGcancel *PQgetCancel(PGconn *conn)
-{
-	return lib.get_cancel(conn);
-}
-
-void PQconninfoFree(PQconninfoOption *options)
-{
-	lib.conninfo_free(options);
-}
-
-PQconninfoOption *PQconninfoParse(const char *conninfo, char **errmsg)
-{
-	return lib.conninfo_parse(conninfo, errmsg);
-}
-
-int PQgetisnull(const PGresult *res, int row, int field)
-{
-	return lib.getisnull(res, row, field);
-}
-
-char *PQgetvalue(const PGresult *res, int row, int field)
-{
-	return lib.getvalue(res, row, field);
-}
-
-int PQntuples(const PGresult *res)
-{
-	return lib.ntuples(res);
-}
-
-PGresult *PQprepare(PGconn *conn, const char *name, const char *query, int nr_params,
-		    const Oid *types)
-{
-	return lib.prepare(conn, name, query, nr_params, types);
-}
-
-char *PQresultErrorField(const PGresult *res, int code)
-{
-	return lib.result_error_field(res, code);
-}
-
-char *PQresultErrorMessage(const PGresult *res)
-{
-	return lib.result_error_message(res);
-}
-
-ExecStatusType PQresultStatus(const PGresult *res)
-{
-	return lib.result_status(res);
-}
-
-PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg)
-{
-	return lib.set_notice_processor(conn, proc, arg);
-}
-
-int PQsocket(const PGconn *conn)
-{
-	return lib.socket(conn);
-}
-
-ConnStatusType PQstatus(const PGconn *conn)
-{
-	return lib.status(conn);
-}
-
-PGTransactionStatusType PQtransactionStatus(const PGconn *conn)
-{
-	return lib.transaction_status(conn);
-}
+/* PQcancel() is async-signal-safe, as libpq's own is, with its buffer the caller's. */
+#define CALL(type, name, params, args) type name params { return lib.name args; }
+#define VOID_CALL(name, params, args) void name params { lib.name args; }
+LIBPQ_FUNCTIONS(CALL, VOID_CALL)
