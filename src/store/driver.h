@@ -5,17 +5,12 @@
 /*
  * An SQL driver: what the store's queries ask of a database, and no more
  * (doc/design.md, "The store"). Every query is written once, above the
- * drivers (queries.h), in one dialect: placeholders $1, $2 ... each first
- * used in that order, "RETURNING id" for the id of an insert, "ON
- * CONFLICT ... DO NOTHING" where a unique key may be taken, booleans as 0
- * and 1, {now} for the time as ISO 8601 UTC with milliseconds. Where the
- * dialects differ (the schema, the job queue's claim) the driver holds
- * its own text.
- *
- * A driver is a directory under src/store/ (sqlite/, postgres/) and one
- * row of store_drivers[] in open.c, chosen by the location's scheme as
- * git chooses its ref storage backends. Only src/store/ includes this;
- * callers use store.h.
+ * drivers (queries.h), in one dialect: $1, $2 ... each first used in that
+ * order, "RETURNING id", "ON CONFLICT ... DO NOTHING", booleans as 0 and 1,
+ * {now} for the time (ISO 8601 UTC, ms). Where the dialects differ (the
+ * schema, the job queue's claim) the driver holds its own text. A driver is
+ * a directory under src/store/ and a row of store_drivers[] (open.c); only
+ * src/store/ includes this, callers use store.h.
  */
 
 #include <stdbool.h>
@@ -42,11 +37,9 @@ enum store_txn {
 	TXN_READ,		/* one snapshot: whole iterations only */
 	TXN_WRITE,		/* writers take turns: a check and a claim are one step */
 	/*
-	 * A write that only adds rows (no UPDATE, no DELETE: no cascade to
-	 * run), each referring to rows it found or added itself: another
-	 * writer waits for it, so none of those can go before it commits.
-	 * Its references are right as it makes them, and a driver need not
-	 * look each one up again (import: a fifth of its time).
+	 * A write that only adds rows, each referring to rows it found or added
+	 * itself under the write lock: its references are right as it makes
+	 * them, and need not be looked up again (a fifth of an import's time).
 	 */
 	TXN_ADD,
 	TXN_SCHEMA,		/* an upgrade: a write that may rebuild tables */
@@ -86,30 +79,25 @@ struct store_driver {
 	/* The time as the store writes it: ISO 8601 UTC, milliseconds. */
 	const char *now;
 	/*
-	 * The job queue's statements in the driver's dialect (store.h,
-	 * "Jobs"); NULL for a driver that keeps no queue. claim: $1 the
-	 * worker, $2 the claim, $3 the lease in seconds, returning
-	 * STORE_JOB_COLUMNS of the job it claimed; $4 the release the
-	 * worker's machine runs and $5 whether it can boot another: a job
-	 * that needs another kernel only then. renew: $1 the job, $2 the
-	 * claim, $3 the lease, returning the id while the claim holds. hold:
-	 * $1 the job, $2 the claim, returning the id while the claim holds,
-	 * and keeping it until the transaction ends.
+	 * The job queue's statements (store.h, "Jobs"); NULL for a driver that
+	 * keeps no queue. claim: $1 worker, $2 claim, $3 lease (s), $4 the
+	 * release its machine runs, $5 whether it can boot another (a job that
+	 * needs another kernel only then); returns STORE_JOB_COLUMNS (COLUMNS).
+	 * renew ($1 job, $2 claim, $3 lease) and hold ($1 job, $2 claim; the
+	 * row kept until the transaction ends) return the id while the claim
+	 * holds.
 	 *
-	 * Jobs that need a kernel: booting marks claimed job $1 (claim $2)
-	 * as waiting for its machine's boot, the deadline $3 seconds away,
-	 * $4 the release the machine ran, its worker's lease $5 seconds
-	 * (returning its id; renew renews it while the boot command runs);
-	 * booted takes up the job machine $1 booted for, now running release
-	 * $2 in boot $5 (an id other than the claim's), under claim $3 with
-	 * a lease of $4 (returning STORE_JOB_COLUMNS), unless its deadline
-	 * has passed; came_back fails it otherwise ($1 the machine, $2 the
-	 * release, $3 the boot; STORE_JOB_COLUMNS), past its deadline with
-	 * the reason of boots_over, which fails the jobs whose machine is not
-	 * back by their deadline. In the boot of its claim, the machine has
-	 * not rebooted yet: boot_lost ($1 the machine, $2 the boot) makes the
-	 * job a lost worker's, to be claimed again (or given up) as one,
-	 * when its worker's lease ran out (returning STORE_JOB_COLUMNS).
+	 * Jobs that need a kernel: booting marks claimed job $1 (claim $2) as
+	 * waiting for its machine's boot, deadline $3 s away, $4 the release it
+	 * ran, its worker's lease $5 s (returns the id; renew renews it while
+	 * the boot command runs). booted takes up the job machine $1 booted for,
+	 * now on release $2 in boot $5 (not the claim's), under claim $3, lease
+	 * $4, unless past its deadline (COLUMNS); came_back fails it otherwise
+	 * ($1 machine, $2 release, $3 boot; COLUMNS) with the reason of
+	 * boots_over, which fails the jobs whose machine is not back by their
+	 * deadline. boot_lost ($1 machine, $2 boot, the claim's: not rebooted
+	 * yet) makes the job a lost worker's, to be claimed again or given up,
+	 * once its worker's lease ran out (COLUMNS).
 	 */
 	const char *job_claim;
 	const char *job_renew;
@@ -121,13 +109,11 @@ struct store_driver {
 	const char *job_boots_over;
 
 	/*
-	 * Open the store at @location with its schema current, @upgrade
-	 * bringing it there: for STORE_WRITE in place (a missing store
-	 * made), for STORE_READ on a copy in memory where the driver can
-	 * make one, else refused; for STORE_INSPECT (store_inspect()) as
-	 * it is, *out NULL when nothing is stored there yet. Another
-	 * program's database is refused (EXIT_USAGE), a newer store too
-	 * (EXIT_ENV), untouched.
+	 * Open @location with its schema brought current by @upgrade: for
+	 * STORE_WRITE in place (a missing store made), for STORE_READ on a copy
+	 * in memory where the driver can, else refused; STORE_INSPECT as it is
+	 * (*out NULL: nothing there). Another program's database is refused
+	 * (EXIT_USAGE), a newer store too (EXIT_ENV), untouched.
 	 */
 	int (*open)(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 		    struct store **out, struct error *err);
@@ -149,25 +135,15 @@ struct store_driver {
 	int (*commit)(struct store *st, struct error *err);
 	void (*rollback)(struct store *st);
 
-	/*
-	 * The statement of @sql, a string constant known by its address:
-	 * prepared once per connection, in use until reset(). NULL with @err.
-	 */
+	/* @sql, a constant known by its address: prepared once, in use until reset(). */
 	struct store_stmt *(*prepare)(struct store *st, const char *sql, struct error *err);
 	/* Parameter @i (from 1); NULL text and a NAN real are SQL NULL. */
 	void (*bind_int)(struct store_stmt *s, int i, int64_t v);
 	void (*bind_real)(struct store_stmt *s, int i, double v);
 	void (*bind_text)(struct store_stmt *s, int i, const char *v);
-	/*
-	 * 1 on a row, 0 at the end, -1 with @err ("cannot WHAT in store
-	 * ..."): a lock held too long, an I/O error or a damaged file is
-	 * never "no row".
-	 */
+	/* 1 on a row, 0 at the end, -1 with @err: a lock or I/O error is never "no row". */
 	int (*step)(struct store_stmt *s, struct error *err, const char *what);
-	/*
-	 * Column @col of the row: NULL is 0, NAN, NULL; a boolean is 0 or 1.
-	 * A real that is not a number (text in SQLite's REAL column) is NAN.
-	 */
+	/* Column @col: NULL is 0, NAN, NULL; a boolean 0 or 1; a real not a number NAN. */
 	int64_t (*column_int)(struct store_stmt *s, int col);
 	double (*column_real)(struct store_stmt *s, int col);
 	const char *(*column_text)(struct store_stmt *s, int col);
@@ -175,11 +151,9 @@ struct store_driver {
 	/* Done with it: its bindings and rows let go, ready for its next use. */
 	void (*reset)(struct store_stmt *s);
 	/*
-	 * NULL, or the text of a query of one row and column, made with
-	 * malloc: the id the next row of @table may be given, above any the
-	 * table ever had, in the transaction that writes it. sql_rows then
-	 * gives the ids of the rows it inserts instead of asking a RETURNING
-	 * for them (sql.h). PostgreSQL's identity columns give their own.
+	 * NULL, or a query (malloc'd) of the id the next row of @table may be
+	 * given in the transaction that writes it, above any it ever had: then
+	 * sql_rows gives ids instead of asking a RETURNING (sql.h).
 	 */
 	char *(*next_id_query)(const char *table);
 };
@@ -188,48 +162,33 @@ extern const struct store_driver store_sqlite;
 extern const struct store_driver store_memory;
 extern const struct store_driver store_postgres;
 
-/*
- * Shared by the drivers (driver.c), so that every driver says the same.
- */
+/* Shared by the drivers (driver.c), so that every driver says the same. */
 
 /* "not a schedperf store" (EXIT_USAGE), with @why. */
 int store_not_ours(const char *location, const char *why, struct error *err);
 /* A store of @driver, which keeps no job queue, asked for one (EXIT_USAGE). */
 int store_no_queue(const char *location, const struct store_driver *driver,
 		   struct error *err);
-/*
- * A store's tables whose schema version, kept in @where, is @version,
- * which no store of theirs has (0: none; changed outside schedperf): not
- * read as a store (EXIT_USAGE).
- */
+/* Tables whose version (kept in @where) no store has: changed elsewhere (EXIT_USAGE). */
 int store_version_lost(const char *location, const char *where, int version,
 		       struct error *err);
 /* A schema newer than this schedperf knows: left untouched (EXIT_ENV). */
 int store_too_new(const char *location, int version, struct error *err);
 /*
- * How long a write waits for another writer's lock before it gives up with
- * an error, in ms: 10 s (a second `schedperf run` on the same store
- * commits one iteration at a time, so waits are short), or
- * $SCHEDPERF_BUSY_TIMEOUT_MS (tests). A measuring command's writes, from
- * its batch's begin to its end, try again past it (store_lock_busy()).
+ * How long a write waits for another writer's lock, in ms: 10 s (writers
+ * commit an iteration at a time, so waits are short), or
+ * $SCHEDPERF_BUSY_TIMEOUT_MS (tests). A measuring command's writes try
+ * again past it (store_lock_busy()).
  */
 int store_busy_timeout_ms(void);
-/*
- * A $SCHEDPERF_BUSY_TIMEOUT_MS that is not a whole number of ms from 0 to
- * an hour is refused (EXIT_USAGE) before a store is opened, never taken
- * for the default.
- */
+/* A $SCHEDPERF_BUSY_TIMEOUT_MS not of 0 to 3600000 ms is refused (EXIT_USAGE), not ignored. */
 int store_busy_timeout_check(struct error *err);
-/*
- * @location as messages show it: a URI's password (user:PASSWORD@host, or
- * password=... among its parameters) is left out.
- */
+/* @location as messages show it: a URI's password (user:PW@, password=) left out. */
 void store_location_shown(const char *location, char *buf, size_t len);
 /*
- * A driver's prepared statement of @sql among its @nr (@stride bytes apart
- * from @first), marked in use: 0 with *@found set, or NULL when @sql has
- * none yet (prepare it at index @nr); -1 with @err when it is in use
- * already, or when none is and @max are prepared.
+ * The prepared statement of @sql among a driver's @nr (@stride bytes apart
+ * from @first), marked in use: 0 with *@found, NULL when none (prepare it
+ * at index @nr); -1 with @err when in use already, or none and @max made.
  */
 int store_stmt_lookup(void *first, size_t stride, int nr, int max, const char *sql,
 		      struct store_stmt **found, struct error *err);
