@@ -164,6 +164,8 @@ extern const struct store_driver store_postgres;
 
 /* Shared by the drivers (driver.c), so that every driver says the same. */
 
+/* Why a write failed when another writer held the lock too long. */
+#define STORE_LOCK_HINT "another process holds the store's write lock; run again when it is done"
 /* "not a schedperf store" (EXIT_USAGE), with @why. */
 int store_not_ours(const char *location, const char *why, struct error *err);
 /* A store of @driver, which keeps no job queue, asked for one (EXIT_USAGE). */

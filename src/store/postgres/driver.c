@@ -74,9 +74,8 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 				 "server is lost: %s (check that the server runs, then run the "
 				 "command again)", what, ps->base.location, msg);
 	if (!strcmp(state, "55P03"))
-		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (another process "
-				 "holds the store's write lock; run again when it is done)", what,
-				 ps->base.location, msg);
+		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (" STORE_LOCK_HINT
+				 ")", what, ps->base.location, msg);
 	if (!strcmp(state, "42501"))
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (this role lacks "
 				 "the right: grant it what 'man schedperf' shows under GRANT for "

@@ -150,8 +150,7 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 	return error_set(err, EXIT_ENV, "cannot %s in store '%s': %s (%s)", what, path,
 			 sqlite3_errmsg(ss->db),
 			 over_file_size_limit(ss->db, path) ? FILE_SIZE_LIMIT_HINT :
-			 code == SQLITE_BUSY ? "another process holds the store's write lock; "
-					       "run again when it is done" :
+			 code == SQLITE_BUSY ? STORE_LOCK_HINT :
 			 code == SQLITE_READONLY ? "make the store writable or give another --db" :
 			 code == SQLITE_CANTOPEN ? "check the path and its permissions" :
 			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
