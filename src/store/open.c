@@ -111,22 +111,7 @@ int store_open_queue(const char *location, struct store **out, struct error *err
 		store_location_shown(location, shown, sizeof(shown));
 		return store_no_queue(shown, d, err);
 	}
-	return open_with(location, STORE_WRITE, out, err);
-}
-
-/* The store at @location as @d opens it as it is (*@st NULL: none), and its version (0: none). */
-static int open_as_is(const char *location, const struct store_driver *d, struct store **st,
-		      int *version, struct error *err)
-{
-	*st = NULL;
-	*version = 0;
-	if (d->open(location, STORE_INSPECT, store_schema_upgrade, st, err))
-		return -1;
-	if (*st && (*version = d->version(*st, err)) < 0) {
-		d->close(*st);
-		return -1;
-	}
-	return 0;
+	return d->open(location, STORE_WRITE, store_schema_upgrade, out, err);
 }
 
 /*
@@ -142,7 +127,13 @@ static int peek(const char *location, struct store_status *status,
 		return -1;
 	status->backend = (*d)->name;
 	store_location_shown(location, status->location, sizeof(status->location));
-	return open_as_is(location, *d, st, &status->version, err);
+	if ((*d)->open(location, STORE_INSPECT, store_schema_upgrade, st, err))
+		return -1;
+	if (*st && (status->version = (*d)->version(*st, err)) < 0) {
+		(*d)->close(*st);
+		return -1;
+	}
+	return 0;
 }
 
 int store_peek(const char *location, struct store_status *status, struct error *err)

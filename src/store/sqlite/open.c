@@ -1,37 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Opening an SQLite store: one file, WAL journal.
+ * Opening an SQLite store: one file, WAL journal. A command that writes
+ * creates the store when it is missing, switches it to WAL and upgrades its
+ * schema (the caller's @upgrade, store/schema.c: this file knows files, not
+ * tables). A command that reads creates nothing, not even SQLite's -wal,
+ * -shm or -journal files, nor a schema:
  *
- * A command that writes creates the store when it is missing, switches it
- * to WAL and upgrades its schema. A command that reads changes nothing and
- * creates nothing, not even SQLite's -wal, -shm or -journal files where
- * they did not exist, nor a schema:
- *
- *  - only a regular file is opened (a directory, device or FIFO is refused
- *    before SQLite sees it: opening a FIFO would block, /dev/null would
- *    get a /dev/null-journal), and only one that starts as an SQLite file;
- *  - a store whose -wal file exists (a writer has it open, or was killed)
- *    is opened read-only and read through that -wal;
- *  - otherwise, where the file and its directory are writable, it is
- *    opened read-write with query_only set: SQLite then removes the -wal
- *    and -shm it makes when it closes, where a read-only connection would
- *    leave them behind;
- *  - otherwise (a read-only file system, someone else's directory, a disk
- *    too full for that connection's -shm, which it may leave behind) it is
- *    opened immutable: no -shm, no locks, which is safe because no -wal
- *    exists, so no writer has it open;
+ *  - only a regular file that starts as an SQLite file is opened (a FIFO
+ *    would block, /dev/null would get a /dev/null-journal);
+ *  - a store with a -wal file (a writer has it open, or was killed) is
+ *    opened read-only, read through that -wal;
+ *  - else, where the file and its directory are writable, read-write with
+ *    query_only set: SQLite then removes the -wal and -shm it makes when it
+ *    closes, where a read-only connection would leave them behind;
+ *  - else (a read-only file system, someone else's directory, a disk too
+ *    full for a -shm) immutable: no -shm, no locks, safe as no -wal exists;
  *  - a store of an older schema is copied into memory and upgraded there;
- *  - a location whose name is another database's -wal, -shm or -journal
- *    file, or whose own such file is a database, is refused, since SQLite
- *    would write over that database and remove it (check_neighbours()).
+ *  - another database's -wal, -shm or -journal file, or a name whose own
+ *    such file is a database, is refused: SQLite would write over that
+ *    database and remove it (check_neighbours()).
  *
- * SQLite follows a symbolic link and keeps the -wal and -shm beside its
- * target, so each check above, and the connection, is made on the resolved
- * path (realpath(), once, in sqlite_open(); the connection keeps it for the
- * checks its errors make); messages name the location as given.
- *
- * The schema is made and upgraded by the caller's @upgrade (store/schema.c):
- * this file knows files, not tables.
+ * SQLite keeps the -wal and -shm beside a symbolic link's target, so every
+ * check, and the connection, is made on the path realpath() resolved once
+ * (sqlite_open()); messages name the location as given.
  *
  * A new store is made under a temporary name and linked into place only
  * once its schema is committed, so that a full disk or a kill leaves no
