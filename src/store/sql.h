@@ -59,17 +59,12 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
 	   int64_t *id, struct error *err, const char *what);
 
 /*
- * An INSERT of many rows: its table and columns, the values of a row, and
- * what follows the rows: for inserts whose ids are wanted, it ends with
- * "RETURNING id, " and the first @key columns of the row, which tell it
- * from the others of its statement.
- * An insert that adds every row it is given (@every_row: no ON CONFLICT)
- * gets its ids without the RETURNING where the driver can say the next id
- * of a table (next_id_query): the writer gives each row its id, the next
- * ones, and knows them. SQLite's RETURNING was a fifth of an import.
- * sql_rows sends its rows SQL_ROWS to a statement, whose text is made
- * here on first use and kept, so that the driver knows it by its address
- * as it knows a constant.
+ * An INSERT of many rows. Where ids are wanted its tail is "RETURNING id, "
+ * and the row's first @key columns, which tell it from the others of its
+ * statement; an insert of every row it is given (@every_row: no ON
+ * CONFLICT) gives the ids itself where the driver can say a table's next
+ * (next_id_query): SQLite's RETURNING was a fifth of an import. Its texts
+ * are made on first use and kept, known to the driver by their address.
  */
 struct sql_insert {
 	const char *table;	/* "samples" */
@@ -85,17 +80,14 @@ struct sql_insert {
 
 /*
  * Rows written many to a statement: a statement a row cost most of an
- * import (each opens its cursors and checks its references, and on
- * PostgreSQL waits for its own round trip). A full chunk goes in one
- * statement of SQL_ROWS rows, the rows of the last one at a time, so that
- * two texts serve every count. With a RETURNING, @returned gets each
- * row's id with the row's index in its chunk (the order in which the
- * database returns them is its own: the key finds the row); with ids
- * given (give_ids), once the chunk is in, in the chunk's order. A row's text
- * values must stay valid until its chunk is sent. Not more rows: SQLite's
- * parse of a statement's $N grows with the square of their number, and
- * 64 rows a statement imported 4 % faster than 128 (32 and 256 slower
- * than 64, 512 a third slower than 128; bench/scale.sh, import).
+ * import (cursors, reference checks, PostgreSQL's round trips). A full
+ * chunk goes as one statement of SQL_ROWS rows, the last one a row at a
+ * time: two texts serve every count. @returned gets each row's id with its
+ * index in the chunk (a RETURNING's order is the database's: the key finds
+ * the row; given ids come once the chunk is in). A row's texts must stay
+ * valid until its chunk is sent. Not more rows: SQLite's parse of $N grows
+ * with their number squared; 64 a statement imported 4 % faster than 128,
+ * 32 and 256 slower (bench/scale.sh).
  */
 #define SQL_ROWS 64
 
