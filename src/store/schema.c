@@ -1,33 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The store's schema and its history, in each dialect: one numbering,
- * STORE_SCHEMA_VERSION, so that one version says what a store holds on
- * either backend and results move between them unchanged.
+ * The store's schema and its history, in each dialect, under one numbering
+ * (STORE_SCHEMA_VERSION): one version says what a store holds on either
+ * backend, and results move between them unchanged.
  *
- * A run is a name; each `schedperf run` under that name adds a batch (after
- * a reboot, say). A batch records its environment and benchmarks (a
- * workload with its full parameter set); a benchmark has its metrics and
- * iterations; a sample is one metric's value in one iteration, or in one
- * repetition of it for a metric that a workload measures several times per
- * iteration (futex-wake's `repeat`). Absent values have no row: an
- * unsupported counter is never a zero.
+ * A run is a name; each `schedperf run` under it adds a batch, which records
+ * its environment and benchmarks (a workload and its full parameters); a
+ * benchmark has metrics and iterations; a sample is one metric's value in
+ * one iteration, or in one repetition of it (futex-wake's `repeat`). An
+ * absent value has no row: an unsupported counter is never a zero.
  *
  * Ids are never reused (AUTOINCREMENT, identity columns): a process that
- * still holds the id of a batch that another deleted must fail on its next
- * insert, never write into whatever batch got the id next (transactions.c,
- * "Writers"). On PostgreSQL text that is sorted or compared (names, start
- * times, environment keys) is COLLATE "C": byte order, as SQLite sorts,
- * whatever the database's locale.
+ * holds the id of a batch another deleted must fail on its next insert,
+ * never write into the batch that got the id next (transactions.c,
+ * "Writers"). PostgreSQL text that is sorted or compared is COLLATE "C":
+ * byte order, as SQLite sorts, whatever the database's locale.
  *
  * A new store is made as version 3 (where PostgreSQL stores begin) and
- * brought up by the migrations, so that a new store and an upgraded one
- * are made by the same text. A new version is one row of migrations[]:
- * the SQL that turns the version before into it, its tables written once
- * with each dialect's words pasted in (LITE_ for SQLite's, PG_ for
- * PostgreSQL's) and, where the dialects differ more, a text each; run in
- * one transaction with the version stamped by the driver.
- * tests/unit/test_store.c checks that a store upgraded from version 1 and
- * a new one have the same tables.
+ * brought up by the migrations, so that new and upgraded stores are made by
+ * the same text. A new version is one row of migrations[], its tables
+ * written once with each dialect's words pasted in (LITE_, PG_), or a text
+ * each where they differ more; run in one transaction, the version stamped
+ * by the driver. tests/unit/test_store.c checks that a store upgraded from
+ * version 1 and a new one have the same tables.
  */
 #include <stdio.h>
 
@@ -437,6 +432,7 @@ static int migrate(struct store *st, int version, struct error *err)
 	}
 	return 0;
 }
+
 int store_schema_upgrade(struct store *st, struct error *err)
 {
 	int version = st->driver->version(st, err);
