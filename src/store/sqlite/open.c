@@ -90,10 +90,9 @@ static char *file_uri(const char *path, const char *option)
 }
 
 /*
- * SQLite's busy timeout, in steps short enough that a signal a command
- * catches (Ctrl-C) ends a wait for another writer's lock at once, not when
- * the timeout is over: the statement fails as busy, rolled back whole, and
- * the command says it was interrupted (util/signals.h).
+ * SQLite's busy timeout, in steps short enough that a caught signal (Ctrl-C)
+ * ends a wait for another writer's lock at once: the statement fails as
+ * busy, rolled back whole, and the command says it was interrupted.
  */
 #define LOCK_STEP_MS 10
 static int wait_for_lock(void *unused, int tries)
@@ -104,11 +103,7 @@ static int wait_for_lock(void *unused, int tries)
 	return !signals_caught();
 }
 
-/*
- * A connection to the file @file, with URI @option, for the store shown as @location,
- * whose file with links resolved is @path: @file, but for a new store being built under
- * a temporary name.
- */
+/* A connection to @file (URI @option): @path resolved, or a new store's temporary name. */
 static struct sqlite_store *connect(const char *location, const char *path, const char *file,
 				    const char *option, int flags, struct error *err)
 {
@@ -119,11 +114,7 @@ static struct sqlite_store *connect(const char *location, const char *path, cons
 	ss->base.driver = &store_sqlite;
 	ss->base.location = xstrdup(location);
 	ss->path = xstrdup(path);
-	/*
-	 * A connection is only ever used by the thread that opened it, so
-	 * SQLite's own locking of it is work for nothing: reading a store of
-	 * 100,000 benchmarks spent 7 % of its time in those mutexes.
-	 */
+	/* One thread a connection: SQLite's mutexes were 7 % of reading 100,000 benchmarks. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	rc = sqlite3_open_v2(uri, &ss->db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
@@ -154,11 +145,9 @@ void sqlite_close(struct store *st)
 }
 
 /*
- * Switch the journal to WAL. Two processes opening a new store both try;
- * SQLite answers SQLITE_BUSY at once, without calling the busy handler,
- * when waiting could deadlock (each holds a shared lock and wants the
- * exclusive one), so the busy timeout is applied here by hand: retry,
- * with short sleeps, until it has passed.
+ * Switch the journal to WAL. Two processes opening a new store both try, and
+ * SQLite answers SQLITE_BUSY at once where waiting could deadlock, without
+ * its busy handler: the busy timeout is applied here, by retrying.
  */
 static int switch_to_wal(struct sqlite_store *ss, struct error *err)
 {
@@ -185,11 +174,7 @@ enum file_kind {
 	FILE_SQLITE,
 };
 
-/*
- * A file of size 0 is empty on disk; in /proc or /sys (and others that
- * make their text as it is read) it is not, and holds no store SQLite
- * could write: its file system says so, or a read that returns bytes.
- */
+/* A file of size 0 that the kernel makes as it is read (/proc, /sys): no store. */
 static bool kernel_file(int fd)
 {
 	struct statfs fs;
@@ -245,11 +230,7 @@ static bool writable_here(const char *location)
 	return !access(location, W_OK) && !access(dir, W_OK);
 }
 
-/*
- * Copy the store into memory and upgrade the copy: an older store is read
- * as the current schema without being changed. A writing command upgrades
- * the file itself, once.
- */
+/* An older store read as the current schema unchanged: its copy in memory upgraded. */
 static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade,
 			      struct error *err)
 {
@@ -280,10 +261,7 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
 }
 
-/*
- * A connection that reads the store at @location (the file @path) and can change nothing;
- * read-write if @rw.
- */
+/* A connection that reads @location (the file @path), changing nothing; read-write if @rw. */
 static struct sqlite_store *connect_reading(const char *location, const char *path, bool rw,
 					    struct error *err)
 {
@@ -407,13 +385,11 @@ static bool is_link(const char *path)
 }
 
 /*
- * A store reached through a symbolic link (to an empty file) stays: the
- * link is the user's, and so is the file behind it.
- * Leaving WAL needs the only connection to the file, and the exclusive
- * lock, under which the store is found empty again, keeps out whoever
- * would open it until it is gone: one that opened
- * it before finds its file moved, and SQLite refuses its writes rather
- * than lose them. Whatever fails, the store stays.
+ * A store behind a symbolic link stays: the link and its file are the user's.
+ * Leaving WAL needs the only connection, and the exclusive lock, under which
+ * the store is found empty again, keeps others out until it is gone (one
+ * that opened it before finds its file moved, and SQLite refuses its
+ * writes). Whatever fails, the store stays.
  */
 void sqlite_close_removing_empty(struct store *st)
 {
@@ -433,10 +409,9 @@ void sqlite_close_removing_empty(struct store *st)
 }
 
 /*
- * Copy the schema from the WAL into @tmp's file itself and check that it
- * went: only the file is published (its journals are removed), and a
- * checkpoint that a full disk stops at close would go unsaid, leaving a
- * file without its schema.
+ * Copy the schema from the WAL into the file, checked: only the file is
+ * published, and a checkpoint at close that a full disk stopped would go
+ * unsaid, leaving a file without its schema.
  */
 static int checkpoint(struct sqlite_store *ss, struct error *err)
 {
@@ -481,11 +456,10 @@ static int publish(const char *tmp, const char *location, struct error *err)
 }
 
 /*
- * The new store's temporary file and its journals, named before it exists,
- * for a terminating signal to remove (util/signals.h): run creates its
- * store before it catches signals of its own, and a later command, of
- * another pid, would never remove what a kill left. (A command that
- * catches them, as import, goes on after one and removes them below.)
+ * The new store's temporary file and journals, named before they exist, for
+ * a terminating signal to remove: run creates its store before it catches
+ * signals, and no later command (another pid) would remove what a kill left
+ * (import, which catches them, removes them itself below).
  */
 static char pending_store[ARRAY_SIZE(journal_suffixes)][PATH_MAX + 16];
 
@@ -519,10 +493,9 @@ static int create_store(const char *location, store_upgrade_fn *upgrade, struct 
 }
 
 /*
- * A store is never where SQLite keeps another database's -wal, -shm or
- * -journal file, nor has one that is a database of its own: SQLite would
- * write its log or index over that database, and remove it when the last
- * connection closes, even a reading one (util/sqlite_file.h).
+ * Not where SQLite keeps another database's -wal, -shm or -journal, nor with
+ * such a file that is a database: SQLite would write over it and remove it
+ * when the last connection closes, even a reading one.
  */
 static int check_neighbours(const char *location, const char *path, struct error *err)
 {
