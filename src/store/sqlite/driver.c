@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SQLite driver (driver.h): one file, WAL journal (open.c). Its
- * primitives, and every fault's message: a full disk, a read-only file, a
- * lock held too long or a file-size limit is said as such, and none passes
- * for "no row" (a resume that took an error for "not there yet" would
- * store a benchmark twice).
- *
- * A statement is prepared once per connection, on its first use, and kept
- * until the store closes: preparing the queries of a read again for each
- * batch cost more than running them.
+ * The SQLite driver's primitives (driver.h), and every fault's message: a
+ * full disk, a read-only file, a lock held too long or a file-size limit is
+ * said as such, never as "no row" (a resume would store a benchmark twice).
+ * A statement is prepared on its first use and kept until the store closes:
+ * preparing a read's queries again for each batch cost more than running them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -71,11 +67,10 @@ int sqlite_read_only(const char *location, const char *path, const char *what,
 }
 
 /*
- * SQLite reports a write beyond the file-size limit (EFBIG, schedperf
- * ignores SIGXFSZ) as a plain I/O error, and does not always keep the
- * errno (a COMMIT that fails rolls back, and sqlite3_system_errno() is
- * then 0): the limit is to blame when the store's file kept EFBIG as its
- * last error, or the store or its log has reached it.
+ * SQLite reports a write beyond the file-size limit (EFBIG: SIGXFSZ is
+ * ignored) as an I/O error, its errno not always kept (a failed COMMIT rolls
+ * back, leaving 0): the limit is to blame when the file kept EFBIG as its
+ * last error, or the store or its log reached it.
  */
 #define FILE_SIZE_LIMIT_HINT "the file-size limit is too small for the store: raise 'ulimit -f'"
 
@@ -268,9 +263,8 @@ static void bind_real(struct store_stmt *s, int i, double v)
 }
 
 /*
- * A text longer than SQLite takes (SQLITE_LIMIT_LENGTH, a gigabyte) is
- * refused and leaves NULL in its place: step() says so, not the NOT NULL
- * constraint that would fail for it, as if the store were damaged.
+ * A text longer than SQLite takes (a gigabyte) leaves NULL in its place:
+ * step() says so, not the NOT NULL constraint, as if the store were damaged.
  */
 static void bind_text(struct store_stmt *s, int i, const char *v)
 {
@@ -295,12 +289,9 @@ static int step(struct store_stmt *s, struct error *err, const char *what)
 				 "longer than SQLite takes (%s; shorten it)", what,
 				 ls->ss->base.location, sqlite3_errstr(ls->bind_rc));
 	rc = sqlite3_step(ls->stmt);
-
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return sqlite_error(((struct sqlite_stmt *)s)->ss, err, what);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc == SQLITE_ROW;
+	return sqlite_error(ls->ss, err, what);
 }
 
 static int64_t column_int(struct store_stmt *s, int col)
@@ -309,10 +300,9 @@ static int64_t column_int(struct store_stmt *s, int col)
 }
 
 /*
- * Only a number is read as one: SQLite reads NULL as 0.0, and text or a
- * blob hand-edited into a REAL column as 0.0 or as its leading digits,
- * which a sample would then be. Those read as NAN (column_null() tells
- * NULL apart). The type is one look at the value SQLite holds already.
+ * Only a number is read as one: SQLite reads NULL, and text hand-edited into
+ * a REAL column, as 0.0 or its leading digits, which a sample would then
+ * be: those read as NAN (column_null() tells NULL apart).
  */
 static double column_real(struct store_stmt *s, int col)
 {
@@ -371,14 +361,11 @@ static void end_txn(struct sqlite_store *ss)
 }
 
 /*
- * A write takes the write lock at once (IMMEDIATE), so a busy store waits
- * here, not mid-way, and no other writer commits until it ends; a read is
- * one transaction so that it sees whole iterations. An upgrade may rebuild
- * tables: with foreign keys on, dropping one would delete the rows that
- * refer to it. An addition (TXN_ADD) makes its references right itself,
- * under that lock, and looking each up again was a fifth of an import.
- * The pragma is a no-op inside a transaction, so it is set around it,
- * and on again when the transaction could not start.
+ * A write takes the write lock at once (IMMEDIATE): a busy store waits here,
+ * not mid-way. A read is one transaction, to see whole iterations. Foreign
+ * keys are off for an upgrade (dropping a table would delete the rows that
+ * refer to it) and for TXN_ADD (driver.h); the pragma is a no-op inside a
+ * transaction, so it is set around it, and on again if that did not start.
  */
 static int begin(struct store *st, enum store_txn txn, struct error *err)
 {
