@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PostgreSQL driver (driver.h): its primitives, and every fault's
- * message. A write transaction first takes the store's write lock, so
- * writers take turns as on SQLite, and a read is one REPEATABLE READ
- * snapshot, so that it sees whole iterations. A statement's rows come
- * whole, on its first step: a round trip to a server costs more than a
- * row.
+ * The PostgreSQL driver's primitives (driver.h), and every fault's message.
+ * A write first takes the store's write lock, so writers take turns as on
+ * SQLite; a read is one REPEATABLE READ snapshot, of whole iterations. A
+ * statement's rows come whole, on its first step: a round trip costs more.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -258,32 +256,21 @@ static void rollback(struct store *st)
 }
 
 /*
- * Every transaction checks its references, TXN_ADD's too: PostgreSQL
- * turns its checks off only for a superuser (session_replication_role),
- * which a store's role need not be.
- *
- * A check is a query PostgreSQL plans once a connection, for the size
- * its table has then. A TXN_ADD adds many rows to tables that may be
- * empty when its first check is planned (a store whose runs were
- * deleted, once vacuumed), and a scan of the whole table planned then
- * would be run for every row after: an import quadratic in its rows.
- * Its transaction plans without whole-table scans where an index serves.
+ * TXN_ADD checks its references too: only a superuser may turn them off.
+ * A check is planned once a connection, for its table's size then, and a
+ * TXN_ADD fills tables that may be empty at that point: a whole-table scan
+ * planned then, run for every row after, makes an import quadratic. So it
+ * plans without them where an index serves.
  */
 #define PG_ADD_PLANS "SET LOCAL enable_seqscan = off"
 
 /*
- * The wait for the write lock is libpq's, which a signal does not end:
- * one that a command catches (Ctrl-C) cancels it on the server, so that
- * the command stops at once, as on SQLite, not at the lock timeout.
- *
- * PQcancel() connects to the server anew, blocking, in the handler. To a
- * server it cannot reach, libpq 15 gives that connect() no bound of its
- * own (connect_timeout is not the cancel's), only the connection's
- * tcp_user_timeout (open.c sets one), after which the cancel fails. The
- * wait would then go on until the lock timeout, or for ever on a server
- * gone: instead the handler shuts the connection down, which ends the
- * wait at once; the server ends the session, which only waited, when its
- * wait is over (the lock, or the lock timeout).
+ * The wait for the write lock is libpq's, which a signal does not end: a
+ * caught one (Ctrl-C) cancels it on the server, so that the command stops
+ * at once, as on SQLite. PQcancel() connects anew, blocking, bounded only
+ * by tcp_user_timeout (open.c) on a server it cannot reach; when it fails
+ * the handler shuts the connection down, which ends the wait at once (the
+ * server ends that session when its wait is over).
  */
 static void cancel_lock_wait(void)
 {

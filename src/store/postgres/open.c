@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Connecting to a PostgreSQL store (its queries' errors and prepared
- * statements are driver.c's).
- *
- * The location is a libpq URI (postgresql://...), given to libpq as it is:
- * credentials come only through libpq's own means (a service file,
- * ~/.pgpass or PGPASSFILE, the PG* variables), and a password written in
- * the URI is never shown: messages name the store by the URI without it
- * (store_location_shown()).
- *
- * A command that writes creates the schema in a database with no tables
- * and upgrades an older one; a command that reads changes nothing, so a
- * role that may only SELECT can run it.
+ * Connecting to a PostgreSQL store. The location is a libpq URI, given to
+ * libpq as it is: credentials come through libpq's own means (a service
+ * file, ~/.pgpass, PG* variables), and a password in the URI is never shown
+ * (store_location_shown()). A command that writes creates or upgrades the
+ * schema; one that reads changes nothing, so a role that may only SELECT
+ * can run it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -104,14 +98,11 @@ static int check_url(const char *location, const char *shown, struct error *err)
 }
 
 /*
- * libpq's defaults first, the URI's own settings over them: a server that
- * does not answer is given up after 10 s unless the URI says otherwise,
- * and so is one that does not acknowledge what is sent to it
- * (tcp_user_timeout, where the libpq knows it: 12 and later). That is
- * also the only bound libpq 15 gives the connect() of PQcancel(), which a
- * signal runs to end a wait for the write lock (driver.c): without it,
- * Ctrl-C hangs for the kernel's SYN retries, two minutes, on a server
- * that cannot be reached.
+ * Our defaults, the URI's settings over them: a server that does not
+ * answer, or acknowledge what is sent (tcp_user_timeout, libpq 12 and
+ * later), is given up after 10 s. That is also the only bound of
+ * PQcancel()'s connect() (driver.c): without it, Ctrl-C would hang for the
+ * kernel's SYN retries, two minutes, on a server that cannot be reached.
  */
 static PGconn *connect_to(const char *location)
 {
