@@ -3,15 +3,10 @@
 #define SCHEDPERF_STORE_POSTGRES_POSTGRES_H
 
 /*
- * Inside the PostgreSQL driver (driver.h), through libpq (loaded when a
- * store is first opened: lib.c): the handle and what its files share.
- * driver.c has the primitives and every fault's message, open.c the
- * connection, schema.c what a database holds (its version, its damage),
- * queue.c the job queue's statements that only PostgreSQL has.
- *
- * Every query is a prepared statement with its values as parameters,
- * never text pasted into SQL; each is prepared once per connection, on
- * its first use.
+ * Inside the PostgreSQL driver (driver.h), through libpq (lib.c): the handle
+ * and what its files share. driver.c has the primitives and faults, open.c
+ * the connection, schema.c a database's version and damage, queue.c the job
+ * queue. Values are always parameters, never text pasted into SQL.
  */
 
 #include <libpq-fe.h>
@@ -48,19 +43,13 @@ static inline struct pg_store *pg_of(struct store *st)
 }
 
 /*
- * The advisory lock that every write transaction takes first (its key
- * spells "SchPWRIT"): writers to a store take turns, as SQLite's do, so
- * that a check and the claim that follows it are one step for every other
- * process (transactions.c).
+ * The advisory lock every write takes first (its key spells "SchPWRIT"):
+ * writers take turns, as on SQLite, so a check and its claim are one step.
  */
 #define PG_WRITE_LOCK "pg_advisory_xact_lock(6008761022114056532)"
 
 /* driver.c */
-/*
- * @sql (not prepared: the schema's, the connection's) with @nr text
- * values; the result, to be PQclear()ed, or NULL with @err ("cannot WHAT
- * in store ...").
- */
+/* @sql, not prepared, with @nr text values: a result to PQclear(), or NULL with @err. */
 PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
 		 struct error *err, const char *what);
 /* Column @col of row @row: "" for NULL, an integer (a boolean is 0 or 1). */

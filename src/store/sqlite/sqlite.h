@@ -3,10 +3,9 @@
 #define SCHEDPERF_STORE_SQLITE_SQLITE_H
 
 /*
- * Inside the SQLite driver (driver.h): the handle and what its files
- * share. driver.c has the primitives and every fault's message, open.c
- * how a file is opened, created, or read without being changed, and
- * schema.c what a file holds (its version, its damage).
+ * Inside the SQLite driver (driver.h): the handle and what its files share.
+ * driver.c has the primitives and faults, open.c how a file is opened,
+ * created or read unchanged, schema.c a file's version and damage.
  */
 
 #include <sqlite3.h>
@@ -32,12 +31,7 @@ struct sqlite_store {
 	struct store base;
 	sqlite3 *db;
 	bool read_only;		/* not STORE_WRITE: nothing may be written */
-	/*
-	 * The file the store's checks are made on: its location with links
-	 * resolved, as sqlite_open() found it once (SQLite writes beside a
-	 * link's target, not beside the link), or as given when nothing was
-	 * there. Messages name base.location.
-	 */
+	/* The file checked: the location with links resolved (SQLite writes beside the target). */
 	char *path;
 	enum store_txn txn;	/* of the transaction open */
 	struct sqlite_stmt stmts[SQLITE_STATEMENTS];
@@ -54,12 +48,7 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 long long sqlite_file_size(const char *path, const char *suffix);
 /* The directory that holds @location ("." for a bare name). */
 void sqlite_directory_of(const char *location, char *dir, size_t len);
-/*
- * When the store at @location, whose file with links resolved is @path,
- * cannot be written, -1 with @err: "cannot WHAT store 'LOCATION': it is on
- * a read-only file system (make it writable ...)"; else 0, when nothing
- * about the file says so.
- */
+/* -1 with @err ("cannot WHAT store ...: it is on a read-only ...") if @path is not writable. */
 int sqlite_read_only(const char *location, const char *path, const char *what,
 		     struct error *err);
 /* Whether the connection's last error was a full disk (or quota). */
