@@ -48,7 +48,10 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 long long sqlite_file_size(const char *path, const char *suffix);
 /* The directory that holds @location ("." for a bare name). */
 void sqlite_directory_of(const char *location, char *dir, size_t len);
-/* -1 with @err ("cannot WHAT store ...: it is on a read-only ...") if @path is not writable. */
+/*
+ * -1 with @err ("cannot WHAT store ...: it is on a read-only file system
+ * ...") when @path or its directory cannot be written, else 0.
+ */
 int sqlite_read_only(const char *location, const char *path, const char *what,
 		     struct error *err);
 /* Whether the connection's last error was a full disk (or quota). */
