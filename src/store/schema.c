@@ -31,10 +31,9 @@
 #include "util/array.h"
 
 /*
- * The words of each dialect. SQLite's are its stores' as they always
- * were (a store's columns are checked against a new store's, types and
- * all); PostgreSQL's have 64-bit ids and counts (BIG), booleans, and
- * COLLATE "C" on text that is sorted or compared (NAME).
+ * Each dialect's words. SQLite's are as they always were (a store's columns
+ * are checked against a new store's, types and all); PostgreSQL's have
+ * 64-bit ids and counts (BIG), booleans, and COLLATE "C" (NAME).
  */
 #define LITE_ID "INTEGER PRIMARY KEY AUTOINCREMENT"
 #define PG_ID "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
@@ -164,10 +163,9 @@ static const char lite_v1_to_v2[] =
 	SAMPLES_METRIC;
 
 /*
- * AUTOINCREMENT cannot be added to a table: each table with ids is built
- * again and its rows copied, ids kept (sqlite_sequence starts above the
- * largest). The batch's pid becomes writer_pid, with no start time: such a
- * writer is taken for gone (see process.h). COPY keeps every column.
+ * AUTOINCREMENT cannot be added to a table: each with ids is built again,
+ * ids kept (sqlite_sequence starts above the largest). A batch's pid becomes
+ * writer_pid without a start time: a writer taken for gone (process.h).
  */
 #define REBUILD(table, def, columns, from)					\
 	def(LITE, table "_v3")							\
@@ -301,15 +299,12 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
 	"  PRIMARY KEY (profile_id, position)" d##_KEYED
 
 /*
- * Version 9: a job is a run, an ab or a bisect-step (store.h, "Jobs"),
- * and keeps what the command decided (ab's or bisect-step's verdict as
- * JSON; NULL for a run, whose result is its batch): a job of an older
- * store is a run. A journalled original is one machine's (its id: one
- * store serves many); one of an older store has machine '', any
- * machine's (@journal: SQLite cannot change a table's UNIQUE in place).
- * The failed iterations of a benchmark are found without reading the
- * others (reading a store counts them for every benchmark: 12 % of
- * reading 100,000 benchmarks of three iterations each).
+ * Version 9: a job is a run (as every older one), an ab or a bisect-step,
+ * and keeps the command's verdict as JSON (NULL for a run: its batch). A
+ * journalled original is one machine's, '' any machine's in an older store
+ * (@journal: SQLite cannot change a UNIQUE in place). A benchmark's failed
+ * iterations are found without reading the others (12 % of reading 100,000
+ * benchmarks).
  */
 #define V9(d, journal)								\
 	"ALTER TABLE jobs ADD COLUMN command " d##_TEXT " NOT NULL DEFAULT 'run' "	\
@@ -344,10 +339,9 @@ _Static_assert(STORE_JOB_MAX_ATTEMPTS == 3, "v6_to_v7 spells the default");
 
 /*
  * Version 11: jobs that need a kernel (store.h, "Jobs"): the release, the
- * one its machine ran before it booted for it, and its boot's deadline
- * (ISO 8601 UTC text, as every time the queue compares), while its state
- * is 'booting' (PostgreSQL's queue only: an SQLite store's jobs table
- * holds what an import brings).
+ * one its machine ran before, and the boot's deadline (ISO 8601 UTC text,
+ * as the queue compares times) while 'booting' (PostgreSQL only: SQLite's
+ * jobs are what an import brings).
  */
 #define V11(d, more)								\
 	"ALTER TABLE jobs ADD COLUMN kernel " d##_TEXT ";"			\
