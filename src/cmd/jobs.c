@@ -97,6 +97,9 @@ int cmd_jobs(int argc, char **argv)
 		goto out;
 	}
 	marks = now_marks(changed, nr_changed);
+	/* after the marks, which compare the journal's text with this machine's */
+	if (!f->for_machines)
+		report_shown_jobs(jobs, nr, changed, nr_changed);
 	f->write(stdout, &(struct job_listing){ jobs, nr, changed, nr_changed, marks }, NULL);
 out:
 	free(marks);

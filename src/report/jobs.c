@@ -34,7 +34,7 @@ static char *verdict_text(const char *result)
 	json_t *ci = json_object_get(r, "ci_pct");
 	json_t *ci_low = json_array_get(ci, 0), *ci_high = json_array_get(ci, 1);
 	struct strbuf sb = STRBUF_INIT;
-	char lo[32], hi[32];
+	char lo[32], hi[32], *text;
 
 	if (!verdict) {
 		json_decref(r);
@@ -50,7 +50,10 @@ static char *verdict_text(const char *result)
 			    format_change(lo, sizeof(lo), json_number_value(ci_low), 2),
 			    format_change(hi, sizeof(hi), json_number_value(ci_high), 2));
 	json_decref(r);
-	return strbuf_detach(&sb);
+	/* the verdict's text is the stored JSON's, decoded: escaped as every name */
+	text = strbuf_detach(&sb);
+	report_shown(&text);
+	return text;
 }
 
 /* A column of JSON text as its value; null when absent or not JSON (never a missing key). */

@@ -218,6 +218,16 @@ void csv_text(FILE *out, const char *s);
  * CSV (shown.c); one that writes JSON does not call it.
  */
 void report_shown_names(struct result_set *set);
+/* The same for the text @s, NULL or plain kept: a name found in another record. */
+void report_shown(char **s);
+/*
+ * The same for every text the jobs' text shows of @jobs and of the
+ * journal entries @changed (their originals are shown quoted): a store
+ * another program wrote may hold a command, a machine or a reason with a
+ * control character, which would break the line of a job.
+ */
+void report_shown_jobs(struct store_job *jobs, size_t nr, struct knob_original *changed,
+		       size_t nr_changed);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);
 

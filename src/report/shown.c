@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The names of results as text, markdown and CSV show them. run and import
- * refuse a name that would not show as it is on one line, but a store
+ * The names of results as text, markdown and CSV show them, and the texts
+ * of the job queue's lines. run and import refuse a name that would not
+ * show as it is on one line (submit stores its arguments as JSON), but a store
  * another program wrote (or an old version, or a hand-edited SQLite) may
  * hold one: a newline would break a table's line or a CSV row, an escape
  * sequence would rewrite what the terminal shows. Such a name is escaped
@@ -15,8 +16,7 @@
 #include "report/report.h"
 #include "util/utf8.h"
 
-/* @s escaped in place when it would not show as it is; a plain one is kept. */
-static void shown(char **s)
+void report_shown(char **s)
 {
 	char *escaped;
 
@@ -32,19 +32,44 @@ void report_shown_names(struct result_set *set)
 	for (size_t i = 0; i < set->nr_batches; i++) {
 		struct result_batch *batch = &set->batches[i];
 
-		shown(&batch->name);
-		shown(&batch->started);
+		report_shown(&batch->name);
+		report_shown(&batch->started);
 		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
 			struct result_benchmark *b = &batch->benchmarks[j];
 
-			shown(&b->workload);
+			report_shown(&b->workload);
 			for (size_t k = 0; k < b->nr_failed; k++)
-				shown(&b->failures[k]);
+				report_shown(&b->failures[k]);
 			for (size_t k = 0; k < b->nr_metrics; k++) {
-				shown(&b->metrics[k].name);
-				shown(&b->metrics[k].unit);
-				shown(&b->metrics[k].source);
+				report_shown(&b->metrics[k].name);
+				report_shown(&b->metrics[k].unit);
+				report_shown(&b->metrics[k].source);
 			}
 		}
+	}
+}
+
+void report_shown_jobs(struct store_job *jobs, size_t nr, struct knob_original *changed,
+		       size_t nr_changed)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct store_job *j = &jobs[i];
+
+		report_shown(&j->state);
+		report_shown(&j->command);
+		report_shown(&j->args);
+		report_shown(&j->machine);
+		report_shown(&j->worker);
+		report_shown(&j->since);
+		report_shown(&j->reason);
+		report_shown(&j->kernel);
+		report_shown(&j->boot_deadline);
+	}
+	/* an original's value is shown quoted (report/jobs.c), not here */
+	for (size_t i = 0; i < nr_changed; i++) {
+		report_shown(&changed[i].kind);
+		report_shown(&changed[i].name);
+		report_shown(&changed[i].started);
+		report_shown(&changed[i].machine);
 	}
 }

@@ -783,3 +783,34 @@ kill_mid_ab() {
 	# another machine's is for that machine to look at
 	[ "${lines[7]}" = "machine other-machine: scratch-cgroup $GROUP-reaped, original absent, since 2026-12-01T00:00:00Z by process 1" ]
 }
+
+@test "queue: jobs escapes a job's or journal entry's control characters in text, not in JSON" {
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name esc >/dev/null
+	# a store another program wrote: submit and ab store no such text
+	count "ALTER TABLE jobs DROP CONSTRAINT jobs_command_check;
+	       UPDATE jobs SET command = 'run' || chr(27) || '[2J', worker = 'host' || chr(27) ||
+	       ']0;t' || chr(7), since = '2026' || chr(10) || 'SINCE', reason = 'r' || chr(13) ||
+	       'x', kernel = 'k' || chr(155) || '1', args = '[\"a' || chr(10) || 'ARGS\"]',
+	       result = '{\"verdict\": \"same\\u001b[31m\", \"direction\": \"d\\n\"}'" >/dev/null
+	count "INSERT INTO knob_journal (kind, name, original, writer_boot, writer_pid,
+	       writer_start, started, machine) VALUES ('sysctl', 'kernel.' || chr(27) || 'x',
+	       '1', 'boot', 1, 1, '2026-12-01' || chr(10) || 'T', 'm' || chr(27) || '[1m')" >/dev/null
+	run sp jobs
+	[ "$status" -eq 0 ]
+	# one line a job, every control character as \xHH or \uHHHH
+	[ "${#lines[@]}" -eq 4 ]
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' <<<"$output"
+	[[ "${lines[1]}" == *' host\x1b]0;t\x07 '* ]]
+	[[ "${lines[1]}" == *' 2026\x0aSINCE '* ]]
+	[[ "${lines[1]}" == *'  run\x1b[2J ["a\x0aARGS"]  kernel k\u009b1'* ]]
+	[[ "${lines[1]}" == *'  verdict: same\x1b[31m (b d\x0a)  failed: r\x0dx' ]]
+	local entry='machine m\x1b[1m: sysctl kernel.\x1bx, original 1,'
+	[ "${lines[3]}" = "$entry since 2026-12-01\x0aT by process 1" ]
+	# JSON: the text as it is, its writer escaping it
+	sp jobs --format json >"$TMP/jobs.json"
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/jobs.json"
+	[ "$(json 'd[0]["command"] == "run\x1b[2J" and d[0]["machine"] == "host\x1b]0;t\x07"
+		and d[0]["since"] == "2026\nSINCE" and d[0]["reason"] == "r\rx"
+		and d[0]["kernel"] == "k\u009b1" and d[0]["result"]["verdict"] == "same\x1b[31m"' \
+		"$TMP/jobs.json")" = True ]
+}
