@@ -338,6 +338,9 @@ void profile_diff_release(struct profile_diff *d)
 		free(d->benches[i].runs);
 	}
 	free(d->benches);
+	for (size_t i = 0; i < d->nr_strings; i++)
+		free(d->strings[i]);
+	free(d->strings);
 	free(d->nr_empty);
 	free(d->nr_failed);
 	memset(d, 0, sizeof(*d));

@@ -64,6 +64,8 @@ struct profile_diff {
 	size_t *nr_failed;		/* per run: failed iterations, which keep no profile */
 	struct profile_bench *benches;	/* benchmarks with a profile in some run */
 	size_t nr_benches;
+	char **strings;			/* what it points to beside the runs (shown names) */
+	size_t nr_strings;
 };
 
 /*

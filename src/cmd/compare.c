@@ -204,6 +204,8 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 	shown = shown_names(runs, nr_runs, format);
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
 			   (const char *const *)a->workloads.list);
+	if (shown)
+		report_shown_profile(&d);
 	for (size_t r = 0; r < nr_runs && !code; r++) {
 		char why[320];
 

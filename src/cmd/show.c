@@ -63,8 +63,11 @@ static int build_profile(struct profile_diff *d, struct store *st,
 	char why[320];
 
 	profile_diff_build(d, &run, 1, (size_t)top, NULL);
-	if (profile_diff_has_run(d, 0))
+	if (profile_diff_has_run(d, 0)) {
+		/* the symbols are the profiles', which report_shown_names() left */
+		report_shown_profile(d);
 		return EXIT_OK;
+	}
 	if (plan_batches_profile(st, set, &profiled, &err)) {
 		profile_diff_release(d);
 		return error_report(&err);
@@ -137,8 +140,11 @@ int cmd_show(int argc, char **argv)
 		}
 	}
 	if (profile) {
+		char *label = utf8_escaped(argv[optind]);
+
 		putchar('\n');
-		report_profile_text(stdout, &d, &argv[optind]);
+		report_profile_text(stdout, &d, (const char *const *)&label);
+		free(label);
 		profile_diff_release(&d);
 	}
 	say_unfinished_replacements(st, global.db, argv[optind]);

@@ -228,6 +228,12 @@ void report_shown(char **s);
  */
 void report_shown_jobs(struct store_job *jobs, size_t nr, struct knob_original *changed,
 		       size_t nr_changed);
+/*
+ * The same for every name the profiles' text shows of @d (workload,
+ * event, symbol, DSO), once it is built: it pools symbols by their names
+ * as stored, and the escaped copies are @d's.
+ */
+void report_shown_profile(struct profile_diff *d);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);
 

@@ -15,6 +15,7 @@
 
 #include "report/report.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 void report_shown(char **s)
 {
@@ -71,5 +72,39 @@ void report_shown_jobs(struct store_job *jobs, size_t nr, struct knob_original *
 		report_shown(&changed[i].name);
 		report_shown(&changed[i].started);
 		report_shown(&changed[i].machine);
+	}
+}
+
+/*
+ * @s as shown: itself when plain, else its escaped copy, which @strings
+ * keeps: a name a model borrows from the runs stays theirs as stored.
+ */
+static const char *shown_kept(const char *s, char ***strings, size_t *nr)
+{
+	char *escaped;
+
+	if (!s || utf8_plain(s))
+		return s;
+	escaped = utf8_escaped(s);
+	*strings = xreallocarray(*strings, *nr + 1, sizeof(**strings));
+	(*strings)[(*nr)++] = escaped;
+	return escaped;
+}
+
+void report_shown_profile(struct profile_diff *d)
+{
+	for (size_t i = 0; i < d->nr_benches; i++) {
+		struct profile_bench *pb = &d->benches[i];
+
+		pb->workload = shown_kept(pb->workload, &d->strings, &d->nr_strings);
+		for (size_t r = 0; r < d->nr_runs; r++)
+			pb->runs[r].event = shown_kept(pb->runs[r].event, &d->strings,
+						       &d->nr_strings);
+		for (size_t k = 0; k < pb->nr_rows; k++) {
+			pb->rows[k].name = shown_kept(pb->rows[k].name, &d->strings,
+						      &d->nr_strings);
+			pb->rows[k].dso = shown_kept(pb->rows[k].dso, &d->strings,
+						     &d->nr_strings);
+		}
 	}
 }

@@ -216,3 +216,41 @@ pounding() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
+
+@test "show and compare --profile escape a stored symbol's, DSO's or event's control characters" {
+	"$PYTHON" - "$TMP/p.json" <<-'EOF'
+	import json, sys
+	def run(name, day, share):
+	    return {"name": name, "started": "2020-09-%02dT10:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [{"workload": "tool", "params": {},
+	              "metrics": [{"name": "ops", "unit": "ops/s", "better": "higher",
+	                           "samples": [896, 877]}],
+	              "profiles": [{"seq": 0, "extra": False, "event": "cpu-clock",
+	                "scope": "tasks", "frequency": 1000, "samples": 8, "lost": 0,
+	                "total": 8000000,
+	                "symbols": [{"name": "main", "dso": "tool", "self": 0,
+	                             "children": 8000000},
+	                            {"name": "evil", "dso": "evil.so", "self": share,
+	                             "children": share}]}]}]}
+	json.dump({"schema": "schedperf-results/1",
+	           "runs": [run("one", 1, 2000000), run("two", 2, 4000000)]},
+	          open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/p.json"
+	# a store another program wrote: import refuses such names
+	sqlite3 "$SCHEDPERF_DB" "UPDATE profile_symbols SET name = 'ev' || char(27) || '[2J' ||
+		char(10) || 'IL', dso = 'e' || char(13) || '.so' WHERE name = 'evil';
+		UPDATE profiles SET event = 'cpu' || char(27) || '[1m'"
+	for cmd in "show one --profile" "compare one two --profile"; do
+		run sp $cmd
+		[ "$status" -eq 0 ]
+		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' <<<"$output"
+		[[ "$output" == *'  ev\x1b[2J\x0aIL  e\x0d.so'* ]]
+		[[ "$output" == *'1 profile of timed iterations, cpu\x1b[1m, 8 samples'* ]]
+	done
+	# one row for the symbol in both runs, JSON its name as stored
+	sp compare one two --profile --format json >"$TMP/c.json"
+	[ "$(json '[(s["symbol"], s["dso"]) for s in d["benchmarks"][0]["symbols"]]' \
+		"$TMP/c.json")" = "[('ev\\x1b[2J\\nIL', 'e\\r.so'), ('main', 'tool')]" ]
+}
