@@ -151,7 +151,9 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 /*
  * For a format other than JSON (whose writer escapes them), the runs'
  * names and their results' names as text shows them (report_shown_names()):
- * the run names made, for release_runs() to free; NULL for JSON.
+ * the run names made, for release_runs() to free; NULL for JSON. Only once
+ * the model is built, which pairs the names as stored (a text "\x1b" and
+ * an escape are not one workload), and has shown its own (report.h).
  */
 static char **shown_names(struct compare_run *runs, size_t nr_runs,
 			  const struct output_format *format)
@@ -201,11 +203,11 @@ static int compare_profiles(char **names, size_t nr_runs, const struct compare_a
 	}
 	if ((code = load_runs(names, nr_runs, a, &runs, profiled)))
 		goto out;
-	shown = shown_names(runs, nr_runs, format);
 	profile_diff_build(&d, runs, nr_runs, (size_t)a->top,
 			   (const char *const *)a->workloads.list);
-	if (shown)
+	if (strcmp(format->id.name, "json"))
 		report_shown_profile(&d);
+	shown = shown_names(runs, nr_runs, format);
 	for (size_t r = 0; r < nr_runs && !code; r++) {
 		char why[320];
 
@@ -236,7 +238,6 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 
 	if ((code = load_runs(names, nr_runs, a, &runs, NULL)))
 		goto out;
-	shown = shown_names(runs, nr_runs, format);
 	comparison_build_ignoring(&cmp, runs, nr_runs, a->all_metrics,
 				  (const char *const *)a->ignored.names.list);
 	missing = comparison_filter(&cmp, (const char *const *)a->workloads.list,
@@ -262,6 +263,9 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 		code = EXIT_FOUND;
 	if (a->only_changed)
 		comparison_keep_changed(&cmp);
+	if (strcmp(format->id.name, "json"))
+		report_shown_comparison(&cmp);
+	shown = shown_names(runs, nr_runs, format);
 	format->write(stdout, &cmp, &(struct compare_render){
 		a->style.chosen, global.color, a->only_changed,
 		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS) });

@@ -231,9 +231,17 @@ void report_shown_jobs(struct store_job *jobs, size_t nr, struct knob_original *
 /*
  * The same for every name the profiles' text shows of @d (workload,
  * event, symbol, DSO), once it is built: it pools symbols by their names
- * as stored, and the escaped copies are @d's.
+ * as stored, and the escaped copies are @d's. Before report_shown_names()
+ * of its runs, whose names it points to.
  */
 void report_shown_profile(struct profile_diff *d);
+/*
+ * The same for the workloads of @cmp's rows, once it is built and
+ * analysed: it pairs rows by the names as stored, so that a text "\x1b"
+ * and an escape stay two workloads. Before report_shown_names() of its
+ * runs, whose workloads the rows point to.
+ */
+void report_shown_comparison(struct comparison *cmp);
 /* A comma, then @v in full precision (nothing when it is not finite). */
 void csv_number(FILE *out, double v);
 

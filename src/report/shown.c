@@ -108,3 +108,11 @@ void report_shown_profile(struct profile_diff *d)
 		}
 	}
 }
+
+void report_shown_comparison(struct comparison *cmp)
+{
+	/* a row's metric is a run's, which report_shown_names() escapes in place */
+	for (size_t i = 0; i < cmp->nr_rows; i++)
+		cmp->rows[i].workload = shown_kept(cmp->rows[i].workload, &cmp->strings,
+						   &cmp->nr_strings);
+}

@@ -1071,3 +1071,46 @@ JSON
 		done
 	done
 }
+
+@test "compare pools the names as stored, not as shown: the text \\x1b is not an escape" {
+	"$PYTHON" - "$TMP/r.json" <<-'EOF'
+	import json, sys
+	def run(name, day, workload, metric, values):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [{"workload": workload, "params": {},
+	                            "metrics": [{"name": metric, "unit": "s", "better": "lower",
+	                                         "samples": values}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run("base", 1, "w\\x1b", "m\\x0d", [1, 1.1, 0.9, 1, 1.05]),
+	    run("new", 2, "wESC", "mCR", [2, 2.1, 1.9, 2, 2.05])]}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/r.json"
+	# a store another program wrote: new's names hold the characters base's spell
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET workload = 'w' || char(27)
+		WHERE workload = 'wESC'; UPDATE metrics SET name = 'm' || char(13) WHERE name = 'mCR'"
+	# two benchmarks, each in one run: no row of both, no verdict
+	for format in text csv markdown; do
+		sp compare base new --format $format >"$TMP/c.out" 2>&1
+		refute grep -q 'worse' "$TMP/c.out"
+		local shown='w\x1b'
+		[ $format != markdown ] || shown='w\\x1b'	# markdown escapes the '\' in turn
+		grep -qF "$shown" "$TMP/c.out"
+		refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$TMP/c.out"
+	done
+	sp compare base new --format csv >"$TMP/c.csv"
+	"$PYTHON" - "$TMP/c.csv" <<-'EOF'
+	import csv, sys
+	rows = [(r["workload"], r["metric"], r["run"], r["n"])
+	        for r in csv.DictReader(open(sys.argv[1], newline=""))]
+	w, m = "w\\x1b", "m\\x0d"
+	assert rows == [(w, m, "base", "5"), (w, m, "new", "0"),
+	                (w, m, "base", "0"), (w, m, "new", "5")], rows
+	EOF
+	sp compare base new --format json >"$TMP/c.json"
+	[ "$(json 'sorted((r["workload"], r["metric"]) for r in d["rows"])' "$TMP/c.json")" = \
+	  "[('w\\x1b', 'm\\r'), ('w\\\\x1b', 'm\\\\x0d')]" ]
+	# --workload picks the stored name, not its look
+	sp compare base new --workload $'w\e' --format json >"$TMP/w.json"
+	[ "$(json '[r["workload"] for r in d["rows"]]' "$TMP/w.json")" = "['w\\x1b']" ]
+}
