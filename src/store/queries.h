@@ -43,14 +43,10 @@ void batch_state_release(struct batch_state *state);
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	     struct error *err);
 /*
- * 1 when run @name holds a batch that is not job @job_id's (0: any job's)
- * nor an unfinished one of a cancelled or failed job, else 0.
- */
-int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err);
-/*
- * run_taken(), less the batches an experiment killed before its first
- * sample left (incomplete, of no job, no measured iteration): 1 when
- * another batch holds run @name, else 0.
+ * 1 when run @name holds a batch that is not job @job_id's (0: any job's),
+ * nor an unfinished one of a cancelled or failed job, nor one an
+ * experiment killed before its first sample left (incomplete, of no job,
+ * no measured iteration); else 0.
  */
 int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_id,
 			       struct error *err);
@@ -61,7 +57,6 @@ int batches_left_unsampled(struct store *st, const char *name, struct batch_stat
 int batch_delete(struct store *st, int64_t batch_id, struct error *err);
 /* -1 with @err (EXIT_USAGE) when run @name is an ab experiment's own, else 0 (or -1). */
 int run_own(struct store *st, const char *name, struct error *err);
-int run_own_error(const char *name, struct error *err);
 /*
  * 0 when @batch (not inserted yet, or batch->id) may join run @run_id:
  * none of the others, but for this process's job's, is an experiment's

@@ -32,29 +32,16 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	"(" b ".job_id IS NULL OR (" b ".job_id <> " job " AND (" b ".complete OR "	\
 	b ".job_id NOT IN (SELECT id FROM jobs WHERE state IN ('cancelled', 'failed')))))"
 
-int run_taken(struct store *st, const char *name, int64_t job_id, struct error *err)
-{
-	int64_t batch_id;
-
-	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
-		      "WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " LIMIT 1",
-		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
-		      "find the run's batches");
-}
-
 /*
- * Batch @b measured nothing: no iteration of it is a measured one (not a
- * warm-up, not failed), what an ab that measured nothing discards.
+ * Batch b is what an experiment killed before its first sample left, of
+ * no job: incomplete, and none of its iterations a measured one (not a
+ * warm-up, not failed).
  */
-#define UNSAMPLED(b)								\
-	"NOT EXISTS (SELECT 1 FROM benchmarks bm JOIN iterations i ON "		\
-	"i.benchmark_id = bm.id WHERE bm.batch_id = " b ".id AND NOT i.warmup "	\
-	"AND i.failure IS NULL)"
-
-/* What an experiment killed before its first sample left, of no job. */
-#define LEFT_UNSAMPLED(b)							\
-	"(NOT " b ".complete AND " b ".job_id IS NULL AND " UNSAMPLED(b) " AND "	\
-	"EXISTS (SELECT 1 FROM environment e WHERE e.batch_id = " b ".id AND "	\
+#define LEFT_UNSAMPLED								\
+	"(NOT b.complete AND b.job_id IS NULL AND NOT EXISTS (SELECT 1 FROM "	\
+	"benchmarks bm JOIN iterations i ON i.benchmark_id = bm.id WHERE "	\
+	"bm.batch_id = b.id AND NOT i.warmup AND i.failure IS NULL) AND "	\
+	"EXISTS (SELECT 1 FROM environment e WHERE e.batch_id = b.id AND "	\
 	"e.key = 'experiment'))"
 
 int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_id,
@@ -64,9 +51,16 @@ int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_i
 
 	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
 		      "WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " AND NOT "
-		      LEFT_UNSAMPLED("b") " LIMIT 1",
+		      LEFT_UNSAMPLED " LIMIT 1",
 		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
 		      "find the run's batches");
+}
+
+static int run_own_error(const char *name, struct error *err)
+{
+	return error_set(err, EXIT_USAGE, "run '%.128s' is an ab experiment's own, and compare "
+			 "would pool a batch added to it with the experiment's samples (store it "
+			 "under another run name)", name);
 }
 
 /*
@@ -107,13 +101,6 @@ int run_own(struct store *st, const char *name, struct error *err)
 			"find the run's batches");
 
 	return rc <= 0 ? rc : run_own_error(name, err);
-}
-
-int run_own_error(const char *name, struct error *err)
-{
-	return error_set(err, EXIT_USAGE, "run '%.128s' is an ab experiment's own, and compare "
-			 "would pool a batch added to it with the experiment's samples (store it "
-			 "under another run name)", name);
 }
 
 static int insert_environment(struct store *st, const struct result_batch *batch,
@@ -201,19 +188,19 @@ int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
 	return rc;
 }
 
-int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
-		       size_t *nr, struct error *err)
+/* The batches @sql selects (SELECT_BATCH_STATE) into *@out, *@nr of them. */
+static int batch_states(struct store *st, const char *sql, const struct sql_arg *args,
+			size_t nr_args, struct batch_state **out, size_t *nr, struct error *err,
+			const char *what)
 {
-	struct store_stmt *s = sql_query(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT "
-					 "b.complete ORDER BY b.started DESC, b.id DESC",
-					 SQL_ARGS(SQL_INT(run_id)), err);
+	struct store_stmt *s = sql_query(st, sql, args, nr_args, err);
 	int rc;
 
 	*out = NULL;
 	*nr = 0;
 	if (!s)
 		return -1;
-	while ((rc = sql_step(s, err, "find the run's incomplete batches")) > 0) {
+	while ((rc = sql_step(s, err, what)) > 0) {
 		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
 		column_batch_state(s, &(*out)[(*nr)++]);
 	}
@@ -221,23 +208,20 @@ int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **ou
 	return rc;
 }
 
+int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
+		       size_t *nr, struct error *err)
+{
+	return batch_states(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT b.complete "
+			    "ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), out,
+			    nr, err, "find the run's incomplete batches");
+}
+
 int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
 			   size_t *nr, struct error *err)
 {
-	struct store_stmt *s = sql_query(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND "
-					 LEFT_UNSAMPLED("b"), SQL_ARGS(SQL_TEXT(name)), err);
-	int rc;
-
-	*out = NULL;
-	*nr = 0;
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, "find the batches a killed experiment left")) > 0) {
-		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
-		column_batch_state(s, &(*out)[(*nr)++]);
-	}
-	sql_done(s);
-	return rc;
+	return batch_states(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND " LEFT_UNSAMPLED,
+			    SQL_ARGS(SQL_TEXT(name)), out, nr, err,
+			    "find the batches a killed experiment left");
 }
 
 int batch_delete(struct store *st, int64_t batch_id, struct error *err)
@@ -252,10 +236,7 @@ void batch_state_release(struct batch_state *state)
 	free(state->plan);
 	free(state->machine);
 	free(state->host);
-	state->run_name = NULL;
-	state->plan = NULL;
-	state->machine = NULL;
-	state->host = NULL;
+	memset(state, 0, sizeof(*state));
 }
 
 int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
