@@ -14,6 +14,18 @@
 
 #include "store/sql.h"
 
+/* @call (0 or -1) in a write transaction of its own: 0, or -1 with @err. */
+#define IN_WRITE_TXN(st, err, call) \
+	(sql_begin(st, TXN_WRITE, err) ? -1 : sql_end_write(st, call, err))
+/* @call in a read transaction of its own: what it returns (-1 when none began). */
+#define IN_READ_TXN(st, err, call) \
+	(sql_begin(st, TXN_READ, err) ? -1 : sql_read_done(st, call))
+static inline int sql_read_done(struct store *st, int rc)
+{
+	sql_end_read(st);
+	return rc;
+}
+
 /*
  * Who writes a batch: the process running it and the process group of
  * the iteration it runs now. Both are checked before another process may

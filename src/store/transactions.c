@@ -145,9 +145,7 @@ static int begin_one(struct store *st, struct result_batch *batch, bool replace,
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
 		      const char *plan, struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, begin_one(st, batch, replace, plan, err), err);
+	return IN_WRITE_TXN(st, err, begin_one(st, batch, replace, plan, err));
 }
 
 /*
@@ -278,12 +276,8 @@ int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct err
 
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err)
 {
-	int rc;
+	int rc = IN_READ_TXN(st, err, run_held(st, name, 0, false, err));
 
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = run_held(st, name, 0, false, err);
-	sql_end_read(st);
 	*taken = rc > 0;
 	return rc < 0 ? -1 : 0;
 }
@@ -300,11 +294,7 @@ int store_check_run_own(const char *db, const char *name, struct error *err)
 		return 0;
 	if (store_open_existing(db, &st, err))
 		return -1;
-	rc = sql_begin(st, TXN_READ, err);
-	if (!rc) {
-		rc = run_own(st, name, err);
-		sql_end_read(st);
-	}
+	rc = IN_READ_TXN(st, err, run_own(st, name, err));
 	store_close(st);
 	return rc;
 }
@@ -387,9 +377,7 @@ int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct er
 	writer_self(&writer);
 	if (group > 0 && process_id_of(group, &writer.tasks))
 		return 0;	/* the group already ended: nothing of it can be left */
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, batch_set_writer(st, batch_id, &writer, err), err);
+	return IN_WRITE_TXN(st, err, batch_set_writer(st, batch_id, &writer, err));
 }
 
 /*
@@ -469,17 +457,13 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 			const struct result_benchmark *bench, int64_t *bench_id,
 			int64_t *metric_ids, struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, benchmark_insert(st, batch_id, bench, bench_id,
-						      metric_ids, err), err);
+	return IN_WRITE_TXN(st, err, benchmark_insert(st, batch_id, bench, bench_id, metric_ids,
+						      err));
 }
 
 int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, iteration_delete(st, bench_id, seq, err), err);
+	return IN_WRITE_TXN(st, err, iteration_delete(st, bench_id, seq, err));
 }
 
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
@@ -487,18 +471,14 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
 			const struct store_sample *samples, size_t nr_samples,
 			struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, iteration_insert(st, bench_id, seq, warmup, failure,
-						      info, samples, nr_samples, err), err);
+	return IN_WRITE_TXN(st, err, iteration_insert(st, bench_id, seq, warmup, failure, info,
+						      samples, nr_samples, err));
 }
 
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
 		      struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, profile_insert(st, bench_id, p, err), err);
+	return IN_WRITE_TXN(st, err, profile_insert(st, bench_id, p, err));
 }
 
 static int find_progress(struct store *st, int64_t batch_id, size_t position,
@@ -527,53 +507,31 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 			     int64_t *metric_ids, struct benchmark_progress *progress,
 			     struct error *err)
 {
-	int rc;
-
 	memset(progress, 0, sizeof(*progress));
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = find_progress(st, batch_id, position, bench, bench_id, metric_ids, progress, err);
-	sql_end_read(st);
-	return rc;
+	return IN_READ_TXN(st, err, find_progress(st, batch_id, position, bench, bench_id,
+						  metric_ids, progress, err));
 }
 
 int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
 			      struct open_slot *slot, struct error *err)
 {
-	int rc;
-
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = iterations_open_slot(st, bench_id, retries, slot, err);
-	sql_end_read(st);
-	return rc;
+	return IN_READ_TXN(st, err, iterations_open_slot(st, bench_id, retries, slot, err));
 }
 
 int store_unfinished_replacements(struct store *st, const char *name,
 				  struct unfinished_replacement **list, size_t *nr,
 				  struct error *err)
 {
-	int rc;
-
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = replacements_unfinished(st, name, list, nr, err);
-	sql_end_read(st);
-	return rc;
+	return IN_READ_TXN(st, err, replacements_unfinished(st, name, list, nr, err));
 }
 
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err)
 {
 	size_t first = set->nr_batches;
-	int rc;
 
 	/* One read transaction: a run being written concurrently is seen whole-iteration. */
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = batches_load(st, name, parts, set, err);
-	sql_end_read(st);
-	if (rc)
+	if (IN_READ_TXN(st, err, batches_load(st, name, parts, set, err)))
 		return -1;
 	if (name && set->nr_batches == first)
 		return error_set(err, EXIT_USAGE, "no run named '%.128s' in store '%s' "
