@@ -12,13 +12,12 @@
 #include "util/process.h"
 
 /*
- * The results store: one interface, with SQL drivers behind it chosen by
- * the location's scheme (open.c, driver.h): SQLite for a file path, the
- * embedded default; PostgreSQL for a postgresql:// URL. Every write is its
- * own transaction, so whatever stops schedperf — Ctrl-C, kill -9, a full
- * disk — the store holds whole iterations only. Ids are never reused. A
- * run being written by a live process can be neither replaced nor resumed
- * by another (transactions.c, "Writers").
+ * The results store: one interface over SQL drivers chosen by the
+ * location's scheme (open.c): SQLite for a file path, PostgreSQL for a
+ * postgresql:// URL. Every write is its own transaction, so whatever stops
+ * schedperf (Ctrl-C, kill -9, a full disk) leaves whole iterations only.
+ * Ids are never reused. A run a live process writes can be neither
+ * replaced nor resumed by another (transactions.c, "Writers").
  */
 
 #define STORE_SCHEMA_VERSION 13
@@ -26,53 +25,44 @@
 struct store;
 
 /*
- * Open the store at @location to write it: created when missing (never left
- * half made), its schema upgraded. Another program's file is refused
- * (EXIT_USAGE), a store of a newer schema too (EXIT_ENV), untouched.
+ * Open @location to write: created when missing (never half made), its
+ * schema upgraded. Another program's file is refused (EXIT_USAGE), a newer
+ * schema too (EXIT_ENV), untouched.
  */
 int store_open(const char *location, struct store **out, struct error *err);
 /*
- * The schema version @st's store_open() upgraded from, read under the
- * write lock; 0 when it changed no schema (another process may have
- * upgraded it meanwhile: db upgrade says so, not that it did).
+ * The schema version store_open() upgraded from, read under the write
+ * lock; 0 when it changed none (another process may have meanwhile).
  */
 int store_upgraded_from(const struct store *st);
 /*
- * Open a store that must exist already, for commands that only read: a
- * mistyped --db is an error (EXIT_USAGE), not a new empty file. Nothing is
- * created or changed, whatever the file: a store of an older schema is
- * read as it would be upgraded; a store on a read-only file system or in a
- * directory this user cannot write can be read.
+ * Open a store that must exist, to read: a mistyped --db is EXIT_USAGE,
+ * not a new file. Nothing is created or changed: an older schema is read
+ * as it would be upgraded, a read-only file or directory can be read.
  */
 int store_open_existing(const char *location, struct store **out, struct error *err);
 /*
- * store_open() for the job queue (submit, worker, cancel): a location whose
- * driver keeps no queue (SQLite) is refused (EXIT_USAGE) before anything
- * is opened, so that no empty store is left behind by the refusal.
+ * store_open() for the job queue: a driver without one (SQLite) is refused
+ * (EXIT_USAGE) before anything is opened, leaving no empty store behind.
  */
 int store_open_queue(const char *location, struct store **out, struct error *err);
 /*
- * store_open() for a command that may end having stored nothing (an ab
- * whose side failed at once): @made says whether nothing was stored at
- * @location before, for store_close_made().
+ * store_open() for a command that may store nothing (an ab whose side
+ * failed at once): @made, for store_close_made(), says whether nothing
+ * was stored at @location before.
  */
 int store_open_made(const char *location, struct store **out, bool *made, struct error *err);
 /*
- * Close @st; when @made and it still holds nothing, remove it: a command
- * that stored nothing leaves no new store, as one refused before it opens
- * the store. A store another process has open stays (SQLite only: a
- * PostgreSQL store is a database someone made, kept).
+ * Close @st; when @made and still empty, remove it, as if never opened
+ * (not while another process has it open; SQLite only: a PostgreSQL
+ * database someone made is kept).
  */
 void store_close_made(struct store *st, bool made);
 /* A new empty store in memory, gone when closed (unit tests). */
 int store_open_memory(struct store **out, struct error *err);
 void store_close(struct store *st);
 
-/*
- * What is at a store's location, as `schedperf db` reports it: read
- * without creating, upgrading or changing anything, so that a role that
- * may only read can ask.
- */
+/* What is at a location, as `schedperf db` reports it: read only, changing nothing. */
 struct store_status {
 	const char *backend;	/* "SQLite", "PostgreSQL" */
 	char location[256];	/* as messages show it: no password */
@@ -81,90 +71,72 @@ struct store_status {
 };
 
 /*
- * Fill @status for @location: version 0 for a missing file, an empty file
- * or a database without tables. Another program's database is an error
- * (EXIT_USAGE), a store of a newer schema too (EXIT_ENV), as for
- * store_open(). A store whose file or tables are damaged is reported in
- * status->damage, not as an error.
+ * Fill @status: version 0 for a missing or empty file or a database
+ * without tables; errors as store_open()'s. Damage is status->damage, not
+ * an error.
  */
 int store_inspect(const char *location, struct store_status *status, struct error *err);
 /*
- * store_inspect() without the check of every page and reference, which
- * takes longer than an import of 150,000 samples into a store of as many:
- * whether a store is there (its version), for a command that opens it
- * next (status->damage is "").
+ * store_inspect() without the check of every page and reference (longer
+ * than an import of 150,000 samples): the version only, damage "".
  */
 int store_peek(const char *location, struct store_status *status, struct error *err);
 
 /*
- * In a forked child that will use no store (an iteration's): unmap what
- * only the stores need (libpq and its libraries), so that a workload's
- * processes map as little as on SQLite whatever the store.
+ * In a forked child that uses no store (an iteration's): unmap libpq and
+ * its libraries, so that a workload maps as little as on SQLite.
  */
 void store_forget_in_child(void);
 
 /*
- * Start a batch of run @batch->name with @batch->started and environment,
- * this process its writer. With @replace, the earlier batches of that name
- * are discarded when this one finishes complete (store_batch_finish());
- * until then readers see them and not this one; refused (EXIT_ENV) while
- * another live process writes the run. @plan (JSON, may be NULL) is kept
- * for --resume. Sets batch->id.
+ * Start a batch of run @batch->name with its start and environment, this
+ * process its writer; sets batch->id. With @replace the run's earlier
+ * batches go when this one finishes complete, readers seeing them until
+ * then; refused (EXIT_ENV) while another live process writes the run.
+ * @plan (JSON, or NULL) is kept for --resume.
  */
 int store_batch_begin(struct store *st, struct result_batch *batch, bool replace,
 		      const char *plan, struct error *err);
 /*
- * Begin the @n batches of an experiment whose runs are its own (ab's two
+ * Begin the @n batches of an experiment whose runs are its own (ab's
  * sides), each as store_batch_begin() with @plans[i], in one transaction
- * with the check that none of their runs holds a batch, other than those
- * of an earlier attempt of the job this process runs, or those an
- * experiment killed (SIGKILL) before its first sample left here, whose
- * writer is gone (they go in that transaction): refused (EXIT_USAGE,
- * naming the run; EXIT_ENV while the killed one's tasks still run)
- * otherwise, nothing begun, so that of two
- * experiments begun at once under one name exactly one proceeds and
- * compare never pools one's samples with another's.
+ * with the check that their runs hold no batch but an earlier attempt's of
+ * this process's job, or one an experiment killed (SIGKILL) here before
+ * its first sample, writer gone (taken over). Else refused, nothing begun
+ * (EXIT_USAGE naming the run; EXIT_ENV while the killed one's tasks run):
+ * of two begun at once under one name, exactly one proceeds.
  */
 int store_batches_begin_own(struct store *st, struct result_batch *batches,
 			    const char *const *plans, size_t n, struct error *err);
 /*
- * Mark a batch finished; @complete says whether every planned iteration ran.
- * A complete replacing batch discards the run's earlier batches in the same
- * transaction.
+ * Mark a batch finished, @complete when every planned iteration ran; a
+ * complete replacing one discards the run's earlier batches with it.
  */
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 		       struct error *err);
 /*
- * Finish @nr batches in one transaction, each as store_batch_finish()
- * does: the two sides of an ab. A job this process runs is done with them
- * (when @complete), keeping @result, the verdict the command reached as
- * JSON (NULL: none; a run's result is its batch).
+ * store_batch_finish() of @nr batches (an ab's sides) in one transaction;
+ * when @complete, the job this process runs is done with them, keeping
+ * @result, the command's verdict as JSON (NULL: a run's, its batch).
  */
 int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 			 bool complete, const char *result, struct error *err);
 /*
- * Delete @nr batches that hold no sample, each with its run when the run
- * holds no other batch: an ab that measured nothing keeps no name taken
- * (a failed job's batches hold none either: run_taken()). With @result,
- * the verdict the command reached all the same (a cap before any sample),
- * a job this process runs is done in that transaction, with no batch,
- * keeping @result.
+ * Delete @nr batches that hold no sample, each with its run when it has
+ * no other: an ab that measured nothing keeps no name taken. With
+ * @result, a verdict reached all the same (a cap before any sample), the
+ * job this process runs is done in that transaction, with no batch.
  */
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 			  const char *result, struct error *err);
 /*
- * store_batch_finish() of a batch whose every iteration ran and failed: it
- * is complete, but a job this process runs is not done with it (the
- * command exits saying why, and its worker fails the job with that); and
- * a replacing one replaces nothing, left incomplete (hidden; --resume
- * may finish it), the run's earlier batches kept.
+ * store_batch_finish() of a batch whose every iteration failed: complete,
+ * but not the job's end (its worker fails it with the command's reason);
+ * a replacing one replaces nothing, left incomplete for --resume.
  */
 int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err);
 
-/*
- * Add a benchmark to a batch with its metric definitions (names, units,
- * direction, source; samples are ignored). Fills @metric_ids[nr_metrics].
- */
+/* Add a benchmark and its metrics (not their samples) to a batch; fills @metric_ids. */
 int store_benchmark_add(struct store *st, int64_t batch_id,
 			const struct result_benchmark *bench, int64_t *bench_id,
 			int64_t *metric_ids, struct error *err);
@@ -177,33 +149,26 @@ struct store_sample {
 };
 
 /*
- * Delete iteration @seq of benchmark @bench_id with its samples and
- * culprits, and a profile taken in it: an ab interrupted within a block
- * keeps no sample of one side alone.
+ * Delete iteration @seq of @bench_id with all it holds and its profile: an
+ * ab interrupted within a block keeps no sample of one side alone.
  */
 int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err);
 /*
- * Commit one iteration and its @samples. A failed iteration has @failure
- * set and usually no samples. @info (NULL: nothing measured) says what
- * other tasks took from it; its warmup field is not used.
+ * Commit one iteration and its @samples (a failed one: @failure, usually
+ * no samples). @info (NULL: not measured): what other tasks took from it.
  */
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
 			const char *failure, const struct result_iteration *info,
 			const struct store_sample *samples, size_t nr_samples,
 			struct error *err);
 /*
- * Whether the last call on @st that failed did so only because another
- * process held the store's write lock past the busy timeout (an import
- * holds it for its whole transaction): nothing of that call was written,
- * and it may be made again.
+ * Whether @st's last failed call failed only because another process held
+ * the write lock past the busy timeout (an import holds it throughout):
+ * nothing was written, and it may be made again.
  */
 bool store_lock_busy(const struct store *st);
 
-/*
- * Store the CPU profile of a benchmark's iteration @p->seq (or of an extra
- * iteration run only to be profiled, @p->extra), in a transaction of its
- * own. Symbols are stored as they are; the iteration is not needed.
- */
+/* Store the CPU profile of iteration @p->seq (or an extra one, @p->extra), stored or not. */
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
 		      struct error *err);
 
@@ -213,26 +178,19 @@ enum store_parts {
 	STORE_ITERATIONS = 2,		/* what other tasks took from each (with the samples) */
 	STORE_PROFILES = 4,
 	STORE_EVERYTHING = 7,		/* every part read (not the counts of them) */
-	/*
-	 * Each batch's nr_samples and nr_disturbed, counted in the store
-	 * without reading the samples and iterations (what runs prints).
-	 */
-	STORE_COUNTS = 8,
+	STORE_COUNTS = 8,		/* only each batch's nr_samples and nr_disturbed */
 };
 
 /*
- * Load every batch of run @name (all runs when @name is NULL) with its
- * benchmarks, metrics, failed iterations' counts and the @parts (enum
- * store_parts) asked for, appended to @set in start order. A name with no
- * batch is an error (EXIT_USAGE) naming the run.
+ * Append to @set, in start order, every batch of run @name (all when NULL)
+ * with its benchmarks, metrics, failures and @parts; EXIT_USAGE when none.
  */
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
 /*
- * A batch that run --replace began and that has not completed (it was
- * interrupted, or is being written now): store_load() leaves it out and
- * shows the batches it would replace, so a reader says it apart.
+ * A batch run --replace began that has not completed: store_load() shows
+ * the batches it would replace instead, and a reader says so.
  */
 struct unfinished_replacement {
 	int64_t batch_id;
@@ -240,44 +198,38 @@ struct unfinished_replacement {
 	char *started;
 };
 
-/*
- * The unfinished replacements of run @name (all runs when NULL), by run
- * name and start, into *@list (*@nr of them; NULL and 0 when none).
- */
+/* Those of run @name (all when NULL), by run and start, into *@list (NULL when none). */
 int store_unfinished_replacements(struct store *st, const char *name,
 				  struct unfinished_replacement **list, size_t *nr,
 				  struct error *err);
 void unfinished_replacements_release(struct unfinished_replacement *list, size_t nr);
 
 /*
- * Refused (EXIT_USAGE) when the store at @db, if there is one, holds run
- * @name as an ab experiment's own: what adding a batch to it would be
- * refused for, told before anything runs (a dry run, submit's check).
+ * EXIT_USAGE when the store at @db, if any, holds run @name as an ab
+ * experiment's own: a batch's begin refused, told before anything runs.
  */
 int store_check_run_own(const char *db, const char *name, struct error *err);
 /* The stored plan of batch @batch_id (malloc'd JSON), NULL when it has none. */
 int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err);
 /*
- * Whether run @name holds a batch (a run's, an ab's, any job's), but for
- * those an experiment killed before its first sample left, which the next
- * store_batches_begin_own() of the name takes over.
+ * Whether run @name holds a batch (any job's too), but for those an
+ * experiment killed before its first sample, which the next
+ * store_batches_begin_own() takes over.
  */
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err);
 
 /*
- * Claim the latest incomplete batch of run @name for this process, with
- * its stored plan (malloc'd, NULL when it has none). Refused (EXIT_ENV,
- * naming the pid) while another live process or the tasks of its last
- * iteration still write the run: of two resumes at once, one proceeds.
+ * Claim the latest incomplete batch of run @name with its plan (malloc'd,
+ * or NULL). EXIT_ENV, naming the pid, while another live process or its
+ * last iteration's tasks write the run: of two resumes, one proceeds.
  */
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
 		      struct error *err);
 /* Claim the batch for this process, on the same terms. */
 int store_batch_claim(struct store *st, int64_t batch_id, struct error *err);
 /*
- * Record the process group of the iteration this process is about to let
- * run (0: none), so that a resume after this process is killed waits for
- * its tasks to be gone.
+ * Record the process group of the iteration about to run (0: none): a
+ * resume after this process is killed waits for its tasks to end.
  */
 int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct error *err);
 
@@ -295,9 +247,8 @@ struct open_slot {
 };
 
 /*
- * Find the benchmark at @position of a batch being resumed: its id, the ids
- * of @bench's metrics by name (0 where it has no such metric) and how far
- * it got. Returns 1 when the batch has no benchmark there yet.
+ * The benchmark at @position of a batch being resumed: its id, @bench's
+ * metric ids by name (0: none such) and its progress; 1 when none yet.
  */
 int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
 			     const struct result_benchmark *bench, int64_t *bench_id,
@@ -305,20 +256,17 @@ int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position
 			     struct error *err);
 
 /*
- * The attempts of the slot benchmark @bench_id was cut short in: those
- * stored after the last one that ended a slot, which is one that
- * succeeded and was not rerun, or a slot's 1 + @retries-th failure (a
- * slot's attempts are all warm-ups or none). All zero when it was cut
- * short between slots.
+ * The attempts of the slot @bench_id was cut short in: those after the
+ * last that ended a slot (a success not rerun, or a 1 + @retries-th
+ * failure); all zero when cut between slots.
  */
 int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
 			      struct open_slot *slot, struct error *err);
 
 /*
- * The knob journal of `schedperf ab`: the original values of the machine
- * settings it changes (sysctls, scheduler features), written before the
- * first change and removed once they are put back, so that after a crash
- * or SIGKILL `schedperf ab --restore` knows what to restore.
+ * The knob journal of `schedperf ab`: the original values of the settings
+ * it changes, written before the first change and removed once put back,
+ * so that after a crash `schedperf ab --restore` knows what to restore.
  */
 struct knob_original {
 	char *kind;			/* runner/knobs.h's kind: "sysctl", "sysfs" ... */
@@ -331,10 +279,9 @@ struct knob_original {
 };
 
 /*
- * Journal @n originals in one transaction (one per kind and name: a
- * setting journalled already is refused, EXIT_ENV). An original's bytes
- * that are not UTF-8 are copied as \xHH, a '\' as "\\" (utf8_quoted()),
- * and read back as they were: the copy is shown, never put back.
+ * Journal @n originals in one transaction; one journalled already is
+ * EXIT_ENV. Bytes not UTF-8 are copied as \xHH, a '\' as "\\"
+ * (utf8_quoted()), read back as they were: the copy is shown, not put back.
  */
 int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
 			struct error *err);
@@ -350,10 +297,9 @@ int store_journal_remove(struct store *st, const char *kind, const char *name,
 void store_journal_release(struct knob_original *k, size_t n);
 
 /*
- * Bisections (schedperf bisect, experiment/bisection.h): one each, the repository
- * and machine it bisects, its state (running, interrupted, done, failed,
- * abandoned) and its record, a JSON document (doc/design.md, "Bisection")
- * rewritten after every step. The machine is this one's identity.
+ * Bisections (experiment/bisection.h): the repository and machine each
+ * bisects, its state (running, interrupted, done, failed, abandoned) and
+ * its record, JSON rewritten after every step (doc/design.md, "Bisection").
  */
 struct stored_bisection {
 	int64_t id;
@@ -378,26 +324,18 @@ int store_bisection_list(struct store *st, struct stored_bisection **out, size_t
 			 struct error *err);
 void stored_bisection_release(struct stored_bisection *b);
 
-/*
- * Import whole batches (all or nothing, one transaction). @stopped, when
- * not NULL, is asked before each iteration; once it says true, nothing is
- * imported and -1 returned.
- */
+/* Import whole batches, all or none; once @stopped (if not NULL) says so, none and -1. */
 int store_import(struct store *st, const struct result_set *set, bool (*stopped)(void),
 		 struct error *err);
 
 /*
- * Jobs: commands queued in the store for workers on many machines
- * (PostgreSQL stores; jobs.c): a run, an ab or a bisect-step. A
- * job is queued, then running on one machine under a claim with a lease
- * that its worker renews, then done (its batches complete and linked, in
- * the transaction that completes them), failed (with a reason) or
- * cancelled. A job whose lease ran out is claimed again, one whose worker
- * was stopped is queued again at once; the batches its lost or stopped
- * run began are never seen and go when the next run of the job begins.
- * A job may need a kernel release (schema version 11): between its claim
- * and its run it is booting, its state in the store while its worker's
- * machine reboots into that kernel.
+ * Jobs: a run, an ab or a bisect-step queued for workers on many machines
+ * (PostgreSQL; jobs.c). Queued, then running under a claim whose lease
+ * its worker renews, then done (with its batches, in one transaction),
+ * failed or cancelled. A job whose lease ran out is claimed again, one
+ * whose worker stopped queued again at once; its lost run's batches are
+ * never seen. A job that needs a kernel is booting between its claim and
+ * its run, while its machine reboots into that kernel.
  */
 struct store_job {
 	int64_t id;
@@ -430,33 +368,27 @@ int store_job_submit(struct store *st, const char *command, const char *args,
 		     const char *machine, int priority, int max_attempts, const char *kernel,
 		     int64_t *id, struct error *err);
 /*
- * Claim the next job that machine @worker matches, highest priority then
- * oldest, with a lease of @lease seconds: 1 with *job filled, 0 when there
- * is none. Workers never wait for each other's claims. A job whose lease
- * ran out after its last allowed claim is failed instead, with the reason
- * (a job that kills its worker, or its machine, is not run for ever). A
- * job that needs a kernel other than @release, the one the worker's
- * machine runs, is claimed only when the worker @can_boot.
+ * Claim the next job machine @worker matches, highest priority then
+ * oldest, leased @lease seconds: 1 with *job, 0 when none; never waiting
+ * on other claims. A job lost after its last allowed claim is failed
+ * instead (one that kills its machine is not run for ever). One that
+ * needs a kernel other than @release only when the worker @can_boot.
  */
 int store_job_claim(struct store *st, const char *worker, int lease, const char *release,
 		    bool can_boot, struct store_job *job, struct error *err);
 /*
- * Kernel jobs. The worker that claimed one marks it booting, its machine's
- * deadline @timeout seconds away, @home the release it runs now and a
- * lease of @lease seconds, which it renews (store_job_renew()) while its
- * boot command runs (1; 0 when the claim is gone), then boots. After a
- * start, store_job_booted() finds the job machine @worker booted for, if
- * the machine has rebooted since (its boot id, util/machine.h, is not the
- * claim's): 1 with it running again under a new claim and lease when the
- * machine runs its kernel (@release) by the job's deadline; 2 with it
- * failed, and why, when it came back on another or too late (failed as
- * store_jobs_expire_boots() fails it). Before the reboot (a worker started
- * while another's boot command runs, or after its worker was killed in
- * it): 3 with the job a lost worker's running job, claimed again or given
- * up as those are, once that worker's lease is over; else nothing. 0 when
- * nothing was done. A boot that failed otherwise fails the job with
- * @reason; a machine not back by its deadline fails it too, when
- * store_jobs_expire_boots() or a claim sees it.
+ * Kernel jobs. store_job_booting() marks a claimed job booting: its
+ * machine's deadline @timeout seconds away, @home the release it runs, a
+ * lease of @lease seconds renewed while the boot command runs; 1, or 0
+ * when the claim is gone. After a start, store_job_booted() finds the job
+ * machine @worker booted for, once its boot id (util/machine.h) is not the
+ * claim's: 1, running again under a new claim, when it runs @release by
+ * the deadline; 2, failed and why, when on another or late. Before that
+ * reboot (a worker started during another's boot command, or that one
+ * killed in it): 3 with the job a lost worker's running one, once that
+ * lease is over. 0 when nothing was done. A boot that failed otherwise
+ * fails it with @reason; a machine not back by its deadline fails it when
+ * store_jobs_expire_boots() or a claim looks.
  */
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
 		      const char *home, int lease, struct error *err);
@@ -470,34 +402,22 @@ int store_job_pin(struct store *st, int64_t id, const char *host, struct error *
 /* Extend the lease: 1 while the job is still this claim's, 0 when it is not (cancelled, lost). */
 int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
 		    struct error *err);
-/*
- * The run of a claimed job failed: @reason is kept. 1 when it failed the
- * job, 0 when the job is no longer running under @claim (the command
- * completed it, or it was cancelled or lost).
- */
+/* Fail a claimed job with @reason: 1, or 0 when no longer running under @claim. */
 int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
 		   struct error *err);
 /*
- * Its worker was stopped: the job is queued again, at once, this claim not
- * counted among its attempts; its run's batches go as a lost run's. A job
- * marked booting, its boot not begun, goes back too, its boot columns
- * cleared. 1 when it was given back, 0 when it is no longer running or
- * booting under @claim.
+ * Its worker was stopped: queue the job again at once, this claim not
+ * counted, its batches going as a lost run's (a booting one, its boot not
+ * begun, too). 1, or 0 when no longer running or booting under @claim.
  */
 int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err);
 /* Job @id: 1 with *job filled, 0 when there is none. */
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err);
 /* Every job, oldest first. */
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err);
-/*
- * Cancel the queued, running or booting jobs @ids, all or none: EXIT_USAGE, and
- * none cancelled, when one is no such job or has ended.
- */
+/* Cancel jobs @ids, all or none: EXIT_USAGE when one is no such job or has ended. */
 int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct error *err);
-/*
- * This process runs job @id under @claim: the batch it begins next belongs
- * to the job, and is refused unless the claim still holds.
- */
+/* This process runs job @id under @claim: its next batch is the job's, while the claim holds. */
 void store_set_job(struct store *st, int64_t id, const char *claim);
 
 #endif
