@@ -15,34 +15,28 @@ int store_bisection_add(struct store *st, const char *repo, const char *state,
 
 	machine_identity(machine, sizeof(machine));
 	time_iso8601(started, sizeof(started));
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, sql_insert(st, "INSERT INTO bisections (repo, machine, state, "
-					    "started, doc) VALUES ($1, $2, $3, $4, $5) "
-					    "RETURNING id",
-					    SQL_ARGS(SQL_TEXT(repo), SQL_TEXT(machine),
-						     SQL_TEXT(state), SQL_TEXT(started),
-						     SQL_TEXT(doc)),
-					    id, err, "store a bisection"), err);
+	return IN_WRITE_TXN(st, err, sql_insert(st, "INSERT INTO bisections (repo, machine, "
+						"state, started, doc) VALUES ($1, $2, $3, $4, $5) "
+						"RETURNING id",
+						SQL_ARGS(SQL_TEXT(repo), SQL_TEXT(machine),
+							 SQL_TEXT(state), SQL_TEXT(started),
+							 SQL_TEXT(doc)),
+						id, err, "store a bisection"));
 }
 
 int store_bisection_save(struct store *st, int64_t id, const char *state, const char *doc,
 			 struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, sql_exec(st, "UPDATE bisections SET state = $1, "
-					  "doc = coalesce($2, doc) WHERE id = $3",
-					  SQL_ARGS(SQL_TEXT(state), SQL_TEXT(doc), SQL_INT(id)),
-					  err, "store a bisection's step"), err);
+	return IN_WRITE_TXN(st, err, sql_exec(st, "UPDATE bisections SET state = $1, doc = "
+					      "coalesce($2, doc) WHERE id = $3",
+					      SQL_ARGS(SQL_TEXT(state), SQL_TEXT(doc), SQL_INT(id)),
+					      err, "store a bisection's step"));
 }
 
 int store_bisection_delete(struct store *st, int64_t id, struct error *err)
 {
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, sql_exec(st, "DELETE FROM bisections WHERE id = $1",
-					  SQL_ARGS(SQL_INT(id)), err, "forget a bisection"), err);
+	return IN_WRITE_TXN(st, err, sql_exec(st, "DELETE FROM bisections WHERE id = $1",
+					      SQL_ARGS(SQL_INT(id)), err, "forget a bisection"));
 }
 
 /*

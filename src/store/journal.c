@@ -113,15 +113,13 @@ int store_journal_remove(struct store *st, const char *kind, const char *name,
 	char machine[256];
 
 	machine_identity(machine, sizeof(machine));
-	if (sql_begin(st, TXN_WRITE, err))
-		return -1;
-	return sql_end_write(st, sql_exec(st, "DELETE FROM knob_journal WHERE machine IN "
-					  "($1, '') AND (CAST($2 AS text) IS NULL OR "
-					  "(kind = $2 AND name = $3))",
-					  SQL_ARGS(SQL_TEXT(machine), SQL_TEXT(kind),
-						   SQL_TEXT(name)), err,
-					  kind ? "forget a restored setting" :
-					  "forget the restored settings"), err);
+	return IN_WRITE_TXN(st, err, sql_exec(st, "DELETE FROM knob_journal WHERE machine IN "
+					      "($1, '') AND (CAST($2 AS text) IS NULL OR "
+					      "(kind = $2 AND name = $3))",
+					      SQL_ARGS(SQL_TEXT(machine), SQL_TEXT(kind),
+						       SQL_TEXT(name)), err,
+					      kind ? "forget a restored setting" :
+					      "forget the restored settings"));
 }
 
 void store_journal_release(struct knob_original *k, size_t n)
