@@ -1,37 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The calls of the store's interface (store.h) that write or read its
- * results, each one transaction of the queries (queries.h) that make it:
- * the guards that keep a second process off a run being written, resume
+ * The calls of store.h that write or read results, each one transaction
+ * of the queries (queries.h) that make it: the writer guards, resume
  * bookkeeping and --replace.
  *
- * Writers. Each batch records its writer: the process running it and the
- * process group of the iteration it runs now, each by boot id, pid and
- * start time, so that a reused pid is never taken for the writer
- * (util/process.h). A run's name may be replaced (--replace) or resumed
- * only while no incomplete batch of it has a live writer other than this
- * process, nor live tasks of a runner that was killed: the check and the
- * claim that follows are one write transaction, so of two processes that
- * try at once exactly one proceeds. A writer killed with SIGKILL is gone
- * for this check at once, its name free again. Ids are never reused, so a
- * process whose batch was deleted under it fails on its next insert and
- * never writes into another batch.
+ * Writers. A batch records its writer, the process running it, and the
+ * process group of its current iteration, each by boot id, pid and start
+ * time, so that a reused pid is never taken for it (util/process.h). A
+ * run may be replaced or resumed only while no incomplete batch of it has
+ * a live writer other than this process, nor live tasks of a killed one;
+ * the check and the claim are one write transaction, so of two processes
+ * trying at once exactly one proceeds. A writer killed with SIGKILL frees
+ * the name at once. Ids are never reused: a process whose batch was
+ * deleted under it fails on its next insert, never writing into another.
  *
- * An experiment's own runs (ab's two sides): the check that none of them
- * holds a batch, other than an earlier, lost attempt's of the job this
- * process runs, and the begin of all their batches are one write
- * transaction, so that of two experiments begun under one name at once
- * exactly one proceeds and compare never pools them. The batches of one
- * killed with SIGKILL before its first sample hold nothing to pool: once
- * their writer is gone they are taken over (deleted) in that transaction.
+ * An experiment's own runs (ab's sides): the check that none holds a
+ * batch but an earlier, lost attempt's of the job this process runs, and
+ * the begin of all their batches, are one write transaction, so that of
+ * two experiments begun at once under one name exactly one proceeds and
+ * compare never pools them. The batches of one killed (SIGKILL) before
+ * its first sample hold nothing to pool: their writer gone, that
+ * transaction takes them over (deletes them).
  *
- * --replace. The replacing batch is stored beside the earlier ones and
- * hidden from every reader (runs, show, compare, export) until it
- * finishes complete; the transaction that marks it complete deletes the
- * earlier batches of the same machine (another machine's stay: a fleet
- * shares run names). Readers see either the old batches or the new one,
- * never both; a replacing run that fails or is interrupted leaves the old
- * ones in place, and `run --resume` can still finish it.
+ * --replace. The replacing batch is hidden from every reader until it
+ * finishes complete, in the transaction that deletes the earlier batches
+ * of its machine (another machine's stay: a fleet shares run names).
+ * Readers see the old batches or the new one, never both; one that fails
+ * or is interrupted leaves the old in place, for `run --resume` to finish.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +44,9 @@ static void writer_self(struct batch_writer *writer)
 }
 
 /*
- * Whether another live process writes @state's batch: its runner, or
- * the tasks of the iteration it was running when it died (kill -9 leaves
- * them, and new samples taken beside them would be skewed).
+ * Whether another live process writes @state's batch: its runner, or the
+ * tasks of its iteration when it died (kill -9 leaves them, and samples
+ * taken beside them would be skewed).
  */
 static int writer_conflict(const struct batch_state *state, struct error *err)
 {
@@ -72,8 +67,8 @@ static int writer_conflict(const struct batch_state *state, struct error *err)
 
 /*
  * Whether a batch of machine @key ("ID/HOST") ran here (@here): its key,
- * or no machine id (a store or an export older than machine ids) and this
- * host name or none. An id that is absent is not another machine's id.
+ * or no id (older than machine ids: not another machine's) and this host
+ * name or none.
  */
 static bool ran_here(const char *key, const char *here)
 {
@@ -83,10 +78,8 @@ static bool ran_here(const char *key, const char *here)
 }
 
 /*
- * Refuse when a live process other than this one writes an incomplete
- * batch of the run: its name may then be neither replaced nor resumed.
- * Called inside a write transaction, so that the check and the claim that
- * follows are one step for every other process.
+ * Refuse while another live process writes an incomplete batch of the
+ * run; in the write transaction of the claim that follows.
  */
 static int guard_run(struct store *st, int64_t run_id, struct error *err)
 {
@@ -106,7 +99,7 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 	return rc;
 }
 
-/* Begin @batch in the write transaction open: store_batch_begin() without the transaction. */
+/* store_batch_begin() in the write transaction open. */
 static int begin_one(struct store *st, struct result_batch *batch, bool replace,
 		     const char *plan, struct error *err)
 {
@@ -119,9 +112,8 @@ static int begin_one(struct store *st, struct result_batch *batch, bool replace,
 	     batch_may_join(st, run_id, batch, err) ||
 	     (replace && guard_run(st, run_id, err)) ? -1 : 0;
 	/*
-	 * Two processes, on one machine or two, may begin batches of one run
-	 * in the same microsecond (workers of a --repeat'ed job do): the later
-	 * one takes the next time the clock gives.
+	 * Two processes may begin batches of one run in the same microsecond
+	 * (workers of a --repeat'ed job do): the later takes the clock's next.
 	 */
 	for (int tries = 0; !rc && (rc = batch_insert(st, run_id, batch, &state,
 							      err)) > 0; tries++) {
@@ -150,14 +142,11 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
 
 /*
  * Whether run @name is held for an experiment begun under it: by a batch
- * that is not an earlier attempt's of job @job_id (run_taken()), but for
- * one an experiment killed before its first sample left (a SIGKILL: after
- * another signal it discards its batches itself), which ran here and
- * whose writer is gone. Those hold no sample to pool, and the name is
- * free again, as after a SIGINT; with @take they go now. A live writer
- * holds the name (of two experiments begun at once, the first's batches
- * hold it from their begin, before any sample). 1 held, 0 free, -1 with
- * @err: the tasks of a killed writer's last iteration still run.
+ * not an earlier attempt's of job @job_id, nor one an experiment killed
+ * (SIGKILL; other signals discard their own) here before its first sample,
+ * its writer gone, which holds nothing to pool (with @take, those go now).
+ * A live writer holds the name from its begin, before any sample. 1 held,
+ * 0 free, -1 with @err (a killed writer's tasks still run).
  */
 static int run_held(struct store *st, const char *name, int64_t job_id, bool take,
 		    struct error *err)
@@ -187,11 +176,8 @@ static int run_held(struct store *st, const char *name, int64_t job_id, bool tak
 }
 
 /*
- * The runs of an experiment are its own: a batch of one of them that is
- * not an earlier attempt's of the job this process runs (its lost
- * batches go as this one begins), nor a killed experiment's that measured
- * nothing (run_held()), is another experiment's, whose samples compare
- * would pool with these.
+ * An experiment's runs are its own: another batch of one (run_held()) is
+ * another experiment's, whose samples compare would pool with these.
  */
 static int runs_free(struct store *st, struct result_batch *batches, size_t n,
 		     struct error *err)
@@ -299,10 +285,7 @@ int store_check_run_own(const char *db, const char *name, struct error *err)
 	return rc;
 }
 
-/*
- * @state's machine is not this one (@here, "ID/HOST"): named by its host
- * name, and by its machine id too when its host name is this one's.
- */
+/* @state ran on another machine than @here: named by host, and by id when the host is ours. */
 static int other_machine(const struct batch_state *state, const char *name, const char *here,
 			 struct error *err)
 {
@@ -321,9 +304,9 @@ static int other_machine(const struct batch_state *state, const char *name, cons
 }
 
 /*
- * The latest incomplete batch of this machine's, in @states: another
- * machine's is that machine's to resume (its writer cannot be seen from
- * here, and this machine's samples would be pooled with its).
+ * The latest incomplete batch of this machine's in @states: another's is
+ * that machine's to resume (its writer is not seen here, and our samples
+ * would pool with its).
  */
 static int this_machines(const struct batch_state *states, size_t nr, const char *name,
 			 size_t *at, struct error *err)
@@ -381,10 +364,8 @@ int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct er
 }
 
 /*
- * A replacing batch takes its run's place only now, complete, in the
- * transaction that marks it so: until then the earlier batches are what
- * every reader sees, and a replacing run that fails leaves them as they
- * were. Batches begun after it (ids are never reused, so larger) stay.
+ * A replacing batch takes its run's place only now, complete; until then
+ * readers see the earlier batches. Those begun after it (larger ids) stay.
  */
 static int finish_one(struct store *st, int64_t batch_id, bool complete, bool measured,
 		      struct error *err)
@@ -492,8 +473,7 @@ static int find_progress(struct store *st, int64_t batch_id, size_t position,
 		return rc < 0 ? -1 : 1;
 	for (size_t i = 0; i < bench->nr_metrics; i++) {
 		/* A metric this machine did not have then stays unrecorded: 0 = skip. */
-		rc = metric_find(st, *bench_id, bench->metrics[i].name, &metric_ids[i],
-					 err);
+		rc = metric_find(st, *bench_id, bench->metrics[i].name, &metric_ids[i], err);
 		if (rc < 0)
 			return -1;
 		if (!rc)
