@@ -3,13 +3,10 @@
 #define SCHEDPERF_STORE_QUERIES_H
 
 /*
- * The store's queries, each written once over the drivers (sql.h), in the
- * file named by what it reads or writes: runs.c (runs, batches and their
- * environment), benchmarks.c (benchmarks and their metrics), iterations.c
- * (iterations, their samples and culprits), profiles.c, and, with their
- * public calls, journal.c and jobs.c. transactions.c decides which of them make
- * one transaction; each runs inside the one it opened, and says "no row"
- * (0) apart from a fault (-1 with @err) in every lookup.
+ * The store's queries, each written once over the drivers (sql.h) in the
+ * file named by what it reads or writes (runs.c: runs, batches, their
+ * environment). transactions.c decides which make one transaction, inside
+ * which each runs; every lookup tells "no row" (0) from a fault (-1).
  */
 
 #include "store/sql.h"
@@ -26,11 +23,7 @@ static inline int sql_read_done(struct store *st, int rc)
 	return rc;
 }
 
-/*
- * Who writes a batch: the process running it and the process group of
- * the iteration it runs now. Both are checked before another process may
- * resume or replace the run (transactions.c, guard_run()).
- */
+/* Who writes a batch, checked before another may resume or replace it (guard_run()). */
 struct batch_writer {
 	struct process_id runner;
 	struct process_id tasks;	/* pid = the group's id; 0 when none ran yet */
@@ -70,17 +63,13 @@ int batch_delete(struct store *st, int64_t batch_id, struct error *err);
 /* -1 with @err (EXIT_USAGE) when run @name is an ab experiment's own, else 0 (or -1). */
 int run_own(struct store *st, const char *name, struct error *err);
 /*
- * 0 when @batch (not inserted yet, or batch->id) may join run @run_id:
- * none of the others, but for this process's job's, is an experiment's
- * and, when @batch is an experiment's (its environment has the key
- * "experiment"), there is no other. Else -1 with @err (EXIT_USAGE).
+ * 0 when @batch (inserted or not) may join run @run_id: no other batch,
+ * but this process's job's, is an experiment's, and none is there at all
+ * when @batch is one (its environment has "experiment"); else -1.
  */
 int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
 		   struct error *err);
-/*
- * Insert @batch (environment too); sets batch->id. 1, and nothing
- * inserted, when the run has a batch of the same start time already.
- */
+/* Insert @batch and its environment, setting batch->id; 1 when its start is taken. */
 int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 		 const struct batch_state *state, struct error *err);
 /* 1 with *state filled (free with batch_state_release()), 0 when no such batch. */
@@ -95,12 +84,7 @@ int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error
 /* Delete the batches of @run_id older than @batch_id (smaller ids). */
 int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 			  struct error *err);
-/*
- * Append the visible batches of run @name (every run when NULL) to @set
- * in start order, each with its environment and benchmarks, and the
- * @parts asked for: an incomplete replacing batch, or one of a job, is
- * not visible (store.h, store_load()).
- */
+/* store_load()'s reading: an incomplete replacing batch, or a job's, is not seen. */
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);
 /* The incomplete replacing batches batches_load() leaves out (store.h). */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Runs and their batches: a run is a name; each `schedperf run` under it
- * adds a batch with its environment, its writer (transactions.c, "Writers") and,
- * for --resume, its plan. Reading a batch back starts here and goes to
- * benchmarks.c, iterations.c and profiles.c for its parts.
+ * adds a batch with its environment, its writer (transactions.c) and its
+ * plan. A load starts here and reads each part in its own file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +23,13 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 }
 
 /*
- * Batch @b holds its run: it is not job @job's (an earlier, lost attempt
+ * Batch b holds its run: it is not job @job's (an earlier, lost attempt
  * of the job this process runs) nor an unfinished one of a job cancelled
  * or failed, which no one will finish or show, even with its worker dead.
  */
-#define HOLDS_RUN(b, job)							\
-	"(" b ".job_id IS NULL OR (" b ".job_id <> " job " AND (" b ".complete OR "	\
-	b ".job_id NOT IN (SELECT id FROM jobs WHERE state IN ('cancelled', 'failed')))))"
+#define HOLDS_RUN(job)								\
+	"(b.job_id IS NULL OR (b.job_id <> " job " AND (b.complete OR b.job_id NOT IN "	\
+	"(SELECT id FROM jobs WHERE state IN ('cancelled', 'failed')))))"
 
 /*
  * Batch b is what an experiment killed before its first sample left, of
@@ -50,7 +49,7 @@ int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_i
 	int64_t batch_id;
 
 	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
-		      "WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " AND NOT "
+		      "WHERE r.name = $1 AND " HOLDS_RUN("$2") " AND NOT "
 		      LEFT_UNSAMPLED " LIMIT 1",
 		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
 		      "find the run's batches");
@@ -75,10 +74,10 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 	int64_t other;
 	int rc = sql_id(st, own ?
 			"SELECT b.id FROM batches b WHERE b.run_id = $1 AND b.id <> $2 AND "
-			HOLDS_RUN("b", "$3") " LIMIT 1" :
+			HOLDS_RUN("$3") " LIMIT 1" :
 			"SELECT b.id FROM batches b JOIN environment e ON e.batch_id = b.id AND "
 			"e.key = 'experiment' WHERE b.run_id = $1 AND b.id <> $2 AND "
-			HOLDS_RUN("b", "$3") " LIMIT 1",
+			HOLDS_RUN("$3") " LIMIT 1",
 			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch->id), SQL_INT(st->job_id)), &other,
 			err, "find the run's batches");
 
@@ -96,24 +95,11 @@ int run_own(struct store *st, const char *name, struct error *err)
 	int64_t batch_id;
 	int rc = sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
 			"JOIN environment e ON e.batch_id = b.id AND e.key = 'experiment' "
-			"WHERE r.name = $1 AND " HOLDS_RUN("b", "$2") " LIMIT 1",
+			"WHERE r.name = $1 AND " HOLDS_RUN("$2") " LIMIT 1",
 			SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &batch_id, err,
 			"find the run's batches");
 
 	return rc <= 0 ? rc : run_own_error(name, err);
-}
-
-static int insert_environment(struct store *st, const struct result_batch *batch,
-			      struct error *err)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < batch->nr_env && !rc; i++)
-		rc = sql_exec(st, "INSERT INTO environment (batch_id, key, value) VALUES ($1, $2, $3)",
-			      SQL_ARGS(SQL_INT(batch->id), SQL_TEXT(batch->env[i].key),
-				       SQL_TEXT(batch->env[i].value)),
-			      err, "record the environment");
-	return rc;
 }
 
 int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
@@ -132,7 +118,14 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 		    &batch->id, err, "add a batch");
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
-	return insert_environment(st, batch, err);
+	rc = 0;
+	for (size_t i = 0; i < batch->nr_env && !rc; i++)
+		rc = sql_exec(st, "INSERT INTO environment (batch_id, key, value) "
+			      "VALUES ($1, $2, $3)",
+			      SQL_ARGS(SQL_INT(batch->id), SQL_TEXT(batch->env[i].key),
+				       SQL_TEXT(batch->env[i].value)),
+			      err, "record the environment");
+	return rc;
 }
 
 /* The value of @key in a batch's environment, '' when it has none. */
