@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Jobs (store.h, "Jobs"): commands queued in the store for workers on many
- * machines. Every operation is one statement, atomic by itself, outside
- * the writers' transactions (a claim must not wait for their lock),
- * except the two that tie a job to its batches: the batch a job's run
- * begins names the job in the transaction that begins it, and the job is
- * done in the one that completes its batches (store_batches_finish()), or
- * in the one that discards them when it measured nothing and reached its
- * verdict all the same (store_batches_discard(): an ab capped first).
+ * Jobs (store.h, "Jobs"). Every operation is one statement, atomic by
+ * itself, outside the writers' transactions (a claim must not wait for
+ * their lock), but the two that tie a job to its batches: the batch a
+ * job's run begins names it in the transaction that begins it, and the job
+ * is done in the one that completes its batches (store_batches_finish()),
+ * or discards them, its verdict reached all the same (an ab capped first).
  *
  * A claim is named by the worker's machine, its pid and the time, so that
- * a worker whose lease ran out and whose job was claimed again can neither
- * renew it, nor fail it, nor complete it: its batch stays incomplete,
- * never seen, and goes when the next run of the job begins.
+ * a worker whose job was claimed again after its lease ran out can neither
+ * renew, fail nor complete it: its batch stays incomplete, never seen, and
+ * goes when the job's next run begins.
  *
- * Only a driver with a queue (its job_* statements: PostgreSQL's,
- * postgres/queue.c) takes jobs; the others refuse.
+ * Only a driver with the job_* statements (postgres/queue.c) takes jobs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,9 +287,9 @@ int store_jobs_cancel(struct store *st, const int64_t *ids, size_t n, struct err
 				   "WHERE id = $1 AND state IN ('queued', 'running', 'booting') "
 				   "RETURNING id",
 				   SQL_ARGS(SQL_INT(ids[i])), err, "cancel a job")))
-			error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no such "
-				  "job, or it has ended (see 'schedperf jobs'; no job was cancelled)",
-				  (long long)ids[i]);
+			error_set(err, EXIT_USAGE, "job %lld cannot be cancelled: there is no "
+				  "such job, or it has ended (see 'schedperf jobs'; no job was "
+				  "cancelled)", (long long)ids[i]);
 	return sql_end_write(st, rc <= 0 ? -1 : 0, err);
 }
 
@@ -302,27 +299,29 @@ void store_set_job(struct store *st, int64_t id, const char *claim)
 	snprintf(st->job_claim, sizeof(st->job_claim), "%s", claim);
 }
 
-/*
- * In the transaction that begins the batch: the claim must still hold (and
- * holds until the end of it); the batches that an earlier, lost run of the
- * job began go now (not those of this run: an ab begins two).
- */
-static int job_lost(const struct store *st, struct error *err)
+/* 0 when @rc, one_row()'s, says the claim of this process's job held, else -1. */
+static int claim_held(const struct store *st, int rc, struct error *err)
 {
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	return error_set(err, EXIT_ENV, "job %lld is no longer this worker's: it was cancelled, "
 			 "or claimed again when its lease ran out (nothing was stored)",
 			 (long long)st->job_id);
 }
 
+/*
+ * In the transaction that begins the batch: the claim must still hold (and
+ * holds until its end); the batches an earlier, lost run of the job began
+ * go now (not this run's: an ab begins two).
+ */
 int batch_attach_job(struct store *st, int64_t batch_id, struct error *err)
 {
 	int rc = one_row(st, st->driver->job_hold,
 			 SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim)), err,
 			 "check the job's claim");
 
-	if (rc <= 0)
-		return rc < 0 ? -1 : job_lost(st, err);
-	return sql_exec(st, "UPDATE batches SET job_id = $1, job_claim = $2 WHERE id = $3",
+	return claim_held(st, rc, err) ||
+	       sql_exec(st, "UPDATE batches SET job_id = $1, job_claim = $2 WHERE id = $3",
 			SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim), SQL_INT(batch_id)),
 			err, "link the batch to its job") ||
 	       sql_exec(st, "DELETE FROM batches WHERE job_id = $1 AND NOT complete AND "
@@ -345,13 +344,11 @@ int job_complete(struct store *st, int64_t batch_id, const char *result, struct 
 		     "since = {now} FROM batches b WHERE b.id = $1 AND jobs.id = b.job_id AND "
 		     "jobs.claim = b.job_claim AND jobs.state = 'running' RETURNING jobs.id",
 		     SQL_ARGS(SQL_INT(batch_id), SQL_TEXT(result)), err, "complete the job");
-	if (rc < 0)
-		return -1;
-	if (!rc)
-		return error_set(err, EXIT_ENV, "batch %lld's job is no longer this worker's: it "
-				 "was cancelled, or claimed again when its lease ran out (the batch "
-				 "stays hidden)", (long long)batch_id);
-	return 0;
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return error_set(err, EXIT_ENV, "batch %lld's job is no longer this worker's: it was "
+			 "cancelled, or claimed again when its lease ran out (the batch stays "
+			 "hidden)", (long long)batch_id);
 }
 
 int job_complete_unstored(struct store *st, const char *result, struct error *err)
@@ -364,7 +361,5 @@ int job_complete_unstored(struct store *st, const char *result, struct error *er
 		     "since = {now} WHERE id = $1 AND claim = $2 AND state = 'running' "
 		     "RETURNING id", SQL_ARGS(SQL_INT(st->job_id), SQL_TEXT(st->job_claim),
 					      SQL_TEXT(result)), err, "complete the job");
-	if (rc <= 0)
-		return rc < 0 ? -1 : job_lost(st, err);
-	return 0;
+	return claim_held(st, rc, err);
 }
