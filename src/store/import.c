@@ -38,40 +38,30 @@ static size_t import_values(const struct result_benchmark *bench, const int64_t 
 	return n;
 }
 
-/* The interference record of imported iteration @index, when the file has them. */
-static const struct result_iteration *import_info(const struct result_benchmark *bench,
-						  size_t nr_warmup, size_t nr_measured,
-						  size_t index)
-{
-	if (bench->nr_iterations != nr_warmup + nr_measured)
-		return NULL;
-	return &bench->iterations[index];
-}
-
 /*
  * Iteration k holds the k-th group of each metric's values, one per
- * repetition; warm-ups come first, failures last.
+ * repetition; warm-ups come first, failures last. Each has its record of
+ * interference when the file has them all.
  */
 static int import_iterations(struct iteration_rows *w, const struct result_benchmark *bench,
 			     int64_t bench_id, const int64_t *metric_ids, struct error *err)
 {
 	size_t nr_warmup, nr_measured, width;
 	int seq = 0, rc = 0;
+	bool records;
 
 	import_shape(bench, &nr_warmup, &nr_measured, &width);
+	records = bench->nr_iterations == nr_warmup + nr_measured;
 	for (int pass = 0; pass < 2; pass++) {
 		bool warmup = !pass;
 
 		for (size_t k = 0; k < (warmup ? nr_warmup : nr_measured) && !rc; k++) {
-			struct store_sample *samples;
-			size_t n;
+			struct store_sample *samples = iteration_rows_room(w, width);
+			size_t n = import_values(bench, metric_ids, warmup, k, samples);
 
-			samples = iteration_rows_room(w, width);
-			n = import_values(bench, metric_ids, warmup, k, samples);
-			rc = iteration_rows_add(w, bench_id, seq++, warmup, NULL,
-						import_info(bench, nr_warmup, nr_measured,
-							    warmup ? k : nr_warmup + k),
-						n, err);
+			rc = iteration_rows_add(w, bench_id, seq, warmup, NULL,
+						records ? &bench->iterations[seq] : NULL, n, err);
+			seq++;
 		}
 	}
 	for (size_t k = 0; k < bench->nr_failed && !rc; k++)
@@ -101,7 +91,7 @@ static int import_packed(struct pack_rows *packs, struct iteration_rows *w,
 	return rc;
 }
 
-/* Whether some iteration of @batch has a record (import_info()). */
+/* Whether some iteration of @batch has a record of interference. */
 static bool import_records(const struct result_batch *batch)
 {
 	for (size_t j = 0; j < batch->nr_benchmarks; j++)
