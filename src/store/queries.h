@@ -58,8 +58,8 @@ int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_i
 /* Those batches of run @name, each with its state (batch_state_release()). */
 int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
 			   size_t *nr, struct error *err);
-/* Delete batch @batch_id and all it holds. */
-int batch_delete(struct store *st, int64_t batch_id, struct error *err);
+/* Delete batch @batch_id and all it holds (@what: as sql_exec()'s). */
+int batch_delete(struct store *st, int64_t batch_id, struct error *err, const char *what);
 /* -1 with @err (EXIT_USAGE) when run @name is an ab experiment's own, else 0 (or -1). */
 int run_own(struct store *st, const char *name, struct error *err);
 /*

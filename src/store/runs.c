@@ -217,10 +217,10 @@ int batches_left_unsampled(struct store *st, const char *name, struct batch_stat
 			    "find the batches a killed experiment left");
 }
 
-int batch_delete(struct store *st, int64_t batch_id, struct error *err)
+int batch_delete(struct store *st, int64_t batch_id, struct error *err, const char *what)
 {
 	return sql_exec(st, "DELETE FROM batches WHERE id = $1", SQL_ARGS(SQL_INT(batch_id)),
-			err, "delete the batch");
+			err, what);
 }
 
 void batch_state_release(struct batch_state *state)

@@ -85,11 +85,8 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 {
 	struct batch_state *states;
 	size_t nr;
-	int rc;
+	int rc = batches_incomplete(st, run_id, &states, &nr, err);
 
-	if (batches_incomplete(st, run_id, &states, &nr, err))
-		return -1;
-	rc = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (!rc)
 			rc = writer_conflict(&states[i], err);
@@ -168,7 +165,7 @@ static int run_held(struct store *st, const char *name, int64_t job_id, bool tak
 			rc = -1;
 	}
 	for (size_t i = 0; i < nr && !rc && take; i++)
-		rc = batch_delete(st, states[i].id, err);
+		rc = batch_delete(st, states[i].id, err, "delete the batch");
 	for (size_t i = 0; i < nr; i++)
 		batch_state_release(&states[i]);
 	free(states);
@@ -327,8 +324,7 @@ int store_resume_find(struct store *st, const char *name, int64_t *batch_id, cha
 		      struct error *err)
 {
 	struct batch_state *states = NULL;
-	size_t nr = 0;
-	size_t at = 0;
+	size_t nr = 0, at = 0;
 	int64_t run_id;
 	int rc;
 
@@ -371,9 +367,8 @@ static int finish_one(struct store *st, int64_t batch_id, bool complete, bool me
 		      struct error *err)
 {
 	struct batch_state state = { 0 };
-	int rc;
+	int rc = batch_state_of(st, batch_id, &state, err);
 
-	rc = batch_state_of(st, batch_id, &state, err);
 	/* one that measured nothing replaces nothing: it stays hidden, resumable */
 	if (!rc && state.replacing && !measured)
 		complete = false;
@@ -419,8 +414,7 @@ int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 			      "id = $1) AND NOT EXISTS (SELECT 1 FROM batches o WHERE o.run_id = "
 			      "runs.id AND o.id <> $1)", SQL_ARGS(SQL_INT(batch_ids[i])), err,
 			      "discard the run") ||
-		     sql_exec(st, "DELETE FROM batches WHERE id = $1",
-			      SQL_ARGS(SQL_INT(batch_ids[i])), err, "discard the batch");
+		     batch_delete(st, batch_ids[i], err, "discard the batch");
 	return sql_end_write(st, rc, err);
 }
 
