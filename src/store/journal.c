@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The knob journal of `schedperf ab` (store.h): the original values of
- * the machine settings it changes, one row per setting, its writer by
- * boot id, pid and start time as a batch's. The journal is this
- * machine's: machines that share a store each journal, see and restore
- * only their own settings (rows of before schema version 9 have machine
- * '', taken as any machine's).
+ * The knob journal of `schedperf ab` (store.h), a row a setting, its
+ * writer as a batch's. Machines that share a store each journal, see and
+ * restore only their own (rows from before schema version 9 have machine
+ * '', any machine's).
  */
 #include <stdlib.h>
 
@@ -15,10 +13,9 @@
 #include "util/xalloc.h"
 
 /*
- * The copy is what `jobs` shows; the machine's journal puts back. So an
- * original that is not UTF-8, which a PostgreSQL store refuses, is copied
- * with those bytes as \xHH and a '\' as "\\" (utf8_quoted()), and read
- * back as the bytes it was: the text "\xff" is not the byte 0xff.
+ * The copy is what `jobs` shows; the machine's journal puts back. An
+ * original not UTF-8, which PostgreSQL refuses, is copied quoted, and
+ * read back as its bytes: the text "\xff" is not the byte 0xff.
  */
 static int journal_insert(struct store *st, const char *machine,
 			  const struct knob_original *k, struct error *err)

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU profiles and their symbols (schema.c, version 8). A load's profiles
- * are read in two queries (of the store, or of each batch), their rows
- * and all their symbols (most have none, and then the second query is
- * not run).
+ * CPU profiles and their symbols (schema.c, version 8), which a load reads
+ * in two queries (of the store or of each batch): the profiles, then their
+ * symbols, if there is a profile (most loads have none).
  */
 #include <stdlib.h>
 

@@ -167,18 +167,13 @@ int pack_rows_finish(struct pack_rows *w, int rc, struct error *err);
 int profile_insert(struct store *st, int64_t bench_id, const struct result_profile *profile,
 		   struct error *err);
 
-/* jobs.c, in the transactions that begin and finish a job's batches */
-/* 0, or -1 with EXIT_ENV when the claim no longer holds. */
+/*
+ * jobs.c, in the transactions that begin and finish a job's batches: each
+ * 0, or -1 (EXIT_ENV when the job's claim no longer holds). The job of a
+ * batch, or the one this process runs with no batch, is done keeping @result.
+ */
 int batch_attach_job(struct store *st, int64_t batch_id, struct error *err);
-/*
- * Complete the job of a batch, if it has one, keeping @result (may be
- * NULL); -1 when its claim no longer holds.
- */
 int job_complete(struct store *st, int64_t batch_id, const char *result, struct error *err);
-/*
- * Complete the job this process runs, if any, with no batch, keeping
- * @result; -1 when its claim no longer holds.
- */
 int job_complete_unstored(struct store *st, const char *result, struct error *err);
 
 /*

@@ -26,8 +26,8 @@ struct store;
 
 /*
  * Open @location to write: created when missing (never half made), its
- * schema upgraded. Another program's file is refused (EXIT_USAGE), a newer
- * schema too (EXIT_ENV), untouched.
+ * schema upgraded; another program's file is EXIT_USAGE, a newer schema
+ * EXIT_ENV, untouched.
  */
 int store_open(const char *location, struct store **out, struct error *err);
 /*
@@ -41,10 +41,7 @@ int store_upgraded_from(const struct store *st);
  * as it would be upgraded, a read-only file or directory can be read.
  */
 int store_open_existing(const char *location, struct store **out, struct error *err);
-/*
- * store_open() for the job queue: a driver without one (SQLite) is refused
- * (EXIT_USAGE) before anything is opened, leaving no empty store behind.
- */
+/* store_open() for the job queue: SQLite's, which has none, is EXIT_USAGE before opening. */
 int store_open_queue(const char *location, struct store **out, struct error *err);
 /*
  * store_open() for a command that may store nothing (an ab whose side
@@ -71,9 +68,8 @@ struct store_status {
 };
 
 /*
- * Fill @status: version 0 for a missing or empty file or a database
- * without tables; errors as store_open()'s. Damage is status->damage, not
- * an error.
+ * Fill @status (version 0: a missing or empty file, a database without
+ * tables), errors as store_open()'s; damage is status->damage, not one.
  */
 int store_inspect(const char *location, struct store_status *status, struct error *err);
 /*
@@ -108,10 +104,7 @@ int store_batch_begin(struct store *st, struct result_batch *batch, bool replace
  */
 int store_batches_begin_own(struct store *st, struct result_batch *batches,
 			    const char *const *plans, size_t n, struct error *err);
-/*
- * Mark a batch finished, @complete when every planned iteration ran; a
- * complete replacing one discards the run's earlier batches with it.
- */
+/* Finish a batch, @complete when all its plan ran (a replacing one then replaces). */
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 		       struct error *err);
 /*
@@ -188,10 +181,7 @@ enum store_parts {
 int store_load(struct store *st, const char *name, unsigned parts,
 	       struct result_set *set, struct error *err);
 
-/*
- * A batch run --replace began that has not completed: store_load() shows
- * the batches it would replace instead, and a reader says so.
- */
+/* A batch run --replace began, not complete: store_load() shows what it would replace. */
 struct unfinished_replacement {
 	int64_t batch_id;
 	char *name;		/* its run's */
@@ -227,10 +217,7 @@ int store_resume_find(struct store *st, const char *name, int64_t *batch_id, cha
 		      struct error *err);
 /* Claim the batch for this process, on the same terms. */
 int store_batch_claim(struct store *st, int64_t batch_id, struct error *err);
-/*
- * Record the process group of the iteration about to run (0: none): a
- * resume after this process is killed waits for its tasks to end.
- */
+/* Record the process group of the iteration about to run (0: none), for a resume to wait on. */
 int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct error *err);
 
 struct benchmark_progress {
@@ -248,7 +235,7 @@ struct open_slot {
 
 /*
  * The benchmark at @position of a batch being resumed: its id, @bench's
- * metric ids by name (0: none such) and its progress; 1 when none yet.
+ * metric ids by name (0: none such), its progress; 1 when none there yet.
  */
 int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
 			     const struct result_benchmark *bench, int64_t *bench_id,
