@@ -74,8 +74,7 @@ static int bisections_select(struct store *st, int64_t id, const char *repo,
 		b->started = sql_strdup(s, 4);
 		b->doc = sql_strdup(s, 5);
 	}
-	if (s)
-		sql_done(s);
+	sql_done(s);
 	sql_end_read(st);
 	return rc;
 }

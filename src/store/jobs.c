@@ -33,18 +33,12 @@ static int no_queue(struct store *st, struct error *err)
 
 void store_job_release(struct store_job *job)
 {
-	free(job->state);
-	free(job->command);
-	free(job->args);
-	free(job->machine);
-	free(job->worker);
-	free(job->since);
-	free(job->reason);
-	free(job->result);
-	free(job->claim);
-	free(job->kernel);
-	free(job->home_kernel);
-	free(job->boot_deadline);
+	char *texts[] = { job->state, job->command, job->args, job->machine, job->worker,
+			  job->since, job->reason, job->result, job->claim, job->kernel,
+			  job->home_kernel, job->boot_deadline };
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		free(texts[i]);
 	memset(job, 0, sizeof(*job));
 }
 
@@ -99,14 +93,10 @@ static char *pattern_to_like(const char *pattern)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (const char *p = pattern; *p; p++) {
-		if (*p == '*')
-			strbuf_addf(&sb, "%%");
-		else if (*p == '?')
-			strbuf_addf(&sb, "_");
-		else if (*p == '%' || *p == '_' || *p == '\\')
+		if (strchr("%_\\", *p))
 			strbuf_addf(&sb, "\\%c", *p);
 		else
-			strbuf_addf(&sb, "%c", *p);
+			strbuf_addf(&sb, "%c", *p == '*' ? '%' : *p == '?' ? '_' : *p);
 	}
 	return strbuf_detach(&sb);
 }

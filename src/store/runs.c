@@ -271,14 +271,6 @@ static int env_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
-static void load_release(struct load *l)
-{
-	free(l->benches);
-	free(l->by_id);
-	free(l->metric_ids);
-	free(l->metric_positions);
-}
-
 /* Fill the batches of @l (their ids set) with their parts. */
 static int load_parts(struct load *l, struct error *err)
 {
@@ -327,7 +319,10 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	sql_done(s);
 	if (!rc && set->nr_batches > l.first)
 		rc = load_parts(&l, err);
-	load_release(&l);
+	free(l.benches);
+	free(l.by_id);
+	free(l.metric_ids);
+	free(l.metric_positions);
 	return rc;
 }
 
