@@ -549,11 +549,28 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 	return 0;
 }
 
-static int load_error(const char *path, const json_error_t *jerr, struct error *err)
+static int load_error(const char *path, const char *buf, size_t len, const json_error_t *jerr,
+		      struct error *err)
 {
+	const char *nul;
+
 	if (doc_memory_exhausted() || json_error_code(jerr) == json_error_out_of_memory)
 		return error_set(err, EXIT_ENV, "cannot import '%s': out of memory (free "
 				 "memory or raise 'ulimit -v'; nothing was imported)", path);
+	/*
+	 * JSON never holds a NUL byte, yet jansson says of one "near end of
+	 * file" (it ends its text): the first NUL up to the error is its cause.
+	 */
+	if (jerr->position > 0 &&
+	    (nul = memchr(buf, '\0', (size_t)jerr->position < len ? (size_t)jerr->position : len))) {
+		size_t line = 1;
+
+		for (const char *p = buf; (p = memchr(p, '\n', (size_t)(nul - p))); p++)
+			line++;
+		return error_set(err, EXIT_USAGE, "cannot import '%s': invalid JSON at line %zu: "
+				 "a NUL byte (0x00) at offset %zu, which JSON never holds (fix "
+				 "the file; nothing was imported)", path, line, (size_t)(nul - buf));
+	}
 	if (jerr->line < 0 || jerr->position == 0)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a readable "
 				 "schedperf-results/1 JSON file)", path, jerr->text);
@@ -609,18 +626,57 @@ out:
 	return rc;
 }
 
+/* Blanks JSON allows before its first value (RFC 8259's whitespace). */
+static bool json_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * A byte of a message, as people read it: "'y' (0x79)", "a NUL byte (0x00)";
+ * a NUL is said as such, since jansson's "near end of file" hides it.
+ */
+static const char *byte_name(unsigned char c, char *buf, size_t len)
+{
+	if (!c)
+		snprintf(buf, len, "a NUL byte (0x00)");
+	else if (c >= 0x21 && c < 0x7f && c != '\'')
+		snprintf(buf, len, "'%c' (0x%02x)", c, c);
+	else
+		snprintf(buf, len, "byte 0x%02x", c);
+	return buf;
+}
+
 /*
  * The whole of @f in memory: jansson parses a buffer faster than a stream,
- * which it reads a character at a time. NULL with *@why on a read error.
+ * which it reads a character at a time. NULL with *@why on a read error,
+ * or with *@bad_at at the first non-blank byte when it cannot start an
+ * export ('{', or '[' that jansson's own error names): read no further,
+ * so that standard input from /dev/zero or yes(1) is refused at once
+ * instead of filling memory.
  */
-static char *read_whole(FILE *f, size_t *len, const char **why)
+static char *read_whole(FILE *f, size_t *len, const char **why, size_t *bad_at,
+			unsigned char *bad)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char chunk[1 << 16];
+	bool started = false;
 	size_t n;
 
-	while ((n = fread(chunk, 1, sizeof(chunk), f)))
+	while ((n = fread(chunk, 1, sizeof(chunk), f))) {
+		for (size_t i = 0; !started && i < n; i++) {
+			if (json_blank(chunk[i]))
+				continue;
+			started = true;
+			if (chunk[i] != '{' && chunk[i] != '[') {
+				*bad_at = sb.len + i;
+				*bad = (unsigned char)chunk[i];
+				strbuf_release(&sb);
+				return NULL;
+			}
+		}
 		strbuf_add(&sb, chunk, n);
+	}
 	if (ferror(f)) {
 		*why = strerror(errno ? errno : EIO);
 		strbuf_release(&sb);
@@ -633,9 +689,10 @@ static char *read_whole(FILE *f, size_t *len, const char **why)
 int interchange_read(const char *path, struct result_set *set, struct error *err)
 {
 	bool from_stdin = !strcmp(path, "-");
-	const char *why;
-	char name[PATH_MAX + 64];
-	size_t len = 0;
+	const char *why = NULL;
+	char name[PATH_MAX + 64], byte[32];
+	size_t len = 0, bad_at = 0;
+	unsigned char bad = 0;
 	char *text = NULL;
 	FILE *f;
 	int rc;
@@ -645,9 +702,15 @@ int interchange_read(const char *path, struct result_set *set, struct error *err
 
 	f = from_stdin ? stdin : input_file_open(path, &why);
 	if (f)
-		text = read_whole(f, &len, &why);
+		text = read_whole(f, &len, &why, &bad_at, &bad);
 	if (f && !from_stdin)
 		fclose(f);
+	if (!text && !why)
+		return error_set(err, EXIT_USAGE, "cannot import '%s': not a schedperf-results/1 "
+				 "export: it starts with %s at offset %zu, where a JSON object "
+				 "starts with '{' (give the output of 'schedperf export', or a "
+				 "file in its format; nothing was imported)", name,
+				 byte_name(bad, byte, sizeof(byte)), bad_at);
 	if (!text)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': %s (give a "
 				 "schedperf-results/1 JSON file, or - for standard input)",
@@ -728,7 +791,7 @@ int interchange_read_buffer(const char *name, const char *buf, size_t len,
 			json_big_integers_place(buf, len, &jerr);
 		free(real);
 	}
-	rc = doc ? read_document(doc, name, set, err) : load_error(name, &jerr, err);
+	rc = doc ? read_document(doc, name, set, err) : load_error(name, buf, len, &jerr, err);
 	doc_memory_end();
 	if (!rc && has_zero_sample(set, first))
 		rc = check_underflow(name, buf, len, err);

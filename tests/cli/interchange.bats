@@ -106,6 +106,48 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	[ ! -e "$TMP/s.db" ]
 }
 
+@test "import: input that is no export is refused at its first byte, not read to its end" {
+	head -c 100000 /dev/zero >"$TMP/zero"
+	run sp --db "$TMP/s.db" import - <"$TMP/zero"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: cannot import 'standard input': not a schedperf-results/1 export: it starts with a NUL byte (0x00) at offset 0, where"*"(give the output of 'schedperf export'"* ]] ||
+		{ echo "$output"; false; }
+	[ ! -e "$TMP/s.db" ]
+	# blanks first are JSON's; a regular file is refused as standard input is
+	{ printf ' \t\r\n'; yes | head -c 100000; } >"$TMP/yes"
+	run sp --db "$TMP/s.db" import "$TMP/yes"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"cannot import '$TMP/yes': not a schedperf-results/1 export: it starts with 'y' (0x79) at offset 4,"* ]] ||
+		{ echo "$output"; false; }
+	# a NUL further on is named, not "near end of file"
+	printf '{"schema":\n\0 "x"}' >"$TMP/nul.json"
+	run sp --db "$TMP/s.db" import - <"$TMP/nul.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"invalid JSON at line 2: a NUL byte (0x00) at offset 11, which JSON never holds"* ]] ||
+		{ echo "$output"; false; }
+	# an endless producer: refused at once, and the producer ends on its broken pipe
+	run timeout 20 bash -c 'while printf "y\n" 2>/dev/null; do :; done | "$0" --db "$1" import -' \
+		"$SP" "$TMP/s.db"
+	[ "$status" -eq 2 ] || { echo "status $status (124: timed out): $output"; false; }
+	[[ "$output" == *"it starts with 'y' (0x79) at offset 0,"* ]] || { echo "$output"; false; }
+	[ ! -e "$TMP/s.db" ]
+	# /dev/zero on standard input ends too (bounded, so that a regression is exit 3, not OOM)
+	if [ -z "${ASAN_OPTIONS:-}" ]; then
+		run timeout 20 bash -c 'ulimit -v 1000000 && exec "$0" --db "$1" import -' \
+			"$SP" "$TMP/s.db" </dev/zero
+		[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
+		[[ "$output" == *"it starts with a NUL byte (0x00) at offset 0,"* ]]
+	fi
+	# a real export on standard input, blanks first, is read as before
+	sp run pipe -p loops=100 -i 2 --name a --quiet
+	sp export a >"$TMP/a.json"
+	{ printf '\n  '; cat "$TMP/a.json"; } | sp --db "$TMP/s.db" import - >/dev/null
+	sp --db "$TMP/s.db" export a | cmp - "$TMP/a.json"
+}
+
 @test "import: a number too small for a double is refused where it is, not stored as 0" {
 	one_run 2020-01-01T10:00:00Z '[1, 0, 2.5e-310,
   1e-400]' >"$TMP/u.json"
