@@ -105,7 +105,17 @@ char *machine_of_label(const struct machine_of *m)
 		return xstrdup(host);
 	if (!m->id)
 		return xasprintf("%s (no machine id)", host);
-	return xasprintf("%s (%.8s)", host, m->id);
+	return xasprintf("%s (%.*s)", host, MACHINE_ID_SHOWN, m->id);
+}
+
+/*
+ * Whether @pattern names a machine id by its start, as runs and compare
+ * show it: no wildcard and at least the MACHINE_ID_SHOWN characters shown,
+ * so that a short word ("lab") is never taken for an id's start.
+ */
+static bool id_prefix(const char *pattern)
+{
+	return !strpbrk(pattern, "*?[") && strlen(pattern) >= MACHINE_ID_SHOWN;
 }
 
 static bool matches(const struct result_batch *batch, const void *arg)
@@ -113,7 +123,8 @@ static bool matches(const struct result_batch *batch, const void *arg)
 	const char *pattern = arg, *id = result_batch_env(batch, "machine.id");
 
 	return !fnmatch(pattern, batch_machine_name(batch), FNM_NOESCAPE) ||
-	       (id && !fnmatch(pattern, id, FNM_NOESCAPE));
+	       (id && !fnmatch(pattern, id, FNM_NOESCAPE)) ||
+	       (id && id_prefix(pattern) && !strncmp(id, pattern, strlen(pattern)));
 }
 
 size_t machines_keep_matching(struct result_set *set, const char *pattern)
@@ -122,10 +133,45 @@ size_t machines_keep_matching(struct result_set *set, const char *pattern)
 	return set->nr_batches;
 }
 
+/*
+ * An id's start that starts two machine ids of @set names no one
+ * machine: refused, with two of the ids, rather than choosing both.
+ * -1 with @err (EXIT_USAGE) starting with @who.
+ */
+static int check_id_prefix(const struct result_set *set, const char *pattern, const char *who,
+			   struct error *err)
+{
+	size_t len = strlen(pattern);
+	const char *first = NULL, *second = NULL;
+
+	if (!id_prefix(pattern))
+		return 0;
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *id = result_batch_env(&set->batches[i], "machine.id");
+
+		if (!id || strncmp(id, pattern, len))
+			continue;
+		if (!first)
+			first = id;
+		else if (!second && strcmp(id, first))
+			second = id;
+	}
+	if (!second)
+		return 0;
+	return error_set(err, EXIT_USAGE, "%s: --machine '%.64s' is the start of more than one "
+			 "machine id (%.64s, %.64s): give more of the id of the machine you mean "
+			 "(see 'schedperf runs --format json' for whole ids)", who, pattern, first,
+			 second);
+}
+
 int machines_select(struct result_set *set, const char *pattern, const char *who,
 		    struct error *err)
 {
-	if (!pattern || !set->nr_batches || machines_keep_matching(set, pattern))
+	if (!pattern || !set->nr_batches)
+		return 0;
+	if (check_id_prefix(set, pattern, who, err))
+		return -1;
+	if (machines_keep_matching(set, pattern))
 		return 0;
 	return error_set(err, EXIT_USAGE, "%s: no stored batch ran on a machine matching "
 			 "'%.64s' (see 'schedperf runs' for the machines)", who, pattern);
@@ -169,6 +215,8 @@ int machines_choose(struct result_set *set, const char *name, const char *patter
 	char names[256];
 	size_t n;
 
+	if (pattern && check_id_prefix(set, pattern, who, err))
+		return -1;
 	if (pattern && !machines_keep_matching(set, pattern))
 		return error_set(err, EXIT_USAGE, "%s: run '%.64s' has no batch from a machine "
 				 "matching '%.64s' (see 'schedperf runs' for its machines)", who,

@@ -42,6 +42,9 @@ struct machine_of {
 struct machine_of *machines_of(const struct result_set *set);
 void machines_of_free(struct machine_of *m, size_t n);
 
+/* How many characters of a machine id a label shows: "h (3f2a9c01)". */
+#define MACHINE_ID_SHOWN 8
+
 /*
  * @m's name for people, malloc()ed: its host name ("unknown" when none),
  * followed, when another machine of the set has that host name, by the
@@ -51,16 +54,19 @@ char *machine_of_label(const struct machine_of *m);
 
 /*
  * Keep only the batches of @set whose machine matches @pattern (its host
- * name or its id; * and ? as in the shell). Returns how many are left.
+ * name or its id; * and ? as in the shell), or whose id starts with it
+ * when it has no wildcard and at least MACHINE_ID_SHOWN characters, as
+ * runs and compare show an id. Returns how many are left.
  */
 size_t machines_keep_matching(struct result_set *set, const char *pattern);
 
 /*
  * machines_keep_matching() for a command's --machine @pattern (NULL: keep
- * every batch): a pattern that leaves none of the batches @set had is a
- * mistake, not an empty answer, so -1 with @err (EXIT_USAGE) starting with
- * @who ("history"). An empty @set (an empty store) is no fault of the
- * pattern: 0, and the command says what it says of an empty store.
+ * every batch): a pattern that leaves none of the batches @set had, or an
+ * id's start that starts two machines' ids, is a mistake, not an answer,
+ * so -1 with @err (EXIT_USAGE) starting with @who ("history"). An empty
+ * @set (an empty store) is no fault of the pattern: 0, and the command
+ * says what it says of an empty store.
  */
 int machines_select(struct result_set *set, const char *pattern, const char *who,
 		    struct error *err);
@@ -75,7 +81,8 @@ size_t machines_count(const struct result_set *set, char *names, size_t len);
  * The batches of run @name (in @set) that a comparison of it uses
  * (compare, report): those of the machines @pattern matches (all when
  * NULL). A run left with batches of several machines is refused unless
- * @pool: its samples would be pooled as if one machine had made them.
+ * @pool: its samples would be pooled as if one machine had made them; an
+ * id's start that starts two of its machine ids is refused too.
  * Returns 0, or -1 with @err (EXIT_USAGE) starting with @who ("compare").
  */
 int machines_choose(struct result_set *set, const char *name, const char *pattern, bool pool,

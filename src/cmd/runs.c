@@ -36,7 +36,8 @@ int cmd_runs(int argc, char **argv)
 	const char *machine = NULL;
 	const struct cmd_option options[] = {
 		OPT_MACHINE(&machine, "only the batches of the machines whose host name or "
-			    "machine id PATTERN matches (* and ?)"),
+			    "machine id PATTERN matches (* and ?), or whose machine id starts with "
+			    "it (8 characters or more, as \"lab1 (3f2a9c01)\" shows it)"),
 		OPT_FORMAT(&format, "{}"),
 		OPT_END(),
 	};

@@ -302,6 +302,59 @@ json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
 	check_same_host "$PG"
 }
 
+@test "machines: --machine takes the start of a machine id that runs and compare show; one that starts two ids is refused" {
+	local a=3f2a9c01aaaaaaaaaaaaaaaaaaaaaaaa b=3f2a9c01bbbbbbbbbbbbbbbbbbbbbbbb
+	local d=dddddddddddddddddddddddddddddddd
+	# k1 and k2 on two machines named h (ids $a and $d), k3 on a third h (id $b)
+	"$PYTHON" - "$a" "$b" "$d" >"$TMP/m.json" <<-'EOF'
+	import json, sys
+	a, b, d = sys.argv[1:]
+	def run(name, hour, mid, value):
+	    return {"name": name, "started": "2026-01-01T%02d:00:00Z" % hour, "complete": True,
+	            "environment": {"machine.hostname": "h", "machine.id": mid},
+	            "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+	                            "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                         "better": "lower",
+	                                         "samples": [value, value * 1.001]}]}]}
+	runs = [run("k1", 1, a, 10), run("k1", 2, d, 20), run("k2", 3, a, 11), run("k2", 4, d, 21),
+	        run("k3", 5, b, 12)]
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, sys.stdout)
+	EOF
+	sp import "$TMP/m.json" >/dev/null
+	run sp runs
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" complete    h (3f2a9c01)"* ]] || { echo "$output"; false; }
+	run sp compare k1 k2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(h (3f2a9c01), h (dddddddd)): their samples are not pooled (choose one with --machine PATTERN"* ]] ||
+		{ echo "$output"; false; }
+	# what it shows chooses that machine
+	sp compare k1 k2 --machine 3f2a9c01 --format json >"$TMP/c.json"
+	[ "$(json "[c['min'] for c in d['rows'][0]['runs']]" "$TMP/c.json")" = "[10.0, 11.0]" ] ||
+		{ cat "$TMP/c.json"; false; }
+	sp compare k1 k2 --machine dddddddd --format json >"$TMP/c.json"
+	[ "$(json "[c['min'] for c in d['rows'][0]['runs']]" "$TMP/c.json")" = "[20.0, 21.0]" ]
+	# in the whole store 3f2a9c01 starts two ids: refused, with both, not both chosen
+	for cmd in runs history detect; do
+		run sp "$cmd" --machine 3f2a9c01
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == "schedperf: $cmd: --machine '3f2a9c01' is the start of more than one machine id ($a, $b): give more of the id"* ]] ||
+			{ echo "$output"; false; }
+	done
+	sp runs --machine 3f2a9c01a --format json >"$TMP/r.json"
+	[ "$(json "sorted(set((r['name'], b['machine_id']) for r in d for b in r['batches']))" "$TMP/r.json")" = "[('k1', '$a'), ('k2', '$a')]" ]
+	sp history --machine "$b" --format json >"$TMP/h.json"
+	[ "$(json "[s['machine_id'] for s in d['series']]" "$TMP/h.json")" = "['$b']" ]
+	# a wildcard is a pattern as before: all it matches
+	sp runs --machine '3f2a9c01*' --format json >"$TMP/r.json"
+	[ "$(json "sorted(set(b['machine_id'] for r in d for b in r['batches']))" "$TMP/r.json")" = "['$a', '$b']" ]
+	# fewer characters than runs shows are no id's start
+	run sp compare k1 k2 --machine 3f2a9c0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'k1' has no batch from a machine matching '3f2a9c0'"* ]] || { echo "$output"; false; }
+}
+
 @test "machines: a host name that would rewrite the line is shown escaped by runs and history" {
 	"$PYTHON" - "$TMP/hosts.json" <<-'PY'
 	import json, sys
