@@ -286,6 +286,20 @@ static int load_parts(struct load *l, struct error *err)
 	return rc ? -1 : 0;
 }
 
+/*
+ * A run's batches, or the whole store's: two texts, since SQLite uses the
+ * index on runs.name only for a query that names a run (an "$1 IS NULL OR"
+ * read every batch once for each run loaded). sampled: a plan whose
+ * benchmarks count no iterations, as run --resume finds it (runner/plan.c);
+ * a plan's text holds "iterations": only as its key, since a value's quote
+ * would be escaped.
+ */
+#define LOAD_BATCHES(where)							\
+	"SELECT b.id, r.name, b.started, b.complete, CASE WHEN b.plan IS NOT NULL AND "	\
+	"b.plan NOT LIKE '%\"iterations\":%' THEN 1 ELSE 0 END FROM batches b JOIN runs r "	\
+	"ON r.id = b.run_id WHERE " where "(b.complete OR (NOT b.replacing AND "	\
+	"b.job_id IS NULL)) ORDER BY b.started, b.id"
+
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err)
 {
@@ -294,17 +308,8 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	struct store_stmt *s;
 	int rc;
 
-	/*
-	 * sampled: a plan whose benchmarks count no iterations, as run --resume
-	 * finds it (runner/plan.c); a plan's text holds "iterations": only as
-	 * its key, since a value's quote would be escaped
-	 */
-	s = sql_query(st, "SELECT b.id, r.name, b.started, b.complete, CASE WHEN b.plan IS "
-		      "NOT NULL AND b.plan NOT LIKE '%\"iterations\":%' THEN 1 ELSE 0 END "
-		      "FROM batches b "
-		      "JOIN runs r ON r.id = b.run_id WHERE (CAST($1 AS text) IS NULL OR "
-		      "r.name = $1) AND (b.complete OR (NOT b.replacing AND b.job_id IS NULL)) "
-		      "ORDER BY b.started, b.id", SQL_ARGS(SQL_TEXT(name)), err);
+	s = name ? sql_query(st, LOAD_BATCHES("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)), err) :
+		   sql_query(st, LOAD_BATCHES(""), SQL_NO_ARGS, err);
 	if (!s)
 		return -1;
 	while ((rc = sql_step(s, err, "read the results")) > 0) {
@@ -326,6 +331,11 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	return rc;
 }
 
+/* As LOAD_BATCHES(): one text for a run, one for the whole store. */
+#define UNFINISHED(where)							\
+	"SELECT b.id, r.name, b.started FROM batches b JOIN runs r ON r.id = b.run_id "	\
+	"WHERE " where "b.replacing AND NOT b.complete ORDER BY r.name, b.started, b.id"
+
 int replacements_unfinished(struct store *st, const char *name,
 			    struct unfinished_replacement **list, size_t *nr, struct error *err)
 {
@@ -334,10 +344,8 @@ int replacements_unfinished(struct store *st, const char *name,
 
 	*list = NULL;
 	*nr = 0;
-	s = sql_query(st, "SELECT b.id, r.name, b.started FROM batches b "
-		      "JOIN runs r ON r.id = b.run_id WHERE (CAST($1 AS text) IS NULL OR "
-		      "r.name = $1) AND b.replacing AND NOT b.complete "
-		      "ORDER BY r.name, b.started, b.id", SQL_ARGS(SQL_TEXT(name)), err);
+	s = name ? sql_query(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)), err) :
+		   sql_query(st, UNFINISHED(""), SQL_NO_ARGS, err);
 	if (!s)
 		return -1;
 	while ((rc = sql_step(s, err, "read the unfinished replacements")) > 0) {
