@@ -134,6 +134,19 @@ int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *m
 		      "find a metric to resume");
 }
 
+/* Whether @text is what every writer stores as params: a JSON object of strings. */
+static bool params_intact(const char *text)
+{
+	json_t *params = json_loads(text, 0, NULL), *v;
+	bool intact = json_is_object(params);
+	const char *k;
+
+	json_object_foreach(params, k, v)
+		intact = intact && json_is_string(v);
+	json_decref(params);
+	return intact;
+}
+
 static int benchmark_row(struct load *l, struct store_stmt *s, struct error *err)
 {
 	struct result_batch *batch = load_batch(l, sql_int(s, 0));
@@ -142,6 +155,13 @@ static int benchmark_row(struct load *l, struct store_stmt *s, struct error *err
 
 	if (!batch)
 		return 0;
+	/* what db check calls damage is never read as a benchmark of no parameters */
+	if (!params_intact(sql_text(s, 3)))
+		return error_set(err, EXIT_ENV, "cannot read store '%s': the parameters of a %.64s "
+				 "benchmark of run '%.64s' are not a JSON object of strings: the "
+				 "store was changed by other means than schedperf, or is damaged "
+				 "(restore it from a copy)", l->st->location, sql_text(s, 2),
+				 batch->name);
 	bench = result_batch_add_benchmark(batch);
 	bench->workload = sql_strdup(s, 2);
 	bench->params = sql_strdup(s, 3);
@@ -273,19 +293,6 @@ int benchmarks_read(struct load *l, struct error *err)
 	       load_rows(l, METRICS "metrics m ORDER BY m.benchmark_id",
 			 METRICS "benchmarks k JOIN metrics m ON m.benchmark_id = k.id "
 			 "WHERE k.batch_id = $1 ORDER BY k.position, k.id", metric_row, err) ? -1 : 0;
-}
-
-/* Whether @text is what every writer stores as params: a JSON object of strings. */
-static bool params_intact(const char *text)
-{
-	json_t *params = json_loads(text, 0, NULL), *v;
-	bool intact = json_is_object(params);
-	const char *k;
-
-	json_object_foreach(params, k, v)
-		intact = intact && json_is_string(v);
-	json_decref(params);
-	return intact;
 }
 
 /*

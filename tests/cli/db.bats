@@ -221,6 +221,14 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 		[ "$status" -eq 1 ] || { echo "$params: $output"; false; }
 		[[ "${lines[-1]}" == *"damaged: the parameters of a pipe benchmark of run "*"are $(
 			)not a JSON object of strings (restore the store from a backup)" ]]
+		# and every reader refuses them: none takes them for a benchmark of no parameters
+		for cmd in "show a" "report a -o $TMP/r.txt" "history" "detect" "runs" "export a"; do
+			run sp --db "$TMP/params.db" $cmd
+			[ "$status" -eq 3 ] || { echo "$params $cmd: $output"; false; }
+			assert_one_line_error
+			[[ "$output" == *"the parameters of a pipe benchmark of run 'a' are not a JSON $(
+				)object of strings: "*"(restore it from a copy)" ]]
+		done
 	done
 	# a sample no reader takes: text or a blob read as 0.0 once, an infinity
 	for v in "'abc'" "'12abc'" "x'00'" 9e999 -9e999; do
