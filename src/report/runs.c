@@ -27,20 +27,74 @@ static int benchmark_cmp(const void *pa, const void *pb)
 }
 
 /*
- * The benchmarks of run @name, from batch @first on: each workload with
- * its parameters once, however many batches ran it or entries of a
- * suite listed it (compare's rows are the same, a metric each).
+ * The runs of @set: its batches' indexes gathered by name, each run's in
+ * start order, the runs in the order of their first batches (the batches
+ * come sorted by start time).
  */
-static size_t run_benchmarks(const struct result_set *set, size_t first, const char *name)
+struct run_group {
+	const size_t *at;	/* indexes in set->batches */
+	size_t nr;
+};
+
+struct runs_order {
+	size_t *at;
+	struct run_group *runs;
+	size_t nr_runs;
+};
+
+static int by_name_cmp(const void *pa, const void *pb, void *set)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct result_batch *batches = ((const struct result_set *)set)->batches;
+	int c = strcmp(batches[a].name, batches[b].name);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static int by_first_cmp(const void *pa, const void *pb)
+{
+	size_t a = ((const struct run_group *)pa)->at[0];
+	size_t b = ((const struct run_group *)pb)->at[0];
+
+	return (a > b) - (a < b);
+}
+
+static struct runs_order runs_order(const struct result_set *set)
+{
+	struct runs_order o = { xreallocarray(NULL, set->nr_batches + 1, sizeof(*o.at)),
+				xreallocarray(NULL, set->nr_batches + 1, sizeof(*o.runs)), 0 };
+
+	for (size_t i = 0; i < set->nr_batches; i++)
+		o.at[i] = i;
+	qsort_r(o.at, set->nr_batches, sizeof(*o.at), by_name_cmp, (void *)set);
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		if (!i || strcmp(set->batches[o.at[i - 1]].name, set->batches[o.at[i]].name))
+			o.runs[o.nr_runs++] = (struct run_group){ &o.at[i], 0 };
+		o.runs[o.nr_runs - 1].nr++;
+	}
+	qsort(o.runs, o.nr_runs, sizeof(*o.runs), by_first_cmp);
+	return o;
+}
+
+static void runs_order_release(struct runs_order *o)
+{
+	free(o->at);
+	free(o->runs);
+}
+
+/*
+ * The benchmarks of run @r: each workload with its parameters once,
+ * however many batches ran it or entries of a suite listed it (compare's
+ * rows are the same, a metric each).
+ */
+static size_t run_benchmarks(const struct result_set *set, const struct run_group *r)
 {
 	const struct result_benchmark **all = NULL;
 	size_t n = 0, distinct = 0;
 
-	for (size_t i = first; i < set->nr_batches; i++) {
-		const struct result_batch *b = &set->batches[i];
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct result_batch *b = &set->batches[r->at[i]];
 
-		if (strcmp(b->name, name))
-			continue;
 		all = xreallocarray(all, n + b->nr_benchmarks + 1, sizeof(*all));
 		for (size_t k = 0; k < b->nr_benchmarks; k++)
 			all[n++] = &b->benchmarks[k];
@@ -51,15 +105,6 @@ static size_t run_benchmarks(const struct result_set *set, size_t first, const c
 		distinct += !i || benchmark_cmp(&all[i - 1], &all[i]);
 	free(all);
 	return distinct;
-}
-
-/* Batches come sorted by start time; a run's batches are gathered by name. */
-static bool name_seen(const struct result_set *set, size_t upto, const char *name)
-{
-	for (size_t i = 0; i < upto; i++)
-		if (!strcmp(set->batches[i].name, name))
-			return true;
-	return false;
 }
 
 /* The machine id @b recorded, in full; null when it recorded none. */
@@ -73,24 +118,18 @@ static json_t *machine_id_json(const struct result_batch *b)
 static void runs_json(FILE *out, const void *records, const void *how)
 {
 	const struct result_set *set = records;
+	struct runs_order o = runs_order(set);
 	json_t *list = json_array();
 
-	for (size_t i = 0; i < set->nr_batches; i++) {
-		const char *name = set->batches[i].name;
-		json_t *run, *batches;
+	for (size_t i = 0; i < o.nr_runs; i++) {
+		const struct run_group *r = &o.runs[i];
+		json_t *run = json_object(), *batches = json_array();
 		size_t samples = 0, disturbed = 0;
 
-		if (name_seen(set, i, name))
-			continue;
-		run = json_object();
-		batches = json_array();
-		for (size_t j = i; j < set->nr_batches; j++) {
-			const struct result_batch *b = &set->batches[j];
-			json_t *bo;
+		for (size_t j = 0; j < r->nr; j++) {
+			const struct result_batch *b = &set->batches[r->at[j]];
+			json_t *bo = json_object();
 
-			if (strcmp(b->name, name))
-				continue;
-			bo = json_object();
 			json_object_set_new(bo, "id", json_integer(b->id));
 			json_object_set_new(bo, "started", json_string(b->started));
 			json_object_set_new(bo, "machine", json_string(batch_machine_name(b)));
@@ -102,14 +141,15 @@ static void runs_json(FILE *out, const void *records, const void *how)
 			samples += b->nr_samples;
 			disturbed += b->nr_disturbed;
 		}
-		json_object_set_new(run, "name", json_string(name));
+		json_object_set_new(run, "name", json_string(set->batches[r->at[0]].name));
 		json_object_set_new(run, "batches", batches);
 		json_object_set_new(run, "benchmarks",
-				    json_integer((json_int_t)run_benchmarks(set, i, name)));
+				    json_integer((json_int_t)run_benchmarks(set, r)));
 		json_object_set_new(run, "samples", json_integer((json_int_t)samples));
 		json_object_set_new(run, "disturbed", json_integer((json_int_t)disturbed));
 		json_array_append_new(list, run);
 	}
+	runs_order_release(&o);
 	json_write(out, list, 2);
 	fputc('\n', out);
 	json_decref(list);
@@ -142,22 +182,20 @@ static struct runs_widths runs_widths(const struct result_set *set)
 }
 
 /*
- * The batches of run @name, from batch @first on, each with its machine
- * named as compare names it when it refuses two (machine_of_label() of
- * @m): the host name, and the start of the machine id when another
- * machine shown has the same host name.
+ * The batches of run @r, each with its machine named as compare names it
+ * when it refuses two (machine_of_label() of @m): the host name, and the
+ * start of the machine id when another machine shown has the same host
+ * name.
  */
 static void run_batches_text(FILE *out, const struct result_set *set, const struct machine_of *m,
-			     size_t first, const char *name, int started_w)
+			     const struct run_group *r, int started_w)
 {
-	for (size_t j = first; j < set->nr_batches; j++) {
-		const struct result_batch *b = &set->batches[j];
+	for (size_t j = 0; j < r->nr; j++) {
+		const struct result_batch *b = &set->batches[r->at[j]];
 		char *label, *machine, *started;
 		int pad;
 
-		if (strcmp(b->name, name))
-			continue;
-		label = machine_of_label(&m[j]);
+		label = machine_of_label(&m[r->at[j]]);
 		/* a host name is the machine's to choose: escaped, as every value shown */
 		machine = utf8_escaped(label);
 		/* and a start a store another program wrote: import refuses such a one */
@@ -179,6 +217,7 @@ static void runs_text(FILE *out, const void *records, const void *how)
 	const struct result_set *set = records;
 	struct machine_of *m;
 	struct runs_widths w;
+	struct runs_order o;
 
 	if (!set->nr_batches) {
 		fputs("no runs in the store yet (start one with 'schedperf run --suite quick')\n",
@@ -187,30 +226,27 @@ static void runs_text(FILE *out, const void *records, const void *how)
 	}
 	m = machines_of(set);
 	w = runs_widths(set);
+	o = runs_order(set);
 	fprintf(out, "%-*s %8s %10s %8s %10s\n", w.name, "NAME", "BATCHES", "BENCHMARKS",
 		"SAMPLES", "DISTURBED");
-	for (size_t i = 0; i < set->nr_batches; i++) {
-		const char *name = set->batches[i].name;
-		size_t batches = 0, samples = 0, disturbed = 0;
+	for (size_t i = 0; i < o.nr_runs; i++) {
+		const struct run_group *r = &o.runs[i];
+		size_t samples = 0, disturbed = 0;
 		char *shown;
 
-		if (name_seen(set, i, name))
-			continue;
-		for (size_t j = i; j < set->nr_batches; j++) {
-			if (strcmp(set->batches[j].name, name))
-				continue;
-			batches++;
-			samples += set->batches[j].nr_samples;
-			disturbed += set->batches[j].nr_disturbed;
+		for (size_t j = 0; j < r->nr; j++) {
+			samples += set->batches[r->at[j]].nr_samples;
+			disturbed += set->batches[r->at[j]].nr_disturbed;
 		}
 		/* a name from a store older than utf8_plain()'s check may hold anything */
-		shown = utf8_escaped(name);
+		shown = utf8_escaped(set->batches[r->at[0]].name);
 		fprintf(out, "%s%*s %8zu %10zu %8zu %10zu\n", shown,
-			w.name - (int)utf8_columns(shown), "", batches,
-			run_benchmarks(set, i, name), samples, disturbed);
+			w.name - (int)utf8_columns(shown), "", r->nr, run_benchmarks(set, r),
+			samples, disturbed);
 		free(shown);
-		run_batches_text(out, set, m, i, name, w.started);
+		run_batches_text(out, set, m, r, w.started);
 	}
+	runs_order_release(&o);
 	machines_of_free(m, set->nr_batches);
 }
 

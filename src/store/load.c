@@ -8,19 +8,47 @@
 #include <stdlib.h>
 
 #include "store/queries.h"
+#include "util/xalloc.h"
 
-/* A load has few batches, and their rows come batch by batch: the last found is tried first. */
+static int batch_id_cmp(const void *a, const void *b, void *batches)
+{
+	int64_t x = ((const struct result_batch *)batches)[*(const size_t *)a].id;
+	int64_t y = ((const struct result_batch *)batches)[*(const size_t *)b].id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Rows come batch by batch, in the order of the batches' ids: the last
+ * batch found and the one after it are tried first, then the batches
+ * sorted by id once (a whole store's batches are in start order, which
+ * need not be theirs).
+ */
 struct result_batch *load_batch(struct load *l, int64_t id)
 {
-	struct result_set *set = l->set;
+	struct result_batch *batches = l->set->batches;
+	size_t nr = l->set->nr_batches - l->first, lo = 0, hi = nr;
 
-	if (l->batch_at < set->nr_batches && set->batches[l->batch_at].id == id)
-		return &set->batches[l->batch_at];
-	for (size_t i = l->first; i < set->nr_batches; i++)
-		if (set->batches[i].id == id) {
-			l->batch_at = i;
-			return &set->batches[i];
-		}
+	for (size_t i = l->batch_at; i < l->batch_at + 2 && i < l->set->nr_batches; i++)
+		if (i >= l->first && batches[i].id == id)
+			return &batches[l->batch_at = i];
+	if (!l->batch_by_id) {
+		l->batch_by_id = xreallocarray(NULL, nr ? nr : 1, sizeof(*l->batch_by_id));
+		for (size_t i = 0; i < nr; i++)
+			l->batch_by_id[i] = l->first + i;
+		qsort_r(l->batch_by_id, nr, sizeof(*l->batch_by_id), batch_id_cmp, batches);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t at = batches[l->batch_by_id[mid]].id;
+
+		if (at == id)
+			return &batches[l->batch_at = l->batch_by_id[mid]];
+		if (at < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

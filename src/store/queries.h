@@ -199,6 +199,7 @@ struct load {
 	unsigned parts;			/* enum store_parts */
 	int64_t batch_id;		/* the batch a query a batch reads */
 	size_t batch_at;		/* the last batch found */
+	size_t *batch_by_id;		/* indexes of its batches in the order of their ids */
 	struct load_bench *benches;	/* in the order read */
 	size_t nr_benches, alloc_benches;
 	size_t *by_id;			/* indexes of benches in the order of their ids */

@@ -325,6 +325,7 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	if (!rc && set->nr_batches > l.first)
 		rc = load_parts(&l, err);
 	free(l.benches);
+	free(l.batch_by_id);
 	free(l.by_id);
 	free(l.metric_ids);
 	free(l.metric_positions);

@@ -49,3 +49,17 @@ lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
 sys.exit(len({width(l) for l in lines if not l.startswith(" ")}) != 1)' "$TMP/out" ||
 		{ cat "$TMP/out"; false; }
 }
+
+@test "runs: a run's batches together in start order, the runs in the order of their first batches" {
+	import_named_at b 2026-01-02T00:00:00Z a 2026-01-01T00:00:00Z b 2026-01-03T00:00:00Z \
+		a 2026-01-04T00:00:00Z c 2026-01-05T00:00:00Z
+	run sp runs
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[ "$(awk '!/^ /{ print $1, $2 } /^    batch/{ print $3 }' <<<"$output" | tr '\n' ' ')" = \
+		"NAME BATCHES a 2 2026-01-01T00:00:00Z 2026-01-04T00:00:00Z b 2 $(
+		)2026-01-02T00:00:00Z 2026-01-03T00:00:00Z c 1 2026-01-05T00:00:00Z " ]
+	sp runs --format json >"$TMP/r.json"
+	[ "$(json "[(r['name'], [b['started'][8:10] for b in r['batches']]) for r in d]" \
+		"$TMP/r.json")" = "[('a', ['01', '04']), ('b', ['02', '03']), ('c', ['05'])]" ]
+}
