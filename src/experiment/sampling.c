@@ -235,9 +235,9 @@ static void add_labels(struct strbuf *sb, const char *const *labels, size_t n,
 		strbuf_addf(sb, "%s%s%s", !i ? "" : i + 1 < n ? ", " : " and ", labels[i], suffix);
 }
 
-void block_say_failed(const struct sampling_events *ev, const char *label, const char *why,
-		      const char *const *sampled, size_t nr_sampled, const char *const *unrun,
-		      size_t nr_unrun)
+void block_say_dropped(const struct sampling_events *ev, const char *failure,
+		       const char *const *sampled, size_t nr_sampled, const char *const *unrun,
+		       size_t nr_unrun)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -249,9 +249,19 @@ void block_say_failed(const struct sampling_events *ev, const char *label, const
 	if (nr_unrun)
 		strbuf_addstr(&sb, " not run in it");
 	sampling_end(ev);
-	sampling_note(ev, "schedperf: warning: %s: iteration failed: %s; its block is dropped, %s",
-		      label, why, strbuf_str(&sb));
+	sampling_note(ev, "schedperf: warning: %s; its block is dropped%s%s", failure,
+		      sb.len ? ", " : "", strbuf_str(&sb));
 	strbuf_release(&sb);
+}
+
+void block_say_failed(const struct sampling_events *ev, const char *label, const char *why,
+		      const char *const *sampled, size_t nr_sampled, const char *const *unrun,
+		      size_t nr_unrun)
+{
+	char failure[600];
+
+	snprintf(failure, sizeof(failure), "%s: iteration failed: %s", label, why);
+	block_say_dropped(ev, failure, sampled, nr_sampled, unrun, nr_unrun);
 }
 
 /* The runs of @bs's sides at @order[@from..@to), for a failed block's line. */

@@ -164,6 +164,14 @@ int block_unsample(struct sample_side *const *sampled, size_t n, const char *who
 void block_say_failed(const struct sampling_events *ev, const char *label, const char *why,
 		      const char *const *sampled, size_t nr_sampled, const char *const *unrun,
 		      size_t nr_unrun);
+/*
+ * The same line for a block whose @failure is the caller's own words (a
+ * kernel bisection's round, a job of which failed): "schedperf: warning:
+ * FAILURE; its block is dropped, ...".
+ */
+void block_say_dropped(const struct sampling_events *ev, const char *failure,
+		       const char *const *sampled, size_t nr_sampled, const char *const *unrun,
+		       size_t nr_unrun);
 
 /*
  * The change of a log ratio @theta (new over base) as a percent, positive
