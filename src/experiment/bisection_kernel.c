@@ -437,13 +437,85 @@ static bool same_sides(const json_t *commits, const struct session *s)
 	return true;
 }
 
+/*
+ * A round that gives no value (@why: a job failed, or stored the metric in
+ * another unit or direction) is dropped whole, as a local block a side
+ * failed (block_sample()), from the store too: the batches its done jobs
+ * stored (@batches, 0 where a side has none) go, each with its run when it
+ * holds no other, since compare, which pools a run's batches, would count
+ * them with the rounds the session took. A failed job's own batch, if its
+ * run stored one, holds failed iterations only, no sample: it stays, as a
+ * local side's failed iteration does, the record of why. The round is
+ * still pending in the record: a controller killed after the discard
+ * finds its done jobs with no batch on --resume (round_batches()).
+ */
+static int drop_round(struct bisection *bi, struct session *s, const int64_t *batches,
+		      const char *why, struct error *err)
+{
+	int64_t ids[3];
+	const char *runs[3];
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		if (!batches[i])
+			continue;
+		ids[n] = batches[i];
+		runs[n++] = s->runs[i];
+	}
+	if (n && store_batches_discard(bi->st, ids, n, NULL, err))
+		return -1;
+	block_say_dropped(bi->events, why, runs, n, NULL, 0);
+	return 0;
+}
+
+/*
+ * Wait for every job of the round (@jobs, in the sides' order) to end, and
+ * take the batches of those done: 1 when each is, 0 when one is not, or
+ * its batch is gone (dropped by the process that ran the round before,
+ * killed before its record said so), with s->failure, -1 with @err.
+ */
+static int round_batches(struct bisection *bi, struct session *s, json_t *pending,
+			 struct store_job *jobs, int64_t *batches, struct error *err)
+{
+	int rc = 1;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		int64_t id = json_integer_value(json_array_get(pending, i));
+		struct store_job *job = &jobs[i];
+		const char *host;
+
+		if (wait_job(bi, id, ended, job, err))
+			return -1;
+		host = job->worker ? job->worker : bi->machine;
+		batches[i] = job->result_batch;
+		if (!strcmp(job->state, "done") && job->result_batch)
+			continue;
+		if (rc && !strcmp(job->state, "done")) {
+			s->failed_side = i;
+			snprintf(s->failure, sizeof(s->failure), "job %lld for %s on %s is done, "
+				 "but its batch is gone from the store", (long long)id, s->runs[i],
+				 host);
+		} else if (strcmp(job->state, "done")) {
+			s->failed_side = i;
+			snprintf(s->failure, sizeof(s->failure), "job %lld for %s on %s %s: %s",
+				 (long long)id, s->runs[i], host, job->state,
+				 job->reason ? job->reason : "no reason given");
+			/* the step's kernel did not boot, or its run failed: a skip, at once */
+			s->give_up = s->give_up || (s->levels && i == 1);
+		}
+		rc = 0;
+	}
+	return rc;
+}
+
 static int kernel_block(struct bisection *bi, struct session *s, double *values,
 			struct error *err)
 {
 	json_t *pending = json_object_get(bi->record, "pending");
-	struct store_job job = { 0 };
-	bool other_metric = false;
-	int rc = 1;
+	struct store_job jobs[3] = { { 0 } };
+	int64_t batches[3] = { 0 };
+	char other[300] = "";
+	int rc;
 
 	/* a round of these sides that the last process began is waited for again */
 	if (!same_sides(json_object_get(pending, "commits"), s)) {
@@ -459,40 +531,44 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 	pending = json_object_get(pending, "jobs");
 	if (submit_round(bi, s, pending, err))
 		return -1;
-	for (size_t i = 0; i < s->nr && rc >= 0; i++) {
-		int64_t id = json_integer_value(json_array_get(pending, i));
+	rc = round_batches(bi, s, pending, jobs, batches, err);
+	/* a round a job failed is one: its other sides' values are not read */
+	for (size_t i = 0; rc > 0 && !*other && i < s->nr; i++) {
+		int v = boot_value(bi, &jobs[i], s->runs[i], &values[i], err);
 
-		if (wait_job(bi, id, ended, &job, err))
-			return -1;
-		if (strcmp(job.state, "done")) {
-			s->failed_side = i;
-			snprintf(s->failure, sizeof(s->failure), "job %lld for %s on %s %s: %s",
-				 (long long)id, s->runs[i], job.worker ? job.worker : bi->machine,
-				 job.state, job.reason ? job.reason : "no reason given");
-			/* the step's kernel did not boot, or its run failed: a skip, at once */
-			s->give_up = s->levels && i == 1;
-			rc = 0;
-		} else if (rc > 0 && !other_metric) {
-			/* after a skip the other sides' values are not read: the step is one */
-			int v = boot_value(bi, &job, s->runs[i], &values[i], err);
-
-			if (v < 0)
-				rc = -1;
-			other_metric = v > 0;
-		}
-		store_job_release(&job);
+		if (v < 0)
+			rc = -1;
+		else if (v > 0)
+			snprintf(other, sizeof(other), "job %lld for %s on %s stored the metric in "
+				 "another unit or direction", (long long)jobs[i].id, s->runs[i],
+				 jobs[i].worker ? jobs[i].worker : bi->machine);
 	}
+	for (size_t i = 0; i < s->nr; i++)
+		store_job_release(&jobs[i]);
 	if (rc < 0)
 		return -1;
 	/*
-	 * The round is over, its jobs all ended: a resumed bisection submits a
-	 * new one. One whose value came in another unit or direction stops the
-	 * bisection (resumable) rather than be compared, or be taken for a
-	 * failed boot and make its step a skip: the commit is not at fault, the
-	 * machine's schedperf is, and every round on it would be the same.
+	 * A round that gives no value leaves nothing in the store: neither a
+	 * failed one nor one whose value came in another unit or direction.
+	 * That one stops the bisection (resumable) rather than be compared, or
+	 * be taken for a failed boot and make its step a skip: the commit is
+	 * not at fault, the machine's schedperf is, and every round on it would
+	 * be the same.
 	 */
+	if (!*other && !rc && drop_round(bi, s, batches, s->failure, err))
+		return -1;
+	if (*other) {
+		struct error derr = { 0 };
+
+		/* the other unit's error is the one to fix; a discard's is said */
+		if (drop_round(bi, s, batches, other, &derr)) {
+			sampling_note(bi->events, "schedperf: warning: %s", derr.msg);
+			return -1;
+		}
+	}
+	/* The round is over, its jobs all ended: a resumed bisection submits a new one. */
 	json_object_del(bi->record, "pending");
-	if (other_metric)
+	if (*other)
 		/* @err says which; the bisection's failure is stored with the record */
 		return -1;
 	return bisection_save(bi, true, err) ? -1 : rc;

@@ -115,10 +115,11 @@ int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
 int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
 			 bool complete, const char *result, struct error *err);
 /*
- * Delete @nr batches that hold no sample, each with its run when it has
- * no other: an ab that measured nothing keeps no name taken. With
- * @result, a verdict reached all the same (a cap before any sample), the
- * job this process runs is done in that transaction, with no batch.
+ * Delete @nr batches, samples and all, each with its run when it has no
+ * other: an ab that measured nothing keeps no name taken, a kernel
+ * bisection's failed round no batch. With @result, a verdict reached all
+ * the same (a cap before any sample), the job this process runs is done in
+ * that transaction, with no batch.
  */
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 			  const char *result, struct error *err);

@@ -542,11 +542,93 @@ old_worker() {
 	[ "$(json '["ends" in d, "pending" in d, d["unit"], "error" in d]' "$TMP/b.json")" = \
 	  "[False, False, '', True]" ]
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state NOT IN ('done', 'failed')")" -eq 0 ]
+	# nor is it stored: neither the round's value in ms nor the other end's
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches")" -eq 0 ]
+	[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-bad on m1 stored $(
+		)the metric in another unit or direction; its block is dropped, bisect-1-good's $(
+		)and bisect-1-bad's samples of it deleted"$'\n'* ]]
 	# the machine's worker now stores it as the others did: the bisection goes on
 	psql_in "$PGDB" "DROP TABLE old_worker CASCADE; DROP TRIGGER other_unit ON metrics"
 	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
+}
+
+# complete_batches: each run's complete batches, "RUN|N" a line, by name.
+complete_batches() {
+	psql_in "$PGDB" "SELECT r.name || '|' || count(*) FROM batches b JOIN runs r
+		ON r.id = b.run_id WHERE b.complete GROUP BY r.name ORDER BY r.name"
+}
+
+@test "bisect --kernel-tree: a round a job failed keeps no batch of any side, and says so" {
+	tree_of 2 4
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	# the kernels of both steps, changes 2 and 3, do not boot: each step's
+	# first round fails at the step's job, after the ends' jobs stored theirs
+	{ release_of 2; release_of 3; } >"$TMP/m1/broken"
+	start m1
+	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
+		--kernel-tree "$TMP/tree" \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1 \
+		--good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"only skipped commits left"* ]]
+	# the ends' runs hold the ends' rounds, no more: compare pools them
+	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
+	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
+	[ "$(json '[s["blocks"] for s in d["steps"]]' "$TMP/b.json")" = "[0, 0]" ]
+	[ "$(complete_batches)" = "bisect-1-bad|$e"$'\n'"bisect-1-good|$e" ] ||
+		{ complete_batches; false; }
+	# the failed jobs (their kernels did not boot) stored nothing either
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM runs WHERE name NOT IN
+		('bisect-1-good', 'bisect-1-bad')")" -eq 0 ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state = 'failed'")" -eq 2 ]
+	# and says so, step by step
+	for i in 2 3; do
+		h=$(commit_of $i | cut -c1-12)
+		[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 $(
+			)failed: the machine came back on $HOME_RELEASE, not on $(release_of $i)"*$(
+			)"; its block is dropped, bisect-1-good's and bisect-1-bad's samples $(
+			)of it deleted"$'\n'* ]]
+	done
+}
+
+@test "bisect --kernel-tree: a round whose batch went before its record said so goes on --resume" {
+	tree_of 2 2
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	start m1
+	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)'
+	      --kernel-tree "$TMP/tree" --machine m1 --good HEAD~1 --bad HEAD
+	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"'
+	      --boot-iterations 3 --alpha 0.05 --seed 5)
+	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	# killed once its first round is submitted, before its jobs end
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT count(*) FROM jobs')\" -eq 2 ]"
+	kill -9 "$PID"
+	wait_for all_gone "$PID"
+	PID=
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c \"SELECT count(*) FROM jobs
+		WHERE state = 'done'\")\" -eq 2 ]"
+	# as a process killed between dropping the round and saving its record leaves it
+	psql_in "$PGDB" "DELETE FROM batches WHERE id = (SELECT result_batch FROM jobs
+		WHERE args::json->>-1 = 'bisect-1-good')"
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"schedperf: warning: job "[0-9]*" for bisect-1-good on m1 is done, $(
+		)but its batch is gone from the store; its block is dropped, bisect-1-bad's $(
+		)sample of it deleted"$'\n'* ]]
+	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
+	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
+	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
+	c=$(json 'd["confirmation"]["blocks"]' "$TMP/b.json")
+	# the parent is the good end, the culprit the bad: their runs
+	[ "$(complete_batches)" = "bisect-1-bad|$((e + c))"$'\n'"bisect-1-good|$((e + c))" ] ||
+		{ complete_batches; false; }
 }
 
 @test "bisect --kernel-tree: refused at its ends, the tree goes back; a dirtying build is named" {
