@@ -15,7 +15,6 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/knob_journal.h"
-#include "util/blank_name.h"
 #include "util/db_hint.h"
 #include "util/kernel_release.h"
 #include "util/output_file.h"
@@ -137,16 +136,22 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
 
 int command_check_run_name(const char *cmd, const char *what, const char *s, size_t max)
 {
-	const char *problem, *fix;
 	char *shown;
 	int code;
 
 	if (command_check_name(cmd, what, s, max))
 		return EXIT_USAGE;
-	if (!(problem = blank_name_problem(s, &fix)))
+	if (!utf8_blank_at_ends(s))
 		return 0;
 	shown = utf8_blanks_escaped(s);
-	code = command_usage_error(cmd, "%s '%.128s' %s (%s)", what, shown, problem, fix);
+	if (utf8_blank(s))
+		code = command_usage_error(cmd, "%s '%.128s' is blank: it would show as no name "
+					   "at all (give a name with a visible character)", what,
+					   shown);
+	else
+		code = command_usage_error(cmd, "%s '%.128s' begins or ends with a space: it "
+					   "would look like a name without it (give it without "
+					   "the spaces)", what, shown);
 	free(shown);
 	return code;
 }

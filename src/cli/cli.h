@@ -71,9 +71,9 @@ int command_check_utf8(const char *cmd, const char *what, const char *s);
 int command_check_name(const char *cmd, const char *what, const char *s, size_t max);
 /*
  * The same for a run name (or the start of one): also nothing blank at
- * either end (blank_name_problem(), which import checks too), so that no
- * run looks unnamed or like another. Only where a name is given to be
- * stored: a store that holds such a name from before is read as it is.
+ * either end (utf8_blank_at_ends()), so that no run looks unnamed or like
+ * another. Only where a name is given to be stored: a store that holds
+ * such a name from before is read as it is.
  */
 int command_check_run_name(const char *cmd, const char *what, const char *s, size_t max);
 /*

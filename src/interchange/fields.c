@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "interchange/fields.h"
-#include "util/blank_name.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -66,25 +65,6 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		return NULL;
 	}
 	return s;
-}
-
-const char *get_run_name(json_t *obj, const char *key, const char *file,
-			 const struct where *parent, struct error *err)
-{
-	const char *name = get_text(obj, key, FIELD_RUN_NAME, false, file, parent, err);
-	const char *problem, *fix;
-	struct where w;
-	char *shown;
-
-	if (!name || !(problem = blank_name_problem(name, &fix)))
-		return name;
-	where_child(&w, parent, key, -1);
-	/* a zero-width or no-break space as \uHHHH: the reader sees which */
-	shown = utf8_blanks_escaped(name);
-	error_set(err, EXIT_USAGE, "cannot import '%s': %s: '%.128s' %s (%s; nothing was "
-		  "imported)", file, w.path, shown, problem, fix);
-	free(shown);
-	return NULL;
 }
 
 /* "@len bytes, over the limit of @max": until the next call. */

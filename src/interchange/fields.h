@@ -42,13 +42,6 @@ int bad(struct error *err, const char *file, const struct where *w, const char *
 const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
 		     const char *file, const struct where *parent, struct error *err);
 /*
- * A run's name, get_text()'s at @key that is not blank, nor blank at an end,
- * as run --name takes it (util/blank_name.h: its words, and its fix); NULL
- * with @err.
- */
-const char *get_run_name(json_t *obj, const char *key, const char *file,
-			 const struct where *parent, struct error *err);
-/*
  * Why import refuses text @s of @len bytes (a NUL before them included) in
  * a field that takes at most @max, NULL when it does not: get_text()'s check,
  * which export makes of what it writes (write.c). A text over @max says

@@ -514,7 +514,7 @@ static int read_batch(json_t *obj, struct result_set *set, const char *file,
 		return bad(err, file, w, "not an object");
 	if (check_keys(obj, keys, file, w, err))
 		return -1;
-	if (!(name = get_run_name(obj, "name", file, w, err)) ||
+	if (!(name = get_text(obj, "name", FIELD_RUN_NAME, false, file, w, err)) ||
 	    !(started = get_text(obj, "started", FIELD_STARTED, false, file, w, err)))
 		return -1;
 	where_child(&sub, w, "started", -1);

@@ -394,30 +394,6 @@ PY
 	sp import "$TMP/long.json"
 }
 
-@test "import: a run name blank, or blank at an end, is refused as run --name refuses it" {
-	local nbsp=$'\xc2\xa0' zwsp=$'\xe2\x80\x8b' name
-	named() {	# named NAME: a document of one run named NAME
-		"$PYTHON" -c 'import json, sys
-json.dump({"schema": "schedperf-results/1", "runs": [{"name": sys.argv[1],
-    "started": "2020-01-01T00:00:00Z", "complete": True, "environment": {},
-    "benchmarks": [{"workload": "w", "params": {}, "metrics": [{"name": "m",
-        "unit": "s", "better": "lower", "samples": [1, 2]}]}]}]}, sys.stdout)' "$1"
-	}
-	for name in " " "$nbsp" "$zwsp" "a " " a" "${zwsp}a" "a$nbsp"; do
-		bad_import "$(named "$name")"
-		[[ "$output" == "schedperf: cannot import '$TMP/bad.json': runs[0].name: '"* ]]
-	done
-	# the words of run --name's refusal, the blanks shown escaped
-	bad_import "$(named "a$nbsp")"
-	[ "$output" = "schedperf: cannot import '$TMP/bad.json': runs[0].name: 'a\u00a0' begins or ends with a space: it would look like a name without it (give it without the spaces; nothing was imported)" ]
-	bad_import "$(named " ")"
-	[ "$output" = "schedperf: cannot import '$TMP/bad.json': runs[0].name: ' ' is blank: it would show as no name at all (give a name with a visible character; nothing was imported)" ]
-	# a blank inside a name is a name
-	named "a b" >"$TMP/ok.json"
-	sp import "$TMP/ok.json"
-	sp show "a b" >/dev/null
-}
-
 @test "import: a key, or a file name, with a control or a mark reordering a line is escaped" {
 	doc() {	# doc KEY: a run whose environment has KEY (JSON text)
 		printf '{"schema": "schedperf-results/1", "runs": [{"name": "n", %s, %s}]}' \
