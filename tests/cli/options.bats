@@ -227,7 +227,10 @@ refused_by_all() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == "run pad , batch "* ]]
 	sp compare "pad " "a b" >/dev/null
-	sp export "pad " >/dev/null
+	# and moves to another store by export and import unchanged
+	sp export "pad " >"$TMP/pad.json"
+	SCHEDPERF_DB="$TMP/other.db" sp import "$TMP/pad.json" >/dev/null
+	SCHEDPERF_DB="$TMP/other.db" sp export "pad " | cmp - "$TMP/pad.json"
 }
 
 @test "options: a usage error has one (how to fix) part: its own, or else --help" {
