@@ -20,6 +20,7 @@
 #include "util/output_file.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 struct global_options global = { NULL, false, false, false };
 
@@ -187,12 +188,35 @@ int command_check_utf8_operands(const char *cmd, const char *what, int argc, cha
 	return code;
 }
 
+static int operand_cmp(const void *a, const void *b, void *argv)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(((char **)argv)[x], ((char **)argv)[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * The operands sorted (by name, then place), not each against all before
+ * it: an export of a whole store names tens of thousands of runs. The one
+ * named is the first operand, in command-line order, that repeats another.
+ */
 int command_check_distinct_operands(const char *cmd, const char *what, int argc, char **argv)
 {
-	for (int i = optind; i < argc; i++)
-		for (int j = optind; j < i; j++)
-			if (!strcmp(argv[i], argv[j]))
-				return command_usage_error(cmd, "%s '%.64s' is named twice", what,
-							   argv[i]);
+	int nr = argc - optind, twice = argc;
+	int *order;
+
+	if (nr < 2)
+		return 0;
+	order = xreallocarray(NULL, (size_t)nr, sizeof(*order));
+	for (int i = 0; i < nr; i++)
+		order[i] = optind + i;
+	qsort_r(order, (size_t)nr, sizeof(*order), operand_cmp, argv);
+	for (int k = 1; k < nr; k++)
+		if (order[k] < twice && !strcmp(argv[order[k]], argv[order[k - 1]]))
+			twice = order[k];
+	free(order);
+	if (twice < argc)
+		return command_usage_error(cmd, "%s '%.64s' is named twice", what, argv[twice]);
 	return 0;
 }

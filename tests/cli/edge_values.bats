@@ -236,3 +236,18 @@ json.dump(d, open(sys.argv[1], "w"))' "$TMP/dup.json"
 		[ ! -e "$TMP/out" ]
 	done
 }
+
+@test "a run named twice: the first name, in command-line order, that repeats one before it" {
+	sp run pipe -p loops=100 -i 2 --name x -q --no-monitors
+	sp run pipe -p loops=100 -i 2 --name y -q --no-monitors
+	run sp export x y y x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'y' is named twice"* ]]
+	run sp compare x y x y
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'x' is named twice"* ]]
+	run sp report z y x z x -o "$TMP/out"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'z' is named twice"* ]]
+	[ ! -e "$TMP/out" ]
+}
