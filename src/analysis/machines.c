@@ -109,7 +109,7 @@ char *machine_of_label(const struct machine_of *m)
 }
 
 /*
- * Whether @pattern names a machine id by its start, as runs and compare
+ * Whether @pattern can name a machine id by its start, as runs and compare
  * show it: no wildcard and at least the MACHINE_ID_SHOWN characters shown,
  * so that a short word ("lab") is never taken for an id's start.
  */
@@ -118,60 +118,84 @@ static bool id_prefix(const char *pattern)
 	return !strpbrk(pattern, "*?[") && strlen(pattern) >= MACHINE_ID_SHOWN;
 }
 
-static bool matches(const struct result_batch *batch, const void *arg)
+void machine_pattern_init(struct machine_pattern *mp, const char *pattern)
 {
-	const char *pattern = arg, *id = result_batch_env(batch, "machine.id");
-
-	return !fnmatch(pattern, batch_machine_name(batch), FNM_NOESCAPE) ||
-	       (id && !fnmatch(pattern, id, FNM_NOESCAPE)) ||
-	       (id && id_prefix(pattern) && !strncmp(id, pattern, strlen(pattern)));
+	memset(mp, 0, sizeof(*mp));
+	mp->pattern = pattern;
 }
 
-size_t machines_keep_matching(struct result_set *set, const char *pattern)
+void machine_pattern_read(struct machine_pattern *mp, const struct result_set *set)
 {
-	result_set_keep(set, matches, pattern);
-	return set->nr_batches;
+	size_t len;
+
+	if (!mp->pattern || !id_prefix(mp->pattern))
+		return;
+	len = strlen(mp->pattern);
+	for (size_t i = 0; i < set->nr_batches; i++) {
+		const char *id = result_batch_env(&set->batches[i], "machine.id");
+		const char *host = result_batch_env(&set->batches[i], "machine.hostname");
+
+		if ((host && !strcmp(host, mp->pattern)) || (id && !strcmp(id, mp->pattern)))
+			mp->exact = true;
+		if (!id || strncmp(id, mp->pattern, len))
+			continue;
+		if (!mp->first)
+			mp->first = id;
+		else if (!mp->second && strcmp(id, mp->first))
+			mp->second = id;
+	}
 }
 
 /*
- * An id's start that starts two machine ids of @set names no one
- * machine: refused, with two of the ids, rather than choosing both.
- * -1 with @err (EXIT_USAGE) starting with @who.
+ * Whether @mp matches an id by its start: not when a batch read is
+ * exactly what it says, a host name (Docker's are 12 hex digits) or a
+ * whole id; that machine is meant, not every id it starts.
  */
-static int check_id_prefix(const struct result_set *set, const char *pattern, const char *who,
-			   struct error *err)
+static bool by_prefix(const struct machine_pattern *mp)
 {
-	size_t len = strlen(pattern);
-	const char *first = NULL, *second = NULL;
+	return id_prefix(mp->pattern) && !mp->exact;
+}
 
-	if (!id_prefix(pattern))
-		return 0;
-	for (size_t i = 0; i < set->nr_batches; i++) {
-		const char *id = result_batch_env(&set->batches[i], "machine.id");
-
-		if (!id || strncmp(id, pattern, len))
-			continue;
-		if (!first)
-			first = id;
-		else if (!second && strcmp(id, first))
-			second = id;
-	}
-	if (!second)
+int machine_pattern_check(const struct machine_pattern *mp, const char *who,
+			  struct error *err)
+{
+	if (!mp->pattern || !by_prefix(mp) || !mp->second)
 		return 0;
 	return error_set(err, EXIT_USAGE, "%s: --machine '%.64s' is the start of more than one "
 			 "machine id (%.64s, %.64s): give more of the id of the machine you mean "
-			 "(see 'schedperf runs --format json' for whole ids)", who, pattern, first,
-			 second);
+			 "(see 'schedperf runs --format json' for whole ids)", who, mp->pattern,
+			 mp->first, mp->second);
+}
+
+static bool matches(const struct result_batch *batch, const void *arg)
+{
+	const struct machine_pattern *mp = arg;
+	const char *pattern = mp->pattern, *id = result_batch_env(batch, "machine.id");
+
+	return !fnmatch(pattern, batch_machine_name(batch), FNM_NOESCAPE) ||
+	       (id && !fnmatch(pattern, id, FNM_NOESCAPE)) ||
+	       (id && by_prefix(mp) && !strncmp(id, pattern, strlen(pattern)));
+}
+
+size_t machines_keep_matching(struct result_set *set, const struct machine_pattern *mp)
+{
+	if (mp->pattern)
+		result_set_keep(set, matches, mp);
+	return set->nr_batches;
 }
 
 int machines_select(struct result_set *set, const char *pattern, const char *who,
 		    struct error *err)
 {
+	struct machine_pattern mp;
+
 	if (!pattern || !set->nr_batches)
 		return 0;
-	if (check_id_prefix(set, pattern, who, err))
+	machine_pattern_init(&mp, pattern);
+	machine_pattern_read(&mp, set);
+	if (machine_pattern_check(&mp, who, err))
 		return -1;
-	if (machines_keep_matching(set, pattern))
+	if (machines_keep_matching(set, &mp))
 		return 0;
 	return error_set(err, EXIT_USAGE, "%s: no stored batch ran on a machine matching "
 			 "'%.64s' (see 'schedperf runs' for the machines)", who, pattern);
@@ -209,18 +233,17 @@ size_t machines_count(const struct result_set *set, char *names, size_t len)
 	return n;
 }
 
-int machines_choose(struct result_set *set, const char *name, const char *pattern, bool pool,
-		    const char *who, struct error *err)
+int machines_choose(struct result_set *set, const char *name,
+		    const struct machine_pattern *mp, bool pool, const char *who,
+		    struct error *err)
 {
 	char names[256];
 	size_t n;
 
-	if (pattern && check_id_prefix(set, pattern, who, err))
-		return -1;
-	if (pattern && !machines_keep_matching(set, pattern))
+	if (mp->pattern && !machines_keep_matching(set, mp))
 		return error_set(err, EXIT_USAGE, "%s: run '%.64s' has no batch from a machine "
 				 "matching '%.64s' (see 'schedperf runs' for its machines)", who,
-				 name, pattern);
+				 name, mp->pattern);
 	n = machines_count(set, names, sizeof(names));
 	if (n < 2 || pool)
 		return 0;

@@ -53,12 +53,32 @@ void machines_of_free(struct machine_of *m, size_t n);
 char *machine_of_label(const struct machine_of *m);
 
 /*
- * Keep only the batches of @set whose machine matches @pattern (its host
- * name or its id; * and ? as in the shell), or whose id starts with it
- * when it has no wildcard and at least MACHINE_ID_SHOWN characters, as
- * runs and compare show an id. Returns how many are left.
+ * A command's --machine PATTERN over all the batches it reads: it matches
+ * a machine's host name or id (* ? [ as in the shell), or, when it has
+ * none of * ? [ and at least MACHINE_ID_SHOWN characters, as runs and
+ * compare show an id, the ids it starts; but not when a batch read has it
+ * as its host name or whole id: then it is that machine. Ambiguity and
+ * that exact match are decided over every batch the command reads (all
+ * of compare's runs), so that runs, compare and report agree.
  */
-size_t machines_keep_matching(struct result_set *set, const char *pattern);
+struct machine_pattern {
+	const char *pattern;		/* NULL: every machine */
+	bool exact;			/* a batch read has it as host name or whole id */
+	const char *first, *second;	/* two machine ids it starts (NULL: none) */
+};
+
+void machine_pattern_init(struct machine_pattern *mp, const char *pattern);
+/* Take the batches of @set into account; @mp points into @set until checked. */
+void machine_pattern_read(struct machine_pattern *mp, const struct result_set *set);
+/*
+ * An id's start that starts two machine ids read names no one machine:
+ * -1 with @err (EXIT_USAGE) starting with @who, naming two of the ids.
+ */
+int machine_pattern_check(const struct machine_pattern *mp, const char *who,
+			  struct error *err);
+
+/* Keep only the batches of @set whose machine @mp matches; how many are left. */
+size_t machines_keep_matching(struct result_set *set, const struct machine_pattern *mp);
 
 /*
  * machines_keep_matching() for a command's --machine @pattern (NULL: keep
@@ -79,13 +99,14 @@ size_t machines_count(const struct result_set *set, char *names, size_t len);
 
 /*
  * The batches of run @name (in @set) that a comparison of it uses
- * (compare, report): those of the machines @pattern matches (all when
- * NULL). A run left with batches of several machines is refused unless
- * @pool: its samples would be pooled as if one machine had made them; an
- * id's start that starts two of its machine ids is refused too.
+ * (compare, report): those of the machines @mp matches (all when its
+ * pattern is NULL), read and checked over all the runs compared. A run
+ * left with batches of several machines is refused unless @pool: its
+ * samples would be pooled as if one machine had made them.
  * Returns 0, or -1 with @err (EXIT_USAGE) starting with @who ("compare").
  */
-int machines_choose(struct result_set *set, const char *name, const char *pattern, bool pool,
-		    const char *who, struct error *err);
+int machines_choose(struct result_set *set, const char *name,
+		    const struct machine_pattern *mp, bool pool, const char *who,
+		    struct error *err);
 
 #endif

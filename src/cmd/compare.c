@@ -127,25 +127,35 @@ static int load_runs(char **names, size_t nr_runs, const struct compare_args *a,
 		     struct compare_run **out, bool *profiled)
 {
 	struct compare_run *runs = xcalloc(nr_runs, sizeof(*runs));
+	struct machine_pattern mp;
 	struct store *st = NULL;
 	struct error err = { 0 };
-	int code = EXIT_OK;
 
 	*out = runs;
+	machine_pattern_init(&mp, a->machine);
 	if (store_open_existing(global.db, &st, &err))
 		return error_report(&err);
-	for (size_t i = 0; i < nr_runs && !code; i++) {
+	for (size_t i = 0; i < nr_runs; i++) {
 		runs[i].name = names[i];
 		if (store_load(st, runs[i].name,
 			       STORE_SAMPLES | (a->profile ? STORE_PROFILES : 0), &runs[i].set,
-			       &err) ||
-		    machines_choose(&runs[i].set, names[i], a->machine, a->pool_machines,
-				    "compare", &err) ||
-		    (profiled && plan_batches_profile(st, &runs[i].set, &profiled[i], &err)))
-			code = error_report(&err);
+			       &err))
+			goto fail;
+		machine_pattern_read(&mp, &runs[i].set);
 	}
+	/* one machine id's start over all the runs, or none of them compares two machines */
+	if (machine_pattern_check(&mp, "compare", &err))
+		goto fail;
+	for (size_t i = 0; i < nr_runs; i++)
+		if (machines_choose(&runs[i].set, names[i], &mp, a->pool_machines, "compare",
+				    &err) ||
+		    (profiled && plan_batches_profile(st, &runs[i].set, &profiled[i], &err)))
+			goto fail;
 	store_close(st);
-	return code;
+	return EXIT_OK;
+fail:
+	store_close(st);
+	return error_report(&err);
 }
 
 /*

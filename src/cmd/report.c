@@ -43,15 +43,23 @@ struct report_args {
 static int load_runs(char **names, size_t nr, struct compare_run *runs, struct store *st,
 		     const struct series_args *series)
 {
+	struct machine_pattern mp;
 	struct error err = { 0 };
 
+	machine_pattern_init(&mp, series->machine);
 	for (size_t i = 0; i < nr; i++) {
 		runs[i].name = names[i];
-		if (store_load(st, names[i], STORE_SAMPLES, &runs[i].set, &err) ||
-		    machines_choose(&runs[i].set, names[i], series->machine,
-				    series->opts.pool_machines, "report", &err))
+		if (store_load(st, names[i], STORE_SAMPLES, &runs[i].set, &err))
 			return error_report(&err);
+		machine_pattern_read(&mp, &runs[i].set);
 	}
+	/* as compare: the id's start decided over all the runs compared */
+	if (machine_pattern_check(&mp, "report", &err))
+		return error_report(&err);
+	for (size_t i = 0; i < nr; i++)
+		if (machines_choose(&runs[i].set, names[i], &mp, series->opts.pool_machines,
+				    "report", &err))
+			return error_report(&err);
 	return 0;
 }
 

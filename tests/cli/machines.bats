@@ -355,6 +355,82 @@ json.dump(d, sys.stdout)' "$HOST" | sp --db "$db" import - >/dev/null
 	[[ "$output" == *"run 'k1' has no batch from a machine matching '3f2a9c0'"* ]] || { echo "$output"; false; }
 }
 
+# import_machines NAME:HOST:ID ...: one complete run a batch, an hour apart, into the store
+import_machines() {
+	"$PYTHON" - "$@" >"$TMP/m.json" <<-'EOF'
+	import json, sys
+	runs = []
+	for hour, spec in enumerate(sys.argv[1:]):
+	    name, host, mid = spec.split(":")
+	    runs.append({"name": name, "started": "2026-01-01T%02d:00:00Z" % hour, "complete": True,
+	                 "environment": {"machine.hostname": host, "machine.id": mid},
+	                 "benchmarks": [{"workload": "pipe", "params": {"loops": "10"},
+	                                 "metrics": [{"name": "usec_per_op", "unit": "usec",
+	                                              "better": "lower",
+	                                              "samples": [10 + hour, 10.01 + hour]}]}]})
+	json.dump({"schema": "schedperf-results/1", "runs": runs}, sys.stdout)
+	EOF
+	sp import "$TMP/m.json" >/dev/null
+}
+
+@test "machines: compare and report refuse an id's start that starts two ids of the runs they compare, as runs does" {
+	local a=3f2a9c01aaaaaaaaaaaaaaaaaaaaaaaa b=3f2a9c01bbbbbbbbbbbbbbbbbbbbbbbb
+	# k1 ran on one machine h, k3 on another h: each run alone has one id 3f2a9c01 starts
+	import_machines k1:h:$a k3:h:$b
+	local line="--machine '3f2a9c01' is the start of more than one machine id ($a, $b): give more of the id"
+	run sp runs --machine 3f2a9c01
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: runs: $line"* ]] || { echo "$output"; false; }
+	run sp compare k1 k3 --machine 3f2a9c01
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: compare: $line"* ]] || { echo "$output"; false; }
+	run sp report k1 k3 --machine 3f2a9c01 -o "$TMP/r.html"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: report: $line"* ]] || { echo "$output"; false; }
+	[ ! -e "$TMP/r.html" ]
+	# more of the id chooses one machine; the other run then has none of it
+	run sp compare k1 k3 --machine 3f2a9c01a
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'k3' has no batch from a machine matching '3f2a9c01a'"* ]] ||
+		{ echo "$output"; false; }
+}
+
+@test "machines: --machine that is a host name or a whole id is that machine, not an id's start" {
+	local a=3f2a9c01aaaaaaaaaaaaaaaaaaaaaaaa b=3f2a9c01bbbbbbbbbbbbbbbbbbbbbbbb
+	local e=eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
+	# host 3f2a9c01 is also the start of two ids: its own run, not refused
+	import_machines d:3f2a9c01:$e k1:h:$a k3:h:$b
+	sp runs --machine 3f2a9c01 --format json >"$TMP/r.json"
+	[ "$(json "sorted(set((r['name'], b['machine_id']) for r in d for b in r['batches']))" "$TMP/r.json")" = "[('d', '$e')]" ] ||
+		{ cat "$TMP/r.json"; false; }
+	run sp history --machine 3f2a9c01 --format json
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"$a"* && "$output" == *"$e"* ]] || { echo "$output"; false; }
+	# compare reads the runs it compares: d on host 3f2a9c01 and k1 on an id it starts
+	run sp compare d k1 --machine 3f2a9c01
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'k1' has no batch from a machine matching '3f2a9c01'"* ]] ||
+		{ echo "$output"; false; }
+}
+
+@test "machines: --machine that is one machine's host name and another's id start is the host's machine" {
+	local a=3f2a9c01aaaaaaaaaaaaaaaaaaaaaaaa e=eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
+	import_machines d:3f2a9c01:$e k1:h:$a
+	sp runs --machine 3f2a9c01 --format json >"$TMP/r.json"
+	[ "$(json "sorted(set((r['name'], b['machine_id']) for r in d for b in r['batches']))" "$TMP/r.json")" = "[('d', '$e')]" ] ||
+		{ cat "$TMP/r.json"; false; }
+	# a whole id that starts another id is that one machine
+	import_machines x:g:3f2a9c01 y:g2:3f2a9c01ffff
+	sp runs --machine 3f2a9c01ffff --format json >"$TMP/r.json"
+	[ "$(json "sorted(set((r['name'], b['machine_id']) for r in d for b in r['batches']))" "$TMP/r.json")" = "[('y', '3f2a9c01ffff')]" ] ||
+		{ cat "$TMP/r.json"; false; }
+	# without the host name, the start of one id chooses it
+	sp runs --machine 3f2a9c01a --format json >"$TMP/r.json"
+	[ "$(json "sorted(set(r['name'] for r in d))" "$TMP/r.json")" = "['k1']" ]
+}
+
 @test "machines: a host name that would rewrite the line is shown escaped by runs and history" {
 	"$PYTHON" - "$TMP/hosts.json" <<-'PY'
 	import json, sys
