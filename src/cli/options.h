@@ -102,7 +102,7 @@ struct option_choice {
  * 0.5, into a double; --margin PCT: a change within +-PCT percent counts
  * as none, above 0 and below 100, into a double in percent; --seed N: a
  * whole number from 0 to OPTION_SEED_MAX, into an int; --machine
- * PATTERN: host names or machine ids (* and ?), 1 to 255 bytes of UTF-8
+ * PATTERN: host names or machine ids (analysis/machines.h), 1 to 255 bytes of UTF-8
  * without control characters (an empty one would choose nothing), into a
  * const char *; --timeout SEC: an iteration's timeout, in the range of
  * runner/timeout.h, into a double. --format is OPT_FORMAT() above; --db, --quiet and --help

@@ -46,9 +46,10 @@ int series_set_order(const struct cmd_option *opt, const char *arg);
 	OPT_BOOL(0, "all-metrics", &(a)->opts.all_metrics, "also what monitors "	\
 		 "measured (rusage: wall, user, system, ...)"),			\
 	OPT_MACHINE(&(a)->machine, "only the batches of the machines whose host "	\
-		    "name or machine id PATTERN matches (* and ?), or whose machine "	\
-		    "id starts with it (8 characters or more, as \"lab1 (3f2a9c01)\" "	\
-		    "shows it)"),							\
+		    "name or machine id PATTERN matches (*, ? and [...]), or whose "	\
+		    "machine id starts with it (8 characters or more, none of * ? [, "	\
+		    "unless it is a machine's whole host name or id; as \"lab1 "	\
+		    "(3f2a9c01)\" shows it)"),						\
 	OPT_BOOL(0, "pool-machines", &(a)->opts.pool_machines, "one series for "	\
 		 "all machines, their samples pooled (default: a series per "	\
 		 "machine)")

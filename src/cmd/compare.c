@@ -318,8 +318,9 @@ int cmd_compare(int argc, char **argv)
 			 "however many rows (else, with --all-metrics or more than 20 rows, "
 			 "the verdicts are summed up per run, with a line per row that changed)"),
 		OPT_MACHINE(&a.machine, "only the batches of the machines whose host name or "
-			    "machine id PATTERN matches (* and ?), or whose machine id starts with "
-			    "it (8 characters or more, as \"lab1 (3f2a9c01)\" shows it)"),
+			    "machine id PATTERN matches (*, ? and [...]), or whose machine id starts "
+			    "with it (8 characters or more, none of * ? [, unless it is a "
+			    "machine's whole host name or id; as \"lab1 (3f2a9c01)\" shows it)"),
 		OPT_BOOL(0, "pool-machines", &a.pool_machines, "pool the samples of a run's "
 			 "batches from several machines (refused otherwise)"),
 		OPT_BOOL(0, "profile", &a.profile, "compare the runs' CPU profiles instead: per "

@@ -36,8 +36,9 @@ int cmd_runs(int argc, char **argv)
 	const char *machine = NULL;
 	const struct cmd_option options[] = {
 		OPT_MACHINE(&machine, "only the batches of the machines whose host name or "
-			    "machine id PATTERN matches (* and ?), or whose machine id starts with "
-			    "it (8 characters or more, as \"lab1 (3f2a9c01)\" shows it)"),
+			    "machine id PATTERN matches (*, ? and [...]), or whose machine id starts "
+			    "with it (8 characters or more, none of * ? [, unless it is a "
+			    "machine's whole host name or id; as \"lab1 (3f2a9c01)\" shows it)"),
 		OPT_FORMAT(&format, "{}"),
 		OPT_END(),
 	};
