@@ -15,6 +15,7 @@
 #include "stats/batches.h"
 #include "stats/sort.h"
 #include "store/metric_key.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 struct occurrence {
@@ -403,7 +404,7 @@ static bool listed(const char *const *names, const char *name)
 	if (!names || !names[0])
 		return true;
 	for (; *names; names++)
-		if (!strcmp(*names, name))
+		if (utf8_names(*names, name))
 			return true;
 	return false;
 }
@@ -458,7 +459,7 @@ static const char *unmatched(const struct comparison *cmp, const char *const *na
 	for (; names && *names; names++) {
 		size_t i = 0;
 
-		while (i < cmp->nr_rows && strcmp(of(&cmp->rows[i]), *names))
+		while (i < cmp->nr_rows && !utf8_names(*names, of(&cmp->rows[i])))
 			i++;
 		if (i == cmp->nr_rows)
 			return *names;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/profile_diff.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 const char *spread_verdict_name(enum spread_verdict v)
@@ -74,7 +75,7 @@ static bool wanted(const char *const *workloads, const char *workload)
 	if (!workloads)
 		return true;
 	for (; *workloads; workloads++)
-		if (!strcmp(*workloads, workload))
+		if (utf8_names(*workloads, workload))
 			return true;
 	return false;
 }

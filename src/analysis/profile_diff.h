@@ -71,7 +71,8 @@ struct profile_diff {
 /*
  * Pool the profiles of @runs[0..nr_runs) benchmark by benchmark (workload
  * and params, the first run's order first), only of @workloads when it is
- * not NULL (a NULL-terminated list of names). With one run the rows are ordered by children
+ * not NULL (a NULL-terminated list of names, each a workload as stored or
+ * as shown, utf8_names()). With one run the rows are ordered by children
  * share, then self share; with more, by the largest change of either share
  * against the first run, in percentage points. At most @top rows are kept
  * per benchmark (0: all).

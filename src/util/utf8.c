@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -247,6 +248,21 @@ static char *shown(const char *s, bool blanks)
 char *utf8_escaped(const char *s)
 {
 	return shown(s, false);
+}
+
+bool utf8_names(const char *given, const char *name)
+{
+	char *shown_name;
+	bool same;
+
+	if (!strcmp(given, name))
+		return true;
+	if (utf8_plain(name))
+		return false;
+	shown_name = utf8_escaped(name);
+	same = !strcmp(given, shown_name);
+	free(shown_name);
+	return same;
 }
 
 char *utf8_blanks_escaped(const char *s)

@@ -70,6 +70,13 @@ char *utf8_blanks_escaped(const char *s);
  */
 char *utf8_escaped(const char *s);
 /*
+ * Whether @given, a name the user typed, names @name: it is @name, or
+ * @name as utf8_escaped() shows it. A store another program wrote may hold
+ * a control character, which every table shows escaped: what the user
+ * copies from one names it, and no plain name is both.
+ */
+bool utf8_names(const char *given, const char *name);
+/*
  * @s as an error shows it, malloc'd: a control character (a newline, an
  * escape) as '?', so that the message stays one line; a byte not part of
  * well-formed UTF-8 as \xHH, and a C1 control or a mark that reorders a line

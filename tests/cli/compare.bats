@@ -1114,3 +1114,43 @@ JSON
 	sp compare base new --workload $'w\e' --format json >"$TMP/w.json"
 	[ "$(json '[r["workload"] for r in d["rows"]]' "$TMP/w.json")" = "['w\\x1b']" ]
 }
+
+@test "compare --workload and --metric take a stored name as show prints it, escaped" {
+	"$PYTHON" - "$TMP/r.json" <<-'EOF'
+	import json, sys
+	def run(name, day, values):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [{"workload": "wESC", "params": {},
+	                            "metrics": [{"name": "mCR", "unit": "s", "better": "lower",
+	                                         "samples": values}]}]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run("base", 1, [1, 1.1, 0.9, 1, 1.05]),
+	    run("new", 2, [2, 2.1, 1.9, 2, 2.05])]}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/r.json"
+	# a store another program wrote
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET workload = 'w' || char(27);
+		UPDATE metrics SET name = 'm' || char(13)"
+	run sp show base
+	[[ "$output" == *'w\x1b'* ]] || { echo "$output"; false; }
+	# the names as show prints them pick the rows, paired by the names as stored
+	sp compare base new --workload 'w\x1b' --metric 'm\x0d' --format csv >"$TMP/c.csv"
+	"$PYTHON" - "$TMP/c.csv" <<-'EOF'
+	import csv, sys
+	rows = [(r["workload"], r["metric"], r["run"], r["n"])
+	        for r in csv.DictReader(open(sys.argv[1], newline=""))]
+	w, m = "w\\x1b", "m\\x0d"
+	assert rows == [(w, m, "base", "5"), (w, m, "new", "5")], rows
+	EOF
+	run sp compare base new --workload 'w\x1b'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *worse* ]] || { echo "$output"; false; }
+	# and as stored, as before
+	sp compare base new --workload $'w\e' --metric $'m\r' --format json >"$TMP/w.json"
+	[ "$(json '[r["workload"] for r in d["rows"]]' "$TMP/w.json")" = "['w\\x1b']" ]
+	# a name neither is still refused
+	run sp compare base new --workload 'w\x1c'
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}

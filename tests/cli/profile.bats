@@ -254,3 +254,49 @@ pounding() {
 	[ "$(json '[(s["symbol"], s["dso"]) for s in d["benchmarks"][0]["symbols"]]' \
 		"$TMP/c.json")" = "[('ev\\x1b[2J\\nIL', 'e\\r.so'), ('main', 'tool')]" ]
 }
+
+# two_workloads: runs one and two, each with a workload spelt "w\x1b" (the
+# text) and one holding a real ESC (a store another program wrote: import
+# refuses it), each profile's samples all in its own symbol.
+two_workloads() {
+	"$PYTHON" - "$TMP/p.json" <<-'EOF'
+	import json, sys
+	def bench(workload, symbol):
+	    return {"workload": workload, "params": {},
+	            "metrics": [{"name": "ops", "unit": "ops/s", "better": "higher",
+	                         "samples": [896, 877]}],
+	            "profiles": [{"seq": 0, "extra": False, "event": "cpu-clock",
+	              "scope": "tasks", "frequency": 1000, "samples": 8, "lost": 0,
+	              "total": 8000000,
+	              "symbols": [{"name": symbol, "dso": "tool", "self": 8000000,
+	                           "children": 8000000}]}]}
+	def run(name, day):
+	    return {"name": name, "started": "2020-09-%02dT10:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [bench("w\\x1b", "text_sym"), bench("wESC", "esc_sym")]}
+	json.dump({"schema": "schedperf-results/1", "runs": [run("one", 1), run("two", 2)]},
+	          open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/p.json"
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET workload = 'w' || char(27)
+		WHERE workload = 'wESC'"
+}
+
+@test "compare --profile --workload takes a workload as stored or as show prints it" {
+	two_workloads
+	# as show prints it: both, each its own benchmark
+	run sp compare one two --profile --workload 'w\x1b'
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' <<<"$output"
+	[[ "$output" == *text_sym* ]]
+	[[ "$output" == *esc_sym* ]]
+	[[ "$output" != *50.0* ]] || { echo "$output"; false; }
+	# as stored: the ESC one only
+	run sp compare one two --profile --workload $'w\e'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *esc_sym* ]]
+	[[ "$output" != *text_sym* ]]
+	run sp compare one two --profile --workload 'w\x1c'
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
