@@ -52,7 +52,8 @@ static void print_samples(const struct result_batch *batch)
 
 /*
  * The top symbols of every benchmark of run @name that has a profile, into
- * @d; a run without one is refused before anything is printed.
+ * @d, its names escaped to show; @set's are still as stored. A run without
+ * one is refused before anything is printed.
  */
 static int build_profile(struct profile_diff *d, struct store *st,
 			 const struct result_set *set, const char *name, int top)
@@ -62,9 +63,13 @@ static int build_profile(struct profile_diff *d, struct store *st,
 	bool profiled;
 	char why[320];
 
+	/* by the names as stored: a text \x1b is not an escape */
 	profile_diff_build(d, &run, 1, (size_t)top, NULL);
 	if (profile_diff_has_run(d, 0)) {
-		/* the symbols are the profiles', which report_shown_names() left */
+		/*
+		 * before report_shown_names() frees the names it escapes: @d
+		 * keeps its own escaped copies and borrows only plain names
+		 */
 		report_shown_profile(d);
 		return EXIT_OK;
 	}
@@ -115,9 +120,9 @@ int cmd_show(int argc, char **argv)
 		code = error_report(&err);
 		goto out;
 	}
-	report_shown_names(&set);
 	if (profile && (code = build_profile(&d, st, &set, argv[optind], top)))
 		goto out;
+	report_shown_names(&set);
 	for (size_t i = 0; i < set.nr_batches; i++) {
 		const struct result_batch *batch = &set.batches[i];
 

@@ -300,3 +300,14 @@ two_workloads() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
+
+@test "show --profile pairs a run's benchmarks by the names as stored, escapes to show" {
+	two_workloads
+	# two benchmarks, each its symbol whole: never pooled at 50 % each
+	run sp show one --profile
+	[ "$status" -eq 0 ]
+	refute grep -qP '[\x00-\x09\x0b-\x1f\x7f]' <<<"$output"
+	[[ "$output" != *50.0* ]] || { echo "$output"; false; }
+	[ "$(grep -c '100.00.*text_sym' <<<"$output")" -eq 1 ] || { echo "$output"; false; }
+	[ "$(grep -c '100.00.*esc_sym' <<<"$output")" -eq 1 ] || { echo "$output"; false; }
+}
