@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/ignore_params.h"
 #include "report/report.h"
+#include "util/utf8.h"
 
 int ignore_params_add(const struct cmd_option *opt, const char *arg)
 {
@@ -28,7 +29,7 @@ int ignore_params_check(const struct ignore_params *ip, const struct comparison 
 {
 	const char *unknown = comparison_ignored_unknown(cmp);
 	const struct compare_row *row = comparison_clash(cmp);
-	char *one, *two;
+	char *one, *two, *workload;
 	int code;
 
 	if (unknown)
@@ -39,10 +40,13 @@ int ignore_params_check(const struct ignore_params *ip, const struct comparison 
 		return EXIT_OK;
 	one = params_display(row->cells[row->clash_run].params);
 	two = params_display(row->clash);
+	/* the rows hold it as stored: shown as every table shows it, not as '?' */
+	workload = utf8_escaped(row->workload);
 	code = die_code(EXIT_USAGE, "%s: --ignore-param would pool two benchmarks of run "
 			"'%.64s' in one row, %s %s and %s %s (it pairs runs of one benchmark "
 			"each, as ab's sides are: compare these without it)", ip->cmd,
-			run_names[row->clash_run], row->workload, one, row->workload, two);
+			run_names[row->clash_run], workload, one, workload, two);
+	free(workload);
 	free(one);
 	free(two);
 	return code;

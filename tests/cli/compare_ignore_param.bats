@@ -137,3 +137,15 @@ hint() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"no samples"* ]]
 }
+
+@test "compare --ignore-param: the refusal shows a stored workload's control character escaped" {
+	ab_results "$TMP/r.json"
+	sp import "$TMP/r.json"
+	# a store another program wrote
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET workload = 'pi' || char(27) || 'pe'"
+	run sp compare sw pm-b --ignore-param mode
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	# as show and compare's tables print it, not error's '?'
+	[[ "$output" == *'row, pi\x1bpe cpus='*'mode=process and pi\x1bpe cpus='*'mode=thread'* ]] || { echo "$output"; false; }
+}
