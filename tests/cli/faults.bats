@@ -259,9 +259,13 @@ fill_disk() {
 	sp run pipe -p loops=10 -i 3 --name b -q
 	local good="$TMP/good.db" c
 	cp "$SCHEDPERF_DB" "$good"
-	# Page 2 holds the runs table: overwrite it with 0xff bytes.
-	head -c 4096 /dev/zero | tr '\0' '\377' |
-		dd of="$SCHEDPERF_DB" bs=1 seek=4096 conv=notrunc 2>/dev/null
+	# Overwrite the batches table's page with 0xff bytes: every command reads
+	# it (a run's name alone is read from its index, never from its table)
+	local page size
+	page=$(sqlite3 "$SCHEDPERF_DB" "SELECT rootpage FROM sqlite_master WHERE name = 'batches'")
+	size=$(sqlite3 "$SCHEDPERF_DB" "PRAGMA page_size")
+	head -c "$size" /dev/zero | tr '\0' '\377' |
+		dd of="$SCHEDPERF_DB" bs=1 seek=$(((page - 1) * size)) conv=notrunc 2>/dev/null
 	for c in "runs" "show a" "export a" "compare a b" \
 		 "run pipe -p loops=10 -i 1 --name a -q" \
 		 "import $BATS_TEST_DIRNAME/../fuzz/corpus/fuzz_import/minimal.json"; do
