@@ -20,6 +20,7 @@
 #include "stats/summary.h"
 #include "store/metric_key.h"
 #include "util/hash.h"
+#include "util/utf8.h"
 #include "util/version.h"
 #include "util/xalloc.h"
 
@@ -190,7 +191,7 @@ static bool name_listed(const char *const *list, const char *name)
 	if (!list || !*list)
 		return true;
 	for (; *list; list++)
-		if (!strcmp(*list, name))
+		if (utf8_names(*list, name))
 			return true;
 	return false;
 }

@@ -5,6 +5,7 @@
 #include "analysis/machines.h"
 #include "analysis/series.h"
 #include "store/store.h"
+#include "util/utf8.h"
 
 static bool listed(const char *const *list)
 {
@@ -21,7 +22,8 @@ static const char *unmatched(const struct history *h, const char *const *names, 
 		size_t i = 0;
 
 		while (i < h->nr_series &&
-		       strcmp(metric ? h->series[i].metric->name : h->series[i].workload, *names))
+		       !utf8_names(*names, metric ? h->series[i].metric->name :
+				   h->series[i].workload))
 			i++;
 		if (i == h->nr_series)
 			return *names;

@@ -440,6 +440,19 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	grep -q '^    batch 1      2026-06-01T00:00:00Z\\x1b\[2J  complete ' "$TMP/out.txt"
 	sp detect >"$TMP/out.txt"
 	grep -q '^  at x\\x1b\[31m\\x0dr06 (point 6)' "$TMP/out.txt"
+	# a workload and a metric are chosen by their names as stored, or as shown
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET workload = 'pi' || char(27) || 'pe'"
+	sqlite3 "$SCHEDPERF_DB" "UPDATE metrics SET name = 'l' || char(27) || 'o'"
+	for w in "$(printf 'pi\033pe')" 'pi\x1bpe'; do
+		for m in "$(printf 'l\033o')" 'l\x1bo'; do
+			run sp history --workload "$w" --metric "$m" --format csv
+			[ "$status" -eq 0 ] || { echo "$w $m: $output"; false; }
+			[ "$(grep -c '^pi\\x1bpe,' <<<"$output")" -eq 12 ]
+			run sp detect --workload "$w" --metric "$m"
+			[ "$status" -eq 0 ] || { echo "$w $m: $output"; false; }
+			[[ "$output" == *"at x"*"r06 (point 6)"* ]]
+		done
+	done
 }
 
 @test "history and detect: a metric of one name in another unit or direction is another series" {
