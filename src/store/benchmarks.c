@@ -175,27 +175,14 @@ static int benchmark_row(struct load *l, struct store_stmt *s, struct error *err
 	return 0;
 }
 
-static int by_id_cmp(const void *a, const void *b, void *benches)
-{
-	int64_t x = ((const struct load_bench *)benches)[*(const size_t *)a].id;
-	int64_t y = ((const struct load_bench *)benches)[*(const size_t *)b].id;
-
-	return (x > y) - (x < y);
-}
-
-/* The benchmarks' order by id, for load_bench(): mostly the order they were read in. */
+/* The benchmarks by id, for load_bench(). */
 static void index_benches(struct load *l)
 {
-	bool sorted = true;
+	struct id_at *ids = id_index_make(&l->benches_by_id, l->nr_benches);
 
-	l->by_id = xcalloc(l->nr_benches + 1, sizeof(*l->by_id));
-	for (size_t i = 0; i < l->nr_benches; i++) {
-		l->by_id[i] = i;
-		if (i && l->benches[i].id < l->benches[i - 1].id)
-			sorted = false;
-	}
-	if (!sorted)
-		qsort_r(l->by_id, l->nr_benches, sizeof(*l->by_id), by_id_cmp, l->benches);
+	for (size_t i = 0; i < l->nr_benches; i++)
+		ids[i] = (struct id_at){ l->benches[i].id, i };
+	id_index_sort(&l->benches_by_id);
 }
 
 static int failed_row(struct load *l, struct store_stmt *s, struct error *err)

@@ -5,87 +5,77 @@
  * batch and benchmark by id. runs.c reads the batches; benchmarks.c,
  * iterations.c and profiles.c read their parts with these.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "store/queries.h"
 #include "util/xalloc.h"
 
-static int batch_id_cmp(const void *a, const void *b, void *batches)
+static int id_at_cmp(const void *a, const void *b)
 {
-	int64_t x = ((const struct result_batch *)batches)[*(const size_t *)a].id;
-	int64_t y = ((const struct result_batch *)batches)[*(const size_t *)b].id;
+	int64_t x = ((const struct id_at *)a)->id, y = ((const struct id_at *)b)->id;
 
 	return (x > y) - (x < y);
 }
 
-/*
- * Rows come batch by batch, in the order of the batches' ids: the last
- * batch found and the one after it are tried first, then the batches
- * sorted by id once (a whole store's batches are in start order, which
- * need not be theirs).
- */
+struct id_at *id_index_make(struct id_index *ix, size_t nr)
+{
+	*ix = (struct id_index){ xcalloc(nr + 1, sizeof(*ix->ids)), nr, 0 };
+	return ix->ids;
+}
+
+/* Mostly in order already: the rows were read in the order of their ids. */
+void id_index_sort(struct id_index *ix)
+{
+	for (size_t i = 1; i < ix->nr; i++)
+		if (ix->ids[i].id < ix->ids[i - 1].id) {
+			qsort(ix->ids, ix->nr, sizeof(*ix->ids), id_at_cmp);
+			return;
+		}
+}
+
+size_t id_index_find(struct id_index *ix, int64_t id)
+{
+	size_t lo = 0, hi = ix->nr;
+
+	for (size_t k = ix->last; k < ix->last + 2 && k < ix->nr; k++)
+		if (ix->ids[k].id == id)
+			return ix->ids[ix->last = k].at;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix->nr && ix->ids[lo].id == id)
+		return ix->ids[ix->last = lo].at;
+	return SIZE_MAX;
+}
+
+/* A whole store's batches are in start order, which need not be their ids'. */
 struct result_batch *load_batch(struct load *l, int64_t id)
 {
-	struct result_batch *batches = l->set->batches;
-	size_t nr = l->set->nr_batches - l->first, lo = 0, hi = nr;
+	struct result_set *set = l->set;
+	size_t at;
 
-	for (size_t i = l->batch_at; i < l->batch_at + 2 && i < l->set->nr_batches; i++)
-		if (i >= l->first && batches[i].id == id)
-			return &batches[l->batch_at = i];
-	if (!l->batch_by_id) {
-		l->batch_by_id = xreallocarray(NULL, nr ? nr : 1, sizeof(*l->batch_by_id));
-		for (size_t i = 0; i < nr; i++)
-			l->batch_by_id[i] = l->first + i;
-		qsort_r(l->batch_by_id, nr, sizeof(*l->batch_by_id), batch_id_cmp, batches);
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int64_t at = batches[l->batch_by_id[mid]].id;
+	if (!l->batches_by_id.ids) {
+		struct id_at *ids = id_index_make(&l->batches_by_id, set->nr_batches - l->first);
 
-		if (at == id)
-			return &batches[l->batch_at = l->batch_by_id[mid]];
-		if (at < id)
-			lo = mid + 1;
-		else
-			hi = mid;
+		for (size_t i = l->first; i < set->nr_batches; i++)
+			ids[i - l->first] = (struct id_at){ set->batches[i].id, i };
+		id_index_sort(&l->batches_by_id);
 	}
-	return NULL;
+	at = id_index_find(&l->batches_by_id, id);
+	return at == SIZE_MAX ? NULL : &set->batches[at];
 }
 
-/* The benchmark at @k of by_id, if it has @id. */
-static struct load_bench *bench_at(struct load *l, size_t k, int64_t id)
-{
-	struct load_bench *b;
-
-	if (k >= l->nr_benches)
-		return NULL;
-	b = &l->benches[l->by_id[k]];
-	if (b->id != id)
-		return NULL;
-	l->at = k;
-	return b;
-}
-
-/*
- * Rows come grouped by benchmark, mostly in the order of their ids: the
- * last one found and the next are tried before a search.
- */
 struct load_bench *load_bench(struct load *l, int64_t id)
 {
-	struct load_bench *b = bench_at(l, l->at, id);
-	size_t lo = 0, hi = l->nr_benches;
+	size_t at = id_index_find(&l->benches_by_id, id);
 
-	if (b || (b = bench_at(l, l->at + 1, id)))
-		return b;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->benches[l->by_id[mid]].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return bench_at(l, lo, id);
+	return at == SIZE_MAX ? NULL : &l->benches[at];
 }
 
 struct result_metric *load_metric(struct load *l, struct load_bench *b, int64_t id)

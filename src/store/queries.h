@@ -191,6 +191,26 @@ struct load_bench {
 	int64_t last_seq;		/* of its iterations read so far */
 };
 
+/*
+ * A load's rows by id: each id with its row's position, sorted by id.
+ * Rows come in the order of their ids, so the last found and the next are
+ * tried before a search.
+ */
+struct id_index {
+	struct id_at {
+		int64_t id;
+		size_t at;
+	} *ids;
+	size_t nr;
+	size_t last;			/* in ids, the last found */
+};
+
+/* Room for @nr ids, for the caller to fill before id_index_sort(). */
+struct id_at *id_index_make(struct id_index *ix, size_t nr);
+void id_index_sort(struct id_index *ix);
+/* The position of @id's row, SIZE_MAX when it has none. */
+size_t id_index_find(struct id_index *ix, int64_t id);
+
 struct load {
 	struct store *st;
 	struct result_set *set;
@@ -198,12 +218,10 @@ struct load {
 	bool whole;			/* every run's: the parts of the whole store */
 	unsigned parts;			/* enum store_parts */
 	int64_t batch_id;		/* the batch a query a batch reads */
-	size_t batch_at;		/* the last batch found */
-	size_t *batch_by_id;		/* indexes of its batches in the order of their ids */
+	struct id_index batches_by_id;	/* made on the first load_batch() */
 	struct load_bench *benches;	/* in the order read */
 	size_t nr_benches, alloc_benches;
-	size_t *by_id;			/* indexes of benches in the order of their ids */
-	size_t at;			/* in by_id, the last found */
+	struct id_index benches_by_id;
 	int64_t *metric_ids;		/* the benchmarks' metrics, a benchmark's together */
 	int *metric_positions;		/* and their positions */
 	size_t nr_metric_ids, alloc_metric_ids;

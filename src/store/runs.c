@@ -325,8 +325,8 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	if (!rc && set->nr_batches > l.first)
 		rc = load_parts(&l, err);
 	free(l.benches);
-	free(l.batch_by_id);
-	free(l.by_id);
+	free(l.batches_by_id.ids);
+	free(l.benches_by_id.ids);
 	free(l.metric_ids);
 	free(l.metric_positions);
 	return rc;
