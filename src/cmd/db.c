@@ -25,8 +25,9 @@ static const struct cmd_usage db_usage = {
 	"check    print the store's backend, schema version and state, changing\n"
 	"         nothing; exit 1 when it is damaged (SQLite's integrity check,\n"
 	"         references that lead nowhere, missing tables or columns, a\n"
-	"         sample that is not a finite number, an import's packed samples\n"
-	"         that do not read back)\n",
+	"         batch's start that is not an ISO 8601 time, a sample that is\n"
+	"         not a finite number, an import's packed samples that do not\n"
+	"         read back)\n",
 	"A location that is not a store is exit status 2; a store of a newer\n"
 	"schema than this schedperf knows, exit status 3.\n",
 };

@@ -50,14 +50,6 @@ const char *get_text(json_t *obj, const char *key, size_t max, bool allow_empty,
  */
 const char *text_refused(const char *s, size_t len, size_t max, bool allow_empty);
 /*
- * A time as ISO 8601 writes it: YYYY-MM-DDTHH:MM:SS, fraction and zone
- * optional (none: UTC), a date that exists, a leap second only at 23:59:60
- * UTC of a month's last day; into @out the store's spelling of it, in UTC
- * (2026-01-01T10:00:00Z, or .ffffffZ when there are microseconds), a year
- * from 0000 to 9999. Returns NULL, or why @s is refused.
- */
-const char *iso8601(const char *s, char *out, size_t len);
-/*
  * The first number of JSON text @buf that reads as 0 though it is not
  * (1e-400: below the smallest double), NULL when none; where it is in
  * *@line and *@col.

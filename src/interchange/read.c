@@ -18,6 +18,7 @@
 #include "interchange/fields.h"
 #include "interchange/interchange.h"
 #include "util/input_file.h"
+#include "util/iso8601.h"
 #include "util/list.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"

@@ -13,6 +13,7 @@
 
 #include "interchange/fields.h"
 #include "interchange/interchange.h"
+#include "util/iso8601.h"
 #include "util/json_write.h"
 #include "util/output_file.h"
 #include "util/utf8.h"

@@ -186,6 +186,8 @@ int store_inspect(const char *location, struct store_status *status, struct erro
 	rc = store_open_memory(&fresh, err) ? -1 :
 	     d->damage(st, status->version, fresh, status->damage, sizeof(status->damage), err);
 	if (!rc && !status->damage[0])
+		rc = batches_damage(st, status->damage, sizeof(status->damage), err);
+	if (!rc && !status->damage[0])
 		rc = benchmarks_damage(st, status->damage, sizeof(status->damage), err);
 	if (!rc && !status->damage[0])
 		rc = samples_damage(st, status->damage, sizeof(status->damage), err);

@@ -252,6 +252,11 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 	      int (*row)(struct load *l, struct store_stmt *s, struct error *err),
 	      struct error *err);
 
+/*
+ * A batch whose start is not an ISO 8601 time (iso8601()), which export
+ * refuses, into @buf, left "" when none.
+ */
+int batches_damage(struct store *st, char *buf, size_t len, struct error *err);
 int benchmarks_read(struct load *l, struct error *err);
 /* What is wrong with the benchmarks' parameters into @buf, left "" when nothing. */
 int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err);

@@ -4,10 +4,13 @@
  * adds a batch with its environment, its writer (transactions.c) and its
  * plan. A load starts here and reads each part in its own file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/queries.h"
+#include "util/iso8601.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
@@ -374,4 +377,45 @@ void unfinished_replacements_release(struct unfinished_replacement *list, size_t
 		free(list[i].started);
 	}
 	free(list);
+}
+
+/*
+ * A page of batches at a time, after the id the page before ended on, as
+ * benchmarks_damage() reads benchmarks.
+ */
+#define BATCHES_PAGE 1000
+
+int batches_damage(struct store *st, char *buf, size_t len, struct error *err)
+{
+	int64_t after = 0;
+	int rc = 0, rows = BATCHES_PAGE;
+
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	while (!rc && !buf[0] && rows == BATCHES_PAGE) {
+		struct store_stmt *s = sql_query(st, "SELECT b.id, b.started, r.name FROM batches b "
+						 "JOIN runs r ON r.id = b.run_id WHERE b.id > $1 "
+						 "ORDER BY b.id LIMIT $2",
+						 SQL_ARGS(SQL_INT(after), SQL_INT(BATCHES_PAGE)), err);
+
+		if (!s)
+			rc = -1;
+		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
+		     rows++) {
+			char normal[64], shown[3 * 64 + 1];
+			const char *why;
+
+			after = sql_int(s, 0);
+			why = iso8601(sql_text(s, 1), normal, sizeof(normal));
+			if (!why)
+				continue;
+			utf8_escape(shown, sizeof(shown), sql_text(s, 1));
+			snprintf(buf, len, "the start of a batch of run '%.64s', '%s', is %s "
+				 "(restore the store from a backup)", sql_text(s, 2), shown, why);
+		}
+		rc = rc < 0 ? -1 : 0;
+		sql_done(s);
+	}
+	sql_end_read(st);
+	return rc;
 }

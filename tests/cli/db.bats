@@ -230,6 +230,24 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 				)object of strings: "*"(restore it from a copy)" ]]
 		done
 	done
+	# a batch's start that is not an ISO 8601 time, which export refuses: one check for both
+	for started in "'yesterday'" "'2026-02-30T00:00:00Z'" "'x' || char(27) || '[31m'"; do
+		cp "$TMP/store.db" "$TMP/started.db"
+		sqlite3 "$TMP/started.db" "UPDATE batches SET started = $started"
+		run sp --db "$TMP/started.db" db check
+		[ "$status" -eq 1 ] || { echo "$started: $output"; false; }
+		[[ "$output" == *"state:          damaged"* ]]
+		[[ "${lines[-1]}" == *"is damaged: the start of a batch of run 'a', '"*"', is not $(
+			)an ISO 8601 time (YYYY-MM-DDTHH:MM:SS...) (restore the store from a backup)" ]]
+		run sp --db "$TMP/started.db" export a -o "$TMP/started.json"
+		[ "$status" -eq 3 ] || { echo "$started: $output"; false; }
+		[[ "$output" == *"): started: "*", which import would refuse ("* ]]
+	done
+	[[ "$output" != *$'\e'* ]]
+	# another spelling of a time is one: damage to neither
+	sqlite3 "$TMP/started.db" "UPDATE batches SET started = '2026-01-01T10:00:00+02:00'"
+	run sp --db "$TMP/started.db" db check
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# a sample no reader takes: text or a blob read as 0.0 once, an infinity
 	for v in "'abc'" "'12abc'" "x'00'" 9e999 -9e999; do
 		cp "$TMP/store.db" "$TMP/sample.db"
@@ -364,6 +382,12 @@ pg_make_v3() {
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" == *"the parameters of a pipe benchmark of run 'p' are not a JSON "* ]]
 	psql_in "$PGDB" "UPDATE benchmarks SET params = '{}'"
+	started=$(psql_in "$PGDB" "SELECT started FROM batches" | head -1)
+	psql_in "$PGDB" "UPDATE batches SET started = 'yesterday'"
+	run sp --db "$PG" db check
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == *"the start of a batch of run 'p', 'yesterday', is not an ISO 8601 "* ]]
+	psql_in "$PGDB" "UPDATE batches SET started = '$started'"
 	for v in NaN Infinity -Infinity; do
 		psql_in "$PGDB" "UPDATE samples SET value = '$v'"
 		run sp --db "$PG" db check
