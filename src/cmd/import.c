@@ -24,7 +24,9 @@ static const struct cmd_usage import_usage = {
 	"start time, the same instant however written), or twice in the input,\n"
 	"is refused; a refused import creates no store. Interrupted, it imports\n"
 	"nothing and removes a store it made. FILE must be a regular file; - reads\n"
-	"standard input (to import from a pipe).\n",
+	"standard input (to import from a pipe). An input larger than 4 GiB, or\n"
+	"with more than 1 MiB of blanks first, or a UTF-8 byte-order mark (which\n"
+	"JSON does not allow), is refused.\n",
 	NULL,
 };
 

@@ -148,6 +148,77 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	sp --db "$TMP/s.db" export a | cmp - "$TMP/a.json"
 }
 
+@test "import: endless blanks, an endless document, a file over 4 GiB are refused (2) in bounded memory" {
+	# bounded, so that a regression is exit 3 or 124, not the machine's memory
+	cap='ulimit -v 1000000'
+	[ -z "${ASAN_OPTIONS:-}" ] || cap=:
+	run timeout 60 bash -c "$cap"' && yes "" | "$0" --db "$1" import -' "$SP" "$TMP/s.db"
+	[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
+	assert_one_line_error
+	[[ "$output" == "schedperf: cannot import 'standard input': not a schedperf-results/1 $(
+		)export: more than 1 MiB of blanks before its first value (give the output of $(
+		)'schedperf export'"* ]] || { echo "$output"; false; }
+	[ ! -e "$TMP/s.db" ]
+	# a document that never ends, at a limit the tests lower from 4 GiB
+	run timeout 60 bash -c "$cap"' && { printf "{\"schema\": \"schedperf-results/1\", \"runs\": [";
+		yes "{},"; } | SCHEDPERF_TEST_IMPORT_LIMIT=1000000 "$0" --db "$1" import -' \
+		"$SP" "$TMP/s.db"
+	[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
+	assert_one_line_error
+	[[ "$output" == "schedperf: cannot import 'standard input': it is larger than 1000000 $(
+		)bytes, the most import reads of one input (no export is that large; "* ]] ||
+		{ echo "$output"; false; }
+	[ ! -e "$TMP/s.db" ]
+	# an export of the limit's size is read, a byte more is not
+	sp run pipe -p loops=100 -i 2 --name a --quiet
+	sp export a -o "$TMP/a.json"
+	size=$(stat -c %s "$TMP/a.json")
+	SCHEDPERF_TEST_IMPORT_LIMIT=$size sp --db "$TMP/s.db" import - <"$TMP/a.json" >/dev/null
+	rm "$TMP/s.db"*
+	for input in - "$TMP/a.json"; do
+		run env SCHEDPERF_TEST_IMPORT_LIMIT=$((size - 1)) "$SP" --db "$TMP/s.db" import \
+			"$input" <"$TMP/a.json"
+		[ "$status" -eq 2 ] || { echo "$input: $output"; false; }
+		[[ "$output" == *"it is larger than $((size - 1)) bytes, the most import reads"* ]]
+		[ ! -e "$TMP/s.db" ]
+	done
+	# the limit itself, on a sparse file (no disk taken): refused before it is read
+	printf '{' >"$TMP/big.json"
+	truncate -s $((4 * 1024 * 1024 * 1024 + 1)) "$TMP/big.json"
+	run timeout 60 bash -c "$cap"' && exec "$0" --db "$1" import "$2"' "$SP" "$TMP/s.db" \
+		"$TMP/big.json"
+	rm "$TMP/big.json"
+	[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
+	[[ "$output" == *"big.json': it is larger than 4 GiB, the most import reads of one $(
+		)input (no export is that large; export fewer runs a file; nothing was imported)" ]]
+	[ ! -e "$TMP/s.db" ]
+}
+
+@test "import: a UTF-8 byte-order mark first is named as one, and refused (2)" {
+	sp run pipe -p loops=100 -i 2 --name a --quiet
+	sp export a -o "$TMP/a.json"
+	# after blanks too: at offset 2
+	for at in 2 0; do
+		{ head -c "$at" /dev/zero | tr '\0' ' '; printf '\xef\xbb\xbf'; cat "$TMP/a.json"; } \
+			>"$TMP/bom.json"
+		run sp --db "$TMP/s.db" import - <"$TMP/bom.json"
+		[ "$status" -eq 2 ] || { echo "$output"; false; }
+		assert_one_line_error
+		[[ "$output" == "schedperf: cannot import 'standard input': it starts with a UTF-8 $(
+			)byte-order mark (0xef 0xbb 0xbf) at offset $at, which JSON does not allow $(
+			)(remove it, as sed '1s/^\xef\xbb\xbf//' does; nothing was imported)" ]] ||
+			{ echo "$output"; false; }
+		[ ! -e "$TMP/s.db" ]
+	done
+	# removed as the message says, it imports
+	sed '1s/^\xef\xbb\xbf//' "$TMP/bom.json" | sp --db "$TMP/s.db" import - >/dev/null
+	sp --db "$TMP/s.db" export a | cmp - "$TMP/a.json"
+	# a lone 0xef is a byte as any other, refused at once
+	run sp --db "$TMP/t.db" import - < <(printf '\xef{}')
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"it starts with byte 0xef at offset 0, where a JSON object starts"* ]]
+}
+
 @test "import: a number too small for a double is refused where it is, not stored as 0" {
 	one_run 2020-01-01T10:00:00Z '[1, 0, 2.5e-310,
   1e-400]' >"$TMP/u.json"
