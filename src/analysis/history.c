@@ -196,6 +196,25 @@ static bool name_listed(const char *const *list, const char *name)
 	return false;
 }
 
+/*
+ * Whether @given, KEY=VALUE, names the parameter @key of string @value:
+ * each half as stored or as shown (utf8_names()), as --workload and
+ * --metric take a name. A key may hold '=' (import takes any text), so
+ * every '=' of @given is tried as the one between them.
+ */
+static bool param_named(const char *given, const char *key, const char *value)
+{
+	for (const char *eq = strchr(given, '='); eq; eq = strchr(eq + 1, '=')) {
+		char *k = xstrndup(given, (size_t)(eq - given));
+		bool same = utf8_names(k, key) && utf8_names(eq + 1, value);
+
+		free(k);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
 bool params_match(const char *const *filter, const char *params_json)
 {
 	json_t *params;
@@ -205,12 +224,16 @@ bool params_match(const char *const *filter, const char *params_json)
 		return true;
 	params = json_loads(params_json ? params_json : "{}", 0, NULL);
 	for (; match && *filter; filter++) {
-		const char *eq = strchr(*filter, '=');
-		char *key = xstrndup(*filter, eq ? (size_t)(eq - *filter) : strlen(*filter));
-		json_t *value = params ? json_object_get(params, key) : NULL;
+		const char *key;
+		json_t *value;
 
-		match = eq && json_is_string(value) && !strcmp(json_string_value(value), eq + 1);
-		free(key);
+		match = false;
+		json_object_foreach(params, key, value)
+			if (json_is_string(value) &&
+			    param_named(*filter, key, json_string_value(value))) {
+				match = true;
+				break;
+			}
 	}
 	json_decref(params);
 	return match;

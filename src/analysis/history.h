@@ -102,7 +102,8 @@ void history_detect(struct history *h, const struct change_point_options *opts);
 bool history_newest_is_regression(const struct history *h);
 /*
  * Whether every KEY=VALUE of @filter (-p, NULL-terminated; NULL or empty
- * matches all) is a parameter of @params_json: series and rows alike.
+ * matches all) is a parameter of @params_json: series and rows alike. KEY
+ * and VALUE are each as stored or as shown (\xHH, utf8_names()).
  */
 bool params_match(const char *const *filter, const char *params_json);
 void history_release(struct history *h);

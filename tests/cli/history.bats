@@ -455,6 +455,43 @@ sys.exit(len({len(l) for l in lines}) != 1)' "$TMP/out" || { cat "$TMP/out"; fal
 	done
 }
 
+@test "history, detect, report: -p takes a stored parameter as shown, escaped, or as stored" {
+	"$PYTHON" - "$TMP/r.json" <<-'EOF'
+	import json, sys
+	def run(name, day, scale):
+	    return {"name": name, "started": "2026-01-%02dT00:00:00Z" % day, "complete": True,
+	            "environment": {},
+	            "benchmarks": [{"workload": "w", "params": {"k": mode},
+	                            "metrics": [{"name": "m", "unit": "s", "better": "lower",
+	                                         "samples": [v * scale * (1 + k * 0.01)
+	                                                     for k in range(5)]}]}
+	                           for mode, v in (("a", 1), ("b", 3))]}
+	json.dump({"schema": "schedperf-results/1", "runs": [
+	    run("base", 1, 1), run("new", 2, 2)]}, open(sys.argv[1], "w"))
+	EOF
+	sp import "$TMP/r.json"
+	# a store another program wrote: a key and a value with an escape
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET params = json_object('k' || char(27),
+		CASE WHEN params = '{\"k\":\"a\"}' THEN 'a' || char(27) || '[31m' ELSE 'b' END)"
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM benchmarks WHERE params LIKE '%[31m%'")" -eq 2 ]
+	for p in 'k\x1b=a\x1b[31m' $'k\e=a\e[31m' 'k\x1b=a'$'\e''[31m'; do
+		run sp history -p "$p" --format csv
+		[ "$status" -eq 0 ] || { echo "$p: $output"; false; }
+		[ "$(grep -c '^w,' <<<"$output")" -eq 2 ] || { echo "$p: $output"; false; }
+		[[ "$output" != *'=b'* ]] || { echo "$p: $output"; false; }
+		run sp detect -p "$p"
+		[ "$status" -eq 0 ] || { echo "$p: $output"; false; }
+		run sp report base new -p "$p" -o "$TMP/r.txt"
+		[ "$status" -eq 0 ] || { echo "$p: $output"; false; }
+		grep -q 'a\\x1b\[31m' "$TMP/r.txt"
+		refute grep -q '=b' "$TMP/r.txt"
+	done
+	# a value neither stored nor shown matches nothing, as before
+	run sp history -p 'k\x1b=a\x1c'
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	assert_one_line_error
+}
+
 @test "history and detect: a metric of one name in another unit or direction is another series" {
 	import_unit_clash
 	run sp history --metric m
