@@ -149,3 +149,22 @@ hint() {
 	# as show and compare's tables print it, not error's '?'
 	[[ "$output" == *'row, pi\x1bpe cpus='*'mode=process and pi\x1bpe cpus='*'mode=thread'* ]] || { echo "$output"; false; }
 }
+
+@test "compare, report --ignore-param: the refusal shows a stored parameter's key and value escaped" {
+	ab_results "$TMP/r.json"
+	sp import "$TMP/r.json"
+	# a store another program wrote: an escape, a BEL, U+202E and a C1 control
+	sqlite3 "$SCHEDPERF_DB" "UPDATE benchmarks SET params = json_set(params,
+		'\$.\"k' || char(27) || ']0;x' || char(7) || '\"',
+		'v' || char(27) || '[31m' || char(8238) || char(133))"
+	for cmd in compare "report -o $TMP/r.txt"; do
+		run sp $cmd sw pm-b --ignore-param mode
+		[ "$status" -eq 2 ] || { echo "$cmd: $output"; false; }
+		assert_one_line_error
+		# as show and the tables print them, nothing raw reaching the terminal
+		[[ "$output" == *'mode=process k\x1b]0;x\x07=v\x1b[31m\u202e\u0085 and '*$(
+			)'mode=thread k\x1b]0;x\x07=v\x1b[31m\u202e\u0085 (it pairs'* ]] ||
+			{ echo "$cmd: $output"; false; }
+		refute env LC_ALL=C grep -qP '[\x00-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80\xae' <<<"$output"
+	done
+}
