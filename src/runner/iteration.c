@@ -292,7 +292,7 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	oom_kills = task_knobs_oom_kills(cfg->task);
 	fflush(NULL);
 	/* the holder puts the child in the group before this returns */
-	pid = holder_fork(&holder, guardian.pgid);
+	pid = holder_fork(&holder, guardian.pgid, 0);
 	if (pid < 0) {
 		int fork_errno = errno;
 

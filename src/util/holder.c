@@ -7,6 +7,8 @@
  * on which it kills the child and its group. It says how the child ended
  * through a pipe, not through its own exit status: a wait status (a core
  * dump's flag too) and the usage of the child's subtree do not fit in one.
+ * A holder of HOLDER_OUTLIVE_STARTER has no death signal: only
+ * holder_stop()'s SIGTERM stops it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +37,11 @@ struct holder_hello {
 	pid_t pid;
 };
 
-/* Wait for the child's end, killing it (and its group) once told to stop. */
-static void wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *end)
+/*
+ * Wait for the child's end, killing it (and its group) once told to stop;
+ * whether it was told.
+ */
+static bool wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *end)
 {
 	sigset_t wake;
 
@@ -58,16 +63,31 @@ static void wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *en
 			stop = true;
 	}
 	end->ended = time_now();
+	return stop;
+}
+
+/*
+ * Whether what is left below the child is to be ended: always, but for a
+ * HOLDER_KEEP_EXITED child that exited by itself. One killed by a signal
+ * is ended with what it left, whoever killed it: the starter's timeout,
+ * or the guardian of its group at the starter's death, which may come
+ * before the holder's own death signal.
+ */
+static bool end_left(unsigned int flags, bool stopped, int status)
+{
+	return !(flags & HOLDER_KEEP_EXITED) || stopped || WIFSIGNALED(status);
 }
 
 static void __attribute__((noreturn))
-hold(int fd, pid_t child, pid_t pgid, pid_t starter)
+hold(int fd, pid_t child, pid_t pgid, unsigned int flags, pid_t starter)
 {
 	struct holder_hello hello = { child > 0 ? child : -errno };
 	struct holder_end end;
 	sigset_t alarm_only;
 	bool stop;
 
+	if (pgid == HOLDER_OWN_GROUP)
+		pgid = child > 0 ? child : 0;
 	/* Both sides set the group, so that the starter finds the child in it. */
 	if (child > 0 && pgid)
 		setpgid(child, pgid);
@@ -79,14 +99,17 @@ hold(int fd, pid_t child, pid_t pgid, pid_t starter)
 		write_full(fd, &hello, sizeof(hello));
 		_exit(1);
 	}
-	/* a starter gone already will not start the child: it ends now */
-	stop = write_full(fd, &hello, sizeof(hello)) || getppid() != starter;
+	/* a starter gone already will not start the child: it ends now, unless it may outlive it */
+	stop = (write_full(fd, &hello, sizeof(hello)) || getppid() != starter) &&
+	       !(flags & HOLDER_OUTLIVE_STARTER);
 
 	memset(&end, 0, sizeof(end));
-	wait_child(child, pgid, stop, &end);
+	stop = wait_child(child, pgid, stop, &end);
 	/* SIGPIPE is blocked: a starter gone meanwhile is an EPIPE here, nothing more */
 	write_full(fd, &end, sizeof(end));
 	close(fd);
+	if (!end_left(flags, stop, end.status))
+		_exit(0);	/* what is left goes on, to init once we are gone */
 
 	signal(SIGALRM, SIG_DFL);
 	sigemptyset(&alarm_only);
@@ -97,7 +120,7 @@ hold(int fd, pid_t child, pid_t pgid, pid_t starter)
 	_exit(0);
 }
 
-pid_t holder_fork(struct holder *h, pid_t pgid)
+pid_t holder_fork(struct holder *h, pid_t pgid, unsigned int flags)
 {
 	struct holder_hello hello;
 	pid_t starter = getpid(), holder, child;
@@ -130,7 +153,8 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 		orphans_adopt();
 		/* its children reaped by itself, not by an inherited SIG_IGN */
 		signal(SIGCHLD, SIG_DFL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM, 0UL, 0UL, 0UL);
+		if (!(flags & HOLDER_OUTLIVE_STARTER))
+			prctl(PR_SET_PDEATHSIG, SIGTERM, 0UL, 0UL, 0UL);
 		holder = getpid();
 		child = fork();
 		if (child == 0) {
@@ -142,10 +166,12 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 			 */
 			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL) || getppid() != holder)
 				_exit(1);
+			if (pgid == HOLDER_OWN_GROUP)
+				setpgid(0, 0);
 			sigprocmask(SIG_SETMASK, &saved, NULL);
 			return 0;
 		}
-		hold(fds[1], child, pgid, starter);
+		hold(fds[1], child, pgid, flags, starter);
 	}
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(fds[1]);
@@ -159,6 +185,11 @@ pid_t holder_fork(struct holder *h, pid_t pgid)
 	/* a holder that died before it said is one the kernel could not give memory to */
 	errno = said ? -hello.pid : ENOMEM;
 	return -1;
+}
+
+void holder_stop(const struct holder *h)
+{
+	kill(h->pid, SIGTERM);
 }
 
 int holder_wait(struct holder *h, struct holder_end *end)

@@ -23,6 +23,11 @@
  * What is left below it is killed but for a cgroup reaper (util/cgroup.h),
  * which must outlive the tasks to remove their cgroups; the holder leaves
  * it to go on when it exits.
+ *
+ * An iteration's child is held so. Another program's command
+ * (util/run_command.h) may leave work behind on purpose when it exits by
+ * itself (git's auto gc, a build server, a boot's next worker), and may
+ * outlive its starter (a boot): holder_fork()'s flags say so.
  */
 struct holder {
 	pid_t pid;		/* the holder */
@@ -36,13 +41,37 @@ struct holder_end {
 	double ended;		/* time_now() when it was reaped */
 };
 
+/* holder_fork()'s @pgid for a process group of the child's own, which it leads. */
+#define HOLDER_OWN_GROUP ((pid_t)-1)
+
+/* holder_fork()'s @flags; 0: an iteration's, everything below ended at the child's end. */
+enum {
+	/*
+	 * What a child that exited by itself left lives on; what one killed
+	 * left (by a signal, holder_stop() or its starter's death) is ended.
+	 */
+	HOLDER_KEEP_EXITED = 1 << 0,
+	/*
+	 * The starter's death ends nothing: for a child that may outlive it
+	 * (a boot command, which may end the worker that started it).
+	 */
+	HOLDER_OUTLIVE_STARTER = 1 << 1,
+};
+
 /*
  * Fork a holder and, below it, the child, in process group @pgid (0: the
- * holder's, which is its starter's). Returns 0 in the child, with the
- * signal mask the starter had; in the starter the child's pid, once it is
- * in @pgid; -1 with errno when either cannot be forked.
+ * holder's, which is its starter's; HOLDER_OWN_GROUP), held as @flags say.
+ * Returns 0 in the child, with the signal mask the starter had; in the
+ * starter the child's pid, once it is in @pgid; -1 with errno when either
+ * cannot be forked.
  */
-pid_t holder_fork(struct holder *h, pid_t pgid);
+pid_t holder_fork(struct holder *h, pid_t pgid, unsigned int flags);
+
+/*
+ * Have the holder kill the child and its group, and then all that is left
+ * below it, as at its starter's death. Async-signal-safe.
+ */
+void holder_stop(const struct holder *h);
 
 /*
  * Wait until the child has ended and the holder has ended what was left
