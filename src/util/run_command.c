@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_command() of run_command.h: fork, and in the child its process group
- * (a guardian's, util/guardian.h, unless it may outlive us), the
- * directory, the outputs, then execvp. Standard error goes
+ * run_command() of run_command.h: fork, below a holder (util/holder.h),
+ * and in the child its process group (a guardian's, util/guardian.h,
+ * unless it may outlive us), the directory, the outputs, then execvp. The
+ * holder tells us how the child ended, through a pipe that is polled with
+ * its outputs: the child is the holder's, not ours to wait for. Standard error goes
  * through a pipe that we read to its end (keeping its last line, and
  * copying it to the log when there is one); standard output to @out the
  * same way, or to the log, or to /dev/null.
@@ -20,13 +22,14 @@
 #include <unistd.h>
 
 #include "util/guardian.h"
+#include "util/holder.h"
 #include "util/io.h"
 #include "util/run_command.h"
 #include "util/signals.h"
 #include "util/timeutil.h"
 
-/* The command running now, for run_command_end_running(); 0: none. */
-static volatile sig_atomic_t running_pid, running_group;
+/* The holder of the command running now, for run_command_end_running(); 0: none. */
+static volatile sig_atomic_t running_holder, running_group;
 
 static void __attribute__((noreturn))
 child(const struct child_command *cmd, const struct guardian *g, int out_fd, int err_fd)
@@ -154,21 +157,22 @@ static int take(const struct child_command *cmd, int fd, bool is_err, struct str
 enum stop { DRAINED, INTERRUPTED, TIMED_OUT };
 
 /*
- * Drain both pipes until they close or the child has exited (a process
+ * Drain both pipes until the holder says the child has ended (a process
  * it left in the background may hold them open for as long as it likes:
  * a build server, say), then what is left in them. INTERRUPTED when
  * @cmd->interrupted said stop, TIMED_OUT past @cmd->timeout; *@status is
- * the child's when it exited.
+ * the child's when it ended (*@reaped).
  */
-static enum stop drain(const struct child_command *cmd, pid_t pid, int out_pipe, int err_pipe,
-		       struct strbuf *err_text, int *status, bool *reaped)
+static enum stop drain(const struct child_command *cmd, struct holder *h, int out_pipe,
+		       int err_pipe, struct strbuf *err_text, int *status, bool *reaped)
 {
-	struct pollfd fds[2] = { { out_pipe, POLLIN, 0 }, { err_pipe, POLLIN, 0 } };
+	struct pollfd fds[3] = { { out_pipe, POLLIN, 0 }, { err_pipe, POLLIN, 0 },
+				 { h->fd, POLLIN, 0 } };
 	double deadline = cmd->timeout ? time_now() + cmd->timeout : 0;
+	struct holder_end end;
 
-	/* with a deadline, a child that closed both pipes is still waited for here */
-	while (fds[0].fd >= 0 || fds[1].fd >= 0 || deadline) {
-		int n = poll(fds, 2, 200);
+	for (;;) {
+		int n = poll(fds, 3, 200);
 
 		if (cmd->interrupted && cmd->interrupted())
 			return INTERRUPTED;
@@ -180,7 +184,10 @@ static enum stop drain(const struct child_command *cmd, pid_t pid, int out_pipe,
 			if (take(cmd, fds[i].fd, i == 1, err_text) < 0)
 				fds[i].fd = -1;	/* its end; the caller closes it */
 		}
-		if (!*reaped && waitpid(pid, status, WNOHANG) == pid) {
+		if (n > 0 && fds[2].revents) {
+			/* the holder said how the child ended, or died: it is gone either way */
+			holder_wait(h, &end);
+			*status = end.status;
 			*reaped = true;
 			/* what it wrote before it exited is there now: take it, without waiting */
 			for (int i = 0; i < 2; i++)
@@ -194,7 +201,6 @@ static enum stop drain(const struct child_command *cmd, pid_t pid, int out_pipe,
 		if (deadline && time_now() >= deadline)
 			return TIMED_OUT;
 	}
-	return DRAINED;
 }
 
 /*
@@ -233,6 +239,9 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 	bool reaped = false;
 	struct strbuf err_text = STRBUF_INIT;
 	struct guardian g = { 0, -1, 0 };
+	struct holder h;
+	struct holder_end end;
+	unsigned int how = 0;
 	pid_t pid, group;
 
 	if (len)
@@ -244,34 +253,50 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		close_pipes(out, errs);
 		return -1;
 	}
+	/*
+	 * What a command that exits by itself leaves in the background lives
+	 * on, unless @end_group; what one killed leaves, in its group or out
+	 * of it, dies with it.
+	 */
+	if (!cmd->end_group)
+		how |= HOLDER_KEEP_EXITED;
+	if (cmd->log_only)
+		how |= HOLDER_OUTLIVE_STARTER;
 	fflush(NULL);
-	pid = fork();
+	pid = holder_fork(&h, g.pgid ? g.pgid : HOLDER_OWN_GROUP, how);
 	if (pid < 0) {
+		int fork_errno = errno;
+
 		close_pipes(out, errs);
 		guardian_stop(&g);
 		return error_set(err, EXIT_ENV, "cannot start %s: %s (free some memory, or "
 				 "raise the process limit, 'ulimit -u')", cmd->argv[0],
-				 strerror(errno));
+				 strerror(fork_errno));
 	}
 	if (pid == 0)
 		child(cmd, &g, cmd->out ? out[1] : cmd->log_fd,
 		      cmd->log_only && cmd->log_fd >= 0 ? cmd->log_fd : errs[1]);
+	/* the holder put it in its group before holder_fork() returned */
 	group = g.pgid ? g.pgid : pid;
-	setpgid(pid, group);
 	running_group = group;
-	running_pid = pid;
+	running_holder = h.pid;
 	close(errs[1]);
 	if (cmd->out)
 		close(out[1]);
-	stopped = drain(cmd, pid, out[0], errs[0], &err_text, &status, &reaped);
-	if (stopped != DRAINED)
+	stopped = drain(cmd, &h, out[0], errs[0], &err_text, &status, &reaped);
+	if (stopped != DRAINED) {
 		kill(-group, SIGKILL);
+		/* and what left the group: the holder ends all below it */
+		holder_stop(&h);
+	}
 	if (out[0] >= 0)
 		close(out[0]);
 	close(errs[0]);
-	while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	running_pid = 0;
+	if (!reaped) {
+		holder_wait(&h, &end);
+		status = end.status;
+	}
+	running_holder = 0;
 	/* reaped: what is left of its group is what it left behind */
 	if (cmd->end_group)
 		guardian_stop(&g);
@@ -293,12 +318,14 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 
 void run_command_end_running(void)
 {
-	pid_t pid = running_pid;
+	pid_t holder = running_holder;
 
-	if (!pid)
+	if (!holder)
 		return;
 	kill(-running_group, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	/* the holder ends what left the group, and exits once the command has */
+	kill(holder, SIGTERM);
+	while (waitpid(holder, NULL, 0) < 0 && errno == EINTR)
 		;
 }
 

@@ -17,7 +17,11 @@
  * so that a build's many processes can be stopped together when we are
  * interrupted; a guardian (util/guardian.h) leads the group, so that they
  * stop too when we are killed (SIGKILL) while it runs, unless @log_only
- * says it may outlive us.
+ * says it may outlive us. It runs below a holder (util/holder.h), as an
+ * iteration does, so that what left the group (setsid, a daemonising
+ * helper) is killed with it whenever it is killed (interrupted, timed
+ * out, ended by a signal, or by our death unless @log_only); what it left
+ * behind when it exited by itself lives on unless @end_group.
  */
 struct child_command {
 	const char *dir;		/* run in this directory; NULL: ours */
@@ -30,7 +34,10 @@ struct child_command {
 					   through us: for a command that may outlive
 					   us, as a boot does (no last line then) */
 	bool c_locale;			/* LC_ALL=C, for output that is parsed */
-	/* Polled while waiting: when it returns non-zero the group is killed. */
+	/*
+	 * Polled while waiting: when it returns non-zero the group is killed,
+	 * and what left it.
+	 */
 	int (*interrupted)(void);
 	/*
 	 * Seconds it may take; 0: as long as it likes. Past them the group is
@@ -39,11 +46,11 @@ struct child_command {
 	 */
 	unsigned int timeout;
 	/*
-	 * When it exits, what it left in its group is killed too: for a
-	 * program that starts nothing meant to outlive it (gnuplot). Without
-	 * it, what a finished command leaves in the background lives on (git's
-	 * auto gc, a build server): the group is only ours while it runs.
-	 * Needs the guardian (not with @log_only), whose group it is.
+	 * When it exits, what it left is killed too, in its group or out of
+	 * it: for a program that starts nothing meant to outlive it (gnuplot).
+	 * Without it, what a finished command leaves in the background lives
+	 * on (git's auto gc, a build server): the group is only ours while it
+	 * runs. Needs the guardian (not with @log_only), whose group it is.
 	 */
 	bool end_group;
 };
@@ -61,8 +68,8 @@ struct child_command {
  * started (EXIT_ENV: no such program), was interrupted (the group killed;
  * @err says so) or did not end within @cmd->timeout (the group killed;
  * EXIT_ENV, "ARGV0 did not finish within N s: it was killed, with its
- * process group"; a process that left the group, with setsid say, is not
- * ours to find and lives on).
+ * process group"). A command killed so takes with it what left its group
+ * (setsid say): its holder kills and reaps every descendant it has left.
  */
 int run_command(const struct child_command *cmd, char *last_line, size_t len,
 		struct error *err);
@@ -70,7 +77,7 @@ int run_command(const struct child_command *cmd, char *last_line, size_t len,
 /*
  * For a cleanup at a terminating signal (util/signals.h) that must not race
  * the command running now (gnuplot writing in a directory the cleanup
- * removes): kill its group and wait for the command itself to end.
+ * removes): kill its group, and what left it, and wait for them to end.
  * Async-signal-safe; nothing when no command runs.
  */
 void run_command_end_running(void);

@@ -14,6 +14,7 @@ NOISY="$BATS_TEST_DIRNAME/../data/noisy.c"
 
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
+	escapee_kill "$TMP/sid"
 	rm -rf "$TMP"
 }
 BESTOF="$BATS_TEST_DIRNAME/../data/bestof.c"
@@ -441,6 +442,31 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	PID=
 	wait_for gone "$shell"
 	wait_for gone "$sleeper"
+}
+
+# build_escapes SIGNAL: a bisection whose build starts a sleeper out of its
+# process group (escaping_script) and hangs, sent SIGNAL once the sleeper
+# has said who it is; the sleeper ends with the build.
+build_escapes() {
+	repo_of 2 2 100.0 120.0
+	escaping_script "$TMP/escape.sh"
+	"$SP" bisect command -p cmd=./prog --good HEAD~1 --bad HEAD \
+		--build "sh '$TMP/escape.sh' '$TMP/sid'" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -s "$TMP/sid"
+	interrupt_and_wait "-$1" "$PID"
+	PID=
+	escapee_gone "$TMP/sid"
+}
+
+@test "bisect: interrupted during --build, what the build started out of its group ends" {
+	build_escapes INT
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
+}
+
+@test "bisect: killed with SIGKILL during --build, what the build started out of its group ends" {
+	build_escapes KILL
+	[ "$rc" -eq 137 ]
 }
 
 # bisect_record_edited EDIT: a bisection of a 30 % regression done, then its

@@ -185,6 +185,35 @@ descendants() {
 	done
 }
 
+# escaping_script FILE: a script, run as `sh FILE PIDFILE`, that starts a
+# sleeper in a session of its own (setsid: out of its process group, which
+# killing the group misses), waits until the sleeper wrote its pid to
+# PIDFILE, and hangs. The sleeper holds none of bats's files.
+escaping_script() {
+	cat >"$1" <<'EOF'
+setsid sh -c 'echo $$ >"$1.new"; mv "$1.new" "$1"; exec sleep 600' sh "$1" \
+	</dev/null >/dev/null 2>&1 3>&- &
+until [ -s "$1" ]; do sleep 0.01; done
+exec sleep 600
+EOF
+}
+
+# escapee_gone PIDFILE: wait until the sleeper of escaping_script whose pid
+# is in PIDFILE has ended; past wait_for's limit, kill it and fail.
+escapee_gone() {
+	wait_for all_gone "$(cat "$1")" || { escapee_kill "$1"; return 1; }
+}
+
+# escapee_kill PIDFILE: for a teardown: kill the sleeper of escaping_script
+# whose pid is in PIDFILE, if it still lives (and is still a sleep).
+escapee_kill() {
+	local pid
+
+	[ -s "$1" ] || return 0
+	pid=$(cat "$1")
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != sleep ] || kill -9 "$pid" 2>/dev/null || true
+}
+
 # all_gone PID...: none of the processes PID is alive (a zombie has ended;
 # only its parent has not looked yet).
 all_gone() {

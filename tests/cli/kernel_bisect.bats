@@ -65,6 +65,7 @@ teardown() {
 		for pid in $(cat "$m/pids" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
 	done
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
+	escapee_kill "$TMP/sid"
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
@@ -181,6 +182,21 @@ install() {
 	local pid=$(cat "$TMP/boot.pid")
 	kill -9 "$pid" 2>/dev/null && { echo "the boot command lives on"; return 1; }
 	true
+}
+
+@test "worker: a boot command killed at --boot-timeout takes what left its group with it" {
+	machine m1
+	escaping_script "$TMP/escape.sh"
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	# timeout(1) only guards the test against a worker that would hang for ever
+	run timeout 60 env SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once \
+		--boot-cmd "exec sh '$TMP/escape.sh' '$TMP/sid'" --boot-timeout 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cannot boot 6.18.0-new: the boot command did not finish within 3 s"* ]]
+	[ "$(job_state "$id")" = failed ]
+	[ -s "$TMP/sid" ] || { echo "the deadline came before the sleeper started"; return 1; }
+	escapee_gone "$TMP/sid"
 }
 
 # The UPDATE that marks job 1 booting waits, in its trigger, until the test
@@ -726,6 +742,21 @@ complete_batches() {
 		--machine m1 --good HEAD~10 --bad HEAD --build true
 	[ "$status" -eq 2 ]
 	[[ "${lines[-1]}" == *"a git bisect is in progress in "* ]]
+}
+
+@test "bisect --kernel-tree: interrupted in a build, what the build started out of its group ends" {
+	tree_of 2 12
+	escaping_script "$TMP/escape.sh"
+	sp --db "$PG" db init >/dev/null
+	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" --kernel-tree "$TMP/tree" \
+		--machine m1 --good HEAD~10 --bad HEAD --build "sh '$TMP/escape.sh' '$TMP/sid'" \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -s "$TMP/sid"
+	interrupt_and_wait "$PID"
+	PID=
+	[ "$rc" -eq 130 ] || { echo "rc=$rc"; cat "$TMP/err"; false; }
+	escapee_gone "$TMP/sid"
 }
 
 @test "bisect --kernel-tree: a tree it cannot put back is said, even with -q, and not said to be back" {

@@ -3,8 +3,9 @@
  * run_command()'s deadline (util/run_command.h): a command that ends in
  * time is untouched by it; one that does not is killed with every process
  * of its group, also when it has closed the pipes we read, and the error
- * says how long it had. A death by signal is named; what a command leaves
- * in its group when it exits is killed only when end_group asks.
+ * says how long it had, and with what left the group (setsid). A death
+ * by signal is named; what a command leaves behind when it exits, in its
+ * group or out of it, is killed only when end_group asks.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -97,18 +98,30 @@ static void test_error_line(void **state)
 	assert_string_equal(last, "");
 }
 
-/* The command's last line is the pid of a process it left behind in its group. */
+/* dies(), and killed when it does not: a failed test leaves no sleeper behind. */
+static bool dies_or_kill(long pid)
+{
+	if (dies(pid))
+		return true;
+	kill((pid_t)pid, SIGKILL);
+	return false;
+}
+
+/*
+ * The command's last line is the pid of a process it left behind, in its
+ * group or out of it.
+ */
 static void check_killed(const char *script)
 {
 	struct error err = { 0 };
 	char last[128];
 
 	assert_int_equal(run_sh(script, 1, last, sizeof(last), &err), -1);
+	assert_true(atol(last) > 0);
+	assert_true(dies_or_kill(atol(last)));
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_string_equal(err.msg, "sh did not finish within 1 s: it was killed, with its "
 			    "process group");
-	assert_true(atol(last) > 0);
-	assert_true(dies(atol(last)));
 }
 
 static void test_past_the_deadline(void **state)
@@ -122,6 +135,13 @@ static void test_pipes_closed(void **state)
 {
 	(void)state;
 	check_killed("sleep 600 >/dev/null 2>&1 & echo $! >&2; exec >&- 2>&-; sleep 600");
+}
+
+/* It left the group (a session of its own): it is killed all the same. */
+static void test_left_the_group(void **state)
+{
+	(void)state;
+	check_killed("setsid sleep 600 >/dev/null 2>&1 & echo $! >&2; sleep 600");
 }
 
 /* A death by signal is told from an exit status of 128 + it, and named. */
@@ -141,25 +161,33 @@ static void test_signal_named(void **state)
 }
 
 /*
- * What a command left in its group when it exited lives on (a build
- * server), unless end_group says the group is ours to end.
+ * What a command left behind when it exited lives on (a build server), in
+ * its group or out of it, unless end_group says the group is ours to end,
+ * and with it what left the group.
  */
-static void test_end_group(void **state)
+static void check_left(const char *script)
 {
 	struct error err = { 0 };
 	char last[128];
-	const char *script = "sleep 600 >/dev/null 2>&1 & echo $! >&2";
+	char s;
 
-	(void)state;
 	assert_int_equal(run_group(script, 60, true, last, sizeof(last), &err), 0);
 	assert_true(atol(last) > 0);
-	assert_true(dies(atol(last)));
+	assert_true(dies_or_kill(atol(last)));
 	assert_int_equal(run_group(script, 60, false, last, sizeof(last), &err), 0);
 	assert_true(atol(last) > 0);
 	/* alive now; it is ours to end (the group no longer is) */
-	assert_int_not_equal(state_of(atol(last)), 0);
-	assert_int_not_equal(state_of(atol(last)), 'Z');
+	s = state_of(atol(last));
 	kill((pid_t)atol(last), SIGKILL);
+	assert_int_not_equal(s, 0);
+	assert_int_not_equal(s, 'Z');
+}
+
+static void test_end_group(void **state)
+{
+	(void)state;
+	check_left("sleep 600 >/dev/null 2>&1 & echo $! >&2");
+	check_left("setsid sleep 600 >/dev/null 2>&1 & echo $! >&2");
 }
 
 int main(void)
@@ -169,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_error_line),
 		cmocka_unit_test(test_past_the_deadline),
 		cmocka_unit_test(test_pipes_closed),
+		cmocka_unit_test(test_left_the_group),
 		cmocka_unit_test(test_signal_named),
 		cmocka_unit_test(test_end_group),
 	};
