@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The comparison model: rows keyed by (workload, params, metric), the
- * metric by name, unit and direction (store/metric_key.h), one cell per
+ * metric by name, unit and direction (results/metric_key.h), one cell per
  * run with that run's samples pooled over its batches. Built by one
  * sort rather than nested searches, so a thousand benchmarks stay fast.
  */
@@ -14,7 +14,7 @@
 #include "analysis/history.h"
 #include "stats/batches.h"
 #include "stats/sort.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 

@@ -8,7 +8,7 @@
 
 #include "stats/adjust.h"
 #include "stats/summary.h"
-#include "store/results.h"
+#include "results/results.h"
 
 /*
  * The comparison model and its analysis: runs paired up row by row, every
@@ -144,7 +144,7 @@ void compare_options_init(struct compare_options *opts);
 
 /*
  * Pair up the metrics of @runs by (workload, params, metric), a metric by
- * its name, unit and direction (metric_key_same(), store/metric_key.h:
+ * its name, unit and direction (metric_key_same(), results/metric_key.h:
  * "m" in s and "m" in ms are two rows, never compared), pooling the
  * samples of every batch of a run; rows keep the order in which they first
  * appear. Metrics whose source is not "workload" are left out unless

@@ -3,7 +3,7 @@
  * History (history.h): the stored batches grouped into points (a run name,
  * or each batch), the points ordered once, then every (workload, params,
  * metric) of every batch, the metric by name, unit and direction
- * (store/metric_key.h), filed under its series in one pass through a hash
+ * (results/metric_key.h), filed under its series in one pass through a hash
  * table, so that thousands of runs of hundreds of benchmarks cost a sort
  * and not a quadratic search.
  */
@@ -18,7 +18,7 @@
 #include "stats/mean_ci.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/hash.h"
 #include "util/utf8.h"
 #include "util/version.h"

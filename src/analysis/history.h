@@ -7,12 +7,12 @@
 #include <stdint.h>
 
 #include "stats/changepoint.h"
-#include "store/results.h"
+#include "results/results.h"
 
 /*
  * History: every stored run (or batch) as one point of a series per
  * benchmark and metric (a metric being its name, unit and direction:
- * store/metric_key.h), in time, name or kernel version order, and the
+ * results/metric_key.h), in time, name or kernel version order, and the
  * change points of each series (Hunter's method, stats/changepoint.h) on
  * the points' means. Built once here; report/history.c only renders it.
  */

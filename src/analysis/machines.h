@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 
 /*

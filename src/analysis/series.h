@@ -3,7 +3,7 @@
 #define SCHEDPERF_ANALYSIS_SERIES_H
 
 #include "analysis/history.h"
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 
 /*

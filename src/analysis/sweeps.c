@@ -3,7 +3,7 @@
  * Sweeps found in a comparison's rows (sweeps.h). A row belongs to the
  * sweep of key K when its value of K is a number; the other parameters,
  * the workload and the metric (its name, unit and direction:
- * store/metric_key.h) name the sweep. Rows come in any order; the
+ * results/metric_key.h) name the sweep. Rows come in any order; the
  * points of a sweep are sorted by value.
  */
 #include <jansson.h>
@@ -14,7 +14,7 @@
 #include "analysis/sweeps.h"
 #include "stats/mean_ci.h"
 #include "stats/summary.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -5,7 +5,7 @@
 #include "analysis/history.h"
 #include "cli/name_list.h"
 #include "cli/options.h"
-#include "store/results.h"
+#include "results/results.h"
 
 /*
  * What history, detect and report --history share: the options that

@@ -17,7 +17,7 @@
 #include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "runner/lock_wait.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

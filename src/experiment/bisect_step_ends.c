@@ -12,7 +12,7 @@
 
 #include "experiment/bisect_step.h"
 #include "stats/median_ci.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/swapped_ends.h"
 #include "util/xalloc.h"
 
@@ -44,7 +44,7 @@ static int other_metric(const struct bisect_step *b, const struct stored_end *en
  * Every measured positive sample of the run's benchmark like ours, sorted;
  * those not positive (zero, negative, not a number) only counted: a step
  * compares logs, which they have none of. The metric is ours by name, unit
- * and direction (store/metric_key.h).
+ * and direction (results/metric_key.h).
  */
 static int load_samples(struct store *st, const struct bisect_step *b, struct stored_end *end,
 			struct error *err)

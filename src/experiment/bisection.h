@@ -13,7 +13,7 @@
 #include "runner/commit_build.h"
 #include "stats/level_choice.h"
 #include "stats/rng.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "store/store.h"
 
 /*
@@ -54,7 +54,7 @@ struct bisection {
 	const struct workload *w;
 	/*
 	 * The metric, fixed by the first measurement that found it (name,
-	 * unit and direction, store/metric_key.h): metric_known once it is
+	 * unit and direction, results/metric_key.h): metric_known once it is
 	 */
 	bool metric_known;
 	char *metric_name, *metric_unit;
@@ -136,7 +136,7 @@ char *bisection_run_name(const struct bisection *bi, const char *hash);
  * The metric @m that a measurement stored or measures, @whose saying which
  * ("job 12 on m1 stored", "this schedperf measures"). The first fixes the
  * bisection's metric, which the record keeps (for the report, and for
- * --resume); a later one must be that same metric (store/metric_key.h):
+ * --resume); a later one must be that same metric (results/metric_key.h):
  * one in another unit or direction is refused, EXIT_ENV with @fix, since
  * its values cannot be compared with the others. 0, or -1 with @err.
  */

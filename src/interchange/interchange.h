@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 
 /*
@@ -27,14 +27,14 @@
  * samples then come R per iteration, in order.
  *
  * "profiles" (omitted when there are none) are the CPU profiles of the
- * profile monitor as the store keeps them (store/results.h): "seq" is the
+ * profile monitor as the store keeps them (results/results.h): "seq" is the
  * iteration's number in the store they were exported from.
  *
  * One element of "runs" per batch. Output is deterministic, so export ->
  * import -> export is byte-identical.
  *
  * A room of its own above the store: it reads and writes the store's
- * results in memory (store/results.h) and never opens a store; the
+ * results in memory (results/results.h) and never opens a store; the
  * commands export and import do that.
  */
 

@@ -2,7 +2,7 @@
 #ifndef SCHEDPERF_MONITOR_ENVIRONMENT_H
 #define SCHEDPERF_MONITOR_ENVIRONMENT_H
 
-#include "store/results.h"
+#include "results/results.h"
 
 /*
  * The machine's state that can explain a result (a debugging facility left

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 #include "workload/workload.h"
 

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "monitor/monitor.h"
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 #include "workload/workload.h"
 

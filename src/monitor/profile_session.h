@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 #include "monitor/symbols.h"
-#include "store/results.h"
+#include "results/results.h"
 
 /*
  * What one profiled iteration's perf records add up to (the profile

@@ -22,7 +22,7 @@
 #include "report/report.h"
 #include "report/texttab.h"
 #include "stats/moremath.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 
@@ -591,7 +591,7 @@ void report_compare_benchstat(FILE *out, const struct comparison *cmp,
 	/*
 	 * A table per unit, benchstat's being the metric's name; a metric of
 	 * that name in another unit or direction is another metric
-	 * (store/metric_key.h), so another table, whose geomean never mixes
+	 * (results/metric_key.h), so another table, whose geomean never mixes
 	 * the two, and its head says which.
 	 */
 	for (size_t i = 0; i < cmp->nr_rows; i++) {

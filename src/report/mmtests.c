@@ -27,7 +27,7 @@
 
 #include "report/report.h"
 #include "stats/r_text.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/array.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
@@ -582,7 +582,7 @@ static void mm_no_baseline(FILE *out, const struct comparison *cmp,
 	free(op);
 }
 
-/* A table per workload and metric (its name, unit and direction: store/metric_key.h). */
+/* A table per workload and metric (its name, unit and direction: results/metric_key.h). */
 static bool same_table(const struct compare_row *a, const struct compare_row *b)
 {
 	return !strcmp(a->workload, b->workload) && result_metric_same(a->metric, b->metric);

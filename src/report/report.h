@@ -8,7 +8,7 @@
 #include "analysis/comparison.h"
 #include "analysis/profile_diff.h"
 #include "report/output.h"
-#include "store/results.h"
+#include "results/results.h"
 #include "store/store.h"
 
 #include <jansson.h>

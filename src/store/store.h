@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/error.h"
 #include "util/process.h"
 

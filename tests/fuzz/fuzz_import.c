@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "interchange/interchange.h"
-#include "store/results.h"
+#include "results/results.h"
 
 static int same_text(const char *a, const char *b)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The identity of a metric across runs (src/store/metric_key.c): name,
+ * The identity of a metric across runs (src/results/metric_key.c): name,
  * unit and direction, its order and hash; and the two models built on it,
  * compare's rows (analysis/comparison.c) and history's series
  * (analysis/history.c), which keep "m" in s, "m" in ms and "m" where
@@ -17,7 +17,7 @@
 
 #include "analysis/comparison.h"
 #include "analysis/history.h"
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/hash.h"
 
 static void test_cmp(void **state)

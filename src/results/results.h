@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_STORE_RESULTS_H
-#define SCHEDPERF_STORE_RESULTS_H
+#ifndef SCHEDPERF_RESULTS_RESULTS_H
+#define SCHEDPERF_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "store/metric_key.h"
+#include "results/metric_key.h"
 #include "util/hash.h"
 
 static const char *text(const char *s)

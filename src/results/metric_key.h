@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SCHEDPERF_STORE_METRIC_KEY_H
-#define SCHEDPERF_STORE_METRIC_KEY_H
+#ifndef SCHEDPERF_RESULTS_METRIC_KEY_H
+#define SCHEDPERF_RESULTS_METRIC_KEY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "store/results.h"
+#include "results/results.h"
 #include "util/better.h"
 
 /*
