@@ -272,14 +272,17 @@ int benchmarks_read(struct load *l, struct error *err)
 		return -1;
 	index_benches(l);
 	/* Each failed iteration's reason, which show and export give. */
-	return load_rows(l, "SELECT benchmark_id, failure FROM iterations "
-			 "WHERE failure IS NOT NULL ORDER BY benchmark_id, seq",
-			 "SELECT i.benchmark_id, i.failure FROM benchmarks k JOIN iterations i "
-			 "ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL "
-			 "ORDER BY i.benchmark_id, i.seq", failed_row, err) ||
-	       load_rows(l, METRICS "metrics m ORDER BY m.benchmark_id",
-			 METRICS "benchmarks k JOIN metrics m ON m.benchmark_id = k.id "
-			 "WHERE k.batch_id = $1 ORDER BY k.position, k.id", metric_row, err) ? -1 : 0;
+	if (load_rows(l, "SELECT benchmark_id, failure FROM iterations "
+		      "WHERE failure IS NOT NULL ORDER BY benchmark_id, seq",
+		      "SELECT i.benchmark_id, i.failure FROM benchmarks k JOIN iterations i "
+		      "ON i.benchmark_id = k.id WHERE k.batch_id = $1 AND i.failure IS NOT NULL "
+		      "ORDER BY i.benchmark_id, i.seq", failed_row, err) ||
+	    load_rows(l, METRICS "metrics m ORDER BY m.benchmark_id",
+		      METRICS "benchmarks k JOIN metrics m ON m.benchmark_id = k.id "
+		      "WHERE k.batch_id = $1 ORDER BY k.position, k.id", metric_row, err))
+		return -1;
+	load_index_metrics(l);
+	return 0;
 }
 
 /*

@@ -225,6 +225,7 @@ struct load {
 	int64_t *metric_ids;		/* the benchmarks' metrics, a benchmark's together */
 	int *metric_positions;		/* and their positions */
 	size_t nr_metric_ids, alloc_metric_ids;
+	struct id_index metrics_by_id;	/* into metric_ids, once they are all read */
 	void *part;			/* the state of the part being read */
 };
 
@@ -232,6 +233,8 @@ struct load {
 struct result_batch *load_batch(struct load *l, int64_t id);
 /* The benchmark of id @id with what the load keeps of it, NULL when not read. */
 struct load_bench *load_bench(struct load *l, int64_t id);
+/* Index the metrics read (metric_ids) for load_metric(), once all are read. */
+void load_index_metrics(struct load *l);
 /* The metric of benchmark @b with store id @id; NULL if none. */
 struct result_metric *load_metric(struct load *l, struct load_bench *b, int64_t id);
 static inline struct result_benchmark *load_benchmark(struct load *l,

@@ -332,6 +332,7 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	free(l.benches_by_id.ids);
 	free(l.metric_ids);
 	free(l.metric_positions);
+	free(l.metrics_by_id.ids);
 	return rc;
 }
 

@@ -537,6 +537,25 @@ PY
 	sp export a | cmp - "$TMP/good.json"
 }
 
+@test "a sample stored under another benchmark's metric is read under neither" {
+	sp run pipe -p loops=1000,2000 -i 2 --name a --quiet --no-monitors
+	# the first iteration of the first benchmark: its usec_per_op sample
+	# moved to the second benchmark's usec_per_op (a store changed by hand)
+	sqlite3 "$SCHEDPERF_DB" "UPDATE samples SET metric_id = (SELECT m.id FROM metrics m
+		JOIN benchmarks k ON k.id = m.benchmark_id WHERE k.position = 1 AND m.position = 0)
+		WHERE metric_id = (SELECT m.id FROM metrics m JOIN benchmarks k
+		ON k.id = m.benchmark_id WHERE k.position = 0 AND m.position = 0)
+		AND iteration_id = (SELECT MIN(i.id) FROM iterations i JOIN benchmarks k
+		ON k.id = i.benchmark_id WHERE k.position = 0)"
+	sp export a | "$PYTHON" -c 'import json, sys
+d = json.load(sys.stdin)
+for b in d["runs"][0]["benchmarks"]:
+    print(" ".join(m["name"] + "=" + str(len(m["samples"])) for m in b["metrics"][:2]))
+' >"$TMP/counts"
+	[ "$(cat "$TMP/counts")" = "usec_per_op=1 ops_per_sec=2
+usec_per_op=2 ops_per_sec=2" ]
+}
+
 @test "every repetition of futex-wake is a sample, kept by its iteration" {
 	sp run futex-wake -p threads=2 -p repeat=3 -i 2 --warmup 1 --name fw --quiet --no-monitors
 	sp export fw -o "$TMP/fw.json"
