@@ -537,6 +537,20 @@ PY
 	sp export a | cmp - "$TMP/good.json"
 }
 
+@test "export refuses a benchmark whose metrics' names come twice, naming the first that repeats one" {
+	sp run pipe -p loops=1000 -i 2 --name a --quiet --no-monitors
+	# a name's text after a NUL is no part of it: positions 2 and 6 read as
+	# "x", 4 and 5 as "y" (the store's UNIQUE (benchmark_id, name) holds)
+	sqlite3 "$SCHEDPERF_DB" "UPDATE metrics SET name = 'x' || char(0) || position
+				 WHERE position IN (2, 6);
+				 UPDATE metrics SET name = 'y' || char(0) || position
+				 WHERE position IN (4, 5)"
+	run sp export a
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *", benchmark 1 (pipe), metric 6 (y): name: a metric of that name comes twice,"* ]]
+}
+
 @test "a sample stored under another benchmark's metric is read under neither" {
 	sp run pipe -p loops=1000,2000 -i 2 --name a --quiet --no-monitors
 	# the first iteration of the first benchmark: its usec_per_op sample
