@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "util/array.h"
 #include "util/numfmt.h"
+#include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -162,8 +163,50 @@ static void plot_color(FILE *script, size_t r)
 	fprintf(script, " lc rgb '%s'", palette[r % NR_COLORS]);
 }
 
+/*
+ * Each run's samples of row @i as gnuplot reads them (x = its place,
+ * jittered; the value; the iteration), NULL for a run without samples;
+ * free with free_row_data().
+ *
+ * The charts give them to gnuplot inline ('-', each ended by a line "e"),
+ * once a plot clause reads them, rather than as a data block of each run
+ * ($run0, $run1 ...): gnuplot finds a named block by a walk of all its
+ * variables, so that a report of thousands of runs spent most of gnuplot's
+ * time (quadratic in the runs) finding them. The data are the same, and
+ * so is every chart but for the hidden <title> of a plot of the
+ * distribution chart, gnuplot's own words for its source ("'-' using 1:2").
+ */
+static char **row_data(const struct comparison *cmp, size_t i, const struct chart_unit *u)
+{
+	const struct compare_row *row = &cmp->rows[i];
+	char **data = xcalloc(cmp->nr_runs + 1, sizeof(*data));
+
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
+		const struct compare_cell *c = &row->cells[r];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!c->nr_samples)
+			continue;
+		for (size_t k = 0; k < c->nr_samples; k++)
+			strbuf_addf(&sb, "%.17g %.17g %zu\n",
+				    (double)(r + 1) + (fmod((double)k * 0.618034, 1.0) - 0.5) * 0.3,
+				    in_unit(u, c->samples[k]), k + 1);
+		strbuf_addstr(&sb, "e\n");
+		data[r] = strbuf_detach(&sb);
+	}
+	return data;
+}
+
+static void free_row_data(char **data, size_t nr_runs)
+{
+	for (size_t r = 0; r < nr_runs; r++)
+		free(data[r]);
+	free(data);
+}
+
 /* Points of each run at x = its place, jittered, and a box per run. */
-static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cmp, size_t i)
+static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cmp, size_t i,
+				 char *const *data)
 {
 	const struct compare_row *row = &cmp->rows[i];
 	struct chart_unit u = row_unit(row, cmp->nr_runs);
@@ -174,16 +217,6 @@ static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cm
 
 	free(title);
 	free(y);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		const struct compare_cell *c = &row->cells[r];
-
-		fprintf(s, "$run%zu << EOD\n", r);
-		for (size_t k = 0; k < c->nr_samples; k++)
-			fprintf(s, "%.17g %.17g %zu\n",
-				(double)(r + 1) + (fmod((double)k * 0.618034, 1.0) - 0.5) * 0.3,
-				in_unit(&u, c->samples[k]), k + 1);
-		fputs("EOD\n", s);
-	}
 	fputs("set style boxplot nooutliers\nset style fill empty\nset xtics (", s);
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		fputs(r ? ", " : "", s);
@@ -192,24 +225,29 @@ static size_t chart_distribution(struct gnuplot *gp, const struct comparison *cm
 	}
 	fprintf(s, ")\nset xrange [0.5:%zu.5]\nset key off\nplot", cmp->nr_runs);
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		if (!row->cells[r].nr_samples)
+		if (!data[r])
 			continue;
-		fprintf(s, "%s $run%zu using (%zu):2 with boxplot lw 1.5", first ? "" : ",", r,
-			r + 1);
+		fprintf(s, "%s '-' using (%zu):2 with boxplot lw 1.5", first ? "" : ",", r + 1);
 		plot_color(s, r);
-		fprintf(s, ", $run%zu using 1:2 with points pt 7 ps 0.5", r);
+		fputs(", '-' using 1:2 with points pt 7 ps 0.5", s);
 		plot_color(s, r);
 		first = false;
 	}
 	fputs(first ? " NaN notitle\n" : "\n", s);
+	for (size_t r = 0; r < cmp->nr_runs; r++)
+		if (data[r]) {
+			fputs(data[r], s);	/* the box's */
+			fputs(data[r], s);	/* the points' */
+		}
 	return n;
 }
 
 /* The samples of each run in iteration order: drift and warm-up show. */
-static size_t chart_order(struct gnuplot *gp, const struct comparison *cmp, size_t i)
+static size_t chart_order(struct gnuplot *gp, const struct comparison *cmp, size_t i,
+			  char *const *data)
 {
 	const struct compare_row *row = &cmp->rows[i];
-	struct chart_unit u = row_unit(row, cmp->nr_runs);	/* as $runN holds them */
+	struct chart_unit u = row_unit(row, cmp->nr_runs);	/* as row_data() holds them */
 	char *title = row_title(row), *y = axis_title(row->metric, &u);
 	FILE *s = gp->script;
 	size_t n = gnuplot_chart(gp, 560, 360, title, "sample (in iteration order)", y);
@@ -219,15 +257,18 @@ static size_t chart_order(struct gnuplot *gp, const struct comparison *cmp, size
 	free(y);
 	fputs("set key outside bottom center horizontal\nplot", s);
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		if (!row->cells[r].nr_samples)
+		if (!data[r])
 			continue;
-		fprintf(s, "%s $run%zu using 3:2 title ", first ? "" : ",", r);
+		fprintf(s, "%s '-' using 3:2 title ", first ? "" : ",");
 		gnuplot_string(s, cmp->runs[r].name);
 		fputs(" with linespoints pt 7 ps 0.5", s);
 		plot_color(s, r);
 		first = false;
 	}
 	fputs(first ? " NaN notitle\n" : "\n", s);
+	for (size_t r = 0; r < cmp->nr_runs; r++)
+		if (data[r])
+			fputs(data[r], s);
 	return n;
 }
 
@@ -259,8 +300,17 @@ static size_t chart_sweep(struct gnuplot *gp, const struct comparison *cmp,
 	n = gnuplot_chart(gp, 720, 420, title, sw->key, y);
 	free(title);
 	free(y);
+	fputs("set key outside bottom center horizontal\nplot", s);
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		fprintf(s, "$sweep%zu << EOD\n", r);
+		fprintf(s, "%s '-' using 1:2:3:4 title ", first ? "" : ",");
+		gnuplot_string(s, cmp->runs[r].name);
+		fputs(" with yerrorlines pt 7 ps 0.6", s);
+		plot_color(s, r);
+		first = false;
+	}
+	fputc('\n', s);
+	/* inline, as row_data() says why */
+	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		for (size_t k = 0; k < sw->nr_points; k++) {
 			const struct sweep_point *p = &sw->points[k];
 
@@ -270,17 +320,8 @@ static size_t chart_sweep(struct gnuplot *gp, const struct comparison *cmp,
 					isfinite(p->low[r]) ? p->low[r] : p->mean[r]), in_unit(&u,
 					isfinite(p->high[r]) ? p->high[r] : p->mean[r]));
 		}
-		fputs("EOD\n", s);
+		fputs("e\n", s);
 	}
-	fputs("set key outside bottom center horizontal\nplot", s);
-	for (size_t r = 0; r < cmp->nr_runs; r++) {
-		fprintf(s, "%s $sweep%zu using 1:2:3:4 title ", first ? "" : ",", r);
-		gnuplot_string(s, cmp->runs[r].name);
-		fputs(" with yerrorlines pt 7 ps 0.6", s);
-		plot_color(s, r);
-		first = false;
-	}
-	fputc('\n', s);
 	return n;
 }
 
@@ -363,10 +404,16 @@ static int draw_charts(const struct html_input *in, struct gnuplot *gp, struct c
 		return -1;
 	for (size_t i = 0; i < cmp->nr_rows; i++) {
 		/* a row of failed iterations only has nothing to draw (gnuplot refuses it) */
+		struct chart_unit u;
+		char **data;
+
 		if (!row_has_samples(&cmp->rows[i], cmp->nr_runs))
 			continue;
-		ch->distribution[i] = chart_distribution(gp, cmp, i);
-		ch->order[i] = chart_order(gp, cmp, i);
+		u = row_unit(&cmp->rows[i], cmp->nr_runs);
+		data = row_data(cmp, i, &u);
+		ch->distribution[i] = chart_distribution(gp, cmp, i, data);
+		ch->order[i] = chart_order(gp, cmp, i, data);
+		free_row_data(data, cmp->nr_runs);
 	}
 	for (size_t i = 0; i < in->nr_sweeps; i++)
 		ch->sweep[i] = chart_sweep(gp, cmp, &in->sweeps[i]);

@@ -59,6 +59,25 @@ assert_self_contained() {
 	[ -z "$(grep -Eo " id=['\"][^'\"]*" "$TMP/r.html" | sort | uniq -d)" ]
 }
 
+@test "report: gnuplot reads each run's samples inline, never a data block a run" {
+	command -v gnuplot >/dev/null || skip "gnuplot missing"
+	# gnuplot finds a named data block by a walk of all its variables: a block
+	# of each run made a report of thousands of runs quadratic in the runs
+	sweep_runs
+	mkdir "$TMP/bin"
+	printf '#!/bin/sh\ncp "$1" "%s/charts.gp"\nexec "%s" "$@"\n' "$TMP" \
+		"$(command -v gnuplot)" >"$TMP/bin/gnuplot"
+	chmod +x "$TMP/bin/gnuplot"
+	PATH="$TMP/bin:$PATH" run "$SP" report base new -o "$TMP/r.html"
+	[ "$status" -eq 0 ]
+	[ "$(charts "$TMP/r.html")" = "distribution:3 order:3 sweep:1 " ]
+	refute grep -q '<<' "$TMP/charts.gp"
+	# each row's samples of each run, for its box, its points and its order;
+	# each run's points of the sweep
+	[ "$(grep -c '^e$' "$TMP/charts.gp")" -eq $((3 * 2 * 3 + 2)) ]
+	[ "$(grep -c '^[0-9.e+-]* [0-9.e+-]* [1-4]$' "$TMP/charts.gp")" -eq $((3 * 2 * 3 * 4)) ]
+}
+
 @test "report: headless Chromium renders it, every chart, no console error" {
 	command -v chromium >/dev/null || skip "chromium is not installed (scripts/install-deps.sh installs it)"
 	sweep_runs
