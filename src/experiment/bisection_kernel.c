@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "experiment/bisection.h"
+#include "experiment/bisection_tree.h"
 #include "runner/iteration.h"
 #include "stats/sort.h"
 #include "stats/summary.h"
@@ -59,8 +60,9 @@ static int kernel_open(struct bisection *bi, struct error *err)
 	struct strbuf head = STRBUF_INIT;
 	int rc;
 
+	/* resumed: the tree as the last process left it, a checkout half done finished */
 	if (json_object_get(bi->record, "orig_head"))
-		return 0;
+		return tree_recover(bi, err);
 	/*
 	 * where the tree was, to leave it there again when the bisection is
 	 * over: its branch, or its commit when it has none, or one whose name
@@ -141,44 +143,6 @@ static int tree_release(struct bisection *bi, const char *hash, struct strbuf *o
 			 bi->repo_top, problem);
 }
 
-/*
- * The tree has no changes to tracked files: a build that left some (a
- * tracked file it writes) would make the next checkout fail, or carry
- * them into the next commit's kernel. Names the files, a few of them.
- */
-static int tree_unchanged(struct bisection *bi, struct error *err)
-{
-	struct strbuf out = STRBUF_INIT, head = STRBUF_INIT;
-	char files[200] = "";
-	size_t used = 0;
-	int rc = 0;
-
-	if (git_run(bi->repo_top, &out, err, "status", "--porcelain", "--untracked-files=no",
-		    NULL) || git_run(bi->repo_top, &head, err, "rev-parse", "--short=12", "HEAD",
-				     NULL)) {
-		rc = -1;
-		goto out;
-	}
-	for (const char *line = strbuf_str(&out); *line && used < sizeof(files) - 1;) {
-		size_t n = strcspn(line, "\n");
-
-		/* "XY PATH": the two status letters and a space */
-		if (n > 3)
-			used += (size_t)snprintf(files + used, sizeof(files) - used, "%s%.*s",
-						 used ? ", " : "", (int)(n - 3), line + 3);
-		line += n + (line[n] == '\n');
-	}
-	if (out.len)
-		rc = error_set(err, EXIT_USAGE, "bisect: the build of %s changed files git tracks "
-			       "in %s (%s), so the next commit cannot be checked out (make --build "
-			       "leave them as they are, e.g. build out of the tree with O=DIR)",
-			       git_chomp(&head), bi->repo_top, files);
-out:
-	strbuf_release(&out);
-	strbuf_release(&head);
-	return rc;
-}
-
 static int kernel_build(struct bisection *bi, const char *hash, char *why, size_t len,
 			struct error *err)
 {
@@ -194,13 +158,10 @@ static int kernel_build(struct bisection *bi, const char *hash, char *why, size_
 	if (release_of(bi, hash))
 		return 0;
 	sampling_note(bi->events, "bisect: building the kernel of %.12s", hash);
-	if (tree_unchanged(bi, err))
-		return -1;
-	bi->tree_moved = true;
-	if (git_run(bi->repo_top, NULL, err, "checkout", "-q", "--detach", hash, NULL))
+	if (tree_unchanged(bi, err) || tree_checkout(bi, hash, err))
 		return -1;
 	status = run_command(&cmd, last, sizeof(last), err);
-	if (status < 0)
+	if (status < 0 || tree_built(bi, err))
 		return -1;
 	if (status) {
 		snprintf(why, len, "the build failed (%s)%s%s",

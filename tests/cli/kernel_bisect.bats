@@ -451,6 +451,84 @@ PY
 	[ "$host" = m1 ] || [ "$host" = m2 ]
 }
 
+# cut_git: a git on $TMP/bin, the real one but for a checkout of the commit
+# in $TMP/cut, which stops half done as one whose controller is killed
+# (kill -9, its git with it) leaves the tree: a file of the commit written,
+# another in part, git's index lock left behind; then it waits, its pid in
+# $TMP/cut-pid, to be killed with the controller.
+cut_git() {
+	local git
+	git=$(command -v git)
+	mkdir -p "$TMP/bin"
+	cat >"$TMP/bin/git" <<EOF
+#!/bin/sh
+if [ "\$3 \$4 \$5" = "checkout -q --detach" ] && [ "\$6" = "\$(cat "$TMP/cut" 2>/dev/null)" ]
+then
+	cd "\$2" || exit 1
+	"$git" show "\$6:change" >change
+	"$git" show "\$6:level" | head -c 2 >level
+	: >.git/index.lock
+	echo \$\$ >"$TMP/cut-pid"
+	exec sleep 600
+fi
+exec "$git" "\$@"
+EOF
+	chmod +x "$TMP/bin/git"
+}
+
+# cut_reached PID: the checkout was cut short, or PID ended first.
+cut_reached() {
+	[ -s "$TMP/cut-pid" ] || ! kill -0 "$1" 2>/dev/null
+}
+
+@test "bisect --kernel-tree: --resume finishes a checkout cut short by a kill, never over an edit" {
+	tree_of 3 4
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	start m1
+	head=$(git rev-parse HEAD)
+	cut_git
+	commit_of 1 >"$TMP/cut"
+	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
+		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~3 \
+		--bad HEAD --boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for cut_reached "$PID"
+	[ -s "$TMP/cut-pid" ] || { cat "$TMP/err"; false; }
+	kill -9 "$PID"
+	wait_for all_gone "$PID" "$(cat "$TMP/cut-pid")"
+	wait "$PID" || true
+	PID=
+	rm "$TMP/cut"
+	# what the killed checkout left: HEAD and the index where they were, two files moved
+	[ -e .git/index.lock ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	[ "$(cat level)" = 10 ]
+	# an edit of the user's, in a file the checkout does not touch, is never overwritten
+	echo '# mine' >>Makefile
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"removed $TMP/tree/.git/index.lock, git's index lock that a killed git left"* ]]
+	[[ "${lines[-1]}" == "schedperf: bisect: the kernel tree $TMP/tree has changes to tracked $(
+		)files (Makefile) that the stopped bisection's checkout of $(commit_of 1 | cut -c1-12) $(
+		)did not make, so it is not done again over them (commit or stash them, then go on $(
+		)with: schedperf bisect --resume --kernel-tree $TMP/tree --db $(quoted "$PG"))" ]]
+	[ "$(tail -1 Makefile)" = '# mine' ]
+	[ "$(cat level)" = 10 ]
+	# the edit undone, the checkout is done again and the bisection goes on to its culprit
+	git checkout -q Makefile
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"the checkout of $(commit_of 1 | cut -c1-12) that the stopped bisection $(
+		)left half done is done again"* ]]
+	[[ "$output" == *"culprit $(commit_of 3 | cut -c1-12) change 3"* ]]
+	[ "$(git symbolic-ref --short HEAD)" = master ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	[ -z "$(git status --porcelain --untracked-files=no)" ]
+	[ ! -e .git/index.lock ]
+}
+
 @test "bisect --kernel-tree: two bisections share a fleet, each on the machine it started on" {
 	# two trees whose kernels have distinct releases: each tree's commits are its own
 	tree_of 3 4 "$TMP/ta"
@@ -664,6 +742,38 @@ complete_batches() {
 	[[ "${lines[-1]}" == "schedperf: bisect: the build of "*" changed files git tracks in "* ]]
 	[[ "${lines[-1]}" == *"(level)"* ]]
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM bisections")" -eq 0 ]
+}
+
+@test "bisect --kernel-tree: changes to the tree that no build made are not said to be a build's" {
+	tree_of 2 4
+	sp --db "$PG" db init >/dev/null
+	# killed in 'make -s kernelrelease', after its first build left the tree as it was
+	local make
+	make=$(command -v make)
+	mkdir -p "$TMP/bin"
+	cat >"$TMP/bin/make" <<EOF
+#!/bin/sh
+echo \$\$ >"$TMP/make-pid"
+exec sleep 600
+EOF
+	chmod +x "$TMP/bin/make"
+	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
+		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~3 --bad HEAD --build true \
+		>"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for sh -c "[ -s '$TMP/make-pid' ] || ! kill -0 $PID"
+	[ -s "$TMP/make-pid" ] || { cat "$TMP/err"; false; }
+	kill -9 "$PID"
+	wait_for all_gone "$PID" "$(cat "$TMP/make-pid")"
+	wait "$PID" || true
+	PID=
+	echo '# mine' >>Makefile
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "${lines[-1]}" == "schedperf: bisect: the kernel tree $TMP/tree has changes to tracked $(
+		)files (Makefile) that no build of the bisection made, so the next commit cannot $(
+		)be checked out (commit or stash them, then go on)" ]]
+	[ "$(tail -1 Makefile)" = '# mine' ]
 }
 
 @test "bisect --kernel-tree: a release submit --kernel would refuse ends the bisection, naming the commit and the flaw" {
