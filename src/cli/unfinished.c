@@ -3,7 +3,7 @@
  * The batches of a run --replace that did not finish, said by the
  * commands that list batches: store_load() leaves such a batch out until
  * it completes, so that readers never see it and the batches it replaces
- * at once (store/transactions.c).
+ * at once (store/transactions.c); and the command that finishes a batch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "util/db_hint.h"
 #include "util/utf8.h"
 #include "util/words.h"
+#include "util/xalloc.h"
 
 /*
  * The run's name as the resume command gives it, quoted for a shell: as it
@@ -28,28 +29,35 @@ static char *quoted_name(const char *name)
 	return quoted;
 }
 
+char *run_resume_command(const char *db, const char *name)
+{
+	char *quoted = quoted_name(name), *hint = db_hint(db, false);
+	char *cmd = xasprintf("schedperf run --resume --name %s%s", quoted, hint);
+
+	free(hint);
+	free(quoted);
+	return cmd;
+}
+
 void say_unfinished_replacements(struct store *st, const char *db, const char *name)
 {
 	struct unfinished_replacement *list;
 	struct error err = { 0 };
-	char *hint;
 	size_t nr;
 
 	if (store_unfinished_replacements(st, name, &list, &nr, &err))
 		return;
 	fflush(stdout);
-	hint = db_hint(db, false);
 	for (size_t i = 0; i < nr; i++) {
-		char *run = utf8_message(list[i].name), *quoted = quoted_name(list[i].name);
+		char *run = utf8_message(list[i].name);
+		char *resume = run_resume_command(db, list[i].name);
 
 		fprintf(stderr, "schedperf: run '%s': batch %lld (started %s), a --replace, is "
 			"unfinished, so the batches it would replace are shown instead (finish "
-			"it with 'schedperf run --resume --name %s%s', unless a run writes it "
-			"now)\n",
-			run, (long long)list[i].batch_id, list[i].started, quoted, hint);
-		free(quoted);
+			"it with '%s', unless a run writes it now)\n",
+			run, (long long)list[i].batch_id, list[i].started, resume);
+		free(resume);
 		free(run);
 	}
-	free(hint);
 	unfinished_replacements_release(list, nr);
 }

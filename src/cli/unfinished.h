@@ -15,4 +15,11 @@ struct store;
  */
 void say_unfinished_replacements(struct store *st, const char *db, const char *name);
 
+/*
+ * The command that finishes a batch of run @name in store @db, malloc'd:
+ * "schedperf run --resume --name NAME", then the --db that reaches @db
+ * (db_hint()), both quoted for a shell, so that it works as printed.
+ */
+char *run_resume_command(const char *db, const char *name);
+
 #endif

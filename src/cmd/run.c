@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/status.h"
+#include "cli/unfinished.h"
 #include "cmd/cmd.h"
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
@@ -51,10 +52,11 @@ static const struct cmd_usage run_usage = {
 	"Each iteration runs in its own process group and is committed as soon as it\n"
 	"ends; Ctrl-C, SIGTERM or any other signal that ends the run keeps every\n"
 	"completed iteration and marks the batch incomplete (exit 128 + the signal);\n"
-	"--resume finishes it. However the run ends, kill -9 included, the tasks of\n"
-	"the iteration it was running die with it. A crashed or hung iteration is\n"
-	"recorded as failed, with why, and the run goes on; a run none of whose\n"
-	"iterations succeeded measured nothing: exit 1, saying why the last failed.\n",
+	"--resume finishes it, as the line printed then says (--db included).\n"
+	"However the run ends, kill -9 included, the tasks of the iteration it was\n"
+	"running die with it. A crashed or hung iteration is recorded as failed,\n"
+	"with why, and the run goes on; a run none of whose iterations succeeded\n"
+	"measured nothing: exit 1, saying why the last failed.\n",
 };
 
 struct run_request {
@@ -553,11 +555,14 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 			    const char *name)
 {
 	size_t len = strlen(err->msg);
+	char *resume;
 
 	if (!res->batch_id || err->code != EXIT_ENV || !len || err->msg[len - 1] != ')')
 		return;
-	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then 'schedperf run "
-		 "--resume --name %s' finishes batch %lld)", name, (long long)res->batch_id);
+	resume = run_resume_command(global.db, name);
+	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then '%s' finishes batch "
+		 "%lld)", resume, (long long)res->batch_id);
+	free(resume);
 }
 
 /*
@@ -748,11 +753,13 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		if (res.signal) {
+			char *resume = run_resume_command(global.db, req.opt.name);
+
 			code = command_interrupted("%zu completed iterations are kept; batch "
 						   "%lld of run '%s' is marked incomplete (finish "
-						   "it with 'schedperf run --resume --name %s')",
-						   res.iterations_done, (long long)res.batch_id,
-						   req.opt.name, req.opt.name);
+						   "it with '%s')", res.iterations_done,
+						   (long long)res.batch_id, req.opt.name, resume);
+			free(resume);
 			goto out;
 		}
 		if (!discard_unrun(st, &req, &res, &err))

@@ -103,6 +103,8 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 	fault 3 --db "$db" run pipe -p loops=10 -i 500 --name full -q
 	err_has "disk is full"
 	err_has "free disk space"
+	# the batch's resume names the store it is in
+	err_has "; then 'schedperf run --resume --name full --db $db' finishes batch 2)\$"
 	integrity_ok "$db"
 	whole_iterations "$db"
 	[ "$(iterations_of "$db" before)" -eq 2 ]
@@ -496,6 +498,29 @@ ctrl_c_in_wait() {
 	integrity_ok "$SCHEDPERF_DB"
 	references_ok
 	whole_iterations "$SCHEDPERF_DB"
+}
+
+# The hint names the store, made absolute, and the run, quoted for a shell:
+# one without --db finished the batch in ./schedperf.db, where it is not.
+@test "faults: Ctrl-C's resume hint names the store, and works as printed from elsewhere" {
+	local runner resume
+	mkdir "$TMP/here" "$TMP/elsewhere"
+	cd "$TMP/here"
+	gated_run -i 2 --no-monitors --name "it's a b" --db rel.db
+	wait_for arrived 1
+	kill -INT "$runner"
+	runner_ends 130
+	resume="schedperf run --resume --name 'it'\\''s a b' --db $TMP/here/rel.db"
+	[ "$(cat "$TMP/err")" = "schedperf: interrupted: 0 completed iterations are kept; batch 1 \
+of run 'it's a b' is marked incomplete (finish it with '$resume')" ] ||
+		{ cat "$TMP/err"; return 1; }
+	let_go 2 0
+	let_go 3 0
+	cd "$TMP/elsewhere"
+	eval "\"\$SP\" ${resume#schedperf } -q" 3>&-
+	SCHEDPERF_DB="$TMP/here/rel.db"
+	[ "$(count iterations 'failure IS NULL')" -eq 2 ]
+	[ "$(count batches 'complete = 1')" -eq 1 ]
 }
 
 @test "faults: ab waits for a lock held at its begin, saying so, and measures once it is free" {

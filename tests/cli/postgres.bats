@@ -211,7 +211,8 @@ locks_of() {
 	[ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err"; false; }
 	grep -q "^schedperf: .*store .postgresql:///postgres?host=.*connection" "$TMP/err"
 	# the store says what is wrong; run says how to finish its batch
-	grep -q "(check that the server runs, then run the command again; then 'schedperf run --resume --name r' finishes batch 1)$" "$TMP/err"
+	[[ "$(cat "$TMP/err")" == *"(check that the server runs, then run the command again; then \
+'schedperf run --resume --name r --db '$url'' finishes batch 1)" ]]
 	kept=$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations')
 	[ "$kept" -ge 3 ]
 	[ "$kept" -lt 20 ]
