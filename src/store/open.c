@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/queries.h"
 #include "store/schema.h"
@@ -36,6 +37,40 @@ static const struct store_driver *driver_for(const char *location)
 }
 
 /*
+ * A file name that reads as a driver's scheme without its "//" (postgres:,
+ * postgresql:x) or as the scheme's bare word (postgres): a URL mistyped
+ * more likely than a file wanted, which ./NAME still names.
+ */
+static int scheme_meant(const char *location, struct error *err)
+{
+	char shown[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(store_drivers); i++) {
+		const char *const *s = store_drivers[i]->schemes;
+
+		for (; s && *s; s++) {
+			size_t len = strcspn(*s, ":");
+
+			if (strncasecmp(location, *s, len) ||
+			    (location[len] && location[len] != ':'))
+				continue;
+			store_location_shown(location, shown, sizeof(shown));
+			if (!location[len])
+				return error_set(err, EXIT_USAGE, "--db '%s' would be a file so "
+						 "named in this directory, not a %s store "
+						 "(give --db %sHOST/DATABASE, or --db ./%s for "
+						 "the file)", shown, store_drivers[i]->name, *s,
+						 shown);
+			return error_set(err, EXIT_USAGE, "--db '%s' is not a %s URL, which "
+					 "begins %s (give --db %sHOST/DATABASE, or --db ./%s for "
+					 "a file so named)", shown, store_drivers[i]->name, *s, *s,
+					 shown);
+		}
+	}
+	return 0;
+}
+
+/*
  * A location no scheme took is a file name, unless it cannot have been
  * meant as one: a URL of a scheme no driver has (POSTGRESQL://, mysql://)
  * or a libpq connection string ("host=... password=..."), which would
@@ -57,7 +92,7 @@ static int file_name_meant(const char *location, struct error *err)
 				 "%.*s:// (give --db FILE or --db postgresql://HOST/DATABASE)",
 				 shown, (int)scheme, location);
 	}
-	return 0;
+	return scheme_meant(location, err);
 }
 
 /* The driver for @location, or -1 with @err when there is none to use. */

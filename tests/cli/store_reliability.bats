@@ -628,6 +628,31 @@ stop_while_made() {
 	[ -z "$(ls "$TMP" | grep -v -e '^out$' -e '^err$')" ]
 }
 
+# A PostgreSQL URL without its "//", or the scheme's word alone, made an
+# SQLite file so named, and the run went there unnoticed.
+@test "store: a --db that reads as a mistyped PostgreSQL URL is refused, exit 2, no file made" {
+	local db
+	cd "$TMP"
+	for db in postgresql: postgres: postgres:results POSTGRESQL:/results postgres postgresql \
+		Postgres; do
+		exit_is 2 "$SP" --db "$db" run pipe -p loops=10 -i 1 -q
+		err_has "or --db ./$db for "
+	done
+	err_has "^schedperf: --db 'Postgres' would be a file so named in this directory, not a \
+PostgreSQL store (give --db postgres://HOST/DATABASE, or --db ./Postgres for the file)$"
+	exit_is 2 "$SP" --db postgresql:x runs
+	err_has "^schedperf: --db 'postgresql:x' is not a PostgreSQL URL, which begins \
+postgresql:// (give --db postgresql://HOST/DATABASE, or --db ./postgresql:x for a file so named)$"
+	[ -z "$(ls "$TMP" | grep -v -e '^out$' -e '^err$')" ]
+	# a file so named, as the refusal says, and names that only begin so
+	sp --db ./postgres run pipe -p loops=10 -i 1 --name a -q
+	sp --db postgres.db run pipe -p loops=10 -i 1 --name a -q
+	sp --db postgresql-results run pipe -p loops=10 -i 1 --name a -q
+	[ "$(sqlite3 "$TMP/postgres" 'SELECT count(*) FROM runs')" -eq 1 ]
+	[ -s postgres.db ]
+	[ -s postgresql-results ]
+}
+
 @test "store: a --db that is a dangling symbolic link is refused, exit 2, nothing made" {
 	ln -s "$TMP/target.db" "$TMP/link.db"
 	exit_is 2 "$SP" --db "$TMP/link.db" run pipe -p loops=10 -i 1 -q
