@@ -327,7 +327,9 @@ static int submit_round(struct bisection *bi, struct session *s, json_t *pending
  * The median of the metric in the batch job @job stored, as a value of the
  * block: 0, 1 when the job stored the bisection's metric in another unit
  * or direction (a worker of another version: @err says so, and no later
- * round on that machine would do better), -1 with @err.
+ * round on that machine would do better), 2 when it stored no positive
+ * value of it (0, say: its kernel's doing, which the round is dropped for
+ * as for a failed job), -1 with @err.
  */
 static int boot_value(struct bisection *bi, const struct store_job *job, const char *run,
 		      double *value, struct error *err)
@@ -375,9 +377,7 @@ static int boot_value(struct bisection *bi, const struct store_job *job, const c
 		}
 	}
 	if (!n) {
-		error_set(err, EXIT_USAGE, "bisect: job %lld stored no positive %s (check -p and "
-			  "--metric)", (long long)job->id, wanted ? wanted :
-			  "value of the benchmark's first metric");
+		rc = 2;
 	} else {
 		sort_doubles(x, n);
 		*value = stats_median_sorted(x, n);
@@ -497,12 +497,23 @@ static int kernel_block(struct bisection *bi, struct session *s, double *values,
 	for (size_t i = 0; rc > 0 && !*other && i < s->nr; i++) {
 		int v = boot_value(bi, &jobs[i], s->runs[i], &values[i], err);
 
-		if (v < 0)
+		if (v < 0) {
 			rc = -1;
-		else if (v > 0)
+		} else if (v == 2) {
+			/* a value of 0, or none, on this kernel: as a failed job, a skip */
+			rc = 0;
+			s->failed_side = i;
+			snprintf(s->failure, sizeof(s->failure), "job %lld for %s on %s is done, "
+				 "but stored no positive %s", (long long)jobs[i].id, s->runs[i],
+				 jobs[i].worker ? jobs[i].worker : bi->machine,
+				 bi->metric_known ? bi->metric_name : bi->so.metric ? bi->so.metric :
+				 "value of the benchmark's first metric");
+			s->give_up = s->give_up || (s->levels && i == 1);
+		} else if (v > 0) {
 			snprintf(other, sizeof(other), "job %lld for %s on %s stored the metric in "
 				 "another unit or direction", (long long)jobs[i].id, s->runs[i],
 				 jobs[i].worker ? jobs[i].worker : bi->machine);
+		}
 	}
 	for (size_t i = 0; i < s->nr; i++)
 		store_job_release(&jobs[i]);

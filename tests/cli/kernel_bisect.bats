@@ -689,6 +689,36 @@ complete_batches() {
 	done
 }
 
+@test "bisect --kernel-tree: a job with no positive value drops its round; its step is a skip" {
+	tree_of 2 4
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	start m1
+	# the workload prints value 0 on the kernels of both steps, changes 2 and 3
+	zero="$(release_of 2) $(release_of 3)"
+	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
+		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~3 --bad HEAD \
+		--build "r=\$(make -s kernelrelease); case ' $zero ' in *\" \$r \"*) echo 0 ;;
+			 *) cat level ;; esac >\"\$KERNELS/\$r.level\"" \
+		--boot-iterations 3 --alpha 0.05 --seed 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"only skipped commits left"* ]]
+	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
+	[ "$(json '[s["verdict"] for s in d["steps"]]' "$TMP/b.json")" = "['skip', 'skip']" ]
+	for i in 2 3; do
+		h=$(commit_of $i | cut -c1-12)
+		[[ "$(json "[s['reason'] for s in d['steps'] if s['commit'].startswith('$h')][0]" \
+			"$TMP/b.json")" == *"for bisect-1-$h on m1 is done, but stored no positive "* ]]
+		[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 is $(
+			)done, but stored no positive "*"; its block is dropped"* ]]
+	done
+	# no batch of the steps' zeros is left for compare to pool
+	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
+	[ "$(complete_batches)" = "bisect-1-bad|$e"$'\n'"bisect-1-good|$e" ] ||
+		{ complete_batches; false; }
+}
+
 @test "bisect --kernel-tree: a round whose batch went before its record said so goes on --resume" {
 	tree_of 2 2
 	machine m1
