@@ -52,6 +52,7 @@ struct store {
 	int64_t job_id;		/* the job this process runs (store_set_job()); 0 */
 	char job_claim[192];	/* a claim: jobs.c, new_claim() */
 	bool lock_busy;		/* the last error was the write lock held too long */
+	int patience_ms;	/* a call's bound on the server's answer; 0: none */
 	int upgraded_from;	/* the version its open upgraded, read under the lock; 0 */
 };
 
@@ -121,6 +122,13 @@ struct store_driver {
 	int (*damage)(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		      struct error *err);
 	void (*close)(struct store *st);
+	/*
+	 * A server's store (store.h, store_set_patience()): whether the last
+	 * failure lost the connection, and why; a new session like the first.
+	 * NULL for a store that cannot become unreachable.
+	 */
+	bool (*unreachable)(struct store *st, char *why, size_t len);
+	int (*reconnect)(struct store *st, struct error *err);
 	/* Close, and remove the store when it holds nothing and is no one else's; may be NULL. */
 	void (*close_removing_empty)(struct store *st);
 	/* In a child that will use no store: unmap the libraries it loaded; may be NULL. */

@@ -115,11 +115,11 @@ int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struc
 int sql_rows_flush(struct sql_rows *r, struct error *err);
 void sql_rows_release(struct sql_rows *r);
 
-static inline int sql_begin(struct store *st, enum store_txn txn, struct error *err)
-{
-	st->lock_busy = false;
-	return st->driver->begin(st, txn, err);
-}
+/*
+ * Begin a transaction; on a connection lost since the last call, connect
+ * again and begin anew (reconnect.c): 0, or -1 with @err.
+ */
+int sql_begin(struct store *st, enum store_txn txn, struct error *err);
 
 /* End the write transaction that @rc (0 or -1) says went well or not: 0 or -1. */
 int sql_end_write(struct store *st, int rc, struct error *err);

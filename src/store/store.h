@@ -162,6 +162,25 @@ int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup
  */
 bool store_lock_busy(const struct store *st);
 
+/*
+ * A store on a server (PostgreSQL) can be unreachable for a while: a
+ * restart, a network failure. A command that lives for days (worker)
+ * rides that out with these three; SQLite's store is never unreachable.
+ *
+ * store_set_patience(): each call gives up when the server has not
+ * answered within @ms (0: waits as long as it takes), its connection shut
+ * down, as a server that stopped answering (stopped, or behind a network
+ * that drops what is sent) would otherwise hold the caller for ever.
+ * store_unreachable(): whether @st's last failed call failed because the
+ * connection is lost (or was given up so), with libpq's reason in @why.
+ * store_reconnect(): a new session, set up as the first was (its
+ * statements prepared again), bounded as a call is; 0, or -1 with @err.
+ * The call that failed is the caller's to make again.
+ */
+void store_set_patience(struct store *st, int ms);
+bool store_unreachable(struct store *st, char *why, size_t len);
+int store_reconnect(struct store *st, struct error *err);
+
 /* Store the CPU profile of iteration @p->seq (or an extra one, @p->extra), stored or not. */
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
 		      struct error *err);

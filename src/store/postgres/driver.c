@@ -5,8 +5,10 @@
  * SQLite; a read is one REPEATABLE READ snapshot, of whole iterations. A
  * statement's rows come whole, on its first step: a round trip costs more.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
 #include "util/signals.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 const char *pg_text(const PGresult *res, int row, int col)
@@ -65,8 +68,8 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 	primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	pg_first_line(primary ? primary : res ? PQresultErrorMessage(res) :
 		      PQerrorMessage(ps->conn), msg, sizeof(msg));
-	if (!*msg)
-		pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
+	if (!*msg || ps->unanswered)
+		pg_why_lost(ps, msg, sizeof(msg));
 	if (PQstatus(ps->conn) == CONNECTION_BAD)
 		return error_set(err, EXIT_ENV, "cannot %s in store '%s': the connection to the "
 				 "server is lost: %s (check that the server runs, then run the "
@@ -87,6 +90,63 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 			 "log)", what, ps->base.location, msg);
 }
 
+void pg_why_lost(struct pg_store *ps, char *buf, size_t len)
+{
+	const char *msg = PQerrorMessage(ps->conn);
+
+	if (ps->unanswered)
+		snprintf(buf, len, "the server did not answer within %g s",
+			 ps->base.patience_ms / 1e3);
+	else
+		pg_first_line(msg + (strncmp(msg, "FATAL:  ", 8) ? 0 : 8), buf, len);
+}
+
+static bool unreachable(struct store *st, char *why, size_t len)
+{
+	struct pg_store *ps = pg_of(st);
+
+	/* not OK: lost, or a reconnect that did not finish */
+	if (PQstatus(ps->conn) == CONNECTION_OK)
+		return false;
+	pg_why_lost(ps, why, len);
+	return true;
+}
+
+/*
+ * The result of what was just sent (@sent: it was), as PQexec() would give
+ * it, the server given the store's patience to answer (store_set_patience()):
+ * past it the connection is shut down, which ends the wait as a lost
+ * connection does. A stopped server, or one behind a network that drops
+ * what is sent, would otherwise hold the caller for ever on a Unix socket,
+ * or for as long as TCP retries.
+ */
+static PGresult *answer(struct pg_store *ps, int sent)
+{
+	double until = time_now() + ps->base.patience_ms / 1000.0;
+	PGresult *res, *last = NULL;
+
+	ps->unanswered = false;
+	while (sent && PQisBusy(ps->conn)) {
+		struct pollfd p = { PQsocket(ps->conn), POLLIN, 0 };
+		double left = until - time_now();
+
+		if (left <= 0) {
+			ps->unanswered = true;
+			shutdown(p.fd, SHUT_RDWR);
+			break;
+		}
+		if (poll(&p, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+			break;
+		if (!PQconsumeInput(ps->conn))
+			break;
+	}
+	while ((res = PQgetResult(ps->conn))) {
+		PQclear(last);
+		last = res;
+	}
+	return last;
+}
+
 /* @res if it went well, else NULL with @err (and @res cleared). */
 static PGresult *result(struct pg_store *ps, PGresult *res, struct error *err,
 			const char *what)
@@ -105,8 +165,13 @@ static PGresult *result(struct pg_store *ps, PGresult *res, struct error *err,
 PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
 		 struct error *err, const char *what)
 {
-	return result(ps, PQexecParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0), err,
-		      what);
+	PGresult *res;
+
+	if (ps->base.patience_ms)
+		res = answer(ps, PQsendQueryParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0));
+	else
+		res = PQexecParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0);
+	return result(ps, res, err, what);
 }
 
 /* Constant SQL, no parameters: transaction control. */
@@ -132,27 +197,47 @@ static int parameters(const char *sql)
 	return most;
 }
 
+/* Prepare @sql on the server as statement @nr: 0, or -1 with @err. */
+static int prepare_as(struct pg_store *ps, int nr, const char *sql, struct error *err)
+{
+	char name[16], *text = store_sql_dialect(sql, ps->base.driver->now);
+	PGresult *res;
+
+	snprintf(name, sizeof(name), "sp%d", nr);
+	sql = text ? text : sql;
+	if (ps->base.patience_ms)
+		res = answer(ps, PQsendPrepare(ps->conn, name, sql, 0, NULL));
+	else
+		res = PQprepare(ps->conn, name, sql, 0, NULL);
+	res = result(ps, res, err, "prepare a query");
+	free(text);
+	if (!res)
+		return -1;
+	PQclear(res);
+	return 0;
+}
+
+int pg_prepare_again(struct pg_store *ps, struct error *err)
+{
+	for (int i = 0; i < ps->nr_stmts; i++)
+		if (prepare_as(ps, i, ps->stmts[i].base.sql, err))
+			return -1;
+	return 0;
+}
+
 static struct store_stmt *prepare(struct store *st, const char *sql, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
 	struct store_stmt *found;
 	struct pg_stmt *s;
-	char name[16], *text;
-	PGresult *res;
 	int params;
 
 	if (store_stmt_lookup(ps->stmts, sizeof(ps->stmts[0]), ps->nr_stmts, PG_STATEMENTS, sql,
 			      &found, err) || found)
 		return found;
 	s = &ps->stmts[ps->nr_stmts];
-	snprintf(name, sizeof(name), "sp%d", ps->nr_stmts);
-	text = store_sql_dialect(sql, st->driver->now);
-	res = result(ps, PQprepare(ps->conn, name, text ? text : sql, 0, NULL), err,
-		     "prepare a query");
-	free(text);
-	if (!res)
+	if (prepare_as(ps, ps->nr_stmts, sql, err))
 		return NULL;
-	PQclear(res);
 	memset(s, 0, sizeof(*s));
 	s->base = (struct store_stmt){ .driver = st->driver, .sql = sql, .busy = true };
 	s->ps = ps;
@@ -201,8 +286,13 @@ static int step(struct store_stmt *s, struct error *err, const char *what)
 
 	if (!ls->res) {
 		snprintf(name, sizeof(name), "sp%d", (int)(ls - ls->ps->stmts));
-		ls->res = result(ls->ps, PQexecPrepared(ls->ps->conn, name, ls->nr, ls->values,
-							NULL, NULL, 0), err, what);
+		if (ls->ps->base.patience_ms)
+			ls->res = answer(ls->ps, PQsendQueryPrepared(ls->ps->conn, name, ls->nr,
+								     ls->values, NULL, NULL, 0));
+		else
+			ls->res = PQexecPrepared(ls->ps->conn, name, ls->nr, ls->values, NULL,
+						 NULL, 0);
+		ls->res = result(ls->ps, ls->res, err, what);
 		if (!ls->res)
 			return -1;
 		ls->row = -1;
@@ -367,6 +457,8 @@ const struct store_driver store_postgres = {
 	.open = pg_open,
 	.damage = pg_damage,
 	.close = pg_close,
+	.unreachable = unreachable,
+	.reconnect = pg_reconnect,
 	.forget_in_child = pg_library_forget,
 	.version = pg_version,
 	.script = script,

@@ -38,6 +38,7 @@
 	V(PQconninfoFree, (PQconninfoOption *options), (options))		\
 	F(PQconninfoOption *, PQconninfoParse, (const char *conninfo, char **errmsg),	\
 	  (conninfo, errmsg))							\
+	F(int, PQconsumeInput, (PGconn *conn), (conn))				\
 	F(char *, PQerrorMessage, (const PGconn *conn), (conn))			\
 	F(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query))	\
 	F(PGresult *, PQexecParams, (PGconn *conn, const char *command, int nr,	\
@@ -51,14 +52,27 @@
 	V(PQfreeCancel, (PGcancel *cancel), (cancel))				\
 	V(PQfreemem, (void *ptr), (ptr))					\
 	F(PGcancel *, PQgetCancel, (PGconn *conn), (conn))			\
+	F(PGresult *, PQgetResult, (PGconn *conn), (conn))			\
 	F(int, PQgetisnull, (const PGresult *res, int row, int col), (res, row, col))	\
 	F(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col))	\
+	F(int, PQisBusy, (PGconn *conn), (conn))				\
 	F(int, PQntuples, (const PGresult *res), (res))				\
 	F(PGresult *, PQprepare, (PGconn *conn, const char *name, const char *query,	\
 	  int nr, const Oid *types), (conn, name, query, nr, types))		\
+	F(PostgresPollingStatusType, PQresetPoll, (PGconn *conn), (conn))	\
+	F(int, PQresetStart, (PGconn *conn), (conn))				\
 	F(char *, PQresultErrorField, (const PGresult *res, int code), (res, code))	\
 	F(char *, PQresultErrorMessage, (const PGresult *res), (res))		\
 	F(ExecStatusType, PQresultStatus, (const PGresult *res), (res))		\
+	F(int, PQsendPrepare, (PGconn *conn, const char *name, const char *query,	\
+	  int nr, const Oid *types), (conn, name, query, nr, types))		\
+	F(int, PQsendQueryParams, (PGconn *conn, const char *command, int nr,	\
+	  const Oid *types, const char *const *values, const int *lengths,	\
+	  const int *formats, int result_format),				\
+	  (conn, command, nr, types, values, lengths, formats, result_format))	\
+	F(int, PQsendQueryPrepared, (PGconn *conn, const char *name, int nr,	\
+	  const char *const *values, const int *lengths, const int *formats,	\
+	  int result_format), (conn, name, nr, values, lengths, formats, result_format)) \
 	F(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc,	\
 	  void *arg), (conn, proc, arg))					\
 	F(int, PQsocket, (const PGconn *conn), (conn))				\

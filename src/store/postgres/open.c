@@ -7,7 +7,9 @@
  * schema; one that reads changes nothing, so a role that may only SELECT
  * can run it.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "store/postgres/lib.h"
 #include "store/postgres/postgres.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* Notices (an index that exists already ...) are not schedperf's to print. */
@@ -147,6 +150,51 @@ void pg_close(struct store *st)
 	PQfinish(ps->conn);
 	free(ps->base.location);
 	free(ps);
+}
+
+/*
+ * The connection again, to the same server with the same settings
+ * (PQreset), waiting for it no longer than a call may (store.h,
+ * store_set_patience(); connect_timeout's 10 s without one); then what the
+ * session lost with it: the lock timeout and the prepared statements.
+ */
+int pg_reconnect(struct store *st, struct error *err)
+{
+	struct pg_store *ps = pg_of(st);
+	double until = time_now() + (ps->base.patience_ms ? ps->base.patience_ms : 10000) / 1e3;
+	PostgresPollingStatusType state = PGRES_POLLING_FAILED;
+	char msg[256];
+
+	ps->unanswered = false;
+	if (PQresetStart(ps->conn))
+		state = PGRES_POLLING_WRITING;	/* as libpq's documentation begins */
+	while (state == PGRES_POLLING_READING || state == PGRES_POLLING_WRITING) {
+		struct pollfd p = { PQsocket(ps->conn),
+				    state == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0 };
+		double left = until - time_now();
+		int rc;
+
+		if (left <= 0) {
+			ps->unanswered = true;
+			break;
+		}
+		rc = poll(&p, 1, (int)(left * 1000) + 1);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc > 0)
+			state = PQresetPoll(ps->conn);
+	}
+	if (state != PGRES_POLLING_OK) {
+		if (ps->unanswered)
+			snprintf(msg, sizeof(msg), "the server did not answer within %g s",
+				 (ps->base.patience_ms ? ps->base.patience_ms : 10000) / 1e3);
+		else
+			pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
+		ps->unanswered = false;
+		return error_set(err, EXIT_ENV, "cannot connect to store '%s' again: %s (check "
+				 "that the server runs)", ps->base.location, msg);
+	}
+	return set_lock_timeout(ps, err) || pg_prepare_again(ps, err) ? -1 : 0;
 }
 
 /* A connection to the store at @location, before any look at its schema. */

@@ -35,6 +35,7 @@ struct pg_store {
 	bool read_only;		/* not STORE_WRITE: nothing may be written */
 	struct pg_stmt stmts[PG_STATEMENTS];
 	int nr_stmts;
+	bool unanswered;	/* the last call's connection was given up: no answer in time */
 };
 
 static inline struct pg_store *pg_of(struct store *st)
@@ -57,11 +58,16 @@ const char *pg_text(const PGresult *res, int row, int col);
 int64_t pg_int(const PGresult *res, int row, int col);
 /* The first line of libpq's message @msg, which may run over several. */
 void pg_first_line(const char *msg, char *buf, size_t len);
+/* Why the connection is lost: libpq's words, or the patience it ran out of. */
+void pg_why_lost(struct pg_store *ps, char *buf, size_t len);
+/* After a reconnect: every statement prepared so far, again under its name. */
+int pg_prepare_again(struct pg_store *ps, struct error *err);
 
 /* open.c */
 int pg_open(const char *location, enum store_access access, store_upgrade_fn *upgrade,
 	    struct store **out, struct error *err);
 void pg_close(struct store *st);
+int pg_reconnect(struct store *st, struct error *err);
 
 /* schema.c */
 /* The version of the store, 0 for a database without tables, -1 with @err for others'. */
