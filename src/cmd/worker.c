@@ -12,6 +12,10 @@
  * (ab --fail-on-regression, bisect-step's bad and skip), not a failure. The child
  * dies with the worker (however the worker dies), so a job is never run
  * by a worker's orphan while another worker runs it again.
+ *
+ * The store may be unreachable for a while (PostgreSQL restarted for an
+ * upgrade, a network failure): the worker rides that out (below, "The
+ * store unreachable") rather than lose the job it holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +50,11 @@ static const struct cmd_usage worker_usage = {
 	"that the worker renews while the run goes on; a worker that dies loses\n"
 	"it, and another worker runs the job again once the lease is over. A\n"
 	"worker stopped by SIGTERM, SIGINT or SIGHUP gives its job back at once\n"
-	"(queued again, the attempt not counted). Needs a PostgreSQL store.\n",
+	"(queued again, the attempt not counted). A store unreachable for less\n"
+	"than the lease (a restart of PostgreSQL) is ridden out: said once, and\n"
+	"once when it is back, the job kept; when it is longer, the job's run is\n"
+	"stopped, nothing of it stored, and the job runs again on another worker.\n"
+	"Needs a PostgreSQL store.\n",
 	"A job that needs a kernel (submit --kernel, a kernel bisection's) is taken\n"
 	"only by a worker that runs that kernel or has --boot-cmd: the worker marks\n"
 	"the job as waiting for the boot, in the store, and runs CMD with the\n"
@@ -66,6 +74,89 @@ static const struct cmd_usage worker_usage = {
  * that stop is the reboot's, and the job waits for the boot).
  */
 static volatile sig_atomic_t stop_signal;
+
+/*
+ * The store unreachable: the worker says so once, connects again with a
+ * backoff (at once, then after 0.5 s, doubled up to 10 s; each attempt and
+ * each call bounded by the store's patience, so that a server that stopped
+ * answering holds neither the run's lease nor a boot's deadline) and says
+ * once that it is back. The job at hand runs on and its lease renewals
+ * resume, while the lease lasts. A lease that ran out before the store was
+ * back (on this machine's clock, from the last renewal sent, which is never
+ * later than the server's) makes the job a lost worker's, which a claim
+ * takes again: the worker stops its run and stores nothing more of it.
+ */
+#define BACKOFF_FIRST 0.5
+#define BACKOFF_MOST 10.0
+
+static struct {
+	bool down;		/* said to be unreachable, not yet back */
+	double retry_at;	/* the next attempt to connect */
+	double backoff;		/* seconds from a failed attempt to the next */
+} outage;
+
+/* A call's bound on the server's answer: a third of the lease, at least 10 s. */
+static int patience_ms(int lease)
+{
+	return lease > 30 ? lease * 1000 / 3 : 10000;
+}
+
+/*
+ * After a failed call: true when the store is unreachable (said once);
+ * false when the error is the call's own.
+ */
+static bool store_lost(struct store *st)
+{
+	char why[256];
+
+	if (!store_unreachable(st, why, sizeof(why)))
+		return false;
+	if (!outage.down) {
+		fprintf(stderr, "schedperf: worker: the store is unreachable: %s (connecting again "
+			"until it is back; a job keeps its run and its lease meanwhile, until the "
+			"lease is over)\n", why);
+		outage.down = true;
+		outage.backoff = BACKOFF_FIRST;
+		outage.retry_at = time_now();
+	}
+	return true;
+}
+
+/* true when the store can be used: never lost, or connected again now that an attempt is due. */
+static bool store_ready(struct store *st)
+{
+	struct error err = { 0 };
+
+	if (!outage.down)
+		return true;
+	if (time_now() < outage.retry_at)
+		return false;
+	if (store_reconnect(st, &err)) {
+		outage.retry_at = time_now() + outage.backoff;
+		outage.backoff = fmin(outage.backoff * 2, BACKOFF_MOST);
+		return false;
+	}
+	outage.down = false;
+	fprintf(stderr, "schedperf: worker: the store is reachable again\n");
+	return true;
+}
+
+/*
+ * Until the store is back: 0 when it is, 1 when @until came first, 128 +
+ * the signal when the worker was stopped meanwhile.
+ */
+static int wait_for_store(struct store *st, double until)
+{
+	while (!store_ready(st)) {
+		if (stop_signal)
+			return 128 + stop_signal;
+		if (time_now() >= until)
+			return 1;
+		/* a second at most, so that a stop is not kept waiting */
+		time_sleep_until(fmin(fmin(until, outage.retry_at), time_now() + 1));
+	}
+	return 0;
+}
 
 struct worker_options {
 	bool once;
@@ -141,21 +232,59 @@ static pid_t start_run(const struct store_job *job, int err_fd)
 	return pid;
 }
 
+/* Whether a job is still this worker's. */
+enum hold {
+	HELD,
+	TAKEN,		/* cancelled, or lost and claimed again: the store said so */
+	LAPSED,		/* its lease ran out while the store was unreachable */
+};
+
 /*
- * Follow the run until it ends, renewing the lease every third of it; when
- * the job is no longer ours (cancelled), stop the run. Returns its exit code.
+ * Renew @job's lease when the store can be reached; when it cannot and
+ * the lease is over since the last renewal sent (*@renewed), the job is
+ * lost (*@hold). Returns when to renew next, or to try the store again.
+ */
+static double keep_lease(struct store *st, const struct store_job *job, int lease,
+			 double *renewed, enum hold *hold)
+{
+	struct error err = { 0 };
+	double sent;
+	int rc;
+
+	if (outage.down && time_now() - *renewed >= lease)
+		*hold = LAPSED;
+	if (*hold != HELD)
+		return INFINITY;
+	if (!store_ready(st))
+		return fmin(outage.retry_at, *renewed + lease);
+	sent = time_now();
+	rc = store_job_renew(st, job->id, job->claim, lease, &err);
+	if (rc > 0)
+		*renewed = sent;
+	else if (!rc)
+		*hold = TAKEN;
+	else if (store_lost(st))
+		return fmin(outage.retry_at, *renewed + lease);
+	else
+		error_report(&err);	/* the run goes on; its own commits will tell */
+	return time_now() + lease / 3.0;
+}
+
+/*
+ * Follow the run until it ends, renewing the lease every third of it from
+ * *@renewed, when it was last renewed; when the job is no longer ours
+ * (cancelled, or its lease over), stop the run. Returns its exit code.
  */
 static int follow_run(struct store *st, const struct store_job *job, pid_t pid, int fd,
-		      int lease, struct run_output *out, bool *lost)
+		      int lease, double *renewed, struct run_output *out, enum hold *hold)
 {
-	double every = lease / 3.0, next = time_now() + every;
-	struct error err = { 0 };
+	double next = *renewed + lease / 3.0;
 	bool forwarded = false;
 	char buf[512];
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		double wait = next - time_now();
+		double wait = fmin(next - time_now(), 60);
 		int rc = poll(&p, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 		ssize_t n;
 
@@ -175,13 +304,10 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 		}
 		if (time_now() < next)
 			continue;
-		next = time_now() + every;
-		rc = store_job_renew(st, job->id, job->claim, lease, &err);
-		if (rc < 0) {
-			error_report(&err);	/* the run goes on; its own commits will tell */
-		} else if (!rc && !*lost) {
-			*lost = true;
+		next = keep_lease(st, job, lease, renewed, hold);
+		if (*hold != HELD && !forwarded) {
 			kill(pid, SIGTERM);
+			forwarded = true;
 		}
 	}
 	return spawn_wait(pid);
@@ -196,21 +322,20 @@ enum job_end {
 
 /*
  * A run that exited did not say it completed the job it ran for: fail it
- * with @reason unless it is done. 0 with *@end set, or a store error's code.
+ * with @reason unless it is done. 0 with *@end set, or -1 with @err.
  */
 static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason,
-			    enum job_end *end)
+			    enum job_end *end, struct error *err)
 {
 	struct store_job now = { 0 };
-	struct error err = { 0 };
-	int rc = store_job_fail(st, job->id, job->claim, reason, &err);
+	int rc = store_job_fail(st, job->id, job->claim, reason, err);
 
 	*end = JOB_FAILED;
 	if (rc)
-		return rc < 0 ? error_report(&err) : 0;
-	rc = store_job_get(st, job->id, &now, &err);
+		return rc < 0 ? -1 : 0;
+	rc = store_job_get(st, job->id, &now, err);
 	if (rc < 0)
-		return error_report(&err);
+		return -1;
 	if (rc && !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim))
 		*end = JOB_DONE;
 	else
@@ -223,6 +348,37 @@ static void not_ours(const struct store_job *job, const char *what)
 {
 	fprintf(stderr, "schedperf: job %lld: no longer this worker's (cancelled, or its lease "
 		"ran out and another worker took it): %s\n", (long long)job->id, what);
+}
+
+static void lapsed(const struct store_job *job)
+{
+	fprintf(stderr, "schedperf: job %lld: its lease ran out while the store was "
+		"unreachable: it is a lost worker's job now, which a claim runs again (or gives "
+		"up after its last attempt); its run was stopped, and nothing more of it is "
+		"stored by this worker\n", (long long)job->id);
+}
+
+/*
+ * The job's end, once the store is reachable (within the lease, from
+ * @renewed): 0 with *@end; 1 when the lease ran out first (said); else a
+ * store error's code, or 128 + the signal that stopped the worker.
+ */
+static int record_end(struct store *st, const struct store_job *job, const char *reason,
+		      int lease, double renewed, enum job_end *end)
+{
+	struct error err = { 0 };
+	int rc;
+
+	while (fail_unless_done(st, job, reason, end, &err)) {
+		if (!store_lost(st))
+			return error_report(&err);
+		rc = wait_for_store(st, renewed + lease);
+		if (rc == 1)
+			lapsed(job);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /*
@@ -246,12 +402,15 @@ static int give_back(struct store *st, const struct store_job *job, const char *
 	return 128 + stop_signal;
 }
 
-/* Run one claimed job to its end: 0 done, 1 failed or lost, or a store error's code. */
-static int run_job(struct store *st, const struct store_job *job, int lease)
+/*
+ * Run one claimed job, whose lease was last renewed (or begun) at
+ * @renewed, to its end: 0 done, 1 failed or lost, or a store error's code.
+ */
+static int run_job(struct store *st, const struct store_job *job, int lease, double renewed)
 {
 	struct run_output out = { "", "", 0 };
+	enum hold hold = HELD;
 	enum job_end end;
-	bool lost = false;
 	char reason[600];
 	int fds[2], code, rc;
 	pid_t pid;
@@ -266,9 +425,13 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 		return die_code(EXIT_ENV, "worker: cannot run job %lld: %m (check the "
 				"process limit)", (long long)job->id);
 	}
-	code = follow_run(st, job, pid, fds[0], lease, &out, &lost);
+	code = follow_run(st, job, pid, fds[0], lease, &renewed, &out, &hold);
 	close(fds[0]);
-	if (lost) {
+	if (hold == LAPSED) {
+		lapsed(job);
+		return 1;
+	}
+	if (hold == TAKEN) {
 		not_ours(job, "its run was stopped");
 		return 1;
 	}
@@ -286,7 +449,7 @@ static int run_job(struct store *st, const struct store_job *job, int lease)
 	else
 		snprintf(reason, sizeof(reason), "the %s ended without storing the job's "
 			 "results", job->command);
-	rc = fail_unless_done(st, job, reason, &end);
+	rc = record_end(st, job, reason, lease, renewed, &end);
 	if (rc)
 		return rc;
 	if (end == JOB_TAKEN) {
@@ -327,19 +490,38 @@ static struct {
 	const struct store_job *job;	/* NULL: no boot for a job */
 	int lease;
 	double next;
+	double deadline;	/* the boot's */
 } boot_lease;
 
+/*
+ * Renewed from the loops that kill the boot command at the boot's
+ * deadline, and wait for the reboot until then: a call, or an attempt to
+ * reach the store again, waits no longer than what is left of the boot.
+ */
 static void renew_boot_lease(void)
 {
+	double left = boot_lease.deadline - time_now();
 	struct error err = { 0 };
+	int rc;
 
-	if (!boot_lease.job || time_now() < boot_lease.next)
+	if (!boot_lease.job || time_now() < boot_lease.next || left <= 0)
 		return;
 	boot_lease.next = time_now() + boot_lease.lease / 3.0;
+	store_set_patience(boot_lease.st,
+			   (int)fmin(left * 1000 + 1, patience_ms(boot_lease.lease)));
+	if (!store_ready(boot_lease.st)) {
+		boot_lease.next = fmin(boot_lease.next, outage.retry_at);
+		goto out;
+	}
 	/* a lease that cannot be renewed stops no boot: the machine goes down all the same */
-	if (store_job_renew(boot_lease.st, boot_lease.job->id, boot_lease.job->claim,
-			    boot_lease.lease, &err) < 0)
+	rc = store_job_renew(boot_lease.st, boot_lease.job->id, boot_lease.job->claim,
+			     boot_lease.lease, &err);
+	if (rc < 0 && store_lost(boot_lease.st))
+		boot_lease.next = outage.retry_at;
+	else if (rc < 0)
 		error_report(&err);
+out:
+	store_set_patience(boot_lease.st, patience_ms(boot_lease.lease));
 }
 
 /* Polled by run_command() while the boot command runs: it is never stopped. */
@@ -431,6 +613,7 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	boot_lease.job = job;
 	boot_lease.lease = opt->lease;
 	boot_lease.next = time_now() + opt->lease / 3.0;
+	boot_lease.deadline = deadline;
 	if (!boot_command(opt, job->kernel, deadline, why, sizeof(why))) {
 		rc = wait_for_reboot(deadline);
 		if (rc) {
@@ -443,8 +626,13 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	boot_lease.job = NULL;
 	fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
 		job->kernel, why);
-	if (store_job_boot_failed(st, job->id, why, &err) < 0)
-		return error_report(&err);
+	/* past its deadline, a sweep fails it too, with its reason, if it finds the store first */
+	while (store_job_boot_failed(st, job->id, why, &err) < 0) {
+		if (!store_lost(st))
+			return error_report(&err);
+		if ((rc = wait_for_store(st, INFINITY)))
+			return rc;
+	}
 	return 1;
 }
 
@@ -481,13 +669,22 @@ static int after_boot(struct store *st, const char *host, const struct worker_op
 	struct error err = { 0 };
 	char release[256];
 	int rc, code = 0;
+	double claimed;
 
 	machine_release(release, sizeof(release));
-	rc = store_job_booted(st, host, release, opt->lease, &job, &err);
+	/* a start while the store is unreachable (the server restarted with the fleet) waits */
+	for (;;) {
+		claimed = time_now();
+		rc = store_job_booted(st, host, release, opt->lease, &job, &err);
+		if (rc >= 0 || !store_lost(st))
+			break;
+		if ((code = wait_for_store(st, INFINITY)))
+			return code;
+	}
 	if (rc < 0)
 		return error_report(&err);
 	if (rc == 1)
-		code = run_job(st, &job, opt->lease);
+		code = run_job(st, &job, opt->lease, claimed);
 	else if (rc == 2)
 		fprintf(stderr, "schedperf: job %lld failed: %s\n", (long long)job.id, job.reason);
 	else if (rc == 3)
@@ -511,7 +708,7 @@ static int work(struct store *st, const struct worker_options *opt)
 	for (;;) {
 		struct store_job job = { 0 };
 		char release[256];
-		double idle;
+		double idle, claimed;
 		int rc;
 
 		if (stop_signal)
@@ -520,15 +717,26 @@ static int work(struct store *st, const struct worker_options *opt)
 		if (knob_guard_put_back(&err))
 			return error_report(&err);
 		machine_release(release, sizeof(release));
+		claimed = time_now();
 		rc = store_job_claim(st, host, opt->lease, release, opt->boot_cmd != NULL, &job,
 				     &err);
+		if (rc < 0 && store_lost(st)) {
+			/* --idle-exit ends a worker whose store stays unreachable, with why */
+			code = wait_for_store(st, opt->idle_exit ? idle_since + opt->idle_exit :
+					      INFINITY);
+			if (code == 1)
+				return error_report(&err);
+			if (code)
+				return code;
+			continue;
+		}
 		if (rc < 0)
 			return error_report(&err);
 		if (rc) {
 			if (job.kernel && strcmp(job.kernel, release))
 				code = boot_for(st, &job, release, opt);
 			else
-				code = run_job(st, &job, opt->lease);
+				code = run_job(st, &job, opt->lease, claimed);
 			store_job_release(&job);
 			if (code > 1 || opt->once)
 				return code > 1 ? code : EXIT_OK;
@@ -612,6 +820,7 @@ int cmd_worker(int argc, char **argv)
 	if (store_open_queue(global.db, &st, &err))
 		return error_report(&err);
 	signals_catch_terminating(on_stop);
+	store_set_patience(st, patience_ms(opt.lease));
 	code = work(st, &opt);
 	store_close(st);
 	return code;

@@ -459,6 +459,41 @@ psql_in() {	# psql_in DATABASE SQL: run SQL as the server's superuser
 	psql -qXAt -v ON_ERROR_STOP=1 "$(pg_url "$1")" -c "$2"
 }
 
+# A server of the test's own, which it stops and starts again (an upgrade's
+# restart) or freezes (a server that no longer answers) without touching
+# the other tests' one: own_pg_start sets OWN (its directory) and OWN_URL
+# (its "postgres" database); own_pg_stop, in teardown, thaws and removes it.
+own_pg_start() {
+	OWN=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
+	OWN_URL=$("$BATS_TEST_DIRNAME/../pg-server.sh" start "$OWN")
+}
+
+own_pg_sql() {	# own_pg_sql SQL: its answer, from the test's own server
+	psql -qXAt -v ON_ERROR_STOP=1 "$OWN_URL" -c "$1"
+}
+
+# own_pg_freeze: stop the server's processes (SIGSTOP), which then take
+# connections and queries and answer none; own_pg_thaw lets them go on.
+own_pg_freeze() {
+	local postmaster
+
+	postmaster=$(head -1 "$OWN/data/postmaster.pid")
+	FROZEN="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
+	kill -STOP $FROZEN
+}
+
+own_pg_thaw() {
+	[ -z "${FROZEN:-}" ] || kill -CONT $FROZEN 2>/dev/null || true
+	FROZEN=
+}
+
+own_pg_stop() {
+	[ -n "${OWN:-}" ] || return 0
+	own_pg_thaw
+	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$OWN" || true
+	OWN=
+}
+
 pg_new_db() {	# a new empty database for this test; prints its name
 	local name="t_$$_${BATS_TEST_NUMBER}_$RANDOM"
 	psql_in postgres "CREATE DATABASE $name"

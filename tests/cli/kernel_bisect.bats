@@ -66,6 +66,7 @@ teardown() {
 	done
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
 	escapee_kill "$TMP/sid"
+	own_pg_stop
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
@@ -197,6 +198,36 @@ install() {
 	[ "$(job_state "$id")" = failed ]
 	[ -s "$TMP/sid" ] || { echo "the deadline came before the sleeper started"; return 1; }
 	escapee_gone "$TMP/sid"
+}
+
+@test "worker: a server that stops answering while the boot command runs holds it no longer than --boot-timeout" {
+	machine m1
+	own_pg_start
+	sp --db "$OWN_URL" db init >/dev/null
+	id=$(sp --db "$OWN_URL" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$OWN_URL" worker --once --lease 3 \
+		--boot-cmd "echo \$\$ >'$TMP/boot.pid'; exec sleep 600 >/dev/null 2>&1" \
+		--boot-timeout 10 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	local rc=0
+	wait_for test -s "$TMP/boot.pid"
+	# the lease's renewals, every second, now wait for an answer that never comes
+	own_pg_freeze
+	wait_for grep -q "cannot boot 6.18.0-new: the boot command did not finish within 10 s" \
+		"$TMP/err"
+	wait_for grep -q "^schedperf: worker: the store is unreachable: " "$TMP/err"
+	kill -0 "$PID"
+	own_pg_thaw
+	wait_for all_gone "$PID"
+	wait "$PID" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	grep -qx "schedperf: worker: the store is reachable again" "$TMP/err"
+	[ "$(own_pg_sql "SELECT state FROM jobs WHERE id = $id")" = failed ]
+	[[ "$(own_pg_sql "SELECT reason FROM jobs WHERE id = $id")" == \
+	   "the boot command did not finish within 10 s (--boot-timeout): it was killed"* ]]
+	local pid=$(cat "$TMP/boot.pid")
+	kill -9 "$pid" 2>/dev/null && { echo "the boot command lives on"; return 1; }
+	true
 }
 
 # The UPDATE that marks job 1 booting waits, in its trigger, until the test

@@ -15,6 +15,7 @@ setup() {
 
 teardown() {
 	for w in "${workers[@]}"; do kill -KILL "$w" 2>/dev/null || true; done
+	own_pg_stop
 	[ -z "${GROUP:-}" ] || rmdir "$GROUP" 2>/dev/null || true
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
@@ -813,4 +814,95 @@ kill_mid_ab() {
 		and d[0]["since"] == "2026\nSINCE" and d[0]["reason"] == "r\rx"
 		and d[0]["kernel"] == "k\u009b1" and d[0]["result"]["verdict"] == "same\x1b[31m"' \
 		"$TMP/jobs.json")" = True ]
+}
+
+# waiting_job: a job whose run waits in its first iteration (of 2) until
+# $TMP/go exists, on the test's own server, whose store is SCHEDPERF_DB.
+waiting_job() {
+	own_pg_start
+	export SCHEDPERF_DB=$OWN_URL
+	sp db init >/dev/null
+	sp submit command -p shell=1 -p "cmd=until [ -e '$TMP/go' ]; do sleep 0.01; done" -i 2 \
+		--no-monitors --name o >/dev/null
+}
+
+own_lease_over() {	# own_lease_over: job 1's lease is over, on the server's clock
+	[ "$(own_pg_sql "SELECT count(*) FROM jobs WHERE id = 1 AND lease_until < now()")" -eq 1 ]
+}
+
+own_batch_begun() {	# own_batch_begun: job 1's run has begun its batch
+	[ "$(own_pg_sql "SELECT count(*) FROM batches WHERE job_id = 1")" -eq 1 ]
+}
+
+@test "queue: a worker rides out an outage of the store shorter than its lease: said once, back once, its job kept" {
+	waiting_job
+	"$SP" worker --once --lease 30 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	local w=$! rc=0
+	workers+=($w)
+	wait_for own_batch_begun
+	# the server stops (an upgrade): the next renewal of the lease finds it gone
+	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$OWN"
+	wait_for grep -q "^schedperf: worker: the store is unreachable: " "$TMP/err"
+	kill -0 "$w"
+	refute grep -q "reachable again" "$TMP/err"
+	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$OWN"
+	# the run stores its iterations on a new connection too
+	touch "$TMP/go"
+	wait_for all_gone "$w"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	grep -qx "job 1: done" "$TMP/out"
+	[ "$(grep -c "^schedperf: worker: the store is unreachable: " "$TMP/err")" -eq 1 ]
+	[ "$(grep -cx "schedperf: worker: the store is reachable again" "$TMP/err")" -eq 1 ]
+	[ "$(wc -l <"$TMP/err")" -eq 2 ] || { cat "$TMP/err"; false; }
+	[ "$(own_pg_sql "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
+	[ "$(own_pg_sql "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 2 ]
+	[ "$(own_pg_sql "SELECT count(*) FROM batches WHERE complete")" -eq 1 ]
+}
+
+@test "queue: a worker that finds the store restarted since its last call connects again and keeps its job" {
+	waiting_job
+	"$SP" worker --once --lease 60 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	local w=$! rc=0
+	workers+=($w)
+	wait_for own_batch_begun
+	# a restart between two calls: the worker's and the run's connections are lost
+	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$OWN"
+	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$OWN"
+	touch "$TMP/go"
+	wait_for all_gone "$w"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	grep -qx "job 1: done" "$TMP/out"
+	[ "$(own_pg_sql "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
+	[ "$(own_pg_sql "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 2 ]
+}
+
+@test "queue: an outage of the store longer than the lease loses the job: the worker stops its run and stores nothing of it" {
+	waiting_job
+	"$SP" worker --once --lease 2 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	local w=$! rc=0 runner
+	workers+=($w)
+	wait_for own_batch_begun
+	runner=$(pgrep -P "$w")
+	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$OWN"
+	wait_for grep -q "^schedperf: job 1: its lease ran out while the store was unreachable: it is a lost" \
+		"$TMP/err"
+	wait_for all_gone "$w" "$runner"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$OWN"
+	refute grep -q "reachable again" "$TMP/err"
+	# neither failed nor given back by the worker: a lost worker's running job,
+	# once its lease is over on the server's clock too (the worker's reckoning
+	# began before the claim: it gives up first)
+	[ "$(own_pg_sql "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "running 1" ]
+	wait_for own_lease_over
+	[ "$(own_pg_sql "SELECT count(*) FROM batches WHERE complete")" -eq 0 ]
+	# another worker runs it again; only its batch is kept
+	touch "$TMP/go"
+	sp worker --once >/dev/null
+	[ "$(own_pg_sql "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
+	[ "$(own_pg_sql "SELECT count(*) FROM batches")" -eq 1 ]
+	[ "$(own_pg_sql "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 2 ]
 }
