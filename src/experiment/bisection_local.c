@@ -95,6 +95,8 @@ static int local_session_open(struct bisection *bi, struct session *s, struct er
 		if (!b)
 			return error_set(err, EXIT_INTERNAL, "bisect: %.12s was not built",
 					 s->hashes[i]);
+		/* the runs are the bisection's own: the store keeps other batches out */
+		sides[i].opt.experiment = "bisect";
 		if (prepare_in(bi, &sides[i], b->dir, err) ||
 		    side_open(&sides[i], bi->st, s->runs[i], &bi->so, bi->events, bi->ms, err))
 			return -1;

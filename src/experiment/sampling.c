@@ -101,11 +101,9 @@ int side_batch(struct sample_side *side, const char *name, const struct sequenti
 	       const struct sampling_events *events, struct result_set *set, struct error *err)
 {
 	side_options(side, name, so, events);
-	if (runner_batch_make(&side->plan, &side->opt, set, err))
-		return -1;
 	/* the runs are the experiment's own: the store keeps other batches out */
-	result_batch_add_env(&set->batches[set->nr_batches - 1], "experiment", "ab");
-	return 0;
+	side->opt.experiment = "ab";
+	return runner_batch_make(&side->plan, &side->opt, set, err);
 }
 
 int sides_open(struct sample_side *const *sides, struct store *st, struct result_set *set,

@@ -109,12 +109,15 @@ void format_verdict(char *buf, size_t len, const struct comparison *cmp,
 		snprintf(buf + used, len - used, ")");
 }
 
-/* A side of an ab (its batches' environment has "experiment", sampling.c's). */
+/* A side of an ab (its batches' environment has "experiment" "ab", sampling.c's). */
 static bool ab_side(const struct compare_run *run)
 {
-	for (size_t b = 0; b < run->set.nr_batches; b++)
-		if (result_batch_env(&run->set.batches[b], "experiment"))
+	for (size_t b = 0; b < run->set.nr_batches; b++) {
+		const char *kind = result_batch_env(&run->set.batches[b], "experiment");
+
+		if (kind && strcmp(kind, "bisect"))
 			return true;
+	}
 	return false;
 }
 

@@ -537,6 +537,9 @@ static void make_batch(const struct runner_options *opt, struct result_set *set)
 	knob_journal_mark(batch);
 	mark_task_knobs(batch, opt->knob_env);
 	mark_cpus(batch, opt->cpus);
+	/* the store keeps other batches out of an experiment's runs (store/runs.c) */
+	if (opt->experiment)
+		result_batch_add_env(batch, "experiment", opt->experiment);
 }
 
 static int open_batch(struct store *st, const struct plan *plan,

@@ -63,6 +63,7 @@ struct runner_options {
 	double quiet_wait;	/* seconds to wait for quiet CPUs before an iteration */
 	int rerun_disturbed;	/* extra attempts for a disturbed iteration */
 	int64_t resume_batch;	/* continue this batch instead of starting one */
+	const char *experiment;	/* the batch's env "experiment": the run is its own */
 };
 
 struct runner_result {

@@ -58,36 +58,58 @@ int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_i
 		      "find the run's batches");
 }
 
-static int run_own_error(const char *name, struct error *err)
+/*
+ * The kind of experiment a batch's environment "experiment" names, as the
+ * queries below select it: 2 a bisection's (bisect), 1 any other (ab).
+ */
+#define EXPERIMENT_KIND(value) "CASE " value " WHEN 'bisect' THEN 2 ELSE 1 END"
+
+static int run_own_error(const char *name, int64_t kind, struct error *err)
 {
+	if (kind == 2)
+		return error_set(err, EXIT_USAGE, "run '%.128s' is a bisection's own, and "
+				 "compare, bisect --show and bisect --resume would take a batch "
+				 "added to it for the bisection's (store it under another run "
+				 "name)", name);
 	return error_set(err, EXIT_USAGE, "run '%.128s' is an ab experiment's own, and compare "
 			 "would pool a batch added to it with the experiment's samples (store it "
 			 "under another run name)", name);
 }
 
 /*
- * An experiment's runs are its own (ab's sides: their batches' environment
- * has the key "experiment"): compare pools every batch of a run, and
- * samples the experiment did not take must not join those it took.
+ * An experiment's runs are its own (their batches' environment has the
+ * key "experiment": ab's sides, a bisection's measurements): compare pools
+ * every batch of a run, and samples the experiment did not take must not
+ * join those it took, nor replace them. An ab's run holds its one batch;
+ * a bisection's gets one a measurement (each step, each --resume), so its
+ * own may join it: another bisection's runs are refused at its start, by
+ * name.
  */
 int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
 		   struct error *err)
 {
-	bool own = result_batch_env(batch, "experiment");
-	int64_t other;
+	const char *own = result_batch_env(batch, "experiment");
+	bool grows = own && !strcmp(own, "bisect");
+	int64_t kind;
 	int rc = sql_id(st, own ?
-			"SELECT b.id FROM batches b WHERE b.run_id = $1 AND b.id <> $2 AND "
-			HOLDS_RUN("$3") " LIMIT 1" :
-			"SELECT b.id FROM batches b JOIN environment e ON e.batch_id = b.id AND "
-			"e.key = 'experiment' WHERE b.run_id = $1 AND b.id <> $2 AND "
-			HOLDS_RUN("$3") " LIMIT 1",
-			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch->id), SQL_INT(st->job_id)), &other,
-			err, "find the run's batches");
+			"SELECT 1 FROM batches b WHERE b.run_id = $1 AND b.id <> $2 AND "
+			HOLDS_RUN("$3") " AND NOT ($4 <> 0 AND EXISTS (SELECT 1 FROM "
+			"environment e WHERE e.batch_id = b.id AND e.key = 'experiment' AND "
+			"e.value = 'bisect')) LIMIT 1" :
+			"SELECT " EXPERIMENT_KIND("e.value") " FROM batches b JOIN environment e "
+			"ON e.batch_id = b.id AND e.key = 'experiment' WHERE b.run_id = $1 AND "
+			"b.id <> $2 AND " HOLDS_RUN("$3") " AND $4 = 0 LIMIT 1",
+			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch->id), SQL_INT(st->job_id),
+				 SQL_INT(grows)), &kind, err, "find the run's batches");
 
 	if (rc <= 0)
 		return rc;
 	if (!own)
-		return run_own_error(batch->name, err);
+		return run_own_error(batch->name, kind, err);
+	if (grows)
+		return error_set(err, EXIT_USAGE, "run '%.128s' holds batches already that "
+				 "are not a bisection's, and compare would pool them with its "
+				 "samples (bisect under another --name)", batch->name);
 	return error_set(err, EXIT_USAGE, "run '%.128s' holds batches already, and compare "
 			 "would pool them with this ab experiment's samples (store it under "
 			 "another run name)", batch->name);
@@ -95,14 +117,14 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 
 int run_own(struct store *st, const char *name, struct error *err)
 {
-	int64_t batch_id;
-	int rc = sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
-			"JOIN environment e ON e.batch_id = b.id AND e.key = 'experiment' "
-			"WHERE r.name = $1 AND " HOLDS_RUN("$2") " LIMIT 1",
-			SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &batch_id, err,
+	int64_t kind;
+	int rc = sql_id(st, "SELECT " EXPERIMENT_KIND("e.value") " FROM batches b JOIN runs r "
+			"ON r.id = b.run_id JOIN environment e ON e.batch_id = b.id AND "
+			"e.key = 'experiment' WHERE r.name = $1 AND " HOLDS_RUN("$2") " LIMIT 1",
+			SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &kind, err,
 			"find the run's batches");
 
-	return rc <= 0 ? rc : run_own_error(name, err);
+	return rc <= 0 ? rc : run_own_error(name, kind, err);
 }
 
 int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,

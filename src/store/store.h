@@ -215,8 +215,8 @@ int store_unfinished_replacements(struct store *st, const char *name,
 void unfinished_replacements_release(struct unfinished_replacement *list, size_t nr);
 
 /*
- * EXIT_USAGE when the store at @db, if any, holds run @name as an ab
- * experiment's own: a batch's begin refused, told before anything runs.
+ * EXIT_USAGE when the store at @db, if any, holds run @name as an
+ * experiment's own (an ab's, a bisection's): a batch's begin refused, told before anything runs.
  */
 int store_check_run_own(const char *db, const char *name, struct error *err);
 /* The stored plan of batch @batch_id (malloc'd JSON), NULL when it has none. */

@@ -693,6 +693,42 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 		r.id = b.run_id WHERE r.name = 'same-good'")" -eq 2 ]
 }
 
+# batches DB RUN: how many batches run RUN of store DB holds
+batches_of() {
+	sqlite3 "$1" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id WHERE
+		r.name = '$2'"
+}
+
+@test "bisect: a bisection's runs are its own: a run, --replace or import into one is refused" {
+	repo_of 2 2 100.0 130.0
+	run sp bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
+		--build 'cc -O1 -o prog prog.c -lm' --good HEAD~1 --bad HEAD --seed 5
+	[ "$status" -le 1 ] || { echo "$output"; return 1; }
+	good=$(batches_of "$SCHEDPERF_DB" bisect-1-good)
+	bad=$(batches_of "$SCHEDPERF_DB" bisect-1-bad)
+	[ "$good" -ge 2 ]
+	own="is a bisection's own, and compare, bisect --show and bisect --resume would take"
+	# --replace would have deleted its batches for one of another benchmark
+	for extra in --replace "" --dry-run; do
+		run sp run pipe -p loops=200 -i 2 --name bisect-1-bad $extra
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"run 'bisect-1-bad' $own"* ]]
+	done
+	sp run pipe -p loops=200 -i 2 --name plain --quiet
+	sp export plain >"$TMP/plain.json"
+	sed -i 's/"plain"/"bisect-1-good"/' "$TMP/plain.json"
+	run sp import "$TMP/plain.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'bisect-1-good' $own"* ]]
+	[ "$(batches_of "$SCHEDPERF_DB" bisect-1-good)" -eq "$good" ]
+	[ "$(batches_of "$SCHEDPERF_DB" bisect-1-bad)" -eq "$bad" ]
+	# each batch of it says whose it is, as an ab's side's do
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(DISTINCT b.id) FROM batches b JOIN environment e
+		ON e.batch_id = b.id AND e.key = 'experiment' AND e.value = 'bisect'")" -eq \
+		"$((good + bad))" ]
+}
+
 @test "bisect: git's bisect state reset while a step is measured is said to be so" {
 	repo_of 4 3 100.0 130.0
 	# a build that ends git's bisection in the user's work tree, as the user might
