@@ -71,6 +71,38 @@ static int commit_of(const char *top, const char *option, const char *rev, char 
 	return rc;
 }
 
+/*
+ * Whether `bisect --resume` would go on with git's bisect state in @top:
+ * the store holds an interrupted bisection of it, whose git state this is.
+ * Only then does a refusal tell the user to run it.
+ */
+static bool resume_would_work(const struct bisection *bi, const char *top)
+{
+	struct stored_bisection old = { 0 };
+	struct store_status status;
+	struct error ignored = { 0 };
+	struct store *st = NULL;
+	bool works = false;
+
+	if (store_peek(bi->db, &status, &ignored) || !status.version ||
+	    store_open_existing(bi->db, &st, &ignored))
+		return false;
+	if (!store_bisection_open_of(st, top, &old, &ignored)) {
+		json_t *r = json_loads(old.doc, 0, NULL);
+		const char *good = json_string_value(json_object_get(r, "good"));
+		const char *bad = json_string_value(json_object_get(r, "bad"));
+		struct bisection probe = { .repo_top = (char *)top };
+
+		snprintf(probe.good, sizeof(probe.good), "%s", good ? good : "");
+		snprintf(probe.bad, sizeof(probe.bad), "%s", bad ? bad : "");
+		works = good && bad && bisection_git_is_ours(&probe);
+		json_decref(r);
+	}
+	stored_bisection_release(&old);
+	store_close(st);
+	return works;
+}
+
 static int check_range(struct bisection *bi, const char *top, struct error *err)
 {
 	int status;
@@ -82,12 +114,15 @@ static int check_range(struct bisection *bi, const char *top, struct error *err)
 	status = git_status(top, NULL, err, "bisect", "log", NULL);
 	if (status < 0)
 		return -1;
+	if (!status && !resume_would_work(bi, top))
+		return error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s "
+				 "(finish it with 'git bisect reset', then run again)", top);
 	if (!status) {
 		char *resume = bisection_resume_command(bi);
 
-		error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s (finish "
-			  "it with 'git bisect reset', or, if it is schedperf's, go on with: %s)",
-			  top, resume);
+		error_set(err, EXIT_USAGE, "bisect: a git bisect is in progress in %s, an "
+			  "interrupted bisection's (drop it with 'git bisect reset', or go on "
+			  "with: %s)", top, resume);
 		free(resume);
 		return -1;
 	}

@@ -323,20 +323,42 @@ bisection_stored() {
 	[ "$(sqlite3 "$db" "SELECT state FROM bisections")" = done ]
 	[ ! -e "$TMP/other.db" ]
 	# the store found by default is named too, whole: $SCHEDPERF_DB or
-	# ./schedperf.db may be another where the command is run
+	# ./schedperf.db may be another where the command is run. The hint is
+	# given only where it works: the store holds the bisection interrupted
+	# (made so by hand here, and its git state started as it starts it)
 	cd "$TMP/my repo"
-	git bisect start --no-checkout c8 c1 >/dev/null
+	sqlite3 "$db" "UPDATE bisections SET state = 'interrupted', doc = json_set(doc,
+		'\$.phase', 'bisecting')"
+	git bisect start --no-checkout "$(git rev-parse c8)" "$(git rev-parse c1)" >/dev/null
+	cp "$db" "$SCHEDPERF_DB"
+	cp "$db" "$TMP/my repo/schedperf.db"
+	cp "$db" "$TMP/b c.db"
 	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
 	[ "$status" -eq 2 ]
 	assert_one_line_error
-	[[ "$output" == *"if it is schedperf's, go on with: schedperf bisect --resume --db "\
-"$SCHEDPERF_DB)" ]]
+	[[ "$output" == *"an interrupted bisection's (drop it with 'git bisect reset', or go on "\
+"with: schedperf bisect --resume --db $SCHEDPERF_DB)" ]]
 	SCHEDPERF_DB= run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"go on with: schedperf bisect --resume --db '$TMP/my repo/schedperf.db')" ]]
 	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8 --db "$TMP/b c.db"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"go on with: schedperf bisect --resume --db '$TMP/b c.db')" ]]
+	# a store that does not exist, or holds no interrupted bisection of the
+	# repository, or another git bisect, has no bisection to go on with
+	no_resume="bisect: a git bisect is in progress in $TMP/my repo (finish it with $(
+		)'git bisect reset', then run again)"
+	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8 --db "$TMP/new.db"
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: $no_resume" ]
+	[ ! -e "$TMP/new.db" ]
+	sqlite3 "$TMP/b c.db" "UPDATE bisections SET state = 'done'"
+	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8 --db "$TMP/b c.db"
+	[ "$output" = "schedperf: $no_resume" ]
+	git bisect reset >/dev/null 2>&1
+	git bisect start --no-checkout c8 c2 >/dev/null
+	run sp bisect command -p cmd=./prog.sh --good c1 --bad c8
+	[ "$output" = "schedperf: $no_resume" ]
 	git bisect reset >/dev/null 2>&1
 	# a relative --db is named whole
 	cd "$TMP/away"
