@@ -38,6 +38,7 @@
 #include "experiment/bisection.h"
 #include "report/report.h"
 #include "runner/iteration.h"
+#include "util/xalloc.h"
 
 static const struct cmd_usage bisect_usage = {
 	"usage: schedperf bisect WORKLOAD [-p KEY=VALUE]... --good REV --bad REV\n"
@@ -218,6 +219,42 @@ static void bisect_close(struct bisection *bi)
 		fprintf(stderr, "schedperf: bisect: %s\n", bi->tree_left);
 }
 
+/*
+ * A missing resource (a full disk, the store's server gone) that stopped a
+ * bisection leaves it interrupted, as Ctrl-C does: the error's fix says how
+ * to go on, unless it says so already. Its command is kept whole: a
+ * message too long loses the end of what went wrong instead.
+ */
+static void add_resume_hint(const struct bisection *bi, struct error *err)
+{
+	char *resume, *hint;
+	size_t len = strlen(err->msg), room;
+	bool in_fix;
+
+	if (err->code != EXIT_ENV || !bi->id || !strcmp(bisection_state(bi), "finished") ||
+	    strstr(err->msg, "bisect --resume"))
+		return;
+	in_fix = len && err->msg[len - 1] == ')';
+	resume = bisection_resume_command(bi);
+	hint = xasprintf("%sthe bisection is kept: go on with: %s)", in_fix ? "; " : " (",
+			 resume);
+	free(resume);
+	if (strlen(hint) + 4 > sizeof(err->msg)) {
+		/* a path of hundreds of bytes: the error alone, as before */
+		free(hint);
+		return;
+	}
+	len -= in_fix;
+	room = sizeof(err->msg) - strlen(hint) - 1;
+	if (len > room) {
+		len = room - 3;
+		memcpy(err->msg + len, "...", 3);
+		len += 3;
+	}
+	snprintf(err->msg + len, sizeof(err->msg) - len, "%s", hint);
+	free(hint);
+}
+
 static int bisect_main(struct bisection *bi, const struct output_format *format)
 {
 	struct sampling_events events;
@@ -256,6 +293,7 @@ static int bisect_main(struct bisection *bi, const struct output_format *format)
 	}
 	if (rc) {
 		bisection_failed(bi, &err);
+		add_resume_hint(bi, &err);
 		bisect_close(bi);
 		return error_report(&err);
 	}

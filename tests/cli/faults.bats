@@ -145,6 +145,38 @@ fill_disk() {
 		dd if=/dev/zero of="$MNT/fill" bs=1k count=$((avail - $1)) 2>/dev/null || true
 }
 
+@test "faults: a full file system stops a bisection interrupted, its message how to go on" {
+	command -v git >/dev/null || skip "no git"
+	mount_tmpfs 16m
+	git init -q "$TMP/repo"
+	cd "$TMP/repo"
+	git config user.email test@example.com
+	git config user.name test
+	for t in 0.01 0.03; do
+		printf '#!/bin/sh\nsleep %s\n' "$t" >prog.sh
+		chmod +x prog.sh
+		git add prog.sh
+		git commit -q -m "sleep $t"
+	done
+	# the 12th sample fills the file system, the store on it: a commit fails
+	local db="$MNT/it's.db" count="$TMP/count"
+	fault 3 --db "$db" bisect command -p shell=1 -p "cmd=c=\$((\$(cat '$count' 2>/dev/null ||
+		echo 0) + 1)); echo \$c >'$count'; [ \$c -ne 12 ] ||
+		dd if=/dev/zero of='$MNT/fill' bs=64k 2>/dev/null; ./prog.sh" \
+		--good HEAD~1 --bad HEAD --max-samples 20 -q
+	err_has "disk is full"
+	# as Ctrl-C's, the command to go on with it, the store named
+	[[ "$(cat "$TMP/err")" == *"(free disk space and run again; the bisection is kept: $(
+		)go on with: schedperf bisect --resume --db '$MNT/it'\''s.db')" ]]
+	rm -f "$MNT/fill"
+	# (its last save may have found no room: --list says what the row may not)
+	"$SP" --db "$db" bisect --list | grep -q " 1  interrupted "
+	run "$SP" --db "$db" bisect --resume -q
+	[ "$status" -le 1 ] || { echo "$output"; return 1; }
+	[ "$(sqlite3 "$db" "SELECT state FROM bisections")" = done ]
+	integrity_ok "$db"
+}
+
 @test "faults: import into a full file system: exit 3, nothing of the file kept" {
 	mount_tmpfs 16m
 	local db="$MNT/store.db" before
