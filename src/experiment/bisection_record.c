@@ -215,7 +215,8 @@ static int lock_file(struct bisection *bi, const char *path, struct error *err)
 		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
 			int busy = fd >= 0 && errno == EWOULDBLOCK;
 
-			error_set(err, busy ? EXIT_USAGE : EXIT_ENV, busy ? "bisect: a bisection "
+			/* busy, as a run another live process writes: exit 3, not bad input */
+			error_set(err, EXIT_ENV, busy ? "bisect: a bisection "
 				  "of %s is running in another process (wait for it, or stop it)" :
 				  "bisect: cannot lock %s: %s (check that you may write in the "
 				  "repository's git directory)", busy ? bi->repo_top : path,
