@@ -2,6 +2,7 @@
 /* The sequential procedure's options (sequential_options.h). */
 #include "cli/cli.h"
 #include "cli/sequential_options.h"
+#include "stats/sequential.h"
 #include "util/xalloc.h"
 
 int sequential_add_param(const struct cmd_option *opt, const char *arg)
@@ -36,4 +37,15 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
 	if (!code && so->metric)
 		code = command_check_utf8(cmd, "--metric", so->metric);
 	return code;
+}
+
+int sequential_check_max_samples(const char *cmd, const struct sequential_options *so)
+{
+	int least = seqcs_min_samples(so->alpha);
+
+	if (so->max_samples >= least)
+		return 0;
+	return command_usage_error(cmd, "--max-samples %d is too few at --alpha %g: no verdict "
+				   "can come in fewer than %d (give at least that)",
+				   so->max_samples, so->alpha, least);
 }

@@ -17,29 +17,29 @@ int sequential_set_metric(const struct cmd_option *opt, const char *arg);
 int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
 
 /*
- * The fewest --max-samples of a command that must reach a verdict (bisect,
- * bisect-step): none comes in fewer at --alpha 0.05 (seqcs_min_samples()),
- * and one below that is refused as the number it is, not later. A smaller
- * --alpha needs more, which the command checks (10 at 0.01). ab, which may
- * end undecided, takes 5.
+ * Refuse a --max-samples below which no verdict can come at the --alpha
+ * given (seqcs_min_samples(): 7 at 0.05, 10 at 0.01), as the number it
+ * is, with that least; ab, bisect-step and bisect alike. The option's own
+ * range starts at 1, so that this check, which knows the alpha, is the
+ * one that says so.
  */
-#define SEQUENTIAL_MIN_SAMPLES_DECIDED 7
+int sequential_check_max_samples(const char *cmd, const struct sequential_options *so);
 
 /* The option rows the commands share (put inside the command's table). */
-#define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05", 5, "")
+#define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05", \
+	"; at least 7, 10 at --alpha 0.01")
 /*
  * The same where --alpha's default is another (@alpha_text: its text),
- * and the fewest --max-samples another (@min_samples, and @min_text, what
- * the help says of it).
+ * and @min_text what the help says of the fewest --max-samples.
  */
-#define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text, min_samples, min_text)		\
+#define SEQUENTIAL_OPTIONS_ALPHA(so, alpha_text, min_text)			\
 	OPT_CALLBACK('p', "param", (so), "KEY=VALUE", "set a workload parameter "\
 		     "(one value each; see 'schedperf list')", sequential_add_param),	\
 	OPT_ALPHA(&(so)->alpha, "the chance of a wrong verdict, over every look at "	\
 		  "the data (default " alpha_text ")"),				\
 	OPT_MARGIN(&(so)->margin_pct, "changes within +-PCT percent count as no "	\
 		   "change (default 2)"),						\
-	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", (min_samples), 1000000,	\
+	OPT_INTEGER(0, "max-samples", &(so)->max_samples, "N", 1, 1000000,		\
 		    "stop undecided after N samples per side (default 200" min_text ")"),\
 	OPT_NUMBER(0, "max-time", &(so)->max_time, "SEC", 0, 1e9, "stop "	\
 		   "undecided after SEC seconds (default: no limit)"),		\

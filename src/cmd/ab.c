@@ -296,6 +296,8 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		return 0;
 	}
 	cap_samples(ab);
+	if ((code = sequential_check_max_samples("ab", &ab->x.so)))
+		return code;
 	if (optind >= argc)
 		return command_usage_error("ab", "no workload given: name one (see "
 					   "'schedperf list')");

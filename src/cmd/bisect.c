@@ -310,8 +310,7 @@ int cmd_bisect(int argc, char **argv)
 	struct option_choice format = OPTION_CHOICE(bisection_formats);
 	bool show_it = false, list_them = false;
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01", SEQUENTIAL_MIN_SAMPLES_DECIDED,
-					 "; at least 10, 7 at --alpha 0.05"),
+		SEQUENTIAL_OPTIONS_ALPHA(&bi.so, "0.01", "; at least 10, 7 at --alpha 0.05"),
 		OPT_STRING(0, "good", &bi.good_rev, "REV", "a commit that behaves well"),
 		OPT_STRING(0, "bad", &bi.bad_rev, "REV", "a later commit that is worse"),
 		OPT_STRING(0, "build", &bi.build_cmd, "CMD", "build a checked-out commit: a shell "
@@ -392,13 +391,8 @@ int cmd_bisect(int argc, char **argv)
 	if (bi.so.name && command_check_run_name("bisect", "--name", bi.so.name,
 						  RUN_NAME_MAX - 13))
 		goto out;
-	if (bi.so.max_samples < seqcs_min_samples(bi.so.alpha)) {
-		command_usage_error("bisect", "--max-samples %d is too few at --alpha %g: no "
-				    "verdict can come in fewer than %d (give at least that)",
-				    bi.so.max_samples, bi.so.alpha,
-				    seqcs_min_samples(bi.so.alpha));
+	if (sequential_check_max_samples("bisect", &bi.so))
 		goto out;
-	}
 	code = bisect_main(&bi, format.chosen);
 out:
 	free(bi.so.params);

@@ -278,8 +278,7 @@ static int parse_arguments(int argc, char **argv, struct bisect *b)
 {
 	struct bisect_step *st = &b->step;
 	struct cmd_option options[] = {
-		SEQUENTIAL_OPTIONS_ALPHA(&st->so, "0.05", SEQUENTIAL_MIN_SAMPLES_DECIDED,
-					 "; at least 7, 10 at --alpha 0.01"),
+		SEQUENTIAL_OPTIONS(&st->so),
 		OPT_STRING(0, "good", &st->good.run, "RUN", "the stored run of a good build "
 			   "(required)"),
 		OPT_STRING(0, "bad", &st->bad.run, "RUN", "the stored run of a bad build: decide "
@@ -307,12 +306,8 @@ static int parse_arguments(int argc, char **argv, struct bisect *b)
 		return command_usage_error("bisect-step", optind >= argc ? "no workload given" :
 					   optind + 1 < argc ? "one workload at a time" :
 					   "--good RUN is required: the stored run of a good build");
-	if (st->so.max_samples < seqcs_min_samples(st->so.alpha))
-		return command_usage_error("bisect-step", "--max-samples %d is too few at --alpha "
-					   "%g: no verdict can come in fewer than %d (give at "
-					   "least that)", st->so.max_samples, st->so.alpha,
-					   seqcs_min_samples(st->so.alpha));
-	if ((code = sequential_check_utf8("bisect-step", &st->so)) ||
+	if ((code = sequential_check_max_samples("bisect-step", &st->so)) ||
+	    (code = sequential_check_utf8("bisect-step", &st->so)) ||
 	    (code = command_check_utf8("bisect-step", "run name", st->good.run)) ||
 	    (st->bad.run && (code = command_check_utf8("bisect-step", "run name", st->bad.run))))
 		return code;

@@ -44,7 +44,7 @@ copy_is() {	# copy_is N COUNTER
 @test "ab: a sysctl is back after a normal exit, with the verdict and both runs" {
 	sysctl_setup
 	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 5 --name n --seed 7
+		--max-samples 7 --name n --seed 7
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
@@ -196,7 +196,7 @@ pg_journal() {
 	[[ "$output" == "nothing to restore"* ]]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	# an ab here is not refused for it, and journals its own original beside it
-	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5
+	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7
 	[ "$status" -eq 0 ]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	[ "$(psql_in "$PGDB" "SELECT string_agg(machine || ' ' || original, ',') FROM knob_journal")" = \
@@ -288,7 +288,7 @@ pg_journal() {
 	sysctl_setup
 	sp ab command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' -p 'metric_regex=([0-9]+)' \
 		--a "sysctl:.$KNOB=$A" --b "sysctl:/proc/sys/kernel/printk_ratelimit=$B" \
-		--max-samples 5 --name spell -q
+		--max-samples 7 --name spell -q
 	for side in a b; do
 		want=$([ $side = a ] && echo "$A" || echo "$B")
 		sp export "spell-$side" >"$TMP/$side.json"
@@ -338,7 +338,7 @@ pg_journal() {
 @test "ab: a command without a shell is its words: cmd: sides that split alike are one configuration" {
 	for b in "cmd:/bin/true " "cmd:'/bin/true'" 'cmd:"/bin/true"' 'cmd:/bin/tr\ue'; do
 		for dry in --dry-run ""; do
-			run sp ab command --a cmd:/bin/true --b "$b" --max-samples 5 $dry
+			run sp ab command --a cmd:/bin/true --b "$b" --max-samples 7 $dry
 			[ "$status" -eq 2 ] || { echo "--b $b $dry: $status: $output"; false; }
 			assert_one_line_error
 			[[ "$output" == *"are the same configuration"* ]]
@@ -350,10 +350,10 @@ pg_journal() {
 }
 
 @test "ab: default run names are the date, time and pid: two ab in one second never share runs" {
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --format json \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --format json \
 		>"$TMP/1.json" &
 	one=$!
-	"$SP" ab command -p cmd=true --a env:Y=1 --b env:Y=2 --max-samples 5 --format json \
+	"$SP" ab command -p cmd=true --a env:Y=1 --b env:Y=2 --max-samples 7 --format json \
 		>"$TMP/2.json" &
 	two=$!
 	wait "$one"
@@ -365,8 +365,8 @@ pg_journal() {
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1]" ]
 	# a --name whose runs exist is refused: compare would pool the two ab's samples
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name same -q
-	run sp ab command -p cmd=true --a env:X=3 --b env:X=4 --max-samples 5 --name same
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name same -q
+	run sp ab command -p cmd=true --a env:X=3 --b env:X=4 --max-samples 7 --name same
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"run same-a exists already"* ]]
@@ -377,10 +377,10 @@ pg_journal() {
 # race_ab I: two ab of the name race-I started at once, into $SCHEDPERF_DB.
 race_ab() {
 	local one two
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name "race-$1" \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name "race-$1" \
 		-q 2>"$TMP/err1" &
 	one=$!
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=3 --max-samples 5 --name "race-$1" \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=3 --max-samples 7 --name "race-$1" \
 		-q 2>"$TMP/err2" &
 	two=$!
 	wait "$one" && s1=0 || s1=$?
@@ -411,7 +411,7 @@ race_ab() {
 # ab_runs_own DB: an ab's runs take no later batch of run, bisect-step or import.
 ab_runs_own() {
 	export SCHEDPERF_DB=$1
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name own -q
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name own -q
 	sp run command -p cmd=true -i 1 --name plain -q
 	c=(-p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
 	sp run command "${c[@]}" -i 8 --name good --quiet
@@ -490,7 +490,7 @@ print([(r["name"], len(r["batches"])) for r in json.load(sys.stdin)])')" = "[('o
 	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
 	[ "$(json 'd["blocks"]' "$TMP/ab.json")" -eq 200 ]
 	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
-		--max-samples 5 --format json >"$TMP/ab.json"
+		--max-samples 18 --format json >"$TMP/ab.json"
 	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples" ]
 }
 
@@ -532,6 +532,46 @@ fixed_ab() {	# fixed_ab A B [ab options]: a prints "v A", b "v B"
 		--a env:S=a --b env:S=b "$@"
 }
 
+# ab, bisect-step and bisect refuse alike a cap at which no verdict can come
+# at the --alpha given, naming the fewest (bisect said "7..1000000" to 1 at
+# --alpha 0.01, which needs 10; ab took 8 at 1e-300, which needs 1236).
+@test "ab, bisect-step, bisect: a --max-samples too few for the --alpha is refused with the least" {
+	local cmd least want
+	cd "$TMP"
+	for cmd in "ab command -p cmd=true --a env:X=1 --b env:X=2" \
+		"bisect-step command -p cmd=true --good x" \
+		"bisect command -p cmd=true --good HEAD~1 --bad HEAD"; do
+		for least in "0.05 7" "0.01 10" "1e-300 1236"; do
+			run sp $cmd --alpha "${least% *}" --max-samples 1
+			# bisect-step's every error is 255, which stops git bisect run
+			want=2
+			[ "${cmd%% *}" != bisect-step ] || want=255
+			[ "$status" -eq "$want" ]
+			[ "$output" = "schedperf: ${cmd%% *}: --max-samples 1 is too few at \
+--alpha ${least% *}: no verdict can come in fewer than ${least#* } (give at least that)" ]
+			run sp $cmd --alpha "${least% *}" --max-samples $((${least#* } - 1))
+			[[ "$output" == *"fewer than ${least#* } (give at least that)" ]]
+		done
+		run sp $cmd --max-samples 0
+		[[ "$output" == *"--max-samples '0' is not a whole number in 1..1000000"* ]]
+	done
+	# the least is taken (a dry run checks the arguments)
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --alpha 1e-300 --max-samples 1236 \
+		--dry-run >/dev/null
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --dry-run >/dev/null
+	# --max-time alone lifts the cap: nothing to refuse
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --alpha 1e-300 --max-time 5 \
+		--dry-run >/dev/null
+	[ ! -e "$SCHEDPERF_DB" ]
+}
+
+slow_ab() {	# slow_ab A B [ab options]: fixed_ab's sides in 0.3 s each, for 1 s
+	local a=$1 b=$2
+	shift 2
+	sp ab command -p shell=1 -p 'metric_regex=v ([0-9.]+)' --a "cmd:sleep 0.3; echo v $a" \
+		--b "cmd:sleep 0.3; echo v $b" --a env:S=a --b env:S=b --max-time 1 "$@"
+}
+
 @test "ab: a metric that never varies: the interval is the exact change, 0 for equal sides; unbounded at first, never inf" {
 	run fixed_ab 5 5 --max-samples 30
 	[ "$status" -eq 0 ]
@@ -547,12 +587,14 @@ fixed_ab() {	# fixed_ab A B [ab options]: a prints "v A", b "v B"
 	  "[-20.0, -20.0, -20.0]" ]
 	run fixed_ab 5 6 -p better=higher --max-samples 30
 	[ "${lines[2]}" = "verdict: different: b is better than a by 20.00% (interval +20.00% .. +20.00%; + is better)" ]
-	# five blocks cannot bound anything at alpha 0.05: the interval is
-	# unbounded, in words and null in JSON, not -100 % or inf
+	# fewer than 7 blocks cannot bound anything at alpha 0.05 (a --max-samples
+	# below that is refused, but --max-time stops sooner: iterations of 0.3 s,
+	# at most 2 blocks in 1 s): the interval is unbounded, in words and null
+	# in JSON, not -100 % or inf
 	for b in 5 6; do
-		run fixed_ab 5 $b --max-samples 5
+		run slow_ab 5 $b
 		[[ "${lines[2]}" == "verdict: unknown: b vs a "*"% (interval unbounded; + is better)" ]]
-		run fixed_ab 5 $b --max-samples 5 --format json
+		run slow_ab 5 $b --format json
 		[[ "$output" != *[Ii]nf* && "$output" != *[Nn]a[Nn]* ]]
 		echo "$output" >"$TMP/unknown.json"
 		[ "$(json 'd["ci_pct"]' "$TMP/unknown.json")" = "[None, None]" ]
@@ -580,7 +622,7 @@ ab_refused_frees() {
 	[[ "$SCHEDPERF_DB" == postgresql* ]] || [ ! -e "$SCHEDPERF_DB" ]
 	# a side that fails at once: exit 3, its runs gone, the name free, and
 	# the store it made gone too (a PostgreSQL database, made by its owner, stays)
-	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 6 --name F
+	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 7 --name F
 	[ "$status" -eq 3 ]
 	assert_one_line_error
 	[[ "$output" != *"schedperf show"* ]]
@@ -599,10 +641,10 @@ ab_refused_frees() {
 	else
 		[ -z "$(compgen -G "$SCHEDPERF_DB*")" ] || { ls -A "$TMP"; false; }
 	fi
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name F -q
-	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 --max-samples 5 --name X -q
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name F -q
+	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 --max-samples 7 --name X -q
 	# a store that was there stays, as it was
-	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 6 --name G
+	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 7 --name G
 	[ "$status" -eq 3 ]
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
@@ -628,11 +670,11 @@ ab_killed_frees() {
 	# the first iteration waits until $TMP/go is there (or $TMP is gone)
 	echo 'until [ -e "$1/go" ] || [ ! -d "$1" ]; do sleep 0.01; done' >"$TMP/block.sh"
 	"$SP" ab command --a "cmd:sh $TMP/block.sh $TMP" --b "cmd:sh $TMP/block.sh $TMP b" \
-		--name k --max-samples 5 >/dev/null 2>"$TMP/err" 3>&- &
+		--name k --max-samples 7 >/dev/null 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for iteration_child "$PID"
 	# while it lives, its batches hold the name, sample or none
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name k
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"run k-a exists already"* ]]
@@ -648,7 +690,7 @@ ab_killed_frees() {
 	# gone, its runs hold no sample: the name is free, as after a SIGINT
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --name k --dry-run
 	[ "$status" -eq 0 ]
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name k
 	echo "$output"
 	[ "$status" -eq 0 ]
 	run sp runs --format json
@@ -656,7 +698,7 @@ ab_killed_frees() {
 	[ "$(echo "$output" | json "$runs" /dev/stdin)" = \
 	  "[('k-a', 1, True), ('k-b', 1, True)]" ]
 	# one that has a sample keeps its name taken, killed or not
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 --name k
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name k
 	[ "$status" -eq 2 ]
 }
 
@@ -672,7 +714,7 @@ ab_killed_frees() {
 	# the side fails once the other process has the store open
 	printf '#!/bin/sh\nuntil [ -e %s ]; do sleep 0.05; done\nexit 1\n' "$TMP/held" >"$TMP/prog"
 	chmod +x "$TMP/prog"
-	"$SP" --db "$db" ab command -p "cmd=$TMP/prog" --a env:X=1 --b env:X=2 --max-samples 6 \
+	"$SP" --db "$db" ab command -p "cmd=$TMP/prog" --a env:X=1 --b env:X=2 --max-samples 7 \
 		--name F 2>"$TMP/err" &
 	PID=$!
 	wait_for test -s "$db"
@@ -699,7 +741,7 @@ c.commit()' "$db" "$TMP/held" "$TMP/done" &
 	: >"$TMP/real/store.db"
 	ln -s "$TMP/real/store.db" "$TMP/link.db"
 	run sp --db "$TMP/link.db" ab command -p cmd=false --a env:X=1 --b env:X=2 \
-		--max-samples 6 --name F
+		--max-samples 7 --name F
 	[ "$status" -eq 3 ]
 	[ -L "$TMP/link.db" ]
 	[ "$(sqlite3 "$TMP/real/store.db" 'SELECT count(*) FROM runs')" -eq 0 ]
@@ -736,18 +778,18 @@ echo "$n" >"$1/$2"
 echo "v $((n + 10))"
 EOF
 	run sp ab command -p 'metric_regex=v ([0-9]+)' --a "cmd:sh $TMP/side.sh $TMP a" \
-		--b "cmd:sh $TMP/side.sh $TMP b" --max-samples 6 --seed 4 --name f
+		--b "cmd:sh $TMP/side.sh $TMP b" --max-samples 7 --seed 4 --name f
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(cat "$TMP/a") $(cat "$TMP/b")" = "8 8" ]
+	[ "$(cat "$TMP/a") $(cat "$TMP/b")" = "9 9" ]
 	w="schedperf: warning: side b: iteration failed:"
 	[ "$(grep -c "^$w .*; its block is dropped, side a's sample of it deleted$" \
 		<<<"$output")" -eq 2 ]
 	[[ "$output" == *"$w the program exited with status 7; its block"* ]]
 	[[ "$output" == *"$w metric value measured 0, not a positive number; its block"* ]]
-	[[ "$output" == *"samples: 6 a, 6 b in 6 blocks (seed 4)"* ]]
-	# the store, which compare pools, holds the six whole blocks only
-	[ "$(iterations_of f-a) $(iterations_of f-b)" = "6 6" ]
+	[[ "$output" == *"samples: 7 a, 7 b in 7 blocks (seed 4)"* ]]
+	# the store, which compare pools, holds the seven whole blocks only
+	[ "$(iterations_of f-a) $(iterations_of f-b)" = "7 7" ]
 }
 
 @test "ab: a hint names the store unless it is ./schedperf.db, and runs as it is said" {
@@ -763,7 +805,7 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"h-b"* ]]
 	# the verdict's compare line alike; none for the default store
-	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v --db "$db"
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v --db "$db"
 	[ "$status" -eq 0 ]
 	hint=${lines[-1]##*(}
 	hint=${hint%)}
@@ -771,10 +813,10 @@ EOF
 	run eval "$SP ${hint#schedperf }"
 	[ "$status" -eq 0 ]
 	# $SCHEDPERF_DB is named (a worker sets it for its job); ./schedperf.db is not
-	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v
 	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b --db $SCHEDPERF_DB)" ]
 	cd "$TMP"
-	SCHEDPERF_DB= run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 5 --name v
+	SCHEDPERF_DB= run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v
 	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b)" ]
 	[ -e "$TMP/schedperf.db" ]
 }
@@ -789,7 +831,7 @@ EOF
 	# trust authentication takes any password: the URL's two are there to be hidden
 	url="postgresql://postgres:s3cret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST&password=s3cret2"
 	url+="&sslmode=disable"
-	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 \
+	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 \
 		--name p
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -920,7 +962,7 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab\x1b[1m, b = sysctl:kernel.ostype=6\x0a7' ]
 	[ "${lines[4]}" = 'setting sysctl kernel.ostype: a (as it is), b 6\x0a7' ]
-	run sp ab command -p cmd=true --a $'env:X=a\nb' --b env:X=1 --max-samples 5 --name c
+	run sp ab command -p cmd=true --a $'env:X=a\nb' --b env:X=1 --max-samples 7 --name c
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab, b = env:X=1' ]
 }
@@ -965,7 +1007,7 @@ EOF
 	[ "$status" -eq 255 ]
 	# --restore changes settings: no dry run of it; it restores this machine,
 	# and makes no store to correct the copy of a mistyped --db in
-	for o in --dry-run "--name foo" "--format json" "--max-samples 5" "-p loops=1" "--seed 3"; do
+	for o in --dry-run "--name foo" "--format json" "--max-samples 7" "-p loops=1" "--seed 3"; do
 		run sp ab --restore $o
 		[ "$status" -eq 2 ]
 		assert_one_line_error
@@ -1022,7 +1064,7 @@ EOF
 	# found in schedperf's own PATH, not in side a's
 	for dry in --dry-run ""; do
 		run sp ab command -p cmd=true --a env:PATH=/nonexistent --b env:X=1 \
-			--max-samples 5 $dry
+			--max-samples 7 $dry
 		[ "$status" -eq 2 ]
 		assert_one_line_error
 		want="cannot run 'true' for ab --a: no such executable in its env:PATH=/nonexistent"
@@ -1072,7 +1114,7 @@ ab_job_running() {
 }
 
 @test "worker: the next ab job puts back what a SIGKILLed worker's ab left changed" {
-	ab_job_running 6 1
+	ab_job_running 7 1
 	kill -KILL "$PID"
 	wait "$PID" || true
 	PID=

@@ -673,14 +673,17 @@ d["phase"] = "measuring ends"; d["steps"] = []'
 	run sp bisect "${NOISY_ARGS[@]}" --max-samples 8
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no verdict can come in fewer than 10"* ]]
-	# the fewest that --help and the option's range declare are the fewest taken
+	# the fewest that --help declares are the fewest taken, and the refusal
+	# says the fewest at the --alpha given
 	run sp bisect "${NOISY_ARGS[@]}" --max-samples 6 --alpha 0.05
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--max-samples '6' is not a whole number in 7..1000000"* ]]
+	[[ "$output" == *"--max-samples 6 is too few at --alpha 0.05: no verdict can come in "\
+"fewer than 7"* ]]
 	for n in 5 6; do
 		run sp bisect-step command -p cmd=true --good x --max-samples $n
 		[ "$status" -eq 255 ]
-		[[ "$output" == *"--max-samples '$n' is not a whole number in 7..1000000"* ]]
+		[[ "$output" == *"--max-samples $n is too few at --alpha 0.05: no verdict can "\
+"come in fewer than 7"* ]]
 	done
 	sp bisect-step --help | tr -s ' \n' ' ' | grep -q "(default 200; at least 7, 10 at --alpha"
 }

@@ -117,21 +117,21 @@ hint() {
 	cd "$TMP"
 	export SCHEDPERF_DB=
 	sp ab pipe -p loops=100 --a param:mode=process --b param:mode=thread --name pm \
-		--max-samples 5 > "$TMP/out"
+		--max-samples 7 > "$TMP/out"
 	[ "$(hint pm)" = "compare pm-a pm-b --ignore-param mode" ]
 	run sp $(hint pm)
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"param.mode: pm-a=process, pm-b=thread"* ]]
 	[[ "$output" != *"no samples"* ]]
 	sp ab command --a 'cmd:/bin/true' --b 'cmd:/bin/true x' --name build \
-		--max-samples 5 > "$TMP/out"
+		--max-samples 7 > "$TMP/out"
 	[ "$(hint build)" = "compare build-a build-b --ignore-param cmd" ]
 	run sp $(hint build)
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"param.cmd: build-a=/bin/true, build-b=/bin/true x"* ]]
 	[[ "$output" != *"no samples"* ]]
 	# sides that change no parameter need nothing more
-	sp ab pipe -p loops=100 --a env:AB=a --b env:AB=b --name aa --max-samples 5 > "$TMP/out"
+	sp ab pipe -p loops=100 --a env:AB=a --b env:AB=b --name aa --max-samples 7 > "$TMP/out"
 	[ "$(hint aa)" = "compare aa-a aa-b" ]
 	run sp $(hint aa)
 	[ "$status" -eq 0 ]

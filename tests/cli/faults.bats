@@ -560,7 +560,7 @@ of run 'it's a b' is marked incomplete (finish it with '$resume')" ] ||
 	sp db init >/dev/null
 	lock_store
 	SCHEDPERF_BUSY_TIMEOUT_MS=300 "$SP" ab command -p cmd=true --a env:AB=a --b env:AB=b \
-		--max-samples 5 --name t >"$TMP/out" 2>"$TMP/err" 3>&- 5>&- &
+		--max-samples 7 --name t >"$TMP/out" 2>"$TMP/err" 3>&- 5>&- &
 	runner=$!
 	wait_for noted "the batches it begins"
 	[ "$(count batches)" -eq 0 ]

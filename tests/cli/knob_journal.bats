@@ -93,10 +93,10 @@ kill_restore() {
 	[ "$(copy_of "$x")" -eq 1 ]
 	jobs_show_copy "$x" "machine $(machine_id): sysctl $KNOB, original $ORIGINAL, since "*" by process "*
 	run sp --db "$y" ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 5
+		--max-samples 7
 	[ "$status" -eq 3 ]
 	refused
-	run sp --db "$y" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5
+	run sp --db "$y" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7
 	[ "$status" -eq 3 ]
 	refused
 	run sp --db "$y" run command -p cmd=true -i 1 --name r
@@ -146,7 +146,7 @@ kill_restore() {
 	[[ "$output" == "nothing to restore: this machine's journal ("*") holds no changed setting" ]]
 	# and the next ab reads the true original
 	run sp --db "$y" ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" \
-		--max-samples 5
+		--max-samples 7
 	[ "$status" -eq 0 ]
 	knob_is "$ORIGINAL"
 }
@@ -196,7 +196,7 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	sysctl_setup
 	X=$TMP/x.db Y=$TMP/y.db
 	every_point person_after_kill "$SP" --db "$X" ab command -p cmd=true \
-		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 -q
+		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7 -q
 	echo "killed at $POINTS points"
 	[ "$POINTS" -ge 20 ]
 	measured_original "$Y"
@@ -210,7 +210,7 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	# killed on entering its first write of the sysctl, which is not made
 	strace -f -qq -o "$TMP/strace" -P "$KNOB_FILE" -e trace=write \
 		-e inject=write:signal=KILL:when=1 "$SP" --db "$X" ab command -p cmd=true \
-		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 -q || true
+		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7 -q || true
 	grep -q 'write(' "$TMP/strace"
 	knob_is "$ORIGINAL"
 	# both journals have it: `jobs` shows what the machine's journal holds
@@ -243,7 +243,7 @@ job_after_kill() {
 	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
 	# the next ab job queued on X reads the true original
 	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --max-samples 5 >/dev/null
+		--b "sysctl:$KNOB=$B" --max-samples 7 >/dev/null
 }
 
 @test "knobs: a worker's ab job killed at every point, two PostgreSQL stores: the next job restores" {
@@ -252,7 +252,7 @@ job_after_kill() {
 	new_pg_stores
 	YJOBS=0
 	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --max-samples 5 >/dev/null
+		--b "sysctl:$KNOB=$B" --max-samples 7 >/dev/null
 	every_point job_after_kill "$SP" --db "$X" worker --once
 	echo "killed at $POINTS points"
 	[ "$POINTS" -ge 20 ]
@@ -548,7 +548,7 @@ cgroup_ab() {
 	gone_said
 	[ ! -e "$JOURNAL" ]
 	gone_entries
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5 -q
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 -q
 	[ "$status" -eq 0 ]
 	gone_said
 	[ ! -e "$JOURNAL" ]
@@ -603,7 +603,7 @@ cgroup_ab() {
 	HOLDER=$!
 	wait_for refute flock -n -x "$KNOB_LOCK" true
 	"$SP" --db "$TMP/new.db" ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --max-samples 5 2>"$TMP/err" &
+		--b "sysctl:$KNOB=$B" --max-samples 7 2>"$TMP/err" &
 	PID=$!
 	wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
 	kill -INT "$PID"
@@ -651,7 +651,7 @@ cgroup_ab() {
 
 @test "knobs: each side's batch records its setting and the original in its environment" {
 	sysctl_setup
-	sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 5 \
+	sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7 \
 		--name sides -q
 	for side in a b; do
 		want=$([ $side = a ] && echo "$A" || echo "$B")
@@ -694,7 +694,7 @@ cgroup_ab() {
 	[ "$(tail -1 "$TMP/err" | grep -c "the connection to the server is lost")" -eq 1 ]
 	# its copy stays until the next ab here, which is not refused and removes it
 	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM knob_journal')" -eq 1 ]
-	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5
+	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7
 	[ "$status" -eq 0 ]
 	[ "$(psql -qXAt "$url" -c 'SELECT count(*) FROM knob_journal')" -eq 0 ]
 	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$own"

@@ -117,7 +117,7 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 	[ "$(env_of nice knob.policy)" = batch ]
 	# each side's own, in one ab
 	sp ab command -p "$(sched_line se.slice)" -p 'metric_regex=: +([0-9]+)' \
-		--a slice:3000 --b slice:300 --max-samples 5 --name sl -q
+		--a slice:3000 --b slice:300 --max-samples 7 --name sl -q
 	[ "$(samples sl-a)" = 3e+06 ]
 	[ "$(samples sl-b)" = 300000 ]
 	# and without the knob the kernel's own, unmarked
@@ -183,7 +183,7 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 @test "knobs: sysfs: each side's value read back by its tasks, the original put back after" {
 	sysfs_setup
 	sp ab command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' --a "sysfs:$SYSFS=$A" \
-		--b "sysfs:kernel/mm/./ksm//pages_to_scan=$B" --max-samples 5 --name s -q
+		--b "sysfs:kernel/mm/./ksm//pages_to_scan=$B" --max-samples 7 --name s -q
 	[ "$(samples s-a)" = "$A" ]
 	[ "$(samples s-b)" = "$B" ]
 	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
@@ -198,7 +198,7 @@ for s in json.load(open(sys.argv[1]))["settings"]:
 @test "knobs: cgroup: each side's tasks in a scratch cgroup with its setting, removed after" {
 	cgroup_setup
 	sp ab command -p shell=1 -p "$(cgroup_program)" -p 'metric_regex=([0-9]+)' \
-		--a "cgroup:$WEIGHT=$W1" --b "cgroup:$WEIGHT=$W2" --max-samples 5 --name c -q
+		--a "cgroup:$WEIGHT=$W1" --b "cgroup:$WEIGHT=$W2" --max-samples 7 --name c -q
 	[ "$(samples c-a)" = "$W1" ]
 	[ "$(samples c-b)" = "$W2" ]
 	no_scratch_cgroups
@@ -248,7 +248,7 @@ memory_setup() {
 
 @test "knobs: a side's cpus: and env: are in its batch's environment; one knob given twice is refused" {
 	sp ab command -p cmd=true --a env:AB=x,cpus:0 --b 'env:AB=y
-z' --max-samples 5 --name e -q
+z' --max-samples 7 --name e -q
 	[ "$(env_of e-a knob.env.AB)" = x ]
 	[ "$(env_of e-a knob.cpus)" = 0 ]
 	[ "$(env_of e-b knob.env.AB)" = 'y\nz' ]
@@ -257,7 +257,7 @@ z' --max-samples 5 --name e -q
 		     cmd:true; do
 		# cmd: takes the rest of its SPEC: twice is two --a
 		run sp ab command -p cmd=true --a "$twice" --a "${twice/#cmd:true/cmd:false}" \
-			--b env:AB=3 --max-samples 5 --name twice
+			--b env:AB=3 --max-samples 7 --name twice
 		[ "$status" -eq 2 ] || { echo "$twice: $output"; return 1; }
 		assert_one_line_error
 		[[ "$output" == *"twice"* ]]
@@ -276,24 +276,24 @@ z' --max-samples 5 --name e -q
 	[ "$(nproc)" -ge 2 ] || skip "one CPU"
 	# a list with commas is one cgroup: value, recorded as the kernel spells it
 	sp ab command -p cmd=true --a cgroup:cpuset.cpus=0,1 --b cgroup:cpuset.cpus=0 \
-		--max-samples 5 --name cs -q
+		--max-samples 7 --name cs -q
 	[ "$(env_of cs-a knob.cgroup.cpuset.cpus)" = 0-1 ]
 	for pair in "sysfs:$SYSFS=0$A sysfs:$SYSFS=$A" \
 		    "cgroup:cpuset.cpus=0,1 cgroup:cpuset.cpus=0-1"; do
-		run sp ab command -p cmd=true --a "${pair% *}" --b "${pair#* }" --max-samples 5 \
+		run sp ab command -p cmd=true --a "${pair% *}" --b "${pair#* }" --max-samples 7 \
 			--name alike
 		[ "$status" -eq 2 ] || { echo "$pair: $output"; return 1; }
 		assert_one_line_error
 		[[ "$output" == *"took the two sides' values alike"* ]]
 	done
 	# one side's value taken as the value the other keeps: they do not differ in it
-	run sp ab command -p cmd=true --a "sysfs:$SYSFS=0$ORIGINAL" --b env:X=1 --max-samples 5 \
+	run sp ab command -p cmd=true --a "sysfs:$SYSFS=0$ORIGINAL" --b env:X=1 --max-samples 7 \
 		--name alike
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"the kernel took side a's value '0$ORIGINAL' as '$ORIGINAL', the value of side b: the sides do not differ in it"* ]]
 	# a side that gives the value the other keeps, as it is, says what runs
-	sp ab command -p cmd=true --a "sysfs:$SYSFS=$ORIGINAL" --b env:X=1 --max-samples 5 \
+	sp ab command -p cmd=true --a "sysfs:$SYSFS=$ORIGINAL" --b env:X=1 --max-samples 7 \
 		--name kept -q
 	[ "$(cat "$SYSFS")" = "$ORIGINAL" ]
 	no_scratch_cgroups
@@ -323,7 +323,7 @@ cpuset_program() {	# cpuset_program CPUS
 	cpuset_setup
 	# the cpuset would move the tasks to CPU 1 while the batch says 0
 	run sp ab command "${WHERE[@]}" --a cpus:0,cgroup:cpuset.cpus=1 --b cpus:1 \
-		--max-samples 5 --name out
+		--max-samples 7 --name out
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"ab: --a cpus:0 is not inside cgroup:cpuset.cpus=1"* ]]
@@ -406,7 +406,7 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	X=$1 Y=$2
 	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" ab command -p cmd=true \
 		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
-		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --max-samples 5 -q
+		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --max-samples 7 -q
 	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 10 ]
 }
@@ -549,12 +549,12 @@ ok_iterations() {
 @test "knobs: messages say what to give: empty values, cgroup names, procfs:, no nested parentheses" {
 	# an empty cpus: or cmd: says how it is written, with an example
 	for spec in cpus: cmd:; do
-		run sp ab command -p cmd=true --a "$spec" --b env:X=1 --max-samples 5
+		run sp ab command -p cmd=true --a "$spec" --b env:X=1 --max-samples 7
 		[ "$status" -eq 2 ]
 		assert_one_line_error
 		[[ "$output" == "schedperf: ab: --a '$spec' has no value (write it as ${spec}"*", e.g. ${spec}"?*")" ]]
 	done
-	run sp ab command -p cmd=true --a env:1A=2 --b env:X=1 --max-samples 5
+	run sp ab command -p cmd=true --a env:1A=2 --b env:X=1 --max-samples 7
 	[[ "$output" == *"'1A' is not a variable's name (give letters, digits and '_', not first a digit)" ]]
 	# a cgroup file in the wrong case is bad input, exit 2, whatever the
 	# machine has (one its controller lacks is exit 3, the files it has shown)

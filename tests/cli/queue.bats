@@ -470,7 +470,7 @@ ab_sides_sampled() {
 # SIGKILL the worker that runs it once both sides have sampled.
 kill_mid_ab() {
 	local w
-	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 7 \
 		--name "$1" >/dev/null
 	"$SP" worker --once --lease 1 >/dev/null 2>"$TMP/err" &
 	w=$!
@@ -507,7 +507,7 @@ kill_mid_ab() {
 	[ "$(count "SELECT count(*) || ' ' || count(*) FILTER (WHERE complete) FROM batches
 		WHERE job_id = 1")" = "2 0" ]
 	# its unfinished sides are no one's: the name is free for a job and for ab itself
-	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 \
+	sp submit ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 7 \
 		--name dead >/dev/null
 	sp worker --once >/dev/null
 	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "cancelled done" ]
@@ -518,13 +518,13 @@ kill_mid_ab() {
 	# and for an ab run by hand
 	kill_mid_ab gone 3
 	sp cancel 3
-	sp ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 5 --name gone -q
+	sp ab command --a 'cmd:sleep 0.1' --b 'cmd:sleep 0.2' --max-samples 7 --name gone -q
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json '[len(r["batches"]) for r in d if r["name"].startswith("gone")]' "$TMP/runs.json")" = "[1, 1]" ]
 }
 
 @test "queue: an ab job's --name is its own: refused at submit when taken, and by the worker" {
-	ab=(ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 5)
+	ab=(ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7)
 	# one pair of runs for several jobs would pool them
 	run sp submit --repeat 2 "${ab[@]}" --name dup
 	[ "$status" -eq 2 ]
