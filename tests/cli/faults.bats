@@ -568,7 +568,7 @@ of run 'it's a b' is marked incomplete (finish it with '$resume')" ] ||
 	unlock_store
 	runner_ends 0
 	[ "$(count batches 'complete = 1')" -eq 2 ]
-	[ "$(count iterations 'failure IS NULL')" -eq 10 ]
+	[ "$(count iterations 'failure IS NULL')" -eq 14 ]
 	integrity_ok "$SCHEDPERF_DB"
 	references_ok
 }
