@@ -63,14 +63,15 @@ static const struct cmd_usage worker_usage = {
 	"job and runs it if the machine runs that release; a machine that came back\n"
 	"on another, or not within --boot-timeout, fails the job with the reason.\n"
 	"Until the machine's boot id changes, the worker whose boot command runs\n"
-	"keeps the job with its lease; a worker lost in it leaves a lost job.\n"
+	"keeps the job with its lease; a worker lost in it leaves a lost job, and\n"
+	"one whose stop cuts it short gives the job back.\n"
 	"--home-kernel is the machine's default: booted again after --home-after\n"
 	"seconds without a job.\n",
 };
 
 /*
  * SIGTERM, SIGINT or SIGHUP: stop after the job at hand, whose command it
- * is passed to, and give the job back (not once its boot command began:
+ * is passed to, and give the job back (not once its boot command is done:
  * that stop is the reboot's, and the job waits for the boot).
  */
 static volatile sig_atomic_t stop_signal;
@@ -624,6 +625,17 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 			 "restart within %d s (check --boot-cmd; it must reboot)", opt->boot_timeout);
 	}
 	boot_lease.job = NULL;
+	/*
+	 * A stop that cut the boot command short is the worker's (systemctl stop
+	 * and Ctrl-C signal its whole group), not the reboot's, which comes once
+	 * the command is done: no failure of the job's.
+	 */
+	if (stop_signal) {
+		rc = give_back(st, job, "its boot command cut short");
+		if (!rc)
+			not_ours(job, "its boot command was cut short");
+		return rc ? rc : 128 + stop_signal;
+	}
 	fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
 		job->kernel, why);
 	/* past its deadline, a sweep fails it too, with its reason, if it finds the store first */

@@ -268,6 +268,27 @@ hold_booting() {
 		coalesce(home_kernel, '-') FROM jobs WHERE id = $id")" = "queued 0 - - - -" ]
 }
 
+@test "worker: stopped with its process group in its boot command, the worker gives the job back" {
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	# as systemctl stop and Ctrl-C do: SIGTERM to the worker's whole group, its boot command's run
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" setsid "$SP" --db "$PG" worker --once --boot-timeout 60 \
+		--boot-cmd "touch '$TMP/began'; exec sleep 600" >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/began"
+	kill -TERM -- -"$PID"
+	wait_for all_gone "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	[ "$rc" -eq 143 ]
+	refute grep -q "cannot boot" "$TMP/err"
+	grep -q "job $id: the worker was stopped by signal 15; the job is queued again, $(
+		)its boot command cut short (this attempt is not counted)" "$TMP/err"
+	[ "$(psql_in "$PGDB" "SELECT state || ' ' || attempts || ' ' || coalesce(reason, '-') ||
+		' ' || coalesce(boot_deadline, '-') FROM jobs WHERE id = $id")" = "queued 0 - -" ]
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
