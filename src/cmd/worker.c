@@ -274,7 +274,8 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 /*
  * Follow the run until it ends, renewing the lease every third of it from
  * *@renewed, when it was last renewed; when the job is no longer ours
- * (cancelled, or its lease over), stop the run. Returns its exit code.
+ * (cancelled, or its lease over), stop the run. Returns its exit code,
+ * or SPAWN_SIGNALED() of the signal that killed it.
  */
 static int follow_run(struct store *st, const struct store_job *job, pid_t pid, int fd,
 		      int lease, double *renewed, struct run_output *out, enum hold *hold)
@@ -311,7 +312,7 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 			forwarded = true;
 		}
 	}
-	return spawn_wait(pid);
+	return spawn_wait_signaled(pid);
 }
 
 /* How a job's run ended, as the store has it now. */
@@ -404,6 +405,36 @@ static int give_back(struct store *st, const struct store_job *job, const char *
 }
 
 /*
+ * The run was killed by signal @sig, not by this worker (the OOM killer ends
+ * a run with SIGKILL): its job is a lost run's, as a lost worker's is,
+ * queued again with this attempt counted, or given up after its last. 1
+ * then; -1 when no longer running under this claim (done, or taken); else
+ * a store error's code.
+ */
+static int run_killed(struct store *st, const struct store_job *job, int sig, char *reason,
+		      size_t len)
+{
+	struct error err = { 0 };
+	char how[64];
+	int rc;
+
+	snprintf(reason, len, "its %s was %s%s", job->command,
+		 run_command_status(RUN_COMMAND_SIGNALED(sig), how, sizeof(how)),
+		 sig == SIGKILL ? " (by the OOM killer, say)" : "");
+	rc = store_job_lost_run(st, job->id, job->claim, reason, &err);
+	if (rc < 0)
+		return error_report(&err);
+	if (rc == 1)
+		fprintf(stderr, "schedperf: job %lld: %s; the job is queued again (%d of its %d "
+			"attempts used)\n", (long long)job->id, reason, job->attempts,
+			job->max_attempts);
+	else if (rc == 2)
+		fprintf(stderr, "schedperf: job %lld failed: %s, and that was its last attempt "
+			"(%d of %d)\n", (long long)job->id, reason, job->attempts, job->max_attempts);
+	return rc ? 1 : -1;
+}
+
+/*
  * Run one claimed job, whose lease was last renewed (or begun) at
  * @renewed, to its end: 0 done, 1 failed or lost, or a store error's code.
  */
@@ -440,8 +471,14 @@ static int run_job(struct store *st, const struct store_job *job, int lease, dou
 	if (stop_signal && (rc = give_back(st, job, "to run from its start")))
 		return rc;
 	/* the run completed it meanwhile, or it was cancelled: said below */
+	/* killed, not failed: run again, as a lost worker's job is */
+	if (code >= SPAWN_SIGNALED(0) &&
+	    (rc = run_killed(st, job, code - SPAWN_SIGNALED(0), reason, sizeof(reason))) >= 0)
+		return rc;
 	/* Even a run that exited 0 may not have completed it (its options made it no job). */
-	if (code && out.line[0])
+	if (code >= SPAWN_SIGNALED(0))
+		;	/* it completed the job, or the job is no longer ours: said below */
+	else if (code && out.line[0])
 		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?
 			 out.line : out.line + 11);
 	else if (code)

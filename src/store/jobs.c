@@ -237,6 +237,29 @@ int store_job_give_back(struct store *st, int64_t id, const char *claim, struct 
 		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim)), err, "give a job back");
 }
 
+int store_job_lost_run(struct store *st, int64_t id, const char *claim, const char *reason,
+		       struct error *err)
+{
+	int64_t rc = 0;
+
+	/* as a claim gives up a lost worker's job after its last attempt */
+	if (no_queue(st, err) ||
+	    sql_id(st, "UPDATE jobs SET since = {now}, "
+		   "state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
+		   "reason = CASE WHEN attempts < max_attempts THEN NULL ELSE format('given up "
+		   "after %s attempt%s: %s (find what kills it, or submit it again with a larger "
+		   "--max-attempts)', attempts, CASE WHEN attempts = 1 THEN '' ELSE 's' END, "
+		   "$3::text) END, "
+		   "worker = CASE WHEN attempts < max_attempts THEN NULL ELSE worker END, "
+		   "claim = CASE WHEN attempts < max_attempts THEN NULL ELSE claim END, "
+		   "lease_until = NULL WHERE id = $1 AND claim = $2 AND state = 'running' "
+		   "RETURNING CASE state WHEN 'queued' THEN 1 ELSE 2 END",
+		   SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), &rc, err,
+		   "queue again a job whose run was killed") < 0)
+		return -1;
+	return (int)rc;
+}
+
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err)
 {
 	return one_job(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE id = $1",

@@ -418,6 +418,14 @@ int store_job_fail(struct store *st, int64_t id, const char *claim, const char *
  * begun, too). 1, or 0 when no longer running or booting under @claim.
  */
 int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err);
+/*
+ * The run of a claimed job was killed (@reason: by what), as a lost
+ * worker's is: the job is queued again, this claim counted, or failed
+ * after its last attempt. 1 queued, 2 failed, 0 when no longer running
+ * under @claim.
+ */
+int store_job_lost_run(struct store *st, int64_t id, const char *claim, const char *reason,
+		       struct error *err);
 /* Job @id: 1 with *job filled, 0 when there is none. */
 int store_job_get(struct store *st, int64_t id, struct store_job *job, struct error *err);
 /* Every job, oldest first. */

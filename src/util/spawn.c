@@ -26,7 +26,7 @@ pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_paren
 	_exit(127);
 }
 
-int spawn_wait(pid_t pid)
+int spawn_wait_signaled(pid_t pid)
 {
 	int status;
 
@@ -34,6 +34,13 @@ int spawn_wait(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+		return SPAWN_SIGNALED(WTERMSIG(status));
 	return WEXITSTATUS(status);
+}
+
+int spawn_wait(pid_t pid)
+{
+	int code = spawn_wait_signaled(pid);
+
+	return code >= SPAWN_SIGNALED(0) ? code - SPAWN_SIGNALED(0) + 128 : code;
 }

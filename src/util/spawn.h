@@ -22,4 +22,11 @@ pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_paren
  */
 int spawn_wait(pid_t pid);
 
+/*
+ * As spawn_wait(), but a child killed by signal SIG returns
+ * SPAWN_SIGNALED(SIG), apart from any exit code (a run that exits 137).
+ */
+#define SPAWN_SIGNALED(sig) (256 + (sig))
+int spawn_wait_signaled(pid_t pid);
+
 #endif

@@ -326,6 +326,39 @@ claim_and_kill() {
 	[ "$(json '[r["name"] for r in d]' <(echo "$output"))" = "['fine']" ]
 }
 
+# Start a worker; once it has claimed job 1 for the $1-th time and its run
+# has begun, kill the run alone with SIGKILL, as the OOM killer does.
+kill_run() {
+	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" 3>&- &
+	local w=$!
+	workers+=($w)
+	wait_for sh -c "[ \"\$(psql -qXAt '$SCHEDPERF_DB' -c \"SELECT count(*) FROM jobs j
+		JOIN batches b ON b.job_id = j.id AND b.job_claim = j.claim WHERE j.id = 1 AND
+		j.state = 'running' AND j.attempts = $1\")\" -eq 1 ]"
+	kill -KILL "$(pgrep -P "$w")"
+	wait_for all_gone "$w"
+}
+
+@test "queue: a run killed by a signal (the OOM killer) is run again, as a lost worker's job" {
+	sp submit command -p 'cmd=sleep 600' -i 1 --no-monitors --name ck --max-attempts 2 \
+		>/dev/null
+	kill_run 1
+	grep -q "job 1: its run was killed by SIGKILL (by the OOM killer, say); the job is $(
+		)queued again (1 of its 2 attempts used)" "$TMP/err"
+	[ "$(count "SELECT state || ' ' || attempts || ' ' || coalesce(worker, '-') || ' ' ||
+		coalesce(reason, '-') FROM jobs WHERE id = 1")" = "queued 1 - -" ]
+	# killed again at its last attempt, it is given up
+	kill_run 2
+	grep -q "job 1 failed: its run was killed by SIGKILL (by the OOM killer, say), and that $(
+		)was its last attempt (2 of 2)" "$TMP/err"
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "failed 2" ]
+	[ "$(count "SELECT reason FROM jobs WHERE id = 1")" = "given up after 2 attempts: its $(
+		)run was killed by SIGKILL (by the OOM killer, say) (find what kills it, or submit $(
+		)it again with a larger --max-attempts)" ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+}
+
 @test "queue: ab and bisect-step jobs are checked at submit, run, and keep their verdicts" {
 	run sp submit ab pipe --a param:mode=thread
 	[ "$status" -eq 2 ]
