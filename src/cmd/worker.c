@@ -529,7 +529,26 @@ static struct {
 	int lease;
 	double next;
 	double deadline;	/* the boot's */
+	bool taken;		/* no longer this claim's (cancelled): said */
 } boot_lease;
+
+/*
+ * Job @job, booted for, is no longer this claim's: say so, as a cancel when
+ * it was one (the machine boots all the same; the job does not run after).
+ */
+static void boot_taken(struct store *st, const struct store_job *job)
+{
+	struct store_job now = { 0 };
+	struct error err = { 0 };
+
+	if (store_job_get(st, job->id, &now, &err) > 0 && !strcmp(now.state, "cancelled"))
+		fprintf(stderr, "schedperf: job %lld: cancelled while its machine boots %s: it "
+			"does not run after the boot\n", (long long)job->id, job->kernel);
+	else
+		not_ours(job, "it does not run after the boot");
+	store_job_release(&now);
+	boot_lease.taken = true;
+}
 
 /*
  * Renewed from the loops that kill the boot command at the boot's
@@ -542,7 +561,7 @@ static void renew_boot_lease(void)
 	struct error err = { 0 };
 	int rc;
 
-	if (!boot_lease.job || time_now() < boot_lease.next || left <= 0)
+	if (!boot_lease.job || boot_lease.taken || time_now() < boot_lease.next || left <= 0)
 		return;
 	boot_lease.next = time_now() + boot_lease.lease / 3.0;
 	store_set_patience(boot_lease.st,
@@ -558,6 +577,8 @@ static void renew_boot_lease(void)
 		boot_lease.next = outage.retry_at;
 	else if (rc < 0)
 		error_report(&err);
+	else if (!rc)
+		boot_taken(boot_lease.st, boot_lease.job);
 out:
 	store_set_patience(boot_lease.st, patience_ms(boot_lease.lease));
 }
@@ -623,6 +644,7 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	/* the store's deadline for the boot is as far from now */
 	double deadline = time_now() + opt->boot_timeout;
 	struct error err = { 0 };
+	bool said = false;	/* that it cannot boot */
 	char why[300];
 	int rc = store_job_booting(st, job->id, job->claim, opt->boot_timeout, release,
 				   opt->lease, &err);
@@ -652,6 +674,7 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	boot_lease.lease = opt->lease;
 	boot_lease.next = time_now() + opt->lease / 3.0;
 	boot_lease.deadline = deadline;
+	boot_lease.taken = false;
 	if (!boot_command(opt, job->kernel, deadline, why, sizeof(why))) {
 		rc = wait_for_reboot(deadline);
 		if (rc) {
@@ -669,19 +692,35 @@ static int boot_for(struct store *st, const struct store_job *job, const char *r
 	 */
 	if (stop_signal) {
 		rc = give_back(st, job, "its boot command cut short");
-		if (!rc)
+		if (!rc && !boot_lease.taken)
 			not_ours(job, "its boot command was cut short");
 		return rc ? rc : 128 + stop_signal;
 	}
-	fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
-		job->kernel, why);
 	/* past its deadline, a sweep fails it too, with its reason, if it finds the store first */
-	while (store_job_boot_failed(st, job->id, why, &err) < 0) {
+	while (!boot_lease.taken &&
+	       (rc = store_job_boot_failed(st, job->id, job->claim, why, &err)) < 0) {
+		/* said before any wait for the store, as the job's, which it likely is */
+		if (!said)
+			fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n",
+				(long long)job->id, job->kernel, why);
+		said = true;
 		if (!store_lost(st))
 			return error_report(&err);
 		if ((rc = wait_for_store(st, INFINITY)))
 			return rc;
 	}
+	if (boot_lease.taken || !rc) {
+		/* a cancel noticed now, or before (and said then): no job's failure */
+		if (!boot_lease.taken)
+			boot_taken(st, job);
+		if (!said)
+			fprintf(stderr, "schedperf: worker: cannot boot %s: %s\n", job->kernel,
+				why);
+		return 1;
+	}
+	if (!said)
+		fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n", (long long)job->id,
+			job->kernel, why);
 	return 1;
 }
 

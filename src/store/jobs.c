@@ -180,13 +180,13 @@ int store_job_booted(struct store *st, const char *worker, const char *release, 
 	return rc > 0 ? 3 : rc;
 }
 
-int store_job_boot_failed(struct store *st, int64_t id, const char *reason, struct error *err)
+int store_job_boot_failed(struct store *st, int64_t id, const char *claim, const char *reason,
+			  struct error *err)
 {
-	return no_queue(st, err) ? -1 :
-	       sql_exec(st, "UPDATE jobs SET state = 'failed', reason = $2, since = {now} "
-			"WHERE id = $1 AND state = 'booting'",
-			SQL_ARGS(SQL_INT(id), SQL_TEXT(reason)), err,
-			"fail the job whose boot failed");
+	return one_row(st, "UPDATE jobs SET state = 'failed', reason = $3, since = {now} "
+		       "WHERE id = $1 AND claim = $2 AND state = 'booting' RETURNING id",
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), err,
+		       "fail the job whose boot failed");
 }
 
 int store_jobs_expire_boots(struct store *st, struct error *err)

@@ -394,14 +394,15 @@ int store_job_claim(struct store *st, const char *worker, int lease, const char 
  * reboot (a worker started during another's boot command, or that one
  * killed in it): 3 with the job a lost worker's running one, once that
  * lease is over. 0 when nothing was done. A boot that failed otherwise
- * fails it with @reason; a machine not back by its deadline fails it when
+ * fails it with @reason: 1, or 0 when no longer booting under @claim
+ * (cancelled); a machine not back by its deadline fails it when
  * store_jobs_expire_boots() or a claim looks.
  */
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
 		      const char *home, int lease, struct error *err);
 int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
 		     struct store_job *job, struct error *err);
-int store_job_boot_failed(struct store *st, int64_t id, const char *reason,
+int store_job_boot_failed(struct store *st, int64_t id, const char *claim, const char *reason,
 			  struct error *err);
 int store_jobs_expire_boots(struct store *st, struct error *err);
 /* Job @id may run only on machine @host from now on (a bisection's first job). */

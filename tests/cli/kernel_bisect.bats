@@ -289,6 +289,35 @@ hold_booting() {
 		' ' || coalesce(boot_deadline, '-') FROM jobs WHERE id = $id")" = "queued 0 - -" ]
 }
 
+@test "worker: a job cancelled while its machine boots is said to be, not to have failed its boot" {
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	export SCHEDPERF_TEST_MACHINE="$TMP/m1"
+	# a boot command that fails once the test lets it go, the job cancelled meanwhile
+	for lease in 3 300; do
+		rm -f "$TMP/go"
+		id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+		"$SP" --db "$PG" worker --once --lease $lease --boot-timeout 120 --boot-cmd "$(
+			)echo \$\$ >>'$TMP/m1/pids'; until [ -e '$TMP/go' ]; do sleep 0.05; done; exit 1" >"$TMP/out" 2>"$TMP/err" 3>&- &
+		PID=$!
+		wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
+		sp --db "$PG" cancel "$id"
+		# the renewals of a short lease find the cancel while the boot command runs
+		[ "$lease" -eq 300 ] || wait_for grep -q "job $id: cancelled while its machine boots $(
+			)6.18.0-new: it does not run after the boot" "$TMP/err"
+		touch "$TMP/go"
+		wait_for all_gone "$PID"
+		rc=0
+		wait "$PID" || rc=$?
+		[ "$rc" -eq 0 ]
+		[ "$(grep -c "job $id: cancelled while its machine boots 6.18.0-new" "$TMP/err")" -eq 1 ]
+		grep -q "worker: cannot boot 6.18.0-new: the boot command failed" "$TMP/err"
+		refute grep -q "job $id: cannot boot" "$TMP/err"
+		[ "$(psql_in "$PGDB" "SELECT state || ' ' || coalesce(reason, '-') FROM jobs
+			WHERE id = $id")" = "cancelled -" ]
+	done
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
