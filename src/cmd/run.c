@@ -678,6 +678,7 @@ int cmd_run(int argc, char **argv)
 	struct knob_session ks;
 	struct knob_list knobs = { NULL, 0 };
 	bool knobs_changed = false, store_made = false;
+	int64_t job_id;
 	int code;
 
 	knob_session_init(&ks, 1, "run");
@@ -767,6 +768,14 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	run_display_outcome(&res, req.opt.name);
+	/* a job's batch that measured nothing is not stored: the job fails (its worker's) */
+	if (runner_measured_nothing(&res) && job_env_id(&job_id, &err) > 0) {
+		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "
+				"measured, and the job's batch is not stored; the last failed: %s "
+				"(fix the workload or its parameters)", req.opt.name,
+				res.last_failure);
+		goto out;
+	}
 	code = show_batch(st, req.opt.name, res.batch_id, global.quiet);
 	if (!code && runner_measured_nothing(&res) && req.opt.replace)
 		code = die_code(EXIT_FOUND, "run '%s': no iteration succeeded, so nothing was "

@@ -125,8 +125,9 @@ int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 			  const char *result, struct error *err);
 /*
  * store_batch_finish() of a batch whose every iteration failed: complete,
- * but not the job's end (its worker fails it with the command's reason);
- * a replacing one replaces nothing, left incomplete for --resume.
+ * but a job's is left unfinished, never seen (its worker fails the job
+ * with the command's reason); a replacing one replaces nothing, left
+ * incomplete for --resume.
  */
 int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err);
 

@@ -372,6 +372,12 @@ static int finish_one(struct store *st, int64_t batch_id, bool complete, bool me
 	/* one that measured nothing replaces nothing: it stays hidden, resumable */
 	if (!rc && state.replacing && !measured)
 		complete = false;
+	/*
+	 * nor is a job's stored: its job fails, and its batches are whole or
+	 * not at all (unfinished, they hold no run name once it has failed)
+	 */
+	if (!measured && st->job_id)
+		complete = false;
 	rc = rc || batch_finish(st, batch_id, complete, err) ||
 	     (complete && state.replacing &&
 	      batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;

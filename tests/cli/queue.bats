@@ -93,13 +93,27 @@ count() {	# count SQL: the number the query gives
 	run sp worker --once
 	[[ "$output" == *"job 1 failed: run 'nothing': no iteration succeeded"* ]]
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = failed ]
-	[[ "$(count "SELECT reason FROM jobs WHERE id = 1")" == *"no iteration succeeded, so nothing was measured; the last failed: "* ]]
-	# its batch is stored, complete, with each failure's reason, as run's own is
-	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 1 ]
-	[ "$(count "SELECT count(*) FROM iterations")" -eq 2 ]
-	# a job with a success is done
+	[[ "$(count "SELECT reason FROM jobs WHERE id = 1")" == *"no iteration succeeded, so $(
+		)nothing was measured, and the job's batch is not stored; the last failed: "* ]]
+	# a job's batches are stored whole or not at all: no empty batch in sight, nor its run
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 0 ]
+	run sp runs --format json
+	[ "$output" = "[]" ]
+	run sp show nothing
+	[ "$status" -eq 2 ]
+	# nor does the batch hold the name: a job may take it again
+	sp submit command -p cmd=true -i 1 --no-monitors --name nothing >/dev/null
+	# a job with a success is done; so is one without --name, its kernel's run not joined
+	sp submit command -p cmd=false -i 1 --no-monitors >/dev/null
 	sp worker --once >/dev/null
 	[ "$(count "SELECT state FROM jobs WHERE id = 2")" = done ]
+	sp worker --once >/dev/null
+	run sp worker --once
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id > 2 ORDER BY id")" = \
+	  "$(printf 'done 1\nfailed 1')" ]
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json '[(r["name"], len(r["batches"])) for r in d]' "$TMP/runs.json")" = \
+	  "[('something', 1), ('nothing', 1)]" ] || { cat "$TMP/runs.json"; false; }
 }
 
 iterations_stored() {	# iterations_stored N: at least N iterations are committed
