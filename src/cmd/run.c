@@ -554,10 +554,14 @@ static int open_to_resume(const char *name, struct store **st, struct error *err
 static void add_resume_hint(struct error *err, const struct runner_result *res,
 			    const char *name)
 {
+	struct error jerr = { 0 };
 	size_t len = strlen(err->msg);
+	int64_t job_id;
 	char *resume;
 
-	if (!res->batch_id || err->code != EXIT_ENV || !len || err->msg[len - 1] != ')')
+	/* a job's batch is no one's to resume: its worker runs the job again, or fails it */
+	if (!res->batch_id || err->code != EXIT_ENV || !len || err->msg[len - 1] != ')' ||
+	    job_env_id(&job_id, &jerr) > 0)
 		return;
 	resume = run_resume_command(global.db, name);
 	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then '%s' finishes batch "
@@ -751,6 +755,13 @@ int cmd_run(int argc, char **argv)
 		if (res.signal && !res.batch_id) {
 			/* in its begin's wait for the store's write lock */
 			code = command_interrupted("nothing was stored");
+			goto out;
+		}
+		if (res.signal && job_env_id(&job_id, &err) > 0) {
+			code = command_interrupted("batch %lld of run '%s' is left unfinished, "
+						   "never seen: its job's worker runs the job "
+						   "again, or fails it after its last attempt",
+						   (long long)res.batch_id, req.opt.name);
 			goto out;
 		}
 		if (res.signal) {

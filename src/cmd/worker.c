@@ -405,22 +405,28 @@ static int give_back(struct store *st, const struct store_job *job, const char *
 }
 
 /*
- * The run was killed by signal @sig, not by this worker (the OOM killer ends
- * a run with SIGKILL): its job is a lost run's, as a lost worker's is,
+ * The run was killed by signal @sig, or @interrupted by it (it stopped as
+ * a command stops at Ctrl-C), not by this worker (the OOM killer ends a
+ * run with SIGKILL): its job is a lost run's, as a lost worker's is,
  * queued again with this attempt counted, or given up after its last. 1
  * then; -1 when no longer running under this claim (done, or taken); else
  * a store error's code.
  */
-static int run_killed(struct store *st, const struct store_job *job, int sig, char *reason,
-		      size_t len)
+static int run_killed(struct store *st, const struct store_job *job, int sig, bool interrupted,
+		      char *reason, size_t len)
 {
 	struct error err = { 0 };
 	char how[64];
 	int rc;
 
-	snprintf(reason, len, "its %s was %s%s", job->command,
-		 run_command_status(RUN_COMMAND_SIGNALED(sig), how, sizeof(how)),
-		 sig == SIGKILL ? " (by the OOM killer, say)" : "");
+	/* "killed by SIGKILL" */
+	run_command_status(RUN_COMMAND_SIGNALED(sig), how, sizeof(how));
+	if (interrupted)
+		snprintf(reason, len, "its %s was interrupted %s", job->command,
+			 strncmp(how, "killed ", 7) ? how : how + 7);
+	else
+		snprintf(reason, len, "its %s was %s%s", job->command, how,
+			 sig == SIGKILL ? " (by the OOM killer, say)" : "");
 	rc = store_job_lost_run(st, job->id, job->claim, reason, &err);
 	if (rc < 0)
 		return error_report(&err);
@@ -471,12 +477,19 @@ static int run_job(struct store *st, const struct store_job *job, int lease, dou
 	if (stop_signal && (rc = give_back(st, job, "to run from its start")))
 		return rc;
 	/* the run completed it meanwhile, or it was cancelled: said below */
-	/* killed, not failed: run again, as a lost worker's job is */
+	/*
+	 * Killed, or interrupted (a command's exit status 128 + the signal, and
+	 * no other's), not failed: run again, as a lost worker's job is.
+	 */
 	if (code >= SPAWN_SIGNALED(0) &&
-	    (rc = run_killed(st, job, code - SPAWN_SIGNALED(0), reason, sizeof(reason))) >= 0)
+	    (rc = run_killed(st, job, code - SPAWN_SIGNALED(0), false, reason,
+			     sizeof(reason))) >= 0)
+		return rc;
+	if (code > 128 && code < SPAWN_SIGNALED(0) &&
+	    (rc = run_killed(st, job, code - 128, true, reason, sizeof(reason))) >= 0)
 		return rc;
 	/* Even a run that exited 0 may not have completed it (its options made it no job). */
-	if (code >= SPAWN_SIGNALED(0))
+	if (code > 128)
 		;	/* it completed the job, or the job is no longer ours: said below */
 	else if (code && out.line[0])
 		snprintf(reason, sizeof(reason), "%s", strncmp(out.line, "schedperf: ", 11) ?

@@ -39,6 +39,7 @@ struct batch_state {
 	struct batch_writer writer;
 	char *machine;		/* its machine, "ID/HOST" (machine_batch_key()), "/" unknown */
 	char *host;		/* its machine's host name, "" when unknown */
+	int64_t job_id;		/* the job it was run for; 0 */
 };
 
 void batch_state_release(struct batch_state *state);

@@ -169,8 +169,8 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 #define SELECT_BATCH_STATE							\
 	"SELECT b.id, b.run_id, r.name, b.replacing, b.plan, b.writer_boot, "	\
 	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start, "		\
-	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") " "		\
-	"FROM batches b JOIN runs r ON r.id = b.run_id "
+	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") ", "	\
+	"coalesce(b.job_id, 0) FROM batches b JOIN runs r ON r.id = b.run_id "
 
 static void column_batch_state(struct store_stmt *s, struct batch_state *state)
 {
@@ -190,6 +190,7 @@ static void column_batch_state(struct store_stmt *s, struct batch_state *state)
 		memset(&state->writer.runner, 0, sizeof(state->writer.runner));
 	state->machine = sql_strdup(s, 10);
 	state->host = sql_strdup(s, 11);
+	state->job_id = sql_int(s, 12);
 }
 
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,

@@ -320,6 +320,27 @@ static int this_machines(const struct batch_state *states, size_t nr, const char
 	return other_machine(&states[0], name, here, err);
 }
 
+/*
+ * Leave out of @states the batches of jobs (their worker runs a job from its
+ * start): 0 when some are left, else the job of the newest left out.
+ */
+static int not_jobs(struct batch_state *states, size_t *nr)
+{
+	int64_t job = 0;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *nr; i++) {
+		if (states[i].job_id) {
+			job = job ? job : states[i].job_id;
+			batch_state_release(&states[i]);
+			continue;
+		}
+		states[kept++] = states[i];
+	}
+	*nr = kept;
+	return kept ? 0 : (int)job;
+}
+
 int store_resume_find(struct store *st, const char *name, int64_t *batch_id, char **plan,
 		      struct error *err)
 {
@@ -333,6 +354,13 @@ int store_resume_find(struct store *st, const char *name, int64_t *batch_id, cha
 	rc = run_find(st, name, false, &run_id, err);
 	if (rc > 0)
 		rc = batches_incomplete(st, run_id, &states, &nr, err) ? -1 : (int)nr;
+	if (rc > 0 && (rc = not_jobs(states, &nr)) > 0)
+		rc = error_set(err, EXIT_USAGE, "run '%.128s': its incomplete batch is job %d's, "
+			       "and a job's batch is resumed by no one: a worker runs the job "
+			       "again from its start (see 'schedperf jobs'; submit it again if it "
+			       "failed)", name, rc);
+	else if (rc >= 0)
+		rc = (int)nr;
 	if (!rc)
 		rc = error_set(err, EXIT_USAGE, "run '%.128s' has no incomplete batch to "
 			       "resume (see 'schedperf runs')", name);

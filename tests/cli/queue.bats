@@ -373,6 +373,33 @@ kill_run() {
 	[ "$output" = "[]" ]
 }
 
+@test "queue: a run interrupted by a signal not its worker's is run again; no one resumes its batch" {
+	sp submit command -p 'cmd=sleep 0.5' -i 4 --no-monitors --name childterm >/dev/null
+	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" 3>&- &
+	local w=$! rc=0
+	workers+=($w)
+	wait_for sh -c "[ \"\$(psql -qXAt '$SCHEDPERF_DB' -c 'SELECT count(*) FROM batches WHERE job_id = 1')\" -eq 1 ]"
+	# SIGTERM to the run alone, as a user's kill does: it stops as at Ctrl-C
+	kill -TERM "$(pgrep -P "$w")"
+	wait_for all_gone "$w"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 0 ]
+	grep -q "job 1: its run was interrupted by SIGTERM; the job is queued again (1 of its 3 $(
+		)attempts used)" "$TMP/err"
+	refute grep -q -- "--resume" "$TMP/err"
+	[ "$(count "SELECT state || ' ' || attempts || ' ' || coalesce(reason, '-') FROM jobs
+		WHERE id = 1")" = "queued 1 -" ]
+	# its batch is the job's: refused, once, with why, not a command that fails again
+	run sp run --resume --name childterm
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: run 'childterm': its incomplete batch is job 1's, and a $(
+		)job's batch is resumed by no one: a worker runs the job again from its start"* ]]
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
+	[ "$(batch_iterations "$(count "SELECT result_batch FROM jobs WHERE id = 1")")" -eq 4 ]
+}
+
 @test "queue: ab and bisect-step jobs are checked at submit, run, and keep their verdicts" {
 	run sp submit ab pipe --a param:mode=thread
 	[ "$status" -eq 2 ]
