@@ -39,12 +39,18 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so)
 	return code;
 }
 
-int sequential_check_max_samples(const char *cmd, const struct sequential_options *so)
+int sequential_check_max_samples(const char *cmd, const struct sequential_options *so,
+				 bool given)
 {
 	int least = seqcs_min_samples(so->alpha);
 
 	if (so->max_samples >= least)
 		return 0;
+	if (!given)
+		return command_usage_error(cmd, "the default cap of %d samples is too few at "
+					   "--alpha %g: no verdict can come in fewer than %d "
+					   "(give --max-samples %d or more)",
+					   so->max_samples, so->alpha, least, least);
 	return command_usage_error(cmd, "--max-samples %d is too few at --alpha %g: no verdict "
 				   "can come in fewer than %d (give at least that)",
 				   so->max_samples, so->alpha, least);

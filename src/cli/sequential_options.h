@@ -21,9 +21,11 @@ int sequential_check_utf8(const char *cmd, const struct sequential_options *so);
  * given (seqcs_min_samples(): 7 at 0.05, 10 at 0.01), as the number it
  * is, with that least; ab, bisect-step and bisect alike. The option's own
  * range starts at 1, so that this check, which knows the alpha, is the
- * one that says so.
+ * one that says so. @given: whether the user gave --max-samples; a
+ * default cap too few is named as the default, with the option to give.
  */
-int sequential_check_max_samples(const char *cmd, const struct sequential_options *so);
+int sequential_check_max_samples(const char *cmd, const struct sequential_options *so,
+				 bool given);
 
 /* The option rows the commands share (put inside the command's table). */
 #define SEQUENTIAL_OPTIONS(so) SEQUENTIAL_OPTIONS_ALPHA(so, "0.05", \

@@ -296,7 +296,7 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 		return 0;
 	}
 	cap_samples(ab);
-	if ((code = sequential_check_max_samples("ab", &ab->x.so)))
+	if ((code = sequential_check_max_samples("ab", &ab->x.so, !ab->default_cap)))
 		return code;
 	if (optind >= argc)
 		return command_usage_error("ab", "no workload given: name one (see "

@@ -335,6 +335,7 @@ int cmd_bisect(int argc, char **argv)
 		OPT_CALLBACK(0, "list", &list_them, NULL, "list the stored bisections", set_flag),
 		OPT_END(),
 	};
+	bool given_max;
 	int code;
 
 	bi.so.alpha = BISECT_DEFAULT_ALPHA;
@@ -386,12 +387,13 @@ int cmd_bisect(int argc, char **argv)
 				    "without --repo");
 		goto out;
 	}
-	if (bi.so.max_samples < 0)
+	given_max = bi.so.max_samples >= 0;
+	if (!given_max)
 		bi.so.max_samples = bi.kernel_tree ? 12 : SEQUENTIAL_DEFAULT_MAX_SAMPLES;
 	if (bi.so.name && command_check_run_name("bisect", "--name", bi.so.name,
 						  RUN_NAME_MAX - 13))
 		goto out;
-	if (sequential_check_max_samples("bisect", &bi.so))
+	if (sequential_check_max_samples("bisect", &bi.so, given_max))
 		goto out;
 	code = bisect_main(&bi, format.chosen);
 out:

@@ -298,15 +298,20 @@ static int parse_arguments(int argc, char **argv, struct bisect *b)
 			 "run and store nothing"),
 		OPT_END(),
 	};
+	bool given_max;
 	int code;
 
+	st->so.max_samples = 0;		/* not given: the option's range starts at 1 */
 	if (parse_options(argc, argv, options, &bisect_usage, &code))
 		return code ? code : -1;
+	given_max = st->so.max_samples != 0;
+	if (!given_max)
+		st->so.max_samples = SEQUENTIAL_DEFAULT_MAX_SAMPLES;
 	if (optind + 1 != argc || !st->good.run)
 		return command_usage_error("bisect-step", optind >= argc ? "no workload given" :
 					   optind + 1 < argc ? "one workload at a time" :
 					   "--good RUN is required: the stored run of a good build");
-	if ((code = sequential_check_max_samples("bisect-step", &st->so)) ||
+	if ((code = sequential_check_max_samples("bisect-step", &st->so, given_max)) ||
 	    (code = sequential_check_utf8("bisect-step", &st->so)) ||
 	    (code = command_check_utf8("bisect-step", "run name", st->good.run)) ||
 	    (st->bad.run && (code = command_check_utf8("bisect-step", "run name", st->bad.run))))

@@ -554,6 +554,11 @@ fixed_ab() {	# fixed_ab A B [ab options]: a prints "v A", b "v B"
 		done
 		run sp $cmd --max-samples 0
 		[[ "$output" == *"--max-samples '0' is not a whole number in 1..1000000"* ]]
+		# not given: the default cap is named as such, and the option to give
+		run sp $cmd --alpha 1e-300
+		[ "$status" -eq "$want" ]
+		[ "$output" = "schedperf: ${cmd%% *}: the default cap of 200 samples is too few \
+at --alpha 1e-300: no verdict can come in fewer than 1236 (give --max-samples 1236 or more)" ]
 	done
 	# the least is taken (a dry run checks the arguments)
 	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --alpha 1e-300 --max-samples 1236 \
