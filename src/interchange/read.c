@@ -776,8 +776,9 @@ static int refused_error(const char *name, const struct refusal *r, struct error
 
 	if (r->what == TOO_LARGE)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': it is larger than %s, "
-				 "the most import reads of one input (no export is that large; "
-				 "export fewer runs a file; nothing was imported)", name,
+				 "the most import reads of one input (export its runs a few to a "
+				 "file, 'schedperf export RUN... -o FILE', and import each file; "
+				 "nothing was imported)", name,
 				 size_name(import_limit(), size, sizeof(size)));
 	if (r->what == BLANKS)
 		return error_set(err, EXIT_USAGE, "cannot import '%s': not a schedperf-results/1 "

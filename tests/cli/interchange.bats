@@ -166,7 +166,8 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
 	assert_one_line_error
 	[[ "$output" == "schedperf: cannot import 'standard input': it is larger than 1000000 $(
-		)bytes, the most import reads of one input (no export is that large; "* ]] ||
+		)bytes, the most import reads of one input (export its runs a few to a file, $(
+		)'schedperf export RUN... -o FILE', and import each file; nothing was imported)" ]] ||
 		{ echo "$output"; false; }
 	[ ! -e "$TMP/s.db" ]
 	# an export of the limit's size is read, a byte more is not
@@ -190,7 +191,8 @@ print(min(r["started"] for r in json.load(sys.stdin)["runs"]))')" = 0226-01-01T0
 	rm "$TMP/big.json"
 	[ "$status" -eq 2 ] || { echo "status $status: $output"; false; }
 	[[ "$output" == *"big.json': it is larger than 4 GiB, the most import reads of one $(
-		)input (no export is that large; export fewer runs a file; nothing was imported)" ]]
+		)input (export its runs a few to a file, 'schedperf export RUN... -o FILE', and $(
+		)import each file; nothing was imported)" ]]
 	[ ! -e "$TMP/s.db" ]
 }
 
