@@ -15,23 +15,9 @@
 #include "util/words.h"
 #include "util/xalloc.h"
 
-/*
- * The run's name as the resume command gives it, quoted for a shell: as it
- * is, which names the run, when it is plain (a name run checks always is);
- * escaped otherwise, so that no control reaches the terminal.
- */
-static char *quoted_name(const char *name)
-{
-	char *shown = utf8_plain(name) ? NULL : utf8_escaped(name);
-	char *quoted = words_quote(shown ? shown : name);
-
-	free(shown);
-	return quoted;
-}
-
 char *run_resume_command(const char *db, const char *name)
 {
-	char *quoted = quoted_name(name), *hint = db_hint(db, false);
+	char *quoted = words_quote(name), *hint = db_hint(db, false);
 	char *cmd = xasprintf("schedperf run --resume --name %s%s", quoted, hint);
 
 	free(hint);
@@ -50,12 +36,20 @@ void say_unfinished_replacements(struct store *st, const char *db, const char *n
 	fflush(stdout);
 	for (size_t i = 0; i < nr; i++) {
 		char *run = utf8_message(list[i].name);
-		char *resume = run_resume_command(db, list[i].name);
+		char *resume = NULL;
 
+		/*
+		 * A name run refuses (a control, a mark that reorders a line:
+		 * only an edited store holds one) has no command to finish it.
+		 */
+		if (utf8_plain(list[i].name))
+			resume = run_resume_command(db, list[i].name);
 		fprintf(stderr, "schedperf: run '%s': batch %lld (started %s), a --replace, is "
-			"unfinished, so the batches it would replace are shown instead (finish "
-			"it with '%s', unless a run writes it now)\n",
-			run, (long long)list[i].batch_id, list[i].started, resume);
+			"unfinished, so the batches it would replace are shown instead (%s%s)\n",
+			run, (long long)list[i].batch_id, list[i].started,
+			resume ? "unless a run writes it now, finish it with: " :
+			"run --resume cannot finish it: its name holds control characters or "
+			"marks that reorder a line, which run refuses", resume ? resume : "");
 		free(resume);
 		free(run);
 	}

@@ -564,8 +564,8 @@ static void add_resume_hint(struct error *err, const struct runner_result *res,
 	    job_env_id(&job_id, &jerr) > 0)
 		return;
 	resume = run_resume_command(global.db, name);
-	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then '%s' finishes batch "
-		 "%lld)", resume, (long long)res->batch_id);
+	snprintf(err->msg + len - 1, sizeof(err->msg) - len + 1, "; then finish batch %lld "
+		 "with: %s)", (long long)res->batch_id, resume);
 	free(resume);
 }
 
@@ -769,7 +769,7 @@ int cmd_run(int argc, char **argv)
 
 			code = command_interrupted("%zu completed iterations are kept; batch "
 						   "%lld of run '%s' is marked incomplete (finish "
-						   "it with '%s')", res.iterations_done,
+						   "it with: %s)", res.iterations_done,
 						   (long long)res.batch_id, req.opt.name, resume);
 			free(resume);
 			goto out;

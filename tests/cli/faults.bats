@@ -104,7 +104,7 @@ mount_tmpfs() {		# mount_tmpfs SIZE: a small file system at $MNT
 	err_has "disk is full"
 	err_has "free disk space"
 	# the batch's resume names the store it is in
-	err_has "; then 'schedperf run --resume --name full --db $db' finishes batch 2)\$"
+	err_has "; then finish batch 2 with: schedperf run --resume --name full --db $db)\$"
 	integrity_ok "$db"
 	whole_iterations "$db"
 	[ "$(iterations_of "$db" before)" -eq 2 ]
@@ -544,7 +544,7 @@ ctrl_c_in_wait() {
 	runner_ends 130
 	resume="schedperf run --resume --name 'it'\\''s a b' --db $TMP/here/rel.db"
 	[ "$(cat "$TMP/err")" = "schedperf: interrupted: 0 completed iterations are kept; batch 1 \
-of run 'it's a b' is marked incomplete (finish it with '$resume')" ] ||
+of run 'it's a b' is marked incomplete (finish it with: $resume)" ] ||
 		{ cat "$TMP/err"; return 1; }
 	let_go 2 0
 	let_go 3 0

@@ -212,7 +212,7 @@ locks_of() {
 	grep -q "^schedperf: .*store .postgresql:///postgres?host=.*connection" "$TMP/err"
 	# the store says what is wrong; run says how to finish its batch
 	[[ "$(cat "$TMP/err")" == *"(check that the server runs, then run the command again; then \
-'schedperf run --resume --name r --db '$url'' finishes batch 1)" ]]
+finish batch 1 with: schedperf run --resume --name r --db '$url')" ]]
 	kept=$(psql -qXAt "$url" -c 'SELECT count(*) FROM iterations')
 	[ "$kept" -ge 3 ]
 	[ "$kept" -lt 20 ]
