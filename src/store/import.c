@@ -144,22 +144,48 @@ static int import_benchmarks(struct store *st, const struct result_batch *batch,
 	return rc;
 }
 
+/* The runs this import added: the ones its batches of a bisection may grow. */
+struct import_runs {
+	int64_t *ids;
+	size_t nr;
+};
+
+static bool import_added(const struct import_runs *added, int64_t run_id)
+{
+	for (size_t i = 0; i < added->nr; i++)
+		if (added->ids[i] == run_id)
+			return true;
+	return false;
+}
+
+/*
+ * A bisection's batches join their run together: its export's may, into
+ * the run the import adds for them, but none joins a run the store held
+ * before (batch_may_join()).
+ */
 static int import_batch(struct store *st, const struct result_batch *from,
-			bool (*stopped)(void), struct error *err)
+			struct import_runs *added, bool (*stopped)(void), struct error *err)
 {
 	struct result_batch batch = *from;
 	struct batch_state state = { 0 };
 	int64_t run_id;
 	int rc;
 
-	if (run_find(st, batch.name, true, &run_id, err) < 0)
+	rc = run_find(st, batch.name, false, &run_id, err);
+	if (rc < 0)
 		return -1;
+	if (!rc) {
+		if (run_find(st, batch.name, true, &run_id, err) < 0)
+			return -1;
+		added->ids = xreallocarray(added->ids, added->nr + 1, sizeof(*added->ids));
+		added->ids[added->nr++] = run_id;
+	}
 	rc = batch_insert(st, run_id, &batch, &state, err);
 	if (rc > 0)
 		return error_set(err, EXIT_USAGE, "run '%s' already has a batch started at %s "
 				 "(it was imported before; nothing was changed)", batch.name,
 				 batch.started);
-	if (rc || batch_may_join(st, run_id, &batch, err))
+	if (rc || batch_may_join(st, run_id, &batch, import_added(added, run_id), err))
 		return -1;
 	return import_benchmarks(st, &batch, stopped, err);
 }
@@ -171,11 +197,13 @@ static int import_batch(struct store *st, const struct result_batch *from,
 int store_import(struct store *st, const struct result_set *set, bool (*stopped)(void),
 		 struct error *err)
 {
+	struct import_runs added = { 0 };
 	int rc = 0;
 
 	if (sql_begin(st, TXN_ADD, err))
 		return -1;
 	for (size_t i = 0; i < set->nr_batches && !rc; i++)
-		rc = import_batch(st, &set->batches[i], stopped, err);
+		rc = import_batch(st, &set->batches[i], &added, stopped, err);
+	free(added.ids);
 	return sql_end_write(st, rc, err);
 }

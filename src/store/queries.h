@@ -67,10 +67,10 @@ int run_own(struct store *st, const char *name, struct error *err);
  * 0 when @batch (inserted or not) may join run @run_id: no other batch,
  * but this process's job's, is an experiment's, and none is there at all
  * when @batch is one (its environment has "experiment") but, for a
- * bisection's, the bisection's own; else -1.
+ * bisection's when @may_grow, the bisection's own; else -1.
  */
 int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
-		   struct error *err);
+		   bool may_grow, struct error *err);
 /* Insert @batch and its environment, setting batch->id; 1 when its start is taken. */
 int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 		 const struct batch_state *state, struct error *err);

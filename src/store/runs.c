@@ -82,14 +82,17 @@ static int run_own_error(const char *name, int64_t kind, struct error *err)
  * every batch of a run, and samples the experiment did not take must not
  * join those it took, nor replace them. An ab's run holds its one batch;
  * a bisection's gets one a measurement (each step, each --resume), so its
- * own may join it: another bisection's runs are refused at its start, by
- * name.
+ * own may join it (@may_grow): another bisection's runs are refused at its
+ * start, by name. An import may not grow a run it found: a batch marked
+ * "bisect" there is not the bisection's (an edited export, another
+ * store's), and the store cannot tell it from one.
  */
 int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *batch,
-		   struct error *err)
+		   bool may_grow, struct error *err)
 {
 	const char *own = result_batch_env(batch, "experiment");
-	bool grows = own && !strcmp(own, "bisect");
+	bool bisection = own && !strcmp(own, "bisect");
+	bool grows = bisection && may_grow;
 	int64_t kind;
 	int rc = sql_id(st, own ?
 			"SELECT 1 FROM batches b WHERE b.run_id = $1 AND b.id <> $2 AND "
@@ -111,8 +114,8 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 				 "are not a bisection's, and compare would pool them with its "
 				 "samples (bisect under another --name)", batch->name);
 	return error_set(err, EXIT_USAGE, "run '%.128s' holds batches already, and compare "
-			 "would pool them with this ab experiment's samples (store it under "
-			 "another run name)", batch->name);
+			 "would pool them with this %s's samples (store it under another run "
+			 "name)", batch->name, bisection ? "bisection" : "ab experiment");
 }
 
 int run_own(struct store *st, const char *name, struct error *err)

@@ -106,7 +106,7 @@ static int begin_one(struct store *st, struct result_batch *batch, bool replace,
 
 	writer_self(&state.writer);
 	rc = run_find(st, batch->name, true, &run_id, err) < 0 ||
-	     batch_may_join(st, run_id, batch, err) ||
+	     batch_may_join(st, run_id, batch, true, err) ||
 	     (replace && guard_run(st, run_id, err)) ? -1 : 0;
 	/*
 	 * Two processes may begin batches of one run in the same microsecond

@@ -749,6 +749,19 @@ batches_of() {
 	[[ "$output" == *"run 'bisect-1-good' $own"* ]]
 	[ "$(batches_of "$SCHEDPERF_DB" bisect-1-good)" -eq "$good" ]
 	[ "$(batches_of "$SCHEDPERF_DB" bisect-1-bad)" -eq "$bad" ]
+	# a batch marked the bisection's in an export (another store's, or edited) is
+	# not the bisection's own: imported into its run, it is refused too
+	sp export bisect-1-good >"$TMP/own.json"
+	sed 's/"started": "20/"started": "19/' "$TMP/own.json" >"$TMP/other.json"
+	run sp import "$TMP/other.json"
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"run 'bisect-1-good' holds batches already, and compare would pool $(
+		)them with this bisection's samples (store it under another run name)"* ]]
+	[ "$(batches_of "$SCHEDPERF_DB" bisect-1-good)" -eq "$good" ]
+	# into a store without the run, its batches go together, as the bisection's
+	sp --db "$TMP/copy.db" import "$TMP/own.json" >/dev/null
+	[ "$(batches_of "$TMP/copy.db" bisect-1-good)" -eq "$good" ]
 	# each batch of it says whose it is, as an ab's side's do
 	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(DISTINCT b.id) FROM batches b JOIN environment e
 		ON e.batch_id = b.id AND e.key = 'experiment' AND e.value = 'bisect'")" -eq \
