@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The holder of holder.h. It blocks every signal and waits for two with
- * sigwaitinfo(): SIGCHLD, its child's end (while the child lives it is its
- * only child: what the child's tasks leave goes to the child, itself a
- * subreaper, not here), and SIGTERM, its death signal, the starter's end,
- * on which it kills the child and its group. It says how the child ended
+ * sigwaitinfo(): SIGCHLD, its child's end or an orphan's, and SIGTERM, its
+ * death signal, the starter's end, on which it kills the child and its
+ * group. An iteration's child is a subreaper itself, and while it lives
+ * it is the holder's only child; another program's command is not, and
+ * what its tasks leave is adopted here while it runs: those that exit are
+ * reaped at once, or their zombies would pile up under a long build to
+ * the pid limit. It says how the child ended
  * through a pipe, not through its own exit status: a wait status (a core
  * dump's flag too) and the usage of the child's subtree do not fit in one.
  * A holder of HOLDER_OUTLIVE_STARTER has no death signal: only
@@ -38,8 +41,12 @@ struct holder_hello {
 };
 
 /*
- * Wait for the child's end, killing it (and its group) once told to stop;
- * whether it was told.
+ * Wait for the child's end, killing it (and its group) once told to stop,
+ * and reap every orphan that exits meanwhile; whether it was told. Only
+ * the child's status and usage are kept, its subtree's as wait4() counts
+ * it: an orphan adopted here was never the child's to reap, and is in no
+ * usage of its (an iteration's child, a subreaper, reaps its own, which
+ * its usage then holds).
  */
 static bool wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *end)
 {
@@ -49,9 +56,18 @@ static bool wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *en
 	sigaddset(&wake, SIGCHLD);
 	sigaddset(&wake, SIGTERM);
 	for (;;) {
-		pid_t got = wait4(child, &end->status, WNOHANG, &end->ru);
+		struct rusage ru;
+		int status;
+		pid_t got = wait4(-1, &status, WNOHANG, &ru);
 
-		if (got == child || (got < 0 && errno != EINTR))
+		if (got == child) {
+			end->status = status;
+			end->ru = ru;
+			break;
+		}
+		if (got > 0 || (got < 0 && errno == EINTR))
+			continue;	/* an orphan reaped: more may have exited */
+		if (got < 0)
 			break;
 		if (stop) {
 			/* @pgid is still held: the child is not reaped yet */
@@ -59,6 +75,7 @@ static bool wait_child(pid_t child, pid_t pgid, bool stop, struct holder_end *en
 				kill(-pgid, SIGKILL);
 			kill(child, SIGKILL);
 		}
+		/* SIGCHLDs coalesce: each exit before wait4()'s 0 is reaped, one after it pending */
 		if (sigwaitinfo(&wake, NULL) == SIGTERM)
 			stop = true;
 	}

@@ -10,10 +10,12 @@
  * subtree is exactly the child's. It is the child subreaper of everything
  * below it (util/orphans.h), so that what leaves the child's process group
  * (setsid, a double fork) stays below it however the child ends, killed
- * included; once the child has ended it SIGKILLs and reaps all that is
- * left below it, in a bounded time. The child is the process that does the
- * work: the holder sleeps while it runs, costs it nothing, and is not in
- * its group, so that killing the group leaves the holder to clean up.
+ * included. While the child runs it reaps each orphan that exits (a
+ * command's: an iteration's child adopts and reaps its own), so that no
+ * zombies pile up; once the child has ended it SIGKILLs and reaps all that
+ * is left below it, in a bounded time. The child is the process that does
+ * the work: the holder sleeps while it runs, costs it nothing, and is not
+ * in its group, so that killing the group leaves the holder to clean up.
  *
  * Nothing else is its: the starter's other children, and whatever they
  * leave, never come to it. The starter's death (SIGKILL too) ends the

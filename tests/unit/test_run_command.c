@@ -190,6 +190,33 @@ static void test_end_group(void **state)
 	check_left("setsid sleep 600 >/dev/null 2>&1 & echo $! >&2");
 }
 
+/*
+ * What the command's tasks leave when they exit is reaped while it runs:
+ * its holder adopts the orphans, and those that exit are no zombies left
+ * to pile up (a long build's, to the pid limit) until the command ends.
+ * The command leaves 50, waits for them to exit and counts, up to a limit
+ * that only ends a failure, the zombies whose parent is its own, the
+ * holder: its last line.
+ */
+static void test_orphans_reaped(void **state)
+{
+	static const char script[] =
+		"h=$PPID; for i in $(seq 50); do (true &); done; n=0; "
+		"while [ $n -lt 100 ]; do z=0; a=0; "
+		"for f in /proc/[0-9]*/stat; do "
+		"read -r l <$f 2>/dev/null || continue; set -- ${l##*) }; "
+		"[ \"$2\" = $h ] && [ ${f#/proc/} != $$/stat ] || continue; "
+		"if [ $1 = Z ]; then z=$((z + 1)); else a=$((a + 1)); fi; done; "
+		"[ $z = 0 ] && [ $a = 0 ] && break; n=$((n + 1)); sleep 0.05; done; "
+		"echo $z $a >&2";
+	struct error err = { 0 };
+	char last[128];
+
+	(void)state;
+	assert_int_equal(run_sh(script, 0, last, sizeof(last), &err), 0);
+	assert_string_equal(last, "0 0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_left_the_group),
 		cmocka_unit_test(test_signal_named),
 		cmocka_unit_test(test_end_group),
+		cmocka_unit_test(test_orphans_reaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
