@@ -228,30 +228,15 @@ static void bisect_close(struct bisection *bi)
 static void add_resume_hint(const struct bisection *bi, struct error *err)
 {
 	char *resume, *hint;
-	size_t len = strlen(err->msg), room;
-	bool in_fix;
 
 	if (err->code != EXIT_ENV || !bi->id || !strcmp(bisection_state(bi), "finished") ||
 	    strstr(err->msg, "bisect --resume"))
 		return;
-	in_fix = len && err->msg[len - 1] == ')';
 	resume = bisection_resume_command(bi);
-	hint = xasprintf("%sthe bisection is kept: go on with: %s)", in_fix ? "; " : " (",
-			 resume);
+	hint = xasprintf("the bisection is kept: go on with: %s", resume);
 	free(resume);
-	if (strlen(hint) + 4 > sizeof(err->msg)) {
-		/* a path of hundreds of bytes: the error alone, as before */
-		free(hint);
-		return;
-	}
-	len -= in_fix;
-	room = sizeof(err->msg) - strlen(hint) - 1;
-	if (len > room) {
-		len = room - 3;
-		memcpy(err->msg + len, "...", 3);
-		len += 3;
-	}
-	snprintf(err->msg + len, sizeof(err->msg) - len, "%s", hint);
+	/* (a path of hundreds of bytes: the error alone, as before) */
+	error_add_fix(err, hint);
 	free(hint);
 }
 

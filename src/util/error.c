@@ -5,6 +5,7 @@
  * replaced so that a hostile name cannot break the line.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,55 @@ int error_set(struct error *err, int code, const char *fmt, ...)
 	format_message(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/*
+ * Where @msg is cut to its first @len bytes or fewer: never inside a
+ * character, nor inside a parenthesis within another one (the whole inner
+ * one goes). *@open says whether the cut leaves a "(" open, the fix's.
+ */
+static size_t fix_cut(const char *msg, size_t len, bool *open)
+{
+	size_t unmatched, inner;
+
+	do {
+		size_t closed = 0;
+
+		while (len && ((unsigned char)msg[len] & 0xc0) == 0x80)
+			len--;
+		unmatched = 0;
+		inner = len;
+		for (size_t i = len; i--;) {
+			if (msg[i] == ')')
+				closed++;
+			else if (msg[i] == '(' && closed)
+				closed--;
+			else if (msg[i] == '(' && !unmatched++)
+				inner = i;
+		}
+		if (unmatched > 1)
+			len = inner;
+	} while (unmatched > 1);
+	*open = unmatched == 1;
+	return len;
+}
+
+void error_add_fix(struct error *err, const char *fix)
+{
+	size_t len = strlen(err->msg), add = strlen(fix) + 3, room;
+	bool in_fix = len && err->msg[len - 1] == ')';
+
+	/* "; " or " (", @fix, ")" and a "..." for the cut message */
+	if (add + 3 >= sizeof(err->msg))
+		return;
+	len -= in_fix;
+	room = sizeof(err->msg) - add - 1;
+	if (len > room) {
+		len = fix_cut(err->msg, room - 3, &in_fix);
+		memcpy(err->msg + len, "...", 3);
+		len += 3;
+	}
+	snprintf(err->msg + len, sizeof(err->msg) - len, "%s%s)", in_fix ? "; " : " (", fix);
 }
 
 int error_report(const struct error *err)

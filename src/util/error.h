@@ -32,6 +32,14 @@ int error_set(struct error *err, int code, const char *fmt, ...)
  */
 void error_shorten(char *buf, size_t size, const char *full);
 
+/*
+ * @fix (no parentheses of its own) added to the fix of @err's message, the
+ * "(...)" it ends with ("; " and @fix in it), or as one when it has none;
+ * the message cut to make room, never inside a character nor leaving a "("
+ * unclosed. A @fix too long for a message is not added.
+ */
+void error_add_fix(struct error *err, const char *fix);
+
 int error_report(const struct error *err);
 
 /* Print a message with the prefix and return @code: for commands. */

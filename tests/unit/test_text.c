@@ -467,6 +467,61 @@ static void test_error_shorten(void **state)
 	assert_string_equal(err.msg, "'ab\\xe2\\x82' is not \\xff\\xc3x (fix it)");
 }
 
+/* Whether @s opens as many parentheses as it closes, never closing one first. */
+static bool balanced(const char *s)
+{
+	int depth = 0;
+
+	for (; *s && depth >= 0; s++)
+		depth += (*s == '(') - (*s == ')');
+	return !depth;
+}
+
+/* A fix added to a message's: into its "(...)", the message cut to make room, safely. */
+static void test_error_add_fix(void **state)
+{
+	struct error err = { .code = 3 };
+	char fix[600];
+	size_t len;
+
+	(void)state;
+	strcpy(err.msg, "disk full (free some)");
+	error_add_fix(&err, "go on");
+	assert_string_equal(err.msg, "disk full (free some; go on)");
+	strcpy(err.msg, "disk full");
+	error_add_fix(&err, "go on");
+	assert_string_equal(err.msg, "disk full (go on)");
+	/* a fix too long to fit is not added */
+	memset(fix, 'f', sizeof(fix) - 1);
+	fix[sizeof(fix) - 1] = '\0';
+	strcpy(err.msg, "disk full (free some)");
+	error_add_fix(&err, fix);
+	assert_string_equal(err.msg, "disk full (free some)");
+	/* a cut that would fall inside a character (\u00fc, two bytes) falls before it */
+	fix[378] = '\0';
+	len = 0;
+	while (len < sizeof(err.msg) - 3)
+		len += (size_t)sprintf(err.msg + len, "\u00fc");
+	err.msg[len] = '\0';
+	error_add_fix(&err, fix);
+	assert_true(utf8_valid(err.msg));
+	assert_non_null(strstr(err.msg, "\u00fc... (fff"));
+	assert_true(balanced(err.msg));
+	/* a cut that drops the "(" of the message's fix opens one of its own */
+	memset(err.msg, 'w', 200);
+	strcpy(err.msg + 200, " (fix it with a long sentence of many words that the cut drops)");
+	error_add_fix(&err, fix);
+	assert_true(balanced(err.msg));
+	assert_non_null(strstr(err.msg, "www... (fff"));
+	/* nor does it leave a parenthesis within the fix open: it goes whole */
+	memset(err.msg, 'w', 100);
+	strcpy(err.msg + 100, " (fix it (a long aside that the cut would cut in two, and more))");
+	error_add_fix(&err, fix);
+	assert_true(balanced(err.msg));
+	assert_non_null(strstr(err.msg, "www (fix it ...; fff"));
+	assert_true(strlen(err.msg) < sizeof(err.msg));
+}
+
 /* What csv_text() (or, @number, csv_number()) writes of @text. */
 static char *csv_of(const char *text, double number)
 {
@@ -584,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_error_shorten),
+		cmocka_unit_test(test_error_add_fix),
 		cmocka_unit_test(test_csv_formula_guard),
 		cmocka_unit_test(test_url_without_password),
 	};
