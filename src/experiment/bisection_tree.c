@@ -183,12 +183,13 @@ out:
 }
 
 /*
- * git's index lock, when the tree has one that no process holds open: git
- * holds it open while it writes under it, so it is one a killed git left
- * (the controller's, killed with it), and every later git command that
- * writes the index would fail over it.
+ * git's index lock, when the tree has one, refused: a killed git (the
+ * controller's, killed with it) leaves one, but a git that still runs there
+ * has one too without keeping it open the whole time (`git commit -a` writes
+ * it, closes it and waits in the editor), so whose it is cannot be told and
+ * it is the user's to remove.
  */
-static int lock_clear(struct bisection *bi, struct error *err)
+static int lock_refuse(struct bisection *bi, struct error *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	char *lock, *resume;
@@ -202,23 +203,15 @@ static int lock_clear(struct bisection *bi, struct error *err)
 	git_chomp(&out);
 	lock = out.buf[0] == '/' ? xstrdup(out.buf) : xasprintf("%s/%s", bi->repo_top, out.buf);
 	strbuf_release(&out);
-	if (lstat(lock, &st)) {
-		free(lock);
-		return 0;
+	if (!lstat(lock, &st)) {
+		resume = bisection_resume_command(bi);
+		rc = error_set(err, EXIT_ENV, "bisect: git's index of the kernel tree %s is "
+			       "locked: %s is there, a git's that runs in the tree or a killed "
+			       "one's (remove it once no git runs in the tree, then go on with: "
+			       "%s)",
+			       bi->repo_top, lock, resume);
+		free(resume);
 	}
-	resume = bisection_resume_command(bi);
-	if (process_file_held(lock))
-		rc = error_set(err, EXIT_ENV, "bisect: git's index of the kernel tree %s is locked "
-			       "(%s) by a git that still runs there (let it end, then go on with: "
-			       "%s)", bi->repo_top, lock, resume);
-	else if (unlink(lock) && errno != ENOENT)
-		rc = error_set(err, EXIT_ENV, "bisect: cannot remove %s, git's index lock that a "
-			       "killed git left: %s (remove it yourself, then go on with: %s)",
-			       lock, strerror(errno), resume);
-	else
-		sampling_note(bi->events, "bisect: removed %s, git's index lock that a killed git "
-			      "left", lock);
-	free(resume);
 	free(lock);
 	return rc;
 }
@@ -252,6 +245,8 @@ static int checkout_again(struct bisection *bi, const char *from, const char *to
 	if (changed || strcmp(head, to)) {
 		if (git_run(bi->repo_top, NULL, err, "checkout", "-q", "-f", "--detach", to, NULL))
 			return -1;
+		/* (moved by this process: put back at its end, should saving fail) */
+		bi->tree_moved = true;
 		sampling_note(bi->events, "bisect: the checkout of %.12s that the stopped "
 			      "bisection left half done is done again", to);
 	}
@@ -266,13 +261,18 @@ int tree_recover(struct bisection *bi, struct error *err)
 
 	if (!tree)
 		return 0;
-	/* the bisection moved the tree: this process puts it back at its end */
-	bi->tree_moved = true;
-	if (lock_clear(bi, err))
+	if (lock_refuse(bi, err))
 		return -1;
-	if (json_is_true(json_object_get(tree, "done")) || !from || !to)
-		return 0;
-	return checkout_again(bi, from, to, err);
+	if (!json_is_true(json_object_get(tree, "done")) && from && to &&
+	    checkout_again(bi, from, to, err))
+		return -1;
+	/*
+	 * the bisection moved the tree: this process puts it back at its end;
+	 * not before, when the tree is refused as it is (a checkout back then
+	 * would run over what the refusal told the user to see to)
+	 */
+	bi->tree_moved = true;
+	return 0;
 }
 
 /* A few of the tracked files the tree has changes to, in @files; "" when none. */
@@ -328,6 +328,7 @@ int tree_unchanged(struct bisection *bi, struct error *err)
 	json_t *tree = json_object_get(bi->record, "tree");
 	const char *to = tree_field(bi, "to");
 	char files[200], head[41];
+	char *resume;
 
 	if (changed_files(bi, files, sizeof(files), err))
 		return -1;
@@ -339,8 +340,10 @@ int tree_unchanged(struct bisection *bi, struct error *err)
 	if (to && !strcmp(to, head) && json_is_true(json_object_get(tree, "done")) &&
 	    !json_is_true(json_object_get(tree, "built")))
 		return build_changed(bi, head, files, err);
-	return error_set(err, EXIT_USAGE, "bisect: the kernel tree %s has changes to tracked "
-			 "files (%s) that no build of the bisection made, so the next commit "
-			 "cannot be checked out (commit or stash them, then go on)", bi->repo_top,
-			 files);
+	resume = bisection_resume_command(bi);
+	error_set(err, EXIT_USAGE, "bisect: the kernel tree %s has changes to tracked files (%s) "
+		  "that no build of the bisection made, so the next commit cannot be checked "
+		  "out (commit or stash them, then go on with: %s)", bi->repo_top, files, resume);
+	free(resume);
+	return -1;
 }

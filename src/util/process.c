@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "util/process.h"
 
@@ -168,47 +167,4 @@ bool process_group_alive(const struct process_id *leader)
 	if (kill(-(pid_t)leader->pid, 0) && errno == ESRCH)
 		return false;
 	return group_has_member(leader->pid);
-}
-
-/* Whether a descriptor in /proc/@pid/fd is the file @want. */
-static bool pid_holds(const char *pid, const struct stat *want)
-{
-	char dir[64], fd[320];
-	struct dirent *e;
-	struct stat st;
-	bool held = false;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/proc/%s/fd", pid);
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!held && (e = readdir(d))) {
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		snprintf(fd, sizeof(fd), "%s/%s", dir, e->d_name);
-		/* stat() follows the link to the file the descriptor has open */
-		held = !stat(fd, &st) && st.st_dev == want->st_dev && st.st_ino == want->st_ino;
-	}
-	closedir(d);
-	return held;
-}
-
-bool process_file_held(const char *path)
-{
-	struct stat want;
-	struct dirent *e;
-	bool held = false;
-	DIR *proc;
-
-	if (stat(path, &want))
-		return false;
-	proc = opendir("/proc");
-	if (!proc)
-		return true;	/* cannot tell: as if held, so that nothing is removed */
-	while (!held && (e = readdir(proc)))
-		if (isdigit((unsigned char)e->d_name[0]))
-			held = pid_holds(e->d_name, &want);
-	closedir(proc);
-	return held;
 }

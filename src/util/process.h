@@ -40,12 +40,4 @@ bool process_alive(const struct process_id *id);
  */
 bool process_group_alive(const struct process_id *leader);
 
-/*
- * Whether a process has the file at @path open (a file descriptor of it,
- * in /proc/PID/fd): a lock file that git holds open while it writes under
- * it, and no process holds, was left by a git that was killed. Processes
- * whose descriptors we may not read (another user's) are not looked at.
- */
-bool process_file_held(const char *path);
-
 #endif

@@ -532,8 +532,8 @@ PY
 	[ "$host" = m1 ] || [ "$host" = m2 ]
 }
 
-# cut_git: a git on $TMP/bin, the real one but for a checkout of the commit
-# in $TMP/cut, which stops half done as one whose controller is killed
+# cut_git: a git on $TMP/bin, the real one but for a checkout of a commit
+# in $TMP/cut (one a line), which stops half done as one whose controller is killed
 # (kill -9, its git with it) leaves the tree: a file of the commit written,
 # another in part, git's index lock left behind; then it waits, its pid in
 # $TMP/cut-pid, to be killed with the controller.
@@ -543,7 +543,7 @@ cut_git() {
 	mkdir -p "$TMP/bin"
 	cat >"$TMP/bin/git" <<EOF
 #!/bin/sh
-if [ "\$3 \$4 \$5" = "checkout -q --detach" ] && [ "\$6" = "\$(cat "$TMP/cut" 2>/dev/null)" ]
+if [ "\$3 \$4 \$5" = "checkout -q --detach" ] && grep -qxF -- "\$6" "$TMP/cut" 2>/dev/null
 then
 	cd "\$2" || exit 1
 	"$git" show "\$6:change" >change
@@ -586,11 +586,21 @@ cut_reached() {
 	[ -e .git/index.lock ]
 	[ "$(git rev-parse HEAD)" = "$head" ]
 	[ "$(cat level)" = 10 ]
+	# git's index lock is refused, never removed: a git that still runs
+	# in the tree, as `git commit -a` in its editor, need not hold it open
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[ "$output" = "schedperf: bisect: git's index of the kernel tree $TMP/tree is locked: $(
+		)$TMP/tree/.git/index.lock is there, a git's that runs in the tree or a killed $(
+		)one's (remove it once no git runs in the tree, then go on with: schedperf $(
+		)bisect --resume --kernel-tree $TMP/tree --db $(quoted "$PG"))" ]
+	[ -e .git/index.lock ]
+	[ "$(git rev-parse HEAD)" = "$head" ]
+	rm .git/index.lock
 	# an edit of the user's, in a file the checkout does not touch, is never overwritten
 	echo '# mine' >>Makefile
 	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
 	[ "$status" -eq 2 ] || { echo "$output"; false; }
-	[[ "$output" == *"removed $TMP/tree/.git/index.lock, git's index lock that a killed git left"* ]]
 	[[ "${lines[-1]}" == "schedperf: bisect: the kernel tree $TMP/tree has changes to tracked $(
 		)files (Makefile) that the stopped bisection's checkout of $(commit_of 1 | cut -c1-12) $(
 		)did not make, so it is not done again over them (commit or stash them, then go on $(
@@ -608,6 +618,49 @@ cut_reached() {
 	[ "$(git rev-parse HEAD)" = "$head" ]
 	[ -z "$(git status --porcelain --untracked-files=no)" ]
 	[ ! -e .git/index.lock ]
+}
+
+@test "bisect --kernel-tree: a --resume refused over a later checkout cut short leaves the tree as it is" {
+	# the bad end is not master's tip, so no checkout of the bisection begins there
+	tree_of 3 5
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	start m1
+	cut_git
+	{ commit_of 2; commit_of 3; } >"$TMP/cut"
+	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
+		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~4 \
+		--bad HEAD~1 --boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for cut_reached "$PID"
+	[ -s "$TMP/cut-pid" ] || { cat "$TMP/err"; false; }
+	kill -9 "$PID"
+	wait_for all_gone "$PID" "$(cat "$TMP/cut-pid")"
+	wait "$PID" || true
+	PID=
+	rm "$TMP/cut" .git/index.lock
+	from=$(git rev-parse HEAD)
+	[ "$from" = "$(commit_of 1)" ] || [ "$from" = "$(commit_of 4)" ]
+	echo '# mine' >>Makefile
+	git status --porcelain --untracked-files=no >"$TMP/status"
+	# refused over the edit: one line, and the tree neither put back on
+	# master nor anywhere else
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[ "${#lines[@]}" -eq 1 ] || { echo "$output"; false; }
+	# (level too: cut_git writes it where the checkout leaves it as it was)
+	[[ "${lines[0]}" == *"(Makefile, level) that the stopped bisection's checkout of "* ]]
+	[ "$(git rev-parse HEAD)" = "$from" ]
+	git status --porcelain --untracked-files=no | diff "$TMP/status" -
+	# so the next --resume, the edits undone, finishes the checkout and the bisection
+	git checkout -q Makefile level
+	run sp --db "$PG" bisect --resume --kernel-tree "$TMP/tree"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"left half done is done again"* ]]
+	[[ "$output" == *"culprit $(commit_of 3 | cut -c1-12) change 3"* ]]
+	[ "$(git symbolic-ref --short HEAD)" = master ]
+	[ -z "$(git status --porcelain --untracked-files=no)" ]
 }
 
 @test "bisect --kernel-tree: two bisections share a fleet, each on the machine it started on" {
@@ -883,7 +936,8 @@ EOF
 	[ "$status" -eq 2 ] || { echo "$output"; false; }
 	[[ "${lines[-1]}" == "schedperf: bisect: the kernel tree $TMP/tree has changes to tracked $(
 		)files (Makefile) that no build of the bisection made, so the next commit cannot $(
-		)be checked out (commit or stash them, then go on)" ]]
+		)be checked out (commit or stash them, then go on with: schedperf bisect --resume $(
+		)--kernel-tree $TMP/tree --db $(quoted "$PG"))" ]]
 	[ "$(tail -1 Makefile)" = '# mine' ]
 }
 
