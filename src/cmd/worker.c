@@ -96,10 +96,14 @@ static struct {
 	double backoff;		/* seconds from a failed attempt to the next */
 } outage;
 
-/* A call's bound on the server's answer: a third of the lease, at least 10 s. */
+/*
+ * A call's bound on the server's answer: a third of the lease, so that a
+ * renewal that found no answer leaves time for another before the lease is
+ * over; at least 1 s (a lease of 1 or 2 s), which a server's answer needs.
+ */
 static int patience_ms(int lease)
 {
-	return lease > 30 ? lease * 1000 / 3 : 10000;
+	return lease > 3 ? lease * 1000 / 3 : 1000;
 }
 
 /*

@@ -980,3 +980,20 @@ own_batch_begun() {	# own_batch_begun: job 1's run has begun its batch
 	[ "$(own_pg_sql "SELECT count(*) FROM batches")" -eq 1 ]
 	[ "$(own_pg_sql "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 2 ]
 }
+
+@test "queue: a worker with a short lease waits for a frozen server a third of it, not 10 s" {
+	waiting_job
+	"$SP" worker --once --lease 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	local w=$! runner
+	workers+=($w)
+	wait_for own_batch_begun
+	runner=$(pgrep -P "$w")
+	# a server that takes the renewal and never answers it
+	own_pg_freeze
+	wait_for grep -q "^schedperf: worker: the store is unreachable: " "$TMP/err"
+	grep -q "^schedperf: worker: the store is unreachable: the server did not answer within 1 s" \
+		"$TMP/err" || { cat "$TMP/err"; false; }
+	own_pg_thaw
+	touch "$TMP/go"
+	wait_for all_gone "$w" "$runner"
+}
