@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "runner/job_env.h"
 #include "runner/knob_guard.h"
 #include "store/store.h"
 #include "util/machine.h"
@@ -221,18 +222,21 @@ static void free_argv(char **argv)
 	free(argv);
 }
 
-static pid_t start_run(const struct store_job *job, int err_fd)
+static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 {
 	char **argv = run_argv(job);
-	char token[256];
+	char token[256], patience[32];
 	pid_t pid;
 
 	/* The store and the job go by the environment, never on a command line. */
 	snprintf(token, sizeof(token), "%lld:%s", (long long)job->id, job->claim);
+	snprintf(patience, sizeof(patience), "%d", patience_ms(lease));
 	setenv("SCHEDPERF_DB", global.db, 1);
 	setenv("SCHEDPERF_JOB", token, 1);
+	setenv(JOB_ENV_PATIENCE, patience, 1);
 	pid = spawn_self(argv, -2, err_fd, true);
 	unsetenv("SCHEDPERF_JOB");
+	unsetenv(JOB_ENV_PATIENCE);
 	free_argv(argv);
 	return pid;
 }
@@ -278,19 +282,22 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 /*
  * Follow the run until it ends, renewing the lease every third of it from
  * *@renewed, when it was last renewed; when the job is no longer ours
- * (cancelled, or its lease over), stop the run. Returns its exit code,
- * or SPAWN_SIGNALED() of the signal that killed it.
+ * (cancelled, or its lease over), stop the run. A run still there a
+ * patience after its lease ran out is killed: a call of its own to a server
+ * that stopped answering gives up within that (JOB_ENV_PATIENCE), and what
+ * goes on waits for nothing this worker may still store. Returns its exit
+ * code, or SPAWN_SIGNALED() of the signal that killed it.
  */
 static int follow_run(struct store *st, const struct store_job *job, pid_t pid, int fd,
 		      int lease, double *renewed, struct run_output *out, enum hold *hold)
 {
-	double next = *renewed + lease / 3.0;
+	double next = *renewed + lease / 3.0, kill_at = INFINITY;
 	bool forwarded = false;
 	char buf[512];
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		double wait = fmin(next - time_now(), 60);
+		double wait = fmin(fmin(next, kill_at) - time_now(), 60);
 		int rc = poll(&p, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 		ssize_t n;
 
@@ -308,6 +315,10 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 			if (n == 0 || errno != EINTR)
 				break;
 		}
+		if (time_now() >= kill_at) {
+			kill(pid, SIGKILL);
+			break;
+		}
 		if (time_now() < next)
 			continue;
 		next = keep_lease(st, job, lease, renewed, hold);
@@ -315,6 +326,8 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 			kill(pid, SIGTERM);
 			forwarded = true;
 		}
+		if (*hold == LAPSED)
+			kill_at = time_now() + patience_ms(lease) / 1e3;
 	}
 	return spawn_wait_signaled(pid);
 }
@@ -460,7 +473,7 @@ static int run_job(struct store *st, const struct store_job *job, int lease, dou
 	if (pipe2(fds, O_CLOEXEC))
 		return die_code(EXIT_ENV, "worker: cannot run job %lld: %m (check the "
 				"limit on open files)", (long long)job->id);
-	pid = start_run(job, fds[1]);
+	pid = start_run(job, lease, fds[1]);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);

@@ -40,9 +40,13 @@ int job_env_attach(struct store *st, struct error *err)
 	const char *claim = NULL;
 	int64_t id;
 	int rc = parse(&id, &claim, err);
+	const char *patience = getenv(JOB_ENV_PATIENCE);
+	long ms = patience ? strtol(patience, NULL, 10) : 0;
 
 	if (rc > 0)
 		store_set_job(st, id, claim);
+	if (rc > 0 && ms > 0 && ms <= INT_MAX)
+		store_set_patience(st, (int)ms);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -14,9 +14,20 @@
  * command line. The batches it begins are the job's.
  */
 
+/*
+ * The worker's patience (store_set_patience(), in ms) in $SCHEDPERF_JOB_PATIENCE,
+ * set by the worker for its run alone: the run's calls to a server that
+ * stopped answering give up as the worker's do, and the run, stopped by its
+ * worker when the lease ran out meanwhile, ends rather than wait on.
+ */
+#define JOB_ENV_PATIENCE "SCHEDPERF_JOB_PATIENCE"
+
 /* 1 with the job's @id, 0 when no job is set, -1 with @err when it is malformed. */
 int job_env_id(int64_t *id, struct error *err);
-/* store_set_job() of the environment's job, if any: 0, or -1 with @err. */
+/*
+ * store_set_job() of the environment's job, if any, and store_set_patience()
+ * of its worker's patience: 0, or -1 with @err.
+ */
 int job_env_attach(struct store *st, struct error *err);
 
 /*

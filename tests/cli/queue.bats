@@ -997,3 +997,26 @@ own_batch_begun() {	# own_batch_begun: job 1's run has begun its batch
 	touch "$TMP/go"
 	wait_for all_gone "$w" "$runner"
 }
+
+@test "queue: a lease that runs out on a frozen server ends the run waiting on it: nothing more is stored" {
+	waiting_job
+	"$SP" worker --once --lease 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	local w=$! rc=0 runner
+	workers+=($w)
+	wait_for own_batch_begun
+	runner=$(pgrep -P "$w")
+	own_pg_freeze
+	# the run's first iteration ends, and its storing waits on the server
+	touch "$TMP/go"
+	# its calls give up as the worker's do, and the worker stops it once the
+	# lease ran out (the old run waited on until the server answered)
+	WAIT_LIMIT=60 wait_for all_gone "$w" "$runner"
+	wait "$w" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$TMP/err")"; false; }
+	grep -q "^schedperf: job 1: its lease ran out while the store was unreachable: it is a lost" \
+		"$TMP/err"
+	own_pg_thaw
+	[ "$(own_pg_sql "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "running 1" ]
+	[ "$(own_pg_sql "SELECT count(*) FROM iterations WHERE failure IS NULL")" -eq 0 ]
+	[ "$(own_pg_sql "SELECT count(*) FROM batches WHERE complete")" -eq 0 ]
+}
