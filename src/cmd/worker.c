@@ -88,9 +88,6 @@ static volatile sig_atomic_t stop_signal;
  * later than the server's) makes the job a lost worker's, which a claim
  * takes again: the worker stops its run and stores nothing more of it.
  */
-#define BACKOFF_FIRST 0.5
-#define BACKOFF_MOST 10.0
-
 static struct {
 	bool down;		/* said to be unreachable, not yet back */
 	double retry_at;	/* the next attempt to connect */
@@ -122,7 +119,7 @@ static bool store_lost(struct store *st)
 			"until it is back; a job keeps its run and its lease meanwhile, until the "
 			"lease is over)\n", why);
 		outage.down = true;
-		outage.backoff = BACKOFF_FIRST;
+		outage.backoff = STORE_BACKOFF_FIRST;
 		outage.retry_at = time_now();
 	}
 	return true;
@@ -139,7 +136,7 @@ static bool store_ready(struct store *st)
 		return false;
 	if (store_reconnect(st, &err)) {
 		outage.retry_at = time_now() + outage.backoff;
-		outage.backoff = fmin(outage.backoff * 2, BACKOFF_MOST);
+		outage.backoff = fmin(outage.backoff * 2, STORE_BACKOFF_MOST);
 		return false;
 	}
 	outage.down = false;
@@ -377,6 +374,15 @@ static void lapsed(const struct store_job *job)
 		"stored by this worker\n", (long long)job->id);
 }
 
+/* The run had ended: it may have completed the job before the store went. */
+static void lapsed_after_run(const struct store_job *job)
+{
+	fprintf(stderr, "schedperf: job %lld: its lease ran out while the store was "
+		"unreachable, before this worker could store how its run ended: unless the run "
+		"completed it ('schedperf jobs' says), it is a lost worker's job now, which a "
+		"claim runs again (or gives up after its last attempt)\n", (long long)job->id);
+}
+
 /*
  * The job's end, once the store is reachable (within the lease, from
  * @renewed): 0 with *@end; 1 when the lease ran out first (said); else a
@@ -393,7 +399,7 @@ static int record_end(struct store *st, const struct store_job *job, const char 
 			return error_report(&err);
 		rc = wait_for_store(st, renewed + lease);
 		if (rc == 1)
-			lapsed(job);
+			lapsed_after_run(job);
 		if (rc)
 			return rc;
 	}

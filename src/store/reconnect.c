@@ -36,9 +36,6 @@ int store_reconnect(struct store *st, struct error *err)
 	return st->driver->reconnect(st, err);
 }
 
-/* A job's run waits so long between attempts, at most; the first waits half a second. */
-#define BACKOFF_MOST 10.0
-
 /* Sleep @seconds, or less when a signal came (a job's run stopped by its worker). */
 static void pause_for(double seconds)
 {
@@ -51,7 +48,7 @@ static void pause_for(double seconds)
 int sql_begin(struct store *st, enum store_txn txn, struct error *err)
 {
 	struct error again = { 0 };
-	double backoff = 0.5;
+	double backoff = STORE_BACKOFF_FIRST;
 	int tries = 0;
 
 	st->lock_busy = false;
@@ -61,7 +58,7 @@ int sql_begin(struct store *st, enum store_txn txn, struct error *err)
 		for (;;) {
 			if (tries++) {
 				pause_for(backoff);
-				backoff = fmin(backoff * 2, BACKOFF_MOST);
+				backoff = fmin(backoff * 2, STORE_BACKOFF_MOST);
 			}
 			if (signals_caught())
 				return -1;	/* with the first error */

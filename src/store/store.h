@@ -179,6 +179,9 @@ bool store_lock_busy(const struct store *st);
  * The call that failed is the caller's to make again.
  */
 void store_set_patience(struct store *st, int ms);
+/* Between a failed store_reconnect() and the next: 0.5 s first, doubled up to 10 s. */
+#define STORE_BACKOFF_FIRST 0.5
+#define STORE_BACKOFF_MOST 10.0
 bool store_unreachable(struct store *st, char *why, size_t len);
 int store_reconnect(struct store *st, struct error *err);
 

@@ -90,13 +90,18 @@ static int query_error(struct pg_store *ps, const PGresult *res, struct error *e
 			 "log)", what, ps->base.location, msg);
 }
 
+int pg_patience_ms(const struct pg_store *ps)
+{
+	return ps->base.patience_ms ? ps->base.patience_ms : 10000;
+}
+
 void pg_why_lost(struct pg_store *ps, char *buf, size_t len)
 {
 	const char *msg = PQerrorMessage(ps->conn);
 
 	if (ps->unanswered)
 		snprintf(buf, len, "the server did not answer within %g s",
-			 ps->base.patience_ms / 1e3);
+			 pg_patience_ms(ps) / 1e3);
 	else
 		pg_first_line(msg + (strncmp(msg, "FATAL:  ", 8) ? 0 : 8), buf, len);
 }

@@ -161,13 +161,13 @@ void pg_close(struct store *st)
 int pg_reconnect(struct store *st, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
-	double until = time_now() + (ps->base.patience_ms ? ps->base.patience_ms : 10000) / 1e3;
+	double until = time_now() + pg_patience_ms(ps) / 1e3;
 	PostgresPollingStatusType state = PGRES_POLLING_FAILED;
 	char msg[256];
 
 	ps->unanswered = false;
 	if (PQresetStart(ps->conn))
-		state = PGRES_POLLING_WRITING;	/* as libpq's documentation begins */
+		state = PGRES_POLLING_WRITING;	/* first: the socket writable, connected */
 	while (state == PGRES_POLLING_READING || state == PGRES_POLLING_WRITING) {
 		struct pollfd p = { PQsocket(ps->conn),
 				    state == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0 };
@@ -186,8 +186,7 @@ int pg_reconnect(struct store *st, struct error *err)
 	}
 	if (state != PGRES_POLLING_OK) {
 		if (ps->unanswered)
-			snprintf(msg, sizeof(msg), "the server did not answer within %g s",
-				 (ps->base.patience_ms ? ps->base.patience_ms : 10000) / 1e3);
+			pg_why_lost(ps, msg, sizeof(msg));
 		else
 			pg_first_line(PQerrorMessage(ps->conn), msg, sizeof(msg));
 		ps->unanswered = false;

@@ -58,6 +58,12 @@ const char *pg_text(const PGresult *res, int row, int col);
 int64_t pg_int(const PGresult *res, int row, int col);
 /* The first line of libpq's message @msg, which may run over several. */
 void pg_first_line(const char *msg, char *buf, size_t len);
+/*
+ * How long a connection waits for the server's answer: the store's patience
+ * (store_set_patience()), else connect_timeout's 10 s (open.c, which bounds
+ * only a connection's making then: a call without a patience waits on).
+ */
+int pg_patience_ms(const struct pg_store *ps);
 /* Why the connection is lost: libpq's words, or the patience it ran out of. */
 void pg_why_lost(struct pg_store *ps, char *buf, size_t len);
 /* After a reconnect: every statement prepared so far, again under its name. */
