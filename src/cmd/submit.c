@@ -198,7 +198,7 @@ static int check_command(const struct submit_request *req)
 	char **argv = xcalloc((size_t)req->nr_args + 4, sizeof(char *));
 	int code;
 	pid_t pid;
-	char jobs[16];
+	char *env[3];
 
 	/* First, so that no option of the job's can take it for its value. */
 	argv[0] = (char *)"schedperf";
@@ -206,12 +206,13 @@ static int check_command(const struct submit_request *req)
 	argv[2] = (char *)"--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
 	/* How many: an ab's --name is refused for more than one (its runs are its own). */
-	snprintf(jobs, sizeof(jobs), "%d", req->repeat);
-	setenv(JOB_ENV_CHECK, jobs, 1);
+	env[0] = xasprintf("%s=%d", JOB_ENV_CHECK, req->repeat);
 	/* What the dry run reads (bisect-step's runs) is in the queue's store. */
-	setenv("SCHEDPERF_DB", global.db, 1);
-	pid = spawn_self(argv, -2, -1, true);
-	unsetenv(JOB_ENV_CHECK);
+	env[1] = xasprintf("SCHEDPERF_DB=%s", global.db);
+	env[2] = NULL;
+	pid = spawn_self(argv, -2, -1, true, env);
+	free(env[0]);
+	free(env[1]);
 	free(argv);
 	if (pid < 0)
 		return die_code(EXIT_ENV, "submit: cannot check the %s: %m (check the "

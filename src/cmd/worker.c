@@ -222,18 +222,19 @@ static void free_argv(char **argv)
 static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 {
 	char **argv = run_argv(job);
-	char token[256], patience[32];
+	char *env[] = { xasprintf("SCHEDPERF_DB=%s", global.db),
+			xasprintf("SCHEDPERF_JOB=%lld:%s", (long long)job->id, job->claim),
+			xasprintf("%s=%d", JOB_ENV_PATIENCE, patience_ms(lease)),
+			NULL };
 	pid_t pid;
 
-	/* The store and the job go by the environment, never on a command line. */
-	snprintf(token, sizeof(token), "%lld:%s", (long long)job->id, job->claim);
-	snprintf(patience, sizeof(patience), "%d", patience_ms(lease));
-	setenv("SCHEDPERF_DB", global.db, 1);
-	setenv("SCHEDPERF_JOB", token, 1);
-	setenv(JOB_ENV_PATIENCE, patience, 1);
-	pid = spawn_self(argv, -2, err_fd, true);
-	unsetenv("SCHEDPERF_JOB");
-	unsetenv(JOB_ENV_PATIENCE);
+	/*
+	 * The store and the job go by the child's environment, never on a
+	 * command line nor in ours: the boot command we run must not read them.
+	 */
+	pid = spawn_self(argv, -2, err_fd, true, env);
+	for (int i = 0; env[i]; i++)
+		free(env[i]);
 	free_argv(argv);
 	return pid;
 }

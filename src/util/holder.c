@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "util/holder.h"
+#include "util/spawn.h"
 #include "util/io.h"
 #include "util/orphans.h"
 #include "util/timeutil.h"
@@ -185,6 +186,8 @@ pid_t holder_fork(struct holder *h, pid_t pgid, unsigned int flags)
 				_exit(1);
 			if (pgid == HOLDER_OWN_GROUP)
 				setpgid(0, 0);
+			/* what runs here is the user's (a workload, a build, a boot) */
+			spawn_hide_own_env();
 			sigprocmask(SIG_SETMASK, &saved, NULL);
 			return 0;
 		}

@@ -3,13 +3,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/spawn.h"
 
-pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent)
+pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent,
+		 char *const env[])
 {
 	pid_t parent = getpid(), pid = fork();
 
@@ -22,6 +24,9 @@ pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_paren
 	if ((out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0) ||
 	    (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0))
 		_exit(127);
+	for (char *const *e = env; e && *e; e++)
+		if (putenv(*e))
+			_exit(127);
 	execv("/proc/self/exe", argv);
 	_exit(127);
 }
@@ -43,4 +48,9 @@ int spawn_wait(pid_t pid)
 	int code = spawn_wait_signaled(pid);
 
 	return code >= SPAWN_SIGNALED(0) ? code - SPAWN_SIGNALED(0) + 128 : code;
+}
+
+void spawn_hide_own_env(void)
+{
+	unsetenv("SCHEDPERF_DB");
 }

@@ -11,10 +11,21 @@
  * process of its own (a worker runs each job's `run`). @out_fd and
  * @err_fd become the child's standard output and error (-1: inherited;
  * /dev/null when @out_fd is -2). With @die_with_parent the child is killed
- * when this process dies, however it dies. Returns the child's pid, or -1
- * with errno.
+ * when this process dies, however it dies. @env ("NAME=VALUE" strings,
+ * NULL-terminated; NULL: none) is added to the child's environment alone,
+ * never to ours: a store's URL, password and all, is for that child, not
+ * for what we start later (a boot command). Returns the child's pid, or
+ * -1 with errno.
  */
-pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent);
+pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent,
+		 char *const env[]);
+
+/*
+ * In a child about to run a program for the user (a workload, a build, a
+ * boot command): take out of its environment what is schedperf's own, the
+ * store's URL ($SCHEDPERF_DB) whose password no such program may read.
+ */
+void spawn_hide_own_env(void);
 
 /*
  * Wait for @pid and return its exit code, 128 + the signal that killed

@@ -318,6 +318,29 @@ hold_booting() {
 	done
 }
 
+@test "worker: the --db password reaches no program it starts: job, ab side, boot command" {
+	machine m1
+	install 6.18.0-new 150
+	sp --db "$PG" db init >/dev/null
+	# trust authentication takes any password: the URL's is only carried
+	up="postgresql://postgres:Hunter2Secret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST"
+	sp --db "$up" submit --machine m1 --priority 9 command -p shell=1 \
+		-p "cmd=env >'$TMP/job.env'" -i 1 --no-monitors >/dev/null
+	sp --db "$up" submit --machine m1 --priority 8 ab command \
+		--a "cmd:sh -c 'env >>$TMP/ab.env'" --b cmd:true --max-samples 6 >/dev/null
+	sp --db "$up" submit --machine m1 --kernel 6.18.0-new command -p cmd=true >/dev/null
+	# the boot command comes after two jobs: the worker's environment has had them
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" run "$SP" --db "$up" worker --idle-exit 1 \
+		--boot-cmd "env >'$TMP/boot.env'; exit 1" --boot-timeout 30 3>&-
+	[ "$(psql_in "$PGDB" "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = \
+	  "done,done,failed" ]
+	[ -s "$TMP/job.env" ]
+	[ -s "$TMP/ab.env" ]
+	[ -s "$TMP/boot.env" ]
+	refute grep -l -e Hunter2Secret -e SCHEDPERF_DB "$TMP/job.env" "$TMP/ab.env" \
+		"$TMP/boot.env"
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
