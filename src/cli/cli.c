@@ -157,6 +157,34 @@ int command_check_run_name(const char *cmd, const char *what, const char *s, siz
 	return code;
 }
 
+/* Whether @s is "PREFIX" followed by a job's id (digits), and then @end. */
+static bool job_named(const char *s, const char *prefix, const char *end)
+{
+	size_t n = strlen(prefix), digits;
+
+	if (strncmp(s, prefix, n))
+		return false;
+	digits = strspn(s + n, "0123456789");
+	return digits && !strcmp(s + n + digits, end);
+}
+
+int command_check_unreserved(const char *cmd, const char *name, const char *suffix)
+{
+	char *full = xasprintf("%s%s", name, suffix);
+	bool ab = job_named(full, "ab-job-", "-a") || job_named(full, "ab-job-", "-b");
+	const char *id = full + strlen(ab ? "ab-job-" : "bisect-job-");
+	int code = 0;
+
+	if (ab || job_named(full, "bisect-job-", ""))
+		code = command_usage_error(cmd, "run name '%.128s' is kept for the runs of %s "
+					   "job %.*s, which has no --name: taken, that job would "
+					   "fail (give another --name)", full,
+					   ab ? "ab" : "bisect-step",
+					   (int)strspn(id, "0123456789"), id);
+	free(full);
+	return code;
+}
+
 int command_check_release(const char *cmd, const char *what, const char *s)
 {
 	const char *problem = kernel_release_problem(s);

@@ -77,6 +77,13 @@ int command_check_name(const char *cmd, const char *what, const char *s, size_t 
  */
 int command_check_run_name(const char *cmd, const char *what, const char *s, size_t max);
 /*
+ * 0 unless run name @name (followed by @suffix: ab's "-a") is one a worker
+ * gives the runs of a job that has no --name, ab-job-ID-a and -b or
+ * bisect-job-ID; then the usage error: taken by another run, it would
+ * fail job ID, which was given no name at all.
+ */
+int command_check_unreserved(const char *cmd, const char *name, const char *suffix);
+/*
  * 0 when @s is a kernel's release, as util/kernel_release.h checks it,
  * else the usage error naming @what ("--kernel release") and what is wrong.
  */

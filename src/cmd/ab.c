@@ -311,7 +311,10 @@ static int parse_arguments(int argc, char **argv, struct ab *ab)
 			if ((code = command_check_utf8("ab", "SPEC", ab->x.side[i].specs[k])))
 				return code;
 	ab->x.workload = argv[optind];
-	return sequential_check_utf8("ab", &ab->x.so);
+	if ((code = sequential_check_utf8("ab", &ab->x.so)))
+		return code;
+	/* its runs are NAME-a and NAME-b */
+	return ab->x.so.name ? command_check_unreserved("ab", ab->x.so.name, "-a") : 0;
 }
 
 /*

@@ -313,6 +313,7 @@ static int parse_arguments(int argc, char **argv, struct bisect *b)
 					   "--good RUN is required: the stored run of a good build");
 	if ((code = sequential_check_max_samples("bisect-step", &st->so, given_max)) ||
 	    (code = sequential_check_utf8("bisect-step", &st->so)) ||
+	    (st->so.name && (code = command_check_unreserved("bisect-step", st->so.name, ""))) ||
 	    (code = command_check_utf8("bisect-step", "run name", st->good.run)) ||
 	    (st->bad.run && (code = command_check_utf8("bisect-step", "run name", st->bad.run))))
 		return code;

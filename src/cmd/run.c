@@ -698,6 +698,7 @@ int cmd_run(int argc, char **argv)
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
 	if ((code = command_check_run_name("run", "run name", req.opt.name, RUN_NAME_MAX)) ||
+	    (!req.resume && (code = command_check_unreserved("run", req.opt.name, ""))) ||
 	    (code = check_combinations(&req)))
 		goto out;
 	if (req.assume_cpus)

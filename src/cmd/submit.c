@@ -41,11 +41,12 @@ static const struct cmd_usage submit_usage = {
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
 	"worker dies is run again by another, up to --max-attempts claims in all,\n"
 	"then it fails with the reason. An ab or bisect-step job without --name\n"
-	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID; an ab's --name\n"
-	"names runs of its own: refused with --repeat N > 1, when its runs exist or\n"
-	"another queued or running ab job names them, and failed by the worker\n"
-	"when they were made meanwhile; a bisect-step's --name is refused with\n"
-	"--repeat N > 1 too. A job with --kernel runs on that kernel\n"
+	"stores its runs as ab-job-ID-a and -b, or bisect-job-ID, names that no\n"
+	"--name may take; an ab's --name names runs of its own: refused with\n"
+	"--repeat N > 1, when its runs exist or another queued or running ab job\n"
+	"names them, and failed by the worker when they were made meanwhile; a\n"
+	"bisect-step's --name is refused with --repeat N > 1 too. A job with\n"
+	"--kernel runs on that kernel\n"
 	"release: a worker that runs another boots it first, if it has a\n"
 	"--boot-cmd (see 'schedperf worker --help').\n",
 };

@@ -477,9 +477,39 @@ PY
 	assert_one_line_error
 	[[ "$output" == *"bisect-step: --name same: job 1 (queued) stores its runs under that name already"* ]]
 	sp submit bisect-step command "${c[@]}" --good good --name other >/dev/null
+	# a job's own name is refused even when that job has another
 	run sp submit bisect-step command "${c[@]}" --good good --name bisect-job-1
-	[ "$status" -eq 0 ]
-	[ "$(count "SELECT count(*) FROM jobs")" -eq 3 ]
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 2 ]
+}
+
+@test "queue: the run names of jobs that have no --name are refused to others, at submit and run" {
+	# a run job taking the name of the next ab job's run made that job fail
+	for n in ab-job-2-a ab-job-2-b bisect-job-2; do
+		run sp submit pipe -i 1 --name $n
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"run name '$n' is kept for the runs of "*" job 2, which has no --name"* ]]
+		run sp run pipe -i 1 --name $n
+		[ "$status" -eq 2 ]
+	done
+	run sp submit ab pipe --a param:mode=process --b param:mode=thread --name ab-job-2
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"ab: run name 'ab-job-2-a' is kept for the runs of ab job 2"* ]]
+	run sp submit bisect-step pipe --good g --name bisect-job-7
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bisect-step: run name 'bisect-job-7' is kept for the runs of bisect-step job 7"* ]]
+	# names that only look alike are a user's
+	sp submit pipe -i 1 --no-monitors -p loops=10 --name ab-job-2 >/dev/null
+	sp submit pipe -i 1 --no-monitors -p loops=10 --name ab-job-2-c >/dev/null
+	sp submit pipe -i 1 --no-monitors -p loops=10 --name bisect-job-2x >/dev/null
+	sp submit ab pipe -p loops=10 --a param:mode=process --b param:mode=thread \
+		--max-samples 6 >/dev/null
+	for i in 1 2 3 4; do sp worker --once >/dev/null; done
+	[ "$(count "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = "done,done,done,done" ]
+	run sp runs
+	[[ "$output" == *"ab-job-4-a "* ]]
 }
 
 @test "queue: an ab job that fails names no run to look at; alone, ab names the side's" {
@@ -614,7 +644,7 @@ kill_mid_ab() {
 	[[ "$output" == *"ab: --name dup: job 3 (queued) stores its runs under that name already"* ]]
 	run sp submit "${ab[@]}" --name ab-job-1
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"job 1 (queued) stores its runs"* ]]
+	[[ "$output" == *"ab: run name 'ab-job-1-a' is kept for the runs of ab job 1"* ]]
 	for i in 1 2 3; do sp worker --once >/dev/null; done
 	[ "$(count "SELECT string_agg(state, ' ' ORDER BY id) FROM jobs")" = "done done done" ]
 	# runs that exist
