@@ -32,9 +32,10 @@ static const struct cmd_usage submit_usage = {
 	"none, as 'schedperf jobs' names the job's command; after the word ab or\n"
 	"bisect-step, those of that command, run on the worker's machine. They are\n"
 	"checked now; a list of CPUs only for its form and for CPUs 0 to 1023, the\n"
-	"most schedperf can address, the worker checking that its machine has\n"
-	"them. No other command is a job: 'schedperf bisect --kernel-tree DIR\n"
-	"--machine PATTERN' queues a bisection's own jobs.\n"
+	"most schedperf can address, and the command workload's program only for\n"
+	"its form too, the worker checking that its machine has them. No other\n"
+	"command is a job: 'schedperf bisect --kernel-tree DIR --machine PATTERN'\n"
+	"queues a bisection's own jobs.\n"
 	"Needs a PostgreSQL store (--db postgresql://...).\n"
 	"Prints each job's id.\n",
 	"Each job runs once: its batches are stored whole and linked to the job,\n"
@@ -192,7 +193,8 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
  * need not be the one that runs the job; told it checks a job (job_env.h),
  * it refuses what only a dry run takes (--assume-cpus) and paths relative
  * to this directory, which a worker would look for in its own, and checks
- * CPU lists for their form only (runner/cpulist.h).
+ * CPU lists (runner/cpulist.h) and the command workload's program for
+ * their form only.
  */
 static int check_command(const struct submit_request *req)
 {

@@ -153,8 +153,8 @@ static int check_program(const struct param_value *values, struct error *err)
 		rc = error_set(err, EXIT_USAGE, "command: '%.64s' is relative to this directory, "
 			       "and a worker runs the job in its own (give the program's "
 			       "absolute path, one the workers' machines have)", words[0]);
-	else if (program_exists(words[0], path))
-		rc = 0;
+	else if (workload_checking_for_job() || program_exists(words[0], path))
+		rc = 0;	/* a job's program is the worker's machine's: its run checks it there */
 	else if (path && !strchr(words[0], '/'))
 		rc = not_in_search_path(words[0], path, whose, err);
 	else if (!(workload_checking_before_build() && strchr(words[0], '/')))

@@ -820,6 +820,15 @@ kill_mid_ab() {
 	sp submit --suite "$TMP/s.yaml" >/dev/null
 	sp submit --suite quick >/dev/null
 	[ "$(count "SELECT count(*) FROM jobs")" -eq 4 ]
+	# a program only the workers' machines have is theirs to check
+	sp submit --machine other command -p cmd=/opt/only-on-worker/bench -i 1 >/dev/null
+	sp submit --machine other command -p 'cmd=only-on-worker-bench 5' -i 1 >/dev/null
+	sp submit --machine other ab command -p cmd=true --a env:PATH=/opt/worker/bin \
+		--b env:X=1 >/dev/null
+	[ "$(count "SELECT count(*) FROM jobs")" -eq 7 ]
+	run sp run command -p cmd=/opt/only-on-worker/bench -i 1 --dry-run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot run '/opt/only-on-worker/bench': no such executable file"* ]]
 	# and so is a relative path when run here, not through a job
 	sp run command -p cmd=./bin/prog -i 1 --no-monitors -q
 }
