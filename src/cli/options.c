@@ -182,6 +182,18 @@ int option_machine(const struct cmd_option *opt, const char *arg)
 	return command_check_name(opt->cmd, "--machine pattern", arg, 255);
 }
 
+int option_job_machine(const struct cmd_option *opt, const char *arg)
+{
+	if (option_machine(opt, arg))
+		return EXIT_USAGE;
+	if (strpbrk(arg, "[]"))
+		return command_usage_error(opt->cmd, "--machine '%.128s': a job's pattern matches "
+					   "workers' host names with * and ? only, no [...] set "
+					   "(queue a job per name, or give one pattern with ?)",
+					   arg);
+	return 0;
+}
+
 /* Apply one occurrence of @opt; returns 0 or the exit code to stop with. */
 static int apply_option(const char *cmd, const struct cmd_option *opt, const char *arg)
 {

@@ -113,11 +113,19 @@ int option_alpha(const struct cmd_option *opt, const char *arg);
 int option_margin(const struct cmd_option *opt, const char *arg);
 int option_seed(const struct cmd_option *opt, const char *arg);
 int option_machine(const struct cmd_option *opt, const char *arg);
+/*
+ * The --machine of a job (submit, bisect --kernel-tree): the queue matches
+ * it against a worker's host name with * and ? alone (store/jobs.c), so
+ * '[', a set to runs and compare, is refused rather than taken literally.
+ */
+int option_job_machine(const struct cmd_option *opt, const char *arg);
 int option_timeout(const struct cmd_option *opt, const char *arg);
 #define OPT_ALPHA(v, h) OPT_CALLBACK(0, "alpha", (v), "A", (h), option_alpha)
 #define OPT_MARGIN(v, h) OPT_CALLBACK(0, "margin", (v), "PCT", (h), option_margin)
 #define OPT_SEED(v, h) OPT_CALLBACK(0, "seed", (v), "N", (h), option_seed)
 #define OPT_MACHINE(v, h) OPT_CALLBACK(0, "machine", (v), "PATTERN", (h), option_machine)
+#define OPT_JOB_MACHINE(v, h) \
+	OPT_CALLBACK(0, "machine", (v), "PATTERN", (h), option_job_machine)
 #define OPT_TIMEOUT(v, h) OPT_CALLBACK(0, "timeout", (v), "SEC", (h), option_timeout)
 
 /*

@@ -304,8 +304,8 @@ int cmd_bisect(int argc, char **argv)
 			   "current directory)"),
 		OPT_STRING(0, "kernel-tree", &bi.kernel_tree, "DIR", "bisect kernels: the kernel "
 			   "tree, whose commits --build builds and the fleet boots"),
-		OPT_MACHINE(&bi.machine, "with --kernel-tree: the machines (host names, * "
-			    "and ?) whose workers may boot them"),
+		OPT_JOB_MACHINE(&bi.machine, "with --kernel-tree: the machines (host names, "
+				"* and ?) whose workers may boot them"),
 		OPT_INTEGER(0, "boot-iterations", &bi.boot_iterations, "N", 1, 1000000,
 			    "with --kernel-tree: iterations measured per boot (default 10)"),
 		OPT_STRING(0, "name", &bi.so.name, "NAME", "name its runs NAME-good, NAME-bad, "

@@ -80,8 +80,9 @@ static int own_option(int argc, char **argv, int *i, struct submit_request *req,
 		      bool *taken)
 {
 	const struct cmd_option options[] = {
-		OPT_MACHINE(&req->machine, "the machines (host names; * and ? match any text "
-			    "and one character) whose workers may run it (default *: any)"),
+		OPT_JOB_MACHINE(&req->machine, "the machines (host names; * and ? match any "
+				"text and one character, no [...]) whose workers may run it "
+				"(default *: any)"),
 		OPT_INTEGER(0, "priority", &req->priority, "N", -1000000, 1000000,
 			    "workers take higher priorities first, then older jobs (default 0)"),
 		OPT_INTEGER(0, "repeat", &req->repeat, "N", 1, 10000,

@@ -484,6 +484,25 @@ PY
 	[ "$(count "SELECT count(*) FROM jobs")" -eq 2 ]
 }
 
+@test "queue: a job's --machine with a [...] set, which the queue takes literally, is refused" {
+	for p in 'lab[12]' 'lab[' 'x]'; do
+		run sp submit --machine "$p" pipe -i 1
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		want="--machine '$p': a job's pattern matches workers' host names with * and ?"
+		[[ "$output" == *"$want only"* ]]
+		run sp bisect pipe --good a --bad b --kernel-tree "$TMP" --machine "$p" --build true
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+		[[ "$output" == *"bisect: --machine '$p': a job's pattern"* ]]
+	done
+	[ "$(count "SELECT count(*) FROM pg_tables WHERE tablename = 'jobs'")" -eq 0 ]
+	# runs and compare keep their sets
+	run sp --db "$TMP/s.db" runs --machine 'lab[12]'
+	[[ "$output" != *"a job's pattern"* ]]
+	sp submit --machine 'lab?' pipe -i 1 >/dev/null
+}
+
 @test "queue: the run names of jobs that have no --name are refused to others, at submit and run" {
 	# a run job taking the name of the next ab job's run made that job fail
 	for n in ab-job-2-a ab-job-2-b bisect-job-2; do
