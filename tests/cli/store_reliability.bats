@@ -627,6 +627,17 @@ stop_while_made() {
 	exit_is 2 "$SP" --db "postgresql:///results?bogus=1&password=s3cret" run pipe -i 1 -q
 	err_has 'invalid URI query parameter: "bogus"'
 	grep -q s3cret "$TMP/err" && return 1
+	# a setting libpq refuses before it looks for a server (none is there)
+	local u="postgresql://analyst:s3cret@/results?host=$TMP/nowhere"
+	exit_is 2 "$SP" --db "$u&port=99999999" runs
+	err_has 'invalid port number: "99999999" (fix that setting of the URL)'
+	exit_is 2 "$SP" --db "$u&sslmode=bogus" runs
+	err_has 'invalid sslmode value: "bogus"'
+	exit_is 2 "$SP" --db "$u&port=x" runs
+	err_has 'invalid integer value "x" for connection option "port"'
+	exit_is 2 "$SP" --db "$u&port=1,2" runs
+	grep -q s3cret "$TMP/err" && return 1
+	[ "$(wc -l <"$TMP/err")" -eq 1 ]
 	return 0
 }
 

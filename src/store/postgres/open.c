@@ -54,11 +54,30 @@ static void hide_quoted(const char *why, const char *location, const char *shown
 	strbuf_release(&sb);
 }
 
+/*
+ * What libpq refuses in the URL's settings (a port out of range, an
+ * sslmode it does not know) rather than a server that did not answer: the
+ * user's to fix. Its words for them start so (libpq 15), after the
+ * "connection to server ... failed: " of a setting read as it connects.
+ */
+static bool bad_setting(const char *msg)
+{
+	const char *failed = strstr(msg, " failed: ");
+
+	if (!strncmp(msg, "connection to server ", 21) && failed)
+		msg = failed + 9;
+	return !strncmp(msg, "invalid ", 8) || !strncmp(msg, "could not match ", 16) ||
+	       strstr(msg, " invalid when ");
+}
+
 static int connect_error(struct pg_store *ps, const char *location, struct error *err)
 {
 	char msg[256];
 
 	hide_quoted(PQerrorMessage(ps->conn), location, ps->base.location, msg, sizeof(msg));
+	if (bad_setting(msg))
+		return error_set(err, EXIT_USAGE, "cannot open store '%s': %s (fix that setting "
+				 "of the URL)", ps->base.location, msg);
 	if (strstr(msg, "password") || strstr(msg, "authentication"))
 		return error_set(err, EXIT_ENV, "cannot open store '%s': %s (give the password "
 				 "through ~/.pgpass, PGPASSFILE or a service file, never on the "
