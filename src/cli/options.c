@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "runner/job_env.h"
 #include "runner/timeout.h"
 #include "util/parse.h"
 #include "util/registry.h"
@@ -277,10 +278,15 @@ static int unknown_option(const char *cmd, char **argv)
 
 	/* getopt's optopt names a short option the user typed as such */
 	if (optopt > 0 && optopt < LONG_ONLY_BASE && isalnum(optopt) && strncmp(arg, "--", 2))
-		return command_usage_error(cmd, "option '-%c' is unknown or lacks its value",
-					   optopt);
-	return command_usage_error(cmd, "option '%s' is unknown or lacks its value",
-				   SHOWN(option, arg));
+		snprintf(option, sizeof(option), "-%c", optopt);
+	else
+		SHOWN(option, arg);
+	/* the user typed submit's command line, whose options are submit's too */
+	if (job_env_check_jobs())
+		return command_usage_error("submit", "option '%s' is neither submit's nor %s's, "
+					   "or lacks its value (see 'schedperf submit --help' "
+					   "and 'schedperf %s --help')", option, cmd, cmd);
+	return command_usage_error(cmd, "option '%s' is unknown or lacks its value", option);
 }
 
 bool parse_options(int argc, char **argv, const struct cmd_option *options,

@@ -414,6 +414,15 @@ kill_run() {
 	run sp submit ab
 	[ "$status" -eq 2 ]
 	assert_one_line_error
+	# an option the user typed to submit is not said to be run's alone
+	run sp submit --deadline 10 pipe
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == "schedperf: submit: option '--deadline' is neither submit's nor run's, $(
+		)or lacks its value (see 'schedperf submit --help' and 'schedperf run --help')" ]]
+	run sp submit ab pipe -Z --a param:mode=thread --b param:mode=process
+	[ "$status" -eq 2 ]
+	[[ "$output" == "schedperf: submit: option '-Z' is neither submit's nor ab's, "* ]]
 	# b sleeps five times as long as a: worse on any machine, and the exit
 	# status of --fail-on-regression (1) is the verdict's, not a failure
 	sp submit ab command --a 'cmd:sleep 0.01' --b 'cmd:sleep 0.05' --seed 7 \
