@@ -327,7 +327,7 @@ hold_booting() {
 	sp --db "$up" submit --machine m1 --priority 9 command -p shell=1 \
 		-p "cmd=env >'$TMP/job.env'" -i 1 --no-monitors >/dev/null
 	sp --db "$up" submit --machine m1 --priority 8 ab command \
-		--a "cmd:sh -c 'env >>$TMP/ab.env'" --b cmd:true --max-samples 6 >/dev/null
+		--a "cmd:sh -c 'env >>$TMP/ab.env'" --b cmd:true --max-samples 7 >/dev/null
 	sp --db "$up" submit --machine m1 --kernel 6.18.0-new command -p cmd=true >/dev/null
 	# the boot command comes after two jobs: the worker's environment has had them
 	SCHEDPERF_TEST_MACHINE="$TMP/m1" run "$SP" --db "$up" worker --idle-exit 1 \

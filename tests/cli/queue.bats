@@ -533,7 +533,7 @@ PY
 	sp submit pipe -i 1 --no-monitors -p loops=10 --name ab-job-2-c >/dev/null
 	sp submit pipe -i 1 --no-monitors -p loops=10 --name bisect-job-2x >/dev/null
 	sp submit ab pipe -p loops=10 --a param:mode=process --b param:mode=thread \
-		--max-samples 6 >/dev/null
+		--max-samples 7 >/dev/null
 	for i in 1 2 3 4; do sp worker --once >/dev/null; done
 	[ "$(count "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = "done,done,done,done" ]
 	run sp runs
