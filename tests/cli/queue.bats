@@ -527,7 +527,8 @@ PY
 	[[ "$output" == *"ab: run name 'ab-job-2-a' is kept for the runs of ab job 2"* ]]
 	run sp submit bisect-step pipe --good g --name bisect-job-7
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"bisect-step: run name 'bisect-job-7' is kept for the runs of bisect-step job 7"* ]]
+	want="bisect-step: run name 'bisect-job-7' is kept for the runs of bisect-step job 7"
+	[[ "$output" == *"$want"* ]]
 	# names that only look alike are a user's
 	sp submit pipe -i 1 --no-monitors -p loops=10 --name ab-job-2 >/dev/null
 	sp submit pipe -i 1 --no-monitors -p loops=10 --name ab-job-2-c >/dev/null
