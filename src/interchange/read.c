@@ -801,7 +801,7 @@ static int refused_error(const char *name, const struct refusal *r, struct error
 int interchange_read(const char *path, struct result_set *set, struct error *err)
 {
 	bool from_stdin = !strcmp(path, "-");
-	struct refusal refused = { READ_ALL };
+	struct refusal refused = { .what = READ_ALL };
 	const char *why = NULL;
 	char name[PATH_MAX + 64];
 	size_t len = 0;
