@@ -21,14 +21,9 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-const char *pg_text(const PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col);
-}
-
 int64_t pg_int(const PGresult *res, int row, int col)
 {
-	const char *text = pg_text(res, row, col);
+	const char *text = PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col);
 
 	if (text[0] == 't' || text[0] == 'f')
 		return text[0] == 't';	/* a boolean */
@@ -119,15 +114,17 @@ static bool unreachable(struct store *st, char *why, size_t len)
 
 /*
  * The result of what was just sent (@sent: it was), as PQexec() would give
- * it, the server given the store's patience to answer (store_set_patience()):
- * past it the connection is shut down, which ends the wait as a lost
- * connection does. A stopped server, or one behind a network that drops
- * what is sent, would otherwise hold the caller for ever on a Unix socket,
- * or for as long as TCP retries.
+ * it, the server given the store's patience to answer (store_set_patience()),
+ * if it has one: past it the connection is shut down, which ends the wait as
+ * a lost connection does. A stopped server, or one behind a network that
+ * drops what is sent, would otherwise hold the caller for ever on a Unix
+ * socket, or for as long as TCP retries. Every call is sent so, a patience
+ * or none, so that each is sent and waited for in one way.
  */
 static PGresult *answer(struct pg_store *ps, int sent)
 {
-	double until = time_now() + ps->base.patience_ms / 1000.0;
+	int patience = ps->base.patience_ms;
+	double until = time_now() + patience / 1000.0;
 	PGresult *res, *last = NULL;
 
 	ps->unanswered = false;
@@ -135,12 +132,12 @@ static PGresult *answer(struct pg_store *ps, int sent)
 		struct pollfd p = { PQsocket(ps->conn), POLLIN, 0 };
 		double left = until - time_now();
 
-		if (left <= 0) {
+		if (patience && left <= 0) {
 			ps->unanswered = true;
 			shutdown(p.fd, SHUT_RDWR);
 			break;
 		}
-		if (poll(&p, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+		if (poll(&p, 1, patience ? (int)(left * 1000) + 1 : -1) < 0 && errno != EINTR)
 			break;
 		if (!PQconsumeInput(ps->conn))
 			break;
@@ -170,12 +167,9 @@ static PGresult *result(struct pg_store *ps, PGresult *res, struct error *err,
 PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
 		 struct error *err, const char *what)
 {
-	PGresult *res;
+	PGresult *res = answer(ps, PQsendQueryParams(ps->conn, sql, nr, NULL, values, NULL,
+						     NULL, 0));
 
-	if (ps->base.patience_ms)
-		res = answer(ps, PQsendQueryParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0));
-	else
-		res = PQexecParams(ps->conn, sql, nr, NULL, values, NULL, NULL, 0);
 	return result(ps, res, err, what);
 }
 
@@ -209,11 +203,7 @@ static int prepare_as(struct pg_store *ps, int nr, const char *sql, struct error
 	PGresult *res;
 
 	snprintf(name, sizeof(name), "sp%d", nr);
-	sql = text ? text : sql;
-	if (ps->base.patience_ms)
-		res = answer(ps, PQsendPrepare(ps->conn, name, sql, 0, NULL));
-	else
-		res = PQprepare(ps->conn, name, sql, 0, NULL);
+	res = answer(ps, PQsendPrepare(ps->conn, name, text ? text : sql, 0, NULL));
 	res = result(ps, res, err, "prepare a query");
 	free(text);
 	if (!res)
@@ -291,12 +281,8 @@ static int step(struct store_stmt *s, struct error *err, const char *what)
 
 	if (!ls->res) {
 		snprintf(name, sizeof(name), "sp%d", (int)(ls - ls->ps->stmts));
-		if (ls->ps->base.patience_ms)
-			ls->res = answer(ls->ps, PQsendQueryPrepared(ls->ps->conn, name, ls->nr,
-								     ls->values, NULL, NULL, 0));
-		else
-			ls->res = PQexecPrepared(ls->ps->conn, name, ls->nr, ls->values, NULL,
-						 NULL, 0);
+		ls->res = answer(ls->ps, PQsendQueryPrepared(ls->ps->conn, name, ls->nr,
+							     ls->values, NULL, NULL, 0));
 		ls->res = result(ls->ps, ls->res, err, what);
 		if (!ls->res)
 			return -1;

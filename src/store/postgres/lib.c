@@ -41,13 +41,6 @@
 	F(int, PQconsumeInput, (PGconn *conn), (conn))				\
 	F(char *, PQerrorMessage, (const PGconn *conn), (conn))			\
 	F(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query))	\
-	F(PGresult *, PQexecParams, (PGconn *conn, const char *command, int nr,	\
-	  const Oid *types, const char *const *values, const int *lengths,	\
-	  const int *formats, int result_format),				\
-	  (conn, command, nr, types, values, lengths, formats, result_format))	\
-	F(PGresult *, PQexecPrepared, (PGconn *conn, const char *name, int nr,	\
-	  const char *const *values, const int *lengths, const int *formats,	\
-	  int result_format), (conn, name, nr, values, lengths, formats, result_format)) \
 	V(PQfinish, (PGconn *conn), (conn))					\
 	V(PQfreeCancel, (PGcancel *cancel), (cancel))				\
 	V(PQfreemem, (void *ptr), (ptr))					\
@@ -57,8 +50,6 @@
 	F(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col))	\
 	F(int, PQisBusy, (PGconn *conn), (conn))				\
 	F(int, PQntuples, (const PGresult *res), (res))				\
-	F(PGresult *, PQprepare, (PGconn *conn, const char *name, const char *query,	\
-	  int nr, const Oid *types), (conn, name, query, nr, types))		\
 	F(PostgresPollingStatusType, PQresetPoll, (PGconn *conn), (conn))	\
 	F(int, PQresetStart, (PGconn *conn), (conn))				\
 	F(char *, PQresultErrorField, (const PGresult *res, int code), (res, code))	\

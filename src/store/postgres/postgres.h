@@ -53,8 +53,7 @@ static inline struct pg_store *pg_of(struct store *st)
 /* @sql, not prepared, with @nr text values: a result to PQclear(), or NULL with @err. */
 PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
 		 struct error *err, const char *what);
-/* Column @col of row @row: "" for NULL, an integer (a boolean is 0 or 1). */
-const char *pg_text(const PGresult *res, int row, int col);
+/* Column @col of row @row as an integer: 0 for NULL, a boolean 0 or 1. */
 int64_t pg_int(const PGresult *res, int row, int col);
 /* The first line of libpq's message @msg, which may run over several. */
 void pg_first_line(const char *msg, char *buf, size_t len);
