@@ -151,11 +151,10 @@ int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what)
 			 "check the file with 'sqlite3 FILE \"PRAGMA integrity_check\"'");
 }
 
-int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
-		const char *what)
+int sqlite_exec(struct store *st, const char *sql, struct error *err, const char *what)
 {
-	if (sqlite3_exec(ss->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return sqlite_error(ss, err, what);
+	if (sqlite3_exec(sqlite_of(st)->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sqlite_error(sqlite_of(st), err, what);
 	return 0;
 }
 
@@ -373,12 +372,12 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 
 	ss->txn = txn;
 	if (txn == TXN_READ)
-		return sqlite_exec(ss, "BEGIN", err, "start reading");
+		return sqlite_exec(st, "BEGIN", err, "start reading");
 	if (unchecked(txn) &&
-	    sqlite_exec(ss, "PRAGMA foreign_keys = OFF", err, txn == TXN_SCHEMA ?
+	    sqlite_exec(st, "PRAGMA foreign_keys = OFF", err, txn == TXN_SCHEMA ?
 			"prepare the upgrade" : "start a transaction"))
 		return -1;
-	if (sqlite_exec(ss, "BEGIN IMMEDIATE", err, txn == TXN_SCHEMA ?
+	if (sqlite_exec(st, "BEGIN IMMEDIATE", err, txn == TXN_SCHEMA ?
 			"start the upgrade" : "start a transaction")) {
 		end_txn(ss);
 		return -1;
@@ -415,7 +414,7 @@ static int commit(struct store *st, struct error *err)
 	struct sqlite_store *ss = sqlite_of(st);
 
 	if ((ss->txn == TXN_SCHEMA && references_intact(ss, err)) ||
-	    sqlite_exec(ss, "COMMIT", err, ss->txn == TXN_SCHEMA ? "commit the upgrade" :
+	    sqlite_exec(st, "COMMIT", err, ss->txn == TXN_SCHEMA ? "commit the upgrade" :
 			"commit")) {
 		rollback(st);
 		return -1;
@@ -424,17 +423,12 @@ static int commit(struct store *st, struct error *err)
 	return 0;
 }
 
-static int script(struct store *st, const char *sql, struct error *err, const char *what)
-{
-	return sqlite_exec(sqlite_of(st), sql, err, what);
-}
-
 #define SQLITE_PRIMITIVES							\
 	.dialect = DIALECT_SQLITE,						\
 	.now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",				\
 	.close = sqlite_close,							\
 	.version = sqlite_version,						\
-	.script = script,							\
+	.script = sqlite_exec,							\
 	.set_version = sqlite_set_version,					\
 	.begin = begin,								\
 	.commit = commit,							\

@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -126,7 +125,7 @@ static struct sqlite_store *connect(const char *location, const char *path, cons
 	}
 	sqlite3_extended_result_codes(ss->db, 0);
 	sqlite3_busy_handler(ss->db, wait_for_lock, NULL);
-	if (sqlite_exec(ss, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
+	if (sqlite_exec(&ss->base, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
 		sqlite_close(&ss->base);
 		return NULL;
 	}
@@ -165,7 +164,7 @@ static int switch_to_wal(struct sqlite_store *ss, struct error *err)
 	}
 	if (rc != SQLITE_OK)
 		return sqlite_error(ss, err, "switch the journal to WAL");
-	return sqlite_exec(ss, "PRAGMA synchronous = NORMAL", err, "set synchronous mode");
+	return sqlite_exec(&ss->base, "PRAGMA synchronous = NORMAL", err, "set synchronous mode");
 }
 
 /* What the first 100 bytes say, read without SQLite: nothing is created. */
@@ -258,7 +257,7 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 	sqlite3_extended_result_codes(ss->db, 0);
 	if (upgrade(&ss->base, err))
 		return -1;
-	return sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading");
+	return sqlite_exec(&ss->base, "PRAGMA query_only = ON", err, "open the store for reading");
 }
 
 /* A connection that reads @location (the file @path), changing nothing; read-write if @rw. */
@@ -276,8 +275,7 @@ static struct sqlite_store *connect_reading(const char *location, const char *pa
 		ss = connect(location, path, path, "immutable=1", SQLITE_OPEN_READONLY, err);
 	if (!ss)
 		return NULL;
-	ss->read_only = true;
-	if (sqlite_exec(ss, "PRAGMA query_only = ON", err, "open the store for reading")) {
+	if (sqlite_exec(&ss->base, "PRAGMA query_only = ON", err, "open the store for reading")) {
 		sqlite_close(&ss->base);
 		return NULL;
 	}
@@ -293,14 +291,16 @@ static int open_for_reading(const char *location, const char *path, enum store_a
 
 	if (!ss)
 		return -1;
-	rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
+	rc = sqlite_version(&ss->base, err);
 	/* A full disk has no room for a read-write connection's -shm: read immutable (above). */
 	if (rc < 0 && !sqlite3_db_readonly(ss->db, "main") && sqlite_out_of_space(ss->db)) {
 		sqlite_close(&ss->base);
 		if (!(ss = connect_reading(location, path, false, err)))
 			return -1;
-		rc = sqlite_schema_check(ss, access == STORE_INSPECT, err);
+		rc = sqlite_version(&ss->base, err);
 	}
+	if (!rc && access == STORE_READ)
+		rc = store_not_ours(location, "it is an empty database", err);
 	if (rc > 0 && rc < STORE_SCHEMA_VERSION && access == STORE_READ &&
 	    read_upgraded_copy(ss, upgrade, err))
 		rc = -1;
@@ -324,7 +324,7 @@ static int open_for_writing(const char *location, const char *path, store_upgrad
 	if (!ss)
 		return -1;
 	/* Another program's database, or a newer store, is refused before any change. */
-	rc = sqlite_schema_check(ss, true, err) < 0 || switch_to_wal(ss, err) ||
+	rc = sqlite_version(&ss->base, err) < 0 || switch_to_wal(ss, err) ||
 	     upgrade(&ss->base, err);
 	if (rc) {
 		sqlite_close(&ss->base);

@@ -11,76 +11,43 @@
 #include "store/sqlite/sqlite.h"
 #include "util/sqlite_file.h"
 
-/* What a database says of itself. */
-struct schema_facts {
-	int version;		/* PRAGMA user_version */
-	int application_id;
-	int objects;		/* tables, indexes ... in sqlite_master */
-	bool store_tables;	/* the six tables every version has */
-};
-
-static int read_facts(struct sqlite_store *ss, struct schema_facts *facts, struct error *err)
+/*
+ * The version of a schedperf store; 0: an empty database, which a writer
+ * makes a store; -1 with @err: another program's database, or a store of a
+ * newer schema. PRAGMA application_id marks the file as a store; stores
+ * before version 3 have none and are known by their version and the six
+ * tables every version has.
+ */
+int sqlite_version(struct store *st, struct error *err)
 {
-	int tables;
+	struct sqlite_store *ss = sqlite_of(st);
+	int version, application_id, objects, tables;
+	bool store_tables;
 
-	if (sqlite_int(ss, "PRAGMA user_version", &facts->version, err) ||
-	    sqlite_int(ss, "PRAGMA application_id", &facts->application_id, err) ||
-	    sqlite_int(ss, "SELECT count(*) FROM sqlite_master", &facts->objects, err) ||
+	if (sqlite_int(ss, "PRAGMA user_version", &version, err) ||
+	    sqlite_int(ss, "PRAGMA application_id", &application_id, err) ||
+	    sqlite_int(ss, "SELECT count(*) FROM sqlite_master", &objects, err) ||
 	    sqlite_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
 		       "name IN ('runs', 'batches', 'environment', 'benchmarks', 'metrics', "
 		       "'samples')", &tables, err))
 		return -1;
-	facts->store_tables = tables == 6;
-	return 0;
-}
-
-/*
- * 1: a schedperf store (facts->version says which); 0: an empty database,
- * which a writer makes a store; -1 with @err: another program's database,
- * or a store of a newer schema. Stores before version 3 have no
- * application id and are known by their version and tables.
- */
-static int identify(struct sqlite_store *ss, const struct schema_facts *facts,
-		    struct error *err)
-{
-	const char *path = ss->base.location;
-
-	if (facts->application_id == (int)SQLITE_FILE_SCHEDPERF_ID) {
-		if (facts->version > STORE_SCHEMA_VERSION)
-			return store_too_new(path, facts->version, err);
-		if (facts->version >= 1 && facts->store_tables)
-			return 1;
-		if (facts->store_tables)
-			return store_version_lost(path, "PRAGMA user_version", facts->version, err);
-		return store_not_ours(path, "its schedperf tables are missing", err);
+	store_tables = tables == 6;
+	if (application_id == (int)SQLITE_FILE_SCHEDPERF_ID) {
+		if (version > STORE_SCHEMA_VERSION)
+			return store_too_new(st->location, version, err);
+		if (version >= 1 && store_tables)
+			return version;
+		if (store_tables)
+			return store_version_lost(st->location, "PRAGMA user_version", version, err);
+		return store_not_ours(st->location, "its schedperf tables are missing", err);
 	}
-	if (facts->application_id)
-		return store_not_ours(path, "it is another program's SQLite database", err);
-	if (!facts->version && !facts->objects)
+	if (application_id)
+		return store_not_ours(st->location, "it is another program's SQLite database", err);
+	if (!version && !objects)
 		return 0;
-	if (facts->version >= 1 && facts->version < 3 && facts->store_tables)
-		return 1;
-	return store_not_ours(path, "it is an SQLite database with other tables", err);
-}
-
-int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err)
-{
-	struct schema_facts facts;
-	int rc;
-
-	if (read_facts(ss, &facts, err))
-		return -1;
-	rc = identify(ss, &facts, err);
-	if (rc < 0)
-		return -1;
-	if (!rc && !empty_ok)
-		return store_not_ours(ss->base.location, "it is an empty database", err);
-	return rc ? facts.version : 0;
-}
-
-int sqlite_version(struct store *st, struct error *err)
-{
-	return sqlite_schema_check(sqlite_of(st), true, err);
+	if (version >= 1 && version < 3 && store_tables)
+		return version;
+	return store_not_ours(st->location, "it is an SQLite database with other tables", err);
 }
 
 /* The version, and the id that marks the file as a schedperf store (util/sqlite_file.h). */
@@ -90,7 +57,7 @@ int sqlite_set_version(struct store *st, int version, struct error *err)
 
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
 		 (int)SQLITE_FILE_SCHEDPERF_ID, version);
-	return sqlite_exec(sqlite_of(st), sql, err, "stamp the schema's version");
+	return sqlite_exec(st, sql, err, "stamp the schema's version");
 }
 
 /* Each column of each table, "table.column TYPE [NOT NULL]", in order. */

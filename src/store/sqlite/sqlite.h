@@ -30,7 +30,6 @@ struct sqlite_stmt {
 struct sqlite_store {
 	struct store base;
 	sqlite3 *db;
-	bool read_only;		/* not STORE_WRITE: nothing may be written */
 	/* The file checked: the location with links resolved (SQLite writes beside the target). */
 	char *path;
 	enum store_txn txn;	/* of the transaction open */
@@ -59,8 +58,7 @@ bool sqlite_out_of_space(sqlite3 *db);
 /* @err from the connection's last error: "cannot WHAT in store 'PATH': ... (fix)". */
 int sqlite_error(struct sqlite_store *ss, struct error *err, const char *what);
 /* SQL without parameters, of one statement or several: 0, or -1 with @err. */
-int sqlite_exec(struct sqlite_store *ss, const char *sql, struct error *err,
-		const char *what);
+int sqlite_exec(struct store *st, const char *sql, struct error *err, const char *what);
 /*
  * The first column of the first row of @sql (a pragma, a check) as text
  * into @buf, "" when none: 1 a row, 0 no row, -1 with @err ("cannot WHAT").
@@ -84,11 +82,10 @@ void sqlite_close_removing_empty(struct store *st);
 /* schema.c */
 /*
  * What the open connection holds: the schema version of a schedperf store,
- * 0 for an empty database when @empty_ok (a writer makes it a store), or
- * -1 with @err for anything else (another program's database, a store of a
- * newer schema). Reads only.
+ * 0 for an empty database (a writer makes it a store), or -1 with @err for
+ * anything else (another program's database, a store of a newer schema).
+ * Reads only.
  */
-int sqlite_schema_check(struct sqlite_store *ss, bool empty_ok, struct error *err);
 int sqlite_version(struct store *st, struct error *err);
 int sqlite_set_version(struct store *st, int version, struct error *err);
 /*
