@@ -12,7 +12,6 @@
 #include "store/driver.h"
 #include "util/strbuf.h"
 #include "util/url_password.h"
-#include "util/xalloc.h"
 
 /* A URL's password left out, a parameter's shown as password=... (util/url_password.h). */
 void store_location_shown(const char *location, char *buf, size_t len)

@@ -4,7 +4,6 @@
  * from store_drivers[], as git chooses its ref storage backends, and
  * handed schema.c's upgrade to bring the store to the current version.
  */
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 

@@ -8,7 +8,6 @@
  * can run it.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>

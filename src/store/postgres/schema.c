@@ -6,7 +6,6 @@
  * are store/schema.c's.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "store/postgres/postgres.h"
 #include "util/array.h"
