@@ -109,19 +109,25 @@ static int usable_driver(const char *location, const struct store_driver **out,
 	return file_name_meant(location, err);
 }
 
-static int open_with(const char *location, enum store_access access, struct store **out,
-		     struct error *err)
+/* The store at @location opened for @access; @queue: refused unless it keeps a job queue. */
+static int open_with(const char *location, enum store_access access, bool queue,
+		     struct store **out, struct error *err)
 {
 	const struct store_driver *d;
+	char shown[256];
 
 	if (usable_driver(location, &d, err))
 		return -1;
+	if (queue && !d->job_claim) {
+		store_location_shown(location, shown, sizeof(shown));
+		return store_no_queue(shown, d, err);
+	}
 	return d->open(location, access, store_schema_upgrade, out, err);
 }
 
 int store_open(const char *location, struct store **out, struct error *err)
 {
-	return open_with(location, STORE_WRITE, out, err);
+	return open_with(location, STORE_WRITE, false, out, err);
 }
 
 int store_upgraded_from(const struct store *st)
@@ -131,21 +137,12 @@ int store_upgraded_from(const struct store *st)
 
 int store_open_existing(const char *location, struct store **out, struct error *err)
 {
-	return open_with(location, STORE_READ, out, err);
+	return open_with(location, STORE_READ, false, out, err);
 }
 
 int store_open_queue(const char *location, struct store **out, struct error *err)
 {
-	const struct store_driver *d;
-	char shown[256];
-
-	if (usable_driver(location, &d, err))
-		return -1;
-	if (!d->job_claim) {
-		store_location_shown(location, shown, sizeof(shown));
-		return store_no_queue(shown, d, err);
-	}
-	return d->open(location, STORE_WRITE, store_schema_upgrade, out, err);
+	return open_with(location, STORE_WRITE, true, out, err);
 }
 
 /*
