@@ -5,7 +5,6 @@
  */
 #include <getopt.h>
 #include <signal.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,6 @@
 #include "cmd/cmd.h"
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
-#include "monitor/topology.h"
 #include "report/report.h"
 #include "runner/cpulist.h"
 #include "runner/iteration.h"
@@ -24,13 +22,10 @@
 #include "runner/knob_session.h"
 #include "runner/lock_wait.h"
 #include "runner/plan.h"
-#include "runner/plan_given.h"
+#include "runner/plan_build.h"
 #include "runner/runner.h"
-#include "runner/suite.h"
 #include "runner/suite_file.h"
-#include "runner/sweep.h"
 #include "store/store.h"
-#include "util/list.h"
 #include "util/machine.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -63,12 +58,8 @@ struct run_request {
 	struct runner_options opt;
 	/* its benchmarks, and the options --resume keeps (runner/plan.h) */
 	struct plan plan;
-	const char *suite;
-	const char *workload;
-	const char **params;
-	size_t nr_params;
-	const char **sweeps;
-	size_t nr_sweeps;
+	/* its benchmarks as the command line names them (runner/plan_build.h) */
+	struct plan_request what;
 	bool resume, dry_run;
 	int assume_cpus;
 };
@@ -87,7 +78,7 @@ static int add_param(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 
-	req->params[req->nr_params++] = arg;
+	req->what.params[req->what.nr_params++] = arg;
 	return command_check_utf8("run", "parameter", arg);
 }
 
@@ -95,7 +86,7 @@ static int add_sweep(const struct cmd_option *opt, const char *arg)
 {
 	struct run_request *req = opt->value;
 
-	req->sweeps[req->nr_sweeps++] = arg;
+	req->what.sweeps[req->what.nr_sweeps++] = arg;
 	return command_check_utf8("run", "sweep", arg);
 }
 
@@ -242,7 +233,7 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "run name (default: the kernel release, uname -r)"),
 		OPT_BOOL(0, "replace", &req->opt.replace,
 			 "discard this machine's earlier batches of NAME first"),
-		OPT_STRING(0, "suite", &req->suite, "NAME|FILE", suite_help),
+		OPT_STRING(0, "suite", &req->what.suite, "NAME|FILE", suite_help),
 		OPT_BOOL(0, "resume", &req->resume, resume_help(&kept_help)),
 		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
 			   "workload: vmstat, stat, softirqs, schedstat, cpufreq (read before and "
@@ -283,28 +274,11 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 	if (command_check_utf8_operands("run", "workload name", argc, argv))
 		return EXIT_USAGE;
 	if (optind < argc)
-		req->workload = argv[optind];
+		req->what.workload = argv[optind];
 	if (optind + 1 < argc)
 		return command_usage_error("run", "one workload at a time: unexpected '%.64s'",
 					   argv[optind + 1]);
 	return 0;
-}
-
-static int find_profile(const char *name, size_t len, void *arg)
-{
-	if ((len == strlen("profile") && !memcmp(name, "profile", len)) ||
-	    (len == strlen("profile-system") && !memcmp(name, "profile-system", len)))
-		*(bool *)arg = true;
-	return 0;
-}
-
-static bool names_profile(const char *list)
-{
-	bool named = false;
-
-	if (list)
-		comma_list_each(list, find_profile, &named);
-	return named;
 }
 
 static bool plan_options_given(const struct plan *plan)
@@ -331,6 +305,8 @@ static int resume_conflict(void)
 
 static int check_combinations(const struct run_request *req)
 {
+	const struct plan_request *what = &req->what;
+
 	if (req->assume_cpus && !req->dry_run)
 		return command_usage_error("run", "--assume-cpus plans for another machine; "
 					   "give it with --dry-run");
@@ -341,88 +317,21 @@ static int check_combinations(const struct run_request *req)
 	if (req->resume && req->assume_cpus)
 		return command_usage_error("run", "--assume-cpus: --resume runs the stored plan, "
 					   "made for the CPUs of its batch's machine (leave it out)");
-	if (req->resume && (req->suite || req->workload || req->nr_params || req->nr_sweeps ||
-			    req->opt.replace || plan_options_given(&req->plan)))
+	if (req->resume && (what->suite || what->workload || what->nr_params ||
+			    what->nr_sweeps || req->opt.replace || plan_options_given(&req->plan)))
 		return resume_conflict();
 	if (!req->resume && req->plan.profile_frequency && !req->plan.profile_iterations &&
-	    !names_profile(req->plan.monitors))
+	    !monitors_list_profiles(req->plan.monitors))
 		return command_usage_error("run", "--profile-frequency: no profile is taken "
 					   "(add --monitors profile or profile-system, or "
 					   "--profile-iterations N)");
-	if (req->suite && (req->workload || req->nr_params || req->nr_sweeps))
+	if (what->suite && (what->workload || what->nr_params || what->nr_sweeps))
 		return command_usage_error("run", "--suite runs its own workloads and "
 					   "parameters; give no WORKLOAD or -p with it");
-	if (!req->suite && !req->resume && !req->workload)
+	if (!what->suite && !req->resume && !what->workload)
 		return command_usage_error("run", "no workload given: name one "
 					   "(see 'schedperf list') or give --suite quick");
 	return 0;
-}
-
-/*
- * -p values may be percents of the CPUs or multiples (threads=1600%, 2x) and
- * --sweep generates lists: both become plain "KEY=V1,V2" assignments here,
- * the -p ones first and in their order, as build_plan()'s plan_given names them.
- */
-static int expand_assignments(const struct run_request *req, char **out, size_t *nr,
-			      int *cpus, struct error *err)
-{
-	struct topology topo;
-
-	*nr = 0;
-	if (topology_for_workloads(&topo, err))
-		return -1;
-	*cpus = topo.cpus;
-	for (size_t i = 0; i < req->nr_params; i++) {
-		if (!(out[*nr] = sweep_resolve_assignment(req->params[i], topo.cpus, err)))
-			return -1;
-		(*nr)++;
-	}
-	for (size_t i = 0; i < req->nr_sweeps; i++) {
-		if (!(out[*nr] = sweep_expand(req->sweeps[i], &topo, err)))
-			return -1;
-		(*nr)++;
-	}
-	return 0;
-}
-
-static int build_plan(const struct run_request *req, struct plan *plan, struct error *err)
-{
-	const struct workload *w;
-	struct plan_given given = { req->params, req->nr_params, 0 };
-	char **assignments;
-	size_t nr = 0;
-	int rc;
-
-	if (req->suite)
-		return suite_plan(req->suite, plan, err);
-	w = workload_find(req->workload);
-	if (!w)
-		return error_set(err, EXIT_USAGE, "unknown workload '%.64s': not one of "
-				 "schedperf's workloads (see 'schedperf list')", req->workload);
-	for (size_t i = 0; i < req->nr_sweeps; i++)
-		if (sweep_check_key(w, req->sweeps[i], err))
-			return -1;
-	assignments = xcalloc(req->nr_params + req->nr_sweeps + 1, sizeof(char *));
-	rc = expand_assignments(req, assignments, &nr, &given.cpus, err);
-	if (!rc)
-		rc = plan_add_given(plan, w, assignments, nr, &given, err);
-	for (size_t i = 0; i < nr; i++)
-		free(assignments[i]);
-	free(assignments);
-	return rc;
-}
-
-/* Fix every benchmark's iterations and warm-ups so that the stored plan says all. */
-static void resolve_plan(struct plan *plan, const struct runner_options *opt)
-{
-	for (size_t i = 0; i < plan->nr_items; i++) {
-		struct plan_item *item = &plan->items[i];
-
-		item->iterations = runner_item_iterations(item, opt);
-		item->warmup = runner_item_warmup(item, opt);
-		if (item->timeout < 0 && opt->timeout > 0)
-			item->timeout = opt->timeout;
-	}
 }
 
 /*
@@ -474,30 +383,6 @@ static void print_dry_run(const struct plan *plan, const long *done)
 		printf(", %ld of them missing, which --resume runs", iterations - *done);
 	printf("; at most %ld tasks at once; planned for %d CPUs\n", tasks,
 	       workload_cpus_allowed());
-}
-
-/*
- * --profile-iterations adds the profile monitor to whatever --monitors
- * chose, unless it names one (profile or profile-system).
- */
-static char *monitors_with_profile(const char *list)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!list) {
-		strbuf_addstr(&sb, MONITORS_DEFAULT ",profile");
-	} else if (!strcmp(list, "all")) {
-		for (size_t i = 0; monitor_name(i); i++)
-			if (strcmp(monitor_name(i), "profile-system"))
-				strbuf_addf(&sb, "%s%s", sb.len ? "," : "", monitor_name(i));
-	} else if (!*list || !strcmp(list, "none")) {
-		strbuf_addstr(&sb, "profile");
-	} else {
-		strbuf_addstr(&sb, list);
-		if (!names_profile(list))
-			strbuf_addstr(&sb, ",profile");
-	}
-	return strbuf_detach(&sb);
 }
 
 /*
@@ -643,31 +528,17 @@ static int prepare_resume(struct store *st, struct run_request *req, struct knob
 static int prepare_plan(struct run_request *req, struct knob_session *ks,
 			struct knob_list *knobs, struct error *err)
 {
-	struct plan *plan = &req->plan;
-	char *monitors;
 	int rc;
 
 	/* its knobs first: the benchmarks' checks look in the PATH they give */
-	if (parse_knobs(plan, ks, knobs, err))
+	if (parse_knobs(&req->plan, ks, knobs, err))
 		return -1;
 	workload_search_path(knobs_env(knobs, "PATH"), "run --knob");
-	rc = build_plan(req, plan, err);
+	rc = plan_build(&req->plan, &req->what, err);
 	workload_search_path(NULL, NULL);
 	if (rc)
 		return -1;
-	/* -i, --warmup and --timeout where a benchmark has none of its own */
-	if (plan->iterations)
-		req->opt.iterations = plan->iterations;
-	req->opt.warmup = plan->warmup;
-	req->opt.timeout = plan->timeout;
-	resolve_plan(plan, &req->opt);
-	if (plan->profile_iterations) {
-		monitors = monitors_with_profile(plan->monitors);
-		free(plan->monitors);
-		plan->monitors = monitors;
-	}
-	if (plan->shuffle)
-		plan_shuffle(plan, (unsigned long)time(NULL) ^ (unsigned long)getpid());
+	plan_settle(&req->plan, &req->opt);
 	return 0;
 }
 
@@ -689,8 +560,8 @@ int cmd_run(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	req.opt.iterations = 5;
 	req.opt.max_interference = INTERFERENCE_DEFAULT_MAX_PCT / 100;
-	req.params = xcalloc((size_t)argc, sizeof(char *));
-	req.sweeps = xcalloc((size_t)argc, sizeof(char *));
+	req.what.params = xcalloc((size_t)argc, sizeof(char *));
+	req.what.sweeps = xcalloc((size_t)argc, sizeof(char *));
 	code = parse_arguments(argc, argv, &req);
 	if (code)
 		goto out;
@@ -813,7 +684,7 @@ out:
 	knobs_release(&knobs);
 	store_close_made(st, store_made);
 	plan_release(plan);
-	free(req.params);
-	free(req.sweeps);
+	free(req.what.params);
+	free(req.what.sweeps);
 	return code < 0 ? EXIT_OK : code;
 }
