@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store/queries.h"
 #include "util/xalloc.h"
@@ -105,33 +106,69 @@ int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
  * are 0, 1, ... in the order added, found from the largest in one step of
  * the index (counting them made a batch of n benchmarks cost n^2).
  */
-int benchmark_insert(struct store *st, int64_t batch_id, const struct result_benchmark *bench,
-		     int64_t *bench_id, int64_t *metric_ids, struct error *err)
+int store_benchmark_add(struct store *st, int64_t batch_id,
+			const struct result_benchmark *bench, int64_t *bench_id,
+			int64_t *metric_ids, struct error *err)
 {
 	int64_t position;
+	int rc;
 
-	if (sql_id(st, "SELECT coalesce(max(position) + 1, 0) FROM benchmarks "
-		   "WHERE batch_id = $1", SQL_ARGS(SQL_INT(batch_id)), &position, err,
-		   "add a benchmark") < 0)
+	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
-	return benchmarks_insert(st, batch_id, (size_t)position, bench, 1, bench_id,
-				 metric_ids, err);
+	rc = sql_id(st, "SELECT coalesce(max(position) + 1, 0) FROM benchmarks "
+		    "WHERE batch_id = $1", SQL_ARGS(SQL_INT(batch_id)), &position, err,
+		    "add a benchmark") < 0 ? -1 :
+	     benchmarks_insert(st, batch_id, (size_t)position, bench, 1, bench_id, metric_ids,
+			       err);
+	return sql_end_write(st, rc, err);
 }
 
-int benchmark_find(struct store *st, int64_t batch_id, size_t position, int64_t *bench_id,
-		   struct error *err)
+static int find_progress(struct store *st, int64_t batch_id, size_t position,
+			 const struct result_benchmark *bench, int64_t *bench_id,
+			 int64_t *metric_ids, struct benchmark_progress *progress,
+			 struct error *err)
 {
-	return sql_id(st, "SELECT id FROM benchmarks WHERE batch_id = $1 AND position = $2",
-		      SQL_ARGS(SQL_INT(batch_id), SQL_INT(position)), bench_id, err,
-		      "find the benchmark to resume");
+	struct store_stmt *s;
+	int rc = sql_id(st, "SELECT id FROM benchmarks WHERE batch_id = $1 AND position = $2",
+			SQL_ARGS(SQL_INT(batch_id), SQL_INT(position)), bench_id, err,
+			"find the benchmark to resume");
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : 1;
+	for (size_t i = 0; i < bench->nr_metrics; i++) {
+		/* A metric this machine did not have then stays unrecorded: 0 = skip. */
+		rc = sql_id(st, "SELECT id FROM metrics WHERE benchmark_id = $1 AND name = $2",
+			    SQL_ARGS(SQL_INT(*bench_id), SQL_TEXT(bench->metrics[i].name)),
+			    &metric_ids[i], err, "find a metric to resume");
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			metric_ids[i] = 0;
+	}
+	rc = sql_row(st, "SELECT coalesce(max(seq) + 1, 0), "
+		     "count(*) FILTER (WHERE warmup AND failure IS NULL AND NOT rerun), "
+		     "count(*) FILTER (WHERE NOT warmup AND failure IS NULL AND NOT rerun) "
+		     "FROM iterations WHERE benchmark_id = $1", SQL_ARGS(SQL_INT(*bench_id)), &s,
+		     err, "count iterations");
+	if (rc == 0)
+		return error_set(err, EXIT_INTERNAL, "counting iterations returned no row");
+	if (rc < 0)
+		return -1;
+	progress->next_seq = (int)sql_int(s, 0);
+	progress->warmup_done = (int)sql_int(s, 1);
+	progress->measured_done = (int)sql_int(s, 2);
+	sql_done(s);
+	return 0;
 }
 
-int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *metric_id,
-		struct error *err)
+int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
+			     const struct result_benchmark *bench, int64_t *bench_id,
+			     int64_t *metric_ids, struct benchmark_progress *progress,
+			     struct error *err)
 {
-	return sql_id(st, "SELECT id FROM metrics WHERE benchmark_id = $1 AND name = $2",
-		      SQL_ARGS(SQL_INT(bench_id), SQL_TEXT(name)), metric_id, err,
-		      "find a metric to resume");
+	memset(progress, 0, sizeof(*progress));
+	return IN_READ_TXN(st, err, find_progress(st, batch_id, position, bench, bench_id,
+						  metric_ids, progress, err));
 }
 
 /* Whether @text is what every writer stores as params: a JSON object of strings. */

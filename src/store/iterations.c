@@ -113,50 +113,33 @@ int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
 	return rc;
 }
 
-int iteration_delete(struct store *st, int64_t bench_id, int seq, struct error *err)
+int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err)
 {
-	return sql_exec(st, "DELETE FROM profiles WHERE benchmark_id = $1 AND seq = $2 AND "
-			"extra = $3", SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(0)), err,
-			"delete the iteration's profile") ||
-	       sql_exec(st, "DELETE FROM iterations WHERE benchmark_id = $1 AND seq = $2",
-			SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq)), err,
-			"delete the iteration") ? -1 : 0;
+	return IN_WRITE_TXN(st, err, sql_exec(st, "DELETE FROM profiles WHERE benchmark_id = $1 "
+					      "AND seq = $2 AND extra = $3",
+					      SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq), SQL_INT(0)),
+					      err, "delete the iteration's profile") ||
+				     sql_exec(st, "DELETE FROM iterations WHERE benchmark_id = $1 "
+					      "AND seq = $2",
+					      SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq)), err, "delete the iteration") ? -1 : 0);
 }
 
-int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
-		     const char *failure, const struct result_iteration *info,
-		     const struct store_sample *samples, size_t nr_samples, struct error *err)
+int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
+			const char *failure, const struct result_iteration *info,
+			const struct store_sample *samples, size_t nr_samples,
+			struct error *err)
 {
 	struct iteration_rows w;
+	int rc;
 
+	if (sql_begin(st, TXN_WRITE, err))
+		return -1;
 	iteration_rows_init(&w, st);
 	if (nr_samples)
 		memcpy(iteration_rows_room(&w, nr_samples), samples,
 		       nr_samples * sizeof(*samples));
-	return iteration_rows_finish(&w, iteration_rows_add(&w, bench_id, seq, warmup, failure,
-							    info, nr_samples, err), err);
-}
-
-int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
-		     struct error *err)
-{
-	struct store_stmt *s;
-	int rc;
-
-	rc = sql_row(st, "SELECT coalesce(max(seq) + 1, 0), "
-		     "count(*) FILTER (WHERE warmup AND failure IS NULL AND NOT rerun), "
-		     "count(*) FILTER (WHERE NOT warmup AND failure IS NULL AND NOT rerun) "
-		     "FROM iterations WHERE benchmark_id = $1", SQL_ARGS(SQL_INT(bench_id)), &s,
-		     err, "count iterations");
-	if (rc == 0)
-		return error_set(err, EXIT_INTERNAL, "counting iterations returned no row");
-	if (rc < 0)
-		return -1;
-	progress->next_seq = (int)sql_int(s, 0);
-	progress->warmup_done = (int)sql_int(s, 1);
-	progress->measured_done = (int)sql_int(s, 2);
-	sql_done(s);
-	return 0;
+	rc = iteration_rows_add(&w, bench_id, seq, warmup, failure, info, nr_samples, err);
+	return sql_end_write(st, iteration_rows_finish(&w, rc, err), err);
 }
 
 /*
@@ -164,20 +147,21 @@ int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progre
  * order, walked as run_slot() made them: a failure past the budget, or
  * a change between warm-ups and measured ones, began a slot of its own.
  */
-int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
-			 struct open_slot *slot, struct error *err)
+int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
+			      struct open_slot *slot, struct error *err)
 {
 	struct store_stmt *s;
 	int rc;
 
 	memset(slot, 0, sizeof(*slot));
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
 	s = sql_query(st, "SELECT warmup, failure IS NOT NULL, rerun FROM iterations "
 		      "WHERE benchmark_id = $1 AND seq > (SELECT coalesce(max(seq), -1) "
 		      "FROM iterations WHERE benchmark_id = $1 AND failure IS NULL AND "
 		      "NOT rerun) ORDER BY seq", SQL_ARGS(SQL_INT(bench_id)), err);
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, "read a slot's attempts")) > 0) {
+	rc = s ? 1 : -1;
+	while (rc > 0 && (rc = sql_step(s, err, "read a slot's attempts")) > 0) {
 		bool warmup = sql_int(s, 0), failed = sql_int(s, 1);
 
 		if (warmup != slot->warmup)
@@ -188,6 +172,7 @@ int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
 			*slot = (struct open_slot){ .warmup = warmup };
 	}
 	sql_done(s);
+	sql_end_read(st);
 	if (rc < 0)
 		memset(slot, 0, sizeof(*slot));
 	return rc < 0 ? -1 : 0;

@@ -89,9 +89,6 @@ int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
 /* store_load()'s reading: an incomplete replacing batch, or a job's, is not seen. */
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);
-/* The incomplete replacing batches batches_load() leaves out (store.h). */
-int replacements_unfinished(struct store *st, const char *name,
-			    struct unfinished_replacement **list, size_t *nr, struct error *err);
 
 /* benchmarks.c */
 /*
@@ -102,15 +99,6 @@ int replacements_unfinished(struct store *st, const char *name,
 int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
 		      const struct result_benchmark *benches, size_t nr, int64_t *bench_ids,
 		      int64_t *metric_ids, struct error *err);
-/* One benchmark after the batch's last; fills @metric_ids[bench->nr_metrics]. */
-int benchmark_insert(struct store *st, int64_t batch_id, const struct result_benchmark *bench,
-		     int64_t *bench_id, int64_t *metric_ids, struct error *err);
-/* 1 with *bench_id set, 0 when the batch has no benchmark at @position. */
-int benchmark_find(struct store *st, int64_t batch_id, size_t position, int64_t *bench_id,
-		   struct error *err);
-/* 1 with *metric_id set, 0 when the benchmark has no such metric. */
-int metric_find(struct store *st, int64_t bench_id, const char *name, int64_t *metric_id,
-		struct error *err);
 
 /* iterations.c */
 /*
@@ -136,17 +124,6 @@ int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool
 		       const char *failure, const struct result_iteration *info,
 		       size_t nr_samples, struct error *err);
 int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err);
-/* One iteration; @info: what other tasks took from it (store.h, store_iteration_add()). */
-int iteration_insert(struct store *st, int64_t bench_id, int seq, bool warmup,
-		     const char *failure, const struct result_iteration *info,
-		     const struct store_sample *samples, size_t nr_samples, struct error *err);
-/* Iteration @seq of @bench_id, what it holds, and a profile taken in it. */
-int iteration_delete(struct store *st, int64_t bench_id, int seq, struct error *err);
-int iterations_count(struct store *st, int64_t bench_id, struct benchmark_progress *progress,
-		     struct error *err);
-/* store_benchmark_open_slot()'s reading, in the caller's transaction. */
-int iterations_open_slot(struct store *st, int64_t bench_id, int retries,
-			 struct open_slot *slot, struct error *err);
 
 /*
  * packs.c: an imported metric's samples in a few rows of packed_samples,

@@ -367,19 +367,21 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	"SELECT b.id, r.name, b.started FROM batches b JOIN runs r ON r.id = b.run_id "	\
 	"WHERE " where "b.replacing AND NOT b.complete ORDER BY r.name, b.started, b.id"
 
-int replacements_unfinished(struct store *st, const char *name,
-			    struct unfinished_replacement **list, size_t *nr, struct error *err)
+int store_unfinished_replacements(struct store *st, const char *name,
+				  struct unfinished_replacement **list, size_t *nr,
+				  struct error *err)
 {
 	struct store_stmt *s;
 	int rc;
 
 	*list = NULL;
 	*nr = 0;
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
 	s = name ? sql_query(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)), err) :
 		   sql_query(st, UNFINISHED(""), SQL_NO_ARGS, err);
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, "read the unfinished replacements")) > 0) {
+	rc = s ? 1 : -1;
+	while (rc > 0 && (rc = sql_step(s, err, "read the unfinished replacements")) > 0) {
 		struct unfinished_replacement *u;
 
 		*list = xreallocarray(*list, *nr + 1, sizeof(**list));
@@ -389,6 +391,7 @@ int replacements_unfinished(struct store *st, const char *name,
 		u->started = sql_strdup(s, 2);
 	}
 	sql_done(s);
+	sql_end_read(st);
 	if (rc < 0) {
 		unfinished_replacements_release(*list, *nr);
 		*list = NULL;

@@ -462,75 +462,10 @@ int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *
 	return finish_batches(st, &batch_id, 1, true, false, NULL, err);
 }
 
-int store_benchmark_add(struct store *st, int64_t batch_id,
-			const struct result_benchmark *bench, int64_t *bench_id,
-			int64_t *metric_ids, struct error *err)
-{
-	return IN_WRITE_TXN(st, err, benchmark_insert(st, batch_id, bench, bench_id, metric_ids,
-						      err));
-}
-
-int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct error *err)
-{
-	return IN_WRITE_TXN(st, err, iteration_delete(st, bench_id, seq, err));
-}
-
-int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,
-			const char *failure, const struct result_iteration *info,
-			const struct store_sample *samples, size_t nr_samples,
-			struct error *err)
-{
-	return IN_WRITE_TXN(st, err, iteration_insert(st, bench_id, seq, warmup, failure, info,
-						      samples, nr_samples, err));
-}
-
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
 		      struct error *err)
 {
 	return IN_WRITE_TXN(st, err, profile_insert(st, bench_id, p, err));
-}
-
-static int find_progress(struct store *st, int64_t batch_id, size_t position,
-			 const struct result_benchmark *bench, int64_t *bench_id,
-			 int64_t *metric_ids, struct benchmark_progress *progress,
-			 struct error *err)
-{
-	int rc = benchmark_find(st, batch_id, position, bench_id, err);
-
-	if (rc <= 0)
-		return rc < 0 ? -1 : 1;
-	for (size_t i = 0; i < bench->nr_metrics; i++) {
-		/* A metric this machine did not have then stays unrecorded: 0 = skip. */
-		rc = metric_find(st, *bench_id, bench->metrics[i].name, &metric_ids[i], err);
-		if (rc < 0)
-			return -1;
-		if (!rc)
-			metric_ids[i] = 0;
-	}
-	return iterations_count(st, *bench_id, progress, err);
-}
-
-int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,
-			     const struct result_benchmark *bench, int64_t *bench_id,
-			     int64_t *metric_ids, struct benchmark_progress *progress,
-			     struct error *err)
-{
-	memset(progress, 0, sizeof(*progress));
-	return IN_READ_TXN(st, err, find_progress(st, batch_id, position, bench, bench_id,
-						  metric_ids, progress, err));
-}
-
-int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
-			      struct open_slot *slot, struct error *err)
-{
-	return IN_READ_TXN(st, err, iterations_open_slot(st, bench_id, retries, slot, err));
-}
-
-int store_unfinished_replacements(struct store *st, const char *name,
-				  struct unfinished_replacement **list, size_t *nr,
-				  struct error *err)
-{
-	return IN_READ_TXN(st, err, replacements_unfinished(st, name, list, nr, err));
 }
 
 int store_load(struct store *st, const char *name, unsigned parts,
