@@ -4,6 +4,7 @@
  * in two queries (of the store or of each batch): the profiles, then their
  * symbols, if there is a profile (most loads have none).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "store/queries.h"
@@ -43,8 +44,9 @@ struct profile_slot {
 };
 
 struct profile_slots {
-	struct profile_slot *slots;	/* sorted by id once all are read */
-	size_t nr, alloc, at;
+	struct profile_slot *slots;	/* in the order read */
+	size_t nr, alloc;
+	struct id_index by_id;		/* into slots, once all are read */
 };
 
 static int profile_row(struct load *l, struct store_stmt *s, struct error *err)
@@ -74,24 +76,14 @@ static int profile_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
-static int slot_cmp(const void *a, const void *b)
-{
-	int64_t x = ((const struct profile_slot *)a)->id, y = ((const struct profile_slot *)b)->id;
-
-	return (x > y) - (x < y);
-}
-
 /* The profile of id @id, NULL when it is not one read; a profile's symbols come together. */
 static struct result_profile *profile_of(struct load *l, struct profile_slots *ps, int64_t id)
 {
-	struct profile_slot key = { .id = id }, *slot;
+	size_t at = id_index_find(&ps->by_id, id);
 
-	if (ps->at < ps->nr && ps->slots[ps->at].id == id)
-		slot = &ps->slots[ps->at];
-	else if (!(slot = bsearch(&key, ps->slots, ps->nr, sizeof(key), slot_cmp)))
+	if (at == SIZE_MAX)
 		return NULL;
-	ps->at = (size_t)(slot - ps->slots);
-	return &load_benchmark(l, slot->bench)->profiles[slot->index];
+	return &load_benchmark(l, ps->slots[at].bench)->profiles[ps->slots[at].index];
 }
 
 static int symbol_row(struct load *l, struct store_stmt *s, struct error *err)
@@ -118,16 +110,20 @@ int profiles_read(struct load *l, struct error *err)
 		       PROFILE_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
 		       "WHERE k.batch_id = $1 ORDER BY k.position, k.id, p.extra, p.seq",
 		       profile_row, err);
-	/* no profiles: no array, and qsort's pointer may not be NULL even for none */
-	if (ps.nr)
-		qsort(ps.slots, ps.nr, sizeof(*ps.slots), slot_cmp);
-	if (!rc && ps.nr)
+	if (!rc && ps.nr) {
+		struct id_at *ids = id_index_make(&ps.by_id, ps.nr);
+
+		for (size_t i = 0; i < ps.nr; i++)
+			ids[i] = (struct id_at){ ps.slots[i].id, i };
+		id_index_sort(&ps.by_id);
 		rc = load_rows(l, SYMBOL_COLUMNS "profile_symbols s ORDER BY s.profile_id, "
 			       "s.position",
 			       SYMBOL_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
 			       "JOIN profile_symbols s ON s.profile_id = p.id WHERE k.batch_id = $1 "
 			       "ORDER BY s.profile_id, s.position", symbol_row, err);
+	}
 	free(ps.slots);
+	free(ps.by_id.ids);
 	l->part = NULL;
 	return rc;
 }
