@@ -92,7 +92,7 @@ int cmd_jobs(int argc, char **argv)
 		goto out;
 	}
 	/* what ab left changed is said to people; the JSON lists the jobs */
-	if (!f->for_machines && store_journal_read_all(st, &changed, &nr_changed, &err)) {
+	if (!f->for_machines && store_journal_read(st, true, &changed, &nr_changed, &err)) {
 		code = error_report(&err);
 		goto out;
 	}

@@ -298,7 +298,7 @@ int knob_guard_copy(struct store *st, struct error *err)
 	size_t nr_copy = 0, nr_mine = 0;
 	int rc = 0;
 
-	if (store_journal_read(st, &copy, &nr_copy, err))
+	if (store_journal_read(st, false, &copy, &nr_copy, err))
 		return -1;
 	if (nr_copy && knob_journal_read(&mine, &nr_mine, err)) {
 		store_journal_release(copy, nr_copy);

@@ -50,20 +50,23 @@ int store_journal_write(struct store *st, const struct knob_original *k, size_t 
 	return sql_end_write(st, rc, err);
 }
 
-/* The journal of @machine (every machine's when NULL), each row with its machine. */
-static int journal_read(struct store *st, const char *machine, struct knob_original **out,
-			size_t *nr, struct error *err)
+/* This machine's journal (@every_machine: every one's), each row with its machine. */
+int store_journal_read(struct store *st, bool every_machine, struct knob_original **out,
+		       size_t *nr, struct error *err)
 {
 	struct store_stmt *s;
+	char machine[256];
 	int rc;
 
 	*out = NULL;
 	*nr = 0;
+	machine_identity(machine, sizeof(machine));
 	if (sql_begin(st, TXN_READ, err))
 		return -1;
 	s = sql_query(st, "SELECT kind, name, original, writer_boot, writer_pid, writer_start, "
 		      "started, machine FROM knob_journal WHERE CAST($1 AS text) IS NULL OR "
-		      "machine IN ($1, '') ORDER BY id", SQL_ARGS(SQL_TEXT(machine)), err);
+		      "machine IN ($1, '') ORDER BY id",
+		      SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)), err);
 	rc = s ? 1 : -1;
 	while (rc > 0 && (rc = sql_step(s, err, "read the knob journal")) > 0) {
 		struct knob_original *k;
@@ -87,21 +90,6 @@ static int journal_read(struct store *st, const char *machine, struct knob_origi
 		return -1;
 	}
 	return 0;
-}
-
-int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
-		       struct error *err)
-{
-	char machine[256];
-
-	machine_identity(machine, sizeof(machine));
-	return journal_read(st, machine, out, n, err);
-}
-
-int store_journal_read_all(struct store *st, struct knob_original **out, size_t *n,
-			   struct error *err)
-{
-	return journal_read(st, NULL, out, n, err);
 }
 
 int store_journal_remove(struct store *st, const char *kind, const char *name,

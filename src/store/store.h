@@ -296,12 +296,13 @@ struct knob_original {
  */
 int store_journal_write(struct store *st, const struct knob_original *k, size_t n,
 			struct error *err);
-/* Every journalled original, in the order written (*@out NULL when none). */
-int store_journal_read(struct store *st, struct knob_original **out, size_t *n,
-		       struct error *err);
-/* The same for every machine, for `schedperf jobs`. */
-int store_journal_read_all(struct store *st, struct knob_original **out, size_t *n,
-			   struct error *err);
+/*
+ * Every journalled original of this machine (of every one with
+ * @every_machine, for `schedperf jobs`), in the order written (*@out NULL
+ * when none).
+ */
+int store_journal_read(struct store *st, bool every_machine, struct knob_original **out,
+		       size_t *n, struct error *err);
 /* Forget a restored original: the one of @kind and @name, or every one (NULL). */
 int store_journal_remove(struct store *st, const char *kind, const char *name,
 			 struct error *err);

@@ -1697,7 +1697,7 @@ static void test_knob_journal(void **state)
 
 	assert_int_equal(process_id_of(getpid(), &k[0].writer), 0);
 	k[1].writer = k[0].writer;
-	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, false, &got, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(store_journal_write(st, k, 2, &err), 0);
 	/* The second write's first row is taken, the transaction undone whole. */
@@ -1707,7 +1707,7 @@ static void test_knob_journal(void **state)
 	assert_int_equal(store_journal_write(st, k, 2, &err), -1);
 	assert_int_equal(err.code, EXIT_ENV);
 	assert_non_null(strstr(err.msg, "journalled already"));
-	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, false, &got, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(got[0].kind, "sysctl");
 	assert_string_equal(got[0].name, "kernel.sched_autogroup_enabled");
@@ -1718,18 +1718,18 @@ static void test_knob_journal(void **state)
 	store_journal_release(got, n);
 	/* Every machine's, for jobs: each row says whose it is. */
 	machine_identity(machine, sizeof(machine));
-	assert_int_equal(store_journal_read_all(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, true, &got, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(got[0].machine, machine);
 	assert_string_equal(got[1].machine, machine);
 	store_journal_release(got, n);
 
 	assert_int_equal(store_journal_remove(st, "feature", "TTWU_QUEUE", &err), 0);
-	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, false, &got, &n, &err), 0);
 	assert_int_equal(n, 1);
 	store_journal_release(got, n);
 	assert_int_equal(store_journal_remove(st, NULL, NULL, &err), 0);
-	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, false, &got, &n, &err), 0);
 	assert_int_equal(n, 0);
 	assert_null(got);
 	/*
@@ -1740,7 +1740,7 @@ static void test_knob_journal(void **state)
 	k[0].value = TEXT("\xff\xfe odd");
 	k[1].value = TEXT("\\xff\\\\x41\\");
 	assert_int_equal(store_journal_write(st, k, 2, &err), 0);
-	assert_int_equal(store_journal_read(st, &got, &n, &err), 0);
+	assert_int_equal(store_journal_read(st, false, &got, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(got[0].value, "\xff\xfe odd");
 	assert_string_equal(got[1].value, "\\xff\\\\x41\\");
