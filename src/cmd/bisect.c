@@ -144,7 +144,7 @@ static int show(int64_t id, const struct output_format *format)
 
 	if (store_open_existing(global.db, &st, &err))
 		return error_report(&err);
-	found = store_bisection_get(st, id, &b, &err);
+	found = store_bisection_get(st, id, NULL, &b, &err);
 	store_close(st);
 	if (found < 0)
 		return error_report(&err);

@@ -87,7 +87,7 @@ static bool resume_would_work(const struct bisection *bi, const char *top)
 	if (store_peek(bi->db, &status, &ignored) || !status.version ||
 	    store_open_existing(bi->db, &st, &ignored))
 		return false;
-	if (!store_bisection_open_of(st, top, &old, &ignored)) {
+	if (!store_bisection_get(st, 0, top, &old, &ignored)) {
 		json_t *r = json_loads(old.doc, 0, NULL);
 		const char *good = json_string_value(json_object_get(r, "good"));
 		const char *bad = json_string_value(json_object_get(r, "bad"));
@@ -393,7 +393,7 @@ static int open_new(struct bisection *bi, struct error *err)
 	    guard_copy(bi, err))
 		return -1;
 	/* one of this repository that was left: git's state is gone, so it cannot go on */
-	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
+	found = store_bisection_get(bi->st, 0, bi->repo_top, &old, err);
 	if (found < 0)
 		return -1;
 	if (!found) {
@@ -541,7 +541,7 @@ static int find_resumable(struct bisection *bi, struct error *err)
 
 	if (store_open_existing(bi->db, &bi->st, err))
 		return -1;
-	found = store_bisection_open_of(bi->st, bi->repo_top, &old, err);
+	found = store_bisection_get(bi->st, 0, bi->repo_top, &old, err);
 	if (found < 0)
 		return -1;
 	if (found)

@@ -80,13 +80,16 @@ static int bisections_select(struct store *st, int64_t id, const char *repo,
 }
 
 /* The first bisection selected: 0, 1 when none, -1. */
-static int bisection_one(struct store *st, int64_t id, const char *repo, const char *machine,
-			 struct stored_bisection *out, struct error *err)
+int store_bisection_get(struct store *st, int64_t id, const char *repo,
+			struct stored_bisection *out, struct error *err)
 {
 	struct stored_bisection *list;
+	char machine[256];
 	size_t n;
-	int rc = bisections_select(st, id, repo, machine, 1, &list, &n, err);
+	int rc;
 
+	machine_identity(machine, sizeof(machine));
+	rc = bisections_select(st, id, repo, machine, 1, &list, &n, err);
 	memset(out, 0, sizeof(*out));
 	if (!rc && n)
 		*out = list[0];
@@ -94,21 +97,6 @@ static int bisection_one(struct store *st, int64_t id, const char *repo, const c
 		stored_bisection_release(&list[i]);
 	free(list);
 	return rc ? -1 : n ? 0 : 1;
-}
-
-int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
-			struct error *err)
-{
-	return bisection_one(st, id, NULL, NULL, out, err);
-}
-
-int store_bisection_open_of(struct store *st, const char *repo, struct stored_bisection *out,
-			    struct error *err)
-{
-	char machine[256];
-
-	machine_identity(machine, sizeof(machine));
-	return bisection_one(st, 0, repo, machine, out, err);
 }
 
 int store_bisection_list(struct store *st, struct stored_bisection **out, size_t *n,

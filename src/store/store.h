@@ -325,12 +325,13 @@ int store_bisection_save(struct store *st, int64_t id, const char *state, const 
 			 struct error *err);
 /* Forget bisection @id, refused before it measured (its record only: runs stay). */
 int store_bisection_delete(struct store *st, int64_t id, struct error *err);
-/* Bisection @id, or the newest with @id 0: 0, 1 when there is none, -1 with @err. */
-int store_bisection_get(struct store *st, int64_t id, struct stored_bisection *out,
-			struct error *err);
-/* The newest of @repo on this machine that is running or interrupted: 0, 1 none, -1. */
-int store_bisection_open_of(struct store *st, const char *repo, struct stored_bisection *out,
-			    struct error *err);
+/*
+ * Bisection @id, or the newest with @id 0 (with @repo, the newest of @repo
+ * on this machine that is running or interrupted): 0, 1 when there is
+ * none, -1 with @err.
+ */
+int store_bisection_get(struct store *st, int64_t id, const char *repo,
+			struct stored_bisection *out, struct error *err);
 /* Every bisection, newest first. */
 int store_bisection_list(struct store *st, struct stored_bisection **out, size_t *n,
 			 struct error *err);
