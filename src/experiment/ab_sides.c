@@ -303,7 +303,7 @@ static void finish_sides(struct ab_experiment *x, struct store *st, const char *
 		x->side[i].sample.result.batch_id = 0;
 	if (complete)
 		result = hooks->result(hooks->ctx, out, name);
-	while ((frc = measured ? store_batches_finish(st, ids, nr, complete, result, &ferr) :
+	while ((frc = measured ? store_batches_finish(st, ids, nr, complete, true, result, &ferr) :
 		      store_batches_discard(st, ids, nr, result, &ferr)) && lock_wait_again(&w))
 		;
 	if (frc && !*rc) {

@@ -187,7 +187,7 @@ static void finish(struct bisect_step *b, struct store *st, const struct step_ho
 	int rc;
 
 	while ((rc = store_batches_finish(st, &b->side.result.batch_id, 1, s->reason != NULL,
-					  result, err)) && lock_wait_again(&w))
+					  true, result, err)) && lock_wait_again(&w))
 		;
 	if (rc && s->reason)
 		s->reason = NULL;

@@ -704,7 +704,7 @@ static int batch_finish(struct store *st, const struct runner_result *result,
 	int rc;
 
 	while ((rc = result->complete && runner_measured_nothing(result) ?
-		     store_batch_finish_failed(st, result->batch_id, err) :
+		     store_batches_finish(st, &result->batch_id, 1, true, false, NULL, err) :
 		     store_batch_finish(st, result->batch_id, result->complete, err)) &&
 	       lock_wait_again(&w))
 		;

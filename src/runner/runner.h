@@ -82,8 +82,8 @@ struct runner_result {
 /*
  * Whether the run ran iterations, none of them stopped by a signal, and
  * none succeeded: nothing was measured. Its batch is complete, but a job's
- * is not stored and its job fails (store_batch_finish_failed()), and run
- * exits 1 saying why.
+ * is not stored and its job fails (store_batches_finish(), not @measured),
+ * and run exits 1 saying why.
  */
 bool runner_measured_nothing(const struct runner_result *res);
 

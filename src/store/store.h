@@ -111,9 +111,13 @@ int store_batch_finish(struct store *st, int64_t batch_id, bool complete,
  * store_batch_finish() of @nr batches (an ab's sides) in one transaction;
  * when @complete, the job this process runs is done with them, keeping
  * @result, the command's verdict as JSON (NULL: a run's, its batch).
+ * Unless @measured (every iteration failed), a job's batch is left
+ * unfinished, never seen (its worker fails the job with the command's
+ * reason), and a replacing one replaces nothing, left incomplete for
+ * --resume.
  */
-int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
-			 bool complete, const char *result, struct error *err);
+int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr, bool complete,
+			 bool measured, const char *result, struct error *err);
 /*
  * Delete @nr batches, samples and all, each with its run when it has no
  * other: an ab that measured nothing keeps no name taken, a kernel
@@ -123,13 +127,6 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
  */
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 			  const char *result, struct error *err);
-/*
- * store_batch_finish() of a batch whose every iteration failed: complete,
- * but a job's is left unfinished, never seen (its worker fails the job
- * with the command's reason); a replacing one replaces nothing, left
- * incomplete for --resume.
- */
-int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err);
 
 /* Add a benchmark and its metrics (not their samples) to a batch; fills @metric_ids. */
 int store_benchmark_add(struct store *st, int64_t batch_id,

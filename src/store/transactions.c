@@ -413,8 +413,8 @@ static int finish_one(struct store *st, int64_t batch_id, bool complete, bool me
 	return rc;
 }
 
-static int finish_batches(struct store *st, const int64_t *batch_ids, size_t nr,
-			  bool complete, bool measured, const char *result, struct error *err)
+int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr, bool complete,
+			 bool measured, const char *result, struct error *err)
 {
 	int rc = 0;
 
@@ -426,12 +426,6 @@ static int finish_batches(struct store *st, const int64_t *batch_ids, size_t nr,
 	if (!rc && nr && complete && measured)
 		rc = job_complete(st, batch_ids[0], result, err);
 	return sql_end_write(st, rc, err);
-}
-
-int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr,
-			 bool complete, const char *result, struct error *err)
-{
-	return finish_batches(st, batch_ids, nr, complete, true, result, err);
 }
 
 int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
@@ -454,12 +448,7 @@ int store_batches_discard(struct store *st, const int64_t *batch_ids, size_t nr,
 
 int store_batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
 {
-	return finish_batches(st, &batch_id, 1, complete, true, NULL, err);
-}
-
-int store_batch_finish_failed(struct store *st, int64_t batch_id, struct error *err)
-{
-	return finish_batches(st, &batch_id, 1, true, false, NULL, err);
+	return store_batches_finish(st, &batch_id, 1, complete, true, NULL, err);
 }
 
 int store_profile_add(struct store *st, int64_t bench_id, const struct result_profile *p,
