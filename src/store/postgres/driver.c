@@ -21,7 +21,8 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-int64_t pg_int(const PGresult *res, int row, int col)
+/* Column @col of row @row as an integer: 0 for NULL, a boolean 0 or 1. */
+static int64_t pg_int(const PGresult *res, int row, int col)
 {
 	const char *text = PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col);
 
@@ -164,20 +165,15 @@ static PGresult *result(struct pg_store *ps, PGresult *res, struct error *err,
 	}
 }
 
-PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
-		 struct error *err, const char *what)
+int pg_run(struct pg_store *ps, const char *sql, const char *value, int64_t *first,
+	   struct error *err, const char *what)
 {
-	PGresult *res = answer(ps, PQsendQueryParams(ps->conn, sql, nr, NULL, values, NULL,
-						     NULL, 0));
+	PGresult *res = answer(ps, PQsendQueryParams(ps->conn, sql, value ? 1 : 0, NULL, &value,
+						     NULL, NULL, 0));
 
-	return result(ps, res, err, what);
-}
-
-/* Constant SQL, no parameters: transaction control. */
-static int control(struct pg_store *ps, const char *sql, struct error *err, const char *what)
-{
-	PGresult *res = pg_run(ps, sql, NULL, 0, err, what);
-
+	res = result(ps, res, err, what);
+	if (res && first)
+		*first = PQntuples(res) ? pg_int(res, 0, 0) : 0;
 	PQclear(res);
 	return res ? 0 : -1;
 }
@@ -372,14 +368,14 @@ static int take_write_lock(struct pg_store *ps, struct error *err)
 	lock_waiter_socket = PQsocket(ps->conn);
 	signals_end_wait_with(cancel_lock_wait);
 	/* after a signal, a lock held by another is not waited for (ab's discard, a run's end) */
-	rc = (signals_caught() && control(ps, "SET LOCAL lock_timeout = 1", err,
-					  "start a transaction")) ||
-	     control(ps, "SELECT " PG_WRITE_LOCK, err, "take the store's write lock") ? -1 : 0;
+	rc = (signals_caught() &&
+	      pg_run(ps, "SET LOCAL lock_timeout = 1", NULL, NULL, err, "start a transaction")) ||
+	     pg_run(ps, "SELECT " PG_WRITE_LOCK, NULL, NULL, err, "take the store's write lock");
 	signals_end_wait_with(NULL);
 	lock_waiter = NULL;
 	lock_waiter_socket = -1;
 	PQfreeCancel(cancel);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 static int begin(struct store *st, enum store_txn txn, struct error *err)
@@ -387,16 +383,16 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 	struct pg_store *ps = pg_of(st);
 
 	if (txn == TXN_READ)
-		return control(ps, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err,
-			       "start reading");
+		return pg_run(ps, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, NULL,
+			      err, "start reading");
 	if ((txn == TXN_WRITE || txn == TXN_ADD) && ps->read_only)
 		return error_set(err, EXIT_INTERNAL, "a write to store '%s' opened for reading",
 				 st->location);
-	if (control(ps, "BEGIN", err, txn == TXN_SCHEMA ? "start the upgrade" :
-		    "start a transaction"))
+	if (pg_run(ps, "BEGIN", NULL, NULL, err, txn == TXN_SCHEMA ? "start the upgrade" :
+		   "start a transaction"))
 		return -1;
 	if (take_write_lock(ps, err) ||
-	    (txn == TXN_ADD && control(ps, PG_ADD_PLANS, err, "start a transaction"))) {
+	    (txn == TXN_ADD && pg_run(ps, PG_ADD_PLANS, NULL, NULL, err, "start a transaction"))) {
 		rollback(st);
 		return -1;
 	}
@@ -405,7 +401,7 @@ static int begin(struct store *st, enum store_txn txn, struct error *err)
 
 static int commit(struct store *st, struct error *err)
 {
-	if (control(pg_of(st), "COMMIT", err, "commit")) {
+	if (pg_run(pg_of(st), "COMMIT", NULL, NULL, err, "commit")) {
 		rollback(st);
 		return -1;
 	}

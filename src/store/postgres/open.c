@@ -146,14 +146,10 @@ static int set_lock_timeout(struct pg_store *ps, struct error *err)
 {
 	int ms = store_busy_timeout_ms();
 	char text[32];
-	const char *values[] = { text };
-	PGresult *res;
 
 	snprintf(text, sizeof(text), "%dms", ms > 0 ? ms : 1);
-	res = pg_run(ps, "SELECT set_config('lock_timeout', $1, false)", values, 1, err,
-		     "set the lock timeout");
-	PQclear(res);
-	return res ? 0 : -1;
+	return pg_run(ps, "SELECT set_config('lock_timeout', $1, false)", text, NULL, err,
+		      "set the lock timeout");
 }
 
 void pg_close(struct store *st)

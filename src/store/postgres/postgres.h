@@ -50,11 +50,13 @@ static inline struct pg_store *pg_of(struct store *st)
 #define PG_WRITE_LOCK "pg_advisory_xact_lock(6008761022114056532)"
 
 /* driver.c */
-/* @sql, not prepared, with @nr text values: a result to PQclear(), or NULL with @err. */
-PGresult *pg_run(struct pg_store *ps, const char *sql, const char *const *values, int nr,
-		 struct error *err, const char *what);
-/* Column @col of row @row as an integer: 0 for NULL, a boolean 0 or 1. */
-int64_t pg_int(const PGresult *res, int row, int col);
+/*
+ * @sql, not prepared, with $1 @value unless NULL: 0, and the first row's
+ * first column as an integer in *@first unless NULL (0 when no row, a
+ * boolean 0 or 1); or -1 with @err.
+ */
+int pg_run(struct pg_store *ps, const char *sql, const char *value, int64_t *first,
+	   struct error *err, const char *what);
 /* The first line of libpq's message @msg, which may run over several. */
 void pg_first_line(const char *msg, char *buf, size_t len);
 /*

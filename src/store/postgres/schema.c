@@ -10,35 +10,22 @@
 #include "store/postgres/postgres.h"
 #include "util/array.h"
 
-/* The first row's first column of @sql as an integer, into *@out. */
-static int query_int(struct pg_store *ps, const char *sql, const char *value, int64_t *out,
-		     struct error *err, const char *what)
-{
-	PGresult *res = pg_run(ps, sql, &value, value ? 1 : 0, err, what);
-
-	if (!res)
-		return -1;
-	*out = PQntuples(res) ? pg_int(res, 0, 0) : 0;
-	PQclear(res);
-	return 0;
-}
-
 int pg_version(struct store *st, struct error *err)
 {
 	struct pg_store *ps = pg_of(st);
 	int64_t ours, tables, version;
 
-	if (query_int(ps, "SELECT to_regclass('schedperf_schema') IS NOT NULL", NULL, &ours,
-		      err, "read the schema") ||
-	    query_int(ps, "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON "
-		      "n.oid = c.relnamespace WHERE n.nspname = current_schema() AND "
-		      "c.relkind IN ('r', 'p', 'v', 'm')", NULL, &tables, err, "read the schema"))
+	if (pg_run(ps, "SELECT to_regclass('schedperf_schema') IS NOT NULL", NULL, &ours,
+		   err, "read the schema") ||
+	    pg_run(ps, "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON "
+		   "n.oid = c.relnamespace WHERE n.nspname = current_schema() AND "
+		   "c.relkind IN ('r', 'p', 'v', 'm')", NULL, &tables, err, "read the schema"))
 		return -1;
 	if (!ours)
 		return tables ? store_not_ours(st->location, "it is a PostgreSQL database with "
 					       "other tables", err) : 0;
-	if (query_int(ps, "SELECT max(version) FROM schedperf_schema", NULL, &version, err,
-		      "read the schema version"))
+	if (pg_run(ps, "SELECT max(version) FROM schedperf_schema", NULL, &version, err,
+		   "read the schema version"))
 		return -1;
 	if (version > STORE_SCHEMA_VERSION)
 		return store_too_new(st->location, (int)version, err);
@@ -50,11 +37,10 @@ int pg_version(struct store *st, struct error *err)
 int pg_set_version(struct store *st, int version, struct error *err)
 {
 	char text[16];
-	int64_t ignored;
 
 	snprintf(text, sizeof(text), "%d", version);
-	return query_int(pg_of(st), "UPDATE schedperf_schema SET version = $1", text, &ignored,
-			 err, "stamp the schema's version");
+	return pg_run(pg_of(st), "UPDATE schedperf_schema SET version = $1", text, NULL, err,
+		      "stamp the schema's version");
 }
 
 /* The tables of a store, and the version that brought each. */
@@ -78,8 +64,8 @@ int pg_damage(struct store *st, int version, struct store *fresh, char *buf, siz
 	for (size_t i = 0; i < ARRAY_SIZE(store_tables); i++) {
 		if (store_tables[i].since > version)
 			continue;
-		if (query_int(ps, "SELECT to_regclass($1) IS NOT NULL", store_tables[i].name,
-			      &present, err, "check the store's tables"))
+		if (pg_run(ps, "SELECT to_regclass($1) IS NOT NULL", store_tables[i].name,
+			   &present, err, "check the store's tables"))
 			return -1;
 		if (!present) {
 			snprintf(buf, len, "table %s of schema version %d is missing (restore the "
@@ -87,8 +73,8 @@ int pg_damage(struct store *st, int version, struct store *fresh, char *buf, siz
 			return 0;
 		}
 	}
-	if (query_int(ps, "SELECT count(*) FROM schedperf_schema", NULL, &rows, err,
-		      "check the schema version"))
+	if (pg_run(ps, "SELECT count(*) FROM schedperf_schema", NULL, &rows, err,
+		   "check the schema version"))
 		return -1;
 	if (rows != 1)
 		snprintf(buf, len, "table schedperf_schema has %lld rows, not one (keep the row "
