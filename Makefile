@@ -39,7 +39,7 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # src/store/*/ are the store's drivers, each a directory (doc/design.md, "The store").
 LIB_SRC = $(sort $(wildcard src/cmd/*.c src/cli/*.c src/experiment/*.c src/workload/*.c \
 	src/runner/*.c src/monitor/*.c src/stats/*.c src/results/*.c src/store/*.c src/store/*/*.c \
-	src/interchange/*.c src/analysis/*.c src/report/*.c src/util/*.c))
+	src/interchange/*.c src/analysis/*.c src/report/*.c src/util/*.c src/fleet/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/main.o
 HELPER_SRC = $(wildcard src/helper/*.c)

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A worker of the fleet: take jobs from the store's queue that this machine
+ * matches and run each (job_run.c), or boot the kernel it needs (boot.c),
+ * until stopped (stop.h) or idle for long enough.
+ *
+ * The store may be unreachable for a while (PostgreSQL restarted for an
+ * upgrade, a network failure): the worker rides that out (outage.h)
+ * rather than lose the job it holds.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet/boot.h"
+#include "fleet/job_run.h"
+#include "fleet/outage.h"
+#include "fleet/stop.h"
+#include "fleet/worker.h"
+#include "runner/knob_guard.h"
+#include "util/error.h"
+#include "util/machine.h"
+#include "util/timeutil.h"
+
+static int host_name(char *buf, size_t len)
+{
+	machine_host_name(buf, len);
+	if (!*buf)
+		return die_code(EXIT_ENV, "worker: cannot read this machine's name: %m (give "
+				"the machine a host name, which the queue's jobs match)");
+	return 0;
+}
+
+int worker_work(struct store *st, const struct worker_options *opt)
+{
+	double idle_since = time_now();
+	struct error err = { 0 };
+	bool went_home = false;
+	char host[256];
+	int code;
+
+	worker_catch_stop();
+	store_set_patience(st, lease_patience_ms(opt->lease));
+	if ((code = host_name(host, sizeof(host))) || (code = after_boot(st, host, opt->lease)))
+		return code;
+	for (;;) {
+		struct store_job job = { 0 };
+		char release[256];
+		double idle, claimed;
+		int rc;
+
+		if (stop_signal)
+			return 128 + stop_signal;
+		/* Where an ab was killed, no job is claimed until its settings are back. */
+		if (knob_guard_put_back(&err))
+			return error_report(&err);
+		machine_release(release, sizeof(release));
+		claimed = time_now();
+		rc = store_job_claim(st, host, opt->lease, release, opt->boot.cmd != NULL, &job,
+				     &err);
+		if (rc < 0 && outage_noticed(st)) {
+			/* --idle-exit ends a worker whose store stays unreachable, with why */
+			code = outage_wait(st, opt->idle_exit ? idle_since + opt->idle_exit :
+					      INFINITY);
+			if (code == 1)
+				return error_report(&err);
+			if (code)
+				return code;
+			continue;
+		}
+		if (rc < 0)
+			return error_report(&err);
+		if (rc) {
+			if (job.kernel && strcmp(job.kernel, release))
+				code = boot_for(st, &job, release, opt->lease, &opt->boot);
+			else
+				code = run_job(st, &job, opt->lease, claimed);
+			store_job_release(&job);
+			if (code > 1 || opt->once)
+				return code > 1 ? code : EXIT_OK;
+			idle_since = time_now();
+			went_home = false;
+			continue;
+		}
+		idle = time_now() - idle_since;
+		if (idle >= opt->boot.home_after &&
+		    (code = boot_home(&opt->boot, release, &went_home)))
+			return code;
+		if (opt->once)
+			return EXIT_OK;
+		if (opt->idle_exit && idle >= opt->idle_exit)
+			return EXIT_OK;
+		/* Nothing to do: look again in a second (or when --idle-exit is up). */
+		time_sleep_until(time_now() + (opt->idle_exit && opt->idle_exit - idle < 1 ?
+					       opt->idle_exit - idle : 1));
+	}
+}
