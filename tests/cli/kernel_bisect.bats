@@ -22,16 +22,25 @@ pg_file
 NOISY="$BATS_TEST_DIRNAME/../data/noisy.c"
 HOME_RELEASE=6.18.0-home
 
+# The workload's program, built once for every test: they only run it (its
+# noise's count, $NOISY_STATE, is each test's own).
+setup_file() {
+	pg_setup_file
+	export NOISY_BIN="$BATS_FILE_TMPDIR/noisy"
+	if command -v cc >/dev/null; then
+		cc -O1 -o "$NOISY_BIN" "$NOISY" -lm
+	fi
+}
+
 setup() {
 	TMP=$(mktemp -d)
 	export SCHEDPERF_DB="$TMP/store.db"
 	SP="$SCHEDPERF"
 	PGDB=$(pg_new_db)
 	PG=$(pg_url "$PGDB")
-	export KERNELS="$TMP/kernels" NOISY_STATE="$TMP/noisy.state" NOISY_BIN="$TMP/noisy"
+	export KERNELS="$TMP/kernels" NOISY_STATE="$TMP/noisy.state"
 	mkdir -p "$KERNELS"
 	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
-	cc -O1 -o "$NOISY_BIN" "$NOISY" -lm
 	cat >"$TMP/kprog" <<'EOF'
 #!/bin/sh
 # the workload: noisy.c at the level of the kernel the machine runs
@@ -44,6 +53,8 @@ EOF
 # A simulated boot of release $1: a kernel listed in the machine's file
 # "broken" does not boot (the machine falls back to its default); "hang"
 # makes the machine not come back at all; "slow" waits for the file "go".
+# The release the machine came back on is in "release", and appended to
+# "boots", its boots in their order.
 m=$SCHEDPERF_TEST_MACHINE
 r=$1
 [ -e "$KERNELS/$r.level" ] || [ "$r" = "$(cat "$m/home")" ] ||
@@ -51,6 +62,7 @@ r=$1
 while [ -e "$m/slow" ] && [ ! -e "$m/go" ]; do sleep 0.05; done
 grep -qxF "$r" "$m/broken" 2>/dev/null && r=$(cat "$m/home")
 echo "$r" >"$m/release"
+echo "$r" >>"$m/boots"
 cat /proc/sys/kernel/random/uuid >"$m/boot_id"
 # the reboot ends every worker the machine ran
 for pid in $(cat "$m/pids"); do kill -9 "$pid" 2>/dev/null; done
@@ -106,7 +118,7 @@ install() {
 }
 
 @test "worker: a job that needs a kernel is booted for, taken up after the boot, and stored on it" {
-	machine m1
+	machine m1 --home-after 1
 	install 6.18.0-new 150
 	sp --db "$PG" db init >/dev/null
 	id=$(sp --db "$PG" submit --machine m1 --kernel 6.18.0-new command -p "cmd=$TMP/kprog" \
@@ -117,7 +129,8 @@ install() {
 	[ "$(job_state "$id")" = queued ]
 	start m1
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = done ]"
-	[ "$(cat "$TMP/m1/release")" = 6.18.0-new ]
+	# (a second on, the machine boots its default kernel again: its first boot was the job's)
+	[ "$(head -1 "$TMP/m1/boots")" = 6.18.0-new ]
 	grep -q "job $id: booting 6.18.0-new" "$TMP/m1/log"
 	# the batch says the machine and kernel it ran on, and the level that kernel gave
 	[ "$(psql_in "$PGDB" "SELECT string_agg(key || '=' || value, ',' ORDER BY key)
@@ -127,8 +140,9 @@ install() {
 	[ "$(json 'min(d["runs"][0]["benchmarks"][0]["metrics"][0]["samples"]) > 120' "$TMP/k.json")" = True ]
 	run sp --db "$PG" jobs
 	[[ "${lines[1]}" == *" done "*"kernel 6.18.0-new"* ]]
-	# with nothing left to do, the machine goes back to its default kernel
+	# with nothing left to do for --home-after, the machine goes back to its default kernel
 	wait_for sh -c "[ \"\$(cat '$TMP/m1/release')\" = $HOME_RELEASE ]"
+	[ "$(cat "$TMP/m1/boots")" = "6.18.0-new"$'\n'"$HOME_RELEASE" ]
 }
 
 @test "worker: a kernel that does not boot, or a machine that does not come back, fails the job with the reason" {
@@ -456,7 +470,10 @@ hold_booting() {
 # each, and a level that commit REGRESSION makes 20 % worse; in $TMP/tree,
 # or TREE. Each tree's commits are its own (its path is in them): two trees
 # made in one second would otherwise share their first commits, and their
-# kernels' releases.
+# kernels' releases. The bisections of it take --alpha 0.4, whose verdicts
+# come in two rounds, the fewest any can: each round is a boot per side,
+# and a 20 % step in noise of 5 % decides every verdict the same at any
+# alpha, so that a smaller one would only add rounds alike.
 tree_of() {	# tree_of REGRESSION [N [TREE]]
 	local tree=${3:-$TMP/tree}
 
@@ -506,7 +523,7 @@ release_of() {
 	start m2
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
-	      --good HEAD~15 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 11)
+	      --good HEAD~15 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 11)
 	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	# a worker killed while it runs a job (not while it boots): its lease
@@ -596,7 +613,7 @@ cut_reached() {
 	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
 		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~3 \
-		--bad HEAD --boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for cut_reached "$PID"
 	[ -s "$TMP/cut-pid" ] || { cat "$TMP/err"; false; }
@@ -654,7 +671,7 @@ cut_reached() {
 	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
 		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~4 \
-		--bad HEAD~1 --boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--bad HEAD~1 --boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for cut_reached "$PID"
 	[ -s "$TMP/cut-pid" ] || { cat "$TMP/err"; false; }
@@ -698,7 +715,7 @@ cut_reached() {
 	start m2
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)'
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
-	      --good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 3)
+	      --good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3)
 	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/ta" >"$TMP/a.out" 2>&1 &
 	a=$!
 	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/tb" >"$TMP/b.out" 2>&1 &
@@ -736,7 +753,7 @@ round_ran() {
 	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
 		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~1 --bad HEAD \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' \
-		--boot-iterations 3 --alpha 0.05 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for sh -c "psql -qXAt '$PG' -c 'SELECT doc FROM bisections' | grep -q '\"pending\"'"
 	interrupt_and_wait "$PID"
@@ -779,7 +796,7 @@ old_worker() {
 	start m1
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1
-	      --good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 5)
+	      --good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5)
 	run sp --db "$PG" bisect "${args[@]}"
 	[ "$status" -eq 3 ] || { echo "$output"; false; }
 	[[ "${lines[-1]}" == "schedperf: bisect: job "[0-9]*" on m1 stored value in 'ms', lower is $(
@@ -822,7 +839,7 @@ complete_batches() {
 	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
 		--kernel-tree "$TMP/tree" \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1 \
-		--good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.05 --seed 5
+		--good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"only skipped commits left"* ]]
@@ -857,7 +874,7 @@ complete_batches() {
 		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~3 --bad HEAD \
 		--build "r=\$(make -s kernelrelease); case ' $zero ' in *\" \$r \"*) echo 0 ;;
 			 *) cat level ;; esac >\"\$KERNELS/\$r.level\"" \
-		--boot-iterations 3 --alpha 0.05 --seed 5
+		--boot-iterations 3 --alpha 0.4 --seed 5
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"only skipped commits left"* ]]
@@ -884,7 +901,7 @@ complete_batches() {
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)'
 	      --kernel-tree "$TMP/tree" --machine m1 --good HEAD~1 --bad HEAD
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"'
-	      --boot-iterations 3 --alpha 0.05 --seed 5)
+	      --boot-iterations 3 --alpha 0.4 --seed 5)
 	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	# killed once its first round is submitted, before its jobs end
