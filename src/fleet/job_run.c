@@ -107,7 +107,20 @@ enum hold {
 	HELD,
 	TAKEN,		/* cancelled, or lost and claimed again: the store said so */
 	LAPSED,		/* its lease ran out while the store was unreachable */
+	COMPLETED,	/* the run completed it and has yet to exit: no lease to keep */
 };
+
+/* 1 when @job is done, completed under its claim (by its run); 0 when not; -1 with @err. */
+static int completed_here(struct store *st, const struct store_job *job, struct error *err)
+{
+	struct store_job now = { 0 };
+	int rc = store_job_get(st, job->id, &now, err);
+
+	if (rc > 0)
+		rc = !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim);
+	store_job_release(&now);
+	return rc;
+}
 
 /*
  * Renew @job's lease when the store can be reached; when it cannot and
@@ -121,7 +134,7 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 	double sent;
 	int rc;
 
-	if (outage.down && time_now() - *renewed >= lease)
+	if (*hold == HELD && outage.down && time_now() - *renewed >= lease)
 		*hold = LAPSED;
 	if (*hold != HELD)
 		return INFINITY;
@@ -132,7 +145,12 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 	if (rc > 0)
 		*renewed = sent;
 	else if (!rc)
-		*hold = TAKEN;
+		/*
+		 * No longer running under its claim. The run completes the job in
+		 * the transaction that stores its last results, then has still to
+		 * print and exit: not a job taken from this worker.
+		 */
+		*hold = completed_here(st, job, &err) > 0 ? COMPLETED : TAKEN;
 	else if (outage_noticed(st))
 		return fmin(outage.retry_at, *renewed + lease);
 	else
@@ -183,7 +201,7 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 		if (time_now() < next)
 			continue;
 		next = keep_lease(st, job, lease, renewed, hold);
-		if (*hold != HELD && !forwarded) {
+		if ((*hold == TAKEN || *hold == LAPSED) && !forwarded) {
 			kill(pid, SIGTERM);
 			forwarded = true;
 		}
@@ -207,20 +225,15 @@ enum job_end {
 static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason,
 			    enum job_end *end, struct error *err)
 {
-	struct store_job now = { 0 };
 	int rc = store_job_fail(st, job->id, job->claim, reason, err);
 
 	*end = JOB_FAILED;
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	rc = store_job_get(st, job->id, &now, err);
+	rc = completed_here(st, job, err);
 	if (rc < 0)
 		return -1;
-	if (rc && !strcmp(now.state, "done") && now.claim && !strcmp(now.claim, job->claim))
-		*end = JOB_DONE;
-	else
-		*end = JOB_TAKEN;
-	store_job_release(&now);
+	*end = rc ? JOB_DONE : JOB_TAKEN;
 	return 0;
 }
 

@@ -62,6 +62,32 @@ count() {	# count SQL: the number the query gives
 	[[ "$output" == *"no job queue"* ]]
 }
 
+@test "queue: a job its run completed while its lease was renewed is done; the run is not stopped" {
+	# The run completes the job with its last results, then prints and
+	# exits; a renewal in between finds the job done, not taken away.
+	cat > "$TMP/linger.c" <<'EOF'
+#include <stdlib.h>
+#include <unistd.h>
+static pid_t self;
+static void linger(void) { if (getpid() == self) usleep(2500000); }
+__attribute__((constructor)) static void start(void)
+{
+	self = getpid();
+	if (getenv("SCHEDPERF_JOB"))	/* the job's run, not the worker */
+		atexit(linger);
+}
+EOF
+	cc -shared -fPIC -o "$TMP/linger.so" "$TMP/linger.c"
+	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
+	run env LD_PRELOAD="$TMP/linger.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$SP" worker --once --lease 3
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"no longer this worker's"* ]]
+	[[ "$output" == *"job 1: done"* ]]
+	[ "$(count "SELECT state || ' ' || (result_batch IS NOT NULL) FROM jobs")" = "done true" ]
+}
+
 @test "queue: a failed run fails its job with the reason; cancel" {
 	printf -- '- workload: pipe\n  params: {loops: 10}\n  iterations: 1\n' > "$TMP/suite.yaml"
 	sp submit --suite "$TMP/suite.yaml" --no-monitors --name gone >/dev/null
