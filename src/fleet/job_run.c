@@ -150,8 +150,12 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 		 * the transaction that stores its last results, then has still to
 		 * print and exit: not a job taken from this worker.
 		 */
-		*hold = completed_here(st, job, &err) > 0 ? COMPLETED : TAKEN;
-	else if (outage_noticed(st))
+	{
+		rc = completed_here(st, job, &err);
+		if (rc < 0 && outage_noticed(st))
+			return fmin(outage.retry_at, *renewed + lease);
+		*hold = rc > 0 ? COMPLETED : TAKEN;
+	} else if (outage_noticed(st))
 		return fmin(outage.retry_at, *renewed + lease);
 	else
 		error_report(&err);	/* the run goes on; its own commits will tell */
@@ -164,7 +168,9 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
  * (cancelled, or its lease over), stop the run. A run still there a
  * patience after its lease ran out is killed: a call of its own to a server
  * that stopped answering gives up within that (JOB_ENV_PATIENCE), and what
- * goes on waits for nothing this worker may still store. Returns its exit
+ * goes on waits for nothing this worker may still store. A run that
+ * completed the job has a lease to exit in, then is stopped so, lest it hold
+ * the worker (a run that hangs after its last commit). Returns its exit
  * code, or SPAWN_SIGNALED() of the signal that killed it.
  */
 static int follow_run(struct store *st, const struct store_job *job, pid_t pid, int fd,
@@ -200,7 +206,18 @@ static int follow_run(struct store *st, const struct store_job *job, pid_t pid, 
 		}
 		if (time_now() < next)
 			continue;
+		if (*hold == COMPLETED) {
+			fprintf(stderr, "schedperf: job %lld: its run completed it but had not "
+				"exited %d s later: it is stopped\n", (long long)job->id, lease);
+			kill(pid, SIGTERM);
+			forwarded = true;
+			kill_at = time_now() + lease_patience_ms(lease) / 1e3;
+			next = INFINITY;
+			continue;
+		}
 		next = keep_lease(st, job, lease, renewed, hold);
+		if (*hold == COMPLETED)
+			next = time_now() + lease;	/* its time to exit */
 		if ((*hold == TAKEN || *hold == LAPSED) && !forwarded) {
 			kill(pid, SIGTERM);
 			forwarded = true;

@@ -10,7 +10,7 @@
 
 /*
  * A command that a worker runs for a job (run, ab, bisect-step) finds the
- * job in $SCHEDPERF_JOB, "ID:CLAIM", set by cmd/worker.c: never on a
+ * job in $SCHEDPERF_JOB, "ID:CLAIM", set by fleet/job_run.c: never on a
  * command line. The batches it begins are the job's.
  */
 

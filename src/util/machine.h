@@ -37,7 +37,7 @@ void machine_release(char *buf, size_t len);
 /*
  * The id of the boot it runs in (/proc/sys/kernel/random/boot_id), "" when
  * unknown: a new one after each reboot, so that a worker tells a machine
- * that rebooted from one that did not (cmd/worker.c, after a boot).
+ * that rebooted from one that did not (fleet/boot.c, after a boot).
  */
 void machine_boot_id(char *buf, size_t len);
 

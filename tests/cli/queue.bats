@@ -62,14 +62,20 @@ count() {	# count SQL: the number the query gives
 	[[ "$output" == *"no job queue"* ]]
 }
 
-@test "queue: a job its run completed while its lease was renewed is done; the run is not stopped" {
+@test "queue: a job its run completed while its lease was renewed is done; its run has a lease to exit" {
 	# The run completes the job with its last results, then prints and
 	# exits; a renewal in between finds the job done, not taken away.
 	cat > "$TMP/linger.c" <<'EOF'
 #include <stdlib.h>
 #include <unistd.h>
 static pid_t self;
-static void linger(void) { if (getpid() == self) usleep(2500000); }
+static void linger(void)
+{
+	while (getpid() == self && getenv("LINGER_FOREVER"))
+		pause();	/* a run that hangs after its last commit */
+	if (getpid() == self)
+		usleep(2500000);
+}
 __attribute__((constructor)) static void start(void)
 {
 	self = getpid();
@@ -86,6 +92,15 @@ EOF
 	[[ "$output" != *"no longer this worker's"* ]]
 	[[ "$output" == *"job 1: done"* ]]
 	[ "$(count "SELECT state || ' ' || (result_batch IS NOT NULL) FROM jobs")" = "done true" ]
+	# one that never exits is stopped a lease later, and killed: the worker goes on
+	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
+	run env LD_PRELOAD="$TMP/linger.so" LINGER_FOREVER=1 \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		timeout 60 "$SP" worker --once --lease 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job 2: its run completed it but had not exited 3 s later: it is stopped"* ]]
+	[[ "$output" == *"job 2: done"* ]]
+	[ "$(count "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = "done,done" ]
 }
 
 @test "queue: a failed run fails its job with the reason; cancel" {

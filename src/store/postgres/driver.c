@@ -119,8 +119,9 @@ static bool unreachable(struct store *st, char *why, size_t len)
  * if it has one: past it the connection is shut down, which ends the wait as
  * a lost connection does. A stopped server, or one behind a network that
  * drops what is sent, would otherwise hold the caller for ever on a Unix
- * socket, or for as long as TCP retries. Every call is sent so, a patience
- * or none, so that each is sent and waited for in one way.
+ * socket, or for as long as TCP retries. Every query and statement is sent
+ * so, a patience or none, so that each is sent and waited for in one way;
+ * ROLLBACK and the schema's scripts still go by PQexec().
  */
 static PGresult *answer(struct pg_store *ps, int sent)
 {
