@@ -134,7 +134,7 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 	double sent;
 	int rc;
 
-	if (*hold == HELD && outage.down && time_now() - *renewed >= lease)
+	if (outage.down && time_now() - *renewed >= lease)
 		*hold = LAPSED;
 	if (*hold != HELD)
 		return INFINITY;
@@ -144,13 +144,12 @@ static double keep_lease(struct store *st, const struct store_job *job, int leas
 	rc = store_job_renew(st, job->id, job->claim, lease, &err);
 	if (rc > 0)
 		*renewed = sent;
-	else if (!rc)
+	else if (!rc) {
 		/*
 		 * No longer running under its claim. The run completes the job in
 		 * the transaction that stores its last results, then has still to
 		 * print and exit: not a job taken from this worker.
 		 */
-	{
 		rc = completed_here(st, job, &err);
 		if (rc < 0 && outage_noticed(st))
 			return fmin(outage.retry_at, *renewed + lease);
