@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -484,14 +485,13 @@ static bool profiling_refused(const struct monitor_set *ms)
 	return false;
 }
 
-static double share(const struct result_profile *p, const char *name, bool children)
+/* The share of the samples whose call chain holds the function @name. */
+static double share(const struct result_profile *p, const char *name)
 {
-	double weight = 0;
-
 	for (size_t i = 0; i < p->nr_symbols; i++)
-		if (strstr(p->symbols[i].name, name))
-			weight += (double)(children ? p->symbols[i].children : p->symbols[i].self);
-	return weight / (double)p->total;
+		if (!strcmp(p->symbols[i].name, name))
+			return (double)p->symbols[i].children / (double)p->total;
+	return 0;
 }
 
 static void test_live_profile(void **state)
@@ -545,11 +545,14 @@ static void test_live_profile(void **state)
 	assert_string_equal(p->scope, "tasks");
 	assert_int_equal(p->frequency, 997);
 	/*
-	 * Both processes did nothing but call getppid(): nearly every sample
-	 * is inside that syscall or on its way in or out, whichever function
-	 * the sample lands in (both the kernel's and libc's have the name).
+	 * Both processes did nothing but call getppid() through libc's
+	 * syscall(): most samples have it in their chain. A kernel that
+	 * records no user chain for a sample taken inside the kernel leaves
+	 * libc's function out of those samples, and then the kernel's entry
+	 * holds them. The kernel's entry alone is not enough: its share is
+	 * about half, more or less from one machine to the next.
 	 */
-	assert_true(share(p, "syscall_64", true) > 0.5);
+	assert_true(fmax(share(p, "syscall"), share(p, "do_syscall_64")) > 0.5);
 	for (size_t i = 0; i < p->nr_symbols; i++) {
 		assert_true(p->symbols[i].self <= p->symbols[i].children);
 		assert_true(p->symbols[i].children <= p->total);
