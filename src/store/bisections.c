@@ -6,7 +6,6 @@
 #include "store/queries.h"
 #include "util/machine.h"
 #include "util/timeutil.h"
-#include "util/xalloc.h"
 
 int store_bisection_add(struct store *st, const char *repo, const char *state,
 			const char *doc, int64_t *id, struct error *err)
@@ -39,6 +38,18 @@ int store_bisection_delete(struct store *st, int64_t id, struct error *err)
 					      SQL_ARGS(SQL_INT(id)), err, "forget a bisection"));
 }
 
+static void column_bisection(struct store_stmt *s, void *item)
+{
+	struct stored_bisection *b = item;
+
+	b->id = sql_int(s, 0);
+	b->repo = sql_strdup(s, 1);
+	b->machine = sql_strdup(s, 2);
+	b->state = sql_strdup(s, 3);
+	b->started = sql_strdup(s, 4);
+	b->doc = sql_strdup(s, 5);
+}
+
 /*
  * The bisections, newest first: @id's (0: any), of @repo on @machine
  * still running or interrupted (@repo NULL: any), at most @limit; in a
@@ -48,35 +59,17 @@ static int bisections_select(struct store *st, int64_t id, const char *repo,
 			     const char *machine, int64_t limit, struct stored_bisection **out,
 			     size_t *nr, struct error *err)
 {
-	struct store_stmt *s;
-	int rc;
-
 	*out = NULL;
 	*nr = 0;
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	s = sql_query(st, "SELECT id, repo, machine, state, started, doc FROM bisections "
-		      "WHERE ($1 = 0 OR id = $1) AND (CAST($2 AS text) IS NULL OR (repo = $2 "
-		      "AND machine = $3 AND state IN ('running', 'interrupted'))) "
-		      "ORDER BY id DESC LIMIT $4",
-		      SQL_ARGS(SQL_INT(id), SQL_TEXT(repo), SQL_TEXT(machine), SQL_INT(limit)),
-		      err);
-	rc = s ? 1 : -1;
-	while (rc > 0 && (rc = sql_step(s, err, "read the bisections")) > 0) {
-		struct stored_bisection *b;
-
-		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
-		b = &(*out)[(*nr)++];
-		b->id = sql_int(s, 0);
-		b->repo = sql_strdup(s, 1);
-		b->machine = sql_strdup(s, 2);
-		b->state = sql_strdup(s, 3);
-		b->started = sql_strdup(s, 4);
-		b->doc = sql_strdup(s, 5);
-	}
-	sql_done(s);
-	sql_end_read(st);
-	return rc;
+	return IN_READ_TXN(st, err, sql_list(st, "SELECT id, repo, machine, state, started, doc "
+					     "FROM bisections WHERE ($1 = 0 OR id = $1) AND "
+					     "(CAST($2 AS text) IS NULL OR (repo = $2 AND "
+					     "machine = $3 AND state IN ('running', "
+					     "'interrupted'))) ORDER BY id DESC LIMIT $4",
+					     SQL_ARGS(SQL_INT(id), SQL_TEXT(repo),
+						      SQL_TEXT(machine), SQL_INT(limit)),
+					     out, nr, sizeof(**out), column_bisection, err,
+					     "read the bisections"));
 }
 
 /* The first bisection selected: 0, 1 when none, -1. */

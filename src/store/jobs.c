@@ -23,7 +23,6 @@
 #include "util/machine.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
-#include "util/xalloc.h"
 
 /* The job queue needs a driver that has one. */
 static int no_queue(struct store *st, struct error *err)
@@ -42,8 +41,10 @@ void store_job_release(struct store_job *job)
 	memset(job, 0, sizeof(*job));
 }
 
-static void column_job(struct store_stmt *s, struct store_job *job)
+static void column_job(struct store_stmt *s, void *item)
 {
+	struct store_job *job = item;
+
 	job->id = sql_int(s, 0);
 	job->state = sql_strdup(s, 1);
 	job->args = sql_strdup(s, 2);
@@ -268,24 +269,11 @@ int store_job_get(struct store *st, int64_t id, struct store_job *job, struct er
 
 int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struct error *err)
 {
-	struct store_stmt *s;
-	int rc;
-
 	*jobs = NULL;
 	*nr = 0;
-	if (no_queue(st, err))
-		return -1;
-	s = sql_query(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs ORDER BY id", SQL_NO_ARGS,
-		      err);
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, "list the jobs")) > 0) {
-		*jobs = xreallocarray(*jobs, *nr + 1, sizeof(**jobs));
-		memset(&(*jobs)[*nr], 0, sizeof(**jobs));
-		column_job(s, &(*jobs)[(*nr)++]);
-	}
-	sql_done(s);
-	return rc;
+	return no_queue(st, err) ? -1 :
+	       sql_list(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs ORDER BY id", SQL_NO_ARGS, jobs,
+			nr, sizeof(**jobs), column_job, err, "list the jobs");
 }
 
 /* One transaction: a job that cannot be cancelled leaves every other as it was. */

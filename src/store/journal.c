@@ -10,7 +10,6 @@
 #include "store/queries.h"
 #include "util/machine.h"
 #include "util/utf8.h"
-#include "util/xalloc.h"
 
 /*
  * The copy is what `jobs` shows; the machine's journal puts back. An
@@ -50,46 +49,40 @@ int store_journal_write(struct store *st, const struct knob_original *k, size_t 
 	return sql_end_write(st, rc, err);
 }
 
+static void column_original(struct store_stmt *s, void *item)
+{
+	struct knob_original *k = item;
+
+	k->kind = sql_strdup(s, 0);
+	k->name = sql_strdup(s, 1);
+	k->value = utf8_unquoted(sql_text(s, 2));
+	sql_process(s, 3, 4, &k->writer);
+	k->started = sql_strdup(s, 6);
+	k->machine = sql_strdup(s, 7);
+	k->command = NULL;	/* the machine's journal says it; the copy, not */
+}
+
 /* This machine's journal (@every_machine: every one's), each row with its machine. */
 int store_journal_read(struct store *st, bool every_machine, struct knob_original **out,
 		       size_t *nr, struct error *err)
 {
-	struct store_stmt *s;
 	char machine[256];
-	int rc;
 
 	*out = NULL;
 	*nr = 0;
 	machine_identity(machine, sizeof(machine));
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	s = sql_query(st, "SELECT kind, name, original, writer_boot, writer_pid, writer_start, "
-		      "started, machine FROM knob_journal WHERE CAST($1 AS text) IS NULL OR "
-		      "machine IN ($1, '') ORDER BY id",
-		      SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)), err);
-	rc = s ? 1 : -1;
-	while (rc > 0 && (rc = sql_step(s, err, "read the knob journal")) > 0) {
-		struct knob_original *k;
-
-		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
-		k = &(*out)[(*nr)++];
-		k->kind = sql_strdup(s, 0);
-		k->name = sql_strdup(s, 1);
-		k->value = utf8_unquoted(sql_text(s, 2));
-		sql_process(s, 3, 4, &k->writer);
-		k->started = sql_strdup(s, 6);
-		k->machine = sql_strdup(s, 7);
-		k->command = NULL;	/* the machine's journal says it; the copy, not */
-	}
-	sql_done(s);
-	sql_end_read(st);
-	if (rc) {
-		store_journal_release(*out, *nr);
-		*out = NULL;
-		*nr = 0;
-		return -1;
-	}
-	return 0;
+	if (!IN_READ_TXN(st, err, sql_list(st, "SELECT kind, name, original, writer_boot, "
+					   "writer_pid, writer_start, started, machine FROM "
+					   "knob_journal WHERE CAST($1 AS text) IS NULL OR "
+					   "machine IN ($1, '') ORDER BY id",
+					   SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)), out,
+					   nr, sizeof(**out), column_original, err,
+					   "read the knob journal")))
+		return 0;
+	store_journal_release(*out, *nr);
+	*out = NULL;
+	*nr = 0;
+	return -1;
 }
 
 int store_journal_remove(struct store *st, const char *kind, const char *name,

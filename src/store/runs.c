@@ -11,7 +11,6 @@
 #include "store/queries.h"
 #include "util/iso8601.h"
 #include "util/utf8.h"
-#include "util/xalloc.h"
 
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	     struct error *err)
@@ -175,8 +174,10 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") ", "	\
 	"coalesce(b.job_id, 0) FROM batches b JOIN runs r ON r.id = b.run_id "
 
-static void column_batch_state(struct store_stmt *s, struct batch_state *state)
+static void column_batch_state(struct store_stmt *s, void *item)
 {
+	struct batch_state *state = item;
+
 	state->id = sql_int(s, 0);
 	state->run_id = sql_int(s, 1);
 	state->run_name = sql_strdup(s, 2);
@@ -210,40 +211,20 @@ int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
 	return rc;
 }
 
-/* The batches @sql selects (SELECT_BATCH_STATE) into *@out, *@nr of them. */
-static int batch_states(struct store *st, const char *sql, const struct sql_arg *args,
-			size_t nr_args, struct batch_state **out, size_t *nr, struct error *err,
-			const char *what)
-{
-	struct store_stmt *s = sql_query(st, sql, args, nr_args, err);
-	int rc;
-
-	*out = NULL;
-	*nr = 0;
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, what)) > 0) {
-		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
-		column_batch_state(s, &(*out)[(*nr)++]);
-	}
-	sql_done(s);
-	return rc;
-}
-
 int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
 		       size_t *nr, struct error *err)
 {
-	return batch_states(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT b.complete "
-			    "ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), out,
-			    nr, err, "find the run's incomplete batches");
+	return sql_list(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT b.complete "
+			"ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), out, nr,
+			sizeof(**out), column_batch_state, err, "find the run's incomplete batches");
 }
 
 int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
 			   size_t *nr, struct error *err)
 {
-	return batch_states(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND " LEFT_UNSAMPLED,
-			    SQL_ARGS(SQL_TEXT(name)), out, nr, err,
-			    "find the batches a killed experiment left");
+	return sql_list(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND " LEFT_UNSAMPLED,
+			SQL_ARGS(SQL_TEXT(name)), out, nr, sizeof(**out), column_batch_state, err,
+			"find the batches a killed experiment left");
 }
 
 int batch_delete(struct store *st, int64_t batch_id, struct error *err, const char *what)
@@ -367,31 +348,29 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	"SELECT b.id, r.name, b.started FROM batches b JOIN runs r ON r.id = b.run_id "	\
 	"WHERE " where "b.replacing AND NOT b.complete ORDER BY r.name, b.started, b.id"
 
+static void column_unfinished(struct store_stmt *s, void *item)
+{
+	struct unfinished_replacement *u = item;
+
+	u->batch_id = sql_int(s, 0);
+	u->name = sql_strdup(s, 1);
+	u->started = sql_strdup(s, 2);
+}
+
 int store_unfinished_replacements(struct store *st, const char *name,
 				  struct unfinished_replacement **list, size_t *nr,
 				  struct error *err)
 {
-	struct store_stmt *s;
+	const char *what = "read the unfinished replacements";
 	int rc;
 
 	*list = NULL;
 	*nr = 0;
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	s = name ? sql_query(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)), err) :
-		   sql_query(st, UNFINISHED(""), SQL_NO_ARGS, err);
-	rc = s ? 1 : -1;
-	while (rc > 0 && (rc = sql_step(s, err, "read the unfinished replacements")) > 0) {
-		struct unfinished_replacement *u;
-
-		*list = xreallocarray(*list, *nr + 1, sizeof(**list));
-		u = &(*list)[(*nr)++];
-		u->batch_id = sql_int(s, 0);
-		u->name = sql_strdup(s, 1);
-		u->started = sql_strdup(s, 2);
-	}
-	sql_done(s);
-	sql_end_read(st);
+	rc = IN_READ_TXN(st, err, name ?
+			 sql_list(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)),
+				  list, nr, sizeof(**list), column_unfinished, err, what) :
+			 sql_list(st, UNFINISHED(""), SQL_NO_ARGS, list, nr, sizeof(**list),
+				  column_unfinished, err, what));
 	if (rc < 0) {
 		unfinished_replacements_release(*list, *nr);
 		*list = NULL;

@@ -79,6 +79,27 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
 	return rc;
 }
 
+int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size_t nr_args,
+	     void *list, size_t *nr, size_t size, void (*fill)(struct store_stmt *s, void *item),
+	     struct error *err, const char *what)
+{
+	struct store_stmt *s = sql_query(st, sql, args, nr_args, err);
+	char **items = list;
+	int rc;
+
+	*items = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	while ((rc = sql_step(s, err, what)) > 0) {
+		*items = xreallocarray(*items, *nr + 1, size);
+		memset(*items + *nr * size, 0, size);
+		fill(s, *items + (*nr)++ * size);
+	}
+	sql_done(s);
+	return rc;
+}
+
 int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	       int64_t *id, struct error *err, const char *what)
 {

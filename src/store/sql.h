@@ -57,6 +57,14 @@ int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, si
 /* The first row's first column as an integer (an id): 1 with *@id, 0 when no row, -1. */
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what);
+/*
+ * Every row of @sql read by @fill into an element of @size bytes (zeroed
+ * first) of the array at *@list (malloc'd, NULL when no row), *@nr of them:
+ * 0, or -1 with @err and the rows read so far, the caller's to let go.
+ */
+int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size_t nr_args,
+	     void *list, size_t *nr, size_t size, void (*fill)(struct store_stmt *s, void *item),
+	     struct error *err, const char *what);
 
 /*
  * An INSERT of many rows. Where ids are wanted its tail is "RETURNING id, "
