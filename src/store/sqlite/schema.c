@@ -67,60 +67,48 @@ static const char columns_sql[] =
 	"FROM sqlite_master m, pragma_table_info(m.name) p "
 	"WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1";
 
-/* The next column of @stmt, or NULL at the end (or on an error, which @rc keeps). */
-static const char *next_column(sqlite3_stmt *stmt, int *rc)
+/* The next column of @s (its step()'s 1, 0 at the end, or -1 with @err). */
+static int next_column(struct store_stmt *s, struct error *err, const char *what)
 {
-	if (*rc)
-		return NULL;
-	switch (sqlite3_step(stmt)) {
-	case SQLITE_ROW:
-		return (const char *)sqlite3_column_text(stmt, 0);
-	case SQLITE_DONE:
-		return NULL;
-	default:
-		*rc = -1;
-		return NULL;
-	}
+	return s->driver->step(s, err, what);
+}
+
+/* Column "table.column ..." of @s, on a row. */
+static const char *column(struct store_stmt *s)
+{
+	return s->driver->column_text(s, 0);
 }
 
 /*
- * The first column that a new store has and @ss lacks, or that @ss has
+ * The first column that a new store has and @st lacks, or that @st has
  * and a new store does not, into @buf: both lists come sorted.
  */
-static int columns_differ(struct sqlite_store *ss, struct sqlite_store *fresh, char *buf,
-			  size_t len, struct error *err)
+static int columns_differ(struct store *st, struct store *fresh, char *buf, size_t len,
+			  struct error *err)
 {
-	sqlite3_stmt *want = NULL, *have = NULL;
-	const char *w, *h;
-	int rc = 0;
+	struct store_stmt *want = fresh->driver->prepare(fresh, columns_sql, err);
+	struct store_stmt *have = want ? st->driver->prepare(st, columns_sql, err) : NULL;
+	int w = have ? next_column(want, err, "read a new store's tables") : -1;
+	int h = w < 0 ? -1 : next_column(have, err, "check the store's tables");
 
 	buf[0] = '\0';
-	if (sqlite3_prepare_v2(fresh->db, columns_sql, -1, &want, NULL) != SQLITE_OK) {
-		rc = sqlite_error(fresh, err, "read a new store's tables");
-		goto out;
-	}
-	if (sqlite3_prepare_v2(ss->db, columns_sql, -1, &have, NULL) != SQLITE_OK) {
-		rc = sqlite_error(ss, err, "check the store's tables");
-		goto out;
-	}
-	w = next_column(want, &rc);
-	h = next_column(have, &rc);
-	while (!rc && (w || h) && !buf[0]) {
-		int order = !w ? 1 : !h ? -1 : strcmp(w, h);
+	while (w >= 0 && h >= 0 && (w || h) && !buf[0]) {
+		int order = !w ? 1 : !h ? -1 : strcmp(column(want), column(have));
 
 		if (order < 0)
-			snprintf(buf, len, "column %s is missing", w);
+			snprintf(buf, len, "column %s is missing", column(want));
 		else if (order > 0)
-			snprintf(buf, len, "column %s is not schedperf's", h);
-		w = order <= 0 ? next_column(want, &rc) : w;
-		h = order >= 0 ? next_column(have, &rc) : h;
+			snprintf(buf, len, "column %s is not schedperf's", column(have));
+		if (order <= 0)
+			w = next_column(want, err, "read a new store's tables");
+		if (order >= 0 && w >= 0)
+			h = next_column(have, err, "check the store's tables");
 	}
-	if (rc)
-		sqlite_error(ss, err, "check the store's tables");
-out:
-	sqlite3_finalize(want);
-	sqlite3_finalize(have);
-	return rc;
+	if (want)
+		want->driver->reset(want);
+	if (have)
+		have->driver->reset(have);
+	return w < 0 || h < 0 ? -1 : 0;
 }
 
 int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
@@ -149,7 +137,7 @@ int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf,
 	}
 	if (version < STORE_SCHEMA_VERSION)
 		return 0;
-	if (columns_differ(ss, sqlite_of(fresh), what, sizeof(what), err))
+	if (columns_differ(st, fresh, what, sizeof(what), err))
 		return -1;
 	if (what[0])
 		snprintf(buf, len, "its tables are not those of schema version %d: %s (restore "
