@@ -322,39 +322,22 @@ int benchmarks_read(struct load *l, struct error *err)
 	return 0;
 }
 
-/*
- * A page of benchmarks at a time, after the id the page before ended on,
- * so that a driver that takes a result whole holds one page.
- */
-#define PARAMS_PAGE 1000
+static void params_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
+		       size_t len)
+{
+	args[0] = SQL_INT(sql_int(s, 0));
+	if (!params_intact(sql_text(s, 1)))
+		snprintf(buf, len, "the parameters of a %.64s benchmark of run '%.64s' are not a "
+			 "JSON object of strings (restore the store from a backup)",
+			 sql_text(s, 3), sql_text(s, 2));
+}
 
 int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err)
 {
-	int64_t after = 0;
-	int rc = 0, rows = PARAMS_PAGE;
+	struct sql_arg args[2] = { SQL_INT(0) };
 
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	while (!rc && !buf[0] && rows == PARAMS_PAGE) {
-		struct store_stmt *s = sql_query(st, "SELECT k.id, k.params, r.name, k.workload "
-						 "FROM benchmarks k JOIN batches b ON b.id = k.batch_id "
-						 "JOIN runs r ON r.id = b.run_id WHERE k.id > $1 "
-						 "ORDER BY k.id LIMIT $2",
-						 SQL_ARGS(SQL_INT(after), SQL_INT(PARAMS_PAGE)), err);
-
-		if (!s)
-			rc = -1;
-		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
-		     rows++) {
-			after = sql_int(s, 0);
-			if (!params_intact(sql_text(s, 1)))
-				snprintf(buf, len, "the parameters of a %.64s benchmark of run "
-					 "'%.64s' are not a JSON object of strings (restore the "
-					 "store from a backup)", sql_text(s, 3), sql_text(s, 2));
-		}
-		rc = rc < 0 ? -1 : 0;
-		sql_done(s);
-	}
-	sql_end_read(st);
-	return rc;
+	return sql_check_pages(st, "SELECT k.id, k.params, r.name, k.workload FROM benchmarks k "
+			       "JOIN batches b ON b.id = k.batch_id JOIN runs r ON "
+			       "r.id = b.run_id WHERE k.id > $1 ORDER BY k.id LIMIT $2", args, 1,
+			       1000, params_row, NULL, buf, len, err);
 }

@@ -252,29 +252,23 @@ static const char check_sql[] = "SELECT r.name, p.metric_id, p.part, p.warmup, p
 	"m.id >= $1 AND m.id = p.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id "
 	"AND r.id = b.run_id ORDER BY p.metric_id, p.part LIMIT $3";
 
+static void pack_check_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
+			   size_t len)
+{
+	const char *why = pack_check(ctx, s, sql_int(s, 7), NULL);
+
+	args[0] = SQL_INT(sql_int(s, 1));
+	args[1] = SQL_INT(sql_int(s, 2));
+	if (why)
+		snprintf(buf, len, "the packed samples of metric '%.64s' of run '%.64s' %s "
+			 "(restore the store from a backup)", sql_text(s, 6), sql_text(s, 0), why);
+}
+
 int packs_damage(struct store *st, char *buf, size_t len, struct error *err)
 {
 	struct pack_read pr = { 0 };
-	const char *why = NULL;
-	int rc = 0, rows = CHECK_PAGE;
+	struct sql_arg args[3] = { SQL_INT(0), SQL_INT(-1) };
 
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	while (!rc && !why && rows == CHECK_PAGE) {
-		struct store_stmt *s = sql_query(st, check_sql, SQL_ARGS(SQL_INT(pr.metric_id),
-						 SQL_INT(pr.next_part - 1), SQL_INT(CHECK_PAGE)), err);
-
-		if (!s)
-			rc = -1;
-		for (rows = 0; s && !why && (rc = sql_step(s, err, "check the store")) > 0; rows++)
-			why = pack_check(&pr, s, sql_int(s, 7), NULL);
-		if (why)
-			snprintf(buf, len, "the packed samples of metric '%.64s' of run '%.64s' %s "
-				 "(restore the store from a backup)", sql_text(s, 6),
-				 sql_text(s, 0), why);
-		rc = rc < 0 ? -1 : 0;
-		sql_done(s);
-	}
-	sql_end_read(st);
-	return rc;
+	return sql_check_pages(st, check_sql, args, 2, CHECK_PAGE, pack_check_row, &pr, buf, len,
+			       err);
 }

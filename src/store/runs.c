@@ -388,43 +388,26 @@ void unfinished_replacements_release(struct unfinished_replacement *list, size_t
 	free(list);
 }
 
-/*
- * A page of batches at a time, after the id the page before ended on, as
- * benchmarks_damage() reads benchmarks.
- */
-#define BATCHES_PAGE 1000
+/* A batch whose start is not an ISO 8601 time, in the pages sql_check_pages() reads. */
+static void batch_started_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
+			      size_t len)
+{
+	char normal[64], shown[3 * 64 + 1];
+	const char *why = iso8601(sql_text(s, 1), normal, sizeof(normal));
+
+	args[0] = SQL_INT(sql_int(s, 0));
+	if (!why)
+		return;
+	utf8_escape(shown, sizeof(shown), sql_text(s, 1));
+	snprintf(buf, len, "the start of a batch of run '%.64s', '%s', is %s (restore the store "
+		 "from a backup)", sql_text(s, 2), shown, why);
+}
 
 int batches_damage(struct store *st, char *buf, size_t len, struct error *err)
 {
-	int64_t after = 0;
-	int rc = 0, rows = BATCHES_PAGE;
+	struct sql_arg args[2] = { SQL_INT(0) };
 
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	while (!rc && !buf[0] && rows == BATCHES_PAGE) {
-		struct store_stmt *s = sql_query(st, "SELECT b.id, b.started, r.name FROM batches b "
-						 "JOIN runs r ON r.id = b.run_id WHERE b.id > $1 "
-						 "ORDER BY b.id LIMIT $2",
-						 SQL_ARGS(SQL_INT(after), SQL_INT(BATCHES_PAGE)), err);
-
-		if (!s)
-			rc = -1;
-		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
-		     rows++) {
-			char normal[64], shown[3 * 64 + 1];
-			const char *why;
-
-			after = sql_int(s, 0);
-			why = iso8601(sql_text(s, 1), normal, sizeof(normal));
-			if (!why)
-				continue;
-			utf8_escape(shown, sizeof(shown), sql_text(s, 1));
-			snprintf(buf, len, "the start of a batch of run '%.64s', '%s', is %s "
-				 "(restore the store from a backup)", sql_text(s, 2), shown, why);
-		}
-		rc = rc < 0 ? -1 : 0;
-		sql_done(s);
-	}
-	sql_end_read(st);
-	return rc;
+	return sql_check_pages(st, "SELECT b.id, b.started, r.name FROM batches b JOIN runs r "
+			       "ON r.id = b.run_id WHERE b.id > $1 ORDER BY b.id LIMIT $2", args,
+			       1, 1000, batch_started_row, NULL, buf, len, err);
 }

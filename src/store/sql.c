@@ -111,6 +111,31 @@ int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, si
 	return rc < 0 ? -1 : 0;
 }
 
+int sql_check_pages(struct store *st, const char *sql, struct sql_arg *args, size_t nr_keys,
+		    int page, void (*row)(void *ctx, struct store_stmt *s, struct sql_arg *args,
+					  char *buf, size_t len),
+		    void *ctx, char *buf, size_t len, struct error *err)
+{
+	int rc = 0, rows = page;
+
+	args[nr_keys] = SQL_INT(page);
+	if (sql_begin(st, TXN_READ, err))
+		return -1;
+	while (!rc && !buf[0] && rows == page) {
+		struct store_stmt *s = sql_query(st, sql, args, nr_keys + 1, err);
+
+		if (!s)
+			rc = -1;
+		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
+		     rows++)
+			row(ctx, s, args, buf, len);
+		rc = rc < 0 ? -1 : 0;
+		sql_done(s);
+	}
+	sql_end_read(st);
+	return rc;
+}
+
 int sql_end_write(struct store *st, int rc, struct error *err)
 {
 	if (rc) {
