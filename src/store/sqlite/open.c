@@ -190,14 +190,11 @@ static int file_kind(const char *location, const struct stat *sb, enum file_kind
 	enum sqlite_file head;
 	int fd;
 
-	if (S_ISDIR(sb->st_mode))
-		return store_not_ours(location, "it is a directory", err);
-	if (S_ISFIFO(sb->st_mode))
-		return store_not_ours(location, "it is a FIFO", err);
-	if (S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode))
-		return store_not_ours(location, "it is a device", err);
 	if (!S_ISREG(sb->st_mode))
-		return store_not_ours(location, "it is not a regular file", err);
+		return store_not_ours(location, S_ISDIR(sb->st_mode) ? "it is a directory" :
+				      S_ISFIFO(sb->st_mode) ? "it is a FIFO" :
+				      S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode) ?
+				      "it is a device" : "it is not a regular file", err);
 	fd = open(location, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && sb->st_size)
 		return error_set(err, EXIT_ENV, "cannot read store '%s': %s (check its "
