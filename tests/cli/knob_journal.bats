@@ -197,7 +197,7 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	X=$TMP/x.db Y=$TMP/y.db
 	every_point person_after_kill "$SP" --db "$X" ab command -p cmd=true \
 		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7 -q
-	echo "killed at $POINTS points"
+	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 20 ]
 	measured_original "$Y"
 	[ "$(sqlite3 "$X" 'PRAGMA integrity_check')" = ok ]
@@ -254,7 +254,7 @@ job_after_kill() {
 	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
 		--b "sysctl:$KNOB=$B" --max-samples 7 >/dev/null
 	every_point job_after_kill "$SP" --db "$X" worker --once
-	echo "killed at $POINTS points"
+	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 20 ]
 	measured_original "$Y"
 	# no env key marks a knob away from its original in any measured batch
@@ -615,9 +615,14 @@ cgroup_ab() {
 	knob_is "$ORIGINAL"
 	[ ! -e "$TMP/new.db" ]
 	[ -z "$(machine_journal)" ]
-	# ab --restore waits too
+	# ab --restore waits too: interrupted once it says so, however long it took to
+	"$SP" ab --restore 2>"$TMP/err" &
+	PID=$!
+	wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
+	kill -INT "$PID"
 	rc=0
-	timeout --preserve-status -s INT 2 "$SP" ab --restore 2>"$TMP/err" || rc=$?
+	wait "$PID" || rc=$?
+	PID=
 	[ "$rc" -eq 130 ]
 	grep -q "interrupted while waiting for the lock" "$TMP/err"
 	# while a command holds it shared, a run measures beside it
