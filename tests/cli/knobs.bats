@@ -402,11 +402,13 @@ POINT_FILE=$SYSFS
 POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat rmdir"
 POINT_ANYWHERE="mkdir,mkdirat rmdir"
 
+# The ab runs the fewest blocks an ab may (3 at --alpha 0.49): each block
+# changes the knobs as the one before did, and every point is an ab run to it.
 kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store Y
 	X=$1 Y=$2
 	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" ab command -p cmd=true \
 		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
-		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --max-samples 7 -q
+		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --alpha 0.49 --max-samples 3 -q
 	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 10 ]
 	[ "$(samples measured "$Y")" = "$ORIGINAL" ]
