@@ -191,12 +191,15 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	  "[$ORIGINAL.0]" ]
 }
 
+# The abs every_point kills below run the fewest blocks an ab may (3 at
+# --alpha 0.49): every point is an ab run up to it, and each block changes
+# the sysctl as the one before did.
 @test "knobs: an ab killed at every point, two SQLite stores: refused or restored, never lost" {
 	command -v strace >/dev/null || skip "no strace"
 	sysctl_setup
 	X=$TMP/x.db Y=$TMP/y.db
 	every_point person_after_kill "$SP" --db "$X" ab command -p cmd=true \
-		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7 -q
+		--a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 -q
 	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 20 ]
 	measured_original "$Y"
@@ -243,7 +246,7 @@ job_after_kill() {
 	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
 	# the next ab job queued on X reads the true original
 	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --max-samples 7 >/dev/null
+		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
 }
 
 @test "knobs: a worker's ab job killed at every point, two PostgreSQL stores: the next job restores" {
@@ -252,7 +255,7 @@ job_after_kill() {
 	new_pg_stores
 	YJOBS=0
 	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --max-samples 7 >/dev/null
+		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
 	every_point job_after_kill "$SP" --db "$X" worker --once
 	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge 20 ]
