@@ -84,19 +84,22 @@ int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size
 	     struct error *err, const char *what)
 {
 	struct store_stmt *s = sql_query(st, sql, args, nr_args, err);
-	char **items = list;
-	int rc;
+	char *items = NULL;
+	int rc = -1;
 
-	*items = NULL;
 	*nr = 0;
-	if (!s)
-		return -1;
-	while ((rc = sql_step(s, err, what)) > 0) {
-		*items = xreallocarray(*items, *nr + 1, size);
-		memset(*items + *nr * size, 0, size);
-		fill(s, *items + (*nr)++ * size);
+	while (s && (rc = sql_step(s, err, what)) > 0) {
+		items = xreallocarray(items, *nr + 1, size);
+		memset(items + *nr * size, 0, size);
+		fill(s, items + (*nr)++ * size);
 	}
-	sql_done(s);
+	if (s)
+		sql_done(s);
+	/*
+	 * *@list is the caller's pointer to its own element type: copied in,
+	 * not stored through a char ** that would alias it.
+	 */
+	memcpy(list, &items, sizeof(items));
 	return rc;
 }
 
