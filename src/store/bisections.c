@@ -38,17 +38,13 @@ int store_bisection_delete(struct store *st, int64_t id, struct error *err)
 					      SQL_ARGS(SQL_INT(id)), err, "forget a bisection"));
 }
 
-static void column_bisection(struct store_stmt *s, void *item)
-{
-	struct stored_bisection *b = item;
-
-	b->id = sql_int(s, 0);
-	b->repo = sql_strdup(s, 1);
-	b->machine = sql_strdup(s, 2);
-	b->state = sql_strdup(s, 3);
-	b->started = sql_strdup(s, 4);
-	b->doc = sql_strdup(s, 5);
-}
+#define BISECTION(t, field) SQL_FIELD(t, struct stored_bisection, field)
+static const struct sql_field bisection_fields[] = {
+	BISECTION(INT, id), BISECTION(TEXT, repo), BISECTION(TEXT, machine),
+	BISECTION(TEXT, state), BISECTION(TEXT, started), BISECTION(TEXT, doc),
+};
+static const struct sql_shape bisection_shape =
+	SQL_SHAPE(struct stored_bisection, bisection_fields);
 
 /*
  * The bisections, newest first: @id's (0: any), of @repo on @machine
@@ -68,7 +64,7 @@ static int bisections_select(struct store *st, int64_t id, const char *repo,
 					     "'interrupted'))) ORDER BY id DESC LIMIT $4",
 					     SQL_ARGS(SQL_INT(id), SQL_TEXT(repo),
 						      SQL_TEXT(machine), SQL_INT(limit)),
-					     out, nr, sizeof(**out), column_bisection, err,
+					     &bisection_shape, out, nr, err,
 					     "read the bisections"));
 }
 
@@ -84,10 +80,8 @@ int store_bisection_get(struct store *st, int64_t id, const char *repo,
 	machine_identity(machine, sizeof(machine));
 	rc = bisections_select(st, id, repo, machine, 1, &list, &n, err);
 	memset(out, 0, sizeof(*out));
-	if (!rc && n)
+	if (n)		/* of one at most, none after a fault */
 		*out = list[0];
-	for (size_t i = !rc && n ? 1 : 0; i < n; i++)
-		stored_bisection_release(&list[i]);
 	free(list);
 	return rc ? -1 : n ? 0 : 1;
 }
@@ -100,10 +94,5 @@ int store_bisection_list(struct store *st, struct stored_bisection **out, size_t
 
 void stored_bisection_release(struct stored_bisection *b)
 {
-	free(b->repo);
-	free(b->machine);
-	free(b->state);
-	free(b->started);
-	free(b->doc);
-	memset(b, 0, sizeof(*b));
+	sql_release(&bisection_shape, b);
 }

@@ -30,53 +30,28 @@ static int no_queue(struct store *st, struct error *err)
 	return st->driver->job_claim ? 0 : store_no_queue(st->location, st->driver, err);
 }
 
+/* STORE_JOB_COLUMNS, in order. */
+#define JOB(t, field) SQL_FIELD(t, struct store_job, field)
+static const struct sql_field job_fields[] = {
+	JOB(INT, id), JOB(TEXT, state), JOB(TEXT, args), JOB(TEXT, machine), JOB(INT, priority),
+	JOB(INT, attempts), JOB(TEXT_OR_NULL, worker), JOB(TEXT, since),
+	JOB(TEXT_OR_NULL, reason), JOB(INT, result_batch), JOB(TEXT_OR_NULL, claim),
+	JOB(INT, max_attempts), JOB(TEXT, command), JOB(TEXT_OR_NULL, result),
+	JOB(TEXT_OR_NULL, kernel), JOB(TEXT_OR_NULL, home_kernel),
+	JOB(TEXT_OR_NULL, boot_deadline), JOB(INT, lease_over),
+};
+static const struct sql_shape job_shape = SQL_SHAPE(struct store_job, job_fields);
+
 void store_job_release(struct store_job *job)
 {
-	char *texts[] = { job->state, job->command, job->args, job->machine, job->worker,
-			  job->since, job->reason, job->result, job->claim, job->kernel,
-			  job->home_kernel, job->boot_deadline };
-
-	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
-		free(texts[i]);
-	memset(job, 0, sizeof(*job));
-}
-
-static void column_job(struct store_stmt *s, void *item)
-{
-	struct store_job *job = item;
-
-	job->id = sql_int(s, 0);
-	job->state = sql_strdup(s, 1);
-	job->args = sql_strdup(s, 2);
-	job->machine = sql_strdup(s, 3);
-	job->priority = (int)sql_int(s, 4);
-	job->attempts = (int)sql_int(s, 5);
-	job->worker = sql_strdup_or_null(s, 6);
-	job->since = sql_strdup(s, 7);
-	job->reason = sql_strdup_or_null(s, 8);
-	job->result_batch = sql_int(s, 9);
-	job->claim = sql_strdup_or_null(s, 10);
-	job->max_attempts = (int)sql_int(s, 11);
-	job->command = sql_strdup(s, 12);
-	job->result = sql_strdup_or_null(s, 13);
-	job->kernel = sql_strdup_or_null(s, 14);
-	job->home_kernel = sql_strdup_or_null(s, 15);
-	job->boot_deadline = sql_strdup_or_null(s, 16);
-	job->lease_over = sql_int(s, 17);
+	sql_release(&job_shape, job);
 }
 
 /* The job @sql returns, if any: 1 with *job filled, 0 when none, -1 with @err. */
 static int one_job(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 		   struct store_job *job, struct error *err, const char *what)
 {
-	struct store_stmt *s;
-	int rc = no_queue(st, err) ? -1 : sql_row(st, sql, args, nr, &s, err, what);
-
-	if (rc > 0) {
-		column_job(s, job);
-		sql_done(s);
-	}
-	return rc;
+	return no_queue(st, err) ? -1 : sql_one(st, sql, args, nr, &job_shape, job, err, what);
 }
 
 /* A statement on one job: 1 when it touched the job, 0 when the claim is gone. */
@@ -272,8 +247,8 @@ int store_jobs_list(struct store *st, struct store_job **jobs, size_t *nr, struc
 	*jobs = NULL;
 	*nr = 0;
 	return no_queue(st, err) ? -1 :
-	       sql_list(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs ORDER BY id", SQL_NO_ARGS, jobs,
-			nr, sizeof(**jobs), column_job, err, "list the jobs");
+	       sql_list(st, "SELECT " STORE_JOB_COLUMNS " FROM jobs ORDER BY id", SQL_NO_ARGS,
+			&job_shape, jobs, nr, err, "list the jobs");
 }
 
 /* One transaction: a job that cannot be cancelled leaves every other as it was. */

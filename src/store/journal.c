@@ -49,18 +49,18 @@ int store_journal_write(struct store *st, const struct knob_original *k, size_t 
 	return sql_end_write(st, rc, err);
 }
 
-static void column_original(struct store_stmt *s, void *item)
-{
-	struct knob_original *k = item;
-
-	k->kind = sql_strdup(s, 0);
-	k->name = sql_strdup(s, 1);
-	k->value = utf8_unquoted(sql_text(s, 2));
-	sql_process(s, 3, 4, &k->writer);
-	k->started = sql_strdup(s, 6);
-	k->machine = sql_strdup(s, 7);
-	k->command = NULL;	/* the machine's journal says it; the copy, not */
-}
+/*
+ * A row of the journal; the command is not in the copy (the machine's
+ * journal says it): NULL.
+ */
+#define ORIGINAL(t, field) SQL_FIELD(t, struct knob_original, field)
+static const struct sql_field original_fields[] = {
+	ORIGINAL(TEXT, kind), ORIGINAL(TEXT, name), ORIGINAL(QUOTED, value),
+	ORIGINAL(PROCESS, writer), ORIGINAL(TEXT, started), ORIGINAL(TEXT, machine),
+	ORIGINAL(TEXT_OR_NULL, command),
+};
+static const struct sql_shape original_shape =
+	SQL_SHAPE(struct knob_original, original_fields);
 
 /* This machine's journal (@every_machine: every one's), each row with its machine. */
 int store_journal_read(struct store *st, bool every_machine, struct knob_original **out,
@@ -71,18 +71,13 @@ int store_journal_read(struct store *st, bool every_machine, struct knob_origina
 	*out = NULL;
 	*nr = 0;
 	machine_identity(machine, sizeof(machine));
-	if (!IN_READ_TXN(st, err, sql_list(st, "SELECT kind, name, original, writer_boot, "
-					   "writer_pid, writer_start, started, machine FROM "
-					   "knob_journal WHERE CAST($1 AS text) IS NULL OR "
-					   "machine IN ($1, '') ORDER BY id",
-					   SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)), out,
-					   nr, sizeof(**out), column_original, err,
-					   "read the knob journal")))
-		return 0;
-	store_journal_release(*out, *nr);
-	*out = NULL;
-	*nr = 0;
-	return -1;
+	return IN_READ_TXN(st, err, sql_list(st, "SELECT kind, name, original, writer_boot, "
+					     "writer_pid, writer_start, started, machine, NULL "
+					     "FROM knob_journal WHERE CAST($1 AS text) IS NULL OR "
+					     "machine IN ($1, '') ORDER BY id",
+					     SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)),
+					     &original_shape, out, nr, err,
+					     "read the knob journal"));
 }
 
 int store_journal_remove(struct store *st, const char *kind, const char *name,
@@ -102,13 +97,5 @@ int store_journal_remove(struct store *st, const char *kind, const char *name,
 
 void store_journal_release(struct knob_original *k, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(k[i].kind);
-		free(k[i].name);
-		free(k[i].value);
-		free(k[i].started);
-		free(k[i].machine);
-		free(k[i].command);
-	}
-	free(k);
+	sql_release_list(&original_shape, k, n);
 }

@@ -49,9 +49,17 @@ struct profile_slots {
 	struct id_index by_id;		/* into slots, once all are read */
 };
 
+/* A profile's columns, then its benchmark's id and its own (PROFILE_COLUMNS). */
+#define PROFILE(t, field) SQL_FIELD(t, struct result_profile, field)
+static const struct sql_field profile_fields[] = {
+	PROFILE(INT, seq), PROFILE(INT, extra), PROFILE(TEXT, event), PROFILE(TEXT, scope),
+	PROFILE(INT, frequency), PROFILE(INT, samples), PROFILE(INT, lost), PROFILE(INT, total),
+};
+static const struct sql_shape profile_shape = SQL_SHAPE(struct result_profile, profile_fields);
+
 static int profile_row(struct load *l, struct store_stmt *s, struct error *err)
 {
-	struct load_bench *b = load_bench(l, sql_int(s, 0));
+	struct load_bench *b = load_bench(l, sql_int(s, 8));
 	struct profile_slots *ps = l->part;
 	struct result_benchmark *bench;
 	struct result_profile *p;
@@ -60,19 +68,12 @@ static int profile_row(struct load *l, struct store_stmt *s, struct error *err)
 		return 0;
 	bench = load_benchmark(l, b);
 	p = result_benchmark_add_profile(bench);
-	p->seq = (int)sql_int(s, 2);
-	p->extra = sql_int(s, 3);
-	p->event = sql_strdup(s, 4);
-	p->scope = sql_strdup(s, 5);
-	p->frequency = (uint64_t)sql_int(s, 6);
-	p->samples = (uint64_t)sql_int(s, 7);
-	p->lost = (uint64_t)sql_int(s, 8);
-	p->total = (uint64_t)sql_int(s, 9);
+	sql_read(s, &profile_shape, p);
 	if (ps->nr == ps->alloc) {
 		ps->alloc = ps->alloc ? 2 * ps->alloc : 16;
 		ps->slots = xreallocarray(ps->slots, ps->alloc, sizeof(*ps->slots));
 	}
-	ps->slots[ps->nr++] = (struct profile_slot){ sql_int(s, 1), b, bench->nr_profiles - 1 };
+	ps->slots[ps->nr++] = (struct profile_slot){ sql_int(s, 9), b, bench->nr_profiles - 1 };
 	return 0;
 }
 
@@ -96,8 +97,8 @@ static int symbol_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
-#define PROFILE_COLUMNS "SELECT p.benchmark_id, p.id, p.seq, p.extra, p.event, p.scope, " \
-	"p.frequency, p.samples, p.lost, p.total FROM "
+#define PROFILE_COLUMNS "SELECT p.seq, p.extra, p.event, p.scope, p.frequency, p.samples, " \
+	"p.lost, p.total, p.benchmark_id, p.id FROM "
 #define SYMBOL_COLUMNS "SELECT s.profile_id, s.name, s.dso, s.self, s.children FROM "
 
 int profiles_read(struct load *l, struct error *err)

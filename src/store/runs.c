@@ -168,62 +168,46 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 #define MACHINE_OF(batch)							\
 	"(" ENV_OF(batch, "machine.id") " || '/' || " ENV_OF(batch, "machine.hostname") ")"
 
+/*
+ * A writer recorded by schema version 2 has a pid but no start time: it
+ * cannot be told from a process that got its pid later, and is taken for
+ * gone (no pid). The tasks' boot is the writer's.
+ */
 #define SELECT_BATCH_STATE							\
 	"SELECT b.id, b.run_id, r.name, b.replacing, b.plan, b.writer_boot, "	\
-	"b.writer_pid, b.writer_start, b.tasks_pgid, b.tasks_start, "		\
+	"CASE WHEN b.writer_start IS NULL THEN NULL ELSE b.writer_pid END, "	\
+	"b.writer_start, b.writer_boot, b.tasks_pgid, b.tasks_start, "		\
 	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") ", "	\
 	"coalesce(b.job_id, 0) FROM batches b JOIN runs r ON r.id = b.run_id "
 
-static void column_batch_state(struct store_stmt *s, void *item)
-{
-	struct batch_state *state = item;
-
-	state->id = sql_int(s, 0);
-	state->run_id = sql_int(s, 1);
-	state->run_name = sql_strdup(s, 2);
-	state->replacing = sql_int(s, 3);
-	state->plan = sql_strdup_or_null(s, 4);
-	sql_process(s, 5, 6, &state->writer.runner);
-	sql_process(s, 5, 8, &state->writer.tasks);
-	/*
-	 * A writer recorded by schema version 2 has a pid but no start time:
-	 * it cannot be told from a process that got its pid later, and is
-	 * taken for gone.
-	 */
-	if (sql_null(s, 7))
-		memset(&state->writer.runner, 0, sizeof(state->writer.runner));
-	state->machine = sql_strdup(s, 10);
-	state->host = sql_strdup(s, 11);
-	state->job_id = sql_int(s, 12);
-}
+#define STATE(t, field) SQL_FIELD(t, struct batch_state, field)
+static const struct sql_field state_fields[] = {
+	STATE(INT, id), STATE(INT, run_id), STATE(TEXT, run_name), STATE(INT, replacing),
+	STATE(TEXT_OR_NULL, plan), STATE(PROCESS, writer.runner), STATE(PROCESS, writer.tasks),
+	STATE(TEXT, machine), STATE(TEXT, host), STATE(INT, job_id),
+};
+static const struct sql_shape state_shape = SQL_SHAPE(struct batch_state, state_fields);
 
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
 	      struct error *err)
 {
-	struct store_stmt *s;
-	int rc = sql_row(st, SELECT_BATCH_STATE "WHERE b.id = $1", SQL_ARGS(SQL_INT(batch_id)),
-			 &s, err, "find the batch");
-
-	if (rc > 0) {
-		column_batch_state(s, state);
-		sql_done(s);
-	}
-	return rc;
+	return sql_one(st, SELECT_BATCH_STATE "WHERE b.id = $1", SQL_ARGS(SQL_INT(batch_id)),
+		       &state_shape, state, err, "find the batch");
 }
 
 int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
 		       size_t *nr, struct error *err)
 {
 	return sql_list(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT b.complete "
-			"ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), out, nr,
-			sizeof(**out), column_batch_state, err, "find the run's incomplete batches");
+			"ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), &state_shape,
+			out, nr, err, "find the run's incomplete batches");
 }
 
 int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
 			   size_t *nr, struct error *err)
 {
 	return sql_list(st, SELECT_BATCH_STATE "WHERE r.name = $1 AND " LEFT_UNSAMPLED,
-			SQL_ARGS(SQL_TEXT(name)), out, nr, sizeof(**out), column_batch_state, err,
+			SQL_ARGS(SQL_TEXT(name)), &state_shape, out, nr, err,
 			"find the batches a killed experiment left");
 }
 
@@ -235,11 +219,7 @@ int batch_delete(struct store *st, int64_t batch_id, struct error *err, const ch
 
 void batch_state_release(struct batch_state *state)
 {
-	free(state->run_name);
-	free(state->plan);
-	free(state->machine);
-	free(state->host);
-	memset(state, 0, sizeof(*state));
+	sql_release(&state_shape, state);
 }
 
 int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
@@ -310,6 +290,13 @@ static int load_parts(struct load *l, struct error *err)
 	"ON r.id = b.run_id WHERE " where "(b.complete OR (NOT b.replacing AND "	\
 	"b.job_id IS NULL)) ORDER BY b.started, b.id"
 
+#define LOADED(t, field) SQL_FIELD(t, struct result_batch, field)
+static const struct sql_field loaded_fields[] = {
+	LOADED(INT, id), LOADED(TEXT, name), LOADED(TEXT, started), LOADED(INT, complete),
+	LOADED(INT, sampled),
+};
+static const struct sql_shape loaded_shape = SQL_SHAPE(struct result_batch, loaded_fields);
+
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err)
 {
@@ -322,15 +309,8 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 		   sql_query(st, LOAD_BATCHES(""), SQL_NO_ARGS, err);
 	if (!s)
 		return -1;
-	while ((rc = sql_step(s, err, "read the results")) > 0) {
-		struct result_batch *batch = result_set_add_batch(set);
-
-		batch->id = sql_int(s, 0);
-		batch->name = sql_strdup(s, 1);
-		batch->started = sql_strdup(s, 2);
-		batch->complete = sql_int(s, 3);
-		batch->sampled = sql_int(s, 4);
-	}
+	while ((rc = sql_step(s, err, "read the results")) > 0)
+		sql_read(s, &loaded_shape, result_set_add_batch(set));
 	sql_done(s);
 	if (!rc && set->nr_batches > l.first)
 		rc = load_parts(&l, err);
@@ -348,44 +328,31 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	"SELECT b.id, r.name, b.started FROM batches b JOIN runs r ON r.id = b.run_id "	\
 	"WHERE " where "b.replacing AND NOT b.complete ORDER BY r.name, b.started, b.id"
 
-static void column_unfinished(struct store_stmt *s, void *item)
-{
-	struct unfinished_replacement *u = item;
-
-	u->batch_id = sql_int(s, 0);
-	u->name = sql_strdup(s, 1);
-	u->started = sql_strdup(s, 2);
-}
+#define UNFINISHED_ROW(t, field) SQL_FIELD(t, struct unfinished_replacement, field)
+static const struct sql_field unfinished_fields[] = {
+	UNFINISHED_ROW(INT, batch_id), UNFINISHED_ROW(TEXT, name), UNFINISHED_ROW(TEXT, started),
+};
+static const struct sql_shape unfinished_shape =
+	SQL_SHAPE(struct unfinished_replacement, unfinished_fields);
 
 int store_unfinished_replacements(struct store *st, const char *name,
 				  struct unfinished_replacement **list, size_t *nr,
 				  struct error *err)
 {
 	const char *what = "read the unfinished replacements";
-	int rc;
 
 	*list = NULL;
 	*nr = 0;
-	rc = IN_READ_TXN(st, err, name ?
-			 sql_list(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)),
-				  list, nr, sizeof(**list), column_unfinished, err, what) :
-			 sql_list(st, UNFINISHED(""), SQL_NO_ARGS, list, nr, sizeof(**list),
-				  column_unfinished, err, what));
-	if (rc < 0) {
-		unfinished_replacements_release(*list, *nr);
-		*list = NULL;
-		*nr = 0;
-	}
-	return rc < 0 ? -1 : 0;
+	return IN_READ_TXN(st, err, name ?
+			   sql_list(st, UNFINISHED("r.name = $1 AND "), SQL_ARGS(SQL_TEXT(name)),
+				    &unfinished_shape, list, nr, err, what) :
+			   sql_list(st, UNFINISHED(""), SQL_NO_ARGS, &unfinished_shape, list, nr,
+				    err, what));
 }
 
 void unfinished_replacements_release(struct unfinished_replacement *list, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++) {
-		free(list[i].name);
-		free(list[i].started);
-	}
-	free(list);
+	sql_release_list(&unfinished_shape, list, nr);
 }
 
 /* A batch whose start is not an ISO 8601 time, in the pages sql_check_pages() reads. */

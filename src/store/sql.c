@@ -6,6 +6,7 @@
 
 #include "store/sql.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 static void bind(struct store_stmt *s, int i, const struct sql_arg *a)
@@ -79,9 +80,72 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
 	return rc;
 }
 
+void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item)
+{
+	int col = 0;
+
+	for (const struct sql_field *f = shape->fields; f < shape->fields + shape->nr; f++) {
+		char *at = (char *)item + f->offset;
+		int64_t v;
+
+		switch (f->type) {
+		case SQL_F_INT:
+			v = sql_int(s, col++);
+			if (f->size == sizeof(bool))
+				*(bool *)at = v;
+			else if (f->size == sizeof(int))
+				*(int *)at = (int)v;
+			else
+				memcpy(at, &v, sizeof(v));
+			break;
+		case SQL_F_TEXT:
+			*(char **)at = sql_strdup(s, col++);
+			break;
+		case SQL_F_TEXT_OR_NULL:
+			*(char **)at = sql_strdup_or_null(s, col++);
+			break;
+		case SQL_F_QUOTED:
+			*(char **)at = utf8_unquoted(sql_text(s, col++));
+			break;
+		case SQL_F_PROCESS:
+			sql_process(s, col, col + 1, (struct process_id *)at);
+			col += 3;
+			break;
+		}
+	}
+}
+
+void sql_release(const struct sql_shape *shape, void *item)
+{
+	for (const struct sql_field *f = shape->fields; f < shape->fields + shape->nr; f++)
+		if (f->type != SQL_F_INT && f->type != SQL_F_PROCESS)
+			free(*(char **)((char *)item + f->offset));
+	memset(item, 0, shape->size);
+}
+
+void sql_release_list(const struct sql_shape *shape, void *list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		sql_release(shape, (char *)list + i * shape->size);
+	free(list);
+}
+
+int sql_one(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	    const struct sql_shape *shape, void *item, struct error *err, const char *what)
+{
+	struct store_stmt *s;
+	int rc = sql_row(st, sql, args, nr, &s, err, what);
+
+	if (rc > 0) {
+		sql_read(s, shape, item);
+		sql_done(s);
+	}
+	return rc;
+}
+
 int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size_t nr_args,
-	     void *list, size_t *nr, size_t size, void (*fill)(struct store_stmt *s, void *item),
-	     struct error *err, const char *what)
+	     const struct sql_shape *shape, void *list, size_t *nr, struct error *err,
+	     const char *what)
 {
 	struct store_stmt *s = sql_query(st, sql, args, nr_args, err);
 	char *items = NULL;
@@ -89,12 +153,16 @@ int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size
 
 	*nr = 0;
 	while (s && (rc = sql_step(s, err, what)) > 0) {
-		items = xreallocarray(items, *nr + 1, size);
-		memset(items + *nr * size, 0, size);
-		fill(s, items + (*nr)++ * size);
+		items = xreallocarray(items, *nr + 1, shape->size);
+		memset(items + *nr * shape->size, 0, shape->size);
+		sql_read(s, shape, items + (*nr)++ * shape->size);
 	}
-	if (s)
-		sql_done(s);
+	sql_done(s);
+	if (rc < 0) {
+		sql_release_list(shape, items, *nr);
+		items = NULL;
+		*nr = 0;
+	}
 	/*
 	 * *@list is the caller's pointer to its own element type: copied in,
 	 * not stored through a char ** that would alias it.

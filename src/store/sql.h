@@ -58,13 +58,45 @@ int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, si
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what);
 /*
- * Every row of @sql read by @fill into an element of @size bytes (zeroed
- * first) of the array at *@list (malloc'd, NULL when no row), *@nr of them:
- * 0, or -1 with @err and the rows read so far, the caller's to let go.
+ * The shape of a row read into a struct: its fields, each from the next
+ * column, so that a struct's columns are listed once, for reading a row
+ * and for letting the struct go. An integer goes into a field of its size
+ * (a bool, an int, 64 bits); a process identity takes three columns
+ * (sql_process()); quoted text is read back unquoted (utf8_unquoted()).
+ */
+struct sql_field {
+	enum { SQL_F_INT, SQL_F_TEXT, SQL_F_TEXT_OR_NULL, SQL_F_QUOTED, SQL_F_PROCESS } type;
+	size_t offset, size;
+};
+
+#define SQL_FIELD(t, type, field) \
+	{ SQL_F_##t, offsetof(type, field), sizeof(((type *)0)->field) }
+
+struct sql_shape {
+	const struct sql_field *fields;
+	size_t nr;
+	size_t size;		/* of the struct */
+};
+
+#define SQL_SHAPE(type, fields) { fields, ARRAY_SIZE(fields), sizeof(type) }
+
+/* The row on @s into @item, as @shape says. */
+void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item);
+/* Free @item's texts, and zero it. */
+void sql_release(const struct sql_shape *shape, void *item);
+/* sql_release() each of the @nr in @list, then the list. */
+void sql_release_list(const struct sql_shape *shape, void *list, size_t nr);
+
+/* A query for one row read into @item: 1, 0 when there is none, -1 with @err. */
+int sql_one(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
+	    const struct sql_shape *shape, void *item, struct error *err, const char *what);
+/*
+ * Every row of @sql read into an element of the array at *@list (malloc'd,
+ * NULL when no row), *@nr of them: 0, or -1 with @err and none.
  */
 int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size_t nr_args,
-	     void *list, size_t *nr, size_t size, void (*fill)(struct store_stmt *s, void *item),
-	     struct error *err, const char *what);
+	     const struct sql_shape *shape, void *list, size_t *nr, struct error *err,
+	     const char *what);
 
 /*
  * A check of the rows of @sql a page of @page at a time, so that a driver
