@@ -212,16 +212,6 @@ static int benchmark_row(struct load *l, struct store_stmt *s, struct error *err
 	return 0;
 }
 
-/* The benchmarks by id, for load_bench(). */
-static void index_benches(struct load *l)
-{
-	struct id_at *ids = id_index_make(&l->benches_by_id, l->nr_benches);
-
-	for (size_t i = 0; i < l->nr_benches; i++)
-		ids[i] = (struct id_at){ l->benches[i].id, i };
-	id_index_sort(&l->benches_by_id);
-}
-
 static int failed_row(struct load *l, struct store_stmt *s, struct error *err)
 {
 	struct load_bench *b = load_bench(l, sql_int(s, 0));
@@ -307,7 +297,7 @@ int benchmarks_read(struct load *l, struct error *err)
 	if (load_rows(l, BENCHMARKS "ORDER BY batch_id, position, id",
 		      BENCHMARKS "WHERE batch_id = $1 ORDER BY position, id", benchmark_row, err))
 		return -1;
-	index_benches(l);
+	id_index_build(&l->benches_by_id, l->benches, l->nr_benches, sizeof(*l->benches));
 	/* Each failed iteration's reason, which show and export give. */
 	if (load_rows(l, "SELECT benchmark_id, failure FROM iterations "
 		      "WHERE failure IS NOT NULL ORDER BY benchmark_id, seq",
@@ -318,7 +308,8 @@ int benchmarks_read(struct load *l, struct error *err)
 		      METRICS "benchmarks k JOIN metrics m ON m.benchmark_id = k.id "
 		      "WHERE k.batch_id = $1 ORDER BY k.position, k.id", metric_row, err))
 		return -1;
-	load_index_metrics(l);
+	id_index_build(&l->metrics_by_id, l->metric_ids, l->nr_metric_ids,
+		       sizeof(*l->metric_ids));
 	return 0;
 }
 

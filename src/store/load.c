@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store/queries.h"
 #include "util/xalloc.h"
@@ -18,18 +19,17 @@ static int id_at_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-struct id_at *id_index_make(struct id_index *ix, size_t nr)
+/* Mostly in order already: the rows were read in the order of their ids. */
+void id_index_build(struct id_index *ix, const void *rows, size_t nr, size_t stride)
 {
 	*ix = (struct id_index){ xcalloc(nr + 1, sizeof(*ix->ids)), nr, 0 };
-	return ix->ids;
-}
-
-/* Mostly in order already: the rows were read in the order of their ids. */
-void id_index_sort(struct id_index *ix)
-{
-	for (size_t i = 1; i < ix->nr; i++)
+	for (size_t i = 0; i < nr; i++) {
+		memcpy(&ix->ids[i].id, (const char *)rows + i * stride, sizeof(int64_t));
+		ix->ids[i].at = i;
+	}
+	for (size_t i = 1; i < nr; i++)
 		if (ix->ids[i].id < ix->ids[i - 1].id) {
-			qsort(ix->ids, ix->nr, sizeof(*ix->ids), id_at_cmp);
+			qsort(ix->ids, nr, sizeof(*ix->ids), id_at_cmp);
 			return;
 		}
 }
@@ -60,15 +60,11 @@ struct result_batch *load_batch(struct load *l, int64_t id)
 	struct result_set *set = l->set;
 	size_t at;
 
-	if (!l->batches_by_id.ids) {
-		struct id_at *ids = id_index_make(&l->batches_by_id, set->nr_batches - l->first);
-
-		for (size_t i = l->first; i < set->nr_batches; i++)
-			ids[i - l->first] = (struct id_at){ set->batches[i].id, i };
-		id_index_sort(&l->batches_by_id);
-	}
+	if (!l->batches_by_id.ids)
+		id_index_build(&l->batches_by_id, set->batches + l->first,
+			       set->nr_batches - l->first, sizeof(*set->batches));
 	at = id_index_find(&l->batches_by_id, id);
-	return at == SIZE_MAX ? NULL : &set->batches[at];
+	return at == SIZE_MAX ? NULL : &set->batches[l->first + at];
 }
 
 struct load_bench *load_bench(struct load *l, int64_t id)
@@ -76,15 +72,6 @@ struct load_bench *load_bench(struct load *l, int64_t id)
 	size_t at = id_index_find(&l->benches_by_id, id);
 
 	return at == SIZE_MAX ? NULL : &l->benches[at];
-}
-
-void load_index_metrics(struct load *l)
-{
-	struct id_at *ids = id_index_make(&l->metrics_by_id, l->nr_metric_ids);
-
-	for (size_t i = 0; i < l->nr_metric_ids; i++)
-		ids[i] = (struct id_at){ l->metric_ids[i], i };
-	id_index_sort(&l->metrics_by_id);
 }
 
 /*

@@ -112,11 +112,7 @@ int profiles_read(struct load *l, struct error *err)
 		       "WHERE k.batch_id = $1 ORDER BY k.position, k.id, p.extra, p.seq",
 		       profile_row, err);
 	if (!rc && ps.nr) {
-		struct id_at *ids = id_index_make(&ps.by_id, ps.nr);
-
-		for (size_t i = 0; i < ps.nr; i++)
-			ids[i] = (struct id_at){ ps.slots[i].id, i };
-		id_index_sort(&ps.by_id);
+		id_index_build(&ps.by_id, ps.slots, ps.nr, sizeof(*ps.slots));
 		rc = load_rows(l, SYMBOL_COLUMNS "profile_symbols s ORDER BY s.profile_id, "
 			       "s.position",
 			       SYMBOL_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "

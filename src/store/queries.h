@@ -184,9 +184,11 @@ struct id_index {
 	size_t last;			/* in ids, the last found */
 };
 
-/* Room for @nr ids, for the caller to fill before id_index_sort(). */
-struct id_at *id_index_make(struct id_index *ix, size_t nr);
-void id_index_sort(struct id_index *ix);
+/*
+ * Index @nr rows of @stride bytes at @rows by their ids, each row's first
+ * member (an int64_t): a row's position is its place there.
+ */
+void id_index_build(struct id_index *ix, const void *rows, size_t nr, size_t stride);
 /* The position of @id's row, SIZE_MAX when it has none. */
 size_t id_index_find(struct id_index *ix, int64_t id);
 
@@ -212,8 +214,6 @@ struct load {
 struct result_batch *load_batch(struct load *l, int64_t id);
 /* The benchmark of id @id with what the load keeps of it, NULL when not read. */
 struct load_bench *load_bench(struct load *l, int64_t id);
-/* Index the metrics read (metric_ids) for load_metric(), once all are read. */
-void load_index_metrics(struct load *l);
 /* The metric of benchmark @b with store id @id; NULL if none. */
 struct result_metric *load_metric(struct load *l, struct load_bench *b, int64_t id);
 static inline struct result_benchmark *load_benchmark(struct load *l,
