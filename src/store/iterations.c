@@ -121,7 +121,8 @@ int store_iteration_drop(struct store *st, int64_t bench_id, int seq, struct err
 					      err, "delete the iteration's profile") ||
 				     sql_exec(st, "DELETE FROM iterations WHERE benchmark_id = $1 "
 					      "AND seq = $2",
-					      SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq)), err, "delete the iteration") ? -1 : 0);
+					      SQL_ARGS(SQL_INT(bench_id), SQL_INT(seq)), err,
+					      "delete the iteration") ? -1 : 0);
 }
 
 int store_iteration_add(struct store *st, int64_t bench_id, int seq, bool warmup,

@@ -74,7 +74,7 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 /* Insert @batch and its environment, setting batch->id; 1 when its start is taken. */
 int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 		 const struct batch_state *state, struct error *err);
-/* 1 with *state filled (free with batch_state_release()), 0 when no such batch. */
+/* 0 with *state filled (batch_state_release()), -1 with @err (EXIT_ENV: no such batch). */
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
 	      struct error *err);
 /* The incomplete batches of a run, latest first. */
@@ -82,10 +82,12 @@ int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **ou
 		       size_t *nr, struct error *err);
 int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
 		     struct error *err);
-int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err);
-/* Delete the batches of @run_id older than @batch_id (smaller ids). */
-int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
-			  struct error *err);
+/*
+ * Finish a batch (store_batches_finish()), complete unless it or its job
+ * measured nothing; a replacing one deletes its machine's earlier batches.
+ */
+int batch_finish(struct store *st, int64_t batch_id, bool complete, bool measured,
+		 struct error *err);
 /* store_load()'s reading: an incomplete replacing batch, or a job's, is not seen. */
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);

@@ -191,16 +191,21 @@ static const struct sql_shape state_shape = SQL_SHAPE(struct batch_state, state_
 int batch_get(struct store *st, int64_t batch_id, struct batch_state *state,
 	      struct error *err)
 {
-	return sql_one(st, SELECT_BATCH_STATE "WHERE b.id = $1", SQL_ARGS(SQL_INT(batch_id)),
-		       &state_shape, state, err, "find the batch");
+	int rc = sql_one(st, SELECT_BATCH_STATE "WHERE b.id = $1", SQL_ARGS(SQL_INT(batch_id)),
+			 &state_shape, state, err, "find the batch");
+
+	if (!rc)
+		return error_set(err, EXIT_ENV, "batch %lld is no longer in store '%s' (it was "
+				 "replaced; start a new run)", (long long)batch_id, st->location);
+	return rc < 0 ? -1 : 0;
 }
 
 int batches_incomplete(struct store *st, int64_t run_id, struct batch_state **out,
 		       size_t *nr, struct error *err)
 {
 	return sql_list(st, SELECT_BATCH_STATE "WHERE b.run_id = $1 AND NOT b.complete "
-			"ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)), &state_shape,
-			out, nr, err, "find the run's incomplete batches");
+			"ORDER BY b.started DESC, b.id DESC", SQL_ARGS(SQL_INT(run_id)),
+			&state_shape, out, nr, err, "find the run's incomplete batches");
 }
 
 int batches_left_unsampled(struct store *st, const char *name, struct batch_state **out,
@@ -232,24 +237,38 @@ int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writ
 			err, "record the batch's writer");
 }
 
-int batch_finish(struct store *st, int64_t batch_id, bool complete, struct error *err)
-{
-	return sql_exec(st, "UPDATE batches SET complete = $1, finished = {now} WHERE id = $2",
-			SQL_ARGS(SQL_INT(complete), SQL_INT(batch_id)), err, "finish the batch");
-}
-
 /*
- * Only the machine's own: a run's name (the kernel release by default) is
- * shared by the machines of a fleet, and one machine's --replace must not
- * discard another's results.
+ * A replacing batch takes its run's place only now, complete; until then
+ * readers see the earlier batches. Those begun after it (larger ids) stay,
+ * and so do other machines': a run's name (the kernel release by default)
+ * is shared by the machines of a fleet, and one machine's --replace must
+ * not discard another's results.
  */
-int batches_delete_before(struct store *st, int64_t run_id, int64_t batch_id,
-			  struct error *err)
+int batch_finish(struct store *st, int64_t batch_id, bool complete, bool measured,
+		 struct error *err)
 {
-	return sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2 AND "
-			MACHINE_OF("batches.id") " = " MACHINE_OF("$2"),
-			SQL_ARGS(SQL_INT(run_id), SQL_INT(batch_id)), err,
-			"discard earlier batches");
+	struct batch_state state = { 0 };
+	int rc = batch_get(st, batch_id, &state, err);
+
+	/* one that measured nothing replaces nothing: it stays hidden, resumable */
+	if (!rc && state.replacing && !measured)
+		complete = false;
+	/*
+	 * nor is a job's stored: its job fails, and its batches are whole or
+	 * not at all (unfinished, they hold no run name once it has failed)
+	 */
+	if (!measured && st->job_id)
+		complete = false;
+	rc = rc || sql_exec(st, "UPDATE batches SET complete = $1, finished = {now} WHERE id = $2",
+			    SQL_ARGS(SQL_INT(complete), SQL_INT(batch_id)), err,
+			    "finish the batch") ||
+	     (complete && state.replacing &&
+	      sql_exec(st, "DELETE FROM batches WHERE run_id = $1 AND id < $2 AND "
+		       MACHINE_OF("batches.id") " = " MACHINE_OF("$2"),
+		       SQL_ARGS(SQL_INT(state.run_id), SQL_INT(batch_id)), err,
+		       "discard earlier batches")) ? -1 : 0;
+	batch_state_release(&state);
+	return rc;
 }
 
 static int env_row(struct load *l, struct store_stmt *s, struct error *err)

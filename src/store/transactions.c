@@ -215,18 +215,6 @@ static int claim(struct store *st, const struct batch_state *state, struct error
 	return batch_set_writer(st, state->id, &writer, err);
 }
 
-/* The state of a batch that must exist; in a transaction. */
-static int batch_state_of(struct store *st, int64_t batch_id, struct batch_state *state,
-			  struct error *err)
-{
-	int rc = batch_get(st, batch_id, state, err);
-
-	if (!rc)
-		return error_set(err, EXIT_ENV, "batch %lld is no longer in store '%s' (it was "
-				 "replaced; start a new run)", (long long)batch_id, st->location);
-	return rc < 0 ? -1 : 0;
-}
-
 int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 {
 	struct batch_state state = { 0 };
@@ -234,7 +222,7 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
-	rc = batch_state_of(st, batch_id, &state, err) || claim(st, &state, err) ? -1 : 0;
+	rc = batch_get(st, batch_id, &state, err) || claim(st, &state, err) ? -1 : 0;
 	batch_state_release(&state);
 	return sql_end_write(st, rc, err);
 }
@@ -387,32 +375,6 @@ int store_batch_tasks(struct store *st, int64_t batch_id, pid_t group, struct er
 	return IN_WRITE_TXN(st, err, batch_set_writer(st, batch_id, &writer, err));
 }
 
-/*
- * A replacing batch takes its run's place only now, complete; until then
- * readers see the earlier batches. Those begun after it (larger ids) stay.
- */
-static int finish_one(struct store *st, int64_t batch_id, bool complete, bool measured,
-		      struct error *err)
-{
-	struct batch_state state = { 0 };
-	int rc = batch_state_of(st, batch_id, &state, err);
-
-	/* one that measured nothing replaces nothing: it stays hidden, resumable */
-	if (!rc && state.replacing && !measured)
-		complete = false;
-	/*
-	 * nor is a job's stored: its job fails, and its batches are whole or
-	 * not at all (unfinished, they hold no run name once it has failed)
-	 */
-	if (!measured && st->job_id)
-		complete = false;
-	rc = rc || batch_finish(st, batch_id, complete, err) ||
-	     (complete && state.replacing &&
-	      batches_delete_before(st, state.run_id, batch_id, err)) ? -1 : 0;
-	batch_state_release(&state);
-	return rc;
-}
-
 int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr, bool complete,
 			 bool measured, const char *result, struct error *err)
 {
@@ -421,7 +383,7 @@ int store_batches_finish(struct store *st, const int64_t *batch_ids, size_t nr, 
 	if (sql_begin(st, TXN_WRITE, err))
 		return -1;
 	for (size_t i = 0; i < nr && !rc; i++)
-		rc = finish_one(st, batch_ids[i], complete, measured, err);
+		rc = batch_finish(st, batch_ids[i], complete, measured, err);
 	/* The job goes with its batches: every batch names it, the first says so. */
 	if (!rc && nr && complete && measured)
 		rc = job_complete(st, batch_ids[0], result, err);
