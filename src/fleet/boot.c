@@ -198,7 +198,7 @@ int boot_for(struct store *st, const struct store_job *job, const char *release,
 	}
 	/* past its deadline, a sweep fails it too, with its reason, if it finds the store first */
 	while (!boot_lease.taken &&
-	       (rc = store_job_boot_failed(st, job->id, job->claim, why, &err)) < 0) {
+	       (rc = store_job_fail(st, job->id, job->claim, true, why, &err)) < 0) {
 		/* said before any wait for the store, as the job's, which it likely is */
 		if (!said)
 			fprintf(stderr, "schedperf: job %lld: cannot boot %s: %s\n",

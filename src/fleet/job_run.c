@@ -241,7 +241,7 @@ enum job_end {
 static int fail_unless_done(struct store *st, const struct store_job *job, const char *reason,
 			    enum job_end *end, struct error *err)
 {
-	int rc = store_job_fail(st, job->id, job->claim, reason, err);
+	int rc = store_job_fail(st, job->id, job->claim, false, reason, err);
 
 	*end = JOB_FAILED;
 	if (rc)

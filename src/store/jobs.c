@@ -156,15 +156,6 @@ int store_job_booted(struct store *st, const char *worker, const char *release, 
 	return rc > 0 ? 3 : rc;
 }
 
-int store_job_boot_failed(struct store *st, int64_t id, const char *claim, const char *reason,
-			  struct error *err)
-{
-	return one_row(st, "UPDATE jobs SET state = 'failed', reason = $3, since = {now} "
-		       "WHERE id = $1 AND claim = $2 AND state = 'booting' RETURNING id",
-		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), err,
-		       "fail the job whose boot failed");
-}
-
 int store_jobs_expire_boots(struct store *st, struct error *err)
 {
 	return no_queue(st, err) ? -1 :
@@ -192,13 +183,14 @@ int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
 		       "renew a job's lease");
 }
 
-int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
-		   struct error *err)
+int store_job_fail(struct store *st, int64_t id, const char *claim, bool booting,
+		   const char *reason, struct error *err)
 {
 	return one_row(st, "UPDATE jobs SET state = 'failed', reason = $3, since = {now} "
-		       "WHERE id = $1 AND claim = $2 AND state = 'running' RETURNING id",
-		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), err,
-		       "record a job's failure");
+		       "WHERE id = $1 AND claim = $2 AND state = $4 RETURNING id",
+		       SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason),
+				SQL_TEXT(booting ? "booting" : "running")), err,
+		       booting ? "fail the job whose boot failed" : "record a job's failure");
 }
 
 int store_job_give_back(struct store *st, int64_t id, const char *claim, struct error *err)

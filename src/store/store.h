@@ -397,25 +397,25 @@ int store_job_claim(struct store *st, const char *worker, int lease, const char 
  * reboot (a worker started during another's boot command, or that one
  * killed in it): 3 with the job a lost worker's running one, once that
  * lease is over. 0 when nothing was done. A boot that failed otherwise
- * fails it with @reason: 1, or 0 when no longer booting under @claim
- * (cancelled); a machine not back by its deadline fails it when
+ * fails it (store_job_fail()); a machine not back by its deadline fails it when
  * store_jobs_expire_boots() or a claim looks.
  */
 int store_job_booting(struct store *st, int64_t id, const char *claim, int timeout,
 		      const char *home, int lease, struct error *err);
 int store_job_booted(struct store *st, const char *worker, const char *release, int lease,
 		     struct store_job *job, struct error *err);
-int store_job_boot_failed(struct store *st, int64_t id, const char *claim, const char *reason,
-			  struct error *err);
 int store_jobs_expire_boots(struct store *st, struct error *err);
 /* Job @id may run only on machine @host from now on (a bisection's first job). */
 int store_job_pin(struct store *st, int64_t id, const char *host, struct error *err);
 /* Extend the lease: 1 while the job is still this claim's, 0 when it is not (cancelled, lost). */
 int store_job_renew(struct store *st, int64_t id, const char *claim, int lease,
 		    struct error *err);
-/* Fail a claimed job with @reason: 1, or 0 when no longer running under @claim. */
-int store_job_fail(struct store *st, int64_t id, const char *claim, const char *reason,
-		   struct error *err);
+/*
+ * Fail a claimed job with @reason: 1, or 0 when no longer running (with
+ * @booting, booting: store_job_booting()) under @claim.
+ */
+int store_job_fail(struct store *st, int64_t id, const char *claim, bool booting,
+		   const char *reason, struct error *err);
 /*
  * Its worker was stopped: queue the job again at once, this claim not
  * counted, its batches going as a lost run's (a booting one, its boot not
