@@ -70,14 +70,10 @@ int sql_row(struct store *st, const char *sql, const struct sql_arg *args, size_
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what)
 {
-	struct store_stmt *s;
-	int rc = sql_row(st, sql, args, nr, &s, err, what);
+	static const struct sql_field id_field = { SQL_F_INT, 0, sizeof(*id) };
+	static const struct sql_shape id_shape = { &id_field, 1, sizeof(*id) };
 
-	if (rc > 0) {
-		*id = sql_int(s, 0);
-		sql_done(s);
-	}
-	return rc;
+	return sql_one(st, sql, args, nr, &id_shape, id, err, what);
 }
 
 void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item)
