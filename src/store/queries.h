@@ -43,6 +43,8 @@ struct batch_state {
 };
 
 void batch_state_release(struct batch_state *state);
+/* Those of a list, and the list. */
+void batch_states_release(struct batch_state *states, size_t nr);
 
 /* runs.c */
 /* 1 with *id set, 0 when the run does not exist (and !create). */

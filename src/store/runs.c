@@ -227,6 +227,11 @@ void batch_state_release(struct batch_state *state)
 	sql_release(&state_shape, state);
 }
 
+void batch_states_release(struct batch_state *states, size_t nr)
+{
+	sql_release_list(&state_shape, states, nr);
+}
+
 int batch_set_writer(struct store *st, int64_t batch_id, const struct batch_writer *writer,
 		     struct error *err)
 {

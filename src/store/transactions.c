@@ -87,12 +87,9 @@ static int guard_run(struct store *st, int64_t run_id, struct error *err)
 	size_t nr;
 	int rc = batches_incomplete(st, run_id, &states, &nr, err);
 
-	for (size_t i = 0; i < nr; i++) {
-		if (!rc)
-			rc = writer_conflict(&states[i], err);
-		batch_state_release(&states[i]);
-	}
-	free(states);
+	for (size_t i = 0; i < nr && !rc; i++)
+		rc = writer_conflict(&states[i], err);
+	batch_states_release(states, nr);
 	return rc;
 }
 
@@ -166,9 +163,7 @@ static int run_held(struct store *st, const char *name, int64_t job_id, bool tak
 	}
 	for (size_t i = 0; i < nr && !rc && take; i++)
 		rc = batch_delete(st, states[i].id, err, "delete the batch");
-	for (size_t i = 0; i < nr; i++)
-		batch_state_release(&states[i]);
-	free(states);
+	batch_states_release(states, nr);
 	return rc;
 }
 
@@ -229,20 +224,13 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 
 int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err)
 {
-	struct store_stmt *row;
-	int rc;
+	static const struct sql_field text = { SQL_F_TEXT_OR_NULL, 0, sizeof(*plan) };
+	static const struct sql_shape plan_shape = { &text, 1, sizeof(*plan) };
 
 	*plan = NULL;
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = sql_row(st, "SELECT plan FROM batches WHERE id = $1", SQL_ARGS(SQL_INT(batch_id)),
-		     &row, err, "read a batch's plan");
-	if (rc > 0) {
-		*plan = sql_strdup_or_null(row, 0);
-		sql_done(row);
-	}
-	sql_end_read(st);
-	return rc < 0 ? -1 : 0;
+	return IN_READ_TXN(st, err, sql_one(st, "SELECT plan FROM batches WHERE id = $1",
+					    SQL_ARGS(SQL_INT(batch_id)), &plan_shape, plan, err,
+					    "read a batch's plan")) < 0 ? -1 : 0;
 }
 
 int store_run_taken(struct store *st, const char *name, bool *taken, struct error *err)
@@ -359,9 +347,7 @@ int store_resume_find(struct store *st, const char *name, int64_t *batch_id, cha
 		*plan = states[at].plan;
 		states[at].plan = NULL;
 	}
-	for (size_t i = 0; i < nr; i++)
-		batch_state_release(&states[i]);
-	free(states);
+	batch_states_release(states, nr);
 	return sql_end_write(st, rc, err);
 }
 
