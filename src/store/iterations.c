@@ -600,21 +600,20 @@ static const char samples_damage_sql[] = "SELECT r.name, m.name, s.value FROM sa
 	"CROSS JOIN metrics m CROSS JOIN benchmarks k CROSS JOIN batches b CROSS JOIN runs r "
 	"WHERE (s.value > 1.7976931348623157e308 OR s.value < -1.7976931348623157e308) AND "
 	"m.id = s.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id AND "
-	"r.id = b.run_id LIMIT 1";
+	"r.id = b.run_id LIMIT $1";
 
+static void sample_damage_row(void *ctx, struct store_stmt *s, struct sql_arg *args,
+			      char *buf, size_t len)
+{
+	snprintf(buf, len, "a sample of metric '%.64s' of run '%.64s' %s (restore the store "
+		 "from a backup)", sql_text(s, 1), sql_text(s, 0), sample_wrong(sql_real(s, 2)));
+}
+
+/* A page of one row, and no key: the first such sample is the damage. */
 int samples_damage(struct store *st, char *buf, size_t len, struct error *err)
 {
-	struct store_stmt *s = NULL;
-	int rc;
+	struct sql_arg page[1];
 
-	if (sql_begin(st, TXN_READ, err))
-		return -1;
-	rc = sql_row(st, samples_damage_sql, SQL_NO_ARGS, &s, err, "check the store");
-	if (rc > 0)
-		snprintf(buf, len, "a sample of metric '%.64s' of run '%.64s' %s (restore the "
-			 "store from a backup)", sql_text(s, 1), sql_text(s, 0),
-			 sample_wrong(sql_real(s, 2)));
-	sql_done(s);
-	sql_end_read(st);
-	return rc < 0 ? -1 : 0;
+	return sql_check_pages(st, samples_damage_sql, page, 0, 1, sample_damage_row, NULL, buf,
+			       len, err);
 }
