@@ -123,12 +123,18 @@ int store_benchmark_add(struct store *st, int64_t batch_id,
 	return sql_end_write(st, rc, err);
 }
 
+#define PROGRESS(field) SQL_FIELD(INT, struct benchmark_progress, field)
+static const struct sql_field progress_fields[] = {
+	PROGRESS(next_seq), PROGRESS(warmup_done), PROGRESS(measured_done),
+};
+static const struct sql_shape progress_shape =
+	SQL_SHAPE(struct benchmark_progress, progress_fields);
+
 static int find_progress(struct store *st, int64_t batch_id, size_t position,
 			 const struct result_benchmark *bench, int64_t *bench_id,
 			 int64_t *metric_ids, struct benchmark_progress *progress,
 			 struct error *err)
 {
-	struct store_stmt *s;
 	int rc = sql_id(st, "SELECT id FROM benchmarks WHERE batch_id = $1 AND position = $2",
 			SQL_ARGS(SQL_INT(batch_id), SQL_INT(position)), bench_id, err,
 			"find the benchmark to resume");
@@ -145,20 +151,14 @@ static int find_progress(struct store *st, int64_t batch_id, size_t position,
 		if (!rc)
 			metric_ids[i] = 0;
 	}
-	rc = sql_row(st, "SELECT coalesce(max(seq) + 1, 0), "
+	rc = sql_one(st, "SELECT coalesce(max(seq) + 1, 0), "
 		     "count(*) FILTER (WHERE warmup AND failure IS NULL AND NOT rerun), "
 		     "count(*) FILTER (WHERE NOT warmup AND failure IS NULL AND NOT rerun) "
-		     "FROM iterations WHERE benchmark_id = $1", SQL_ARGS(SQL_INT(*bench_id)), &s,
-		     err, "count iterations");
+		     "FROM iterations WHERE benchmark_id = $1", SQL_ARGS(SQL_INT(*bench_id)),
+		     &progress_shape, progress, err, "count iterations");
 	if (rc == 0)
 		return error_set(err, EXIT_INTERNAL, "counting iterations returned no row");
-	if (rc < 0)
-		return -1;
-	progress->next_seq = (int)sql_int(s, 0);
-	progress->warmup_done = (int)sql_int(s, 1);
-	progress->measured_done = (int)sql_int(s, 2);
-	sql_done(s);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 int store_benchmark_progress(struct store *st, int64_t batch_id, size_t position,

@@ -50,23 +50,6 @@ int sql_exec(struct store *st, const char *sql, const struct sql_arg *args, size
 	return rc;
 }
 
-int sql_row(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
-	    struct store_stmt **row, struct error *err, const char *what)
-{
-	struct store_stmt *s = sql_query(st, sql, args, nr, err);
-	int rc;
-
-	*row = NULL;
-	if (!s)
-		return -1;
-	rc = sql_step(s, err, what);
-	if (rc > 0)
-		*row = s;
-	else
-		sql_done(s);
-	return rc;
-}
-
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what)
 {
@@ -129,13 +112,12 @@ void sql_release_list(const struct sql_shape *shape, void *list, size_t nr)
 int sql_one(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	    const struct sql_shape *shape, void *item, struct error *err, const char *what)
 {
-	struct store_stmt *s;
-	int rc = sql_row(st, sql, args, nr, &s, err, what);
+	struct store_stmt *s = sql_query(st, sql, args, nr, err);
+	int rc = s ? sql_step(s, err, what) : -1;
 
-	if (rc > 0) {
+	if (rc > 0)
 		sql_read(s, shape, item);
-		sql_done(s);
-	}
+	sql_done(s);
 	return rc;
 }
 

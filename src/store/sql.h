@@ -45,12 +45,6 @@ struct store_stmt *sql_query(struct store *st, const char *sql, const struct sql
 /* A statement whose rows are not read (INSERT, UPDATE, DELETE): 0, or -1 with @err. */
 int sql_exec(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	     struct error *err, const char *what);
-/*
- * A query for one row: 1 with *@row on it (read it, then sql_done()), 0
- * when there is none, -1 with @err.
- */
-int sql_row(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
-	    struct store_stmt **row, struct error *err, const char *what);
 /* An INSERT ... RETURNING id: 0 with *@id, or -1 with @err. */
 int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	       int64_t *id, struct error *err, const char *what);
