@@ -171,12 +171,10 @@ static int import_batch(struct store *st, const struct result_batch *from,
 	int64_t run_id;
 	int rc;
 
-	rc = run_find(st, batch.name, false, &run_id, err);
+	rc = run_find(st, batch.name, true, &run_id, err);
 	if (rc < 0)
 		return -1;
-	if (!rc) {
-		if (run_find(st, batch.name, true, &run_id, err) < 0)
-			return -1;
+	if (rc == 2) {
 		added->ids = xreallocarray(added->ids, added->nr + 1, sizeof(*added->ids));
 		added->ids[added->nr++] = run_id;
 	}

@@ -47,7 +47,7 @@ void batch_state_release(struct batch_state *state);
 void batch_states_release(struct batch_state *states, size_t nr);
 
 /* runs.c */
-/* 1 with *id set, 0 when the run does not exist (and !create). */
+/* 1 with *id set, 0 when the run does not exist (and !create), 2 when it was created. */
 int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	     struct error *err);
 /*

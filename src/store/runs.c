@@ -21,7 +21,7 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	if (rc || !create)
 		return rc;
 	return sql_insert(st, "INSERT INTO runs (name) VALUES ($1) RETURNING id",
-			  SQL_ARGS(SQL_TEXT(name)), id, err, "add a run") ? -1 : 1;
+			  SQL_ARGS(SQL_TEXT(name)), id, err, "add a run") ? -1 : 2;
 }
 
 /*
