@@ -59,6 +59,17 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
 	return sql_one(st, sql, args, nr, &id_shape, id, err, what);
 }
 
+/* A process identity in columns @boot, @boot + 1 (the pid: NULL for none), @boot + 2. */
+static void sql_process(struct store_stmt *s, int boot, struct process_id *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (sql_null(s, boot + 1))
+		return;
+	snprintf(p->boot, sizeof(p->boot), "%s", sql_text(s, boot));
+	p->pid = sql_int(s, boot + 1);
+	p->start = (uint64_t)sql_int(s, boot + 2);
+}
+
 void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item)
 {
 	int col = 0;
@@ -81,13 +92,14 @@ void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item)
 			*(char **)at = sql_strdup(s, col++);
 			break;
 		case SQL_F_TEXT_OR_NULL:
-			*(char **)at = sql_strdup_or_null(s, col++);
+			*(char **)at = sql_null(s, col) ? NULL : sql_strdup(s, col);
+			col++;
 			break;
 		case SQL_F_QUOTED:
 			*(char **)at = utf8_unquoted(sql_text(s, col++));
 			break;
 		case SQL_F_PROCESS:
-			sql_process(s, col, col + 1, (struct process_id *)at);
+			sql_process(s, col, (struct process_id *)at);
 			col += 3;
 			break;
 		}
@@ -197,21 +209,6 @@ int sql_end_write(struct store *st, int rc, struct error *err)
 char *sql_strdup(struct store_stmt *s, int col)
 {
 	return xstrdup(sql_text(s, col));
-}
-
-char *sql_strdup_or_null(struct store_stmt *s, int col)
-{
-	return sql_null(s, col) ? NULL : sql_strdup(s, col);
-}
-
-void sql_process(struct store_stmt *s, int boot, int pid, struct process_id *p)
-{
-	memset(p, 0, sizeof(*p));
-	if (sql_null(s, pid))
-		return;
-	snprintf(p->boot, sizeof(p->boot), "%s", sql_text(s, boot));
-	p->pid = sql_int(s, pid);
-	p->start = (uint64_t)sql_int(s, pid + 1);
 }
 
 /*

@@ -56,7 +56,7 @@ int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t
  * column, so that a struct's columns are listed once, for reading a row
  * and for letting the struct go. An integer goes into a field of its size
  * (a bool, an int, 64 bits); a process identity takes three columns
- * (sql_process()); quoted text is read back unquoted (utf8_unquoted()).
+ * (SQL_PROCESS()); quoted text is read back unquoted (utf8_unquoted()).
  */
 struct sql_field {
 	enum { SQL_F_INT, SQL_F_TEXT, SQL_F_TEXT_OR_NULL, SQL_F_QUOTED, SQL_F_PROCESS } type;
@@ -211,19 +211,16 @@ static inline const char *sql_text(struct store_stmt *s, int col)
 	return text ? text : "";
 }
 
-/* Column @col copied (xstrdup); NULL for NULL with sql_strdup_or_null(). */
+/* Column @col copied (xstrdup). */
 char *sql_strdup(struct store_stmt *s, int col);
-char *sql_strdup_or_null(struct store_stmt *s, int col);
 
 /*
  * A process identity (util/process.h) as three values, boot, pid and
- * start, all NULL for none; read back from columns @boot, @pid (and the
- * start after it).
+ * start, all NULL for none; read back as a shape's SQL_F_PROCESS.
  */
 #define SQL_PROCESS(p) SQL_TEXT((p)->pid ? (p)->boot : NULL), SQL_PID_START(p)
 /* The same without the boot (a process group of the writer's boot). */
 #define SQL_PID_START(p) (p)->pid ? SQL_INT((p)->pid) : SQL_NULL, \
 	(p)->pid ? SQL_INT((p)->start) : SQL_NULL
-void sql_process(struct store_stmt *s, int boot, int pid, struct process_id *p);
 
 #endif
