@@ -67,11 +67,12 @@ static int insert_metric_rows(struct store *st, const struct result_benchmark *b
 			rc = sql_rows_add(&rows, SQL_ARGS(SQL_INT(bench_ids[b]), SQL_INT(i),
 							  SQL_TEXT(m->name), SQL_TEXT(m->unit),
 							  SQL_TEXT(better_name(m->better)),
-							  SQL_TEXT(m->source ? m->source : "workload"),
-							  SQL_INT(result_metric_repetitions(m))), err);
+							  SQL_TEXT(m->source ? m->source :
+								   "workload"),
+							  SQL_INT(result_metric_repetitions(m))),
+					  err);
 		}
-	rc = rc || sql_rows_flush(&rows, err) ? -1 : 0;
-	sql_rows_release(&rows);
+	rc = sql_rows_finish(&rows, rc, err);
 	for (size_t b = 0, k = 0; b < nr && !rc; b++)
 		for (size_t i = 0; i < benches[b].nr_metrics; i++, k++)
 			if (!metric_ids[k])
@@ -96,8 +97,7 @@ int benchmarks_insert(struct store *st, int64_t batch_id, size_t position,
 						  SQL_TEXT(benches[b].workload),
 						  SQL_TEXT(benches[b].params)), err);
 	}
-	rc = rc || sql_rows_flush(&rows, err) ? -1 : 0;
-	sql_rows_release(&rows);
+	rc = sql_rows_finish(&rows, rc, err);
 	return rc ? -1 : insert_metric_rows(st, benches, nr, bench_ids, metric_ids, err);
 }
 

@@ -103,11 +103,10 @@ int iteration_rows_add(struct iteration_rows *w, int64_t bench_id, int seq, bool
 
 int iteration_rows_finish(struct iteration_rows *w, int rc, struct error *err)
 {
-	rc = rc || sql_rows_flush(&w->iterations, err) || sql_rows_flush(&w->culprits, err) ||
-	     sql_rows_flush(&w->samples, err) ? -1 : 0;
-	sql_rows_release(&w->iterations);
-	sql_rows_release(&w->samples);
-	sql_rows_release(&w->culprits);
+	/* an iteration's culprits and samples go once its id is known: after it */
+	rc = sql_rows_finish(&w->iterations, rc, err);
+	rc = sql_rows_finish(&w->culprits, rc, err);
+	rc = sql_rows_finish(&w->samples, rc, err);
 	for (size_t i = 0; i < SQL_ROWS; i++)
 		free(w->pending[i].samples);
 	return rc;

@@ -126,8 +126,7 @@ int pack_rows_add(struct pack_rows *w, int64_t metric_id, const struct result_me
 
 int pack_rows_finish(struct pack_rows *w, int rc, struct error *err)
 {
-	rc = rc || sql_rows_flush(&w->rows, err) ? -1 : 0;
-	sql_rows_release(&w->rows);
+	rc = sql_rows_finish(&w->rows, rc, err);
 	for (size_t i = 0; i < SQL_ROWS; i++)
 		free(w->hex[i]);
 	return rc;

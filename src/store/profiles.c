@@ -115,9 +115,10 @@ int profiles_read(struct load *l, struct error *err)
 		id_index_build(&ps.by_id, ps.slots, ps.nr, sizeof(*ps.slots));
 		rc = load_rows(l, SYMBOL_COLUMNS "profile_symbols s ORDER BY s.profile_id, "
 			       "s.position",
-			       SYMBOL_COLUMNS "benchmarks k JOIN profiles p ON p.benchmark_id = k.id "
-			       "JOIN profile_symbols s ON s.profile_id = p.id WHERE k.batch_id = $1 "
-			       "ORDER BY s.profile_id, s.position", symbol_row, err);
+			       SYMBOL_COLUMNS "benchmarks k JOIN profiles p ON "
+			       "p.benchmark_id = k.id JOIN profile_symbols s ON s.profile_id = "
+			       "p.id WHERE k.batch_id = $1 ORDER BY s.profile_id, s.position",
+			       symbol_row, err);
 	}
 	free(ps.slots);
 	free(ps.by_id.ids);

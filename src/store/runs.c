@@ -132,11 +132,11 @@ int store_check_run_own(const char *db, const char *name, struct error *err)
 	if (store_open_existing(db, &st, err))
 		return -1;
 	rc = IN_READ_TXN(st, err, sql_id(st, "SELECT " EXPERIMENT_KIND("e.value") " FROM "
-					 "batches b JOIN runs r ON r.id = b.run_id JOIN environment "
-					 "e ON e.batch_id = b.id AND e.key = 'experiment' WHERE "
-					 "r.name = $1 AND " HOLDS_RUN("$2") " LIMIT 1",
-					 SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &kind,
-					 err, "find the run's batches"));
+					 "batches b JOIN runs r ON r.id = b.run_id JOIN "
+					 "environment e ON e.batch_id = b.id AND e.key = "
+					 "'experiment' WHERE r.name = $1 AND " HOLDS_RUN("$2")
+					 " LIMIT 1", SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)),
+					 &kind, err, "find the run's batches"));
 	store_close(st);
 	return rc <= 0 ? rc : run_own_error(name, kind, err);
 }

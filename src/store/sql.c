@@ -325,7 +325,7 @@ static int ids_given(struct sql_rows *r, struct error *err)
 	return rc;
 }
 
-int sql_rows_flush(struct sql_rows *r, struct error *err)
+static int sql_rows_flush(struct sql_rows *r, struct error *err)
 {
 	char *const *text = r->insert->text[r->give_ids];
 	int rc = 0;
@@ -354,8 +354,10 @@ int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struc
 	return ++r->nr == SQL_ROWS ? sql_rows_flush(r, err) : 0;
 }
 
-void sql_rows_release(struct sql_rows *r)
+int sql_rows_finish(struct sql_rows *r, int rc, struct error *err)
 {
+	rc = rc || sql_rows_flush(r, err) ? -1 : 0;
 	free(r->args);
 	r->args = NULL;
+	return rc;
 }

@@ -159,9 +159,8 @@ void sql_rows_init(struct sql_rows *r, struct store *st, struct sql_insert *inse
  * r->nr of its chunk; a full chunk is sent: 0, or -1 with @err.
  */
 int sql_rows_add(struct sql_rows *r, const struct sql_arg *row, size_t nr, struct error *err);
-/* Send the rows held: 0, or -1 with @err. */
-int sql_rows_flush(struct sql_rows *r, struct error *err);
-void sql_rows_release(struct sql_rows *r);
+/* Send the rows held unless @rc (how the adding went) is -1, and let go: 0, or -1 with @err. */
+int sql_rows_finish(struct sql_rows *r, int rc, struct error *err);
 
 /*
  * Begin a transaction; on a connection lost since the last call, connect
