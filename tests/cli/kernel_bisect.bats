@@ -78,6 +78,8 @@ teardown() {
 	done
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null
 	escapee_kill "$TMP/sid"
+	# a server that a boot command froze is thawed before it is stopped
+	[ ! -s "$TMP/frozen" ] || FROZEN=$(cat "$TMP/frozen")
 	own_pg_stop
 	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
@@ -221,15 +223,27 @@ install() {
 	own_pg_start
 	sp --db "$OWN_URL" db init >/dev/null
 	id=$(sp --db "$OWN_URL" submit --machine m1 --kernel 6.18.0-new command -p cmd=true)
+	# the boot command stops the server (as own_pg_freeze does) before anything
+	# else: the freeze comes within the boot however slow the machine, so a
+	# short --boot-timeout does not run out before it
+	cat >"$TMP/freeze.sh" <<EOF
+p=\$(head -1 "$OWN/data/postmaster.pid")
+echo "\$p \$(pgrep -P "\$p" | tr '\n' ' ')" >"$TMP/frozen.new"
+mv "$TMP/frozen.new" "$TMP/frozen"
+kill -STOP \$(cat "$TMP/frozen")
+echo \$\$ >"$TMP/boot.pid"
+exec sleep 600 >/dev/null 2>&1
+EOF
 	SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$OWN_URL" worker --once --lease 3 \
-		--boot-cmd "echo \$\$ >'$TMP/boot.pid'; exec sleep 600 >/dev/null 2>&1" \
-		--boot-timeout 10 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--boot-cmd "exec sh '$TMP/freeze.sh'" \
+		--boot-timeout 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	local rc=0
+	wait_for test -s "$TMP/frozen"
+	FROZEN=$(cat "$TMP/frozen")
 	wait_for test -s "$TMP/boot.pid"
 	# the lease's renewals, every second, now wait for an answer that never comes
-	own_pg_freeze
-	wait_for grep -q "cannot boot 6.18.0-new: the boot command did not finish within 10 s" \
+	wait_for grep -q "cannot boot 6.18.0-new: the boot command did not finish within 3 s" \
 		"$TMP/err"
 	wait_for grep -q "^schedperf: worker: the store is unreachable: " "$TMP/err"
 	kill -0 "$PID"
@@ -240,7 +254,7 @@ install() {
 	grep -qx "schedperf: worker: the store is reachable again" "$TMP/err"
 	[ "$(own_pg_sql "SELECT state FROM jobs WHERE id = $id")" = failed ]
 	[[ "$(own_pg_sql "SELECT reason FROM jobs WHERE id = $id")" == \
-	   "the boot command did not finish within 10 s (--boot-timeout): it was killed"* ]]
+	   "the boot command did not finish within 3 s (--boot-timeout): it was killed"* ]]
 	local pid=$(cat "$TMP/boot.pid")
 	kill -9 "$pid" 2>/dev/null && { echo "the boot command lives on"; return 1; }
 	true
@@ -493,13 +507,13 @@ tree_of() {	# tree_of REGRESSION [N [TREE]]
 }
 
 # The machine of a job that runs on the kernel it needs (no boot under
-# way), into $TMP/busy.
+# way), and the job's id, into $TMP/busy.
 running_on_its_kernel() {
-	local worker kernel
-	read -r worker kernel < <(psql_in "$PGDB" "SELECT worker, kernel FROM jobs
+	local id worker kernel
+	read -r id worker kernel < <(psql_in "$PGDB" "SELECT id, worker, kernel FROM jobs
 		WHERE state = 'running' LIMIT 1" | tr '|' ' ')
 	[ -n "$worker" ] && [ "$(cat "$TMP/$worker/release")" = "$kernel" ] &&
-		echo "$worker" >"$TMP/busy"
+		echo "$worker $id" >"$TMP/busy"
 }
 
 quoted() {	# quoted URL: as a message quotes a store's URL for a shell (it has ? and &)
@@ -514,27 +528,29 @@ release_of() {
 	echo "6.18.0-sim-$(commit_of "$1" | cut -c1-12)"
 }
 
-@test "bisect --kernel-tree: a fleet of two finds a 20 % regression in 8 kernels, through a broken boot, a killed worker and a killed controller" {
-	# 8 kernels: git bisect's steps are changes 4 (good), 6 (the broken
-	# kernel: a skip) and 5 (bad), the controller killed after the first
-	tree_of 5 8
+@test "bisect --kernel-tree: a fleet of two finds a 20 % regression in 4 kernels, through a broken boot, a killed worker and a killed controller" {
+	# 4 kernels: git bisect's steps are changes 3 (the broken kernel: a
+	# skip) and 2 (bad), the controller killed after the first
+	tree_of 2 4
 	machine m1
 	machine m2
 	sp --db "$PG" db init >/dev/null
-	# change 6's kernel does not boot on either machine
-	release_of 6 | tee "$TMP/m1/broken" >"$TMP/m2/broken"
+	# change 3's kernel does not boot on either machine
+	release_of 3 | tee "$TMP/m1/broken" >"$TMP/m2/broken"
 	start m1
 	start m2
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
-	      --good HEAD~7 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 11)
+	      --good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 11)
 	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	# a worker killed while it runs a job (not while it boots): its lease
-	# runs out, and it runs again
+	# runs out (moved into the past, as its seconds would), and it runs again
 	wait_for running_on_its_kernel
-	busy=$(cat "$TMP/busy")
+	read -r busy job <"$TMP/busy"
 	kill -9 "$(cat "$TMP/$busy/pid")"
+	psql_in "$PGDB" "UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second'
+		WHERE id = $job AND state = 'running'"
 	start "$busy"
 	# the controller killed once the first step is stored; resumed, it goes on
 	wait_for sh -c "psql -qXAt '$PG' -c \"SELECT doc FROM bisections\" | grep -q '\"told\":true'"
@@ -545,7 +561,7 @@ release_of() {
 	echo "$output"
 	cat "$TMP"/m*/log
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"culprit $(commit_of 5 | cut -c1-12) change 5"* ]]
+	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
 	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
 	host=$(json 'd["machine_host"]' "$TMP/b.json")
 	# every measurement on the one machine, on the kernel its commit built
@@ -568,7 +584,7 @@ for line in open(sys.argv[2]):
 PY
 	# the broken kernel's step is a skip, with the boot's reason
 	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" == \
-	   *"came back on $HOME_RELEASE, not on $(release_of 6)"* ]]
+	   *"came back on $HOME_RELEASE, not on $(release_of 3)"* ]]
 	# the tree is where it was, and git's bisection over
 	[ "$(git -C "$TMP/tree" symbolic-ref --short HEAD)" = master ]
 	run git -C "$TMP/tree" bisect log
@@ -607,7 +623,9 @@ cut_reached() {
 }
 
 @test "bisect --kernel-tree: --resume finishes a checkout cut short by a kill, never over an edit" {
-	tree_of 3 3
+	# the checkout cut short is the good end's, the first; with the bad end
+	# next to it, there is no step to measure after the --resume
+	tree_of 2 2
 	machine m1
 	sp --db "$PG" db init >/dev/null
 	start m1
@@ -616,7 +634,7 @@ cut_reached() {
 	commit_of 1 >"$TMP/cut"
 	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
 		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
-		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~2 \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~1 \
 		--bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for cut_reached "$PID"
@@ -657,7 +675,7 @@ cut_reached() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"the checkout of $(commit_of 1 | cut -c1-12) that the stopped bisection $(
 		)left half done is done again"* ]]
-	[[ "$output" == *"culprit $(commit_of 3 | cut -c1-12) change 3"* ]]
+	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
 	[ "$(git symbolic-ref --short HEAD)" = master ]
 	[ "$(git rev-parse HEAD)" = "$head" ]
 	[ -z "$(git status --porcelain --untracked-files=no)" ]
@@ -711,9 +729,9 @@ cut_reached() {
 
 @test "bisect --kernel-tree: two bisections share a fleet, each on the machine it started on" {
 	# two trees whose kernels have distinct releases: each tree's commits are its own;
-	# each bisection has one step, change 2 (good in ta, bad in tb)
-	tree_of 3 3 "$TMP/ta"
-	tree_of 2 3 "$TMP/tb"
+	# each bisection has no step: its ends, then its culprit against its parent
+	tree_of 2 2 "$TMP/ta"
+	tree_of 2 2 "$TMP/tb"
 	cd "$TMP"
 	machine m1
 	machine m2
@@ -722,14 +740,14 @@ cut_reached() {
 	start m2
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)'
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
-	      --good HEAD~2 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3)
+	      --good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3)
 	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/ta" >"$TMP/a.out" 2>&1 &
 	a=$!
 	"$SP" --db "$PG" bisect "${args[@]}" --kernel-tree "$TMP/tb" >"$TMP/b.out" 2>&1 &
 	b=$!
 	wait "$a" || { cat "$TMP/a.out"; return 1; }
 	wait "$b" || { cat "$TMP/b.out"; return 1; }
-	grep -q "culprit $(git -C "$TMP/ta" log --format=%h --abbrev=12 --grep='^change 3$') change 3" "$TMP/a.out"
+	grep -q "culprit $(git -C "$TMP/ta" log --format=%h --abbrev=12 --grep='^change 2$') change 2" "$TMP/a.out"
 	grep -q "culprit $(git -C "$TMP/tb" log --format=%h --abbrev=12 --grep='^change 2$') change 2" "$TMP/b.out"
 	# each bisection's batches on its own machine, whichever that was
 	for id in 1 2; do
@@ -835,65 +853,63 @@ complete_batches() {
 		ON r.id = b.run_id WHERE b.complete GROUP BY r.name ORDER BY r.name"
 }
 
-@test "bisect --kernel-tree: a round a job failed keeps no batch of any side, and says so" {
-	tree_of 2 3
+# kind_build: the build of the test below, in $TMP/build.sh: the 3rd and 4th
+# kernels built (the first two steps', whichever git bisect picks, after the
+# ends') do not boot on m1; on the 5th's and 6th's the workload prints value 0.
+kind_build() {
+	cat >"$TMP/build.sh" <<EOF
+n=\$((\$(cat '$TMP/builds' 2>/dev/null || echo 0) + 1))
+echo \$n >'$TMP/builds'
+r=\$(make -s kernelrelease)
+case \$n in
+3|4) echo "\$r" >>'$TMP/m1/broken'; cat level ;;
+5|6) echo 0 ;;
+*) cat level ;;
+esac >"\$KERNELS/\$r.level"
+EOF
+}
+
+@test "bisect --kernel-tree: a round a job failed, or with no positive value, keeps no batch, says so; its step is a skip, and so is the next" {
+	# 4 steps, each's first round dropped at the step's job, after the ends'
+	# jobs stored theirs: two whose kernels do not boot, then two whose
+	# value is 0, each a second one after a first
+	tree_of 2 6
 	machine m1
 	sp --db "$PG" db init >/dev/null
-	# the kernel of the one step, change 2, does not boot: the step's first
-	# round fails at the step's job, after the ends' jobs stored theirs
-	release_of 2 >"$TMP/m1/broken"
+	kind_build
 	start m1
 	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
-		--kernel-tree "$TMP/tree" \
-		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1 \
-		--good HEAD~2 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5
+		--kernel-tree "$TMP/tree" --build "sh '$TMP/build.sh'" --machine m1 \
+		--good HEAD~5 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"only skipped commits left"* ]]
 	# the ends' runs hold the ends' rounds, no more: compare pools them
 	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
 	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
-	[ "$(json '[s["blocks"] for s in d["steps"]]' "$TMP/b.json")" = "[0]" ]
+	[ "$(json '[s["blocks"] for s in d["steps"]]' "$TMP/b.json")" = "[0, 0, 0, 0]" ]
+	[ "$(json '[s["verdict"] for s in d["steps"]]' "$TMP/b.json")" = \
+	  "['skip', 'skip', 'skip', 'skip']" ]
 	[ "$(complete_batches)" = "bisect-1-bad|$e"$'\n'"bisect-1-good|$e" ] ||
 		{ complete_batches; false; }
-	# the failed jobs (their kernels did not boot) stored nothing either
+	# the failed jobs (their kernels did not boot) stored nothing either, nor the zeros
 	[ "$(psql_in "$PGDB" "SELECT count(*) FROM runs WHERE name NOT IN
 		('bisect-1-good', 'bisect-1-bad')")" -eq 0 ]
-	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state = 'failed'")" -eq 1 ]
-	# and says so, with the step's reason
-	h=$(commit_of 2 | cut -c1-12)
-	[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 $(
-		)failed: the machine came back on $HOME_RELEASE, not on $(release_of 2)"*$(
-		)"; its block is dropped, bisect-1-good's and bisect-1-bad's samples $(
-		)of it deleted"$'\n'* ]]
-}
-
-@test "bisect --kernel-tree: a job with no positive value drops its round; its step is a skip" {
-	tree_of 2 3
-	machine m1
-	sp --db "$PG" db init >/dev/null
-	start m1
-	# the workload prints value 0 on the kernel of the one step, change 2
-	zero="$(release_of 2)"
-	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
-		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~2 --bad HEAD \
-		--build "r=\$(make -s kernelrelease); case ' $zero ' in *\" \$r \"*) echo 0 ;;
-			 *) cat level ;; esac >\"\$KERNELS/\$r.level\"" \
-		--boot-iterations 3 --alpha 0.4 --seed 5
-	echo "$output"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"only skipped commits left"* ]]
-	sp --db "$PG" bisect --show --format json >"$TMP/b.json"
-	[ "$(json '[s["verdict"] for s in d["steps"]]' "$TMP/b.json")" = "['skip']" ]
-	h=$(commit_of 2 | cut -c1-12)
-	[[ "$(json "[s['reason'] for s in d['steps'] if s['commit'].startswith('$h')][0]" \
-		"$TMP/b.json")" == *"for bisect-1-$h on m1 is done, but stored no positive "* ]]
-	[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 is $(
-		)done, but stored no positive "*"; its block is dropped"* ]]
-	# no batch of the step's zeros is left for compare to pool
-	e=$(json 'd["ends"]["blocks"]' "$TMP/b.json")
-	[ "$(complete_batches)" = "bisect-1-bad|$e"$'\n'"bisect-1-good|$e" ] ||
-		{ complete_batches; false; }
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM jobs WHERE state = 'failed'")" -eq 2 ]
+	# and says so, step by step, in the steps' order
+	read -r s1 s2 s3 s4 < <(json '" ".join(s["commit"][:12] for s in d["steps"])' "$TMP/b.json")
+	for h in "$s1" "$s2"; do
+		[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 $(
+			)failed: the machine came back on $HOME_RELEASE, not on 6.18.0-sim-$h"*$(
+			)"; its block is dropped, bisect-1-good's and bisect-1-bad's samples $(
+			)of it deleted"$'\n'* ]]
+	done
+	for h in "$s3" "$s4"; do
+		[[ "$(json "[s['reason'] for s in d['steps'] if s['commit'].startswith('$h')][0]" \
+			"$TMP/b.json")" == *"for bisect-1-$h on m1 is done, but stored no positive "* ]]
+		[[ "$output" == *$'\n'"schedperf: warning: job "[0-9]*" for bisect-1-$h on m1 is $(
+			)done, but stored no positive "*"; its block is dropped"* ]]
+	done
 }
 
 @test "bisect --kernel-tree: a round whose batch went before its record said so goes on --resume" {
