@@ -6,9 +6,13 @@ load helpers
 
 # The outage tests stop or freeze a server of their own: each a copy of the
 # one made here, its store's schema in, rather than an initdb and a db init
-# of their own, which are most of their time on a loaded machine.
+# of their own, which are most of their time on a loaded machine. The
+# other tests share one database, emptied before each (empty_db), rather
+# than each a database created and dropped: two calls of psql fewer a test.
 setup_file() {
 	pg_setup_file
+	PGDB=$(pg_new_db)
+	export PGDB
 	OWN_TEMPLATE=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
 	SCHEDPERF_DB=$("$BATS_TEST_DIRNAME/../pg-server.sh" start "$OWN_TEMPLATE") \
 		"$SCHEDPERF" db init >/dev/null
@@ -18,14 +22,31 @@ setup_file() {
 
 teardown_file() {
 	"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$OWN_TEMPLATE"
+	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	pg_teardown_file
+}
+
+# empty_db: $PGDB as a new database is, whatever the test before left in
+# it: its connections ended (a process a failed test left), and its schema
+# public made again as PostgreSQL makes it (the store's tables, their
+# sequences and the grants on them go with the old one).
+empty_db() {
+	psql_in "$PGDB" "SET client_min_messages = warning;
+		SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid();
+		DROP SCHEMA public CASCADE;
+		CREATE SCHEMA public AUTHORIZATION pg_database_owner;
+		GRANT USAGE ON SCHEMA public TO PUBLIC;
+		COMMENT ON SCHEMA public IS 'standard public schema'" >/dev/null
 }
 
 setup() {
 	TMP=$(mktemp -d)
 	SP="$SCHEDPERF"
-	PGDB=$(pg_new_db)
-	export SCHEDPERF_DB=$(pg_url "$PGDB")
+	empty_db
+	# the test's number in the URL, so that process_on_this_store finds no
+	# process of another test's, whose store was the same database
+	export SCHEDPERF_DB="$(pg_url "$PGDB")&application_name=queue-$BATS_TEST_NUMBER"
 	workers=()
 }
 
@@ -33,7 +54,6 @@ teardown() {
 	for w in "${workers[@]}"; do kill -KILL "$w" 2>/dev/null || true; done
 	own_pg_stop
 	[ -z "${GROUP:-}" ] || rmdir "$GROUP" 2>/dev/null || true
-	psql_in postgres "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" || true
 	rm -rf "$TMP"
 }
 
@@ -90,7 +110,7 @@ static void linger(void)
 	while (getpid() == self && getenv("LINGER_FOREVER"))
 		pause();	/* a run that hangs after its last commit */
 	if (getpid() == self)
-		usleep(2500000);
+		usleep(1000000);	/* a renewal or more, well within its lease */
 }
 __attribute__((constructor)) static void start(void)
 {
@@ -103,7 +123,7 @@ EOF
 	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
 	run env LD_PRELOAD="$TMP/linger.so" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$SP" worker --once --lease 3
+		"$SP" worker --once --lease 2
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"no longer this worker's"* ]]
 	[[ "$output" == *"job 1: done"* ]]
@@ -112,9 +132,9 @@ EOF
 	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
 	run env LD_PRELOAD="$TMP/linger.so" LINGER_FOREVER=1 \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		timeout 60 "$SP" worker --once --lease 3
+		timeout 60 "$SP" worker --once --lease 2
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"job 2: its run completed it but had not exited 3 s later: it is stopped"* ]]
+	[[ "$output" == *"job 2: its run completed it but had not exited 2 s later: it is stopped"* ]]
 	[[ "$output" == *"job 2: done"* ]]
 	[ "$(count "SELECT string_agg(state, ',' ORDER BY id) FROM jobs")" = "done,done" ]
 }
@@ -204,12 +224,12 @@ wait_done() {
 	done
 }
 
-@test "queue: 4 workers, 50 jobs, 2 workers killed with SIGKILL: every job done once" {
+@test "queue: 4 workers, 30 jobs, 2 workers killed with SIGKILL: every job done once" {
 	local rc2=0 rc3=0
 
 	# a live worker whose renewal comes late on a loaded machine loses its
 	# lease too: the cap on claims is not what this test is about
-	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 50 \
+	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 30 \
 		--max-attempts 1000 >/dev/null
 	# --idle-exit only ends the test if jobs are never done: the two workers
 	# left are stopped once all are, not waited out idle
@@ -217,33 +237,33 @@ wait_done() {
 		"$SP" worker --lease 2 --idle-exit 60 >/dev/null 2>"$TMP/err.$i" &
 		workers+=($!)
 	done
-	wait_done $((3 + RANDOM % 15))
+	wait_done $((2 + RANDOM % 9))
 	kill -KILL "${workers[0]}"
-	wait_done $((22 + RANDOM % 15))
+	wait_done $((13 + RANDOM % 9))
 	kill -KILL "${workers[1]}"
-	wait_done 50
+	wait_done 30
 	kill -TERM "${workers[2]}" "${workers[3]}"
 	wait "${workers[2]}" || rc2=$?
 	wait "${workers[3]}" || rc3=$?
 	# stopped by the signal, not ended by an error
 	[ "$rc2 $rc3" = "143 143" ] || { tail -n 5 "$TMP"/err.*; false; }
-	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -eq 50 ] || {
+	[ "$(count "SELECT count(*) FROM jobs WHERE state = 'done'")" -eq 30 ] || {
 		count "SELECT id, state, attempts, reason FROM jobs WHERE state <> 'done'"
 		tail -n 5 "$TMP"/err.*
 		return 1
 	}
 	# each job has its own complete batch, linked both ways; nothing twice
-	[ "$(count "SELECT count(DISTINCT result_batch) FROM jobs")" -eq 50 ]
-	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 50 ]
+	[ "$(count "SELECT count(DISTINCT result_batch) FROM jobs")" -eq 30 ]
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 30 ]
 	[ "$(count "SELECT count(*) FROM jobs j JOIN batches b ON b.id = j.result_batch
-		WHERE b.complete AND b.job_id = j.id")" -eq 50 ]
+		WHERE b.complete AND b.job_id = j.id")" -eq 30 ]
 	# every complete batch whole: one benchmark, one iteration with its samples
 	[ "$(count "SELECT count(*) FROM batches b JOIN benchmarks k ON k.batch_id = b.id
 		JOIN iterations i ON i.benchmark_id = k.id WHERE b.complete
-		AND EXISTS (SELECT 1 FROM samples s WHERE s.iteration_id = i.id)")" -eq 50 ]
+		AND EXISTS (SELECT 1 FROM samples s WHERE s.iteration_id = i.id)")" -eq 30 ]
 	# readers see exactly those
 	sp runs --format json > "$TMP/runs.json"
-	[ "$(json 'sum(len(r["batches"]) for r in d)' "$TMP/runs.json")" -eq 50 ]
+	[ "$(json 'sum(len(r["batches"]) for r in d)' "$TMP/runs.json")" -eq 30 ]
 	[ "$(json 'all(b["complete"] for r in d for b in r["batches"])' "$TMP/runs.json")" = True ]
 	# the runs of the killed workers die with them: SIGKILL takes effect
 	# asynchronously, so wait for their end rather than look once
@@ -288,6 +308,11 @@ mid_cmd() {
 	printf '[ $n -ne 2 ] || until [ -e %s/go ]; do sleep 0.01; done' "$TMP"
 }
 
+# gate_cmd: the command of a job whose iterations each wait until $TMP/go exists.
+gate_cmd() {
+	printf 'until [ -e %s/go ]; do sleep 0.01; done' "$TMP"
+}
+
 second_iteration_waits() {
 	[ "$(cat "$TMP/n" 2>/dev/null)" = 2 ]
 }
@@ -298,7 +323,9 @@ second_iteration_waits() {
 	# lets it go however loaded the machine (a run of quick iterations could
 	# end before the test looked)
 	sp submit command -p shell=1 -p "cmd=$(mid_cmd)" -i 8 --no-monitors --name mid >/dev/null
-	"$SP" worker --once --lease 5 >/dev/null 2>"$TMP/err" &
+	# (a short lease: the test waits it out; no other worker contends for the
+	# job, so a renewal that comes late under load keeps it all the same)
+	"$SP" worker --once --lease 2 >/dev/null 2>"$TMP/err" &
 	local w=$! runner
 	workers+=($w)
 	wait_for pgrep -P "$w" >/dev/null
@@ -343,7 +370,10 @@ second_iteration_waits() {
 }
 
 @test "queue: a worker stopped by SIGTERM gives its job back at once, the attempt not counted" {
-	sp submit command -p 'cmd=sleep 0.5' -i 6 --no-monitors --name s --max-attempts 1 >/dev/null
+	# its iterations wait for $TMP/go: the signal finds the run under way,
+	# however loaded the machine
+	sp submit command -p shell=1 -p "cmd=$(gate_cmd)" -i 6 --no-monitors --name s \
+		--max-attempts 1 >/dev/null
 	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" 3>&- &
 	local w=$! rc=0
 	workers+=($w)
@@ -360,6 +390,7 @@ second_iteration_waits() {
 	run sp jobs
 	[[ "${lines[1]}" == "1      queued "*" 0/1 "* ]]
 	# the next worker runs it from its start; the stopped run's batch goes then
+	touch "$TMP/go"
 	sp worker --once >/dev/null
 	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
 	[ "$(count "SELECT count(*) FROM batches WHERE id = $batch")" -eq 0 ]
@@ -443,7 +474,8 @@ kill_run() {
 }
 
 @test "queue: a run interrupted by a signal not its worker's is run again; no one resumes its batch" {
-	sp submit command -p 'cmd=sleep 0.5' -i 4 --no-monitors --name childterm >/dev/null
+	sp submit command -p shell=1 -p "cmd=$(gate_cmd)" -i 4 --no-monitors --name childterm \
+		>/dev/null
 	"$SP" worker --once --lease 60 >/dev/null 2>"$TMP/err" 3>&- &
 	local w=$! rc=0
 	workers+=($w)
@@ -464,6 +496,7 @@ kill_run() {
 	assert_one_line_error
 	[[ "$output" == "schedperf: run 'childterm': its incomplete batch is job 1's, and a $(
 		)job's batch is resumed by no one: a worker runs the job again from its start"* ]]
+	touch "$TMP/go"
 	sp worker --once >/dev/null
 	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 2" ]
 	[ "$(batch_iterations "$(count "SELECT result_batch FROM jobs WHERE id = 1")")" -eq 4 ]
@@ -1059,18 +1092,37 @@ own_batch_begun() {
 		[ -e "$TMP/waiting" ]
 }
 
+# own_pg_cut: the test's own server out of reach, as one stopped for an
+# upgrade is: its connections dropped (terminated, as a fast shutdown
+# terminates them) and no new one taken, its socket moved aside. own_pg_mend
+# puts the socket back: reachable at once, where a server started again
+# takes seconds, more on a loaded machine, which a test's lease must outlast.
+own_pg_cut() {
+	mkdir -p "$OWN/aside"
+	mv "$OWN/.s.PGSQL.5432" "$OWN/aside/"
+	psql -qXAt -v ON_ERROR_STOP=1 "postgresql:///postgres?host=$OWN/aside&user=postgres" -c \
+		"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()" >/dev/null
+}
+
+own_pg_mend() {
+	mv "$OWN/aside/.s.PGSQL.5432" "$OWN/"
+}
+
 @test "queue: a worker rides out an outage of the store shorter than its lease: said once, back once, its job kept" {
 	waiting_job
-	"$SP" worker --once --lease 30 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	# the outage is noticed at the first renewal, a third of the lease in;
+	# the rest of it is the margin the test has to end the outage in
+	"$SP" worker --once --lease 24 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	local w=$! rc=0
 	workers+=($w)
 	wait_for own_batch_begun
-	# the server stops (an upgrade): the next renewal of the lease finds it gone
-	"$BATS_TEST_DIRNAME/../pg-server.sh" pause "$OWN"
+	# the server goes (an upgrade): the next renewal of the lease finds it gone
+	own_pg_cut
 	wait_for grep -q "^schedperf: worker: the store is unreachable: " "$TMP/err"
 	kill -0 "$w"
 	refute grep -q "reachable again" "$TMP/err"
-	"$BATS_TEST_DIRNAME/../pg-server.sh" resume "$OWN"
+	own_pg_mend
 	# the run stores its iterations on a new connection too
 	touch "$TMP/go"
 	wait_for all_gone "$w"
