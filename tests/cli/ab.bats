@@ -10,7 +10,32 @@
 
 load helpers
 load sysctl
-pg_file
+
+# The A/A ab of 200 blocks, the default cap, is the file's longest: it
+# starts here and measures while the tests before its own run, in a store
+# of its own (and its knob lock is the file's, not a test's); its test
+# waits for it to end.
+setup_file() {
+	pg_setup_file
+	AA=$BATS_FILE_TMPDIR/aa
+	mkdir "$AA"
+	(
+		SCHEDPERF_DB= "$SCHEDPERF" --db "$AA/store.db" ab command -p cmd=true \
+			--a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 --format json \
+			>"$AA/ab.json" 2>"$AA/err" && rc=0 || rc=$?
+		echo "$rc" >"$AA/rc"
+	) </dev/null >/dev/null 2>&1 3>&- &
+	echo "$!" >"$AA/pid"
+}
+
+teardown_file() {
+	pkill -P "$(cat "$BATS_FILE_TMPDIR/aa/pid")" 2>/dev/null || true
+	pg_teardown_file
+}
+
+# The fewest blocks an ab may run (3 at --alpha 0.49): for an ab that is
+# there to store its runs, whatever its verdict.
+FEW=(--alpha 0.49 --max-samples 3)
 
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
@@ -196,7 +221,7 @@ pg_journal() {
 	[[ "$output" == "nothing to restore"* ]]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	# an ab here is not refused for it, and journals its own original beside it
-	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" --max-samples 7
+	run sp ab command -p cmd=true --a "sysctl:$KNOB=$A" --b "sysctl:$KNOB=$B" "${FEW[@]}"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$KNOB_FILE")" = "$ORIGINAL" ]
 	[ "$(psql_in "$PGDB" "SELECT string_agg(machine || ' ' || original, ',') FROM knob_journal")" = \
@@ -288,7 +313,7 @@ pg_journal() {
 	sysctl_setup
 	sp ab command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' -p 'metric_regex=([0-9]+)' \
 		--a "sysctl:.$KNOB=$A" --b "sysctl:/proc/sys/kernel/printk_ratelimit=$B" \
-		--max-samples 7 --name spell -q
+		"${FEW[@]}" --name spell -q
 	for side in a b; do
 		want=$([ $side = a ] && echo "$A" || echo "$B")
 		sp export "spell-$side" >"$TMP/$side.json"
@@ -350,10 +375,10 @@ pg_journal() {
 }
 
 @test "ab: default run names are the date, time and pid: two ab in one second never share runs" {
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --format json \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --format json \
 		>"$TMP/1.json" &
 	one=$!
-	"$SP" ab command -p cmd=true --a env:Y=1 --b env:Y=2 --max-samples 7 --format json \
+	"$SP" ab command -p cmd=true --a env:Y=1 --b env:Y=2 "${FEW[@]}" --format json \
 		>"$TMP/2.json" &
 	two=$!
 	wait "$one"
@@ -365,7 +390,7 @@ pg_journal() {
 	sp runs --format json >"$TMP/runs.json"
 	[ "$(json 'sorted(len(r["batches"]) for r in d)' "$TMP/runs.json")" = "[1, 1, 1, 1]" ]
 	# a --name whose runs exist is refused: compare would pool the two ab's samples
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name same -q
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --name same -q
 	run sp ab command -p cmd=true --a env:X=3 --b env:X=4 --max-samples 7 --name same
 	[ "$status" -eq 2 ]
 	assert_one_line_error
@@ -377,10 +402,10 @@ pg_journal() {
 # race_ab I: two ab of the name race-I started at once, into $SCHEDPERF_DB.
 race_ab() {
 	local one two
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name "race-$1" \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --name "race-$1" \
 		-q 2>"$TMP/err1" &
 	one=$!
-	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=3 --max-samples 7 --name "race-$1" \
+	"$SP" ab command -p cmd=true --a env:X=1 --b env:X=3 "${FEW[@]}" --name "race-$1" \
 		-q 2>"$TMP/err2" &
 	two=$!
 	wait "$one" && s1=0 || s1=$?
@@ -411,7 +436,7 @@ race_ab() {
 # ab_runs_own DB: an ab's runs take no later batch of run, bisect-step or import.
 ab_runs_own() {
 	export SCHEDPERF_DB=$1
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name own -q
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --name own -q
 	sp run command -p cmd=true -i 1 --name plain -q
 	c=(-p 'cmd=echo v 5' -p 'metric_regex=v ([0-9]+)')
 	sp run command "${c[@]}" -i 8 --name good --quiet
@@ -484,14 +509,17 @@ print([(r["name"], len(r["batches"])) for r in json.load(sys.stdin)])')" = "[('o
 	[[ "${lines[1]}" == *", at most 9 blocks or 30 s" ]]
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --dry-run
 	[[ "${lines[1]}" == *", at most 200 blocks" ]]
-	# an A/A test never decides within 1e-4 %: the cap ends it, and says which
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
-		--format json >"$TMP/ab.json"
-	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
-	[ "$(json 'd["blocks"]' "$TMP/ab.json")" -eq 200 ]
+	# an A/A test never decides within 1e-4 %: the cap ends it, and says
+	# which (the one of 200 blocks is setup_file's)
 	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
 		--max-samples 18 --format json >"$TMP/ab.json"
 	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples" ]
+	local aa=$BATS_FILE_TMPDIR/aa
+	wait_for test -s "$aa/rc"
+	cat "$aa/err"
+	[ "$(cat "$aa/rc")" -eq 0 ]
+	[ "$(json 'd["reason"]' "$aa/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
+	[ "$(json 'd["blocks"]' "$aa/ab.json")" -eq 200 ]
 }
 
 # tests/data/bestof.c with WORK set: a CPU-bound program printing its best
@@ -595,15 +623,25 @@ slow_ab() {	# slow_ab A B [ab options]: fixed_ab's sides in 0.3 s each, for 1 s
 	# fewer than 7 blocks cannot bound anything at alpha 0.05 (a --max-samples
 	# below that is refused, but --max-time stops sooner: iterations of 0.3 s,
 	# at most 2 blocks in 1 s): the interval is unbounded, in words and null
-	# in JSON, not -100 % or inf
+	# in JSON, not -100 % or inf. The four sleep: they run at once, each
+	# its own runs (named by its pid), their output and errors as run's.
+	local b pids=()
 	for b in 5 6; do
-		run slow_ab 5 $b
+		slow_ab 5 $b >"$TMP/unknown-$b.txt" 2>&1 &
+		pids+=($!)
+		slow_ab 5 $b --format json >"$TMP/unknown-$b.json" 2>&1 &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || true
+	done
+	for b in 5 6; do
+		mapfile -t lines <"$TMP/unknown-$b.txt"
 		[[ "${lines[2]}" == "verdict: unknown: b vs a "*"% (interval unbounded; + is better)" ]]
-		run slow_ab 5 $b --format json
+		output=$(cat "$TMP/unknown-$b.json")
 		[[ "$output" != *[Ii]nf* && "$output" != *[Nn]a[Nn]* ]]
-		echo "$output" >"$TMP/unknown.json"
-		[ "$(json 'd["ci_pct"]' "$TMP/unknown.json")" = "[None, None]" ]
-		[ "$(json 'd["verdict"]' "$TMP/unknown.json")" = unknown ]
+		[ "$(json 'd["ci_pct"]' "$TMP/unknown-$b.json")" = "[None, None]" ]
+		[ "$(json 'd["verdict"]' "$TMP/unknown-$b.json")" = unknown ]
 	done
 	# and the status line of a terminal says it as the verdict does
 	out=$(SCHEDPERF_DB="$SCHEDPERF_DB" script -qec "$SP ab command -p 'metric_regex=v ([0-9.]+)' \
@@ -646,8 +684,8 @@ ab_refused_frees() {
 	else
 		[ -z "$(compgen -G "$SCHEDPERF_DB*")" ] || { ls -A "$TMP"; false; }
 	fi
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name F -q
-	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 --max-samples 7 --name X -q
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --name F -q
+	sp ab pipe -p cpus=same -p loops=100 --a cpus:1 --b cpus:0 "${FEW[@]}" --name X -q
 	# a store that was there stays, as it was
 	run sp ab command -p cmd=false --a env:X=1 --b env:X=2 --max-samples 7 --name G
 	[ "$status" -eq 3 ]
@@ -695,7 +733,7 @@ ab_killed_frees() {
 	# gone, its runs hold no sample: the name is free, as after a SIGINT
 	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --name k --dry-run
 	[ "$status" -eq 0 ]
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 --name k
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" --name k
 	echo "$output"
 	[ "$status" -eq 0 ]
 	run sp runs --format json
@@ -810,7 +848,7 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"h-b"* ]]
 	# the verdict's compare line alike; none for the default store
-	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v --db "$db"
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true "${FEW[@]}" --name v --db "$db"
 	[ "$status" -eq 0 ]
 	hint=${lines[-1]##*(}
 	hint=${hint%)}
@@ -818,10 +856,10 @@ EOF
 	run eval "$SP ${hint#schedperf }"
 	[ "$status" -eq 0 ]
 	# $SCHEDPERF_DB is named (a worker sets it for its job); ./schedperf.db is not
-	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v
+	run sp ab command --a env:X=1 --b env:X=2 -p cmd=true "${FEW[@]}" --name v
 	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b --db $SCHEDPERF_DB)" ]
 	cd "$TMP"
-	SCHEDPERF_DB= run sp ab command --a env:X=1 --b env:X=2 -p cmd=true --max-samples 7 --name v
+	SCHEDPERF_DB= run sp ab command --a env:X=1 --b env:X=2 -p cmd=true "${FEW[@]}" --name v
 	[ "${lines[-1]}" = "runs: v-a and v-b (schedperf compare v-a v-b)" ]
 	[ -e "$TMP/schedperf.db" ]
 }
@@ -836,7 +874,7 @@ EOF
 	# trust authentication takes any password: the URL's two are there to be hidden
 	url="postgresql://postgres:s3cret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST&password=s3cret2"
 	url+="&sslmode=disable"
-	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 --max-samples 7 \
+	run sp --db "$url" ab command -p cmd=true --a env:X=1 --b env:X=2 "${FEW[@]}" \
 		--name p
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -967,7 +1005,7 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab\x1b[1m, b = sysctl:kernel.ostype=6\x0a7' ]
 	[ "${lines[4]}" = 'setting sysctl kernel.ostype: a (as it is), b 6\x0a7' ]
-	run sp ab command -p cmd=true --a $'env:X=a\nb' --b env:X=1 --max-samples 7 --name c
+	run sp ab command -p cmd=true --a $'env:X=a\nb' --b env:X=1 "${FEW[@]}" --name c
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = 'ab command: a = env:X=a\x0ab, b = env:X=1' ]
 }
