@@ -402,15 +402,22 @@ POINT_FILE=$SYSFS
 POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat rmdir"
 POINT_ANYWHERE="mkdir,mkdirat rmdir"
 
+# every_point's strace stops the ab at the syscalls it traces only, not at
+# each of the thousands an ab makes (the path filter and the count of the
+# injection are strace's own, alike either way): each point costs a third.
+strace() {
+	command strace --seccomp-bpf "$@"
+}
+
 # The ab runs the fewest blocks an ab may (3 at --alpha 0.49): each block
 # changes the knobs as the one before did, and every point is an ab run to it.
-kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store Y
+kill_everywhere() {	# kill_everywhere X Y LEAST: the ab on store X, checks with store Y
 	X=$1 Y=$2
 	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" ab command -p cmd=true \
 		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
 		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --alpha 0.49 --max-samples 3 -q
 	echo "# killed at $POINTS points" >&3
-	[ "$POINTS" -ge 10 ]
+	[ "$POINTS" -ge "$3" ]
 	[ "$(samples measured "$Y")" = "$ORIGINAL" ]
 }
 
@@ -437,18 +444,26 @@ kill_everywhere() {	# kill_everywhere X Y: the ab on store X, checks with store 
 	command -v strace >/dev/null || skip "no strace"
 	sysfs_setup
 	cgroup_setup
-	kill_everywhere "$TMP/x.db" "$TMP/y.db"
+	kill_everywhere "$TMP/x.db" "$TMP/y.db" 30
 	[ "$(sqlite3 "$TMP/x.db" 'PRAGMA integrity_check')" = ok ]
 }
 
-@test "knobs: the same on PostgreSQL" {
+# What the store changes is when the ab copies the journal into it and
+# deletes the copy: after the journal is written, before the first scratch
+# cgroup is made, and after the journal is gone. On PostgreSQL the ab is
+# killed at every point that writes or removes the journal or a scratch
+# cgroup, which bracket those (about 12 points); the sysfs file's writes
+# of each block in between (its openat, some 25 points) store nothing and
+# are killed at on SQLite above.
+@test "knobs: the same on PostgreSQL, at the journal's and the cgroups' points" {
 	command -v strace >/dev/null || skip "no strace"
 	sysfs_setup
 	cgroup_setup
 	XDB=$(pg_new_db)
 	YDB=$(pg_new_db)
 	PGDBS="$XDB $YDB"
-	kill_everywhere "$(pg_url "$XDB")" "$(pg_url "$YDB")"
+	POINT_SYSCALLS="rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat"
+	kill_everywhere "$(pg_url "$XDB")" "$(pg_url "$YDB")" 5
 }
 
 @test "knobs: run --resume takes the run's --knob again" {
