@@ -4,6 +4,7 @@
  * in two queries (of the store or of each batch): the profiles, then their
  * symbols, if there is a profile (most loads have none).
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -42,6 +43,8 @@ struct profile_slot {
 	struct load_bench *bench;
 	size_t index;
 };
+
+_Static_assert(offsetof(struct profile_slot, id) == 0, "id_index_build() reads it first");
 
 struct profile_slots {
 	struct profile_slot *slots;	/* in the order read */

@@ -172,6 +172,10 @@ struct load_bench {
 	int64_t last_seq;		/* of its iterations read so far */
 };
 
+/* id_index_build() reads each row's id as its first member. */
+_Static_assert(offsetof(struct load_bench, id) == 0, "a row's id comes first");
+_Static_assert(offsetof(struct result_batch, id) == 0, "a row's id comes first");
+
 /*
  * A load's rows by id: each id with its row's position, sorted by id.
  * Rows come in the order of their ids, so the last found and the next are
