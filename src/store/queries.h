@@ -63,6 +63,8 @@ int batches_left_unsampled(struct store *st, const char *name, struct batch_stat
 			   size_t *nr, struct error *err);
 /* Delete batch @batch_id and all it holds (@what: as sql_exec()'s). */
 int batch_delete(struct store *st, int64_t batch_id, struct error *err, const char *what);
+/* -1 with @err (EXIT_USAGE) when run @name is an experiment's own (ab's, a bisection's), else 0. */
+int run_own(struct store *st, const char *name, struct error *err);
 /*
  * 0 when @batch (inserted or not) may join run @run_id: no other batch,
  * but this process's job's, is an experiment's, and none is there at all

@@ -117,27 +117,15 @@ int batch_may_join(struct store *st, int64_t run_id, const struct result_batch *
 			 "name)", batch->name, bisection ? "bisection" : "ab experiment");
 }
 
-/* Before the store is opened to write: a run of the store at @db, if any. */
-int store_check_run_own(const char *db, const char *name, struct error *err)
+int run_own(struct store *st, const char *name, struct error *err)
 {
-	struct store_status status;
-	struct store *st = NULL;
 	int64_t kind;
-	int rc;
+	int rc = sql_id(st, "SELECT " EXPERIMENT_KIND("e.value") " FROM batches b JOIN runs r "
+			"ON r.id = b.run_id JOIN environment e ON e.batch_id = b.id AND "
+			"e.key = 'experiment' WHERE r.name = $1 AND " HOLDS_RUN("$2") " LIMIT 1",
+			SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)), &kind, err,
+			"find the run's batches");
 
-	if (store_peek(db, &status, err))
-		return -1;
-	if (!status.version)
-		return 0;
-	if (store_open_existing(db, &st, err))
-		return -1;
-	rc = IN_READ_TXN(st, err, sql_id(st, "SELECT " EXPERIMENT_KIND("e.value") " FROM "
-					 "batches b JOIN runs r ON r.id = b.run_id JOIN "
-					 "environment e ON e.batch_id = b.id AND e.key = "
-					 "'experiment' WHERE r.name = $1 AND " HOLDS_RUN("$2")
-					 " LIMIT 1", SQL_ARGS(SQL_TEXT(name), SQL_INT(st->job_id)),
-					 &kind, err, "find the run's batches"));
-	store_close(st);
 	return rc <= 0 ? rc : run_own_error(name, kind, err);
 }
 

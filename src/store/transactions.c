@@ -241,6 +241,23 @@ int store_run_taken(struct store *st, const char *name, bool *taken, struct erro
 	return rc < 0 ? -1 : 0;
 }
 
+int store_check_run_own(const char *db, const char *name, struct error *err)
+{
+	struct store_status status;
+	struct store *st = NULL;
+	int rc;
+
+	if (store_peek(db, &status, err))
+		return -1;
+	if (!status.version)
+		return 0;
+	if (store_open_existing(db, &st, err))
+		return -1;
+	rc = IN_READ_TXN(st, err, run_own(st, name, err));
+	store_close(st);
+	return rc;
+}
+
 /* @state ran on another machine than @here: named by host, and by id when the host is ours. */
 static int other_machine(const struct batch_state *state, const char *name, const char *here,
 			 struct error *err)
