@@ -53,8 +53,7 @@ int sql_exec(struct store *st, const char *sql, const struct sql_arg *args, size
 int sql_id(struct store *st, const char *sql, const struct sql_arg *args, size_t nr,
 	   int64_t *id, struct error *err, const char *what)
 {
-	static const struct sql_field id_field = { SQL_F_INT, 0, sizeof(*id) };
-	static const struct sql_shape id_shape = { &id_field, 1, sizeof(*id) };
+	SQL_SCALAR_SHAPE(id_shape, INT, int64_t);
 
 	return sql_one(st, sql, args, nr, &id_shape, id, err, what);
 }

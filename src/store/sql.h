@@ -63,8 +63,16 @@ struct sql_field {
 	size_t offset, size;
 };
 
+/*
+ * sql_read() stores an integer as a bool, an int or 64 bits: a field of
+ * another size does not compile (the array size goes negative).
+ */
+#define SQL_FIELD_AT(t, offset, size)						\
+	{ SQL_F_##t, (offset), (size) +						\
+	  0 * sizeof(char[1 - 2 * (SQL_F_##t == SQL_F_INT && (size) != sizeof(bool) &&	\
+				   (size) != sizeof(int) && (size) != sizeof(int64_t))]) }
 #define SQL_FIELD(t, type, field) \
-	{ SQL_F_##t, offsetof(type, field), sizeof(((type *)0)->field) }
+	SQL_FIELD_AT(t, offsetof(type, field), sizeof(((type *)0)->field))
 
 struct sql_shape {
 	const struct sql_field *fields;
@@ -73,6 +81,10 @@ struct sql_shape {
 };
 
 #define SQL_SHAPE(type, fields) { fields, ARRAY_SIZE(fields), sizeof(type) }
+/* @name: the shape of a row of one column read into a plain @type. */
+#define SQL_SCALAR_SHAPE(name, t, type)						\
+	static const struct sql_field name##_field = SQL_FIELD_AT(t, 0, sizeof(type));	\
+	static const struct sql_shape name = { &name##_field, 1, sizeof(type) }
 
 /* The row on @s into @item, as @shape says. */
 void sql_read(struct store_stmt *s, const struct sql_shape *shape, void *item);

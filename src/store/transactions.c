@@ -224,8 +224,7 @@ int store_batch_claim(struct store *st, int64_t batch_id, struct error *err)
 
 int store_batch_plan(struct store *st, int64_t batch_id, char **plan, struct error *err)
 {
-	static const struct sql_field text = { SQL_F_TEXT_OR_NULL, 0, sizeof(*plan) };
-	static const struct sql_shape plan_shape = { &text, 1, sizeof(*plan) };
+	SQL_SCALAR_SHAPE(plan_shape, TEXT_OR_NULL, char *);
 
 	*plan = NULL;
 	return IN_READ_TXN(st, err, sql_one(st, "SELECT plan FROM batches WHERE id = $1",
