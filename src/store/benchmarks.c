@@ -313,8 +313,7 @@ int benchmarks_read(struct load *l, struct error *err)
 	return 0;
 }
 
-static void params_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
-		       size_t len)
+static void params_row(struct store_stmt *s, struct sql_arg *args, char *buf, size_t len)
 {
 	args[0] = SQL_INT(sql_int(s, 0));
 	if (!params_intact(sql_text(s, 1)))
@@ -323,12 +322,8 @@ static void params_row(void *ctx, struct store_stmt *s, struct sql_arg *args, ch
 			 sql_text(s, 3), sql_text(s, 2));
 }
 
-int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err)
-{
-	struct sql_arg args[2] = { SQL_INT(0) };
-
-	return sql_check_pages(st, "SELECT k.id, k.params, r.name, k.workload FROM benchmarks k "
-			       "JOIN batches b ON b.id = k.batch_id JOIN runs r ON "
-			       "r.id = b.run_id WHERE k.id > $1 ORDER BY k.id LIMIT $2", args, 1,
-			       1000, params_row, NULL, buf, len, err);
-}
+const struct sql_check benchmarks_damage = {
+	"SELECT k.id, k.params, r.name, k.workload FROM benchmarks k JOIN batches b ON "
+	"b.id = k.batch_id JOIN runs r ON r.id = b.run_id WHERE k.id > $1 ORDER BY k.id "
+	"LIMIT $2", 1, 1000, params_row, 0,
+};

@@ -595,24 +595,17 @@ int counts_read(struct load *l, struct error *err)
  * beyond the largest finite double is an infinity, and on PostgreSQL a
  * NaN; on SQLite every text and blob, which compare above every number.
  */
-static const char samples_damage_sql[] = "SELECT r.name, m.name, s.value FROM samples s "
-	"CROSS JOIN metrics m CROSS JOIN benchmarks k CROSS JOIN batches b CROSS JOIN runs r "
-	"WHERE (s.value > 1.7976931348623157e308 OR s.value < -1.7976931348623157e308) AND "
-	"m.id = s.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id AND "
-	"r.id = b.run_id LIMIT $1";
-
-static void sample_damage_row(void *ctx, struct store_stmt *s, struct sql_arg *args,
-			      char *buf, size_t len)
+static void sample_damage_row(struct store_stmt *s, struct sql_arg *args, char *buf, size_t len)
 {
 	snprintf(buf, len, "a sample of metric '%.64s' of run '%.64s' %s (restore the store "
 		 "from a backup)", sql_text(s, 1), sql_text(s, 0), sample_wrong(sql_real(s, 2)));
 }
 
 /* A page of one row, and no key: the first such sample is the damage. */
-int samples_damage(struct store *st, char *buf, size_t len, struct error *err)
-{
-	struct sql_arg page[1];
-
-	return sql_check_pages(st, samples_damage_sql, page, 0, 1, sample_damage_row, NULL, buf,
-			       len, err);
-}
+const struct sql_check samples_damage = {
+	"SELECT r.name, m.name, s.value FROM samples s CROSS JOIN metrics m CROSS JOIN "
+	"benchmarks k CROSS JOIN batches b CROSS JOIN runs r WHERE (s.value > "
+	"1.7976931348623157e308 OR s.value < -1.7976931348623157e308) AND m.id = s.metric_id "
+	"AND k.id = m.benchmark_id AND b.id = k.batch_id AND r.id = b.run_id LIMIT $1",
+	0, 1, sample_damage_row, 0,
+};

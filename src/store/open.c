@@ -204,6 +204,11 @@ int store_open_memory(struct store **out, struct error *err)
 	return store_memory.open("memory", STORE_WRITE, store_schema_upgrade, out, err);
 }
 
+/* What the driver's damage() leaves, in the order they are checked. */
+static const struct sql_check *const damage_checks[] = {
+	&batches_damage, &benchmarks_damage, &samples_damage, &packs_damage,
+};
+
 int store_inspect(const char *location, struct store_status *status, struct error *err)
 {
 	const struct store_driver *d;
@@ -216,15 +221,10 @@ int store_inspect(const char *location, struct store_status *status, struct erro
 		return 0;
 	rc = store_open_memory(&fresh, err) ? -1 :
 	     d->damage(st, status->version, fresh, status->damage, sizeof(status->damage), err);
-	if (!rc && !status->damage[0])
-		rc = batches_damage(st, status->damage, sizeof(status->damage), err);
-	if (!rc && !status->damage[0])
-		rc = benchmarks_damage(st, status->damage, sizeof(status->damage), err);
-	if (!rc && !status->damage[0])
-		rc = samples_damage(st, status->damage, sizeof(status->damage), err);
-	/* packed samples came with version 13 */
-	if (!rc && !status->damage[0] && status->version >= 13)
-		rc = packs_damage(st, status->damage, sizeof(status->damage), err);
+	for (size_t i = 0; i < ARRAY_SIZE(damage_checks) && !rc && !status->damage[0]; i++)
+		if (status->version >= damage_checks[i]->since)
+			rc = sql_check_pages(st, damage_checks[i], status->damage,
+					     sizeof(status->damage), err);
 	store_close(fresh);
 	d->close(st);
 	return rc;

@@ -236,38 +236,31 @@ int packs_read(struct load *l, struct error *err)
 	return rc;
 }
 
-/*
- * pack_check()'s rows, then the run and the metric's name, a page of $3
- * at a time after the part ($1, $2) the page before ended on: at most
- * 16 MB of text, all a driver that takes a result whole (PostgreSQL's)
- * holds at once. Without m.id >= $1 PostgreSQL's merge join read the
- * metrics from the first at every page.
- */
-#define CHECK_PAGE 16
-static const char check_sql[] = "SELECT r.name, p.metric_id, p.part, p.warmup, p.present, "
-	"p.hex, m.name, EXISTS (SELECT 1 FROM samples s WHERE s.metric_id = p.metric_id) "
-	"FROM packed_samples p CROSS JOIN metrics m CROSS JOIN benchmarks k "
-	"CROSS JOIN batches b CROSS JOIN runs r WHERE (p.metric_id, p.part) > ($1, $2) AND "
-	"m.id >= $1 AND m.id = p.metric_id AND k.id = m.benchmark_id AND b.id = k.batch_id "
-	"AND r.id = b.run_id ORDER BY p.metric_id, p.part LIMIT $3";
-
-static void pack_check_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
-			   size_t len)
+static void pack_check_row(struct store_stmt *s, struct sql_arg *args, char *buf, size_t len)
 {
-	const char *why = pack_check(ctx, s, sql_int(s, 7), NULL);
+	/* the key is where the part before left pack_check(): (0, 0) is no metric's */
+	struct pack_read pr = { args[0].i, args[1].i };
+	const char *why = pack_check(&pr, s, sql_int(s, 7), NULL);
 
-	args[0] = SQL_INT(sql_int(s, 1));
-	args[1] = SQL_INT(sql_int(s, 2));
+	args[0] = SQL_INT(pr.metric_id);
+	args[1] = SQL_INT(pr.next_part);
 	if (why)
 		snprintf(buf, len, "the packed samples of metric '%.64s' of run '%.64s' %s "
 			 "(restore the store from a backup)", sql_text(s, 6), sql_text(s, 0), why);
 }
 
-int packs_damage(struct store *st, char *buf, size_t len, struct error *err)
-{
-	struct pack_read pr = { 0 };
-	struct sql_arg args[3] = { SQL_INT(0), SQL_INT(-1) };
-
-	return sql_check_pages(st, check_sql, args, 2, CHECK_PAGE, pack_check_row, &pr, buf, len,
-			       err);
-}
+/*
+ * pack_check()'s rows, then the run and the metric's name, a page of $3
+ * at a time from the part ($1, $2) the page before left next: at most
+ * 16 MB of text, all a driver that takes a result whole (PostgreSQL's)
+ * holds at once. Without m.id >= $1 PostgreSQL's merge join read the
+ * metrics from the first at every page. Packed samples came with version 13.
+ */
+const struct sql_check packs_damage = {
+	"SELECT r.name, p.metric_id, p.part, p.warmup, p.present, p.hex, m.name, EXISTS "
+	"(SELECT 1 FROM samples s WHERE s.metric_id = p.metric_id) FROM packed_samples p "
+	"CROSS JOIN metrics m CROSS JOIN benchmarks k CROSS JOIN batches b CROSS JOIN runs r "
+	"WHERE (p.metric_id, p.part) >= ($1, $2) AND m.id >= $1 AND m.id = p.metric_id AND "
+	"k.id = m.benchmark_id AND b.id = k.batch_id AND r.id = b.run_id "
+	"ORDER BY p.metric_id, p.part LIMIT $3", 2, 16, pack_check_row, 13,
+};

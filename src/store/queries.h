@@ -246,17 +246,17 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
  * A batch whose start is not an ISO 8601 time (iso8601()), which export
  * refuses, into @buf, left "" when none.
  */
-int batches_damage(struct store *st, char *buf, size_t len, struct error *err);
+extern const struct sql_check batches_damage;
 int benchmarks_read(struct load *l, struct error *err);
 /* What is wrong with the benchmarks' parameters into @buf, left "" when nothing. */
-int benchmarks_damage(struct store *st, char *buf, size_t len, struct error *err);
+extern const struct sql_check benchmarks_damage;
 /* The samples: iterations.c's rows, then packs.c's (packs_read()). */
 int samples_read(struct load *l, struct error *err);
 /* A sample no reader takes (iterations.c) into @buf, left "" when none. */
-int samples_damage(struct store *st, char *buf, size_t len, struct error *err);
+extern const struct sql_check samples_damage;
 int packs_read(struct load *l, struct error *err);
 /* What is wrong with the packed samples (packs.c) into @buf, left "" when nothing. */
-int packs_damage(struct store *st, char *buf, size_t len, struct error *err);
+extern const struct sql_check packs_damage;
 int counts_read(struct load *l, struct error *err);
 int profiles_read(struct load *l, struct error *err);
 

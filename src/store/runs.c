@@ -380,8 +380,7 @@ void unfinished_replacements_release(struct unfinished_replacement *list, size_t
 }
 
 /* A batch whose start is not an ISO 8601 time, in the pages sql_check_pages() reads. */
-static void batch_started_row(void *ctx, struct store_stmt *s, struct sql_arg *args, char *buf,
-			      size_t len)
+static void batch_started_row(struct store_stmt *s, struct sql_arg *args, char *buf, size_t len)
 {
 	char normal[64], shown[3 * 64 + 1];
 	const char *why = iso8601(sql_text(s, 1), normal, sizeof(normal));
@@ -394,11 +393,7 @@ static void batch_started_row(void *ctx, struct store_stmt *s, struct sql_arg *a
 		 "from a backup)", sql_text(s, 2), shown, why);
 }
 
-int batches_damage(struct store *st, char *buf, size_t len, struct error *err)
-{
-	struct sql_arg args[2] = { SQL_INT(0) };
-
-	return sql_check_pages(st, "SELECT b.id, b.started, r.name FROM batches b JOIN runs r "
-			       "ON r.id = b.run_id WHERE b.id > $1 ORDER BY b.id LIMIT $2", args,
-			       1, 1000, batch_started_row, NULL, buf, len, err);
-}
+const struct sql_check batches_damage = {
+	"SELECT b.id, b.started, r.name FROM batches b JOIN runs r ON r.id = b.run_id "
+	"WHERE b.id > $1 ORDER BY b.id LIMIT $2", 1, 1000, batch_started_row, 0,
+};

@@ -171,24 +171,23 @@ int sql_insert(struct store *st, const char *sql, const struct sql_arg *args, si
 	return rc < 0 ? -1 : 0;
 }
 
-int sql_check_pages(struct store *st, const char *sql, struct sql_arg *args, size_t nr_keys,
-		    int page, void (*row)(void *ctx, struct store_stmt *s, struct sql_arg *args,
-					  char *buf, size_t len),
-		    void *ctx, char *buf, size_t len, struct error *err)
+int sql_check_pages(struct store *st, const struct sql_check *check, char *buf, size_t len,
+		    struct error *err)
 {
-	int rc = 0, rows = page;
+	struct sql_arg args[SQL_CHECK_KEYS + 1] = { SQL_INT(0), SQL_INT(0) };
+	int rc = 0, rows = check->page;
 
-	args[nr_keys] = SQL_INT(page);
+	args[check->nr_keys] = SQL_INT(check->page);
 	if (sql_begin(st, TXN_READ, err))
 		return -1;
-	while (!rc && !buf[0] && rows == page) {
-		struct store_stmt *s = sql_query(st, sql, args, nr_keys + 1, err);
+	while (!rc && !buf[0] && rows == check->page) {
+		struct store_stmt *s = sql_query(st, check->sql, args, check->nr_keys + 1, err);
 
 		if (!s)
 			rc = -1;
 		for (rows = 0; s && !buf[0] && (rc = sql_step(s, err, "check the store")) > 0;
 		     rows++)
-			row(ctx, s, args, buf, len);
+			check->row(s, args, buf, len);
 		rc = rc < 0 ? -1 : 0;
 		sql_done(s);
 	}

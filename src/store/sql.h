@@ -107,16 +107,23 @@ int sql_list(struct store *st, const char *sql, const struct sql_arg *args, size
 /*
  * A check of the rows of @sql a page of @page at a time, so that a driver
  * that takes a result whole holds one page: each page after the row the
- * page before ended on, its key the values @args (@nr_keys of them, which
- * @row sets from each row it reads), then $N + 1 the page's size. @row
- * (given @ctx) reads each row until it finds damage, said into @buf. In a
- * read transaction of its own; 0, or -1 with @err. @args has room for the
- * size after the key.
+ * page before ended on, its key the integers $1 ... $@nr_keys (0 on the
+ * first page; @row sets them from each row it reads), then $N + 1 the
+ * page's size. @row reads each row until it finds damage, said into @buf.
+ * A store of a schema older than @since has no such rows.
  */
-int sql_check_pages(struct store *st, const char *sql, struct sql_arg *args, size_t nr_keys,
-		    int page, void (*row)(void *ctx, struct store_stmt *s, struct sql_arg *args,
-					  char *buf, size_t len),
-		    void *ctx, char *buf, size_t len, struct error *err);
+#define SQL_CHECK_KEYS 2
+struct sql_check {
+	const char *sql;
+	size_t nr_keys;		/* at most SQL_CHECK_KEYS */
+	int page;
+	void (*row)(struct store_stmt *s, struct sql_arg *keys, char *buf, size_t len);
+	int since;
+};
+
+/* Run @check in a read transaction of its own: 0, or -1 with @err. */
+int sql_check_pages(struct store *st, const struct sql_check *check, char *buf, size_t len,
+		    struct error *err);
 
 /*
  * An INSERT of many rows. Where ids are wanted its tail is "RETURNING id, "
