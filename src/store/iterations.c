@@ -534,44 +534,26 @@ int samples_read(struct load *l, struct error *err)
  * measured samples of the workloads' metrics (all, less the warm-ups'),
  * the measured iterations a load marks disturbed (CULPRITS_WHERE), and
  * the measured packed values (packs.c: none disturbed). A row: batch id,
- * samples, warm-ups' samples, disturbed. The store's samples are counted
- * a metric at a time (SQLite walks its index of metrics), its iterations
- * in a scan each; a batch's are found from its benchmarks. Joins, not a
- * subquery a row: PostgreSQL compiled those first, which took longer than
- * the query.
+ * samples, warm-ups' samples, disturbed. The samples are counted a metric
+ * at a time (SQLite walks its index of metrics), the iterations in a scan
+ * each. Joins, not a subquery a row: PostgreSQL compiled those first,
+ * which took longer than the query. Only `runs` counts, and it loads
+ * every run: a load of some runs counts the whole store too, and keeps
+ * the rows of its batches (count_row()).
  */
-#define WARMUP_SAMPLES "SELECT k.batch_id, 0, count(*), 0 "
-#define WARMUP_SAMPLES_WHERE "i.warmup AND s.iteration_id = i.id AND m.id = s.metric_id " \
-	"AND m.source = 'workload' "
-#define DISTURBED "SELECT k.batch_id, 0, 0, count(*) "
-#define DISTURBED_WHERE "NOT i.warmup AND " CULPRITS_WHERE
-#define PACKED "SELECT k.batch_id, sum(p.present), 0, 0 "
-static const char *const count_parts[2] = {
-	"SELECT k.batch_id, sum(c.n), 0, 0 FROM (SELECT s.metric_id, count(*) AS n "
-	"FROM samples s GROUP BY s.metric_id) c CROSS JOIN metrics m CROSS JOIN benchmarks k "
-	"WHERE m.id = c.metric_id AND m.source = 'workload' AND k.id = m.benchmark_id "
+static const char count_parts[] = "SELECT k.batch_id, sum(c.n), 0, 0 FROM (SELECT "
+	"s.metric_id, count(*) AS n FROM samples s GROUP BY s.metric_id) c CROSS JOIN metrics m "
+	"CROSS JOIN benchmarks k WHERE m.id = c.metric_id AND m.source = 'workload' AND "
+	"k.id = m.benchmark_id GROUP BY k.batch_id UNION ALL "
+	"SELECT k.batch_id, 0, count(*), 0 FROM iterations i CROSS JOIN samples s CROSS JOIN "
+	"metrics m CROSS JOIN benchmarks k WHERE i.warmup AND s.iteration_id = i.id AND "
+	"m.id = s.metric_id AND m.source = 'workload' AND k.id = i.benchmark_id "
 	"GROUP BY k.batch_id UNION ALL "
-	WARMUP_SAMPLES "FROM iterations i CROSS JOIN samples s CROSS JOIN metrics m "
-	"CROSS JOIN benchmarks k WHERE " WARMUP_SAMPLES_WHERE "AND k.id = i.benchmark_id "
-	"GROUP BY k.batch_id UNION ALL "
-	DISTURBED "FROM iterations i CROSS JOIN benchmarks k WHERE " DISTURBED_WHERE
-	"AND k.id = i.benchmark_id GROUP BY k.batch_id UNION ALL "
-	PACKED "FROM packed_samples p CROSS JOIN metrics m CROSS JOIN benchmarks k WHERE "
-	"m.id = p.metric_id AND NOT p.warmup AND m.source = 'workload' AND "
-	"k.id = m.benchmark_id GROUP BY k.batch_id",
-
-	"SELECT k.batch_id, count(*), 0, 0 FROM benchmarks k CROSS JOIN metrics m "
-	"CROSS JOIN samples s WHERE k.batch_id = $1 AND m.benchmark_id = k.id "
-	"AND m.source = 'workload' AND s.metric_id = m.id GROUP BY k.batch_id UNION ALL "
-	WARMUP_SAMPLES "FROM benchmarks k CROSS JOIN iterations i CROSS JOIN samples s "
-	"CROSS JOIN metrics m WHERE k.batch_id = $1 AND i.benchmark_id = k.id AND "
-	WARMUP_SAMPLES_WHERE "GROUP BY k.batch_id UNION ALL "
-	DISTURBED "FROM benchmarks k CROSS JOIN iterations i WHERE k.batch_id = $1 AND "
-	"i.benchmark_id = k.id AND " DISTURBED_WHERE "GROUP BY k.batch_id UNION ALL "
-	PACKED "FROM benchmarks k CROSS JOIN metrics m CROSS JOIN packed_samples p WHERE "
-	"k.batch_id = $1 AND m.benchmark_id = k.id AND m.source = 'workload' AND "
-	"p.metric_id = m.id AND NOT p.warmup GROUP BY k.batch_id",
-};
+	"SELECT k.batch_id, 0, 0, count(*) FROM iterations i CROSS JOIN benchmarks k WHERE "
+	"NOT i.warmup AND " CULPRITS_WHERE "AND k.id = i.benchmark_id GROUP BY k.batch_id "
+	"UNION ALL SELECT k.batch_id, sum(p.present), 0, 0 FROM packed_samples p CROSS JOIN "
+	"metrics m CROSS JOIN benchmarks k WHERE m.id = p.metric_id AND NOT p.warmup AND "
+	"m.source = 'workload' AND k.id = m.benchmark_id GROUP BY k.batch_id";
 
 static int count_row(struct load *l, struct store_stmt *s, struct error *err)
 {
@@ -587,7 +569,7 @@ static int count_row(struct load *l, struct store_stmt *s, struct error *err)
 
 int counts_read(struct load *l, struct error *err)
 {
-	return load_rows(l, count_parts[0], count_parts[1], count_row, err);
+	return load_query(l, count_parts, SQL_NO_ARGS, count_row, err);
 }
 
 /*
