@@ -114,10 +114,8 @@ int load_rows(struct load *l, const char *of_store, const char *of_batch,
 {
 	if (l->whole)
 		return load_query(l, of_store, SQL_NO_ARGS, row, err);
-	for (size_t i = l->first; i < l->set->nr_batches; i++) {
-		l->batch_id = l->set->batches[i].id;
-		if (load_query(l, of_batch, SQL_ARGS(SQL_INT(l->batch_id)), row, err))
+	for (size_t i = l->first; i < l->set->nr_batches; i++)
+		if (load_query(l, of_batch, SQL_ARGS(SQL_INT(l->set->batches[i].id)), row, err))
 			return -1;
-	}
 	return 0;
 }

@@ -206,7 +206,6 @@ struct load {
 	size_t first;			/* its batches: set->batches[first ..] */
 	bool whole;			/* every run's: the parts of the whole store */
 	unsigned parts;			/* enum store_parts */
-	int64_t batch_id;		/* the batch a query a batch reads */
 	struct id_index batches_by_id;	/* made on the first load_batch() */
 	struct load_bench *benches;	/* in the order read */
 	size_t nr_benches, alloc_benches;
