@@ -23,6 +23,10 @@
 # beside as NAME.postgres (db check names its backend; only PostgreSQL
 # stores have jobs).
 #
+# Each store is made and read by a job of its own, its commands in the
+# order below; a few stores' jobs run at once (they share nothing but the
+# server), so that the commands' waits on the server overlap.
+#
 # usage: tests/golden/make.sh [OUTDIR]    (default: tests/golden/expected)
 set -euo pipefail
 
@@ -39,11 +43,21 @@ unset SCHEDPERF_DB SCHEDPERF_JOB
 
 work=$(mktemp -d /tmp/schedperf-golden.XXXXXX)
 pg_own=
-dbs=()
+# The stores: NAME -> its SQLite file and, unless it is SQLite's only, its
+# PostgreSQL database and its URL.
+declare -A sqlite_of pg_of pgdb_of
 cleanup() {
-	for db in "${dbs[@]}"; do
-		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+	local db drops=()
+
+	# a job still running when another failed
+	kill $(jobs -p) 2>/dev/null || true
+	wait || true
+	for db in "${pgdb_of[@]}"; do
+		drops+=(-c "DROP DATABASE IF EXISTS $db WITH (FORCE)")
 	done
+	# one session, each -c its own transaction
+	[ ${#drops[@]} = 0 ] || psql -qXAt "$(pg_url postgres)" -c "SET client_min_messages = warning" \
+		"${drops[@]}" || true
 	[ -z "$pg_own" ] || "$tests/pg-server.sh" stop "$pg_own"
 	rm -rf "$work"
 }
@@ -70,10 +84,15 @@ mixed_batches() {
 }
 
 # The names of a command's --format or --style, from its registry, as the
-# command-line tests read them.
-choices() {
+# command-line tests read them, read once: choices_of["COMMAND OPTION"].
+declare -A choices_of
+for c in "runs format" "history format" "detect format" "compare format" "compare style" \
+	 "jobs format"; do
 	# shellcheck source=../cli/helpers.bash
-	(source "$tests/cli/helpers.bash" && choices "$1" "$2")
+	choices_of[$c]=$(source "$tests/cli/helpers.bash" && choices $c)
+done
+choices() {
+	echo "${choices_of[$1 $2]}"
 }
 
 # label BASE FORMAT: the file of BASE's output in FORMAT: BASE for text,
@@ -89,31 +108,44 @@ label() {
 rm -rf "$out"
 mkdir -p "$out"
 
-# The stores: NAME -> its SQLite file and, unless it is SQLite's only, its
-# PostgreSQL database.
-declare -A sqlite_of pg_of pgdb_of
+# step STORE COMMAND...: COMMAND (a function of this script and its
+# arguments) is the next step of STORE's job (run_steps, at the end).
+step() {
+	local name=$1
+	shift
+	printf '%q ' "$@" >>"$work/steps.$name"
+	echo >>"$work/steps.$name"
+}
 
-# store NAME [--sqlite-only] FILE...: a store of NAME made from FILE...:
-# schedperf-results/1 files are imported, .sql files (an older schema, as
-# an earlier schedperf wrote it) are loaded into SQLite as they are, their
-# .json export imported into PostgreSQL.
+# store NAME [--sqlite-only] FILE...: a store of NAME made from FILE...,
+# the first step of its job.
 store() {
-	local name=$1 pg=true f db
+	local name=$1 pg=true
 	shift
 	[ "$1" != --sqlite-only ] || { pg=false; shift; }
 	sqlite_of[$name]=$work/$name.db
+	if $pg; then
+		pgdb_of[$name]=golden_${name//-/_}_$$
+		pg_of[$name]=$(pg_url "${pgdb_of[$name]}")
+	fi
+	step "$name" make_store "$name" "$@"
+}
+
+# make_store NAME FILE...: schedperf-results/1 files are imported, .sql
+# files (an older schema, as an earlier schedperf wrote it) are loaded into
+# SQLite as they are, their .json export imported into PostgreSQL.
+make_store() {
+	local name=$1 f
+	shift
+	mkdir -p "$out/$name"
 	for f in "$@"; do
 		case $f in
 		*.sql) sqlite3 "${sqlite_of[$name]}" <"$f" ;;
 		*) "$SP" --db "${sqlite_of[$name]}" import "$f" >/dev/null ;;
 		esac
 	done
-	$pg || return 0
-	db=golden_${name//-/_}_$$
-	psql_in postgres "CREATE DATABASE $db"
-	dbs+=("$db")
-	pgdb_of[$name]=$db
-	pg_of[$name]=$(pg_url "$db")
+	[ -n "${pg_of[$name]:-}" ] || return 0
+	psql_in postgres "CREATE DATABASE ${pgdb_of[$name]}"
 	for f in "$@"; do
 		case $f in
 		*.sql) f=${f%.sql}.json ;;
@@ -123,43 +155,59 @@ store() {
 }
 
 # record FILE LOCATION COMMAND...: run schedperf on the store at LOCATION
-# and write what it printed into FILE, the location read as STORE.
+# and write what it printed into FILE, the location read as STORE. $scratch
+# is the job's own directory.
 record() {
 	local file=$1 location=$2 rc=0
 	shift 2
-	"$SP" --db "$location" "$@" >"$work/stdout" 2>"$work/stderr" || rc=$?
-	{
-		cat "$work/stdout"
-		if [ -s "$work/stderr" ]; then
-			echo "--- stderr"
-			cat "$work/stderr"
-		fi
-		[ "$rc" = 0 ] || echo "--- exit $rc"
-	} | sed -e "s|$location|STORE|g" -e "s|$work|WORK|g" >"$file"
+	"$SP" --db "$location" "$@" >"$scratch/stdout" 2>"$scratch/stderr" || rc=$?
+	if [ -s "$scratch/stderr" ]; then
+		echo "--- stderr" >>"$scratch/stdout"
+		cat "$scratch/stderr" >>"$scratch/stdout"
+	fi
+	[ "$rc" = 0 ] || echo "--- exit $rc" >>"$scratch/stdout"
+	sed -e "s|$location|STORE|g" -e "s|$work|WORK|g" "$scratch/stdout" >"$file"
 }
 
-# check STORE LABEL COMMAND...: the output of COMMAND on STORE, as
+# run_check STORE LABEL COMMAND...: the output of COMMAND on STORE, as
 # OUTDIR/STORE/LABEL, and LABEL.postgres where PostgreSQL's differs.
-check() {
+run_check() {
 	local name=$1 label=$2
 	shift 2
-	mkdir -p "$out/$name"
 	record "$out/$name/$label" "${sqlite_of[$name]}" "$@"
 	[ -n "${pg_of[$name]:-}" ] || return 0
-	record "$work/pg" "${pg_of[$name]}" "$@"
-	cmp -s "$work/pg" "$out/$name/$label" || mv "$work/pg" "$out/$name/$label.postgres"
+	record "$scratch/pg" "${pg_of[$name]}" "$@"
+	cmp -s "$scratch/pg" "$out/$name/$label" || mv "$scratch/pg" "$out/$name/$label.postgres"
 }
 
-# report STORE LABEL ARGS...: the HTML report's words: its SVG charts left
-# out, the version read as VERSION.
-report() {
+# The names of the runs of store NAME, on its SQLite side.
+run_names() {
+	"$SP" --db "${sqlite_of[$1]}" runs --format json |
+		"$PYTHON" -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'
+}
+
+check_export_all() {	# check_export_all STORE: the export of its every run
+	run_check "$1" export-all export $(run_names "$1")
+}
+
+check_shows() {	# check_shows STORE: show, of its every run
+	local run
+	for run in $(run_names "$1"); do
+		run_check "$1" "show-$run" show "$run"
+		run_check "$1" "show-$run-samples-env" show "$run" --samples --env
+	done
+}
+
+# run_report STORE LABEL ARGS...: the HTML report's words: its SVG charts
+# left out, the version read as VERSION.
+run_report() {
 	local name=$1 label=$2 location
 	shift 2
 	for location in "${sqlite_of[$name]}" ${pg_of[$name]:+"${pg_of[$name]}"}; do
-		rm -f "$work/report.html"
-		"$SP" --db "$location" report "$@" -o "$work/report.html" >/dev/null 2>&1 || true
-		[ -e "$work/report.html" ] || echo "no report" >"$work/report.html"
-		"$PYTHON" - "$work/report.html" <<'PY' >"$work/report.txt"
+		rm -f "$scratch/report.html"
+		"$SP" --db "$location" report "$@" -o "$scratch/report.html" >/dev/null 2>&1 || true
+		[ -e "$scratch/report.html" ] || echo "no report" >"$scratch/report.html"
+		"$PYTHON" - "$scratch/report.html" <<'PY' >"$scratch/report.txt"
 import re, sys
 page = open(sys.argv[1], encoding="utf-8", errors="surrogateescape").read()
 page = re.sub(r"<svg.*?</svg>", "<svg/>", page, flags=re.S)
@@ -167,12 +215,21 @@ page = re.sub(r"Generated by schedperf \S+?\. ", "Generated by schedperf VERSION
 sys.stdout.write(page)
 PY
 		if [ "$location" = "${sqlite_of[$name]}" ]; then
-			mkdir -p "$out/$name"
-			mv "$work/report.txt" "$out/$name/$label"
-		elif ! cmp -s "$work/report.txt" "$out/$name/$label"; then
-			mv "$work/report.txt" "$out/$name/$label.postgres"
+			mv "$scratch/report.txt" "$out/$name/$label"
+		elif ! cmp -s "$scratch/report.txt" "$out/$name/$label"; then
+			mv "$scratch/report.txt" "$out/$name/$label.postgres"
 		fi
 	done
+}
+
+# check STORE LABEL COMMAND... and report STORE LABEL ARGS...: a step of
+# STORE's job, run_check's and run_report's.
+check() {
+	step "$1" run_check "$@"
+}
+
+report() {
+	step "$1" run_report "$@"
 }
 
 "$PYTHON" "$data/make_history.py" "$work/history.json" 40
@@ -198,17 +255,12 @@ for name in "${!sqlite_of[@]}"; do
 		done
 	done
 	check "$name" db-check db check
-	check "$name" export-all export $("$SP" --db "${sqlite_of[$name]}" runs --format json |
-		"$PYTHON" -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))')
+	step "$name" check_export_all "$name"
 done
 
 # show, of each run of some stores.
 for name in compare mixed profiles fleet v1 v2 v3 v4; do
-	for run in $("$SP" --db "${sqlite_of[$name]}" runs --format json |
-		     "$PYTHON" -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'); do
-		check "$name" "show-$run" show "$run"
-		check "$name" "show-$run-samples-env" show "$run" --samples --env
-	done
+	step "$name" check_shows "$name"
 done
 check profiles show-p1-profile show p1 --profile
 check profiles show-p2-profile-top show p2 --profile --top 2
@@ -271,15 +323,18 @@ report history report-history 6.1 6.40 --history --workload messaging,pipe
 # jobs: queued with the times of the queue's life set by hand (only a
 # worker moves a job on, and it stamps the clock). The store is given as
 # $SCHEDPERF_DB: a job's --dry-run reads that one.
-submit() {
+run_submit() {
 	SCHEDPERF_DB=${pg_of[jobs]} "$SP" submit "$@" >/dev/null
+}
+submit() {
+	step jobs run_submit "$@"
 }
 submit --machine golden-host pipe -p loops=10 -i 1 --name j1
 submit --machine golden-host --priority 5 pipe -i 2 --name j2
 submit --machine 'golden-*' --max-attempts 5 pipe -i 1 --name j3
 submit --machine golden-host ab pipe --a param:mode=process --b param:mode=thread --seed 7 --name j4
 submit --machine golden-host --repeat 2 pipe -i 1 --name j5
-psql_in "${pgdb_of[jobs]}" "
+step jobs psql_in "${pgdb_of[jobs]}" "
 	UPDATE jobs SET submitted = '2026-02-01T00:00:0' || id || '.000Z',
 		since = '2026-02-01T00:01:0' || id || '.000Z';
 	UPDATE jobs SET state = 'running', worker = 'golden-host', claim = 'c', attempts = 1,
@@ -292,3 +347,35 @@ psql_in "${pgdb_of[jobs]}" "
 for f in $(choices jobs format); do
 	check jobs "$(label jobs "$f")" jobs --format "$f"
 done
+
+# run_steps STORE: STORE's job, its steps in order (read on fd 3, which its
+# commands are not given).
+run_steps() {
+	local line
+
+	scratch=$work/scratch.$1
+	mkdir "$scratch"
+	while IFS= read -r -u 3 line; do
+		eval "$line" 3<&-
+	done 3<"$work/steps.$1"
+}
+
+# The jobs, the longest first, a few at a time: the commands' waits on the
+# server and on each other's I/O overlap. A failed job fails the whole.
+max_jobs=$(($(nproc) + 2))
+running=0
+failed=0
+for name in $(for n in "${!sqlite_of[@]}"; do echo "$(wc -l <"$work/steps.$n") $n"; done |
+	      sort -rn | cut -d' ' -f2); do
+	if [ "$running" -ge "$max_jobs" ]; then
+		wait -n || failed=1
+		running=$((running - 1))
+	fi
+	run_steps "$name" &
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+	wait -n || failed=1
+	running=$((running - 1))
+done
+[ "$failed" = 0 ] || { echo "make.sh: a store's commands failed (above)" >&2; exit 1; }
