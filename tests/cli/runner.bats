@@ -666,14 +666,15 @@ YAML
 	local allowed
 	allowed=$("$PYTHON" -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
 	[[ "$allowed" == *,* ]] || skip "needs two CPUs to run on"
-	local first=${allowed%,*} p=(-p loops=20000 -p cpus=cross)
-	"$SP" run pipe "${p[@]}" -i 50 --cpus "$allowed" --name rc --quiet &
+	# short iterations, many: the kill comes after the first, long before the last
+	local first=${allowed%,*} p=(-p loops=500 -p cpus=cross)
+	"$SP" run pipe "${p[@]}" -i 1000 --cpus "$allowed" --name rc --quiet &
 	pid=$!
 	kill9_after 1 $pid
 	before=$(iterations)
 	# where only one of them is allowed: refused as the new run is, for its
 	# --cpus (not for what its benchmarks would then lack), nothing run
-	run taskset -c "$first" "$SP" run pipe "${p[@]}" -i 50 --cpus "$allowed" --name new
+	run taskset -c "$first" "$SP" run pipe "${p[@]}" -i 1000 --cpus "$allowed" --name new
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 	[[ "$output" == *"for --cpus: it names CPUs this process may not run on"* ]]
