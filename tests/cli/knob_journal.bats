@@ -9,7 +9,60 @@
 
 load helpers
 load sysctl
-pg_file
+
+# The every-point test of a worker's ab job (below, last), the file's
+# longest, starts here and runs on the second CPU while the tests before it
+# run, in a store, journal and knob lock of its own (the file's), on a
+# sysctl no other test changes, under a lock of its own; its test waits for
+# it. So does the initdb of the test whose server stops mid-ab.
+setup_file() {
+	local bg=$BATS_FILE_TMPDIR/jobs own
+
+	pg_setup_file
+	mkdir "$bg"
+	(
+		# its status once its teardown is done
+		trap 'rc=$?; set +e; worker_points_end; echo "$rc" >"$bg/rc"' EXIT
+		set -e
+		worker_points "$bg"
+	) </dev/null >"$bg/log" 2>&1 3>&- &
+	echo "$!" >"$bg/pid"
+	own=$(mktemp -d /tmp/schedperf-pg.XXXXXX)	# the server's user must reach it
+	echo "$own" >"$BATS_FILE_TMPDIR/own-pg"
+	(
+		"$BATS_TEST_DIRNAME/../pg-server.sh" start "$own" && rc=0 || rc=$?
+		echo "$rc" >"$BATS_FILE_TMPDIR/own-pg.rc"
+	) </dev/null >/dev/null 2>"$BATS_FILE_TMPDIR/own-pg.err" 3>&- &
+}
+
+# What setup_file started, when its test did not end it (filtered, failed): the background
+# killed, its sysctl put back once no process of it is left to write; the server stopped.
+teardown_file() {
+	local bg=$BATS_FILE_TMPDIR/jobs pid pids own
+
+	if [ ! -s "$bg/rc" ]; then
+		pid=$(cat "$bg/pid") && pids=$(descendants "$pid")
+		kill -9 "$pid" $pids 2>/dev/null || true
+		SCHEDPERF_DB=$bg/store.db WAIT_LIMIT=60 \
+			wait_for refute process_on_this_store '(^|/)schedperf( |$)' || true
+		[ ! -s "$bg/original" ] || cat "$bg/original" >"$BURST_FILE"
+		# its databases, however far it got: pg_new_db's names in setup_file
+		for db in $(psql_in postgres "SELECT datname FROM pg_database
+				WHERE datname LIKE 't\_$$\_\_%'"); do
+			psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+		done
+	fi
+	own=$(cat "$BATS_FILE_TMPDIR/own-pg")
+	if [ -d "$own" ]; then
+		WAIT_LIMIT=120 wait_for test -s "$BATS_FILE_TMPDIR/own-pg.rc" || true
+		"$BATS_TEST_DIRNAME/../pg-server.sh" stop "$own"
+	fi
+	pg_teardown_file
+}
+
+# The background's sysctl, as harmless as sysctl.bash's, which tests change meanwhile.
+BURST=kernel.printk_ratelimit_burst
+BURST_FILE=/proc/sys/kernel/printk_ratelimit_burst
 
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
@@ -224,48 +277,6 @@ print(sorted({v for r in json.load(sys.stdin)["runs"] for b in r["benchmarks"]
 	sp --db "$X" run command -p cmd=true -i 1 --name r -q
 	[ -z "$(machine_journal)" ]
 	[ "$(sqlite_copy "$X")" -eq 0 ]
-}
-
-# After a kill of a worker's ab job (or of the worker): the sysctl is at its
-# original or journalled; the next job, a run on the other store, puts it
-# back and measures the original, unmarked.
-job_after_kill() {
-	local v
-
-	v=$(cat "$KNOB_FILE")
-	if [ "$v" != "$ORIGINAL" ]; then
-		[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ] || return 1
-	fi
-	sp --db "$Y" submit command -p 'cmd=cat /proc/sys/kernel/printk_ratelimit' \
-		-p 'metric_regex=([0-9]+)' -i 1 --name measured >/dev/null || return 1
-	run sp --db "$Y" worker --once
-	[ "$status" -eq 0 ] && [ "${lines[-1]}" = "job $((++YJOBS)): done" ] || return 1
-	if [ "$v" != "$ORIGINAL" ]; then
-		[[ "${lines[0]}" == "schedperf: put back sysctl $KNOB = $ORIGINAL (it was $v): an ab (process "*") changed it and was killed before it put it back, and this worker's jobs measure" ]] || return 1
-	fi
-	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
-	# the next ab job queued on X reads the true original
-	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
-}
-
-@test "knobs: a worker's ab job killed at every point, two PostgreSQL stores: the next job restores" {
-	command -v strace >/dev/null || skip "no strace"
-	sysctl_setup
-	new_pg_stores
-	YJOBS=0
-	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
-		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
-	every_point job_after_kill "$SP" --db "$X" worker --once
-	echo "# killed at $POINTS points" >&3
-	[ "$POINTS" -ge 20 ]
-	measured_original "$Y"
-	# no env key marks a knob away from its original in any measured batch
-	[ "$(psql_in "$YDB" "SELECT count(*) FROM environment WHERE key LIKE 'knob.%'")" -eq 0 ]
-	# every ab job either failed (killed) or is done, its copy gone
-	[ "$(psql_in "$XDB" "SELECT count(*) FROM jobs WHERE command = 'ab' AND state NOT IN ('done', 'failed', 'queued')")" -eq 0 ]
-	sp --db "$X" run command -p cmd=true -i 1 --name r -q
-	[ "$(pg_copy "$XDB")" -eq 0 ]
 }
 
 @test "knobs: a worker killed during an ab job: the next job, a run, puts the sysctl back and measures the original" {
@@ -681,8 +692,10 @@ cgroup_ab() {
 @test "knobs: the PostgreSQL server stops mid-ab: the sysctl is back, no --resume advice, the next ab runs" {
 	sysctl_setup
 	local own url
-	own=$(mktemp -d /tmp/schedperf-pg.XXXXXX)	# the server's user must reach it
-	"$BATS_TEST_DIRNAME/../pg-server.sh" start "$own" >/dev/null
+	own=$(cat "$BATS_FILE_TMPDIR/own-pg")	# started by setup_file
+	wait_for test -s "$BATS_FILE_TMPDIR/own-pg.rc"
+	cat "$BATS_FILE_TMPDIR/own-pg.err"
+	[ "$(cat "$BATS_FILE_TMPDIR/own-pg.rc")" -eq 0 ]
 	url="postgresql:///postgres?host=$own&user=postgres"
 	"$SP" --db "$url" ab command "${NOISY_CMD[@]}" --a "sysctl:$KNOB=$A" \
 		--b "sysctl:$KNOB=$B" --max-samples 100000 --name p >/dev/null 2>"$TMP/err" &
@@ -716,4 +729,77 @@ cgroup_ab() {
 	if [ "$(id -u)" = 0 ]; then
 		[[ "$output" != *"run as root"* ]]
 	fi
+}
+
+# After a kill of a worker's ab job (or of the worker): the sysctl is at its
+# original or journalled; the next job, a run on the other store, puts it
+# back and measures the original, unmarked.
+job_after_kill() {
+	local v
+
+	v=$(cat "$KNOB_FILE")
+	if [ "$v" != "$ORIGINAL" ]; then
+		[ "$(machine_journal)" = "sysctl $KNOB $ORIGINAL" ] || return 1
+	fi
+	sp --db "$Y" submit command -p "cmd=cat $KNOB_FILE" \
+		-p 'metric_regex=([0-9]+)' -i 1 --name measured >/dev/null || return 1
+	run sp --db "$Y" worker --once
+	[ "$status" -eq 0 ] && [ "${lines[-1]}" = "job $((++YJOBS)): done" ] || return 1
+	if [ "$v" != "$ORIGINAL" ]; then
+		[[ "${lines[0]}" == "schedperf: put back sysctl $KNOB = $ORIGINAL (it was $v): an ab (process "*") changed it and was killed before it put it back, and this worker's jobs measure" ]] || return 1
+	fi
+	knob_is "$ORIGINAL" && [ -z "$(machine_journal)" ] || return 1
+	# the next ab job queued on X reads the true original
+	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
+}
+
+# worker_points DIR: the every-point test of a worker's ab job, in the
+# background (setup_file) on $BURST, its files in DIR: "skip: WHY" in its
+# log when it cannot run; its test checks the rest.
+worker_points() {
+	TMP=$1 SP=$SCHEDPERF
+	export SCHEDPERF_DB=$TMP/store.db
+	command -v strace >/dev/null || { echo "skip: no strace"; return 0; }
+	KNOB=$BURST KNOB_FILE=$BURST_FILE SYSCTL_LOCK=/tmp/schedperf-tests-sysctl-burst.lock
+	[ -w "$KNOB_FILE" ] || { echo "skip: $KNOB is not writable here (needs root)"; return 0; }
+	sysctl_hold
+	ORIGINAL=$(cat "$KNOB_FILE")
+	echo "$ORIGINAL" >"$TMP/original"
+	A=$((ORIGINAL + 1)) B=$((ORIGINAL + 2)) YJOBS=0
+	new_pg_stores
+	sp --db "$X" submit --max-attempts 1 ab command -p cmd=true --a "sysctl:$KNOB=$A" \
+		--b "sysctl:$KNOB=$B" --alpha 0.49 --max-samples 3 >/dev/null
+	every_point job_after_kill "$SP" --db "$X" worker --once
+	echo "# killed at $POINTS points"
+	[ "$POINTS" -ge 20 ]
+	measured_original "$Y"
+	# no env key marks a knob away from its original in any measured batch
+	[ "$(psql_in "$YDB" "SELECT count(*) FROM environment WHERE key LIKE 'knob.%'")" -eq 0 ]
+	# every ab job either failed (killed) or is done, its copy gone
+	[ "$(psql_in "$XDB" "SELECT count(*) FROM jobs WHERE command = 'ab' AND state NOT IN ('done', 'failed', 'queued')")" -eq 0 ]
+	sp --db "$X" run command -p cmd=true -i 1 --name r -q
+	[ "$(pg_copy "$XDB")" -eq 0 ]
+}
+
+worker_points_end() {	# its teardown, as a test's
+	sysctl_teardown
+	for db in ${PGDBS:-}; do
+		psql_in postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)" || true
+	done
+}
+
+background_over() {	# background_over DIR: it wrote its status, or is gone
+	[ -s "$1/rc" ] || ! kill -0 "$(cat "$1/pid")" 2>/dev/null
+}
+
+@test "knobs: a worker's ab job killed at every point, two PostgreSQL stores: the next job restores" {
+	local bg=$BATS_FILE_TMPDIR/jobs
+
+	WAIT_LIMIT=540 wait_for background_over "$bg"	# below make check's limit of a test
+	cat "$bg/log"
+	[ -s "$bg/rc" ] || { echo "killed: no status (teardown_file puts back what it left)"; false; }
+	! grep -q '^skip: ' "$bg/log" || skip "$(sed -n 's/^skip: //p' "$bg/log")"
+	grep '^# killed at' "$bg/log" >&3
+	[ "$(cat "$bg/rc")" -eq 0 ]
 }
