@@ -437,6 +437,10 @@ not_utf8_restore() {
 			sleep 0.05
 		done
 		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		# its iteration holds the lock until its guardian kills it (sysctl.bash, kill_ab)
+		until flock -nx "$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.lock" true; do
+			sleep 0.05
+		done
 		grep -c "\"original_hex\": \"fffe206f6464\"" \
 			"$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.journal"
 		case $db in postgresql:*) "$0" --db "$db" jobs | tail -1 ;; esac
@@ -484,6 +488,10 @@ not_utf8_restore() {
 			sleep 0.05
 		done
 		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		# its iteration holds the lock until its guardian kills it (sysctl.bash, kill_ab)
+		until flock -nx "$SCHEDPERF_TEST_RUNDIR/schedperf-knobs.lock" true; do
+			sleep 0.05
+		done
 		printf "%s" "\\xff\\x41" >/proc/sys/kernel/domainname
 		"$0" --db "$db" jobs | tail -1
 		printf "\377\\\\x41" >/proc/sys/kernel/domainname
@@ -655,6 +663,7 @@ cgroup_ab() {
 		pid=$!
 		while [ "$(cat /proc/sys/kernel/printk_ratelimit)" = "$4" ]; do sleep 0.05; done
 		{ kill -9 $pid; wait $pid; } 2>/dev/null
+		until flock -n -x /run/schedperf-knobs.lock true; do sleep 0.05; done	# as above
 		stat -c "%n %a" /run/schedperf-knobs.lock /run/schedperf-knobs.journal
 		"$0" -q run command -p cmd=true -i 1
 		echo "run: $?"
