@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "monitor/profile_session.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 /* One executable mapping of a file: [start, end) maps the file from pgoff. */
@@ -584,23 +585,38 @@ struct weights {
 	struct index_table index;
 };
 
+/*
+ * A symbol is its name and DSO, not its address: a kernel holds several
+ * static functions of one name (a static inline of a header, in each file
+ * that calls it), and a profile that listed each apart would name one
+ * symbol twice, which the store's readers (and import) take for a symbol
+ * counted twice. Their samples are one symbol's, children counted once a
+ * chain.
+ */
 static bool weight_same(const void *ctx, uint32_t index, const void *key)
 {
-	const struct weights *w = ctx;
+	const struct symbol *a = ((const struct weights *)ctx)->all[index].symbol, *b = key;
 
-	return w->all[index].symbol == key;
+	return a == b || (!strcmp(a->name, b->name) && !strcmp(a->dso, b->dso));
+}
+
+static uint64_t symbol_hash(const struct symbol *sym)
+{
+	uint64_t h = fnv1a(FNV1A_INIT, sym->name, strlen(sym->name) + 1);
+
+	return fnv1a(h, sym->dso, strlen(sym->dso));
 }
 
 static uint64_t weight_hash_of(const void *ctx, uint32_t index)
 {
 	const struct weights *w = ctx;
 
-	return mix(0, (uint64_t)(uintptr_t)w->all[index].symbol);
+	return symbol_hash(w->all[index].symbol);
 }
 
 static struct symbol_weight *weight_of(struct weights *w, const struct symbol *sym)
 {
-	uint64_t hash = mix(0, (uint64_t)(uintptr_t)sym);
+	uint64_t hash = symbol_hash(sym);
 	uint32_t *slot = index_slot(&w->index, hash, weight_same, w, sym);
 
 	if (*slot)

@@ -39,6 +39,9 @@ static const char kallsyms_text[] =
 	"ffffffff81002000 T __x64_sys_getppid\n"
 	"ffffffff81002100 D some_data\n"
 	"ffffffff81003000 t schedule\n"
+	"ffffffff81003800 t tlb_flush\n"
+	"ffffffff81003900 t pick_next\n"
+	"ffffffff81003a00 t tlb_flush\n"
 	"ffffffff81004000 T _etext\n"
 	"ffffffffc0001000 t e1000_xmit\t[e1000]\n";
 
@@ -395,6 +398,42 @@ static void test_session_weights(void **state)
 	symbol_table_release(&kernel);
 }
 
+#define K_FLUSH_A 0xffffffff81003810ULL	/* in the first tlb_flush */
+#define K_FLUSH_B 0xffffffff81003a10ULL	/* in the second, of the same name */
+#define K_PICK 0xffffffff81003910ULL	/* in pick_next */
+
+/*
+ * Two kernel functions of one name (static, in two files) are one symbol
+ * of the profile: their self weights add up, and a chain through both
+ * counts once in its children.
+ */
+static void test_session_same_name(void **state)
+{
+	const uint64_t both[] = { CTX_KERNEL, K_FLUSH_A, K_PICK + 1, K_FLUSH_B + 1, 0 };
+	const uint64_t second[] = { CTX_KERNEL, K_FLUSH_B, 0 };
+	struct symbol_table kernel;
+	struct profile_session *s;
+	struct result_profile p = { 0 };
+	size_t named = 0;
+
+	load_fixture(&kernel);
+	s = profile_session_new(&kernel, NULL);
+	queue_sample(s, 100, 10, 200, both);
+	queue_sample(s, 100, 11, 50, second);
+	profile_session_process(s, UINT64_MAX);
+	profile_session_result(s, &p);
+
+	assert_int_equal(p.total, 250);
+	assert_weights(&p, "tlb_flush", "[kernel.kallsyms]", 250, 250);
+	assert_weights(&p, "pick_next", "[kernel.kallsyms]", 0, 200);
+	for (size_t i = 0; i < p.nr_symbols; i++)
+		named += !strcmp(p.symbols[i].name, "tlb_flush");
+	assert_int_equal(named, 1);
+	result_profile_release(&p);
+	profile_session_free(s);
+	symbol_table_release(&kernel);
+}
+
 /*
  * A session that follows a process counts its samples and its
  * descendants', not a stranger's, nor those of a stranger's child that
@@ -580,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_elf_symbols),
 		cmocka_unit_test(test_session_weights),
+		cmocka_unit_test(test_session_same_name),
 		cmocka_unit_test(test_session_follow),
 		cmocka_unit_test(test_session_bad_records),
 		cmocka_unit_test(test_live_profile),
