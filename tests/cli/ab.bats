@@ -37,6 +37,26 @@ teardown_file() {
 # there to store its runs, whatever its verdict.
 FEW=(--alpha 0.49 --max-samples 3)
 
+# at_once FUNCTION ARG...: FUNCTION ARG for each ARG at once, each in a
+# subshell with a $TMP of its own ($TMP/1, $TMP/2, ...); fails when one
+# failed, once all ended. The SQLite and PostgreSQL halves of a test share
+# nothing but the machine: the second CPU runs one while the first runs
+# the other.
+at_once() {
+	local f=$1 arg i=0 pid pids=() rc=0
+	shift
+	for arg; do
+		i=$((i + 1))
+		mkdir "$TMP/$i"
+		(TMP=$TMP/$i; "$f" "$arg") &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=1
+	done
+	return "$rc"
+}
+
 teardown() {
 	[ -z "${PID:-}" ] || kill -9 "$PID" 2>/dev/null || true
 	[ -z "${LOCKER:-}" ] || kill "$LOCKER" 2>/dev/null || true
@@ -419,18 +439,21 @@ race_ab() {
 		"$TMP/err" || { cat "$TMP/err"; return 1; }
 }
 
+# races DB: five races of two ab on DB.
+races() {
+	export SCHEDPERF_DB=$1
+	sp db init >/dev/null	# the race is the runs', not the schema's
+	for i in 1 2 3 4 5; do
+		race_ab "$i"
+	done
+	sp runs --format json >"$TMP/runs.json"
+	[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
+	  "$(json 'sorted((f"race-{i}-{s}", 1) for i in range(1, 6) for s in "ab")' "$TMP/runs.json")" ]
+}
+
 @test "ab: two ab of one --name started at once: one proceeds, the other exits 2 (SQLite, PostgreSQL)" {
 	PGDB=$(pg_new_db)
-	for db in "$TMP/race.db" "$(pg_url "$PGDB")"; do
-		export SCHEDPERF_DB=$db
-		sp db init >/dev/null	# the race is the runs', not the schema's
-		for i in 1 2 3 4 5; do
-			race_ab "$i"
-		done
-		sp runs --format json >"$TMP/runs.json"
-		[ "$(json 'sorted((r["name"], len(r["batches"])) for r in d)' "$TMP/runs.json")" = \
-		  "$(json 'sorted((f"race-{i}-{s}", 1) for i in range(1, 6) for s in "ab")' "$TMP/runs.json")" ]
-	done
+	at_once races "$TMP/race.db" "$(pg_url "$PGDB")"
 }
 
 # ab_runs_own DB: an ab's runs take no later batch of run, bisect-step or import.
@@ -494,10 +517,9 @@ json.dump(d, open(sys.argv[3], "w"))' "$TMP/own-a.json" plain "$TMP/ab-into.json
 
 @test "ab: its runs are its own: run, --replace and import add no batch to them (SQLite, PostgreSQL)" {
 	PGDB=$(pg_new_db)
-	ab_runs_own "$TMP/own.db"
-	ab_runs_own "$(pg_url "$PGDB")"
+	at_once ab_runs_own "$TMP/own.db" "$(pg_url "$PGDB")"
 	# an ab's runs exported go into a store without them, whole
-	SCHEDPERF_DB=$TMP/fresh.db sp import "$TMP/own-a.json" >/dev/null
+	SCHEDPERF_DB=$TMP/fresh.db sp import "$TMP/2/own-a.json" >/dev/null
 	[ "$(SCHEDPERF_DB=$TMP/fresh.db sp runs --format json | "$PYTHON" -c 'import json, sys
 print([(r["name"], len(r["batches"])) for r in json.load(sys.stdin)])')" = "[('own-a', 1)]" ]
 }
@@ -532,8 +554,9 @@ write_prog() {	# write_prog FILE WORK
 	command -v cc >/dev/null || skip "no C compiler"
 	write_prog "$TMP/fast.c" 1000
 	write_prog "$TMP/slow.c" 2000
-	cc -O1 -o "$TMP/fast" "$TMP/fast.c"
+	cc -O1 -o "$TMP/fast" "$TMP/fast.c" &	# the two builds at once
 	cc -O1 -o "$TMP/slow" "$TMP/slow.c"
+	wait "$!"
 	run sp ab command -p 'metric_regex=best ([0-9.]+)' -p metric_name=best \
 		--a "cmd:$TMP/fast" --b "cmd:$TMP/slow" --max-samples 60 --format json \
 		--fail-on-regression --name builds
@@ -606,35 +629,56 @@ slow_ab() {	# slow_ab A B [ab options]: fixed_ab's sides in 0.3 s each, for 1 s
 }
 
 @test "ab: a metric that never varies: the interval is the exact change, 0 for equal sides; unbounded at first, never inf" {
-	run fixed_ab 5 5 --max-samples 30
-	[ "$status" -eq 0 ]
-	[ "${lines[2]}" = "verdict: same: b vs a +0.00% (interval +0.00% .. +0.00%; + is better)" ]
-	fixed_ab 5 5 --max-samples 30 --format json >"$TMP/same.json"
-	[ "$(json '(d["verdict"], d["estimate_pct"], d["ci_pct"])' "$TMP/same.json")" = \
-	  "('same', 0.0, [0.0, 0.0])" ]
-	# b takes 6 where a takes 5: 20 % worse, and the interval is that point
-	run fixed_ab 5 6 --max-samples 30
-	[ "${lines[2]}" = "verdict: different: b is worse than a by 20.00% (interval -20.00% .. -20.00%; + is better)" ]
-	fixed_ab 5 6 --max-samples 30 --format json >"$TMP/worse.json"
-	[ "$(json '[round(x, 9) for x in [d["estimate_pct"]] + d["ci_pct"]]' "$TMP/worse.json")" = \
-	  "[-20.0, -20.0, -20.0]" ]
-	run fixed_ab 5 6 -p better=higher --max-samples 30
-	[ "${lines[2]}" = "verdict: different: b is better than a by 20.00% (interval +20.00% .. +20.00%; + is better)" ]
 	# fewer than 7 blocks cannot bound anything at alpha 0.05 (a --max-samples
 	# below that is refused, but --max-time stops sooner: iterations of 0.3 s,
 	# at most 2 blocks in 1 s): the interval is unbounded, in words and null
 	# in JSON, not -100 % or inf. The four sleep: they run at once, each
-	# its own runs (named by its pid), their output and errors as run's.
-	local b pids=()
+	# its own runs (named by its pid), their output and errors as run's;
+	# and so do, meanwhile, the five of fixed values checked first, their
+	# JSON's errors apart (its status kept in NAME.rc).
+	local b pids=() name
 	for b in 5 6; do
 		slow_ab 5 $b >"$TMP/unknown-$b.txt" 2>&1 &
 		pids+=($!)
 		slow_ab 5 $b --format json >"$TMP/unknown-$b.json" 2>&1 &
 		pids+=($!)
 	done
+	fixed_at_once() {	# fixed_at_once NAME ARGS...: fixed_ab ARGS into $TMP/NAME
+		local name=$1
+		shift
+		fixed_ab "$@" >"$TMP/$name" 2>"$TMP/$name.err" && rc=0 || rc=$?
+		echo "$rc" >"$TMP/$name.rc"
+	}
+	fixed_at_once same.txt 5 5 --max-samples 30 &
+	pids+=($!)
+	fixed_at_once same.json 5 5 --max-samples 30 --format json &
+	pids+=($!)
+	fixed_at_once worse.txt 5 6 --max-samples 30 &
+	pids+=($!)
+	fixed_at_once worse.json 5 6 --max-samples 30 --format json &
+	pids+=($!)
+	fixed_at_once better.txt 5 6 -p better=higher --max-samples 30 &
+	pids+=($!)
 	for pid in "${pids[@]}"; do
 		wait "$pid" || true
 	done
+	for name in same.txt same.json worse.txt worse.json better.txt; do
+		cat "$TMP/$name.err"
+	done
+	mapfile -t lines <"$TMP/same.txt"
+	[ "$(cat "$TMP/same.txt.rc")" -eq 0 ]
+	[ "${lines[2]}" = "verdict: same: b vs a +0.00% (interval +0.00% .. +0.00%; + is better)" ]
+	[ "$(cat "$TMP/same.json.rc")" -eq 0 ]
+	[ "$(json '(d["verdict"], d["estimate_pct"], d["ci_pct"])' "$TMP/same.json")" = \
+	  "('same', 0.0, [0.0, 0.0])" ]
+	# b takes 6 where a takes 5: 20 % worse, and the interval is that point
+	mapfile -t lines <"$TMP/worse.txt"
+	[ "${lines[2]}" = "verdict: different: b is worse than a by 20.00% (interval -20.00% .. -20.00%; + is better)" ]
+	[ "$(cat "$TMP/worse.json.rc")" -eq 0 ]
+	[ "$(json '[round(x, 9) for x in [d["estimate_pct"]] + d["ci_pct"]]' "$TMP/worse.json")" = \
+	  "[-20.0, -20.0, -20.0]" ]
+	mapfile -t lines <"$TMP/better.txt"
+	[ "${lines[2]}" = "verdict: different: b is better than a by 20.00% (interval +20.00% .. +20.00%; + is better)" ]
 	for b in 5 6; do
 		mapfile -t lines <"$TMP/unknown-$b.txt"
 		[[ "${lines[2]}" == "verdict: unknown: b vs a "*"% (interval unbounded; + is better)" ]]
@@ -702,8 +746,7 @@ ab_refused_frees() {
 @test "ab: refused, or with nothing measured, it stores nothing and its --name stays free (SQLite, PostgreSQL)" {
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 	PGDB=$(pg_new_db)
-	ab_refused_frees "$TMP/refused.db"
-	ab_refused_frees "$(pg_url "$PGDB")"
+	at_once ab_refused_frees "$TMP/refused.db" "$(pg_url "$PGDB")"
 }
 
 # ab_killed_frees DB: an ab killed by SIGKILL in its first iteration holds
@@ -747,8 +790,7 @@ ab_killed_frees() {
 
 @test "ab: killed by SIGKILL before its first sample, its --name is free again (SQLite, PG)" {
 	PGDB=$(pg_new_db)
-	ab_killed_frees "$TMP/killed.db"
-	ab_killed_frees "$(pg_url "$PGDB")"
+	at_once ab_killed_frees "$TMP/killed.db" "$(pg_url "$PGDB")"
 }
 
 @test "ab: a new store another process has open stays when the ab stores nothing" {
