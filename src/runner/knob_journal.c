@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner/iteration.h"
@@ -145,14 +146,23 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 	l->held = 0;
 	if (!wait)
 		return 0;
-	while (flock(l->fd, op)) {
-		if (errno == EINTR && iteration_interrupted())
+	/*
+	 * Polled, not a blocking flock(): a Ctrl-C that lands before the
+	 * call (while the caller says it waits) would not interrupt it, and
+	 * the command would wait until the lock is free, for ever if its
+	 * holder never ends. A signal cuts the sleep short.
+	 */
+	while (flock(l->fd, op | LOCK_NB)) {
+		static const struct timespec poll = { 0, 20 * 1000 * 1000 };
+
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system "
+					 "must support flock(2))", knob_lock_path(), strerror(errno));
+		if (iteration_interrupted())
 			return error_set(err, 128 + iteration_interrupted(), "interrupted while "
 					 "waiting for the lock on this machine's settings (%s): "
 					 "nothing was changed", knob_lock_path());
-		if (errno != EINTR)
-			return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system "
-					 "must support flock(2))", knob_lock_path(), strerror(errno));
+		nanosleep(&poll, NULL);
 	}
 	l->held = op;
 	return 1;

@@ -647,6 +647,20 @@ cgroup_ab() {
 	PID=
 	[ "$rc" -eq 130 ]
 	grep -q "interrupted while waiting for the lock" "$TMP/err"
+	# a SIGINT that lands before the wait begins (while the note is written:
+	# strace holds each write 1 s) ends it too, not only one that cuts it short
+	if command -v strace >/dev/null; then
+		timeout -s KILL 60 strace -f -qq -o /dev/null -e trace=write \
+			-e inject=write:delay_exit=1000000 "$SP" ab --restore 2>"$TMP/err" &
+		PID=$!
+		wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
+		kill -INT "$(pgrep -P "$(pgrep -P "$PID")")"
+		rc=0
+		wait "$PID" || rc=$?
+		PID=
+		[ "$rc" -eq 130 ]
+		grep -q "interrupted while waiting for the lock" "$TMP/err"
+	fi
 	# while a command holds it shared, a run measures beside it
 	sp run command -p cmd=true -i 1 -q
 }
