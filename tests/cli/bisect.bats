@@ -448,8 +448,8 @@ bisection_stored() {
 	# however slow the machine (3>&-: nothing it leaves behind holds bats's
 	# output open)
 	"$SP" bisect command -p "cmd=if grep -q '^/\* change [23] \*/$' prog.c &&
-		! [ -e '$TMP/held' ]; then touch '$TMP/held'; until [ -e '$TMP/go' ] ||
-		! [ -d '$TMP' ]; do sleep 0.01; done; fi; ./prog" -p shell=1 \
+		[ ! -e '$TMP/held' ]; then touch '$TMP/held'; until [ -e '$TMP/go' ] ||
+		[ ! -d '$TMP' ]; do sleep 0.01; done; fi; ./prog" -p shell=1 \
 		-p 'metric_regex=value ([0-9.]+)' --build 'cc -O1 -o prog prog.c -lm' \
 		--good HEAD~3 --bad HEAD --seed 5 --alpha 0.05 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
