@@ -135,17 +135,6 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 		return rc < 0 ? -1 : 1;
 	if (l->held == op)
 		return 1;
-	if (!flock(l->fd, op | LOCK_NB)) {
-		l->held = op;
-		return 1;
-	}
-	if (errno != EWOULDBLOCK)
-		return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system must "
-				 "support flock(2))", knob_lock_path(), strerror(errno));
-	/* A conversion that must wait has let go of the lock held. */
-	l->held = 0;
-	if (!wait)
-		return 0;
 	/*
 	 * Polled, not a blocking flock(): a Ctrl-C that lands before the
 	 * call (while the caller says it waits) would not interrupt it, and
@@ -158,6 +147,10 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system "
 					 "must support flock(2))", knob_lock_path(), strerror(errno));
+		/* A conversion that must wait has let go of the lock held. */
+		l->held = 0;
+		if (!wait)
+			return 0;
 		if (iteration_interrupted())
 			return error_set(err, 128 + iteration_interrupted(), "interrupted while "
 					 "waiting for the lock on this machine's settings (%s): "
