@@ -638,30 +638,30 @@ cgroup_ab() {
 	[ ! -e "$TMP/new.db" ]
 	[ -z "$(machine_journal)" ]
 	# ab --restore waits too: interrupted once it says so, however long it took to
-	"$SP" ab --restore 2>"$TMP/err" &
+	"$SP" ab --restore 2>"$TMP/restore.err" &
 	PID=$!
-	wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
+	wait_for grep -q "waiting until no other schedperf command measures" "$TMP/restore.err"
 	kill -INT "$PID"
 	rc=0
 	wait "$PID" || rc=$?
 	PID=
 	[ "$rc" -eq 130 ]
-	grep -q "interrupted while waiting for the lock" "$TMP/err"
+	grep -q "interrupted while waiting for the lock" "$TMP/restore.err"
 	# a SIGINT that lands before the wait begins (while the note is written:
 	# strace holds each write 1 s) ends it too, not only one that cuts it short
 	# (LeakSanitizer cannot run under ptrace: the wait above is checked by it)
 	if command -v strace >/dev/null; then
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 timeout -s KILL 60 \
 			strace -f -qq -o /dev/null -e trace=write -e inject=write:delay_exit=1000000 \
-			"$SP" ab --restore 2>"$TMP/err" &
+			"$SP" ab --restore 2>"$TMP/traced.err" &
 		PID=$!
-		wait_for grep -q "waiting until no other schedperf command measures" "$TMP/err"
+		wait_for grep -q "waiting until no other schedperf command measures" "$TMP/traced.err"
 		kill -INT "$(pgrep -P "$(pgrep -P "$PID")")"
 		rc=0
 		wait "$PID" || rc=$?
 		PID=
 		[ "$rc" -eq 130 ]
-		grep -q "interrupted while waiting for the lock" "$TMP/err"
+		grep -q "interrupted while waiting for the lock" "$TMP/traced.err"
 	fi
 	# while a command holds it shared, a run measures beside it
 	sp run command -p cmd=true -i 1 -q
