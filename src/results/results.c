@@ -253,15 +253,22 @@ static void benchmark_release(struct result_benchmark *b)
 	free(b->params);
 }
 
-static void batch_release(struct result_batch *batch)
+void result_batch_drop_benchmarks(struct result_batch *batch)
 {
 	for (size_t i = 0; i < batch->nr_benchmarks; i++)
 		benchmark_release(&batch->benchmarks[i]);
+	free(batch->benchmarks);
+	batch->benchmarks = NULL;
+	batch->nr_benchmarks = batch->alloc_benchmarks = 0;
+}
+
+static void batch_release(struct result_batch *batch)
+{
+	result_batch_drop_benchmarks(batch);
 	for (size_t i = 0; i < batch->nr_env; i++) {
 		free(batch->env[i].key);
 		free(batch->env[i].value);
 	}
-	free(batch->benchmarks);
 	free(batch->env);
 	free(batch->name);
 	free(batch->started);

@@ -138,6 +138,8 @@ void result_set_keep(struct result_set *set,
 		     const void *arg);
 struct result_batch *result_set_add_batch(struct result_set *set);
 struct result_benchmark *result_batch_add_benchmark(struct result_batch *batch);
+/* Release @batch's benchmarks, leaving none (its name, start and environment stay). */
+void result_batch_drop_benchmarks(struct result_batch *batch);
 struct result_metric *result_benchmark_add_metric(struct result_benchmark *bench);
 /* One more failed iteration of @bench, failed for @reason (copied). */
 void result_benchmark_add_failure(struct result_benchmark *bench, const char *reason);
