@@ -93,6 +93,9 @@ int batch_finish(struct store *st, int64_t batch_id, bool complete, bool measure
 /* store_load()'s reading: an incomplete replacing batch, or a job's, is not seen. */
 int batches_load(struct store *st, const char *name, unsigned parts,
 		 struct result_set *set, struct error *err);
+/* store_load_each()'s, in its transaction. */
+int batches_load_each(struct store *st, unsigned parts, struct result_set *set,
+		      const struct store_each *each, struct error *err);
 
 /* benchmarks.c */
 /*

@@ -285,19 +285,35 @@ static int env_row(struct load *l, struct store_stmt *s, struct error *err)
 	return 0;
 }
 
-/* Fill the batches of @l (their ids set) with their parts. */
-static int load_parts(struct load *l, struct error *err)
+/* Fill the batches of @l (their ids set) with their environments. */
+static int env_read(struct load *l, struct error *err)
+{
+	return load_rows(l, "SELECT batch_id, key, value FROM environment ORDER BY batch_id, key",
+			 "SELECT batch_id, key, value FROM environment WHERE batch_id = $1 "
+			 "ORDER BY key", env_row, err);
+}
+
+/* Fill the batches of @l (their ids set) with their benchmarks and parts. */
+static int benchmark_parts_read(struct load *l, struct error *err)
 {
 	int rc;
 
-	rc = load_rows(l, "SELECT batch_id, key, value FROM environment ORDER BY batch_id, key",
-		       "SELECT batch_id, key, value FROM environment WHERE batch_id = $1 "
-		       "ORDER BY key", env_row, err) ||
-	     benchmarks_read(l, err) ||
+	rc = benchmarks_read(l, err) ||
 	     (l->parts & STORE_SAMPLES && samples_read(l, err)) ||
 	     (l->parts & STORE_COUNTS && counts_read(l, err)) ||
 	     (l->parts & STORE_PROFILES && profiles_read(l, err));
 	return rc ? -1 : 0;
+}
+
+/* What a load kept to find its rows' batches, benchmarks and metrics. */
+static void load_release(struct load *l)
+{
+	free(l->benches);
+	free(l->batches_by_id.ids);
+	free(l->benches_by_id.ids);
+	free(l->metric_ids);
+	free(l->metric_positions);
+	free(l->metrics_by_id.ids);
 }
 
 /*
@@ -321,11 +337,10 @@ static const struct sql_field loaded_fields[] = {
 };
 static const struct sql_shape loaded_shape = SQL_SHAPE(struct result_batch, loaded_fields);
 
-int batches_load(struct store *st, const char *name, unsigned parts,
-		 struct result_set *set, struct error *err)
+/* The batches of run @name (every run's when NULL) appended to @set: their ids, names, starts. */
+static int batches_read(struct store *st, const char *name, struct result_set *set,
+			struct error *err)
 {
-	struct load l = { .st = st, .set = set, .first = set->nr_batches, .whole = !name,
-			  .parts = parts };
 	struct store_stmt *s;
 	int rc;
 
@@ -336,14 +351,74 @@ int batches_load(struct store *st, const char *name, unsigned parts,
 	while ((rc = sql_step(s, err, "read the results")) > 0)
 		sql_read(s, &loaded_shape, result_set_add_batch(set));
 	sql_done(s);
+	return rc;
+}
+
+int batches_load(struct store *st, const char *name, unsigned parts,
+		 struct result_set *set, struct error *err)
+{
+	struct load l = { .st = st, .set = set, .first = set->nr_batches, .whole = !name,
+			  .parts = parts };
+	int rc = batches_read(st, name, set, err);
+
 	if (!rc && set->nr_batches > l.first)
-		rc = load_parts(&l, err);
-	free(l.benches);
-	free(l.batches_by_id.ids);
-	free(l.benches_by_id.ids);
-	free(l.metric_ids);
-	free(l.metric_positions);
-	free(l.metrics_by_id.ids);
+		rc = env_read(&l, err) || benchmark_parts_read(&l, err) ? -1 : 0;
+	load_release(&l);
+	return rc;
+}
+
+/*
+ * Batches @from .. @to of @set read together, through a view of @set that
+ * holds them alone, so that the load's lookups and passes are those of a
+ * load of them (by the whole store's queries when @whole); then handed to
+ * @each one by one, and released. *@metrics: how many metrics they had.
+ */
+static int load_view(struct store *st, unsigned parts, struct result_set *set, size_t from,
+		     size_t to, bool whole, const struct store_each *each, size_t *metrics,
+		     struct error *err)
+{
+	struct result_set view = { &set->batches[from], to - from };
+	struct load l = { .st = st, .set = &view, .whole = whole, .parts = parts };
+	int rc = benchmark_parts_read(&l, err);
+
+	load_release(&l);
+	*metrics = l.nr_metric_ids;
+	for (size_t i = from; i < to && !rc; i++)
+		rc = each->batch(set, i, each->arg, err);
+	for (size_t i = from; i < to; i++)
+		result_batch_drop_benchmarks(&set->batches[i]);
+	return rc;
+}
+
+/* How many metrics a batch has, at least, to be read on its own: see batches_load_each(). */
+#define LOAD_EACH_METRICS 256
+
+/*
+ * A batch at a time by the queries of one batch, which cost a few
+ * microseconds more a batch than the whole store's: a store of many
+ * small batches (10,000 of a metric each) is read whole after its first,
+ * as it held little anyway (the first batch stands for the others: a
+ * store's runs are mostly of one suite).
+ */
+int batches_load_each(struct store *st, unsigned parts, struct result_set *set,
+		      const struct store_each *each, struct error *err)
+{
+	struct load l = { .st = st, .set = set, .whole = true };
+	size_t metrics;
+	int rc = batches_read(st, NULL, set, err);
+
+	if (!rc && set->nr_batches)
+		rc = env_read(&l, err);
+	load_release(&l);
+	if (rc || (each->chosen && each->chosen(set, each->arg, err)))
+		return -1;
+	if (!set->nr_batches)
+		return 0;
+	rc = load_view(st, parts, set, 0, 1, false, each, &metrics, err);
+	if (!rc && metrics < LOAD_EACH_METRICS)
+		return load_view(st, parts, set, 1, set->nr_batches, true, each, &metrics, err);
+	for (size_t i = 1; i < set->nr_batches && !rc; i++)
+		rc = load_view(st, parts, set, i, i + 1, false, each, &metrics, err);
 	return rc;
 }
 

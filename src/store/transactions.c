@@ -418,3 +418,10 @@ int store_load(struct store *st, const char *name, unsigned parts,
 				 st->location);
 	return 0;
 }
+
+int store_load_each(struct store *st, unsigned parts, struct result_set *set,
+		    const struct store_each *each, struct error *err)
+{
+	/* one read transaction, as store_load()'s: every batch as of one moment */
+	return IN_READ_TXN(st, err, batches_load_each(st, parts, set, each, err));
+}
