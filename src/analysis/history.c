@@ -72,9 +72,22 @@ struct series_build {
 	size_t nr_entries, alloc_entries;
 };
 
-struct builder {
+/*
+ * Samples kept for the points, in blocks that never move, so that an
+ * entry's pointer stays good while batches come and go (history_add_batch()).
+ */
+struct sample_block {
+	struct sample_block *next;
+	size_t used, size;
+	double v[];
+};
+
+#define SAMPLE_BLOCK 65536	/* doubles: half a megabyte */
+
+struct history_builder {
 	const struct history_options *opts;
 	const struct result_set *set;
+	struct sample_block *blocks;	/* the newest first */
 	struct machine_of *machines;	/* machines_of(set) */
 	char **settings;	/* setting_key() of each batch of set */
 	struct group *groups;
@@ -83,6 +96,8 @@ struct builder {
 	size_t nr_series, alloc_series;
 	size_t *slots;		/* hash table of series index + 1; 0 = empty */
 	size_t nr_slots;
+	size_t *group_of;	/* group_of[i]: batch i's group */
+	size_t nr_unsampled;
 };
 
 static int compare_started(const struct group *a, const struct group *b)
@@ -130,7 +145,7 @@ static char *setting_key(const struct history_options *opts, const struct machin
 	return xasprintf("%s\n%s", opts->pool_machines ? "" : machine->key, cpus ? cpus : "");
 }
 
-static const char *setting_of(const struct builder *b, const struct result_batch *batch)
+static const char *setting_of(const struct history_builder *b, const struct result_batch *batch)
 {
 	return b->settings[batch - b->set->batches];
 }
@@ -148,7 +163,7 @@ static int compare_batch_names(const void *pa, const void *pb, void *arg)
 }
 
 /* One group per batch or per run name; group_of[i] is batch i's. */
-static void make_groups(struct builder *b, const struct result_set *set, size_t *group_of)
+static void make_groups(struct history_builder *b, const struct result_set *set, size_t *group_of)
 {
 	const struct result_batch **by_name = xcalloc(set->nr_batches + 1, sizeof(*by_name));
 	struct group **order = xcalloc(set->nr_batches + 1, sizeof(*order));
@@ -276,7 +291,7 @@ static bool series_is(const struct series_build *sb, const struct series_key *k)
 	       !strcmp(s->params ? s->params : "", k->params ? k->params : "");
 }
 
-static void rehash(struct builder *b)
+static void rehash(struct history_builder *b)
 {
 	free(b->slots);
 	b->nr_slots = b->nr_slots ? b->nr_slots * 2 : 64;
@@ -293,7 +308,20 @@ static void rehash(struct builder *b)
 	}
 }
 
-static struct series_build *series_find(struct builder *b,
+/* What a series shows of its metric, its own copy. */
+static struct result_metric *metric_copy(const struct result_metric *m)
+{
+	struct result_metric *copy = xcalloc(1, sizeof(*copy));
+
+	copy->name = xstrdup(m->name);
+	copy->unit = m->unit ? xstrdup(m->unit) : NULL;
+	copy->source = m->source ? xstrdup(m->source) : NULL;
+	copy->better = m->better;
+	copy->repetitions = m->repetitions;
+	return copy;
+}
+
+static struct series_build *series_find(struct history_builder *b,
 					const struct result_batch *batch,
 					const struct result_benchmark *bench,
 					const struct result_metric *metric)
@@ -328,22 +356,43 @@ static struct series_build *series_find(struct builder *b,
 		sb->series->machine_label = m->host ? machine_of_label(m) : NULL;
 	}
 	sb->series->cpus = result_batch_cpus(batch);
-	sb->series->workload = bench->workload;
-	sb->series->params = bench->params;
-	sb->series->metric = metric;
+	/* its own: the batch's benchmarks are released before the next is read */
+	sb->series->workload = xstrdup(bench->workload);
+	sb->series->params = bench->params ? xstrdup(bench->params) : NULL;
+	sb->series->metric = metric_copy(metric);
 	b->slots[at] = ++b->nr_series;
 	return sb;
 }
 
-static void add_entry(struct series_build *sb, size_t group, const struct result_metric *m)
+/* A copy of @m's samples that outlives its batch. */
+static const double *keep_samples(struct history_builder *b, const struct result_metric *m)
+{
+	struct sample_block *block = b->blocks;
+	double *kept;
+
+	if (!block || block->size - block->used < m->nr_samples) {
+		size_t size = m->nr_samples > SAMPLE_BLOCK ? m->nr_samples : SAMPLE_BLOCK;
+
+		block = xmalloc(sizeof(*block) + size * sizeof(*block->v));
+		*block = (struct sample_block){ b->blocks, 0, size };
+		b->blocks = block;
+	}
+	kept = block->v + block->used;
+	memcpy(kept, m->samples, m->nr_samples * sizeof(*kept));
+	block->used += m->nr_samples;
+	return kept;
+}
+
+static void add_entry(struct history_builder *b, struct series_build *sb, size_t group,
+		      const struct result_metric *m)
 {
 	if (sb->nr_entries == sb->alloc_entries) {
 		sb->alloc_entries = sb->alloc_entries ? 2 * sb->alloc_entries : 8;
 		sb->entries = xreallocarray(sb->entries, sb->alloc_entries,
 					    sizeof(*sb->entries));
 	}
-	sb->entries[sb->nr_entries] = (struct entry){ group, sb->nr_entries, m->samples,
-						      m->nr_samples };
+	sb->entries[sb->nr_entries] = (struct entry){ group, sb->nr_entries,
+						      keep_samples(b, m), m->nr_samples };
 	sb->nr_entries++;
 }
 
@@ -373,19 +422,24 @@ static int compare_entries(const void *pa, const void *pb, void *arg)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static void point_stats(struct history_point *p, double level)
+static void point_stats(struct history_point *p, const double *samples, double level)
 {
-	double *sorted = sorted_doubles(p->samples, p->nr_samples);
+	double *sorted = sorted_doubles(samples, p->nr_samples);
 
-	p->mean = stats_mean(p->samples, p->nr_samples);
-	p->stddev = stats_stddev(p->samples, p->nr_samples);
+	p->mean = stats_mean(samples, p->nr_samples);
+	p->stddev = stats_stddev(samples, p->nr_samples);
 	p->median = stats_median_sorted(sorted, p->nr_samples);
 	free(sorted);
-	mean_ci(p->samples, p->nr_samples, level, &p->ci_low, &p->ci_high);
+	mean_ci(samples, p->nr_samples, level, &p->ci_low, &p->ci_high);
 }
 
-/* The entries of a series, in point order, pooled into its points. */
-static void make_points(struct series_build *sb, const struct builder *b)
+/*
+ * The entries of a series, in point order, pooled into its points: each
+ * point's samples in @pool (grown as they need), which only its summary
+ * outlives.
+ */
+static void make_points(struct series_build *sb, const struct history_builder *b,
+			double **pool, size_t *alloc)
 {
 	struct history_series *s = sb->series;
 
@@ -402,67 +456,124 @@ static void make_points(struct series_build *sb, const struct builder *b)
 		p->batch = g->batch;
 		p->started = g->started;
 		p->incomplete = g->incomplete;
-		p->samples = xmalloc(n * sizeof(*p->samples));
+		if (n > *alloc) {
+			*alloc = n;
+			*pool = xreallocarray(*pool, n, sizeof(**pool));
+		}
 		for (; i < j; i++) {
-			memcpy(p->samples + p->nr_samples, sb->entries[i].samples,
-			       sb->entries[i].nr_samples * sizeof(*p->samples));
+			memcpy(*pool + p->nr_samples, sb->entries[i].samples,
+			       sb->entries[i].nr_samples * sizeof(**pool));
 			p->nr_samples += sb->entries[i].nr_samples;
 		}
-		point_stats(p, b->opts->level);
+		point_stats(p, *pool, b->opts->level);
 	}
+}
+
+struct history_builder *history_begin(const struct result_set *set,
+				      const struct history_options *opts)
+{
+	struct history_builder *b = xcalloc(1, sizeof(*b));
+
+	b->opts = opts;
+	b->set = set;
+	b->machines = machines_of(set);
+	b->settings = xcalloc(set->nr_batches + 1, sizeof(*b->settings));
+	for (size_t i = 0; i < set->nr_batches; i++)
+		b->settings[i] = setting_key(opts, &b->machines[i], &set->batches[i]);
+	b->group_of = xcalloc(set->nr_batches + 1, sizeof(*b->group_of));
+	make_groups(b, set, b->group_of);
+	return b;
+}
+
+void history_add_batch(struct history_builder *b, size_t at)
+{
+	const struct history_options *opts = b->opts;
+	const struct result_batch *batch = &b->set->batches[at];
+
+	for (size_t j = 0; j < batch->nr_benchmarks; j++) {
+		const struct result_benchmark *bench = &batch->benchmarks[j];
+
+		if (!params_match(opts->params, bench->params))
+			continue;
+		for (size_t k = 0; k < bench->nr_metrics; k++) {
+			const struct result_metric *m = &bench->metrics[k];
+
+			if (!metric_chosen(opts, bench, m))
+				continue;
+			if (!m->nr_samples)
+				b->nr_unsampled++;
+			else
+				add_entry(b, series_find(b, batch, bench, m), b->group_of[at], m);
+		}
+	}
+}
+
+/* What @b holds but the series it made. */
+static void builder_free(struct history_builder *b)
+{
+	while (b->blocks) {
+		struct sample_block *next = b->blocks->next;
+
+		free(b->blocks);
+		b->blocks = next;
+	}
+	free(b->series);
+	free(b->slots);
+	free(b->groups);
+	free(b->group_of);
+	for (size_t i = 0; i < b->set->nr_batches; i++)
+		free(b->settings[i]);
+	free(b->settings);
+	machines_of_free(b->machines, b->set->nr_batches);
+	free(b);
+}
+
+void history_end(struct history_builder *b, struct history *h)
+{
+	double *pool = NULL;
+	size_t alloc = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->level = b->opts->level;
+	h->by = b->opts->by;
+	h->order = b->opts->order;
+	h->nr_unsampled = b->nr_unsampled;
+	h->series = xcalloc(b->nr_series + 1, sizeof(*h->series));
+	for (size_t i = 0; i < b->nr_series; i++) {
+		make_points(&b->series[i], b, &pool, &alloc);
+		h->series[h->nr_series++] = *b->series[i].series;
+		free(b->series[i].series);
+		free(b->series[i].entries);
+	}
+	free(pool);
+	builder_free(b);
+}
+
+void history_abort(struct history_builder *b)
+{
+	struct history h = { 0 };
+
+	/* the series made so far, released as a history's, without their points */
+	if (!b)
+		return;
+	h.series = xcalloc(b->nr_series + 1, sizeof(*h.series));
+	for (size_t i = 0; i < b->nr_series; i++) {
+		h.series[h.nr_series++] = *b->series[i].series;
+		free(b->series[i].series);
+		free(b->series[i].entries);
+	}
+	history_release(&h);
+	builder_free(b);
 }
 
 void history_build(struct history *h, const struct result_set *set,
 		   const struct history_options *opts)
 {
-	struct builder b = { .opts = opts, .set = set };
-	size_t *group_of = xcalloc(set->nr_batches + 1, sizeof(*group_of));
+	struct history_builder *b = history_begin(set, opts);
 
-	b.machines = machines_of(set);
-	b.settings = xcalloc(set->nr_batches + 1, sizeof(*b.settings));
 	for (size_t i = 0; i < set->nr_batches; i++)
-		b.settings[i] = setting_key(opts, &b.machines[i], &set->batches[i]);
-	memset(h, 0, sizeof(*h));
-	h->level = opts->level;
-	h->by = opts->by;
-	h->order = opts->order;
-	make_groups(&b, set, group_of);
-	for (size_t i = 0; i < set->nr_batches; i++) {
-		const struct result_batch *batch = &set->batches[i];
-
-		for (size_t j = 0; j < batch->nr_benchmarks; j++) {
-			const struct result_benchmark *bench = &batch->benchmarks[j];
-
-			if (!params_match(opts->params, bench->params))
-				continue;
-			for (size_t k = 0; k < bench->nr_metrics; k++) {
-				const struct result_metric *m = &bench->metrics[k];
-
-				if (!metric_chosen(opts, bench, m))
-					continue;
-				if (!m->nr_samples)
-					h->nr_unsampled++;
-				else
-					add_entry(series_find(&b, batch, bench, m), group_of[i],
-						  m);
-			}
-		}
-	}
-	h->series = xcalloc(b.nr_series + 1, sizeof(*h->series));
-	for (size_t i = 0; i < b.nr_series; i++) {
-		make_points(&b.series[i], &b);
-		h->series[h->nr_series++] = *b.series[i].series;
-		free(b.series[i].series);
-		free(b.series[i].entries);
-	}
-	free(b.series);
-	free(b.slots);
-	free(b.groups);
-	free(group_of);
-	for (size_t i = 0; i < set->nr_batches; i++)
-		free(b.settings[i]);
-	free(b.settings);
-	machines_of_free(b.machines, set->nr_batches);
+		history_add_batch(b, i);
+	history_end(b, h);
 }
 
 void history_detect(struct history *h, const struct change_point_options *opts)
@@ -510,11 +621,17 @@ bool history_newest_is_regression(const struct history *h)
 void history_release(struct history *h)
 {
 	for (size_t i = 0; i < h->nr_series; i++) {
-		for (size_t j = 0; j < h->series[i].nr_points; j++)
-			free(h->series[i].points[j].samples);
+		struct result_metric *m = h->series[i].metric;
+
 		free(h->series[i].points);
 		free(h->series[i].changes);
 		free(h->series[i].machine_label);
+		free(h->series[i].workload);
+		free(h->series[i].params);
+		free(m->name);
+		free(m->unit);
+		free(m->source);
+		free(m);
 	}
 	free(h->series);
 	memset(h, 0, sizeof(*h));

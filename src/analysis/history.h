@@ -45,8 +45,7 @@ struct history_point {
 	const char *run;	/* the run's name */
 	int64_t batch;		/* the batch's id (by batch); 0 by run */
 	const char *started;	/* the (first) batch's start, ISO 8601 UTC */
-	double *samples;	/* pooled, in batch then iteration order */
-	size_t nr_samples;
+	size_t nr_samples;	/* pooled: its summary's, in batch then iteration order */
 	double mean, median, stddev;
 	double ci_low, ci_high;	/* t interval of the mean; NAN for n < 2 */
 	bool incomplete;	/* a batch of it is not complete: cut short, or running still */
@@ -64,9 +63,9 @@ struct history_series {
 	const char *machine_id;	/* their machine id; NULL when pooled or none recorded */
 	char *machine_label;	/* machine_of_label(); NULL when pooled or no host name */
 	const char *cpus;	/* the CPUs its batches were pinned to (result_batch_cpus()); NULL: unpinned */
-	const char *workload;
-	const char *params;	/* canonical JSON */
-	const struct result_metric *metric;	/* name, unit, better */
+	char *workload;		/* its own, as params and metric */
+	char *params;		/* canonical JSON */
+	struct result_metric *metric;	/* name, unit, better, source: no samples */
 	struct history_point *points;
 	size_t nr_points;
 	struct history_change *changes;	/* after history_detect() */
@@ -87,7 +86,8 @@ const char *history_order_name(enum history_order order);
 
 /*
  * Build the series of @set (every batch to consider, as store_load() gives
- * them) under @opts; they point into @set, which must outlive @h. Each
+ * them) under @opts; they point into @set's batches (not their benchmarks),
+ * which must outlive @h. Each
  * machine has series of its own unless @opts->pool_machines, its points
  * dated and ordered by that machine's batches alone, and so has each set
  * of CPUs batches were pinned to (result_batch_cpus()), and unpinned batches. Series keep
@@ -96,6 +96,18 @@ const char *history_order_name(enum history_order order);
  */
 void history_build(struct history *h, const struct result_set *set,
 		   const struct history_options *opts);
+/*
+ * history_build() a batch at a time (store_load_each()): begun on @set's
+ * batches, whose benchmarks need not be read yet; each batch added once
+ * its benchmarks are, in @set's order, which may release them after; at
+ * the end @h is as history_build() makes it. history_abort() drops one
+ * not ended. @set and @opts must outlive the builder.
+ */
+struct history_builder *history_begin(const struct result_set *set,
+				      const struct history_options *opts);
+void history_add_batch(struct history_builder *b, size_t at);
+void history_end(struct history_builder *b, struct history *h);
+void history_abort(struct history_builder *b);
 /* Find the change points of every series on its points' means. */
 void history_detect(struct history *h, const struct change_point_options *opts);
 /* True when the newest change point of some series is a regression. */
