@@ -3,7 +3,7 @@
  * The batches of a run --replace that did not finish, said by the
  * commands that list batches: store_load() leaves such a batch out until
  * it completes, so that readers never see it and the batches it replaces
- * at once (store/transactions.c); and the command that finishes a batch.
+ * at once (store/transactions.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +12,6 @@
 #include "store/store.h"
 #include "util/db_hint.h"
 #include "util/utf8.h"
-#include "util/words.h"
-#include "util/xalloc.h"
-
-char *run_resume_command(const char *db, const char *name)
-{
-	char *quoted = words_quote(name), *hint = db_hint(db, false);
-	char *cmd = xasprintf("schedperf run --resume --name %s%s", quoted, hint);
-
-	free(hint);
-	free(quoted);
-	return cmd;
-}
 
 void say_unfinished_replacements(struct store *st, const char *db, const char *name)
 {

@@ -15,14 +15,4 @@ struct store;
  */
 void say_unfinished_replacements(struct store *st, const char *db, const char *name);
 
-/*
- * The command that finishes a batch of run @name in store @db, malloc'd:
- * "schedperf run --resume --name NAME", then the --db that reaches @db
- * (db_hint()), both quoted for a shell, so that it works as printed. A
- * message prints it last and unquoted ("finish it with: CMD"), as bisect
- * its own: quotes around it would clash with its own. @name is one run
- * takes (command_check_run_name(): plain text, which words_quote() keeps).
- */
-char *run_resume_command(const char *db, const char *name);
-
 #endif

@@ -278,7 +278,7 @@ static int compare_runs(char **names, size_t nr_runs, const struct compare_args 
 	shown = shown_names(runs, nr_runs, format);
 	format->write(stdout, &cmp, &(struct compare_render){
 		a->style.chosen, global.color, a->only_changed,
-		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS) });
+		!a->verbose && (a->all_metrics || cmp.nr_rows > COMPARE_SCREEN_ROWS), global.db });
 	comparison_release(&cmp);
 out:
 	release_runs(runs, nr_runs, shown);

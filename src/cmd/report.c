@@ -116,6 +116,7 @@ static int make_report(char **names, size_t nr_runs, struct report_args *a,
 	compare_options_init(&opts);
 	comparison_analyze(&cmp, &opts);
 	in.cmp = &cmp;
+	in.db = global.db;
 	in.nr_sweeps = comparison_sweeps(&cmp, 1 - opts.alpha, &sw);
 	in.sweeps = sw;
 	if (a->with_history) {

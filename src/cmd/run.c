@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/status.h"
-#include "cli/unfinished.h"
 #include "cmd/cmd.h"
 #include "monitor/interference.h"
 #include "monitor/monitor.h"
@@ -26,6 +25,7 @@
 #include "runner/runner.h"
 #include "runner/suite_file.h"
 #include "store/store.h"
+#include "util/db_hint.h"
 #include "util/machine.h"
 #include "util/parse.h"
 #include "util/strbuf.h"

@@ -593,7 +593,7 @@ static void comparison_table(FILE *out, const struct comparison *cmp)
 }
 
 /* compare's own text, as `schedperf compare` prints it */
-static void compare_text(FILE *out, const struct comparison *cmp)
+static void compare_text(FILE *out, const struct comparison *cmp, const char *db)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -602,7 +602,7 @@ static void compare_text(FILE *out, const struct comparison *cmp)
 	if (!mem)
 		return;
 	report_compare_text(mem, cmp, &(struct compare_render){ &compare_styles[0], false,
-								 false, false });
+								 false, false, db });
 	fclose(mem);
 	fputs("<details><summary>the same comparison as <code>schedperf compare</code> "
 	      "prints it</summary><pre>", out);
@@ -695,7 +695,7 @@ int report_html(FILE *out, const struct html_input *in, struct error *err)
 		      "schedperf report again).</p>\n", out);
 	environment(out, cmp);
 	comparison_table(out, cmp);
-	compare_text(out, cmp);
+	compare_text(out, cmp, in->db);
 	sweeps(out, in, &gp, &ch);
 	benchmarks(out, cmp, &gp, &ch);
 	if (in->history)

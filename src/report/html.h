@@ -15,6 +15,7 @@ struct html_input {
 	const struct sweep *sweeps;
 	size_t nr_sweeps;
 	const struct history *history;	/* with change points; NULL: none */
+	const char *db;			/* the store, for the commands it suggests */
 };
 
 /*

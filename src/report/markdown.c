@@ -109,5 +109,5 @@ void report_compare_markdown(FILE *out, const void *records, const void *render)
 	fputs("\nchange: ", out);
 	md_text(out, style->md_change_note);
 	fputs("; p: Welch, adjusted over every row and run\n", out);
-	report_comparison_notes(out, cmp, true);
+	report_comparison_notes(out, cmp, how->db, true);
 }

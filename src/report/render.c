@@ -13,6 +13,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/db_hint.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -222,7 +223,24 @@ static void report_disturbed(FILE *out, const struct comparison *cmp, bool markd
 	fputc('\n', out);
 }
 
-void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markdown)
+/*
+ * The command that finishes a run's batch, with the --db of the store
+ * compared (a copy of it on another store would find another run, or
+ * none), and its name quoted for a shell: printed last and unquoted, as
+ * the other messages that suggest it print it.
+ */
+static void finish_with(FILE *out, const char *name, const char *db, bool markdown)
+{
+	char *resume = run_resume_command(db, name);
+
+	fputs("(on its machine, finish it with: ", out);
+	note_name(out, resume, markdown);
+	fputs(")\n", out);
+	free(resume);
+}
+
+void report_comparison_notes(FILE *out, const struct comparison *cmp, const char *db,
+			     bool markdown)
 {
 	const char *item = markdown ? "- " : NOTE_LEAD "  ";
 	bool batched = false;
@@ -286,9 +304,7 @@ void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markd
 			      "'schedperf bisect --resume')\n", out);
 			continue;
 		}
-		fputs("(finish it with 'schedperf run --resume --name ", out);
-		note_name(out, cmp->runs[r].name, markdown);
-		fputs("' on its machine)\n", out);
+		finish_with(out, cmp->runs[r].name, db, markdown);
 	}
 	for (size_t r = 0; r < cmp->nr_runs; r++) {
 		if (!cmp->nr_rows || !one_batch(cmp, r))

@@ -108,6 +108,12 @@ struct compare_render {
 	 * unless --verbose.
 	 */
 	bool summarise;
+	/*
+	 * The store the runs are in, for the command a note below the
+	 * tables tells the user to run (db_hint()): without its --db that
+	 * command would act on another store.
+	 */
+	const char *db;
 };
 
 /* More rows than this do not fit a screen with their verdicts. */
@@ -180,10 +186,12 @@ void print_verdict_line(FILE *out, const struct comparison *cmp, const struct co
 void report_verdict_summary(FILE *out, const struct comparison *cmp, bool color);
 /*
  * Below the tables: how batches were tested and their share of the
- * variance, or that a run with one batch could not show boot-to-boot
- * variation.
+ * variance, that a run has incomplete batches (and the command, on store
+ * @db, that finishes them), or that a run with one batch could not show
+ * boot-to-boot variation.
  */
-void report_comparison_notes(FILE *out, const struct comparison *cmp, bool markdown);
+void report_comparison_notes(FILE *out, const struct comparison *cmp, const char *db,
+			     bool markdown);
 /*
  * What a comparison without rows says: that none changed when rows were
  * cut to changes (--only-changed), else that there was nothing to compare.

@@ -18,5 +18,5 @@ void report_compare_text(FILE *out, const void *records, const void *render)
 		how->style->text(out, cmp, how);
 	if (how->summarise)
 		report_verdict_summary(out, cmp, how->color);
-	report_comparison_notes(out, cmp, false);
+	report_comparison_notes(out, cmp, how->db, false);
 }

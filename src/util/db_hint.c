@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The --db of a command a message suggests (db_hint.h): a hint that leaves
- * it out sends the user to another store, where the run is not.
+ * it out sends the user to another store, where the run is not. And the
+ * command that finishes a run's batch, which several messages suggest.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,4 +38,14 @@ char *db_hint(const char *db, bool anywhere)
 	free(path);
 	free(cwd);
 	return hint;
+}
+
+char *run_resume_command(const char *db, const char *name)
+{
+	char *quoted = words_quote(name), *hint = db_hint(db, false);
+	char *cmd = xasprintf("schedperf run --resume --name %s%s", quoted, hint);
+
+	free(hint);
+	free(quoted);
+	return cmd;
 }

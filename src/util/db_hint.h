@@ -21,4 +21,14 @@ const char *db_default(void);
  */
 char *db_hint(const char *db, bool anywhere);
 
+/*
+ * The command that finishes a batch of run @name in store @db, malloc'd:
+ * "schedperf run --resume --name NAME", then the --db that reaches @db
+ * (db_hint()), both quoted for a shell, so that it works as printed. A
+ * message prints it last and unquoted ("finish it with: CMD"), as bisect
+ * its own: quotes around it would clash with its own. @name is one run
+ * takes (command_check_run_name(): plain text, which words_quote() keeps).
+ */
+char *run_resume_command(const char *db, const char *name);
+
 #endif

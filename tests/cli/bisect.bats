@@ -1161,9 +1161,11 @@ interrupt_at_third() {
 	# a run that run cut short is still sent to run --resume, which finishes it
 	interrupt_at_third run "${c[@]}" -i 8 --name cut
 	run sp compare good cut
-	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"*"(finish it with $(
-		)'schedperf run --resume --name cut' on its machine)"* ]]
-	sp run --resume --name cut --quiet
+	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"*"(on its machine, $(
+		)finish it with: schedperf run --resume --name cut --db $SCHEDPERF_DB)"* ]]
+	# the command as printed finishes it, from any directory
+	cmd=${output##*finish it with: schedperf }
+	(cd / && eval "SCHEDPERF_DB= sp ${cmd%%)*} --quiet")
 	[ "$(sp runs | grep -c ' incomplete ')" -eq 1 ]
 }
 

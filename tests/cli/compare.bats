@@ -921,13 +921,46 @@ PY
 	run sp compare base cut
 	[ "$status" -eq 0 ]
 	echo "$output"
-	[[ "$output" == *"schedperf: note: run cut: 1 of its 1 batches incomplete (cut short, or running still): only the iterations stored are compared (finish it with 'schedperf run --resume --name cut' on its machine)"* ]]
+	[[ "$output" == *"schedperf: note: run cut: 1 of its 1 batches incomplete (cut short, or running still): only the iterations stored are compared (on its machine, finish it with: schedperf run --resume --name cut --db $SCHEDPERF_DB)"* ]]
 	[[ "$output" != *"note: run base:"* ]]
 	run sp compare base cut --format markdown
-	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"* ]]
+	[[ "$output" == *"note: run cut: 1 of its 1 batches incomplete"*"--db "* ]]
 	sp compare base cut --format json >"$TMP/c.json"
 	[ "$(jq -c '[.runs[] | [.name, .incomplete_batches]]' "$TMP/c.json")" = \
 		'[["base",0],["cut",1]]' ]
+}
+
+@test "compare: the command that finishes an incomplete batch names its run and store as a shell reads them" {
+	results "$TMP/r.json" base:0:0.01:performance:1 cut:0:0.01:performance:2
+	"$PYTHON" - "$TMP/r.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["runs"][1]["complete"] = False
+f["runs"][1]["name"] = "it's cut"
+json.dump(f, open(sys.argv[1], "w"))
+PY
+	mkdir "$TMP/a dir"
+	db="$TMP/a dir/s.db"
+	sp --db "$db" import "$TMP/r.json"
+	run sp --db "$db" compare base "it's cut"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(on its machine, finish it with: schedperf run --resume $(
+		)--name 'it'\''s cut' --db '$db')"* ]]
+	# the command as printed, from elsewhere, reaches the run: --resume refuses
+	# it for what the import left it (no plan), not for a run or store not found
+	cmd=${output##*finish it with: schedperf }
+	cmd=${cmd%%)*}
+	cd /
+	eval "SCHEDPERF_DB= sp $cmd" 2>"$TMP/err" && false
+	cat "$TMP/err"
+	grep -qx "schedperf: the batch has no stored plan to resume (start a new run instead)" \
+		"$TMP/err"
+	# on the default store of the directory it is run from, no --db
+	cd "$TMP/a dir"
+	mv s.db schedperf.db
+	run env -u SCHEDPERF_DB "$SP" compare base "it's cut"
+	[[ "$output" == *"(on its machine, finish it with: schedperf run --resume $(
+		)--name 'it'\''s cut')"* ]]
 }
 
 @test "compare: an incomplete side of an ab is not sent to run --resume, which refuses it" {
