@@ -66,7 +66,15 @@ static const struct knob_events knob_voice = { knob_said, knob_warned, knob_rest
 
 void cli_setup(void)
 {
+	/* a worker's run: the store its worker gives it, which lives as global.db does */
+	static char *job_db;
+	struct error err = { 0 };
+
 	global.db = db_default();
+	if (job_env_db(&job_db, &err) < 0)
+		exit(error_report(&err));
+	if (job_db)
+		global.db = job_db;
 	global.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	knob_events_set(&knob_voice);
 	job_env_check_paths();

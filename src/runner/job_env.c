@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The job a worker runs a command for, from $SCHEDPERF_JOB (job_env.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jansson.h>
 
 #include "runner/job_env.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
 
@@ -25,6 +28,41 @@ static int parse(int64_t *id, const char **claim, struct error *err)
 				 "set by 'schedperf worker'; unset it)", job);
 	*id = n;
 	*claim = end + 1;
+	return 1;
+}
+
+/* The most a store's location may be: a pipe's capacity, which the worker writes at once. */
+#define DB_MAX 65536
+
+int job_env_db(char **db, struct error *err)
+{
+	const char *var = getenv(JOB_ENV_DB_FD);
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096], *end;
+	long fd;
+	ssize_t n = 0;
+
+	*db = NULL;
+	if (!var || !*var)
+		return 0;
+	fd = strtol(var, &end, 10);
+	if (*end || fd < 0 || fd > INT_MAX)
+		return error_set(err, EXIT_USAGE, "%s '%.16s' is not a file descriptor (it is "
+				 "set by 'schedperf worker'; unset it)", JOB_ENV_DB_FD, var);
+	while (sb.len <= DB_MAX && ((n = read((int)fd, buf, sizeof(buf))) > 0 ||
+				    (n < 0 && errno == EINTR)))
+		if (n > 0)
+			strbuf_add(&sb, buf, (size_t)n);
+	close((int)fd);
+	unsetenv(JOB_ENV_DB_FD);
+	if (n < 0 || !sb.len || sb.len > DB_MAX || memchr(sb.buf, '\0', sb.len)) {
+		strbuf_release(&sb);
+		return error_set(err, EXIT_ENV, "cannot read the store's location from %s: %s "
+				 "(it is set by 'schedperf worker'; unset it)", JOB_ENV_DB_FD,
+				 n < 0 ? strerror(errno) :
+				 "it holds no location of at most 64 KiB");
+	}
+	*db = strbuf_detach(&sb);
 	return 1;
 }
 

@@ -22,6 +22,19 @@
  */
 #define JOB_ENV_PATIENCE "SCHEDPERF_JOB_PATIENCE"
 
+/*
+ * The store's location, which a worker gives its run in a pipe rather than
+ * in its environment (fleet/job_run.c: a URL's password would show in
+ * /proc): the reading end's number in $SCHEDPERF_JOB_DB_FD.
+ */
+#define JOB_ENV_DB_FD "SCHEDPERF_JOB_DB_FD"
+/*
+ * 1 with the location read from that pipe, malloc'd, in @db, the pipe
+ * closed and the variable unset; 0 when it is not set; -1 with @err when
+ * the pipe cannot be read or holds nothing.
+ */
+int job_env_db(char **db, struct error *err);
+
 /* 1 with the job's @id, 0 when no job is set, -1 with @err when it is malformed. */
 int job_env_id(int64_t *id, struct error *err);
 /*

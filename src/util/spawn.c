@@ -24,6 +24,8 @@ pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_paren
 	if ((out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0) ||
 	    (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0))
 		_exit(127);
+	/* ours (a worker's --db of its environment) is not the child's: @env says its own */
+	spawn_hide_own_env();
 	for (char *const *e = env; e && *e; e++)
 		if (putenv(*e))
 			_exit(127);

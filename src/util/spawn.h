@@ -13,8 +13,9 @@
  * /dev/null when @out_fd is -2). With @die_with_parent the child is killed
  * when this process dies, however it dies. @env ("NAME=VALUE" strings,
  * NULL-terminated; NULL: none) is added to the child's environment alone,
- * never to ours: a store's URL, password and all, is for that child, not
- * for what we start later (a boot command). Returns the child's pid, or
+ * never to ours: a store's location is for that child, not for what we
+ * start later (a boot command); and our $SCHEDPERF_DB is not passed on
+ * (spawn_hide_own_env()) unless @env gives it. Returns the child's pid, or
  * -1 with errno.
  */
 pid_t spawn_self(char *const argv[], int out_fd, int err_fd, bool die_with_parent,

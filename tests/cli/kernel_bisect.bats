@@ -372,6 +372,38 @@ hold_booting() {
 		"$TMP/boot.env"
 }
 
+@test "worker: the --db password is in no /proc/PID/environ below the worker" {
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	# trust authentication takes any password: the URL's is only carried
+	up="postgresql://postgres:Hunter2Secret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST"
+	# the job's program reads the environment of each process from itself up
+	# to the worker (not its own: its command line says --db, as the test's)
+	cat >"$TMP/walk" <<'EOF'
+#!/bin/sh
+p=$$
+while [ "$p" -gt 1 ]; do
+	case "$(tr '\0' ' ' <"/proc/$p/cmdline")" in *" worker "*) break ;; esac
+	echo "process $p"
+	tr '\0' '\n' <"/proc/$p/environ"
+	p=$(awk '{ print $4 }' "/proc/$p/stat")
+done >"$1"
+EOF
+	chmod +x "$TMP/walk"
+	sp --db "$up" submit --machine m1 command -p "cmd=$TMP/walk $TMP/walk.out" -i 1 \
+		--no-monitors >/dev/null
+	SCHEDPERF_TEST_MACHINE="$TMP/m1" run "$SP" --db "$up" worker --idle-exit 1 3>&-
+	[ "$(psql_in "$PGDB" "SELECT state FROM jobs")" = done ]
+	cat "$TMP/walk.out"
+	# the program, the iteration's processes and the run the worker started
+	[ "$(grep -c '^process ' "$TMP/walk.out")" -ge 3 ]
+	grep -q '^SCHEDPERF_JOB=' "$TMP/walk.out"
+	refute grep -q Hunter2Secret "$TMP/walk.out"
+	# the run's environment still says which store, without the password
+	grep -qxF "SCHEDPERF_DB=postgresql://postgres@/$PGDB?host=$SCHEDPERF_TEST_PGHOST" \
+		"$TMP/walk.out"
+}
+
 @test "worker: killed while its machine boots, the job runs once the machine is back" {
 	machine m1
 	install 6.18.0-new 150
