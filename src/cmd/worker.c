@@ -26,6 +26,9 @@ static const struct cmd_usage worker_usage = {
 	"than the lease (a restart of PostgreSQL) is ridden out: said once, and\n"
 	"once when it is back, the job kept; when it is longer, the job's run is\n"
 	"stopped, nothing of it stored, and the job runs again on another worker.\n"
+	"One worker runs on a machine: it holds /run/schedperf-worker.lock while\n"
+	"it lives (a worker killed frees it), and a second one is refused at its\n"
+	"start (exit 3), naming the first one's pid: two would measure at once.\n"
 	"Needs a PostgreSQL store.\n",
 	"A job that needs a kernel (submit --kernel, a kernel bisection's) is taken\n"
 	"only by a worker that runs that kernel or has --boot-cmd: the worker marks\n"
@@ -103,7 +106,11 @@ int cmd_worker(int argc, char **argv)
 	opt.boot.home_after = opt.boot.home_after < 0 ? 60 : opt.boot.home_after;
 	if (store_open_queue(global.db, &st, &err))
 		return error_report(&err);
-	code = worker_work(st, &opt);
+	/* Before any job, even the one a reboot was for: one worker a machine. */
+	if (worker_lock_take(&err))
+		code = error_report(&err);
+	else
+		code = worker_work(st, &opt);
 	store_close(st);
 	return code;
 }

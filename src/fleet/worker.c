@@ -8,9 +8,14 @@
  * upgrade, a network failure): the worker rides that out (outage.h)
  * rather than lose the job it holds.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fleet/boot.h"
 #include "fleet/job_run.h"
@@ -18,9 +23,60 @@
 #include "fleet/stop.h"
 #include "fleet/worker.h"
 #include "runner/knob_guard.h"
+#include "runner/knob_journal.h"
 #include "util/error.h"
 #include "util/machine.h"
 #include "util/timeutil.h"
+
+/* Held from worker_lock_take() until the process exits. */
+static struct knob_lock worker_lock = WORKER_LOCK_INIT;
+
+/*
+ * The pid that the lock's file names, when it is a live process's; 0 when
+ * not (the holder has not written it yet, or the file is read-only to it).
+ */
+static long lock_holder(int fd)
+{
+	char buf[32], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	pid = strtol(buf, &end, 10);
+	if (errno || end == buf || *end != '\n' || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return kill((pid_t)pid, 0) && errno == ESRCH ? 0 : pid;
+}
+
+int worker_lock_take(struct error *err)
+{
+	char text[32];
+	int rc = knob_lock_take(&worker_lock, true, false, err);
+	long pid;
+
+	if (rc < 0)
+		return -1;
+	if (!rc) {
+		pid = lock_holder(worker_lock.fd);
+		snprintf(text, sizeof(text), " (pid %ld)", pid);
+		return error_set(err, EXIT_ENV, "worker: another worker%s runs on this machine "
+				 "and holds %s: two would measure at once and skew each other's "
+				 "jobs (stop that one first, or leave this machine's jobs to it)",
+				 pid ? text : "", worker_lock_path());
+	}
+	/*
+	 * The pid, for the next one's message only: a worker that could open
+	 * the file read-only alone (another user made it) holds the lock all
+	 * the same, unnamed.
+	 */
+	snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+	if (!ftruncate(worker_lock.fd, 0))
+		(void)!pwrite(worker_lock.fd, text, strlen(text), 0);
+	return 0;
+}
 
 static int host_name(char *buf, size_t len)
 {

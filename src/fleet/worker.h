@@ -6,6 +6,7 @@
 
 #include "fleet/boot.h"
 #include "store/store.h"
+#include "util/error.h"
 
 struct worker_options {
 	bool once;
@@ -13,6 +14,17 @@ struct worker_options {
 	int lease;
 	struct boot_options boot;
 };
+
+/*
+ * Make this process the machine's one worker until it exits: the worker
+ * lock (runner/knob_journal.h) taken exclusive and never let go (the
+ * kernel frees it when the process ends, killed or not) and its pid
+ * written in it, so that two workers never measure at once, each
+ * skewing the other's jobs. 0 when this process holds it; -1 with @err:
+ * EXIT_ENV when another worker does (its pid named when the file gives a
+ * live one), or why the lock could not be taken.
+ */
+int worker_lock_take(struct error *err);
 
 /*
  * Take this machine's jobs from @st's queue and run them, as `schedperf

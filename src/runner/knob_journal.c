@@ -48,6 +48,13 @@ const char *knob_lock_path(void)
 	return path_in_rundir(path, sizeof(path), "schedperf-knobs.lock");
 }
 
+const char *worker_lock_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_rundir(path, sizeof(path), "schedperf-worker.lock");
+}
+
 const char *knob_journal_path(void)
 {
 	static char path[PATH_MAX];
@@ -70,6 +77,7 @@ void knob_files_each(void (*fn)(const char *path, const char *what))
 		{ "schedperf-knobs.journal", "this machine's knob journal" },
 		{ "schedperf-knobs.journal.new", "this machine's knob journal, as it is written" },
 		{ "schedperf-knobs.lock", "the lock of this machine's settings" },
+		{ "schedperf-worker.lock", "the lock of this machine's worker" },
 	};
 	static char in_use[ARRAY_SIZE(files)][PATH_MAX], in_run[ARRAY_SIZE(files)][PATH_MAX];
 	const char *dir = getenv(KNOB_TEST_RUNDIR_VARIABLE);
@@ -106,7 +114,7 @@ static const char *open_hint(int e)
 
 static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
 {
-	const char *path = knob_lock_path();
+	const char *path = l->path();
 
 	if (l->fd >= 0)
 		return 1;
@@ -146,7 +154,7 @@ int knob_lock_take(struct knob_lock *l, bool exclusive, bool wait, struct error 
 
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return error_set(err, EXIT_ENV, "cannot lock %s: %s (its file system "
-					 "must support flock(2))", knob_lock_path(), strerror(errno));
+					 "must support flock(2))", l->path(), strerror(errno));
 		/* A conversion that must wait has let go of the lock held. */
 		l->held = 0;
 		if (!wait)

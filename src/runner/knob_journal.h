@@ -38,9 +38,16 @@
 struct knob_lock {
 	int fd;		/* -1: not open */
 	int held;	/* 0, LOCK_SH or LOCK_EX */
+	const char *(*path)(void);	/* the file locked */
 };
 
-#define KNOB_LOCK_INIT { -1, 0 }
+#define KNOB_LOCK_INIT { -1, 0, knob_lock_path }
+/*
+ * The lock a worker (fleet/worker.h) holds, exclusive, for its life, so
+ * that no second one measures on this machine at once: beside the knob
+ * lock, under the same rules.
+ */
+#define WORKER_LOCK_INIT { -1, 0, worker_lock_path }
 
 /*
  * Where the lock and the journal are ("/run/schedperf-knobs.lock"), and
@@ -48,8 +55,11 @@ struct knob_lock {
  */
 const char *knob_lock_path(void);
 const char *knob_journal_path(void);
+/* Where a worker's lock is: "/run/schedperf-worker.lock". */
+const char *worker_lock_path(void);
 /*
- * Calls @fn with each of the machine's journal files, and what it is: those
+ * Calls @fn with each of the machine's journal files and locks (a worker's
+ * too), and what it is: those
  * in use, and /run's too when a test's directory stands in for /run, so that
  * nothing run with it can reach the machine's own.
  */

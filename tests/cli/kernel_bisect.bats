@@ -87,11 +87,14 @@ teardown() {
 }
 
 # machine NAME [WORKER OPTIONS...]: a simulated machine on its default
-# kernel, and the script that starts its worker, as its systemd unit would.
+# kernel, its /run ("run": a machine runs one worker, which locks it), and
+# the script that starts its worker, as its systemd unit would: once the
+# one before has ended (killed by a reboot or the test, it may not be yet;
+# its lock is freed when it is gone).
 machine() {
 	local m="$TMP/$1"
 	shift
-	mkdir -p "$m"
+	mkdir -p "$m/run"
 	echo "$(basename "$m")" >"$m/name"
 	echo "$HOME_RELEASE" >"$m/home"
 	cp "$m/home" "$m/release"
@@ -99,7 +102,8 @@ machine() {
 #!/bin/sh
 echo \$\$ >"$m/pid"
 echo \$\$ >>"$m/pids"
-export SCHEDPERF_TEST_MACHINE="$m"
+export SCHEDPERF_TEST_MACHINE="$m" SCHEDPERF_TEST_RUNDIR="$m/run"
+flock "$m/run/schedperf-worker.lock" true
 exec "$SP" --db "$PG" worker --boot-cmd 'sh "$TMP/boot.sh" "\$1"' --boot-timeout 30 \
 	--home-kernel $HOME_RELEASE --lease 5 $* >>"$m/log" 2>&1
 EOF
@@ -430,7 +434,14 @@ EOF
 		)do sleep 0.05; done; echo \"\$1\" >'$TMP/m6/release'" >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
-	# no reboot yet: the machine runs the release of before, and that is no failure
+	# the first holds the machine's worker lock in its boot command too
+	run "$SP" --db "$PG" worker --once --idle-exit 1
+	[ "$status" -eq 3 ]
+	[[ "$output" == "schedperf: worker: another worker (pid $PID) runs on this machine"* ]]
+	# one that the lock does not see (a container of the same host name, its
+	# own /run): no reboot yet, the machine runs the release of before, and
+	# that is no failure
+	export SCHEDPERF_TEST_RUNDIR="$TMP/m6/run"
 	run "$SP" --db "$PG" worker --once --idle-exit 1
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"came back"* ]]
@@ -463,6 +474,7 @@ EOF
 	PID=$!
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT state FROM jobs WHERE id = $id')\" = booting ]"
 	kill -9 -- -"$PID"
+	wait_for all_gone "$PID"
 	# the worker started next, as systemd's Restart= does: its lease is not over yet
 	run env SCHEDPERF_TEST_MACHINE="$TMP/m1" "$SP" --db "$PG" worker --once
 	[ "$status" -eq 0 ]

@@ -189,7 +189,7 @@ refused() {
 	[ "$rc" -eq 3 ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^schedperf: " "$ERR"
 }
 
-@test "-o never replaces this machine's knob journal, the journal being written, or the lock" {
+@test "-o never replaces this machine's knob journal, the journal being written, or the locks" {
 	local dir=$SCHEDPERF_TEST_RUNDIR
 	: >"$ERR"	# in that directory too: made before its listing is taken
 	echo '{"schema": "schedperf-knobs/1"}' >"$dir/schedperf-knobs.journal"
@@ -199,6 +199,9 @@ refused() {
 	refused 2 "$dir/schedperf-knobs.journal.new"
 	refused 2 "$dir/schedperf-knobs.lock"
 	grep -q "it is the lock of this machine's settings" "$ERR"
+	: >"$dir/schedperf-worker.lock"
+	refused 2 "$dir/schedperf-worker.lock"
+	grep -q "it is the lock of this machine's worker" "$ERR"
 	(cd "$dir" && refused 2 ./schedperf-knobs.journal)
 	ln -s "$dir/schedperf-knobs.journal" "$TMP/journal.json"
 	refused 2 "$TMP/journal.json"

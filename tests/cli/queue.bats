@@ -232,9 +232,12 @@ wait_done() {
 	sp submit pipe -p loops=10 -i 1 --no-monitors --name fleet --repeat 30 \
 		--max-attempts 1000 >/dev/null
 	# --idle-exit only ends the test if jobs are never done: the two workers
-	# left are stopped once all are, not waited out idle
+	# left are stopped once all are, not waited out idle. Each is a machine
+	# of its own, with its own /run: one machine runs one worker.
 	for i in 1 2 3 4; do
-		"$SP" worker --lease 2 --idle-exit 60 >/dev/null 2>"$TMP/err.$i" &
+		mkdir "$TMP/run.$i"
+		SCHEDPERF_TEST_RUNDIR="$TMP/run.$i" "$SP" worker --lease 2 --idle-exit 60 \
+			>/dev/null 2>"$TMP/err.$i" &
 		workers+=($!)
 	done
 	wait_done $((2 + RANDOM % 9))
@@ -268,6 +271,27 @@ wait_done() {
 	# the runs of the killed workers die with them: SIGKILL takes effect
 	# asynchronously, so wait for their end rather than look once
 	wait_for no_fleet_run
+}
+
+@test "queue: a second worker on a machine is refused at once, naming the first; SIGKILL frees the machine" {
+	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock w
+
+	"$SP" worker --idle-exit 60 >/dev/null 2>"$TMP/err" &
+	w=$!
+	workers+=($w)
+	wait_for grep -qx "$w" "$lock"
+	run sp worker --once
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: worker: another worker (pid $w) runs on this machine and $(
+		)holds $lock: two would measure at once and skew each other's jobs (stop that $(
+		)one first, or leave this machine's jobs to it)" ]
+	# (the first one idles: a job queued now could be its)
+	kill -KILL "$w"
+	wait "$w" || true
+	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
+	sp worker --once >/dev/null
+	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
 }
 
 no_fleet_run() {
