@@ -16,6 +16,9 @@
 #include "store/store.h"
 #include "util/array.h"
 #include "util/spawn.h"
+#include "util/strbuf.h"
+#include "util/utf8.h"
+#include "util/words.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
 
@@ -37,7 +40,9 @@ static const struct cmd_usage submit_usage = {
 	"command is a job: 'schedperf bisect --kernel-tree DIR --machine PATTERN'\n"
 	"queues a bisection's own jobs.\n"
 	"Needs a PostgreSQL store (--db postgresql://...).\n"
-	"Prints each job's id.\n",
+	"Prints each job's id. A PATTERN that matches none of the machines whose\n"
+	"workers or batches the store has seen is queued all the same (a machine\n"
+	"may join later), with a warning on stderr that names those it has seen.\n",
 	"Each job runs once: its batches are stored whole and linked to the job,\n"
 	"with the verdict of an ab or bisect-step, or not at all; a job whose\n"
 	"worker dies is run again by another, up to --max-attempts claims in all,\n"
@@ -228,6 +233,47 @@ static int check_command(const struct submit_request *req)
 	return code == 255 ? EXIT_USAGE : code;
 }
 
+/* The most machines the warning names: enough to spot a misspelling by. */
+#define MACHINES_NAMED 8
+
+/*
+ * A pattern that matches no machine the store knows queues a job no
+ * worker may ever take: said (*@warning, a line to print once it is
+ * queued), never refused, since a machine may join later. Only "*"
+ * matches any machine, the store's first included.
+ */
+static int machine_warning(struct store *st, const struct submit_request *req,
+			   char **warning, struct error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **known;
+	size_t nr;
+	int rc;
+
+	if (!req->machine[strspn(req->machine, "*")])
+		return 0;
+	rc = store_job_machine_known(st, req->machine, &known, &nr, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	for (size_t i = 0; i < nr && i < MACHINES_NAMED; i++) {
+		char *name = utf8_escaped(known[i]);
+
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", name);
+		free(name);
+	}
+	if (nr > MACHINES_NAMED)
+		strbuf_addf(&sb, " and %zu more", nr - MACHINES_NAMED);
+	*warning = xasprintf("schedperf: warning: submit: --machine '%s' matches none of the "
+		"machines whose workers or batches this store has seen (%s): %s queued, and "
+		"%s until a worker of a machine it matches starts (check the pattern)\n",
+		req->machine, nr ? strbuf_str(&sb) : "none yet",
+		req->repeat > 1 ? "the jobs are" : "the job is",
+		req->repeat > 1 ? "wait" : "waits");
+	strbuf_release(&sb);
+	words_free(known);
+	return 0;
+}
+
 static char *args_json(const struct submit_request *req)
 {
 	json_t *list = json_array();
@@ -246,7 +292,7 @@ int cmd_submit(int argc, char **argv)
 				      .max_attempts = STORE_JOB_MAX_ATTEMPTS };
 	struct store *st = NULL;
 	struct error err = { 0 };
-	char *args = NULL;
+	char *args = NULL, *warning = NULL;
 	int code;
 
 	code = split_arguments(argc, argv, &req);
@@ -255,7 +301,8 @@ int cmd_submit(int argc, char **argv)
 	if ((code = check_command(&req)))
 		goto out;
 	args = args_json(&req);
-	if (store_open_queue(global.db, &st, &err))
+	if (store_open_queue(global.db, &st, &err) ||
+	    machine_warning(st, &req, &warning, &err))
 		goto fail;
 	for (int i = 0; i < req.repeat; i++) {
 		int64_t id;
@@ -266,11 +313,16 @@ int cmd_submit(int argc, char **argv)
 		if (!global.quiet)
 			printf("%lld\n", (long long)id);
 	}
+	if (warning) {
+		fflush(stdout);
+		fputs(warning, stderr);
+	}
 	goto out;
 fail:
 	code = error_report(&err);
 out:
 	store_close(st);
+	free(warning);
 	free(args);
 	free(req.args);
 	return code < 0 ? EXIT_OK : code;

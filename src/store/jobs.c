@@ -23,6 +23,7 @@
 #include "util/machine.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "util/xalloc.h"
 
 /* The job queue needs a driver that has one. */
 static int no_queue(struct store *st, struct error *err)
@@ -96,6 +97,44 @@ int store_job_submit(struct store *st, const char *command, const char *args,
 			id, err, "submit a job");
 	free(like);
 	return rc;
+}
+
+/*
+ * The host names the store knows, as claims compare a job's pattern with
+ * them: the workers' that claimed a job (jobs.worker, kept once it ends,
+ * but for a job given back), and each batch's machine.
+ */
+#define WORKERS_SEEN "SELECT worker FROM jobs WHERE worker IS NOT NULL"
+#define BATCH_MACHINES "SELECT value FROM environment WHERE key = 'machine.hostname'"
+
+int store_job_machine_known(struct store *st, const char *machine, char ***known,
+			    size_t *nr, struct error *err)
+{
+	SQL_SCALAR_SHAPE(name_shape, TEXT, char *);
+	char *like, **names = NULL;
+	int64_t one;
+	int rc;
+
+	*known = NULL;
+	*nr = 0;
+	if (no_queue(st, err))
+		return -1;
+	like = pattern_to_like(machine);
+	/* The first that matches is enough: no scan of every batch's but where none does. */
+	rc = sql_id(st, "SELECT 1 FROM (" WORKERS_SEEN " AND worker LIKE $1 UNION ALL "
+		    BATCH_MACHINES " AND value LIKE $1) m LIMIT 1", SQL_ARGS(SQL_TEXT(like)),
+		    &one, err, "find the machines the store knows");
+	free(like);
+	if (rc)
+		return rc;
+	rc = sql_list(st, WORKERS_SEEN " UNION " BATCH_MACHINES " ORDER BY 1", SQL_NO_ARGS,
+		      &name_shape, &names, nr, err, "list the machines the store knows");
+	if (rc)
+		return rc;
+	/* NULL-terminated, for words_free() */
+	*known = xrealloc(names, (*nr + 1) * sizeof(*names));
+	(*known)[*nr] = NULL;
+	return 0;
 }
 
 /*

@@ -402,6 +402,16 @@ int store_job_submit(struct store *st, const char *command, const char *args,
 		     const char *machine, int priority, int max_attempts, const char *kernel,
 		     int64_t *id, struct error *err);
 /*
+ * Whether a machine that the store knows matches @machine, a job's pattern
+ * as store_job_submit() takes it, as a worker's claim matches it: the host
+ * names of the workers that claimed a job, and of the machines batches ran
+ * on (machine.hostname). 1 when one does; 0 when none does, with *@known
+ * every one it knows, sorted, *@nr of them and then NULL (words_free()
+ * frees them); -1 with @err.
+ */
+int store_job_machine_known(struct store *st, const char *machine, char ***known,
+			    size_t *nr, struct error *err);
+/*
  * Claim the next job machine @worker matches, highest priority then
  * oldest, leased @lease seconds: 1 with *job, 0 when none; never waiting
  * on other claims. A job lost after its last allowed claim is failed

@@ -61,6 +61,36 @@ count() {	# count SQL: the number the query gives
 	psql_in "$PGDB" "$1"
 }
 
+@test "queue: submit warns of a --machine that matches no machine the store has seen, and queues it" {
+	local warn="schedperf: warning: submit: --machine 'lab9*' matches none of the machines $(
+		)whose workers or batches this store has seen"
+	local rest="until a worker of a machine it matches starts (check the pattern)"
+
+	# * matches any machine, one yet to come too
+	run sp submit pipe -p loops=10 -i 1 --no-monitors
+	[ "$status" -eq 0 ]
+	[ "$output" = 1 ]
+	run sp submit --machine 'lab9*' pipe -p loops=10 -i 1 --no-monitors --repeat 2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = 2 ]
+	[ "${lines[1]}" = 3 ]
+	[ "${lines[2]}" = "$warn (none yet): the jobs are queued, and wait $rest" ]
+	# a batch's machine, and a worker's that claimed a job, are known
+	sp run pipe -p loops=10 -i 1 --no-monitors --name here >/dev/null 2>&1
+	count "UPDATE jobs SET worker = 'lab1' WHERE id = 1" >/dev/null
+	for m in 'lab?' "$(hostname)" '*'; do
+		run sp submit --machine "$m" pipe -p loops=10 -i 1 --no-monitors
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 1 ] || { echo "$m: $output"; false; }
+	done
+	run sp -q submit --machine 'lab9*' pipe -p loops=10 -i 1 --no-monitors
+	[ "$status" -eq 0 ]
+	[ "$output" = "$warn ($(printf '%s\n' lab1 "$(hostname)" | sort | paste -sd, |
+		sed 's/,/, /')): the job is queued, and waits $rest" ]
+	[ "$(count "SELECT count(*) FROM jobs WHERE machine = 'lab9*' AND state = 'queued'")" -eq 3 ]
+}
+
 @test "queue: submit checks the run, jobs lists, worker --once runs one" {
 	run sp submit bogus
 	[ "$status" -eq 2 ]
