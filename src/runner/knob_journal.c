@@ -115,6 +115,7 @@ static const char *open_hint(int e)
 static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
 {
 	const char *path = l->path();
+	int create_errno = 0;
 
 	if (l->fd >= 0)
 		return 1;
@@ -124,12 +125,17 @@ static int open_lock(struct knob_lock *l, bool exclusive, struct error *err)
 		return 1;
 	}
 	/* flock needs no write access: a user who may not make it may lock it. */
-	if (errno == EACCES || errno == EROFS)
+	if (errno == EACCES || errno == EROFS) {
+		create_errno = errno;
 		l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (l->fd >= 0)
 		return 1;
 	if (!exclusive && errno == ENOENT)
 		return 0;
+	/* None to open read-only: what kept it from being made is what to fix. */
+	if (create_errno && errno == ENOENT)
+		errno = create_errno;
 	return error_set(err, EXIT_ENV, "cannot open the lock %s: %s (%s)", path,
 			 strerror(errno), open_hint(errno));
 }

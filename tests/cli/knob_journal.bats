@@ -756,6 +756,20 @@ cgroup_ab() {
 	fi
 }
 
+@test "knobs: a user who may not make the lock is told to run as root, not that it is missing" {
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	# a /run all may enter and only root may write, as the machine's, without the lock
+	export SCHEDPERF_TEST_RUNDIR="$TMP/run"
+	mkdir "$SCHEDPERF_TEST_RUNDIR"
+	chmod 755 "$TMP" "$SCHEDPERF_TEST_RUNDIR"
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$SP" ab --restore
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[[ "$output" == *"cannot open the lock $SCHEDPERF_TEST_RUNDIR/schedperf-knobs.lock: $(
+		)Permission denied (run as root)" ]]
+}
+
 # After a kill of a worker's ab job (or of the worker): the sysctl is at its
 # original or journalled; the next job, a run on the other store, puts it
 # back and measures the original, unmarked.
