@@ -61,6 +61,7 @@ struct run_request {
 	/* its benchmarks as the command line names them (runner/plan_build.h) */
 	struct plan_request what;
 	bool resume, dry_run;
+	bool bisection;		/* its batch a kernel bisection's measurement */
 	int assume_cpus;
 };
 
@@ -233,6 +234,10 @@ static int parse_arguments(int argc, char **argv, struct run_request *req)
 			   "run name (default: the kernel release, uname -r)"),
 		OPT_BOOL(0, "replace", &req->opt.replace,
 			 "discard this machine's earlier batches of NAME first"),
+		OPT_BOOL(0, "bisection", &req->bisection,
+			 "store the batch as a bisection's measurement, as bisect --kernel-tree's "
+			 "jobs do: NAME is then the bisection's own, and no batch of another run "
+			 "joins it"),
 		OPT_STRING(0, "suite", &req->what.suite, "NAME|FILE", suite_help),
 		OPT_BOOL(0, "resume", &req->resume, resume_help(&kept_help)),
 		OPT_CALLBACK(0, "monitors", req, "LIST", "measure these beside the "
@@ -320,6 +325,10 @@ static int check_combinations(const struct run_request *req)
 	if (req->resume && (what->suite || what->workload || what->nr_params ||
 			    what->nr_sweeps || req->opt.replace || plan_options_given(&req->plan)))
 		return resume_conflict();
+	if (req->resume && req->bisection)
+		return command_usage_error("run", "--bisection marks the batch a run begins; "
+					   "--resume continues a stored one, a bisection's or not "
+					   "as it began (leave it out)");
 	if (!req->resume && req->plan.profile_frequency && !req->plan.profile_iterations &&
 	    !monitors_list_profiles(req->plan.monitors))
 		return command_usage_error("run", "--profile-frequency: no profile is taken "
@@ -566,6 +575,9 @@ int cmd_run(int argc, char **argv)
 	if (code)
 		goto out;
 	req.opt.events = run_display_init(&display);
+	/* the store keeps the bisection's runs its own, as a local bisection's (store/runs.c) */
+	if (req.bisection)
+		req.opt.experiment = "bisect";
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
 	if ((code = command_check_run_name("run", "run name", req.opt.name, RUN_NAME_MAX)) ||

@@ -198,7 +198,7 @@ static void kernel_session_close(struct bisection *bi, struct session *s, bool c
 {
 }
 
-/* The job arguments of one boot of @hash: `run WORKLOAD -p ... -i N --name RUN`. */
+/* One boot's job arguments: `run WORKLOAD -p ... -i N --bisection --name RUN`. */
 static char *job_args(const struct bisection *bi, const char *run)
 {
 	json_t *args = json_array();
@@ -213,6 +213,8 @@ static char *job_args(const struct bisection *bi, const char *run)
 	snprintf(iterations, sizeof(iterations), "%d", bi->boot_iterations);
 	json_array_append_new(args, json_string("-i"));
 	json_array_append_new(args, json_string(iterations));
+	/* the runs are the bisection's own, as a local bisection's: no other batch joins them */
+	json_array_append_new(args, json_string("--bisection"));
 	json_array_append_new(args, json_string("--name"));
 	json_array_append_new(args, json_string(run));
 	text = json_dumps(args, JSON_COMPACT);

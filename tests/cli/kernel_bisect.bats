@@ -664,6 +664,40 @@ PY
 		WHERE r.name LIKE 'bisect-2-%' AND b.complete AND h.value <> '$host'")" -eq 0 ]
 }
 
+@test "bisect --kernel-tree: its runs are its own, as a local bisection's: no other run's batch joins them" {
+	tree_of 2 2
+	machine m1
+	sp --db "$PG" db init >/dev/null
+	start m1
+	run "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
+		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*' \
+		--good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3 \
+		--kernel-tree "$TMP/tree" 3>&-
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# each boot's batch is marked as a local bisection's batches are
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name IN ('bisect-1-good', 'bisect-1-bad')")" -ge 4 ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b LEFT JOIN environment e
+		ON e.batch_id = b.id AND e.key = 'experiment'
+		WHERE e.value IS DISTINCT FROM 'bisect'")" -eq 0 ]
+	batches=$(psql_in "$PGDB" "SELECT count(*) FROM batches")
+	# a run under the name of one of them is refused, storing nothing
+	w=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' -i 2 -q)
+	run sp --db "$PG" run "${w[@]}" --name bisect-1-good
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'bisect-1-good' is a bisection's own"* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches")" -eq "$batches" ]
+	# and a bisection's measurement does not join a run that is not one
+	sp --db "$PG" run "${w[@]}" --name plain
+	run sp --db "$PG" run "${w[@]}" --bisection --name plain
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'plain' holds batches already that are not a bisection's"* ]]
+	run sp --db "$PG" run --resume --bisection --name plain
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--bisection marks the batch a run begins"* ]]
+}
+
 # cut_git: a git on $TMP/bin, the real one but for a checkout of a commit
 # in $TMP/cut (one a line), which stops half done as one whose controller is killed
 # (kill -9, its git with it) leaves the tree: a file of the commit written,
