@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The job a worker runs a command for, from $SCHEDPERF_JOB (job_env.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <jansson.h>
 
 #include "runner/job_env.h"
@@ -39,6 +41,7 @@ int job_env_db(char **db, struct error *err)
 	const char *var = getenv(JOB_ENV_DB_FD);
 	struct strbuf sb = STRBUF_INIT;
 	char buf[4096], *end;
+	struct stat st;
 	long fd;
 	ssize_t n = 0;
 
@@ -49,6 +52,17 @@ int job_env_db(char **db, struct error *err)
 	if (*end || fd < 0 || fd > INT_MAX)
 		return error_set(err, EXIT_USAGE, "%s '%.16s' is not a file descriptor (it is "
 				 "set by 'schedperf worker'; unset it)", JOB_ENV_DB_FD, var);
+	/*
+	 * The worker's pipe, its writing end closed and its reading end not
+	 * blocking (pipe2()'s O_NONBLOCK) before the run starts. Another file
+	 * (a user's stdin, a terminal, stderr) is neither read, which could wait
+	 * forever, nor closed, which would lose the error we report on it.
+	 */
+	if (!fstat((int)fd, &st) && (!S_ISFIFO(st.st_mode) ||
+				       (fcntl((int)fd, F_GETFL) & (O_ACCMODE | O_NONBLOCK)) !=
+				       (O_RDONLY | O_NONBLOCK)))
+		return error_set(err, EXIT_USAGE, "%s %ld is not the pipe 'schedperf worker' "
+				 "gives its run (unset it)", JOB_ENV_DB_FD, fd);
 	while (sb.len <= DB_MAX && ((n = read((int)fd, buf, sizeof(buf))) > 0 ||
 				    (n < 0 && errno == EINTR)))
 		if (n > 0)

@@ -503,3 +503,22 @@ fixed() {
 	done
 	fixed 2 export a -o "$TMP/$(big 5000)"
 }
+
+@test "a \$SCHEDPERF_JOB_DB_FD that is no worker's pipe is refused: never read, never closed" {
+	# a pipe whose writer lives (here, the run itself): read, it waited for ever
+	mkfifo "$TMP/fifo"
+	run env SCHEDPERF_JOB_DB_FD=4 timeout 60 "$SP" runs 4<>"$TMP/fifo"
+	[ "$status" -eq 2 ]
+	[ "$output" = "schedperf: SCHEDPERF_JOB_DB_FD 4 is not the pipe 'schedperf worker' $(
+		)gives its run (unset it)" ]
+	# stderr a file: closed, the error on it was lost; and a terminal or a file is no pipe
+	for fd in 2 3; do
+		rc=0
+		SCHEDPERF_JOB_DB_FD=$fd "$SP" runs 2>"$TMP/err" 3<"$GOOD" || rc=$?
+		[ "$rc" -eq 2 ]
+		[ "$(cat "$TMP/err")" = "schedperf: SCHEDPERF_JOB_DB_FD $fd is not the pipe $(
+			)'schedperf worker' gives its run (unset it)" ]
+	done
+	# a closed descriptor is a missing one, as before
+	SCHEDPERF_JOB_DB_FD=9 hostile 3 runs
+}
