@@ -578,6 +578,13 @@ int cmd_run(int argc, char **argv)
 	/* the store keeps the bisection's runs its own, as a local bisection's (store/runs.c) */
 	if (req.bisection)
 		req.opt.experiment = "bisect";
+	/* a run it names is the bisection's for good: never the default every run goes to */
+	if (req.bisection && !req.resume && !req.opt.name) {
+		code = command_usage_error("run", "--bisection makes its run a bisection's own, "
+					   "which the kernel release's run, where a run without "
+					   "--name goes, must not be (give --name)");
+		goto out;
+	}
 	if (!req.opt.name)
 		req.opt.name = default_run_name();
 	if ((code = command_check_run_name("run", "run name", req.opt.name, RUN_NAME_MAX)) ||

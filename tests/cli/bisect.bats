@@ -1213,3 +1213,15 @@ json.dump(d, sys.stdout)' "$change" | sp import - >/dev/null
 	assert_one_line_error
 	[[ "$output" == "schedperf: bisect-step: --metric 'x\\xff' is not valid UTF-8"* ]]
 }
+
+@test "bisect: run --bisection without --name is refused: the default run would be a bisection's" {
+	run sp run pipe -p loops=10 -i 1 --warmup 0 --bisection -q
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	[[ "$output" == *"--bisection makes its run a bisection's own"*"(give --name)" ]]
+	# nothing stored: a plain run under the kernel release's name is as before
+	run sp run pipe -p loops=10 -i 1 --warmup 0 -q
+	[ "$status" -eq 0 ]
+	run sp run pipe -p loops=10 -i 1 --warmup 0 --bisection --name mine -q
+	[ "$status" -eq 0 ]
+}
