@@ -80,6 +80,12 @@ struct store_driver {
 	/* The time as the store writes it: ISO 8601 UTC, milliseconds. */
 	const char *now;
 	/*
+	 * The fewest metrics a batch has for store_load_each() to read each
+	 * batch by its own queries (a few a batch), not the rest of the store
+	 * at once: below it, those queries cost more than the memory saves.
+	 */
+	size_t load_each_metrics;
+	/*
 	 * The job queue's statements (store.h, "Jobs"); NULL for a driver that
 	 * keeps no queue. claim: $1 worker, $2 claim, $3 lease (s), $4 the
 	 * release its machine runs, $5 whether it can boot another (a job that

@@ -390,14 +390,11 @@ static int load_view(struct store *st, unsigned parts, struct result_set *set, s
 	return rc;
 }
 
-/* How many metrics a batch has, at least, to be read on its own: see batches_load_each(). */
-#define LOAD_EACH_METRICS 256
-
 /*
- * A batch at a time by the queries of one batch, which cost a few
- * microseconds more a batch than the whole store's: a store of many
- * small batches (10,000 of a metric each) is read whole after its first,
- * as it held little anyway (the first batch stands for the others: a
+ * A batch at a time by the queries of one batch, which cost more a batch
+ * than the whole store's: a store whose batches are smaller than its
+ * driver's load_each_metrics (driver.h) is read whole after its first, as
+ * it holds little a batch (the first batch stands for the others: a
  * store's runs are mostly of one suite).
  */
 int batches_load_each(struct store *st, unsigned parts, struct result_set *set,
@@ -415,7 +412,7 @@ int batches_load_each(struct store *st, unsigned parts, struct result_set *set,
 	if (!set->nr_batches)
 		return 0;
 	rc = load_view(st, parts, set, 0, 1, false, each, &metrics, err);
-	if (!rc && metrics < LOAD_EACH_METRICS)
+	if (!rc && metrics < st->driver->load_each_metrics)
 		return load_view(st, parts, set, 1, set->nr_batches, true, each, &metrics, err);
 	for (size_t i = 1; i < set->nr_batches && !rc; i++)
 		rc = load_view(st, parts, set, i, i + 1, false, each, &metrics, err);

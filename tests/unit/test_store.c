@@ -618,6 +618,99 @@ static void assert_loads(struct store *st, const char *name, const char *expecte
 	result_set_release(&all);
 }
 
+/* What store_load_each() handed over, as loaded() shows each batch. */
+struct each_text {
+	char buf[4096];
+	size_t used;
+};
+
+static void batch_text(const struct result_set *set, size_t at, struct each_text *t)
+{
+	const struct result_set one = { &set->batches[at], 1 };
+
+	loaded(&one, set->batches[at].name, t->buf + t->used, sizeof(t->buf) - t->used);
+	t->used += strlen(t->buf + t->used);
+}
+
+static int each_batch(struct result_set *set, size_t at, void *arg, struct error *err)
+{
+	batch_text(set, at, arg);
+	return 0;
+}
+
+/* Batch @started of run @name, imported: a benchmark of @nr metrics of three samples. */
+static void import_wide(struct store *st, const char *name, const char *started, size_t nr)
+{
+	struct result_set set = { NULL, 0 };
+	struct result_batch *batch = result_set_add_batch(&set);
+	struct result_benchmark *bench = result_batch_add_benchmark(batch);
+	struct error err = { 0 };
+
+	batch->name = xstrdup(name);
+	batch->started = xstrdup(started);
+	bench->workload = xstrdup("pipe");
+	bench->params = xstrdup("{}");
+	for (size_t i = 0; i < nr; i++) {
+		struct result_metric *m = result_benchmark_add_metric(bench);
+
+		m->name = xasprintf("m%zu", i);
+		m->unit = xstrdup("s");
+		for (int k = 0; k < 3; k++)
+			result_metric_add_sample(m, 10.0 * (double)i + k, false);
+	}
+	assert_int_equal(store_import(st, &set, NULL, &err), 0);
+	result_set_release(&set);
+}
+
+/*
+ * store_load_each() hands over each batch as store_load() of the whole
+ * store reads it, and keeps none of their benchmarks: the batches after
+ * the first read a batch at a time when the first is wide (on SQLite: 8
+ * metrics and more), or the rest at once when it is narrow.
+ */
+static void assert_each_loads_as_whole(struct store *st)
+{
+	struct each_text each = { .used = 0 }, whole = { .used = 0 };
+	const struct store_each calls = { NULL, each_batch, &each };
+	struct result_set all = { NULL, 0 }, set = { NULL, 0 };
+	unsigned parts = STORE_SAMPLES | STORE_ITERATIONS;
+	struct error err = { 0 };
+	int64_t ids[2];
+
+	fill(st, begin(st, "rows", "2026-01-03T00:00:00Z", false, NULL), 1, 2, ids);
+	import_wide(st, "wide", "2026-01-04T00:00:00Z", 9);
+	assert_int_equal(store_load(st, NULL, parts, &all, &err), 0);
+	for (size_t i = 0; i < all.nr_batches; i++)
+		batch_text(&all, i, &whole);
+	assert_int_equal(store_load_each(st, parts, &set, &calls, &err), 0);
+	assert_string_equal(each.buf, whole.buf);
+	assert_int_equal(set.nr_batches, all.nr_batches);
+	for (size_t i = 0; i < set.nr_batches; i++)
+		assert_int_equal(set.batches[i].nr_benchmarks, 0);
+	result_set_release(&all);
+	result_set_release(&set);
+}
+
+static void test_load_each_wide_first(void **state)
+{
+	struct store *st = open_store();
+
+	import_wide(st, "first", "2026-01-01T00:00:00Z", 8);
+	import_wide(st, "narrow", "2026-01-02T00:00:00Z", 1);
+	assert_each_loads_as_whole(st);
+	store_close(st);
+}
+
+static void test_load_each_narrow_first(void **state)
+{
+	struct store *st = open_store();
+
+	import_wide(st, "first", "2026-01-01T00:00:00Z", 1);
+	import_wide(st, "wider", "2026-01-02T00:00:00Z", 12);
+	assert_each_loads_as_whole(st);
+	store_close(st);
+}
+
 /*
  * Results imported without records are packed (packs.c), a row a metric:
  * they load as the rows they came from did, warm-ups, repetitions, an
@@ -1760,6 +1853,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_each_wide_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_each_narrow_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_failed_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup, teardown),
@@ -1797,6 +1892,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_bookkeeping, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_orders, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_far_apart, setup_pg, teardown_pg),
+		cmocka_unit_test_setup_teardown(test_load_each_wide_first, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_records, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_load_failed_first, setup_pg, teardown_pg),
 		cmocka_unit_test_setup_teardown(test_replace_when_complete, setup_pg, teardown_pg),

@@ -432,6 +432,13 @@ const struct store_driver store_postgres = {
 	.name = "PostgreSQL",
 	.schemes = postgres_schemes,
 	.dialect = DIALECT_POSTGRES,
+	/*
+	 * Each query is a round trip to the server: history of 3,000 batches
+	 * of 100 metrics, a batch at a time, took 1.9 times as long as whole
+	 * (a fifth of the memory), and far longer before the server had
+	 * analysed a fresh import's tables.
+	 */
+	.load_each_metrics = 256,
 	.now = "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
 	       "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
 	.job_claim = pg_job_claim,

@@ -423,8 +423,14 @@ static int commit(struct store *st, struct error *err)
 	return 0;
 }
 
+/*
+ * load_each_metrics: history of 10,000 batches of 3 metrics each, a batch
+ * at a time, took 20 % more CPU than whole; of 10 metrics, the same CPU
+ * and a third of the memory.
+ */
 #define SQLITE_PRIMITIVES							\
 	.dialect = DIALECT_SQLITE,						\
+	.load_each_metrics = 8,							\
 	.now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",				\
 	.close = sqlite_close,							\
 	.version = sqlite_version,						\
