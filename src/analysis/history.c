@@ -528,24 +528,35 @@ static void builder_free(struct history_builder *b)
 	free(b);
 }
 
-void history_end(struct history_builder *b, struct history *h)
+/*
+ * Moves @b's series into @h, freeing what only the builder used. With
+ * @points they get their points made first; without, as on an abort, they
+ * are moved as they are, only so that history_release() can free them.
+ */
+static void take_series(struct history_builder *b, struct history *h, bool points)
 {
 	double *pool = NULL;
 	size_t alloc = 0;
 
-	memset(h, 0, sizeof(*h));
-	h->level = b->opts->level;
-	h->by = b->opts->by;
-	h->order = b->opts->order;
-	h->nr_unsampled = b->nr_unsampled;
 	h->series = xcalloc(b->nr_series + 1, sizeof(*h->series));
 	for (size_t i = 0; i < b->nr_series; i++) {
-		make_points(&b->series[i], b, &pool, &alloc);
+		if (points)
+			make_points(&b->series[i], b, &pool, &alloc);
 		h->series[h->nr_series++] = *b->series[i].series;
 		free(b->series[i].series);
 		free(b->series[i].entries);
 	}
 	free(pool);
+}
+
+void history_end(struct history_builder *b, struct history *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->level = b->opts->level;
+	h->by = b->opts->by;
+	h->order = b->opts->order;
+	h->nr_unsampled = b->nr_unsampled;
+	take_series(b, h, true);
 	builder_free(b);
 }
 
@@ -556,12 +567,7 @@ void history_abort(struct history_builder *b)
 	/* the series made so far, released as a history's, without their points */
 	if (!b)
 		return;
-	h.series = xcalloc(b->nr_series + 1, sizeof(*h.series));
-	for (size_t i = 0; i < b->nr_series; i++) {
-		h.series[h.nr_series++] = *b->series[i].series;
-		free(b->series[i].series);
-		free(b->series[i].entries);
-	}
+	take_series(b, &h, false);
 	history_release(&h);
 	builder_free(b);
 }
