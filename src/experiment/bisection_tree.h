@@ -15,9 +15,11 @@
 int tree_checkout(struct bisection *bi, const char *hash, struct error *err);
 
 /*
- * On --resume: a stale index lock the killed controller's git left goes,
- * and a checkout it left half done is done again, when every change in
- * the tree is one that checkout makes; else -1 with @err naming the files.
+ * On --resume: a checkout the killed controller left half done is done
+ * again, when every change in the tree is one that checkout makes; else -1
+ * with @err naming the files. git's index lock, which a killed checkout
+ * leaves, is refused (EXIT_ENV): it may be a live git's, so it is the
+ * user's to remove.
  */
 int tree_recover(struct bisection *bi, struct error *err);
 

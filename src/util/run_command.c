@@ -50,6 +50,12 @@ child(const struct child_command *cmd, const struct guardian *g, int out_fd, int
 	/* git must never wait for a password or an editor on a terminal it has not got */
 	setenv("GIT_TERMINAL_PROMPT", "0", 1);
 	setenv("GIT_EDITOR", "true", 1);
+	/*
+	 * nor take the index lock to read (git status refreshes the index when
+	 * it can): only a checkout then leaves a lock when we are killed, one
+	 * that --resume must refuse (experiment/bisection_tree.c)
+	 */
+	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
 	if (cmd->dir && chdir(cmd->dir)) {
 		dprintf(STDERR_FILENO, "cannot enter %s: %s\n", cmd->dir, strerror(errno));
 		_exit(127);

@@ -609,9 +609,11 @@ release_of() {
 	psql_in "$PGDB" "UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second'
 		WHERE id = $job AND state = 'running'"
 	start "$busy"
-	# the controller killed once the first step is stored; resumed, it goes on
-	wait_for sh -c "psql -qXAt '$PG' -c \"SELECT doc FROM bisections WHERE id = 1\" |
-		grep -q '\"told\":true'"
+	# the controller killed once the first step is stored, waiting for the
+	# next's boots (not in a checkout, whose index lock is the user's to
+	# see to: the next test); resumed, it goes on
+	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c \"SELECT count(*) FROM jobs
+		WHERE args::json->>-1 = 'bisect-1-$(commit_of 2 | cut -c1-12)'\")\" -gt 0 ]"
 	kill -9 "$PID"
 	wait "$PID" || true
 	PID=
@@ -709,6 +711,8 @@ cut_git() {
 	mkdir -p "$TMP/bin"
 	cat >"$TMP/bin/git" <<EOF
 #!/bin/sh
+# (what git status is told of the index lock, for the test to see)
+[ "\$3" = status ] && echo "\${GIT_OPTIONAL_LOCKS-unset}" >>"$TMP/status-locks"
 if [ "\$3 \$4 \$5" = "checkout -q --detach" ] && grep -qxF -- "\$6" "$TMP/cut" 2>/dev/null
 then
 	cd "\$2" || exit 1
@@ -753,6 +757,8 @@ cut_reached() {
 	wait "$PID" || true
 	PID=
 	rm "$TMP/cut" "$TMP/cut-pid"
+	# its git status asked for no index lock: only a checkout may leave one
+	[ "$(sort -u "$TMP/status-locks")" = 0 ]
 	# what the killed checkout left: HEAD and the index where they were, two files moved
 	[ -e .git/index.lock ]
 	[ "$(git rev-parse HEAD)" = "$head" ]
