@@ -213,6 +213,17 @@ c.rollback()' "$TMP/race.db" "$TMP/locked" "$TMP/go" 3>&- &
 	run sp --db "$TMP/orphan.db" db check
 	[ "$status" -eq 1 ]
 	[[ "${lines[-1]}" == *"table iterations has rows whose references lead nowhere"* ]]
+	# an older store's upgrade by a writer, which does not check first, is rolled back
+	sqlite3 "$TMP/v1-orphan.db" <"$BATS_TEST_DIRNAME/../data/store-v1.sql"
+	sqlite3 "$TMP/v1-orphan.db" "INSERT INTO iterations (benchmark_id, seq, warmup) $(
+		)VALUES (9999, 0, 0)"
+	run sp --db "$TMP/v1-orphan.db" runs
+	[ "$status" -eq 3 ]
+	assert_one_line_error
+	[ "$output" = "schedperf: cannot upgrade store '$TMP/v1-orphan.db', nothing was $(
+		)changed: table iterations has rows whose references lead nowhere (see them $(
+		)with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')" ]
+	[ "$(sqlite3 "$TMP/v1-orphan.db" 'PRAGMA user_version')" -eq 1 ]
 	# parameters that every reader would take as none, and export refuses
 	for params in '{not json' '[1,2]' '{"loops":1}'; do
 		cp "$TMP/store.db" "$TMP/params.db"

@@ -397,15 +397,12 @@ static void rollback(struct store *st)
 /* Every reference still leads somewhere after an upgrade. */
 static int references_intact(struct sqlite_store *ss, struct error *err)
 {
-	char table[128];
-	int rc = sqlite_first(ss, "PRAGMA foreign_key_check", table, sizeof(table), err,
-			      "check the upgraded schema");
+	char why[256];
+	int rc = sqlite_dangling(ss, why, sizeof(why), err, "check the upgraded schema");
 
 	if (rc > 0)
-		return error_set(err, EXIT_ENV, "cannot upgrade store '%s': table %s has rows "
-				 "whose references lead nowhere; nothing was changed (check the "
-				 "file with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')",
-				 ss->base.location, table);
+		return error_set(err, EXIT_ENV, "cannot upgrade store '%s', nothing was changed: %s",
+				 ss->base.location, why);
 	return rc;
 }
 

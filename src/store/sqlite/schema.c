@@ -111,11 +111,25 @@ static int columns_differ(struct store *st, struct store *fresh, char *buf, size
 	return w < 0 || h < 0 ? -1 : 0;
 }
 
+int sqlite_dangling(struct sqlite_store *ss, char *buf, size_t len, struct error *err,
+		    const char *what)
+{
+	char table[128];
+	int rc = sqlite_first(ss, "PRAGMA foreign_key_check", table, sizeof(table), err, what);
+
+	buf[0] = '\0';
+	if (rc > 0)
+		snprintf(buf, len, "table %s has rows whose references lead nowhere (see them "
+			 "with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')", table);
+	return rc;
+}
+
 int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf, size_t len,
 		  struct error *err)
 {
 	struct sqlite_store *ss = sqlite_of(st);
 	char what[256];
+	int rc;
 
 	if (sqlite_first(ss, "PRAGMA integrity_check(1)", what, sizeof(what), err,
 			 "check the store") < 0)
@@ -127,14 +141,9 @@ int sqlite_damage(struct store *st, int version, struct store *fresh, char *buf,
 			 "backup; 'sqlite3 FILE .recover' may save its rows)", what);
 		return 0;
 	}
-	if (sqlite_first(ss, "PRAGMA foreign_key_check", what, sizeof(what), err,
-			 "check the store") < 0)
-		return -1;
-	if (what[0]) {
-		snprintf(buf, len, "table %s has rows whose references lead nowhere (see "
-			 "them with 'sqlite3 FILE \"PRAGMA foreign_key_check\"')", what);
-		return 0;
-	}
+	rc = sqlite_dangling(ss, buf, len, err, "check the store");
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	if (version < STORE_SCHEMA_VERSION)
 		return 0;
 	if (columns_differ(st, fresh, what, sizeof(what), err))

@@ -89,6 +89,13 @@ void sqlite_close_removing_empty(struct store *st);
 int sqlite_version(struct store *st, struct error *err);
 int sqlite_set_version(struct store *st, int version, struct error *err);
 /*
+ * PRAGMA foreign_key_check: 1 with what it found (a table whose rows'
+ * references lead nowhere, and how to see them) in @buf, 0 nothing, "" in
+ * @buf; -1 with @err ("cannot WHAT").
+ */
+int sqlite_dangling(struct sqlite_store *ss, char *buf, size_t len, struct error *err,
+		    const char *what);
+/*
  * SQLite's integrity check, references that lead nowhere and, for the
  * current version, tables and columns other than those of @fresh, a new
  * store in memory.
