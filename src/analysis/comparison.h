@@ -179,9 +179,10 @@ size_t compare_run_incomplete(const struct compare_run *run);
 /*
  * Keep only rows whose workload is in @workload_names, metric in @metric_names
  * (each a row's name as stored or as shown, utf8_names()) and parameters hold
- * every KEY=VALUE of @params (NULL-terminated lists; NULL or empty keeps all). Returns the first name or KEY=VALUE no row had (a
- * misspelling, which must not pass for "nothing changed"), @kind its option,
- * or NULL when each was found.
+ * every KEY=VALUE of @params (NULL-terminated lists; NULL or empty keeps
+ * all). Returns the first name or KEY=VALUE no row had (a misspelling,
+ * which must not pass for "nothing changed"), @kind its option, or NULL
+ * when each was found.
  */
 const char *comparison_filter(struct comparison *cmp, const char *const *workload_names,
 			      const char *const *metric_names, const char *const *params,

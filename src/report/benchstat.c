@@ -286,7 +286,9 @@ static size_t note_index(struct notes *n, const char *msg)
 
 static void superscript(char *buf, size_t len, size_t i)
 {
-	static const char *digits[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+	static const char *digits[] = {
+		"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"
+	};
 	char tmp[64] = "";
 
 	if (!i) {

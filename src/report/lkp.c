@@ -38,7 +38,10 @@
 #define LKP_MARGIN_SHIFT	5
 #define LKP_MAX_RATIO		5.0
 
-/* LKP::Programs' tests with stats, less functional and other tests: their stats are performance stats. */
+/*
+ * LKP::Programs' tests with stats, less functional and other tests: their
+ * stats are performance stats.
+ */
 static const char *const lkp_perf_tests[] = {
 	"adrestia", "aim7", "aim9", "apachebench", "autonuma-benchmark", "blogbench",
 	"cassandra", "chromeswap", "coremark", "cyclictest", "dbench", "dd", "default",
@@ -473,7 +476,8 @@ static void lkp_group_header(FILE *out, const struct comparison *cmp, const stru
 		strcat(vals, *vals ? "/" : "");
 		strcat(vals, eq + 1);
 	}
-	fprintf(out, "=========================================================================================\n");
+	fprintf(out, "============================================="
+		"============================================\n");
 	fprintf(out, "%s:\n  %s\n\ncommit: \n", keys, vals);
 	for (size_t r = 0; r < cmp->nr_runs; r++)
 		fprintf(out, "  %s\n", cmp->runs[r].name);

@@ -207,7 +207,10 @@ const char *color_reset(enum verdict v, bool color);
  * escaped (render.c).
  */
 void md_text(FILE *out, const char *s);
-/* A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed change; "-" when not finite. */
+/*
+ * A number in markdown: %.3g, %.4g, %.6g, a whole percent or a signed
+ * change; "-" when not finite.
+ */
 enum md_kind { MD_G3, MD_G4, MD_G6, MD_PCT, MD_CHANGE };
 void md_number(FILE *out, double v, enum md_kind kind);
 /* The change of run @r's headline against the baseline's, positive = better. */

@@ -181,8 +181,9 @@ static const char latency_yaml[] =
  * fairness: LKP's cgroup fairness question: equal weights, 1:4 and four
  * equal groups, as cgroups and as nice levels, busy tasks and, for 1:4,
  * periodic ones at half duty too (a string parameter's value is never a
- * sweep, so each set of weights is an entry of its own). The cgroup entries need the cpu controller (exit 3
- * naming why where the machine lacks it).
+ * sweep, so each set of weights is an entry of its own). The cgroup
+ * entries need the cpu controller (exit 3 naming why where the machine
+ * lacks it).
  */
 static const char fairness_yaml[] =
 	"- workload: fairness\n"

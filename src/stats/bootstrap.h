@@ -32,9 +32,10 @@
  * interval is bootstrap_ratio_limit() instead, in O(n_base + n_new).
  *
  * Returns 0 and fills @low and @high, or -1 with both NAN when the interval
- * is undefined: a side of fewer than BOOTSTRAP_MIN_N samples, @resamples < 2, @level outside (0, 1), or a
- * resample whose base mean is 0 (a ratio 0/0); bootstrap_ratio_ci() also
- * when a sample is NaN or infinite (the plan's callers pass finite ones).
+ * is undefined: a side of fewer than BOOTSTRAP_MIN_N samples, @resamples
+ * < 2, @level outside (0, 1), or a resample whose base mean is 0 (a ratio
+ * 0/0); bootstrap_ratio_ci() also when a sample is NaN or infinite (the
+ * plan's callers pass finite ones).
  */
 int bootstrap_ratio_ci(const double *base, size_t n_base,
 		       const double *new, size_t n_new,

@@ -40,8 +40,9 @@
  * worker of schedperf with libpq linked had 177 and took 100 us longer to
  * exit than hackbench's, with 29; without it (doc/design.md, "Lean
  * workers") ours have 62 and -g 10 -l 1, almost only exits, takes what
- * hackbench's does (0.046-0.057 s against 0.044-0.054 s). In thread mode no process exits and the work is
- * the same: strace -c -f of -g 10 -l 100 -p -t counts, on both sides,
+ * hackbench's does (0.046-0.057 s against 0.044-0.054 s). In thread mode
+ * no process exits and the work is the same: strace -c -f of -g 10 -l 100
+ * -p -t counts, on both sides,
  * 400,405 writes, about 400,440 reads (ours' extra are the runner's), 400
  * polls, 400 clone3, 431-433 mprotect and no madvise (the stack size,
  * below), and the CPU time of -g 10 -l 300 -p -t was 3.87-3.97 s for ours

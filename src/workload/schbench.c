@@ -340,7 +340,8 @@ static int phase_of(const struct sb_run *run)
  * noinline keeps the loop compiled on its own, as schbench's is; aligned
  * keeps its inner loop in one cache line (see the top of this file).
  */
-static void __attribute__((noinline, aligned(64))) multiply(unsigned long *matrices, unsigned long n)
+static void __attribute__((noinline, aligned(64))) multiply(unsigned long *matrices,
+							    unsigned long n)
 {
 	unsigned long *a = matrices, *b = matrices + n * n, *c = matrices + 2 * n * n;
 
