@@ -58,7 +58,9 @@ static double metric_value(const struct monitor_set *ms, const double *values,
 	return values[i];
 }
 
-static void write_file(const char *path, const char *fmt, ...)
+/* Its format is checked at each call: vfprintf() of it is then no unchecked format. */
+static void __attribute__((format(printf, 2, 3))) write_file(const char *path,
+							     const char *fmt, ...)
 {
 	FILE *f = fopen(path, "w");
 	va_list ap;
