@@ -355,7 +355,7 @@ static bool unchecked(enum store_txn txn)
 static void end_txn(struct sqlite_store *ss)
 {
 	if (unchecked(ss->txn))
-		sqlite3_exec(ss->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+		sqlite3_exec(ss->db, SQLITE_FOREIGN_KEYS_ON, NULL, NULL, NULL);
 	ss->txn = TXN_READ;
 }
 

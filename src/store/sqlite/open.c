@@ -125,7 +125,7 @@ static struct sqlite_store *connect(const char *location, const char *path, cons
 	}
 	sqlite3_extended_result_codes(ss->db, 0);
 	sqlite3_busy_handler(ss->db, wait_for_lock, NULL);
-	if (sqlite_exec(&ss->base, "PRAGMA foreign_keys = ON", err, "enable foreign keys")) {
+	if (sqlite_exec(&ss->base, SQLITE_FOREIGN_KEYS_ON, err, "enable foreign keys")) {
 		sqlite_close(&ss->base);
 		return NULL;
 	}
@@ -226,6 +226,12 @@ static bool writable_here(const char *location)
 	return !access(location, W_OK) && !access(dir, W_OK);
 }
 
+/* A connection that reads: query-only, whichever way it was opened. */
+static int query_only(struct sqlite_store *ss, struct error *err)
+{
+	return sqlite_exec(&ss->base, "PRAGMA query_only = ON", err, "open the store for reading");
+}
+
 /* An older store read as the current schema unchanged: its copy in memory upgraded. */
 static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade,
 			      struct error *err)
@@ -254,7 +260,7 @@ static int read_upgraded_copy(struct sqlite_store *ss, store_upgrade_fn *upgrade
 	sqlite3_extended_result_codes(ss->db, 0);
 	if (upgrade(&ss->base, err))
 		return -1;
-	return sqlite_exec(&ss->base, "PRAGMA query_only = ON", err, "open the store for reading");
+	return query_only(ss, err);
 }
 
 /* A connection that reads @location (the file @path), changing nothing; read-write if @rw. */
@@ -272,7 +278,7 @@ static struct sqlite_store *connect_reading(const char *location, const char *pa
 		ss = connect(location, path, path, "immutable=1", SQLITE_OPEN_READONLY, err);
 	if (!ss)
 		return NULL;
-	if (sqlite_exec(&ss->base, "PRAGMA query_only = ON", err, "open the store for reading")) {
+	if (query_only(ss, err)) {
 		sqlite_close(&ss->base);
 		return NULL;
 	}

@@ -20,6 +20,13 @@
 
 #define SQLITE_STATEMENTS 64
 
+/*
+ * Foreign keys are a connection's setting, off until it turns them on:
+ * on when it opens (open.c), and on again after a transaction that checks
+ * no reference turned them off (driver.c, end_txn()).
+ */
+#define SQLITE_FOREIGN_KEYS_ON "PRAGMA foreign_keys = ON"
+
 struct sqlite_stmt {
 	struct store_stmt base;
 	struct sqlite_store *ss;
