@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "runner/job_env.h"
@@ -205,23 +206,30 @@ static int split_arguments(int argc, char **argv, struct submit_request *req)
 static int check_command(const struct submit_request *req)
 {
 	char **argv = xcalloc((size_t)req->nr_args + 4, sizeof(char *));
-	int code;
-	pid_t pid;
-	char *env[3];
+	int code, db_fd;
+	pid_t pid = -1;
+	char *env[4];
 
 	/* First, so that no option of the job's can take it for its value. */
 	argv[0] = (char *)"schedperf";
 	argv[1] = (char *)req->command;
 	argv[2] = (char *)"--dry-run";
 	memcpy(argv + 3, req->args, (size_t)req->nr_args * sizeof(char *));
-	/* How many: an ab's --name is refused for more than one (its runs are its own). */
-	env[0] = xasprintf("%s=%d", JOB_ENV_CHECK, req->repeat);
-	/* What the dry run reads (bisect-step's runs) is in the queue's store. */
-	env[1] = xasprintf("SCHEDPERF_DB=%s", global.db);
-	env[2] = NULL;
-	pid = spawn_self(argv, -2, -1, true, env);
-	free(env[0]);
-	free(env[1]);
+	/*
+	 * What the dry run reads (bisect-step's runs) is in the queue's store:
+	 * given as a worker gives it to a job's run, in a pipe, so that a
+	 * URL's password is not in the dry run's /proc/PID/environ.
+	 */
+	db_fd = job_env_db_pipe(global.db, env);
+	if (db_fd >= 0) {
+		/* How many: an ab's --name is refused for more than one (its runs are its own). */
+		env[2] = xasprintf("%s=%d", JOB_ENV_CHECK, req->repeat);
+		env[3] = NULL;
+		pid = spawn_self(argv, -2, -1, true, env);
+		close(db_fd);
+		for (int i = 0; env[i]; i++)
+			free(env[i]);
+	}
 	free(argv);
 	if (pid < 0)
 		return die_code(EXIT_ENV, "submit: cannot check the %s: %m (check the "

@@ -32,7 +32,6 @@
 #include "util/run_command.h"
 #include "util/spawn.h"
 #include "util/timeutil.h"
-#include "util/url_password.h"
 #include "util/xalloc.h"
 
 /* The last line the run wrote on stderr: a failed job's reason. */
@@ -83,41 +82,11 @@ static void free_argv(char **argv)
 	free(argv);
 }
 
-/*
- * The store's location for the run, in a pipe whose reading end it
- * inherits (JOB_ENV_DB_FD): in its environment, a URL's password would
- * stay in its /proc/PID/environ while it runs, and in that of every
- * process it forks (a workload's), which any program it starts (a command
- * workload's) reads there. Written whole and closed before the fork, so
- * that the run reads it, then the end of file. The reading end, or -1
- * with errno.
- */
-static int db_pipe(void)
-{
-	size_t len = strlen(global.db);
-	int fds[2];
-
-	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK))
-		return -1;
-	/* a pipe holds 64 KiB at once, a store's location far less: never a wait */
-	errno = 0;
-	if (write(fds[1], global.db, len) != (ssize_t)len ||
-	    fcntl(fds[0], F_SETFD, 0)) {
-		int saved = errno ? errno : E2BIG;
-
-		close(fds[0]);
-		close(fds[1]);
-		errno = saved;
-		return -1;
-	}
-	close(fds[1]);
-	return fds[0];
-}
-
 static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 {
-	int db_fd = db_pipe();
-	char **argv, *shown, *env[5];
+	char **argv, *env[5];
+	/* the store's location in a pipe, whose reading end the run inherits */
+	int db_fd = job_env_db_pipe(global.db, env);
 	pid_t pid;
 
 	if (db_fd < 0)
@@ -126,13 +95,7 @@ static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 	/*
 	 * The store and the job go by the child's environment, never on a
 	 * command line nor in ours: the boot command we run must not read them.
-	 * Of the store, the environment has the location without its password,
-	 * which says what store the run works on (to ps e, to the tests); the
-	 * location itself comes by db_pipe().
 	 */
-	shown = url_without_password(global.db, NULL);
-	env[0] = xasprintf("SCHEDPERF_DB=%s", shown);
-	env[1] = xasprintf("%s=%d", JOB_ENV_DB_FD, db_fd);
 	env[2] = xasprintf("SCHEDPERF_JOB=%lld:%s", (long long)job->id, job->claim);
 	env[3] = xasprintf("%s=%d", JOB_ENV_PATIENCE, lease_patience_ms(lease));
 	env[4] = NULL;
@@ -140,7 +103,6 @@ static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 	close(db_fd);
 	for (int i = 0; env[i]; i++)
 		free(env[i]);
-	free(shown);
 	free_argv(argv);
 	return pid;
 }

@@ -11,6 +11,7 @@
 
 #include "runner/job_env.h"
 #include "util/strbuf.h"
+#include "util/url_password.h"
 #include "util/xalloc.h"
 #include "workload/workload.h"
 
@@ -78,6 +79,40 @@ int job_env_db(char **db, struct error *err)
 	}
 	*db = strbuf_detach(&sb);
 	return 1;
+}
+
+/*
+ * In the environment, a URL's password would stay in the child's
+ * /proc/PID/environ while it runs, and in that of every process it forks
+ * (a workload's), which any program it starts (a command workload's) reads
+ * there. Written whole and closed before the fork, so that the child reads
+ * it, then the end of file.
+ */
+int job_env_db_pipe(const char *db, char *env[2])
+{
+	size_t len = strlen(db);
+	char *shown;
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	/* a pipe holds 64 KiB at once (DB_MAX), a store's location far less: never a wait */
+	errno = 0;
+	if (write(fds[1], db, len) != (ssize_t)len ||
+	    fcntl(fds[0], F_SETFD, 0)) {
+		int saved = errno ? errno : E2BIG;
+
+		close(fds[0]);
+		close(fds[1]);
+		errno = saved;
+		return -1;
+	}
+	close(fds[1]);
+	shown = url_without_password(db, NULL);
+	env[0] = xasprintf("SCHEDPERF_DB=%s", shown);
+	env[1] = xasprintf("%s=%d", JOB_ENV_DB_FD, fds[0]);
+	free(shown);
+	return fds[0];
 }
 
 int job_env_id(int64_t *id, struct error *err)

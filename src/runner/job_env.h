@@ -34,6 +34,15 @@
  * the pipe cannot be read or holds nothing.
  */
 int job_env_db(char **db, struct error *err);
+/*
+ * The other end: store @db for a child that runs one of schedperf's
+ * commands (spawn_self()), a worker's run or submit's check. @env[0] is
+ * "SCHEDPERF_DB=" @db without its password (which store, for ps e and the
+ * tests), @env[1] JOB_ENV_DB_FD's entry, both malloc'd, for spawn_self()'s
+ * @env. Returns the pipe's reading end, for the caller to close once the
+ * child is started, or -1 with errno (and nothing in @env).
+ */
+int job_env_db_pipe(const char *db, char *env[2]);
 
 /* 1 with the job's @id, 0 when no job is set, -1 with @err when it is malformed. */
 int job_env_id(int64_t *id, struct error *err);

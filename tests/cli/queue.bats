@@ -128,6 +128,53 @@ count() {	# count SQL: the number the query gives
 	[[ "$output" == *"no job queue"* ]]
 }
 
+# jobs_lock WHICH: a lock on table jobs is held (WHICH "granted") or waited
+# for ("NOT granted") in the test's database.
+jobs_lock() {
+	[ "$(count "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+		WHERE l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND c.relname = 'jobs' AND $1")" -gt 0 ]
+}
+
+@test "queue: submit's check of a job has the store's password in no /proc/PID/environ" {
+	local up holder submit child
+	sp db init >/dev/null
+	# trust authentication takes any password: the URL's is only carried
+	up="postgresql://postgres:Hunter2Secret@/$PGDB?host=$SCHEDPERF_TEST_PGHOST$(
+		)&application_name=queue-$BATS_TEST_NUMBER"
+	# The check, ab's dry run, reads the queue for another job of its
+	# --name: a lock the test holds on the jobs table keeps it waiting there.
+	mkfifo "$TMP/sql"
+	psql -qXAt -v ON_ERROR_STOP=1 "$(pg_url "$PGDB")" <"$TMP/sql" >/dev/null 3>&- &
+	holder=$!
+	exec 7>"$TMP/sql"
+	echo "BEGIN; LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE;" >&7
+	wait_for jobs_lock granted
+	SCHEDPERF_BUSY_TIMEOUT_MS=3600000 "$SP" --db "$up" submit ab pipe -p loops=10 \
+		--a param:mode=process --b param:mode=thread --name pw >"$TMP/out" 2>&1 3>&- 7>&- &
+	submit=$!
+	wait_for jobs_lock "NOT granted"
+	child=$(pgrep -P "$submit")
+	tr '\0' '\n' <"/proc/$child/environ" >"$TMP/env"
+	echo COMMIT >&7
+	exec 7>&-
+	wait "$holder"
+	wait "$submit"
+	cat "$TMP/env"
+	# the dry run it was, waiting on the lock
+	grep -qx SCHEDPERF_JOB_CHECK=1 "$TMP/env"
+	refute grep -q Hunter2Secret "$TMP/env"
+	# which store, without the password; the store itself came through a pipe
+	grep -qxF "SCHEDPERF_DB=postgresql://postgres@/$PGDB?host=$SCHEDPERF_TEST_PGHOST$(
+		)&application_name=queue-$BATS_TEST_NUMBER" "$TMP/env"
+	grep -qx 'SCHEDPERF_JOB_DB_FD=[0-9]*' "$TMP/env"
+	[ "$(cat "$TMP/out")" = 1 ]
+	# and read it: a second job of that --name is refused by the check
+	run sp --db "$up" submit ab pipe --a param:mode=process --b param:mode=thread --name pw
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"job 1 (queued) stores its runs under that name already"* ]]
+}
+
 @test "queue: a job its run completed while its lease was renewed is done; its run has a lease to exit" {
 	# The run completes the job with its last results, then prints and
 	# exits; a renewal in between finds the job done, not taken away.
