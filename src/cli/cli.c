@@ -70,6 +70,8 @@ void cli_setup(void)
 	static char *job_db;
 	struct error err = { 0 };
 
+	/* a job's variables are the run's alone: out of what it starts inherits */
+	job_env_take();
 	global.db = db_default();
 	if (job_env_db(&job_db, &err) < 0)
 		exit(error_report(&err));

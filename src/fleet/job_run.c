@@ -96,7 +96,7 @@ static pid_t start_run(const struct store_job *job, int lease, int err_fd)
 	 * The store and the job go by the child's environment, never on a
 	 * command line nor in ours: the boot command we run must not read them.
 	 */
-	env[2] = xasprintf("SCHEDPERF_JOB=%lld:%s", (long long)job->id, job->claim);
+	env[2] = xasprintf("%s=%lld:%s", JOB_ENV_JOB, (long long)job->id, job->claim);
 	env[3] = xasprintf("%s=%d", JOB_ENV_PATIENCE, lease_patience_ms(lease));
 	env[4] = NULL;
 	pid = spawn_self(argv, -2, err_fd, true, env);

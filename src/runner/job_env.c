@@ -15,19 +15,49 @@
 #include "util/xalloc.h"
 #include "workload/workload.h"
 
+/* The job's variables as job_env_take() found them; NULL: unset. */
+static struct {
+	bool done;
+	char *job;
+	char *patience;
+	char *db_fd;
+} taken;
+
+/* @name's value, copied (NULL when unset), and @name out of the environment. */
+static char *take(const char *name)
+{
+	const char *value = getenv(name);
+	char *copy = value ? xstrdup(value) : NULL;
+
+	unsetenv(name);
+	return copy;
+}
+
+void job_env_take(void)
+{
+	if (taken.done)
+		return;
+	taken.done = true;
+	taken.job = take(JOB_ENV_JOB);
+	taken.patience = take(JOB_ENV_PATIENCE);
+	taken.db_fd = take(JOB_ENV_DB_FD);
+}
+
 /* 1 with @id and @claim (the text after the colon), 0 when unset, -1 with @err. */
 static int parse(int64_t *id, const char **claim, struct error *err)
 {
-	const char *job = getenv("SCHEDPERF_JOB");
+	const char *job;
 	char *end;
 	long long n;
 
+	job_env_take();
+	job = taken.job;
 	*id = 0;
 	if (!job || !*job)
 		return 0;
 	n = strtoll(job, &end, 10);
 	if (n < 1 || *end != ':' || !end[1])
-		return error_set(err, EXIT_USAGE, "SCHEDPERF_JOB '%.64s' is not ID:CLAIM (it is "
+		return error_set(err, EXIT_USAGE, JOB_ENV_JOB " '%.64s' is not ID:CLAIM (it is "
 				 "set by 'schedperf worker'; unset it)", job);
 	*id = n;
 	*claim = end + 1;
@@ -39,13 +69,15 @@ static int parse(int64_t *id, const char **claim, struct error *err)
 
 int job_env_db(char **db, struct error *err)
 {
-	const char *var = getenv(JOB_ENV_DB_FD);
+	const char *var;
 	struct strbuf sb = STRBUF_INIT;
 	char buf[4096], *end;
 	struct stat st;
 	long fd;
 	ssize_t n = 0;
 
+	job_env_take();
+	var = taken.db_fd;
 	*db = NULL;
 	if (!var || !*var)
 		return 0;
@@ -53,6 +85,9 @@ int job_env_db(char **db, struct error *err)
 	if (*end || fd < 0 || fd > INT_MAX)
 		return error_set(err, EXIT_USAGE, "%s '%.16s' is not a file descriptor (it is "
 				 "set by 'schedperf worker'; unset it)", JOB_ENV_DB_FD, var);
+	/* read once: after this call the descriptor is closed, perhaps another file's */
+	free(taken.db_fd);
+	taken.db_fd = NULL;
 	/*
 	 * The worker's pipe, its writing end closed and its reading end not
 	 * blocking (pipe2()'s O_NONBLOCK) before the run starts. Another file
@@ -69,7 +104,6 @@ int job_env_db(char **db, struct error *err)
 		if (n > 0)
 			strbuf_add(&sb, buf, (size_t)n);
 	close((int)fd);
-	unsetenv(JOB_ENV_DB_FD);
 	if (n < 0 || !sb.len || sb.len > DB_MAX || memchr(sb.buf, '\0', sb.len)) {
 		strbuf_release(&sb);
 		return error_set(err, EXIT_ENV, "cannot read the store's location from %s: %s "
@@ -127,7 +161,7 @@ int job_env_attach(struct store *st, struct error *err)
 	const char *claim = NULL;
 	int64_t id;
 	int rc = parse(&id, &claim, err);
-	const char *patience = getenv(JOB_ENV_PATIENCE);
+	const char *patience = taken.patience;	/* parse() took it */
 	long ms = patience ? strtol(patience, NULL, 10) : 0;
 
 	if (rc > 0)

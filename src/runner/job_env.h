@@ -13,6 +13,7 @@
  * job in $SCHEDPERF_JOB, "ID:CLAIM", set by fleet/job_run.c: never on a
  * command line. The batches it begins are the job's.
  */
+#define JOB_ENV_JOB "SCHEDPERF_JOB"
 
 /*
  * The worker's patience (store_set_patience(), in ms) in $SCHEDPERF_JOB_PATIENCE,
@@ -30,8 +31,8 @@
 #define JOB_ENV_DB_FD "SCHEDPERF_JOB_DB_FD"
 /*
  * 1 with the location read from that pipe, malloc'd, in @db, the pipe
- * closed and the variable unset; 0 when it is not set; -1 with @err when
- * the pipe cannot be read or holds nothing.
+ * closed; 0 when the variable is not set; -1 with @err when the pipe
+ * cannot be read or holds nothing.
  */
 int job_env_db(char **db, struct error *err);
 /*
@@ -43,6 +44,15 @@ int job_env_db(char **db, struct error *err);
  * child is started, or -1 with errno (and nothing in @env).
  */
 int job_env_db_pipe(const char *db, char *env[2]);
+
+/*
+ * Read JOB_ENV_JOB, JOB_ENV_PATIENCE and JOB_ENV_DB_FD once and take them
+ * out of the environment: no program the command starts (a command
+ * workload's, a build) sees them, for with the job's claim one could store
+ * as the job. The functions here read what it took, and call it
+ * themselves; cli_setup() calls it first, before any child is started.
+ */
+void job_env_take(void);
 
 /* 1 with the job's @id, 0 when no job is set, -1 with @err when it is malformed. */
 int job_env_id(int64_t *id, struct error *err);

@@ -175,6 +175,18 @@ jobs_lock() {
 	[[ "$output" == *"job 1 (queued) stores its runs under that name already"* ]]
 }
 
+@test "queue: a job's workload program inherits none of the job's variables" {
+	sp submit command -p shell=1 -p "cmd=env >'$TMP/job.env'" -i 1 --no-monitors \
+		--name envless >/dev/null
+	sp worker --once
+	# the run read them: its batch is the job's
+	[ "$(count "SELECT state FROM jobs")" = done ]
+	[ "$(count "SELECT count(*) FROM batches WHERE job_id = 1 AND complete")" -eq 1 ]
+	[ -s "$TMP/job.env" ]
+	# with the job's claim, a program could store as the job
+	refute grep -E '^SCHEDPERF_JOB(_PATIENCE|_DB_FD)?=' "$TMP/job.env"
+}
+
 @test "queue: a job its run completed while its lease was renewed is done; its run has a lease to exit" {
 	# The run completes the job with its last results, then prints and
 	# exits; a renewal in between finds the job done, not taken away.
