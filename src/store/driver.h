@@ -104,7 +104,9 @@ struct store_driver {
 	 * boots_over, which fails the jobs whose machine is not back by their
 	 * deadline. boot_lost ($1 machine, $2 boot, the claim's: not rebooted
 	 * yet) makes the job a lost worker's, to be claimed again or given up,
-	 * once its worker's lease ran out (COLUMNS).
+	 * once its worker's lease ran out (COLUMNS). lost_run queues running
+	 * job $1 (claim $2), whose run was killed, again, or gives it up after
+	 * its last attempt for reason $3: returns 1 queued, 2 given up.
 	 */
 	const char *job_claim;
 	const char *job_renew;
@@ -114,6 +116,7 @@ struct store_driver {
 	const char *job_came_back;
 	const char *job_boot_lost;
 	const char *job_boots_over;
+	const char *job_lost_run;
 
 	/*
 	 * Open @location with its schema brought current by @upgrade: for

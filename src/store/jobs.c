@@ -249,18 +249,8 @@ int store_job_lost_run(struct store *st, int64_t id, const char *claim, const ch
 {
 	int64_t rc = 0;
 
-	/* as a claim gives up a lost worker's job after its last attempt */
 	if (no_queue(st, err) ||
-	    sql_id(st, "UPDATE jobs SET since = {now}, "
-		   "state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
-		   "reason = CASE WHEN attempts < max_attempts THEN NULL ELSE format('given up "
-		   "after %s attempt%s: %s (find what kills it, or submit it again with a larger "
-		   "--max-attempts)', attempts, CASE WHEN attempts = 1 THEN '' ELSE 's' END, "
-		   "$3::text) END, "
-		   "worker = CASE WHEN attempts < max_attempts THEN NULL ELSE worker END, "
-		   "claim = CASE WHEN attempts < max_attempts THEN NULL ELSE claim END, "
-		   "lease_until = NULL WHERE id = $1 AND claim = $2 AND state = 'running' "
-		   "RETURNING CASE state WHEN 'queued' THEN 1 ELSE 2 END",
+	    sql_id(st, st->driver->job_lost_run,
 		   SQL_ARGS(SQL_INT(id), SQL_TEXT(claim), SQL_TEXT(reason)), &rc, err,
 		   "queue again a job whose run was killed") < 0)
 		return -1;

@@ -449,6 +449,7 @@ const struct store_driver store_postgres = {
 	.job_came_back = pg_job_came_back,
 	.job_boot_lost = pg_job_boot_lost,
 	.job_boots_over = pg_job_boots_over,
+	.job_lost_run = pg_job_lost_run,
 	.open = pg_open,
 	.damage = pg_damage,
 	.close = pg_close,

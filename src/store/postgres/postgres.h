@@ -86,7 +86,8 @@ int pg_damage(struct store *st, int version, struct store *fresh, char *buf, siz
 
 /* queue.c */
 extern const char pg_job_claim[], pg_job_renew[], pg_job_hold[];
-extern const char pg_job_booting[], pg_job_booted[], pg_job_came_back[], pg_job_boots_over[];
+extern const char pg_job_booting[], pg_job_booted[], pg_job_came_back[], pg_job_boots_over[],
+	pg_job_lost_run[];
 extern const char pg_job_boot_lost[];
 
 #endif

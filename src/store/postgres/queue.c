@@ -28,6 +28,9 @@
 	"UPDATE jobs SET state = 'failed', since = {now}, reason = " OVERDUE_REASON " "	\
 	"WHERE state = 'booting' AND " OVERDUE
 
+/* How a job given up after its last attempt is seen to. */
+#define GIVE_UP_HINT " (find what kills it, or submit it again with a larger --max-attempts)"
+
 /*
  * Jobs lost after their last allowed claim, and jobs whose machine did not
  * come back from its boot, fail first, in the same statement: the rows it
@@ -38,8 +41,7 @@ const char pg_job_claim[] =
 	"reason = format(CASE WHEN attempts = 1 THEN 'given up after %s attempt: the "
 	"worker running it was lost before the run ended (on %s)' ELSE 'given up after "
 	"%s attempts: each time, the worker running it was lost before the run ended "
-	"(last on %s)' END || ' (find what kills it, or submit it again with a larger "
-	"--max-attempts)', attempts, worker) "
+	"(last on %s)' END || '" GIVE_UP_HINT "', attempts, worker) "
 	"WHERE state = 'running' AND lease_until < clock_timestamp() AND "
 	"attempts >= max_attempts), boots_over AS (" BOOTS_OVER ") "
 	"UPDATE jobs SET state = 'running', worker = $1, claim = $2, "
@@ -99,6 +101,18 @@ const char pg_job_boot_lost[] =
 	"AND lease_until < clock_timestamp() AND NOT " OVERDUE " RETURNING " STORE_JOB_COLUMNS;
 
 const char pg_job_boots_over[] = BOOTS_OVER;
+
+/* A running job whose run was killed: queued again, as a claim gives up a lost worker's. */
+const char pg_job_lost_run[] =
+	"UPDATE jobs SET since = {now}, "
+	"state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
+	"reason = CASE WHEN attempts < max_attempts THEN NULL ELSE format('given up "
+	"after %s attempt%s: %s" GIVE_UP_HINT "', attempts, "
+	"CASE WHEN attempts = 1 THEN '' ELSE 's' END, $3::text) END, "
+	"worker = CASE WHEN attempts < max_attempts THEN NULL ELSE worker END, "
+	"claim = CASE WHEN attempts < max_attempts THEN NULL ELSE claim END, "
+	"lease_until = NULL WHERE id = $1 AND claim = $2 AND state = 'running' "
+	"RETURNING CASE state WHEN 'queued' THEN 1 ELSE 2 END";
 
 const char pg_job_renew[] =
 	"UPDATE jobs SET " LEASE("$3") " "
