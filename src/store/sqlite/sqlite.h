@@ -49,7 +49,7 @@ static inline struct sqlite_store *sqlite_of(struct store *st)
 	return (struct sqlite_store *)st;
 }
 
-/* driver.c */
+/* calls.c */
 /* The size of the file @path@suffix ("-wal" ...), -1 when there is none. */
 long long sqlite_file_size(const char *path, const char *suffix);
 /* The directory that holds @location ("." for a bare name). */
