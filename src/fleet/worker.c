@@ -8,10 +8,7 @@
  * upgrade, a network failure): the worker rides that out (outage.h)
  * rather than lose the job it holds.
  */
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,26 +28,6 @@
 /* Held from worker_lock_take() until the process exits. */
 static struct knob_lock worker_lock = WORKER_LOCK_INIT;
 
-/*
- * The pid that the lock's file names, when it is a live process's; 0 when
- * not (the holder has not written it yet, or the file is read-only to it).
- */
-static long lock_holder(int fd)
-{
-	char buf[32], *end;
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	long pid;
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	errno = 0;
-	pid = strtol(buf, &end, 10);
-	if (errno || end == buf || *end != '\n' || pid <= 0 || pid > INT_MAX)
-		return 0;
-	return kill((pid_t)pid, 0) && errno == ESRCH ? 0 : pid;
-}
-
 int worker_lock_take(struct error *err)
 {
 	char text[32];
@@ -60,7 +37,7 @@ int worker_lock_take(struct error *err)
 	if (rc < 0)
 		return -1;
 	if (!rc) {
-		pid = lock_holder(worker_lock.fd);
+		pid = worker_lock_holder(worker_lock.fd);
 		snprintf(text, sizeof(text), " (pid %ld)", pid);
 		return error_set(err, EXIT_ENV, "worker: another worker%s runs on this machine "
 				 "and holds %s: two would measure at once and skew each other's "

@@ -263,11 +263,37 @@ static int settle(bool exclusive, enum leftover_policy policy, size_t *dealt,
 	}
 }
 
+/*
+ * A command run by hand beside this machine's worker, once the lock is
+ * taken and before it measures: the worker's jobs and it measure at once,
+ * each skewing the other. Said once a process (a bisection takes the lock
+ * more than once), and never refused: who runs it may mean it. A worker's
+ * own job is no stranger to it.
+ */
+static void warn_beside_worker(void)
+{
+	static bool told;
+	char text[32] = "";
+	long pid;
+
+	if (told || running_for_job() || !worker_lock_held(&pid))
+		return;
+	told = true;
+	if (pid)
+		snprintf(text, sizeof(text), " (pid %ld)", pid);
+	knob_warning("warning: a worker%s runs jobs on this machine (it holds %s): its jobs "
+		     "and this measurement disturb each other (stop the worker first, or "
+		     "submit this as a job)", text, worker_lock_path());
+}
+
 int knob_guard_take(bool exclusive, struct error *err)
 {
 	size_t dealt;
 
-	return settle(exclusive, running_for_job() ? PUT_BACK_FOR_JOB : REFUSE, &dealt, err);
+	if (settle(exclusive, running_for_job() ? PUT_BACK_FOR_JOB : REFUSE, &dealt, err))
+		return -1;
+	warn_beside_worker();
+	return 0;
 }
 
 int knob_guard_put_back(struct error *err)

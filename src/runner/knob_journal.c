@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,42 @@ void knob_lock_release(struct knob_lock *l)
 		close(l->fd);
 	l->fd = -1;
 	l->held = 0;
+}
+
+long worker_lock_holder(int fd)
+{
+	char buf[32], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	pid = strtol(buf, &end, 10);
+	if (errno || end == buf || *end != '\n' || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return kill((pid_t)pid, 0) && errno == ESRCH ? 0 : pid;
+}
+
+int worker_lock_held(long *pid)
+{
+	int fd = open(worker_lock_path(), O_RDONLY | O_CLOEXEC);
+	int held;
+
+	*pid = 0;
+	if (fd < 0)
+		return 0;
+	/*
+	 * Taken shared for the moment of the look, then let go: a worker
+	 * started in that moment would find it held and be refused, a window
+	 * of a few system calls.
+	 */
+	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	if (held)
+		*pid = worker_lock_holder(fd);
+	close(fd);
+	return held;
 }
 
 static int unreadable(const char *why, struct error *err)

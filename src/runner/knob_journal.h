@@ -58,6 +58,18 @@ const char *knob_journal_path(void);
 /* Where a worker's lock is: "/run/schedperf-worker.lock". */
 const char *worker_lock_path(void);
 /*
+ * The pid that the worker's lock file @fd names, when it is a live
+ * process's; 0 when not (the holder has not written it yet, or the file is
+ * read-only to it).
+ */
+long worker_lock_holder(int fd);
+/*
+ * Whether a worker holds its lock now, looked at without waiting and
+ * without making the file: 1 with its *@pid (0 when the file names no live
+ * one); 0 when no file exists, no one holds it, or it cannot be opened.
+ */
+int worker_lock_held(long *pid);
+/*
  * Calls @fn with each of the machine's journal files and locks (a worker's
  * too), and what it is: those
  * in use, and /run's too when a test's directory stands in for /run, so that

@@ -383,6 +383,45 @@ wait_done() {
 	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
 }
 
+# beside_worker FILE: the warning FILE holds, one per line, of a run by hand beside a worker
+beside_worker() {
+	grep -c 'warning: a worker.* runs jobs on this machine' "$1" || true
+}
+
+@test "queue: a run by hand beside a worker warns once that they disturb each other, and runs" {
+	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock w
+
+	"$SP" worker --idle-exit 60 >/dev/null 2>"$TMP/err" &
+	w=$!
+	workers+=($w)
+	wait_for grep -qx "$w" "$lock"
+	sp run pipe -p loops=10 -i 2 --no-monitors --name beside >/dev/null 2>"$TMP/run.err"
+	[ "$(beside_worker "$TMP/run.err")" -eq 1 ]
+	grep -qxF "schedperf: warning: a worker (pid $w) runs jobs on this machine (it holds $(
+		)$lock): its jobs and this measurement disturb each other (stop the worker $(
+		)first, or submit this as a job)" "$TMP/run.err"
+	[ "$(count "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name = 'beside' AND b.complete")" -eq 1 ]
+	# -q keeps warnings; a dry run measures nothing and says nothing of it
+	sp -q ab command -p cmd=true --max-samples 7 --a env:AB=a --b env:AB=b \
+		>/dev/null 2>"$TMP/ab.err"
+	[ "$(beside_worker "$TMP/ab.err")" -eq 1 ]
+	sp run pipe -i 1 --dry-run >/dev/null 2>"$TMP/dry.err"
+	[ "$(beside_worker "$TMP/dry.err")" -eq 0 ]
+	# a job's run, its variables as its worker sets them, is the worker's: not told
+	run env SCHEDPERF_JOB=999:x "$SP" -q run pipe -i 1 --no-monitors
+	[ "$status" -ne 0 ]
+	[[ "$output" != *"warning: a worker"* ]]
+	[[ "$output" == *999* ]]
+	kill -TERM "$w"
+	wait "$w" || true
+	# its lock's file stays, held by no one: nothing to say
+	[ -e "$lock" ]
+	sp run pipe -p loops=10 -i 1 --no-monitors --name beside >/dev/null 2>"$TMP/run.err"
+	[ "$(beside_worker "$TMP/run.err")" -eq 0 ]
+	[ "$(count "SELECT count(*) FROM batches WHERE complete")" -eq 4 ]
+}
+
 no_fleet_run() {
 	! process_on_this_store "schedperf -q run pipe -p loops=10 -i 1 --no-monitors --name fleet"
 }
