@@ -362,13 +362,19 @@ wait_done() {
 	wait_for no_fleet_run
 }
 
-@test "queue: a second worker on a machine is refused at once, naming the first; SIGKILL frees the machine" {
-	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock w
-
+# idle_worker: a worker that waits for jobs, its pid in $w once it holds
+# the machine's lock ($lock)
+idle_worker() {
 	"$SP" worker --idle-exit 60 >/dev/null 2>"$TMP/err" &
 	w=$!
 	workers+=($w)
 	wait_for grep -qx "$w" "$lock"
+}
+
+@test "queue: a second worker on a machine is refused at once, naming the first; SIGKILL frees the machine" {
+	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock w
+
+	idle_worker
 	run sp worker --once
 	[ "$status" -eq 3 ]
 	assert_one_line_error
@@ -391,10 +397,7 @@ beside_worker() {
 @test "queue: a run by hand beside a worker warns once that they disturb each other, and runs" {
 	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock w
 
-	"$SP" worker --idle-exit 60 >/dev/null 2>"$TMP/err" &
-	w=$!
-	workers+=($w)
-	wait_for grep -qx "$w" "$lock"
+	idle_worker
 	sp run pipe -p loops=10 -i 2 --no-monitors --name beside >/dev/null 2>"$TMP/run.err"
 	[ "$(beside_worker "$TMP/run.err")" -eq 1 ]
 	grep -qxF "schedperf: warning: a worker (pid $w) runs jobs on this machine (it holds $(
