@@ -202,12 +202,22 @@ long worker_lock_holder(int fd)
 
 int worker_lock_held(long *pid)
 {
-	int fd = open(worker_lock_path(), O_RDONLY | O_CLOEXEC);
+	/*
+	 * Not blocking: a FIFO in the lock's place would keep the open waiting
+	 * for a writer, and the command with it, the knob lock held, forever.
+	 */
+	int fd = open(worker_lock_path(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	int held;
 
 	*pid = 0;
 	if (fd < 0)
 		return 0;
+	/* A worker's lock is a regular file (it makes one): anything else is none of its. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	/*
 	 * Taken shared for the moment of the look, then let go: a worker
 	 * started in that moment would find it held and be refused, a window

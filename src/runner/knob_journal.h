@@ -66,7 +66,8 @@ long worker_lock_holder(int fd);
 /*
  * Whether a worker holds its lock now, looked at without waiting and
  * without making the file: 1 with its *@pid (0 when the file names no live
- * one); 0 when no file exists, no one holds it, or it cannot be opened.
+ * one); 0 when no file exists, it is no regular file, no one holds it, or
+ * it cannot be opened.
  */
 int worker_lock_held(long *pid);
 /*

@@ -522,3 +522,21 @@ fixed() {
 	# a closed descriptor is a missing one, as before
 	SCHEDPERF_JOB_DB_FD=9 hostile 3 runs
 }
+
+@test "a worker's lock that is no file a worker makes: a run looks, never waits, warns of none" {
+	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock
+
+	# a FIFO: opened to look, it waited for a writer for ever, the knob lock held
+	mkfifo "$lock"
+	run timeout 60 "$SP" -q run pipe -p loops=10 -i 1 --no-monitors --name fifo
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"warning: a worker"* ]]
+	rm "$lock"
+	# a device, held as a worker holds its file: no worker's
+	ln -s /dev/null "$lock"
+	flock -x "$lock" timeout 60 "$SP" -q run pipe -p loops=10 -i 1 --no-monitors \
+		--name device 2>"$TMP/err"
+	[[ "$(cat "$TMP/err")" != *"warning: a worker"* ]]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM batches b JOIN runs r ON $(
+		)r.id = b.run_id WHERE r.name IN ('fifo', 'device') AND b.complete")" -eq 2 ]
+}
