@@ -22,8 +22,14 @@ static void remove_tree(const struct build_area *area, const char *dir)
 {
 	struct error ignored = { 0 };
 
-	/* removes the directory with whatever the build left in it */
-	git_status(area->repo, NULL, &ignored, "worktree", "remove", "--force", dir, NULL);
+	/*
+	 * removes the directory with whatever the build left in it; twice
+	 * --force, for a tree that a kill in its `git worktree add` left
+	 * locked ("initializing"), which one keeps, and a next add there
+	 * refuses (the tree is ours: only this area's are removed)
+	 */
+	git_status(area->repo, NULL, &ignored, "worktree", "remove", "--force", "--force", dir,
+		   NULL);
 }
 
 /*

@@ -516,6 +516,31 @@ gone() {	# gone PID: no such process (a zombie is reaped by init at once)
 	wait_for gone "$sleeper"
 }
 
+@test "bisect --resume: a scratch tree left locked by a kill in its git worktree add is removed" {
+	repo_of 2 2 100.0 120.0
+	# the first build hangs until $TMP/go exists, and is killed there
+	"$SP" bisect command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)' \
+		--build "[ -e '$TMP/go' ] || { touch '$TMP/held'; sleep 600; }; cc -O1 -o prog prog.c -lm" \
+		--good HEAD~1 --bad HEAD --seed 5 --alpha 0.05 >"$TMP/out" 2>"$TMP/err" 3>&- &
+	PID=$!
+	wait_for test -e "$TMP/held"
+	kill -9 "$PID"
+	wait "$PID" || true
+	PID=
+	touch "$TMP/go"
+	# a kill in git worktree add leaves its tree locked "initializing", which
+	# git worktree remove --force keeps: the next add there was refused
+	tree=$(git worktree list --porcelain | sed -n 's/^worktree \(.*schedperf-bisect.*\)/\1/p')
+	[ -n "$tree" ]
+	git worktree lock --reason initializing "$tree"
+	run sp bisect --resume
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"culprit $(commit_of 2 | cut -c1-12) change 2"* ]]
+	[ "$(git worktree list | wc -l)" -eq 1 ]
+	no_schedperf_in_git
+}
+
 # build_escapes SIGNAL: a bisection whose build starts a sleeper out of its
 # process group (escaping_script) and hangs, sent SIGNAL once the sleeper
 # has said who it is; the sleeper ends with the build.
