@@ -208,7 +208,9 @@ int store_benchmark_open_slot(struct store *st, int64_t bench_id, int retries,
 	"i.ended"
 #define SAMPLES_IN_RANGE " FROM samples s CROSS JOIN iterations i WHERE s.iteration_id " \
 	"BETWEEN $1 AND $2 AND i.id = s.iteration_id ORDER BY s.iteration_id, s.metric_id, s.rep"
-#define SAMPLES_OF_BATCH " FROM benchmarks k JOIN iterations i ON i.benchmark_id = k.id " \
+/* A batch's iterations, through its benchmarks (k.batch_id). */
+#define ITERATIONS_OF_BENCHMARKS "benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
+#define SAMPLES_OF_BATCH " FROM " ITERATIONS_OF_BENCHMARKS \
 	"JOIN samples s ON s.iteration_id = i.id WHERE k.batch_id = $1 " \
 	"ORDER BY k.position, k.id, i.seq, s.metric_id, s.rep"
 
@@ -234,7 +236,7 @@ static const char *const read_culprits[2] = {
 	CULPRITS_OF "iterations i JOIN culprits c ON c.iteration_id = i.id WHERE "
 	"c.iteration_id BETWEEN $1 AND $2 AND " CULPRITS_WHERE
 	"ORDER BY c.iteration_id, c.rank",
-	CULPRITS_OF "benchmarks k JOIN iterations i ON i.benchmark_id = k.id "
+	CULPRITS_OF ITERATIONS_OF_BENCHMARKS
 	"JOIN culprits c ON c.iteration_id = i.id WHERE k.batch_id = $1 AND "
 	CULPRITS_WHERE "ORDER BY k.position, k.id, i.seq, c.rank",
 };

@@ -11,6 +11,10 @@
 #include "util/machine.h"
 #include "util/utf8.h"
 
+/* A row's columns, as the insert writes them and a read takes them back. */
+#define JOURNAL_COLUMNS "kind, name, original, writer_boot, writer_pid, writer_start, " \
+	"started, machine"
+
 /*
  * The copy is what `jobs` shows; the machine's journal puts back. An
  * original not UTF-8, which PostgreSQL refuses, is copied quoted, and
@@ -21,9 +25,9 @@ static int journal_insert(struct store *st, const char *machine,
 {
 	char *original = utf8_quoted(k->value);
 	int64_t id;
-	int rc = sql_id(st, "INSERT INTO knob_journal (kind, name, original, writer_boot, "
-			"writer_pid, writer_start, started, machine) VALUES ($1, $2, $3, $4, $5, "
-			"$6, $7, $8) ON CONFLICT (machine, kind, name) DO NOTHING RETURNING id",
+	int rc = sql_id(st, "INSERT INTO knob_journal (" JOURNAL_COLUMNS ") VALUES ($1, $2, "
+			"$3, $4, $5, $6, $7, $8) ON CONFLICT (machine, kind, name) DO NOTHING "
+			"RETURNING id",
 			SQL_ARGS(SQL_TEXT(k->kind), SQL_TEXT(k->name), SQL_TEXT(original),
 				 SQL_PROCESS(&k->writer), SQL_TEXT(k->started), SQL_TEXT(machine)),
 			&id, err, "journal a setting's original value");
@@ -71,8 +75,7 @@ int store_journal_read(struct store *st, bool every_machine, struct knob_origina
 	*out = NULL;
 	*nr = 0;
 	machine_identity(machine, sizeof(machine));
-	return IN_READ_TXN(st, err, sql_list(st, "SELECT kind, name, original, writer_boot, "
-					     "writer_pid, writer_start, started, machine, NULL "
+	return IN_READ_TXN(st, err, sql_list(st, "SELECT " JOURNAL_COLUMNS ", NULL "
 					     "FROM knob_journal WHERE CAST($1 AS text) IS NULL OR "
 					     "machine IN ($1, '') ORDER BY id",
 					     SQL_ARGS(SQL_TEXT(every_machine ? NULL : machine)),

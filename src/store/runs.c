@@ -33,6 +33,9 @@ int run_find(struct store *st, const char *name, bool create, int64_t *id,
 	"(b.job_id IS NULL OR (b.job_id <> " job " AND (b.complete OR b.job_id NOT IN "	\
 	"(SELECT id FROM jobs WHERE state IN ('cancelled', 'failed')))))"
 
+/* Every batch with its run: the join most of this file's queries start from. */
+#define BATCHES_AND_RUNS "batches b JOIN runs r ON r.id = b.run_id"
+
 /*
  * Batch b is what an experiment killed before its first sample left, of
  * no job: incomplete, and none of its iterations a measured one (not a
@@ -50,7 +53,7 @@ int run_taken_beyond_unsampled(struct store *st, const char *name, int64_t job_i
 {
 	int64_t batch_id;
 
-	return sql_id(st, "SELECT b.id FROM batches b JOIN runs r ON r.id = b.run_id "
+	return sql_id(st, "SELECT b.id FROM " BATCHES_AND_RUNS " "
 		      "WHERE r.name = $1 AND " HOLDS_RUN("$2") " AND NOT "
 		      LEFT_UNSAMPLED " LIMIT 1",
 		      SQL_ARGS(SQL_TEXT(name), SQL_INT(job_id)), &batch_id, err,
@@ -178,7 +181,7 @@ int batch_insert(struct store *st, int64_t run_id, struct result_batch *batch,
 	"CASE WHEN b.writer_start IS NULL THEN NULL ELSE b.writer_pid END, "	\
 	"b.writer_start, b.writer_boot, b.tasks_pgid, b.tasks_start, "		\
 	MACHINE_OF("b.id") ", " ENV_OF("b.id", "machine.hostname") ", "	\
-	"coalesce(b.job_id, 0) FROM batches b JOIN runs r ON r.id = b.run_id "
+	"coalesce(b.job_id, 0) FROM " BATCHES_AND_RUNS " "
 
 #define STATE(t, field) SQL_FIELD(t, struct batch_state, field)
 static const struct sql_field state_fields[] = {
@@ -421,7 +424,7 @@ int batches_load_each(struct store *st, unsigned parts, struct result_set *set,
 
 /* As LOAD_BATCHES(): one text for a run, one for the whole store. */
 #define UNFINISHED(where)							\
-	"SELECT b.id, r.name, b.started FROM batches b JOIN runs r ON r.id = b.run_id "	\
+	"SELECT b.id, r.name, b.started FROM " BATCHES_AND_RUNS " "		\
 	"WHERE " where "b.replacing AND NOT b.complete ORDER BY r.name, b.started, b.id"
 
 #define UNFINISHED_ROW(t, field) SQL_FIELD(t, struct unfinished_replacement, field)
@@ -466,6 +469,6 @@ static void batch_started_row(struct store_stmt *s, struct sql_arg *args, char *
 }
 
 const struct sql_check batches_damage = {
-	"SELECT b.id, b.started, r.name FROM batches b JOIN runs r ON r.id = b.run_id "
+	"SELECT b.id, b.started, r.name FROM " BATCHES_AND_RUNS " "
 	"WHERE b.id > $1 ORDER BY b.id LIMIT $2", 1, 1000, batch_started_row, 0,
 };
