@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fleet/boot.h"
@@ -28,12 +29,23 @@
 /* Held from worker_lock_take() until the process exits. */
 static struct knob_lock worker_lock = WORKER_LOCK_INIT;
 
+/* How long a look at the lock (worker_lock_looked_at()) is waited out: 100 times 20 ms. */
+#define LOOK_TRIES 100
+
 int worker_lock_take(struct error *err)
 {
+	static const struct timespec poll = { 0, 20 * 1000 * 1000 };
 	char text[32];
-	int rc = knob_lock_take(&worker_lock, true, false, err);
+	int rc, tries = 0;
 	long pid;
 
+	/*
+	 * A run by hand that looks for a worker holds the lock shared for a
+	 * few system calls: a worker started then is no second worker.
+	 */
+	while (!(rc = knob_lock_take(&worker_lock, true, false, err)) &&
+	       worker_lock_looked_at(worker_lock.fd) && ++tries < LOOK_TRIES)
+		nanosleep(&poll, NULL);
 	if (rc < 0)
 		return -1;
 	if (!rc) {

@@ -220,14 +220,22 @@ int worker_lock_held(long *pid)
 	}
 	/*
 	 * Taken shared for the moment of the look, then let go: a worker
-	 * started in that moment would find it held and be refused, a window
-	 * of a few system calls.
+	 * started in that moment finds it held shared only, no worker's, and
+	 * waits the look out (worker_lock_looked_at()).
 	 */
 	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
 	if (held)
 		*pid = worker_lock_holder(fd);
 	close(fd);
 	return held;
+}
+
+bool worker_lock_looked_at(int fd)
+{
+	if (flock(fd, LOCK_SH | LOCK_NB))
+		return false;
+	flock(fd, LOCK_UN);
+	return true;
 }
 
 static int unreadable(const char *why, struct error *err)

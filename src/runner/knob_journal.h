@@ -71,6 +71,12 @@ long worker_lock_holder(int fd);
  */
 int worker_lock_held(long *pid);
 /*
+ * Whether the worker's lock file @fd, whose exclusive lock was not to be
+ * had, is held shared only: by worker_lock_held()'s look, which lets go at
+ * once, never by a worker, which holds it exclusively.
+ */
+bool worker_lock_looked_at(int fd);
+/*
  * Calls @fn with each of the machine's journal files and locks (a worker's
  * too), and what it is: those
  * in use, and /run's too when a test's directory stands in for /run, so that

@@ -389,6 +389,20 @@ idle_worker() {
 	[ "$(count "SELECT state || ' ' || attempts FROM jobs WHERE id = 1")" = "done 1" ]
 }
 
+@test "queue: a worker started while a run by hand looks at its lock waits the look out" {
+	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock
+
+	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
+	# a run's look holds the lock shared for a moment (here longer): no
+	# worker's, which is held exclusively; refused, the worker said so
+	: >"$lock"
+	flock -s -o "$lock" sh -c "touch '$TMP/held'; sleep 0.8" 3>&- &
+	wait_for test -e "$TMP/held"
+	sp worker --once >/dev/null
+	wait
+	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = done ]
+}
+
 # beside_worker FILE: the warning FILE holds, one per line, of a run by hand beside a worker
 beside_worker() {
 	grep -c 'warning: a worker.* runs jobs on this machine' "$1" || true
