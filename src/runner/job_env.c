@@ -55,8 +55,10 @@ static int parse(int64_t *id, const char **claim, struct error *err)
 	*id = 0;
 	if (!job || !*job)
 		return 0;
+	/* an id past the range clamped to LLONG_MAX: another job's, not refused */
+	errno = 0;
 	n = strtoll(job, &end, 10);
-	if (n < 1 || *end != ':' || !end[1])
+	if (errno || n < 1 || *end != ':' || !end[1])
 		return error_set(err, EXIT_USAGE, JOB_ENV_JOB " '%.64s' is not ID:CLAIM (it is "
 				 "set by 'schedperf worker'; unset it)", job);
 	*id = n;

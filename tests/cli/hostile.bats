@@ -523,6 +523,14 @@ fixed() {
 	SCHEDPERF_JOB_DB_FD=9 hostile 3 runs
 }
 
+@test "a \$SCHEDPERF_JOB that is no ID:CLAIM is refused, an id past the range too" {
+	for job in junk 0:x 7: -1:x 9223372036854775808:x 99999999999999999999:x; do
+		SCHEDPERF_JOB=$job hostile 2 run pipe -p loops=10 -i 1 --no-monitors
+		[ "$(cat "$TMP/err")" = "schedperf: SCHEDPERF_JOB '$job' is not ID:CLAIM $(
+			)(it is set by 'schedperf worker'; unset it)" ]
+	done
+}
+
 @test "a worker's lock that is no file a worker makes: a run looks, never waits, warns of none" {
 	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock
 
