@@ -43,7 +43,9 @@ setup() {
 	command -v cc >/dev/null && command -v git >/dev/null || skip "no C compiler or git"
 	cat >"$TMP/kprog" <<'EOF'
 #!/bin/sh
-# the workload: noisy.c at the level of the kernel the machine runs
+# the workload: noisy.c at the level of the kernel the machine runs, once
+# the machine's file "hold" (if the test made one) is gone
+while [ -e "$SCHEDPERF_TEST_MACHINE/hold" ]; do sleep 0.05; done
 r=$(cat "$SCHEDPERF_TEST_MACHINE/release")
 NOISY_LEVEL=$(cat "$KERNELS/$r.level" 2>/dev/null || echo 100) exec "$NOISY_BIN"
 EOF
@@ -534,7 +536,11 @@ EOF
 # kernels' releases. The bisections of it take --alpha 0.4, whose verdicts
 # come in two rounds, the fewest any can: each round is a boot per side,
 # and a 20 % step in noise of 5 % decides every verdict the same at any
-# alpha, so that a smaller one would only add rounds alike.
+# alpha, so that a smaller one would only add rounds alike. For the same
+# reason a boot is one iteration (--boot-iterations 1), its value its one
+# sample: a median of more would only cost each job their runs. (noisy.c's
+# wild runs, 1.5 times the level, come at its counts 56 and 70: later than
+# the runs of any test here, each of which counts its own.)
 tree_of() {	# tree_of REGRESSION [N [TREE]]
 	local tree=${3:-$TMP/tree}
 
@@ -587,27 +593,31 @@ release_of() {
 	sp --db "$PG" db init >/dev/null
 	# change 3's kernel does not boot on either machine
 	release_of 3 | tee "$TMP/m1/broken" >"$TMP/m2/broken"
+	# the workload waits until the test has killed a worker in it (below)
+	touch "$TMP/m1/hold" "$TMP/m2/hold"
 	start m1
 	start m2
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*'
-	      --good HEAD~3 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 11)
+	      --good HEAD~3 --bad HEAD --boot-iterations 1 --alpha 0.4 --seed 11)
 	"$SP" --db "$PG" bisect "${args[@]}" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	# (the first bisection's is number 1)
 	wait_for sh -c "[ \"\$(psql -qXAt '$PG' -c 'SELECT count(*) FROM bisections')\" -eq 1 ]"
 	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*' \
-		--good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3 \
+		--good HEAD~1 --bad HEAD --boot-iterations 1 --alpha 0.4 --seed 3 \
 		--kernel-tree "$TMP/tb" >"$TMP/b.out" 2>&1 3>&- &
 	PID2=$!
-	# a worker killed while it runs a job (not while it boots): its lease
-	# runs out (moved into the past, as its seconds would), and it runs again
+	# a worker killed while it runs a job (not while it boots; the job
+	# held in its workload until then): its lease runs out (moved into the
+	# past, as its seconds would), and it runs again
 	wait_for running_on_its_kernel
 	read -r busy job <"$TMP/busy"
 	kill -9 "$(cat "$TMP/$busy/pid")"
-	psql_in "$PGDB" "UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second'
-		WHERE id = $job AND state = 'running'"
+	rm "$TMP/m1/hold" "$TMP/m2/hold"
+	[ "$(psql_in "$PGDB" "UPDATE jobs SET lease_until = clock_timestamp() - interval '1 second'
+		WHERE id = $job AND state = 'running' RETURNING id")" = "$job" ]
 	start "$busy"
 	# the controller killed once the first step is stored, waiting for the
 	# next's boots (not in a checkout, whose index lock is the user's to
@@ -666,40 +676,6 @@ PY
 		WHERE r.name LIKE 'bisect-2-%' AND b.complete AND h.value <> '$host'")" -eq 0 ]
 }
 
-@test "bisect --kernel-tree: its runs are its own, as a local bisection's: no other run's batch joins them" {
-	tree_of 2 2
-	machine m1
-	sp --db "$PG" db init >/dev/null
-	start m1
-	run "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
-		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine 'm*' \
-		--good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 3 \
-		--kernel-tree "$TMP/tree" 3>&-
-	echo "$output"
-	[ "$status" -eq 0 ]
-	# each boot's batch is marked as a local bisection's batches are
-	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
-		WHERE r.name IN ('bisect-1-good', 'bisect-1-bad')")" -ge 4 ]
-	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b LEFT JOIN environment e
-		ON e.batch_id = b.id AND e.key = 'experiment'
-		WHERE e.value IS DISTINCT FROM 'bisect'")" -eq 0 ]
-	batches=$(psql_in "$PGDB" "SELECT count(*) FROM batches")
-	# a run under the name of one of them is refused, storing nothing
-	w=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' -i 2 -q)
-	run sp --db "$PG" run "${w[@]}" --name bisect-1-good
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"run 'bisect-1-good' is a bisection's own"* ]]
-	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches")" -eq "$batches" ]
-	# and a bisection's measurement does not join a run that is not one
-	sp --db "$PG" run "${w[@]}" --name plain
-	run sp --db "$PG" run "${w[@]}" --bisection --name plain
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"run 'plain' holds batches already that are not a bisection's"* ]]
-	run sp --db "$PG" run --resume --bisection --name plain
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"--bisection marks the batch a run begins"* ]]
-}
-
 # cut_git: a git on $TMP/bin, the real one but for a checkout of a commit
 # in $TMP/cut (one a line), which stops half done as one whose controller is killed
 # (kill -9, its git with it) leaves the tree: a file of the commit written,
@@ -748,7 +724,7 @@ cut_reached() {
 	PATH="$TMP/bin:$PATH" "$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" \
 		-p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree" --machine m1 \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --good HEAD~3 \
-		--bad HEAD~1 --boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--bad HEAD~1 --boot-iterations 1 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for cut_reached "$PID"
 	[ -s "$TMP/cut-pid" ] || { cat "$TMP/err"; false; }
@@ -842,7 +818,7 @@ round_ran() {
 	"$SP" --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
 		--kernel-tree "$TMP/tree" --machine m1 --good HEAD~1 --bad HEAD \
 		--build 'cp level "$KERNELS/$(make -s kernelrelease).level"' \
-		--boot-iterations 3 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
+		--boot-iterations 1 --alpha 0.4 --seed 3 >"$TMP/out" 2>"$TMP/err" 3>&- &
 	PID=$!
 	wait_for sh -c "psql -qXAt '$PG' -c 'SELECT doc FROM bisections' | grep -q '\"pending\"'"
 	interrupt_and_wait "$PID"
@@ -883,7 +859,7 @@ old_worker() {
 	INSERT INTO old_worker VALUES (1)"
 }
 
-@test "bisect --kernel-tree: a metric stored in another unit stops it, said; --resume goes on, and on over a round whose batch went before its record said so" {
+@test "bisect --kernel-tree: a metric stored in another unit stops it, said; --resume goes on, and on over a round whose batch went before its record said so; its runs are its own" {
 	tree_of 2 2
 	machine m1
 	sp --db "$PG" db init >/dev/null
@@ -891,7 +867,7 @@ old_worker() {
 	start m1
 	args=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' --kernel-tree "$TMP/tree"
 	      --build 'cp level "$KERNELS/$(make -s kernelrelease).level"' --machine m1
-	      --good HEAD~1 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5)
+	      --good HEAD~1 --bad HEAD --boot-iterations 1 --alpha 0.4 --seed 5)
 	run sp --db "$PG" bisect "${args[@]}"
 	[ "$status" -eq 3 ] || { echo "$output"; false; }
 	[[ "${lines[-1]}" == "schedperf: bisect: job "[0-9]*" on m1 stored value in 'ms', lower is $(
@@ -937,6 +913,28 @@ old_worker() {
 	# the parent is the good end, the culprit the bad: their runs
 	[ "$(complete_batches)" = "bisect-1-bad|$((e + c))"$'\n'"bisect-1-good|$((e + c))" ] ||
 		{ complete_batches; false; }
+	# its runs are its own, as a local bisection's: each boot's batch is
+	# marked as a local bisection's batches are
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b JOIN runs r ON r.id = b.run_id
+		WHERE r.name IN ('bisect-1-good', 'bisect-1-bad')")" -ge 4 ]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches b LEFT JOIN environment e
+		ON e.batch_id = b.id AND e.key = 'experiment'
+		WHERE e.value IS DISTINCT FROM 'bisect'")" -eq 0 ]
+	batches=$(psql_in "$PGDB" "SELECT count(*) FROM batches")
+	# a run under the name of one of them is refused, storing nothing
+	w=(command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' -i 2 -q)
+	run sp --db "$PG" run "${w[@]}" --name bisect-1-good
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'bisect-1-good' is a bisection's own"* ]]
+	[ "$(psql_in "$PGDB" "SELECT count(*) FROM batches")" -eq "$batches" ]
+	# and a bisection's measurement does not join a run that is not one
+	sp --db "$PG" run "${w[@]}" --name plain
+	run sp --db "$PG" run "${w[@]}" --bisection --name plain
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 'plain' holds batches already that are not a bisection's"* ]]
+	run sp --db "$PG" run --resume --bisection --name plain
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--bisection marks the batch a run begins"* ]]
 }
 
 # kind_build: the build of the test below, in $TMP/build.sh: the 3rd and 4th
@@ -966,7 +964,7 @@ EOF
 	start m1
 	run sp --db "$PG" bisect command -p "cmd=$TMP/kprog" -p 'metric_regex=value ([0-9.]+)' \
 		--kernel-tree "$TMP/tree" --build "sh '$TMP/build.sh'" --machine m1 \
-		--good HEAD~5 --bad HEAD --boot-iterations 3 --alpha 0.4 --seed 5
+		--good HEAD~5 --bad HEAD --boot-iterations 1 --alpha 0.4 --seed 5
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"only skipped commits left"* ]]
