@@ -372,18 +372,20 @@ cpuset_program() {	# cpuset_program CPUS
 # is, ab --restore leaves the machine as it was, and the next run measures
 # (kill_everywhere checks once, after the last, that every such run
 # measured the original: samples lists the distinct values of them all).
+# The journal is read once (a Python each time) for all that was left.
 after_kill() {
-	local left=0 d
+	local sysfs_left=0 cgroups journal d
 
-	if [ "$(cat "$SYSFS")" != "$ORIGINAL" ]; then
-		machine_journal | grep -qx "sysfs $SYSFS $ORIGINAL" || return 1
-		left=1
-	fi
-	for d in $(scratch_cgroups); do
-		machine_journal | grep -qx "scratch-cgroup $d absent" || return 1
-		left=1
-	done
-	if [ "$left" = 1 ]; then
+	[ "$(cat "$SYSFS")" = "$ORIGINAL" ] || sysfs_left=1
+	cgroups=$(scratch_cgroups)
+	if [ "$sysfs_left" = 1 ] || [ -n "$cgroups" ]; then
+		journal=$(machine_journal)
+		if [ "$sysfs_left" = 1 ]; then
+			grep -qx "sysfs $SYSFS $ORIGINAL" <<<"$journal" || return 1
+		fi
+		for d in $cgroups; do
+			grep -qx "scratch-cgroup $d absent" <<<"$journal" || return 1
+		done
 		run sp --db "$Y" run command -p "cmd=cat $SYSFS" -p 'metric_regex=([0-9]+)' -i 1 \
 			--name measured
 		[ "$status" -eq 3 ] || return 1
@@ -402,14 +404,57 @@ POINT_FILE=$SYSFS
 POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat rmdir"
 POINT_ANYWHERE="mkdir,mkdirat rmdir"
 
+# every_point_counted CHECK COMMAND...: every_point's kills (sysctl.bash),
+# each kind's calls counted beforehand by one whole run of COMMAND that
+# traces every kind of $POINT_SYSCALLS, unfiltered: a kind not in
+# $POINT_ANYWHERE counts the calls that name the file or the journal, as
+# strace's -P does in the runs that kill. every_point learns each kind's
+# count from a whole run after its last point, and a whole run is the
+# longest of all (every point is a run up to it): one serves every kind
+# here. As there, a kind's points end early at a run that makes fewer
+# calls than its point, and CHECK runs after the whole run too.
+every_point_counted() {
+	local check=$1 sc n calls paths last
+	local -A count
+	shift
+
+	strace -f -qq -o "$TMP/strace" -e trace="${POINT_SYSCALLS// /,}" "$@" \
+		>"$TMP/out" 2>"$TMP/err" || true
+	"$check" || { echo "after a whole run: $(cat "$TMP/err")"; return 1; }
+	for sc in $POINT_SYSCALLS; do
+		grep -E "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" >"$TMP/calls" || true
+		if [[ " $POINT_ANYWHERE " != *" $sc "* ]]; then
+			grep -F -e "\"$POINT_FILE\"" -e "\"$JOURNAL\"" -e "\"$JOURNAL.new\"" \
+				"$TMP/calls" >"$TMP/calls.path" || true
+			mv "$TMP/calls.path" "$TMP/calls"
+		fi
+		count[$sc]=$(wc -l <"$TMP/calls")
+	done
+	POINTS=0
+	for sc in $POINT_SYSCALLS; do
+		paths=(-P "$POINT_FILE" -P "$JOURNAL" -P "$JOURNAL.new")
+		[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
+		last=${count[$sc]}
+		for ((n = 1; n <= last; n++)); do
+			strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
+				-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
+			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
+			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
+			[ "$calls" -ge "$n" ] || break
+			POINTS=$((POINTS + 1))
+		done
+		echo "# $sc: $POINTS points so far, of $last calls in the whole run" >&3
+	done
+}
+
 # No --seccomp-bpf: with it, strace 6.1 never injects signal=KILL, and
 # every point would be a whole ab that no test could fail on.
 # The ab runs the fewest blocks an ab may (3 at --alpha 0.49): each block
 # changes the knobs as the one before did, and every point is an ab run to it.
 kill_everywhere() {	# kill_everywhere X Y LEAST: the ab on store X, checks with store Y
 	X=$1 Y=$2
-	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" ab command -p cmd=true \
-		--a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
+	every_point_counted after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" \
+		ab command -p cmd=true --a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
 		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --alpha 0.49 --max-samples 3 -q
 	echo "# killed at $POINTS points" >&3
 	[ "$POINTS" -ge "$3" ]
