@@ -161,9 +161,10 @@ group_has() {
 }
 
 @test "kill -9 leaves whole iterations; --resume runs exactly the missing ones" {
-	"$SP" run pipe -p loops=30000 -p mode=process,thread -i 6 --warmup 1 --name k --quiet &
+	# short iterations: stopped wherever it is once three are stored (SIGSTOP,
+	# waited for), it cannot finish before the kill, however quick they are
+	"$SP" run pipe -p loops=3000 -p mode=process,thread -i 6 --warmup 1 --name k --quiet &
 	pid=$!
-	# stopped wherever it is once three are stored: it cannot finish before the kill
 	kill9_after 3 $pid
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'PRAGMA integrity_check')" = ok ]
 	[ "$(sqlite3 "$SCHEDPERF_DB" 'SELECT complete FROM batches')" -eq 0 ]
@@ -186,7 +187,7 @@ group_has() {
 }
 
 @test "SIGTERM: exit 143, completed iterations kept, resumable" {
-	"$SP" run pipe -p loops=20000 -i 8 --name term --quiet &
+	"$SP" run pipe -p loops=2000 -i 8 --name term --quiet &
 	pid=$!
 	# the signal arrives while it is stopped: delivered when it goes on
 	wait_stopped_after 1 $pid
@@ -479,9 +480,12 @@ killed_in_both_attempts() {
 }
 
 @test "a task of a workload killed is a failed iteration, retried, and the run goes on" {
+	# two senders and two receivers: the others than the one killed are
+	# still killed with it, and the iteration gets to its reaping in a
+	# third of the time 20 of each take on a loaded machine
 	killed_in_both_attempts messaging 9 reaping \
 		'messaging: a % was killed by signal 9 (Killed)' \
-		-p groups=1 -p ipc=pipe -p loops=10000000,1
+		-p groups=1 -p fds=2 -p ipc=pipe -p loops=10000000,1
 	killed_in_both_attempts pipe SEGV '' \
 		'pipe: a partner task was killed by signal 11 (%)' -p loops=1000000000,10
 	killed_in_both_attempts tcp-rr 9 reaping 'tcp-rr: a % was killed by signal 9 (Killed)' \
