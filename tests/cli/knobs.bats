@@ -414,7 +414,7 @@ POINT_ANYWHERE="mkdir,mkdirat rmdir"
 # here. As there, a kind's points end early at a run that makes fewer
 # calls than its point, and CHECK runs after the whole run too.
 every_point_counted() {
-	local check=$1 sc n calls paths last
+	local check=$1 sc
 	local -A count
 	shift
 
@@ -432,18 +432,8 @@ every_point_counted() {
 	done
 	POINTS=0
 	for sc in $POINT_SYSCALLS; do
-		paths=(-P "$POINT_FILE" -P "$JOURNAL" -P "$JOURNAL.new")
-		[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
-		last=${count[$sc]}
-		for ((n = 1; n <= last; n++)); do
-			strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
-				-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
-			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
-			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
-			[ "$calls" -ge "$n" ] || break
-			POINTS=$((POINTS + 1))
-		done
-		echo "# $sc: $POINTS points so far, of $last calls in the whole run" >&3
+		points_of "$sc" "${count[$sc]}" "$check" "$@" || return 1
+		echo "# $sc: $POINTS points so far, of ${count[$sc]} calls in the whole run" >&3
 	done
 }
 

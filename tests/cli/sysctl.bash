@@ -104,20 +104,30 @@ POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat"
 POINT_ANYWHERE=""
 
 every_point() {
-	local check=$1 sc n calls paths
+	local check=$1 sc
 	shift
 
 	POINTS=0
 	for sc in $POINT_SYSCALLS; do
-		paths=(-P "${POINT_FILE:-$KNOB_FILE}" -P "$JOURNAL" -P "$JOURNAL.new")
-		[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
-		for ((n = 1; ; n++)); do
-			strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
-				-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
-			calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
-			"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
-			[ "$calls" -ge "$n" ] || break
-			POINTS=$((POINTS + 1))
-		done
+		points_of "$sc" "" "$check" "$@" || return 1
+	done
+}
+
+# points_of KIND LAST CHECK COMMAND...: every_point's kills at KIND's calls
+# 1, 2, ... up to LAST (none: until a run makes fewer), added to POINTS.
+points_of() {
+	local sc=$1 last=$2 check=$3 n calls paths
+	shift 3
+
+	paths=(-P "${POINT_FILE:-$KNOB_FILE}" -P "$JOURNAL" -P "$JOURNAL.new")
+	[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
+	for ((n = 1; ; n++)); do
+		[ -z "$last" ] || [ "$n" -le "$last" ] || break
+		strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
+			-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
+		calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
+		"$check" || { echo "after a SIGKILL at $sc #$n: $(cat "$TMP/err")"; return 1; }
+		[ "$calls" -ge "$n" ] || break
+		POINTS=$((POINTS + 1))
 	done
 }
