@@ -397,9 +397,11 @@ idle_worker() {
 	# worker's, which is held exclusively; refused, the worker said so
 	: >"$lock"
 	flock -s -o "$lock" sh -c "touch '$TMP/held'; sleep 0.8" 3>&- &
+	holder=$!
 	wait_for test -e "$TMP/held"
 	sp worker --once >/dev/null
-	wait
+	# its pid: a bare wait waits for bats' own BATS_TEST_TIMEOUT watchdog too
+	wait "$holder"
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = done ]
 }
 
