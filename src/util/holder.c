@@ -212,18 +212,29 @@ void holder_stop(const struct holder *h)
 	kill(h->pid, SIGTERM);
 }
 
-int holder_wait(struct holder *h, struct holder_end *end)
+int holder_hear(struct holder *h, struct holder_end *end)
 {
-	bool said = !read_full(h->fd, end, sizeof(*end));
-	int status;
+	int said = read_full(h->fd, end, sizeof(*end)) ? -1 : 0;
 
 	close(h->fd);
+	return said;
+}
+
+int holder_reap(struct holder *h, struct holder_end *end, int heard)
+{
+	int status;
+
 	while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (said)
+	if (!heard)
 		return 0;
 	end->status = status;
 	memset(&end->ru, 0, sizeof(end->ru));
 	end->ended = time_now();
 	return -1;
+}
+
+int holder_wait(struct holder *h, struct holder_end *end)
+{
+	return holder_reap(h, end, holder_hear(h, end));
 }

@@ -84,4 +84,16 @@ void holder_stop(const struct holder *h);
  */
 int holder_wait(struct holder *h, struct holder_end *end);
 
+/*
+ * holder_wait() in two halves, for a caller that reads the state of the
+ * machine at the child's end: the holder's own exit, still to come when it
+ * has said, may take milliseconds (a large address space to free) and is
+ * not the child's. holder_hear() waits until the holder has said, and
+ * returns 0 with @end, or -1 when it died first; holder_reap() then reaps
+ * it, given what holder_hear() returned, and returns what holder_wait()
+ * would have.
+ */
+int holder_hear(struct holder *h, struct holder_end *end);
+int holder_reap(struct holder *h, struct holder_end *end, int heard);
+
 #endif
