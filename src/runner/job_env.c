@@ -164,13 +164,23 @@ int job_env_attach(struct store *st, struct error *err)
 	int64_t id;
 	int rc = parse(&id, &claim, err);
 	const char *patience = taken.patience;	/* parse() took it */
-	long ms = patience ? strtol(patience, NULL, 10) : 0;
+	char *end;
+	long ms;
 
-	if (rc > 0)
-		store_set_job(st, id, claim);
-	if (rc > 0 && ms > 0 && ms <= INT_MAX)
-		store_set_patience(st, (int)ms);
-	return rc < 0 ? -1 : 0;
+	if (rc <= 0)
+		return rc;
+	store_set_job(st, id, claim);
+	/* unset (a job's command started by hand): the store's own patience */
+	if (!patience || !*patience)
+		return 0;
+	errno = 0;
+	ms = strtol(patience, &end, 10);
+	if (errno || *end || ms < 1 || ms > INT_MAX)
+		return error_set(err, EXIT_USAGE, JOB_ENV_PATIENCE " '%.32s' is not a number of "
+				 "milliseconds from 1 to %d (it is set by 'schedperf worker'; unset it)",
+				 patience, INT_MAX);
+	store_set_patience(st, (int)ms);
+	return 0;
 }
 
 void job_env_check_paths(void)

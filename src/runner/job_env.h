@@ -58,7 +58,7 @@ void job_env_take(void);
 int job_env_id(int64_t *id, struct error *err);
 /*
  * store_set_job() of the environment's job, if any, and store_set_patience()
- * of its worker's patience: 0, or -1 with @err.
+ * of its worker's patience: 0, or -1 with @err (either malformed).
  */
 int job_env_attach(struct store *st, struct error *err);
 

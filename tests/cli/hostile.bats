@@ -529,6 +529,14 @@ fixed() {
 		[ "$(cat "$TMP/err")" = "schedperf: SCHEDPERF_JOB '$job' is not ID:CLAIM $(
 			)(it is set by 'schedperf worker'; unset it)" ]
 	done
+	# its worker's patience: once read as 0 and dropped, so the store's own
+	for patience in junk 0 -5 10x 2147483648 99999999999999999999; do
+		SCHEDPERF_JOB=999:x SCHEDPERF_JOB_PATIENCE=$patience hostile 2 run pipe -p loops=10 \
+			-i 1 --no-monitors
+		[ "$(cat "$TMP/err")" = "schedperf: SCHEDPERF_JOB_PATIENCE '$patience' is not a $(
+			)number of milliseconds from 1 to 2147483647 (it is set by 'schedperf worker'; $(
+			)unset it)" ]
+	done
 }
 
 @test "a worker's lock that is no file a worker makes: a run looks, never waits, warns of none" {
