@@ -392,16 +392,26 @@ idle_worker() {
 @test "queue: a worker started while a run by hand looks at its lock waits the look out" {
 	local lock=$SCHEDPERF_TEST_RUNDIR/schedperf-worker.lock
 
+	command -v strace >/dev/null || skip "no strace"
 	sp submit pipe -p loops=10 -i 1 --no-monitors >/dev/null
-	# a run's look holds the lock shared for a moment (here longer): no
-	# worker's, which is held exclusively; refused, the worker said so
+	# a run's look holds the lock shared for a moment (here until the
+	# worker found it held, as strace shows): no worker's, which is held
+	# exclusively; refused, the worker said so
 	: >"$lock"
-	flock -s -o "$lock" sh -c "touch '$TMP/held'; sleep 0.8" 3>&- &
+	flock -s -o "$lock" sh -c "touch '$TMP/held'
+		until [ -e '$TMP/tried' ]; do sleep 0.05; done" 3>&- &
 	holder=$!
 	wait_for test -e "$TMP/held"
-	sp worker --once >/dev/null
-	# its pid: a bare wait waits for bats' own BATS_TEST_TIMEOUT watchdog too
+	# (LeakSanitizer cannot run under ptrace)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o "$TMP/strace" -P "$lock" -e trace=flock \
+		"$SP" worker --once >/dev/null 3>&- &
+	worker=$!
+	wait_for grep -qE 'LOCK_EX\|LOCK_NB\) += -1 EAGAIN' "$TMP/strace"
+	touch "$TMP/tried"
+	# their pids: a bare wait waits for bats' own BATS_TEST_TIMEOUT watchdog too
 	wait "$holder"
+	wait "$worker"
 	[ "$(count "SELECT state FROM jobs WHERE id = 1")" = done ]
 }
 
