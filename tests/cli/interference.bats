@@ -92,22 +92,30 @@ teardown() {
 	# window once, and a task waiting for CPU 0 ran there meanwhile:
 	# a flag for time the iteration had already given up. So the runner
 	# reads /proc/stat when the holder has said, before it reaps it.
-	# (LeakSanitizer cannot run under ptrace)
 	command -v strace >/dev/null || skip "no strace"
+	# -ff: a file per process, whose calls strace never splits in two
+	# (with one file, a call another process's interrupts is printed as
+	# "<unfinished ...>" and "<... resumed>", its result apart); no
+	# LeakSanitizer, which cannot run under ptrace
+	mkdir "$TMP/strace"
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -o "$TMP/strace" -e trace=pread64,wait4 \
+		strace -ff -qq -o "$TMP/strace/pid" -e trace=pread64,wait4 \
 		"$SP" run pipe -p loops=100 --cpus 0 -i 1 --no-monitors --name s --quiet
-	"$PYTHON" - "$TMP/strace" <<-'END'
-	import re, sys
-	lines = open(sys.argv[1]).read().splitlines()
-	runner = lines[0].split()[0]
-	# the holder: the process that reaped the child, with its usage
-	holder = next(l.split()[0] for l in lines if re.search(r"wait4\(.*ru_utime", l))
-	stat = [n for n, l in enumerate(lines) if l.startswith(runner + " ") and 'pread64(' in l and '"cpu  ' in l]
-	reap = [n for n, l in enumerate(lines) if l.startswith(runner + " wait4(" + holder + ",")]
+	"$PYTHON" - "$TMP"/strace/pid.* <<-'END'
+	import sys
+	calls = {f.rsplit(".", 1)[1]: open(f).read().splitlines() for f in sys.argv[1:]}
+	# the runner: the one that reads the CPUs; the holder: the one that
+	# reaped the child with its usage
+	runner = [p for p, c in calls.items() if any('pread64(' in l and '"cpu  ' in l for l in c)]
+	holder = [p for p, c in calls.items() if any(l.startswith("wait4(") and "ru_utime" in l for l in c)]
+	print(runner, holder)
+	assert len(runner) == 1 and len(holder) == 1
+	lines = calls[runner[0]]
+	stat = [n for n, l in enumerate(lines) if 'pread64(' in l and '"cpu  ' in l]
+	reap = [n for n, l in enumerate(lines) if l.startswith("wait4(" + holder[0] + ",")]
 	print(stat, reap)
 	# the last read of the CPUs, the iteration's end, before the holder is reaped
-	assert stat and len(reap) == 1 and stat[-1] < reap[0]
+	assert len(reap) == 1 and stat[-1] < reap[0]
 	END
 }
 

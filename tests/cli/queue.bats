@@ -398,8 +398,9 @@ idle_worker() {
 	# worker found it held, as strace shows): no worker's, which is held
 	# exclusively; refused, the worker said so
 	: >"$lock"
+	# (a failed test's teardown removes $TMP: the holder ends then too)
 	flock -s -o "$lock" sh -c "touch '$TMP/held'
-		until [ -e '$TMP/tried' ]; do sleep 0.05; done" 3>&- &
+		while [ -e '$TMP/held' ] && [ ! -e '$TMP/tried' ]; do sleep 0.05; done" 3>&- &
 	holder=$!
 	wait_for test -e "$TMP/held"
 	# (LeakSanitizer cannot run under ptrace)
