@@ -260,7 +260,7 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	struct guardian guardian;
 	struct holder holder;
 	struct holder_end end;
-	int report_fds[2], go_fds[2], status = 0;
+	int report_fds[2], go_fds[2], status = 0, heard;
 	bool timed_out = false, holder_lost;
 	double start;
 	long oom_kills;
@@ -358,14 +358,14 @@ static int run_in_group(const struct workload *w, const struct param_value *valu
 	 * iteration, and what other tasks take of the CPUs meanwhile was
 	 * not taken from it.
 	 */
-	holder_lost = holder_hear(&holder, &end) != 0;
-	if (!holder_lost) {
+	heard = holder_hear(&holder, &end);
+	if (!heard) {
 		rusage_values(&end.ru, end.ended - start, out->rusage);
 		interference_after(cfg->interference,
 				   out->rusage[RUSAGE_USER] + out->rusage[RUSAGE_SYSTEM],
 				   &out->interference);
 	}
-	holder_reap(&holder, &end, holder_lost ? -1 : 0);
+	holder_lost = holder_reap(&holder, &end, heard) != 0;
 	status = end.status;
 	out->ended = time_epoch() - (time_now() - end.ended);
 	if (holder_lost) {

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "runner/job_env.h"
+#include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/url_password.h"
 #include "util/xalloc.h"
@@ -164,7 +165,6 @@ int job_env_attach(struct store *st, struct error *err)
 	int64_t id;
 	int rc = parse(&id, &claim, err);
 	const char *patience = taken.patience;	/* parse() took it */
-	char *end;
 	long ms;
 
 	if (rc <= 0)
@@ -173,9 +173,7 @@ int job_env_attach(struct store *st, struct error *err)
 	/* unset (a job's command started by hand): the store's own patience */
 	if (!patience || !*patience)
 		return 0;
-	errno = 0;
-	ms = strtol(patience, &end, 10);
-	if (errno || *end || ms < 1 || ms > INT_MAX)
+	if (parse_long(patience, &ms) || ms < 1 || ms > INT_MAX)
 		return error_set(err, EXIT_USAGE, JOB_ENV_PATIENCE " '%.32s' is not a number of "
 				 "milliseconds from 1 to %d (it is set by 'schedperf worker'; unset it)",
 				 patience, INT_MAX);
