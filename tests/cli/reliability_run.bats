@@ -78,10 +78,17 @@ group_of() {
 	return 0
 }
 
+# in_group PGID: how many processes the group holds, zombies included: a
+# child that lives a millisecond (spawn's, aim9's) is seen more often
+# waiting to be reaped than running.
+in_group() {
+	pgrep -c -g "$1" || true
+}
+
 # start_iteration MIN ARGS...: start `schedperf run ARGS` in the background,
 # its workload on CPU 0 (so that the checks here are not starved), and wait
-# until its iteration's group has at least MIN live processes; sets RUNNER
-# and GROUP. Waits for the event, not for a time: only a run that ends
+# until its iteration's group has held at least MIN processes at once; sets
+# RUNNER and GROUP. Waits for the event, not for a time: only a run that ends
 # first fails it.
 start_iteration() {
 	local min=$1
@@ -92,7 +99,7 @@ start_iteration() {
 	while :; do
 		kill -0 "$RUNNER" 2>/dev/null || { echo "the run ended first: $(cat "$TMP/err")"; return 1; }
 		[ -n "$GROUP" ] || GROUP=$(group_of "$RUNNER")
-		[ -n "$GROUP" ] && [ "$(live_in_group "$GROUP")" -ge "$min" ] && return 0
+		[ -n "$GROUP" ] && [ "$(in_group "$GROUP")" -ge "$min" ] && return 0
 		sleep 0.05
 	done
 }
