@@ -55,6 +55,12 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 SCHEDPERF = $(BUILD)/schedperf
 
+# The builds that run, check, asan, fuzz and valgrind make for themselves
+# use every CPU: a plain `make check` would build on one, which took
+# longer than some of the tests. `make -jN TARGET` keeps its own N (the
+# sub-make joins its jobserver).
+SUBMAKE = $(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
+
 .PHONY: all run check test unit asan ubsan fuzz fuzz-ci valgrind install uninstall clean deps
 
 all: $(SCHEDPERF) $(HELPER_BIN)
@@ -84,11 +90,11 @@ deps:
 
 # The main job: set up, build, run the quick suite on this kernel and show it.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	@scripts/run-quick.sh $(SCHEDPERF)
 
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(SUBMAKE) all tests
 	@tests/run.sh $(SCHEDPERF) $(UNIT_BIN)
 
 # The same as check, under the name other projects use.
@@ -107,7 +113,7 @@ tests: $(UNIT_BIN)
 # expect them to die of it; a real wild access is still caught by ASan's checks.
 asan:
 	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 DEVELOPER=1 \
+	@$(SUBMAKE) BUILD=build-asan OPT=-O1 DEVELOPER=1 \
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		all tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -115,7 +121,7 @@ asan:
 
 ubsan:
 	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-ubsan OPT=-O1 \
+	@$(SUBMAKE) BUILD=build-ubsan OPT=-O1 \
 		SANITIZE="-fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		all tests
 	@UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -135,7 +141,7 @@ FUZZ_SANITIZE = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-poin
 
 fuzz:
 	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT=-O1 \
+	@$(SUBMAKE) BUILD=build-fuzz CC=clang OPT=-O1 \
 		SANITIZE="$(FUZZ_SANITIZE)" fuzz-targets
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) build-fuzz $(FUZZ_NAMES)
 
@@ -151,7 +157,8 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libschedperf.a
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libschedperf.a $(LIBS)
 
 # valgrind memcheck over a representative set of commands.
-valgrind: all
+valgrind:
+	@$(SUBMAKE) all
 	@tests/valgrind.sh $(SCHEDPERF)
 
 install: all
