@@ -87,13 +87,30 @@ load helpers
 	done
 }
 
+# helps: a directory of every command's --help, one file each, made once
+# for the whole file (the commands' options do not change between tests).
+helps() {
+	local dir=$BATS_FILE_TMPDIR/help cmd
+
+	if [ ! -e "$dir/.done" ]; then
+		mkdir -p "$dir"
+		for cmd in $(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
+			sp "$cmd" --help >"$dir/$cmd"
+		done
+		touch "$dir/.done"
+	fi
+	echo "$dir"
+}
+
 # refused_by_all OPT VALUE WANT: every command whose --help lists --OPT
 # refuses --OPT VALUE in one line that starts "schedperf: CMD: --OPT WANT",
 # and at least two commands take it.
 refused_by_all() {
-	local opt=$1 value=$2 want=$3 cmd seen=0
-	for cmd in $(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
-		sp "$cmd" --help | grep -q "^  *--$opt " || continue
+	local opt=$1 value=$2 want=$3 cmd seen=0 dir
+
+	dir=$(helps)
+	for cmd in $(ls "$dir"); do
+		grep -q "^  *--$opt " "$dir/$cmd" || continue
 		seen=$((seen + 1))
 		run sp "$cmd" "--$opt" "$value"
 		# bisect-step's errors are 255, which git bisect run takes as "stop"
