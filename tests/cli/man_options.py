@@ -14,6 +14,7 @@
 # --help names, made from the table of what the stored plan keeps (a short
 # option there stands for its long one).
 # usage: man_options.py SCHEDPERF MANPAGE; prints each mismatch, exits 1 if any.
+import functools
 import re
 import subprocess
 import sys
@@ -22,6 +23,13 @@ sp, man_path = sys.argv[1], sys.argv[2]
 LONG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
 SHORT = re.compile(r"(?<![\w-])-([a-zA-Z])(?![\w-])")
 OPTION_LINE = re.compile(r"^  (?:-([a-zA-Z]), |    )--([a-z][a-z0-9-]*)")
+
+
+@functools.cache
+def sp_help(*args):
+    """The standard output of schedperf ARGS, which must succeed: each
+    --help is read once, though several checks read it."""
+    return subprocess.run([sp, *args], capture_output=True, text=True, check=True).stdout
 
 
 def options_in(text):
@@ -37,7 +45,7 @@ REFUSED = re.compile(r"unknown \w+ '\?': give (.+?) \(see ")
 def help_choices(cmd, options):
     """{option: [names]} of the usage lines' choices, and of each --format or
     --style the usage line does not list, the names its error gives."""
-    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    out = sp_help(cmd, "--help")
     found = {"--" + o: names.split("|") for o, names in CHOICES.findall(out)}
     for o in ("--format", "--style"):
         if o in options and o not in found:
@@ -48,7 +56,7 @@ def help_choices(cmd, options):
 
 
 def help_options(cmd):
-    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    out = sp_help(cmd, "--help")
     found = set()
     for line in out.splitlines():
         m = OPTION_LINE.match(line)
@@ -62,7 +70,7 @@ def help_options(cmd):
 def help_paragraphs(cmd):
     """{--option: its help text, its wrapped lines joined} of cmd --help,
     and {-x: --option} of its short options."""
-    out = subprocess.run([sp, cmd, "--help"], capture_output=True, text=True, check=True).stdout
+    out = sp_help(cmd, "--help")
     paragraphs, longs, current = {}, {}, None
     for line in out.splitlines():
         m = OPTION_LINE.match(line)
@@ -100,7 +108,7 @@ def resume_problems(commands_section):
 
 
 def commands():
-    out = subprocess.run([sp, "help"], capture_output=True, text=True, check=True).stdout
+    out = sp_help("help")
     listed = out.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
     return [line.split()[0] for line in listed.splitlines() if line.strip()]
 
@@ -129,7 +137,7 @@ common = options_in(sections["OPTIONS"])
 everywhere = options_in("".join(body for name, body in sections.items() if name != "WORKLOADS"))
 
 problems = []
-main_help = subprocess.run([sp, "--help"], capture_output=True, text=True, check=True).stdout
+main_help = sp_help("--help")
 known = options_in(main_help)
 helps = {cmd: help_options(cmd) for cmd in cmds}
 for cmd in cmds:
