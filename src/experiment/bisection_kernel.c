@@ -29,7 +29,13 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-#define POLL_SECONDS 0.5
+/*
+ * A job is looked at again after FIRST_LOOK seconds, each wait twice the
+ * one before, up to LAST_LOOK: a short job's end is seen at once, a long
+ * one's within half a second.
+ */
+#define FIRST_LOOK 0.05
+#define LAST_LOOK 0.5
 
 static int kernel_check(struct bisection *bi, struct error *err)
 {
@@ -237,6 +243,8 @@ static int submit(struct bisection *bi, struct session *s, size_t side, const ch
 static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct store_job *),
 		    struct store_job *job, struct error *err)
 {
+	double look_every = FIRST_LOOK;
+
 	for (;;) {
 		int rc;
 
@@ -263,7 +271,8 @@ static int wait_job(struct bisection *bi, int64_t id, bool (*done)(const struct 
 		}
 		if (done(job))
 			return 0;
-		time_sleep_until(time_now() + POLL_SECONDS);
+		time_sleep_until(time_now() + look_every);
+		look_every = fmin(2 * look_every, LAST_LOOK);
 	}
 }
 

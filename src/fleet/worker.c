@@ -32,6 +32,15 @@ static struct knob_lock worker_lock = WORKER_LOCK_INIT;
 /* How long a look at the lock (worker_lock_looked_at()) is waited out: 100 times 20 ms. */
 #define LOOK_TRIES 100
 
+/*
+ * An idle worker looks for a job again after FIRST_LOOK seconds, each wait
+ * twice the one before, up to LAST_LOOK: a job queued just after another
+ * ended (a bisection's next round, a batch of submits) is taken at once,
+ * and a worker idle for long asks the store once a second.
+ */
+#define FIRST_LOOK 0.05
+#define LAST_LOOK 1.0
+
 int worker_lock_take(struct error *err)
 {
 	static const struct timespec poll = { 0, 20 * 1000 * 1000 };
@@ -79,6 +88,7 @@ static int host_name(char *buf, size_t len)
 int worker_work(struct store *st, const struct worker_options *opt)
 {
 	double idle_since = time_now();
+	double look_every = FIRST_LOOK;
 	struct error err = { 0 };
 	bool went_home = false;
 	char host[256];
@@ -124,6 +134,7 @@ int worker_work(struct store *st, const struct worker_options *opt)
 			if (code > 1 || opt->once)
 				return code > 1 ? code : EXIT_OK;
 			idle_since = time_now();
+			look_every = FIRST_LOOK;
 			went_home = false;
 			continue;
 		}
@@ -135,8 +146,9 @@ int worker_work(struct store *st, const struct worker_options *opt)
 			return EXIT_OK;
 		if (opt->idle_exit && idle >= opt->idle_exit)
 			return EXIT_OK;
-		/* Nothing to do: look again in a second (or when --idle-exit is up). */
-		time_sleep_until(time_now() + (opt->idle_exit && opt->idle_exit - idle < 1 ?
-					       opt->idle_exit - idle : 1));
+		/* Nothing to do: look again soon (or when --idle-exit is up). */
+		time_sleep_until(time_now() + (opt->idle_exit && opt->idle_exit - idle < look_every ?
+					       opt->idle_exit - idle : look_every));
+		look_every = fmin(2 * look_every, LAST_LOOK);
 	}
 }
