@@ -11,15 +11,8 @@ set -euo pipefail
 jobs=${3:-20}
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 bins=("$(abs "$1")" "$(abs "$2")")
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-pgdir=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
-trap '"$here/../tests/pg-server.sh" stop "$pgdir"; rm -rf "$dir"' EXIT
-"$here/../tests/pg-server.sh" start "$pgdir" >/dev/null
-url() { printf 'postgresql:///%s?host=%s&user=postgres' "$1" "$pgdir"; }
-sql() { psql -qXAt "$(url "$1")" -c "$2"; }
-now() { date +%s.%N; }
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# shellcheck source=bench/pg.sh
+. "$(dirname "$0")/pg.sh"
 
 # one_job SP DB: seconds from a submit to its job done, by the running worker
 one_job() {

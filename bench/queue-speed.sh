@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL store and its job queue, on a throwaway server
 # (tests/pg-server.sh):
-#  1. jobs claimed and completed per second by WORKERS workers (default 8)
-#     on one machine, JOBS no-op jobs (default 200: pipe, 1 loop, 1
+#  1. jobs claimed and completed per second by WORKERS workers (default 8),
+#     each standing for a machine of its own, JOBS no-op jobs (default 200: pipe, 1 loop, 1
 #     iteration, no monitors); the median of 3 rounds;
 #  2. `compare --format json` of 1,000 benchmarks x 3 runs x 50 samples on
 #     PostgreSQL and on SQLite, interleaved, 5 rounds each: both medians
@@ -13,15 +13,8 @@ sp=${1:-./schedperf}
 workers=${2:-8}
 jobs=${3:-200}
 sp=$(cd "$(dirname "$sp")" && pwd)/$(basename "$sp")
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-pgdir=$(mktemp -d /tmp/schedperf-pg.XXXXXX)
-trap '"$here/../tests/pg-server.sh" stop "$pgdir"; rm -rf "$dir"' EXIT
-"$here/../tests/pg-server.sh" start "$pgdir" >/dev/null
-url() { printf 'postgresql:///%s?host=%s&user=postgres' "$1" "$pgdir"; }
-sql() { psql -qXAt "$(url "$1")" -c "$2"; }
-now() { date +%s.%N; }
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# shellcheck source=bench/pg.sh
+. "$(dirname "$0")/pg.sh"
 
 round=0
 queue_round() {
@@ -31,8 +24,12 @@ queue_round() {
 	SCHEDPERF_DB=$(url "$db") "$sp" submit pipe -p loops=1 -i 1 --no-monitors --name q \
 		--repeat "$jobs" >/dev/null
 	start=$(now)
-	for _ in $(seq "$workers"); do
-		SCHEDPERF_DB=$(url "$db") "$sp" -q worker --idle-exit 1 &
+	# one worker runs on a machine (it holds the machine's worker lock):
+	# each stands for a machine of its own, as the tests' workers do
+	for w in $(seq "$workers"); do
+		mkdir -p "$dir/run$w"
+		SCHEDPERF_TEST_RUNDIR=$dir/run$w SCHEDPERF_DB=$(url "$db") "$sp" -q worker \
+			--idle-exit 1 &
 		pids+=($!)
 	done
 	# the last job done is the end; the workers' idle second is not counted
