@@ -404,46 +404,13 @@ POINT_FILE=$SYSFS
 POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat mkdir,mkdirat rmdir"
 POINT_ANYWHERE="mkdir,mkdirat rmdir"
 
-# every_point_counted CHECK COMMAND...: every_point's kills (sysctl.bash),
-# each kind's calls counted beforehand by one whole run of COMMAND that
-# traces every kind of $POINT_SYSCALLS, unfiltered: a kind not in
-# $POINT_ANYWHERE counts the calls that name the file or the journal, as
-# strace's -P does in the runs that kill. every_point learns each kind's
-# count from a whole run after its last point, and a whole run is the
-# longest of all (every point is a run up to it): one serves every kind
-# here. As there, a kind's points end early at a run that makes fewer
-# calls than its point, and CHECK runs after the whole run too.
-every_point_counted() {
-	local check=$1 sc
-	local -A count
-	shift
-
-	strace -f -qq -o "$TMP/strace" -e trace="${POINT_SYSCALLS// /,}" "$@" \
-		>"$TMP/out" 2>"$TMP/err" || true
-	"$check" || { echo "after a whole run: $(cat "$TMP/err")"; return 1; }
-	for sc in $POINT_SYSCALLS; do
-		grep -E "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" >"$TMP/calls" || true
-		if [[ " $POINT_ANYWHERE " != *" $sc "* ]]; then
-			grep -F -e "\"$POINT_FILE\"" -e "\"$JOURNAL\"" -e "\"$JOURNAL.new\"" \
-				"$TMP/calls" >"$TMP/calls.path" || true
-			mv "$TMP/calls.path" "$TMP/calls"
-		fi
-		count[$sc]=$(wc -l <"$TMP/calls")
-	done
-	POINTS=0
-	for sc in $POINT_SYSCALLS; do
-		points_of "$sc" "${count[$sc]}" "$check" "$@" || return 1
-		echo "# $sc: $POINTS points so far, of ${count[$sc]} calls in the whole run" >&3
-	done
-}
-
 # No --seccomp-bpf: with it, strace 6.1 never injects signal=KILL, and
 # every point would be a whole ab that no test could fail on.
 # The ab runs the fewest blocks an ab may (3 at --alpha 0.49): each block
 # changes the knobs as the one before did, and every point is an ab run to it.
 kill_everywhere() {	# kill_everywhere X Y LEAST: the ab on store X, checks with store Y
 	X=$1 Y=$2
-	every_point_counted after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" \
+	every_point after_kill sh -c "$RECORD_PID" "$TMP/pids" "$SP" --db "$X" \
 		ab command -p cmd=true --a "sysfs:$SYSFS=$A,cgroup:$WEIGHT=$W1,slice:3000" \
 		--b "sysfs:$SYSFS=$B,cgroup:$WEIGHT=$W2" --alpha 0.49 --max-samples 3 -q
 	echo "# killed at $POINTS points" >&3
@@ -483,7 +450,7 @@ kill_everywhere() {	# kill_everywhere X Y LEAST: the ab on store X, checks with 
 # cgroup is made, and after the journal is gone. On PostgreSQL the ab is
 # killed at every point that writes or removes the journal or a scratch
 # cgroup, which bracket those (about 12 points); the sysfs file's writes
-# of each block in between (its openat, some 25 points) store nothing and
+# of each block in between (its openat, some 20 points) store nothing and
 # are killed at on SQLite above.
 @test "knobs: the same on PostgreSQL, at the journal's and the cgroups' points" {
 	command -v strace >/dev/null || skip "no strace"

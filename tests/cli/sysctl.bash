@@ -97,32 +97,69 @@ pg_copy() {	# pg_copy DATABASE: the same on PostgreSQL
 # every_point CHECK COMMAND...: run COMMAND under strace again and again,
 # killed by SIGKILL on entering the Nth syscall of each kind in
 # $POINT_SYSCALLS that touches $POINT_FILE (default $KNOB_FILE) or this
-# machine's journal (a kind also in $POINT_ANYWHERE whatever it touches),
-# N = 1, 2, ... until a run makes fewer; after each, CHECK the machine.
-# POINTS counts the points killed at. strace counts each syscall apart.
+# machine's journal (a kind also in $POINT_ANYWHERE whatever it touches);
+# after each, CHECK the machine. POINTS counts the points killed at.
+# strace counts each syscall apart.
+#
+# Each kind's calls are counted beforehand by one whole run of COMMAND,
+# CHECKed too, that traces every kind unfiltered (a kind not in
+# $POINT_ANYWHERE counts the calls that name the file or the journal, as
+# strace's -P does in the runs that kill): the whole run is the longest of
+# all (every point is a run up to it), and one serves every kind. A kind's
+# points end early at a run that makes fewer calls than its point.
+#
+# A call the same as the two before it and the one after it (the same
+# syscall of the same file with the same flags: each block of an ab writes
+# its side's value so) is one more of a run whose first two and last are
+# killed at, which leave the machine in every state the others do: it is
+# not killed at. Every kind, and every call that differs from its
+# neighbours, still is.
 POINT_SYSCALLS="openat rename,renameat,renameat2 unlink,unlinkat"
 POINT_ANYWHERE=""
 
 every_point() {
-	local check=$1 sc
+	local check=$1 sc file
+	local -A points
 	shift
 
+	file=${POINT_FILE:-$KNOB_FILE}
+	strace -f -qq -o "$TMP/strace" -e trace="${POINT_SYSCALLS// /,}" "$@" \
+		>"$TMP/out" 2>"$TMP/err" || true
+	"$check" || { echo "after a whole run: $(cat "$TMP/err")"; return 1; }
+	for sc in $POINT_SYSCALLS; do
+		grep -E "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" >"$TMP/calls" || true
+		if [[ " $POINT_ANYWHERE " != *" $sc "* ]]; then
+			grep -F -e "\"$file\"" -e "\"$JOURNAL\"" -e "\"$JOURNAL.new\"" \
+				"$TMP/calls" >"$TMP/calls.path" || true
+			mv "$TMP/calls.path" "$TMP/calls"
+		fi
+		# each call's text without its pid and result: the numbers of
+		# the calls to kill at
+		points[$sc]=$(sed -E 's/^[0-9]+ +//; s/ += .*$//' "$TMP/calls" | awk '
+			{ call[NR] = $0 }
+			END {
+				for (n = 1; n <= NR; n++)
+					if (!(n > 2 && n < NR && call[n] == call[n - 1] &&
+					      call[n] == call[n - 2] && call[n] == call[n + 1]))
+						printf "%d ", n
+			}')
+	done
 	POINTS=0
 	for sc in $POINT_SYSCALLS; do
-		points_of "$sc" "" "$check" "$@" || return 1
+		points_of "$sc" "${points[$sc]}" "$check" "$@" || return 1
 	done
 }
 
-# points_of KIND LAST CHECK COMMAND...: every_point's kills at KIND's calls
-# 1, 2, ... up to LAST (none: until a run makes fewer), added to POINTS.
+# points_of KIND NS CHECK COMMAND...: every_point's kills at KIND's calls
+# numbered NS (ascending), added to POINTS; over at a run that makes fewer
+# calls than its number.
 points_of() {
-	local sc=$1 last=$2 check=$3 n calls paths
+	local sc=$1 ns=$2 check=$3 n calls paths
 	shift 3
 
 	paths=(-P "${POINT_FILE:-$KNOB_FILE}" -P "$JOURNAL" -P "$JOURNAL.new")
 	[[ " $POINT_ANYWHERE " == *" $sc "* ]] && paths=()
-	for ((n = 1; ; n++)); do
-		[ -z "$last" ] || [ "$n" -le "$last" ] || break
+	for n in $ns; do
 		strace -f -qq -o "$TMP/strace" "${paths[@]}" -e trace="$sc" \
 			-e inject="$sc:signal=KILL:when=$n" "$@" >"$TMP/out" 2>"$TMP/err" || true
 		calls=$(grep -cE "^[0-9]+ +(${sc//,/|})\(" "$TMP/strace" || true)
