@@ -96,13 +96,14 @@ shrink() {
 		WHERE complete = 0 AND run_id = (SELECT id FROM runs WHERE name = '$1')"
 }
 
-# interrupted RUN N: RUN, run to the end, made to look cut short after N
-# iterations (its runner gone), as kill -9 leaves it.
+# interrupted RUN N: RUN of 20 iterations made to look cut short after N
+# (its runner gone), as kill -9 leaves it: a run of N to the end, its plan
+# then the 20's, and unfinished (the 20 are never run: a resume runs the rest).
 interrupted() {
-	sp run pipe -p loops=200 -i 20 --name "$1" -q
-	db "UPDATE batches SET complete = 0, finished = NULL WHERE run_id = (SELECT id FROM runs WHERE name = '$1');
-	    DELETE FROM iterations WHERE seq >= $2 AND benchmark_id IN (SELECT be.id FROM benchmarks be
-		JOIN batches b ON b.id = be.batch_id JOIN runs r ON r.id = b.run_id WHERE r.name = '$1')"
+	sp run pipe -p loops=200 -i "$2" --name "$1" -q
+	db "UPDATE batches SET complete = 0, finished = NULL,
+	    plan = replace(plan, '\"iterations\":$2', '\"iterations\":20')
+	    WHERE run_id = (SELECT id FROM runs WHERE name = '$1')"
 }
 
 @test "store: --replace of a run a live process writes is refused; its samples keep their labels" {
