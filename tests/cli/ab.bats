@@ -524,26 +524,6 @@ json.dump(d, open(sys.argv[3], "w"))' "$TMP/own-a.json" plain "$TMP/ab-into.json
 print([(r["name"], len(r["batches"])) for r in json.load(sys.stdin)])')" = "[('own-a', 1)]" ]
 }
 
-@test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --dry-run
-	[[ "${lines[1]}" == *", at most 30 s" ]]
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --max-samples 9 --dry-run
-	[[ "${lines[1]}" == *", at most 9 blocks or 30 s" ]]
-	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --dry-run
-	[[ "${lines[1]}" == *", at most 200 blocks" ]]
-	# an A/A test never decides within 1e-4 %: the cap ends it, and says
-	# which (the one of 200 blocks is setup_file's)
-	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
-		--max-samples 18 --format json >"$TMP/ab.json"
-	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples" ]
-	local aa=$BATS_FILE_TMPDIR/aa
-	wait_for test -s "$aa/rc"
-	cat "$aa/err"
-	[ "$(cat "$aa/rc")" -eq 0 ]
-	[ "$(json 'd["reason"]' "$aa/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
-	[ "$(json 'd["blocks"]' "$aa/ab.json")" -eq 200 ]
-}
-
 # tests/data/bestof.c with WORK set: a CPU-bound program printing its best
 # round's CPU time, slower in every sample when it does more work.
 write_prog() {	# write_prog FILE WORK
@@ -1221,4 +1201,26 @@ ab_job_running() {
 
 pg_lease_over() {
 	[ "$(pg_job "(lease_until < now())::int")" -eq 1 ]
+}
+
+# Last in the file: it waits for setup_file's ab of 200 blocks, which runs
+# alongside the tests before it (under ASan longer than the first 14 of them).
+@test "ab: --max-time alone lifts the cap on samples; the default cap is said in the reason" {
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --dry-run
+	[[ "${lines[1]}" == *", at most 30 s" ]]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --max-time 30 --max-samples 9 --dry-run
+	[[ "${lines[1]}" == *", at most 9 blocks or 30 s" ]]
+	run sp ab command -p cmd=true --a env:X=1 --b env:X=2 --dry-run
+	[[ "${lines[1]}" == *", at most 200 blocks" ]]
+	# an A/A test never decides within 1e-4 %: the cap ends it, and says
+	# which (the one of 200 blocks is setup_file's)
+	sp ab command -p cmd=true --a env:X=1 --b env:X=2 --margin 0.0001 --alpha 0.0001 \
+		--max-samples 18 --format json >"$TMP/ab.json"
+	[ "$(json 'd["reason"]' "$TMP/ab.json")" = "max-samples" ]
+	local aa=$BATS_FILE_TMPDIR/aa
+	wait_for test -s "$aa/rc"
+	cat "$aa/err"
+	[ "$(cat "$aa/rc")" -eq 0 ]
+	[ "$(json 'd["reason"]' "$aa/ab.json")" = "max-samples: the default of 200 per side (give --max-samples N, or --max-time SEC alone for no cap)" ]
+	[ "$(json 'd["blocks"]' "$aa/ab.json")" -eq 200 ]
 }
