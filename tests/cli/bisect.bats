@@ -83,25 +83,29 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 # is a verdict, not its chance of being wrong. That chance is bounded all
 # the same: the first test holds each step's bound to the --alpha given,
 # and bisected() bisects at the default.
+#
+# Four commits are two steps, one bad and one good (the culprit, change 3,
+# and change 2), each decided, then the confirmation: eight commits' third
+# step was one more bad verdict, for a fifth of the test's time.
 @test "bisect: a 20 % regression of a noisy program, every step decided, the culprit confirmed" {
-	repo_of 8 5 100.0 120.0
-	run sp bisect "${NOISY_ARGS[@]}" --alpha 0.05
+	repo_of 4 3 100.0 120.0
+	run sp bisect "${NOISY_ARGS[@]/#HEAD~7/HEAD~3}" --alpha 0.05
 	echo "$output"
 	[ "$status" -eq 0 ]
-	culprit=$(commit_of 5)
-	[[ "$output" == *"culprit ${culprit:0:12} change 5"* ]]
+	culprit=$(commit_of 3)
+	[[ "$output" == *"culprit ${culprit:0:12} change 3"* ]]
 	[[ "$output" == *"confirmed (worse"* ]]
-	# three steps, none skipped, each a run of its own beside the ends
+	# two steps, none skipped, each a run of its own beside the ends
 	sp bisect --show --format json >"$TMP/b.json"
 	[ "$(json '[s["verdict"] for s in d["steps"]].count("skip")' "$TMP/b.json")" -eq 0 ]
-	[ "$(json 'len(d["steps"])' "$TMP/b.json")" -eq 3 ]
+	[ "$(json '[s["verdict"] for s in d["steps"]]' "$TMP/b.json")" = "['bad', 'good']" ]
 	[ "$(json '(d["result"], d["culprit"]["commit"])' "$TMP/b.json")" = "('confirmed', '$culprit')" ]
 	[ "$(json 'all(s["error_bound"] <= 0.05 for s in d["steps"])' "$TMP/b.json")" = True ]
 	[ "$(json '(d["ends"]["verdict"], d["ends"]["change_pct"] < -10)' "$TMP/b.json")" = "('worse', True)" ]
 	# git's log as git wrote it, a line a step: JSON carries what text escapes
 	[ "$(json '("\\x0a" in d["git_bisect_log"], d["git_bisect_log"].count("\n") > 3)' \
 	  "$TMP/b.json")" = "(False, True)" ]
-	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 5 ]
+	[ "$(sqlite3 "$SCHEDPERF_DB" "SELECT count(*) FROM runs WHERE name LIKE 'bisect-1-%'")" -eq 4 ]
 	run sp compare bisect-1-good "bisect-1-${culprit:0:12}"
 	[ "$status" -eq 0 ]
 	# git's bisect state is gone, the user's work tree untouched, no scratch tree left
@@ -114,9 +118,9 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 	# the mail: a markdown table of the steps and the culprit
 	run sp bisect --show 1 --format markdown
 	[[ "$output" == *$'\n| step | commit | verdict |'* ]]
-	[[ "$output" == *"**Culprit:** \`${culprit:0:12}\` change 5"* ]]
+	[[ "$output" == *"**Culprit:** \`${culprit:0:12}\` change 3"* ]]
 	run sp bisect --list
-	[[ "${lines[1]}" == *"   1  done "*"confirmed ${culprit:0:12} change 5" ]]
+	[[ "${lines[1]}" == *"   1  done "*"confirmed ${culprit:0:12} change 3" ]]
 }
 
 # Timed for real, a step is all it takes: the ends, change 2 and the
