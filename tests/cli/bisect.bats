@@ -163,29 +163,29 @@ NOISY_ARGS=(command -p cmd=./prog -p 'metric_regex=value ([0-9.]+)'
 }
 
 @test "bisect: a commit that does not build is skipped, and the culprit still found" {
-	# change 4 does not compile: git bisect steps around it (--alpha 0.05:
-	# the steps' verdicts are all this needs, and come in fewer blocks)
-	BROKEN=4 repo_of 8 5 100.0 120.0
-	run sp bisect "${NOISY_ARGS[@]}" --alpha 0.05
+	# change 2 of 4 does not compile: git bisect steps around it (--alpha
+	# 0.05: the steps' verdicts are all this needs, and come in fewer blocks)
+	BROKEN=2 repo_of 4 3 100.0 120.0
+	run sp bisect "${NOISY_ARGS[@]/#HEAD~7/HEAD~3}" --alpha 0.05
 	echo "$output"
 	local rc=$status
 	sp bisect --show --format json >"$TMP/b.json"
 	[ "$(json '[s["commit"] for s in d["steps"] if s["verdict"] == "skip"]' "$TMP/b.json")" = \
-	  "['$(commit_of 4)']" ]
+	  "['$(commit_of 2)']" ]
 	# gcc's error, not the context it quotes after it
 	[[ "$(json '[s["reason"] for s in d["steps"] if s["verdict"] == "skip"][0]' "$TMP/b.json")" \
 		== "the build failed (exit status 1): prog.c:"*": error: "* ]]
 	# the mail's row of the skipped step says why, and no number it lacks
 	run sp bisect --show --format markdown
-	[[ "$output" == *"| \`$(commit_of 4 | cut -c1-12)\` | skip |"*" | - | change 4 (the build failed (exit status 1)"* ]]
+	[[ "$output" == *"| \`$(commit_of 2 | cut -c1-12)\` | skip |"*" | - | change 2 (the build failed (exit status 1)"* ]]
 	[[ "$output" != *nan* ]]
-	# change 5 when its parent change 4 would build; else git names both
+	# change 3 when its parent change 2 would build; else git names both
 	if [ "$(json 'd["result"]' "$TMP/b.json")" = confirmed ]; then
-		[ "$(json 'd["culprit"]["commit"]' "$TMP/b.json")" = "$(commit_of 5)" ]
+		[ "$(json 'd["culprit"]["commit"]' "$TMP/b.json")" = "$(commit_of 3)" ]
 	else
 		[ "$(json 'd["result"]' "$TMP/b.json")" = "only skipped commits left" ]
 		[ "$(json 'sorted(d["candidates"])' "$TMP/b.json")" = \
-		  "$("$PYTHON" -c 'import sys; print(sorted(sys.argv[1:]))' "$(commit_of 4)" "$(commit_of 5)")" ]
+		  "$("$PYTHON" -c 'import sys; print(sorted(sys.argv[1:]))' "$(commit_of 2)" "$(commit_of 3)")" ]
 		[ "$rc" -eq 1 ]
 		run sp bisect --show --format markdown
 		[[ "$output" == *"**Result:** only skipped commits left: the first bad commit is one of \`"* ]]
