@@ -668,22 +668,23 @@ d['phase'] = 'measuring ends'; d['steps'] = []; d['repo'] = '$TMP/repo'"
 }
 
 @test "bisect-step --good --bad: git bisect run decides every step of the noisy 20 %" {
-	repo_of 8 5 100.0 120.0
+	# four commits: two steps, as of the first test's bisection
+	repo_of 4 3 100.0 120.0
 	p=(-p cmd=./prog -p 'metric_regex=value ([0-9.]+)')
-	git checkout -q HEAD~7
+	git checkout -q HEAD~3
 	cc -O1 -o prog prog.c -lm
 	sp run command "${p[@]}" -i 15 --name good --quiet
 	git checkout -q -
 	cc -O1 -o prog prog.c -lm
 	sp run command "${p[@]}" -i 15 --name bad --quiet
-	git bisect start HEAD HEAD~7 >/dev/null
+	git bisect start HEAD HEAD~3 >/dev/null
 	run git bisect run sh -c 'cc -O1 -o prog prog.c -lm || exit 125
 		exec "$0" bisect-step command -p cmd=./prog -p "metric_regex=value ([0-9.]+)" \
 			--good good --bad bad' "$SP"
 	echo "$output"
 	git bisect reset >/dev/null 2>&1
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"$(commit_of 5) is the first bad commit"* ]]
+	[[ "$output" == *"$(commit_of 3) is the first bad commit"* ]]
 	[[ "$output" != *": skip ("* ]]
 }
 
@@ -733,7 +734,7 @@ d['phase'] = 'measuring ends'; d['steps'] = []; d['repo'] = '$TMP/repo'"
 }
 
 @test "bisect: what a hostile trial found: the user's bisect and work trees are theirs" {
-	repo_of 8 5 100.0 120.0
+	repo_of 4 3 100.0 120.0
 	# another work tree of the user's, on a disk unplugged while the bisection runs
 	git worktree add -q -b feature "$TMP/usb/feature" HEAD
 	echo wip >"$TMP/usb/feature/wip.txt"
@@ -743,7 +744,7 @@ d['phase'] = 'measuring ends'; d['steps'] = []; d['repo'] = '$TMP/repo'"
 	# or, should the test fail first, until its teardown removes $TMP (3>&-:
 	# that process never holds bats's output open, nor lives on for ever)
 	"$SP" bisect command -p 'cmd=sleep 0.02; ./prog' -p shell=1 \
-		-p 'metric_regex=value ([0-9.]+)' --good HEAD~7 --bad HEAD --seed 5 --alpha 0.05 \
+		-p 'metric_regex=value ([0-9.]+)' --good HEAD~3 --bad HEAD --seed 5 --alpha 0.05 \
 		--build "cc -O1 -o prog prog.c -lm; (until [ -e '$TMP/go' ] || [ ! -d '$TMP' ]
 			do sleep 0.1; done) &" \
 		>"$TMP/out" 2>"$TMP/err" 3>&- &
@@ -766,12 +767,12 @@ d['phase'] = 'measuring ends'; d['steps'] = []; d['repo'] = '$TMP/repo'"
 	# options a resume would ignore are refused
 	run sp bisect --resume --alpha 0.02
 	[ "$status" -eq 2 ]
-	run sp bisect "${NOISY_ARGS[@]}" --max-samples 8
+	run sp bisect "${NOISY_ARGS[@]/#HEAD~7/HEAD~3}" --max-samples 8
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no verdict can come in fewer than 10"* ]]
 	# the fewest that --help declares are the fewest taken, and the refusal
 	# says the fewest at the --alpha given
-	run sp bisect "${NOISY_ARGS[@]}" --max-samples 6 --alpha 0.05
+	run sp bisect "${NOISY_ARGS[@]/#HEAD~7/HEAD~3}" --max-samples 6 --alpha 0.05
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--max-samples 6 is too few at --alpha 0.05: no verdict can come in "\
 "fewer than 7"* ]]
