@@ -2,8 +2,8 @@
 # The PostgreSQL store and its job queue, on a throwaway server
 # (tests/pg-server.sh):
 #  1. jobs claimed and completed per second by WORKERS workers (default 8),
-#     each standing for a machine of its own, JOBS no-op jobs (default 200: pipe, 1 loop, 1
-#     iteration, no monitors); the median of 3 rounds;
+#     each standing for a machine of its own, JOBS no-op jobs (default 200:
+#     pipe, 1 loop, 1 iteration, no monitors); the median of 3 rounds;
 #  2. `compare --format json` of 1,000 benchmarks x 3 runs x 50 samples on
 #     PostgreSQL and on SQLite, interleaved, 5 rounds each: both medians
 #     and their ratio (PostgreSQL / SQLite).

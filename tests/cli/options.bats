@@ -75,8 +75,12 @@ load helpers
 	[[ "$output" == *"option '--iterations' is unknown or lacks its value"* ]]
 }
 
+commands() {	# the commands schedperf help lists, one a line
+	sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'
+}
+
 @test "options: help lines fit 80 columns and each option is listed once" {
-	cmds=$(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+	cmds=$(commands)
 	[ "$(echo "$cmds" | wc -w)" -ge 9 ]
 	for cmd in $cmds; do
 		run sp "$cmd" --help
@@ -94,7 +98,7 @@ helps() {
 
 	if [ ! -e "$dir/.done" ]; then
 		mkdir -p "$dir"
-		for cmd in $(sp help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
+		for cmd in $(commands); do
 			sp "$cmd" --help >"$dir/$cmd"
 		done
 		touch "$dir/.done"
